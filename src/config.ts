@@ -1,0 +1,54 @@
+// Configuration from the environment (see README). Parsed once at start; invalid values stop the start.
+import path from 'node:path';
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  eventStoreUrl: string | null;
+  mongoUrl: string | null;
+  mongoDb: string;
+  /** HS256 key; when unset it is generated once and kept in DATA_DIR. */
+  jwtSecret: string | null;
+  bootstrap: {
+    adminEmail: string | null;
+    adminPassword: string | null;
+    adminTotpSecret: string | null;
+    companyName: string | null;
+  };
+  logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
+  /** 'all' (api + projector in one process), 'api' or 'projector'. */
+  role: 'all' | 'api' | 'projector';
+  /** Public base URL used as JWT issuer and in otpauth URIs. */
+  issuer: string;
+  /** Trust X-Forwarded-For (only behind a proxy you control). */
+  trustProxy: boolean;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const port = Number(env.PORT ?? 3000);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got ${env.PORT}`);
+  const logLevel = (env.LOG_LEVEL ?? 'info') as Config['logLevel'];
+  if (!['debug', 'info', 'warn', 'error', 'silent'].includes(logLevel)) throw new Error(`LOG_LEVEL must be debug|info|warn|error|silent`);
+  const role = (env.ROLE ?? 'all') as Config['role'];
+  if (!['all', 'api', 'projector'].includes(role)) throw new Error('ROLE must be all|api|projector');
+  return {
+    port,
+    host: env.HOST ?? '127.0.0.1',
+    dataDir: path.resolve(env.DATA_DIR ?? './data'),
+    eventStoreUrl: env.EVENTSTORE_URL || null,
+    mongoUrl: env.MONGO_URL || null,
+    mongoDb: env.MONGO_DB ?? 'dialysis',
+    jwtSecret: env.JWT_SECRET || null,
+    bootstrap: {
+      adminEmail: env.BOOTSTRAP_ADMIN_EMAIL || null,
+      adminPassword: env.BOOTSTRAP_ADMIN_PASSWORD || null,
+      adminTotpSecret: env.BOOTSTRAP_ADMIN_TOTP_SECRET || null,
+      companyName: env.BOOTSTRAP_COMPANY_NAME || null,
+    },
+    logLevel,
+    role,
+    issuer: env.PUBLIC_URL ?? 'urn:dialysis-records',
+    trustProxy: env.TRUST_PROXY === 'true',
+  };
+}

@@ -1,0 +1,53 @@
+// The shape every aggregate follows: pure `decide` and `evolve`, no clock, id generator or I/O.
+
+/** Everything a decider may know about the command beyond its data: time and ids come in from outside. */
+export interface CommandEnvelope<T extends string = string, D = unknown> {
+  type: T;
+  data: D;
+  /** Command time (UTC ISO-8601); deciders use it instead of reading a clock. */
+  at: string;
+  /** The acting user id (or 'system'). */
+  actor: string;
+  /** The aggregate id the command targets. */
+  aggregateId: string;
+  /** The tenant the aggregate belongs to. */
+  tenantId: string;
+}
+
+/** An event as a decider emits it: type and data only; ids and metadata are added by command handling. */
+export interface DecidedEvent<T extends string = string, D = Record<string, unknown>> {
+  type: T;
+  data: D;
+}
+
+export interface Decider<C extends CommandEnvelope, E extends DecidedEvent, S> {
+  /** Category of the aggregate's streams (`<tenant>.<category>-<id>`), camelCase, no '-' or '.'. */
+  category: string;
+  initialState: S;
+  evolve(state: S, event: E): S;
+  decide(command: C, state: S): E[];
+}
+
+/**
+ * A broken business rule. `code` is stable and part of the public contract: it becomes the problem type
+ * `/problems/<code>`. `status` is the HTTP status it maps to (409 by default, 404 for absent records).
+ */
+export class DomainError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly status: 404 | 409 | 422 | 403 | 423 = 409,
+    readonly details?: Record<string, unknown>,
+  ) {
+    super(message);
+    this.name = 'DomainError';
+  }
+}
+
+export function rule(code: string, message: string, details?: Record<string, unknown>): DomainError {
+  return new DomainError(code, message, 409, details);
+}
+
+export function notFound(what: string): DomainError {
+  return new DomainError('not-found', `${what} not found`, 404);
+}

@@ -1,0 +1,49 @@
+// RFC 9457 problem details. Every error the API answers is one of these, as application/problem+json.
+
+export interface FieldError {
+  /** JSON pointer into the request: /body/email, /query/limit, /params/id, /headers/if-match */
+  pointer: string;
+  message: string;
+}
+
+export interface ProblemBody {
+  type: string; // '/problems/<code>'
+  title: string;
+  status: number;
+  detail?: string;
+  instance?: string; // the request path
+  correlationId?: string;
+  errors?: FieldError[];
+  [extension: string]: unknown;
+}
+
+/** Throw from anywhere in the HTTP layer; the framework answers it as problem+json. */
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    readonly title: string,
+    detail?: string,
+    readonly headers: Record<string, string> = {},
+    readonly errors?: FieldError[],
+    readonly extensions: Record<string, unknown> = {},
+  ) {
+    super(detail ?? title);
+    this.name = 'HttpError';
+  }
+}
+
+export const problemType = (code: string): string => `/problems/${code}`;
+
+export const unauthorized = (detail = 'A valid access token is required', error = 'invalid_token') =>
+  new HttpError(401, 'unauthorized', 'Unauthorized', detail, {
+    'WWW-Authenticate': `Bearer realm="dialysis", error="${error}", error_description="${detail.replace(/"/g, "'")}"`,
+  });
+
+export const forbidden = (permission: string) =>
+  new HttpError(403, 'forbidden', 'Forbidden', `This action needs the permission '${permission}'`, {}, undefined, { permission });
+
+export const tooManyRequests = (retryAfterSeconds: number, detail = 'Too many requests; retry later') =>
+  new HttpError(429, 'too-many-requests', 'Too Many Requests', detail, { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) });
+
+export const notFoundProblem = (detail = 'Not found') => new HttpError(404, 'not-found', 'Not Found', detail);

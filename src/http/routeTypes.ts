@@ -1,0 +1,90 @@
+// A route is declared once; routing, validation, auth, permission checks, tenant scoping, problem mapping
+// and the OpenAPI document all come from the declaration (see http/app.ts and http/openapi.ts).
+import type { AppServices } from '../services.js';
+
+export type JsonSchema = Record<string, unknown>;
+export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+/**
+ * - 'public': no token (login, health, openapi).
+ * - 'session': a valid access token; no company needed (GET /tenants, /auth/me, logout).
+ * - 'tenant': a valid token whose session has a company selected; `ctx.auth.tenantId` is set.
+ */
+export type RouteAuth = 'public' | 'session' | 'tenant';
+
+export interface ResponseDecl {
+  description: string;
+  /** JSON Schema of the body (problem+json bodies use the shared Problem schema). */
+  schema?: JsonSchema;
+  /** Response headers documented in OpenAPI, e.g. { ETag: 'Revision of the record' }. */
+  headers?: Record<string, string>;
+}
+
+export interface RouteInput<P = any, Q = any, B = any> {
+  params: P;
+  query: Q;
+  body: B;
+  /** Lower-cased request headers. */
+  headers: Record<string, string | undefined>;
+}
+
+export interface HttpResult {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** Defaults to application/json (application/problem+json for errors, set by the framework). */
+  contentType?: string;
+}
+
+export interface Principal {
+  userId: string;
+  sessionId: string;
+  email: string;
+  /** Company selected on the session, or null before POST /tenants/{id}/select. */
+  tenantId: string | null;
+  /** Permissions of the user in the selected company (empty before selection). */
+  permissions: ReadonlySet<string>;
+  platformAdmin: boolean;
+}
+
+export interface RequestContext {
+  correlationId: string;
+  ip: string | null;
+  userAgent: string | null;
+  /** Present on 'session' and 'tenant' routes. */
+  auth: Principal | null;
+  services: AppServices;
+}
+
+/** Context of a 'tenant' route: the company is known. */
+export interface TenantRequestContext extends RequestContext {
+  auth: Principal & { tenantId: string };
+}
+
+export interface RouteDecl<P = any, Q = any, B = any> {
+  method: HttpMethod;
+  /** OpenAPI-style path: /pacientes/{id} */
+  path: string;
+  /** OpenAPI tag: the resource group identifier (Auth, Pacientes, Sistema, ...). */
+  tag: string;
+  summary: string;
+  description?: string;
+  auth: RouteAuth;
+  /** Required permission, e.g. 'pacientes:write'; checked against the selected company's grants. */
+  permission?: string;
+  params?: JsonSchema;
+  query?: JsonSchema;
+  body?: JsonSchema;
+  /** Request headers the route reads (documented), e.g. { 'If-Match': { required: false, description } } */
+  requestHeaders?: Record<string, { required?: boolean; description: string; schema?: JsonSchema }>;
+  /** Accepts an Idempotency-Key header: a retried request replays the first answer. */
+  idempotent?: boolean;
+  /** Every status the route can answer, with its schema. 400/401/403/413/415/422/429/500 are added by the framework where they apply. */
+  responses: Record<number, ResponseDecl>;
+  handle(input: RouteInput<P, Q, B>, ctx: RequestContext): Promise<HttpResult>;
+}
+
+/** A group's module: its routes, projections and (optionally) startup hook. One registry line per group. */
+export function defineRoutes(routes: RouteDecl[]): RouteDecl[] {
+  return routes;
+}

@@ -1,0 +1,16 @@
+// What the composition root (main.ts) hands to route handlers and commands.
+import type { Config } from './config.js';
+import type { EventStore } from './stores/eventStore.js';
+import type { ReadStore } from './stores/readStore.js';
+import type { ProjectionRunner } from './projections/projectionRunner.js';
+import type { Logger } from './logger.js';
+
+export interface AppServices {
+  config: Config;
+  events: EventStore;
+  reads: ReadStore;
+  projections: ProjectionRunner;
+  logger: Logger;
+  /** Current time; tests may pass a controllable clock. */
+  now(): Date;
+}

@@ -1,0 +1,135 @@
+// The event store port. Two adapters implement it: SQLite (embedded default) and EventStoreDB.
+// Semantics follow EventStoreDB so the two behave the same under the shared contract suite.
+
+/** Who/when/why of every event. Stored beside the data, never inside it. */
+export interface EventMetadata {
+  tenantId: string; // tenant id, or 'platform' for platform aggregates
+  actor: string; // user id, or 'system'
+  sessionId: string | null;
+  correlationId: string;
+  causationId: string | null;
+  commandId: string;
+  occurredAt: string; // ISO-8601 UTC, from the command (deciders never read a clock)
+  ip: string | null;
+  userAgent: string | null;
+  reason: string | null;
+}
+
+export interface NewEvent<T extends string = string, D = Record<string, unknown>> {
+  /** UUID, derived deterministically from the command (see eventIds.ts): retries reuse it. */
+  id: string;
+  type: T;
+  data: D;
+  metadata: EventMetadata;
+}
+
+export interface RecordedEvent<T extends string = string, D = Record<string, unknown>> {
+  id: string;
+  type: T;
+  data: D;
+  metadata: EventMetadata;
+  streamName: string;
+  /** 0-based revision inside its stream. */
+  revision: number;
+  /** Global position in the log: strictly increasing in commit order. */
+  position: bigint;
+}
+
+/** 'any' | 'no_stream' (stream must not exist) | 'stream_exists' | exact 0-based revision of the last event. */
+export type ExpectedRevision = 'any' | 'no_stream' | 'stream_exists' | number;
+
+export interface AppendResult {
+  /** Revision of the last event now in the stream. */
+  nextExpectedRevision: number;
+  /** Global position of the last appended event. */
+  position: bigint;
+}
+
+export interface ReadStreamOptions {
+  direction?: 'forwards' | 'backwards';
+  /** Inclusive revision to start from (default: start for forwards, end for backwards). */
+  fromRevision?: number;
+  maxCount?: number;
+}
+
+export interface ReadAllOptions {
+  /** Exclusive: return events strictly after this position. Default: from the start. */
+  after?: bigint;
+  /** Only events of streams named `<tenant>.` */
+  tenant?: string;
+  maxCount?: number;
+}
+
+export interface SubscribeOptions {
+  /** Exclusive: deliver events strictly after this position. Default: from the start. */
+  after?: bigint;
+  tenant?: string;
+}
+
+export interface Subscription {
+  /** Stops delivery; resolves once the handler in flight (if any) has finished. */
+  stop(): Promise<void>;
+  /** Resolves when the subscription fails (handler threw or the store failed). */
+  readonly failed: Promise<Error>;
+}
+
+export interface EventStore {
+  readonly kind: 'sqlite' | 'eventstoredb';
+  appendToStream(stream: string, events: NewEvent[], options: { expectedRevision: ExpectedRevision }): Promise<AppendResult>;
+  /** Empty array for a missing stream. */
+  readStream(stream: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
+  /** One page of the global log, in position order. */
+  readAll(options?: ReadAllOptions): Promise<RecordedEvent[]>;
+  /**
+   * Catch-up subscription: history after `after`, then live events, with no gap and no duplicate.
+   * The handler is awaited: events are handled strictly one after another.
+   */
+  subscribe(options: SubscribeOptions, handler: (event: RecordedEvent) => Promise<void> | void): Subscription;
+  /** Position of the last event in the log (0n when empty), optionally within one tenant. */
+  headPosition(tenant?: string): Promise<bigint>;
+  close(): Promise<void>;
+}
+
+export class WrongExpectedRevisionError extends Error {
+  readonly code = 'wrong-expected-revision';
+  constructor(
+    readonly stream: string,
+    readonly expected: ExpectedRevision,
+    readonly actual: number | 'no_stream',
+  ) {
+    super(`stream ${stream}: expected revision ${String(expected)}, actual ${String(actual)}`);
+    this.name = 'WrongExpectedRevisionError';
+  }
+}
+
+/** An event id was reused for a different append: a client reused an idempotency key for another request. */
+export class IdempotencyConflictError extends Error {
+  readonly code = 'idempotency-conflict';
+  constructor(readonly stream: string, readonly eventId: string) {
+    super(`event id ${eventId} was already used for a different append (stream ${stream})`);
+    this.name = 'IdempotencyConflictError';
+  }
+}
+
+/** The data file cannot be used: corrupt, or written by an unknown schema version. Start must stop. */
+export class EventStoreUnusableError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'EventStoreUnusableError';
+  }
+}
+
+/** Tenant ids are the first segment of a stream name; they contain neither '-' nor '.'. */
+export const TENANT_ID_PATTERN = /^[A-Za-z0-9_]{1,64}$/;
+export const PLATFORM_TENANT = 'platform';
+
+export function streamName(tenantId: string, category: string, aggregateId: string): string {
+  if (!TENANT_ID_PATTERN.test(tenantId)) throw new Error(`invalid tenant id: ${tenantId}`);
+  if (!/^[a-z][a-zA-Z0-9]*$/.test(category)) throw new Error(`invalid category: ${category}`);
+  return `${tenantId}.${category}-${aggregateId}`;
+}
+
+export function tenantOfStream(stream: string): string {
+  const dot = stream.indexOf('.');
+  return dot < 0 ? '' : stream.slice(0, dot);
+}
