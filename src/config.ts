@@ -10,6 +10,8 @@ export interface Config {
   mongoDb: string;
   /** HS256 key; when unset it is generated once and kept in DATA_DIR. */
   jwtSecret: string | null;
+  /** AES-256-GCM key (32 bytes, hex or base64) for TOTP secrets at rest; generated once into DATA_DIR when unset. */
+  totpEncryptionKey?: string | null;
   bootstrap: {
     adminEmail: string | null;
     adminPassword: string | null;
@@ -40,6 +42,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mongoUrl: env.MONGO_URL || null,
     mongoDb: env.MONGO_DB ?? 'dialysis',
     jwtSecret: env.JWT_SECRET || null,
+    totpEncryptionKey: env.TOTP_ENCRYPTION_KEY || null,
     bootstrap: {
       adminEmail: env.BOOTSTRAP_ADMIN_EMAIL || null,
       adminPassword: env.BOOTSTRAP_ADMIN_PASSWORD || null,

@@ -18,6 +18,8 @@ export interface ResponseDecl {
   schema?: JsonSchema;
   /** Response headers documented in OpenAPI, e.g. { ETag: 'Revision of the record' }. */
   headers?: Record<string, string>;
+  /** Media type of a non-JSON body (e.g. 'text/html'); JSON (problem+json for errors) when unset. */
+  contentType?: string;
 }
 
 export interface RouteInput<P = any, Q = any, B = any> {
@@ -54,6 +56,11 @@ export interface RequestContext {
   /** Present on 'session' and 'tenant' routes. */
   auth: Principal | null;
   services: AppServices;
+  /**
+   * The client's Idempotency-Key on an `idempotent` route, already scoped by the framework to the tenant,
+   * user, method and route (so it can be passed as CommandContext.idempotencyKey); null otherwise.
+   */
+  idempotencyKey: string | null;
 }
 
 /** Context of a 'tenant' route: the company is known. */
@@ -79,6 +86,11 @@ export interface RouteDecl<P = any, Q = any, B = any> {
   requestHeaders?: Record<string, { required?: boolean; description: string; schema?: JsonSchema }>;
   /** Accepts an Idempotency-Key header: a retried request replays the first answer. */
   idempotent?: boolean;
+  /**
+   * Reads of clinical records are audited (who read what, when, from where). Returns the record read, or
+   * null when nothing is to be recorded; called after a 2xx answer.
+   */
+  auditAccess?: (input: RouteInput<P, Q, B>, result: HttpResult) => { recordType: string; recordId: string | null } | null;
   /** Every status the route can answer, with its schema. 400/401/403/413/415/422/429/500 are added by the framework where they apply. */
   responses: Record<number, ResponseDecl>;
   handle(input: RouteInput<P, Q, B>, ctx: RequestContext): Promise<HttpResult>;

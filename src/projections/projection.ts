@@ -26,6 +26,7 @@ export interface ProjectedDoc extends ReadDoc {
 }
 
 export interface ProjectionTx {
+  /** Read-only: build a new document and `put` it, never modify this one (the embedded store lends its own). */
   get<T extends ProjectedDoc>(collection: string, tenantId: string, id: string): Promise<T | null>;
   put<T extends ProjectedDoc>(collection: string, doc: T): void;
   delete(collection: string, tenantId: string, id: string): void;
@@ -34,7 +35,7 @@ export interface ProjectionTx {
 /**
  * The common case: fold an event into one document. Skips events the document already has, and stamps
  * `_position`. `fold` receives null when the document does not exist yet and returns the new document
- * (or null to delete it).
+ * (or null to delete it); it must not modify the document it receives.
  */
 export async function applyTo<T extends ProjectedDoc>(
   tx: ProjectionTx,

@@ -1,0 +1,70 @@
+// Child processes for the benchmarks: the real service (src/main.ts) and the bare Koa baseline.
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+export interface Started {
+  child: ChildProcess;
+  url: string;
+  /** ms from spawn to the readiness answer */
+  readyMs: number;
+  stop(): Promise<void>;
+}
+
+async function waitForOk(url: string, deadlineMs: number): Promise<void> {
+  const until = Date.now() + deadlineMs;
+  for (;;) {
+    try {
+      const res = await fetch(url);
+      if (res.ok) return;
+    } catch {
+      /* not listening yet */
+    }
+    if (Date.now() > until) throw new Error(`timed out waiting for ${url}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+function stopper(child: ChildProcess): () => Promise<void> {
+  return () =>
+    new Promise((resolve) => {
+      if (child.exitCode !== null) return resolve();
+      child.once('exit', () => resolve());
+      child.kill('SIGTERM');
+      setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
+    });
+}
+
+export async function startService(env: Record<string, string>, port: number): Promise<Started> {
+  const started = Date.now();
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/main.ts')], {
+    cwd: root,
+    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', NODE_ENV: 'production' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  await waitForOk(`${url}/ready`, 300_000);
+  return { child, url, readyMs: Date.now() - started, stop: stopper(child) };
+}
+
+export async function startBareKoa(port: number): Promise<Started> {
+  const started = Date.now();
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'bench/bareKoa.ts')], {
+    cwd: root,
+    env: { ...process.env, PORT: String(port), NODE_ENV: 'production' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  await waitForOk(url, 60_000);
+  return { child, url, readyMs: Date.now() - started, stop: stopper(child) };
+}
+
+/** Resident and peak resident memory of a process, in MiB (Linux /proc). */
+export function memoryOf(pid: number): { rssMiB: number; peakRssMiB: number } {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0);
+  return { rssMiB: Math.round(kb('VmRSS') / 1024), peakRssMiB: Math.round(kb('VmHWM') / 1024) };
+}

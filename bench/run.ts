@@ -1,0 +1,82 @@
+// npm run bench [-- appends rebuild coldstart http] [--events N] [--seconds S]
+// Prints a table per section and writes all figures as JSON under bench/results/.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { benchAppends } from './appends.js';
+import { ensureDataset } from './dataset.js';
+import { benchRebuild } from './rebuild.js';
+import { benchColdStart } from './coldStart.js';
+import { benchHttp } from './http.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const args = process.argv.slice(2);
+const option = (name: string, fallback: number) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? Number(args[i + 1]) : fallback;
+};
+const sections = args.filter((a, i) => !a.startsWith('--') && !args[i - 1]?.startsWith('--'));
+const wanted = (s: string) => sections.length === 0 || sections.includes(s);
+const EVENTS = option('events', 1_000_000);
+const SECONDS = option('seconds', 10);
+const log = (s: string) => process.stdout.write(s + '\n');
+
+// Fixed credentials for the benchmark's own first start (never used outside loopback runs).
+const creds = { email: 'bench@example.org', password: 'bench-password-9f3k2', totpSecret: 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP' };
+const serviceEnv = {
+  BOOTSTRAP_ADMIN_EMAIL: creds.email, BOOTSTRAP_ADMIN_PASSWORD: creds.password,
+  BOOTSTRAP_ADMIN_TOTP_SECRET: creds.totpSecret, BOOTSTRAP_COMPANY_NAME: 'Clínica Benchmark',
+};
+
+async function main(): Promise<void> {
+  const scratch = path.join(here, 'tmp');
+  fs.mkdirSync(scratch, { recursive: true });
+  const results: Record<string, unknown> = {
+    at: new Date().toISOString(), node: process.version, cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model,
+    memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+  };
+
+  if (wanted('appends')) {
+    log('\n== Durable appends (SQLite, WAL, synchronous=FULL, group commit) ==');
+    const figures = await benchAppends();
+    console.table(figures);
+    results.appends = figures;
+  }
+  let datasetDir: string | null = null;
+  if (wanted('rebuild') || wanted('coldstart')) {
+    log(`\n== Event log of ${EVENTS} events (built once, reused) ==`);
+    datasetDir = await ensureDataset(scratch, EVENTS, log);
+  }
+  if (wanted('rebuild') && datasetDir) {
+    log('\n== Projection rebuild (patients + nursing notes, embedded read store) ==');
+    const figures = await benchRebuild(datasetDir);
+    console.table([figures]);
+    results.rebuild = figures;
+  }
+  if (wanted('coldstart') && datasetDir) {
+    log('\n== Cold start of the service over the event log ==');
+    const figures = await benchColdStart(datasetDir, scratch, EVENTS, 3901, serviceEnv);
+    console.table([figures]);
+    results.coldStart = figures;
+  }
+  if (wanted('http')) {
+    log(`\n== HTTP at 100 connections, ${SECONDS} s per scenario (autocannon) ==`);
+    const figures = await benchHttp(scratch, { service: 3902, bare: 3903 }, serviceEnv, creds, SECONDS);
+    console.table([figures.bareKoa, figures.registerPatient, figures.listPatients]);
+    log(`commands/bare Koa = ${figures.commandRatio}   queries/bare Koa = ${figures.queryRatio}`);
+    results.http = figures;
+  }
+
+  const outDir = path.join(here, 'results');
+  fs.mkdirSync(outDir, { recursive: true });
+  const file = path.join(outDir, `${(results.at as string).replace(/[:.]/g, '-')}.json`);
+  fs.writeFileSync(file, JSON.stringify(results, null, 2) + '\n');
+  fs.writeFileSync(path.join(outDir, 'latest.json'), JSON.stringify(results, null, 2) + '\n');
+  log(`\nFigures written to ${path.relative(process.cwd(), file)}`);
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

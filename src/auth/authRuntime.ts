@@ -1,0 +1,50 @@
+// Per-service-instance auth state: keys loaded once (from config or DATA_DIR) and the in-memory limiters.
+import type { AppServices } from '../services.js';
+import { LIMITS } from '../http/limits.js';
+import { loadOrCreateKeyFile, parseConfiguredKey } from './keyFiles.js';
+import { createSecretBox, type SecretBox } from './secretBox.js';
+import { SlidingWindowLimiter } from './slidingWindowLimiter.js';
+import type { JwtSettings } from './tokens.js';
+
+export interface AuthRuntime {
+  jwt: JwtSettings;
+  totpSecrets: SecretBox;
+  loginPerIp: SlidingWindowLimiter;
+}
+
+// Keyed by the event store: one runtime per running service, even with several in one test process.
+const runtimes = new WeakMap<object, Promise<AuthRuntime>>();
+
+/** JWT_SECRET is used as given (UTF-8 bytes); HS256 needs at least 32 of them. */
+function jwtSecretBytes(secret: string): Buffer {
+  const bytes = Buffer.from(secret, 'utf8');
+  if (bytes.length < LIMITS.accessToken.minKeyBytes) {
+    throw new Error(`JWT_SECRET must be at least ${LIMITS.accessToken.minKeyBytes} bytes of random text (got ${bytes.length})`);
+  }
+  return bytes;
+}
+
+async function createRuntime(services: AppServices): Promise<AuthRuntime> {
+  const { config } = services;
+  const jwtKey = config.jwtSecret
+    ? jwtSecretBytes(config.jwtSecret)
+    : await loadOrCreateKeyFile(config.dataDir, 'jwt.key', LIMITS.accessToken.minKeyBytes);
+  const totpKey = config.totpEncryptionKey
+    ? parseConfiguredKey(config.totpEncryptionKey, 'TOTP_ENCRYPTION_KEY', 32, 32)
+    : await loadOrCreateKeyFile(config.dataDir, 'totp.key', 32);
+  return {
+    jwt: { key: jwtKey, issuer: config.issuer, ttlSeconds: LIMITS.accessToken.ttlSeconds },
+    totpSecrets: createSecretBox(totpKey.subarray(0, 32)),
+    loginPerIp: new SlidingWindowLimiter(LIMITS.throttling.login.perIpPerMinute, 60_000),
+  };
+}
+
+export function authRuntime(services: AppServices): Promise<AuthRuntime> {
+  let runtime = runtimes.get(services.events);
+  if (!runtime) {
+    runtime = createRuntime(services);
+    runtimes.set(services.events, runtime);
+    runtime.catch(() => runtimes.delete(services.events));
+  }
+  return runtime;
+}

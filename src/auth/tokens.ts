@@ -1,0 +1,72 @@
+// Access tokens (JWT HS256, algorithm/issuer/audience pinned on verify) and opaque random tokens
+// (challenges, refresh tokens) that are stored only as SHA-256 hashes.
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import jwt from 'jsonwebtoken';
+
+export const JWT_ALGORITHM = 'HS256' as const;
+export const JWT_AUDIENCE = 'dialysis-records-api';
+
+export interface AccessClaims {
+  sub: string; // user id
+  sid: string; // session id
+  jti: string;
+  iat: number;
+  exp: number;
+}
+
+export interface JwtSettings {
+  key: Buffer;
+  issuer: string;
+  ttlSeconds: number;
+}
+
+export function signAccessToken(settings: JwtSettings, userId: string, sessionId: string, now: Date): { token: string; expiresIn: number } {
+  const iat = Math.floor(now.getTime() / 1000);
+  const payload = { sub: userId, sid: sessionId, jti: randomUUID(), iat, exp: iat + settings.ttlSeconds };
+  // iat/exp come from the payload (the service clock), never from the library's own clock.
+  const token = jwt.sign(payload, settings.key, { algorithm: JWT_ALGORITHM, issuer: settings.issuer, audience: JWT_AUDIENCE });
+  return { token, expiresIn: settings.ttlSeconds };
+}
+
+export type AccessTokenCheck = { ok: true; claims: AccessClaims } | { ok: false; reason: 'expired' | 'invalid' };
+
+export function verifyAccessToken(settings: JwtSettings, token: string, now: Date): AccessTokenCheck {
+  let payload: unknown;
+  try {
+    payload = jwt.verify(token, settings.key, {
+      algorithms: [JWT_ALGORITHM],
+      issuer: settings.issuer,
+      audience: JWT_AUDIENCE,
+      clockTimestamp: Math.floor(now.getTime() / 1000),
+    });
+  } catch (err) {
+    return { ok: false, reason: err instanceof jwt.TokenExpiredError ? 'expired' : 'invalid' };
+  }
+  // jsonwebtoken accepts a token without exp (or sid...) unless told otherwise: check every claim we rely on.
+  const c = payload as Partial<AccessClaims> | string;
+  if (typeof c !== 'object' || c === null) return { ok: false, reason: 'invalid' };
+  const strings = [c.sub, c.sid, c.jti].every((v) => typeof v === 'string' && v.length > 0);
+  const numbers = [c.iat, c.exp].every((v) => typeof v === 'number' && Number.isFinite(v));
+  if (!strings || !numbers) return { ok: false, reason: 'invalid' };
+  if (c.exp! - c.iat! > settings.ttlSeconds) return { ok: false, reason: 'invalid' };
+  return { ok: true, claims: c as AccessClaims };
+}
+
+/** A 256-bit random token, URL-safe. */
+export function randomToken(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+export function sha256Hex(value: string): string {
+  return createHash('sha256').update(value, 'utf8').digest('hex');
+}
+
+/** Refresh tokens name their session so a presented token finds its stream: `<sessionId>.<random>`. */
+export function newRefreshToken(sessionId: string): string {
+  return `${sessionId}.${randomToken()}`;
+}
+
+export function sessionIdOfRefreshToken(token: string): string | null {
+  const m = /^([0-9a-f-]{36})\.[A-Za-z0-9_-]{43}$/.exec(token);
+  return m ? m[1]! : null;
+}

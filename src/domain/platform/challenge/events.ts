@@ -1,0 +1,16 @@
+// Events of a sign-in challenge: the bridge between a correct password and the second factor.
+// The stream id is the SHA-256 of the 256-bit challenge token: the token itself is never stored.
+
+export type ChallengeEvent =
+  | { type: 'ChallengeIssued'; data: { userId: string; expiresAt: string; maxAttempts: number; enrollment: boolean } }
+  | { type: 'ChallengeCodeFailed'; data: { attempts: number } }
+  /** Too many wrong codes: the challenge is dead. */
+  | { type: 'ChallengeExhausted'; data: { attempts: number } }
+  | { type: 'ChallengeConsumed'; data: { sessionId: string } };
+
+export const CHALLENGE_EVENT_TYPES: readonly ChallengeEvent['type'][] = [
+  'ChallengeIssued',
+  'ChallengeCodeFailed',
+  'ChallengeExhausted',
+  'ChallengeConsumed',
+];

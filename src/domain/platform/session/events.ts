@@ -1,0 +1,38 @@
+// Events of a server-side session: started after the second factor, bound to a company, kept alive by
+// activity and refresh-token rotation, ended by logout, revocation or expiry.
+
+export type SessionEndReason = 'logout' | 'refresh-token-reuse' | 'revoked' | 'idle' | 'absolute';
+
+export type SessionEvent =
+  | {
+      type: 'SessionStarted';
+      data: {
+        sessionId: string;
+        userId: string;
+        email: string;
+        platformAdmin: boolean;
+        challengeId: string;
+        /** SHA-256 of the refresh token: the token itself is never stored. */
+        refreshTokenHash: string;
+        startedAt: string;
+        /** Absolute end of the session, whatever the activity. */
+        expiresAt: string;
+        idleTimeoutSeconds: number;
+      };
+    }
+  | { type: 'CompanySelected'; data: { companyId: string } }
+  | { type: 'SessionRefreshed'; data: { refreshTokenHash: string; at: string } }
+  | { type: 'SessionActivityRecorded'; data: { at: string } }
+  | { type: 'LoggedOut'; data: { at: string } }
+  | { type: 'SessionRevoked'; data: { reason: 'refresh-token-reuse' | 'revoked'; at: string } }
+  | { type: 'SessionExpired'; data: { reason: 'idle' | 'absolute'; at: string } };
+
+export const SESSION_EVENT_TYPES: readonly SessionEvent['type'][] = [
+  'SessionStarted',
+  'CompanySelected',
+  'SessionRefreshed',
+  'SessionActivityRecorded',
+  'LoggedOut',
+  'SessionRevoked',
+  'SessionExpired',
+];

@@ -1,0 +1,39 @@
+// Read models of the Pacientes group: patients (searchable census) and nursing notes with their versions.
+import { PATIENT_EVENT_TYPES } from '../../domain/pacientes/patientEvents.js';
+import { applyTo, type Projection } from '../../projections/projection.js';
+import { tenantOfStream } from '../../stores/eventStore.js';
+import { foldNote, type NoteDoc } from './noteDoc.js';
+import { foldPatient, idOfStream, type PatientDoc } from './patientDoc.js';
+
+export const PACIENTES_PROJECTION = 'pacientes';
+export const PATIENTS = 'patients';
+export const NURSING_NOTES = 'nursingNotes';
+
+const NOTE_EVENT_TYPES = ['NursingNoteRecorded', 'NursingNoteAmended'] as const;
+
+/** Category of a stream `<tenant>.<category>-<id>`: other groups may reuse an event type name, never our categories. */
+const categoryOf = (stream: string): string => stream.slice(stream.indexOf('.') + 1, stream.indexOf('-'));
+
+export const pacientesProjection: Projection = {
+  name: PACIENTES_PROJECTION,
+  version: 1,
+  collections: {
+    [PATIENTS]: [
+      { keys: { tenantId: 1, sortName: 1, id: 1 }, name: 'by_name' },
+      { keys: { tenantId: 1, status: 1, sortName: 1, id: 1 }, name: 'by_status_name' },
+      { keys: { tenantId: 1, admissionDate: 1, id: 1 }, name: 'by_admission' },
+      { keys: { tenantId: 1, createdAt: 1, id: 1 }, name: 'by_created' },
+    ],
+    [NURSING_NOTES]: [{ keys: { tenantId: 1, patientId: 1, occurredAt: -1, id: 1 }, name: 'by_patient_time' }],
+  },
+  eventTypes: [...PATIENT_EVENT_TYPES, ...NOTE_EVENT_TYPES],
+  async handle(event, tx) {
+    const tenantId = tenantOfStream(event.streamName);
+    const category = categoryOf(event.streamName);
+    if (category === 'patient') {
+      await applyTo<PatientDoc>(tx, PATIENTS, tenantId, idOfStream(event.streamName), event, (doc) => foldPatient(doc, event));
+    } else if (category === 'nursingNote') {
+      await applyTo<NoteDoc>(tx, NURSING_NOTES, tenantId, idOfStream(event.streamName), event, (doc) => foldNote(doc, event));
+    }
+  },
+};

@@ -1,0 +1,139 @@
+// The Koa application built from the groups' route declarations. Middleware order: correlation id ->
+// error mapping -> security headers -> JSON body parsing -> router -> 405/404 fallback.
+import { randomUUID } from 'node:crypto';
+import Koa from 'koa';
+import { Router } from '@koa/router';
+import bodyParser from 'koa-bodyparser';
+import type { AppServices } from '../services.js';
+import type { GroupModule } from '../groups/groupModule.js';
+import type { RouteDecl } from './routeTypes.js';
+import { HttpError } from './problem.js';
+import { errorMapping } from './errors.js';
+import { LIMITS } from './limits.js';
+import { routeHandler } from './routePipeline.js';
+import type { Authenticate } from './routeAuth.js';
+import { createIdempotencyGuard } from './idempotency.js';
+import { createAccessAuditWriter, type AccessAuditWriter } from './accessAudit.js';
+
+export type { Authenticate } from './routeAuth.js';
+
+export interface BuildAppOptions {
+  groups: GroupModule[];
+  authenticate: Authenticate;
+  /** Shared writer (e.g. from the composition root); by default buildApp creates one. */
+  accessAudit?: AccessAuditWriter;
+  /** Validate 2xx bodies against their schemas; default: NODE_ENV !== 'production'. */
+  validateResponses?: boolean;
+}
+
+/** The Koa app plus what the composition root must close on shutdown (after the HTTP server stops). */
+export type SpineApp = Koa & { accessAudit: AccessAuditWriter; close(): Promise<void> };
+
+// Accepted client correlation ids: short and harmless in logs and headers.
+const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+function correlationId(): Koa.Middleware {
+  return async (ctx, next) => {
+    const given = ctx.get('x-request-id');
+    const id = SAFE_REQUEST_ID.test(given) ? given : randomUUID();
+    ctx.state.correlationId = id;
+    ctx.set('X-Request-Id', id);
+    await next();
+  };
+}
+
+function securityHeaders(): Koa.Middleware {
+  return async (ctx, next) => {
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    ctx.set('Referrer-Policy', 'no-referrer');
+    // JSON answers never need to load anything or be framed (the docs page sets its own policy).
+    ctx.set('Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'");
+    ctx.set('X-Frame-Options', 'DENY');
+    // Answers carry patient data: no cache may keep them (routes serving static assets override it).
+    ctx.set('Cache-Control', 'no-store');
+    await next();
+  };
+}
+
+/** OpenAPI path template (/pacientes/{id}) to a path-to-regexp 8 path (/pacientes/:id). */
+export function routerPath(path: string): string {
+  return path
+    .split(/(\{[A-Za-z_][A-Za-z0-9_]*\})/)
+    .map((part) => (/^\{.+\}$/.test(part) ? `:${part.slice(1, -1)}` : part.replace(/[{}()[\]+?!*:\\]/g, '\\$&')))
+    .join('');
+}
+
+const pathParamsOf = (path: string): string[] => [...path.matchAll(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g)].map((m) => m[1]!);
+
+/** Declaration mistakes stop the start instead of surfacing as odd answers. */
+function checkDeclarations(groups: GroupModule[]): void {
+  const seen = new Set<string>();
+  const permissions = new Set(groups.flatMap((g) => g.permissions));
+  for (const group of groups) {
+    for (const route of group.routes) {
+      const label = `${route.method.toUpperCase()} ${route.path}`;
+      const id = `${route.method} ${route.path.replace(/\{[^}]+\}/g, '{}')}`;
+      if (seen.has(id)) throw new Error(`route declared twice: ${label}`);
+      seen.add(id);
+      if (route.permission && !permissions.has(route.permission)) throw new Error(`${label}: permission '${route.permission}' is not declared by any group`);
+      if (route.permission && route.auth === 'public') throw new Error(`${label}: a public route cannot require a permission`);
+      const declared = Object.keys((route.params?.properties as Record<string, unknown> | undefined) ?? {});
+      for (const name of pathParamsOf(route.path)) if (route.params && !declared.includes(name)) throw new Error(`${label}: path parameter '${name}' missing from the params schema`);
+      if (!Object.keys(route.responses).some((s) => Number(s) >= 200 && Number(s) < 300)) throw new Error(`${label}: no 2xx response declared`);
+    }
+  }
+}
+
+// Literal segments before parameters, so /pacientes/buscar is never taken for /pacientes/{id}.
+function bySpecificity(routes: readonly RouteDecl[]): RouteDecl[] {
+  const rank = (r: RouteDecl) => r.path.split('/').map((seg) => (seg.startsWith('{') ? '1' : '0')).join('');
+  return [...routes].sort((a, b) => (rank(a) < rank(b) ? -1 : rank(a) > rank(b) ? 1 : 0));
+}
+
+function fallback(router: Router): Koa.Middleware {
+  return async (ctx) => {
+    // The router leaves `matched` with the layers whose path matched, whatever their method.
+    const matched = ((ctx as unknown as { matched?: { methods: string[] }[] }).matched ?? []).flatMap((l) => l.methods);
+    const allowed = [...new Set(matched)];
+    if (allowed.length > 0) {
+      if (ctx.method === 'OPTIONS') {
+        ctx.status = 204;
+        ctx.set('Allow', [...allowed, 'OPTIONS'].join(', '));
+        return;
+      }
+      throw new HttpError(405, 'method-not-allowed', 'Method Not Allowed', `${ctx.method} is not allowed here; allowed: ${allowed.join(', ')}`, { Allow: allowed.join(', ') });
+    }
+    void router;
+    throw new HttpError(404, 'not-found', 'Not Found', `No route matches ${ctx.method} ${ctx.path}`);
+  };
+}
+
+export function buildApp(services: AppServices, options: BuildAppOptions): SpineApp {
+  checkDeclarations(options.groups);
+  const app = new Koa({ proxy: services.config.trustProxy });
+  const router = new Router();
+  const accessAudit = options.accessAudit ?? createAccessAuditWriter({ events: services.events, logger: services.logger });
+  const deps = {
+    services,
+    authenticate: options.authenticate,
+    idempotency: createIdempotencyGuard({ events: services.events, logger: services.logger, now: () => services.now() }),
+    accessAudit,
+    validateResponses: options.validateResponses ?? process.env.NODE_ENV !== 'production',
+  };
+  for (const route of bySpecificity(options.groups.flatMap((g) => g.routes))) {
+    router.register(routerPath(route.path), [route.method], routeHandler(route, deps));
+  }
+
+  app.on('error', (err: unknown) => services.logger.error('koa error outside a request answer', { error: err }));
+  app.use(correlationId());
+  app.use(errorMapping(services.logger));
+  app.use(securityHeaders());
+  app.use(bodyParser({ enableTypes: ['json'], jsonLimit: LIMITS.body.jsonLimit, strict: true }));
+  app.use(router.routes());
+  app.use(fallback(router));
+
+  return Object.assign(app, {
+    accessAudit,
+    close: () => accessAudit.close(),
+  });
+}

@@ -1,0 +1,71 @@
+// JSON Schemas shared by route declarations. The OpenAPI document names ProblemSchema once in
+// components and every error response refers to it.
+import { LIMITS } from './limits.js';
+import type { JsonSchema, ResponseDecl } from './routeTypes.js';
+
+export const ProblemSchema: JsonSchema = {
+  type: 'object',
+  description: 'RFC 9457 problem details (application/problem+json)',
+  required: ['type', 'title', 'status'],
+  properties: {
+    type: { type: 'string', description: "'/problems/<code>': the stable, machine-readable error code" },
+    title: { type: 'string' },
+    status: { type: 'integer' },
+    detail: { type: 'string' },
+    instance: { type: 'string', description: 'The request path' },
+    correlationId: { type: 'string', description: 'Also in the X-Request-Id response header; quote it when reporting a problem' },
+    errors: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['pointer', 'message'],
+        properties: {
+          pointer: { type: 'string', description: 'JSON pointer into the request: /body/email, /query/limit, /params/id, /headers/if-match' },
+          message: { type: 'string' },
+        },
+      },
+    },
+  },
+  additionalProperties: true,
+};
+
+/** A response declaration whose body is a problem (the OpenAPI document references the shared schema). */
+export const problem = (description: string, headers?: Record<string, string>): ResponseDecl => ({
+  description,
+  schema: ProblemSchema,
+  ...(headers ? { headers } : {}),
+});
+
+/** Global log position as it travels in JSON: a decimal string (bigint in code). */
+export const PositionSchema: JsonSchema = { type: 'string', pattern: '^[0-9]{1,20}$', description: 'Global event-log position (decimal string)' };
+
+/** Query properties of every list route: page size and opaque cursor. */
+export const pageQueryProperties = {
+  limit: {
+    type: 'integer',
+    minimum: 1,
+    maximum: LIMITS.pagination.maxLimit,
+    default: LIMITS.pagination.defaultLimit,
+    description: `Page size (default ${LIMITS.pagination.defaultLimit}, max ${LIMITS.pagination.maxLimit})`,
+  },
+  cursor: { type: 'string', minLength: 1, maxLength: 2048, description: 'Opaque cursor: the nextCursor of the previous page' },
+} as const;
+
+/** Query property of read routes that support read-your-writes (see readYourWrites.ts). */
+export const minPositionQueryProperty = {
+  minPosition: {
+    ...PositionSchema,
+    description: `Wait (at most ${LIMITS.readYourWrites.maxWaitMs} ms) until the read model has applied this position (the X-Event-Position of your write)`,
+  },
+} as const;
+
+/** A page of items as list routes answer it. */
+export const pageOf = (item: JsonSchema): JsonSchema => ({
+  type: 'object',
+  required: ['items', 'nextCursor'],
+  properties: {
+    items: { type: 'array', items: item },
+    nextCursor: { type: ['string', 'null'], description: 'Cursor of the next page; null on the last page' },
+  },
+  additionalProperties: false,
+});

@@ -1,0 +1,72 @@
+// Every documented limit and lifetime, in one place: the code enforces these values and the OpenAPI
+// document (http/openapi.ts) describes them from the same object, so the contract cannot drift.
+
+export const LIMITS = {
+  accessToken: {
+    /** Lifetime of an access token (JWT). */
+    ttlSeconds: 15 * 60,
+    algorithm: 'HS256',
+    /** Minimum HS256 key length. */
+    minKeyBytes: 32,
+  },
+  session: {
+    /** A session unused for this long is expired. */
+    idleSeconds: 30 * 60,
+    /** A session never lives longer than this (one clinic shift). */
+    absoluteSeconds: 12 * 60 * 60,
+    /** Activity is recorded at most this often per session (the idle clock's granularity). */
+    activityRecordIntervalSeconds: 5 * 60,
+  },
+  challenge: {
+    /** Login challenge (second factor pending) lifetime. */
+    ttlSeconds: 5 * 60,
+    /** Wrong codes before the challenge dies. */
+    maxCodeAttempts: 5,
+    randomBytes: 32,
+  },
+  throttling: {
+    login: {
+      perIpPerMinute: 20,
+      /** Consecutive failures of one account before growing delays start. */
+      accountFailuresBeforeDelay: 5,
+      /** Upper bound of failures per account per hour, whatever the delays. */
+      accountMaxFailuresPerHour: 100,
+      /** Growing delays between attempts (2, 4, 8 ... s after the threshold) stop growing here. */
+      accountLongestDelaySeconds: 60,
+    },
+    verify2fa: {
+      perChallenge: 5,
+      userFailuresPerWindow: 10,
+      windowSeconds: 15 * 60,
+    },
+  },
+  body: {
+    /** Largest accepted JSON request body. */
+    maxBytes: 256 * 1024,
+    /** The same limit in koa-bodyparser's notation. */
+    jsonLimit: '256kb',
+  },
+  pagination: {
+    defaultLimit: 50,
+    maxLimit: 200,
+  },
+  idempotency: {
+    /** How long a completed request's answer is replayed for the same key. */
+    ttlSeconds: 24 * 60 * 60,
+    keyMaxLength: 255,
+  },
+  readYourWrites: {
+    /** Longest a query waits for its projection to reach `minPosition`. */
+    maxWaitMs: 5_000,
+  },
+  accessAudit: {
+    flushIntervalMs: 250,
+    maxBatch: 500,
+  },
+  audit: {
+    /** Minimum retention of the event log (audit trail), in years. */
+    retentionYears: 6,
+  },
+} as const;
+
+export type Limits = typeof LIMITS;

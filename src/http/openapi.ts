@@ -1,0 +1,179 @@
+// The OpenAPI 3.1 document, built from the same route declarations that drive routing and validation,
+// with the framework's own answers (auth, validation, limits) added to every route where they apply.
+import { readFileSync } from 'node:fs';
+import type { GroupModule } from '../groups/groupModule.js';
+import type { JsonSchema, ResponseDecl, RouteDecl } from './routeTypes.js';
+import { ProblemSchema } from './commonSchemas.js';
+import { requestHeadersOf, VALIDATION_STATUS } from './validation.js';
+import { apiDescription } from './openapiDescription.js';
+import { titleOf } from './errors.js';
+
+type Obj = Record<string, unknown>;
+
+const PROBLEM_REF = { $ref: '#/components/schemas/Problem' };
+
+// Found by walking up, so it also works from a compiled dist/ tree.
+function packageVersion(): string {
+  for (let url = new URL('./package.json', import.meta.url), i = 0; i < 6; i++, url = new URL('../package.json', url)) {
+    try {
+      return (JSON.parse(readFileSync(url, 'utf8')) as { version: string }).version;
+    } catch {
+      // not here: look one directory up
+    }
+  }
+  return '0.0.0';
+}
+
+/** The API version: the package's semver (see the versioning policy in info.description). */
+export const API_VERSION: string = packageVersion();
+
+const pathParamsOf = (path: string): string[] => [...path.matchAll(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g)].map((m) => m[1]!);
+
+/** getPacientesByIdHistorial: stable, derived from method and path. */
+export function operationIdOf(route: RouteDecl): string {
+  const words = route.path
+    .split('/')
+    .filter(Boolean)
+    .map((seg) => (seg.startsWith('{') ? `by-${seg.slice(1, -1)}` : seg))
+    .flatMap((seg) => seg.split(/[^A-Za-z0-9]+/))
+    .filter(Boolean);
+  return route.method + words.map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
+}
+
+function hasInput(route: RouteDecl): boolean {
+  return Boolean(route.params || route.query || route.body || Object.keys(requestHeadersOf(route)).length > 0);
+}
+
+/** The framework's answers a route can give besides its declared ones. */
+export function frameworkResponses(route: RouteDecl): Record<number, ResponseDecl> {
+  const out: Record<number, ResponseDecl> = {};
+  const headers = requestHeadersOf(route);
+  const ifMatch = Object.entries(headers).find(([name]) => name.toLowerCase() === 'if-match')?.[1];
+  if (route.body) out[400] = { description: 'Malformed JSON body (`/problems/malformed-json`)' };
+  if (route.auth !== 'public') {
+    out[401] = { description: 'Missing, invalid or expired access token, or revoked session (`/problems/unauthorized`)', headers: { 'WWW-Authenticate': 'Bearer challenge (RFC 6750)' } };
+  }
+  if (route.auth === 'tenant' || route.permission) {
+    const reasons = [route.auth === 'tenant' ? 'no company selected on the session (`/problems/company-not-selected`)' : null, route.permission ? `missing permission \`${route.permission}\` (\`/problems/forbidden\`)` : null];
+    out[403] = { description: `Forbidden: ${reasons.filter(Boolean).join('; ')}` };
+  }
+  if (pathParamsOf(route.path).length > 0) out[404] = { description: 'No such record (or it belongs to another company) (`/problems/not-found`)' };
+  if (route.idempotent) out[409] = { description: 'The same Idempotency-Key is still being processed (`/problems/idempotency-key-in-flight`)', headers: { 'Retry-After': 'Seconds to wait' } };
+  if (ifMatch) out[412] = { description: 'If-Match does not match the current revision (`/problems/precondition-failed`)' };
+  if (route.body) {
+    out[413] = { description: 'Body larger than the limit (`/problems/payload-too-large`)' };
+    out[415] = { description: 'Body is not application/json (`/problems/unsupported-media-type`)' };
+  }
+  if (hasInput(route)) {
+    const reused = route.idempotent ? '; Idempotency-Key reused with another body (`/problems/idempotency-key-reused`)' : '';
+    out[VALIDATION_STATUS] = { description: `Schema violation: errors[] names each field (\`/problems/validation-failed\`)${reused}` };
+  }
+  if (ifMatch?.required) out[428] = { description: 'If-Match is required on this route (`/problems/precondition-required`)' };
+  const query = (route.query?.properties ?? {}) as Obj;
+  if ('minPosition' in query) out[503] = { description: 'The read model did not reach minPosition in time (`/problems/projection-behind`)', headers: { 'Retry-After': 'Seconds to wait' } };
+  out[500] = { description: 'Unexpected error; no internals are disclosed (`/problems/internal`)' };
+  return out;
+}
+
+function responseObject(status: number, decl: ResponseDecl): Obj {
+  const isError = status >= 400;
+  const headers: Obj = { 'X-Request-Id': { $ref: '#/components/headers/XRequestId' } };
+  for (const [name, description] of Object.entries(decl.headers ?? {})) headers[name] = { description, schema: { type: 'string' } };
+  const out: Obj = { description: decl.description || titleOf(status), headers };
+  if (isError) {
+    const schema = !decl.schema || decl.schema === ProblemSchema ? PROBLEM_REF : decl.schema;
+    out.content = { [decl.contentType ?? 'application/problem+json']: { schema } };
+  } else if (decl.schema || decl.contentType) {
+    out.content = { [decl.contentType ?? 'application/json']: decl.schema ? { schema: decl.schema } : {} };
+  }
+  return out;
+}
+
+function parameters(route: RouteDecl): Obj[] {
+  const out: Obj[] = [];
+  const paramProps = (route.params?.properties ?? {}) as Record<string, JsonSchema>;
+  for (const name of pathParamsOf(route.path)) out.push({ name, in: 'path', required: true, schema: paramProps[name] ?? { type: 'string' } });
+  const queryProps = (route.query?.properties ?? {}) as Record<string, JsonSchema>;
+  const queryRequired = (route.query?.required ?? []) as string[];
+  for (const [name, schema] of Object.entries(queryProps)) {
+    const description = typeof schema.description === 'string' ? schema.description : undefined;
+    out.push({ name, in: 'query', required: queryRequired.includes(name), schema, ...(description ? { description } : {}) });
+  }
+  for (const [name, h] of Object.entries(requestHeadersOf(route))) {
+    out.push({ name, in: 'header', required: Boolean(h.required), description: h.description, schema: h.schema ?? { type: 'string' } });
+  }
+  return out;
+}
+
+function operation(route: RouteDecl, operationId: string): Obj {
+  const declared = route.responses;
+  const all: Record<number, ResponseDecl> = { ...frameworkResponses(route), ...declared };
+  const responses: Obj = {};
+  for (const status of Object.keys(all).map(Number).sort((a, b) => a - b)) responses[String(status)] = responseObject(status, all[status]!);
+  const notes = [
+    route.description,
+    route.auth === 'tenant' ? 'Works inside the company selected on the session.' : null,
+    route.permission ? `Requires the permission \`${route.permission}\`.` : null,
+    route.idempotent ? 'Accepts `Idempotency-Key`.' : null,
+    route.auditAccess ? 'Reads are recorded in the access audit log.' : null,
+  ].filter(Boolean);
+  return {
+    operationId,
+    tags: [route.tag],
+    summary: route.summary,
+    ...(notes.length > 0 ? { description: notes.join('\n\n') } : {}),
+    parameters: parameters(route),
+    ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: route.body } } } } : {}),
+    responses,
+    security: route.auth === 'public' ? [] : [{ bearerAuth: [] }],
+    ...(route.permission ? { 'x-permission': route.permission } : {}),
+  };
+}
+
+// The groups' tags, plus any other tag a group's routes use (described by that group).
+function tagsOf(groups: readonly GroupModule[]): Obj[] {
+  const tags = new Map<string, string>();
+  for (const g of groups) tags.set(g.tag, g.description);
+  for (const g of groups) for (const r of g.routes) if (!tags.has(r.tag)) tags.set(r.tag, g.description);
+  return [...tags].map(([name, description]) => ({ name, description }));
+}
+
+export interface OpenApiOptions {
+  title?: string;
+  version?: string;
+  servers?: { url: string; description?: string }[];
+}
+
+export function buildOpenApiDocument(groups: readonly GroupModule[], options: OpenApiOptions = {}): Obj {
+  const paths: Record<string, Obj> = {};
+  const used = new Set<string>();
+  for (const group of groups) {
+    for (const route of group.routes) {
+      let id = operationIdOf(route);
+      for (let n = 2; used.has(id); n++) id = `${operationIdOf(route)}${n}`;
+      used.add(id);
+      (paths[route.path] ??= {})[route.method] = operation(route, id);
+    }
+  }
+  return {
+    openapi: '3.1.0',
+    jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
+    info: {
+      title: options.title ?? 'Dialysis clinic records API',
+      version: options.version ?? API_VERSION,
+      description: apiDescription(),
+    },
+    ...(options.servers ? { servers: options.servers } : {}),
+    tags: tagsOf(groups),
+    paths,
+    components: {
+      schemas: { Problem: ProblemSchema },
+      headers: {
+        XRequestId: { description: 'Correlation id of the request (the client\'s X-Request-Id when it sent a safe one)', schema: { type: 'string' } },
+      },
+      securitySchemes: {
+        bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Access token from POST /auth/verify-2fa or /auth/refresh' },
+      },
+    },
+  };
+}

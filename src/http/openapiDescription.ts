@@ -1,0 +1,78 @@
+// The prose of the OpenAPI document (info.description): limits, lifetimes and conventions, written from
+// the same LIMITS object the code enforces.
+import { LIMITS } from './limits.js';
+import { VALIDATION_STATUS } from './validation.js';
+
+const minutes = (s: number) => `${s / 60} min`;
+const hours = (s: number) => `${s / 3600} h`;
+
+export function apiDescription(): string {
+  const L = LIMITS;
+  return `Records and administration service for dialysis clinics. Every change is an event (event-sourced CQRS):
+nothing is overwritten, and every record keeps who changed it, when, from where and why.
+
+## Sign-in and tokens
+- \`POST /auth/login\` (email, password) answers a second-factor challenge (${minutes(L.challenge.ttlSeconds)}, single use,
+  dies after ${L.challenge.maxCodeAttempts} wrong codes); \`POST /auth/verify-2fa\` (TOTP code) answers the tokens.
+- **Access token**: JWT signed with ${L.accessToken.algorithm}; algorithm, issuer (\`iss\`) and audience (\`aud\`) are pinned on
+  verification, \`exp\`, \`sub\`, \`sid\` and \`jti\` are checked; lifetime ${minutes(L.accessToken.ttlSeconds)}. Send it as \`Authorization: Bearer <token>\`.
+- **Session** (server-side, named by the token's \`sid\`): expires after ${minutes(L.session.idleSeconds)} without use and
+  ${hours(L.session.absoluteSeconds)} after sign-in, whatever the use.
+- **Refresh** (\`POST /auth/refresh\`) rotates the refresh token: each one works once; presenting a used one again revokes the
+  whole session (reuse detection).
+- **Logout** (\`POST /auth/logout\`) revokes the session at once: its tokens are refused from the next request.
+- **Company**: most routes work inside a company. Select one with \`POST /tenants/{id}/select\`; before that they answer
+  403 \`/problems/company-not-selected\`. Another company's records answer 404.
+
+## Throttling
+- Login: at most ${L.throttling.login.perIpPerMinute} attempts per minute per client IP; after ${L.throttling.login.accountFailuresBeforeDelay}
+  consecutive failures of one account, growing delays (up to ${L.throttling.login.accountLongestDelaySeconds} s between attempts, and never more than
+  ${L.throttling.login.accountMaxFailuresPerHour} failures an hour). Accounts are throttled, never locked.
+- Second factor: ${L.throttling.verify2fa.perChallenge} codes per challenge; ${L.throttling.verify2fa.userFailuresPerWindow} failures per user per ${minutes(L.throttling.verify2fa.windowSeconds)}.
+- A throttled request answers 429 with \`Retry-After\` (seconds).
+
+## Requests
+- Bodies are JSON (\`Content-Type: application/json\`, UTF-8), at most ${L.body.maxBytes / 1024} KiB (413 above; 415 for
+  another content type; 400 for malformed JSON).
+- JSON field names are camelCase; dates are ISO-8601; global event positions are decimal strings.
+- **Lists**: \`limit\` (default ${L.pagination.defaultLimit}, max ${L.pagination.maxLimit}) and an opaque \`cursor\` (the previous page's
+  \`nextCursor\`; null on the last page). Sorting is stable.
+
+## Concurrency (ETag / If-Match)
+Reads of a record answer \`ETag: W/"<revision>"\`. Updates accept \`If-Match\` with that value: if the record changed
+meanwhile the update answers 412 \`/problems/precondition-failed\` and changes nothing; where a route requires
+\`If-Match\` (clinical records), omitting it answers 428. Concurrent writes without \`If-Match\` may answer 409.
+
+## Idempotency
+Creating routes accept an optional \`Idempotency-Key\` header (1-${L.idempotency.keyMaxLength} visible ASCII characters).
+The first successful answer is kept ${hours(L.idempotency.ttlSeconds)} and replayed for a retry with the same key
+(same status, body, \`Location\` and \`ETag\`, plus \`Idempotent-Replayed: true\`); the same key with another body
+answers 422 \`/problems/idempotency-key-reused\`; a retry while the first request is still running answers 409
+\`/problems/idempotency-key-in-flight\`. Keys are scoped to the company, user, method and route.
+
+## Read your writes
+Write responses return the new state with its \`ETag\` and \`X-Event-Position\` (the global position of the last event
+written). Lists and reads accept \`minPosition\`: the query first waits (at most ${L.readYourWrites.maxWaitMs / 1000} s) until
+its read model has applied that position, so a client never reads older data than it wrote; if the wait runs out it
+answers 503 with \`Retry-After\`.
+
+## Errors
+Every error is \`application/problem+json\` (RFC 9457): \`type\` (\`/problems/<code>\`, stable and documented per route),
+\`title\`, \`status\`, \`detail\`, \`instance\` (the request path), \`correlationId\` (also in the \`X-Request-Id\` response
+header; clients may send their own \`X-Request-Id\`), and for invalid input \`errors[]\` with one
+\`{pointer, message}\` per problem, the pointer naming the field (\`/body/email\`, \`/query/limit\`, \`/params/id\`,
+\`/headers/if-match\`). **Schema violations answer ${VALIDATION_STATUS}** \`/problems/validation-failed\`, naming every invalid or
+unexpected field; business-rule and revision conflicts answer 409; unknown routes 404 and wrong methods 405
+(with \`Allow\`). A 500 never carries internals: quote its \`correlationId\`.
+
+## Audit
+Every change is an event carrying who (user and session), when (UTC), where (client IP and user agent), the
+correlation id and, where the command has one, the reason. Sign-ins, failed attempts, second-factor replays, company
+selections, refreshes and logouts are recorded too, and reads of clinical records are audited (who read which record,
+when, from where). The log is append-only and kept at least ${L.audit.retentionYears} years.
+
+## Versioning
+\`info.version\` follows semantic versioning. Within a major version changes are additive only (new routes, new
+optional fields, new problem types); a breaking change ships under a new major version, and the old one keeps working
+through an announced deprecation period (marked \`deprecated\` in this document).`;
+}

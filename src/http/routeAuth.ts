@@ -1,0 +1,37 @@
+// Who is calling, from the route's declared auth: 'public' needs nothing, 'session' a valid bearer token,
+// 'tenant' also a company selected on the session; then the declared permission.
+import type Koa from 'koa';
+import type { AppServices } from '../services.js';
+import { HttpError, forbidden, unauthorized } from './problem.js';
+import type { Principal, RouteDecl } from './routeTypes.js';
+
+/** Verifies an access token (signature, claims, live session); throws HttpError 401 when it is not valid. */
+export type Authenticate = (token: string, ctx: { services: AppServices; ip: string | null; userAgent: string | null }) => Promise<Principal>;
+
+// RFC 6750 b64token.
+const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
+
+export const missingToken = (): HttpError =>
+  new HttpError(401, 'unauthorized', 'Unauthorized', 'An access token is required: send Authorization: Bearer <token>', {
+    'WWW-Authenticate': 'Bearer realm="dialysis"',
+  });
+
+export const companyNotSelected = (): HttpError =>
+  new HttpError(403, 'company-not-selected', 'Company Not Selected', 'This route works inside a company: select a company with POST /tenants/{id}/select first');
+
+export function clientOf(ctx: Koa.Context): { ip: string | null; userAgent: string | null } {
+  const userAgent = ctx.get('user-agent');
+  return { ip: ctx.ip || null, userAgent: userAgent ? userAgent.slice(0, 512) : null };
+}
+
+export async function principalFor(route: RouteDecl, ctx: Koa.Context, services: AppServices, authenticate: Authenticate): Promise<Principal | null> {
+  if (route.auth === 'public') return null;
+  const header = ctx.get('authorization');
+  if (!header) throw missingToken();
+  const match = BEARER.exec(header);
+  if (!match) throw unauthorized('The Authorization header must be "Bearer <token>"', 'invalid_request');
+  const principal = await authenticate(match[1]!, { services, ...clientOf(ctx) });
+  if (route.auth === 'tenant' && principal.tenantId === null) throw companyNotSelected();
+  if (route.permission && !principal.permissions.has(route.permission)) throw forbidden(route.permission);
+  return principal;
+}

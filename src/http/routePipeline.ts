@@ -1,0 +1,140 @@
+// The Koa handler of one declared route: auth -> content type -> validation -> (idempotency) -> handler
+// -> response check (non-production) -> answer -> access audit.
+import type Koa from 'koa';
+import type { AppServices } from '../services.js';
+import { HttpError } from './problem.js';
+import type { HttpResult, RequestContext, RouteDecl, RouteInput } from './routeTypes.js';
+import { principalFor, clientOf, type Authenticate } from './routeAuth.js';
+import { compileRouteValidator, toJson } from './validation.js';
+import { internalError } from './errors.js';
+import { markRouteAuth, tenantScopeOf } from './commandContext.js';
+import type { IdempotencyGuard } from './idempotency.js';
+import type { AccessAuditWriter } from './accessAudit.js';
+
+export interface PipelineDeps {
+  services: AppServices;
+  authenticate: Authenticate;
+  idempotency: IdempotencyGuard;
+  accessAudit: AccessAuditWriter;
+  /** Check 2xx bodies against their declared schema (on outside production, so tests catch contract drift). */
+  validateResponses: boolean;
+}
+
+export const unsupportedMediaType = (): HttpError =>
+  new HttpError(415, 'unsupported-media-type', 'Unsupported Media Type', 'Send the request body as application/json');
+
+// A body is acceptable as JSON when it is declared so; an empty body without a type counts as {}.
+function checkContentType(ctx: Koa.Context): void {
+  const type = ctx.get('content-type');
+  const length = Number(ctx.get('content-length') || 0);
+  const chunked = ctx.get('transfer-encoding') !== '';
+  if (type === '') {
+    if (length > 0 || chunked) throw unsupportedMediaType();
+    return;
+  }
+  if (ctx.request.is('application/json') === false) throw unsupportedMediaType();
+}
+
+const isJsonType = (contentType: string | undefined): boolean => !contentType || /[/+]json\b/i.test(contentType);
+
+const isRaw = (result: HttpResult): boolean =>
+  Buffer.isBuffer(result.body) || (typeof result.body === 'string' && !isJsonType(result.contentType));
+
+function send(ctx: Koa.Context, result: HttpResult, jsonText: string | undefined): void {
+  ctx.status = result.status;
+  for (const [name, value] of Object.entries(result.headers ?? {})) ctx.set(name, value);
+  if (result.body === undefined) return;
+  if (isRaw(result)) {
+    ctx.body = result.body;
+    ctx.type = result.contentType ?? 'application/octet-stream';
+    return;
+  }
+  ctx.body = jsonText;
+  ctx.type = result.contentType ?? 'application/json';
+}
+
+export function routeHandler(route: RouteDecl, deps: PipelineDeps): Koa.Middleware {
+  const validator = compileRouteValidator(route);
+  const { services } = deps;
+  const label = `${route.method.toUpperCase()} ${route.path}`;
+
+  return async (ctx) => {
+    const principal = await principalFor(route, ctx, services, deps.authenticate);
+    if (route.body) checkContentType(ctx);
+    const input = validator.request({
+      params: { ...(ctx.params as Record<string, string>) },
+      query: { ...ctx.query },
+      body: route.body ? ctx.request.body : undefined,
+      headers: ctx.headers as Record<string, string | undefined>,
+    }) as RouteInput;
+    const rctx: RequestContext = {
+      correlationId: String(ctx.state.correlationId),
+      ...clientOf(ctx),
+      auth: principal,
+      services,
+      idempotencyKey: null,
+    };
+    markRouteAuth(rctx, route.auth);
+
+    const key = route.idempotent ? input.headers['idempotency-key'] : undefined;
+    const result = key
+      ? await deps.idempotency.run(
+          {
+            tenant: tenantScopeOf(rctx),
+            userId: principal?.userId ?? null,
+            sessionId: principal?.sessionId ?? null,
+            method: route.method,
+            routePath: route.path,
+            key,
+            params: input.params,
+            body: input.body,
+            correlationId: rctx.correlationId,
+            ip: rctx.ip,
+            userAgent: rctx.userAgent,
+          },
+          (scopedKey) => {
+            rctx.idempotencyKey = scopedKey;
+            return route.handle(input, rctx);
+          },
+        )
+      : await route.handle(input, rctx);
+
+    const ok = result.status >= 200 && result.status < 300;
+    const jsonText = result.body === undefined || isRaw(result) ? undefined : toJson(result.body);
+    const replayed = result.headers?.['Idempotent-Replayed'] === 'true';
+    if (deps.validateResponses && ok && !replayed) {
+      const declared = route.responses[result.status];
+      const problems = !declared
+        ? [{ pointer: '/response', message: `status ${result.status} is not declared` }]
+        : isRaw(result) ? [] : validator.response(result.status, jsonText);
+      if (problems.length > 0) {
+        services.logger.error('response does not match its declared schema', { route: label, status: result.status, correlationId: rctx.correlationId, errors: problems });
+        throw internalError();
+      }
+    }
+    send(ctx, result, jsonText);
+
+    if (ok && route.auditAccess) {
+      try {
+        const accessed = route.auditAccess(input, result);
+        if (accessed) {
+          deps.accessAudit.record({
+            ...accessed,
+            route: route.path,
+            method: route.method.toUpperCase(),
+            status: result.status,
+            actor: principal?.userId ?? 'anonymous',
+            sessionId: principal?.sessionId ?? null,
+            tenantId: tenantScopeOf(rctx),
+            ip: rctx.ip,
+            userAgent: rctx.userAgent,
+            correlationId: rctx.correlationId,
+            at: services.now().toISOString(),
+          });
+        }
+      } catch (err) {
+        services.logger.error('access audit hook failed', { route: label, correlationId: rctx.correlationId, error: err });
+      }
+    }
+  };
+}

@@ -1,0 +1,50 @@
+// Process entry point: configuration from the environment, start, log the URL, stop cleanly on signals.
+import { loadConfig } from './config.js';
+import { createLogger } from './logger.js';
+import { startServer } from './server.js';
+import { EventStoreUnusableError } from './stores/eventStore.js';
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    process.stderr.write(`Configuration error: ${(err as Error).message}\n`);
+    process.exit(1);
+  }
+  const logger = createLogger(config.logLevel);
+  let server;
+  try {
+    server = await startServer(config, { logger });
+  } catch (err) {
+    if (err instanceof EventStoreUnusableError) {
+      process.stderr.write(`The event store cannot be used: ${err.message}\nData directory: ${config.dataDir}\n`);
+    } else {
+      logger.error('start failed', { error: err });
+      process.stderr.write(`Start failed: ${(err as Error).message}\n`);
+    }
+    process.exit(1);
+  }
+  logger.info('listening', { url: server.url, eventStore: server.services.events.kind, readStore: server.services.reads.kind });
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) {
+      process.stderr.write(`${signal} again: exiting without waiting\n`);
+      process.exit(1);
+    }
+    stopping = true;
+    logger.info('shutting down', { signal });
+    server
+      .close()
+      .then(() => process.exit(0))
+      .catch((err: unknown) => {
+        logger.error('shutdown failed', { error: err });
+        process.exit(1);
+      });
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+void main();

@@ -1,0 +1,39 @@
+// Users by id, with a unique e-mail index: the login lookup and GET /auth/me.
+import { applyTo, type Projection } from '../projection.js';
+import { PLATFORM_DOCS } from '../../stores/readStore.js';
+import type { UserEvent } from '../../domain/platform/user/events.js';
+import { aggregateIdOf, USERS, type UserDoc } from './platformReadModels.js';
+
+type Fold = Omit<UserDoc, '_position'>;
+
+export const usersProjection: Projection = {
+  name: USERS.projection,
+  version: 1,
+  collections: { [USERS.collection]: [{ keys: { email: 1 }, unique: true, name: 'email_unique' }] },
+  eventTypes: ['UserRegistered', 'TotpEnrollmentStarted', 'TotpEnrollmentConfirmed', 'TotpCodeAccepted', 'TwoFactorReset', 'UserDeactivated'],
+  async handle(event, tx) {
+    const e = { type: event.type, data: event.data } as UserEvent;
+    const at = event.metadata.occurredAt;
+    await applyTo<UserDoc>(tx, USERS.collection, PLATFORM_DOCS, aggregateIdOf(event), event, (doc): Fold | null => {
+      if (e.type === 'UserRegistered') {
+        const { userId, email, name, platformAdmin } = e.data;
+        return { tenantId: PLATFORM_DOCS, id: userId, email, name, platformAdmin, active: true, totpStatus: 'none', registeredAt: at, lastSignInAt: null };
+      }
+      if (!doc) return null;
+      switch (e.type) {
+        case 'TotpEnrollmentStarted':
+          return { ...doc, totpStatus: 'pending' };
+        case 'TotpEnrollmentConfirmed':
+          return { ...doc, totpStatus: 'confirmed' };
+        case 'TotpCodeAccepted':
+          return { ...doc, lastSignInAt: at };
+        case 'TwoFactorReset':
+          return { ...doc, totpStatus: 'none' };
+        case 'UserDeactivated':
+          return { ...doc, active: false };
+        default:
+          return doc;
+      }
+    });
+  },
+};

@@ -1,0 +1,61 @@
+// Read-your-writes waits: callers park until the chosen projections have applied a position. Woken by
+// checkpoint advances (no polling); a bounded timeout answers false.
+export interface WaitTarget {
+  reached(position: bigint): boolean;
+  /** True when the target can no longer advance (a failed projection): waiting is pointless. */
+  stuck(): boolean;
+}
+
+interface Waiter {
+  position: bigint;
+  targets: WaitTarget[];
+  resolve(reached: boolean): void;
+  timer: NodeJS.Timeout;
+}
+
+export class PositionWaiters {
+  private readonly waiters = new Set<Waiter>();
+
+  wait(position: bigint, targets: WaitTarget[], timeoutMs: number): Promise<boolean> {
+    const verdict = this.verdict(position, targets);
+    if (verdict !== null) return Promise.resolve(verdict);
+    return new Promise((resolve) => {
+      const waiter: Waiter = {
+        position,
+        targets,
+        resolve,
+        timer: setTimeout(() => {
+          this.waiters.delete(waiter);
+          resolve(false);
+        }, timeoutMs),
+      };
+      this.waiters.add(waiter);
+    });
+  }
+
+  /** Call after any checkpoint advance or projection failure. */
+  notify(): void {
+    for (const waiter of this.waiters) {
+      const verdict = this.verdict(waiter.position, waiter.targets);
+      if (verdict === null) continue;
+      clearTimeout(waiter.timer);
+      this.waiters.delete(waiter);
+      waiter.resolve(verdict);
+    }
+  }
+
+  /** Answers every pending wait with false (shutdown). */
+  cancelAll(): void {
+    for (const waiter of this.waiters) {
+      clearTimeout(waiter.timer);
+      waiter.resolve(false);
+    }
+    this.waiters.clear();
+  }
+
+  private verdict(position: bigint, targets: WaitTarget[]): boolean | null {
+    if (targets.every((t) => t.reached(position))) return true;
+    if (targets.some((t) => !t.reached(position) && t.stuck())) return false;
+    return null;
+  }
+}

@@ -1,0 +1,111 @@
+// Composition root: configuration -> stores -> projections -> bootstrap -> HTTP. `close()` undoes it
+// in reverse order, letting requests in flight finish.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Config } from './config.js';
+import type { AppServices } from './services.js';
+import { createLogger, type Logger } from './logger.js';
+import type { GroupModule } from './groups/groupModule.js';
+import { registeredGroups } from './groups/registry.js';
+import { openEventStore } from './stores/openEventStore.js';
+import { openReadStore } from './stores/openReadStore.js';
+import { createProjectionRunner } from './projections/projectionRunner.js';
+import { buildApp } from './http/app.js';
+import { authenticate } from './auth/authenticate.js';
+import { authRuntime } from './auth/authRuntime.js';
+import { bootstrap, type BootstrapCredentials, type BootstrapResult } from './auth/bootstrap.js';
+import { bootstrapBanner } from './auth/bootstrapBanner.js';
+import { setPermissionCatalog } from './auth/permissionCatalog.js';
+
+export interface StartServerOptions {
+  /** The service clock (tests pass a controllable one). */
+  now?: () => Date;
+  logger?: Logger;
+  /** Do not print the first-start banner (tests). */
+  quiet?: boolean;
+  /** Groups to serve instead of the registry's (defaults to registeredGroups()). */
+  groups?: GroupModule[];
+  /** Receives the first start's credentials instead of the terminal banner (tests). */
+  announce?: (credentials: BootstrapCredentials) => void | Promise<void>;
+}
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  services: AppServices;
+  /** What the first-start bootstrap did (ids are null when another process bootstrapped concurrently). */
+  bootstrap: BootstrapResult;
+  close(): Promise<void>;
+}
+
+const GRACE_MS = 10_000;
+
+function listen(server: http.Server, port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}
+
+/** Stops accepting connections, lets requests in flight finish (bounded), then drops what is left. */
+function stopHttp(server: http.Server): Promise<void> {
+  return new Promise((resolve) => {
+    const force = setTimeout(() => server.closeAllConnections(), GRACE_MS);
+    force.unref();
+    server.close(() => {
+      clearTimeout(force);
+      resolve();
+    });
+    server.closeIdleConnections();
+  });
+}
+
+const urlHost = (host: string): string => (host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host);
+
+export async function startServer(config: Config, opts: StartServerOptions = {}): Promise<RunningServer> {
+  const logger = opts.logger ?? createLogger(config.logLevel);
+  const now = opts.now ?? (() => new Date());
+  if (config.role !== 'all') logger.warn(`ROLE=${config.role}: separate api/projector processes are not split yet; serving as 'all'`);
+
+  const cleanup: (() => Promise<void>)[] = [];
+  const undo = async () => {
+    for (const step of cleanup.reverse()) await step().catch((err: unknown) => logger.error('shutdown step failed', { error: err }));
+  };
+  try {
+    const events = await openEventStore(config, logger);
+    cleanup.push(() => events.close());
+    const reads = await openReadStore(config, logger);
+    cleanup.push(() => reads.close());
+
+    const groups = opts.groups ?? registeredGroups();
+    setPermissionCatalog(groups.flatMap((g) => g.permissions));
+    const projections = createProjectionRunner({ events, reads, logger });
+    for (const group of groups) for (const projection of group.projections) projections.register(projection);
+    await projections.start();
+    cleanup.push(() => projections.stop());
+
+    const services: AppServices = { config, events, reads, projections, logger, now };
+    await authRuntime(services); // load or create the keys now: a bad key setting stops the start
+    const expectedUrl = config.port ? `http://${urlHost(config.host)}:${config.port}` : null;
+    const printBanner = async (credentials: BootstrapCredentials) => void process.stdout.write(await bootstrapBanner(credentials, expectedUrl));
+    const booted = await bootstrap(services, { announce: opts.announce ?? (opts.quiet ? undefined : printBanner) });
+
+    const app = buildApp(services, { groups, authenticate });
+    cleanup.push(() => app.close());
+    const server = http.createServer(app.callback());
+    server.keepAliveTimeout = 5_000;
+    await listen(server, config.port, config.host);
+    cleanup.push(() => stopHttp(server));
+    const port = (server.address() as AddressInfo).port;
+    const url = `http://${urlHost(config.host)}:${port}`;
+
+    let closing: Promise<void> | null = null;
+    return { url, port, services, bootstrap: booted, close: () => (closing ??= undo()) };
+  } catch (err) {
+    await undo();
+    throw err;
+  }
+}

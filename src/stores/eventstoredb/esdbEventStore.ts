@@ -1,0 +1,246 @@
+// EventStoreDB adapter (@eventstore/db-client 6.x). The only file that imports the client, so a switch to
+// @kurrent/kurrentdb-client (expectedRevision -> streamState) stays inside it.
+import {
+  BACKWARDS,
+  END,
+  EventStoreDBClient,
+  FORWARDS,
+  START,
+  StreamNotFoundError,
+  WrongExpectedVersionError,
+  excludeSystemEvents,
+  jsonEvent,
+  streamNameFilter,
+  type AllStreamResolvedEvent,
+  type AppendExpectedRevision,
+  type Position,
+  type RecordedEvent as EsdbRecordedEvent,
+} from '@eventstore/db-client';
+import type {
+  AppendResult,
+  EventMetadata,
+  EventStore,
+  ExpectedRevision,
+  NewEvent,
+  ReadAllOptions,
+  ReadStreamOptions,
+  RecordedEvent,
+  SubscribeOptions,
+  Subscription,
+} from '../eventStore.js';
+import { IdempotencyConflictError, WrongExpectedRevisionError } from '../eventStore.js';
+import { assertValidAppend, sameEventContent } from '../eventMatching.js';
+
+const DEFAULT_READ_ALL_PAGE = 1000;
+/** $all is read in chunks of this many records; the tenant filter is applied client-side (readAll has no server filter in 6.x). */
+const SCAN_CHUNK = 1000;
+const UNKNOWN_POSITION = -1n;
+
+export async function openEsdbEventStore(opts: { url: string }): Promise<EventStore> {
+  const client = EventStoreDBClient.connectionString(opts.url);
+  try {
+    // Fail the start early and clearly when the server is unreachable.
+    await collect(client.readAll({ direction: BACKWARDS, fromPosition: END, maxCount: 1, deadline: 15_000 }));
+  } catch (err) {
+    await client.dispose().catch(() => undefined);
+    throw new Error(`EventStoreDB at ${redact(opts.url)} is not reachable: ${(err as Error).message}`);
+  }
+
+  async function readStream(stream: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
+    if (options.maxCount === 0) return [];
+    const backwards = options.direction === 'backwards';
+    const fromRevision = options.fromRevision !== undefined ? BigInt(options.fromRevision) : backwards ? END : START;
+    try {
+      const read = client.readStream(stream, {
+        direction: backwards ? BACKWARDS : FORWARDS,
+        fromRevision,
+        ...(options.maxCount !== undefined ? { maxCount: options.maxCount } : {}),
+      });
+      const out: RecordedEvent[] = [];
+      for await (const resolved of read) if (resolved.event && isApplicationEvent(resolved.event)) out.push(toRecorded(resolved.event));
+      return out;
+    } catch (err) {
+      if (err instanceof StreamNotFoundError) return []; // thrown during iteration for a missing stream
+      throw err;
+    }
+  }
+
+  /** Reads $all forwards after `after` until `maxCount` matching events or the end of the log. */
+  async function scanForwards(after: bigint, maxCount: number, tenant: string | undefined): Promise<RecordedEvent[]> {
+    const out: RecordedEvent[] = [];
+    let from: Position | typeof START = after > 0n ? { commit: after, prepare: after } : START;
+    let seen = after; // readAll's fromPosition is inclusive: skip what was already looked at
+    for (;;) {
+      let records = 0;
+      for await (const resolved of client.readAll({ direction: FORWARDS, fromPosition: from, maxCount: SCAN_CHUNK })) {
+        records++;
+        const e = resolved.event;
+        if (!e?.position || e.position.commit <= seen) continue;
+        seen = e.position.commit;
+        from = e.position;
+        if (isApplicationEvent(e) && matchesTenant(e.streamId, tenant)) out.push(toRecorded(e));
+        if (out.length >= maxCount) return out;
+      }
+      if (records < SCAN_CHUNK) return out;
+    }
+  }
+
+  /** Throws IdempotencyConflictError when any of the ids is already in the stream (a different append used it). */
+  async function assertIdsUnused(stream: string, events: NewEvent[]): Promise<void> {
+    const ids = new Set(events.map((e) => e.id.toLowerCase()));
+    const reused = (await readStream(stream)).find((e) => ids.has(e.id.toLowerCase()));
+    if (reused) throw new IdempotencyConflictError(stream, reused.id);
+  }
+
+  return {
+    kind: 'eventstoredb',
+
+    async appendToStream(stream: string, events: NewEvent[], options: { expectedRevision: ExpectedRevision }): Promise<AppendResult> {
+      assertValidAppend(stream, events, options.expectedRevision);
+      const payload = events.map((e) =>
+        jsonEvent({ id: e.id.toLowerCase(), type: e.type, data: e.data as Record<string, unknown>, metadata: e.metadata as unknown as Record<string, unknown> }),
+      );
+      let result;
+      try {
+        result = await client.appendToStream(stream, payload, { expectedRevision: toEsdbExpected(options.expectedRevision) });
+      } catch (err) {
+        if (!(err instanceof WrongExpectedVersionError)) throw err;
+        await assertIdsUnused(stream, events);
+        const actual = err.actualVersion === 'no_stream' || err.actualVersion === undefined ? 'no_stream' : Number(err.actualVersion);
+        throw new WrongExpectedRevisionError(stream, options.expectedRevision, actual);
+      }
+      // ESDB acknowledges a retried append by event id alone; read the revisions back to make sure the
+      // acknowledged events are ours (same ids, types and data), not an earlier append under the same ids.
+      const last = Number(result.nextExpectedRevision);
+      const stored = await readStream(stream, { fromRevision: last - events.length + 1, maxCount: events.length });
+      const same = stored.length === events.length &&
+        stored.every((s, i) => s.id.toLowerCase() === events[i]!.id.toLowerCase() && sameEventContent(s, events[i]!));
+      if (!same) throw new IdempotencyConflictError(stream, events[0]!.id);
+      const readBack = stored[stored.length - 1]!.position;
+      return { nextExpectedRevision: last, position: readBack >= 0n ? readBack : result.position?.commit ?? UNKNOWN_POSITION };
+    },
+
+    readStream,
+
+    async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
+      const limit = options.maxCount ?? DEFAULT_READ_ALL_PAGE;
+      if (limit <= 0) return [];
+      return scanForwards(options.after ?? 0n, limit, options.tenant);
+    },
+
+    subscribe(options: SubscribeOptions, handler: (event: RecordedEvent) => Promise<void> | void): Subscription {
+      return subscribeToAll(client, options, handler);
+    },
+
+    async headPosition(tenant?: string): Promise<bigint> {
+      // Backwards from the end to the newest application event (of the tenant, when given).
+      let from: Position | typeof END = END;
+      for (;;) {
+        let records = 0;
+        let oldest: Position | null = null;
+        const read = client.readAll({ direction: BACKWARDS, fromPosition: from, maxCount: SCAN_CHUNK });
+        for await (const resolved of read as AsyncIterable<AllStreamResolvedEvent>) {
+          records++;
+          const e = resolved.event;
+          if (!e?.position) continue;
+          oldest = e.position;
+          if (isApplicationEvent(e) && matchesTenant(e.streamId, tenant)) return e.position.commit;
+        }
+        if (records < SCAN_CHUNK || oldest === null) return 0n;
+        from = oldest; // backwards reads start strictly before the given position
+      }
+    },
+
+    async close(): Promise<void> {
+      await client.dispose();
+    },
+  };
+}
+
+function subscribeToAll(
+  client: EventStoreDBClient,
+  options: SubscribeOptions,
+  handler: (event: RecordedEvent) => Promise<void> | void,
+): Subscription {
+  const after = options.after ?? 0n;
+  const subscription = client.subscribeToAll({
+    fromPosition: after > 0n ? { commit: after, prepare: after } : START,
+    // Server-side filters: the tenant's streams by prefix, or every non-system event.
+    filter: options.tenant !== undefined ? streamNameFilter({ prefixes: [`${options.tenant}.`] }) : excludeSystemEvents(),
+  });
+  let stopped = false;
+  let resolveFailed!: (error: Error) => void;
+  const failed = new Promise<Error>((resolve) => (resolveFailed = resolve));
+
+  // for await: the next event is not pulled before the handler's promise settles (strictly sequential).
+  const loop = (async () => {
+    let last = after;
+    for await (const resolved of subscription) {
+      if (stopped) return;
+      const e = resolved.event;
+      if (!e?.position || e.position.commit <= last) continue; // fromPosition is exclusive; this guards anyway
+      if (!isApplicationEvent(e) || !matchesTenant(e.streamId, options.tenant)) continue;
+      await handler(toRecorded(e));
+      last = e.position.commit;
+    }
+    if (!stopped) throw new Error('EventStoreDB subscription ended unexpectedly');
+  })().catch((err: unknown) => {
+    if (stopped) return;
+    stopped = true;
+    resolveFailed(err instanceof Error ? err : new Error(String(err)));
+    void subscription.unsubscribe().catch(() => undefined);
+  });
+
+  return {
+    failed,
+    async stop() {
+      if (!stopped) {
+        stopped = true;
+        await subscription.unsubscribe().catch(() => undefined);
+        subscription.destroy(); // ends the for-await even if the cancelled gRPC stream never ends
+      }
+      await loop;
+    },
+  };
+}
+
+function toEsdbExpected(expected: ExpectedRevision): AppendExpectedRevision {
+  if (expected === 'any') return 'any';
+  if (expected === 'no_stream') return 'no_stream';
+  if (expected === 'stream_exists') return 'stream_exists';
+  return BigInt(expected);
+}
+
+/** Our events are JSON with a JSON metadata object; `$` streams and types belong to the server. */
+function isApplicationEvent(e: EsdbRecordedEvent): boolean {
+  return e.isJson && !e.streamId.startsWith('$') && !e.type.startsWith('$');
+}
+
+function matchesTenant(stream: string, tenant: string | undefined): boolean {
+  return tenant === undefined || stream.startsWith(`${tenant}.`);
+}
+
+function toRecorded(e: EsdbRecordedEvent): RecordedEvent {
+  const commit = e.position?.commit;
+  // Stream reads on servers older than 22.6 carry no position (or ulong max): report it as unknown.
+  const position = commit !== undefined && commit < 2n ** 63n ? commit : UNKNOWN_POSITION;
+  return {
+    id: e.id,
+    type: e.type,
+    data: e.data as Record<string, unknown>,
+    metadata: e.metadata as unknown as EventMetadata,
+    streamName: e.streamId,
+    revision: Number(e.revision),
+    position,
+  };
+}
+
+async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const item of iterable) out.push(item);
+  return out;
+}
+
+function redact(url: string): string {
+  return url.replace(/\/\/[^@/]*@/, '//***@');
+}

@@ -1,0 +1,88 @@
+// Group commit: the appends queued during one tick are written in one IMMEDIATE transaction (one fsync);
+// each append is checked on its own and runs in its own savepoint, so a failing one rejects alone.
+import type Database from 'better-sqlite3';
+import type { AppendResult, ExpectedRevision, NewEvent } from '../eventStore.js';
+import { IdempotencyConflictError, WrongExpectedRevisionError, tenantOfStream } from '../eventStore.js';
+import { retryStartMatches, revisionMatches, sameEventContent } from '../eventMatching.js';
+import type { EventRow, Statements } from './sqliteStatements.js';
+
+export interface PendingAppend {
+  stream: string;
+  events: NewEvent[];
+  expected: ExpectedRevision;
+  resolve(result: AppendResult): void;
+  reject(error: unknown): void;
+}
+
+export type AppendOutcome = { ok: AppendResult; wrote: boolean } | { error: unknown };
+
+export function createBatchWriter(db: Database.Database, st: Statements) {
+  const insertEvents = (p: PendingAppend, current: number): AppendResult => {
+    const tenant = tenantOfStream(p.stream);
+    let position = 0;
+    p.events.forEach((e, i) => {
+      const info = st.insert.run(p.stream, current + 1 + i, tenant, e.id.toLowerCase(), e.type, JSON.stringify(e.data), JSON.stringify(e.metadata));
+      position = Number(info.lastInsertRowid);
+    });
+    return { nextExpectedRevision: current + p.events.length, position: BigInt(position) };
+  };
+  // Nested better-sqlite3 transaction = SAVEPOINT: a throw rolls back this append's rows only.
+  const insertInSavepoint = db.transaction(insertEvents);
+  // One INSERT is atomic by itself, so a single-event append skips the savepoint round trip.
+  const insertAll = (p: PendingAppend, current: number) =>
+    p.events.length === 1 ? insertEvents(p, current) : insertInSavepoint(p, current);
+
+  function appendOne(p: PendingAppend): { ok: AppendResult; wrote: boolean } {
+    const current = st.headRevision.get(p.stream)?.revision ?? -1;
+    if (!revisionMatches(p.expected, current)) {
+      const earlier = findEarlierAppend(st, p);
+      if (earlier === null) throw new WrongExpectedRevisionError(p.stream, p.expected, current < 0 ? 'no_stream' : current);
+      return { ok: earlier, wrote: false };
+    }
+    try {
+      return { ok: insertAll(p, current), wrote: true };
+    } catch (err) {
+      if (!isEventIdConflict(err)) throw err;
+      const earlier = findEarlierAppend(st, p);
+      if (earlier === null) throw err; // cannot happen: an id collided, so it exists
+      return { ok: earlier, wrote: false };
+    }
+  }
+
+  /** Runs one batch; throws only when the transaction itself fails (then nothing of the batch is written). */
+  const writeBatch = db.transaction((batch: PendingAppend[]): AppendOutcome[] =>
+    batch.map((p) => {
+      try {
+        return appendOne(p);
+      } catch (error) {
+        return { error };
+      }
+    }),
+  );
+
+  return (batch: PendingAppend[]): AppendOutcome[] => writeBatch.immediate(batch);
+}
+
+/**
+ * An append whose ids already exist: the same append retried (acknowledged with the original result), or a
+ * different append reusing an id (IdempotencyConflictError). Null when none of the ids exists.
+ */
+function findEarlierAppend(st: Statements, p: PendingAppend): AppendResult | null {
+  const rows = p.events.map((e) => st.byEventId.get(e.id.toLowerCase()));
+  const firstFound = rows.findIndex((r) => r !== undefined);
+  if (firstFound < 0) return null;
+  const conflict = new IdempotencyConflictError(p.stream, p.events[firstFound]!.id);
+  if (rows.some((r) => r === undefined)) throw conflict;
+  const found = rows as EventRow[];
+  const start = found[0]!.revision;
+  const same = found.every((r, i) => r.stream === p.stream && r.revision === start + i &&
+    sameEventContent({ type: r.type, data: JSON.parse(r.data) }, p.events[i]!));
+  if (!same || !retryStartMatches(p.expected, start)) throw conflict;
+  const last = found[found.length - 1]!;
+  return { nextExpectedRevision: last.revision, position: BigInt(last.position) };
+}
+
+function isEventIdConflict(err: unknown): boolean {
+  const e = err as { code?: string; message?: string };
+  return e?.code === 'SQLITE_CONSTRAINT_UNIQUE' && /events\.event_id/.test(e.message ?? '');
+}

@@ -1,0 +1,158 @@
+// The embedded event store: one SQLite file (WAL, synchronous=FULL), group-committed appends,
+// catch-up subscriptions that also see appends made by other processes on the same file.
+import type { Logger } from '../../logger.js';
+import type {
+  AppendResult,
+  EventStore,
+  ExpectedRevision,
+  NewEvent,
+  ReadAllOptions,
+  ReadStreamOptions,
+  RecordedEvent,
+  SubscribeOptions,
+  Subscription,
+} from '../eventStore.js';
+import { assertValidAppend } from '../eventMatching.js';
+import { openEventDatabase } from './sqliteSchema.js';
+import { prepareStatements, toRecordedEvent } from './sqliteStatements.js';
+import { createBatchWriter, type PendingAppend } from './sqliteAppendBatch.js';
+import { startPollingSubscription } from './pollingSubscription.js';
+
+export interface SqliteEventStoreOptions {
+  file: string;
+  logger?: Logger;
+  /** How often a live subscription looks for appends made by other processes (default 300 ms). */
+  pollMs?: number;
+}
+
+/** Default page size of readAll when the caller gives no maxCount. */
+export const DEFAULT_READ_ALL_PAGE = 1000;
+const SUBSCRIPTION_PAGE = 500;
+/** Upper bound of appends per transaction, so one huge burst does not stall the event loop for long. */
+const MAX_BATCH = 2000;
+const NO_LIMIT = -1; // SQLite: LIMIT -1 means no limit
+
+export async function openSqliteEventStore(opts: SqliteEventStoreOptions): Promise<EventStore> {
+  const { db, created } = openEventDatabase(opts.file);
+  const st = prepareStatements(db);
+  const writeBatch = createBatchWriter(db, st);
+  const pollMs = opts.pollMs ?? 300;
+  opts.logger?.info('event store opened', { kind: 'sqlite', file: opts.file, created, head: String(st.head.get()?.p ?? 0) });
+
+  const commitListeners = new Set<() => void>();
+  const subscriptions = new Set<Subscription>();
+  let queue: PendingAppend[] = [];
+  let flushScheduled = false;
+  let closed = false;
+
+  function flush(): void {
+    flushScheduled = false;
+    const batch = queue.length > MAX_BATCH ? queue.splice(0, MAX_BATCH) : queue;
+    if (batch === queue) queue = [];
+    if (queue.length > 0) scheduleFlush();
+    if (batch.length === 0) return;
+    let outcomes;
+    try {
+      outcomes = writeBatch(batch);
+    } catch (err) {
+      // The transaction failed as a whole (disk full, I/O error, lock timeout): nothing was written.
+      opts.logger?.error('event store batch failed', { error: err, appends: batch.length });
+      for (const p of batch) p.reject(err);
+      return;
+    }
+    let wrote = false;
+    outcomes.forEach((o, i) => {
+      if ('error' in o) batch[i]!.reject(o.error);
+      else {
+        wrote ||= o.wrote;
+        batch[i]!.resolve(o.ok);
+      }
+    });
+    if (wrote) for (const listener of commitListeners) listener();
+  }
+
+  function scheduleFlush(): void {
+    if (flushScheduled) return;
+    flushScheduled = true;
+    // setImmediate: every append issued in this tick (and in the microtasks after it) joins the batch.
+    setImmediate(flush);
+  }
+
+  function readPage(after: bigint, maxCount: number, tenant?: string): RecordedEvent[] {
+    const rows = tenant === undefined ? st.allAfter.all(Number(after), maxCount) : st.tenantAfter.all(tenant, Number(after), maxCount);
+    return rows.map(toRecordedEvent);
+  }
+
+  const store: EventStore = {
+    kind: 'sqlite',
+
+    appendToStream(stream: string, events: NewEvent[], options: { expectedRevision: ExpectedRevision }): Promise<AppendResult> {
+      return new Promise<AppendResult>((resolve, reject) => {
+        if (closed) throw new Error('event store is closed');
+        assertValidAppend(stream, events, options.expectedRevision);
+        queue.push({ stream, events, expected: options.expectedRevision, resolve, reject });
+        scheduleFlush();
+      });
+    },
+
+    async readStream(stream: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
+      assertOpen();
+      const limit = options.maxCount ?? NO_LIMIT;
+      if (limit === 0) return [];
+      const rows = options.direction === 'backwards'
+        ? st.streamBackwards.all(stream, options.fromRevision ?? Number.MAX_SAFE_INTEGER, limit)
+        : st.streamForwards.all(stream, options.fromRevision ?? 0, limit);
+      return rows.map(toRecordedEvent);
+    },
+
+    async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
+      assertOpen();
+      const limit = options.maxCount ?? DEFAULT_READ_ALL_PAGE;
+      if (limit <= 0) return [];
+      return readPage(options.after ?? 0n, limit, options.tenant);
+    },
+
+    subscribe(options: SubscribeOptions, handler: (event: RecordedEvent) => Promise<void> | void): Subscription {
+      assertOpen();
+      const source = {
+        readPage: (after: bigint, maxCount: number) => readPage(after, maxCount, options.tenant),
+        onCommit(listener: () => void) {
+          commitListeners.add(listener);
+          return () => commitListeners.delete(listener);
+        },
+      };
+      const sub = startPollingSubscription(source, { after: options.after ?? 0n, pageSize: SUBSCRIPTION_PAGE, pollMs }, handler);
+      const tracked: Subscription = {
+        failed: sub.failed,
+        stop: async () => {
+          subscriptions.delete(tracked);
+          await sub.stop();
+        },
+      };
+      subscriptions.add(tracked);
+      void sub.failed.then(() => subscriptions.delete(tracked));
+      return tracked;
+    },
+
+    async headPosition(tenant?: string): Promise<bigint> {
+      assertOpen();
+      const row = tenant === undefined ? st.head.get() : st.tenantHead.get(tenant);
+      return BigInt(row?.p ?? 0);
+    },
+
+    async close(): Promise<void> {
+      if (closed) return;
+      closed = true;
+      await Promise.all([...subscriptions].map((s) => s.stop()));
+      while (queue.length > 0) flush(); // appends accepted before close are still written
+      db.close();
+      opts.logger?.info('event store closed', { kind: 'sqlite', file: opts.file });
+    },
+  };
+
+  function assertOpen(): void {
+    if (closed) throw new Error('event store is closed');
+  }
+
+  return store;
+}

@@ -1,0 +1,290 @@
+// Projection runner contract, run for every reachable (event store x read store) pair: catch-up then live,
+// checkpoint resume, idempotent replays, rebuild, read-your-writes waits, failure isolation, versioning.
+import assert from 'node:assert/strict';
+import { streamName, tenantOfStream, type AppendResult, type EventStore } from '../../src/stores/eventStore.js';
+import { PLATFORM_DOCS, type ReadStore } from '../../src/stores/readStore.js';
+import { applyTo, type ProjectedDoc, type Projection } from '../../src/projections/projection.js';
+import { createProjectionRunner, type ProjectionRunner, type RebuildProgress } from '../../src/projections/projectionRunner.js';
+import { CHECKPOINTS_COLLECTION } from '../../src/projections/checkpoints.js';
+import type { Logger } from '../../src/logger.js';
+import { eventStoreImplementations, readStoreImplementations, type EventStoreImplementation, type OpenedReadStore } from '../support/storeImplementations.js';
+import { newEvent, uniqueTenant } from '../support/eventFixtures.js';
+
+interface StreamDoc extends ProjectedDoc {
+  count: number;
+  items: string[];
+  lastRevision: number;
+}
+interface TotalsDoc extends ProjectedDoc {
+  events: number;
+  closed: number;
+}
+
+const STATS = 'streamStats';
+const COUNTED_TYPES = ['ItemAdded', 'ItemRemoved', 'StreamClosed'];
+
+/** Counts and lists per stream, and totals per tenant; only `tenant`'s events (a shared server holds others'). */
+function statsProjection(tenant: string, options: { version?: number; calls?: { n: number } } = {}): Projection {
+  return {
+    name: STATS,
+    version: options.version ?? 1,
+    collections: { streams: [{ keys: { tenantId: 1, count: -1 } }], totals: [] },
+    eventTypes: COUNTED_TYPES,
+    async handle(event, tx) {
+      const tenantId = tenantOfStream(event.streamName);
+      if (tenantId !== tenant) return;
+      if (options.calls) options.calls.n++;
+      const item = String(event.data.item ?? '');
+      await applyTo<StreamDoc>(tx, 'streams', tenantId, event.streamName, event, (doc) => {
+        if (event.type === 'StreamClosed') return null;
+        const base = doc ?? { tenantId, id: event.streamName, count: 0, items: [], lastRevision: -1 };
+        const items = event.type === 'ItemAdded' ? [...base.items, item] : base.items.filter((i) => i !== item);
+        return { ...base, count: base.count + 1, items, lastRevision: event.revision };
+      });
+      await applyTo<TotalsDoc>(tx, 'totals', tenantId, 'all', event, (doc) => ({
+        tenantId,
+        id: 'all',
+        events: (doc?.events ?? 0) + 1,
+        closed: (doc?.closed ?? 0) + (event.type === 'StreamClosed' ? 1 : 0),
+      }));
+    },
+  };
+}
+
+/** Throws on an event carrying `explode`: the runner must isolate it. */
+function fragileProjection(tenant: string): Projection {
+  return {
+    name: 'fragile',
+    version: 1,
+    collections: { seen: [] },
+    eventTypes: COUNTED_TYPES,
+    async handle(event, tx) {
+      if (tenantOfStream(event.streamName) !== tenant) return;
+      if (event.data.explode) throw new Error('fragile projection cannot handle this event');
+      await applyTo<ProjectedDoc>(tx, 'seen', tenant, 'last', event, () => ({ tenantId: tenant, id: 'last' }));
+    },
+  };
+}
+
+const errorsLogged: Array<Record<string, unknown>> = [];
+const quietLogger: Logger = {
+  debug() {},
+  info() {},
+  warn() {},
+  error: (msg, fields) => void errorsLogged.push({ msg, ...fields }),
+};
+
+for (const eventImplementation of eventStoreImplementations()) {
+  for (const readImplementation of readStoreImplementations()) {
+    describe(`Projection runner contract: ${eventImplementation.name} events x ${readImplementation.name} reads`, function () {
+      let eventImpl: EventStoreImplementation;
+      let events: EventStore;
+      let opened: OpenedReadStore[];
+      let runners: ProjectionRunner[];
+      let tenant: string;
+
+      beforeEach(async function () {
+        // A fresh implementation entry per test: SQLite gets its own file.
+        eventImpl = eventStoreImplementations().find((i) => i.name === eventImplementation.name)!;
+        events = await eventImpl.open();
+        opened = [await readImplementation.open()];
+        runners = [];
+        tenant = uniqueTenant();
+      });
+      afterEach(async function () {
+        for (const runner of runners) await runner.stop();
+        for (const o of opened) await o.dispose();
+        await eventImpl.cleanup();
+      });
+
+      const append = (stream: string, type: string, data: Record<string, unknown> = {}): Promise<AppendResult> =>
+        events.appendToStream(streamName(tenant, 'counter', stream), [newEvent(tenant, data, type)], { expectedRevision: 'any' });
+
+      async function appendHistory(streams: number, perStream: number): Promise<AppendResult> {
+        let last: AppendResult | null = null;
+        for (let i = 0; i < perStream; i++) {
+          for (let s = 0; s < streams; s++) {
+            last = await append(`s${s}`, i % 3 === 2 ? 'ItemRemoved' : 'ItemAdded', { item: `item${i - (i % 3 === 2 ? 1 : 0)}` });
+            if (s === 0) await append(`s${s}`, 'NotCounted', { item: 'noise' });
+          }
+        }
+        return last!;
+      }
+
+      function runnerOver(reads: ReadStore, ...projections: Projection[]): ProjectionRunner {
+        const runner = createProjectionRunner({ events, reads, logger: quietLogger, batchSize: 7 });
+        for (const projection of projections) runner.register(projection);
+        runners.push(runner);
+        return runner;
+      }
+
+      async function snapshot(runner: ProjectionRunner) {
+        const streams = await runner.collection<StreamDoc>(STATS, 'streams').find(tenant, {}, { sort: { id: 1 } });
+        const totals = await runner.collection<TotalsDoc>(STATS, 'totals').get(tenant, 'all');
+        return { streams: streams.items, totals };
+      }
+
+      async function waitOrFail(runner: ProjectionRunner, position: bigint, projections?: string[]) {
+        assert.equal(await runner.waitFor(position, { timeoutMs: 30_000, projections }), true, `projections reach ${position}`);
+      }
+
+      it('catches up with the history, then applies live events', async function () {
+        await appendHistory(4, 6);
+        const runner = runnerOver(opened[0]!.store, statsProjection(tenant));
+        await runner.start();
+        let state = await snapshot(runner);
+        assert.equal(state.totals?.events, 24);
+        assert.deepEqual(state.streams.map((d) => [d.id.split('-')[1], d.count, d.items]), [0, 1, 2, 3].map((s) => [`s${s}`, 6, ['item0', 'item3']]));
+        const [status] = await runner.status();
+        assert.equal(status?.state, 'live');
+        assert.ok(BigInt(status!.checkpoint) >= (await events.headPosition(tenant)));
+
+        await append('s1', 'ItemAdded', { item: 'late' });
+        await append('s9', 'ItemAdded', { item: 'new stream' });
+        const last = await append('s2', 'StreamClosed');
+        await waitOrFail(runner, last.position);
+        state = await snapshot(runner);
+        assert.equal(state.totals?.events, 27);
+        assert.equal(state.totals?.closed, 1);
+        assert.deepEqual(state.streams.map((d) => `${d.id.split('-')[1]}:${d.count}`), ['s0:6', 's1:7', 's3:6', 's9:1']);
+        assert.deepEqual(state.streams.find((d) => d.id.endsWith('-s1'))?.items.at(-1), 'late');
+      });
+
+      it('resumes from its checkpoint after a restart without counting anything twice', async function () {
+        await appendHistory(3, 4);
+        const first = runnerOver(opened[0]!.store, statsProjection(tenant));
+        await first.start();
+        await waitOrFail(first, (await append('s0', 'ItemAdded', { item: 'live' })).position);
+        await first.stop();
+        const before = await snapshot(first);
+
+        for (let i = 0; i < 5; i++) await append(`s${i % 2}`, 'ItemAdded', { item: `offline${i}` });
+        const calls = { n: 0 };
+        const second = runnerOver(await opened[0]!.reopen(), statsProjection(tenant, { calls }));
+        await second.start();
+        assert.equal(calls.n, 5, 'only the events appended while stopped are handled again');
+        const after = await snapshot(second);
+        assert.equal(after.totals?.events, (before.totals?.events ?? 0) + 5);
+        assert.equal(after.streams.find((d) => d.id.endsWith('-s0'))?.count, before.streams.find((d) => d.id.endsWith('-s0'))!.count + 3);
+
+        // Replaying the whole log into an empty store gives the very same documents.
+        const fresh = await readImplementation.open();
+        opened.push(fresh);
+        const replayed = runnerOver(fresh.store, statsProjection(tenant));
+        await replayed.start();
+        assert.deepEqual(await snapshot(replayed), after);
+      });
+
+      it('changes nothing when events it already applied are delivered again', async function () {
+        await appendHistory(3, 5);
+        const first = runnerOver(opened[0]!.store, statsProjection(tenant));
+        await first.start();
+        await first.stop();
+        const before = await snapshot(first);
+
+        // Rewind the checkpoint: at-least-once delivery replays everything over the existing documents.
+        const checkpoints = await opened[0]!.store.collection(CHECKPOINTS_COLLECTION);
+        const rewound = await checkpoints.updateOne(PLATFORM_DOCS, { id: STATS }, { $set: { position: '0' } });
+        assert.equal(rewound.matched, 1);
+        const calls = { n: 0 };
+        const again = runnerOver(await opened[0]!.reopen(), statsProjection(tenant, { calls }));
+        await again.start();
+        assert.equal(calls.n, 15, 'every event was delivered again');
+        assert.deepEqual(await snapshot(again), before);
+      });
+
+      it('rebuilds into fresh collections with the same documents as live projection, reporting progress', async function () {
+        const runner = runnerOver(opened[0]!.store, statsProjection(tenant));
+        await runner.start();
+        let last: AppendResult | null = null;
+        for (let i = 0; i < 30; i++) last = await append(`s${i % 4}`, i % 5 === 4 ? 'ItemRemoved' : 'ItemAdded', { item: `item${i % 3}` });
+        await waitOrFail(runner, last!.position);
+        const live = await snapshot(runner);
+        assert.equal(live.totals?.events, 30);
+        assert.equal(runner.collection(STATS, 'streams').name, 'streams_v1');
+
+        const progress: RebuildProgress[] = [];
+        await runner.rebuild(STATS, (p) => progress.push(p));
+        assert.deepEqual(await snapshot(runner), live);
+        const final = progress.at(-1)!;
+        assert.equal(final.projection, STATS);
+        assert.ok(final.done >= 30, `done ${final.done}`);
+        assert.equal(final.total, final.done);
+        assert.equal(final.etaSeconds, 0);
+        assert.ok(final.elapsedMs >= 0 && final.ratePerSecond >= 0);
+        assert.equal(runner.collection(STATS, 'streams').name, 'streams_v1_r1');
+        const names = await opened[0]!.store.listCollections();
+        assert.ok(!names.includes('streams_v1') && !names.includes('totals_v1'), `old collections dropped: ${names.join(',')}`);
+
+        const after = await append('s0', 'ItemAdded', { item: 'after rebuild' });
+        await waitOrFail(runner, after.position);
+        assert.equal((await snapshot(runner)).totals?.events, 31);
+        await runner.rebuild(STATS);
+        assert.equal(runner.collection(STATS, 'totals').name, 'totals_v1_r2');
+        assert.equal((await snapshot(runner)).totals?.events, 31);
+        const [status] = await runner.status();
+        assert.equal(status?.state, 'live');
+      });
+
+      it('waits for a position: true once applied, false on timeout', async function () {
+        const runner = runnerOver(opened[0]!.store, statsProjection(tenant));
+        await runner.start();
+        const written = await append('s0', 'ItemAdded', { item: 'x' });
+        assert.equal(await runner.waitFor(written.position, { timeoutMs: 30_000 }), true);
+        assert.equal((await snapshot(runner)).totals?.events, 1, 'the write is readable right after the wait');
+        assert.equal(await runner.waitFor(written.position), true, 'an applied position answers at once');
+        const never = (await events.headPosition()) + 10n ** 15n;
+        assert.equal(await runner.waitFor(never, { timeoutMs: 150 }), false);
+      });
+
+      it('marks a throwing projection failed while the others keep going', async function () {
+        await appendHistory(2, 2);
+        const runner = runnerOver(opened[0]!.store, statsProjection(tenant), fragileProjection(tenant));
+        await runner.start();
+        const boom = await append('s0', 'ItemAdded', { item: 'boom', explode: true });
+        await waitOrFail(runner, boom.position, [STATS]);
+        const more = await append('s1', 'ItemAdded', { item: 'still counted' });
+        await waitOrFail(runner, more.position, [STATS]);
+        assert.equal(await runner.waitFor(more.position, { projections: ['fragile'], timeoutMs: 30_000 }), false);
+
+        const status = Object.fromEntries((await runner.status()).map((s) => [s.name, s]));
+        assert.equal(status.fragile?.state, 'failed');
+        assert.match(status.fragile?.error ?? '', new RegExp(`position ${boom.position}`));
+        assert.equal(status[STATS]?.state, 'live');
+        assert.equal((await snapshot(runner)).totals?.events, 6);
+        assert.ok(errorsLogged.some((e) => e.projection === 'fragile' && e.position === boom.position.toString()));
+      });
+
+      it('isolates a projection that throws during catch-up, and a rebuild cannot hide the failure', async function () {
+        await appendHistory(2, 2);
+        const boom = await append('s1', 'ItemAdded', { item: 'boom', explode: true });
+        await append('s1', 'ItemAdded', { item: 'after boom' });
+        const runner = runnerOver(opened[0]!.store, fragileProjection(tenant), statsProjection(tenant));
+        await runner.start();
+        const status = Object.fromEntries((await runner.status()).map((s) => [s.name, s]));
+        assert.equal(status.fragile?.state, 'failed');
+        assert.ok(BigInt(status.fragile!.checkpoint) < boom.position, 'the failed batch is not checkpointed');
+        assert.equal(status[STATS]?.state, 'live');
+        assert.equal(status[STATS]?.lag, Number(BigInt(status[STATS]!.head) - BigInt(status[STATS]!.checkpoint)));
+        assert.equal((await snapshot(runner)).totals?.events, 6);
+        await assert.rejects(runner.rebuild('fragile'), /position/);
+        assert.equal((await runner.status()).find((s) => s.name === 'fragile')?.state, 'failed');
+      });
+
+      it('rebuilds a projection whose version changed into new collections at start', async function () {
+        await appendHistory(2, 3);
+        const v1 = runnerOver(opened[0]!.store, statsProjection(tenant));
+        await v1.start();
+        const before = await snapshot(v1);
+        await v1.stop();
+
+        const v2 = runnerOver(await opened[0]!.reopen(), statsProjection(tenant, { version: 2 }));
+        await v2.start();
+        assert.equal(v2.collection(STATS, 'streams').name, 'streams_v2');
+        assert.deepEqual(await snapshot(v2), before);
+        const names = await opened[0]!.store.listCollections();
+        assert.ok(!names.includes('streams_v1'), `v1 collections dropped: ${names.join(',')}`);
+      });
+    });
+  }
+}

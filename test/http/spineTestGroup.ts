@@ -1,0 +1,176 @@
+// A small resource group declared for the spine tests: real routes, a real decider through handleCommand,
+// a real projection, and an Authenticate that knows a fixed table of tokens.
+import type { GroupModule } from '../../src/groups/groupModule.js';
+import type { RouteDecl, Principal } from '../../src/http/routeTypes.js';
+import type { Authenticate } from '../../src/http/app.js';
+import { unauthorized } from '../../src/http/problem.js';
+import { problem, pageQueryProperties, minPositionQueryProperty } from '../../src/http/commonSchemas.js';
+import { commandContextOf } from '../../src/http/commandContext.js';
+import { writeHeaders } from '../../src/http/recordHeaders.js';
+import { awaitMinPosition } from '../../src/http/readYourWrites.js';
+import { handleCommand } from '../../src/commands/commandHandler.js';
+import type { Decider } from '../../src/domain/shared/decider.js';
+import { DomainError, notFound } from '../../src/domain/shared/decider.js';
+import { newId, uuidV5 } from '../../src/stores/eventIds.js';
+import { applyTo, type Projection } from '../../src/projections/projection.js';
+
+const principal = (tenantId: string | null, permissions: string[]): Principal => ({
+  userId: `user-${tenantId ?? 'none'}-${permissions.length}`,
+  sessionId: 'session-1',
+  email: 'nurse@example.org',
+  tenantId,
+  permissions: new Set(permissions),
+  platformAdmin: false,
+});
+
+/** The tokens the test Authenticate accepts, each naming one principal. */
+export const TOKENS = {
+  noCompany: 'tok-no-company',
+  reader: 'tok-clinicA-reader',
+  noPermission: 'tok-clinicA-nothing',
+  admin: 'tok-clinicA-admin',
+} as const;
+
+const PRINCIPALS: Record<string, Principal> = {
+  [TOKENS.noCompany]: principal(null, []),
+  [TOKENS.reader]: principal('clinicA', ['notas:read']),
+  [TOKENS.noPermission]: principal('clinicA', []),
+  [TOKENS.admin]: principal('clinicA', ['notas:read', 'sistema:read', 'sistema:admin']),
+};
+
+export const testAuthenticate: Authenticate = async (token) => {
+  const p = PRINCIPALS[token];
+  if (!p) throw unauthorized('The access token is invalid or expired');
+  return p;
+};
+
+type NoteCommand = { type: 'AddNote'; data: { text: string; priority: number }; at: string; actor: string; aggregateId: string; tenantId: string };
+type NoteEvent = { type: 'NoteAdded'; data: { text: string; priority: number; at: string } };
+const noteDecider: Decider<NoteCommand, NoteEvent, { exists: boolean }> = {
+  category: 'note',
+  initialState: { exists: false },
+  evolve: () => ({ exists: true }),
+  decide: (cmd) => [{ type: 'NoteAdded', data: { ...cmd.data, at: cmd.at } }],
+};
+
+export const notesProjection: Projection = {
+  name: 'notes',
+  version: 1,
+  collections: { notes: [] },
+  eventTypes: ['NoteAdded'],
+  handle: (event, tx) =>
+    applyTo(tx, 'notes', event.metadata.tenantId, event.streamName.split('-').slice(1).join('-'), event, () => ({
+      tenantId: event.metadata.tenantId,
+      id: event.streamName.split('-').slice(1).join('-'),
+      text: (event.data as { text: string }).text,
+    })),
+};
+
+const NoteBody = {
+  type: 'object',
+  required: ['text', 'priority'],
+  properties: { text: { type: 'string', minLength: 1, maxLength: 200 }, priority: { type: 'integer', minimum: 1, maximum: 5 } },
+  additionalProperties: false,
+};
+const NoteView = {
+  type: 'object',
+  required: ['id', 'text', 'priority'],
+  properties: { id: { type: 'string' }, text: { type: 'string' }, priority: { type: 'integer' }, position: { type: 'string' } },
+  additionalProperties: false,
+};
+const IdParams = { type: 'object', required: ['id'], properties: { id: { type: 'string', format: 'uuid' } }, additionalProperties: false };
+
+/** Lets a test hold the slow route's handler until it has observed what it wants. */
+export interface Gate {
+  entered: Promise<void>;
+  release(): void;
+}
+export function newGate(): Gate & { enter(): void; wait: Promise<void> } {
+  let enter!: () => void;
+  let release!: () => void;
+  const entered = new Promise<void>((r) => (enter = r));
+  const wait = new Promise<void>((r) => (release = r));
+  return { entered, enter, release, wait };
+}
+
+export function testGroup(gate: { current: ReturnType<typeof newGate> | null }): GroupModule {
+  const tag = 'Notas';
+  const routes: RouteDecl[] = [
+    {
+      method: 'post', path: '/notas', tag, auth: 'public', idempotent: true,
+      summary: 'Add a note', body: NoteBody,
+      responses: { 201: { description: 'Added', schema: NoteView, headers: { Location: 'The note', ETag: 'Revision' } } },
+      handle: async (input, ctx) => {
+        const id = ctx.idempotencyKey ? uuidV5(ctx.idempotencyKey) : newId();
+        const result = await handleCommand(ctx.services.events, noteDecider, { type: 'AddNote', data: input.body, aggregateId: id }, commandContextOf(ctx));
+        return {
+          status: 201,
+          body: { id, ...input.body, position: result.position },
+          headers: writeHeaders({ revision: result.revision, position: result.position, location: `/notas/${id}` }),
+        };
+      },
+    },
+    {
+      method: 'get', path: '/notas', tag, auth: 'public',
+      summary: 'List notes (read your writes)',
+      query: { type: 'object', properties: { ...pageQueryProperties, ...minPositionQueryProperty }, additionalProperties: false },
+      responses: { 200: { description: 'Notes', schema: { type: 'object', required: ['limit', 'items'], properties: { limit: { type: 'integer' }, items: { type: 'array', items: { type: 'object' } } } } } },
+      handle: async (input, ctx) => {
+        const q = input.query as { limit: number; minPosition?: string };
+        await awaitMinPosition(ctx, q.minPosition, ['notes']);
+        const page = await ctx.services.projections.collection('notes', 'notes').find('platform', {}, { limit: q.limit });
+        return { status: 200, body: { limit: q.limit, items: page.items } };
+      },
+    },
+    {
+      method: 'get', path: '/notas/{id}', tag, auth: 'tenant', permission: 'notas:read',
+      summary: 'Read a note (audited)', params: IdParams,
+      auditAccess: (input) => ({ recordType: 'note', recordId: (input.params as { id: string }).id }),
+      responses: { 200: { description: 'The note', schema: { type: 'object' } }, 404: problem('No such note') },
+      handle: async (input, ctx) => {
+        const id = (input.params as { id: string }).id;
+        const events = await ctx.services.events.readStream(`platform.note-${id}`);
+        if (events.length === 0) throw notFound('note');
+        return { status: 200, body: { id, scope: commandContextOf(ctx).tenantId } };
+      },
+    },
+    {
+      method: 'post', path: '/lento', tag, auth: 'public', idempotent: true,
+      summary: 'Slow idempotent route (held by the test)', body: { type: 'object' },
+      responses: { 200: { description: 'Done', schema: { type: 'object' } } },
+      handle: async () => {
+        const g = gate.current!;
+        g.enter();
+        await g.wait;
+        return { status: 200, body: { done: true } };
+      },
+    },
+    {
+      method: 'get', path: '/boom', tag, auth: 'public', summary: 'Fails unexpectedly',
+      responses: { 200: { description: 'Never' } },
+      handle: async () => {
+        throw new Error('secret internal detail: /var/lib/clinic/db.sqlite');
+      },
+    },
+    {
+      method: 'post', path: '/reglas', tag, auth: 'public', summary: 'Breaks business rules',
+      body: { type: 'object', required: ['kind'], properties: { kind: { enum: ['rule', 'fields'] } } },
+      responses: { 200: { description: 'Never' }, 409: problem('Rule broken'), 422: problem('Fields') },
+      handle: async (input) => {
+        if ((input.body as { kind: string }).kind === 'rule') throw new DomainError('note-locked', 'the note is locked', 409, { lockedBy: 'u1' });
+        throw new DomainError('validation-failed', 'Invalid data', 422, { errors: [{ field: 'birthDate', message: 'is in the future' }] });
+      },
+    },
+    {
+      method: 'get', path: '/drift', tag, auth: 'public', summary: 'Answers a body its schema does not allow',
+      responses: { 200: { description: 'Declared shape', schema: { type: 'object', required: ['ok'], properties: { ok: { type: 'boolean' } } } } },
+      handle: async () => ({ status: 200, body: { ok: 'yes' } }),
+    },
+    {
+      method: 'get', path: '/yo', tag, auth: 'session', summary: 'Who am I',
+      responses: { 200: { description: 'The principal', schema: { type: 'object' } } },
+      handle: async (_input, ctx) => ({ status: 200, body: { userId: ctx.auth!.userId, tenantId: ctx.auth!.tenantId, scope: commandContextOf(ctx).tenantId } }),
+    },
+  ];
+  return { tag, description: 'Notes used by the spine tests', permissions: ['notas:read'], routes, projections: [notesProjection] };
+}
