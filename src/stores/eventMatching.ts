@@ -1,5 +1,5 @@
-// Helpers shared by the event store adapters: validating an append and recognising a retried one.
-import type { ExpectedRevision, NewEvent } from './eventStore.js';
+// Helpers shared by the event store adapters: validating requests and recognising a retried append.
+import type { ExpectedRevision, NewEvent, ReadStreamOptions } from './eventStore.js';
 
 /** JSON with object keys sorted, so two equal documents compare equal whatever their key order. */
 export function canonicalJson(value: unknown): string {
@@ -58,4 +58,13 @@ export function retryStartMatches(expected: ExpectedRevision, firstRevision: num
   if (expected === 'no_stream') return firstRevision === 0;
   if (typeof expected === 'number') return firstRevision === expected + 1;
   return true;
+}
+
+/** Revisions and counts are non-negative integers; anything else is a caller bug, not an empty result. */
+export function assertValidRead(options: Pick<ReadStreamOptions, 'fromRevision' | 'maxCount'>): void {
+  for (const [name, value] of Object.entries(options)) {
+    if (value !== undefined && (!Number.isSafeInteger(value) || value < 0)) {
+      throw new RangeError(`${name} must be a non-negative integer, got ${String(value)}`);
+    }
+  }
 }

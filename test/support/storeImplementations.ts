@@ -12,6 +12,8 @@ import os from 'node:os';
 import path from 'node:path';
 import type { EventStore } from '../../src/stores/eventStore.js';
 import { openSqliteEventStore } from '../../src/stores/sqlite/sqliteEventStore.js';
+// Static (not import()): one module instance of eventStore.ts, so `instanceof` on its errors holds in the suites.
+import { openEsdbEventStore } from '../../src/stores/eventstoredb/esdbEventStore.js';
 
 export interface EventStoreImplementation {
   name: 'sqlite' | 'eventstoredb';
@@ -37,7 +39,6 @@ export function eventStoreImplementations(): EventStoreImplementation[] {
     implementations.push({
       name: 'eventstoredb',
       async open() {
-        const { openEsdbEventStore } = await import('../../src/stores/eventstoredb/esdbEventStore.js');
         const store = await openEsdbEventStore({ url });
         opened.push(store);
         return store;

@@ -29,7 +29,7 @@ import type {
   Subscription,
 } from '../eventStore.js';
 import { IdempotencyConflictError, WrongExpectedRevisionError } from '../eventStore.js';
-import { assertValidAppend, sameEventContent } from '../eventMatching.js';
+import { assertValidAppend, assertValidRead, sameEventContent } from '../eventMatching.js';
 
 const DEFAULT_READ_ALL_PAGE = 1000;
 /** $all is read in chunks of this many records; the tenant filter is applied client-side (readAll has no server filter in 6.x). */
@@ -47,6 +47,7 @@ export async function openEsdbEventStore(opts: { url: string }): Promise<EventSt
   }
 
   async function readStream(stream: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
+    assertValidRead({ fromRevision: options.fromRevision, maxCount: options.maxCount });
     if (options.maxCount === 0) return [];
     const backwards = options.direction === 'backwards';
     const fromRevision = options.fromRevision !== undefined ? BigInt(options.fromRevision) : backwards ? END : START;
@@ -72,14 +73,18 @@ export async function openEsdbEventStore(opts: { url: string }): Promise<EventSt
     let seen = after; // readAll's fromPosition is inclusive: skip what was already looked at
     for (;;) {
       let records = 0;
-      for await (const resolved of client.readAll({ direction: FORWARDS, fromPosition: from, maxCount: SCAN_CHUNK })) {
+      const read = client.readAll({ direction: FORWARDS, fromPosition: from, maxCount: SCAN_CHUNK });
+      for await (const resolved of read as AsyncIterable<AllStreamResolvedEvent>) {
         records++;
         const e = resolved.event;
         if (!e?.position || e.position.commit <= seen) continue;
         seen = e.position.commit;
         from = e.position;
         if (isApplicationEvent(e) && matchesTenant(e.streamId, tenant)) out.push(toRecorded(e));
-        if (out.length >= maxCount) return out;
+        if (out.length >= maxCount) {
+          await read.cancel(); // leaving the loop early: end the gRPC call too
+          return out;
+        }
       }
       if (records < SCAN_CHUNK) return out;
     }
@@ -112,19 +117,25 @@ export async function openEsdbEventStore(opts: { url: string }): Promise<EventSt
       // ESDB acknowledges a retried append by event id alone; read the revisions back to make sure the
       // acknowledged events are ours (same ids, types and data), not an earlier append under the same ids.
       const last = Number(result.nextExpectedRevision);
-      const stored = await readStream(stream, { fromRevision: last - events.length + 1, maxCount: events.length });
-      const same = stored.length === events.length &&
-        stored.every((s, i) => s.id.toLowerCase() === events[i]!.id.toLowerCase() && sameEventContent(s, events[i]!));
-      if (!same) throw new IdempotencyConflictError(stream, events[0]!.id);
-      const readBack = stored[stored.length - 1]!.position;
-      return { nextExpectedRevision: last, position: readBack >= 0n ? readBack : result.position?.commit ?? UNKNOWN_POSITION };
+      let stored = await readStream(stream, { fromRevision: Math.max(0, last - events.length + 1), maxCount: events.length });
+      if (!sameEvents(stored, events)) {
+        // Not where the acknowledgement points: look for our ids anywhere in the stream before calling it a conflict.
+        const all = await readStream(stream);
+        const start = all.findIndex((e) => e.id.toLowerCase() === events[0]!.id.toLowerCase());
+        stored = start < 0 ? [] : all.slice(start, start + events.length);
+        if (!sameEvents(stored, events)) throw new IdempotencyConflictError(stream, events[0]!.id);
+      }
+      const lastStored = stored[stored.length - 1]!;
+      const position = lastStored.position >= 0n ? lastStored.position : result.position?.commit ?? UNKNOWN_POSITION;
+      return { nextExpectedRevision: lastStored.revision, position };
     },
 
     readStream,
 
     async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
+      assertValidRead({ maxCount: options.maxCount });
       const limit = options.maxCount ?? DEFAULT_READ_ALL_PAGE;
-      if (limit <= 0) return [];
+      if (limit === 0) return [];
       return scanForwards(options.after ?? 0n, limit, options.tenant);
     },
 
@@ -144,7 +155,10 @@ export async function openEsdbEventStore(opts: { url: string }): Promise<EventSt
           const e = resolved.event;
           if (!e?.position) continue;
           oldest = e.position;
-          if (isApplicationEvent(e) && matchesTenant(e.streamId, tenant)) return e.position.commit;
+          if (isApplicationEvent(e) && matchesTenant(e.streamId, tenant)) {
+            await read.cancel();
+            return e.position.commit;
+          }
         }
         if (records < SCAN_CHUNK || oldest === null) return 0n;
         from = oldest; // backwards reads start strictly before the given position
@@ -202,6 +216,12 @@ function subscribeToAll(
       await loop;
     },
   };
+}
+
+/** The stored events are exactly the appended ones: same ids in the same order, same types and data. */
+function sameEvents(stored: RecordedEvent[], events: NewEvent[]): boolean {
+  return stored.length === events.length &&
+    stored.every((s, i) => s.id.toLowerCase() === events[i]!.id.toLowerCase() && sameEventContent(s, events[i]!));
 }
 
 function toEsdbExpected(expected: ExpectedRevision): AppendExpectedRevision {

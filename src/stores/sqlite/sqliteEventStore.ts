@@ -12,7 +12,7 @@ import type {
   SubscribeOptions,
   Subscription,
 } from '../eventStore.js';
-import { assertValidAppend } from '../eventMatching.js';
+import { assertValidAppend, assertValidRead } from '../eventMatching.js';
 import { openEventDatabase } from './sqliteSchema.js';
 import { prepareStatements, toRecordedEvent } from './sqliteStatements.js';
 import { createBatchWriter, type PendingAppend } from './sqliteAppendBatch.js';
@@ -47,8 +47,8 @@ export async function openSqliteEventStore(opts: SqliteEventStoreOptions): Promi
 
   function flush(): void {
     flushScheduled = false;
-    const batch = queue.length > MAX_BATCH ? queue.splice(0, MAX_BATCH) : queue;
-    if (batch === queue) queue = [];
+    const batch = queue.slice(0, MAX_BATCH);
+    queue = queue.slice(batch.length);
     if (queue.length > 0) scheduleFlush();
     if (batch.length === 0) return;
     let outcomes;
@@ -97,6 +97,7 @@ export async function openSqliteEventStore(opts: SqliteEventStoreOptions): Promi
 
     async readStream(stream: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
       assertOpen();
+      assertValidRead({ fromRevision: options.fromRevision, maxCount: options.maxCount });
       const limit = options.maxCount ?? NO_LIMIT;
       if (limit === 0) return [];
       const rows = options.direction === 'backwards'
@@ -107,8 +108,9 @@ export async function openSqliteEventStore(opts: SqliteEventStoreOptions): Promi
 
     async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
       assertOpen();
+      assertValidRead({ maxCount: options.maxCount });
       const limit = options.maxCount ?? DEFAULT_READ_ALL_PAGE;
-      if (limit <= 0) return [];
+      if (limit === 0) return [];
       return readPage(options.after ?? 0n, limit, options.tenant);
     },
 
