@@ -38,9 +38,9 @@ function stopper(child: ChildProcess): () => Promise<void> {
     });
 }
 
-export async function startService(env: Record<string, string>, port: number): Promise<Started> {
+export async function startService(env: Record<string, string>, port: number, nodeArgs: string[] = []): Promise<Started> {
   const started = Date.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/main.ts')], {
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', path.join(root, 'src/main.ts')], {
     cwd: root,
     env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', NODE_ENV: 'production' },
     stdio: ['ignore', 'ignore', 'inherit'],

@@ -1,6 +1,6 @@
 // Access tokens (JWT HS256, algorithm/issuer/audience pinned on verify) and opaque random tokens
 // (challenges, refresh tokens) that are stored only as SHA-256 hashes.
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { createHash, createSecretKey, randomBytes, randomUUID, type KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 
 export const JWT_ALGORITHM = 'HS256' as const;
@@ -20,11 +20,20 @@ export interface JwtSettings {
   ttlSeconds: number;
 }
 
+// jsonwebtoken turns a Buffer key into a KeyObject on every call (trying createPublicKey first, which
+// dominated request CPU); hand it the KeyObject once.
+const secretKeys = new WeakMap<Buffer, KeyObject>();
+function secretKeyOf(key: Buffer): KeyObject {
+  let keyObject = secretKeys.get(key);
+  if (!keyObject) secretKeys.set(key, (keyObject = createSecretKey(key)));
+  return keyObject;
+}
+
 export function signAccessToken(settings: JwtSettings, userId: string, sessionId: string, now: Date): { token: string; expiresIn: number } {
   const iat = Math.floor(now.getTime() / 1000);
   const payload = { sub: userId, sid: sessionId, jti: randomUUID(), iat, exp: iat + settings.ttlSeconds };
   // iat/exp come from the payload (the service clock), never from the library's own clock.
-  const token = jwt.sign(payload, settings.key, { algorithm: JWT_ALGORITHM, issuer: settings.issuer, audience: JWT_AUDIENCE });
+  const token = jwt.sign(payload, secretKeyOf(settings.key), { algorithm: JWT_ALGORITHM, issuer: settings.issuer, audience: JWT_AUDIENCE });
   return { token, expiresIn: settings.ttlSeconds };
 }
 
@@ -33,7 +42,7 @@ export type AccessTokenCheck = { ok: true; claims: AccessClaims } | { ok: false;
 export function verifyAccessToken(settings: JwtSettings, token: string, now: Date): AccessTokenCheck {
   let payload: unknown;
   try {
-    payload = jwt.verify(token, settings.key, {
+    payload = jwt.verify(token, secretKeyOf(settings.key), {
       algorithms: [JWT_ALGORITHM],
       issuer: settings.issuer,
       audience: JWT_AUDIENCE,

@@ -35,6 +35,9 @@ export interface PatientListQuery {
   cursor?: string;
 }
 
+// Only the summary fields leave the store: a list never copies whole records.
+const SUMMARY_PROJECTION: Record<string, 1> = Object.fromEntries(PATIENT_SUMMARY_FIELDS.map((f) => [f, 1]));
+
 export function patientSummary(doc: PatientDoc): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const f of PATIENT_SUMMARY_FIELDS) if (doc[f] !== undefined) out[f] = doc[f];
@@ -47,7 +50,7 @@ export async function listPatients(ctx: TenantRequestContext, query: PatientList
   const search = query.q ? searchFilter(query.q) : null;
   if (search) Object.assign(filter, search);
   const sort: SortSpec = { [SORT_FIELDS[query.sort]]: query.order === 'asc' ? 1 : -1 };
-  const result = await page(() => patients(ctx).find(ctx.auth.tenantId, filter, { sort, limit: query.limit, after: query.cursor ?? null }));
+  const result = await page(() => patients(ctx).find(ctx.auth.tenantId, filter, { sort, limit: query.limit, after: query.cursor ?? null, projection: SUMMARY_PROJECTION }));
   return { items: result.items.map(patientSummary), nextCursor: result.nextCursor };
 }
 

@@ -9,9 +9,18 @@ import { UniqueIndexes } from './uniqueIndexes.js';
 import { updatedCopy, upsertedDoc } from './documentUpdate.js';
 
 /** The documents of one collection; a handle looks it up on every call, so a dropped collection starts empty. */
+export interface SortedRow {
+  doc: ReadDoc;
+  values: unknown[];
+}
+
+/** Sorted result sets kept per tenant, per (filter, sort), until the tenant's next write. */
+const MAX_VIEWS_PER_TENANT = 32;
+
 export class CollectionData {
   readonly tenants = new Map<string, Map<string, ReadDoc>>();
   readonly unique: UniqueIndexes;
+  private readonly views = new Map<string, Map<string, SortedRow[]>>();
   constructor(readonly name: string) {
     this.unique = new UniqueIndexes(name);
   }
@@ -30,6 +39,25 @@ export class CollectionData {
     const previous = docs.get(doc.id);
     this.unique.write(previous, doc);
     docs.set(doc.id, doc);
+    this.views.delete(doc.tenantId);
+  }
+
+  /** A sorted result set computed since the tenant's last write, if any. */
+  cachedView(tenantId: string, key: string): SortedRow[] | undefined {
+    return this.views.get(tenantId)?.get(key);
+  }
+
+  cacheView(tenantId: string, key: string, rows: SortedRow[]): void {
+    let views = this.views.get(tenantId);
+    if (!views) this.views.set(tenantId, (views = new Map()));
+    if (views.size >= MAX_VIEWS_PER_TENANT) views.delete(views.keys().next().value!);
+    views.set(key, rows);
+  }
+
+  clear(): void {
+    this.tenants.clear();
+    this.unique.clear();
+    this.views.clear();
   }
 
   remove(tenantId: string, id: string): boolean {
@@ -38,6 +66,7 @@ export class CollectionData {
     if (!docs || !doc) return false;
     this.unique.remove(doc);
     docs.delete(id);
+    this.views.delete(tenantId);
     return true;
   }
 
@@ -76,10 +105,15 @@ export class EmbeddedCollection<T extends ReadDoc> implements Collection<T> {
 
   async find(tenantId: string, filter?: Filter, options: FindOptions = {}): Promise<Page<T>> {
     const keys = sortKeysOf(options.sort);
-    const rows = this.data()
-      .matching(tenantId, filter)
-      .map((doc) => ({ doc, values: sortValuesOf(doc, keys) }));
-    rows.sort((a, b) => compareSortValues(keys, a.values, b.values));
+    const data = this.data();
+    // Lists are read far more often than written: keep the sorted set until the tenant's next write.
+    const key = viewKey(filter, keys);
+    let rows = key === null ? undefined : data.cachedView(tenantId, key);
+    if (!rows) {
+      rows = data.matching(tenantId, filter).map((doc) => ({ doc, values: sortValuesOf(doc, keys) }));
+      rows.sort((a, b) => compareSortValues(keys, a.values, b.values));
+      if (key !== null) data.cacheView(tenantId, key, rows);
+    }
     let start = 0;
     if (options.after) {
       const after = decodeCursor(options.after, keys);
@@ -96,8 +130,9 @@ export class EmbeddedCollection<T extends ReadDoc> implements Collection<T> {
     const end = options.limit !== undefined && options.limit >= 0 ? Math.min(rows.length, start + options.limit) : rows.length;
     const page = rows.slice(start, end);
     const nextCursor = end < rows.length && page.length > 0 ? encodeCursor(keys, page[page.length - 1]!.values) : null;
-    let items = page.map((row) => plainClone(row.doc) as T);
-    if (options.projection) items = mingoFind(items, {}, options.projection).all() as T[];
+    const fields = options.projection ? topLevelInclusion(options.projection) : null;
+    let items = page.map((row) => (fields ? pickFields(row.doc, fields) : plainClone(row.doc)) as T);
+    if (options.projection && !fields) items = mingoFind(items, {}, options.projection).all() as T[];
     return { items, nextCursor };
   }
 
@@ -155,9 +190,7 @@ export class EmbeddedCollection<T extends ReadDoc> implements Collection<T> {
   }
 
   async drop(): Promise<void> {
-    const data = this.data();
-    data.tenants.clear();
-    data.unique.clear();
+    this.data().clear();
   }
 
   private applyUpdate(tenantId: string, filter: Filter, update: Update, upsert: boolean): { matched: number; upserted: boolean } {
@@ -174,4 +207,28 @@ export class EmbeddedCollection<T extends ReadDoc> implements Collection<T> {
     data.put(doc);
     return { matched: 0, upserted: true };
   }
+}
+
+/** Cache key of a (filter, sort) pair; null when the filter holds values JSON cannot tell apart (RegExp...). */
+function viewKey(filter: Filter | undefined, keys: unknown): string | null {
+  let plain = true;
+  const key = JSON.stringify([filter ?? {}, keys], (_k, v: unknown) => {
+    if (v !== null && typeof v === 'object' && !Array.isArray(v) && Object.getPrototypeOf(v) !== Object.prototype) plain = false;
+    return v;
+  });
+  return plain ? key : null;
+}
+
+/** The fields of a projection that only includes top-level fields (the common case), else null. */
+function topLevelInclusion(projection: Record<string, 0 | 1>): string[] | null {
+  const fields = Object.keys(projection);
+  if (fields.some((f) => f.includes('.') || f.startsWith('$') || (projection[f] !== 1 && !(f === '_id' && projection[f] === 0)))) return null;
+  return fields.filter((f) => projection[f] === 1);
+}
+
+/** A copy of just the named fields; like MongoDB, `id`-less projections still need the document keys. */
+function pickFields(doc: ReadDoc, fields: readonly string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const f of fields) if (doc[f] !== undefined) out[f] = plainClone(doc[f]);
+  return out;
 }
