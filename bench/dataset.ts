@@ -77,11 +77,9 @@ function noteHistory(tenantId: string, patientId: string, noteId: string, k: num
       events.push(e);
     }
   };
-  run('RecordNursingNote', {
-    patientId, patient: { status: 'active' }, noteType: 'pre', occurredAt: when,
-    soapie: { subjective: 'Refiere calambres leves', objective: `PA 13${k % 10}/80, peso pre 6${k % 10} kg`, assessment: 'Exceso de volumen', plan: 'UF 2.5 L', intervention: 'Control PA cada 30 min', evaluation: 'Tolera sesión' },
-  });
-  if (rand() < 0.2) run('AmendNursingNote', { patientId, reason: 'typo in blood pressure', objective: `PA 14${k % 10}/85` });
+  const soapie = { subjective: 'Refiere calambres leves', objective: `PA 13${k % 10}/80, peso pre 6${k % 10} kg`, assessment: 'Exceso de volumen', plan: 'UF 2.5 L', intervention: 'Control PA cada 30 min', evaluation: 'Tolera sesión' };
+  run('RecordNursingNote', { patientId, patient: { status: 'active' }, noteType: 'pre', occurredAt: when, soapie });
+  if (rand() < 0.2) run('AmendNursingNote', { patientId, reason: 'typo in blood pressure', soapie: { ...soapie, objective: `PA 14${k % 10}/85, peso pre 6${k % 10} kg` } });
   return events;
 }
 

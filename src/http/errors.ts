@@ -7,6 +7,7 @@ import { DomainError } from '../domain/shared/decider.js';
 import { ConcurrencyConflictError, PreconditionFailedError } from '../commands/commandHandler.js';
 import { IdempotencyConflictError, WrongExpectedRevisionError } from '../stores/eventStore.js';
 import { DuplicateKeyError } from '../stores/readStore.js';
+import { InvalidCursorError } from '../stores/readCursor.js';
 import { LIMITS } from './limits.js';
 import type { Logger } from '../logger.js';
 
@@ -84,6 +85,11 @@ export function toHttpError(err: unknown): HttpError | null {
   }
   if (err instanceof IdempotencyConflictError) {
     return new HttpError(422, 'idempotency-key-reused', 'Unprocessable Content', 'This Idempotency-Key was already used for a different request');
+  }
+  if (err instanceof InvalidCursorError) {
+    return new HttpError(400, 'invalid-cursor', 'Bad Request', 'The cursor is malformed or belongs to another query; start again without it', {}, [
+      { pointer: '/query/cursor', message: 'is not a cursor of this query' },
+    ]);
   }
   if (err instanceof DuplicateKeyError) {
     return new HttpError(409, 'duplicate', 'Conflict', 'A record with the same unique key already exists');

@@ -103,7 +103,8 @@ function headersSchema(headers: Record<string, HeaderDecl>): JsonSchema | null {
   for (const name of names) {
     const lower = name.toLowerCase();
     properties[lower] = headers[name]!.schema ?? { type: 'string' };
-    if (headers[name]!.required) required.push(lower);
+    // A missing required If-Match is 428 Precondition Required (RFC 6585), answered by the handler, not 422.
+    if (headers[name]!.required && lower !== 'if-match') required.push(lower);
   }
   return { type: 'object', properties, required };
 }

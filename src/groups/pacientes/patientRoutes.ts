@@ -90,7 +90,7 @@ export const patientRoutes: RouteDecl[] = [
     description: 'Partial update of demographic data; If-Match is required (428 without it, 412 when the record changed). A changed identity document must still be unique (409).',
     params: PatientParams, body: CorrectPatientBody,
     // Declared optional so that its absence answers 428 (the handler checks), not a schema 422.
-    requestHeaders: { 'If-Match': { ...ifMatchHeader(true), required: false } },
+    requestHeaders: { 'If-Match': ifMatchHeader(true) },
     responses: { 200: ok('The corrected patient', PatientView), 404: notFound404, 409: conflict409, 412: precondition412, 428: required428 },
     handle: (input, ctx) => withFieldPointers(async () => {
       const header = input.headers['if-match'];
