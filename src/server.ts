@@ -3,6 +3,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Config } from './config.js';
+import { EventStoreUnusableError, type EventStore } from './stores/eventStore.js';
+import { backgroundIntegrityOf } from './stores/sqlite/integrityCheck.js';
 import type { AppServices } from './services.js';
 import { createLogger, type Logger } from './logger.js';
 import type { GroupModule } from './groups/groupModule.js';
@@ -36,6 +38,9 @@ export interface RunningServer {
   /** What the first-start bootstrap did (ids are null when another process bootstrapped concurrently). */
   bootstrap: BootstrapResult;
   close(): Promise<void>;
+  /** Resolves, once the service has closed itself, when the event store's background integrity check
+   * found the file unusable after the start; never resolves otherwise. */
+  failed: Promise<EventStoreUnusableError>;
 }
 
 const GRACE_MS = 10_000;
@@ -63,6 +68,14 @@ function stopHttp(server: http.Server): Promise<void> {
   });
 }
 
+/** Resolves when the store's background integrity check (SQLite) finds the file unusable; never otherwise. */
+function integrityFailure(events: EventStore): Promise<EventStoreUnusableError> {
+  return new Promise((resolve) => {
+    // Any other rejection means the store was closed before its check finished: nothing to report.
+    backgroundIntegrityOf(events)?.integrity.catch((err: unknown) => err instanceof EventStoreUnusableError && resolve(err));
+  });
+}
+
 const urlHost = (host: string): string => (host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host);
 
 export async function startServer(config: Config, opts: StartServerOptions = {}): Promise<RunningServer> {
@@ -77,6 +90,9 @@ export async function startServer(config: Config, opts: StartServerOptions = {})
   try {
     const events = await openEventStore(config, logger);
     cleanup.push(() => events.close());
+    const unusable = integrityFailure(events);
+    const found: { error: EventStoreUnusableError | null } = { error: null };
+    void unusable.then((err) => (found.error = err));
     const reads = await openReadStore(config, logger);
     cleanup.push(() => reads.close());
 
@@ -93,6 +109,7 @@ export async function startServer(config: Config, opts: StartServerOptions = {})
     const printBanner = async (credentials: BootstrapCredentials) => void process.stdout.write(await bootstrapBanner(credentials, expectedUrl));
     const booted = await bootstrap(services, { announce: opts.announce ?? (opts.quiet ? undefined : printBanner) });
 
+    if (found.error) throw found.error; // the file failed its check while we were starting: stop like at open
     const app = buildApp(services, { groups, authenticate });
     cleanup.push(() => app.close());
     const server = http.createServer(app.callback());
@@ -103,7 +120,13 @@ export async function startServer(config: Config, opts: StartServerOptions = {})
     const url = `http://${urlHost(config.host)}:${port}`;
 
     let closing: Promise<void> | null = null;
-    return { url, port, services, bootstrap: booted, close: () => (closing ??= undo()) };
+    const close = () => (closing ??= undo());
+    const failed = unusable.then(async (err) => {
+      logger.error('the event store failed its integrity check: stopping the service', { error: err.message });
+      await close();
+      return err;
+    });
+    return { url, port, services, bootstrap: booted, close, failed };
   } catch (err) {
     await undo();
     throw err;

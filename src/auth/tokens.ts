@@ -39,14 +39,39 @@ export function signAccessToken(settings: JwtSettings, userId: string, sessionId
 
 export type AccessTokenCheck = { ok: true; claims: AccessClaims } | { ok: false; reason: 'expired' | 'invalid' };
 
+// A client sends the same token on every request for its 15 minutes: remember the claims of tokens whose
+// signature and claims checked out, so a repeat costs one lookup plus the expiry check (the session is
+// still looked up on every request, so a logout or revocation takes effect at once). Bounded, oldest out.
+const VERIFIED_TOKENS_MAX = 10_000;
+const verifiedTokens = new WeakMap<JwtSettings, Map<string, AccessClaims>>();
+
 export function verifyAccessToken(settings: JwtSettings, token: string, now: Date): AccessTokenCheck {
+  const clockTimestamp = Math.floor(now.getTime() / 1000);
+  let verified = verifiedTokens.get(settings);
+  if (!verified) verifiedTokens.set(settings, (verified = new Map()));
+  const known = verified.get(token);
+  if (known) {
+    // The same rule as jsonwebtoken: expired once the clock reaches exp.
+    if (clockTimestamp < known.exp) return { ok: true, claims: known };
+    verified.delete(token);
+    return { ok: false, reason: 'expired' };
+  }
+  const check = verifyAccessTokenFully(settings, token, clockTimestamp);
+  if (check.ok) {
+    if (verified.size >= VERIFIED_TOKENS_MAX) verified.delete(verified.keys().next().value!);
+    verified.set(token, check.claims);
+  }
+  return check;
+}
+
+function verifyAccessTokenFully(settings: JwtSettings, token: string, clockTimestamp: number): AccessTokenCheck {
   let payload: unknown;
   try {
     payload = jwt.verify(token, secretKeyOf(settings.key), {
       algorithms: [JWT_ALGORITHM],
       issuer: settings.issuer,
       audience: JWT_AUDIENCE,
-      clockTimestamp: Math.floor(now.getTime() / 1000),
+      clockTimestamp,
     });
   } catch (err) {
     return { ok: false, reason: err instanceof jwt.TokenExpiredError ? 'expired' : 'invalid' };
@@ -58,7 +83,7 @@ export function verifyAccessToken(settings: JwtSettings, token: string, now: Dat
   const numbers = [c.iat, c.exp].every((v) => typeof v === 'number' && Number.isFinite(v));
   if (!strings || !numbers) return { ok: false, reason: 'invalid' };
   if (c.exp! - c.iat! > settings.ttlSeconds) return { ok: false, reason: 'invalid' };
-  return { ok: true, claims: c as AccessClaims };
+  return { ok: true, claims: Object.freeze({ ...c }) as AccessClaims };
 }
 
 /** A 256-bit random token, URL-safe. */

@@ -64,20 +64,27 @@ export async function loadAggregate<S, E extends DecidedEvent>(
  * Load -> decide -> append with the expected revision. With `ifMatch` the command is applied only to that
  * revision (412 otherwise). Without it, a lost race is retried a few times against the fresh state, which is
  * safe because `decide` re-checks every rule on the state it actually sees.
+ * With `assumeNew` (a stream that almost surely does not exist yet, e.g. a fresh random id) the first attempt
+ * skips the read and decides on the initial state; the append's 'no_stream' check still guards it, and a
+ * stream that does exist is then loaded as usual. Ignored with an idempotency key (a retry must be recognised).
  */
 export async function handleCommand<C extends CommandEnvelope, E extends DecidedEvent, S>(
   store: EventStore,
   decider: Decider<C, E, S>,
   command: Omit<C, 'at' | 'actor' | 'tenantId'> & Partial<Pick<C, 'at'>>,
   ctx: CommandContext,
-  options: { ifMatch?: number | null; expectNew?: boolean } = {},
+  options: { ifMatch?: number | null; expectNew?: boolean; assumeNew?: boolean } = {},
 ): Promise<CommandResult<S>> {
   const stream = streamName(ctx.tenantId, decider.category, command.aggregateId);
   const at = command.at ?? ctx.at ?? new Date().toISOString();
   const commandId = ctx.idempotencyKey ?? newId();
   const full = { ...command, at, actor: ctx.actor, tenantId: ctx.tenantId } as C;
+  const optimistic = options.assumeNew === true && !ctx.idempotencyKey && options.ifMatch == null;
   for (let attempt = 0; ; attempt++) {
-    const { state, revision, events: history } = await loadAggregate(store, decider, stream);
+    const assumed = optimistic && attempt === 0;
+    const { state, revision, events: history } = assumed
+      ? { state: decider.initialState, revision: -1, events: [] as RecordedEvent[] }
+      : await loadAggregate(store, decider, stream);
     if (ctx.idempotencyKey) {
       // A retry of a command that already landed (same idempotency key): answer with what it did.
       const applied = history.filter((e) => e.metadata.commandId === commandId);
@@ -128,7 +135,7 @@ export async function handleCommand<C extends CommandEnvelope, E extends Decided
       if (!(err instanceof WrongExpectedRevisionError)) throw err;
       if (options.ifMatch != null) throw new PreconditionFailedError(options.ifMatch, typeof err.actual === 'number' ? err.actual : -1);
       if (options.expectNew && revision < 0) throw new DomainError('already-exists', 'a record with this id already exists', 409);
-      if (attempt >= 4) throw new ConcurrencyConflictError(stream);
+      if (attempt >= (optimistic ? 5 : 4)) throw new ConcurrencyConflictError(stream);
     }
   }
 }

@@ -98,12 +98,20 @@ export function createAccessAuditWriter(deps: {
     for (const [stream, events] of byStream) await deps.events.appendToStream(stream, events, { expectedRevision: 'any' });
   }
 
-  async function drain(): Promise<void> {
-    while (queue.length > 0) {
+  /**
+   * Writes full batches, and with `all` everything queued before the call; what arrives meanwhile waits for
+   * a full batch or the interval timer (chasing each new arrival would commit a few entries at a time).
+   */
+  async function drain(all: boolean): Promise<void> {
+    let owed = all ? queue.length : 0;
+    while (queue.length >= maxBatch || owed > 0) {
       const batch = queue.slice(0, maxBatch);
       try {
         await writeBatch(batch);
-        queue = queue.slice(batch.length);
+        // Past the written entries (the overflow guard may have dropped some of them meanwhile).
+        const last = queue.indexOf(batch[batch.length - 1]!);
+        if (last >= 0) queue = queue.slice(last + 1);
+        owed -= batch.length;
         failures = 0;
       } catch (err) {
         failures++;
@@ -112,14 +120,20 @@ export function createAccessAuditWriter(deps: {
         return;
       }
     }
+    if (queue.length > 0) schedule(interval);
   }
 
   // Drains run one after another; a flush during a drain waits for it and then drains what arrived since.
   let chain: Promise<void> = Promise.resolve();
-  function flush(): Promise<void> {
-    chain = chain.then(drain);
-    return chain;
-  }
+  const run = (all: boolean): Promise<void> => (chain = chain.then(() => drain(all)));
+  const flush = (): Promise<void> => run(true);
+  // One full-batch drain queued at a time: under load a drain per request would commit a few entries each.
+  let batchDrainQueued = false;
+  const drainFullBatches = () => {
+    if (batchDrainQueued) return;
+    batchDrainQueued = true;
+    void run(false).finally(() => (batchDrainQueued = false));
+  };
 
   return {
     record(entry) {
@@ -132,7 +146,8 @@ export function createAccessAuditWriter(deps: {
         const dropped = queue.splice(0, queue.length - maxQueue);
         deps.logger.error('access audit queue full: oldest entries dropped', { dropped: dropped.length });
       }
-      if (queue.length >= maxBatch) void flush();
+      // While failing, only the backoff timer retries.
+      if (queue.length >= maxBatch && failures === 0) drainFullBatches();
       else schedule(interval);
     },
     flush,

@@ -28,6 +28,8 @@ export interface ProjectedDoc extends ReadDoc {
 export interface ProjectionTx {
   /** Read-only: build a new document and `put` it, never modify this one (the embedded store lends its own). */
   get<T extends ProjectedDoc>(collection: string, tenantId: string, id: string): Promise<T | null>;
+  /** Optional synchronous `get` (documents already in this process): undefined when only `get` can tell. Read-only too. */
+  peek?<T extends ProjectedDoc>(collection: string, tenantId: string, id: string): T | null | undefined;
   put<T extends ProjectedDoc>(collection: string, doc: T): void;
   delete(collection: string, tenantId: string, id: string): void;
 }
@@ -45,10 +47,66 @@ export async function applyTo<T extends ProjectedDoc>(
   event: RecordedEvent,
   fold: (doc: T | null) => Omit<T, '_position'> | null,
 ): Promise<void> {
-  const current = await tx.get<T>(collection, tenantId, id);
   const position = Number(event.position);
-  if (current && current._position >= position) return;
-  const next = fold(current);
+  await applyFold<T>(tx, collection, tenantId, id, event, (doc) => {
+    const next = fold(doc);
+    return next === null ? null : ({ ...next, _position: position } as T);
+  });
+}
+
+/**
+ * `applyTo` for folds that build the whole document themselves, `_position` included: no copy of every
+ * document per event, and no promise when the transaction can `peek` (synchronous when it returns undefined).
+ * A fold returning the document it was given means "no change": nothing is written.
+ */
+export function applyFold<T extends ProjectedDoc>(
+  tx: ProjectionTx,
+  collection: string,
+  tenantId: string,
+  id: string,
+  event: RecordedEvent,
+  fold: (doc: T | null, event: RecordedEvent) => T | null,
+): Promise<void> | void {
+  const current = tx.peek?.<T>(collection, tenantId, id);
+  if (current !== undefined) return foldInto(tx, collection, tenantId, id, event, current, fold);
+  return tx.get<T>(collection, tenantId, id).then((doc) => foldInto(tx, collection, tenantId, id, event, doc, fold));
+}
+
+function foldInto<T extends ProjectedDoc>(
+  tx: ProjectionTx,
+  collection: string,
+  tenantId: string,
+  id: string,
+  event: RecordedEvent,
+  current: T | null,
+  fold: (doc: T | null, event: RecordedEvent) => T | null,
+): void {
+  if (current && current._position >= Number(event.position)) return;
+  const next = fold(current, event);
+  if (next === current) return;
   if (next === null) tx.delete(collection, tenantId, id);
-  else tx.put(collection, { ...next, _position: position } as T);
+  else tx.put(collection, next);
+}
+
+const SHARED_STRINGS_MAX = 4096;
+const sharedStrings = new Map<string, string>();
+const recent: [string, string] = ['', ''];
+
+/**
+ * One copy of a string that repeats across documents (tenant ids, actor ids): JSON.parse gives every event
+ * its own copy, and a read model keeps them. Bounded: past the limit the pool starts again (only sharing is lost).
+ */
+export function sharedString(value: string): string {
+  // Consecutive events mostly repeat the last values: a comparison is cheaper than hashing a fresh string.
+  if (value === recent[0]) return recent[0];
+  if (value === recent[1]) return recent[1];
+  let known = sharedStrings.get(value);
+  if (known === undefined) {
+    if (sharedStrings.size >= SHARED_STRINGS_MAX) sharedStrings.clear();
+    sharedStrings.set(value, value);
+    known = value;
+  }
+  recent[1] = recent[0];
+  recent[0] = known;
+  return known;
 }

@@ -29,6 +29,8 @@ export class ProjectionBatch implements ProjectionTx {
   unpersisted = 0;
   /** Documents written directly (shared access) since the last flush. */
   private directWrites = 0;
+  /** Changes kept in the cache (not yet in the read store) since the last flush. */
+  private cachedWrites = 0;
 
   constructor(
     readonly projection: Projection,
@@ -58,12 +60,22 @@ export class ProjectionBatch implements ProjectionTx {
     return doc as T | null;
   }
 
+  /** Synchronous read when the answer is at hand (shared access, or already cached in this batch). */
+  peek<T extends ProjectedDoc>(collection: string, tenantId: string, id: string): T | null | undefined {
+    const target = this.target(collection);
+    if (target.shared) return target.shared.get(tenantId, id) as T | null;
+    return target.cache.get(`${tenantId}\u0000${id}`)?.doc as T | null | undefined;
+  }
+
   put<T extends ProjectedDoc>(collection: string, doc: T): void {
     const target = this.target(collection);
     if (target.shared) {
       target.shared.put(doc);
       this.directWrites++;
-    } else target.cache.set(`${doc.tenantId}\u0000${doc.id}`, { tenantId: doc.tenantId, id: doc.id, doc, dirty: true });
+    } else {
+      target.cache.set(`${doc.tenantId}\u0000${doc.id}`, { tenantId: doc.tenantId, id: doc.id, doc, dirty: true });
+      this.cachedWrites++;
+    }
   }
 
   delete(collection: string, tenantId: string, id: string): void {
@@ -71,7 +83,15 @@ export class ProjectionBatch implements ProjectionTx {
     if (target.shared) {
       target.shared.remove(tenantId, id);
       this.directWrites++;
-    } else target.cache.set(`${tenantId}\u0000${id}`, { tenantId, id, doc: null, dirty: true });
+    } else {
+      target.cache.set(`${tenantId}\u0000${id}`, { tenantId, id, doc: null, dirty: true });
+      this.cachedWrites++;
+    }
+  }
+
+  /** True when every change applied so far is already in the read store (written directly): readable now. */
+  get allVisible(): boolean {
+    return this.cachedWrites === 0;
   }
 
   /** Writes every changed document (one unordered bulkWrite per collection), empties the cache; returns how many. */
@@ -88,6 +108,7 @@ export class ProjectionBatch implements ProjectionTx {
       written += ops.length;
     }
     this.directWrites = 0;
+    this.cachedWrites = 0;
     this.handled = 0;
     return written;
   }

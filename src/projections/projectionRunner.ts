@@ -51,8 +51,12 @@ export interface ProjectionRunner {
   rebuild(name: string, onProgress?: (progress: RebuildProgress) => void): Promise<void>;
 }
 
-/** Events per readAll page during catch-up and rebuilds. */
-const PAGE_SIZE = 5000;
+/**
+ * Events per readAll page during catch-up and rebuilds. Small enough that a page in flight dies young: at 5000
+ * (~10 MB of events) most of each page outlived a scavenge and was promoted (1M-event catch-up: 760 MiB
+ * promoted and 740 MiB peak RSS, against 355 MiB and 570 MiB at 250-2000).
+ */
+const PAGE_SIZE = 1000;
 
 export function createProjectionRunner(deps: { events: EventStore; reads: ReadStore; logger: Logger; batchSize?: number }): ProjectionRunner {
   const { events, reads, logger } = deps;

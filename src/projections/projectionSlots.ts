@@ -162,6 +162,17 @@ export class SlotRuntime {
     };
   }
 
+  private notifyQueued = false;
+  /** One waiter check per burst of events (a page is delivered within one run of microtasks). */
+  private notifyWaitersSoon(): void {
+    if (this.notifyQueued) return;
+    this.notifyQueued = true;
+    queueMicrotask(() => {
+      this.notifyQueued = false;
+      this.deps.waiters.notify();
+    });
+  }
+
   private serial(slot: Slot, work: () => Promise<void>): Promise<void> {
     const run = slot.queue.then(work);
     slot.queue = run.catch(() => undefined);
@@ -179,6 +190,12 @@ export class SlotRuntime {
     if (slot.batch.handled >= this.deps.batchSize) {
       await this.flushOrFail(slot);
       return;
+    }
+    // Written straight into the store (embedded): readable already, so read-your-writes waits end now
+    // instead of a loop turn later; the idle flush below still persists the checkpoint.
+    if (slot.batch.allVisible && slot.batch.position !== slot.checkpoint) {
+      slot.checkpoint = slot.batch.position;
+      this.notifyWaitersSoon();
     }
     // Flush once the subscription has been idle for a tick: batches under load, ~ms latency when quiet.
     slot.idle ??= setImmediate(() => {

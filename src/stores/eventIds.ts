@@ -3,8 +3,15 @@ import { createHash, randomUUID } from 'node:crypto';
 // Namespace for the service's UUIDv5 event ids (fixed forever: changing it breaks idempotent retries).
 const EVENT_ID_NAMESPACE = 'b8d7c2f4-5a61-4c3e-9f0b-2e7d1a6c9e40';
 
+// Namespaces are few (usually just the one above): parse each once, ids are made on every command.
+const namespaceBytes = new Map<string, Buffer>();
 function uuidBytes(uuid: string): Buffer {
-  return Buffer.from(uuid.replace(/-/g, ''), 'hex');
+  let bytes = namespaceBytes.get(uuid);
+  if (!bytes) {
+    bytes = Buffer.from(uuid.replace(/-/g, ''), 'hex');
+    if (namespaceBytes.size < 64) namespaceBytes.set(uuid, bytes);
+  }
+  return bytes;
 }
 
 /** RFC 9562 UUIDv5 (SHA-1, name-based). */

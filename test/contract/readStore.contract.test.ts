@@ -156,6 +156,52 @@ for (const implementation of readStoreImplementations()) {
       assert.equal(await people.count(B), 1);
     });
 
+    it('answers equality filters on indexed fields as a scan would, through updates, deletes and array values', async function () {
+      const loose = (group: unknown) => ({ group }) as unknown as Partial<Person>;
+      await people.bulkWrite([
+        { kind: 'replace', doc: person('p1', { email: '1@x', group: 'alpha', age: 30 }) },
+        { kind: 'replace', doc: person('p2', { email: '2@x', group: 'beta', age: 40 }) },
+        { kind: 'replace', doc: person('p3', { email: '3@x', group: null }) },
+        { kind: 'replace', doc: person('p4', { email: '4@x' }) },
+        { kind: 'replace', doc: person('p5', { email: '5@x', ...loose(['gamma', 'alpha']) }) },
+        { kind: 'replace', doc: person('p6', { email: '6@x', ...loose(1) }) },
+        { kind: 'replace', doc: person('p7', { email: '7@x', group: 'alpha', age: 50 }) },
+        { kind: 'replace', doc: person('b1', { email: '1@x', group: 'alpha' }, B) },
+      ]);
+      const ids = async (filter: Record<string, unknown>, tenantId = A) => (await people.find(tenantId, filter)).items.map((d) => d.id);
+      assert.deepEqual(await ids({ group: 'alpha' }), ['p1', 'p5', 'p7'], 'an array holding the value matches too');
+      assert.deepEqual(await ids({ group: 'alpha' }, B), ['b1']);
+      assert.deepEqual(await ids({ group: 'alpha', age: { $gte: 40 } }), ['p7']);
+      assert.deepEqual(await ids({ group: 'gamma' }), ['p5']);
+      assert.deepEqual(await ids({ group: 1 }), ['p6']);
+      assert.deepEqual(await ids({ group: '1' }), [], 'no match across types');
+      assert.deepEqual(await ids({ group: null }), ['p3', 'p4'], 'null matches null and missing');
+      assert.deepEqual(await ids({ group: 'nobody' }), []);
+      assert.deepEqual(await ids({ email: '2@x' }), ['p2']);
+      assert.equal(await people.count(A, { group: 'alpha' }), 3);
+      assert.equal((await people.findOne(A, { group: 'beta' }))?.id, 'p2');
+      assert.ok(['p1', 'p5', 'p7'].includes((await people.findOne(A, { group: 'alpha' }))!.id));
+      assert.equal(await people.findOne(A, { group: 'alpha', age: 99 }), null);
+
+      await people.replace(person('p1', { email: '1@x', group: 'beta', age: 30 }));
+      await people.updateOne(A, { group: 'alpha', age: 50 }, { $set: { group: 'delta' } });
+      await people.updateOne(A, { id: 'p5' }, { $set: { group: 'alpha' } });
+      await people.deleteOne(A, 'p2');
+      await people.updateOne(A, { group: 'epsilon' }, { $set: { id: 'p8', email: '8@x' } }, { upsert: true });
+      assert.deepEqual(await ids({ group: 'alpha' }), ['p5']);
+      assert.deepEqual(await ids({ group: 'beta' }), ['p1']);
+      assert.deepEqual(await ids({ group: 'delta' }), ['p7']);
+      assert.deepEqual(await ids({ group: 'gamma' }), []);
+      assert.deepEqual(await ids({ group: 'epsilon' }), ['p8']);
+      assert.deepEqual(await ids({ group: 'alpha' }, B), ['b1']);
+
+      // An index declared over documents already stored answers at once.
+      const again = await store.collection<Person>('people_v1', [{ keys: { tenantId: 1, age: 1 } }]);
+      assert.deepEqual((await again.find(A, { age: 30 })).items.map((d) => d.id), ['p1']);
+      await again.drop();
+      assert.deepEqual(await ids({ group: 'beta' }), []);
+    });
+
     it('counts documents of a tenant, with and without a filter', async function () {
       await people.bulkWrite([1, 2, 3, 4].map((n) => ({ kind: 'replace' as const, doc: person(`p${n}`, { email: `${n}@x`, age: n * 10 }) })));
       await people.replace(person('x', { email: 'x@x', age: 10 }, B));

@@ -39,14 +39,71 @@ describe('SQLite event store: unusable data files', () => {
     await assertRefusedUntouched(/not an SQLite database/);
   });
 
-  it('refuses a corrupt SQLite file', async () => {
+  it('refuses to write into a file whose middle pages are corrupt (found by the background check)', async () => {
+    await writeStoreFile(2000);
+    const bytes = fs.readFileSync(file);
+    const pageSize = bytes.readUInt16BE(16);
+    const pages = bytes.length / pageSize;
+    assert.ok(pages > 40, 'the file has many pages');
+    const middle = Math.floor(pages / 2);
+    bytes.fill(0xa5, pageSize * middle, pageSize * (middle + 2)); // two b-tree pages overwritten with garbage
+    fs.writeFileSync(file, bytes);
+    const siblings = fs.readdirSync(dir).sort();
+
+    // The header and schema are sound, so the open succeeds; the full check runs in the background.
+    const store = await openSqliteEventStore({ file });
+    const stream = streamName('t1', 'patient', 'late');
+    const waiting = store.appendToStream(stream, [newEvent('t1')], { expectedRevision: 'no_stream' });
+    const isCorrupt = (err: unknown) => err instanceof EventStoreUnusableError && /corrupt/.test(err.message);
+    await assert.rejects(waiting, isCorrupt, 'an append issued during the check waits for it, then fails');
+    const integrity = (store as { integrity?: Promise<void> }).integrity;
+    assert.ok(integrity, 'the SQLite store exposes its integrity check');
+    await assert.rejects(integrity, isCorrupt);
+    assert.equal((store as { integrityState?: string }).integrityState, 'failed');
+    await assert.rejects(store.appendToStream(stream, [newEvent('t1')], { expectedRevision: 'no_stream' }), isCorrupt, 'later appends fail at once');
+    await store.close();
+
+    assert.ok(fs.readFileSync(file).equals(bytes), 'the file bytes are unchanged');
+    assert.deepEqual(fs.readdirSync(dir).sort(), siblings, 'no file was added or removed beside it');
+  });
+
+  it('refuses at open a file whose schema page is corrupt', async () => {
     await writeStoreFile();
     const bytes = fs.readFileSync(file);
     const pageSize = bytes.readUInt16BE(16);
-    assert.ok(bytes.length > pageSize * 6, 'the file has several pages to damage');
-    bytes.fill(0xa5, pageSize * 3, pageSize * 5); // two b-tree pages overwritten with garbage
+    bytes.fill(0xa5, 100, pageSize); // page 1 after the 100-byte header: the sqlite_schema b-tree
     fs.writeFileSync(file, bytes);
     await assertRefusedUntouched(/corrupt/);
+  });
+
+  it('lets appends through once the background check of a sound file has passed', async () => {
+    await writeStoreFile(20);
+    const store = await openSqliteEventStore({ file });
+    const stream = streamName('t1', 'patient', 'after-check');
+    const appended = store.appendToStream(stream, [newEvent('t1')], { expectedRevision: 'no_stream' });
+    await (store as { integrity?: Promise<void> }).integrity;
+    assert.equal((store as { integrityState?: string }).integrityState, 'ok');
+    assert.equal((await appended).nextExpectedRevision, 0);
+    assert.equal((await store.readAll({ maxCount: 100 })).length, 21);
+    await store.close();
+  });
+
+  it('close() during the check ends it and rejects the appends still waiting, writing nothing', async () => {
+    await writeStoreFile(20);
+    const before = fs.readFileSync(file);
+    const store = await openSqliteEventStore({ file });
+    const waiting = store.appendToStream(streamName('t1', 'patient', 'never'), [newEvent('t1')], { expectedRevision: 'no_stream' });
+    const settled = Promise.allSettled([waiting]);
+    await store.close();
+    const [outcome] = await settled;
+    // The check of a small file may finish before close() stops it; then the append was written first.
+    if (outcome!.status === 'rejected') {
+      assert.match(String(outcome!.reason), /closed/);
+      assert.ok(fs.readFileSync(file).equals(before), 'nothing was written');
+    }
+    const reopened = await openSqliteEventStore({ file });
+    assert.equal((await reopened.readAll({ maxCount: 100 })).length, outcome!.status === 'fulfilled' ? 21 : 20);
+    await reopened.close();
   });
 
   it('refuses an unknown schema version', async () => {

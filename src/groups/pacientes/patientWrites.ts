@@ -21,10 +21,10 @@ export const newPatientId = (idempotencyKey: string | null | undefined): string 
 type Guarded = { patientId: string; documentType: DocumentType; documentNumber: string };
 
 /** Claims the document for the patient; true when this call claimed it (false: the patient already held it). */
-async function claimDocument(events: EventStore, ctx: CommandContext, g: Guarded): Promise<boolean> {
+async function claimDocument(events: EventStore, ctx: CommandContext, g: Guarded, assumeNew = false): Promise<boolean> {
   const result = await handleCommand(events, patientDocumentDecider, {
     type: 'ClaimPatientDocument', aggregateId: documentGuardId(ctx.tenantId, g.documentType, g.documentNumber), data: g,
-  }, ctx);
+  }, ctx, { assumeNew });
   return result.events.length > 0 && result.events.some((e) => e.type === 'PatientDocumentClaimed');
 }
 
@@ -35,8 +35,8 @@ async function releaseDocument(events: EventStore, ctx: CommandContext, g: Guard
 }
 
 /** Runs `work` after claiming the document; gives the document back when `work` fails. */
-async function withDocument<T>(events: EventStore, ctx: CommandContext, g: Guarded, work: () => Promise<T>): Promise<T> {
-  const claimed = await claimDocument(events, ctx, g);
+async function withDocument<T>(events: EventStore, ctx: CommandContext, g: Guarded, work: () => Promise<T>, assumeNew = false): Promise<T> {
+  const claimed = await claimDocument(events, ctx, g, assumeNew);
   try {
     return await work();
   } catch (err) {
@@ -51,7 +51,9 @@ export async function registerPatient(events: EventStore, ctx: CommandContext, d
   // Check the data first (pure), so a refused registration never holds a document.
   patientDecider.decide({ ...command, at: ctx.at ?? new Date().toISOString(), actor: ctx.actor, tenantId: ctx.tenantId }, patientDecider.initialState);
   const guarded = { patientId, documentType: data.documentType, documentNumber: data.documentNumber };
-  const result = await withDocument(events, ctx, guarded, () => handleCommand(events, patientDecider, command, ctx, { expectNew: true }));
+  // Most documents were never claimed and the patient id is fresh: both commands first try without reading
+  // their stream (the appends' expected revision still catches a claimed document or an existing id).
+  const result = await withDocument(events, ctx, guarded, () => handleCommand(events, patientDecider, command, ctx, { expectNew: true, assumeNew: true }), true);
   return { patientId, result };
 }
 

@@ -1,6 +1,6 @@
 // Read models of the Pacientes group: patients (searchable census) and nursing notes with their versions.
 import { PATIENT_EVENT_TYPES } from '../../domain/pacientes/patientEvents.js';
-import { applyTo, type Projection } from '../../projections/projection.js';
+import { applyFold, type Projection } from '../../projections/projection.js';
 import { tenantOfStream } from '../../stores/eventStore.js';
 import { foldNote, type NoteDoc } from './noteDoc.js';
 import { foldPatient, idOfStream, type PatientDoc } from './patientDoc.js';
@@ -16,7 +16,8 @@ const categoryOf = (stream: string): string => stream.slice(stream.indexOf('.') 
 
 export const pacientesProjection: Projection = {
   name: PACIENTES_PROJECTION,
-  version: 1,
+  // 2: notes keep their versions only once amended; documents built with every key (undefined when empty).
+  version: 2,
   collections: {
     [PATIENTS]: [
       { keys: { tenantId: 1, sortName: 1, id: 1 }, name: 'by_name' },
@@ -27,13 +28,18 @@ export const pacientesProjection: Projection = {
     [NURSING_NOTES]: [{ keys: { tenantId: 1, patientId: 1, occurredAt: -1, id: 1 }, name: 'by_patient_time' }],
   },
   eventTypes: [...PATIENT_EVENT_TYPES, ...NOTE_EVENT_TYPES],
-  async handle(event, tx) {
-    const tenantId = tenantOfStream(event.streamName);
+  // Synchronous when the store lends its documents (embedded): no promise per event.
+  handle(event, tx) {
     const category = categoryOf(event.streamName);
     if (category === 'patient') {
-      await applyTo<PatientDoc>(tx, PATIENTS, tenantId, idOfStream(event.streamName), event, (doc) => foldPatient(doc, event));
-    } else if (category === 'nursingNote') {
-      await applyTo<NoteDoc>(tx, NURSING_NOTES, tenantId, idOfStream(event.streamName), event, (doc) => foldNote(doc, event));
+      return applyFold<PatientDoc>(tx, PATIENTS, tenantOfStream(event.streamName), idOfStream(event.streamName), event, foldPatient);
+    }
+    if (category === 'nursingNote') {
+      const tenantId = tenantOfStream(event.streamName);
+      // A note keeps its patient document's id string rather than its own copy: one per patient, not per note.
+      // (Closures left unnamed: tsx wraps every named one in a naming call, a cost per event.)
+      return applyFold<NoteDoc>(tx, NURSING_NOTES, tenantId, idOfStream(event.streamName), event, (doc) =>
+        foldNote(doc, event, (id) => tx.peek?.<PatientDoc>(PATIENTS, tenantId, id)?.id ?? id));
     }
   },
 };

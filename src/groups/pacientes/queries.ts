@@ -5,7 +5,7 @@ import { InvalidCursorError } from '../../stores/readCursor.js';
 import { streamName, type RecordedEvent } from '../../stores/eventStore.js';
 import type { Filter, Page, SortSpec } from '../../stores/readStore.js';
 import type { PatientStatus } from '../../domain/pacientes/patientTypes.js';
-import { noteView, type NoteDoc } from './noteDoc.js';
+import { NOTE_CONTENT_KEYS, noteView, type NoteDoc } from './noteDoc.js';
 import type { PatientDoc } from './patientDoc.js';
 import { nursingNotes, patients } from './readModel.js';
 import { searchFilter } from './searchText.js';
@@ -51,12 +51,18 @@ export async function listPatients(ctx: TenantRequestContext, query: PatientList
   if (search) Object.assign(filter, search);
   const sort: SortSpec = { [SORT_FIELDS[query.sort]]: query.order === 'asc' ? 1 : -1 };
   const result = await page(() => patients(ctx).find(ctx.auth.tenantId, filter, { sort, limit: query.limit, after: query.cursor ?? null, projection: SUMMARY_PROJECTION }));
-  return { items: result.items.map(patientSummary), nextCursor: result.nextCursor };
+  // The projection already made each item a fresh copy holding only the summary fields.
+  return { items: result.items as Record<string, unknown>[], nextCursor: result.nextCursor };
 }
+
+// A list shows current versions only: the versions of amended notes are not copied out of the store.
+const NOTE_SUMMARY_PROJECTION: Record<string, 1> = Object.fromEntries(
+  ['id', 'patientId', 'revision', 'version', ...NOTE_CONTENT_KEYS, 'authorId', 'recordedAt', 'updatedAt', 'amended'].map((f) => [f, 1]),
+);
 
 export async function listNotes(ctx: TenantRequestContext, patientId: string, limit: number, cursor?: string): Promise<Page<Record<string, unknown>>> {
   const result = await page(() =>
-    nursingNotes(ctx).find(ctx.auth.tenantId, { patientId }, { sort: { occurredAt: -1 }, limit, after: cursor ?? null }),
+    nursingNotes(ctx).find(ctx.auth.tenantId, { patientId }, { sort: { occurredAt: -1 }, limit, after: cursor ?? null, projection: NOTE_SUMMARY_PROJECTION }),
   );
   return { items: result.items.map((n) => noteView(n, false)), nextCursor: result.nextCursor };
 }

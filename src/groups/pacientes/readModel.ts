@@ -16,12 +16,9 @@ export const patients = (ctx: TenantRequestContext): Collection<PatientDoc> =>
 export const nursingNotes = (ctx: TenantRequestContext): Collection<NoteDoc> =>
   ctx.services.projections.collection<NoteDoc>(PACIENTES_PROJECTION, NURSING_NOTES);
 
-function foldStream<T extends { _position: number }>(events: RecordedEvent[], fold: (doc: T | null, e: RecordedEvent) => Omit<T, '_position'> | null): T | null {
+function foldStream<T>(events: RecordedEvent[], fold: (doc: T | null, e: RecordedEvent) => T | null): T | null {
   let doc: T | null = null;
-  for (const e of events) {
-    const next = fold(doc, e);
-    doc = next === null ? null : ({ ...next, _position: Number(e.position) } as T);
-  }
+  for (const e of events) doc = fold(doc, e);
   return doc;
 }
 

@@ -1,8 +1,9 @@
 // GET /ready: the stores answer and every projection this process runs has caught up with the log.
 import type { AppServices } from '../../services.js';
 import { HttpError } from '../../http/problem.js';
+import { backgroundIntegrityOf } from '../../stores/sqlite/integrityCheck.js';
 
-type Check = 'ok' | 'failed' | 'caught-up' | 'behind' | 'not-run-here';
+type Check = 'ok' | 'checking' | 'failed' | 'caught-up' | 'behind' | 'not-run-here';
 
 export async function readiness(services: AppServices): Promise<Record<string, unknown>> {
   const checks: Record<'eventStore' | 'readStore' | 'projections', Check> = { eventStore: 'ok', readStore: 'ok', projections: 'caught-up' };
@@ -13,6 +14,9 @@ export async function readiness(services: AppServices): Promise<Record<string, u
     services.logger.error('readiness: event store failed', { error: err });
     checks.eventStore = 'failed';
   }
+  // The SQLite store checks its whole file in the background after opening it: not ready until that passed.
+  const integrity = backgroundIntegrityOf(services.events)?.integrityState ?? 'ok';
+  if (checks.eventStore === 'ok' && integrity !== 'ok') checks.eventStore = integrity === 'checking' ? 'checking' : 'failed';
   try {
     await services.reads.listCollections();
   } catch (err) {

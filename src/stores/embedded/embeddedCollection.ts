@@ -6,6 +6,7 @@ import { compareSortValues, decodeCursor, encodeCursor, sortKeysOf, sortValuesOf
 import { plainClone } from './plainClone.js';
 import { SHARED_ACCESS, type SharedAccess } from '../sharedDocuments.js';
 import { UniqueIndexes } from './uniqueIndexes.js';
+import { EqualityIndexes } from './equalityIndexes.js';
 import { updatedCopy, upsertedDoc } from './documentUpdate.js';
 
 /** The documents of one collection; a handle looks it up on every call, so a dropped collection starts empty. */
@@ -20,6 +21,7 @@ const MAX_VIEWS_PER_TENANT = 32;
 export class CollectionData {
   readonly tenants = new Map<string, Map<string, ReadDoc>>();
   readonly unique: UniqueIndexes;
+  readonly equality = new EqualityIndexes();
   private readonly views = new Map<string, Map<string, SortedRow[]>>();
   constructor(readonly name: string) {
     this.unique = new UniqueIndexes(name);
@@ -38,6 +40,7 @@ export class CollectionData {
     if (!docs) this.tenants.set(doc.tenantId, (docs = new Map()));
     const previous = docs.get(doc.id);
     this.unique.write(previous, doc);
+    this.equality.write(previous, doc);
     docs.set(doc.id, doc);
     this.views.delete(doc.tenantId);
   }
@@ -57,6 +60,7 @@ export class CollectionData {
   clear(): void {
     this.tenants.clear();
     this.unique.clear();
+    this.equality.clear();
     this.views.clear();
   }
 
@@ -65,6 +69,7 @@ export class CollectionData {
     const doc = docs?.get(id);
     if (!docs || !doc) return false;
     this.unique.remove(doc);
+    this.equality.remove(doc);
     docs.delete(id);
     this.views.delete(tenantId);
     return true;
@@ -80,6 +85,17 @@ export class CollectionData {
     if (hasFilter && typeof filter.id === 'string') {
       const doc = docs.get(filter.id);
       return doc && query!.test(doc) ? [doc] : [];
+    }
+    // A plain equality on an indexed field narrows to the documents holding that value.
+    const indexed = hasFilter ? this.equality.lookup(filter) : null;
+    if (indexed) {
+      const out: ReadDoc[] = [];
+      for (const id of indexed.index.candidates(tenantId, indexed.value)) {
+        const doc = docs.get(id);
+        if (doc && query!.test(doc) && out.push(doc) > 1 && firstOnly) break;
+      }
+      // The first match of a scan is the first in insertion order, which the index does not keep: scan then.
+      if (!firstOnly || out.length <= 1) return out;
     }
     const out: ReadDoc[] = [];
     for (const doc of docs.values()) {

@@ -15,7 +15,10 @@ export function createEmbeddedReadStore(): ReadStore {
     kind: 'embedded',
     async collection<T extends ReadDoc = ReadDoc>(name: string, indexes: IndexSpec[] = []): Promise<Collection<T>> {
       const data = dataOf(name);
-      for (const index of indexes) if (index.unique) data.unique.add(index, data.all());
+      for (const index of indexes) {
+        if (index.unique) data.unique.add(index, data.all());
+        data.equality.add(index, data.all());
+      }
       return new EmbeddedCollection<T>(name, (create) => (create ? dataOf(name) : collections.get(name)));
     },
     async listCollections(): Promise<string[]> {

@@ -1,5 +1,6 @@
 // The embedded event store: one SQLite file (WAL, synchronous=FULL), group-committed appends,
-// catch-up subscriptions that also see appends made by other processes on the same file.
+// catch-up subscriptions that also see appends made by other processes on the same file. An existing file is
+// quick_checked in a worker while reads go on; appends wait for that check, so a corrupt file is never written.
 import type { Logger } from '../../logger.js';
 import type {
   AppendResult,
@@ -12,10 +13,13 @@ import type {
   SubscribeOptions,
   Subscription,
 } from '../eventStore.js';
+import { EventStoreUnusableError } from '../eventStore.js';
 import { assertValidAppend, assertValidRead } from '../eventMatching.js';
-import { openEventDatabase } from './sqliteSchema.js';
+import { asUnusable, openEventDatabase } from './sqliteSchema.js';
+import { IntegrityCheckStoppedError, startIntegrityCheck, type BackgroundIntegrity, type IntegrityState } from './integrityCheck.js';
 import { prepareStatements, toRecordedEvent } from './sqliteStatements.js';
-import { createBatchWriter, type PendingAppend } from './sqliteAppendBatch.js';
+import type { AppendOutcome, PendingAppend } from './sqliteAppendBatch.js';
+import { createStoreWriter } from './sqliteWriter.js';
 import { startPollingSubscription } from './pollingSubscription.js';
 
 export interface SqliteEventStoreOptions {
@@ -32,12 +36,21 @@ const SUBSCRIPTION_PAGE = 500;
 const MAX_BATCH = 2000;
 const NO_LIMIT = -1; // SQLite: LIMIT -1 means no limit
 
-export async function openSqliteEventStore(opts: SqliteEventStoreOptions): Promise<EventStore> {
+/** The SQLite store: the EventStore port plus its background integrity check. */
+export type SqliteEventStore = EventStore & BackgroundIntegrity;
+
+export async function openSqliteEventStore(opts: SqliteEventStoreOptions): Promise<SqliteEventStore> {
   const { db, created } = openEventDatabase(opts.file);
-  const st = prepareStatements(db);
-  const writeBatch = createBatchWriter(db, st);
+  let st: ReturnType<typeof prepareStatements>;
+  try {
+    st = prepareStatements(db);
+    opts.logger?.info('event store opened', { kind: 'sqlite', file: opts.file, created, head: String(st.head.get()?.p ?? 0) });
+  } catch (err) {
+    db.close();
+    throw asUnusable(opts.file, err);
+  }
+  const writer = createStoreWriter({ file: opts.file, db, st, logger: opts.logger });
   const pollMs = opts.pollMs ?? 300;
-  opts.logger?.info('event store opened', { kind: 'sqlite', file: opts.file, created, head: String(st.head.get()?.p ?? 0) });
 
   const commitListeners = new Set<() => void>();
   const subscriptions = new Set<Subscription>();
@@ -45,21 +58,54 @@ export async function openSqliteEventStore(opts: SqliteEventStoreOptions): Promi
   let flushScheduled = false;
   let closed = false;
 
-  function flush(): void {
+  // A file this process just created needs no check; an existing one is checked on the second core.
+  const check = created ? null : startIntegrityCheck(opts.file);
+  let integrityState: IntegrityState = check ? 'checking' : 'ok';
+  let integrityError: EventStoreUnusableError | null = null;
+  const checkStarted = Date.now();
+  const integrity = check ? check.done.then(integrityPassed, integrityFailed) : Promise.resolve();
+  integrity.catch(() => undefined); // not a crash when nobody awaits it: appends and integrityState report it
+
+  function integrityPassed(): void {
+    integrityState = 'ok';
+    opts.logger?.info('event store integrity checked', { file: opts.file, ms: Date.now() - checkStarted });
+    if (!closed && queue.length > 0) scheduleFlush(); // the appends that waited for the check
+  }
+
+  function integrityFailed(err: unknown): never {
+    if (err instanceof IntegrityCheckStoppedError) throw err; // closed first: close() rejected the waiting appends
+    integrityState = 'failed';
+    integrityError = err instanceof EventStoreUnusableError ? err : new EventStoreUnusableError(String(err));
+    opts.logger?.error('event store file failed its integrity check; appends are refused', { file: opts.file, error: integrityError.message });
+    rejectWaiting(integrityError);
+    throw integrityError;
+  }
+
+  function rejectWaiting(error: Error): void {
+    for (const p of queue.splice(0)) p.reject(error);
+  }
+
+  // Batches in flight on the writer thread: one is sent per tick without waiting for the previous one (the
+  // thread commits all that arrived during its last commit together); close() waits for them.
+  const writing = new Set<Promise<void>>();
+
+  function flush(): Promise<void> {
     flushScheduled = false;
+    if (integrityState !== 'ok') return Promise.resolve(); // held until the integrity check passes (or rejected if it fails)
     const batch = queue.slice(0, MAX_BATCH);
     queue = queue.slice(batch.length);
     if (queue.length > 0) scheduleFlush();
-    if (batch.length === 0) return;
-    let outcomes;
-    try {
-      outcomes = writeBatch(batch);
-    } catch (err) {
+    if (batch.length === 0) return Promise.resolve();
+    const done: Promise<void> = writer.write(batch).then((outcomes) => settle(batch, outcomes), (err: unknown) => {
       // The transaction failed as a whole (disk full, I/O error, lock timeout): nothing was written.
       opts.logger?.error('event store batch failed', { error: err, appends: batch.length });
       for (const p of batch) p.reject(err);
-      return;
-    }
+    }).finally(() => writing.delete(done));
+    writing.add(done);
+    return done;
+  }
+
+  function settle(batch: PendingAppend[], outcomes: AppendOutcome[]): void {
     let wrote = false;
     outcomes.forEach((o, i) => {
       if ('error' in o) batch[i]!.reject(o.error);
@@ -79,16 +125,26 @@ export async function openSqliteEventStore(opts: SqliteEventStoreOptions): Promi
   }
 
   function readPage(after: bigint, maxCount: number, tenant?: string): RecordedEvent[] {
-    const rows = tenant === undefined ? st.allAfter.all(Number(after), maxCount) : st.tenantAfter.all(tenant, Number(after), maxCount);
+    let rows;
+    try {
+      rows = tenant === undefined ? st.allAfter.all(Number(after), maxCount) : st.tenantAfter.all(tenant, Number(after), maxCount);
+    } catch (err) {
+      throw asUnusable(opts.file, err); // a damaged page met before the background check reported it
+    }
     return rows.map(toRecordedEvent);
   }
 
-  const store: EventStore = {
+  const store: SqliteEventStore = {
     kind: 'sqlite',
+    integrity,
+    get integrityState() {
+      return integrityState;
+    },
 
     appendToStream(stream: string, events: NewEvent[], options: { expectedRevision: ExpectedRevision }): Promise<AppendResult> {
       return new Promise<AppendResult>((resolve, reject) => {
         if (closed) throw new Error('event store is closed');
+        if (integrityError) throw integrityError;
         assertValidAppend(stream, events, options.expectedRevision);
         queue.push({ stream, events, expected: options.expectedRevision, resolve, reject });
         scheduleFlush();
@@ -146,7 +202,13 @@ export async function openSqliteEventStore(opts: SqliteEventStoreOptions): Promi
       if (closed) return;
       closed = true;
       await Promise.all([...subscriptions].map((s) => s.stop()));
-      while (queue.length > 0) flush(); // appends accepted before close are still written
+      // Waits for a pragma already running in the worker to return: it holds the file open until then.
+      await check?.stop();
+      // Never acknowledged, so nothing is lost: the caller may retry once the file has been checked.
+      if (integrityState !== 'ok') rejectWaiting(integrityError ?? new Error('event store closed before its integrity check finished; the append was not written'));
+      while (queue.length > 0) void flush(); // appends accepted before close are still written
+      await Promise.all(writing);
+      await writer.close(); // the writer's connection first: the store's own must be the last to close
       db.close();
       opts.logger?.info('event store closed', { kind: 'sqlite', file: opts.file });
     },

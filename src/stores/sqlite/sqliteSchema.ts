@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { EventStoreUnusableError } from '../eventStore.js';
+import { corruptFileMessage } from './integrityCheck.js';
 
 export const SCHEMA_VERSION = 1;
 /** PRAGMA application_id marking the file as this service's event log ('DLYE'). */
@@ -29,7 +30,8 @@ const SCHEMA_V1 = `
 
 /**
  * Opens (or creates) the event file with WAL + synchronous=FULL. An existing file is first inspected through
- * a read-only connection (header, PRAGMA quick_check, schema version), so a file we refuse is never written.
+ * a read-only connection (header, application_id, schema version, schema readable), so a file we refuse is
+ * never written. The full quick_check of an existing file is the caller's (startIntegrityCheck).
  */
 export function openEventDatabase(file: string): { db: Database.Database; created: boolean } {
   const dir = path.dirname(file);
@@ -64,7 +66,7 @@ export function openEventDatabase(file: string): { db: Database.Database; create
     return { db, created: version === 0 };
   } catch (err) {
     db.close();
-    throw err;
+    throw asUnusable(file, err);
   }
 }
 
@@ -106,30 +108,31 @@ function probeFile(file: string): void {
     throw new EventStoreUnusableError(`${file} cannot be opened: ${(err as Error).message}; refusing to start (the file was left untouched)`);
   }
   try {
-    let problems: string[];
-    try {
-      const rows = probe.pragma('quick_check') as Array<{ quick_check: string }>;
-      problems = rows.map((r) => r.quick_check).filter((r) => r !== 'ok');
-    } catch (err) {
-      problems = [(err as Error).message];
-    }
-    if (problems.length > 0) {
-      throw new EventStoreUnusableError(
-        `${file} is corrupt (PRAGMA quick_check: ${problems.slice(0, 3).join('; ')}); refusing to start. ` +
-          'Restore it from a backup; the file was left untouched.',
-      );
-    }
+    // Cheap checks only (the header page and the schema): the full quick_check runs in the background
+    // (integrityCheck.ts) so a large log does not delay the start.
     const version = Number(probe.pragma('user_version', { simple: true }));
     const appId = Number(probe.pragma('application_id', { simple: true }));
-    const tables = probe.prepare(`SELECT count(*) AS n FROM sqlite_schema WHERE type = 'table'`).get() as { n: number };
-    if (version === 0 && appId === 0 && tables.n === 0) return; // an empty database: safe to initialise
+    const tables = probe.prepare(`SELECT name FROM sqlite_schema WHERE type = 'table'`).pluck().all() as string[];
+    if (version === 0 && appId === 0 && tables.length === 0) return; // an empty database: safe to initialise
     if (appId !== APPLICATION_ID) {
       throw new EventStoreUnusableError(`${file} is an SQLite database but not this service's event log (application_id ${appId}); refusing to start (the file was left untouched)`);
     }
     if (version !== SCHEMA_VERSION) throw new EventStoreUnusableError(unknownVersionMessage(file, version));
+    if (!tables.includes('events')) throw new EventStoreUnusableError(corruptFileMessage(file, 'the events table is missing'));
+  } catch (err) {
+    throw asUnusable(file, err);
   } finally {
     probe.close();
   }
+}
+
+/** SQLITE_CORRUPT* / SQLITE_NOTADB (a damaged page met while reading) become EventStoreUnusableError; others pass. */
+export function asUnusable(file: string, err: unknown): unknown {
+  const code = (err as { code?: unknown })?.code;
+  if (typeof code === 'string' && /^SQLITE_(CORRUPT|NOTADB)/.test(code)) {
+    return new EventStoreUnusableError(corruptFileMessage(file, `${code}: ${(err as Error).message}`));
+  }
+  return err;
 }
 
 function unknownVersionMessage(file: string, version: number): string {
