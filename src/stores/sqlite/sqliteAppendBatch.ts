@@ -1,6 +1,5 @@
 // Group commit: the appends queued during one tick are written in one IMMEDIATE transaction (one fsync);
 // each append is checked on its own and runs in its own savepoint, so a failing one rejects alone.
-// The transaction runs on the writer thread (sqliteWriter.ts), so the fsync never blocks the event loop.
 import type Database from 'better-sqlite3';
 import type { AppendResult, ExpectedRevision, NewEvent } from '../eventStore.js';
 import { IdempotencyConflictError, WrongExpectedRevisionError, tenantOfStream } from '../eventStore.js';
@@ -15,29 +14,14 @@ export interface PendingAppend {
   reject(error: unknown): void;
 }
 
-/** An append as the writer takes it: plain data (it crosses to the writer thread), ids lower-cased, JSON as text. */
-export interface PreparedAppend {
-  stream: string;
-  expected: ExpectedRevision;
-  events: { id: string; type: string; data: string; metadata: string }[];
-}
-
-export function prepareAppend(p: Pick<PendingAppend, 'stream' | 'events' | 'expected'>): PreparedAppend {
-  return {
-    stream: p.stream,
-    expected: p.expected,
-    events: p.events.map((e) => ({ id: e.id.toLowerCase(), type: e.type, data: JSON.stringify(e.data), metadata: JSON.stringify(e.metadata) })),
-  };
-}
-
 export type AppendOutcome = { ok: AppendResult; wrote: boolean } | { error: unknown };
 
 export function createBatchWriter(db: Database.Database, st: Statements) {
-  const insertEvents = (p: PreparedAppend, current: number): AppendResult => {
+  const insertEvents = (p: PendingAppend, current: number): AppendResult => {
     const tenant = tenantOfStream(p.stream);
     let position = 0;
     p.events.forEach((e, i) => {
-      const info = st.insert.run(p.stream, current + 1 + i, tenant, e.id, e.type, e.data, e.metadata);
+      const info = st.insert.run(p.stream, current + 1 + i, tenant, e.id.toLowerCase(), e.type, JSON.stringify(e.data), JSON.stringify(e.metadata));
       position = Number(info.lastInsertRowid);
     });
     return { nextExpectedRevision: current + p.events.length, position: BigInt(position) };
@@ -45,10 +29,10 @@ export function createBatchWriter(db: Database.Database, st: Statements) {
   // Nested better-sqlite3 transaction = SAVEPOINT: a throw rolls back this append's rows only.
   const insertInSavepoint = db.transaction(insertEvents);
   // One INSERT is atomic by itself, so a single-event append skips the savepoint round trip.
-  const insertAll = (p: PreparedAppend, current: number) =>
+  const insertAll = (p: PendingAppend, current: number) =>
     p.events.length === 1 ? insertEvents(p, current) : insertInSavepoint(p, current);
 
-  function appendOne(p: PreparedAppend): { ok: AppendResult; wrote: boolean } {
+  function appendOne(p: PendingAppend): { ok: AppendResult; wrote: boolean } {
     const current = st.headRevision.get(p.stream)?.revision ?? -1;
     if (!revisionMatches(p.expected, current)) {
       const earlier = findEarlierAppend(st, p);
@@ -66,7 +50,7 @@ export function createBatchWriter(db: Database.Database, st: Statements) {
   }
 
   /** Runs one batch; throws only when the transaction itself fails (then nothing of the batch is written). */
-  const writeBatch = db.transaction((batch: PreparedAppend[]): AppendOutcome[] =>
+  const writeBatch = db.transaction((batch: PendingAppend[]): AppendOutcome[] =>
     batch.map((p) => {
       try {
         return appendOne(p);
@@ -76,15 +60,15 @@ export function createBatchWriter(db: Database.Database, st: Statements) {
     }),
   );
 
-  return (batch: PreparedAppend[]): AppendOutcome[] => writeBatch.immediate(batch);
+  return (batch: PendingAppend[]): AppendOutcome[] => writeBatch.immediate(batch);
 }
 
 /**
  * An append whose ids already exist: the same append retried (acknowledged with the original result), or a
  * different append reusing an id (IdempotencyConflictError). Null when none of the ids exists.
  */
-function findEarlierAppend(st: Statements, p: PreparedAppend): AppendResult | null {
-  const rows = p.events.map((e) => st.byEventId.get(e.id));
+function findEarlierAppend(st: Statements, p: PendingAppend): AppendResult | null {
+  const rows = p.events.map((e) => st.byEventId.get(e.id.toLowerCase()));
   const firstFound = rows.findIndex((r) => r !== undefined);
   if (firstFound < 0) return null;
   const conflict = new IdempotencyConflictError(p.stream, p.events[firstFound]!.id);
@@ -92,7 +76,7 @@ function findEarlierAppend(st: Statements, p: PreparedAppend): AppendResult | nu
   const found = rows as EventRow[];
   const start = found[0]!.revision;
   const same = found.every((r, i) => r.stream === p.stream && r.revision === start + i &&
-    sameEventContent({ type: r.type, data: JSON.parse(r.data) }, { type: p.events[i]!.type, data: JSON.parse(p.events[i]!.data) }));
+    sameEventContent({ type: r.type, data: JSON.parse(r.data) }, p.events[i]!));
   if (!same || !retryStartMatches(p.expected, start)) throw conflict;
   const last = found[found.length - 1]!;
   return { nextExpectedRevision: last.revision, position: BigInt(last.position) };

@@ -18,8 +18,7 @@ import { assertValidAppend, assertValidRead } from '../eventMatching.js';
 import { asUnusable, openEventDatabase } from './sqliteSchema.js';
 import { IntegrityCheckStoppedError, startIntegrityCheck, type BackgroundIntegrity, type IntegrityState } from './integrityCheck.js';
 import { prepareStatements, toRecordedEvent } from './sqliteStatements.js';
-import type { AppendOutcome, PendingAppend } from './sqliteAppendBatch.js';
-import { createStoreWriter } from './sqliteWriter.js';
+import { createBatchWriter, type PendingAppend } from './sqliteAppendBatch.js';
 import { startPollingSubscription } from './pollingSubscription.js';
 
 export interface SqliteEventStoreOptions {
@@ -49,7 +48,7 @@ export async function openSqliteEventStore(opts: SqliteEventStoreOptions): Promi
     db.close();
     throw asUnusable(opts.file, err);
   }
-  const writer = createStoreWriter({ file: opts.file, db, st, logger: opts.logger });
+  const writeBatch = createBatchWriter(db, st);
   const pollMs = opts.pollMs ?? 300;
 
   const commitListeners = new Set<() => void>();
@@ -85,27 +84,22 @@ export async function openSqliteEventStore(opts: SqliteEventStoreOptions): Promi
     for (const p of queue.splice(0)) p.reject(error);
   }
 
-  // Batches in flight on the writer thread: one is sent per tick without waiting for the previous one (the
-  // thread commits all that arrived during its last commit together); close() waits for them.
-  const writing = new Set<Promise<void>>();
-
-  function flush(): Promise<void> {
+  function flush(): void {
     flushScheduled = false;
-    if (integrityState !== 'ok') return Promise.resolve(); // held until the integrity check passes (or rejected if it fails)
+    if (integrityState !== 'ok') return; // held until the integrity check passes (or rejected if it fails)
     const batch = queue.slice(0, MAX_BATCH);
     queue = queue.slice(batch.length);
     if (queue.length > 0) scheduleFlush();
-    if (batch.length === 0) return Promise.resolve();
-    const done: Promise<void> = writer.write(batch).then((outcomes) => settle(batch, outcomes), (err: unknown) => {
+    if (batch.length === 0) return;
+    let outcomes;
+    try {
+      outcomes = writeBatch(batch);
+    } catch (err) {
       // The transaction failed as a whole (disk full, I/O error, lock timeout): nothing was written.
       opts.logger?.error('event store batch failed', { error: err, appends: batch.length });
       for (const p of batch) p.reject(err);
-    }).finally(() => writing.delete(done));
-    writing.add(done);
-    return done;
-  }
-
-  function settle(batch: PendingAppend[], outcomes: AppendOutcome[]): void {
+      return;
+    }
     let wrote = false;
     outcomes.forEach((o, i) => {
       if ('error' in o) batch[i]!.reject(o.error);
@@ -206,9 +200,7 @@ export async function openSqliteEventStore(opts: SqliteEventStoreOptions): Promi
       await check?.stop();
       // Never acknowledged, so nothing is lost: the caller may retry once the file has been checked.
       if (integrityState !== 'ok') rejectWaiting(integrityError ?? new Error('event store closed before its integrity check finished; the append was not written'));
-      while (queue.length > 0) void flush(); // appends accepted before close are still written
-      await Promise.all(writing);
-      await writer.close(); // the writer's connection first: the store's own must be the last to close
+      while (queue.length > 0) flush(); // appends accepted before close are still written
       db.close();
       opts.logger?.info('event store closed', { kind: 'sqlite', file: opts.file });
     },
