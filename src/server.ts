@@ -55,17 +55,37 @@ function listen(server: http.Server, port: number, host: string): Promise<void> 
   });
 }
 
-/** Stops accepting connections, lets requests in flight finish (bounded), then drops what is left. */
-function stopHttp(server: http.Server): Promise<void> {
-  return new Promise((resolve) => {
-    const force = setTimeout(() => server.closeAllConnections(), GRACE_MS);
-    force.unref();
-    server.close(() => {
-      clearTimeout(force);
-      resolve();
+/** Counts requests whose handlers are still running: a client that hangs up does not stop its handler. */
+function trackInFlight(handle: http.RequestListener): { listener: http.RequestListener; drained(): Promise<void> } {
+  let inFlight = 0;
+  const waiters: (() => void)[] = [];
+  const listener: http.RequestListener = (req, res) => {
+    inFlight++;
+    void Promise.resolve(handle(req, res)).finally(() => {
+      if (--inFlight === 0) for (const wake of waiters.splice(0)) wake();
     });
+  };
+  return { listener, drained: () => (inFlight === 0 ? Promise.resolve() : new Promise((resolve) => waiters.push(resolve))) };
+}
+
+/**
+ * Stops accepting connections and lets handlers in flight finish (bounded), so the stores are never closed
+ * under a running request; then drops what is left.
+ */
+function stopHttp(server: http.Server, drained: () => Promise<void>): Promise<void> {
+  const closed = new Promise<void>((resolve) => {
+    server.close(() => resolve());
     server.closeIdleConnections();
   });
+  let force: NodeJS.Timeout | undefined;
+  const grace = new Promise<void>((resolve) => {
+    force = setTimeout(() => {
+      server.closeAllConnections();
+      resolve();
+    }, GRACE_MS);
+    force.unref();
+  });
+  return Promise.race([Promise.all([closed, drained()]).then(() => undefined), grace]).finally(() => clearTimeout(force));
 }
 
 /** Resolves when the store's background integrity check (SQLite) finds the file unusable; never otherwise. */
@@ -112,10 +132,11 @@ export async function startServer(config: Config, opts: StartServerOptions = {})
     if (found.error) throw found.error; // the file failed its check while we were starting: stop like at open
     const app = buildApp(services, { groups, authenticate });
     cleanup.push(() => app.close());
-    const server = http.createServer(app.callback());
+    const requests = trackInFlight(app.callback());
+    const server = http.createServer(requests.listener);
     server.keepAliveTimeout = 5_000;
     await listen(server, config.port, config.host);
-    cleanup.push(() => stopHttp(server));
+    cleanup.push(() => stopHttp(server, requests.drained));
     const port = (server.address() as AddressInfo).port;
     const url = `http://${urlHost(config.host)}:${port}`;
 
