@@ -1,4 +1,4 @@
-# The service image: Node 20, dependencies from the lock file, started with `npm start` (tsx src/main.ts).
+# The service image: Node 20, dependencies from the lock file, started with `npm start` (node + tsx, src/main.ts).
 FROM node:20-bookworm
 WORKDIR /app
 # Dependencies first, so code changes reuse the cached layer (better-sqlite3 may compile here:
