@@ -6,7 +6,6 @@ import { streamName, type RecordedEvent } from '../../stores/eventStore.js';
 import type { Filter, Page, SortSpec } from '../../stores/readStore.js';
 import type { PatientStatus } from '../../domain/pacientes/patientTypes.js';
 import { NOTE_CONTENT_KEYS, noteView, type NoteDoc } from './noteDoc.js';
-import type { PatientDoc } from './patientDoc.js';
 import { nursingNotes, patients } from './readModel.js';
 import { searchFilter } from './searchText.js';
 import { PATIENT_SUMMARY_FIELDS } from './viewSchemas.js';
@@ -37,12 +36,6 @@ export interface PatientListQuery {
 
 // Only the summary fields leave the store: a list never copies whole records.
 const SUMMARY_PROJECTION: Record<string, 1> = Object.fromEntries(PATIENT_SUMMARY_FIELDS.map((f) => [f, 1]));
-
-export function patientSummary(doc: PatientDoc): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const f of PATIENT_SUMMARY_FIELDS) if (doc[f] !== undefined) out[f] = doc[f];
-  return out;
-}
 
 export async function listPatients(ctx: TenantRequestContext, query: PatientListQuery): Promise<Page<Record<string, unknown>>> {
   const filter: Filter = {};
