@@ -48,6 +48,8 @@ export async function replayLog(events: EventStore, lanes: ReplayLane[], options
     eventsRead += page.length;
     after = page[page.length - 1]!.position;
     options.onPage?.(after, eventsRead);
+    // Let requests and timers run between pages: a rebuild on a serving process must not stall its HTTP.
+    await new Promise((resolve) => setImmediate(resolve));
   }
   for (const lane of live()) {
     try {
