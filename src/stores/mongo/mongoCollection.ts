@@ -15,6 +15,11 @@ export type StoredDoc = Document & { _id: string };
 export const mongoKey = (tenantId: string, id: string): string => `${tenantId}:${id}`;
 
 function scoped(tenantId: string, filter: Filter | undefined, ...more: Filter[]): Document {
+  // A filter repeating our own tenantId is redundant, and in an upsert mongod refuses two equalities on one path (code 54).
+  if (filter?.tenantId === tenantId) {
+    const { tenantId: _same, ...rest } = filter;
+    filter = rest;
+  }
   const parts = [filter, ...more].filter((f): f is Filter => f !== undefined && Object.keys(f).length > 0);
   return parts.length === 0 ? { tenantId } : { tenantId, $and: parts };
 }
@@ -30,6 +35,23 @@ function stored(doc: ReadDoc): Document {
   }
   const { _id: _ignored, ...rest } = doc as ReadDoc & { _id?: unknown };
   return rest;
+}
+
+/**
+ * Like the embedded store, an update never moves a document to another tenant or renames it: the key
+ * `_id = tenantId:id` would no longer name it (and `$set: {tenantId}` would cross tenants). Upserts may give
+ * the new document's `id` through `$set` / `$setOnInsert`.
+ */
+function assertKeepsIdentity(update: Update, upsert: boolean): void {
+  for (const [operator, fields] of Object.entries(update)) {
+    if (operator === '$setOnInsert' || typeof fields !== 'object' || fields === null) continue;
+    for (const path of Object.keys(fields)) {
+      const root = path.split('.')[0];
+      if (root === 'tenantId' || root === '_id' || (root === 'id' && !(upsert && operator === '$set'))) {
+        throw new TypeError(`update must not change tenantId or id (${operator} ${path})`);
+      }
+    }
+  }
 }
 
 /** Upserts take the id from the filter (then `_id` is part of the query) or from $set / $setOnInsert. */
@@ -56,7 +78,7 @@ export class MongoCollection<T extends ReadDoc> implements Collection<T> {
     let cursor = this.native
       .find(scoped(tenantId, filter, ...(after ? [after] : [])), { projection: { _id: 0 } })
       .sort(Object.fromEntries(keys));
-    if (options.skip) cursor = cursor.skip(options.skip);
+    if (options.skip && options.skip > 0) cursor = cursor.skip(options.skip); // the embedded store ignores a negative skip; the driver throws
     if (limit !== undefined) cursor = cursor.limit(limit + 1); // one more tells whether a next page exists
     const docs = (await cursor.toArray()) as unknown as T[];
     const hasMore = limit !== undefined && docs.length > limit;
@@ -87,6 +109,7 @@ export class MongoCollection<T extends ReadDoc> implements Collection<T> {
   }
 
   async updateOne(tenantId: string, filter: Filter, update: Update, options: { upsert?: boolean } = {}): Promise<{ matched: number; upserted: boolean }> {
+    assertKeepsIdentity(update, options.upsert ?? false);
     const { query, update: operators } = options.upsert ? upsertUpdate(tenantId, filter, update) : { query: scoped(tenantId, filter), update };
     const result = await this.translate(() => this.native.updateOne(query, operators, { upsert: options.upsert ?? false }));
     return { matched: result.matchedCount, upserted: result.upsertedCount > 0 };
@@ -105,6 +128,7 @@ export class MongoCollection<T extends ReadDoc> implements Collection<T> {
         return { replaceOne: { filter: { _id: mongoKey(op.doc.tenantId, op.doc.id) }, replacement: stored(op.doc), upsert: true } };
       }
       if (op.kind === 'delete') return { deleteOne: { filter: { _id: mongoKey(op.tenantId, op.id) } } };
+      assertKeepsIdentity(op.update, op.upsert ?? false);
       const { query, update } = op.upsert ? upsertUpdate(op.tenantId, op.filter, op.update) : { query: scoped(op.tenantId, op.filter), update: op.update };
       return { updateOne: { filter: query, update, upsert: op.upsert ?? false } };
     });
