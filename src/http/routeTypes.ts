@@ -95,8 +95,3 @@ export interface RouteDecl<P = any, Q = any, B = any> {
   responses: Record<number, ResponseDecl>;
   handle(input: RouteInput<P, Q, B>, ctx: RequestContext): Promise<HttpResult>;
 }
-
-/** A group's module: its routes, projections and (optionally) startup hook. One registry line per group. */
-export function defineRoutes(routes: RouteDecl[]): RouteDecl[] {
-  return routes;
-}

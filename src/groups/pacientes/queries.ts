@@ -1,5 +1,4 @@
 // Queries over the Pacientes read models and, for the history, over the record's own streams.
-import { HttpError } from '../../http/problem.js';
 import type { TenantRequestContext } from '../../http/routeTypes.js';
 import { InvalidCursorError } from '../../stores/readCursor.js';
 import { streamName, type RecordedEvent } from '../../stores/eventStore.js';
@@ -9,18 +8,6 @@ import { NOTE_CONTENT_KEYS, noteView, type NoteDoc } from './noteDoc.js';
 import { nursingNotes, patients } from './readModel.js';
 import { searchFilter } from './searchText.js';
 import { PATIENT_SUMMARY_FIELDS } from './viewSchemas.js';
-
-export const invalidCursor = (): HttpError =>
-  new HttpError(400, 'invalid-cursor', 'Bad Request', 'The cursor is malformed or belongs to another query (sort order); start again without it');
-
-async function page<T>(work: () => Promise<Page<T>>): Promise<Page<T>> {
-  try {
-    return await work();
-  } catch (err) {
-    if (err instanceof InvalidCursorError) throw invalidCursor();
-    throw err;
-  }
-}
 
 export const SORT_FIELDS = { name: 'sortName', admissionDate: 'admissionDate', createdAt: 'createdAt' } as const;
 export type PatientSort = keyof typeof SORT_FIELDS;
@@ -43,7 +30,7 @@ export async function listPatients(ctx: TenantRequestContext, query: PatientList
   const search = query.q ? searchFilter(query.q) : null;
   if (search) Object.assign(filter, search);
   const sort: SortSpec = { [SORT_FIELDS[query.sort]]: query.order === 'asc' ? 1 : -1 };
-  const result = await page(() => patients(ctx).find(ctx.auth.tenantId, filter, { sort, limit: query.limit, after: query.cursor ?? null, projection: SUMMARY_PROJECTION }));
+  const result = await patients(ctx).find(ctx.auth.tenantId, filter, { sort, limit: query.limit, after: query.cursor ?? null, projection: SUMMARY_PROJECTION });
   // The projection already made each item a fresh copy holding only the summary fields.
   return { items: result.items as Record<string, unknown>[], nextCursor: result.nextCursor };
 }
@@ -54,9 +41,7 @@ const NOTE_SUMMARY_PROJECTION: Record<string, 1> = Object.fromEntries(
 );
 
 export async function listNotes(ctx: TenantRequestContext, patientId: string, limit: number, cursor?: string): Promise<Page<Record<string, unknown>>> {
-  const result = await page(() =>
-    nursingNotes(ctx).find(ctx.auth.tenantId, { patientId }, { sort: { occurredAt: -1 }, limit, after: cursor ?? null, projection: NOTE_SUMMARY_PROJECTION }),
-  );
+  const result = await nursingNotes(ctx).find(ctx.auth.tenantId, { patientId }, { sort: { occurredAt: -1 }, limit, after: cursor ?? null, projection: NOTE_SUMMARY_PROJECTION });
   return { items: result.items.map((n) => noteView(n, false)), nextCursor: result.nextCursor };
 }
 
@@ -96,7 +81,7 @@ function decodeAfter(cursor: string): bigint {
     const { after } = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { after?: unknown };
     if (typeof after === 'string' && /^\d{1,20}$/.test(after)) return BigInt(after);
   } catch { /* answered below */ }
-  throw invalidCursor();
+  throw new InvalidCursorError(); // answered 400 invalid-cursor by the HTTP layer, like every list cursor
 }
 
 /** The record's events (the patient stream and its notes) in log order: who, when, why, what. */
