@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { openSqliteEventStore } from '../src/stores/sqlite/sqliteEventStore.js';
-import { eventId } from '../src/stores/eventIds.js';
+import { eventId } from '../src/commands/eventIds.js';
 import type { EventMetadata } from '../src/stores/eventStore.js';
 
 export interface AppendFigures {

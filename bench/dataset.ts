@@ -3,11 +3,11 @@
 // writes), appended through the real SQLite store. Kept under bench/tmp and reused while it matches.
 import fs from 'node:fs';
 import path from 'node:path';
-import { decidePatient, patientDecider } from '../src/domain/pacientes/patientDecider.js';
-import { nursingNoteDecider } from '../src/domain/pacientes/nursingNote.js';
-import type { CommandEnvelope, DecidedEvent } from '../src/domain/shared/decider.js';
+import { decidePatient, patientDecider } from '../src/commands/pacientes/patientDecider.js';
+import { nursingNoteDecider } from '../src/commands/pacientes/nursingNote.js';
+import type { CommandEnvelope, DecidedEvent } from '../src/commands/decider.js';
 import { openSqliteEventStore } from '../src/stores/sqlite/sqliteEventStore.js';
-import { eventId } from '../src/stores/eventIds.js';
+import { eventId } from '../src/commands/eventIds.js';
 import { streamName, type EventMetadata, type EventStore, type NewEvent } from '../src/stores/eventStore.js';
 
 export const DATASET_VERSION = 1;

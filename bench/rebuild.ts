@@ -3,8 +3,8 @@
 import path from 'node:path';
 import { openSqliteEventStore } from '../src/stores/sqlite/sqliteEventStore.js';
 import { createEmbeddedReadStore } from '../src/stores/embedded/embeddedReadStore.js';
-import { createProjectionRunner } from '../src/projections/projectionRunner.js';
-import { pacientesProjection, PACIENTES_PROJECTION } from '../src/groups/pacientes/projection.js';
+import { createProjectionRunner } from '../src/projections/runner/projectionRunner.js';
+import { pacientesProjection, PACIENTES_PROJECTION } from '../src/projections/pacientes/pacientesProjection.js';
 import { createLogger } from '../src/logger.js';
 
 export interface RebuildFigures {

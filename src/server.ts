@@ -7,17 +7,17 @@ import { EventStoreUnusableError, type EventStore } from './stores/eventStore.js
 import { backgroundIntegrityOf } from './stores/sqlite/integrityCheck.js';
 import type { AppServices } from './services.js';
 import { createLogger, type Logger } from './logger.js';
-import type { GroupModule } from './groups/groupModule.js';
-import { registeredGroups } from './groups/registry.js';
+import type { GroupModule } from './http/groupModule.js';
+import { registeredGroups } from './http/groups.js';
 import { openEventStore } from './stores/openEventStore.js';
 import { openReadStore } from './stores/openReadStore.js';
-import { createProjectionRunner } from './projections/projectionRunner.js';
+import { createProjectionRunner } from './projections/runner/projectionRunner.js';
 import { buildApp } from './http/app.js';
-import { authenticate } from './auth/authenticate.js';
+import { authenticate } from './http/authenticate.js';
 import { authRuntime } from './auth/authRuntime.js';
-import { bootstrap, type BootstrapCredentials, type BootstrapResult } from './auth/bootstrap.js';
-import { bootstrapBanner } from './auth/bootstrapBanner.js';
-import { setPermissionCatalog } from './auth/permissionCatalog.js';
+import { bootstrap, type BootstrapCredentials, type BootstrapResult } from './commands/platform/bootstrapWrites.js';
+import { bootstrapBanner } from './bootstrapBanner.js';
+import { setPermissionCatalog } from './queries/platform/permissionCatalog.js';
 
 export interface StartServerOptions {
   /** The service clock (tests pass a controllable one). */

@@ -1,6 +1,6 @@
 // Per-service-instance auth state: keys loaded once (from config or DATA_DIR) and the in-memory limiters.
 import type { AppServices } from '../services.js';
-import { LIMITS } from '../http/limits.js';
+import { LIMITS } from '../limits.js';
 import { loadOrCreateKeyFile, parseConfiguredKey } from './keyFiles.js';
 import { createSecretBox, type SecretBox } from './secretBox.js';
 import { SlidingWindowLimiter } from './slidingWindowLimiter.js';

@@ -3,8 +3,8 @@
 // per-tenant daily stream, retried on failure, and flushed on close.
 import type { EventStore, NewEvent } from '../stores/eventStore.js';
 import { streamName } from '../stores/eventStore.js';
-import { newId } from '../stores/eventIds.js';
-import { LIMITS } from './limits.js';
+import { newId } from '../commands/eventIds.js';
+import { LIMITS } from '../limits.js';
 import type { Logger } from '../logger.js';
 
 export const RECORD_ACCESSED = 'RecordAccessed';

@@ -1,6 +1,6 @@
 // Event metadata from a request in one line: group handlers call commandContextOf(ctx) and pass the
 // result to handleCommand.
-import type { CommandContext } from '../commands/commandHandler.js';
+import type { CommandContext } from '../commands/handleCommand.js';
 import { PLATFORM_TENANT } from '../stores/eventStore.js';
 import type { RequestContext, RouteAuth } from './routeTypes.js';
 

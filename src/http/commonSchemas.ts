@@ -1,6 +1,6 @@
 // JSON Schemas shared by route declarations. The OpenAPI document names ProblemSchema once in
 // components and every error response refers to it.
-import { LIMITS } from './limits.js';
+import { LIMITS } from '../limits.js';
 import type { JsonSchema, ResponseDecl } from './routeTypes.js';
 
 export const ProblemSchema: JsonSchema = {

@@ -2,13 +2,13 @@
 // meaning (status and stable code); anything else is a 500 that says nothing about internals.
 import { STATUS_CODES } from 'node:http';
 import type Koa from 'koa';
-import { HttpError, problemType, type FieldError, type ProblemBody } from './problem.js';
-import { DomainError } from '../domain/shared/decider.js';
-import { ConcurrencyConflictError, PreconditionFailedError } from '../commands/commandHandler.js';
+import { HttpError, problemType, type FieldError, type ProblemBody } from '../problems.js';
+import { DomainError } from '../commands/decider.js';
+import { ConcurrencyConflictError, PreconditionFailedError } from '../commands/handleCommand.js';
 import { IdempotencyConflictError, WrongExpectedRevisionError } from '../stores/eventStore.js';
 import { DuplicateKeyError } from '../stores/readStore.js';
 import { InvalidCursorError } from '../stores/readCursor.js';
-import { LIMITS } from './limits.js';
+import { LIMITS } from '../limits.js';
 import type { Logger } from '../logger.js';
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';

@@ -3,10 +3,10 @@
 import { createHash } from 'node:crypto';
 import type { EventStore, EventMetadata, RecordedEvent } from '../stores/eventStore.js';
 import { IdempotencyConflictError, streamName, WrongExpectedRevisionError } from '../stores/eventStore.js';
-import { eventId, uuidV5 } from '../stores/eventIds.js';
-import { HttpError } from './problem.js';
+import { eventId, uuidV5 } from '../commands/eventIds.js';
+import { HttpError } from '../problems.js';
 import type { HttpResult } from './routeTypes.js';
-import { LIMITS } from './limits.js';
+import { LIMITS } from '../limits.js';
 import { toJson } from './validation.js';
 import type { Logger } from '../logger.js';
 

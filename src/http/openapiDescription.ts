@@ -1,6 +1,6 @@
 // The prose of the OpenAPI document (info.description): limits, lifetimes and conventions, written from
 // the same LIMITS object the code enforces.
-import { LIMITS } from './limits.js';
+import { LIMITS } from '../limits.js';
 import { VALIDATION_STATUS } from './validation.js';
 
 const minutes = (s: number) => `${s / 60} min`;

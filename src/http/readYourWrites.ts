@@ -1,7 +1,7 @@
 // Read-your-writes: a query carrying `minPosition` (the X-Event-Position of the client's write) first
 // waits, bounded, until its read model has applied that position.
-import { HttpError } from './problem.js';
-import { LIMITS } from './limits.js';
+import { HttpError } from '../problems.js';
+import { LIMITS } from '../limits.js';
 import type { RequestContext } from './routeTypes.js';
 
 export const projectionBehind = (): HttpError =>

@@ -1,5 +1,5 @@
 // ETag / If-Match and the headers of write answers (RFC 9110): a record's ETag is its stream revision.
-import { HttpError } from './problem.js';
+import { HttpError } from '../problems.js';
 import type { JsonSchema } from './routeTypes.js';
 
 export const etagOf = (revision: number): string => `W/"${revision}"`;

@@ -2,7 +2,7 @@
 // 'tenant' also a company selected on the session; then the declared permission.
 import type Koa from 'koa';
 import type { AppServices } from '../services.js';
-import { HttpError, forbidden, unauthorized } from './problem.js';
+import { HttpError, forbidden, unauthorized } from '../problems.js';
 import type { Principal, RouteDecl } from './routeTypes.js';
 
 /** Verifies an access token (signature, claims, live session); throws HttpError 401 when it is not valid. */

@@ -2,7 +2,7 @@
 // -> response check (non-production) -> answer -> access audit.
 import type Koa from 'koa';
 import type { AppServices } from '../services.js';
-import { HttpError } from './problem.js';
+import { HttpError } from '../problems.js';
 import type { HttpResult, RequestContext, RouteDecl, RouteInput } from './routeTypes.js';
 import { principalFor, clientOf, type Authenticate } from './routeAuth.js';
 import { compileRouteValidator, toJson } from './validation.js';

@@ -2,9 +2,9 @@
 // the dialect of OpenAPI 3.1). Schema violations answer 422 with one entry per violation in errors[].
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import { HttpError, type FieldError } from './problem.js';
+import { HttpError, type FieldError } from '../problems.js';
 import type { JsonSchema, RouteDecl } from './routeTypes.js';
-import { LIMITS } from './limits.js';
+import { LIMITS } from '../limits.js';
 
 const addFormats = addFormatsModule.default;
 

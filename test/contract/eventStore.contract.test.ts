@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import type { EventStore, NewEvent, RecordedEvent } from '../../src/stores/eventStore.js';
 import { IdempotencyConflictError, WrongExpectedRevisionError, streamName } from '../../src/stores/eventStore.js';
-import { eventId } from '../../src/stores/eventIds.js';
+import { eventId } from '../../src/commands/eventIds.js';
 import { eventStoreImplementations } from '../support/storeImplementations.js';
 import { newEvent, sleep, testMetadata, uniqueTenant, waitUntil } from '../support/eventFixtures.js';
 

@@ -3,9 +3,9 @@
 import assert from 'node:assert/strict';
 import { streamName, tenantOfStream, type AppendResult, type EventStore } from '../../src/stores/eventStore.js';
 import { PLATFORM_DOCS, type ReadStore } from '../../src/stores/readStore.js';
-import { applyTo, type ProjectedDoc, type Projection } from '../../src/projections/projection.js';
-import { createProjectionRunner, type ProjectionRunner, type RebuildProgress } from '../../src/projections/projectionRunner.js';
-import { CHECKPOINTS_COLLECTION } from '../../src/projections/checkpoints.js';
+import { applyTo, type ProjectedDoc, type Projection } from '../../src/projections/runner/projection.js';
+import { createProjectionRunner, type ProjectionRunner, type RebuildProgress } from '../../src/projections/runner/projectionRunner.js';
+import { CHECKPOINTS_COLLECTION } from '../../src/projections/runner/checkpoints.js';
 import type { Logger } from '../../src/logger.js';
 import { eventStoreImplementations, readStoreImplementations, type EventStoreImplementation, type OpenedReadStore } from '../support/storeImplementations.js';
 import { newEvent, uniqueTenant } from '../support/eventFixtures.js';

@@ -1,7 +1,7 @@
 // Sign-in as the public specification fixes it, over real HTTP against the real server.
 import assert from 'node:assert/strict';
 import { startTestServer, TEST_ADMIN, type TestServer } from '../support/harness.js';
-import { registerUser, grantMembership } from '../../src/auth/platformCommands.js';
+import { registerUser, grantMembership } from '../../src/commands/platform/platformWrites.js';
 import { PLATFORM_TENANT, streamName } from '../../src/stores/eventStore.js';
 
 const typesOf = async (server: TestServer, category: string, id: string) =>

@@ -4,8 +4,8 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { startTestServer, TEST_ADMIN, type TestServer } from '../support/harness.js';
-import type { BootstrapCredentials } from '../../src/auth/bootstrap.js';
-import { bootstrapBanner } from '../../src/auth/bootstrapBanner.js';
+import type { BootstrapCredentials } from '../../src/commands/platform/bootstrapWrites.js';
+import { bootstrapBanner } from '../../src/bootstrapBanner.js';
 
 async function tenantsOf(server: TestServer, email: string, password: string, secret: string) {
   const { accessToken } = await server.signIn(email, password, secret);

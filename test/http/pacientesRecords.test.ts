@@ -1,7 +1,7 @@
 // Pacientes over real HTTP: nursing notes and their amendments, the record's history, company isolation
 // (404 for every route of another company's patient) and the OpenAPI entries.
 import assert from 'node:assert/strict';
-import { pacientesGroup } from '../../src/groups/pacientes/index.js';
+import { pacientesGroup } from '../../src/http/routes/pacientes/index.js';
 import { assertOpenApiShape } from './openApiShape.js';
 import { expectStatus, startPacientesWorld, type Answer, type Json, type PacientesWorld } from './pacientesWorld.js';
 

@@ -6,14 +6,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { buildApp, type SpineApp } from '../../src/http/app.js';
-import { sistemaGroup } from '../../src/groups/sistema/index.js';
-import type { GroupModule } from '../../src/groups/groupModule.js';
+import { sistemaGroup } from '../../src/http/routes/sistema/index.js';
+import type { GroupModule } from '../../src/http/groupModule.js';
 import { loadConfig } from '../../src/config.js';
 import type { Logger } from '../../src/logger.js';
 import type { EventStore } from '../../src/stores/eventStore.js';
 import { openSqliteEventStore } from '../../src/stores/sqlite/sqliteEventStore.js';
 import { createEmbeddedReadStore } from '../../src/stores/embedded/embeddedReadStore.js';
-import { createProjectionRunner } from '../../src/projections/projectionRunner.js';
+import { createProjectionRunner } from '../../src/projections/runner/projectionRunner.js';
 import { newGate, testAuthenticate, testGroup } from './spineTestGroup.js';
 
 export type Json = Record<string, any>;

@@ -1,18 +1,18 @@
 // A small resource group declared for the spine tests: real routes, a real decider through handleCommand,
 // a real projection, and an Authenticate that knows a fixed table of tokens.
-import type { GroupModule } from '../../src/groups/groupModule.js';
+import type { GroupModule } from '../../src/http/groupModule.js';
 import type { RouteDecl, Principal } from '../../src/http/routeTypes.js';
 import type { Authenticate } from '../../src/http/app.js';
-import { unauthorized } from '../../src/http/problem.js';
+import { unauthorized } from '../../src/problems.js';
 import { problem, pageQueryProperties, minPositionQueryProperty } from '../../src/http/commonSchemas.js';
 import { commandContextOf } from '../../src/http/commandContext.js';
 import { writeHeaders } from '../../src/http/recordHeaders.js';
 import { awaitMinPosition } from '../../src/http/readYourWrites.js';
-import { handleCommand } from '../../src/commands/commandHandler.js';
-import type { Decider } from '../../src/domain/shared/decider.js';
-import { DomainError, notFound } from '../../src/domain/shared/decider.js';
-import { newId, uuidV5 } from '../../src/stores/eventIds.js';
-import { applyTo, type Projection } from '../../src/projections/projection.js';
+import { handleCommand } from '../../src/commands/handleCommand.js';
+import type { Decider } from '../../src/commands/decider.js';
+import { DomainError, notFound } from '../../src/commands/decider.js';
+import { newId, uuidV5 } from '../../src/commands/eventIds.js';
+import { applyTo, type Projection } from '../../src/projections/runner/projection.js';
 
 const principal = (tenantId: string | null, permissions: string[]): Principal => ({
   userId: `user-${tenantId ?? 'none'}-${permissions.length}`,

@@ -8,8 +8,8 @@ import { loadConfig } from '../../src/config.js';
 import { createLogger, type LogLevel } from '../../src/logger.js';
 import { startServer, type RunningServer } from '../../src/server.js';
 import type { AppServices } from '../../src/services.js';
-import type { BootstrapCredentials, BootstrapResult } from '../../src/auth/bootstrap.js';
-import { grantMembership, registerCompany, registerUser } from '../../src/auth/platformCommands.js';
+import type { BootstrapCredentials, BootstrapResult } from '../../src/commands/platform/bootstrapWrites.js';
+import { grantMembership, registerCompany, registerUser } from '../../src/commands/platform/platformWrites.js';
 import { newTotpSecret, TOTP_PERIOD_SECONDS } from '../../src/auth/totp.js';
 
 /** The bootstrap administrator every test server starts with (unless told otherwise). */

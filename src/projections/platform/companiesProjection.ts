@@ -1,7 +1,7 @@
 // Companies (with their roles) and memberships per user: GET /tenants, selection and permissions.
-import { applyTo, type Projection } from '../projection.js';
+import { applyTo, type Projection } from '../runner/projection.js';
 import { PLATFORM_DOCS } from '../../stores/readStore.js';
-import type { CompanyEvent } from '../../domain/platform/company/events.js';
+import type { CompanyEvent } from '../../commands/platform/company/events.js';
 import { aggregateIdOf, COMPANIES, MEMBERSHIPS, membershipId, type CompanyDoc, type MembershipDoc } from './platformReadModels.js';
 
 export const companiesProjection: Projection = {

@@ -1,8 +1,8 @@
 // Names and shapes of the platform read models (sign-in lookups, sessions, companies, memberships).
-import type { ProjectedDoc } from '../projection.js';
+import type { ProjectedDoc } from '../runner/projection.js';
 import type { RecordedEvent } from '../../stores/eventStore.js';
-import type { SessionEndReason } from '../../domain/platform/session/events.js';
-import type { TotpStatus } from '../../domain/platform/user/decider.js';
+import type { SessionEndReason } from '../../commands/platform/session/events.js';
+import type { TotpStatus } from '../../commands/platform/user/decider.js';
 
 export const USERS = { projection: 'platformUsers', collection: 'platformUsers' } as const;
 export const SESSIONS = { projection: 'platformSessions', collection: 'platformSessions' } as const;

@@ -1,7 +1,7 @@
 // Sessions by id: authenticate reads one document per request (a single `get`).
-import { applyTo, type Projection } from '../projection.js';
+import { applyTo, type Projection } from '../runner/projection.js';
 import { PLATFORM_DOCS } from '../../stores/readStore.js';
-import type { SessionEvent } from '../../domain/platform/session/events.js';
+import type { SessionEvent } from '../../commands/platform/session/events.js';
 import { aggregateIdOf, SESSIONS, type SessionDoc } from './platformReadModels.js';
 
 type Fold = Omit<SessionDoc, '_position'>;

@@ -1,7 +1,7 @@
 // Users by id, with a unique e-mail index: the login lookup and GET /auth/me.
-import { applyTo, type Projection } from '../projection.js';
+import { applyTo, type Projection } from '../runner/projection.js';
 import { PLATFORM_DOCS } from '../../stores/readStore.js';
-import type { UserEvent } from '../../domain/platform/user/events.js';
+import type { UserEvent } from '../../commands/platform/user/events.js';
 import { aggregateIdOf, USERS, type UserDoc } from './platformReadModels.js';
 
 type Fold = Omit<UserDoc, '_position'>;

@@ -1,0 +1,141 @@
+import type { CommandEnvelope, DecidedEvent, Decider } from './decider.js';
+import { DomainError } from './decider.js';
+import type { EventMetadata, EventStore, ExpectedRevision, NewEvent, RecordedEvent } from '../stores/eventStore.js';
+import { streamName, WrongExpectedRevisionError } from '../stores/eventStore.js';
+import { eventId, newId } from './eventIds.js';
+
+/** Who, where and why of a command: becomes the metadata of every event it produces. */
+export interface CommandContext {
+  tenantId: string;
+  actor: string;
+  sessionId: string | null;
+  correlationId: string;
+  causationId?: string | null;
+  /** Client Idempotency-Key (already scoped to the actor and route by the HTTP layer), if sent. */
+  idempotencyKey?: string | null;
+  ip: string | null;
+  userAgent: string | null;
+  reason?: string | null;
+  /** Command time; defaults to now. */
+  at?: string;
+}
+
+export interface CommandResult<S> {
+  state: S;
+  /** Revision of the stream's last event after the command (-1 when the stream is still empty). */
+  revision: number;
+  /** Global position of the last appended event; null when the command decided nothing. */
+  position: bigint | null;
+  events: RecordedEventLike[];
+}
+
+export type RecordedEventLike = Pick<RecordedEvent, 'id' | 'type' | 'data' | 'metadata'> & { revision: number };
+
+/** The caller's If-Match revision did not match the stream: HTTP 412. */
+export class PreconditionFailedError extends Error {
+  readonly code = 'precondition-failed';
+  constructor(readonly expected: number, readonly actual: number) {
+    super(`the record changed: expected revision ${expected}, current revision ${actual}`);
+    this.name = 'PreconditionFailedError';
+  }
+}
+
+/** Optimistic concurrency lost repeatedly: HTTP 409. */
+export class ConcurrencyConflictError extends Error {
+  readonly code = 'concurrency-conflict';
+  constructor(readonly stream: string) {
+    super(`the record ${stream} was changed concurrently; retry`);
+    this.name = 'ConcurrencyConflictError';
+  }
+}
+
+export async function loadAggregate<S, E extends DecidedEvent>(
+  store: EventStore,
+  decider: Pick<Decider<CommandEnvelope, E, S>, 'initialState' | 'evolve'>,
+  stream: string,
+): Promise<{ state: S; revision: number; events: RecordedEvent[] }> {
+  const events = await store.readStream(stream);
+  let state = decider.initialState;
+  for (const e of events) state = decider.evolve(state, { type: e.type, data: e.data } as unknown as E);
+  return { state, revision: events.length === 0 ? -1 : events[events.length - 1]!.revision, events };
+}
+
+/**
+ * Load -> decide -> append with the expected revision. With `ifMatch` the command is applied only to that
+ * revision (412 otherwise). Without it, a lost race is retried a few times against the fresh state, which is
+ * safe because `decide` re-checks every rule on the state it actually sees.
+ * With `assumeNew` (a stream that almost surely does not exist yet, e.g. a fresh random id) the first attempt
+ * skips the read and decides on the initial state; the append's 'no_stream' check still guards it, and a
+ * stream that does exist is then loaded as usual. Ignored with an idempotency key (a retry must be recognised).
+ */
+export async function handleCommand<C extends CommandEnvelope, E extends DecidedEvent, S>(
+  store: EventStore,
+  decider: Decider<C, E, S>,
+  command: Omit<C, 'at' | 'actor' | 'tenantId'> & Partial<Pick<C, 'at'>>,
+  ctx: CommandContext,
+  options: { ifMatch?: number | null; expectNew?: boolean; assumeNew?: boolean } = {},
+): Promise<CommandResult<S>> {
+  const stream = streamName(ctx.tenantId, decider.category, command.aggregateId);
+  const at = command.at ?? ctx.at ?? new Date().toISOString();
+  const commandId = ctx.idempotencyKey ?? newId();
+  const full = { ...command, at, actor: ctx.actor, tenantId: ctx.tenantId } as C;
+  const optimistic = options.assumeNew === true && !ctx.idempotencyKey && options.ifMatch == null;
+  for (let attempt = 0; ; attempt++) {
+    const assumed = optimistic && attempt === 0;
+    const { state, revision, events: history } = assumed
+      ? { state: decider.initialState, revision: -1, events: [] as RecordedEvent[] }
+      : await loadAggregate(store, decider, stream);
+    if (ctx.idempotencyKey) {
+      // A retry of a command that already landed (same idempotency key): answer with what it did.
+      const applied = history.filter((e) => e.metadata.commandId === commandId);
+      if (applied.length > 0) {
+        const last = applied[applied.length - 1]!;
+        return { state, revision, position: last.position, events: applied };
+      }
+    }
+    if (options.ifMatch != null && options.ifMatch !== revision) {
+      throw new PreconditionFailedError(options.ifMatch, revision);
+    }
+    const decided = decider.decide(full, state);
+    if (decided.length === 0) return { state, revision, position: null, events: [] };
+    const metadata: EventMetadata = {
+      tenantId: ctx.tenantId,
+      actor: ctx.actor,
+      sessionId: ctx.sessionId,
+      correlationId: ctx.correlationId,
+      causationId: ctx.causationId ?? null,
+      commandId,
+      occurredAt: at,
+      ip: ctx.ip,
+      userAgent: ctx.userAgent,
+      reason: ctx.reason ?? null,
+    };
+    // With an idempotency key, ids are tied to the key alone: a retry after a success then carries the
+    // same ids, and the store acknowledges it without writing again.
+    const idBase = ctx.idempotencyKey ? `${stream}\u0000${ctx.idempotencyKey}` : `${stream}\u0000${commandId}\u0000${attempt}`;
+    const newEvents: NewEvent[] = decided.map((e, i) => ({
+      id: eventId(ctx.tenantId, idBase, i),
+      type: e.type,
+      data: e.data as Record<string, unknown>,
+      metadata,
+    }));
+    const expectedRevision: ExpectedRevision = revision < 0 ? 'no_stream' : revision;
+    try {
+      const result = await store.appendToStream(stream, newEvents, { expectedRevision });
+      let next = state;
+      for (const e of decided) next = decider.evolve(next, e);
+      const first = result.nextExpectedRevision - decided.length + 1;
+      return {
+        state: next,
+        revision: result.nextExpectedRevision,
+        position: result.position,
+        events: newEvents.map((e, i) => ({ ...e, revision: first + i })),
+      };
+    } catch (err) {
+      if (!(err instanceof WrongExpectedRevisionError)) throw err;
+      if (options.ifMatch != null) throw new PreconditionFailedError(options.ifMatch, typeof err.actual === 'number' ? err.actual : -1);
+      if (options.expectNew && revision < 0) throw new DomainError('already-exists', 'a record with this id already exists', 409);
+      if (attempt >= (optimistic ? 5 : 4)) throw new ConcurrencyConflictError(stream);
+    }
+  }
+}

@@ -1,0 +1,73 @@
+// Bearer token -> Principal, on every request: JWT (HS256 pinned, iss/aud/exp/sub/sid/jti checked), then
+// the server-side session (one `get`), then the permissions in the selected company.
+import type { AppServices } from '../services.js';
+import { handleCommand } from '../commands/handleCommand.js';
+import { PLATFORM_DOCS } from '../stores/readStore.js';
+import { LIMITS } from '../limits.js';
+import { unauthorized } from '../problems.js';
+import type { Principal } from './routeTypes.js';
+import { sessionDecider, sessionExpiry } from '../commands/platform/session/decider.js';
+import type { SessionDoc } from '../projections/platform/platformReadModels.js';
+import { authRuntime } from '../auth/authRuntime.js';
+import { membershipIn, permissionsIn, readModels } from '../commands/platform/sessionWrites.js';
+import { platformContext } from '../commands/platform/platformWrites.js';
+import { verifyAccessToken } from '../auth/tokens.js';
+
+interface ClientInfo {
+  services: AppServices;
+  ip: string | null;
+  userAgent: string | null;
+}
+
+// Sessions with an activity (or expiry) write in flight in this process: one write per session at a time.
+const writing = new Set<string>();
+
+async function recordSessionState(client: ClientInfo, session: SessionDoc, type: 'RecordSessionActivity' | 'ExpireSession'): Promise<void> {
+  const { services } = client;
+  if (writing.has(session.id)) return;
+  writing.add(session.id);
+  try {
+    const ctx = platformContext(services, { actor: session.userId, sessionId: session.id, ip: client.ip, userAgent: client.userAgent });
+    const data = type === 'RecordSessionActivity' ? { minIntervalSeconds: LIMITS.session.activityRecordIntervalSeconds } : {};
+    const result = await handleCommand(services.events, sessionDecider, { type, aggregateId: session.id, data } as never, ctx);
+    if (type === 'ExpireSession' && result.position !== null) await services.projections.waitFor(result.position);
+  } catch (err) {
+    // Failing to note activity must not fail the request; the next request tries again.
+    services.logger.warn('could not record session activity', { sessionId: session.id, error: err });
+  } finally {
+    writing.delete(session.id);
+  }
+}
+
+export async function authenticate(token: string, client: ClientInfo): Promise<Principal> {
+  const { services } = client;
+  const runtime = await authRuntime(services);
+  const now = services.now();
+  const check = verifyAccessToken(runtime.jwt, token, now);
+  if (!check.ok) throw unauthorized(check.reason === 'expired' ? 'The access token has expired' : 'The access token is not valid');
+  const { sub, sid } = check.claims;
+
+  const models = readModels(services);
+  const session = await models.sessions.get(PLATFORM_DOCS, sid);
+  if (!session || session.userId !== sub) throw unauthorized('The session is not valid');
+  if (session.endedReason) throw unauthorized('The session has ended');
+  const at = now.toISOString();
+  if (sessionExpiry(session, at)) {
+    await recordSessionState(client, session, 'ExpireSession');
+    throw unauthorized('The session has expired');
+  }
+  if (now.getTime() - Date.parse(session.lastActivityAt) >= LIMITS.session.activityRecordIntervalSeconds * 1000) {
+    await recordSessionState(client, session, 'RecordSessionActivity');
+  }
+
+  // A membership revoked after selection leaves the session without a company (tenant routes answer 403).
+  const found = session.companyId ? await membershipIn(services, sub, session.companyId) : null;
+  return {
+    userId: sub,
+    sessionId: sid,
+    email: session.email,
+    tenantId: found ? session.companyId : null,
+    permissions: new Set(found ? permissionsIn(found.company, found.membership) : []),
+    platformAdmin: session.platformAdmin,
+  };
+}

@@ -1,0 +1,15 @@
+// A resource group plugs into the service through one of these; src/http/groups.ts lists them
+// (one line per group).
+import type { RouteDecl } from './routeTypes.js';
+import type { Projection } from '../projections/runner/projection.js';
+
+export interface GroupModule {
+  /** OpenAPI tag / group identifier, e.g. 'Pacientes'. */
+  tag: string;
+  /** Description of the tag in the OpenAPI document. */
+  description: string;
+  /** Permission names this group defines, e.g. ['pacientes:read', 'pacientes:write']. */
+  permissions: readonly string[];
+  routes: readonly RouteDecl[];
+  projections: readonly Projection[];
+}

@@ -1,0 +1,16 @@
+// Every resource group of the service, one line each. Sistema lists them all in /openapi.json, so the
+// registry is a factory: each running server gets its own group instances.
+import type { GroupModule } from './groupModule.js';
+import { sistemaGroup } from './routes/sistema/index.js';
+import { authGroup } from './routes/auth/index.js';
+import { pacientesGroup } from './routes/pacientes/index.js';
+
+export function registeredGroups(): GroupModule[] {
+  const groups: GroupModule[] = [];
+  groups.push(
+    sistemaGroup(() => groups),
+    authGroup,
+    pacientesGroup,
+  );
+  return groups;
+}

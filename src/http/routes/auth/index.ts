@@ -1,0 +1,106 @@
+// The Auth group: the sign-in flow the public specification fixes (/auth/*, /tenants*), plus the
+// platform read models it needs (users, sessions, companies and memberships).
+import type { GroupModule } from '../../groupModule.js';
+import type { RequestContext, RouteDecl } from '../../routeTypes.js';
+import { problem } from '../../commonSchemas.js';
+import { LIMITS } from '../../../limits.js';
+import { login, verifySecondFactor, type Client } from '../../../commands/platform/signInWrites.js';
+import { describeMe, listTenants, logout, refreshSession, selectCompany } from '../../../commands/platform/sessionWrites.js';
+import { usersProjection } from '../../../projections/platform/usersProjection.js';
+import { sessionsProjection } from '../../../projections/platform/sessionsProjection.js';
+import { companiesProjection } from '../../../projections/platform/companiesProjection.js';
+import { LoginBody, LoginResponse, MeResponse, RefreshBody, SelectionResponse, TenantIdParams, TenantsResponse, TokenPairSchema, Verify2faBody } from './schemas.js';
+
+export const AUTH_TAG = 'Auth';
+
+const clientOf = (ctx: RequestContext): Client => ({ ip: ctx.ip, userAgent: ctx.userAgent, correlationId: ctx.correlationId });
+const throttled = (what: string) => problem(`Throttled (${what}); wait Retry-After seconds`, { 'Retry-After': 'Seconds to wait before trying again' });
+const login_ = LIMITS.throttling.login;
+const verify_ = LIMITS.throttling.verify2fa;
+
+const routes: RouteDecl[] = [
+  {
+    method: 'post', path: '/auth/login', tag: AUTH_TAG, auth: 'public',
+    summary: 'Sign in, step 1: e-mail and password -> challenge for the second factor',
+    description:
+      'Any wrong credential (unknown e-mail, wrong password, deactivated account) answers the same 401. ' +
+      `Throttled per client address (${login_.perIpPerMinute}/min) and per account: after ${login_.accountFailuresBeforeDelay} consecutive failures ` +
+      `each attempt must wait a growing delay (2, 4, 8 ... up to ${login_.accountLongestDelaySeconds} s; never more than ${login_.accountMaxFailuresPerHour} failures an hour), ` +
+      'never a lock. An account without a confirmed TOTP second factor also receives its enrollment (secret, otpauth URI, QR code).',
+    body: LoginBody,
+    responses: {
+      200: { description: 'Challenge issued', schema: LoginResponse },
+      401: problem('Wrong credentials (`/problems/invalid-credentials`)'),
+      429: throttled('per address or per account'),
+    },
+    handle: async (input, ctx) => ({ status: 200, body: await login(ctx.services, input.body, clientOf(ctx)) }),
+  },
+  {
+    method: 'post', path: '/auth/verify-2fa', tag: AUTH_TAG, auth: 'public',
+    summary: 'Sign in, step 2: challenge and TOTP code -> access and refresh tokens',
+    description:
+      `TOTP per RFC 6238 (SHA-1, 6 digits, 30 s); the current and the previous step are accepted, and a code is accepted once per user ever (replays refused). ` +
+      `The challenge is single use, lives ${LIMITS.challenge.ttlSeconds} s and dies after ${LIMITS.challenge.maxCodeAttempts} wrong codes; ` +
+      `${verify_.userFailuresPerWindow} wrong codes per user within ${verify_.windowSeconds / 60} min answer 429. ` +
+      `Starts a server-side session (idle ${LIMITS.session.idleSeconds / 60} min, absolute ${LIMITS.session.absoluteSeconds / 3600} h).`,
+    body: Verify2faBody,
+    responses: {
+      200: { description: 'Signed in', schema: TokenPairSchema },
+      401: problem('Wrong code (`/problems/invalid-code`) or unusable challenge (`/problems/invalid-challenge`)'),
+      429: throttled('too many wrong codes for this user'),
+    },
+    handle: async (input, ctx) => ({ status: 200, body: await verifySecondFactor(ctx.services, input.body, clientOf(ctx)) }),
+  },
+  {
+    method: 'post', path: '/auth/refresh', tag: AUTH_TAG, auth: 'public',
+    summary: 'Exchange the refresh token for a new token pair (rotation)',
+    description: 'Each refresh token works once. Presenting an already rotated-out refresh token revokes the whole session (token theft).',
+    body: RefreshBody,
+    responses: {
+      200: { description: 'New token pair', schema: TokenPairSchema },
+      401: problem('Unknown, used or expired refresh token, or ended session (`/problems/invalid-refresh-token`)'),
+    },
+    handle: async (input, ctx) => ({ status: 200, body: await refreshSession(ctx.services, input.body.refreshToken, clientOf(ctx)) }),
+  },
+  {
+    method: 'post', path: '/auth/logout', tag: AUTH_TAG, auth: 'session',
+    summary: 'End the session: every token of it stops working at once',
+    responses: { 204: { description: 'Signed out' } },
+    handle: async (_input, ctx) => {
+      await logout(ctx.services, ctx.auth!, clientOf(ctx));
+      return { status: 204 };
+    },
+  },
+  {
+    method: 'get', path: '/auth/me', tag: AUTH_TAG, auth: 'session',
+    summary: 'The signed-in user, the session and the selected company with roles and permissions',
+    responses: { 200: { description: 'Who you are', schema: MeResponse } },
+    handle: async (_input, ctx) => ({ status: 200, body: await describeMe(ctx.services, ctx.auth!) }),
+  },
+  {
+    method: 'get', path: '/tenants', tag: AUTH_TAG, auth: 'session',
+    summary: 'The companies this user may select',
+    responses: { 200: { description: 'Companies with the user\'s roles', schema: TenantsResponse } },
+    handle: async (_input, ctx) => ({ status: 200, body: await listTenants(ctx.services, ctx.auth!.userId) }),
+  },
+  {
+    method: 'post', path: '/tenants/{id}/select', tag: AUTH_TAG, auth: 'session',
+    summary: 'Select the company this session works in',
+    description: 'Recorded on the server-side session (the access token does not change). Every company-scoped route then works in this company.',
+    params: TenantIdParams,
+    responses: {
+      200: { description: 'Company selected', schema: SelectionResponse },
+      404: problem('No such company among the user\'s companies'),
+    },
+    handle: async (input, ctx) => ({ status: 200, body: await selectCompany(ctx.services, ctx.auth!, input.params.id, clientOf(ctx)) }),
+  },
+];
+
+export const authGroup: GroupModule = {
+  tag: AUTH_TAG,
+  description:
+    'Sign-in (password, then TOTP second factor), server-side sessions with rotating refresh tokens, and selection of the company to work in',
+  permissions: [],
+  routes,
+  projections: [usersProjection, sessionsProjection, companiesProjection],
+};

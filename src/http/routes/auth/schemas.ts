@@ -1,0 +1,85 @@
+// JSON Schemas of the Auth group: request bodies and every success answer, exactly as the API returns them.
+import type { JsonSchema } from '../../routeTypes.js';
+import { LIMITS } from '../../../limits.js';
+import { PASSWORD_POLICY } from '../../../auth/passwords.js';
+
+const obj = (properties: Record<string, JsonSchema>, required: string[] = Object.keys(properties)): JsonSchema => ({
+  type: 'object',
+  required,
+  properties,
+  additionalProperties: false,
+});
+const str = (description: string, extra: JsonSchema = {}): JsonSchema => ({ type: 'string', description, ...extra });
+const strings = (description: string): JsonSchema => ({ type: 'array', items: { type: 'string' }, description });
+
+export const LoginBody = obj({
+  email: str('E-mail of the account (case-insensitive)', { format: 'email', maxLength: 254 }),
+  password: str('Password', { minLength: 1, maxLength: PASSWORD_POLICY.maxLength }),
+});
+
+export const EnrollmentSchema = obj({
+  secret: str('TOTP secret (Base32; SHA-1, 6 digits, 30 s) to enter in an authenticator app'),
+  otpauthUri: str('The same secret as an otpauth:// URI'),
+  qrPng: str('QR code of the otpauth URI as a data: URI (image/png)', { pattern: '^data:image/png;base64,' }),
+});
+
+export const LoginResponse = obj(
+  {
+    challenge: str(`Single-use challenge for POST /auth/verify-2fa (256-bit random; valid ${LIMITS.challenge.ttlSeconds} s, ${LIMITS.challenge.maxCodeAttempts} codes)`),
+    expiresIn: { type: 'integer', description: 'Seconds the challenge stays valid' },
+    enrollment: { ...EnrollmentSchema, description: 'Present while the account has no confirmed second factor: the first valid code confirms it' },
+  },
+  ['challenge', 'expiresIn'],
+);
+
+export const Verify2faBody = obj({
+  challenge: str('The challenge from POST /auth/login', { minLength: 1, maxLength: 128 }),
+  code: str('Current 6-digit code of the authenticator app', { minLength: 1, maxLength: 32 }),
+});
+
+export const TokenPairSchema = obj({
+  accessToken: str(`JWT (${LIMITS.accessToken.algorithm}) for Authorization: Bearer; lives ${LIMITS.accessToken.ttlSeconds} s`),
+  tokenType: { type: 'string', const: 'Bearer' },
+  expiresIn: { type: 'integer', description: 'Seconds the access token stays valid' },
+  refreshToken: str('Single-use refresh token for POST /auth/refresh (rotated on every use; reusing an old one revokes the session)'),
+});
+
+export const RefreshBody = obj({ refreshToken: str('The latest refresh token', { minLength: 1, maxLength: 256 }) });
+
+const CompanyRef = obj({ id: str('Company id'), name: str('Company name') });
+
+export const TenantsResponse = obj({
+  items: {
+    type: 'array',
+    description: 'Only the companies this user belongs to',
+    items: obj({ id: str('Company id (the tenant)'), name: str('Company name'), roles: strings('Roles of the user there') }),
+  },
+});
+
+export const TenantIdParams = obj({ id: str('Company id', { minLength: 1, maxLength: 64 }) });
+
+export const SelectionResponse = obj({
+  company: CompanyRef,
+  roles: strings('Roles of the user in this company'),
+  permissions: strings('Permissions the roles grant in this company'),
+});
+
+export const MeResponse = obj({
+  id: str('User id'),
+  email: str('E-mail'),
+  name: str('Display name'),
+  platformAdmin: { type: 'boolean' },
+  totpEnrolled: { type: 'boolean', description: 'Whether the second factor is confirmed' },
+  session: obj({
+    id: str('Session id'),
+    startedAt: str('When the session started', { format: 'date-time' }),
+    expiresAt: str(`Absolute end of the session (${LIMITS.session.absoluteSeconds / 3600} h after sign-in)`, { format: 'date-time' }),
+  }),
+  company: {
+    description: 'The company selected on this session, or null',
+    oneOf: [
+      { type: 'null' },
+      obj({ id: str('Company id'), name: str('Company name'), roles: strings('Roles'), permissions: strings('Permissions') }),
+    ],
+  },
+});

@@ -1,0 +1,120 @@
+// /pacientes: register, list and search, read, correct, and the record's history.
+import { minPositionQueryProperty, pageOf, pageQueryProperties } from '../../commonSchemas.js';
+import { awaitMinPosition } from '../../readYourWrites.js';
+import { etagOf, ifMatchHeader, ifMatchRevision, preconditionRequired } from '../../recordHeaders.js';
+import type { RouteDecl } from '../../routeTypes.js';
+import { LIMITS } from '../../../limits.js';
+import { PATIENT_STATUSES } from '../../../commands/pacientes/patientTypes.js';
+import type { RegisterPatientData } from '../../../commands/pacientes/patientCommands.js';
+import type { DemographicsPatch } from '../../../commands/pacientes/patientTypes.js';
+import { newId, uuidV5 } from '../../../commands/eventIds.js';
+import { patientView } from '../../../projections/pacientes/patientDoc.js';
+import { correctPatient, registerPatient } from '../../../commands/pacientes/patientWrites.js';
+import { PACIENTES_PROJECTION } from '../../../projections/pacientes/pacientesProjection.js';
+import { listPatients, patientHistory, SORT_FIELDS, type PatientListQuery } from '../../../queries/pacientes/pacientesQueries.js';
+import { patientOr404 } from '../../../queries/pacientes/readModel.js';
+import {
+  badCursor400, commandCtx, conflict409, required428, notFound404, ok, PatientParams, patientAnswer, precondition412, READ, RECORD_HEADERS, TAG, tenantCtx,
+  unavailable503, withFieldPointers, WRITE,
+} from './routeSupport.js';
+import { CorrectPatientBody, RegisterPatientBody } from './patientSchemas.js';
+import { HistoryEntry, PatientSummary, PatientView } from './viewSchemas.js';
+
+type Input = Record<string, unknown> & { allergies?: object[]; serology?: object[]; coverages?: object[] };
+
+/** Ids of the entries a registration brings along: derived from the Idempotency-Key when there is one. */
+function withEntryIds(body: Input, key: string | null): RegisterPatientData {
+  const id = (kind: string, i: number) => (key ? uuidV5(`${kind}\u0000${key}\u0000${i}`) : newId());
+  return {
+    ...body,
+    ...(body.allergies ? { allergies: body.allergies.map((a, i) => ({ ...a, allergyId: id('allergy', i) })) } : {}),
+    ...(body.coverages ? { coverages: body.coverages.map((c, i) => ({ ...c, coverageId: id('coverage', i) })) } : {}),
+  } as RegisterPatientData;
+}
+
+const minPositionOnly = { type: 'object', additionalProperties: false, properties: { ...minPositionQueryProperty } };
+
+export const patientRoutes: RouteDecl[] = [
+  {
+    method: 'post', path: '/pacientes', tag: TAG, auth: 'tenant', permission: WRITE, idempotent: true,
+    summary: 'Register a patient',
+    description: 'The identity document (type + number, compared ignoring case, spaces, dots and dashes) is unique within the company: a second registration answers 409 duplicate-document. Serology results set the isolation they imply.',
+    body: RegisterPatientBody,
+    responses: {
+      201: ok('The registered patient', PatientView, { ...RECORD_HEADERS, Location: 'URL of the patient' }),
+      409: conflict409,
+    },
+    handle: (input, ctx) => withFieldPointers(async () => {
+      const data = withEntryIds(input.body as Input, ctx.idempotencyKey);
+      const { patientId, result } = await registerPatient(ctx.services.events, commandCtx(ctx), data);
+      return patientAnswer(ctx, patientId, result, 201, `/pacientes/${patientId}`);
+    }),
+  },
+  {
+    method: 'get', path: '/pacientes', tag: TAG, auth: 'tenant', permission: READ,
+    summary: 'List and search patients',
+    description: 'q matches names and document numbers, ignoring case and accents (every word must match). Stable order with an opaque cursor.',
+    query: {
+      type: 'object', additionalProperties: false,
+      properties: {
+        q: { type: 'string', minLength: 1, maxLength: 100, description: 'Search by name or document number' },
+        status: { enum: [...PATIENT_STATUSES] },
+        sort: { enum: Object.keys(SORT_FIELDS), default: 'name', description: 'name sorts by family names, then given names' },
+        order: { enum: ['asc', 'desc'], default: 'asc' },
+        ...pageQueryProperties,
+        ...minPositionQueryProperty,
+      },
+    },
+    responses: { 200: { description: 'A page of patients', schema: pageOf(PatientSummary) }, 400: badCursor400, 503: unavailable503 },
+    auditAccess: () => ({ recordType: 'patientList', recordId: null }),
+    handle: async (input, ctx) => {
+      await awaitMinPosition(ctx, input.query.minPosition, [PACIENTES_PROJECTION]);
+      return { status: 200, body: await listPatients(tenantCtx(ctx), input.query as PatientListQuery) };
+    },
+  },
+  {
+    method: 'get', path: '/pacientes/{id}', tag: TAG, auth: 'tenant', permission: READ,
+    summary: 'Read a patient',
+    params: PatientParams, query: minPositionOnly,
+    responses: { 200: ok('The patient', PatientView, { ETag: RECORD_HEADERS.ETag }), 404: notFound404, 503: unavailable503 },
+    auditAccess: (input) => ({ recordType: 'patient', recordId: input.params.id }),
+    handle: async (input, ctx) => {
+      await awaitMinPosition(ctx, input.query.minPosition, [PACIENTES_PROJECTION]);
+      const doc = await patientOr404(tenantCtx(ctx), input.params.id);
+      return { status: 200, body: patientView(doc), headers: { ETag: etagOf(doc.revision) } };
+    },
+  },
+  {
+    method: 'patch', path: '/pacientes/{id}', tag: TAG, auth: 'tenant', permission: WRITE,
+    summary: "Correct a patient's data",
+    description: 'Partial update of demographic data; If-Match is required (428 without it, 412 when the record changed). A changed identity document must still be unique (409).',
+    params: PatientParams, body: CorrectPatientBody,
+    // Declared optional so that its absence answers 428 (the handler checks), not a schema 422.
+    requestHeaders: { 'If-Match': ifMatchHeader(true) },
+    responses: { 200: ok('The corrected patient', PatientView), 404: notFound404, 409: conflict409, 412: precondition412, 428: required428 },
+    handle: (input, ctx) => withFieldPointers(async () => {
+      const header = input.headers['if-match'];
+      // Lost-update protection needs a concrete revision: '*' would not protect anything.
+      if (header?.trim() === '*') throw preconditionRequired();
+      const ifMatch = ifMatchRevision(header, { required: true })!;
+      const { reason, ...patch } = input.body as DemographicsPatch & { reason?: string };
+      const result = await correctPatient(ctx.services.events, commandCtx(ctx, reason), input.params.id, patch, ifMatch);
+      return patientAnswer(ctx, input.params.id, result, 200);
+    }),
+  },
+  {
+    method: 'get', path: '/pacientes/{id}/historial', tag: TAG, auth: 'tenant', permission: READ,
+    summary: "The record's history: every event of the patient and its nursing notes, in order",
+    description: 'Who (actor), when (occurredAt), why (reason), what (type and data), with the revision in its record.',
+    params: PatientParams,
+    query: { type: 'object', additionalProperties: false, properties: { ...pageQueryProperties, ...minPositionQueryProperty } },
+    responses: { 200: { description: 'A page of the history, oldest first', schema: pageOf(HistoryEntry) }, 400: badCursor400, 404: notFound404, 503: unavailable503 },
+    auditAccess: (input) => ({ recordType: 'patientHistory', recordId: input.params.id }),
+    handle: async (input, ctx) => {
+      await awaitMinPosition(ctx, input.query.minPosition, [PACIENTES_PROJECTION]);
+      await patientOr404(tenantCtx(ctx), input.params.id);
+      const limit = input.query.limit ?? LIMITS.pagination.defaultLimit;
+      return { status: 200, body: await patientHistory(tenantCtx(ctx), input.params.id, limit, input.query.cursor) };
+    },
+  },
+];

@@ -1,0 +1,117 @@
+// The Sistema group: liveness, readiness, the API contract (OpenAPI + docs page) and projection
+// operations. It needs the whole list of groups for /openapi.json, hence a factory.
+import type { GroupModule } from '../../groupModule.js';
+import type { RouteDecl } from '../../routeTypes.js';
+import { HttpError, notFoundProblem } from '../../../problems.js';
+import { problem } from '../../commonSchemas.js';
+import { buildOpenApiDocument, type OpenApiOptions } from '../../openapi.js';
+import { docsAsset, docsPage, DOCS_ASSET_PREFIX } from './docsPage.js';
+import { readiness } from './readiness.js';
+import { HealthSchema, OpenApiDocumentSchema, ProjectionListSchema, ProjectionNameParams, ProjectionStatusSchema, ReadySchema, RebuildStartedSchema } from './schemas.js';
+
+export const SISTEMA_TAG = 'Sistema';
+export const SISTEMA_PERMISSIONS = ['sistema:read', 'sistema:admin'] as const;
+
+const statusUrl = (name: string) => `/sistema/proyecciones/${encodeURIComponent(name)}`;
+
+export function sistemaGroup(getGroups: () => readonly GroupModule[], openApiOptions: OpenApiOptions = {}): GroupModule {
+  let document: Record<string, unknown> | null = null;
+  // Rebuilds started by this process and not finished, so a double POST does not start two.
+  const rebuilding = new Set<string>();
+
+  const routes: RouteDecl[] = [
+    {
+      method: 'get', path: '/health', tag: SISTEMA_TAG, auth: 'public',
+      summary: 'Liveness: the process answers',
+      responses: { 200: { description: 'Alive', schema: HealthSchema } },
+      handle: async () => ({ status: 200, body: { status: 'ok' } }),
+    },
+    {
+      method: 'get', path: '/ready', tag: SISTEMA_TAG, auth: 'public',
+      summary: 'Readiness: stores open and projections caught up',
+      responses: {
+        200: { description: 'Ready to serve', schema: ReadySchema },
+        503: problem('Not ready (`/problems/not-ready`): see `checks`', { 'Retry-After': 'Seconds to wait' }),
+      },
+      handle: async (_input, ctx) => ({ status: 200, body: await readiness(ctx.services) }),
+    },
+    {
+      method: 'get', path: '/openapi.json', tag: SISTEMA_TAG, auth: 'public',
+      summary: 'This API contract (OpenAPI 3.1)',
+      responses: { 200: { description: 'The OpenAPI document', schema: OpenApiDocumentSchema } },
+      handle: async () => {
+        document ??= buildOpenApiDocument(getGroups(), openApiOptions);
+        return { status: 200, body: document };
+      },
+    },
+    {
+      method: 'get', path: '/docs', tag: SISTEMA_TAG, auth: 'public',
+      summary: 'Interactive documentation (Swagger UI, served locally)',
+      responses: { 200: { description: 'HTML page rendering /openapi.json', contentType: 'text/html', headers: { 'Content-Security-Policy': 'Only this service\'s own scripts' } } },
+      handle: async () => docsPage(),
+    },
+    {
+      method: 'get', path: `${DOCS_ASSET_PREFIX}/{file}`, tag: SISTEMA_TAG, auth: 'public',
+      summary: 'Static files of the documentation page',
+      params: { type: 'object', required: ['file'], properties: { file: { type: 'string', minLength: 1, maxLength: 64 } }, additionalProperties: false },
+      responses: {
+        200: { description: 'A CSS, JavaScript or PNG file', contentType: 'application/octet-stream' },
+        404: problem('No such asset'),
+      },
+      handle: async (input) => docsAsset((input.params as { file: string }).file),
+    },
+    {
+      method: 'get', path: '/sistema/proyecciones', tag: SISTEMA_TAG, auth: 'tenant', permission: 'sistema:read',
+      summary: 'Status of every projection (state, checkpoint, lag, rebuild progress)',
+      responses: { 200: { description: 'Projection runner status', schema: ProjectionListSchema } },
+      handle: async (_input, ctx) => ({ status: 200, body: { items: await ctx.services.projections.status() } }),
+    },
+    {
+      method: 'get', path: '/sistema/proyecciones/{name}', tag: SISTEMA_TAG, auth: 'tenant', permission: 'sistema:read',
+      summary: 'Status of one projection (watch a rebuild here)',
+      params: ProjectionNameParams,
+      responses: { 200: { description: 'Projection status', schema: ProjectionStatusSchema }, 404: problem('No such projection') },
+      handle: async (input, ctx) => {
+        const name = (input.params as { name: string }).name;
+        const status = (await ctx.services.projections.status()).find((s) => s.name === name);
+        if (!status) throw notFoundProblem(`No projection named ${name}`);
+        return { status: 200, body: status };
+      },
+    },
+    {
+      method: 'post', path: '/sistema/proyecciones/{name}/reconstruir', tag: SISTEMA_TAG, auth: 'tenant', permission: 'sistema:admin',
+      summary: 'Rebuild a projection from the event log (reads switch to the new copy when done)',
+      params: ProjectionNameParams,
+      responses: {
+        202: { description: 'Rebuild started; follow it at Location', schema: RebuildStartedSchema, headers: { Location: 'Status of the projection' } },
+        404: problem('No such projection'),
+        409: problem('A rebuild of this projection is already running (`/problems/rebuild-in-progress`)'),
+      },
+      handle: async (input, ctx) => {
+        const name = (input.params as { name: string }).name;
+        const { projections, logger } = ctx.services;
+        const status = (await projections.status()).find((s) => s.name === name);
+        if (!status) throw notFoundProblem(`No projection named ${name}`);
+        if (rebuilding.has(name) || status.state === 'rebuilding') {
+          throw new HttpError(409, 'rebuild-in-progress', 'Conflict', `Projection ${name} is already being rebuilt`);
+        }
+        rebuilding.add(name);
+        logger.info('projection rebuild requested', { projection: name, actor: ctx.auth?.userId, correlationId: ctx.correlationId });
+        void projections
+          .rebuild(name)
+          .then(() => logger.info('projection rebuild finished', { projection: name, correlationId: ctx.correlationId }))
+          .catch((err: unknown) => logger.error('projection rebuild failed', { projection: name, correlationId: ctx.correlationId, error: err }))
+          .finally(() => rebuilding.delete(name));
+        return { status: 202, body: { projection: name, state: 'rebuilding', statusUrl: statusUrl(name) }, headers: { Location: statusUrl(name) } };
+      },
+    },
+  ];
+
+  return {
+    tag: SISTEMA_TAG,
+    description: 'Operation of the service: health, readiness, this contract and its documentation, projection status and rebuilds',
+    permissions: SISTEMA_PERMISSIONS,
+    routes,
+    projections: [],
+  };
+}

@@ -1,0 +1,44 @@
+// GET /ready: the stores answer and every projection this process runs has caught up with the log.
+import type { AppServices } from '../../../services.js';
+import { HttpError } from '../../../problems.js';
+import { backgroundIntegrityOf } from '../../../stores/sqlite/integrityCheck.js';
+
+type Check = 'ok' | 'checking' | 'failed' | 'caught-up' | 'behind' | 'not-run-here';
+
+export async function readiness(services: AppServices): Promise<Record<string, unknown>> {
+  const checks: Record<'eventStore' | 'readStore' | 'projections', Check> = { eventStore: 'ok', readStore: 'ok', projections: 'caught-up' };
+  let projections: { name: string; state: string; lag: number }[] = [];
+  try {
+    await services.events.headPosition();
+  } catch (err) {
+    services.logger.error('readiness: event store failed', { error: err });
+    checks.eventStore = 'failed';
+  }
+  // The SQLite store checks its whole file in the background after opening it: not ready until that passed.
+  const integrity = backgroundIntegrityOf(services.events)?.integrityState ?? 'ok';
+  if (checks.eventStore === 'ok' && integrity !== 'ok') checks.eventStore = integrity === 'checking' ? 'checking' : 'failed';
+  try {
+    await services.reads.listCollections();
+  } catch (err) {
+    services.logger.error('readiness: read store failed', { error: err });
+    checks.readStore = 'failed';
+  }
+  if (services.config.role === 'api') {
+    // Another process (role 'projector') runs the projections; this one only reads their results.
+    checks.projections = 'not-run-here';
+  } else {
+    try {
+      projections = (await services.projections.status()).map((s) => ({ name: s.name, state: s.state, lag: s.lag }));
+      // 'rebuilding' still serves reads from the previous copy.
+      if (projections.some((p) => p.state !== 'live' && p.state !== 'rebuilding')) checks.projections = 'behind';
+    } catch (err) {
+      services.logger.error('readiness: projection status failed', { error: err });
+      checks.projections = 'failed';
+    }
+  }
+  const ready = checks.eventStore === 'ok' && checks.readStore === 'ok' && (checks.projections === 'caught-up' || checks.projections === 'not-run-here');
+  if (!ready) {
+    throw new HttpError(503, 'not-ready', 'Service Unavailable', 'The service is starting or a store is unavailable; see checks', { 'Retry-After': '5' }, undefined, { checks, projections });
+  }
+  return { status: 'ready', checks, projections };
+}

@@ -1,0 +1,90 @@
+// Response schemas of the Sistema group.
+import type { JsonSchema } from '../../routeTypes.js';
+
+export const ProjectionNameParams: JsonSchema = {
+  type: 'object',
+  required: ['name'],
+  properties: { name: { type: 'string', minLength: 1, maxLength: 100, pattern: '^[A-Za-z0-9_.-]+$' } },
+  additionalProperties: false,
+};
+
+const RebuildProgressSchema: JsonSchema = {
+  type: 'object',
+  required: ['projection', 'done', 'total', 'ratePerSecond', 'etaSeconds', 'elapsedMs'],
+  properties: {
+    projection: { type: 'string' },
+    done: { type: 'integer' },
+    total: { type: 'integer' },
+    ratePerSecond: { type: 'number' },
+    etaSeconds: { type: ['number', 'null'] },
+    elapsedMs: { type: 'number' },
+  },
+};
+
+export const ProjectionStatusSchema: JsonSchema = {
+  type: 'object',
+  required: ['name', 'version', 'state', 'checkpoint', 'head', 'lag'],
+  properties: {
+    name: { type: 'string' },
+    version: { type: 'integer' },
+    state: { enum: ['stopped', 'catching-up', 'live', 'rebuilding', 'failed'] },
+    checkpoint: { type: 'string', description: 'Global position of the last event applied' },
+    head: { type: 'string', description: 'Global position of the last event in the log' },
+    lag: { type: 'number', description: 'head - checkpoint, in positions (0 when caught up)' },
+    error: { type: 'string' },
+    rebuild: RebuildProgressSchema,
+  },
+};
+
+export const ProjectionListSchema: JsonSchema = {
+  type: 'object',
+  required: ['items'],
+  properties: { items: { type: 'array', items: ProjectionStatusSchema } },
+};
+
+export const HealthSchema: JsonSchema = {
+  type: 'object',
+  required: ['status'],
+  properties: { status: { const: 'ok' } },
+};
+
+export const ReadySchema: JsonSchema = {
+  type: 'object',
+  required: ['status', 'checks'],
+  properties: {
+    status: { const: 'ready' },
+    checks: {
+      type: 'object',
+      required: ['eventStore', 'readStore', 'projections'],
+      properties: {
+        eventStore: { type: 'string' },
+        readStore: { type: 'string' },
+        projections: { type: 'string' },
+      },
+    },
+    projections: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['name', 'state', 'lag'],
+        properties: { name: { type: 'string' }, state: { type: 'string' }, lag: { type: 'number' } },
+      },
+    },
+  },
+};
+
+export const RebuildStartedSchema: JsonSchema = {
+  type: 'object',
+  required: ['projection', 'state', 'statusUrl'],
+  properties: {
+    projection: { type: 'string' },
+    state: { const: 'rebuilding' },
+    statusUrl: { type: 'string', description: 'GET it to watch progress' },
+  },
+};
+
+export const OpenApiDocumentSchema: JsonSchema = {
+  type: 'object',
+  required: ['openapi', 'info', 'paths'],
+  properties: { openapi: { type: 'string' }, info: { type: 'object' }, paths: { type: 'object' } },
+};

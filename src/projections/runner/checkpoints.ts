@@ -1,0 +1,45 @@
+// Projection checkpoints: one document per projection under the platform tenant, recording the code
+// version it was built with, the last position applied and which versioned collections serve reads.
+import { PLATFORM_DOCS, type Collection, type ReadDoc } from '../../stores/readStore.js';
+
+export const CHECKPOINTS_COLLECTION = 'projection_checkpoints';
+
+export interface CheckpointDoc extends ReadDoc {
+  version: number;
+  /** Global position of the last event applied (decimal string). */
+  position: string;
+  /** Suffix of the collections that serve reads, e.g. `_v2` or `_v2_r3` after a rebuild. */
+  suffix: string;
+  /** Full names of those collections, so a later version can drop them even if its logical names differ. */
+  collections: string[];
+}
+
+export function versionSuffix(version: number): string {
+  return `_v${version}`;
+}
+
+/** `_v<version>_r<n>`, n one more than the current rebuild number of that version. */
+export function nextRebuildSuffix(version: number, current: string): string {
+  const match = /^_v(\d+)(?:_r(\d+))?$/.exec(current);
+  const n = match && Number(match[1]) === version ? Number(match[2] ?? 0) + 1 : 1;
+  return `${versionSuffix(version)}_r${n}`;
+}
+
+export async function readCheckpoint(checkpoints: Collection<CheckpointDoc>, projection: string): Promise<CheckpointDoc | null> {
+  return checkpoints.get(PLATFORM_DOCS, projection);
+}
+
+export async function writeCheckpoint(
+  checkpoints: Collection<CheckpointDoc>,
+  projection: string,
+  state: { version: number; position: bigint; suffix: string; collections: string[] },
+): Promise<void> {
+  await checkpoints.replace({
+    tenantId: PLATFORM_DOCS,
+    id: projection,
+    version: state.version,
+    position: state.position.toString(),
+    suffix: state.suffix,
+    collections: state.collections,
+  });
+}

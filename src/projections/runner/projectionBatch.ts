@@ -1,0 +1,126 @@
+// The ProjectionTx of one batch. Documents read during the batch are cached (read-through `get`), changes
+// are kept in memory and written back with one unordered bulkWrite per collection at flush. An in-process
+// store offering shared access (sharedDocuments.ts) is written directly instead: no cache, no copies.
+import type { RecordedEvent } from '../../stores/eventStore.js';
+import type { BulkOp, Collection } from '../../stores/readStore.js';
+import { sharedAccessOf, type SharedAccess } from '../../stores/sharedDocuments.js';
+import type { ProjectedDoc, Projection, ProjectionTx } from './projection.js';
+
+interface CachedDoc {
+  tenantId: string;
+  id: string;
+  doc: ProjectedDoc | null; // null: absent or deleted
+  dirty: boolean;
+}
+
+interface Target {
+  collection: Collection<ProjectedDoc>;
+  shared: SharedAccess<ProjectedDoc> | null;
+  cache: Map<string, CachedDoc>;
+}
+
+export type ProjectionCollections = ReadonlyMap<string, Collection<ProjectedDoc>>;
+
+export class ProjectionBatch implements ProjectionTx {
+  private readonly targets = new Map<string, Target>();
+  /** Events handled since the last flush (the batch size). */
+  handled = 0;
+  /** Events seen (handled or skipped) since the checkpoint was last persisted. */
+  unpersisted = 0;
+  /** Documents written directly (shared access) since the last flush. */
+  private directWrites = 0;
+  /** Changes kept in the cache (not yet in the read store) since the last flush. */
+  private cachedWrites = 0;
+
+  constructor(
+    readonly projection: Projection,
+    readonly collections: ProjectionCollections,
+    /** Position of the last event applied or skipped; the checkpoint once flushed. */
+    public position: bigint,
+  ) {}
+
+  /** Feeds one event (synchronously when the handler is synchronous or the event is skipped or a redelivery). */
+  apply(event: RecordedEvent, types: ReadonlySet<string>): Promise<void> | void {
+    if (this.position !== 0n && event.position <= this.position) return;
+    this.position = event.position;
+    this.unpersisted++;
+    if (!types.has(event.type)) return;
+    this.handled++;
+    return this.projection.handle(event, this);
+  }
+
+  async get<T extends ProjectedDoc>(collection: string, tenantId: string, id: string): Promise<T | null> {
+    const target = this.target(collection);
+    if (target.shared) return target.shared.get(tenantId, id) as T | null;
+    const key = `${tenantId}\u0000${id}`;
+    const cached = target.cache.get(key);
+    if (cached) return cached.doc as T | null;
+    const doc = await target.collection.get(tenantId, id);
+    target.cache.set(key, { tenantId, id, doc, dirty: false });
+    return doc as T | null;
+  }
+
+  /** Synchronous read when the answer is at hand (shared access, or already cached in this batch). */
+  peek<T extends ProjectedDoc>(collection: string, tenantId: string, id: string): T | null | undefined {
+    const target = this.target(collection);
+    if (target.shared) return target.shared.get(tenantId, id) as T | null;
+    return target.cache.get(`${tenantId}\u0000${id}`)?.doc as T | null | undefined;
+  }
+
+  put<T extends ProjectedDoc>(collection: string, doc: T): void {
+    const target = this.target(collection);
+    if (target.shared) {
+      target.shared.put(doc);
+      this.directWrites++;
+    } else {
+      target.cache.set(`${doc.tenantId}\u0000${doc.id}`, { tenantId: doc.tenantId, id: doc.id, doc, dirty: true });
+      this.cachedWrites++;
+    }
+  }
+
+  delete(collection: string, tenantId: string, id: string): void {
+    const target = this.target(collection);
+    if (target.shared) {
+      target.shared.remove(tenantId, id);
+      this.directWrites++;
+    } else {
+      target.cache.set(`${tenantId}\u0000${id}`, { tenantId, id, doc: null, dirty: true });
+      this.cachedWrites++;
+    }
+  }
+
+  /** True when every change applied so far is already in the read store (written directly): readable now. */
+  get allVisible(): boolean {
+    return this.cachedWrites === 0;
+  }
+
+  /** Writes every changed document (one unordered bulkWrite per collection), empties the cache; returns how many. */
+  async writeBack(): Promise<number> {
+    let written = this.directWrites;
+    for (const target of this.targets.values()) {
+      const ops: BulkOp<ProjectedDoc>[] = [];
+      for (const entry of target.cache.values()) {
+        if (!entry.dirty) continue;
+        ops.push(entry.doc ? { kind: 'replace', doc: entry.doc } : { kind: 'delete', tenantId: entry.tenantId, id: entry.id });
+      }
+      target.cache = new Map();
+      if (ops.length > 0) await target.collection.bulkWrite(ops);
+      written += ops.length;
+    }
+    this.directWrites = 0;
+    this.cachedWrites = 0;
+    this.handled = 0;
+    return written;
+  }
+
+  private target(name: string): Target {
+    let target = this.targets.get(name);
+    if (!target) {
+      const collection = this.collections.get(name);
+      if (!collection) throw new Error(`projection ${this.projection.name} has no collection '${name}' (declare it in collections)`);
+      target = { collection, shared: sharedAccessOf(collection), cache: new Map() };
+      this.targets.set(name, target);
+    }
+    return target;
+  }
+}

@@ -1,0 +1,99 @@
+// Queries over the Pacientes read models and, for the history, over the record's own streams.
+import type { TenantRequestContext } from '../../http/routeTypes.js';
+import { InvalidCursorError } from '../../stores/readCursor.js';
+import { streamName, type RecordedEvent } from '../../stores/eventStore.js';
+import type { Filter, Page, SortSpec } from '../../stores/readStore.js';
+import type { PatientStatus } from '../../commands/pacientes/patientTypes.js';
+import { NOTE_CONTENT_KEYS, noteView, type NoteDoc } from '../../projections/pacientes/noteDoc.js';
+import { nursingNotes, patients } from './readModel.js';
+import { searchFilter } from '../../projections/pacientes/searchText.js';
+import { PATIENT_SUMMARY_FIELDS } from '../../http/routes/pacientes/viewSchemas.js';
+
+export const SORT_FIELDS = { name: 'sortName', admissionDate: 'admissionDate', createdAt: 'createdAt' } as const;
+export type PatientSort = keyof typeof SORT_FIELDS;
+
+export interface PatientListQuery {
+  q?: string;
+  status?: PatientStatus;
+  sort: PatientSort;
+  order: 'asc' | 'desc';
+  limit: number;
+  cursor?: string;
+}
+
+// Only the summary fields leave the store: a list never copies whole records.
+const SUMMARY_PROJECTION: Record<string, 1> = Object.fromEntries(PATIENT_SUMMARY_FIELDS.map((f) => [f, 1]));
+
+export async function listPatients(ctx: TenantRequestContext, query: PatientListQuery): Promise<Page<Record<string, unknown>>> {
+  const filter: Filter = {};
+  if (query.status) filter.status = query.status;
+  const search = query.q ? searchFilter(query.q) : null;
+  if (search) Object.assign(filter, search);
+  const sort: SortSpec = { [SORT_FIELDS[query.sort]]: query.order === 'asc' ? 1 : -1 };
+  const result = await patients(ctx).find(ctx.auth.tenantId, filter, { sort, limit: query.limit, after: query.cursor ?? null, projection: SUMMARY_PROJECTION });
+  // The projection already made each item a fresh copy holding only the summary fields.
+  return { items: result.items as Record<string, unknown>[], nextCursor: result.nextCursor };
+}
+
+// A list shows current versions only: the versions of amended notes are not copied out of the store.
+const NOTE_SUMMARY_PROJECTION: Record<string, 1> = Object.fromEntries(
+  ['id', 'patientId', 'revision', 'version', ...NOTE_CONTENT_KEYS, 'authorId', 'recordedAt', 'updatedAt', 'amended'].map((f) => [f, 1]),
+);
+
+export async function listNotes(ctx: TenantRequestContext, patientId: string, limit: number, cursor?: string): Promise<Page<Record<string, unknown>>> {
+  const result = await nursingNotes(ctx).find(ctx.auth.tenantId, { patientId }, { sort: { occurredAt: -1 }, limit, after: cursor ?? null, projection: NOTE_SUMMARY_PROJECTION });
+  return { items: result.items.map((n) => noteView(n, false)), nextCursor: result.nextCursor };
+}
+
+/** Every note id of a patient (the history reads each note's stream). */
+async function noteIdsOf(ctx: TenantRequestContext, patientId: string): Promise<string[]> {
+  const ids: string[] = [];
+  let after: string | null = null;
+  do {
+    const p: Page<NoteDoc> = await nursingNotes(ctx).find(ctx.auth.tenantId, { patientId }, { sort: { id: 1 }, limit: 500, after, projection: { id: 1 } });
+    ids.push(...p.items.map((n) => n.id));
+    after = p.nextCursor;
+  } while (after);
+  return ids;
+}
+
+export interface HistoryEntry {
+  position: string;
+  recordType: 'patient' | 'nursingNote';
+  recordId: string;
+  revision: number;
+  type: string;
+  occurredAt: string;
+  actor: string;
+  reason: string | null;
+  correlationId: string;
+  data: Record<string, unknown>;
+}
+
+const entryOf = (recordType: HistoryEntry['recordType'], recordId: string) => (e: RecordedEvent): HistoryEntry => ({
+  position: e.position.toString(), recordType, recordId, revision: e.revision, type: e.type, occurredAt: e.metadata.occurredAt,
+  actor: e.metadata.actor, reason: e.metadata.reason ?? null, correlationId: e.metadata.correlationId, data: e.data,
+});
+
+const encodeAfter = (position: string): string => Buffer.from(JSON.stringify({ after: position })).toString('base64url');
+function decodeAfter(cursor: string): bigint {
+  try {
+    const { after } = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { after?: unknown };
+    if (typeof after === 'string' && /^\d{1,20}$/.test(after)) return BigInt(after);
+  } catch { /* answered below */ }
+  throw new InvalidCursorError(); // answered 400 invalid-cursor by the HTTP layer, like every list cursor
+}
+
+/** The record's events (the patient stream and its notes) in log order: who, when, why, what. */
+export async function patientHistory(ctx: TenantRequestContext, patientId: string, limit: number, cursor?: string): Promise<Page<HistoryEntry>> {
+  const tenantId = ctx.auth.tenantId;
+  const after = cursor ? decodeAfter(cursor) : -1n;
+  const read = (category: string, id: string) => ctx.services.events.readStream(streamName(tenantId, category, id));
+  const own = (await read('patient', patientId)).map(entryOf('patient', patientId));
+  const notes = await Promise.all((await noteIdsOf(ctx, patientId)).map(async (id) => (await read('nursingNote', id)).map(entryOf('nursingNote', id))));
+  const all = [...own, ...notes.flat()].filter((e) => BigInt(e.position) > after);
+  all.sort((a, b) => (BigInt(a.position) < BigInt(b.position) ? -1 : 1));
+  const items = all.slice(0, limit);
+  const nextCursor = all.length > limit ? encodeAfter(items[items.length - 1]!.position) : null;
+  return { items, nextCursor };
+}

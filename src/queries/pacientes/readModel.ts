@@ -1,0 +1,57 @@
+// Access to the Pacientes read models, with read-your-writes: a write waits for the projection to apply
+// its events, then reads; if the bounded wait runs out it folds the record's own stream instead.
+import type { CommandResult } from '../../commands/handleCommand.js';
+import { LIMITS } from '../../limits.js';
+import { notFoundProblem } from '../../problems.js';
+import type { TenantRequestContext } from '../../http/routeTypes.js';
+import type { Collection } from '../../stores/readStore.js';
+import { streamName, type RecordedEvent } from '../../stores/eventStore.js';
+import { foldNote, type NoteDoc } from '../../projections/pacientes/noteDoc.js';
+import { foldPatient, type PatientDoc } from '../../projections/pacientes/patientDoc.js';
+import { NURSING_NOTES, PACIENTES_PROJECTION, PATIENTS } from '../../projections/pacientes/pacientesProjection.js';
+
+export const patients = (ctx: TenantRequestContext): Collection<PatientDoc> =>
+  ctx.services.projections.collection<PatientDoc>(PACIENTES_PROJECTION, PATIENTS);
+
+export const nursingNotes = (ctx: TenantRequestContext): Collection<NoteDoc> =>
+  ctx.services.projections.collection<NoteDoc>(PACIENTES_PROJECTION, NURSING_NOTES);
+
+function foldStream<T>(events: RecordedEvent[], fold: (doc: T | null, e: RecordedEvent) => T | null): T | null {
+  let doc: T | null = null;
+  for (const e of events) doc = fold(doc, e);
+  return doc;
+}
+
+/** Waits (bounded) for the projection to apply a write; false when the wait ran out. */
+export async function awaitWrite(ctx: TenantRequestContext, result: Pick<CommandResult<unknown>, 'position'>): Promise<boolean> {
+  if (result.position === null) return true;
+  return ctx.services.projections.waitFor(result.position, { projections: [PACIENTES_PROJECTION], timeoutMs: LIMITS.readYourWrites.maxWaitMs });
+}
+
+/** The patient at least at `minRevision`: from the read model, or folded from its stream when the model lags. */
+export async function patientAfterWrite(ctx: TenantRequestContext, id: string, result: CommandResult<unknown>): Promise<PatientDoc> {
+  await awaitWrite(ctx, result);
+  const tenantId = ctx.auth.tenantId;
+  const doc = await patients(ctx).get(tenantId, id);
+  if (doc && doc.revision >= result.revision) return doc;
+  const folded = foldStream<PatientDoc>(await ctx.services.events.readStream(streamName(tenantId, 'patient', id)), foldPatient);
+  if (!folded) throw notFoundProblem('Patient not found');
+  return folded;
+}
+
+export async function noteAfterWrite(ctx: TenantRequestContext, noteId: string, result: CommandResult<unknown>): Promise<NoteDoc> {
+  await awaitWrite(ctx, result);
+  const tenantId = ctx.auth.tenantId;
+  const doc = await nursingNotes(ctx).get(tenantId, noteId);
+  if (doc && doc.revision >= result.revision) return doc;
+  const folded = foldStream<NoteDoc>(await ctx.services.events.readStream(streamName(tenantId, 'nursingNote', noteId)), foldNote);
+  if (!folded) throw notFoundProblem('Nursing note not found');
+  return folded;
+}
+
+/** A patient of the caller's company, or 404 (another company's patient is exactly as absent). */
+export async function patientOr404(ctx: TenantRequestContext, id: string): Promise<PatientDoc> {
+  const doc = await patients(ctx).get(ctx.auth.tenantId, id);
+  if (!doc) throw notFoundProblem('Patient not found');
+  return doc;
+}
