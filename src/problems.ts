@@ -1,4 +1,5 @@
-// RFC 9457 problem details. Every error the API answers is one of these, as application/problem+json.
+// RFC 9457 problem details. Every error the API answers is one of these, as application/problem+json; any
+// layer may throw one (sign-in, queries, routes) and the HTTP layer renders it.
 
 export interface FieldError {
   /** JSON pointer into the request: /body/email, /query/limit, /params/id, /headers/if-match */
@@ -17,8 +18,8 @@ export interface ProblemBody {
   [extension: string]: unknown;
 }
 
-/** Throw from anywhere in the HTTP layer; the framework answers it as problem+json. */
-export class HttpError extends Error {
+/** An error that carries the answer the API gives for it: status, stable problem code, title and detail. */
+export class ProblemError extends Error {
   constructor(
     readonly status: number,
     readonly code: string,
@@ -29,21 +30,21 @@ export class HttpError extends Error {
     readonly extensions: Record<string, unknown> = {},
   ) {
     super(detail ?? title);
-    this.name = 'HttpError';
+    this.name = 'ProblemError';
   }
 }
 
 export const problemType = (code: string): string => `/problems/${code}`;
 
 export const unauthorized = (detail = 'A valid access token is required', error = 'invalid_token') =>
-  new HttpError(401, 'unauthorized', 'Unauthorized', detail, {
+  new ProblemError(401, 'unauthorized', 'Unauthorized', detail, {
     'WWW-Authenticate': `Bearer realm="dialysis", error="${error}", error_description="${detail.replace(/"/g, "'")}"`,
   });
 
 export const forbidden = (permission: string) =>
-  new HttpError(403, 'forbidden', 'Forbidden', `This action needs the permission '${permission}'`, {}, undefined, { permission });
+  new ProblemError(403, 'forbidden', 'Forbidden', `This action needs the permission '${permission}'`, {}, undefined, { permission });
 
 export const tooManyRequests = (retryAfterSeconds: number, detail = 'Too many requests; retry later') =>
-  new HttpError(429, 'too-many-requests', 'Too Many Requests', detail, { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) });
+  new ProblemError(429, 'too-many-requests', 'Too Many Requests', detail, { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) });
 
-export const notFoundProblem = (detail = 'Not found') => new HttpError(404, 'not-found', 'Not Found', detail);
+export const notFoundProblem = (detail = 'Not found') => new ProblemError(404, 'not-found', 'Not Found', detail);

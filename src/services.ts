@@ -2,7 +2,7 @@
 import type { Config } from './config.js';
 import type { EventStore } from './stores/eventStore.js';
 import type { ReadStore } from './stores/readStore.js';
-import type { ProjectionRunner } from './projections/runner/projectionRunner.js';
+import type { ProjectionRunner } from './projections/runner/runnerTypes.js';
 import type { Logger } from './logger.js';
 
 export interface AppServices {

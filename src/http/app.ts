@@ -7,7 +7,7 @@ import bodyParser from 'koa-bodyparser';
 import type { AppServices } from '../services.js';
 import type { GroupModule } from './groupModule.js';
 import type { RouteDecl } from './routeTypes.js';
-import { HttpError } from '../problems.js';
+import { ProblemError } from '../problems.js';
 import { errorMapping } from './errors.js';
 import { LIMITS } from '../limits.js';
 import { routeHandler } from './routePipeline.js';
@@ -101,10 +101,10 @@ function fallback(router: Router): Koa.Middleware {
         ctx.set('Allow', [...allowed, 'OPTIONS'].join(', '));
         return;
       }
-      throw new HttpError(405, 'method-not-allowed', 'Method Not Allowed', `${ctx.method} is not allowed here; allowed: ${allowed.join(', ')}`, { Allow: allowed.join(', ') });
+      throw new ProblemError(405, 'method-not-allowed', 'Method Not Allowed', `${ctx.method} is not allowed here; allowed: ${allowed.join(', ')}`, { Allow: allowed.join(', ') });
     }
     void router;
-    throw new HttpError(404, 'not-found', 'Not Found', `No route matches ${ctx.method} ${ctx.path}`);
+    throw new ProblemError(404, 'not-found', 'Not Found', `No route matches ${ctx.method} ${ctx.path}`);
   };
 }
 

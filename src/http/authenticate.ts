@@ -5,11 +5,11 @@ import { handleCommand } from '../commands/handleCommand.js';
 import { PLATFORM_DOCS } from '../stores/readStore.js';
 import { LIMITS } from '../limits.js';
 import { unauthorized } from '../problems.js';
-import type { Principal } from './routeTypes.js';
+import type { Principal } from '../auth/principal.js';
 import { sessionDecider, sessionExpiry } from '../commands/platform/session/decider.js';
 import type { SessionDoc } from '../projections/platform/platformReadModels.js';
 import { authRuntime } from '../auth/authRuntime.js';
-import { membershipIn, permissionsIn, readModels } from '../commands/platform/sessionWrites.js';
+import { membershipIn, permissionsIn, platformCollections } from '../queries/platform/memberships.js';
 import { platformContext } from '../commands/platform/platformWrites.js';
 import { verifyAccessToken } from '../auth/tokens.js';
 
@@ -47,7 +47,7 @@ export async function authenticate(token: string, client: ClientInfo): Promise<P
   if (!check.ok) throw unauthorized(check.reason === 'expired' ? 'The access token has expired' : 'The access token is not valid');
   const { sub, sid } = check.claims;
 
-  const models = readModels(services);
+  const models = platformCollections(services);
   const session = await models.sessions.get(PLATFORM_DOCS, sid);
   if (!session || session.userId !== sub) throw unauthorized('The session is not valid');
   if (session.endedReason) throw unauthorized('The session has ended');

@@ -2,7 +2,7 @@
 // meaning (status and stable code); anything else is a 500 that says nothing about internals.
 import { STATUS_CODES } from 'node:http';
 import type Koa from 'koa';
-import { HttpError, problemType, type FieldError, type ProblemBody } from '../problems.js';
+import { ProblemError, problemType, type FieldError, type ProblemBody } from '../problems.js';
 import { DomainError } from '../commands/decider.js';
 import { ConcurrencyConflictError, PreconditionFailedError } from '../commands/handleCommand.js';
 import { IdempotencyConflictError, WrongExpectedRevisionError } from '../stores/eventStore.js';
@@ -46,58 +46,58 @@ interface ParserError {
   expose?: boolean;
 }
 
-function fromParser(err: unknown): HttpError | null {
+function fromParser(err: unknown): ProblemError | null {
   if (!err || typeof err !== 'object') return null;
   const e = err as ParserError;
   const status = e.status ?? e.statusCode;
   if (typeof status !== 'number') return null;
   if (status === 413 || e.type === 'entity.too.large') {
-    return new HttpError(413, 'payload-too-large', 'Payload Too Large', `The request body exceeds ${LIMITS.body.maxBytes} bytes`);
+    return new ProblemError(413, 'payload-too-large', 'Payload Too Large', `The request body exceeds ${LIMITS.body.maxBytes} bytes`);
   }
   if (status === 400 && (err instanceof SyntaxError || e.type === 'entity.parse.failed')) {
-    return new HttpError(400, 'malformed-json', 'Bad Request', 'The request body is not valid JSON (an object or array is expected)');
+    return new ProblemError(400, 'malformed-json', 'Bad Request', 'The request body is not valid JSON (an object or array is expected)');
   }
   if (status === 415 || e.type === 'charset.unsupported' || e.type === 'encoding.unsupported') {
-    return new HttpError(415, 'unsupported-media-type', 'Unsupported Media Type', 'Send the body as application/json in UTF-8');
+    return new ProblemError(415, 'unsupported-media-type', 'Unsupported Media Type', 'Send the body as application/json in UTF-8');
   }
   if (e.type === 'request.aborted' || e.type === 'request.size.invalid' || e.type === 'stream.encoding.set') {
-    return new HttpError(400, 'bad-request', 'Bad Request', 'The request body could not be read');
+    return new ProblemError(400, 'bad-request', 'Bad Request', 'The request body could not be read');
   }
   // Other client errors raised by Koa itself (ctx.throw / http-errors with expose): keep the status only.
-  if (status >= 400 && status < 500 && e.expose) return new HttpError(status, 'bad-request', titleOf(status), titleOf(status));
+  if (status >= 400 && status < 500 && e.expose) return new ProblemError(status, 'bad-request', titleOf(status), titleOf(status));
   return null;
 }
 
-/** The HttpError an error stands for, or null when it is unexpected (a 500). */
-export function toHttpError(err: unknown): HttpError | null {
-  if (err instanceof HttpError) return err;
+/** The ProblemError an error stands for, or null when it is unexpected (a 500). */
+export function toHttpError(err: unknown): ProblemError | null {
+  if (err instanceof ProblemError) return err;
   if (err instanceof DomainError) {
-    return new HttpError(err.status, err.code, titleOf(err.status), err.message, {}, fieldErrorsOf(err.details), withoutReserved(err.details));
+    return new ProblemError(err.status, err.code, titleOf(err.status), err.message, {}, fieldErrorsOf(err.details), withoutReserved(err.details));
   }
   if (err instanceof PreconditionFailedError) {
-    return new HttpError(412, 'precondition-failed', 'Precondition Failed', 'The record changed since you read it (If-Match does not match); read it again and retry', {}, undefined, {
+    return new ProblemError(412, 'precondition-failed', 'Precondition Failed', 'The record changed since you read it (If-Match does not match); read it again and retry', {}, undefined, {
       expectedRevision: err.expected,
       currentRevision: err.actual,
     });
   }
   if (err instanceof ConcurrencyConflictError || err instanceof WrongExpectedRevisionError) {
-    return new HttpError(409, 'concurrency-conflict', 'Conflict', 'The record was changed concurrently; retry');
+    return new ProblemError(409, 'concurrency-conflict', 'Conflict', 'The record was changed concurrently; retry');
   }
   if (err instanceof IdempotencyConflictError) {
-    return new HttpError(422, 'idempotency-key-reused', 'Unprocessable Content', 'This Idempotency-Key was already used for a different request');
+    return new ProblemError(422, 'idempotency-key-reused', 'Unprocessable Content', 'This Idempotency-Key was already used for a different request');
   }
   if (err instanceof InvalidCursorError) {
-    return new HttpError(400, 'invalid-cursor', 'Bad Request', 'The cursor is malformed or belongs to another query; start again without it', {}, [
+    return new ProblemError(400, 'invalid-cursor', 'Bad Request', 'The cursor is malformed or belongs to another query; start again without it', {}, [
       { pointer: '/query/cursor', message: 'is not a cursor of this query' },
     ]);
   }
   if (err instanceof DuplicateKeyError) {
-    return new HttpError(409, 'duplicate', 'Conflict', 'A record with the same unique key already exists');
+    return new ProblemError(409, 'duplicate', 'Conflict', 'A record with the same unique key already exists');
   }
   return fromParser(err);
 }
 
-export function problemBody(e: HttpError, instance: string, correlationId: string): ProblemBody {
+export function problemBody(e: ProblemError, instance: string, correlationId: string): ProblemBody {
   return {
     ...withoutReserved(e.extensions),
     type: problemType(e.code),
@@ -111,7 +111,7 @@ export function problemBody(e: HttpError, instance: string, correlationId: strin
 }
 
 /** Writes a problem answer on the Koa context. */
-export function sendProblem(ctx: Koa.Context, e: HttpError, correlationId: string): void {
+export function sendProblem(ctx: Koa.Context, e: ProblemError, correlationId: string): void {
   ctx.status = e.status;
   for (const [name, value] of Object.entries(e.headers)) ctx.set(name, value);
   ctx.set('Cache-Control', 'no-store');
@@ -119,8 +119,8 @@ export function sendProblem(ctx: Koa.Context, e: HttpError, correlationId: strin
   ctx.body = JSON.stringify(problemBody(e, ctx.path, correlationId));
 }
 
-export const internalError = (): HttpError =>
-  new HttpError(500, 'internal', 'Internal Server Error', 'An unexpected error occurred; quote the correlationId when reporting it');
+export const internalError = (): ProblemError =>
+  new ProblemError(500, 'internal', 'Internal Server Error', 'An unexpected error occurred; quote the correlationId when reporting it');
 
 /** Koa middleware: every error below it becomes a problem; unexpected ones are logged with their stack. */
 export function errorMapping(logger: Logger): Koa.Middleware {

@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import type { EventStore, EventMetadata, RecordedEvent } from '../stores/eventStore.js';
 import { IdempotencyConflictError, streamName, WrongExpectedRevisionError } from '../stores/eventStore.js';
 import { eventId, uuidV5 } from '../commands/eventIds.js';
-import { HttpError } from '../problems.js';
+import { ProblemError } from '../problems.js';
 import type { HttpResult } from './routeTypes.js';
 import { LIMITS } from '../limits.js';
 import { toJson } from './validation.js';
@@ -108,7 +108,7 @@ export function createIdempotencyGuard(deps: { events: EventStore; logger: Logge
       const scoped = scopedIdempotencyKey(r);
       const stream = streamName(r.tenant, 'idempotency', scoped);
       if (inFlight.has(stream)) {
-        throw new HttpError(409, 'idempotency-key-in-flight', 'Conflict', 'A request with this Idempotency-Key is still being processed; retry later', { 'Retry-After': '1' });
+        throw new ProblemError(409, 'idempotency-key-in-flight', 'Conflict', 'A request with this Idempotency-Key is still being processed; retry later', { 'Retry-After': '1' });
       }
       inFlight.add(stream);
       try {
@@ -121,7 +121,7 @@ export function createIdempotencyGuard(deps: { events: EventStore; logger: Logge
           const age = now.getTime() - Date.parse(rec.completedAt);
           if (age >= 0 && age < LIMITS.idempotency.ttlSeconds * 1000) {
             if (rec.fingerprint !== fingerprint) {
-              throw new HttpError(422, 'idempotency-key-reused', 'Unprocessable Content', 'This Idempotency-Key was already used with a different request body; use a new key');
+              throw new ProblemError(422, 'idempotency-key-reused', 'Unprocessable Content', 'This Idempotency-Key was already used with a different request body; use a new key');
             }
             return {
               status: rec.status,

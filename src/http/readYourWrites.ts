@@ -1,11 +1,11 @@
 // Read-your-writes: a query carrying `minPosition` (the X-Event-Position of the client's write) first
 // waits, bounded, until its read model has applied that position.
-import { HttpError } from '../problems.js';
+import { ProblemError } from '../problems.js';
 import { LIMITS } from '../limits.js';
 import type { RequestContext } from './routeTypes.js';
 
-export const projectionBehind = (): HttpError =>
-  new HttpError(503, 'projection-behind', 'Service Unavailable', 'The read model has not reached minPosition yet; retry shortly', { 'Retry-After': '1' });
+export const projectionBehind = (): ProblemError =>
+  new ProblemError(503, 'projection-behind', 'Service Unavailable', 'The read model has not reached minPosition yet; retry shortly', { 'Retry-After': '1' });
 
 /** Resolves once the projections (all, or those named) have applied `minPosition`; 503 when the wait runs out. */
 export async function awaitMinPosition(ctx: RequestContext, minPosition: string | null | undefined, projections?: string[]): Promise<void> {

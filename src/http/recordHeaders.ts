@@ -1,5 +1,5 @@
 // ETag / If-Match and the headers of write answers (RFC 9110): a record's ETag is its stream revision.
-import { HttpError } from '../problems.js';
+import { ProblemError } from '../problems.js';
 import type { JsonSchema } from './routeTypes.js';
 
 export const etagOf = (revision: number): string => `W/"${revision}"`;
@@ -13,11 +13,11 @@ export const ifMatchHeader = (required: boolean): { required: boolean; descripti
   schema: { type: 'string', minLength: 1, maxLength: 64 },
 });
 
-export const preconditionFailed = (detail = 'If-Match does not match the current revision of the record'): HttpError =>
-  new HttpError(412, 'precondition-failed', 'Precondition Failed', detail);
+export const preconditionFailed = (detail = 'If-Match does not match the current revision of the record'): ProblemError =>
+  new ProblemError(412, 'precondition-failed', 'Precondition Failed', detail);
 
-export const preconditionRequired = (): HttpError =>
-  new HttpError(428, 'precondition-required', 'Precondition Required', 'Send If-Match with the ETag of the record as you last read it');
+export const preconditionRequired = (): ProblemError =>
+  new ProblemError(428, 'precondition-required', 'Precondition Required', 'Send If-Match with the ETag of the record as you last read it');
 
 /**
  * The revision an If-Match names: null when absent or '*'. Throws 428 when `required` and absent, and 412

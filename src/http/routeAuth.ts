@@ -2,22 +2,23 @@
 // 'tenant' also a company selected on the session; then the declared permission.
 import type Koa from 'koa';
 import type { AppServices } from '../services.js';
-import { HttpError, forbidden, unauthorized } from '../problems.js';
-import type { Principal, RouteDecl } from './routeTypes.js';
+import { ProblemError, forbidden, unauthorized } from '../problems.js';
+import type { Principal } from '../auth/principal.js';
+import type { RouteDecl } from './routeTypes.js';
 
-/** Verifies an access token (signature, claims, live session); throws HttpError 401 when it is not valid. */
+/** Verifies an access token (signature, claims, live session); throws ProblemError 401 when it is not valid. */
 export type Authenticate = (token: string, ctx: { services: AppServices; ip: string | null; userAgent: string | null }) => Promise<Principal>;
 
 // RFC 6750 b64token.
 const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
 
-export const missingToken = (): HttpError =>
-  new HttpError(401, 'unauthorized', 'Unauthorized', 'An access token is required: send Authorization: Bearer <token>', {
+export const missingToken = (): ProblemError =>
+  new ProblemError(401, 'unauthorized', 'Unauthorized', 'An access token is required: send Authorization: Bearer <token>', {
     'WWW-Authenticate': 'Bearer realm="dialysis"',
   });
 
-export const companyNotSelected = (): HttpError =>
-  new HttpError(403, 'company-not-selected', 'Company Not Selected', 'This route works inside a company: select a company with POST /tenants/{id}/select first');
+export const companyNotSelected = (): ProblemError =>
+  new ProblemError(403, 'company-not-selected', 'Company Not Selected', 'This route works inside a company: select a company with POST /tenants/{id}/select first');
 
 export function clientOf(ctx: Koa.Context): { ip: string | null; userAgent: string | null } {
   const userAgent = ctx.get('user-agent');

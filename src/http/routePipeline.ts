@@ -2,7 +2,7 @@
 // -> response check (non-production) -> answer -> access audit.
 import type Koa from 'koa';
 import type { AppServices } from '../services.js';
-import { HttpError } from '../problems.js';
+import { ProblemError } from '../problems.js';
 import type { HttpResult, RequestContext, RouteDecl, RouteInput } from './routeTypes.js';
 import { principalFor, clientOf, type Authenticate } from './routeAuth.js';
 import { compileRouteValidator, toJson } from './validation.js';
@@ -20,8 +20,8 @@ export interface PipelineDeps {
   validateResponses: boolean;
 }
 
-export const unsupportedMediaType = (): HttpError =>
-  new HttpError(415, 'unsupported-media-type', 'Unsupported Media Type', 'Send the request body as application/json');
+export const unsupportedMediaType = (): ProblemError =>
+  new ProblemError(415, 'unsupported-media-type', 'Unsupported Media Type', 'Send the request body as application/json');
 
 // A body is acceptable as JSON when it is declared so; an empty body without a type counts as {}.
 function checkContentType(ctx: Koa.Context): void {

@@ -1,6 +1,7 @@
 // A route is declared once; routing, validation, auth, permission checks, tenant scoping, problem mapping
 // and the OpenAPI document all come from the declaration (see http/app.ts and http/openapi.ts).
 import type { AppServices } from '../services.js';
+import type { Principal } from '../auth/principal.js';
 
 export type JsonSchema = Record<string, unknown>;
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -36,17 +37,6 @@ export interface HttpResult {
   headers?: Record<string, string>;
   /** Defaults to application/json (application/problem+json for errors, set by the framework). */
   contentType?: string;
-}
-
-export interface Principal {
-  userId: string;
-  sessionId: string;
-  email: string;
-  /** Company selected on the session, or null before POST /tenants/{id}/select. */
-  tenantId: string | null;
-  /** Permissions of the user in the selected company (empty before selection). */
-  permissions: ReadonlySet<string>;
-  platformAdmin: boolean;
 }
 
 export interface RequestContext {

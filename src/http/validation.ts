@@ -2,7 +2,7 @@
 // the dialect of OpenAPI 3.1). Schema violations answer 422 with one entry per violation in errors[].
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import { HttpError, type FieldError } from '../problems.js';
+import { ProblemError, type FieldError } from '../problems.js';
 import type { JsonSchema, RouteDecl } from './routeTypes.js';
 import { LIMITS } from '../limits.js';
 
@@ -109,8 +109,8 @@ function headersSchema(headers: Record<string, HeaderDecl>): JsonSchema | null {
   return { type: 'object', properties, required };
 }
 
-export const validationProblem = (errors: FieldError[]): HttpError =>
-  new HttpError(VALIDATION_STATUS, 'validation-failed', 'Unprocessable Content', 'The request does not match the schema; see errors[]', {}, errors);
+export const validationProblem = (errors: FieldError[]): ProblemError =>
+  new ProblemError(VALIDATION_STATUS, 'validation-failed', 'Unprocessable Content', 'The request does not match the schema; see errors[]', {}, errors);
 
 /** Compile every schema of a route once, at build time (an invalid schema stops the start). */
 export function compileRouteValidator(route: RouteDecl): RouteValidator {

@@ -1,7 +1,8 @@
 // A small resource group declared for the spine tests: real routes, a real decider through handleCommand,
 // a real projection, and an Authenticate that knows a fixed table of tokens.
 import type { GroupModule } from '../../src/http/groupModule.js';
-import type { RouteDecl, Principal } from '../../src/http/routeTypes.js';
+import type { RouteDecl } from '../../src/http/routeTypes.js';
+import type { Principal } from '../../src/auth/principal.js';
 import type { Authenticate } from '../../src/http/app.js';
 import { unauthorized } from '../../src/problems.js';
 import { problem, pageQueryProperties, minPositionQueryProperty } from '../../src/http/commonSchemas.js';

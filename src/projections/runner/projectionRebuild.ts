@@ -1,7 +1,7 @@
 // Rebuild of one projection: replay the whole log into fresh collections (`<logical>_v<version>_r<n>`) while
 // live handling goes on over the old ones, then stop live, replay what arrived meanwhile, switch reads,
 // drop the old collections and resume live handling from the rebuilt checkpoint.
-import type { RebuildProgress } from './projectionRunner.js';
+import type { RebuildProgress } from './runnerTypes.js';
 import { ProjectionBatch } from './projectionBatch.js';
 import { replayLog, type ReplayLane } from './replayLog.js';
 import { rebuildProgress } from './rebuildProgress.js';

@@ -4,7 +4,7 @@ import type { ProjectedDoc, Projection } from './projection.js';
 import type { Collection, ReadStore } from '../../stores/readStore.js';
 import type { EventStore, RecordedEvent, Subscription } from '../../stores/eventStore.js';
 import type { Logger } from '../../logger.js';
-import type { ProjectionStatus, RebuildProgress } from './projectionRunner.js';
+import type { ProjectionStatus, RebuildProgress } from './runnerTypes.js';
 import { ProjectionBatch } from './projectionBatch.js';
 import type { ReplayLane } from './replayLog.js';
 import type { PositionWaiters } from './positionWaiters.js';

@@ -1,6 +1,6 @@
 // Progress of a rebuild. The total is extrapolated from how far through the log the replay is
 // (positions need not be event counts: EventStoreDB's are byte offsets), and exact at the end.
-import type { RebuildProgress } from './projectionRunner.js';
+import type { RebuildProgress } from './runnerTypes.js';
 
 export function rebuildProgress(
   projection: string,

@@ -1,30 +1,35 @@
 // Queries over the Pacientes read models and, for the history, over the record's own streams.
-import type { TenantRequestContext } from '../../http/routeTypes.js';
+import type { TenantScope } from '../tenantScope.js';
 import { InvalidCursorError } from '../../stores/readCursor.js';
 import { streamName, type RecordedEvent } from '../../stores/eventStore.js';
 import type { Filter, Page, SortSpec } from '../../stores/readStore.js';
-import type { PatientStatus } from '../../commands/pacientes/patientTypes.js';
 import { NOTE_CONTENT_KEYS, noteView, type NoteDoc } from '../../projections/pacientes/noteDoc.js';
 import { nursingNotes, patients } from './readModel.js';
+import type { PatientDoc } from '../../projections/pacientes/patientDoc.js';
 import { searchFilter } from '../../projections/pacientes/searchText.js';
-import { PATIENT_SUMMARY_FIELDS } from '../../http/routes/pacientes/viewSchemas.js';
 
 export const SORT_FIELDS = { name: 'sortName', admissionDate: 'admissionDate', createdAt: 'createdAt' } as const;
 export type PatientSort = keyof typeof SORT_FIELDS;
 
 export interface PatientListQuery {
   q?: string;
-  status?: PatientStatus;
+  status?: PatientDoc['status'];
   sort: PatientSort;
   order: 'asc' | 'desc';
   limit: number;
   cursor?: string;
 }
 
+/** List items: the census columns, not the whole record. */
+export const PATIENT_SUMMARY_FIELDS = [
+  'id', 'revision', 'documentType', 'documentNumber', 'givenNames', 'familyNames', 'sex', 'birthDate', 'admissionDate', 'status',
+  'dryWeightKg', 'isolation', 'createdAt', 'updatedAt',
+] as const;
+
 // Only the summary fields leave the store: a list never copies whole records.
 const SUMMARY_PROJECTION: Record<string, 1> = Object.fromEntries(PATIENT_SUMMARY_FIELDS.map((f) => [f, 1]));
 
-export async function listPatients(ctx: TenantRequestContext, query: PatientListQuery): Promise<Page<Record<string, unknown>>> {
+export async function listPatients(ctx: TenantScope, query: PatientListQuery): Promise<Page<Record<string, unknown>>> {
   const filter: Filter = {};
   if (query.status) filter.status = query.status;
   const search = query.q ? searchFilter(query.q) : null;
@@ -40,13 +45,13 @@ const NOTE_SUMMARY_PROJECTION: Record<string, 1> = Object.fromEntries(
   ['id', 'patientId', 'revision', 'version', ...NOTE_CONTENT_KEYS, 'authorId', 'recordedAt', 'updatedAt', 'amended'].map((f) => [f, 1]),
 );
 
-export async function listNotes(ctx: TenantRequestContext, patientId: string, limit: number, cursor?: string): Promise<Page<Record<string, unknown>>> {
+export async function listNotes(ctx: TenantScope, patientId: string, limit: number, cursor?: string): Promise<Page<Record<string, unknown>>> {
   const result = await nursingNotes(ctx).find(ctx.auth.tenantId, { patientId }, { sort: { occurredAt: -1 }, limit, after: cursor ?? null, projection: NOTE_SUMMARY_PROJECTION });
   return { items: result.items.map((n) => noteView(n, false)), nextCursor: result.nextCursor };
 }
 
 /** Every note id of a patient (the history reads each note's stream). */
-async function noteIdsOf(ctx: TenantRequestContext, patientId: string): Promise<string[]> {
+async function noteIdsOf(ctx: TenantScope, patientId: string): Promise<string[]> {
   const ids: string[] = [];
   let after: string | null = null;
   do {
@@ -85,7 +90,7 @@ function decodeAfter(cursor: string): bigint {
 }
 
 /** The record's events (the patient stream and its notes) in log order: who, when, why, what. */
-export async function patientHistory(ctx: TenantRequestContext, patientId: string, limit: number, cursor?: string): Promise<Page<HistoryEntry>> {
+export async function patientHistory(ctx: TenantScope, patientId: string, limit: number, cursor?: string): Promise<Page<HistoryEntry>> {
   const tenantId = ctx.auth.tenantId;
   const after = cursor ? decodeAfter(cursor) : -1n;
   const read = (category: string, id: string) => ctx.services.events.readStream(streamName(tenantId, category, id));

@@ -1,19 +1,24 @@
 // Access to the Pacientes read models, with read-your-writes: a write waits for the projection to apply
 // its events, then reads; if the bounded wait runs out it folds the record's own stream instead.
-import type { CommandResult } from '../../commands/handleCommand.js';
 import { LIMITS } from '../../limits.js';
 import { notFoundProblem } from '../../problems.js';
-import type { TenantRequestContext } from '../../http/routeTypes.js';
+import type { TenantScope } from '../tenantScope.js';
 import type { Collection } from '../../stores/readStore.js';
 import { streamName, type RecordedEvent } from '../../stores/eventStore.js';
 import { foldNote, type NoteDoc } from '../../projections/pacientes/noteDoc.js';
 import { foldPatient, type PatientDoc } from '../../projections/pacientes/patientDoc.js';
 import { NURSING_NOTES, PACIENTES_PROJECTION, PATIENTS } from '../../projections/pacientes/pacientesProjection.js';
 
-export const patients = (ctx: TenantRequestContext): Collection<PatientDoc> =>
+/** Where a write left its stream: the revision to read at least, and the global position to wait for. */
+export interface WriteOutcome {
+  revision: number;
+  position: bigint | null;
+}
+
+export const patients = (ctx: TenantScope): Collection<PatientDoc> =>
   ctx.services.projections.collection<PatientDoc>(PACIENTES_PROJECTION, PATIENTS);
 
-export const nursingNotes = (ctx: TenantRequestContext): Collection<NoteDoc> =>
+export const nursingNotes = (ctx: TenantScope): Collection<NoteDoc> =>
   ctx.services.projections.collection<NoteDoc>(PACIENTES_PROJECTION, NURSING_NOTES);
 
 function foldStream<T>(events: RecordedEvent[], fold: (doc: T | null, e: RecordedEvent) => T | null): T | null {
@@ -23,13 +28,13 @@ function foldStream<T>(events: RecordedEvent[], fold: (doc: T | null, e: Recorde
 }
 
 /** Waits (bounded) for the projection to apply a write; false when the wait ran out. */
-export async function awaitWrite(ctx: TenantRequestContext, result: Pick<CommandResult<unknown>, 'position'>): Promise<boolean> {
+export async function awaitWrite(ctx: TenantScope, result: Pick<WriteOutcome, 'position'>): Promise<boolean> {
   if (result.position === null) return true;
   return ctx.services.projections.waitFor(result.position, { projections: [PACIENTES_PROJECTION], timeoutMs: LIMITS.readYourWrites.maxWaitMs });
 }
 
 /** The patient at least at `minRevision`: from the read model, or folded from its stream when the model lags. */
-export async function patientAfterWrite(ctx: TenantRequestContext, id: string, result: CommandResult<unknown>): Promise<PatientDoc> {
+export async function patientAfterWrite(ctx: TenantScope, id: string, result: WriteOutcome): Promise<PatientDoc> {
   await awaitWrite(ctx, result);
   const tenantId = ctx.auth.tenantId;
   const doc = await patients(ctx).get(tenantId, id);
@@ -39,7 +44,7 @@ export async function patientAfterWrite(ctx: TenantRequestContext, id: string, r
   return folded;
 }
 
-export async function noteAfterWrite(ctx: TenantRequestContext, noteId: string, result: CommandResult<unknown>): Promise<NoteDoc> {
+export async function noteAfterWrite(ctx: TenantScope, noteId: string, result: WriteOutcome): Promise<NoteDoc> {
   await awaitWrite(ctx, result);
   const tenantId = ctx.auth.tenantId;
   const doc = await nursingNotes(ctx).get(tenantId, noteId);
@@ -50,7 +55,7 @@ export async function noteAfterWrite(ctx: TenantRequestContext, noteId: string, 
 }
 
 /** A patient of the caller's company, or 404 (another company's patient is exactly as absent). */
-export async function patientOr404(ctx: TenantRequestContext, id: string): Promise<PatientDoc> {
+export async function patientOr404(ctx: TenantScope, id: string): Promise<PatientDoc> {
   const doc = await patients(ctx).get(ctx.auth.tenantId, id);
   if (!doc) throw notFoundProblem('Patient not found');
   return doc;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { command, given } from '../deciderSpec.js';
-import { companyDecider, permissionsOf, type CompanyCommand } from './decider.js';
+import { companyDecider, type CompanyCommand } from './decider.js';
 import type { CompanyEvent } from './events.js';
 
 const cmd = (type: CompanyCommand['type'], data: unknown) => command<CompanyCommand>(type, data as never, { aggregateId: 'c1' });
@@ -42,13 +42,5 @@ describe('company decider', () => {
       .when(cmd('RevokeMembership', { userId: 'bob' }))
       .then({ type: 'MembershipRevoked', data: { userId: 'bob' } });
     given(companyDecider, registered, adminRole).when(cmd('RevokeMembership', { userId: 'zoe' })).thenError('not-found');
-  });
-
-  it('computes permissions: admin holds the whole catalog, other roles their list', () => {
-    const state = given(companyDecider, registered, adminRole, nurseRole).state;
-    const catalog = ['pacientes:read', 'pacientes:write', 'sistema:read'];
-    assert.deepEqual(permissionsOf(state.roles, ['admin'], catalog), catalog);
-    assert.deepEqual(permissionsOf(state.roles, ['nurse'], catalog), ['pacientes:read']);
-    assert.deepEqual(permissionsOf(state.roles, ['ghost'], catalog), []);
   });
 });

@@ -106,14 +106,3 @@ export const companyDecider: Decider<CompanyCommand, CompanyEvent, CompanyState>
   evolve: evolveCompany,
   decide: decideCompany,
 };
-
-/** Permissions a set of roles grants; `catalog` is every permission the registered groups declare. */
-export function permissionsOf(roles: Record<string, RoleDefinition>, held: readonly string[], catalog: readonly string[]): string[] {
-  const out = new Set<string>();
-  for (const code of held) {
-    const role = roles[code];
-    if (!role) continue;
-    for (const p of role.grantsAll ? catalog : role.permissions) out.add(p);
-  }
-  return [...out].sort();
-}

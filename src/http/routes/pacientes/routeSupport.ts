@@ -4,7 +4,7 @@ import { DomainError } from '../../../commands/decider.js';
 import type { FieldProblem } from '../../../commands/pacientes/fieldRules.js';
 import { commandContextOf } from '../../commandContext.js';
 import { problem } from '../../commonSchemas.js';
-import { HttpError } from '../../../problems.js';
+import { ProblemError } from '../../../problems.js';
 import { writeHeaders } from '../../recordHeaders.js';
 import type { HttpResult, JsonSchema, RequestContext, ResponseDecl, TenantRequestContext } from '../../routeTypes.js';
 import { noteView } from '../../../projections/pacientes/noteDoc.js';
@@ -48,7 +48,7 @@ export async function withFieldPointers<T>(work: () => Promise<T>): Promise<T> {
   } catch (err) {
     const errors = err instanceof DomainError && err.code === 'validation-failed' ? (err.details?.errors as FieldProblem[] | undefined) : undefined;
     if (!errors) throw err;
-    throw new HttpError(422, 'validation-failed', 'Unprocessable Content', err instanceof Error ? err.message : 'Invalid data', {},
+    throw new ProblemError(422, 'validation-failed', 'Unprocessable Content', err instanceof Error ? err.message : 'Invalid data', {},
       errors.map((e) => ({ pointer: `/body/${e.field}`, message: e.message })));
   }
 }

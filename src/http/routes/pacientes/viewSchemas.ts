@@ -3,6 +3,7 @@ import type { JsonSchema } from '../../routeTypes.js';
 import { PositionSchema } from '../../commonSchemas.js';
 import { ACCESS_STATUSES, ISOLATIONS, PATIENT_STATUSES } from '../../../commands/pacientes/patientTypes.js';
 import { NOTE_TYPES, SOAPIE_PARTS } from '../../../commands/pacientes/nursingNote.js';
+import { PATIENT_SUMMARY_FIELDS } from '../../../queries/pacientes/pacientesQueries.js';
 import {
   AddressSchema, AllergyInputSchema, ContactSchema, CoverageInputSchema, CreateAccessBody, DateSchema, DateTimeSchema,
   EmergencyContactSchema, IdSchema, RegisterPatientBody, SerologyInputSchema, text, WeightSchema,
@@ -56,11 +57,7 @@ export const PatientView: JsonSchema = {
   },
 };
 
-/** List items: the census columns, not the whole record. */
-export const PATIENT_SUMMARY_FIELDS = [
-  'id', 'revision', 'documentType', 'documentNumber', 'givenNames', 'familyNames', 'sex', 'birthDate', 'admissionDate', 'status',
-  'dryWeightKg', 'isolation', 'createdAt', 'updatedAt',
-] as const;
+/** List items: the census columns (PATIENT_SUMMARY_FIELDS), not the whole record. */
 export const PatientSummary: JsonSchema = {
   type: 'object', additionalProperties: false,
   required: PATIENT_SUMMARY_FIELDS.filter((f) => f !== 'dryWeightKg'),

@@ -2,7 +2,7 @@
 // operations. It needs the whole list of groups for /openapi.json, hence a factory.
 import type { GroupModule } from '../../groupModule.js';
 import type { RouteDecl } from '../../routeTypes.js';
-import { HttpError, notFoundProblem } from '../../../problems.js';
+import { ProblemError, notFoundProblem } from '../../../problems.js';
 import { problem } from '../../commonSchemas.js';
 import { buildOpenApiDocument, type OpenApiOptions } from '../../openapi.js';
 import { docsAsset, docsPage, DOCS_ASSET_PREFIX } from './docsPage.js';
@@ -93,7 +93,7 @@ export function sistemaGroup(getGroups: () => readonly GroupModule[], openApiOpt
         const status = (await projections.status()).find((s) => s.name === name);
         if (!status) throw notFoundProblem(`No projection named ${name}`);
         if (rebuilding.has(name) || status.state === 'rebuilding') {
-          throw new HttpError(409, 'rebuild-in-progress', 'Conflict', `Projection ${name} is already being rebuilt`);
+          throw new ProblemError(409, 'rebuild-in-progress', 'Conflict', `Projection ${name} is already being rebuilt`);
         }
         rebuilding.add(name);
         logger.info('projection rebuild requested', { projection: name, actor: ctx.auth?.userId, correlationId: ctx.correlationId });

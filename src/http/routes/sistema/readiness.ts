@@ -1,6 +1,6 @@
 // GET /ready: the stores answer and every projection this process runs has caught up with the log.
 import type { AppServices } from '../../../services.js';
-import { HttpError } from '../../../problems.js';
+import { ProblemError } from '../../../problems.js';
 import { backgroundIntegrityOf } from '../../../stores/sqlite/integrityCheck.js';
 
 type Check = 'ok' | 'checking' | 'failed' | 'caught-up' | 'behind' | 'not-run-here';
@@ -38,7 +38,7 @@ export async function readiness(services: AppServices): Promise<Record<string, u
   }
   const ready = checks.eventStore === 'ok' && checks.readStore === 'ok' && (checks.projections === 'caught-up' || checks.projections === 'not-run-here');
   if (!ready) {
-    throw new HttpError(503, 'not-ready', 'Service Unavailable', 'The service is starting or a store is unavailable; see checks', { 'Retry-After': '5' }, undefined, { checks, projections });
+    throw new ProblemError(503, 'not-ready', 'Service Unavailable', 'The service is starting or a store is unavailable; see checks', { 'Retry-After': '5' }, undefined, { checks, projections });
   }
   return { status: 'ready', checks, projections };
 }

@@ -1,0 +1,64 @@
+// The one-way CQRS flow (architecture.md, Layout), checked in `npm test`: a violation names its rule.
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'deciders-are-pure',
+      comment:
+        'A write model (events, state, decider, rules under src/commands/<group>/) imports nothing from http, stores, ' +
+        'projections, queries or Koa; only the orchestration files (*Writes.ts) may load and append.',
+      severity: 'error',
+      from: { path: ['^src/commands/[^/]+/', '^src/commands/(decider|eventIds)[.]ts$'], pathNot: '[wW]rites[.]ts$' },
+      to: { path: ['^src/(http|stores|projections|queries)/', '(^|/)node_modules/(koa|@koa/[^/]+|koa-[^/]+)/'] },
+    },
+    {
+      name: 'queries-never-import-commands',
+      comment: 'Queries read read models; they never reach into the write side.',
+      severity: 'error',
+      from: { path: '^src/queries/' },
+      to: { path: '^src/commands/' },
+    },
+    {
+      name: 'projections-never-import-http',
+      comment: 'A projection turns events into documents; it knows nothing of requests.',
+      severity: 'error',
+      from: { path: '^src/projections/' },
+      to: { path: '^src/http/' },
+    },
+    {
+      name: 'only-the-composition-root-imports-http',
+      comment: 'HTTP sits on top: only main.ts / server.ts (and http itself) import it.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: ['^src/http/', '^src/(main|server)[.]ts$'] },
+      to: { path: '^src/http/' },
+    },
+    {
+      name: 'stores-are-the-bottom-layer',
+      comment: 'Store adapters serve every layer and depend on none of them.',
+      severity: 'error',
+      from: { path: '^src/stores/' },
+      to: { path: '^src/(commands|queries|projections|http|auth)/' },
+    },
+    {
+      name: 'no-circular',
+      comment: 'Import circles make the load order fragile and hide which module owns what.',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'not-to-unresolvable',
+      comment: 'An import that does not resolve is a broken build.',
+      severity: 'error',
+      from: {},
+      to: { couldNotResolve: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    // Type-only imports count: a decider that names a store type depends on the store.
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'] },
+  },
+};

@@ -1,0 +1,12 @@
+// Who is calling: what authentication established from a bearer token and its server-side session.
+
+export interface Principal {
+  userId: string;
+  sessionId: string;
+  email: string;
+  /** Company selected on the session, or null before POST /tenants/{id}/select. */
+  tenantId: string | null;
+  /** Permissions of the user in the selected company (empty before selection). */
+  permissions: ReadonlySet<string>;
+  platformAdmin: boolean;
+}

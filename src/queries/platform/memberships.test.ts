@@ -1,0 +1,16 @@
+import assert from 'node:assert/strict';
+import { permissionsOf } from './memberships.js';
+
+describe('platform memberships: permissions a membership grants', () => {
+  const roles = {
+    admin: { name: 'Administrator', permissions: [], grantsAll: true },
+    nurse: { name: 'Nurse', permissions: ['pacientes:read'], grantsAll: false },
+  };
+  const catalog = ['pacientes:read', 'pacientes:write', 'sistema:read'];
+
+  it('gives admin the whole catalog, other roles their list, unknown roles nothing', () => {
+    assert.deepEqual(permissionsOf(roles, ['admin'], catalog), catalog);
+    assert.deepEqual(permissionsOf(roles, ['nurse'], catalog), ['pacientes:read']);
+    assert.deepEqual(permissionsOf(roles, ['ghost'], catalog), []);
+  });
+});
