@@ -91,7 +91,7 @@ const metadata = (tenantId: string, occurredAt: string): EventMetadata => ({
 async function appendHistory(store: EventStore, tenantId: string, category: string, id: string, decided: DecidedEvent[]): Promise<number> {
   const stream = streamName(tenantId, category, id);
   const events: NewEvent[] = decided.map((e, i) => ({
-    id: eventId(tenantId, stream, i), type: e.type, data: e.data as Record<string, unknown>, metadata: metadata(tenantId, '2025-01-01T00:00:00.000Z'),
+    id: eventId(tenantId, stream, i), type: e.type, data: e.data, metadata: metadata(tenantId, '2025-01-01T00:00:00.000Z'),
   }));
   await store.appendToStream(stream, events, { expectedRevision: 'no_stream' });
   return events.length;

@@ -13,7 +13,7 @@ export function createLogger(level: LogLevel = 'info'): Logger {
   const min = ORDER[level];
   const write = (lvl: Exclude<LogLevel, 'silent'>, msg: string, fields?: Record<string, unknown>) => {
     if (ORDER[lvl] < min) return;
-    const line = JSON.stringify({ time: new Date().toISOString(), level: lvl, msg, ...fields }, (_k, v) =>
+    const line = JSON.stringify({ time: new Date().toISOString(), level: lvl, msg, ...fields }, (_k, v: unknown) =>
       typeof v === 'bigint' ? v.toString() : v instanceof Error ? { name: v.name, message: v.message, stack: v.stack } : v,
     );
     (lvl === 'error' || lvl === 'warn' ? process.stderr : process.stdout).write(line + '\n');

@@ -56,7 +56,10 @@ function listen(server: http.Server, port: number, host: string): Promise<void> 
 }
 
 /** Counts requests whose handlers are still running: a client that hangs up does not stop its handler. */
-function trackInFlight(handle: http.RequestListener): { listener: http.RequestListener; drained(): Promise<void> } {
+function trackInFlight(handle: (req: http.IncomingMessage, res: http.ServerResponse) => void | Promise<void>): {
+  listener: http.RequestListener;
+  drained: () => Promise<void>;
+} {
   let inFlight = 0;
   const waiters: (() => void)[] = [];
   const listener: http.RequestListener = (req, res) => {
@@ -126,7 +129,9 @@ export async function startServer(config: Config, opts: StartServerOptions = {})
     const services: AppServices = { config, events, reads, projections, logger, now };
     await authRuntime(services); // load or create the keys now: a bad key setting stops the start
     const expectedUrl = config.port ? `http://${urlHost(config.host)}:${config.port}` : null;
-    const printBanner = async (credentials: BootstrapCredentials) => void process.stdout.write(await bootstrapBanner(credentials, expectedUrl));
+    const printBanner = async (credentials: BootstrapCredentials): Promise<void> => {
+      process.stdout.write(await bootstrapBanner(credentials, expectedUrl));
+    };
     const booted = await bootstrap(services, { announce: opts.announce ?? (opts.quiet ? undefined : printBanner) });
 
     if (found.error) throw found.error; // the file failed its check while we were starting: stop like at open

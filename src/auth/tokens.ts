@@ -48,7 +48,7 @@ const verifiedTokens = new WeakMap<JwtSettings, Map<string, AccessClaims>>();
 export function verifyAccessToken(settings: JwtSettings, token: string, now: Date): AccessTokenCheck {
   const clockTimestamp = Math.floor(now.getTime() / 1000);
   let verified = verifiedTokens.get(settings);
-  if (!verified) verifiedTokens.set(settings, (verified = new Map()));
+  if (!verified) verifiedTokens.set(settings, (verified = new Map<string, AccessClaims>()));
   const known = verified.get(token);
   if (known) {
     // The same rule as jsonwebtoken: expired once the clock reaches exp.

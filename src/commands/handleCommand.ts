@@ -116,7 +116,7 @@ export async function handleCommand<C extends CommandEnvelope, E extends Decided
     const newEvents: NewEvent[] = decided.map((e, i) => ({
       id: eventId(ctx.tenantId, idBase, i),
       type: e.type,
-      data: e.data as Record<string, unknown>,
+      data: e.data,
       metadata,
     }));
     const expectedRevision: ExpectedRevision = revision < 0 ? 'no_stream' : revision;

@@ -135,7 +135,7 @@ export function createIdempotencyGuard(deps: { events: EventStore; logger: Logge
         }
         const handlerKey = generation === 0 ? scoped : `${scoped}.${generation}`;
         const result = await exec(handlerKey);
-        const jsonBody = result.body === undefined || Buffer.isBuffer(result.body) ? undefined : JSON.parse(toJson(result.body));
+        const jsonBody: unknown = result.body === undefined || Buffer.isBuffer(result.body) ? undefined : JSON.parse(toJson(result.body));
         if (result.status >= 200 && result.status < 300 && !Buffer.isBuffer(result.body)) {
           await record(stream, r, handlerKey, last ? last.revision : -1, {
             method: r.method.toUpperCase(),

@@ -23,7 +23,8 @@ export interface ResponseDecl {
   contentType?: string;
 }
 
-export interface RouteInput<P = any, Q = any, B = any> {
+/** What a route's handler receives, already validated against the route's schemas; P, Q and B name their shapes. */
+export interface RouteInput<P = unknown, Q = unknown, B = unknown> {
   params: P;
   query: Q;
   body: B;
@@ -58,7 +59,7 @@ export interface TenantRequestContext extends RequestContext {
   auth: Principal & { tenantId: string };
 }
 
-export interface RouteDecl<P = any, Q = any, B = any> {
+export interface RouteDecl<P = unknown, Q = unknown, B = unknown> {
   method: HttpMethod;
   /** OpenAPI-style path: /pacientes/{id} */
   path: string;
@@ -80,8 +81,12 @@ export interface RouteDecl<P = any, Q = any, B = any> {
    * Reads of clinical records are audited (who read what, when, from where). Returns the record read, or
    * null when nothing is to be recorded; called after a 2xx answer.
    */
-  auditAccess?: (input: RouteInput<P, Q, B>, result: HttpResult) => { recordType: string; recordId: string | null } | null;
+  auditAccess?(input: RouteInput<P, Q, B>, result: HttpResult): { recordType: string; recordId: string | null } | null;
   /** Every status the route can answer, with its schema. 400/401/403/413/415/422/429/500 are added by the framework where they apply. */
   responses: Record<number, ResponseDecl>;
+  // Methods (not function properties) on purpose: a route typed for its own input joins a RouteDecl[] list.
   handle(input: RouteInput<P, Q, B>, ctx: RequestContext): Promise<HttpResult>;
 }
+
+/** Declares a route whose handler reads its validated input as P (params), Q (query) and B (body). */
+export const route = <P = Record<string, never>, Q = Record<string, never>, B = undefined>(decl: RouteDecl<P, Q, B>): RouteDecl => decl;

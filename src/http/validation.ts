@@ -91,7 +91,7 @@ function compile(ajv: Ajv2020, schema: JsonSchema, what: string): ValidateFuncti
   try {
     return ajv.compile(schema);
   } catch (err) {
-    throw new Error(`${what}: invalid JSON Schema: ${(err as Error).message}`);
+    throw new Error(`${what}: invalid JSON Schema: ${(err as Error).message}`, { cause: err });
   }
 }
 
@@ -152,7 +152,7 @@ export function compileRouteValidator(route: RouteDecl): RouteValidator {
       const validate = responses.get(status);
       if (!validate) return [];
       // Validate what the client receives: the JSON text (bigint and Date already turned into strings).
-      const json = jsonText === undefined ? undefined : JSON.parse(jsonText);
+      const json: unknown = jsonText === undefined ? undefined : JSON.parse(jsonText);
       return validate(json) ? [] : fieldErrors('/response', validate.errors);
     },
   };
@@ -165,6 +165,6 @@ export function toJson(value: unknown): string {
     return JSON.stringify(value);
   } catch (err) {
     if (!(err instanceof TypeError)) throw err;
-    return JSON.stringify(value, (_k, v) => (typeof v === 'bigint' ? v.toString() : v));
+    return JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
   }
 }

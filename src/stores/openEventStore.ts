@@ -4,7 +4,7 @@ import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { EventStore } from './eventStore.js';
 // Static on purpose: under mocha's require(esm) loading, a dynamic import() gives this adapter its own copy
-// of eventStore.ts, and `instanceof WrongExpectedRevisionError` in commandHandler.ts then fails.
+// of eventStore.ts, and `instanceof WrongExpectedRevisionError` in handleCommand.ts then fails.
 import { openSqliteEventStore } from './sqlite/sqliteEventStore.js';
 
 /** The embedded event log's file inside DATA_DIR. */

@@ -35,7 +35,7 @@ function statsProjection(tenant: string, options: { version?: number; calls?: { 
       const tenantId = tenantOfStream(event.streamName);
       if (tenantId !== tenant) return;
       if (options.calls) options.calls.n++;
-      const item = String(event.data.item ?? '');
+      const item = (event.data.item as string | undefined) ?? '';
       await applyTo<StreamDoc>(tx, 'streams', tenantId, event.streamName, event, (doc) => {
         if (event.type === 'StreamClosed') return null;
         const base = doc ?? { tenantId, id: event.streamName, count: 0, items: [], lastRevision: -1 };
@@ -138,7 +138,7 @@ for (const eventImplementation of eventStoreImplementations()) {
         assert.deepEqual(state.streams.map((d) => [d.id.split('-')[1], d.count, d.items]), [0, 1, 2, 3].map((s) => [`s${s}`, 6, ['item0', 'item3']]));
         const [status] = await runner.status();
         assert.equal(status?.state, 'live');
-        assert.ok(BigInt(status!.checkpoint) >= (await events.headPosition(tenant)));
+        assert.ok(BigInt(status.checkpoint) >= (await events.headPosition(tenant)));
 
         await append('s1', 'ItemAdded', { item: 'late' });
         await append('s9', 'ItemAdded', { item: 'new stream' });
@@ -264,9 +264,9 @@ for (const eventImplementation of eventStoreImplementations()) {
         await runner.start();
         const status = Object.fromEntries((await runner.status()).map((s) => [s.name, s]));
         assert.equal(status.fragile?.state, 'failed');
-        assert.ok(BigInt(status.fragile!.checkpoint) < boom.position, 'the failed batch is not checkpointed');
+        assert.ok(BigInt(status.fragile.checkpoint) < boom.position, 'the failed batch is not checkpointed');
         assert.equal(status[STATS]?.state, 'live');
-        assert.equal(status[STATS]?.lag, Number(BigInt(status[STATS]!.head) - BigInt(status[STATS]!.checkpoint)));
+        assert.equal(status[STATS]?.lag, Number(BigInt(status[STATS].head) - BigInt(status[STATS].checkpoint)));
         assert.equal((await snapshot(runner)).totals?.events, 6);
         await assert.rejects(runner.rebuild('fragile'), /position/);
         assert.equal((await runner.status()).find((s) => s.name === 'fragile')?.state, 'failed');

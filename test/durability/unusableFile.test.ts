@@ -97,12 +97,12 @@ describe('SQLite event store: unusable data files', () => {
     await store.close();
     const [outcome] = await settled;
     // The check of a small file may finish before close() stops it; then the append was written first.
-    if (outcome!.status === 'rejected') {
-      assert.match(String(outcome!.reason), /closed/);
+    if (outcome.status === 'rejected') {
+      assert.match(String(outcome.reason), /closed/);
       assert.ok(fs.readFileSync(file).equals(before), 'nothing was written');
     }
     const reopened = await openSqliteEventStore({ file });
-    assert.equal((await reopened.readAll({ maxCount: 100 })).length, outcome!.status === 'fulfilled' ? 21 : 20);
+    assert.equal((await reopened.readAll({ maxCount: 100 })).length, outcome.status === 'fulfilled' ? 21 : 20);
     await reopened.close();
   });
 

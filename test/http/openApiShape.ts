@@ -1,8 +1,9 @@
 // Structural checks of an OpenAPI 3.1 document, after the rules of the official schema
 // (unknown members refused, parameters and headers carry a schema, responses a description...).
 import assert from 'node:assert/strict';
+import type { ApiJson } from '../support/harness.js';
 
-type Json = Record<string, any>;
+type Json = Record<string, ApiJson>;
 const OPERATION_KEYS = ['tags', 'summary', 'description', 'externalDocs', 'operationId', 'parameters', 'requestBody', 'responses', 'callbacks', 'deprecated', 'security', 'servers'];
 const PARAMETER_KEYS = ['name', 'in', 'description', 'required', 'deprecated', 'schema', 'content', 'style', 'explode', 'allowReserved', 'allowEmptyValue', 'example', 'examples'];
 const RESPONSE_KEYS = ['description', 'headers', 'content', 'links'];

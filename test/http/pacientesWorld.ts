@@ -1,9 +1,9 @@
 // Shared by the Pacientes HTTP suites: a real server (harness), company A and company B signed in through
 // the real flow (TOTP from the enrolled secret), and small request helpers.
 import assert from 'node:assert/strict';
-import { startTestServer, type TestServer } from '../support/harness.js';
+import { startTestServer, type ApiJson, type TestServer } from '../support/harness.js';
 
-export type Json = Record<string, any>;
+export type Json = Record<string, ApiJson>;
 export interface Answer {
   status: number;
   headers: Headers;

@@ -10,13 +10,14 @@ import { sistemaGroup } from '../../src/http/routes/sistema/index.js';
 import type { GroupModule } from '../../src/http/groupModule.js';
 import { loadConfig } from '../../src/config.js';
 import type { Logger } from '../../src/logger.js';
+import type { ApiJson } from '../support/harness.js';
 import type { EventStore } from '../../src/stores/eventStore.js';
 import { openSqliteEventStore } from '../../src/stores/sqlite/sqliteEventStore.js';
 import { createEmbeddedReadStore } from '../../src/stores/embedded/embeddedReadStore.js';
 import { createProjectionRunner } from '../../src/projections/runner/projectionRunner.js';
 import { newGate, testAuthenticate, testGroup } from './spineTestGroup.js';
 
-export type Json = Record<string, any>;
+export type Json = Record<string, ApiJson>;
 export type LogEntry = { level: string; msg: string; fields?: Record<string, unknown> };
 
 export interface SpineServer {

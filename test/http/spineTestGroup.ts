@@ -1,7 +1,7 @@
 // A small resource group declared for the spine tests: real routes, a real decider through handleCommand,
 // a real projection, and an Authenticate that knows a fixed table of tokens.
 import type { GroupModule } from '../../src/http/groupModule.js';
-import type { RouteDecl } from '../../src/http/routeTypes.js';
+import { route, type RouteDecl } from '../../src/http/routeTypes.js';
 import type { Principal } from '../../src/auth/principal.js';
 import type { Authenticate } from '../../src/http/app.js';
 import { unauthorized } from '../../src/problems.js';
@@ -39,10 +39,9 @@ const PRINCIPALS: Record<string, Principal> = {
   [TOKENS.admin]: principal('clinicA', ['notas:read', 'sistema:read', 'sistema:admin']),
 };
 
-export const testAuthenticate: Authenticate = async (token) => {
+export const testAuthenticate: Authenticate = (token) => {
   const p = PRINCIPALS[token];
-  if (!p) throw unauthorized('The access token is invalid or expired');
-  return p;
+  return p ? Promise.resolve(p) : Promise.reject(unauthorized('The access token is invalid or expired'));
 };
 
 type NoteCommand = { type: 'AddNote'; data: { text: string; priority: number }; at: string; actor: string; aggregateId: string; tenantId: string };
@@ -80,6 +79,11 @@ const NoteView = {
   additionalProperties: false,
 };
 const IdParams = { type: 'object', required: ['id'], properties: { id: { type: 'string', format: 'uuid' } }, additionalProperties: false };
+/** Params or query a route does not declare. */
+type None = Record<string, never>;
+type NoteData = NoteCommand['data'];
+/** The list query: the schema's default fills in limit. */
+type PageQuery = { limit: number; cursor?: string; minPosition?: string };
 
 /** Lets a test hold the slow route's handler until it has observed what it wants. */
 export interface Gate {
@@ -97,7 +101,7 @@ export function newGate(): Gate & { enter(): void; wait: Promise<void> } {
 export function testGroup(gate: { current: ReturnType<typeof newGate> | null }): GroupModule {
   const tag = 'Notas';
   const routes: RouteDecl[] = [
-    {
+    route<None, None, NoteData>({
       method: 'post', path: '/notas', tag, auth: 'public', idempotent: true,
       summary: 'Add a note', body: NoteBody,
       responses: { 201: { description: 'Added', schema: NoteView, headers: { Location: 'The note', ETag: 'Revision' } } },
@@ -110,31 +114,31 @@ export function testGroup(gate: { current: ReturnType<typeof newGate> | null }):
           headers: writeHeaders({ revision: result.revision, position: result.position, location: `/notas/${id}` }),
         };
       },
-    },
-    {
+    }),
+    route<None, PageQuery>({
       method: 'get', path: '/notas', tag, auth: 'public',
       summary: 'List notes (read your writes)',
       query: { type: 'object', properties: { ...pageQueryProperties, ...minPositionQueryProperty }, additionalProperties: false },
       responses: { 200: { description: 'Notes', schema: { type: 'object', required: ['limit', 'items'], properties: { limit: { type: 'integer' }, items: { type: 'array', items: { type: 'object' } } } } } },
       handle: async (input, ctx) => {
-        const q = input.query as { limit: number; minPosition?: string };
+        const q = input.query;
         await awaitMinPosition(ctx, q.minPosition, ['notes']);
         const page = await ctx.services.projections.collection('notes', 'notes').find('platform', {}, { limit: q.limit });
         return { status: 200, body: { limit: q.limit, items: page.items } };
       },
-    },
-    {
+    }),
+    route<{ id: string }>({
       method: 'get', path: '/notas/{id}', tag, auth: 'tenant', permission: 'notas:read',
       summary: 'Read a note (audited)', params: IdParams,
-      auditAccess: (input) => ({ recordType: 'note', recordId: (input.params as { id: string }).id }),
+      auditAccess: (input) => ({ recordType: 'note', recordId: input.params.id }),
       responses: { 200: { description: 'The note', schema: { type: 'object' } }, 404: problem('No such note') },
       handle: async (input, ctx) => {
-        const id = (input.params as { id: string }).id;
+        const { id } = input.params;
         const events = await ctx.services.events.readStream(`platform.note-${id}`);
         if (events.length === 0) throw notFound('note');
         return { status: 200, body: { id, scope: commandContextOf(ctx).tenantId } };
       },
-    },
+    }),
     {
       method: 'post', path: '/lento', tag, auth: 'public', idempotent: true,
       summary: 'Slow idempotent route (held by the test)', body: { type: 'object' },
@@ -149,28 +153,26 @@ export function testGroup(gate: { current: ReturnType<typeof newGate> | null }):
     {
       method: 'get', path: '/boom', tag, auth: 'public', summary: 'Fails unexpectedly',
       responses: { 200: { description: 'Never' } },
-      handle: async () => {
-        throw new Error('secret internal detail: /var/lib/clinic/db.sqlite');
-      },
+      handle: () => Promise.reject(new Error('secret internal detail: /var/lib/clinic/db.sqlite')),
     },
-    {
+    route<None, None, { kind: 'rule' | 'fields' }>({
       method: 'post', path: '/reglas', tag, auth: 'public', summary: 'Breaks business rules',
       body: { type: 'object', required: ['kind'], properties: { kind: { enum: ['rule', 'fields'] } } },
       responses: { 200: { description: 'Never' }, 409: problem('Rule broken'), 422: problem('Fields') },
-      handle: async (input) => {
-        if ((input.body as { kind: string }).kind === 'rule') throw new DomainError('note-locked', 'the note is locked', 409, { lockedBy: 'u1' });
-        throw new DomainError('validation-failed', 'Invalid data', 422, { errors: [{ field: 'birthDate', message: 'is in the future' }] });
-      },
-    },
+      handle: (input) =>
+        Promise.reject(input.body.kind === 'rule'
+          ? new DomainError('note-locked', 'the note is locked', 409, { lockedBy: 'u1' })
+          : new DomainError('validation-failed', 'Invalid data', 422, { errors: [{ field: 'birthDate', message: 'is in the future' }] })),
+    }),
     {
       method: 'get', path: '/drift', tag, auth: 'public', summary: 'Answers a body its schema does not allow',
       responses: { 200: { description: 'Declared shape', schema: { type: 'object', required: ['ok'], properties: { ok: { type: 'boolean' } } } } },
-      handle: async () => ({ status: 200, body: { ok: 'yes' } }),
+      handle: () => Promise.resolve({ status: 200, body: { ok: 'yes' } }),
     },
     {
       method: 'get', path: '/yo', tag, auth: 'session', summary: 'Who am I',
       responses: { 200: { description: 'The principal', schema: { type: 'object' } } },
-      handle: async (_input, ctx) => ({ status: 200, body: { userId: ctx.auth!.userId, tenantId: ctx.auth!.tenantId, scope: commandContextOf(ctx).tenantId } }),
+      handle: (_input, ctx) => Promise.resolve({ status: 200, body: { userId: ctx.auth!.userId, tenantId: ctx.auth!.tenantId, scope: commandContextOf(ctx).tenantId } }),
     },
   ];
   return { tag, description: 'Notes used by the spine tests', permissions: ['notas:read'], routes, projections: [notesProjection] };

@@ -20,8 +20,12 @@ export const TEST_ADMIN = {
   companyName: 'Clinica Uno',
 } as const;
 
+/** A value of an API answer's JSON, read untyped: the test's assertions are its shape check. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests index into answers freely; a wrong shape fails the assertion
+export type ApiJson = any;
+
 export interface TestClock {
-  now(): Date;
+  now: () => Date;
   advance(ms: number): void;
 }
 
@@ -46,7 +50,7 @@ export interface HttpAnswer {
   /** Lower-cased header names. */
   headers: Record<string, string>;
   /** Parsed JSON (also problem+json), else the text, or null when empty. */
-  body: any;
+  body: ApiJson;
 }
 
 export interface RequestOptions {

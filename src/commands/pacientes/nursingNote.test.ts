@@ -44,7 +44,7 @@ describe('nursing note decider', () => {
   });
 
   it('keeps what an amendment omits and clears what it sets to null', () => {
-    const withSoapie: NursingNoteEvent = { ...recorded, data: { ...recorded.data, soapie: { plan: 'check thrill' } } } as NursingNoteEvent;
+    const withSoapie: NursingNoteEvent = { ...recorded, data: { ...recorded.data, soapie: { plan: 'check thrill' } } };
     const [amended] = note(withSoapie).when(cmd('AmendNursingNote', { patientId: 'p1', reason: 'plan withdrawn', soapie: null })).events();
     assert.equal(amended?.data.text, 'Fistula thrill present');
     assert.equal(amended?.data.soapie, undefined);

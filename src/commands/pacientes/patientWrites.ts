@@ -79,5 +79,5 @@ type OtherCommand = Exclude<PatientCommand, { type: 'RegisterPatient' | 'Correct
 export function patientCommand<T extends OtherCommand['type']>(
   events: EventStore, ctx: CommandContext, patientId: string, type: T, data: Extract<OtherCommand, { type: T }>['data'], ifMatch: number | null,
 ): Promise<CommandResult<PatientState>> {
-  return handleCommand(events, patientDecider, { type, aggregateId: patientId, data } as Omit<PatientCommand, 'at' | 'actor' | 'tenantId'>, ctx, { ifMatch });
+  return handleCommand(events, patientDecider, { type, aggregateId: patientId, data }, ctx, { ifMatch });
 }

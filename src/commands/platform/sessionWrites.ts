@@ -3,7 +3,6 @@ import type { AppServices } from '../../services.js';
 import { handleCommand } from '../handleCommand.js';
 import { DomainError } from '../decider.js';
 import { PLATFORM_DOCS } from '../../stores/readStore.js';
-import { LIMITS } from '../../limits.js';
 import { notFoundProblem, unauthorized } from '../../problems.js';
 import type { Principal } from '../../auth/principal.js';
 import { sessionDecider } from './session/decider.js';

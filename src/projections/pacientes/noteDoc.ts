@@ -46,7 +46,7 @@ function noteDoc(base: NoteDoc | null, content: NoteContent, fields: Pick<NoteDo
     occurredAt: content.occurredAt, dialysisSessionId: content.dialysisSessionId,
     authorId: first.authorId, recordedAt: first.recordedAt, updatedAt: fields.updatedAt, amended: base !== null, versions, _position: fields._position,
   };
-  return doc as NoteDoc;
+  return doc;
 }
 
 function version(content: NoteContent, version: number, recordedAt: string, recordedBy: string, reason: string | undefined): NoteVersion {

@@ -70,7 +70,7 @@ function patientDoc(d: PatientDemographics, p: Omit<PatientRecord, keyof Patient
     vascularAccesses: p.vascularAccesses, createdAt: p.createdAt, createdBy: p.createdBy, updatedAt: p.updatedAt, updatedBy: p.updatedBy,
     searchText: p.searchText, sortName: p.sortName,
   };
-  return doc as PatientDoc;
+  return doc;
 }
 
 const dryWeightEntry = (dryWeightKg: number, effectiveDate: IsoDate, prescribedBy: string | undefined, s: Stamp): DryWeightEntry => {

@@ -1,6 +1,5 @@
 // The projection runner: catch-up then live per projection, checkpoints in the read store, batched
 // idempotent writes, rebuild into a fresh versioned collection, lag and bounded read-your-writes waits.
-import type { Projection } from './projection.js';
 import type { Collection, ReadDoc, ReadStore } from '../../stores/readStore.js';
 import type { EventStore } from '../../stores/eventStore.js';
 import type { Logger } from '../../logger.js';
@@ -11,7 +10,7 @@ import { switchingCollection } from './switchingCollection.js';
 import { CHECKPOINTS_COLLECTION, readCheckpoint, versionSuffix, type CheckpointDoc } from './checkpoints.js';
 import { SlotRuntime, namesOf, newSlot, type Slot } from './projectionSlots.js';
 import { rebuildSlot } from './projectionRebuild.js';
-import type { ProjectionRunner, ProjectionStatus, RebuildProgress } from './runnerTypes.js';
+import type { ProjectionRunner, ProjectionStatus } from './runnerTypes.js';
 
 /**
  * Events per readAll page during catch-up and rebuilds. Small enough that a page in flight dies young: at 5000
@@ -96,7 +95,7 @@ export function createProjectionRunner(deps: { events: EventStore; reads: ReadSt
         handle = switchingCollection(() => {
           const current = slot.collections.get(logical);
           if (!current) throw new Error(`projection '${projection}' is not started`);
-          return current as unknown as Collection;
+          return current;
         });
         handles.set(key, handle);
       }

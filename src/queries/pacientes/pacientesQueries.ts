@@ -37,7 +37,7 @@ export async function listPatients(ctx: TenantScope, query: PatientListQuery): P
   const sort: SortSpec = { [SORT_FIELDS[query.sort]]: query.order === 'asc' ? 1 : -1 };
   const result = await patients(ctx).find(ctx.auth.tenantId, filter, { sort, limit: query.limit, after: query.cursor ?? null, projection: SUMMARY_PROJECTION });
   // The projection already made each item a fresh copy holding only the summary fields.
-  return { items: result.items as Record<string, unknown>[], nextCursor: result.nextCursor };
+  return { items: result.items, nextCursor: result.nextCursor };
 }
 
 // A list shows current versions only: the versions of amended notes are not copied out of the store.

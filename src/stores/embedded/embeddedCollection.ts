@@ -37,7 +37,7 @@ export class CollectionData {
       throw new TypeError(`${this.name}: a document needs a string tenantId and id`);
     }
     let docs = this.tenants.get(doc.tenantId);
-    if (!docs) this.tenants.set(doc.tenantId, (docs = new Map()));
+    if (!docs) this.tenants.set(doc.tenantId, (docs = new Map<string, ReadDoc>()));
     const previous = docs.get(doc.id);
     this.unique.write(previous, doc);
     this.equality.write(previous, doc);
@@ -52,7 +52,7 @@ export class CollectionData {
 
   cacheView(tenantId: string, key: string, rows: SortedRow[]): void {
     let views = this.views.get(tenantId);
-    if (!views) this.views.set(tenantId, (views = new Map()));
+    if (!views) this.views.set(tenantId, (views = new Map<string, SortedRow[]>()));
     if (views.size >= MAX_VIEWS_PER_TENANT) views.delete(views.keys().next().value!);
     views.set(key, rows);
   }
@@ -192,7 +192,7 @@ export class EmbeddedCollection<T extends ReadDoc> implements Collection<T> {
         firstError ??= error;
       }
     }
-    if (firstError) throw firstError;
+    if (firstError) throw firstError as Error; // what an op throws: the port's errors (DuplicateKeyError, TypeError)
   }
 
   /** The projection runner's path: no copies (see sharedDocuments.ts). */

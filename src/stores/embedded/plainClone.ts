@@ -4,7 +4,7 @@
 export function plainClone<T>(value: T): T {
   if (typeof value !== 'object' || value === null) return value;
   if (Array.isArray(value)) {
-    const out = new Array(value.length);
+    const out = new Array<unknown>(value.length);
     for (let i = 0; i < value.length; i++) out[i] = plainClone(value[i]);
     return out as T;
   }

@@ -43,7 +43,7 @@ export async function openEsdbEventStore(opts: { url: string }): Promise<EventSt
     await collect(client.readAll({ direction: BACKWARDS, fromPosition: END, maxCount: 1, deadline: 15_000 }));
   } catch (err) {
     await client.dispose().catch(() => undefined);
-    throw new Error(`EventStoreDB at ${redact(opts.url)} is not reachable: ${(err as Error).message}`);
+    throw new Error(`EventStoreDB at ${redact(opts.url)} is not reachable: ${(err as Error).message}`, { cause: err });
   }
 
   async function readStream(stream: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
@@ -103,7 +103,7 @@ export async function openEsdbEventStore(opts: { url: string }): Promise<EventSt
     async appendToStream(stream: string, events: NewEvent[], options: { expectedRevision: ExpectedRevision }): Promise<AppendResult> {
       assertValidAppend(stream, events, options.expectedRevision);
       const payload = events.map((e) =>
-        jsonEvent({ id: e.id.toLowerCase(), type: e.type, data: e.data as Record<string, unknown>, metadata: e.metadata as unknown as Record<string, unknown> }),
+        jsonEvent({ id: e.id.toLowerCase(), type: e.type, data: e.data, metadata: e.metadata as unknown as Record<string, unknown> }),
       );
       let result;
       try {

@@ -2,7 +2,7 @@
 // (tenant ids contain no ':'), so `get`, `replace` and `deleteOne` are primary-key operations; `_id` is
 // stripped on the way out. Every query is wrapped as {$and: [{tenantId}, filter]}: a filter naming
 // another tenant matches nothing.
-import { MongoBulkWriteError, MongoServerError, type AnyBulkWriteOperation, type Collection as MongoNative, type Document } from 'mongodb';
+import { MongoBulkWriteError, MongoServerError, type WriteError, type AnyBulkWriteOperation, type Collection as MongoNative, type Document } from 'mongodb';
 import { find as mingoFind } from 'mingo';
 import { DuplicateKeyError, type BulkOp, type Collection, type Filter, type FindOptions, type Page, type ReadDoc, type Update } from '../readStore.js';
 import { decodeCursor, encodeCursor, keysetFilter, sortKeysOf, sortValuesOf } from '../readCursor.js';
@@ -145,9 +145,9 @@ export class MongoCollection<T extends ReadDoc> implements Collection<T> {
       return await write();
     } catch (error) {
       if (error instanceof MongoBulkWriteError) {
-        const errors = Array.isArray(error.writeErrors) ? error.writeErrors : [error.writeErrors];
+        const errors = ([] as WriteError[]).concat(error.writeErrors);
         const duplicate = errors.find((e) => e.code === DUPLICATE_KEY);
-        if (duplicate) throw new DuplicateKeyError(this.name, keyValueOf(duplicate.err as unknown as Document));
+        if (duplicate) throw new DuplicateKeyError(this.name, keyValueOf(duplicate.err));
       } else if (error instanceof MongoServerError && error.code === DUPLICATE_KEY) {
         throw new DuplicateKeyError(this.name, keyValueOf(error));
       }

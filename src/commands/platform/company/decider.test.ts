@@ -1,4 +1,3 @@
-import assert from 'node:assert/strict';
 import { command, given } from '../deciderSpec.js';
 import { companyDecider, type CompanyCommand } from './decider.js';
 import type { CompanyEvent } from './events.js';

@@ -1,7 +1,7 @@
 // The Auth group: the sign-in flow the public specification fixes (/auth/*, /tenants*), plus the
 // platform read models it needs (users, sessions, companies and memberships).
 import type { GroupModule } from '../../groupModule.js';
-import type { RequestContext, RouteDecl } from '../../routeTypes.js';
+import { route, type RequestContext, type RouteDecl } from '../../routeTypes.js';
 import { problem } from '../../commonSchemas.js';
 import { LIMITS } from '../../../limits.js';
 import { login, verifySecondFactor, type Client } from '../../../commands/platform/signInWrites.js';
@@ -10,7 +10,10 @@ import { describeMe, listTenants } from '../../../queries/platform/memberships.j
 import { usersProjection } from '../../../projections/platform/usersProjection.js';
 import { sessionsProjection } from '../../../projections/platform/sessionsProjection.js';
 import { companiesProjection } from '../../../projections/platform/companiesProjection.js';
-import { LoginBody, LoginResponse, MeResponse, RefreshBody, SelectionResponse, TenantIdParams, TenantsResponse, TokenPairSchema, Verify2faBody } from './schemas.js';
+import {
+  LoginBody, LoginResponse, MeResponse, RefreshBody, SelectionResponse, TenantIdParams, TenantsResponse, TokenPairSchema, Verify2faBody,
+  type LoginData, type RefreshData, type SelectTenantParams, type Verify2faData,
+} from './schemas.js';
 
 export const AUTH_TAG = 'Auth';
 
@@ -18,9 +21,11 @@ const clientOf = (ctx: RequestContext): Client => ({ ip: ctx.ip, userAgent: ctx.
 const throttled = (what: string) => problem(`Throttled (${what}); wait Retry-After seconds`, { 'Retry-After': 'Seconds to wait before trying again' });
 const login_ = LIMITS.throttling.login;
 const verify_ = LIMITS.throttling.verify2fa;
+/** Params or query a route does not declare. */
+type NoInput = Record<string, never>;
 
 const routes: RouteDecl[] = [
-  {
+  route<NoInput, NoInput, LoginData>({
     method: 'post', path: '/auth/login', tag: AUTH_TAG, auth: 'public',
     summary: 'Sign in, step 1: e-mail and password -> challenge for the second factor',
     description:
@@ -35,8 +40,8 @@ const routes: RouteDecl[] = [
       429: throttled('per address or per account'),
     },
     handle: async (input, ctx) => ({ status: 200, body: await login(ctx.services, input.body, clientOf(ctx)) }),
-  },
-  {
+  }),
+  route<NoInput, NoInput, Verify2faData>({
     method: 'post', path: '/auth/verify-2fa', tag: AUTH_TAG, auth: 'public',
     summary: 'Sign in, step 2: challenge and TOTP code -> access and refresh tokens',
     description:
@@ -51,8 +56,8 @@ const routes: RouteDecl[] = [
       429: throttled('too many wrong codes for this user'),
     },
     handle: async (input, ctx) => ({ status: 200, body: await verifySecondFactor(ctx.services, input.body, clientOf(ctx)) }),
-  },
-  {
+  }),
+  route<NoInput, NoInput, RefreshData>({
     method: 'post', path: '/auth/refresh', tag: AUTH_TAG, auth: 'public',
     summary: 'Exchange the refresh token for a new token pair (rotation)',
     description: 'Each refresh token works once. Presenting an already rotated-out refresh token revokes the whole session (token theft).',
@@ -62,7 +67,7 @@ const routes: RouteDecl[] = [
       401: problem('Unknown, used or expired refresh token, or ended session (`/problems/invalid-refresh-token`)'),
     },
     handle: async (input, ctx) => ({ status: 200, body: await refreshSession(ctx.services, input.body.refreshToken, clientOf(ctx)) }),
-  },
+  }),
   {
     method: 'post', path: '/auth/logout', tag: AUTH_TAG, auth: 'session',
     summary: 'End the session: every token of it stops working at once',
@@ -84,7 +89,7 @@ const routes: RouteDecl[] = [
     responses: { 200: { description: 'Companies with the user\'s roles', schema: TenantsResponse } },
     handle: async (_input, ctx) => ({ status: 200, body: await listTenants(ctx.services, ctx.auth!.userId) }),
   },
-  {
+  route<SelectTenantParams>({
     method: 'post', path: '/tenants/{id}/select', tag: AUTH_TAG, auth: 'session',
     summary: 'Select the company this session works in',
     description: 'Recorded on the server-side session (the access token does not change). Every company-scoped route then works in this company.',
@@ -94,7 +99,7 @@ const routes: RouteDecl[] = [
       404: problem('No such company among the user\'s companies'),
     },
     handle: async (input, ctx) => ({ status: 200, body: await selectCompany(ctx.services, ctx.auth!, input.params.id, clientOf(ctx)) }),
-  },
+  }),
 ];
 
 export const authGroup: GroupModule = {

@@ -1,4 +1,5 @@
 // JSON Schemas of the Auth group: request bodies and every success answer, exactly as the API returns them.
+// Each request schema is followed by the type its handler reads.
 import type { JsonSchema } from '../../routeTypes.js';
 import { LIMITS } from '../../../limits.js';
 import { PASSWORD_POLICY } from '../../../auth/passwords.js';
@@ -16,6 +17,7 @@ export const LoginBody = obj({
   email: str('E-mail of the account (case-insensitive)', { format: 'email', maxLength: 254 }),
   password: str('Password', { minLength: 1, maxLength: PASSWORD_POLICY.maxLength }),
 });
+export type LoginData = { email: string; password: string };
 
 export const EnrollmentSchema = obj({
   secret: str('TOTP secret (Base32; SHA-1, 6 digits, 30 s) to enter in an authenticator app'),
@@ -36,6 +38,7 @@ export const Verify2faBody = obj({
   challenge: str('The challenge from POST /auth/login', { minLength: 1, maxLength: 128 }),
   code: str('Current 6-digit code of the authenticator app', { minLength: 1, maxLength: 32 }),
 });
+export type Verify2faData = { challenge: string; code: string };
 
 export const TokenPairSchema = obj({
   accessToken: str(`JWT (${LIMITS.accessToken.algorithm}) for Authorization: Bearer; lives ${LIMITS.accessToken.ttlSeconds} s`),
@@ -45,6 +48,7 @@ export const TokenPairSchema = obj({
 });
 
 export const RefreshBody = obj({ refreshToken: str('The latest refresh token', { minLength: 1, maxLength: 256 }) });
+export type RefreshData = { refreshToken: string };
 
 const CompanyRef = obj({ id: str('Company id'), name: str('Company name') });
 
@@ -57,6 +61,7 @@ export const TenantsResponse = obj({
 });
 
 export const TenantIdParams = obj({ id: str('Company id', { minLength: 1, maxLength: 64 }) });
+export type SelectTenantParams = { id: string };
 
 export const SelectionResponse = obj({
   company: CompanyRef,

@@ -1,10 +1,9 @@
 // /pacientes/{id}/notas: nursing notes, recorded, listed, read with every version, amended with a reason.
-import { LIMITS } from '../../../limits.js';
 import { minPositionQueryProperty, pageOf, pageQueryProperties } from '../../commonSchemas.js';
 import { awaitMinPosition } from '../../readYourWrites.js';
 import { etagOf, ifMatchHeader, ifMatchRevision } from '../../recordHeaders.js';
 import { notFoundProblem } from '../../../problems.js';
-import type { RouteDecl } from '../../routeTypes.js';
+import { route, type RouteDecl } from '../../routeTypes.js';
 import type { NoteContent, NoteContentPatch } from '../../../commands/pacientes/nursingNote.js';
 import { noteView } from '../../../projections/pacientes/noteDoc.js';
 import { amendNote, recordNote } from '../../../commands/pacientes/noteWrites.js';
@@ -14,7 +13,8 @@ import { listNotes } from '../../../queries/pacientes/pacientesQueries.js';
 import { nursingNotes, patientOr404 } from '../../../queries/pacientes/readModel.js';
 import {
   badCursor400, commandCtx, conflict409, noteAnswer, NoteParams, notFound404, ok, PatientParams, precondition412, READ, RECORD_HEADERS,
-  TAG, tenantCtx, unavailable503, withFieldPointers, WRITE,
+  TAG, tenantCtx, unavailable503, withFieldPointers, WRITE, type MinPositionQuery, type NoInput, type NoteIdParams, type PageQuery,
+  type PatientIdParams,
 } from './routeSupport.js';
 import { noteContent, NoteSummary, NoteView } from './viewSchemas.js';
 
@@ -36,21 +36,26 @@ const AmendNoteBody = {
   },
 };
 
+/** RecordNoteBody: occurredAt defaults to now. */
+type RecordNoteInput = Omit<NoteContent, 'occurredAt'> & { occurredAt?: string };
+/** AmendNoteBody: noteType and occurredAt can change but not be cleared. */
+type AmendNoteInput = Omit<NoteContentPatch, 'noteType' | 'occurredAt'> & Partial<Pick<NoteContent, 'noteType' | 'occurredAt'>> & { reason: string };
+
 const noteNotFound = () => notFoundProblem('Nursing note not found');
 
 export const noteRoutes: RouteDecl[] = [
-  {
+  route<PatientIdParams, NoInput, RecordNoteInput>({
     method: 'post', path: '/pacientes/{id}/notas', tag: TAG, auth: 'tenant', permission: WRITE, idempotent: true,
     summary: 'Record a nursing note', params: PatientParams, body: RecordNoteBody,
     responses: { 201: ok('The note', NoteView, { ...RECORD_HEADERS, Location: 'URL of the note' }), 404: notFound404 },
     handle: (input, ctx) => withFieldPointers(async () => {
       const { id } = input.params;
-      const content = { occurredAt: ctx.services.now().toISOString(), ...input.body } as NoteContent;
+      const content: NoteContent = { occurredAt: ctx.services.now().toISOString(), ...input.body };
       const { noteId, result } = await recordNote(ctx.services.events, commandCtx(ctx), id, content);
       return noteAnswer(ctx, noteId, result, 201, `/pacientes/${id}/notas/${noteId}`);
     }),
-  },
-  {
+  }),
+  route<PatientIdParams, PageQuery>({
     method: 'get', path: '/pacientes/{id}/notas', tag: TAG, auth: 'tenant', permission: READ,
     summary: "A patient's nursing notes, newest first (current versions)", params: PatientParams,
     query: { type: 'object', additionalProperties: false, properties: { ...pageQueryProperties, ...minPositionQueryProperty } },
@@ -59,11 +64,10 @@ export const noteRoutes: RouteDecl[] = [
     handle: async (input, ctx) => {
       await awaitMinPosition(ctx, input.query.minPosition, [PACIENTES_PROJECTION]);
       await patientOr404(tenantCtx(ctx), input.params.id);
-      const limit = input.query.limit ?? LIMITS.pagination.defaultLimit;
-      return { status: 200, body: await listNotes(tenantCtx(ctx), input.params.id, limit, input.query.cursor) };
+      return { status: 200, body: await listNotes(tenantCtx(ctx), input.params.id, input.query.limit, input.query.cursor) };
     },
-  },
-  {
+  }),
+  route<NoteIdParams, MinPositionQuery>({
     method: 'get', path: '/pacientes/{id}/notas/{noteId}', tag: TAG, auth: 'tenant', permission: READ,
     summary: 'A nursing note with every version', params: NoteParams,
     query: { type: 'object', additionalProperties: false, properties: { ...minPositionQueryProperty } },
@@ -75,17 +79,17 @@ export const noteRoutes: RouteDecl[] = [
       if (!doc || doc.patientId !== input.params.id) throw noteNotFound();
       return { status: 200, body: noteView(doc, true), headers: { ETag: etagOf(doc.revision) } };
     },
-  },
-  {
+  }),
+  route<NoteIdParams, NoInput, AmendNoteInput>({
     method: 'post', path: '/pacientes/{id}/notas/{noteId}/enmiendas', tag: TAG, auth: 'tenant', permission: WRITE, idempotent: true,
     summary: 'Amend a nursing note (a new version with a reason; nothing is overwritten)', params: NoteParams, body: AmendNoteBody,
     requestHeaders: { 'If-Match': ifMatchHeader(false) },
     responses: { 201: ok('The note with its new version', NoteView), 404: notFound404, 409: conflict409, 412: precondition412 },
     handle: (input, ctx) => withFieldPointers(async () => {
       const { id, noteId } = input.params;
-      const patch = input.body as NoteContentPatch & { reason: string };
+      const patch = input.body;
       const result = await amendNote(ctx.services.events, commandCtx(ctx, patch.reason), id, noteId, patch, ifMatchRevision(input.headers['if-match']));
       return noteAnswer(ctx, noteId, result, 201);
     }),
-  },
+  }),
 ];

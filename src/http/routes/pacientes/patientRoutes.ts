@@ -2,11 +2,10 @@
 import { minPositionQueryProperty, pageOf, pageQueryProperties } from '../../commonSchemas.js';
 import { awaitMinPosition } from '../../readYourWrites.js';
 import { etagOf, ifMatchHeader, ifMatchRevision, preconditionRequired } from '../../recordHeaders.js';
-import type { RouteDecl } from '../../routeTypes.js';
-import { LIMITS } from '../../../limits.js';
+import { route, type RouteDecl } from '../../routeTypes.js';
 import { PATIENT_STATUSES } from '../../../commands/pacientes/patientTypes.js';
 import type { RegisterPatientData } from '../../../commands/pacientes/patientCommands.js';
-import type { DemographicsPatch } from '../../../commands/pacientes/patientTypes.js';
+import type { AllergyEntry, CorrectableField, CoverageEntry, PatientDemographics } from '../../../commands/pacientes/patientTypes.js';
 import { newId, uuidV5 } from '../../../commands/eventIds.js';
 import { patientView } from '../../../projections/pacientes/patientDoc.js';
 import { correctPatient, registerPatient } from '../../../commands/pacientes/patientWrites.js';
@@ -15,27 +14,37 @@ import { listPatients, patientHistory, SORT_FIELDS, type PatientListQuery } from
 import { patientOr404 } from '../../../queries/pacientes/readModel.js';
 import {
   badCursor400, commandCtx, conflict409, required428, notFound404, ok, PatientParams, patientAnswer, precondition412, READ, RECORD_HEADERS, TAG, tenantCtx,
-  unavailable503, withFieldPointers, WRITE,
+  unavailable503, withFieldPointers, WRITE, type MinPositionQuery, type NoInput, type PageQuery, type PatientIdParams,
 } from './routeSupport.js';
 import { CorrectPatientBody, RegisterPatientBody } from './patientSchemas.js';
 import { HistoryEntry, PatientSummary, PatientView } from './viewSchemas.js';
 
-type Input = Record<string, unknown> & { allergies?: object[]; serology?: object[]; coverages?: object[] };
+/** RegisterPatientBody: the entries come without their ids. */
+type RegisterPatientInput = Omit<RegisterPatientData, 'allergies' | 'coverages'> & {
+  allergies?: Omit<AllergyEntry, 'allergyId'>[];
+  coverages?: Omit<CoverageEntry, 'coverageId'>[];
+};
+
+/** CorrectPatientBody: null clears only an optional field; the reason travels in the events' metadata. */
+type PatientCorrection = {
+  [K in CorrectableField]?: undefined extends PatientDemographics[K] ? PatientDemographics[K] | null : PatientDemographics[K];
+} & { reason?: string };
 
 /** Ids of the entries a registration brings along: derived from the Idempotency-Key when there is one. */
-function withEntryIds(body: Input, key: string | null): RegisterPatientData {
+function withEntryIds(body: RegisterPatientInput, key: string | null): RegisterPatientData {
   const id = (kind: string, i: number) => (key ? uuidV5(`${kind}\u0000${key}\u0000${i}`) : newId());
+  const { allergies, coverages, ...data } = body;
   return {
-    ...body,
-    ...(body.allergies ? { allergies: body.allergies.map((a, i) => ({ ...a, allergyId: id('allergy', i) })) } : {}),
-    ...(body.coverages ? { coverages: body.coverages.map((c, i) => ({ ...c, coverageId: id('coverage', i) })) } : {}),
-  } as RegisterPatientData;
+    ...data,
+    ...(allergies ? { allergies: allergies.map((a, i) => ({ ...a, allergyId: id('allergy', i) })) } : {}),
+    ...(coverages ? { coverages: coverages.map((c, i) => ({ ...c, coverageId: id('coverage', i) })) } : {}),
+  };
 }
 
 const minPositionOnly = { type: 'object', additionalProperties: false, properties: { ...minPositionQueryProperty } };
 
 export const patientRoutes: RouteDecl[] = [
-  {
+  route<NoInput, NoInput, RegisterPatientInput>({
     method: 'post', path: '/pacientes', tag: TAG, auth: 'tenant', permission: WRITE, idempotent: true,
     summary: 'Register a patient',
     description: 'The identity document (type + number, compared ignoring case, spaces, dots and dashes) is unique within the company: a second registration answers 409 duplicate-document. Serology results set the isolation they imply.',
@@ -45,12 +54,12 @@ export const patientRoutes: RouteDecl[] = [
       409: conflict409,
     },
     handle: (input, ctx) => withFieldPointers(async () => {
-      const data = withEntryIds(input.body as Input, ctx.idempotencyKey);
+      const data = withEntryIds(input.body, ctx.idempotencyKey);
       const { patientId, result } = await registerPatient(ctx.services.events, commandCtx(ctx), data);
       return patientAnswer(ctx, patientId, result, 201, `/pacientes/${patientId}`);
     }),
-  },
-  {
+  }),
+  route<NoInput, PatientListQuery & MinPositionQuery>({
     method: 'get', path: '/pacientes', tag: TAG, auth: 'tenant', permission: READ,
     summary: 'List and search patients',
     description: 'q matches names and document numbers, ignoring case and accents (every word must match). Stable order with an opaque cursor.',
@@ -69,10 +78,10 @@ export const patientRoutes: RouteDecl[] = [
     auditAccess: () => ({ recordType: 'patientList', recordId: null }),
     handle: async (input, ctx) => {
       await awaitMinPosition(ctx, input.query.minPosition, [PACIENTES_PROJECTION]);
-      return { status: 200, body: await listPatients(tenantCtx(ctx), input.query as PatientListQuery) };
+      return { status: 200, body: await listPatients(tenantCtx(ctx), input.query) };
     },
-  },
-  {
+  }),
+  route<PatientIdParams, MinPositionQuery>({
     method: 'get', path: '/pacientes/{id}', tag: TAG, auth: 'tenant', permission: READ,
     summary: 'Read a patient',
     params: PatientParams, query: minPositionOnly,
@@ -83,8 +92,8 @@ export const patientRoutes: RouteDecl[] = [
       const doc = await patientOr404(tenantCtx(ctx), input.params.id);
       return { status: 200, body: patientView(doc), headers: { ETag: etagOf(doc.revision) } };
     },
-  },
-  {
+  }),
+  route<PatientIdParams, NoInput, PatientCorrection>({
     method: 'patch', path: '/pacientes/{id}', tag: TAG, auth: 'tenant', permission: WRITE,
     summary: "Correct a patient's data",
     description: 'Partial update of demographic data; If-Match is required (428 without it, 412 when the record changed). A changed identity document must still be unique (409).',
@@ -97,12 +106,12 @@ export const patientRoutes: RouteDecl[] = [
       // Lost-update protection needs a concrete revision: '*' would not protect anything.
       if (header?.trim() === '*') throw preconditionRequired();
       const ifMatch = ifMatchRevision(header, { required: true })!;
-      const { reason, ...patch } = input.body as DemographicsPatch & { reason?: string };
+      const { reason, ...patch } = input.body;
       const result = await correctPatient(ctx.services.events, commandCtx(ctx, reason), input.params.id, patch, ifMatch);
       return patientAnswer(ctx, input.params.id, result, 200);
     }),
-  },
-  {
+  }),
+  route<PatientIdParams, PageQuery>({
     method: 'get', path: '/pacientes/{id}/historial', tag: TAG, auth: 'tenant', permission: READ,
     summary: "The record's history: every event of the patient and its nursing notes, in order",
     description: 'Who (actor), when (occurredAt), why (reason), what (type and data), with the revision in its record.',
@@ -113,8 +122,7 @@ export const patientRoutes: RouteDecl[] = [
     handle: async (input, ctx) => {
       await awaitMinPosition(ctx, input.query.minPosition, [PACIENTES_PROJECTION]);
       await patientOr404(tenantCtx(ctx), input.params.id);
-      const limit = input.query.limit ?? LIMITS.pagination.defaultLimit;
-      return { status: 200, body: await patientHistory(tenantCtx(ctx), input.params.id, limit, input.query.cursor) };
+      return { status: 200, body: await patientHistory(tenantCtx(ctx), input.params.id, input.query.limit, input.query.cursor) };
     },
-  },
+  }),
 ];

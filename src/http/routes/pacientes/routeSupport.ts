@@ -24,6 +24,19 @@ export const AccessParams = params('id', 'accessId');
 export const CoverageParams = params('id', 'coverageId');
 export const NoteParams = params('id', 'noteId');
 
+/** Params or query a route does not declare. */
+export type NoInput = Record<string, never>;
+/** The params above as handlers read them. */
+export type PatientIdParams = { id: string };
+export type AccessIdParams = PatientIdParams & { accessId: string };
+export type CoverageIdParams = PatientIdParams & { coverageId: string };
+export type NoteIdParams = PatientIdParams & { noteId: string };
+
+/** Query of the reads that accept minPosition (minPositionQueryProperty). */
+export type MinPositionQuery = { minPosition?: string };
+/** Query of the list routes (pageQueryProperties): the schema's default fills in limit. */
+export type PageQuery = MinPositionQuery & { limit: number; cursor?: string };
+
 export const RECORD_HEADERS = {
   ETag: 'W/"<revision>": send it back in If-Match to update',
   'X-Event-Position': 'Global position of the write: pass it as minPosition to read your write anywhere',

@@ -1,7 +1,7 @@
 // The Sistema group: liveness, readiness, the API contract (OpenAPI + docs page) and projection
 // operations. It needs the whole list of groups for /openapi.json, hence a factory.
 import type { GroupModule } from '../../groupModule.js';
-import type { RouteDecl } from '../../routeTypes.js';
+import { route, type RouteDecl } from '../../routeTypes.js';
 import { ProblemError, notFoundProblem } from '../../../problems.js';
 import { problem } from '../../commonSchemas.js';
 import { buildOpenApiDocument, type OpenApiOptions } from '../../openapi.js';
@@ -11,6 +11,8 @@ import { HealthSchema, OpenApiDocumentSchema, ProjectionListSchema, ProjectionNa
 
 export const SISTEMA_TAG = 'Sistema';
 export const SISTEMA_PERMISSIONS = ['sistema:read', 'sistema:admin'] as const;
+
+type ProjectionName = { name: string };
 
 const statusUrl = (name: string) => `/sistema/proyecciones/${encodeURIComponent(name)}`;
 
@@ -24,7 +26,7 @@ export function sistemaGroup(getGroups: () => readonly GroupModule[], openApiOpt
       method: 'get', path: '/health', tag: SISTEMA_TAG, auth: 'public',
       summary: 'Liveness: the process answers',
       responses: { 200: { description: 'Alive', schema: HealthSchema } },
-      handle: async () => ({ status: 200, body: { status: 'ok' } }),
+      handle: () => Promise.resolve({ status: 200, body: { status: 'ok' } }),
     },
     {
       method: 'get', path: '/ready', tag: SISTEMA_TAG, auth: 'public',
@@ -39,18 +41,18 @@ export function sistemaGroup(getGroups: () => readonly GroupModule[], openApiOpt
       method: 'get', path: '/openapi.json', tag: SISTEMA_TAG, auth: 'public',
       summary: 'This API contract (OpenAPI 3.1)',
       responses: { 200: { description: 'The OpenAPI document', schema: OpenApiDocumentSchema } },
-      handle: async () => {
+      handle: () => {
         document ??= buildOpenApiDocument(getGroups(), openApiOptions);
-        return { status: 200, body: document };
+        return Promise.resolve({ status: 200, body: document });
       },
     },
     {
       method: 'get', path: '/docs', tag: SISTEMA_TAG, auth: 'public',
       summary: 'Interactive documentation (Swagger UI, served locally)',
       responses: { 200: { description: 'HTML page rendering /openapi.json', contentType: 'text/html', headers: { 'Content-Security-Policy': 'Only this service\'s own scripts' } } },
-      handle: async () => docsPage(),
+      handle: () => Promise.resolve(docsPage()),
     },
-    {
+    route<{ file: string }>({
       method: 'get', path: `${DOCS_ASSET_PREFIX}/{file}`, tag: SISTEMA_TAG, auth: 'public',
       summary: 'Static files of the documentation page',
       params: { type: 'object', required: ['file'], properties: { file: { type: 'string', minLength: 1, maxLength: 64 } }, additionalProperties: false },
@@ -58,27 +60,27 @@ export function sistemaGroup(getGroups: () => readonly GroupModule[], openApiOpt
         200: { description: 'A CSS, JavaScript or PNG file', contentType: 'application/octet-stream' },
         404: problem('No such asset'),
       },
-      handle: async (input) => docsAsset((input.params as { file: string }).file),
-    },
+      handle: (input) => docsAsset(input.params.file),
+    }),
     {
       method: 'get', path: '/sistema/proyecciones', tag: SISTEMA_TAG, auth: 'tenant', permission: 'sistema:read',
       summary: 'Status of every projection (state, checkpoint, lag, rebuild progress)',
       responses: { 200: { description: 'Projection runner status', schema: ProjectionListSchema } },
       handle: async (_input, ctx) => ({ status: 200, body: { items: await ctx.services.projections.status() } }),
     },
-    {
+    route<ProjectionName>({
       method: 'get', path: '/sistema/proyecciones/{name}', tag: SISTEMA_TAG, auth: 'tenant', permission: 'sistema:read',
       summary: 'Status of one projection (watch a rebuild here)',
       params: ProjectionNameParams,
       responses: { 200: { description: 'Projection status', schema: ProjectionStatusSchema }, 404: problem('No such projection') },
       handle: async (input, ctx) => {
-        const name = (input.params as { name: string }).name;
+        const { name } = input.params;
         const status = (await ctx.services.projections.status()).find((s) => s.name === name);
         if (!status) throw notFoundProblem(`No projection named ${name}`);
         return { status: 200, body: status };
       },
-    },
-    {
+    }),
+    route<ProjectionName>({
       method: 'post', path: '/sistema/proyecciones/{name}/reconstruir', tag: SISTEMA_TAG, auth: 'tenant', permission: 'sistema:admin',
       summary: 'Rebuild a projection from the event log (reads switch to the new copy when done)',
       params: ProjectionNameParams,
@@ -88,7 +90,7 @@ export function sistemaGroup(getGroups: () => readonly GroupModule[], openApiOpt
         409: problem('A rebuild of this projection is already running (`/problems/rebuild-in-progress`)'),
       },
       handle: async (input, ctx) => {
-        const name = (input.params as { name: string }).name;
+        const { name } = input.params;
         const { projections, logger } = ctx.services;
         const status = (await projections.status()).find((s) => s.name === name);
         if (!status) throw notFoundProblem(`No projection named ${name}`);
@@ -104,7 +106,7 @@ export function sistemaGroup(getGroups: () => readonly GroupModule[], openApiOpt
           .finally(() => rebuilding.delete(name));
         return { status: 202, body: { projection: name, state: 'rebuilding', statusUrl: statusUrl(name) }, headers: { Location: statusUrl(name) } };
       },
-    },
+    }),
   ];
 
   return {
