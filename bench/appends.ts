@@ -18,8 +18,16 @@ export interface AppendFigures {
 const DURATION_MS = 3000;
 
 const metadata = (): EventMetadata => ({
-  tenantId: 'bench', actor: 'bench', sessionId: null, correlationId: 'bench', causationId: null,
-  commandId: 'bench', occurredAt: new Date().toISOString(), ip: null, userAgent: null, reason: null,
+  tenantId: 'bench',
+  actor: 'bench',
+  sessionId: null,
+  correlationId: 'bench',
+  causationId: null,
+  commandId: 'bench',
+  occurredAt: new Date().toISOString(),
+  ip: null,
+  userAgent: null,
+  reason: null,
 });
 
 async function measureStore(writers: number): Promise<number> {
@@ -32,7 +40,14 @@ async function measureStore(writers: number): Promise<number> {
     for (let rev = -1; Date.now() < deadline; rev++) {
       await store.appendToStream(
         stream,
-        [{ id: eventId('bench', `${w}`, rev + 1), type: 'BenchEventRecorded', data: { writer: w, n: rev + 1, note: 'x'.repeat(200) }, metadata: metadata() }],
+        [
+          {
+            id: eventId('bench', `${w}`, rev + 1),
+            type: 'BenchEventRecorded',
+            data: { writer: w, n: rev + 1, note: 'x'.repeat(200) },
+            metadata: metadata(),
+          },
+        ],
         { expectedRevision: rev < 0 ? 'no_stream' : rev },
       );
       count++;
@@ -52,14 +67,23 @@ function measureRaw(): number {
   const db = new Database(path.join(dir, 'raw.sqlite'));
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');
-  db.exec('CREATE TABLE events (position INTEGER PRIMARY KEY, stream TEXT NOT NULL, revision INTEGER NOT NULL, event_id TEXT NOT NULL UNIQUE, type TEXT NOT NULL, data TEXT NOT NULL, metadata TEXT NOT NULL, UNIQUE(stream, revision))');
+  db.exec(
+    'CREATE TABLE events (position INTEGER PRIMARY KEY, stream TEXT NOT NULL, revision INTEGER NOT NULL, event_id TEXT NOT NULL UNIQUE, type TEXT NOT NULL, data TEXT NOT NULL, metadata TEXT NOT NULL, UNIQUE(stream, revision))',
+  );
   const insert = db.prepare('INSERT INTO events (stream, revision, event_id, type, data, metadata) VALUES (?, ?, ?, ?, ?, ?)');
   let count = 0;
   const deadline = Date.now() + DURATION_MS;
   const started = process.hrtime.bigint();
   const meta = JSON.stringify(metadata());
   while (Date.now() < deadline) {
-    insert.run('bench.benchItem-0', count, eventId('bench', 'raw', count), 'BenchEventRecorded', JSON.stringify({ n: count, note: 'x'.repeat(200) }), meta);
+    insert.run(
+      'bench.benchItem-0',
+      count,
+      eventId('bench', 'raw', count),
+      'BenchEventRecorded',
+      JSON.stringify({ n: count, note: 'x'.repeat(200) }),
+      meta,
+    );
     count++;
   }
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;

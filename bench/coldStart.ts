@@ -11,7 +11,13 @@ export interface ColdStartFigures {
   peakRssMiB: number;
 }
 
-export async function benchColdStart(datasetDir: string, scratch: string, events: number, port: number, env: Record<string, string>): Promise<ColdStartFigures> {
+export async function benchColdStart(
+  datasetDir: string,
+  scratch: string,
+  events: number,
+  port: number,
+  env: Record<string, string>,
+): Promise<ColdStartFigures> {
   // Work on a copy: the service writes its bootstrap events into the log it is given.
   const dataDir = path.join(scratch, 'coldstart');
   fs.rmSync(dataDir, { recursive: true, force: true });

@@ -16,7 +16,7 @@ const NOTES_PER_PATIENT = 15;
 
 function rng(seed: number): () => number {
   let s = seed >>> 0;
-  return () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+  return () => (s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32;
 }
 
 function day(offsetDays: number): string {
@@ -32,24 +32,46 @@ type Cmd = CommandEnvelope<string, unknown>;
 function patientHistory(tenantId: string, patientId: string, n: number, rand: () => number): DecidedEvent[] {
   const at = (d: number) => `${day(d)}T1${Math.floor(rand() * 9)}:00:00.000Z`;
   const commands: Array<[string, unknown, number]> = [
-    ['RegisterPatient', {
-      documentType: 'DNI', documentNumber: String(40_000_000 + n), givenNames: `${GIVEN[n % 12]} ${GIVEN[(n * 7) % 12]}`,
-      familyNames: `${FAMILY[n % 10]} ${FAMILY[(n * 3) % 10]}`, sex: n % 2 ? 'male' : 'female', birthDate: day(-20_000 - (n % 9000)),
-      admissionDate: day(n % 200), etiology: 'diabetic nephropathy', dryWeightKg: 55 + (n % 40),
-      contact: { mobilePhone: `+51 9${String(n).padStart(8, '0')}` }, address: { line: `Av. Grau ${n}`, city: 'Lima' },
-      emergencyContact: { name: 'Familiar', phone: '+51 999 000 111' }, bloodGroup: 'O', rhFactor: 'positive',
-    }, n % 200 + 1],
+    [
+      'RegisterPatient',
+      {
+        documentType: 'DNI',
+        documentNumber: String(40_000_000 + n),
+        givenNames: `${GIVEN[n % 12]} ${GIVEN[(n * 7) % 12]}`,
+        familyNames: `${FAMILY[n % 10]} ${FAMILY[(n * 3) % 10]}`,
+        sex: n % 2 ? 'male' : 'female',
+        birthDate: day(-20_000 - (n % 9000)),
+        admissionDate: day(n % 200),
+        etiology: 'diabetic nephropathy',
+        dryWeightKg: 55 + (n % 40),
+        contact: { mobilePhone: `+51 9${String(n).padStart(8, '0')}` },
+        address: { line: `Av. Grau ${n}`, city: 'Lima' },
+        emergencyContact: { name: 'Familiar', phone: '+51 999 000 111' },
+        bloodGroup: 'O',
+        rhFactor: 'positive',
+      },
+      (n % 200) + 1,
+    ],
     ['RecordSerology', { test: 'HBsAg', result: 'negative', sampleDate: day(210) }, 211],
     ['RecordSerology', { test: 'antiHCV', result: n % 25 === 0 ? 'positive' : 'negative', sampleDate: day(210) }, 211],
     ['RecordSerology', { test: 'HIV', result: 'negative', sampleDate: day(210) }, 211],
     ['RecordAllergy', { allergyId: `${patientId}-a1`, substance: 'penicillin', severity: 'moderate' }, 212],
     ['AddCoverage', { coverageId: `${patientId}-c1`, payerName: 'EsSalud', memberNumber: `M${n}`, validFrom: day(0) }, 212],
-    ['CreateVascularAccess', { accessId: `${patientId}-v1`, type: 'nonTunneledCVC', side: 'right', site: 'jugular', creationDate: day(200) }, 213],
-    ['CreateVascularAccess', { accessId: `${patientId}-v2`, type: 'AVF', side: 'left', site: 'radiocephalic', creationDate: day(214) }, 214],
+    [
+      'CreateVascularAccess',
+      { accessId: `${patientId}-v1`, type: 'nonTunneledCVC', side: 'right', site: 'jugular', creationDate: day(200) },
+      213,
+    ],
+    [
+      'CreateVascularAccess',
+      { accessId: `${patientId}-v2`, type: 'AVF', side: 'left', site: 'radiocephalic', creationDate: day(214) },
+      214,
+    ],
     ['ChangeVascularAccessStatus', { accessId: `${patientId}-v2`, status: 'active', date: day(280), primary: true }, 280],
     ['ChangeVascularAccessStatus', { accessId: `${patientId}-v1`, status: 'removed', date: day(281), reason: 'fistula in use' }, 281],
   ];
-  for (let k = 0; k < 6; k++) commands.push(['PrescribeDryWeight', { dryWeightKg: 55 + (n % 40) + Math.round(rand() * 30) / 10 }, 300 + k * 30]);
+  for (let k = 0; k < 6; k++)
+    commands.push(['PrescribeDryWeight', { dryWeightKg: 55 + (n % 40) + Math.round(rand() * 30) / 10 }, 300 + k * 30]);
   commands.push(['CorrectPatientData', { contact: { mobilePhone: '+51 988 777 666' } }, 500]);
   if (n % 10 === 0) commands.push(['ChangePatientStatus', { status: 'hospitalized', reason: 'access infection' }, 520]);
   if (n % 10 === 0) commands.push(['ChangePatientStatus', { status: 'active', reason: 'back from hospital' }, 530]);
@@ -77,21 +99,44 @@ function noteHistory(tenantId: string, patientId: string, noteId: string, k: num
       events.push(e);
     }
   };
-  const soapie = { subjective: 'Refiere calambres leves', objective: `PA 13${k % 10}/80, peso pre 6${k % 10} kg`, assessment: 'Exceso de volumen', plan: 'UF 2.5 L', intervention: 'Control PA cada 30 min', evaluation: 'Tolera sesión' };
+  const soapie = {
+    subjective: 'Refiere calambres leves',
+    objective: `PA 13${k % 10}/80, peso pre 6${k % 10} kg`,
+    assessment: 'Exceso de volumen',
+    plan: 'UF 2.5 L',
+    intervention: 'Control PA cada 30 min',
+    evaluation: 'Tolera sesión',
+  };
   run('RecordNursingNote', { patientId, patient: { status: 'active' }, noteType: 'pre', occurredAt: when, soapie });
-  if (rand() < 0.2) run('AmendNursingNote', { patientId, reason: 'typo in blood pressure', soapie: { ...soapie, objective: `PA 14${k % 10}/85, peso pre 6${k % 10} kg` } });
+  if (rand() < 0.2)
+    run('AmendNursingNote', {
+      patientId,
+      reason: 'typo in blood pressure',
+      soapie: { ...soapie, objective: `PA 14${k % 10}/85, peso pre 6${k % 10} kg` },
+    });
   return events;
 }
 
 const metadata = (tenantId: string, occurredAt: string): EventMetadata => ({
-  tenantId, actor: 'bench-nurse', sessionId: null, correlationId: 'bench', causationId: null, commandId: 'bench',
-  occurredAt, ip: null, userAgent: null, reason: null,
+  tenantId,
+  actor: 'bench-nurse',
+  sessionId: null,
+  correlationId: 'bench',
+  causationId: null,
+  commandId: 'bench',
+  occurredAt,
+  ip: null,
+  userAgent: null,
+  reason: null,
 });
 
 async function appendHistory(store: EventStore, tenantId: string, category: string, id: string, decided: DecidedEvent[]): Promise<number> {
   const stream = streamName(tenantId, category, id);
   const events: NewEvent[] = decided.map((e, i) => ({
-    id: eventId(tenantId, stream, i), type: e.type, data: e.data, metadata: metadata(tenantId, '2025-01-01T00:00:00.000Z'),
+    id: eventId(tenantId, stream, i),
+    type: e.type,
+    data: e.data,
+    metadata: metadata(tenantId, '2025-01-01T00:00:00.000Z'),
   }));
   await store.appendToStream(stream, events, { expectedRevision: 'no_stream' });
   return events.length;

@@ -14,16 +14,33 @@ export interface HttpFigures {
   queryRatio: number;
 }
 
-export interface BenchCredentials { email: string; password: string; totpSecret: string }
+export interface BenchCredentials {
+  email: string;
+  password: string;
+  totpSecret: string;
+}
 
 function patientBody(n: number): string {
   return JSON.stringify({
-    documentType: 'DNI', documentNumber: `7${String(n).padStart(7, '0')}`, givenNames: 'Rosa Elena', familyNames: 'Mamani Flores',
-    sex: 'female', birthDate: '1958-03-14', admissionDate: '2024-06-01', etiology: 'hypertensive nephropathy', dryWeightKg: 61.5,
+    documentType: 'DNI',
+    documentNumber: `7${String(n).padStart(7, '0')}`,
+    givenNames: 'Rosa Elena',
+    familyNames: 'Mamani Flores',
+    sex: 'female',
+    birthDate: '1958-03-14',
+    admissionDate: '2024-06-01',
+    etiology: 'hypertensive nephropathy',
+    dryWeightKg: 61.5,
   });
 }
 
-export async function benchHttp(scratch: string, ports: { service: number; bare: number }, env: Record<string, string>, creds: BenchCredentials, seconds: number): Promise<HttpFigures> {
+export async function benchHttp(
+  scratch: string,
+  ports: { service: number; bare: number },
+  env: Record<string, string>,
+  creds: BenchCredentials,
+  seconds: number,
+): Promise<HttpFigures> {
   const bare = await startBareKoa(ports.bare);
   const bareKoa = await runLoad({ scenario: 'bare Koa GET (small JSON)', url: bare.url, durationSeconds: seconds });
   await bare.stop();
@@ -36,21 +53,33 @@ export async function benchHttp(scratch: string, ports: { service: number; bare:
     const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
     // Seed a realistic list so "list 50" reads a page out of many.
     for (let i = 0; i < 1000; i += 50) {
-      await Promise.all(Array.from({ length: 50 }, (_, k) =>
-        fetch(`${service.url}/pacientes`, { method: 'POST', headers: auth, body: patientBody(i + k) }).then((r) => {
-          if (r.status !== 201) throw new Error(`seeding answered ${r.status}`);
-        })));
+      await Promise.all(
+        Array.from({ length: 50 }, (_, k) =>
+          fetch(`${service.url}/pacientes`, { method: 'POST', headers: auth, body: patientBody(i + k) }).then((r) => {
+            if (r.status !== 201) throw new Error(`seeding answered ${r.status}`);
+          }),
+        ),
+      );
     }
     let n = 100_000;
     const registerPatient = await runLoad({
-      scenario: 'POST /pacientes (register)', url: `${service.url}/pacientes`, method: 'POST', headers: auth,
-      body: () => patientBody(n++), durationSeconds: seconds,
+      scenario: 'POST /pacientes (register)',
+      url: `${service.url}/pacientes`,
+      method: 'POST',
+      headers: auth,
+      body: () => patientBody(n++),
+      durationSeconds: seconds,
     });
     const listPatients = await runLoad({
-      scenario: 'GET /pacientes?limit=50', url: `${service.url}/pacientes?limit=50`, headers: auth, durationSeconds: seconds,
+      scenario: 'GET /pacientes?limit=50',
+      url: `${service.url}/pacientes?limit=50`,
+      headers: auth,
+      durationSeconds: seconds,
     });
     return {
-      bareKoa, registerPatient, listPatients,
+      bareKoa,
+      registerPatient,
+      listPatients,
       commandRatio: Number((registerPatient.requestsPerSecond / bareKoa.requestsPerSecond).toFixed(2)),
       queryRatio: Number((listPatients.requestsPerSecond / bareKoa.requestsPerSecond).toFixed(2)),
     };

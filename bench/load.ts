@@ -28,9 +28,7 @@ export async function runLoad(s: LoadScenario): Promise<LoadFigures> {
     duration: s.durationSeconds ?? 10,
     method: s.method ?? 'GET',
     headers: s.headers,
-    requests: s.body
-      ? [{ setupRequest: (req: Record<string, unknown>) => ({ ...req, body: s.body!() }) }]
-      : undefined,
+    requests: s.body ? [{ setupRequest: (req: Record<string, unknown>) => ({ ...req, body: s.body!() }) }] : undefined,
   } as autocannon.Options);
   return {
     scenario: s.scenario,

@@ -25,15 +25,20 @@ const log = (s: string) => process.stdout.write(s + '\n');
 // Fixed credentials for the benchmark's own first start (never used outside loopback runs).
 const creds = { email: 'bench@example.org', password: 'bench-password-9f3k2', totpSecret: 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP' };
 const serviceEnv = {
-  BOOTSTRAP_ADMIN_EMAIL: creds.email, BOOTSTRAP_ADMIN_PASSWORD: creds.password,
-  BOOTSTRAP_ADMIN_TOTP_SECRET: creds.totpSecret, BOOTSTRAP_COMPANY_NAME: 'Clínica Benchmark',
+  BOOTSTRAP_ADMIN_EMAIL: creds.email,
+  BOOTSTRAP_ADMIN_PASSWORD: creds.password,
+  BOOTSTRAP_ADMIN_TOTP_SECRET: creds.totpSecret,
+  BOOTSTRAP_COMPANY_NAME: 'Clínica Benchmark',
 };
 
 async function main(): Promise<void> {
   const scratch = path.join(here, 'tmp');
   fs.mkdirSync(scratch, { recursive: true });
   const results: Record<string, unknown> = {
-    at: new Date().toISOString(), node: process.version, cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model,
+    at: new Date().toISOString(),
+    node: process.version,
+    cpus: os.cpus().length,
+    cpuModel: os.cpus()[0]?.model,
     memoryGiB: Math.round(os.totalmem() / 2 ** 30),
   };
 

@@ -16,7 +16,9 @@ export async function signInAndSelect(base: string, email: string, password: str
   const { challenge } = await post<{ challenge: string }>(`${base}/auth/login`, { email, password });
   const code = await generate({ secret: totpSecret });
   const { accessToken } = await post<{ accessToken: string }>(`${base}/auth/verify-2fa`, { challenge, code });
-  const tenants = await fetch(`${base}/tenants`, { headers: { authorization: `Bearer ${accessToken}` } }).then((r) => r.json() as Promise<{ items: { id: string }[] }>);
+  const tenants = await fetch(`${base}/tenants`, { headers: { authorization: `Bearer ${accessToken}` } }).then(
+    (r) => r.json() as Promise<{ items: { id: string }[] }>,
+  );
   const id = tenants.items[0]!.id;
   await post(`${base}/tenants/${id}/select`, {}, accessToken);
   return accessToken;

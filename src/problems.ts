@@ -45,6 +45,8 @@ export const forbidden = (permission: string) =>
   new ProblemError(403, 'forbidden', 'Forbidden', `This action needs the permission '${permission}'`, {}, undefined, { permission });
 
 export const tooManyRequests = (retryAfterSeconds: number, detail = 'Too many requests; retry later') =>
-  new ProblemError(429, 'too-many-requests', 'Too Many Requests', detail, { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) });
+  new ProblemError(429, 'too-many-requests', 'Too Many Requests', detail, {
+    'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))),
+  });
 
 export const notFoundProblem = (detail = 'Not found') => new ProblemError(404, 'not-found', 'Not Found', detail);

@@ -6,9 +6,10 @@ import path from 'node:path';
 /** Parses a configured key: 64 hex characters, or base64/base64url of at least `minBytes` bytes. */
 export function parseConfiguredKey(value: string, name: string, minBytes: number, exactBytes?: number): Buffer {
   const trimmed = value.trim();
-  const bytes = /^[0-9a-fA-F]+$/.test(trimmed) && trimmed.length % 2 === 0 && trimmed.length >= minBytes * 2
-    ? Buffer.from(trimmed, 'hex')
-    : Buffer.from(trimmed, /[-_]/.test(trimmed) ? 'base64url' : 'base64');
+  const bytes =
+    /^[0-9a-fA-F]+$/.test(trimmed) && trimmed.length % 2 === 0 && trimmed.length >= minBytes * 2
+      ? Buffer.from(trimmed, 'hex')
+      : Buffer.from(trimmed, /[-_]/.test(trimmed) ? 'base64url' : 'base64');
   if (bytes.length < minBytes || (exactBytes !== undefined && bytes.length !== exactBytes)) {
     const size = exactBytes ? `exactly ${exactBytes}` : `at least ${minBytes}`;
     throw new Error(`${name} must be ${size} random bytes, as hex or base64 (got ${bytes.length} bytes)`);
@@ -38,7 +39,8 @@ export async function loadOrCreateKeyFile(dataDir: string, file: string, bytes: 
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
   }
   const stored = Buffer.from((await fs.readFile(full, 'utf8')).trim(), 'base64');
-  if (stored.length < bytes) throw new Error(`${full} holds a key of ${stored.length} bytes; expected ${bytes}. Remove it only if no data depends on it.`);
+  if (stored.length < bytes)
+    throw new Error(`${full} holds a key of ${stored.length} bytes; expected ${bytes}. Remove it only if no data depends on it.`);
   const mode = (await fs.stat(full)).mode & 0o777;
   if (mode & 0o077) await fs.chmod(full, 0o600); // tighten a key file someone copied with loose permissions
   return stored;

@@ -3,7 +3,10 @@
 export class SlidingWindowLimiter {
   private readonly hits = new Map<string, number[]>();
 
-  constructor(private readonly limit: number, private readonly windowMs: number) {}
+  constructor(
+    private readonly limit: number,
+    private readonly windowMs: number,
+  ) {}
 
   /** Records an attempt at `nowMs`; returns 0 when allowed, else the seconds until one is allowed again. */
   hit(key: string, nowMs: number): number {

@@ -34,7 +34,10 @@ export type RecordedEventLike = Pick<RecordedEvent, 'id' | 'type' | 'data' | 'me
 /** The caller's If-Match revision did not match the stream: HTTP 412. */
 export class PreconditionFailedError extends Error {
   readonly code = 'precondition-failed';
-  constructor(readonly expected: number, readonly actual: number) {
+  constructor(
+    readonly expected: number,
+    readonly actual: number,
+  ) {
     super(`the record changed: expected revision ${expected}, current revision ${actual}`);
     this.name = 'PreconditionFailedError';
   }
@@ -82,7 +85,11 @@ export async function handleCommand<C extends CommandEnvelope, E extends Decided
   const optimistic = options.assumeNew === true && !ctx.idempotencyKey && options.ifMatch == null;
   for (let attempt = 0; ; attempt++) {
     const assumed = optimistic && attempt === 0;
-    const { state, revision, events: history } = assumed
+    const {
+      state,
+      revision,
+      events: history,
+    } = assumed
       ? { state: decider.initialState, revision: -1, events: [] as RecordedEvent[] }
       : await loadAggregate(store, decider, stream);
     if (ctx.idempotencyKey) {

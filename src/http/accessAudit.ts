@@ -38,7 +38,8 @@ export interface AccessAuditWriter {
 }
 
 /** `<tenant>.accessLog-<yyyymmdd>`: one stream per tenant and UTC day. */
-export const accessLogStream = (tenantId: string, at: string): string => streamName(tenantId, 'accessLog', at.slice(0, 10).replace(/-/g, ''));
+export const accessLogStream = (tenantId: string, at: string): string =>
+  streamName(tenantId, 'accessLog', at.slice(0, 10).replace(/-/g, ''));
 
 interface Queued {
   id: string; // fixed at enqueue, so a retried append of the same entry is acknowledged, not duplicated

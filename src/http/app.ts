@@ -75,18 +75,25 @@ function checkDeclarations(groups: GroupModule[]): void {
       const id = `${route.method} ${route.path.replace(/\{[^}]+\}/g, '{}')}`;
       if (seen.has(id)) throw new Error(`route declared twice: ${label}`);
       seen.add(id);
-      if (route.permission && !permissions.has(route.permission)) throw new Error(`${label}: permission '${route.permission}' is not declared by any group`);
+      if (route.permission && !permissions.has(route.permission))
+        throw new Error(`${label}: permission '${route.permission}' is not declared by any group`);
       if (route.permission && route.auth === 'public') throw new Error(`${label}: a public route cannot require a permission`);
       const declared = Object.keys((route.params?.properties as Record<string, unknown> | undefined) ?? {});
-      for (const name of pathParamsOf(route.path)) if (route.params && !declared.includes(name)) throw new Error(`${label}: path parameter '${name}' missing from the params schema`);
-      if (!Object.keys(route.responses).some((s) => Number(s) >= 200 && Number(s) < 300)) throw new Error(`${label}: no 2xx response declared`);
+      for (const name of pathParamsOf(route.path))
+        if (route.params && !declared.includes(name)) throw new Error(`${label}: path parameter '${name}' missing from the params schema`);
+      if (!Object.keys(route.responses).some((s) => Number(s) >= 200 && Number(s) < 300))
+        throw new Error(`${label}: no 2xx response declared`);
     }
   }
 }
 
 // Literal segments before parameters, so /pacientes/buscar is never taken for /pacientes/{id}.
 function bySpecificity(routes: readonly RouteDecl[]): RouteDecl[] {
-  const rank = (r: RouteDecl) => r.path.split('/').map((seg) => (seg.startsWith('{') ? '1' : '0')).join('');
+  const rank = (r: RouteDecl) =>
+    r.path
+      .split('/')
+      .map((seg) => (seg.startsWith('{') ? '1' : '0'))
+      .join('');
   return [...routes].sort((a, b) => (rank(a) < rank(b) ? -1 : rank(a) > rank(b) ? 1 : 0));
 }
 
@@ -101,7 +108,13 @@ function fallback(router: Router): Koa.Middleware {
         ctx.set('Allow', [...allowed, 'OPTIONS'].join(', '));
         return;
       }
-      throw new ProblemError(405, 'method-not-allowed', 'Method Not Allowed', `${ctx.method} is not allowed here; allowed: ${allowed.join(', ')}`, { Allow: allowed.join(', ') });
+      throw new ProblemError(
+        405,
+        'method-not-allowed',
+        'Method Not Allowed',
+        `${ctx.method} is not allowed here; allowed: ${allowed.join(', ')}`,
+        { Allow: allowed.join(', ') },
+      );
     }
     void router;
     throw new ProblemError(404, 'not-found', 'Not Found', `No route matches ${ctx.method} ${ctx.path}`);

@@ -20,7 +20,10 @@ export const ProblemSchema: JsonSchema = {
         type: 'object',
         required: ['pointer', 'message'],
         properties: {
-          pointer: { type: 'string', description: 'JSON pointer into the request: /body/email, /query/limit, /params/id, /headers/if-match' },
+          pointer: {
+            type: 'string',
+            description: 'JSON pointer into the request: /body/email, /query/limit, /params/id, /headers/if-match',
+          },
           message: { type: 'string' },
         },
       },
@@ -37,7 +40,11 @@ export const problem = (description: string, headers?: Record<string, string>): 
 });
 
 /** Global log position as it travels in JSON: a decimal string (bigint in code). */
-export const PositionSchema: JsonSchema = { type: 'string', pattern: '^[0-9]{1,20}$', description: 'Global event-log position (decimal string)' };
+export const PositionSchema: JsonSchema = {
+  type: 'string',
+  pattern: '^[0-9]{1,20}$',
+  description: 'Global event-log position (decimal string)',
+};
 
 /** Query properties of every list route: page size and opaque cursor. */
 export const pageQueryProperties = {

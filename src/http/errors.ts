@@ -72,24 +72,50 @@ function fromParser(err: unknown): ProblemError | null {
 export function toHttpError(err: unknown): ProblemError | null {
   if (err instanceof ProblemError) return err;
   if (err instanceof DomainError) {
-    return new ProblemError(err.status, err.code, titleOf(err.status), err.message, {}, fieldErrorsOf(err.details), withoutReserved(err.details));
+    return new ProblemError(
+      err.status,
+      err.code,
+      titleOf(err.status),
+      err.message,
+      {},
+      fieldErrorsOf(err.details),
+      withoutReserved(err.details),
+    );
   }
   if (err instanceof PreconditionFailedError) {
-    return new ProblemError(412, 'precondition-failed', 'Precondition Failed', 'The record changed since you read it (If-Match does not match); read it again and retry', {}, undefined, {
-      expectedRevision: err.expected,
-      currentRevision: err.actual,
-    });
+    return new ProblemError(
+      412,
+      'precondition-failed',
+      'Precondition Failed',
+      'The record changed since you read it (If-Match does not match); read it again and retry',
+      {},
+      undefined,
+      {
+        expectedRevision: err.expected,
+        currentRevision: err.actual,
+      },
+    );
   }
   if (err instanceof ConcurrencyConflictError || err instanceof WrongExpectedRevisionError) {
     return new ProblemError(409, 'concurrency-conflict', 'Conflict', 'The record was changed concurrently; retry');
   }
   if (err instanceof IdempotencyConflictError) {
-    return new ProblemError(422, 'idempotency-key-reused', 'Unprocessable Content', 'This Idempotency-Key was already used for a different request');
+    return new ProblemError(
+      422,
+      'idempotency-key-reused',
+      'Unprocessable Content',
+      'This Idempotency-Key was already used for a different request',
+    );
   }
   if (err instanceof InvalidCursorError) {
-    return new ProblemError(400, 'invalid-cursor', 'Bad Request', 'The cursor is malformed or belongs to another query; start again without it', {}, [
-      { pointer: '/query/cursor', message: 'is not a cursor of this query' },
-    ]);
+    return new ProblemError(
+      400,
+      'invalid-cursor',
+      'Bad Request',
+      'The cursor is malformed or belongs to another query; start again without it',
+      {},
+      [{ pointer: '/query/cursor', message: 'is not a cursor of this query' }],
+    );
   }
   if (err instanceof DuplicateKeyError) {
     return new ProblemError(409, 'duplicate', 'Conflict', 'A record with the same unique key already exists');

@@ -51,7 +51,9 @@ export function canonicalJson(value: unknown): string {
 }
 
 export const requestFingerprint = (params: unknown, body: unknown): string =>
-  createHash('sha256').update(canonicalJson({ params: params ?? {}, body: body ?? null })).digest('hex');
+  createHash('sha256')
+    .update(canonicalJson({ params: params ?? {}, body: body ?? null }))
+    .digest('hex');
 
 /** The client's key scoped to tenant, user, method and route: a uuidv5 that also names the record stream. */
 export const scopedIdempotencyKey = (r: Pick<IdempotentRequest, 'tenant' | 'userId' | 'method' | 'routePath' | 'key'>): string =>
@@ -89,7 +91,12 @@ export function createIdempotencyGuard(deps: { events: EventStore; logger: Logge
       userAgent: r.userAgent,
       reason: null,
     };
-    const event = { id: eventId(r.tenant, `${stream}\u0000completed\u0000${expected + 1}`, 0), type: IDEMPOTENT_REQUEST_COMPLETED, data: { ...rec }, metadata };
+    const event = {
+      id: eventId(r.tenant, `${stream}\u0000completed\u0000${expected + 1}`, 0),
+      type: IDEMPOTENT_REQUEST_COMPLETED,
+      data: { ...rec },
+      metadata,
+    };
     try {
       await deps.events.appendToStream(stream, [event], { expectedRevision: expected < 0 ? 'no_stream' : expected });
     } catch (err) {
@@ -108,7 +115,13 @@ export function createIdempotencyGuard(deps: { events: EventStore; logger: Logge
       const scoped = scopedIdempotencyKey(r);
       const stream = streamName(r.tenant, 'idempotency', scoped);
       if (inFlight.has(stream)) {
-        throw new ProblemError(409, 'idempotency-key-in-flight', 'Conflict', 'A request with this Idempotency-Key is still being processed; retry later', { 'Retry-After': '1' });
+        throw new ProblemError(
+          409,
+          'idempotency-key-in-flight',
+          'Conflict',
+          'A request with this Idempotency-Key is still being processed; retry later',
+          { 'Retry-After': '1' },
+        );
       }
       inFlight.add(stream);
       try {
@@ -121,7 +134,12 @@ export function createIdempotencyGuard(deps: { events: EventStore; logger: Logge
           const age = now.getTime() - Date.parse(rec.completedAt);
           if (age >= 0 && age < LIMITS.idempotency.ttlSeconds * 1000) {
             if (rec.fingerprint !== fingerprint) {
-              throw new ProblemError(422, 'idempotency-key-reused', 'Unprocessable Content', 'This Idempotency-Key was already used with a different request body; use a new key');
+              throw new ProblemError(
+                422,
+                'idempotency-key-reused',
+                'Unprocessable Content',
+                'This Idempotency-Key was already used with a different request body; use a new key',
+              );
             }
             return {
               status: rec.status,

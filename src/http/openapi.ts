@@ -51,14 +51,25 @@ export function frameworkResponses(route: RouteDecl): Record<number, ResponseDec
   const ifMatch = Object.entries(headers).find(([name]) => name.toLowerCase() === 'if-match')?.[1];
   if (route.body) out[400] = { description: 'Malformed JSON body (`/problems/malformed-json`)' };
   if (route.auth !== 'public') {
-    out[401] = { description: 'Missing, invalid or expired access token, or revoked session (`/problems/unauthorized`)', headers: { 'WWW-Authenticate': 'Bearer challenge (RFC 6750)' } };
+    out[401] = {
+      description: 'Missing, invalid or expired access token, or revoked session (`/problems/unauthorized`)',
+      headers: { 'WWW-Authenticate': 'Bearer challenge (RFC 6750)' },
+    };
   }
   if (route.auth === 'tenant' || route.permission) {
-    const reasons = [route.auth === 'tenant' ? 'no company selected on the session (`/problems/company-not-selected`)' : null, route.permission ? `missing permission \`${route.permission}\` (\`/problems/forbidden\`)` : null];
+    const reasons = [
+      route.auth === 'tenant' ? 'no company selected on the session (`/problems/company-not-selected`)' : null,
+      route.permission ? `missing permission \`${route.permission}\` (\`/problems/forbidden\`)` : null,
+    ];
     out[403] = { description: `Forbidden: ${reasons.filter(Boolean).join('; ')}` };
   }
-  if (pathParamsOf(route.path).length > 0) out[404] = { description: 'No such record (or it belongs to another company) (`/problems/not-found`)' };
-  if (route.idempotent) out[409] = { description: 'The same Idempotency-Key is still being processed (`/problems/idempotency-key-in-flight`)', headers: { 'Retry-After': 'Seconds to wait' } };
+  if (pathParamsOf(route.path).length > 0)
+    out[404] = { description: 'No such record (or it belongs to another company) (`/problems/not-found`)' };
+  if (route.idempotent)
+    out[409] = {
+      description: 'The same Idempotency-Key is still being processed (`/problems/idempotency-key-in-flight`)',
+      headers: { 'Retry-After': 'Seconds to wait' },
+    };
   if (ifMatch) out[412] = { description: 'If-Match does not match the current revision (`/problems/precondition-failed`)' };
   if (route.body) {
     out[413] = { description: 'Body larger than the limit (`/problems/payload-too-large`)' };
@@ -70,7 +81,11 @@ export function frameworkResponses(route: RouteDecl): Record<number, ResponseDec
   }
   if (ifMatch?.required) out[428] = { description: 'If-Match is required on this route (`/problems/precondition-required`)' };
   const query = (route.query?.properties ?? {}) as Obj;
-  if ('minPosition' in query) out[503] = { description: 'The read model did not reach minPosition in time (`/problems/projection-behind`)', headers: { 'Retry-After': 'Seconds to wait' } };
+  if ('minPosition' in query)
+    out[503] = {
+      description: 'The read model did not reach minPosition in time (`/problems/projection-behind`)',
+      headers: { 'Retry-After': 'Seconds to wait' },
+    };
   out[500] = { description: 'Unexpected error; no internals are disclosed (`/problems/internal`)' };
   return out;
 }
@@ -92,7 +107,8 @@ function responseObject(status: number, decl: ResponseDecl): Obj {
 function parameters(route: RouteDecl): Obj[] {
   const out: Obj[] = [];
   const paramProps = (route.params?.properties ?? {}) as Record<string, JsonSchema>;
-  for (const name of pathParamsOf(route.path)) out.push({ name, in: 'path', required: true, schema: paramProps[name] ?? { type: 'string' } });
+  for (const name of pathParamsOf(route.path))
+    out.push({ name, in: 'path', required: true, schema: paramProps[name] ?? { type: 'string' } });
   const queryProps = (route.query?.properties ?? {}) as Record<string, JsonSchema>;
   const queryRequired = (route.query?.required ?? []) as string[];
   for (const [name, schema] of Object.entries(queryProps)) {
@@ -109,7 +125,10 @@ function operation(route: RouteDecl, operationId: string): Obj {
   const declared = route.responses;
   const all: Record<number, ResponseDecl> = { ...frameworkResponses(route), ...declared };
   const responses: Obj = {};
-  for (const status of Object.keys(all).map(Number).sort((a, b) => a - b)) responses[String(status)] = responseObject(status, all[status]!);
+  for (const status of Object.keys(all)
+    .map(Number)
+    .sort((a, b) => a - b))
+    responses[String(status)] = responseObject(status, all[status]!);
   const notes = [
     route.description,
     route.auth === 'tenant' ? 'Works inside the company selected on the session.' : null,
@@ -169,10 +188,18 @@ export function buildOpenApiDocument(groups: readonly GroupModule[], options: Op
     components: {
       schemas: { Problem: ProblemSchema },
       headers: {
-        XRequestId: { description: 'Correlation id of the request (the client\'s X-Request-Id when it sent a safe one)', schema: { type: 'string' } },
+        XRequestId: {
+          description: "Correlation id of the request (the client's X-Request-Id when it sent a safe one)",
+          schema: { type: 'string' },
+        },
       },
       securitySchemes: {
-        bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Access token from POST /auth/verify-2fa or /auth/refresh' },
+        bearerAuth: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'JWT',
+          description: 'Access token from POST /auth/verify-2fa or /auth/refresh',
+        },
       },
     },
   };

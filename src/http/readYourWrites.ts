@@ -5,7 +5,9 @@ import { LIMITS } from '../limits.js';
 import type { RequestContext } from './routeTypes.js';
 
 export const projectionBehind = (): ProblemError =>
-  new ProblemError(503, 'projection-behind', 'Service Unavailable', 'The read model has not reached minPosition yet; retry shortly', { 'Retry-After': '1' });
+  new ProblemError(503, 'projection-behind', 'Service Unavailable', 'The read model has not reached minPosition yet; retry shortly', {
+    'Retry-After': '1',
+  });
 
 /** Resolves once the projections (all, or those named) have applied `minPosition`; 503 when the wait runs out. */
 export async function awaitMinPosition(ctx: RequestContext, minPosition: string | null | undefined, projections?: string[]): Promise<void> {

@@ -7,7 +7,10 @@ import type { Principal } from '../auth/principal.js';
 import type { RouteDecl } from './routeTypes.js';
 
 /** Verifies an access token (signature, claims, live session); throws ProblemError 401 when it is not valid. */
-export type Authenticate = (token: string, ctx: { services: AppServices; ip: string | null; userAgent: string | null }) => Promise<Principal>;
+export type Authenticate = (
+  token: string,
+  ctx: { services: AppServices; ip: string | null; userAgent: string | null },
+) => Promise<Principal>;
 
 // RFC 6750 b64token.
 const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
@@ -18,14 +21,24 @@ export const missingToken = (): ProblemError =>
   });
 
 export const companyNotSelected = (): ProblemError =>
-  new ProblemError(403, 'company-not-selected', 'Company Not Selected', 'This route works inside a company: select a company with POST /tenants/{id}/select first');
+  new ProblemError(
+    403,
+    'company-not-selected',
+    'Company Not Selected',
+    'This route works inside a company: select a company with POST /tenants/{id}/select first',
+  );
 
 export function clientOf(ctx: Koa.Context): { ip: string | null; userAgent: string | null } {
   const userAgent = ctx.get('user-agent');
   return { ip: ctx.ip || null, userAgent: userAgent ? userAgent.slice(0, 512) : null };
 }
 
-export async function principalFor(route: RouteDecl, ctx: Koa.Context, services: AppServices, authenticate: Authenticate): Promise<Principal | null> {
+export async function principalFor(
+  route: RouteDecl,
+  ctx: Koa.Context,
+  services: AppServices,
+  authenticate: Authenticate,
+): Promise<Principal | null> {
   if (route.auth === 'public') return null;
   const header = ctx.get('authorization');
   if (!header) throw missingToken();

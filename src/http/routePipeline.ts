@@ -106,9 +106,16 @@ export function routeHandler(route: RouteDecl, deps: PipelineDeps): Koa.Middlewa
       const declared = route.responses[result.status];
       const problems = !declared
         ? [{ pointer: '/response', message: `status ${result.status} is not declared` }]
-        : isRaw(result) ? [] : validator.response(result.status, jsonText);
+        : isRaw(result)
+          ? []
+          : validator.response(result.status, jsonText);
       if (problems.length > 0) {
-        services.logger.error('response does not match its declared schema', { route: label, status: result.status, correlationId: rctx.correlationId, errors: problems });
+        services.logger.error('response does not match its declared schema', {
+          route: label,
+          status: result.status,
+          correlationId: rctx.correlationId,
+          errors: problems,
+        });
         throw internalError();
       }
     }

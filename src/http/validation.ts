@@ -110,7 +110,14 @@ function headersSchema(headers: Record<string, HeaderDecl>): JsonSchema | null {
 }
 
 export const validationProblem = (errors: FieldError[]): ProblemError =>
-  new ProblemError(VALIDATION_STATUS, 'validation-failed', 'Unprocessable Content', 'The request does not match the schema; see errors[]', {}, errors);
+  new ProblemError(
+    VALIDATION_STATUS,
+    'validation-failed',
+    'Unprocessable Content',
+    'The request does not match the schema; see errors[]',
+    {},
+    errors,
+  );
 
 /** Compile every schema of a route once, at build time (an invalid schema stops the start). */
 export function compileRouteValidator(route: RouteDecl): RouteValidator {

@@ -105,7 +105,10 @@ export class WrongExpectedRevisionError extends Error {
 /** An event id was reused for a different append: a client reused an idempotency key for another request. */
 export class IdempotencyConflictError extends Error {
   readonly code = 'idempotency-conflict';
-  constructor(readonly stream: string, readonly eventId: string) {
+  constructor(
+    readonly stream: string,
+    readonly eventId: string,
+  ) {
     super(`event id ${eventId} was already used for a different append (stream ${stream})`);
     this.name = 'IdempotencyConflictError';
   }

@@ -50,7 +50,12 @@ export interface Collection<T extends ReadDoc = ReadDoc> {
   /** Replace the whole document (insert when missing). */
   replace(doc: T): Promise<void>;
   /** Apply update operators to the first match; with upsert, insert one built from the filter's equality fields. */
-  updateOne(tenantId: string, filter: Filter, update: Update, options?: { upsert?: boolean }): Promise<{ matched: number; upserted: boolean }>;
+  updateOne(
+    tenantId: string,
+    filter: Filter,
+    update: Update,
+    options?: { upsert?: boolean },
+  ): Promise<{ matched: number; upserted: boolean }>;
   deleteOne(tenantId: string, id: string): Promise<boolean>;
   bulkWrite(ops: BulkOp<T>[]): Promise<void>;
   /** Delete every document of every tenant (used by rebuilds into a fresh collection). */
@@ -69,7 +74,10 @@ export interface ReadStore {
 /** A unique index was violated. */
 export class DuplicateKeyError extends Error {
   readonly code = 'duplicate-key';
-  constructor(readonly collection: string, readonly keys: Record<string, unknown>) {
+  constructor(
+    readonly collection: string,
+    readonly keys: Record<string, unknown>,
+  ) {
     super(`duplicate key in ${collection}: ${JSON.stringify(keys)}`);
     this.name = 'DuplicateKeyError';
   }

@@ -21,20 +21,29 @@ async function writeTree(dir: string, files: Record<string, string>): Promise<vo
 
 function cruise(dir: string): Promise<{ code: number; output: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [depcruise, 'src', '--config', path.join(repo, '.dependency-cruiser.cjs')], { cwd: dir }, (err, stdout, stderr) => {
-      resolve({ code: err ? Number(err.code ?? 1) : 0, output: stdout + stderr });
-    });
+    execFile(
+      process.execPath,
+      [depcruise, 'src', '--config', path.join(repo, '.dependency-cruiser.cjs')],
+      { cwd: dir },
+      (err, stdout, stderr) => {
+        resolve({ code: err ? Number(err.code ?? 1) : 0, output: stdout + stderr });
+      },
+    );
   });
 }
 
 const CLEAN_TREE: Record<string, string> = {
   'src/stores/eventStore.ts': 'export const store = 1;\n',
   'src/commands/decider.ts': 'export type Decider = { category: string };\n',
-  'src/commands/widgets/decider.ts': "import type { Decider } from '../decider.js';\nexport const widgetDecider: Decider = { category: 'widget' };\n",
-  'src/commands/widgets/widgetWrites.ts': "import { store } from '../../stores/eventStore.js';\nimport { widgetDecider } from './decider.js';\nexport const write = () => [store, widgetDecider];\n",
-  'src/projections/widgets.ts': "import { widgetDecider } from '../commands/widgets/decider.js';\nexport const projection = widgetDecider.category;\n",
+  'src/commands/widgets/decider.ts':
+    "import type { Decider } from '../decider.js';\nexport const widgetDecider: Decider = { category: 'widget' };\n",
+  'src/commands/widgets/widgetWrites.ts':
+    "import { store } from '../../stores/eventStore.js';\nimport { widgetDecider } from './decider.js';\nexport const write = () => [store, widgetDecider];\n",
+  'src/projections/widgets.ts':
+    "import { widgetDecider } from '../commands/widgets/decider.js';\nexport const projection = widgetDecider.category;\n",
   'src/queries/widgets.ts': "import { projection } from '../projections/widgets.js';\nexport const list = () => projection;\n",
-  'src/http/routes/widgets.ts': "import { write } from '../../commands/widgets/widgetWrites.js';\nimport { list } from '../../queries/widgets.js';\nexport const routes = [write, list];\n",
+  'src/http/routes/widgets.ts':
+    "import { write } from '../../commands/widgets/widgetWrites.js';\nimport { list } from '../../queries/widgets.js';\nexport const routes = [write, list];\n",
   'src/server.ts': "import { routes } from './http/routes/widgets.js';\nexport const app = routes;\n",
 };
 
@@ -56,14 +65,53 @@ describe('dependency rules (npm run lint:deps)', function () {
   });
 
   const breaks: [rule: string, files: Record<string, string>][] = [
-    ['deciders-are-pure', { 'src/commands/widgets/decider.ts': "import { store } from '../../stores/eventStore.js';\nexport const widgetDecider = { category: 'widget', store };\n" }],
-    ['deciders-are-pure', { 'src/commands/widgets/events.ts': "import type { Decider } from '../decider.js';\nimport { list } from '../../queries/widgets.js';\nexport type X = Decider | typeof list;\n" }],
+    [
+      'deciders-are-pure',
+      {
+        'src/commands/widgets/decider.ts':
+          "import { store } from '../../stores/eventStore.js';\nexport const widgetDecider = { category: 'widget', store };\n",
+      },
+    ],
+    [
+      'deciders-are-pure',
+      {
+        'src/commands/widgets/events.ts':
+          "import type { Decider } from '../decider.js';\nimport { list } from '../../queries/widgets.js';\nexport type X = Decider | typeof list;\n",
+      },
+    ],
     ['deciders-are-pure', { 'src/commands/widgets/rules.ts': "import type Koa from 'koa';\nexport type C = Koa.Context;\n" }],
-    ['queries-never-import-commands', { 'src/queries/widgets.ts': "import { widgetDecider } from '../commands/widgets/decider.js';\nexport const list = () => widgetDecider;\n" }],
-    ['projections-never-import-http', { 'src/projections/widgets.ts': "import type { routes } from '../http/routes/widgets.js';\nexport type R = typeof routes;\nexport const projection = 'w';\n" }],
-    ['only-the-composition-root-imports-http', { 'src/commands/widgets/widgetWrites.ts': "import type { routes } from '../../http/routes/widgets.js';\nexport type R = typeof routes;\nexport const write = () => 1;\n" }],
-    ['stores-are-the-bottom-layer', { 'src/stores/eventStore.ts': "import { projection } from '../projections/widgets.js';\nexport const store = projection;\n" }],
-    ['no-circular', { 'src/queries/other.ts': "import { list } from './widgets.js';\nexport const other = () => list;\n", 'src/queries/widgets.ts': "import { other } from './other.js';\nexport const list = () => other;\n" }],
+    [
+      'queries-never-import-commands',
+      {
+        'src/queries/widgets.ts':
+          "import { widgetDecider } from '../commands/widgets/decider.js';\nexport const list = () => widgetDecider;\n",
+      },
+    ],
+    [
+      'projections-never-import-http',
+      {
+        'src/projections/widgets.ts':
+          "import type { routes } from '../http/routes/widgets.js';\nexport type R = typeof routes;\nexport const projection = 'w';\n",
+      },
+    ],
+    [
+      'only-the-composition-root-imports-http',
+      {
+        'src/commands/widgets/widgetWrites.ts':
+          "import type { routes } from '../../http/routes/widgets.js';\nexport type R = typeof routes;\nexport const write = () => 1;\n",
+      },
+    ],
+    [
+      'stores-are-the-bottom-layer',
+      { 'src/stores/eventStore.ts': "import { projection } from '../projections/widgets.js';\nexport const store = projection;\n" },
+    ],
+    [
+      'no-circular',
+      {
+        'src/queries/other.ts': "import { list } from './widgets.js';\nexport const other = () => list;\n",
+        'src/queries/widgets.ts': "import { other } from './other.js';\nexport const list = () => other;\n",
+      },
+    ],
   ];
   for (const [rule, files] of breaks) {
     it(`fails with "${rule}" when ${Object.keys(files).join(', ')} breaks it`, async () => {

@@ -28,13 +28,17 @@ for (const impl of eventStoreImplementations()) {
       it('no_stream creates the stream at revision 0 and refuses an existing stream', async () => {
         const r = await append(stream, [newEvent(tenant), newEvent(tenant)], 'no_stream');
         assert.equal(r.nextExpectedRevision, 1);
-        await assert.rejects(append(stream, [newEvent(tenant)], 'no_stream'), (e: unknown) =>
-          e instanceof WrongExpectedRevisionError && e.actual === 1 && e.expected === 'no_stream');
+        await assert.rejects(
+          append(stream, [newEvent(tenant)], 'no_stream'),
+          (e: unknown) => e instanceof WrongExpectedRevisionError && e.actual === 1 && e.expected === 'no_stream',
+        );
       });
 
       it('stream_exists refuses a missing stream and accepts an existing one', async () => {
-        await assert.rejects(append(stream, [newEvent(tenant)], 'stream_exists'), (e: unknown) =>
-          e instanceof WrongExpectedRevisionError && e.actual === 'no_stream');
+        await assert.rejects(
+          append(stream, [newEvent(tenant)], 'stream_exists'),
+          (e: unknown) => e instanceof WrongExpectedRevisionError && e.actual === 'no_stream',
+        );
         await append(stream, [newEvent(tenant)], 'any');
         assert.equal((await append(stream, [newEvent(tenant)], 'stream_exists')).nextExpectedRevision, 1);
       });
@@ -43,8 +47,10 @@ for (const impl of eventStoreImplementations()) {
         await assert.rejects(append(stream, [newEvent(tenant)], 0), WrongExpectedRevisionError);
         await append(stream, [newEvent(tenant)], 'no_stream');
         assert.equal((await append(stream, [newEvent(tenant)], 0)).nextExpectedRevision, 1);
-        await assert.rejects(append(stream, [newEvent(tenant)], 0), (e: unknown) =>
-          e instanceof WrongExpectedRevisionError && e.actual === 1 && e.expected === 0 && e.stream === stream);
+        await assert.rejects(
+          append(stream, [newEvent(tenant)], 0),
+          (e: unknown) => e instanceof WrongExpectedRevisionError && e.actual === 1 && e.expected === 0 && e.stream === stream,
+        );
         await assert.rejects(append(stream, [newEvent(tenant)], 5), WrongExpectedRevisionError);
         assert.equal((await store.readStream(stream)).length, 2);
       });
@@ -64,7 +70,10 @@ for (const impl of eventStoreImplementations()) {
           assert.equal(results.filter((r) => r.status === 'fulfilled').length, 1, `one winner at ${expected}`);
           for (const r of results) if (r.status === 'rejected') assert.ok(r.reason instanceof WrongExpectedRevisionError);
         }
-        assert.deepEqual((await store.readStream(stream)).map((e) => e.revision), [0, 1]);
+        assert.deepEqual(
+          (await store.readStream(stream)).map((e) => e.revision),
+          [0, 1],
+        );
       });
 
       it('concurrent appenders that retry on conflict all land, with contiguous revisions', async () => {
@@ -82,7 +91,10 @@ for (const impl of eventStoreImplementations()) {
           }
         };
         await Promise.all([0, 1, 2, 3, 4].map(writer));
-        assert.deepEqual((await store.readStream(stream)).map((e) => e.revision), Array.from({ length: 25 }, (_, i) => i));
+        assert.deepEqual(
+          (await store.readStream(stream)).map((e) => e.revision),
+          Array.from({ length: 25 }, (_, i) => i),
+        );
       });
 
       it('a multi-event append is all or nothing', async () => {
@@ -90,14 +102,20 @@ for (const impl of eventStoreImplementations()) {
         const refused = [newEvent(tenant), newEvent(tenant), newEvent(tenant)];
         await assert.rejects(append(stream, refused, 'no_stream'), WrongExpectedRevisionError);
         assert.equal((await store.readStream(stream)).length, 1);
-        assert.equal((await store.readAll({ tenant })).some((e) => ids(refused).includes(e.id)), false);
+        assert.equal(
+          (await store.readAll({ tenant })).some((e) => ids(refused).includes(e.id)),
+          false,
+        );
       });
 
       it('appends issued together succeed or fail each on their own', async () => {
         const streams = [0, 1, 2, 3].map((i) => streamName(tenant, 'patient', `s${i}`));
         await append(streams[2]!, [newEvent(tenant)], 'no_stream');
         const results = await Promise.allSettled(streams.map((s) => append(s, [newEvent(tenant), newEvent(tenant)], 'no_stream')));
-        assert.deepEqual(results.map((r) => r.status), ['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
+        assert.deepEqual(
+          results.map((r) => r.status),
+          ['fulfilled', 'fulfilled', 'rejected', 'fulfilled'],
+        );
         for (const s of [0, 1, 3]) assert.equal((await store.readStream(streams[s]!)).length, 2);
         assert.equal((await store.readStream(streams[2]!)).length, 1);
       });
@@ -105,13 +123,22 @@ for (const impl of eventStoreImplementations()) {
 
     describe('idempotency', () => {
       const decided = (t: string, key: string, n: number): NewEvent[] =>
-        Array.from({ length: n }, (_, i) => ({ id: eventId(t, key, i), type: 'PatientRegistered', data: { i, name: 'Ana' }, metadata: testMetadata(t) }));
+        Array.from({ length: n }, (_, i) => ({
+          id: eventId(t, key, i),
+          type: 'PatientRegistered',
+          data: { i, name: 'Ana' },
+          metadata: testMetadata(t),
+        }));
 
       it('a retried append (same ids, same expected revision) is acknowledged once, not written twice', async () => {
         await append(stream, [newEvent(tenant)], 'no_stream');
         const events = decided(tenant, 'key-1', 2);
         const first = await append(stream, events, 0);
-        const retry = await append(stream, events.map((e) => ({ ...e, metadata: testMetadata(tenant) })), 0);
+        const retry = await append(
+          stream,
+          events.map((e) => ({ ...e, metadata: testMetadata(tenant) })),
+          0,
+        );
         assert.deepEqual(retry, first);
         const retryNew = await append(streamName(tenant, 'patient', 'p2'), decided(tenant, 'key-2', 1), 'no_stream');
         assert.deepEqual(await append(streamName(tenant, 'patient', 'p2'), decided(tenant, 'key-2', 1), 'no_stream'), retryNew);
@@ -146,7 +173,10 @@ for (const impl of eventStoreImplementations()) {
         const a = await append(stream, [newEvent(tenant), newEvent(tenant)], 'no_stream');
         const b = await append(streamName(tenant, 'patient', 'p2'), [newEvent(tenant)], 'no_stream');
         const all = await store.readAll({ tenant });
-        assert.deepEqual(all.map((e) => e.position), [...all.map((e) => e.position)].sort((x, y) => (x < y ? -1 : 1)));
+        assert.deepEqual(
+          all.map((e) => e.position),
+          [...all.map((e) => e.position)].sort((x, y) => (x < y ? -1 : 1)),
+        );
         assert.equal(new Set(all.map((e) => e.position)).size, 3);
         assert.equal(all[1]!.position, a.position);
         assert.equal(all[2]!.position, b.position);
@@ -161,15 +191,33 @@ for (const impl of eventStoreImplementations()) {
         await append(stream, events, 'no_stream');
         const forwards = await store.readStream(stream);
         assert.deepEqual(ids(forwards), ids(events));
-        assert.deepEqual(forwards.map((e) => e.revision), [0, 1, 2, 3, 4]);
+        assert.deepEqual(
+          forwards.map((e) => e.revision),
+          [0, 1, 2, 3, 4],
+        );
         assert.equal(forwards[2]!.streamName, stream);
         assert.deepEqual(forwards[2]!.data, events[2]!.data);
         assert.deepEqual(forwards[2]!.metadata, events[2]!.metadata);
-        assert.deepEqual((await store.readStream(stream, { direction: 'backwards' })).map((e) => e.revision), [4, 3, 2, 1, 0]);
-        assert.deepEqual((await store.readStream(stream, { fromRevision: 3 })).map((e) => e.revision), [3, 4]);
-        assert.deepEqual((await store.readStream(stream, { fromRevision: 1, maxCount: 2 })).map((e) => e.revision), [1, 2]);
-        assert.deepEqual((await store.readStream(stream, { direction: 'backwards', fromRevision: 2, maxCount: 2 })).map((e) => e.revision), [2, 1]);
-        assert.deepEqual((await store.readStream(stream, { direction: 'backwards', maxCount: 1 })).map((e) => e.revision), [4]);
+        assert.deepEqual(
+          (await store.readStream(stream, { direction: 'backwards' })).map((e) => e.revision),
+          [4, 3, 2, 1, 0],
+        );
+        assert.deepEqual(
+          (await store.readStream(stream, { fromRevision: 3 })).map((e) => e.revision),
+          [3, 4],
+        );
+        assert.deepEqual(
+          (await store.readStream(stream, { fromRevision: 1, maxCount: 2 })).map((e) => e.revision),
+          [1, 2],
+        );
+        assert.deepEqual(
+          (await store.readStream(stream, { direction: 'backwards', fromRevision: 2, maxCount: 2 })).map((e) => e.revision),
+          [2, 1],
+        );
+        assert.deepEqual(
+          (await store.readStream(stream, { direction: 'backwards', maxCount: 1 })).map((e) => e.revision),
+          [4],
+        );
         assert.deepEqual(await store.readStream(streamName(tenant, 'patient', 'missing')), []);
       });
 
@@ -191,14 +239,21 @@ for (const impl of eventStoreImplementations()) {
           pages.push(page);
           after = page[page.length - 1]!.position;
         }
-        assert.deepEqual(pages.map((p) => p.length), [3, 3, 1]);
+        assert.deepEqual(
+          pages.map((p) => p.length),
+          [3, 3, 1],
+        );
         assert.deepEqual(ids(pages.flat()), mine);
         assert.ok(pages.flat().every((e) => e.streamName.startsWith(`${tenant}.`)));
         const otherAll = await store.readAll({ tenant: other });
         assert.equal(otherAll.length, 7);
         const unfiltered: RecordedEvent[] = [];
-        for (let page = await store.readAll({ after: start, maxCount: 5 }); page.length > 0;
-          page = await store.readAll({ after: page[page.length - 1]!.position, maxCount: 5 })) unfiltered.push(...page);
+        for (
+          let page = await store.readAll({ after: start, maxCount: 5 });
+          page.length > 0;
+          page = await store.readAll({ after: page[page.length - 1]!.position, maxCount: 5 })
+        )
+          unfiltered.push(...page);
         assert.deepEqual(ids(unfiltered.filter((e) => e.streamName.startsWith(`${tenant}.`))), mine);
         assert.equal(unfiltered.filter((e) => e.streamName.startsWith(`${other}.`)).length, 7);
       });

@@ -8,7 +8,12 @@ import { createProjectionRunner } from '../../src/projections/runner/projectionR
 import type { ProjectionRunner, RebuildProgress } from '../../src/projections/runner/runnerTypes.js';
 import { CHECKPOINTS_COLLECTION } from '../../src/projections/runner/checkpoints.js';
 import type { Logger } from '../../src/logger.js';
-import { eventStoreImplementations, readStoreImplementations, type EventStoreImplementation, type OpenedReadStore } from '../support/storeImplementations.js';
+import {
+  eventStoreImplementations,
+  readStoreImplementations,
+  type EventStoreImplementation,
+  type OpenedReadStore,
+} from '../support/storeImplementations.js';
 import { newEvent, uniqueTenant } from '../support/eventFixtures.js';
 
 interface StreamDoc extends ProjectedDoc {
@@ -135,7 +140,10 @@ for (const eventImplementation of eventStoreImplementations()) {
         await runner.start();
         let state = await snapshot(runner);
         assert.equal(state.totals?.events, 24);
-        assert.deepEqual(state.streams.map((d) => [d.id.split('-')[1], d.count, d.items]), [0, 1, 2, 3].map((s) => [`s${s}`, 6, ['item0', 'item3']]));
+        assert.deepEqual(
+          state.streams.map((d) => [d.id.split('-')[1], d.count, d.items]),
+          [0, 1, 2, 3].map((s) => [`s${s}`, 6, ['item0', 'item3']]),
+        );
         const [status] = await runner.status();
         assert.equal(status?.state, 'live');
         assert.ok(BigInt(status.checkpoint) >= (await events.headPosition(tenant)));
@@ -147,7 +155,10 @@ for (const eventImplementation of eventStoreImplementations()) {
         state = await snapshot(runner);
         assert.equal(state.totals?.events, 27);
         assert.equal(state.totals?.closed, 1);
-        assert.deepEqual(state.streams.map((d) => `${d.id.split('-')[1]}:${d.count}`), ['s0:6', 's1:7', 's3:6', 's9:1']);
+        assert.deepEqual(
+          state.streams.map((d) => `${d.id.split('-')[1]}:${d.count}`),
+          ['s0:6', 's1:7', 's3:6', 's9:1'],
+        );
         assert.deepEqual(state.streams.find((d) => d.id.endsWith('-s1'))?.items.at(-1), 'late');
       });
 

@@ -20,7 +20,11 @@ const B = 'clinicB';
 const person = (id: string, fields: Partial<Person> = {}, tenantId = A): Person => ({ tenantId, id, name: `name ${id}`, ...fields });
 
 /** Every document of a tenant, paged with `limit` through cursors. */
-async function walk(people: Collection<Person>, tenantId: string, options: { sort?: SortSpec; limit: number; filter?: Record<string, unknown> }) {
+async function walk(
+  people: Collection<Person>,
+  tenantId: string,
+  options: { sort?: SortSpec; limit: number; filter?: Record<string, unknown> },
+) {
   const seen: Person[] = [];
   let after: string | null = null;
   for (let pages = 0; pages < 1000; pages++) {
@@ -99,8 +103,14 @@ for (const implementation of readStoreImplementations()) {
     });
 
     it('sorts by the requested keys with id breaking ties, and applies limit, skip and projection', async function () {
-      await people.bulkWrite(['d', 'b', 'a', 'c', 'e'].map((id, i) => ({ kind: 'replace' as const, doc: person(id, { email: `${id}@x`, age: i % 2 === 0 ? 40 : 30 }) })));
-      const ids = async (sort: SortSpec, limit?: number, skip?: number) => (await people.find(A, {}, { sort, limit, skip })).items.map((d) => d.id);
+      await people.bulkWrite(
+        ['d', 'b', 'a', 'c', 'e'].map((id, i) => ({
+          kind: 'replace' as const,
+          doc: person(id, { email: `${id}@x`, age: i % 2 === 0 ? 40 : 30 }),
+        })),
+      );
+      const ids = async (sort: SortSpec, limit?: number, skip?: number) =>
+        (await people.find(A, {}, { sort, limit, skip })).items.map((d) => d.id);
       assert.deepEqual(await ids({}), ['a', 'b', 'c', 'd', 'e']);
       assert.deepEqual(await ids({ age: 1 }), ['b', 'c', 'a', 'd', 'e']);
       assert.deepEqual(await ids({ age: -1 }), ['a', 'd', 'e', 'b', 'c']);
@@ -123,13 +133,27 @@ for (const implementation of readStoreImplementations()) {
       for (const limit of [1, 4, 10, 50]) {
         for (const direction of [1, -1] as const) {
           const walked = await walk(people, A, { sort: { group: direction }, limit });
-          assert.deepEqual(walked.map((d) => d.id), expectedOrder(docs, 'group', direction), `group ${direction}, limit ${limit}`);
+          assert.deepEqual(
+            walked.map((d) => d.id),
+            expectedOrder(docs, 'group', direction),
+            `group ${direction}, limit ${limit}`,
+          );
         }
       }
       const byAgeThenId = await walk(people, A, { sort: { age: -1 }, limit: 3, filter: { age: { $gte: 1 } } });
-      assert.deepEqual(byAgeThenId.map((d) => d.id), expectedOrder(docs.filter((d) => (d.age ?? 0) >= 1), 'age', -1));
+      assert.deepEqual(
+        byAgeThenId.map((d) => d.id),
+        expectedOrder(
+          docs.filter((d) => (d.age ?? 0) >= 1),
+          'age',
+          -1,
+        ),
+      );
       const byId = await walk(people, A, { limit: 6 });
-      assert.deepEqual(byId.map((d) => d.id), docs.map((d) => d.id).sort());
+      assert.deepEqual(
+        byId.map((d) => d.id),
+        docs.map((d) => d.id).sort(),
+      );
       const last = await people.find(A, {}, { limit: 37 });
       assert.equal(last.nextCursor, null, 'a page that holds the rest has no next cursor');
     });
@@ -146,7 +170,10 @@ for (const implementation of readStoreImplementations()) {
       await people.replace(person('shared-id', { email: 'b@x', age: 33 }, B));
       await people.replace(person('mine', { email: 'a@x', age: 33 }));
       assert.deepEqual((await people.find(A, { tenantId: B })).items, []);
-      assert.deepEqual((await people.find(A, { $or: [{ tenantId: B }, { age: 33 }] })).items.map((d) => d.id), ['mine']);
+      assert.deepEqual(
+        (await people.find(A, { $or: [{ tenantId: B }, { age: 33 }] })).items.map((d) => d.id),
+        ['mine'],
+      );
       assert.equal(await people.count(A, { tenantId: B }), 0);
       assert.equal(await people.findOne(A, { id: 'shared-id' }), null);
       assert.equal(await people.get(A, 'shared-id'), null);
@@ -197,13 +224,18 @@ for (const implementation of readStoreImplementations()) {
 
       // An index declared over documents already stored answers at once.
       const again = await store.collection<Person>('people_v1', [{ keys: { tenantId: 1, age: 1 } }]);
-      assert.deepEqual((await again.find(A, { age: 30 })).items.map((d) => d.id), ['p1']);
+      assert.deepEqual(
+        (await again.find(A, { age: 30 })).items.map((d) => d.id),
+        ['p1'],
+      );
       await again.drop();
       assert.deepEqual(await ids({ group: 'beta' }), []);
     });
 
     it('counts documents of a tenant, with and without a filter', async function () {
-      await people.bulkWrite([1, 2, 3, 4].map((n) => ({ kind: 'replace' as const, doc: person(`p${n}`, { email: `${n}@x`, age: n * 10 }) })));
+      await people.bulkWrite(
+        [1, 2, 3, 4].map((n) => ({ kind: 'replace' as const, doc: person(`p${n}`, { email: `${n}@x`, age: n * 10 }) })),
+      );
       await people.replace(person('x', { email: 'x@x', age: 10 }, B));
       assert.equal(await people.count(A), 4);
       assert.equal(await people.count(A, { age: { $gt: 15 } }), 3);
@@ -213,23 +245,35 @@ for (const implementation of readStoreImplementations()) {
 
     it('applies update operators to the first match', async function () {
       await people.replace(person('p1', { email: '1@x', visits: 1, tags: ['hd', 'old'], address: { city: 'Lima', zip: '1' } }));
-      const result = await people.updateOne(A, { id: 'p1' }, {
-        $set: { 'address.city': 'Cusco', age: 44 },
-        $unset: { 'address.zip': '' },
-        $inc: { visits: 2 },
-        $push: { tags: 'new' },
-      });
+      const result = await people.updateOne(
+        A,
+        { id: 'p1' },
+        {
+          $set: { 'address.city': 'Cusco', age: 44 },
+          $unset: { 'address.zip': '' },
+          $inc: { visits: 2 },
+          $push: { tags: 'new' },
+        },
+      );
       assert.deepEqual(result, { matched: 1, upserted: false });
       await people.updateOne(A, { email: '1@x' }, { $pull: { tags: 'old' } });
       await people.updateOne(A, { id: 'p1' }, { $addToSet: { tags: 'hd' } });
       await people.updateOne(A, { id: 'p1' }, { $addToSet: { tags: 'hdf' } });
-      assert.deepEqual(await people.get(A, 'p1'), person('p1', { email: '1@x', visits: 3, tags: ['hd', 'new', 'hdf'], address: { city: 'Cusco' }, age: 44 }));
+      assert.deepEqual(
+        await people.get(A, 'p1'),
+        person('p1', { email: '1@x', visits: 3, tags: ['hd', 'new', 'hdf'], address: { city: 'Cusco' }, age: 44 }),
+      );
       assert.deepEqual(await people.updateOne(A, { id: 'nope' }, { $set: { age: 1 } }), { matched: 0, upserted: false });
       assert.equal(await people.get(A, 'nope'), null);
     });
 
     it('upserts a document built from the filter equality fields and $setOnInsert', async function () {
-      const first = await people.updateOne(A, { id: 'u1' }, { $setOnInsert: { name: 'New', email: 'u1@x' }, $inc: { visits: 1 } }, { upsert: true });
+      const first = await people.updateOne(
+        A,
+        { id: 'u1' },
+        { $setOnInsert: { name: 'New', email: 'u1@x' }, $inc: { visits: 1 } },
+        { upsert: true },
+      );
       assert.deepEqual(first, { matched: 0, upserted: true });
       assert.deepEqual(await people.get(A, 'u1'), { tenantId: A, id: 'u1', name: 'New', email: 'u1@x', visits: 1 });
       const second = await people.updateOne(A, { id: 'u1' }, { $setOnInsert: { name: 'Ignored' }, $inc: { visits: 1 } }, { upsert: true });
@@ -259,7 +303,10 @@ for (const implementation of readStoreImplementations()) {
         { kind: 'delete', tenantId: A, id: 'p2' },
         { kind: 'delete', tenantId: A, id: 'p3' }, // another tenant's id: nothing happens
       ]);
-      assert.deepEqual((await people.find(A)).items, [person('p1', { email: '1@x', visits: 6 }), { tenantId: A, id: 'p9', name: 'nine', email: '9@x' }]);
+      assert.deepEqual((await people.find(A)).items, [
+        person('p1', { email: '1@x', visits: 6 }),
+        { tenantId: A, id: 'p9', name: 'nine', email: '9@x' },
+      ]);
       assert.deepEqual(await people.get(B, 'p3'), person('p3', { email: '3@x' }, B));
       await people.bulkWrite([]);
     });

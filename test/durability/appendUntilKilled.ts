@@ -18,7 +18,9 @@ async function writer(w: number): Promise<never> {
     const result = await store.appendToStream(stream, events, { expectedRevision: revision < 0 ? 'no_stream' : revision });
     revision = result.nextExpectedRevision;
     // Written only after the append resolved: every printed line is an acknowledged, durable append.
-    process.stdout.write(`${JSON.stringify({ stream, ids: events.map((e) => e.id), lastRevision: revision, position: String(result.position) })}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ stream, ids: events.map((e) => e.id), lastRevision: revision, position: String(result.position) })}\n`,
+    );
   }
 }
 

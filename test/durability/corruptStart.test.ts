@@ -18,7 +18,14 @@ function runService(dataDir: string): Promise<{ code: number | null; stderr: str
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'src/main.ts')], {
       cwd: repoRoot,
-      env: { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', BOOTSTRAP_ADMIN_PASSWORD: 'corrupt-start-password-1' },
+      env: {
+        ...process.env,
+        DATA_DIR: dataDir,
+        PORT: '0',
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'silent',
+        BOOTSTRAP_ADMIN_PASSWORD: 'corrupt-start-password-1',
+      },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     let stderr = '';
@@ -42,7 +49,11 @@ describe('the service over a corrupt event log', function () {
     const file = path.join(dir, 'events.sqlite');
     const store = await openSqliteEventStore({ file });
     for (let i = 0; i < 2000; i += 10) {
-      await store.appendToStream(streamName('t1', 'patient', `p${i}`), Array.from({ length: 10 }, () => newEvent('t1', { text: 'x'.repeat(200) })), { expectedRevision: 'no_stream' });
+      await store.appendToStream(
+        streamName('t1', 'patient', `p${i}`),
+        Array.from({ length: 10 }, () => newEvent('t1', { text: 'x'.repeat(200) })),
+        { expectedRevision: 'no_stream' },
+      );
     }
     await store.close();
     const bytes = fs.readFileSync(file);

@@ -12,7 +12,12 @@ import { openSqliteEventStore } from '../../src/stores/sqlite/sqliteEventStore.j
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, '../..');
 
-interface Ack { stream: string; ids: string[]; lastRevision: number; position: string }
+interface Ack {
+  stream: string;
+  ids: string[];
+  lastRevision: number;
+  position: string;
+}
 
 /** Runs the appending child until it has reported `acks` acknowledgements, then kills it with SIGKILL. */
 function appendThenKill(file: string, acks: number): Promise<Ack[]> {
@@ -57,16 +62,27 @@ describe('SQLite event store durability: kill -9', function () {
         const stored = new Map<string, Awaited<ReturnType<typeof store.readStream>>>();
         for (const s of streams) stored.set(s, await store.readStream(s));
         for (const [s, events] of stored) {
-          assert.deepEqual(events.map((e) => e.revision), events.map((_, i) => i), `revisions of ${s} are contiguous`);
+          assert.deepEqual(
+            events.map((e) => e.revision),
+            events.map((_, i) => i),
+            `revisions of ${s} are contiguous`,
+          );
         }
         for (const ack of acknowledged) {
           const events = stored.get(ack.stream)!;
           const first = ack.lastRevision - ack.ids.length + 1;
-          assert.deepEqual(events.slice(first, ack.lastRevision + 1).map((e) => e.id), ack.ids, `acknowledged append in ${ack.stream} at ${first}`);
+          assert.deepEqual(
+            events.slice(first, ack.lastRevision + 1).map((e) => e.id),
+            ack.ids,
+            `acknowledged append in ${ack.stream} at ${first}`,
+          );
           assert.equal(String(events[ack.lastRevision]!.position), ack.position);
         }
         const all = await store.readAll({ maxCount: 1_000_000 });
-        assert.deepEqual(all.map((e) => e.position), all.map((e) => e.position).sort((a, b) => (a < b ? -1 : 1)));
+        assert.deepEqual(
+          all.map((e) => e.position),
+          all.map((e) => e.position).sort((a, b) => (a < b ? -1 : 1)),
+        );
       } finally {
         await store.close();
       }

@@ -29,10 +29,15 @@ describe('SQLite event store: one file, two writers', () => {
     const tenant = uniqueTenant();
     const stream = streamName(tenant, 'patient', 'p1');
     await a.appendToStream(stream, [newEvent(tenant)], { expectedRevision: 'no_stream' });
-    const results = await Promise.allSettled([a, b, a, b].map((s) => s.appendToStream(stream, [newEvent(tenant)], { expectedRevision: 0 })));
+    const results = await Promise.allSettled(
+      [a, b, a, b].map((s) => s.appendToStream(stream, [newEvent(tenant)], { expectedRevision: 0 })),
+    );
     assert.equal(results.filter((r) => r.status === 'fulfilled').length, 1);
     for (const r of results) if (r.status === 'rejected') assert.ok(r.reason instanceof WrongExpectedRevisionError);
-    assert.deepEqual((await b.readStream(stream)).map((e) => e.revision), [0, 1]);
+    assert.deepEqual(
+      (await b.readStream(stream)).map((e) => e.revision),
+      [0, 1],
+    );
   });
 
   it("a subscription sees the other connection's appends", async () => {
@@ -45,6 +50,9 @@ describe('SQLite event store: one file, two writers', () => {
     }
     await waitUntil(() => seen.length >= 3, "the other writer's events");
     await sub.stop();
-    assert.deepEqual(seen.map((e) => e.id), written.map((e) => e.id));
+    assert.deepEqual(
+      seen.map((e) => e.id),
+      written.map((e) => e.id),
+    );
   });
 });

@@ -21,7 +21,11 @@ describe('SQLite event store: unusable data files', () => {
   async function writeStoreFile(events = 300): Promise<void> {
     const store = await openSqliteEventStore({ file });
     for (let i = 0; i < events; i += 10) {
-      await store.appendToStream(streamName('t1', 'patient', `p${i}`), Array.from({ length: 10 }, () => newEvent('t1', { text: 'x'.repeat(200) })), { expectedRevision: 'no_stream' });
+      await store.appendToStream(
+        streamName('t1', 'patient', `p${i}`),
+        Array.from({ length: 10 }, () => newEvent('t1', { text: 'x'.repeat(200) })),
+        { expectedRevision: 'no_stream' },
+      );
     }
     await store.close();
   }
@@ -29,7 +33,10 @@ describe('SQLite event store: unusable data files', () => {
   async function assertRefusedUntouched(pattern: RegExp): Promise<void> {
     const before = fs.readFileSync(file);
     const siblings = fs.readdirSync(dir).sort();
-    await assert.rejects(openSqliteEventStore({ file }), (err: unknown) => err instanceof EventStoreUnusableError && pattern.test(err.message));
+    await assert.rejects(
+      openSqliteEventStore({ file }),
+      (err: unknown) => err instanceof EventStoreUnusableError && pattern.test(err.message),
+    );
     assert.ok(fs.readFileSync(file).equals(before), 'the file bytes are unchanged');
     assert.deepEqual(fs.readdirSync(dir).sort(), siblings, 'no file was added or removed beside it');
   }
@@ -60,7 +67,11 @@ describe('SQLite event store: unusable data files', () => {
     assert.ok(integrity, 'the SQLite store exposes its integrity check');
     await assert.rejects(integrity, isCorrupt);
     assert.equal((store as { integrityState?: string }).integrityState, 'failed');
-    await assert.rejects(store.appendToStream(stream, [newEvent('t1')], { expectedRevision: 'no_stream' }), isCorrupt, 'later appends fail at once');
+    await assert.rejects(
+      store.appendToStream(stream, [newEvent('t1')], { expectedRevision: 'no_stream' }),
+      isCorrupt,
+      'later appends fail at once',
+    );
     await store.close();
 
     assert.ok(fs.readFileSync(file).equals(bytes), 'the file bytes are unchanged');

@@ -20,7 +20,9 @@ describe('HTTP sign-in: the specified sequence', function () {
     assert.equal(login.body.enrollment, undefined, 'the bootstrap admin has a provisioned second factor');
 
     server.nextTotpStep();
-    const verified = await server.request('POST', '/auth/verify-2fa', { body: { challenge: login.body.challenge, code: await server.totpCode(TEST_ADMIN.totpSecret) } });
+    const verified = await server.request('POST', '/auth/verify-2fa', {
+      body: { challenge: login.body.challenge, code: await server.totpCode(TEST_ADMIN.totpSecret) },
+    });
     assert.equal(verified.status, 200, JSON.stringify(verified.body));
     assert.equal(verified.body.tokenType, 'Bearer');
     assert.equal(verified.body.expiresIn, 900);
@@ -38,7 +40,10 @@ describe('HTTP sign-in: the specified sequence', function () {
     assert.equal(selected.status, 200, JSON.stringify(selected.body));
     assert.deepEqual(selected.body.company, { id: server.admin.companyId, name: TEST_ADMIN.companyName });
     assert.deepEqual(selected.body.roles, ['admin']);
-    assert.ok(selected.body.permissions.includes('pacientes:read') && selected.body.permissions.includes('pacientes:write'), 'admin holds every permission');
+    assert.ok(
+      selected.body.permissions.includes('pacientes:read') && selected.body.permissions.includes('pacientes:write'),
+      'admin holds every permission',
+    );
 
     const patients = await server.request('GET', '/pacientes', { token });
     assert.equal(patients.status, 200, JSON.stringify(patients.body));
@@ -57,13 +62,18 @@ describe('HTTP sign-in: the specified sequence', function () {
     assert.ok(userEvents.includes('LoginSucceeded') && userEvents.includes('TotpCodeAccepted'));
     const me = await server.request('GET', '/auth/me', { token: accessToken });
     const sessionEvents = await server.services.events.readStream(streamName(PLATFORM_TENANT, 'session', me.body.session.id));
-    assert.deepEqual(sessionEvents.map((e) => e.type), ['SessionStarted', 'CompanySelected']);
+    assert.deepEqual(
+      sessionEvents.map((e) => e.type),
+      ['SessionStarted', 'CompanySelected'],
+    );
     assert.equal(sessionEvents[1]!.metadata.actor, server.admin.userId);
     assert.equal(sessionEvents[1]!.metadata.ip !== null, true, 'the client address is recorded');
   });
 
   it('answers one generic 401 for an unknown e-mail and for a wrong password', async () => {
-    const unknown = await server.request('POST', '/auth/login', { body: { email: 'nobody@clinic.example', password: TEST_ADMIN.password } });
+    const unknown = await server.request('POST', '/auth/login', {
+      body: { email: 'nobody@clinic.example', password: TEST_ADMIN.password },
+    });
     const wrong = await server.request('POST', '/auth/login', { body: { email: TEST_ADMIN.email, password: 'not the password' } });
     assert.equal(unknown.status, 401);
     assert.equal(wrong.status, 401);
@@ -78,7 +88,10 @@ describe('HTTP sign-in: the specified sequence', function () {
     const other = await server.createCompanyWithAdmin('Clinica Dos', 'dos@clinic.example', 'password of clinic two');
     const { accessToken } = await server.signIn(TEST_ADMIN.email, TEST_ADMIN.password, TEST_ADMIN.totpSecret);
     const tenants = await server.request('GET', '/tenants', { token: accessToken });
-    assert.deepEqual(tenants.body.items.map((t: { id: string }) => t.id), [server.admin.companyId]);
+    assert.deepEqual(
+      tenants.body.items.map((t: { id: string }) => t.id),
+      [server.admin.companyId],
+    );
     const foreign = await server.request('POST', `/tenants/${other.companyId}/select`, { token: accessToken });
     const missing = await server.request('POST', '/tenants/doesnotexist/select', { token: accessToken });
     assert.equal(foreign.status, 404);
@@ -92,7 +105,11 @@ describe('HTTP sign-in: the specified sequence', function () {
 
   it('enrolls TOTP on the first sign-in and confirms it with the first valid code', async () => {
     const caller = { actor: 'system' };
-    const { userId, position } = await registerUser(server.services, { email: 'Nurse@Clinic.example', name: 'Nurse', password: 'nurse password 1' }, caller);
+    const { userId, position } = await registerUser(
+      server.services,
+      { email: 'Nurse@Clinic.example', name: 'Nurse', password: 'nurse password 1' },
+      caller,
+    );
     const granted = await grantMembership(server.services, { companyId: server.admin.companyId, userId, roles: ['admin'] }, caller);
     await server.services.projections.waitFor(granted.position ?? position!);
 
@@ -107,7 +124,9 @@ describe('HTTP sign-in: the specified sequence', function () {
     assert.equal(again.body.enrollment.secret, secret, 'the pending secret stays the same until confirmed');
 
     server.nextTotpStep();
-    const verified = await server.request('POST', '/auth/verify-2fa', { body: { challenge: again.body.challenge, code: await server.totpCode(secret) } });
+    const verified = await server.request('POST', '/auth/verify-2fa', {
+      body: { challenge: again.body.challenge, code: await server.totpCode(secret) },
+    });
     assert.equal(verified.status, 200, JSON.stringify(verified.body));
     const me = await server.request('GET', '/auth/me', { token: verified.body.accessToken });
     assert.equal(me.body.totpEnrolled, true);
@@ -115,7 +134,9 @@ describe('HTTP sign-in: the specified sequence', function () {
     const later = await server.request('POST', '/auth/login', { body: { email: 'nurse@clinic.example', password: 'nurse password 1' } });
     assert.equal(later.status, 200);
     assert.equal(later.body.enrollment, undefined);
-    const stored = (await server.services.events.readStream(streamName(PLATFORM_TENANT, 'user', userId))).find((e) => e.type === 'TotpEnrollmentConfirmed');
+    const stored = (await server.services.events.readStream(streamName(PLATFORM_TENANT, 'user', userId))).find(
+      (e) => e.type === 'TotpEnrollmentConfirmed',
+    );
     const sealed = String((stored!.data as { encryptedSecret: string }).encryptedSecret);
     assert.ok(sealed.startsWith('v1.') && !sealed.includes(secret), 'the secret is stored encrypted');
   });
@@ -123,7 +144,10 @@ describe('HTTP sign-in: the specified sequence', function () {
   it('documents the sign-in routes with full status tables', async () => {
     const doc = await server.request('GET', '/openapi.json');
     const login = doc.body.paths['/auth/login'].post;
-    assert.deepEqual(['200', '401', '429'].filter((s) => login.responses[s]), ['200', '401', '429']);
+    assert.deepEqual(
+      ['200', '401', '429'].filter((s) => login.responses[s]),
+      ['200', '401', '429'],
+    );
     assert.ok(doc.body.paths['/tenants/{id}/select'].post.responses['404']);
     assert.ok(doc.body.paths['/auth/me'].get);
   });

@@ -12,7 +12,8 @@ async function challengeOf(server: TestServer): Promise<string> {
   return login.body.challenge;
 }
 
-const verify = (server: TestServer, challenge: string, code: string) => server.request('POST', '/auth/verify-2fa', { body: { challenge, code } });
+const verify = (server: TestServer, challenge: string, code: string) =>
+  server.request('POST', '/auth/verify-2fa', { body: { challenge, code } });
 
 /** A well-formed code that is valid neither for the current nor for the previous step. */
 async function wrongCode(server: TestServer): Promise<string> {
@@ -129,7 +130,9 @@ describe('HTTP sign-in: second factor', function () {
 
   it('limits sign-in attempts per client address to 20 a minute', async () => {
     for (let i = 0; i < 20; i++) {
-      const answer = await server.request('POST', '/auth/login', { body: { email: `user${i}@elsewhere.example`, password: 'some password' } });
+      const answer = await server.request('POST', '/auth/login', {
+        body: { email: `user${i}@elsewhere.example`, password: 'some password' },
+      });
       assert.equal(answer.status, 401);
     }
     const limited = await server.request('POST', '/auth/login', { body: { email, password } });

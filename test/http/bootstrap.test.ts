@@ -62,7 +62,9 @@ describe('first start (bootstrap)', function () {
 
   it('creates exactly one administrator when two servers start at once on one store', async () => {
     const announced: BootstrapCredentials[] = [];
-    const servers = await Promise.all([0, 1].map(() => startTestServer({ dataDir, generatedBootstrap: true, announce: (c) => void announced.push(c) })));
+    const servers = await Promise.all(
+      [0, 1].map(() => startTestServer({ dataDir, generatedBootstrap: true, announce: (c) => void announced.push(c) })),
+    );
     try {
       assert.equal(announced.length, 1);
       const creds = announced[0]!;

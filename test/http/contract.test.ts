@@ -20,12 +20,37 @@ describe('HTTP spine: contract and Sistema routes', () => {
     assert.equal(doc.openapi, '3.1.0');
     assertOpenApiShape(doc);
     assert.match(doc.info.version, /^\d+\.\d+\.\d+/);
-    for (const phrase of ['15 min', 'HS256', '30 min', '12 h', 'reuse', '429', 'Retry-After', '256 KiB', 'max 200', 'If-Match', '428', '24 h', 'minPosition', 'X-Event-Position', '422', 'semantic versioning']) {
+    for (const phrase of [
+      '15 min',
+      'HS256',
+      '30 min',
+      '12 h',
+      'reuse',
+      '429',
+      'Retry-After',
+      '256 KiB',
+      'max 200',
+      'If-Match',
+      '428',
+      '24 h',
+      'minPosition',
+      'X-Event-Position',
+      '422',
+      'semantic versioning',
+    ]) {
       assert.ok(doc.info.description.includes(phrase), `info.description mentions ${phrase}`);
     }
-    assert.deepEqual(doc.components.securitySchemes.bearerAuth, { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: doc.components.securitySchemes.bearerAuth.description });
+    assert.deepEqual(doc.components.securitySchemes.bearerAuth, {
+      type: 'http',
+      scheme: 'bearer',
+      bearerFormat: 'JWT',
+      description: doc.components.securitySchemes.bearerAuth.description,
+    });
     assert.ok(doc.components.schemas.Problem);
-    assert.deepEqual(doc.tags.map((t: Json) => t.name), ['Notas', 'Sistema']);
+    assert.deepEqual(
+      doc.tags.map((t: Json) => t.name),
+      ['Notas', 'Sistema'],
+    );
     const ids = new Set<string>();
     for (const group of spine.groups) {
       for (const route of group.routes) {
@@ -46,7 +71,10 @@ describe('HTTP spine: contract and Sistema routes', () => {
     assert.deepEqual(Object.keys(doc.paths['/notas/{id}'].get.responses), ['200', '401', '403', '404', '422', '500']);
     assert.deepEqual(Object.keys(doc.paths['/yo'].get.responses), ['200', '401', '500']);
     const list = doc.paths['/notas'].get;
-    assert.deepEqual(list.parameters.map((p: Json) => `${p.in}:${p.name}`), ['query:limit', 'query:cursor', 'query:minPosition']);
+    assert.deepEqual(
+      list.parameters.map((p: Json) => `${p.in}:${p.name}`),
+      ['query:limit', 'query:cursor', 'query:minPosition'],
+    );
     assert.ok(list.responses['503']);
   });
 
@@ -77,7 +105,11 @@ describe('HTTP spine: contract and Sistema routes', () => {
     await problemOf(await call('/sistema/proyecciones', { token: TOKENS.reader }), 403, '/problems/forbidden');
     const statuses = (await (await call('/sistema/proyecciones', { token: TOKENS.admin })).json()) as Json;
     assert.ok(statuses.items.some((s: Json) => s.name === 'notes' && typeof s.lag === 'number'));
-    await problemOf(await call('/sistema/proyecciones/nope/reconstruir', { method: 'POST', token: TOKENS.admin }), 404, '/problems/not-found');
+    await problemOf(
+      await call('/sistema/proyecciones/nope/reconstruir', { method: 'POST', token: TOKENS.admin }),
+      404,
+      '/problems/not-found',
+    );
     const started = await call('/sistema/proyecciones/notes/reconstruir', { method: 'POST', token: TOKENS.admin });
     assert.equal(started.status, 202);
     const location = started.headers.get('location')!;
@@ -90,6 +122,9 @@ describe('HTTP spine: contract and Sistema routes', () => {
       state = ((await (await call(location, { token: TOKENS.admin })).json()) as Json).state;
     }
     const after = (await (await call('/notas?limit=200')).json()) as Json;
-    assert.ok(after.items.some((n: Json) => n.text === 'before the rebuild'), 'the rebuilt projection serves reads');
+    assert.ok(
+      after.items.some((n: Json) => n.text === 'before the rebuild'),
+      'the rebuilt projection serves reads',
+    );
   });
 });

@@ -4,8 +4,35 @@ import assert from 'node:assert/strict';
 import type { ApiJson } from '../support/harness.js';
 
 type Json = Record<string, ApiJson>;
-const OPERATION_KEYS = ['tags', 'summary', 'description', 'externalDocs', 'operationId', 'parameters', 'requestBody', 'responses', 'callbacks', 'deprecated', 'security', 'servers'];
-const PARAMETER_KEYS = ['name', 'in', 'description', 'required', 'deprecated', 'schema', 'content', 'style', 'explode', 'allowReserved', 'allowEmptyValue', 'example', 'examples'];
+const OPERATION_KEYS = [
+  'tags',
+  'summary',
+  'description',
+  'externalDocs',
+  'operationId',
+  'parameters',
+  'requestBody',
+  'responses',
+  'callbacks',
+  'deprecated',
+  'security',
+  'servers',
+];
+const PARAMETER_KEYS = [
+  'name',
+  'in',
+  'description',
+  'required',
+  'deprecated',
+  'schema',
+  'content',
+  'style',
+  'explode',
+  'allowReserved',
+  'allowEmptyValue',
+  'example',
+  'examples',
+];
 const RESPONSE_KEYS = ['description', 'headers', 'content', 'links'];
 const HEADER_KEYS = ['description', 'required', 'deprecated', 'schema', 'content', 'style', 'explode', 'example', 'examples'];
 
@@ -43,7 +70,8 @@ export function assertOpenApiShape(doc: Json): void {
         assert.ok(isSchema(p.schema), `${where} parameter ${p.name}: schema`);
         if (p.in === 'path') assert.equal(p.required, true);
       }
-      if (op.requestBody) assert.ok(op.requestBody.content && Object.keys(op.requestBody.content).length > 0, `${where}: requestBody.content`);
+      if (op.requestBody)
+        assert.ok(op.requestBody.content && Object.keys(op.requestBody.content).length > 0, `${where}: requestBody.content`);
       assert.ok(Object.keys(op.responses).length > 0);
       for (const [status, res] of Object.entries(op.responses as Json)) {
         assert.match(status, /^[1-5](?:[0-9]{2}|XX)$|^default$/);
@@ -58,7 +86,8 @@ export function assertOpenApiShape(doc: Json): void {
           }
         }
       }
-      for (const req of op.security ?? []) for (const name of Object.keys(req)) assert.ok(doc.components.securitySchemes[name], `${where}: unknown security scheme ${name}`);
+      for (const req of op.security ?? [])
+        for (const name of Object.keys(req)) assert.ok(doc.components.securitySchemes[name], `${where}: unknown security scheme ${name}`);
     }
   }
 }

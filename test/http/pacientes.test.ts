@@ -1,7 +1,16 @@
 // Pacientes end to end over real HTTP (command -> event -> projection -> query): registration, search,
 // uniqueness, concurrency with ETags, status, clinical facts, vascular accesses, idempotent creation.
 import assert from 'node:assert/strict';
-import { expectStatus, nextDocument, pointers, registration, startPacientesWorld, type Answer, type Json, type PacientesWorld } from './pacientesWorld.js';
+import {
+  expectStatus,
+  nextDocument,
+  pointers,
+  registration,
+  startPacientesWorld,
+  type Answer,
+  type Json,
+  type PacientesWorld,
+} from './pacientesWorld.js';
 
 describe('Pacientes over HTTP: patients', () => {
   let world: PacientesWorld;
@@ -34,17 +43,31 @@ describe('Pacientes over HTTP: patients', () => {
     const another = await register(a, { givenNames: 'Teodoro', familyNames: 'Zúñiga Paredes' });
     const position = another.headers.get('x-event-position')!;
     const list = expectStatus(await call(a, 'GET', `/pacientes?q=zuniga&minPosition=${position}`), 200);
-    assert.deepEqual(list.body.items.map((p: Json) => p.id), [another.body.id]);
+    assert.deepEqual(
+      list.body.items.map((p: Json) => p.id),
+      [another.body.id],
+    );
     // The write answered only once its read model had it: even without minPosition the list is current.
     const third = await register(a, { givenNames: 'Ruperta', familyNames: 'Inmediata' });
     const now = expectStatus(await call(a, 'GET', '/pacientes?q=inmediata'), 200);
-    assert.deepEqual(now.body.items.map((p: Json) => p.id), [third.body.id]);
+    assert.deepEqual(
+      now.body.items.map((p: Json) => p.id),
+      [third.body.id],
+    );
   });
 
   it('refuses invalid data with 422 naming each field', async () => {
-    const tooHeavy = expectStatus(await call(a, 'POST', '/pacientes', { json: registration({ dryWeightKg: 400, sex: 'x' }) }), 422, 'validation-failed');
+    const tooHeavy = expectStatus(
+      await call(a, 'POST', '/pacientes', { json: registration({ dryWeightKg: 400, sex: 'x' }) }),
+      422,
+      'validation-failed',
+    );
     assert.deepEqual(pointers(tooHeavy), ['/body/dryWeightKg', '/body/sex']);
-    const rules = expectStatus(await call(a, 'POST', '/pacientes', { json: registration({ dryWeightKg: 70.25, birthDate: '2999-01-01' }) }), 422, 'validation-failed');
+    const rules = expectStatus(
+      await call(a, 'POST', '/pacientes', { json: registration({ dryWeightKg: 70.25, birthDate: '2999-01-01' }) }),
+      422,
+      'validation-failed',
+    );
     assert.deepEqual(pointers(rules), ['/body/admissionDate', '/body/birthDate', '/body/dryWeightKg']);
     const missing = expectStatus(await call(a, 'POST', '/pacientes', { json: { documentType: 'DNI' } }), 422);
     assert.ok(pointers(missing).includes('/body/documentNumber'));
@@ -53,13 +76,17 @@ describe('Pacientes over HTTP: patients', () => {
   it('keeps identity documents unique within a company, also under concurrent registrations', async () => {
     const documentNumber = nextDocument();
     await register(a, { documentNumber });
-    const again = await call(a, 'POST', '/pacientes', { json: registration({ documentNumber: `${documentNumber.slice(0, 2)}.${documentNumber.slice(2, 5)}-${documentNumber.slice(5)}` }) });
+    const again = await call(a, 'POST', '/pacientes', {
+      json: registration({ documentNumber: `${documentNumber.slice(0, 2)}.${documentNumber.slice(2, 5)}-${documentNumber.slice(5)}` }),
+    });
     expectStatus(again, 409, 'duplicate-document');
     // Another company may have a patient with the same document.
     await register(b, { documentNumber });
 
     const contested = nextDocument();
-    const answers = await Promise.all([1, 2, 3].map(() => call(a, 'POST', '/pacientes', { json: registration({ documentNumber: contested }) })));
+    const answers = await Promise.all(
+      [1, 2, 3].map(() => call(a, 'POST', '/pacientes', { json: registration({ documentNumber: contested }) })),
+    );
     assert.deepEqual(answers.map((x) => x.status).sort(), [201, 409, 409]);
     const found = expectStatus(await call(a, 'GET', `/pacientes?q=${contested}`), 200);
     assert.equal(found.body.items.length, 1);
@@ -70,14 +97,18 @@ describe('Pacientes over HTTP: patients', () => {
     const p = await register(a, { givenNames: 'Íñigo', familyNames: 'Ñahui Ccori', documentNumber: doc });
     for (const q of ['inigo', 'ÑAHUI', 'nahui inigo', doc.slice(0, 5)]) {
       const found = expectStatus(await call(a, 'GET', `/pacientes?q=${encodeURIComponent(q)}`), 200);
-      assert.ok(found.body.items.some((x: Json) => x.id === p.body.id), `search '${q}' finds the patient`);
+      assert.ok(
+        found.body.items.some((x: Json) => x.id === p.body.id),
+        `search '${q}' finds the patient`,
+      );
     }
     const none = expectStatus(await call(a, 'GET', '/pacientes?q=inigo&status=deceased'), 200);
     assert.deepEqual(none.body.items, []);
   });
 
   it('walks every patient exactly once with the cursor, in every sort order', async () => {
-    for (let i = 0; i < 7; i++) await register(a, { familyNames: `Paginado ${String.fromCharCode(72 - i)}`, admissionDate: `2024-0${1 + (i % 3)}-10` });
+    for (let i = 0; i < 7; i++)
+      await register(a, { familyNames: `Paginado ${String.fromCharCode(72 - i)}`, admissionDate: `2024-0${1 + (i % 3)}-10` });
     const all = expectStatus(await call(a, 'GET', '/pacientes?limit=200'), 200).body.items as Json[];
     for (const sort of ['name', 'admissionDate', 'createdAt']) {
       for (const order of ['asc', 'desc']) {
@@ -93,7 +124,9 @@ describe('Pacientes over HTTP: patients', () => {
         assert.equal(new Set(seen).size, all.length, `${sort} ${order} repeats nothing`);
       }
     }
-    const names = expectStatus(await call(a, 'GET', '/pacientes?q=paginado&sort=name&order=desc'), 200).body.items.map((x: Json) => x.familyNames);
+    const names = expectStatus(await call(a, 'GET', '/pacientes?q=paginado&sort=name&order=desc'), 200).body.items.map(
+      (x: Json) => x.familyNames,
+    );
     assert.deepEqual(names, [...names].sort().reverse());
     expectStatus(await call(a, 'GET', '/pacientes?limit=201'), 422);
     expectStatus(await call(a, 'GET', '/pacientes?cursor=bm9wZQ'), 400, 'invalid-cursor');
@@ -113,8 +146,15 @@ describe('Pacientes over HTTP: patients', () => {
     assert.equal(winner.headers.get('etag'), 'W/"1"');
     const read = expectStatus(await call(a, 'GET', url), 200);
     assert.equal(read.headers.get('etag'), 'W/"1"');
-    expectStatus(await call(a, 'PATCH', url, { json: { givenNames: 'Ana' }, headers: { 'if-match': 'W/"0"' } }), 412, 'precondition-failed');
-    const cleared = expectStatus(await call(a, 'PATCH', url, { json: { etiology: null, givenNames: 'Ana' }, headers: { 'if-match': 'W/"1"' } }), 200);
+    expectStatus(
+      await call(a, 'PATCH', url, { json: { givenNames: 'Ana' }, headers: { 'if-match': 'W/"0"' } }),
+      412,
+      'precondition-failed',
+    );
+    const cleared = expectStatus(
+      await call(a, 'PATCH', url, { json: { etiology: null, givenNames: 'Ana' }, headers: { 'if-match': 'W/"1"' } }),
+      200,
+    );
     assert.equal(cleared.body.etiology, undefined);
     assert.equal(cleared.body.givenNames, 'Ana');
   });
@@ -124,9 +164,15 @@ describe('Pacientes over HTTP: patients', () => {
     const newNumber = nextDocument();
     const p = await register(a, { documentNumber: oldNumber });
     const taken = await register(a);
-    const clash = await call(a, 'PATCH', `/pacientes/${p.body.id}`, { json: { documentNumber: taken.body.documentNumber }, headers: { 'if-match': 'W/"0"' } });
+    const clash = await call(a, 'PATCH', `/pacientes/${p.body.id}`, {
+      json: { documentNumber: taken.body.documentNumber },
+      headers: { 'if-match': 'W/"0"' },
+    });
     expectStatus(clash, 409, 'duplicate-document');
-    expectStatus(await call(a, 'PATCH', `/pacientes/${p.body.id}`, { json: { documentNumber: newNumber }, headers: { 'if-match': 'W/"0"' } }), 200);
+    expectStatus(
+      await call(a, 'PATCH', `/pacientes/${p.body.id}`, { json: { documentNumber: newNumber }, headers: { 'if-match': 'W/"0"' } }),
+      200,
+    );
     await register(a, { documentNumber: oldNumber }); // freed
     expectStatus(await call(a, 'POST', '/pacientes', { json: registration({ documentNumber: newNumber }) }), 409, 'duplicate-document');
   });
@@ -139,25 +185,44 @@ describe('Pacientes over HTTP: patients', () => {
     assert.equal(hospitalized.body.status, 'hospitalized');
     assert.equal(hospitalized.body.statusReason, 'pneumonia');
     expectStatus(await call(a, 'POST', url, { json: { status: 'deceased', reason: 'septic shock' } }), 200);
-    const refused = expectStatus(await call(a, 'POST', url, { json: { status: 'active', reason: 'error' } }), 409, 'invalid-status-transition');
+    const refused = expectStatus(
+      await call(a, 'POST', url, { json: { status: 'active', reason: 'error' } }),
+      409,
+      'invalid-status-transition',
+    );
     assert.deepEqual(refused.body.allowed, []);
   });
 
   it('records dry weight, serology (isolation), allergies and coverage', async () => {
     const p = await register(a);
     const base = `/pacientes/${p.body.id}`;
-    const weighed = expectStatus(await call(a, 'POST', `${base}/peso-seco`, { json: { dryWeightKg: 61.5, prescribedBy: 'Dr. Ruiz' } }), 201);
+    const weighed = expectStatus(
+      await call(a, 'POST', `${base}/peso-seco`, { json: { dryWeightKg: 61.5, prescribedBy: 'Dr. Ruiz' } }),
+      201,
+    );
     assert.equal(weighed.body.dryWeightKg, 61.5);
     assert.equal(weighed.body.dryWeightHistory.length, 2);
     expectStatus(await call(a, 'POST', `${base}/peso-seco`, { json: { dryWeightKg: 4 } }), 422);
-    const hcv = expectStatus(await call(a, 'POST', `${base}/serologias`, { json: { test: 'antiHCV', result: 'positive', sampleDate: '2025-02-01' } }), 201);
+    const hcv = expectStatus(
+      await call(a, 'POST', `${base}/serologias`, { json: { test: 'antiHCV', result: 'positive', sampleDate: '2025-02-01' } }),
+      201,
+    );
     assert.deepEqual(hcv.body.isolation, ['HCV']);
-    const allergic = expectStatus(await call(a, 'POST', `${base}/alergias`, { json: { substance: 'Penicilina', severity: 'severe' } }), 201);
+    const allergic = expectStatus(
+      await call(a, 'POST', `${base}/alergias`, { json: { substance: 'Penicilina', severity: 'severe' } }),
+      201,
+    );
     assert.match(allergic.headers.get('location') ?? '', new RegExp(`^${base}/alergias/[0-9a-f-]{36}$`));
     expectStatus(await call(a, 'POST', `${base}/alergias`, { json: { substance: 'PENICILINA' } }), 409, 'allergy-already-recorded');
-    const covered = expectStatus(await call(a, 'POST', `${base}/coberturas`, { json: { payerName: 'EsSalud', memberNumber: 'A-123', validFrom: '2025-01-01' } }), 201);
+    const covered = expectStatus(
+      await call(a, 'POST', `${base}/coberturas`, { json: { payerName: 'EsSalud', memberNumber: 'A-123', validFrom: '2025-01-01' } }),
+      201,
+    );
     const coverageId = covered.body.coverages[0].coverageId as string;
-    const ended = expectStatus(await call(a, 'POST', `${base}/coberturas/${coverageId}/fin`, { json: { endDate: '2025-03-01', reason: 'changed plan' } }), 200);
+    const ended = expectStatus(
+      await call(a, 'POST', `${base}/coberturas/${coverageId}/fin`, { json: { endDate: '2025-03-01', reason: 'changed plan' } }),
+      200,
+    );
     assert.equal(ended.body.coverages[0].status, 'ended');
     expectStatus(await call(a, 'POST', `${base}/coberturas`, { json: { memberNumber: 'A-1', validFrom: '2025-01-01' } }), 422);
   });
@@ -165,19 +230,43 @@ describe('Pacientes over HTTP: patients', () => {
   it('follows a vascular access from creation to removal, keeping one primary', async () => {
     const p = await register(a);
     const base = `/pacientes/${p.body.id}/accesos-vasculares`;
-    const catheter = expectStatus(await call(a, 'POST', base, { json: { type: 'tunneledCVC', side: 'right', site: 'internal jugular', creationDate: '2024-11-01' } }), 201);
+    const catheter = expectStatus(
+      await call(a, 'POST', base, { json: { type: 'tunneledCVC', side: 'right', site: 'internal jugular', creationDate: '2024-11-01' } }),
+      201,
+    );
     const cvc = catheter.body.vascularAccesses[0];
     assert.deepEqual([cvc.status, cvc.primary], ['active', true]);
-    const withFistula = expectStatus(await call(a, 'POST', base, { json: { type: 'AVF', side: 'left', site: 'radiocephalic', creationDate: '2024-12-01' } }), 201);
+    const withFistula = expectStatus(
+      await call(a, 'POST', base, { json: { type: 'AVF', side: 'left', site: 'radiocephalic', creationDate: '2024-12-01' } }),
+      201,
+    );
     const avf = withFistula.body.vascularAccesses[1];
     assert.deepEqual([avf.status, avf.primary], ['maturing', false]);
-    const active = expectStatus(await call(a, 'POST', `${base}/${avf.accessId}/estado`, { json: { status: 'active', date: '2025-02-01', primary: true } }), 200);
-    assert.deepEqual(active.body.vascularAccesses.map((x: Json) => [x.status, x.primary]), [['active', false], ['active', true]]);
+    const active = expectStatus(
+      await call(a, 'POST', `${base}/${avf.accessId}/estado`, { json: { status: 'active', date: '2025-02-01', primary: true } }),
+      200,
+    );
+    assert.deepEqual(
+      active.body.vascularAccesses.map((x: Json) => [x.status, x.primary]),
+      [
+        ['active', false],
+        ['active', true],
+      ],
+    );
     assert.equal(active.body.vascularAccesses[1].firstCannulationDate, '2025-02-01');
     expectStatus(await call(a, 'POST', `${base}/${cvc.accessId}/estado`, { json: { status: 'removed', date: '2025-02-10' } }), 422);
-    const removed = expectStatus(await call(a, 'POST', `${base}/${cvc.accessId}/estado`, { json: { status: 'removed', date: '2025-02-10', reason: 'fistula in use' } }), 200);
+    const removed = expectStatus(
+      await call(a, 'POST', `${base}/${cvc.accessId}/estado`, {
+        json: { status: 'removed', date: '2025-02-10', reason: 'fistula in use' },
+      }),
+      200,
+    );
     assert.equal(removed.body.vascularAccesses[0].statusReason, 'fistula in use');
-    expectStatus(await call(a, 'POST', `${base}/${cvc.accessId}/estado`, { json: { status: 'active', date: '2025-02-11' } }), 409, 'invalid-access-transition');
+    expectStatus(
+      await call(a, 'POST', `${base}/${cvc.accessId}/estado`, { json: { status: 'active', date: '2025-02-11' } }),
+      409,
+      'invalid-access-transition',
+    );
     expectStatus(await call(a, 'POST', `${base}/${cvc.accessId}/principal`), 409, 'vascular-access-not-active');
   });
 
@@ -189,7 +278,11 @@ describe('Pacientes over HTTP: patients', () => {
     assert.equal(second.body.id, first.body.id);
     assert.equal(second.headers.get('idempotent-replayed'), 'true');
     assert.equal(second.headers.get('location'), first.headers.get('location'));
-    expectStatus(await call(a, 'POST', '/pacientes', { json: { ...body, givenNames: 'Otra' }, headers: key }), 422, 'idempotency-key-reused');
+    expectStatus(
+      await call(a, 'POST', '/pacientes', { json: { ...body, givenNames: 'Otra' }, headers: key }),
+      422,
+      'idempotency-key-reused',
+    );
     const found = expectStatus(await call(a, 'GET', `/pacientes?q=${body.documentNumber}`), 200);
     assert.equal(found.body.items.length, 1);
   });

@@ -22,7 +22,10 @@ describe('Pacientes over HTTP: notes, history, isolation between companies', () 
   it('records, lists and amends nursing notes without overwriting them', async () => {
     const p = await register(a);
     const base = `/pacientes/${p.body.id}/notas`;
-    const recorded = expectStatus(await call(a, 'POST', base, { json: { noteType: 'pre', text: 'Thrill present, no edema', authorLicence: 'CEP 12345' } }), 201);
+    const recorded = expectStatus(
+      await call(a, 'POST', base, { json: { noteType: 'pre', text: 'Thrill present, no edema', authorLicence: 'CEP 12345' } }),
+      201,
+    );
     const noteId = recorded.body.id as string;
     assert.equal(recorded.headers.get('location'), `${base}/${noteId}`);
     assert.equal(recorded.body.authorId, actorA);
@@ -30,14 +33,26 @@ describe('Pacientes over HTTP: notes, history, isolation between companies', () 
     expectStatus(await call(a, 'POST', base, { json: { noteType: 'general' } }), 422);
 
     expectStatus(await call(a, 'POST', `${base}/${noteId}/enmiendas`, { json: { text: 'Thrill present, mild edema' } }), 422);
-    const amended = expectStatus(await call(a, 'POST', `${base}/${noteId}/enmiendas`, { json: { text: 'Thrill present, mild edema', reason: 'edema missed' }, headers: { 'if-match': 'W/"0"' } }), 201);
+    const amended = expectStatus(
+      await call(a, 'POST', `${base}/${noteId}/enmiendas`, {
+        json: { text: 'Thrill present, mild edema', reason: 'edema missed' },
+        headers: { 'if-match': 'W/"0"' },
+      }),
+      201,
+    );
     assert.equal(amended.body.version, 2);
     assert.equal(amended.body.text, 'Thrill present, mild edema');
-    assert.deepEqual(amended.body.versions.map((v: Json) => [v.version, v.text, v.reason]), [
-      [1, 'Thrill present, no edema', undefined],
-      [2, 'Thrill present, mild edema', 'edema missed'],
-    ]);
-    expectStatus(await call(a, 'POST', `${base}/${noteId}/enmiendas`, { json: { text: 'x', reason: 'y' }, headers: { 'if-match': 'W/"0"' } }), 412);
+    assert.deepEqual(
+      amended.body.versions.map((v: Json) => [v.version, v.text, v.reason]),
+      [
+        [1, 'Thrill present, no edema', undefined],
+        [2, 'Thrill present, mild edema', 'edema missed'],
+      ],
+    );
+    expectStatus(
+      await call(a, 'POST', `${base}/${noteId}/enmiendas`, { json: { text: 'x', reason: 'y' }, headers: { 'if-match': 'W/"0"' } }),
+      412,
+    );
 
     const list = expectStatus(await call(a, 'GET', `${base}?limit=1`), 200);
     assert.equal(list.body.items.length, 1);
@@ -51,29 +66,55 @@ describe('Pacientes over HTTP: notes, history, isolation between companies', () 
   it("shows the record's history with who, when and why, in order", async () => {
     const p = await register(a);
     const id = p.body.id as string;
-    await call(a, 'PATCH', `/pacientes/${id}`, { json: { etiology: 'hypertension', reason: 'referral letter' }, headers: { 'if-match': 'W/"0"' } });
+    await call(a, 'PATCH', `/pacientes/${id}`, {
+      json: { etiology: 'hypertension', reason: 'referral letter' },
+      headers: { 'if-match': 'W/"0"' },
+    });
     const note = expectStatus(await call(a, 'POST', `/pacientes/${id}/notas`, { json: { noteType: 'general', text: 'First visit' } }), 201);
     await call(a, 'POST', `/pacientes/${id}/notas/${note.body.id}/enmiendas`, { json: { text: 'First visit, calm', reason: 'completed' } });
     const last = expectStatus(await call(a, 'POST', `/pacientes/${id}/estado`, { json: { status: 'hospitalized', reason: 'fever' } }), 200);
 
-    const history = expectStatus(await call(a, 'GET', `/pacientes/${id}/historial?minPosition=${last.headers.get('x-event-position')}`), 200);
+    const history = expectStatus(
+      await call(a, 'GET', `/pacientes/${id}/historial?minPosition=${last.headers.get('x-event-position')}`),
+      200,
+    );
     const items = history.body.items as Json[];
-    assert.deepEqual(items.map((e) => e.type), ['PatientRegistered', 'PatientDataCorrected', 'NursingNoteRecorded', 'NursingNoteAmended', 'PatientStatusChanged']);
-    assert.deepEqual(items.map((e) => e.reason), [null, 'referral letter', null, 'completed', 'fever']);
+    assert.deepEqual(
+      items.map((e) => e.type),
+      ['PatientRegistered', 'PatientDataCorrected', 'NursingNoteRecorded', 'NursingNoteAmended', 'PatientStatusChanged'],
+    );
+    assert.deepEqual(
+      items.map((e) => e.reason),
+      [null, 'referral letter', null, 'completed', 'fever'],
+    );
     assert.ok(items.every((e) => e.actor === actorA && typeof e.occurredAt === 'string'));
     const positions = items.map((e) => BigInt(e.position));
-    assert.deepEqual(positions, [...positions].sort((x, y) => (x < y ? -1 : 1)));
+    assert.deepEqual(
+      positions,
+      [...positions].sort((x, y) => (x < y ? -1 : 1)),
+    );
     const paged = expectStatus(await call(a, 'GET', `/pacientes/${id}/historial?limit=2`), 200);
     const next = expectStatus(await call(a, 'GET', `/pacientes/${id}/historial?limit=10&cursor=${paged.body.nextCursor}`), 200);
-    assert.deepEqual([...paged.body.items, ...next.body.items].map((e: Json) => e.position), items.map((e) => e.position));
+    assert.deepEqual(
+      [...paged.body.items, ...next.body.items].map((e: Json) => e.position),
+      items.map((e) => e.position),
+    );
   });
 
-  it("answers 404 to another company for every route of a patient", async () => {
+  it('answers 404 to another company for every route of a patient', async () => {
     const p = await register(a);
     const id = p.body.id as string;
-    const access = expectStatus(await call(a, 'POST', `/pacientes/${id}/accesos-vasculares`, { json: { type: 'AVF', side: 'left', site: 'radiocephalic', creationDate: '2024-12-01' } }), 201);
+    const access = expectStatus(
+      await call(a, 'POST', `/pacientes/${id}/accesos-vasculares`, {
+        json: { type: 'AVF', side: 'left', site: 'radiocephalic', creationDate: '2024-12-01' },
+      }),
+      201,
+    );
     const accessId = access.body.vascularAccesses[0].accessId;
-    const covered = expectStatus(await call(a, 'POST', `/pacientes/${id}/coberturas`, { json: { payerName: 'SIS', memberNumber: '9', validFrom: '2025-01-01' } }), 201);
+    const covered = expectStatus(
+      await call(a, 'POST', `/pacientes/${id}/coberturas`, { json: { payerName: 'SIS', memberNumber: '9', validFrom: '2025-01-01' } }),
+      201,
+    );
     const coverageId = covered.body.coverages[0].coverageId;
     const note = expectStatus(await call(a, 'POST', `/pacientes/${id}/notas`, { json: { noteType: 'general', text: 'x' } }), 201);
     const noteId = note.body.id;
@@ -97,7 +138,11 @@ describe('Pacientes over HTTP: notes, history, isolation between companies', () 
       'post /pacientes/{id}/notas/{noteId}/enmiendas': { json: { text: 'y', reason: 'z' } },
     };
     const patientRoutes = pacientesGroup.routes.filter((r) => r.path.includes('{id}'));
-    assert.deepEqual(patientRoutes.map((r) => `${r.method} ${r.path}`).sort(), Object.keys(requests).sort(), 'every patient route is tried');
+    assert.deepEqual(
+      patientRoutes.map((r) => `${r.method} ${r.path}`).sort(),
+      Object.keys(requests).sort(),
+      'every patient route is tried',
+    );
     const ids: Record<string, string> = { id, accessId, coverageId, noteId };
     for (const route of patientRoutes) {
       const path = route.path.replace(/\{(\w+)\}/g, (_m, name: string) => ids[name]!);
@@ -119,7 +164,8 @@ describe('Pacientes over HTTP: notes, history, isolation between companies', () 
       const op = doc.paths[route.path]?.[route.method];
       assert.ok(op, `${route.method} ${route.path} is documented`);
       assert.deepEqual(op.tags, ['Pacientes']);
-      for (const status of Object.keys(route.responses)) assert.ok(op.responses[status], `${route.method} ${route.path} documents ${status}`);
+      for (const status of Object.keys(route.responses))
+        assert.ok(op.responses[status], `${route.method} ${route.path} documents ${status}`);
       for (const status of ['401', '403']) assert.ok(op.responses[status], `${route.method} ${route.path} documents ${status}`);
     }
     const patch = doc.paths['/pacientes/{id}'].patch;

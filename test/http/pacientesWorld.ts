@@ -57,7 +57,11 @@ export async function startPacientesWorld(): Promise<PacientesWorld> {
     const companyB = await server.createCompanyWithAdmin('Clinica Dos', 'admin@dos.example', 'another long passphrase 2');
     const b = await server.signInAndSelect(companyB);
     return {
-      server, a, b, actorA: server.admin.userId, call,
+      server,
+      a,
+      b,
+      actorA: server.admin.userId,
+      call,
       register: async (token, overrides = {}, headers = {}) =>
         expectStatus(await call(token, 'POST', '/pacientes', { json: registration(overrides), headers }), 201),
       close: () => server.close(),

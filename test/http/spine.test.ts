@@ -41,7 +41,10 @@ describe('HTTP spine', () => {
     assert.deepEqual(pointers, ['/body/also', '/body/extra', '/body/priority', '/body/text']);
     assert.ok(body.errors.find((e: Json) => e.pointer === '/body/extra').message.includes("'extra'"));
     const empty = await call('/notas', { method: 'POST' });
-    assert.deepEqual((await problemOf(empty, 422, '/problems/validation-failed')).errors.map((e: Json) => e.pointer).sort(), ['/body/priority', '/body/text']);
+    assert.deepEqual((await problemOf(empty, 422, '/problems/validation-failed')).errors.map((e: Json) => e.pointer).sort(), [
+      '/body/priority',
+      '/body/text',
+    ]);
   });
 
   it('validates and coerces query strings and path params', async () => {
@@ -126,11 +129,19 @@ describe('HTTP spine', () => {
 
   it('replays an idempotent request, and refuses the key with another body', async () => {
     const key = `note-${Date.now()}`;
-    const first = await call('/notas', { method: 'POST', json: { text: 'dry weight 70.5 kg', priority: 2 }, headers: { 'idempotency-key': key } });
+    const first = await call('/notas', {
+      method: 'POST',
+      json: { text: 'dry weight 70.5 kg', priority: 2 },
+      headers: { 'idempotency-key': key },
+    });
     assert.equal(first.status, 201);
     assert.equal(first.headers.get('idempotent-replayed'), null);
     const created = (await first.json()) as Json;
-    const again = await call('/notas', { method: 'POST', json: { priority: 2, text: 'dry weight 70.5 kg' }, headers: { 'idempotency-key': key } });
+    const again = await call('/notas', {
+      method: 'POST',
+      json: { priority: 2, text: 'dry weight 70.5 kg' },
+      headers: { 'idempotency-key': key },
+    });
     assert.equal(again.status, 201);
     assert.equal(again.headers.get('idempotent-replayed'), 'true');
     assert.deepEqual(await again.json(), created);
@@ -178,5 +189,4 @@ describe('HTTP spine', () => {
     assert.equal(entry.data.userAgent, 'spine-test');
     assert.equal(entry.metadata.correlationId, res.headers.get('x-request-id'));
   });
-
 });

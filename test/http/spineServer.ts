@@ -57,7 +57,12 @@ export async function startSpineServer(): Promise<SpineServer> {
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   return {
-    base, app, events, groups, logged, gate,
+    base,
+    app,
+    events,
+    groups,
+    logged,
+    gate,
     call(p, init = {}) {
       const headers = new Headers(init.headers);
       if (init.json !== undefined) headers.set('content-type', 'application/json');

@@ -44,7 +44,14 @@ export const testAuthenticate: Authenticate = (token) => {
   return p ? Promise.resolve(p) : Promise.reject(unauthorized('The access token is invalid or expired'));
 };
 
-type NoteCommand = { type: 'AddNote'; data: { text: string; priority: number }; at: string; actor: string; aggregateId: string; tenantId: string };
+type NoteCommand = {
+  type: 'AddNote';
+  data: { text: string; priority: number };
+  at: string;
+  actor: string;
+  aggregateId: string;
+  tenantId: string;
+};
 type NoteEvent = { type: 'NoteAdded'; data: { text: string; priority: number; at: string } };
 const noteDecider: Decider<NoteCommand, NoteEvent, { exists: boolean }> = {
   category: 'note',
@@ -102,12 +109,22 @@ export function testGroup(gate: { current: ReturnType<typeof newGate> | null }):
   const tag = 'Notas';
   const routes: RouteDecl[] = [
     route<None, None, NoteData>({
-      method: 'post', path: '/notas', tag, auth: 'public', idempotent: true,
-      summary: 'Add a note', body: NoteBody,
+      method: 'post',
+      path: '/notas',
+      tag,
+      auth: 'public',
+      idempotent: true,
+      summary: 'Add a note',
+      body: NoteBody,
       responses: { 201: { description: 'Added', schema: NoteView, headers: { Location: 'The note', ETag: 'Revision' } } },
       handle: async (input, ctx) => {
         const id = ctx.idempotencyKey ? uuidV5(ctx.idempotencyKey) : newId();
-        const result = await handleCommand(ctx.services.events, noteDecider, { type: 'AddNote', data: input.body, aggregateId: id }, commandContextOf(ctx));
+        const result = await handleCommand(
+          ctx.services.events,
+          noteDecider,
+          { type: 'AddNote', data: input.body, aggregateId: id },
+          commandContextOf(ctx),
+        );
         return {
           status: 201,
           body: { id, ...input.body, position: result.position },
@@ -116,10 +133,22 @@ export function testGroup(gate: { current: ReturnType<typeof newGate> | null }):
       },
     }),
     route<None, PageQuery>({
-      method: 'get', path: '/notas', tag, auth: 'public',
+      method: 'get',
+      path: '/notas',
+      tag,
+      auth: 'public',
       summary: 'List notes (read your writes)',
       query: { type: 'object', properties: { ...pageQueryProperties, ...minPositionQueryProperty }, additionalProperties: false },
-      responses: { 200: { description: 'Notes', schema: { type: 'object', required: ['limit', 'items'], properties: { limit: { type: 'integer' }, items: { type: 'array', items: { type: 'object' } } } } } },
+      responses: {
+        200: {
+          description: 'Notes',
+          schema: {
+            type: 'object',
+            required: ['limit', 'items'],
+            properties: { limit: { type: 'integer' }, items: { type: 'array', items: { type: 'object' } } },
+          },
+        },
+      },
       handle: async (input, ctx) => {
         const q = input.query;
         await awaitMinPosition(ctx, q.minPosition, ['notes']);
@@ -128,8 +157,13 @@ export function testGroup(gate: { current: ReturnType<typeof newGate> | null }):
       },
     }),
     route<{ id: string }>({
-      method: 'get', path: '/notas/{id}', tag, auth: 'tenant', permission: 'notas:read',
-      summary: 'Read a note (audited)', params: IdParams,
+      method: 'get',
+      path: '/notas/{id}',
+      tag,
+      auth: 'tenant',
+      permission: 'notas:read',
+      summary: 'Read a note (audited)',
+      params: IdParams,
       auditAccess: (input) => ({ recordType: 'note', recordId: input.params.id }),
       responses: { 200: { description: 'The note', schema: { type: 'object' } }, 404: problem('No such note') },
       handle: async (input, ctx) => {
@@ -140,8 +174,13 @@ export function testGroup(gate: { current: ReturnType<typeof newGate> | null }):
       },
     }),
     {
-      method: 'post', path: '/lento', tag, auth: 'public', idempotent: true,
-      summary: 'Slow idempotent route (held by the test)', body: { type: 'object' },
+      method: 'post',
+      path: '/lento',
+      tag,
+      auth: 'public',
+      idempotent: true,
+      summary: 'Slow idempotent route (held by the test)',
+      body: { type: 'object' },
       responses: { 200: { description: 'Done', schema: { type: 'object' } } },
       handle: async () => {
         const g = gate.current!;
@@ -151,28 +190,52 @@ export function testGroup(gate: { current: ReturnType<typeof newGate> | null }):
       },
     },
     {
-      method: 'get', path: '/boom', tag, auth: 'public', summary: 'Fails unexpectedly',
+      method: 'get',
+      path: '/boom',
+      tag,
+      auth: 'public',
+      summary: 'Fails unexpectedly',
       responses: { 200: { description: 'Never' } },
       handle: () => Promise.reject(new Error('secret internal detail: /var/lib/clinic/db.sqlite')),
     },
     route<None, None, { kind: 'rule' | 'fields' }>({
-      method: 'post', path: '/reglas', tag, auth: 'public', summary: 'Breaks business rules',
+      method: 'post',
+      path: '/reglas',
+      tag,
+      auth: 'public',
+      summary: 'Breaks business rules',
       body: { type: 'object', required: ['kind'], properties: { kind: { enum: ['rule', 'fields'] } } },
       responses: { 200: { description: 'Never' }, 409: problem('Rule broken'), 422: problem('Fields') },
       handle: (input) =>
-        Promise.reject(input.body.kind === 'rule'
-          ? new DomainError('note-locked', 'the note is locked', 409, { lockedBy: 'u1' })
-          : new DomainError('validation-failed', 'Invalid data', 422, { errors: [{ field: 'birthDate', message: 'is in the future' }] })),
+        Promise.reject(
+          input.body.kind === 'rule'
+            ? new DomainError('note-locked', 'the note is locked', 409, { lockedBy: 'u1' })
+            : new DomainError('validation-failed', 'Invalid data', 422, { errors: [{ field: 'birthDate', message: 'is in the future' }] }),
+        ),
     }),
     {
-      method: 'get', path: '/drift', tag, auth: 'public', summary: 'Answers a body its schema does not allow',
-      responses: { 200: { description: 'Declared shape', schema: { type: 'object', required: ['ok'], properties: { ok: { type: 'boolean' } } } } },
+      method: 'get',
+      path: '/drift',
+      tag,
+      auth: 'public',
+      summary: 'Answers a body its schema does not allow',
+      responses: {
+        200: { description: 'Declared shape', schema: { type: 'object', required: ['ok'], properties: { ok: { type: 'boolean' } } } },
+      },
       handle: () => Promise.resolve({ status: 200, body: { ok: 'yes' } }),
     },
     {
-      method: 'get', path: '/yo', tag, auth: 'session', summary: 'Who am I',
+      method: 'get',
+      path: '/yo',
+      tag,
+      auth: 'session',
+      summary: 'Who am I',
       responses: { 200: { description: 'The principal', schema: { type: 'object' } } },
-      handle: (_input, ctx) => Promise.resolve({ status: 200, body: { userId: ctx.auth!.userId, tenantId: ctx.auth!.tenantId, scope: commandContextOf(ctx).tenantId } }),
+      handle: (_input, ctx) =>
+        Promise.resolve({
+          status: 200,
+          body: { userId: ctx.auth!.userId, tenantId: ctx.auth!.tenantId, scope: commandContextOf(ctx).tenantId },
+        }),
     },
   ];
   return { tag, description: 'Notes used by the spine tests', permissions: ['notas:read'], routes, projections: [notesProjection] };

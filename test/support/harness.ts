@@ -168,7 +168,10 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     const login = expectOk('POST /auth/login', await request('POST', '/auth/login', { body: { email, password } }));
     nextTotpStep();
     const code = await totpCode(totpSecret);
-    const verified = expectOk('POST /auth/verify-2fa', await request('POST', '/auth/verify-2fa', { body: { challenge: login.body.challenge, code } }));
+    const verified = expectOk(
+      'POST /auth/verify-2fa',
+      await request('POST', '/auth/verify-2fa', { body: { challenge: login.body.challenge, code } }),
+    );
     return verified.body as TokenPair;
   };
 

@@ -75,7 +75,6 @@ function sqliteImplementation(): EventStoreImplementation {
   };
 }
 
-
 // ---- read stores (helper "reads") ---------------------------------------------------------------
 
 export interface OpenedReadStore {

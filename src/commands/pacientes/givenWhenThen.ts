@@ -15,7 +15,11 @@ export interface Scenario<C extends CommandEnvelope, E extends DecidedEvent> {
 export function scenario<C extends CommandEnvelope, E extends DecidedEvent, S>(decider: Decider<C, E, S>) {
   return (...history: E[]): Scenario<C, E> => ({
     when(command) {
-      const decide = () => decider.decide(command, history.reduce((state, event) => decider.evolve(state, event), decider.initialState));
+      const decide = () =>
+        decider.decide(
+          command,
+          history.reduce((state, event) => decider.evolve(state, event), decider.initialState),
+        );
       return {
         then: (...expected) => assert.deepEqual(decide(), expected),
         thenError(code, check) {

@@ -6,20 +6,38 @@ import { streamName, type EventStore } from '../../stores/eventStore.js';
 import { newId, uuidV5 } from '../eventIds.js';
 
 export async function recordNote(
-  events: EventStore, ctx: CommandContext, patientId: string, content: NoteContent,
+  events: EventStore,
+  ctx: CommandContext,
+  patientId: string,
+  content: NoteContent,
 ): Promise<{ noteId: string; result: CommandResult<NursingNoteState> }> {
   const noteId = ctx.idempotencyKey ? uuidV5(`nursingNote\u0000${ctx.idempotencyKey}`) : newId();
   // The patient's own stream in this company: another company's patient is simply not there.
   const { state } = await loadAggregate(events, patientDecider, streamName(ctx.tenantId, 'patient', patientId));
   const patient = state.exists ? { status: state.status } : null;
-  const result = await handleCommand(events, nursingNoteDecider, {
-    type: 'RecordNursingNote', aggregateId: noteId, data: { ...content, patientId, patient },
-  }, ctx, { expectNew: true });
+  const result = await handleCommand(
+    events,
+    nursingNoteDecider,
+    {
+      type: 'RecordNursingNote',
+      aggregateId: noteId,
+      data: { ...content, patientId, patient },
+    },
+    ctx,
+    { expectNew: true },
+  );
   return { noteId, result };
 }
 
 export function amendNote(
-  events: EventStore, ctx: CommandContext, patientId: string, noteId: string, patch: NoteContentPatch & { reason: string }, ifMatch: number | null,
+  events: EventStore,
+  ctx: CommandContext,
+  patientId: string,
+  noteId: string,
+  patch: NoteContentPatch & { reason: string },
+  ifMatch: number | null,
 ): Promise<CommandResult<NursingNoteState>> {
-  return handleCommand(events, nursingNoteDecider, { type: 'AmendNursingNote', aggregateId: noteId, data: { ...patch, patientId } }, ctx, { ifMatch });
+  return handleCommand(events, nursingNoteDecider, { type: 'AmendNursingNote', aggregateId: noteId, data: { ...patch, patientId } }, ctx, {
+    ifMatch,
+  });
 }

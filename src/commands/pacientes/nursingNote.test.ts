@@ -11,41 +11,89 @@ const cmd = <T extends NursingNoteCommand['type']>(type: T, data: Extract<Nursin
 
 const recorded: NursingNoteEvent = {
   type: 'NursingNoteRecorded',
-  data: { noteId: 'n1', patientId: 'p1', authorId: 'nurse-1', version: 1, noteType: 'pre', text: 'Fistula thrill present', occurredAt: '2025-03-10T13:30:00.000Z' },
+  data: {
+    noteId: 'n1',
+    patientId: 'p1',
+    authorId: 'nurse-1',
+    version: 1,
+    noteType: 'pre',
+    text: 'Fistula thrill present',
+    occurredAt: '2025-03-10T13:30:00.000Z',
+  },
 };
 
 describe('nursing note decider', () => {
   it('records a note signed by the acting nurse, trimming empty SOAPIE parts', () => {
     note()
-      .when(cmd('RecordNursingNote', {
-        patientId: 'p1', patient: { status: 'active' }, noteType: 'intra', occurredAt: '2025-03-10T13:00:00.000Z',
-        soapie: { subjective: 'cramps', objective: ' ', plan: 'reduce UF' },
-      }))
+      .when(
+        cmd('RecordNursingNote', {
+          patientId: 'p1',
+          patient: { status: 'active' },
+          noteType: 'intra',
+          occurredAt: '2025-03-10T13:00:00.000Z',
+          soapie: { subjective: 'cramps', objective: ' ', plan: 'reduce UF' },
+        }),
+      )
       .then({
         type: 'NursingNoteRecorded',
-        data: { noteId: 'n1', patientId: 'p1', authorId: 'nurse-1', version: 1, noteType: 'intra', occurredAt: '2025-03-10T13:00:00.000Z', soapie: { subjective: 'cramps', plan: 'reduce UF' } },
+        data: {
+          noteId: 'n1',
+          patientId: 'p1',
+          authorId: 'nurse-1',
+          version: 1,
+          noteType: 'intra',
+          occurredAt: '2025-03-10T13:00:00.000Z',
+          soapie: { subjective: 'cramps', plan: 'reduce UF' },
+        },
       });
   });
 
   it('refuses a note on a patient the company does not have, an empty note and a future time', () => {
-    note().when(cmd('RecordNursingNote', { patientId: 'p9', patient: null, noteType: 'general', text: 'x', occurredAt: NOW }))
+    note()
+      .when(cmd('RecordNursingNote', { patientId: 'p9', patient: null, noteType: 'general', text: 'x', occurredAt: NOW }))
       .thenError('not-found', (e) => assert.equal(e.status, 404));
-    note().when(cmd('RecordNursingNote', { patientId: 'p1', patient: { status: 'active' }, noteType: 'general', text: ' ', occurredAt: '2025-03-11T00:00:00.000Z' }))
+    note()
+      .when(
+        cmd('RecordNursingNote', {
+          patientId: 'p1',
+          patient: { status: 'active' },
+          noteType: 'general',
+          text: ' ',
+          occurredAt: '2025-03-11T00:00:00.000Z',
+        }),
+      )
       .thenError('validation-failed', (e) => assert.deepEqual(failedFields(e), ['text', 'occurredAt']));
   });
 
   it('amends as a new version with its reason, by whoever amends', () => {
     note(recorded)
-      .when(cmd('AmendNursingNote', { patientId: 'p1', reason: 'wrong arm', noteType: 'pre', text: 'Graft thrill present', occurredAt: '2025-03-10T13:30:00.000Z' }, 'nurse-2'))
+      .when(
+        cmd(
+          'AmendNursingNote',
+          { patientId: 'p1', reason: 'wrong arm', noteType: 'pre', text: 'Graft thrill present', occurredAt: '2025-03-10T13:30:00.000Z' },
+          'nurse-2',
+        ),
+      )
       .then({
         type: 'NursingNoteAmended',
-        data: { noteId: 'n1', patientId: 'p1', amendedBy: 'nurse-2', version: 2, reason: 'wrong arm', noteType: 'pre', text: 'Graft thrill present', occurredAt: '2025-03-10T13:30:00.000Z' },
+        data: {
+          noteId: 'n1',
+          patientId: 'p1',
+          amendedBy: 'nurse-2',
+          version: 2,
+          reason: 'wrong arm',
+          noteType: 'pre',
+          text: 'Graft thrill present',
+          occurredAt: '2025-03-10T13:30:00.000Z',
+        },
       });
   });
 
   it('keeps what an amendment omits and clears what it sets to null', () => {
     const withSoapie: NursingNoteEvent = { ...recorded, data: { ...recorded.data, soapie: { plan: 'check thrill' } } };
-    const [amended] = note(withSoapie).when(cmd('AmendNursingNote', { patientId: 'p1', reason: 'plan withdrawn', soapie: null })).events();
+    const [amended] = note(withSoapie)
+      .when(cmd('AmendNursingNote', { patientId: 'p1', reason: 'plan withdrawn', soapie: null }))
+      .events();
     assert.equal(amended?.data.text, 'Fistula thrill present');
     assert.equal(amended?.data.soapie, undefined);
     assert.equal(amended?.data.occurredAt, '2025-03-10T13:30:00.000Z');
@@ -53,28 +101,44 @@ describe('nursing note decider', () => {
 
   it('refuses an amendment without reason, without change, or under another patient', () => {
     const same = { noteType: 'pre' as const, text: 'Fistula thrill present', occurredAt: '2025-03-10T13:30:00.000Z' };
-    note(recorded).when(cmd('AmendNursingNote', { patientId: 'p1', reason: ' ', ...same, text: 'changed' }))
+    note(recorded)
+      .when(cmd('AmendNursingNote', { patientId: 'p1', reason: ' ', ...same, text: 'changed' }))
       .thenError('validation-failed', (e) => assert.deepEqual(failedFields(e), ['reason']));
-    note(recorded).when(cmd('AmendNursingNote', { patientId: 'p1', reason: 'typo', ...same })).thenError('amendment-without-changes');
-    note(recorded).when(cmd('AmendNursingNote', { patientId: 'p2', reason: 'typo', ...same, text: 'x' })).thenError('not-found');
+    note(recorded)
+      .when(cmd('AmendNursingNote', { patientId: 'p1', reason: 'typo', ...same }))
+      .thenError('amendment-without-changes');
+    note(recorded)
+      .when(cmd('AmendNursingNote', { patientId: 'p2', reason: 'typo', ...same, text: 'x' }))
+      .thenError('not-found');
   });
 });
 
 describe('patient document guard', () => {
   const guard = scenario(patientDocumentDecider);
   const claim = (patientId: string): PatientDocumentCommand => ({
-    type: 'ClaimPatientDocument', data: { patientId, documentType: 'DNI', documentNumber: '45678912' }, at: NOW, actor: 'u', aggregateId: 'g', tenantId: 't',
+    type: 'ClaimPatientDocument',
+    data: { patientId, documentType: 'DNI', documentNumber: '45678912' },
+    at: NOW,
+    actor: 'u',
+    aggregateId: 'g',
+    tenantId: 't',
   });
-  const claimed = { type: 'PatientDocumentClaimed' as const, data: { patientId: 'p1', documentType: 'DNI' as const, documentNumber: '45678912' } };
+  const claimed = {
+    type: 'PatientDocumentClaimed' as const,
+    data: { patientId: 'p1', documentType: 'DNI' as const, documentNumber: '45678912' },
+  };
 
   it('lets one patient hold a document; a retry by the same patient decides nothing', () => {
     guard().when(claim('p1')).then(claimed);
     guard(claimed).when(claim('p1')).then();
-    guard(claimed).when(claim('p2')).thenError('duplicate-document', (e) => assert.equal(e.details?.existingPatientId, 'p1'));
+    guard(claimed)
+      .when(claim('p2'))
+      .thenError('duplicate-document', (e) => assert.equal(e.details?.existingPatientId, 'p1'));
   });
 
   it('frees a released document for another patient', () => {
-    guard(claimed, { type: 'PatientDocumentReleased', data: { patientId: 'p1' } }).when(claim('p2'))
+    guard(claimed, { type: 'PatientDocumentReleased', data: { patientId: 'p1' } })
+      .when(claim('p2'))
       .then({ ...claimed, data: { ...claimed.data, patientId: 'p2' } });
   });
 

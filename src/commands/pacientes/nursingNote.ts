@@ -25,7 +25,10 @@ export type NoteContent = {
 
 export type NursingNoteEvent =
   | DecidedEvent<'NursingNoteRecorded', NoteContent & { noteId: string; patientId: string; authorId: string; version: 1 }>
-  | DecidedEvent<'NursingNoteAmended', NoteContent & { noteId: string; patientId: string; amendedBy: string; version: number; reason: string }>;
+  | DecidedEvent<
+      'NursingNoteAmended',
+      NoteContent & { noteId: string; patientId: string; amendedBy: string; version: number; reason: string }
+    >;
 
 /** An amendment names what changes: omitted parts keep their value, null clears an optional part. */
 export type NoteContentPatch = { [K in keyof NoteContent]?: NoteContent[K] | null };
@@ -92,7 +95,12 @@ export const nursingNoteDecider: Decider<NursingNoteCommand, NursingNoteEvent, N
         const checks = new FieldChecks();
         checkContent(checks, content, command.at);
         checks.throwIfAny();
-        return [{ type: 'NursingNoteRecorded', data: { noteId: command.aggregateId, patientId, authorId: command.actor, version: 1, ...content } }];
+        return [
+          {
+            type: 'NursingNoteRecorded',
+            data: { noteId: command.aggregateId, patientId, authorId: command.actor, version: 1, ...content },
+          },
+        ];
       }
       case 'AmendNursingNote': {
         const { patientId, reason, ...patch } = command.data;
@@ -105,10 +113,19 @@ export const nursingNoteDecider: Decider<NursingNoteCommand, NursingNoteEvent, N
         if (JSON.stringify(content) === JSON.stringify(state.content)) {
           throw rule('amendment-without-changes', 'the amendment does not change the note');
         }
-        return [{
-          type: 'NursingNoteAmended',
-          data: { noteId: command.aggregateId, patientId, amendedBy: command.actor, version: state.version + 1, reason: reason.trim(), ...content },
-        }];
+        return [
+          {
+            type: 'NursingNoteAmended',
+            data: {
+              noteId: command.aggregateId,
+              patientId,
+              amendedBy: command.actor,
+              version: state.version + 1,
+              reason: reason.trim(),
+              ...content,
+            },
+          },
+        ];
       }
     }
   },

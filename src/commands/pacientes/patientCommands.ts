@@ -1,8 +1,15 @@
 // Commands of the patient aggregate. Ids of new entries (allergy, coverage, access) come in with the command.
 import type { CommandEnvelope } from '../decider.js';
 import type {
-  AccessSide, AccessType, AllergyEntry, CoverageEntry, DemographicsPatch, IsoDate, PatientDemographics,
-  PatientStatus, SerologyEntry,
+  AccessSide,
+  AccessType,
+  AllergyEntry,
+  CoverageEntry,
+  DemographicsPatch,
+  IsoDate,
+  PatientDemographics,
+  PatientStatus,
+  SerologyEntry,
 } from './patientTypes.js';
 
 export interface RegisterPatientData extends PatientDemographics {

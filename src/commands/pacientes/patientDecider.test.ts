@@ -29,19 +29,26 @@ describe('patient decider: registration and corrections', () => {
   });
 
   it('refuses a birth date more than 130 years ago and a date that does not exist', () => {
-    given().when(command('RegisterPatient', { ...registration, birthDate: '1890-01-01' }))
+    given()
+      .when(command('RegisterPatient', { ...registration, birthDate: '1890-01-01' }))
       .thenError('validation-failed', (e) => assert.deepEqual(failedFields(e), ['birthDate']));
-    given().when(command('RegisterPatient', { ...registration, birthDate: '1961-02-30' }))
+    given()
+      .when(command('RegisterPatient', { ...registration, birthDate: '1961-02-30' }))
       .thenError('validation-failed', (e) => assert.deepEqual(failedFields(e), ['birthDate']));
   });
 
   it('refuses the same allergy listed twice and a coverage ending before it starts', () => {
     given()
-      .when(command('RegisterPatient', {
-        ...registration,
-        allergies: [{ allergyId: 'a1', substance: 'Penicilina' }, { allergyId: 'a2', substance: 'penicilina ' }],
-        coverages: [{ coverageId: 'c1', payerName: 'EsSalud', memberNumber: '1', validFrom: '2025-01-01', validTo: '2024-12-31' }],
-      }))
+      .when(
+        command('RegisterPatient', {
+          ...registration,
+          allergies: [
+            { allergyId: 'a1', substance: 'Penicilina' },
+            { allergyId: 'a2', substance: 'penicilina ' },
+          ],
+          coverages: [{ coverageId: 'c1', payerName: 'EsSalud', memberNumber: '1', validFrom: '2025-01-01', validTo: '2024-12-31' }],
+        }),
+      )
       .thenError('validation-failed', (e) => assert.deepEqual(failedFields(e).sort(), ['allergies/1/substance', 'coverages/0/validTo']));
   });
 
@@ -50,12 +57,17 @@ describe('patient decider: registration and corrections', () => {
       .when(command('CorrectPatientData', { givenNames: 'María José', familyNames: 'Quispe Mamani', etiology: null }))
       .then({
         type: 'PatientDataCorrected',
-        data: { changes: { familyNames: 'Quispe Mamani', etiology: null }, previous: { familyNames: 'Quispe Huamán', etiology: 'diabetic nephropathy' } },
+        data: {
+          changes: { familyNames: 'Quispe Mamani', etiology: null },
+          previous: { familyNames: 'Quispe Huamán', etiology: 'diabetic nephropathy' },
+        },
       });
   });
 
   it('decides nothing for a correction that changes nothing', () => {
-    given(registered()).when(command('CorrectPatientData', { givenNames: 'María José' })).then();
+    given(registered())
+      .when(command('CorrectPatientData', { givenNames: 'María José' }))
+      .then();
   });
 
   it('checks the corrected record as a whole: admission may not precede a corrected birth date', () => {
@@ -65,7 +77,9 @@ describe('patient decider: registration and corrections', () => {
   });
 
   it('answers not-found for commands on a patient that does not exist', () => {
-    given().when(command('CorrectPatientData', { givenNames: 'X' })).thenError('not-found', (e) => assert.equal(e.status, 404));
+    given()
+      .when(command('CorrectPatientData', { givenNames: 'X' }))
+      .thenError('not-found', (e) => assert.equal(e.status, 404));
   });
 });
 
@@ -73,21 +87,36 @@ describe('patient decider: status', () => {
   it('changes status with a reason, keeping where it came from', () => {
     given(registered())
       .when(command('ChangePatientStatus', { status: 'hospitalized', reason: 'pneumonia', effectiveDate: '2025-03-09' }))
-      .then({ type: 'PatientStatusChanged', data: { status: 'hospitalized', previousStatus: 'active', reason: 'pneumonia', effectiveDate: '2025-03-09' } });
+      .then({
+        type: 'PatientStatusChanged',
+        data: { status: 'hospitalized', previousStatus: 'active', reason: 'pneumonia', effectiveDate: '2025-03-09' },
+      });
   });
 
   it('treats deceased as terminal', () => {
-    const died = { type: 'PatientStatusChanged' as const, data: { status: 'deceased' as const, previousStatus: 'active' as const, reason: 'cardiac arrest', effectiveDate: '2025-03-01' } };
+    const died = {
+      type: 'PatientStatusChanged' as const,
+      data: { status: 'deceased' as const, previousStatus: 'active' as const, reason: 'cardiac arrest', effectiveDate: '2025-03-01' },
+    };
     given(registered(), died)
       .when(command('ChangePatientStatus', { status: 'active', reason: 'mistake' }))
       .thenError('invalid-status-transition', (e) => assert.deepEqual(e.details?.allowed, []));
-    given(registered(), died).when(command('PrescribeDryWeight', { dryWeightKg: 60 })).thenError('patient-deceased');
+    given(registered(), died)
+      .when(command('PrescribeDryWeight', { dryWeightKg: 60 }))
+      .thenError('patient-deceased');
   });
 
   it('refuses a change to the same status and a transferred patient becoming hospitalized', () => {
-    given(registered()).when(command('ChangePatientStatus', { status: 'active', reason: 'x' })).thenError('invalid-status-transition');
-    const transferred = { type: 'PatientStatusChanged' as const, data: { status: 'transferred' as const, previousStatus: 'active' as const, reason: 'moved', effectiveDate: '2025-03-01' } };
-    given(registered(), transferred).when(command('ChangePatientStatus', { status: 'hospitalized', reason: 'x' })).thenError('invalid-status-transition');
+    given(registered())
+      .when(command('ChangePatientStatus', { status: 'active', reason: 'x' }))
+      .thenError('invalid-status-transition');
+    const transferred = {
+      type: 'PatientStatusChanged' as const,
+      data: { status: 'transferred' as const, previousStatus: 'active' as const, reason: 'moved', effectiveDate: '2025-03-01' },
+    };
+    given(registered(), transferred)
+      .when(command('ChangePatientStatus', { status: 'hospitalized', reason: 'x' }))
+      .thenError('invalid-status-transition');
   });
 });
 
@@ -95,7 +124,10 @@ describe('patient decider: dry weight, serology, allergies, coverage', () => {
   it('prescribes a dry weight, remembering the previous one', () => {
     given(registered())
       .when(command('PrescribeDryWeight', { dryWeightKg: 61, prescribedBy: 'Dr. Ruiz' }))
-      .then({ type: 'DryWeightPrescribed', data: { dryWeightKg: 61, previousDryWeightKg: 62.5, effectiveDate: '2025-03-10', prescribedBy: 'Dr. Ruiz' } });
+      .then({
+        type: 'DryWeightPrescribed',
+        data: { dryWeightKg: 61, previousDryWeightKg: 62.5, effectiveDate: '2025-03-10', prescribedBy: 'Dr. Ruiz' },
+      });
   });
 
   it('requires isolation when anti-HCV turns positive and lifts nothing for an indeterminate HBsAg', () => {

@@ -34,13 +34,21 @@ function decideRegister(data: RegisterPatientData, state: PatientState, patientI
   const substances = allergies.map((a) => termKey(a.substance));
   substances.forEach((s, i) => checks.check(substances.indexOf(s) === i, `allergies/${i}/substance`, 'is listed twice'));
   checks.throwIfAny();
-  return [{
-    type: 'PatientRegistered',
-    data: {
-      patientId, ...demographics, status: 'active', ...(dryWeightKg !== undefined ? { dryWeightKg } : {}),
-      allergies, serology, isolation: isolationOf(serology), coverages,
+  return [
+    {
+      type: 'PatientRegistered',
+      data: {
+        patientId,
+        ...demographics,
+        status: 'active',
+        ...(dryWeightKg !== undefined ? { dryWeightKg } : {}),
+        allergies,
+        serology,
+        isolation: isolationOf(serology),
+        coverages,
+      },
     },
-  }];
+  ];
 }
 
 function decideCorrection(patch: DemographicsPatch, state: PatientState, at: string): PatientEvent[] {
@@ -74,7 +82,9 @@ export function decidePatient(command: PatientCommand, state: PatientState): Pat
       const { status, reason } = command.data;
       if (!canChangeStatus(s.status, status)) {
         throw rule('invalid-status-transition', `a patient who is ${s.status} cannot become ${status}`, {
-          from: s.status, to: status, allowed: STATUS_TRANSITIONS[s.status],
+          from: s.status,
+          to: status,
+          allowed: STATUS_TRANSITIONS[s.status],
         });
       }
       const effectiveDate = command.data.effectiveDate ?? at.slice(0, 10);
@@ -92,10 +102,12 @@ export function decidePatient(command: PatientCommand, state: PatientState): Pat
       checkDryWeight(checks, 'dryWeightKg', dryWeightKg);
       checkPastDate(checks, 'effectiveDate', effectiveDate, at, { date: s.demographics.birthDate, name: 'the birth date' });
       checks.throwIfAny();
-      return [{
-        type: 'DryWeightPrescribed',
-        data: { dryWeightKg, previousDryWeightKg: s.dryWeightKg, effectiveDate, ...(prescribedBy ? { prescribedBy } : {}) },
-      }];
+      return [
+        {
+          type: 'DryWeightPrescribed',
+          data: { dryWeightKg, previousDryWeightKg: s.dryWeightKg, effectiveDate, ...(prescribedBy ? { prescribedBy } : {}) },
+        },
+      ];
     }
     case 'RecordSerology': {
       const s = existing(state);

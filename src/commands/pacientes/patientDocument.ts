@@ -20,7 +20,10 @@ export interface PatientDocumentState {
 
 /** Case, spaces, dots, dashes and slashes do not make two documents different: '12.345.678-k' = '12345678K'. */
 export function normaliseDocumentNumber(documentNumber: string): string {
-  return documentNumber.normalize('NFKC').toUpperCase().replace(/[\s.\-/]/g, '');
+  return documentNumber
+    .normalize('NFKC')
+    .toUpperCase()
+    .replace(/[\s.\-/]/g, '');
 }
 
 /** The key the guard stream id is derived from (the HTTP layer turns it into a UUIDv5). */
@@ -45,7 +48,8 @@ export const patientDocumentDecider: Decider<PatientDocumentCommand, PatientDocu
         if (state.holder === command.data.patientId) return []; // a retry of the same registration
         if (state.holder !== null) {
           throw rule('duplicate-document', 'another patient of this company already has this identity document', {
-            documentType: command.data.documentType, existingPatientId: state.holder,
+            documentType: command.data.documentType,
+            existingPatientId: state.holder,
           });
         }
         return [{ type: 'PatientDocumentClaimed', data: command.data }];

@@ -2,8 +2,17 @@
 // who/when/why travel in the event metadata (actor, occurredAt, reason).
 import type { DecidedEvent } from '../decider.js';
 import type {
-  AccessSide, AccessStatus, AccessType, AllergyEntry, CoverageEntry, DemographicsPatch, IsoDate, Isolation,
-  PatientDemographics, PatientStatus, SerologyEntry,
+  AccessSide,
+  AccessStatus,
+  AccessType,
+  AllergyEntry,
+  CoverageEntry,
+  DemographicsPatch,
+  IsoDate,
+  Isolation,
+  PatientDemographics,
+  PatientStatus,
+  SerologyEntry,
 } from './patientTypes.js';
 
 export type PatientRegisteredData = PatientDemographics & {
@@ -91,7 +100,16 @@ export type PatientEvent =
 export type PatientEventType = PatientEvent['type'];
 
 export const PATIENT_EVENT_TYPES: readonly PatientEventType[] = [
-  'PatientRegistered', 'PatientDataCorrected', 'PatientStatusChanged', 'DryWeightPrescribed', 'SerologyRecorded',
-  'PatientIsolationChanged', 'AllergyRecorded', 'CoverageAdded', 'CoverageEnded', 'VascularAccessCreated',
-  'VascularAccessStatusChanged', 'VascularAccessPrimaryDesignated',
+  'PatientRegistered',
+  'PatientDataCorrected',
+  'PatientStatusChanged',
+  'DryWeightPrescribed',
+  'SerologyRecorded',
+  'PatientIsolationChanged',
+  'AllergyRecorded',
+  'CoverageAdded',
+  'CoverageEnded',
+  'VascularAccessCreated',
+  'VascularAccessStatusChanged',
+  'VascularAccessPrimaryDesignated',
 ];

@@ -31,7 +31,14 @@ export function registered(overrides: Partial<PatientRegisteredData> = {}): Pati
   return {
     type: 'PatientRegistered',
     data: {
-      patientId: PATIENT_ID, ...rest, dryWeightKg, status: 'active', allergies: [], serology: [], isolation: [], coverages: [],
+      patientId: PATIENT_ID,
+      ...rest,
+      dryWeightKg,
+      status: 'active',
+      allergies: [],
+      serology: [],
+      isolation: [],
+      coverages: [],
       ...overrides,
     },
   };

@@ -1,8 +1,15 @@
 // What the patient decider remembers of its history: only what its rules need. evolve never throws.
 import type { PatientEvent } from './patientEvents.js';
 import type {
-  AccessStatus, AccessType, CorrectableField, DemographicsPatch, IsoDate, Isolation, PatientDemographics,
-  PatientStatus, SerologyEntry,
+  AccessStatus,
+  AccessType,
+  CorrectableField,
+  DemographicsPatch,
+  IsoDate,
+  Isolation,
+  PatientDemographics,
+  PatientStatus,
+  SerologyEntry,
 } from './patientTypes.js';
 
 export interface AccessState {
@@ -105,7 +112,12 @@ export function evolvePatient(state: PatientState, event: PatientEvent): Patient
     }
     case 'VascularAccessCreated': {
       const a = event.data;
-      const access: AccessState = { type: a.type, status: a.status, creationDate: a.creationDate, firstCannulationDate: a.firstCannulationDate };
+      const access: AccessState = {
+        type: a.type,
+        status: a.status,
+        creationDate: a.creationDate,
+        firstCannulationDate: a.firstCannulationDate,
+      };
       return { ...state, accesses: { ...state.accesses, [a.accessId]: access } };
     }
     case 'VascularAccessStatusChanged': {

@@ -107,14 +107,34 @@ export type PatientDemographics = {
 };
 
 export const CORRECTABLE_FIELDS = [
-  'documentType', 'documentNumber', 'givenNames', 'familyNames', 'sex', 'birthDate', 'contact', 'address',
-  'emergencyContact', 'bloodGroup', 'rhFactor', 'admissionDate', 'dialysisStartDate', 'etiology', 'comorbidities',
+  'documentType',
+  'documentNumber',
+  'givenNames',
+  'familyNames',
+  'sex',
+  'birthDate',
+  'contact',
+  'address',
+  'emergencyContact',
+  'bloodGroup',
+  'rhFactor',
+  'admissionDate',
+  'dialysisStartDate',
+  'etiology',
+  'comorbidities',
 ] as const satisfies readonly (keyof PatientDemographics)[];
 export type CorrectableField = (typeof CORRECTABLE_FIELDS)[number];
 
 /** Fields a correction may clear (send null). */
 export const OPTIONAL_FIELDS: readonly CorrectableField[] = [
-  'contact', 'address', 'emergencyContact', 'bloodGroup', 'rhFactor', 'dialysisStartDate', 'etiology', 'comorbidities',
+  'contact',
+  'address',
+  'emergencyContact',
+  'bloodGroup',
+  'rhFactor',
+  'dialysisStartDate',
+  'etiology',
+  'comorbidities',
 ];
 
 export type DemographicsPatch = { [K in CorrectableField]?: PatientDemographics[K] | null };

@@ -22,16 +22,31 @@ type Guarded = { patientId: string; documentType: DocumentType; documentNumber: 
 
 /** Claims the document for the patient; true when this call claimed it (false: the patient already held it). */
 async function claimDocument(events: EventStore, ctx: CommandContext, g: Guarded, assumeNew = false): Promise<boolean> {
-  const result = await handleCommand(events, patientDocumentDecider, {
-    type: 'ClaimPatientDocument', aggregateId: documentGuardId(ctx.tenantId, g.documentType, g.documentNumber), data: g,
-  }, ctx, { assumeNew });
+  const result = await handleCommand(
+    events,
+    patientDocumentDecider,
+    {
+      type: 'ClaimPatientDocument',
+      aggregateId: documentGuardId(ctx.tenantId, g.documentType, g.documentNumber),
+      data: g,
+    },
+    ctx,
+    { assumeNew },
+  );
   return result.events.length > 0 && result.events.some((e) => e.type === 'PatientDocumentClaimed');
 }
 
 async function releaseDocument(events: EventStore, ctx: CommandContext, g: Guarded): Promise<void> {
-  await handleCommand(events, patientDocumentDecider, {
-    type: 'ReleasePatientDocument', aggregateId: documentGuardId(ctx.tenantId, g.documentType, g.documentNumber), data: { patientId: g.patientId },
-  }, { ...ctx, idempotencyKey: null });
+  await handleCommand(
+    events,
+    patientDocumentDecider,
+    {
+      type: 'ReleasePatientDocument',
+      aggregateId: documentGuardId(ctx.tenantId, g.documentType, g.documentNumber),
+      data: { patientId: g.patientId },
+    },
+    { ...ctx, idempotencyKey: null },
+  );
 }
 
 /** Runs `work` after claiming the document; gives the document back when `work` fails. */
@@ -45,28 +60,49 @@ async function withDocument<T>(events: EventStore, ctx: CommandContext, g: Guard
   }
 }
 
-export async function registerPatient(events: EventStore, ctx: CommandContext, data: RegisterPatientData): Promise<{ patientId: string; result: CommandResult<PatientState> }> {
+export async function registerPatient(
+  events: EventStore,
+  ctx: CommandContext,
+  data: RegisterPatientData,
+): Promise<{ patientId: string; result: CommandResult<PatientState> }> {
   const patientId = newPatientId(ctx.idempotencyKey);
   const command = { type: 'RegisterPatient' as const, aggregateId: patientId, data };
   // Check the data first (pure), so a refused registration never holds a document.
-  patientDecider.decide({ ...command, at: ctx.at ?? new Date().toISOString(), actor: ctx.actor, tenantId: ctx.tenantId }, patientDecider.initialState);
+  patientDecider.decide(
+    { ...command, at: ctx.at ?? new Date().toISOString(), actor: ctx.actor, tenantId: ctx.tenantId },
+    patientDecider.initialState,
+  );
   const guarded = { patientId, documentType: data.documentType, documentNumber: data.documentNumber };
   // Most documents were never claimed and the patient id is fresh: both commands first try without reading
   // their stream (the appends' expected revision still catches a claimed document or an existing id).
-  const result = await withDocument(events, ctx, guarded, () => handleCommand(events, patientDecider, command, ctx, { expectNew: true, assumeNew: true }), true);
+  const result = await withDocument(
+    events,
+    ctx,
+    guarded,
+    () => handleCommand(events, patientDecider, command, ctx, { expectNew: true, assumeNew: true }),
+    true,
+  );
   return { patientId, result };
 }
 
 /** A correction; when it changes the document, the new one is claimed first and the old one released after. */
 export async function correctPatient(
-  events: EventStore, ctx: CommandContext, patientId: string, patch: DemographicsPatch, ifMatch: number,
+  events: EventStore,
+  ctx: CommandContext,
+  patientId: string,
+  patch: DemographicsPatch,
+  ifMatch: number,
 ): Promise<CommandResult<PatientState>> {
   const command = { type: 'CorrectPatientData' as const, aggregateId: patientId, data: patch };
   const { state, revision } = await loadAggregate(events, patientDecider, streamName(ctx.tenantId, 'patient', patientId));
   if (!state.exists || !state.demographics) throw notFound('patient');
   if (ifMatch !== revision) throw new PreconditionFailedError(ifMatch, revision);
   const before: Guarded = { patientId, documentType: state.demographics.documentType, documentNumber: state.demographics.documentNumber };
-  const after: Guarded = { patientId, documentType: patch.documentType ?? before.documentType, documentNumber: patch.documentNumber ?? before.documentNumber };
+  const after: Guarded = {
+    patientId,
+    documentType: patch.documentType ?? before.documentType,
+    documentNumber: patch.documentNumber ?? before.documentNumber,
+  };
   const moves = documentKey(after.documentType, after.documentNumber) !== documentKey(before.documentType, before.documentNumber);
   if (!moves) return handleCommand(events, patientDecider, command, ctx, { ifMatch });
   const result = await withDocument(events, ctx, after, () => handleCommand(events, patientDecider, command, ctx, { ifMatch }));
@@ -77,7 +113,12 @@ export async function correctPatient(
 type OtherCommand = Exclude<PatientCommand, { type: 'RegisterPatient' | 'CorrectPatientData' }>;
 
 export function patientCommand<T extends OtherCommand['type']>(
-  events: EventStore, ctx: CommandContext, patientId: string, type: T, data: Extract<OtherCommand, { type: T }>['data'], ifMatch: number | null,
+  events: EventStore,
+  ctx: CommandContext,
+  patientId: string,
+  type: T,
+  data: Extract<OtherCommand, { type: T }>['data'],
+  ifMatch: number | null,
 ): Promise<CommandResult<PatientState>> {
   return handleCommand(events, patientDecider, { type, aggregateId: patientId, data }, ctx, { ifMatch });
 }

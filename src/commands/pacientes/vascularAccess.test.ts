@@ -13,9 +13,27 @@ describe('patient decider: vascular accesses', () => {
 
   it('creates a catheter as active and primary when the patient has no primary access', () => {
     given(registered())
-      .when(command('CreateVascularAccess', { accessId: 'c1', type: 'tunneledCVC', side: 'right', site: 'internal jugular', creationDate: '2025-03-01' }))
+      .when(
+        command('CreateVascularAccess', {
+          accessId: 'c1',
+          type: 'tunneledCVC',
+          side: 'right',
+          site: 'internal jugular',
+          creationDate: '2025-03-01',
+        }),
+      )
       .then(
-        { type: 'VascularAccessCreated', data: { accessId: 'c1', type: 'tunneledCVC', side: 'right', site: 'internal jugular', creationDate: '2025-03-01', status: 'active' } },
+        {
+          type: 'VascularAccessCreated',
+          data: {
+            accessId: 'c1',
+            type: 'tunneledCVC',
+            side: 'right',
+            site: 'internal jugular',
+            creationDate: '2025-03-01',
+            status: 'active',
+          },
+        },
         { type: 'VascularAccessPrimaryDesignated', data: { accessId: 'c1', previousAccessId: null } },
       );
   });
@@ -25,7 +43,10 @@ describe('patient decider: vascular accesses', () => {
     given(registered(), accessCreated('v1'), accessCreated('c1', 'active'), catheterPrimary)
       .when(command('ChangeVascularAccessStatus', { accessId: 'v1', status: 'active', date: '2025-01-10', primary: true }))
       .then(
-        { type: 'VascularAccessStatusChanged', data: { accessId: 'v1', status: 'active', previousStatus: 'maturing', date: '2025-01-10', firstCannulationDate: '2025-01-10' } },
+        {
+          type: 'VascularAccessStatusChanged',
+          data: { accessId: 'v1', status: 'active', previousStatus: 'maturing', date: '2025-01-10', firstCannulationDate: '2025-01-10' },
+        },
         { type: 'VascularAccessPrimaryDesignated', data: { accessId: 'v1', previousAccessId: 'c1' } },
       );
   });
@@ -35,23 +56,35 @@ describe('patient decider: vascular accesses', () => {
     const events = given(registered(), accessCreated('v1'), accessCreated('c1', 'active'), primary)
       .when(command('ChangeVascularAccessStatus', { accessId: 'v1', status: 'active', date: '2025-01-10' }))
       .events();
-    assert.deepEqual(events.map((e) => e.type), ['VascularAccessStatusChanged']);
+    assert.deepEqual(
+      events.map((e) => e.type),
+      ['VascularAccessStatusChanged'],
+    );
   });
 
   it('frees the primary mark when the primary access fails, so the next activation takes it', () => {
     const primary = { type: 'VascularAccessPrimaryDesignated' as const, data: { accessId: 'v1', previousAccessId: null } };
-    const failed = { type: 'VascularAccessStatusChanged' as const, data: { accessId: 'v1', status: 'failed' as const, previousStatus: 'active' as const, date: '2025-02-01', reason: 'thrombosis' } };
+    const failed = {
+      type: 'VascularAccessStatusChanged' as const,
+      data: { accessId: 'v1', status: 'failed' as const, previousStatus: 'active' as const, date: '2025-02-01', reason: 'thrombosis' },
+    };
     const events = given(registered(), accessCreated('v1', 'active'), primary, failed, accessCreated('v2'))
       .when(command('ChangeVascularAccessStatus', { accessId: 'v2', status: 'active', date: '2025-02-10' }))
       .events();
-    assert.deepEqual(events.map((e) => e.type), ['VascularAccessStatusChanged', 'VascularAccessPrimaryDesignated']);
+    assert.deepEqual(
+      events.map((e) => e.type),
+      ['VascularAccessStatusChanged', 'VascularAccessPrimaryDesignated'],
+    );
   });
 
   it('requires a reason to fail or remove an access, and refuses leaving the removed state', () => {
     given(registered(), accessCreated('v1', 'active'))
       .when(command('ChangeVascularAccessStatus', { accessId: 'v1', status: 'failed', date: '2025-02-01' }))
       .thenError('validation-failed', (e) => assert.deepEqual(failedFields(e), ['reason']));
-    const removed = { type: 'VascularAccessStatusChanged' as const, data: { accessId: 'v1', status: 'removed' as const, previousStatus: 'active' as const, date: '2025-02-01', reason: 'infection' } };
+    const removed = {
+      type: 'VascularAccessStatusChanged' as const,
+      data: { accessId: 'v1', status: 'removed' as const, previousStatus: 'active' as const, date: '2025-02-01', reason: 'infection' },
+    };
     given(registered(), accessCreated('v1', 'active'), removed)
       .when(command('ChangeVascularAccessStatus', { accessId: 'v1', status: 'active', date: '2025-02-02' }))
       .thenError('invalid-access-transition');
@@ -67,7 +100,11 @@ describe('patient decider: vascular accesses', () => {
   });
 
   it('designates only an active access as primary; an unknown access is not found', () => {
-    given(registered(), accessCreated('v1')).when(command('DesignatePrimaryAccess', { accessId: 'v1' })).thenError('vascular-access-not-active');
-    given(registered()).when(command('DesignatePrimaryAccess', { accessId: 'zz' })).thenError('not-found');
+    given(registered(), accessCreated('v1'))
+      .when(command('DesignatePrimaryAccess', { accessId: 'v1' }))
+      .thenError('vascular-access-not-active');
+    given(registered())
+      .when(command('DesignatePrimaryAccess', { accessId: 'zz' }))
+      .thenError('not-found');
   });
 });

@@ -37,7 +37,11 @@ export function decideCreateAccess(data: CreateVascularAccessData, state: Patien
   const created: PatientEvent = {
     type: 'VascularAccessCreated',
     data: {
-      accessId: data.accessId, type: data.type, side: data.side, site: data.site.trim(), creationDate: data.creationDate,
+      accessId: data.accessId,
+      type: data.type,
+      side: data.side,
+      site: data.site.trim(),
+      creationDate: data.creationDate,
       ...(data.surgeon ? { surgeon: data.surgeon } : {}),
       ...(data.institution ? { institution: data.institution } : {}),
       ...(firstCannulationDate ? { firstCannulationDate } : {}),
@@ -52,22 +56,28 @@ export function decideAccessStatus(data: ChangeVascularAccessStatusData, state: 
   if (!access) throw notFound('vascular access');
   if (!ACCESS_TRANSITIONS[access.status].includes(data.status)) {
     throw rule('invalid-access-transition', `a ${access.status} vascular access cannot become ${data.status}`, {
-      from: access.status, to: data.status, allowed: ACCESS_TRANSITIONS[access.status],
+      from: access.status,
+      to: data.status,
+      allowed: ACCESS_TRANSITIONS[access.status],
     });
   }
   const checks = new FieldChecks();
   checkPastDate(checks, 'date', data.date, at, { date: access.creationDate, name: 'the creation date' });
   checks.check(data.status === 'active' || Boolean(data.reason?.trim()), 'reason', 'is required when an access fails or is removed');
   checks.check(data.primary === undefined || data.status === 'active', 'primary', 'only an active access can be primary');
-  const firstCannulationDate = data.status === 'active' && !isCatheter(access.type)
-    ? data.firstCannulationDate ?? access.firstCannulationDate ?? data.date
-    : data.firstCannulationDate;
+  const firstCannulationDate =
+    data.status === 'active' && !isCatheter(access.type)
+      ? (data.firstCannulationDate ?? access.firstCannulationDate ?? data.date)
+      : data.firstCannulationDate;
   checkPastDate(checks, 'firstCannulationDate', firstCannulationDate, at, { date: access.creationDate, name: 'the creation date' });
   checks.throwIfAny();
   const changed: PatientEvent = {
     type: 'VascularAccessStatusChanged',
     data: {
-      accessId: data.accessId, status: data.status, previousStatus: access.status, date: data.date,
+      accessId: data.accessId,
+      status: data.status,
+      previousStatus: access.status,
+      date: data.date,
       ...(data.reason?.trim() ? { reason: data.reason.trim() } : {}),
       ...(firstCannulationDate && firstCannulationDate !== access.firstCannulationDate ? { firstCannulationDate } : {}),
     },

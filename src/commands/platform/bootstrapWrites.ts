@@ -46,9 +46,11 @@ export function bootstrapCredentials(services: AppServices): BootstrapCredential
   const email = normalizeEmail(pick('email', given.adminEmail, () => DEFAULT_ADMIN_EMAIL));
   if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw new Error(`BOOTSTRAP_ADMIN_EMAIL is not an e-mail address: ${email}`);
   const password = pick('password', given.adminPassword, () => randomBytes(18).toString('base64url'));
-  if (password.length < PASSWORD_POLICY.minLength) throw new Error(`BOOTSTRAP_ADMIN_PASSWORD must have at least ${PASSWORD_POLICY.minLength} characters`);
+  if (password.length < PASSWORD_POLICY.minLength)
+    throw new Error(`BOOTSTRAP_ADMIN_PASSWORD must have at least ${PASSWORD_POLICY.minLength} characters`);
   const secret = pick('totpSecret', given.adminTotpSecret, newTotpSecret);
-  if (!isAcceptableTotpSecret(secret)) throw new Error('BOOTSTRAP_ADMIN_TOTP_SECRET must be Base32 (A-Z, 2-7) encoding at least 16 bytes (26+ characters)');
+  if (!isAcceptableTotpSecret(secret))
+    throw new Error('BOOTSTRAP_ADMIN_TOTP_SECRET must be Base32 (A-Z, 2-7) encoding at least 16 bytes (26+ characters)');
   const totpSecret = normalizeTotpSecret(secret);
   const companyName = pick('companyName', given.companyName?.trim() || null, () => DEFAULT_COMPANY_NAME);
   return { email, password, totpSecret, otpauthUri: otpauthUri(totpSecret, email), companyName, generated };
@@ -66,9 +68,20 @@ export async function bootstrap(
 
   let claim = current.state.claim;
   if (!claim) {
-    const wanted = { adminUserId: randomUUID(), companyId: newCompanyId(), adminEmail: credentials.email, generatedCredentials: credentials.generated.length > 0 };
+    const wanted = {
+      adminUserId: randomUUID(),
+      companyId: newCompanyId(),
+      adminEmail: credentials.email,
+      generatedCredentials: credentials.generated.length > 0,
+    };
     try {
-      await handleCommand(services.events, bootstrapDecider, { type: 'ClaimBootstrap', aggregateId: BOOTSTRAP_ID, data: wanted }, platformContext(services, SYSTEM_CALLER), { expectNew: true });
+      await handleCommand(
+        services.events,
+        bootstrapDecider,
+        { type: 'ClaimBootstrap', aggregateId: BOOTSTRAP_ID, data: wanted },
+        platformContext(services, SYSTEM_CALLER),
+        { expectNew: true },
+      );
       claim = wanted;
     } catch (err) {
       // Another process claimed it first: that one creates the administrator.
@@ -92,7 +105,14 @@ export async function bootstrap(
     try {
       const user = await registerUser(
         services,
-        { userId: adminUserId, email: credentials.email, name: 'Platform administrator', password: credentials.password, platformAdmin: true, totpSecret: credentials.totpSecret },
+        {
+          userId: adminUserId,
+          email: credentials.email,
+          name: 'Platform administrator',
+          password: credentials.password,
+          platformAdmin: true,
+          totpSecret: credentials.totpSecret,
+        },
         SYSTEM_CALLER,
       );
       position = user.position ?? position;
@@ -103,7 +123,12 @@ export async function bootstrap(
   }
   if (created) await options.announce?.(credentials);
   else services.logger.warn('bootstrap: the administrator was registered by another start', { adminUserId });
-  const done = await handleCommand(services.events, bootstrapDecider, { type: 'CompleteBootstrap', aggregateId: BOOTSTRAP_ID, data: {} }, platformContext(services, SYSTEM_CALLER));
+  const done = await handleCommand(
+    services.events,
+    bootstrapDecider,
+    { type: 'CompleteBootstrap', aggregateId: BOOTSTRAP_ID, data: {} },
+    platformContext(services, SYSTEM_CALLER),
+  );
   position = done.position ?? position;
   if (position !== null) await services.projections.waitFor(position);
   if (created) services.logger.info('platform bootstrapped', { adminUserId, companyId, adminEmail: credentials.email });

@@ -57,22 +57,39 @@ export interface NewUser {
 const keyed = (caller: PlatformCaller, step: string): string | null => (caller.idempotencyKey ? `${caller.idempotencyKey}:${step}` : null);
 
 /** Reserves the e-mail (guard stream, no_stream) and registers the user. */
-export async function registerUser(services: AppServices, user: NewUser, caller: PlatformCaller): Promise<{ userId: string; position: bigint | null }> {
+export async function registerUser(
+  services: AppServices,
+  user: NewUser,
+  caller: PlatformCaller,
+): Promise<{ userId: string; position: bigint | null }> {
   const email = normalizeEmail(user.email);
   if (!EMAIL.test(email)) throw new DomainError('invalid-email', 'the e-mail address is not valid', 422);
-  if (user.password.length < PASSWORD_POLICY.minLength) throw new DomainError('weak-password', `passwords have at least ${PASSWORD_POLICY.minLength} characters`, 422);
-  if (user.totpSecret && !isAcceptableTotpSecret(user.totpSecret)) throw new DomainError('invalid-totp-secret', 'a TOTP secret is Base32 of at least 16 bytes', 422);
+  if (user.password.length < PASSWORD_POLICY.minLength)
+    throw new DomainError('weak-password', `passwords have at least ${PASSWORD_POLICY.minLength} characters`, 422);
+  if (user.totpSecret && !isAcceptableTotpSecret(user.totpSecret))
+    throw new DomainError('invalid-totp-secret', 'a TOTP secret is Base32 of at least 16 bytes', 422);
 
   const guardId = emailGuardId(email);
   const guardStream = streamName(PLATFORM_TENANT, emailGuardDecider.category, guardId);
   let userId = user.userId ?? randomUUID();
   const guard = await loadAggregate(services.events, emailGuardDecider, guardStream);
   if (guard.state.userId === null) {
-    await handleCommand(services.events, emailGuardDecider, { type: 'ReserveEmail', aggregateId: guardId, data: { email, userId } }, platformContext(services, caller, keyed(caller, 'email')), { expectNew: true });
+    await handleCommand(
+      services.events,
+      emailGuardDecider,
+      { type: 'ReserveEmail', aggregateId: guardId, data: { email, userId } },
+      platformContext(services, caller, keyed(caller, 'email')),
+      { expectNew: true },
+    );
   } else {
     // The e-mail was reserved: fine only when it was reserved for this very registration (an interrupted retry).
-    const existing = await loadAggregate(services.events, userDecider, streamName(PLATFORM_TENANT, userDecider.category, guard.state.userId));
-    if (existing.revision >= 0 || (user.userId && user.userId !== guard.state.userId)) throw new DomainError('email-taken', 'a user with this e-mail already exists', 409);
+    const existing = await loadAggregate(
+      services.events,
+      userDecider,
+      streamName(PLATFORM_TENANT, userDecider.category, guard.state.userId),
+    );
+    if (existing.revision >= 0 || (user.userId && user.userId !== guard.state.userId))
+      throw new DomainError('email-taken', 'a user with this e-mail already exists', 409);
     userId = guard.state.userId;
   }
 
@@ -84,7 +101,13 @@ export async function registerUser(services: AppServices, user: NewUser, caller:
     {
       type: 'RegisterUser',
       aggregateId: userId,
-      data: { email, name: user.name.trim() || email, passwordHash: await hashPassword(user.password), platformAdmin: user.platformAdmin ?? false, provisionedTotpSecret },
+      data: {
+        email,
+        name: user.name.trim() || email,
+        passwordHash: await hashPassword(user.password),
+        platformAdmin: user.platformAdmin ?? false,
+        provisionedTotpSecret,
+      },
     },
     platformContext(services, caller, keyed(caller, 'user')),
     { expectNew: true },
@@ -101,7 +124,11 @@ export async function registerCompany(
   const result = await handleCommand(
     services.events,
     companyDecider,
-    { type: 'RegisterCompany', aggregateId: companyId, data: { name: company.name, legalName: company.legalName ?? null, taxId: company.taxId ?? null } },
+    {
+      type: 'RegisterCompany',
+      aggregateId: companyId,
+      data: { name: company.name, legalName: company.legalName ?? null, taxId: company.taxId ?? null },
+    },
     platformContext(services, caller, keyed(caller, 'company')),
     { expectNew: true },
   );

@@ -52,20 +52,31 @@ export interface CompanySelection {
   permissions: string[];
 }
 
-export async function selectCompany(services: AppServices, principal: Principal, companyId: string, client: Client): Promise<CompanySelection> {
+export async function selectCompany(
+  services: AppServices,
+  principal: Principal,
+  companyId: string,
+  client: Client,
+): Promise<CompanySelection> {
   const found = await membershipIn(services, principal.userId, companyId);
   // Another company's id answers exactly like an id that does not exist.
   if (!found) throw notFoundProblem('No company with this id among the companies you belong to');
   const ctx = platformContext(services, { actor: principal.userId, sessionId: principal.sessionId, ...client });
-  const result = await handleCommand(services.events, sessionDecider, { type: 'SelectCompany', aggregateId: principal.sessionId, data: { companyId } }, ctx).catch(
-    (err: unknown) => {
-      if (err instanceof DomainError) throw unauthorized('The session has ended');
-      throw err;
-    },
-  );
+  const result = await handleCommand(
+    services.events,
+    sessionDecider,
+    { type: 'SelectCompany', aggregateId: principal.sessionId, data: { companyId } },
+    ctx,
+  ).catch((err: unknown) => {
+    if (err instanceof DomainError) throw unauthorized('The session has ended');
+    throw err;
+  });
   if (result.position !== null) await services.projections.waitFor(result.position);
   if (!result.events.some((e) => e.type === 'CompanySelected')) throw unauthorized('The session has expired');
   const { company, membership } = found;
-  return { company: { id: company.id, name: company.name }, roles: [...membership.roles].sort(), permissions: permissionsIn(company, membership) };
+  return {
+    company: { id: company.id, name: company.name },
+    roles: [...membership.roles].sort(),
+    permissions: permissionsIn(company, membership),
+  };
 }
-

@@ -60,7 +60,12 @@ async function failUnknownAccount(services: AppServices, email: string, password
   const wait = loginRetryAfterSeconds(history.state, at, LOGIN_POLICY);
   if (wait > 0) throw tooManyRequests(wait, 'Too many failed sign-ins; retry later');
   await verifyPassword(null, password); // same work as for a real account: timing tells nothing
-  await handleCommand(services.events, unknownLoginDecider, { type: 'RecordUnknownAccountLoginFailure', aggregateId: id, data: { email } }, platformContext(services, caller(client, 'anonymous')));
+  await handleCommand(
+    services.events,
+    unknownLoginDecider,
+    { type: 'RecordUnknownAccountLoginFailure', aggregateId: id, data: { email } },
+    platformContext(services, caller(client, 'anonymous')),
+  );
   throw invalidCredentials();
 }
 
@@ -102,7 +107,12 @@ export async function login(
   const passwordOk = await verifyPassword(user.passwordHash, input.password);
   if (!passwordOk || !user.active) {
     const reason = passwordOk ? 'inactive' : 'wrong-password';
-    await handleCommand(services.events, userDecider, { type: 'RecordLoginFailure', aggregateId: user.userId, data: { reason } }, platformContext(services, caller(client, user.userId)));
+    await handleCommand(
+      services.events,
+      userDecider,
+      { type: 'RecordLoginFailure', aggregateId: user.userId, data: { reason } },
+      platformContext(services, caller(client, user.userId)),
+    );
     throw invalidCredentials();
   }
 
@@ -117,12 +127,22 @@ export async function login(
     {
       type: 'IssueChallenge',
       aggregateId: challengeId,
-      data: { userId: user.userId, expiresAt: new Date(now.getTime() + ttl * 1000).toISOString(), maxAttempts: LIMITS.challenge.maxCodeAttempts, enrollment: !!enrollment },
+      data: {
+        userId: user.userId,
+        expiresAt: new Date(now.getTime() + ttl * 1000).toISOString(),
+        maxAttempts: LIMITS.challenge.maxCodeAttempts,
+        enrollment: !!enrollment,
+      },
     },
     ctx,
     { expectNew: true },
   );
-  const done = await handleCommand(services.events, userDecider, { type: 'RecordLoginSuccess', aggregateId: user.userId, data: { challengeId } }, ctx);
+  const done = await handleCommand(
+    services.events,
+    userDecider,
+    { type: 'RecordLoginSuccess', aggregateId: user.userId, data: { challengeId } },
+    ctx,
+  );
   if (done.position !== null) await services.projections.waitFor(done.position);
   return { challenge, expiresIn: ttl, ...(enrollment ? { enrollment } : {}) };
 }
@@ -138,12 +158,20 @@ async function recordWrongCode(services: AppServices, userId: string, challengeI
   throw invalidCode();
 }
 
-export async function verifySecondFactor(services: AppServices, input: { challenge: string; code: string }, client: Client): Promise<TokenPair> {
+export async function verifySecondFactor(
+  services: AppServices,
+  input: { challenge: string; code: string },
+  client: Client,
+): Promise<TokenPair> {
   const runtime = await authRuntime(services);
   const now = services.now();
   const at = now.toISOString();
   const challengeId = sha256Hex(input.challenge);
-  const { state: challenge } = await loadAggregate(services.events, challengeDecider, streamName(PLATFORM_TENANT, challengeDecider.category, challengeId));
+  const { state: challenge } = await loadAggregate(
+    services.events,
+    challengeDecider,
+    streamName(PLATFORM_TENANT, challengeDecider.category, challengeId),
+  );
   if (challengeUsability(challenge, at) !== 'usable') throw invalidChallenge();
 
   const { state: user } = await loadAggregate(services.events, userDecider, userStream(challenge.userId));
@@ -156,14 +184,24 @@ export async function verifySecondFactor(services: AppServices, input: { challen
   const step = check.valid ? check.timeStep : check.replayOf;
   if (step === undefined) return recordWrongCode(services, user.userId, challengeId, client);
   // The user stream decides atomically whether this step is fresh; a lost race turns into a replay.
-  const decided = await handleCommand(services.events, userDecider, { type: 'AcceptTotpCode', aggregateId: user.userId, data: { challengeId, timeStep: step } }, ctx);
+  const decided = await handleCommand(
+    services.events,
+    userDecider,
+    { type: 'AcceptTotpCode', aggregateId: user.userId, data: { challengeId, timeStep: step } },
+    ctx,
+  );
   if (!decided.events.some((e) => e.type === 'TotpCodeAccepted')) return recordWrongCode(services, user.userId, challengeId, client);
 
   const sessionId = randomUUID();
   const refreshToken = newRefreshToken(sessionId);
   const sessionCtx = platformContext(services, caller(client, user.userId, sessionId));
   try {
-    await handleCommand(services.events, challengeDecider, { type: 'ConsumeChallenge', aggregateId: challengeId, data: { sessionId } }, sessionCtx);
+    await handleCommand(
+      services.events,
+      challengeDecider,
+      { type: 'ConsumeChallenge', aggregateId: challengeId, data: { sessionId } },
+      sessionCtx,
+    );
   } catch (err) {
     if (err instanceof DomainError) throw invalidChallenge(); // consumed or expired by a concurrent request
     throw err;

@@ -30,7 +30,14 @@ export type NoteRecord = NoteContent & {
 export type NoteDoc = ProjectedDoc & NoteRecord;
 
 /** The content fields of a note (and of each version). */
-export const NOTE_CONTENT_KEYS = ['noteType', 'text', 'soapie', 'authorLicence', 'occurredAt', 'dialysisSessionId'] as const satisfies readonly (keyof NoteContent)[];
+export const NOTE_CONTENT_KEYS = [
+  'noteType',
+  'text',
+  'soapie',
+  'authorLicence',
+  'occurredAt',
+  'dialysisSessionId',
+] as const satisfies readonly (keyof NoteContent)[];
 
 type RecordedData = Extract<NursingNoteEvent, { type: 'NursingNoteRecorded' }>['data'];
 type AmendedData = Extract<NursingNoteEvent, { type: 'NursingNoteAmended' }>['data'];
@@ -38,21 +45,47 @@ type AmendedData = Extract<NursingNoteEvent, { type: 'NursingNoteAmended' }>['da
 type AllKeys<T> = { [K in keyof Required<T>]: T[K] };
 
 // One literal per shape, every key always present: no spreads (V8 gives a spread-then-extended object its own map).
-function noteDoc(base: NoteDoc | null, content: NoteContent, fields: Pick<NoteDoc, 'revision' | 'version' | 'updatedAt' | '_position'>,
-  first: Pick<NoteDoc, 'tenantId' | 'id' | 'patientId' | 'authorId' | 'recordedAt'>, versions: NoteVersion[] | undefined): NoteDoc {
+function noteDoc(
+  base: NoteDoc | null,
+  content: NoteContent,
+  fields: Pick<NoteDoc, 'revision' | 'version' | 'updatedAt' | '_position'>,
+  first: Pick<NoteDoc, 'tenantId' | 'id' | 'patientId' | 'authorId' | 'recordedAt'>,
+  versions: NoteVersion[] | undefined,
+): NoteDoc {
   const doc: AllKeys<NoteRecord> & { _position: number } = {
-    tenantId: first.tenantId, id: first.id, patientId: first.patientId, revision: fields.revision, version: fields.version,
-    noteType: content.noteType, text: content.text, soapie: content.soapie, authorLicence: content.authorLicence,
-    occurredAt: content.occurredAt, dialysisSessionId: content.dialysisSessionId,
-    authorId: first.authorId, recordedAt: first.recordedAt, updatedAt: fields.updatedAt, amended: base !== null, versions, _position: fields._position,
+    tenantId: first.tenantId,
+    id: first.id,
+    patientId: first.patientId,
+    revision: fields.revision,
+    version: fields.version,
+    noteType: content.noteType,
+    text: content.text,
+    soapie: content.soapie,
+    authorLicence: content.authorLicence,
+    occurredAt: content.occurredAt,
+    dialysisSessionId: content.dialysisSessionId,
+    authorId: first.authorId,
+    recordedAt: first.recordedAt,
+    updatedAt: fields.updatedAt,
+    amended: base !== null,
+    versions,
+    _position: fields._position,
   };
   return doc;
 }
 
 function version(content: NoteContent, version: number, recordedAt: string, recordedBy: string, reason: string | undefined): NoteVersion {
   const v: AllKeys<NoteVersion> = {
-    version, noteType: content.noteType, text: content.text, soapie: content.soapie, authorLicence: content.authorLicence,
-    occurredAt: content.occurredAt, dialysisSessionId: content.dialysisSessionId, recordedAt, recordedBy, reason,
+    version,
+    noteType: content.noteType,
+    text: content.text,
+    soapie: content.soapie,
+    authorLicence: content.authorLicence,
+    occurredAt: content.occurredAt,
+    dialysisSessionId: content.dialysisSessionId,
+    recordedAt,
+    recordedBy,
+    reason,
   };
   return v;
 }
@@ -72,7 +105,13 @@ export function foldNote(doc: NoteDoc | null, recorded: RecordedEvent, patientId
     if (doc) return doc;
     const data: RecordedData = event.data;
     const tenantId = sharedString(recorded.streamName.slice(0, recorded.streamName.indexOf('.')));
-    return noteDoc(null, data, stamp, { tenantId, id: data.noteId, patientId: patientIdOf(data.patientId), authorId: sharedString(data.authorId), recordedAt: at }, undefined);
+    return noteDoc(
+      null,
+      data,
+      stamp,
+      { tenantId, id: data.noteId, patientId: patientIdOf(data.patientId), authorId: sharedString(data.authorId), recordedAt: at },
+      undefined,
+    );
   }
   if (!doc) return null;
   const data: AmendedData = event.data;
@@ -83,9 +122,20 @@ export function foldNote(doc: NoteDoc | null, recorded: RecordedEvent, patientId
 /** A note as clients see it; lists leave the versions out. */
 export function noteView(doc: NoteDoc, withVersions: boolean): Record<string, unknown> {
   const view: Record<string, unknown> = {
-    id: doc.id, patientId: doc.patientId, revision: doc.revision, version: doc.version, noteType: doc.noteType, text: doc.text,
-    soapie: doc.soapie, authorLicence: doc.authorLicence, occurredAt: doc.occurredAt, dialysisSessionId: doc.dialysisSessionId,
-    authorId: doc.authorId, recordedAt: doc.recordedAt, updatedAt: doc.updatedAt, amended: doc.amended,
+    id: doc.id,
+    patientId: doc.patientId,
+    revision: doc.revision,
+    version: doc.version,
+    noteType: doc.noteType,
+    text: doc.text,
+    soapie: doc.soapie,
+    authorLicence: doc.authorLicence,
+    occurredAt: doc.occurredAt,
+    dialysisSessionId: doc.dialysisSessionId,
+    authorId: doc.authorId,
+    recordedAt: doc.recordedAt,
+    updatedAt: doc.updatedAt,
+    amended: doc.amended,
   };
   if (withVersions) view.versions = versionsOf(doc);
   return view;

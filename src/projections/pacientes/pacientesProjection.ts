@@ -39,7 +39,8 @@ export const pacientesProjection: Projection = {
       // A note keeps its patient document's id string rather than its own copy: one per patient, not per note.
       // (Closures left unnamed: tsx wraps every named one in a naming call, a cost per event.)
       return applyFold<NoteDoc>(tx, NURSING_NOTES, tenantId, idOfStream(event.streamName), event, (doc) =>
-        foldNote(doc, event, (id) => tx.peek?.<PatientDoc>(PATIENTS, tenantId, id)?.id ?? id));
+        foldNote(doc, event, (id) => tx.peek?.<PatientDoc>(PATIENTS, tenantId, id)?.id ?? id),
+      );
     }
   },
 };

@@ -5,8 +5,18 @@
 // one copy of the document per event.
 import type { PatientEvent, VascularAccessCreatedData } from '../../commands/pacientes/patientEvents.js';
 import {
-  CORRECTABLE_FIELDS, type AccessSide, type AccessStatus, type AccessType, type AllergyEntry, type CoverageEntry, type DemographicsPatch,
-  type IsoDate, type Isolation, type PatientDemographics, type PatientStatus, type SerologyEntry,
+  CORRECTABLE_FIELDS,
+  type AccessSide,
+  type AccessStatus,
+  type AccessType,
+  type AllergyEntry,
+  type CoverageEntry,
+  type DemographicsPatch,
+  type IsoDate,
+  type Isolation,
+  type PatientDemographics,
+  type PatientStatus,
+  type SerologyEntry,
 } from '../../commands/pacientes/patientTypes.js';
 import { sharedString, type ProjectedDoc } from '../runner/projection.js';
 import type { RecordedEvent } from '../../stores/eventStore.js';
@@ -15,8 +25,18 @@ import { searchTextOf, sortNameOf } from './searchText.js';
 type Stamp = { recordedAt: string; recordedBy: string };
 
 export type VascularAccessView = {
-  accessId: string; type: AccessType; side: AccessSide; site: string; creationDate: IsoDate; surgeon?: string; institution?: string;
-  firstCannulationDate?: IsoDate; status: AccessStatus; statusDate: IsoDate; statusReason?: string; primary: boolean;
+  accessId: string;
+  type: AccessType;
+  side: AccessSide;
+  site: string;
+  creationDate: IsoDate;
+  surgeon?: string;
+  institution?: string;
+  firstCannulationDate?: IsoDate;
+  status: AccessStatus;
+  statusDate: IsoDate;
+  statusReason?: string;
+  primary: boolean;
 } & Stamp;
 
 export type CoverageView = CoverageEntry & Stamp & { status: 'active' | 'ended'; endDate?: IsoDate; endReason?: string };
@@ -61,53 +81,119 @@ type Tracking = AllKeys<Omit<PatientRecord, keyof PatientDemographics>>;
 /** A fresh document: demographics from `d`, the rest from `p` (the fold then sets what the event changes). */
 function patientDoc(d: PatientDemographics, p: Omit<PatientRecord, keyof PatientDemographics>, position: number): PatientDoc {
   const doc: Demographics & Tracking & { _position: number } = {
-    tenantId: p.tenantId, id: p.id, revision: p.revision, _position: position,
-    documentType: d.documentType, documentNumber: d.documentNumber, givenNames: d.givenNames, familyNames: d.familyNames, sex: d.sex,
-    birthDate: d.birthDate, contact: d.contact, address: d.address, emergencyContact: d.emergencyContact, bloodGroup: d.bloodGroup,
-    rhFactor: d.rhFactor, admissionDate: d.admissionDate, dialysisStartDate: d.dialysisStartDate, etiology: d.etiology,
-    comorbidities: d.comorbidities, status: p.status, statusReason: p.statusReason, statusDate: p.statusDate, dryWeightKg: p.dryWeightKg,
-    dryWeightHistory: p.dryWeightHistory, serology: p.serology, isolation: p.isolation, allergies: p.allergies, coverages: p.coverages,
-    vascularAccesses: p.vascularAccesses, createdAt: p.createdAt, createdBy: p.createdBy, updatedAt: p.updatedAt, updatedBy: p.updatedBy,
-    searchText: p.searchText, sortName: p.sortName,
+    tenantId: p.tenantId,
+    id: p.id,
+    revision: p.revision,
+    _position: position,
+    documentType: d.documentType,
+    documentNumber: d.documentNumber,
+    givenNames: d.givenNames,
+    familyNames: d.familyNames,
+    sex: d.sex,
+    birthDate: d.birthDate,
+    contact: d.contact,
+    address: d.address,
+    emergencyContact: d.emergencyContact,
+    bloodGroup: d.bloodGroup,
+    rhFactor: d.rhFactor,
+    admissionDate: d.admissionDate,
+    dialysisStartDate: d.dialysisStartDate,
+    etiology: d.etiology,
+    comorbidities: d.comorbidities,
+    status: p.status,
+    statusReason: p.statusReason,
+    statusDate: p.statusDate,
+    dryWeightKg: p.dryWeightKg,
+    dryWeightHistory: p.dryWeightHistory,
+    serology: p.serology,
+    isolation: p.isolation,
+    allergies: p.allergies,
+    coverages: p.coverages,
+    vascularAccesses: p.vascularAccesses,
+    createdAt: p.createdAt,
+    createdBy: p.createdBy,
+    updatedAt: p.updatedAt,
+    updatedBy: p.updatedBy,
+    searchText: p.searchText,
+    sortName: p.sortName,
   };
   return doc;
 }
 
 const dryWeightEntry = (dryWeightKg: number, effectiveDate: IsoDate, prescribedBy: string | undefined, s: Stamp): DryWeightEntry => {
-  const entry: AllKeys<DryWeightEntry> = { dryWeightKg, effectiveDate, prescribedBy: prescribedBy || undefined, recordedAt: s.recordedAt, recordedBy: s.recordedBy };
+  const entry: AllKeys<DryWeightEntry> = {
+    dryWeightKg,
+    effectiveDate,
+    prescribedBy: prescribedBy || undefined,
+    recordedAt: s.recordedAt,
+    recordedBy: s.recordedBy,
+  };
   return entry;
 };
 
 function serologyEntry(e: SerologyEntry, s: Stamp): SerologyEntry & Stamp {
   const entry: AllKeys<SerologyEntry & Stamp> = {
-    test: e.test, result: e.result, sampleDate: e.sampleDate, titer: e.titer, laboratory: e.laboratory, recordedAt: s.recordedAt, recordedBy: s.recordedBy,
+    test: e.test,
+    result: e.result,
+    sampleDate: e.sampleDate,
+    titer: e.titer,
+    laboratory: e.laboratory,
+    recordedAt: s.recordedAt,
+    recordedBy: s.recordedBy,
   };
   return entry;
 }
 
 function allergyEntry(e: AllergyEntry, s: Stamp): AllergyEntry & Stamp {
   const entry: AllKeys<AllergyEntry & Stamp> = {
-    allergyId: e.allergyId, substance: e.substance, reaction: e.reaction, severity: e.severity, notedDate: e.notedDate,
-    recordedAt: s.recordedAt, recordedBy: s.recordedBy,
+    allergyId: e.allergyId,
+    substance: e.substance,
+    reaction: e.reaction,
+    severity: e.severity,
+    notedDate: e.notedDate,
+    recordedAt: s.recordedAt,
+    recordedBy: s.recordedBy,
   };
   return entry;
 }
 
 function coverageEntry(e: CoverageEntry, s: Stamp, end: Pick<CoverageView, 'status' | 'endDate' | 'endReason'>): CoverageView {
   const entry: AllKeys<CoverageView> = {
-    coverageId: e.coverageId, clientId: e.clientId, payerName: e.payerName, memberNumber: e.memberNumber, plan: e.plan,
-    validFrom: e.validFrom, validTo: e.validTo, authorizationCode: e.authorizationCode, recordedAt: s.recordedAt, recordedBy: s.recordedBy,
-    status: end.status, endDate: end.endDate, endReason: end.endReason,
+    coverageId: e.coverageId,
+    clientId: e.clientId,
+    payerName: e.payerName,
+    memberNumber: e.memberNumber,
+    plan: e.plan,
+    validFrom: e.validFrom,
+    validTo: e.validTo,
+    authorizationCode: e.authorizationCode,
+    recordedAt: s.recordedAt,
+    recordedBy: s.recordedBy,
+    status: end.status,
+    endDate: end.endDate,
+    endReason: end.endReason,
   };
   return entry;
 }
 
-type AccessFields = Omit<VascularAccessCreatedData, 'status'> & Pick<VascularAccessView, 'status' | 'statusDate' | 'statusReason' | 'primary'>;
+type AccessFields = Omit<VascularAccessCreatedData, 'status'> &
+  Pick<VascularAccessView, 'status' | 'statusDate' | 'statusReason' | 'primary'>;
 function accessEntry(a: AccessFields, s: Stamp): VascularAccessView {
   const entry: AllKeys<VascularAccessView> = {
-    accessId: a.accessId, type: a.type, side: a.side, site: a.site, creationDate: a.creationDate, surgeon: a.surgeon, institution: a.institution,
-    firstCannulationDate: a.firstCannulationDate, status: a.status, statusDate: a.statusDate, statusReason: a.statusReason, primary: a.primary,
-    recordedAt: s.recordedAt, recordedBy: s.recordedBy,
+    accessId: a.accessId,
+    type: a.type,
+    side: a.side,
+    site: a.site,
+    creationDate: a.creationDate,
+    surgeon: a.surgeon,
+    institution: a.institution,
+    firstCannulationDate: a.firstCannulationDate,
+    status: a.status,
+    statusDate: a.statusDate,
+    statusReason: a.statusReason,
+    primary: a.primary,
+    recordedAt: s.recordedAt,
+    recordedBy: s.recordedBy,
   };
   return entry;
 }
@@ -186,20 +272,36 @@ export function foldPatient(doc: PatientDoc | null, recorded: RecordedEvent): Pa
       break;
     case 'CoverageEnded': {
       const { coverageId, endDate, reason } = event.data;
-      next.coverages = doc.coverages.map((c) => (c.coverageId === coverageId ? coverageEntry(c, c, { status: 'ended', endDate, endReason: reason }) : c));
+      next.coverages = doc.coverages.map((c) =>
+        c.coverageId === coverageId ? coverageEntry(c, c, { status: 'ended', endDate, endReason: reason }) : c,
+      );
       break;
     }
     case 'VascularAccessCreated': {
       const a = event.data;
-      next.vascularAccesses = [...doc.vascularAccesses, accessEntry({ ...a, statusDate: a.creationDate, statusReason: undefined, primary: false }, s)];
+      next.vascularAccesses = [
+        ...doc.vascularAccesses,
+        accessEntry({ ...a, statusDate: a.creationDate, statusReason: undefined, primary: false }, s),
+      ];
       break;
     }
     case 'VascularAccessStatusChanged': {
       const { accessId, status, date, reason, firstCannulationDate } = event.data;
-      next.vascularAccesses = doc.vascularAccesses.map((a) => (a.accessId !== accessId ? a : accessEntry({
-        ...a, status, statusDate: date, statusReason: reason || undefined, firstCannulationDate: firstCannulationDate || a.firstCannulationDate,
-        primary: a.primary && status === 'active',
-      }, a)));
+      next.vascularAccesses = doc.vascularAccesses.map((a) =>
+        a.accessId !== accessId
+          ? a
+          : accessEntry(
+              {
+                ...a,
+                status,
+                statusDate: date,
+                statusReason: reason || undefined,
+                firstCannulationDate: firstCannulationDate || a.firstCannulationDate,
+                primary: a.primary && status === 'active',
+              },
+              a,
+            ),
+      );
       break;
     }
     case 'VascularAccessPrimaryDesignated':

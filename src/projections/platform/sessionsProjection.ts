@@ -10,7 +10,15 @@ export const sessionsProjection: Projection = {
   name: SESSIONS.projection,
   version: 1,
   collections: { [SESSIONS.collection]: [{ keys: { userId: 1 }, name: 'by_user' }] },
-  eventTypes: ['SessionStarted', 'CompanySelected', 'SessionRefreshed', 'SessionActivityRecorded', 'LoggedOut', 'SessionRevoked', 'SessionExpired'],
+  eventTypes: [
+    'SessionStarted',
+    'CompanySelected',
+    'SessionRefreshed',
+    'SessionActivityRecorded',
+    'LoggedOut',
+    'SessionRevoked',
+    'SessionExpired',
+  ],
   async handle(event, tx) {
     const e = { type: event.type, data: event.data } as SessionEvent;
     await applyTo<SessionDoc>(tx, SESSIONS.collection, PLATFORM_DOCS, aggregateIdOf(event), event, (doc): Fold | null => {

@@ -10,14 +10,31 @@ export const usersProjection: Projection = {
   name: USERS.projection,
   version: 1,
   collections: { [USERS.collection]: [{ keys: { email: 1 }, unique: true, name: 'email_unique' }] },
-  eventTypes: ['UserRegistered', 'TotpEnrollmentStarted', 'TotpEnrollmentConfirmed', 'TotpCodeAccepted', 'TwoFactorReset', 'UserDeactivated'],
+  eventTypes: [
+    'UserRegistered',
+    'TotpEnrollmentStarted',
+    'TotpEnrollmentConfirmed',
+    'TotpCodeAccepted',
+    'TwoFactorReset',
+    'UserDeactivated',
+  ],
   async handle(event, tx) {
     const e = { type: event.type, data: event.data } as UserEvent;
     const at = event.metadata.occurredAt;
     await applyTo<UserDoc>(tx, USERS.collection, PLATFORM_DOCS, aggregateIdOf(event), event, (doc): Fold | null => {
       if (e.type === 'UserRegistered') {
         const { userId, email, name, platformAdmin } = e.data;
-        return { tenantId: PLATFORM_DOCS, id: userId, email, name, platformAdmin, active: true, totpStatus: 'none', registeredAt: at, lastSignInAt: null };
+        return {
+          tenantId: PLATFORM_DOCS,
+          id: userId,
+          email,
+          name,
+          platformAdmin,
+          active: true,
+          totpStatus: 'none',
+          registeredAt: at,
+          lastSignInAt: null,
+        };
       }
       if (!doc) return null;
       switch (e.type) {

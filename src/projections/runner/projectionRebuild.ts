@@ -10,7 +10,12 @@ import { describeFailure, namesOf, type Slot, type SlotRuntime } from './project
 
 const PROGRESS_EVERY_MS = 1000;
 
-export async function rebuildSlot(runtime: SlotRuntime, slot: Slot, pageSize: number, onProgress?: (progress: RebuildProgress) => void): Promise<void> {
+export async function rebuildSlot(
+  runtime: SlotRuntime,
+  slot: Slot,
+  pageSize: number,
+  onProgress?: (progress: RebuildProgress) => void,
+): Promise<void> {
   const { events, reads, logger, batchSize, waiters } = runtime.deps;
   const { projection } = slot;
   const suffix = nextRebuildSuffix(projection.version, slot.suffix);
@@ -58,7 +63,12 @@ export async function rebuildSlot(runtime: SlotRuntime, slot: Slot, pageSize: nu
     head = await events.headPosition();
     await replay(done);
     const retired = namesOf(slot.collections);
-    await writeCheckpoint(runtime.checkpoints!, projection.name, { version: projection.version, position: batch.position, suffix, collections: namesOf(fresh) });
+    await writeCheckpoint(runtime.checkpoints!, projection.name, {
+      version: projection.version,
+      position: batch.position,
+      suffix,
+      collections: namesOf(fresh),
+    });
     Object.assign(slot, { collections: fresh, suffix, checkpoint: batch.position, persisted: batch.position, error: undefined });
     slot.batch = new ProjectionBatch(projection, fresh, batch.position);
     for (const name of retired) await reads.dropCollection(name);

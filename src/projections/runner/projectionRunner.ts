@@ -19,7 +19,12 @@ import type { ProjectionRunner, ProjectionStatus } from './runnerTypes.js';
  */
 const PAGE_SIZE = 1000;
 
-export function createProjectionRunner(deps: { events: EventStore; reads: ReadStore; logger: Logger; batchSize?: number }): ProjectionRunner {
+export function createProjectionRunner(deps: {
+  events: EventStore;
+  reads: ReadStore;
+  logger: Logger;
+  batchSize?: number;
+}): ProjectionRunner {
   const { events, reads, logger } = deps;
   const waiters = new PositionWaiters();
   const runtime = new SlotRuntime({ events, reads, logger, waiters, batchSize: Math.max(1, deps.batchSize ?? 1000) });
@@ -37,7 +42,8 @@ export function createProjectionRunner(deps: { events: EventStore; reads: ReadSt
     register(projection) {
       if (started) throw new Error('register projections before start()');
       if (slots.has(projection.name)) throw new Error(`projection '${projection.name}' registered twice`);
-      if (!Number.isInteger(projection.version) || projection.version < 1) throw new Error(`projection '${projection.name}': version must be a positive integer`);
+      if (!Number.isInteger(projection.version) || projection.version < 1)
+        throw new Error(`projection '${projection.name}': version must be a positive integer`);
       slots.set(projection.name, newSlot(projection, versionSuffix(projection.version)));
     },
 

@@ -105,7 +105,12 @@ export class SlotRuntime {
     const due = written > 0 || batch.unpersisted >= this.deps.batchSize || (force && batch.position !== slot.persisted);
     if (due && this.checkpoints) {
       const { name, version } = slot.projection;
-      await writeCheckpoint(this.checkpoints, name, { version, position: batch.position, suffix: slot.suffix, collections: namesOf(slot.collections) });
+      await writeCheckpoint(this.checkpoints, name, {
+        version,
+        position: batch.position,
+        suffix: slot.suffix,
+        collections: namesOf(slot.collections),
+      });
       slot.persisted = batch.position;
       batch.unpersisted = 0;
     }

@@ -8,7 +8,8 @@ export function rebuildProgress(
 ): RebuildProgress {
   const { done, position, head, startedAt, finished } = state;
   const elapsedMs = Math.max(0, Date.now() - startedAt);
-  const total = finished || position <= 0n || position >= head ? done : Math.max(done, Math.round((done * Number(head)) / Number(position)));
+  const total =
+    finished || position <= 0n || position >= head ? done : Math.max(done, Math.round((done * Number(head)) / Number(position)));
   const ratePerSecond = elapsedMs > 0 ? Math.round((done * 1000) / elapsedMs) : 0;
   const etaSeconds = finished ? 0 : ratePerSecond > 0 ? Math.ceil((total - done) / ratePerSecond) : null;
   return { projection, done, total, ratePerSecond, etaSeconds, elapsedMs };

@@ -22,8 +22,20 @@ export interface PatientListQuery {
 
 /** List items: the census columns, not the whole record. */
 export const PATIENT_SUMMARY_FIELDS = [
-  'id', 'revision', 'documentType', 'documentNumber', 'givenNames', 'familyNames', 'sex', 'birthDate', 'admissionDate', 'status',
-  'dryWeightKg', 'isolation', 'createdAt', 'updatedAt',
+  'id',
+  'revision',
+  'documentType',
+  'documentNumber',
+  'givenNames',
+  'familyNames',
+  'sex',
+  'birthDate',
+  'admissionDate',
+  'status',
+  'dryWeightKg',
+  'isolation',
+  'createdAt',
+  'updatedAt',
 ] as const;
 
 // Only the summary fields leave the store: a list never copies whole records.
@@ -35,7 +47,12 @@ export async function listPatients(ctx: TenantScope, query: PatientListQuery): P
   const search = query.q ? searchFilter(query.q) : null;
   if (search) Object.assign(filter, search);
   const sort: SortSpec = { [SORT_FIELDS[query.sort]]: query.order === 'asc' ? 1 : -1 };
-  const result = await patients(ctx).find(ctx.auth.tenantId, filter, { sort, limit: query.limit, after: query.cursor ?? null, projection: SUMMARY_PROJECTION });
+  const result = await patients(ctx).find(ctx.auth.tenantId, filter, {
+    sort,
+    limit: query.limit,
+    after: query.cursor ?? null,
+    projection: SUMMARY_PROJECTION,
+  });
   // The projection already made each item a fresh copy holding only the summary fields.
   return { items: result.items, nextCursor: result.nextCursor };
 }
@@ -45,8 +62,17 @@ const NOTE_SUMMARY_PROJECTION: Record<string, 1> = Object.fromEntries(
   ['id', 'patientId', 'revision', 'version', ...NOTE_CONTENT_KEYS, 'authorId', 'recordedAt', 'updatedAt', 'amended'].map((f) => [f, 1]),
 );
 
-export async function listNotes(ctx: TenantScope, patientId: string, limit: number, cursor?: string): Promise<Page<Record<string, unknown>>> {
-  const result = await nursingNotes(ctx).find(ctx.auth.tenantId, { patientId }, { sort: { occurredAt: -1 }, limit, after: cursor ?? null, projection: NOTE_SUMMARY_PROJECTION });
+export async function listNotes(
+  ctx: TenantScope,
+  patientId: string,
+  limit: number,
+  cursor?: string,
+): Promise<Page<Record<string, unknown>>> {
+  const result = await nursingNotes(ctx).find(
+    ctx.auth.tenantId,
+    { patientId },
+    { sort: { occurredAt: -1 }, limit, after: cursor ?? null, projection: NOTE_SUMMARY_PROJECTION },
+  );
   return { items: result.items.map((n) => noteView(n, false)), nextCursor: result.nextCursor };
 }
 
@@ -55,7 +81,11 @@ async function noteIdsOf(ctx: TenantScope, patientId: string): Promise<string[]>
   const ids: string[] = [];
   let after: string | null = null;
   do {
-    const p: Page<NoteDoc> = await nursingNotes(ctx).find(ctx.auth.tenantId, { patientId }, { sort: { id: 1 }, limit: 500, after, projection: { id: 1 } });
+    const p: Page<NoteDoc> = await nursingNotes(ctx).find(
+      ctx.auth.tenantId,
+      { patientId },
+      { sort: { id: 1 }, limit: 500, after, projection: { id: 1 } },
+    );
     ids.push(...p.items.map((n) => n.id));
     after = p.nextCursor;
   } while (after);
@@ -75,17 +105,29 @@ export interface HistoryEntry {
   data: Record<string, unknown>;
 }
 
-const entryOf = (recordType: HistoryEntry['recordType'], recordId: string) => (e: RecordedEvent): HistoryEntry => ({
-  position: e.position.toString(), recordType, recordId, revision: e.revision, type: e.type, occurredAt: e.metadata.occurredAt,
-  actor: e.metadata.actor, reason: e.metadata.reason ?? null, correlationId: e.metadata.correlationId, data: e.data,
-});
+const entryOf =
+  (recordType: HistoryEntry['recordType'], recordId: string) =>
+  (e: RecordedEvent): HistoryEntry => ({
+    position: e.position.toString(),
+    recordType,
+    recordId,
+    revision: e.revision,
+    type: e.type,
+    occurredAt: e.metadata.occurredAt,
+    actor: e.metadata.actor,
+    reason: e.metadata.reason ?? null,
+    correlationId: e.metadata.correlationId,
+    data: e.data,
+  });
 
 const encodeAfter = (position: string): string => Buffer.from(JSON.stringify({ after: position })).toString('base64url');
 function decodeAfter(cursor: string): bigint {
   try {
     const { after } = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { after?: unknown };
     if (typeof after === 'string' && /^\d{1,20}$/.test(after)) return BigInt(after);
-  } catch { /* answered below */ }
+  } catch {
+    /* answered below */
+  }
   throw new InvalidCursorError(); // answered 400 invalid-cursor by the HTTP layer, like every list cursor
 }
 
@@ -95,7 +137,9 @@ export async function patientHistory(ctx: TenantScope, patientId: string, limit:
   const after = cursor ? decodeAfter(cursor) : -1n;
   const read = (category: string, id: string) => ctx.services.events.readStream(streamName(tenantId, category, id));
   const own = (await read('patient', patientId)).map(entryOf('patient', patientId));
-  const notes = await Promise.all((await noteIdsOf(ctx, patientId)).map(async (id) => (await read('nursingNote', id)).map(entryOf('nursingNote', id))));
+  const notes = await Promise.all(
+    (await noteIdsOf(ctx, patientId)).map(async (id) => (await read('nursingNote', id)).map(entryOf('nursingNote', id))),
+  );
   const all = [...own, ...notes.flat()].filter((e) => BigInt(e.position) > after);
   all.sort((a, b) => (BigInt(a.position) < BigInt(b.position) ? -1 : 1));
   const items = all.slice(0, limit);

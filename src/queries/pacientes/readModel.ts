@@ -30,7 +30,10 @@ function foldStream<T>(events: RecordedEvent[], fold: (doc: T | null, e: Recorde
 /** Waits (bounded) for the projection to apply a write; false when the wait ran out. */
 export async function awaitWrite(ctx: TenantScope, result: Pick<WriteOutcome, 'position'>): Promise<boolean> {
   if (result.position === null) return true;
-  return ctx.services.projections.waitFor(result.position, { projections: [PACIENTES_PROJECTION], timeoutMs: LIMITS.readYourWrites.maxWaitMs });
+  return ctx.services.projections.waitFor(result.position, {
+    projections: [PACIENTES_PROJECTION],
+    timeoutMs: LIMITS.readYourWrites.maxWaitMs,
+  });
 }
 
 /** The patient at least at `minRevision`: from the read model, or folded from its stream when the model lags. */

@@ -26,7 +26,11 @@ export const platformCollections = (services: AppServices) => ({
 });
 
 /** The user's active membership in a company with its company, or null (not a member, or no such company). */
-export async function membershipIn(services: AppServices, userId: string, companyId: string): Promise<{ company: CompanyDoc; membership: MembershipDoc } | null> {
+export async function membershipIn(
+  services: AppServices,
+  userId: string,
+  companyId: string,
+): Promise<{ company: CompanyDoc; membership: MembershipDoc } | null> {
   const models = platformCollections(services);
   const membership = await models.memberships.get(PLATFORM_DOCS, membershipId(companyId, userId));
   if (!membership?.active) return null;
@@ -48,7 +52,10 @@ export function permissionsOf(roles: CompanyDoc['roles'], held: readonly string[
 export const permissionsIn = (company: CompanyDoc, membership: MembershipDoc): string[] =>
   permissionsOf(company.roles, membership.roles, permissionCatalog());
 
-export async function listTenants(services: AppServices, userId: string): Promise<{ items: { id: string; name: string; roles: string[] }[] }> {
+export async function listTenants(
+  services: AppServices,
+  userId: string,
+): Promise<{ items: { id: string; name: string; roles: string[] }[] }> {
   const models = platformCollections(services);
   const page = await models.memberships.find(PLATFORM_DOCS, { userId, active: true }, { limit: LIMITS.pagination.maxLimit });
   const items: { id: string; name: string; roles: string[] }[] = [];
@@ -62,7 +69,10 @@ export async function listTenants(services: AppServices, userId: string): Promis
 
 export async function describeMe(services: AppServices, principal: Principal) {
   const models = platformCollections(services);
-  const [user, session] = await Promise.all([models.users.get(PLATFORM_DOCS, principal.userId), models.sessions.get(PLATFORM_DOCS, principal.sessionId)]);
+  const [user, session] = await Promise.all([
+    models.users.get(PLATFORM_DOCS, principal.userId),
+    models.sessions.get(PLATFORM_DOCS, principal.sessionId),
+  ]);
   if (!user || !session) throw unauthorized('The session is not valid');
   const found = principal.tenantId ? await membershipIn(services, principal.userId, principal.tenantId) : null;
   return {
@@ -73,7 +83,12 @@ export async function describeMe(services: AppServices, principal: Principal) {
     totpEnrolled: user.totpStatus === 'confirmed',
     session: { id: session.id, startedAt: session.startedAt, expiresAt: session.expiresAt },
     company: found
-      ? { id: found.company.id, name: found.company.name, roles: [...found.membership.roles].sort(), permissions: permissionsIn(found.company, found.membership) }
+      ? {
+          id: found.company.id,
+          name: found.company.name,
+          roles: [...found.membership.roles].sort(),
+          permissions: permissionsIn(found.company, found.membership),
+        }
       : null,
   };
 }

@@ -1,7 +1,16 @@
 // One embedded collection: a Map per tenant keyed by id (the `get`/`replace` fast paths never touch mingo),
 // mingo for filters, keyset pages sorted in MongoDB comparison order, and copies in and out.
 import { Query, find as mingoFind } from 'mingo';
-import { DuplicateKeyError, type BulkOp, type Collection, type Filter, type FindOptions, type Page, type ReadDoc, type Update } from '../readStore.js';
+import {
+  DuplicateKeyError,
+  type BulkOp,
+  type Collection,
+  type Filter,
+  type FindOptions,
+  type Page,
+  type ReadDoc,
+  type Update,
+} from '../readStore.js';
 import { compareSortValues, decodeCursor, encodeCursor, sortKeysOf, sortValuesOf } from '../readCursor.js';
 import { plainClone } from './plainClone.js';
 import { SHARED_ACCESS, type SharedAccess } from '../sharedDocuments.js';
@@ -171,7 +180,12 @@ export class EmbeddedCollection<T extends ReadDoc> implements Collection<T> {
     this.data(true).put(plainClone(doc));
   }
 
-  async updateOne(tenantId: string, filter: Filter, update: Update, options: { upsert?: boolean } = {}): Promise<{ matched: number; upserted: boolean }> {
+  async updateOne(
+    tenantId: string,
+    filter: Filter,
+    update: Update,
+    options: { upsert?: boolean } = {},
+  ): Promise<{ matched: number; upserted: boolean }> {
     return this.applyUpdate(tenantId, filter, update, options.upsert ?? false);
   }
 
@@ -238,7 +252,8 @@ function viewKey(filter: Filter | undefined, keys: unknown): string | null {
 /** The fields of a projection that only includes top-level fields (the common case), else null. */
 function topLevelInclusion(projection: Record<string, 0 | 1>): string[] | null {
   const fields = Object.keys(projection);
-  if (fields.some((f) => f.includes('.') || f.startsWith('$') || (projection[f] !== 1 && !(f === '_id' && projection[f] === 0)))) return null;
+  if (fields.some((f) => f.includes('.') || f.startsWith('$') || (projection[f] !== 1 && !(f === '_id' && projection[f] === 0))))
+    return null;
   return fields.filter((f) => projection[f] === 1);
 }
 

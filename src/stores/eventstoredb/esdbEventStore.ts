@@ -126,7 +126,7 @@ export async function openEsdbEventStore(opts: { url: string }): Promise<EventSt
         if (!sameEvents(stored, events)) throw new IdempotencyConflictError(stream, events[0]!.id);
       }
       const lastStored = stored[stored.length - 1]!;
-      const position = lastStored.position >= 0n ? lastStored.position : result.position?.commit ?? UNKNOWN_POSITION;
+      const position = lastStored.position >= 0n ? lastStored.position : (result.position?.commit ?? UNKNOWN_POSITION);
       return { nextExpectedRevision: lastStored.revision, position };
     },
 
@@ -220,8 +220,10 @@ function subscribeToAll(
 
 /** The stored events are exactly the appended ones: same ids in the same order, same types and data. */
 function sameEvents(stored: RecordedEvent[], events: NewEvent[]): boolean {
-  return stored.length === events.length &&
-    stored.every((s, i) => s.id.toLowerCase() === events[i]!.id.toLowerCase() && sameEventContent(s, events[i]!));
+  return (
+    stored.length === events.length &&
+    stored.every((s, i) => s.id.toLowerCase() === events[i]!.id.toLowerCase() && sameEventContent(s, events[i]!))
+  );
 }
 
 function toEsdbExpected(expected: ExpectedRevision): AppendExpectedRevision {

@@ -2,9 +2,25 @@
 // (tenant ids contain no ':'), so `get`, `replace` and `deleteOne` are primary-key operations; `_id` is
 // stripped on the way out. Every query is wrapped as {$and: [{tenantId}, filter]}: a filter naming
 // another tenant matches nothing.
-import { MongoBulkWriteError, MongoServerError, type WriteError, type AnyBulkWriteOperation, type Collection as MongoNative, type Document } from 'mongodb';
+import {
+  MongoBulkWriteError,
+  MongoServerError,
+  type WriteError,
+  type AnyBulkWriteOperation,
+  type Collection as MongoNative,
+  type Document,
+} from 'mongodb';
 import { find as mingoFind } from 'mingo';
-import { DuplicateKeyError, type BulkOp, type Collection, type Filter, type FindOptions, type Page, type ReadDoc, type Update } from '../readStore.js';
+import {
+  DuplicateKeyError,
+  type BulkOp,
+  type Collection,
+  type Filter,
+  type FindOptions,
+  type Page,
+  type ReadDoc,
+  type Update,
+} from '../readStore.js';
 import { decodeCursor, encodeCursor, keysetFilter, sortKeysOf, sortValuesOf } from '../readCursor.js';
 
 const DUPLICATE_KEY = 11000;
@@ -108,9 +124,16 @@ export class MongoCollection<T extends ReadDoc> implements Collection<T> {
     await this.translate(() => this.native.replaceOne({ _id: mongoKey(doc.tenantId, doc.id) }, stored(doc), { upsert: true }));
   }
 
-  async updateOne(tenantId: string, filter: Filter, update: Update, options: { upsert?: boolean } = {}): Promise<{ matched: number; upserted: boolean }> {
+  async updateOne(
+    tenantId: string,
+    filter: Filter,
+    update: Update,
+    options: { upsert?: boolean } = {},
+  ): Promise<{ matched: number; upserted: boolean }> {
     assertKeepsIdentity(update, options.upsert ?? false);
-    const { query, update: operators } = options.upsert ? upsertUpdate(tenantId, filter, update) : { query: scoped(tenantId, filter), update };
+    const { query, update: operators } = options.upsert
+      ? upsertUpdate(tenantId, filter, update)
+      : { query: scoped(tenantId, filter), update };
     const result = await this.translate(() => this.native.updateOne(query, operators, { upsert: options.upsert ?? false }));
     return { matched: result.matchedCount, upserted: result.upsertedCount > 0 };
   }
@@ -129,7 +152,9 @@ export class MongoCollection<T extends ReadDoc> implements Collection<T> {
       }
       if (op.kind === 'delete') return { deleteOne: { filter: { _id: mongoKey(op.tenantId, op.id) } } };
       assertKeepsIdentity(op.update, op.upsert ?? false);
-      const { query, update } = op.upsert ? upsertUpdate(op.tenantId, op.filter, op.update) : { query: scoped(op.tenantId, op.filter), update: op.update };
+      const { query, update } = op.upsert
+        ? upsertUpdate(op.tenantId, op.filter, op.update)
+        : { query: scoped(op.tenantId, op.filter), update: op.update };
       return { updateOne: { filter: query, update, upsert: op.upsert ?? false } };
     });
     await this.translate(() => this.native.bulkWrite(models, { ordered: false }));

@@ -18,17 +18,23 @@ export async function openMongoReadStore(opts: { url: string; dbName: string }):
     async collection<T extends ReadDoc = ReadDoc>(name: string, indexes: IndexSpec[] = []): Promise<Collection<T>> {
       const native = db.collection<StoredDoc>(name);
       // Listing by tenant in id order is the default page; every other index is the projection's own.
-      const specs = [{ key: { tenantId: 1, id: 1 } as Record<string, 1 | -1> }, ...indexes.map((index) => ({
-        key: withTenantFirst(index.keys),
-        ...(index.name ? { name: index.name } : {}),
-        ...(index.unique ? { unique: true } : {}),
-      }))];
+      const specs = [
+        { key: { tenantId: 1, id: 1 } as Record<string, 1 | -1> },
+        ...indexes.map((index) => ({
+          key: withTenantFirst(index.keys),
+          ...(index.name ? { name: index.name } : {}),
+          ...(index.unique ? { unique: true } : {}),
+        })),
+      ];
       await native.createIndexes(specs);
       return new MongoCollection<T>(name, native);
     },
     async listCollections(): Promise<string[]> {
       const infos = await db.listCollections({}, { nameOnly: true }).toArray();
-      return infos.map((info) => info.name).filter((name) => !name.startsWith('system.')).sort();
+      return infos
+        .map((info) => info.name)
+        .filter((name) => !name.startsWith('system.'))
+        .sort();
     },
     async dropCollection(name: string): Promise<void> {
       try {

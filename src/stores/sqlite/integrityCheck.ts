@@ -35,7 +35,10 @@ export function corruptFileMessage(file: string, finding: string): string {
 
 /** The first findings on one line, without SQLite's '*** in database main ***' heading. */
 function problemsText(problems: string[]): string {
-  return problems.slice(0, 3).map((p) => p.replace(/^\*\*\* in database \w+ \*\*\*\s*/, '').replace(/\s*\n\s*/g, '; ')).join('; ');
+  return problems
+    .slice(0, 3)
+    .map((p) => p.replace(/^\*\*\* in database \w+ \*\*\*\s*/, '').replace(/\s*\n\s*/g, '; '))
+    .join('; ');
 }
 
 // Plain CommonJS evaluated in the worker, so it runs the same under tsx, mocha and a tsc build.
@@ -61,8 +64,11 @@ parentPort.postMessage({ problems, failure });
 /** The pragma threw: a damaged page is corruption; anything else (locked, I/O) means the file is unverified. */
 function failureError(file: string, failure: { code: string; message: string }): EventStoreUnusableError {
   const finding = `${failure.code ? `${failure.code}: ` : ''}${failure.message}`;
-  if (/^SQLITE_(CORRUPT|NOTADB)/.test(failure.code)) return new EventStoreUnusableError(corruptFileMessage(file, `PRAGMA quick_check: ${finding}`));
-  return new EventStoreUnusableError(`${file}: the integrity check could not run (${finding}); refusing to write to the file (it was left untouched)`);
+  if (/^SQLITE_(CORRUPT|NOTADB)/.test(failure.code))
+    return new EventStoreUnusableError(corruptFileMessage(file, `PRAGMA quick_check: ${finding}`));
+  return new EventStoreUnusableError(
+    `${file}: the integrity check could not run (${finding}); refusing to write to the file (it was left untouched)`,
+  );
 }
 
 const driver = createRequire(import.meta.url).resolve('better-sqlite3');
@@ -89,7 +95,12 @@ export function startIntegrityCheck(file: string): IntegrityCheck {
     worker.once('exit', (code) => {
       // Settles nothing when the message came first (a settled promise ignores later calls).
       if (stopping) reject(new IntegrityCheckStoppedError(file));
-      else reject(new EventStoreUnusableError(`${file}: the integrity check stopped unexpectedly (exit code ${code}); refusing to write to the file (it was left untouched)`));
+      else
+        reject(
+          new EventStoreUnusableError(
+            `${file}: the integrity check stopped unexpectedly (exit code ${code}); refusing to write to the file (it was left untouched)`,
+          ),
+        );
     });
   });
   return {

@@ -54,10 +54,12 @@ export function startPollingSubscription(
       }
       if (page.length < options.pageSize && !dirty && !stopped) await waitForWork();
     }
-  })().catch((err: unknown) => {
-    stopped = true;
-    resolveFailed(err instanceof Error ? err : new Error(String(err)));
-  }).finally(unregister);
+  })()
+    .catch((err: unknown) => {
+      stopped = true;
+      resolveFailed(err instanceof Error ? err : new Error(String(err)));
+    })
+    .finally(unregister);
 
   return {
     failed,

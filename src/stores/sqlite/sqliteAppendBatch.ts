@@ -21,7 +21,15 @@ export function createBatchWriter(db: Database.Database, st: Statements) {
     const tenant = tenantOfStream(p.stream);
     let position = 0;
     p.events.forEach((e, i) => {
-      const info = st.insert.run(p.stream, current + 1 + i, tenant, e.id.toLowerCase(), e.type, JSON.stringify(e.data), JSON.stringify(e.metadata));
+      const info = st.insert.run(
+        p.stream,
+        current + 1 + i,
+        tenant,
+        e.id.toLowerCase(),
+        e.type,
+        JSON.stringify(e.data),
+        JSON.stringify(e.metadata),
+      );
       position = Number(info.lastInsertRowid);
     });
     return { nextExpectedRevision: current + p.events.length, position: BigInt(position) };
@@ -75,8 +83,10 @@ function findEarlierAppend(st: Statements, p: PendingAppend): AppendResult | nul
   if (rows.some((r) => r === undefined)) throw conflict;
   const found = rows as EventRow[];
   const start = found[0]!.revision;
-  const same = found.every((r, i) => r.stream === p.stream && r.revision === start + i &&
-    sameEventContent({ type: r.type, data: JSON.parse(r.data) }, p.events[i]!));
+  const same = found.every(
+    (r, i) =>
+      r.stream === p.stream && r.revision === start + i && sameEventContent({ type: r.type, data: JSON.parse(r.data) }, p.events[i]!),
+  );
   if (!same || !retryStartMatches(p.expected, start)) throw conflict;
   const last = found[found.length - 1]!;
   return { nextExpectedRevision: last.revision, position: BigInt(last.position) };

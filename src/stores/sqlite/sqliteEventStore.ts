@@ -75,7 +75,10 @@ export async function openSqliteEventStore(opts: SqliteEventStoreOptions): Promi
     if (err instanceof IntegrityCheckStoppedError) throw err; // closed first: close() rejected the waiting appends
     integrityState = 'failed';
     integrityError = err instanceof EventStoreUnusableError ? err : new EventStoreUnusableError(String(err));
-    opts.logger?.error('event store file failed its integrity check; appends are refused', { file: opts.file, error: integrityError.message });
+    opts.logger?.error('event store file failed its integrity check; appends are refused', {
+      file: opts.file,
+      error: integrityError.message,
+    });
     rejectWaiting(integrityError);
     throw integrityError;
   }
@@ -150,9 +153,10 @@ export async function openSqliteEventStore(opts: SqliteEventStoreOptions): Promi
       assertValidRead({ fromRevision: options.fromRevision, maxCount: options.maxCount });
       const limit = options.maxCount ?? NO_LIMIT;
       if (limit === 0) return [];
-      const rows = options.direction === 'backwards'
-        ? st.streamBackwards.all(stream, options.fromRevision ?? Number.MAX_SAFE_INTEGER, limit)
-        : st.streamForwards.all(stream, options.fromRevision ?? 0, limit);
+      const rows =
+        options.direction === 'backwards'
+          ? st.streamBackwards.all(stream, options.fromRevision ?? Number.MAX_SAFE_INTEGER, limit)
+          : st.streamForwards.all(stream, options.fromRevision ?? 0, limit);
       return rows.map(toRecordedEvent);
     },
 
@@ -199,7 +203,8 @@ export async function openSqliteEventStore(opts: SqliteEventStoreOptions): Promi
       // Waits for a pragma already running in the worker to return: it holds the file open until then.
       await check?.stop();
       // Never acknowledged, so nothing is lost: the caller may retry once the file has been checked.
-      if (integrityState !== 'ok') rejectWaiting(integrityError ?? new Error('event store closed before its integrity check finished; the append was not written'));
+      if (integrityState !== 'ok')
+        rejectWaiting(integrityError ?? new Error('event store closed before its integrity check finished; the append was not written'));
       while (queue.length > 0) flush(); // appends accepted before close are still written
       db.close();
       opts.logger?.info('event store closed', { kind: 'sqlite', file: opts.file });

@@ -105,7 +105,9 @@ function probeFile(file: string): void {
     // Read-only: no checkpoint on close, no schema creation, nothing written to the main file.
     probe = new Database(file, { readonly: true, fileMustExist: true, timeout: 10_000 });
   } catch (err) {
-    throw new EventStoreUnusableError(`${file} cannot be opened: ${(err as Error).message}; refusing to start (the file was left untouched)`);
+    throw new EventStoreUnusableError(
+      `${file} cannot be opened: ${(err as Error).message}; refusing to start (the file was left untouched)`,
+    );
   }
   try {
     // Cheap checks only (the header page and the schema): the full quick_check runs in the background
@@ -115,7 +117,9 @@ function probeFile(file: string): void {
     const tables = probe.prepare(`SELECT name FROM sqlite_schema WHERE type = 'table'`).pluck().all() as string[];
     if (version === 0 && appId === 0 && tables.length === 0) return; // an empty database: safe to initialise
     if (appId !== APPLICATION_ID) {
-      throw new EventStoreUnusableError(`${file} is an SQLite database but not this service's event log (application_id ${appId}); refusing to start (the file was left untouched)`);
+      throw new EventStoreUnusableError(
+        `${file} is an SQLite database but not this service's event log (application_id ${appId}); refusing to start (the file was left untouched)`,
+      );
     }
     if (version !== SCHEMA_VERSION) throw new EventStoreUnusableError(unknownVersionMessage(file, version));
     if (!tables.includes('events')) throw new EventStoreUnusableError(corruptFileMessage(file, 'the events table is missing'));
@@ -136,8 +140,10 @@ export function asUnusable(file: string, err: unknown): unknown {
 }
 
 function unknownVersionMessage(file: string, version: number): string {
-  return `${file} has event-log schema version ${version}, but this build understands only version ${SCHEMA_VERSION}; ` +
-    'refusing to start (the file was left untouched). Run a build that knows this version.';
+  return (
+    `${file} has event-log schema version ${version}, but this build understands only version ${SCHEMA_VERSION}; ` +
+    'refusing to start (the file was left untouched). Run a build that knows this version.'
+  );
 }
 
 /** fsync the directory so the new file's directory entry itself survives a power cut. */

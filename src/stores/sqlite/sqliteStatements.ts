@@ -13,31 +13,43 @@ export interface EventRow {
 }
 
 /** The same columns as a raw array: reading arrays is ~30% faster than objects on replays of the whole log. */
-export type RawEventRow = [position: number, stream: string, revision: number, eventId: string, type: string, data: string, metadata: string];
+export type RawEventRow = [
+  position: number,
+  stream: string,
+  revision: number,
+  eventId: string,
+  type: string,
+  data: string,
+  metadata: string,
+];
 
 const COLUMNS = 'position, stream, revision, event_id, type, data, metadata';
 
 export function prepareStatements(db: Database.Database) {
   return {
-    headRevision: db.prepare<[string], { revision: number }>(
-      'SELECT revision FROM events WHERE stream = ? ORDER BY revision DESC LIMIT 1',
-    ),
+    headRevision: db.prepare<[string], { revision: number }>('SELECT revision FROM events WHERE stream = ? ORDER BY revision DESC LIMIT 1'),
     insert: db.prepare<[string, number, string, string, string, string, string]>(
       'INSERT INTO events (stream, revision, tenant, event_id, type, data, metadata) VALUES (?, ?, ?, ?, ?, ?, ?)',
     ),
     byEventId: db.prepare<[string], EventRow>(`SELECT ${COLUMNS} FROM events WHERE event_id = ?`),
-    streamForwards: db.prepare<[string, number, number], RawEventRow>(
-      `SELECT ${COLUMNS} FROM events WHERE stream = ? AND revision >= ? ORDER BY revision ASC LIMIT ?`,
-    ).raw(true),
-    streamBackwards: db.prepare<[string, number, number], RawEventRow>(
-      `SELECT ${COLUMNS} FROM events WHERE stream = ? AND revision <= ? ORDER BY revision DESC LIMIT ?`,
-    ).raw(true),
-    allAfter: db.prepare<[number, number], RawEventRow>(
-      `SELECT ${COLUMNS} FROM events WHERE position > ? ORDER BY position ASC LIMIT ?`,
-    ).raw(true),
-    tenantAfter: db.prepare<[string, number, number], RawEventRow>(
-      `SELECT ${COLUMNS} FROM events WHERE tenant = ? AND position > ? ORDER BY position ASC LIMIT ?`,
-    ).raw(true),
+    streamForwards: db
+      .prepare<[string, number, number], RawEventRow>(
+        `SELECT ${COLUMNS} FROM events WHERE stream = ? AND revision >= ? ORDER BY revision ASC LIMIT ?`,
+      )
+      .raw(true),
+    streamBackwards: db
+      .prepare<[string, number, number], RawEventRow>(
+        `SELECT ${COLUMNS} FROM events WHERE stream = ? AND revision <= ? ORDER BY revision DESC LIMIT ?`,
+      )
+      .raw(true),
+    allAfter: db
+      .prepare<[number, number], RawEventRow>(`SELECT ${COLUMNS} FROM events WHERE position > ? ORDER BY position ASC LIMIT ?`)
+      .raw(true),
+    tenantAfter: db
+      .prepare<[string, number, number], RawEventRow>(
+        `SELECT ${COLUMNS} FROM events WHERE tenant = ? AND position > ? ORDER BY position ASC LIMIT ?`,
+      )
+      .raw(true),
     head: db.prepare<[], { p: number | null }>('SELECT max(position) AS p FROM events'),
     tenantHead: db.prepare<[string], { p: number | null }>('SELECT max(position) AS p FROM events WHERE tenant = ?'),
   };

@@ -16,24 +16,31 @@ describe('challenge decider', () => {
 
   it('is consumed once', () => {
     const consumed: ChallengeEvent = { type: 'ChallengeConsumed', data: { sessionId: 's1' } };
-    given(challengeDecider, issued).when(cmd('ConsumeChallenge', { sessionId: 's1' })).then(consumed);
-    given(challengeDecider, issued, consumed).when(cmd('ConsumeChallenge', { sessionId: 's2' })).thenError('challenge-unusable');
+    given(challengeDecider, issued)
+      .when(cmd('ConsumeChallenge', { sessionId: 's1' }))
+      .then(consumed);
+    given(challengeDecider, issued, consumed)
+      .when(cmd('ConsumeChallenge', { sessionId: 's2' }))
+      .thenError('challenge-unusable');
   });
 
   it('expires after its TTL', () => {
-    given(challengeDecider, issued).when(cmd('ConsumeChallenge', { sessionId: 's1' }, EXPIRES)).thenError('challenge-unusable');
+    given(challengeDecider, issued)
+      .when(cmd('ConsumeChallenge', { sessionId: 's1' }, EXPIRES))
+      .thenError('challenge-unusable');
     assert.equal(challengeUsability(given(challengeDecider, issued).state, EXPIRES), 'expired');
     assert.equal(challengeUsability(given(challengeDecider).state, T0), 'missing');
   });
 
   it('dies with the fifth wrong code', () => {
-    given(challengeDecider, issued, failed(1), failed(2), failed(3))
-      .when(cmd('RecordChallengeCodeFailure', {}))
-      .then(failed(4));
+    given(challengeDecider, issued, failed(1), failed(2), failed(3)).when(cmd('RecordChallengeCodeFailure', {})).then(failed(4));
     given(challengeDecider, issued, failed(1), failed(2), failed(3), failed(4))
       .when(cmd('RecordChallengeCodeFailure', {}))
       .then(failed(5), { type: 'ChallengeExhausted', data: { attempts: 5 } });
-    const dead = given(challengeDecider, issued, failed(1), failed(2), failed(3), failed(4), failed(5), { type: 'ChallengeExhausted', data: { attempts: 5 } });
+    const dead = given(challengeDecider, issued, failed(1), failed(2), failed(3), failed(4), failed(5), {
+      type: 'ChallengeExhausted',
+      data: { attempts: 5 },
+    });
     assert.equal(challengeUsability(dead.state, T0), 'exhausted');
     dead.when(cmd('ConsumeChallenge', { sessionId: 's1' })).thenError('challenge-unusable');
   });

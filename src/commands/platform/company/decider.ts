@@ -69,7 +69,10 @@ export function decideCompany(cmd: CompanyCommand, s: CompanyState): CompanyEven
       const name = cmd.data.name.trim();
       if (!name) throw new DomainError('name-required', 'a company needs a name', 422);
       return [
-        { type: 'CompanyRegistered', data: { companyId: cmd.aggregateId, name, legalName: cmd.data.legalName ?? null, taxId: cmd.data.taxId ?? null } },
+        {
+          type: 'CompanyRegistered',
+          data: { companyId: cmd.aggregateId, name, legalName: cmd.data.legalName ?? null, taxId: cmd.data.taxId ?? null },
+        },
         { type: 'RoleDefined', data: { code: ADMIN_ROLE, name: 'Administrator', permissions: [], grantsAll: true } },
       ];
     }

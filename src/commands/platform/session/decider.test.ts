@@ -4,7 +4,8 @@ import { sessionDecider, sessionExpiry, type SessionCommand } from './decider.js
 import type { SessionEvent } from './events.js';
 
 const minutes = (n: number) => new Date(Date.parse(T0) + n * 60_000).toISOString();
-const cmd = (type: SessionCommand['type'], data: unknown, at = T0) => command<SessionCommand>(type, data as never, { at, aggregateId: 's1' });
+const cmd = (type: SessionCommand['type'], data: unknown, at = T0) =>
+  command<SessionCommand>(type, data as never, { at, aggregateId: 's1' });
 const startData = {
   userId: 'u1',
   email: 'ana@clinic.example',
@@ -25,12 +26,18 @@ describe('session decider', () => {
   });
 
   it('records the selected company', () => {
-    given(sessionDecider, started).when(cmd('SelectCompany', { companyId: 'c1' }, minutes(1))).then({ type: 'CompanySelected', data: { companyId: 'c1' } });
+    given(sessionDecider, started)
+      .when(cmd('SelectCompany', { companyId: 'c1' }, minutes(1)))
+      .then({ type: 'CompanySelected', data: { companyId: 'c1' } });
   });
 
   it('rotates the refresh token', () => {
-    given(sessionDecider, started).when(cmd('RefreshSession', { presentedHash: 'h0', newHash: 'h1' }, minutes(10))).then(refreshed('h1', minutes(10)));
-    given(sessionDecider, started).when(cmd('RefreshSession', { presentedHash: 'forged', newHash: 'h1' })).thenError('refresh-token-invalid');
+    given(sessionDecider, started)
+      .when(cmd('RefreshSession', { presentedHash: 'h0', newHash: 'h1' }, minutes(10)))
+      .then(refreshed('h1', minutes(10)));
+    given(sessionDecider, started)
+      .when(cmd('RefreshSession', { presentedHash: 'forged', newHash: 'h1' }))
+      .thenError('refresh-token-invalid');
   });
 
   it('revokes the whole session when a rotated-out refresh token comes back', () => {
@@ -56,7 +63,9 @@ describe('session decider', () => {
   });
 
   it('records activity at most once per interval', () => {
-    given(sessionDecider, started).when(cmd('RecordSessionActivity', { minIntervalSeconds: 300 }, minutes(4))).thenNothing();
+    given(sessionDecider, started)
+      .when(cmd('RecordSessionActivity', { minIntervalSeconds: 300 }, minutes(4)))
+      .thenNothing();
     given(sessionDecider, started)
       .when(cmd('RecordSessionActivity', { minIntervalSeconds: 300 }, minutes(5)))
       .then({ type: 'SessionActivityRecorded', data: { at: minutes(5) } });
@@ -64,16 +73,32 @@ describe('session decider', () => {
 
   it('logs out once; an ended session takes no more commands', () => {
     const out: SessionEvent = { type: 'LoggedOut', data: { at: minutes(2) } };
-    given(sessionDecider, started).when(cmd('Logout', {}, minutes(2))).then(out);
-    given(sessionDecider, started, out).when(cmd('Logout', {}, minutes(3))).thenNothing();
-    given(sessionDecider, started, out).when(cmd('SelectCompany', { companyId: 'c1' }, minutes(3))).thenError('session-ended');
-    given(sessionDecider, started, out).when(cmd('RecordSessionActivity', { minIntervalSeconds: 0 }, minutes(9))).thenNothing();
-    given(sessionDecider).when(cmd('SelectCompany', { companyId: 'c1' })).thenError('session-ended');
+    given(sessionDecider, started)
+      .when(cmd('Logout', {}, minutes(2)))
+      .then(out);
+    given(sessionDecider, started, out)
+      .when(cmd('Logout', {}, minutes(3)))
+      .thenNothing();
+    given(sessionDecider, started, out)
+      .when(cmd('SelectCompany', { companyId: 'c1' }, minutes(3)))
+      .thenError('session-ended');
+    given(sessionDecider, started, out)
+      .when(cmd('RecordSessionActivity', { minIntervalSeconds: 0 }, minutes(9)))
+      .thenNothing();
+    given(sessionDecider)
+      .when(cmd('SelectCompany', { companyId: 'c1' }))
+      .thenError('session-ended');
   });
 
   it('revokes and expires on request', () => {
-    given(sessionDecider, started).when(cmd('RevokeSession', {}, minutes(1))).then({ type: 'SessionRevoked', data: { reason: 'revoked', at: minutes(1) } });
-    given(sessionDecider, started).when(cmd('ExpireSession', {}, minutes(1))).thenNothing();
-    given(sessionDecider, started).when(cmd('ExpireSession', {}, minutes(45))).then({ type: 'SessionExpired', data: { reason: 'idle', at: minutes(45) } });
+    given(sessionDecider, started)
+      .when(cmd('RevokeSession', {}, minutes(1)))
+      .then({ type: 'SessionRevoked', data: { reason: 'revoked', at: minutes(1) } });
+    given(sessionDecider, started)
+      .when(cmd('ExpireSession', {}, minutes(1)))
+      .thenNothing();
+    given(sessionDecider, started)
+      .when(cmd('ExpireSession', {}, minutes(45)))
+      .then({ type: 'SessionExpired', data: { reason: 'idle', at: minutes(45) } });
   });
 });

@@ -103,7 +103,8 @@ export function decideSession(cmd: SessionCommand, s: SessionState): SessionEven
     case 'RefreshSession':
       mustBeOpen(s);
       // Reuse first: a leaked token must end the session even if it is about to expire anyway.
-      if (s.spentRefreshHashes.includes(cmd.data.presentedHash)) return [{ type: 'SessionRevoked', data: { reason: 'refresh-token-reuse', at } }];
+      if (s.spentRefreshHashes.includes(cmd.data.presentedHash))
+        return [{ type: 'SessionRevoked', data: { reason: 'refresh-token-reuse', at } }];
       if (cmd.data.presentedHash !== s.currentRefreshHash) throw rule('refresh-token-invalid', 'unknown refresh token');
       return expired(s, at) ?? [{ type: 'SessionRefreshed', data: { refreshTokenHash: cmd.data.newHash, at } }];
     case 'RecordSessionActivity': {
@@ -118,7 +119,7 @@ export function decideSession(cmd: SessionCommand, s: SessionState): SessionEven
     case 'RevokeSession':
       return !s.exists || s.endedReason ? [] : [{ type: 'SessionRevoked', data: { reason: 'revoked', at } }];
     case 'ExpireSession':
-      return !s.exists || s.endedReason ? [] : expired(s, at) ?? [];
+      return !s.exists || s.endedReason ? [] : (expired(s, at) ?? []);
   }
 }
 

@@ -18,7 +18,15 @@ describe('user decider', () => {
       .when(cmd('RegisterUser', { email: 'ana@clinic.example', name: 'Ana', passwordHash: '$argon2id$x', platformAdmin: false }))
       .then(registered);
     given(userDecider)
-      .when(cmd('RegisterUser', { email: 'ana@clinic.example', name: 'Ana', passwordHash: '$argon2id$x', platformAdmin: false, provisionedTotpSecret: 'enc-9' }))
+      .when(
+        cmd('RegisterUser', {
+          email: 'ana@clinic.example',
+          name: 'Ana',
+          passwordHash: '$argon2id$x',
+          platformAdmin: false,
+          provisionedTotpSecret: 'enc-9',
+        }),
+      )
       .then(registered, { type: 'TotpEnrollmentConfirmed', data: { encryptedSecret: 'enc-9', timeStep: null } });
   });
 
@@ -27,9 +35,15 @@ describe('user decider', () => {
   });
 
   it('starts enrollment once and keeps the pending secret on later logins', () => {
-    given(userDecider, registered).when(cmd('StartTotpEnrollment', { encryptedSecret: 'enc-1' })).then(pending);
-    given(userDecider, registered, pending).when(cmd('StartTotpEnrollment', { encryptedSecret: 'enc-2' })).thenNothing();
-    given(userDecider, registered, pending, confirmed).when(cmd('StartTotpEnrollment', { encryptedSecret: 'enc-2' })).thenError('totp-already-enrolled');
+    given(userDecider, registered)
+      .when(cmd('StartTotpEnrollment', { encryptedSecret: 'enc-1' }))
+      .then(pending);
+    given(userDecider, registered, pending)
+      .when(cmd('StartTotpEnrollment', { encryptedSecret: 'enc-2' }))
+      .thenNothing();
+    given(userDecider, registered, pending, confirmed)
+      .when(cmd('StartTotpEnrollment', { encryptedSecret: 'enc-2' }))
+      .thenError('totp-already-enrolled');
   });
 
   it('confirms a pending enrollment with the first accepted code', () => {
@@ -40,7 +54,9 @@ describe('user decider', () => {
 
   it('accepts a later time step and refuses the same or an older one as a replay', () => {
     const accepted: UserEvent = { type: 'TotpCodeAccepted', data: { challengeId: 'c1', timeStep: 101 } };
-    given(userDecider, registered, pending, confirmed).when(cmd('AcceptTotpCode', { challengeId: 'c1', timeStep: 101 })).then(accepted);
+    given(userDecider, registered, pending, confirmed)
+      .when(cmd('AcceptTotpCode', { challengeId: 'c1', timeStep: 101 }))
+      .then(accepted);
     given(userDecider, registered, pending, confirmed, accepted)
       .when(cmd('AcceptTotpCode', { challengeId: 'c2', timeStep: 101 }))
       .then({ type: 'TotpReplayRefused', data: { challengeId: 'c2', timeStep: 101 } });
@@ -60,7 +76,9 @@ describe('user decider', () => {
   });
 
   it('refuses codes for a user without a second factor or a deactivated user', () => {
-    given(userDecider, registered).when(cmd('AcceptTotpCode', { challengeId: 'c', timeStep: 1 })).thenError('totp-not-enrolled');
+    given(userDecider, registered)
+      .when(cmd('AcceptTotpCode', { challengeId: 'c', timeStep: 1 }))
+      .thenError('totp-not-enrolled');
     given(userDecider, registered, pending, confirmed, { type: 'UserDeactivated', data: {} })
       .when(cmd('AcceptTotpCode', { challengeId: 'c', timeStep: 200 }))
       .thenError('user-inactive');
@@ -81,7 +99,9 @@ describe('user decider', () => {
       .then({ type: 'TotpCodeRejected', data: { challengeId: 'c', at: T0 } });
     given(userDecider, registered).when(cmd('ResetTwoFactor', {})).thenNothing();
     given(userDecider, registered, { type: 'UserDeactivated', data: {} }).when(cmd('DeactivateUser', {})).thenNothing();
-    given(userDecider).when(cmd('RecordLoginSuccess', { challengeId: 'c' })).thenError('not-found');
+    given(userDecider)
+      .when(cmd('RecordLoginSuccess', { challengeId: 'c' }))
+      .thenError('not-found');
   });
 });
 
@@ -89,7 +109,10 @@ describe('sign-in throttle rules', () => {
   const login = { failuresBeforeDelay: 5, maxFailuresPerHour: 100, longestDelaySeconds: 60 };
 
   it('lets the first failures through, then delays grow and stay capped', () => {
-    assert.deepEqual([4, 5, 6, 7, 12, 50].map((n) => loginDelayAfter(n, login)), [0, 2, 4, 8, 60, 60]);
+    assert.deepEqual(
+      [4, 5, 6, 7, 12, 50].map((n) => loginDelayAfter(n, login)),
+      [0, 2, 4, 8, 60, 60],
+    );
   });
 
   it('never allows more than the hourly bound of failures', () => {

@@ -37,7 +37,10 @@ export const initialUserState: UserState = {
 };
 
 export type UserCommand =
-  | CommandEnvelope<'RegisterUser', { email: string; name: string; passwordHash: string; platformAdmin: boolean; provisionedTotpSecret?: string | null }>
+  | CommandEnvelope<
+      'RegisterUser',
+      { email: string; name: string; passwordHash: string; platformAdmin: boolean; provisionedTotpSecret?: string | null }
+    >
   | CommandEnvelope<'StartTotpEnrollment', { encryptedSecret: string }>
   | CommandEnvelope<'RecordLoginSuccess', { challengeId: string }>
   | CommandEnvelope<'RecordLoginFailure', { reason: 'wrong-password' | 'inactive' }>
@@ -53,7 +56,10 @@ export function evolveUser(s: UserState, e: UserEvent): UserState {
     case 'TotpEnrollmentStarted':
       return { ...s, totp: { status: 'pending', encryptedSecret: e.data.encryptedSecret, lastTimeStep: s.totp.lastTimeStep } };
     case 'TotpEnrollmentConfirmed':
-      return { ...s, totp: { status: 'confirmed', encryptedSecret: e.data.encryptedSecret, lastTimeStep: e.data.timeStep ?? s.totp.lastTimeStep } };
+      return {
+        ...s,
+        totp: { status: 'confirmed', encryptedSecret: e.data.encryptedSecret, lastTimeStep: e.data.timeStep ?? s.totp.lastTimeStep },
+      };
     case 'LoginSucceeded':
       return { ...s, consecutiveFailures: 0, lastFailureAt: null };
     case 'LoginFailed':

@@ -38,7 +38,10 @@ export function loginRetryAfterSeconds(
 export function codeRetryAfterSeconds(recentFailures: readonly string[], at: string, policy: CodeThrottlePolicy): number {
   const now = Date.parse(at);
   const windowMs = policy.windowSeconds * 1000;
-  const inWindow = recentFailures.map((t) => Date.parse(t)).filter((t) => now - t < windowMs).sort((a, b) => a - b);
+  const inWindow = recentFailures
+    .map((t) => Date.parse(t))
+    .filter((t) => now - t < windowMs)
+    .sort((a, b) => a - b);
   if (inWindow.length < policy.userFailuresPerWindow) return 0;
   // The attempt is allowed again once enough of the window's failures have aged out.
   const oldestThatMustLeave = inWindow[inWindow.length - policy.userFailuresPerWindow]!;

@@ -11,14 +11,26 @@ import { usersProjection } from '../../../projections/platform/usersProjection.j
 import { sessionsProjection } from '../../../projections/platform/sessionsProjection.js';
 import { companiesProjection } from '../../../projections/platform/companiesProjection.js';
 import {
-  LoginBody, LoginResponse, MeResponse, RefreshBody, SelectionResponse, TenantIdParams, TenantsResponse, TokenPairSchema, Verify2faBody,
-  type LoginData, type RefreshData, type SelectTenantParams, type Verify2faData,
+  LoginBody,
+  LoginResponse,
+  MeResponse,
+  RefreshBody,
+  SelectionResponse,
+  TenantIdParams,
+  TenantsResponse,
+  TokenPairSchema,
+  Verify2faBody,
+  type LoginData,
+  type RefreshData,
+  type SelectTenantParams,
+  type Verify2faData,
 } from './schemas.js';
 
 export const AUTH_TAG = 'Auth';
 
 const clientOf = (ctx: RequestContext): Client => ({ ip: ctx.ip, userAgent: ctx.userAgent, correlationId: ctx.correlationId });
-const throttled = (what: string) => problem(`Throttled (${what}); wait Retry-After seconds`, { 'Retry-After': 'Seconds to wait before trying again' });
+const throttled = (what: string) =>
+  problem(`Throttled (${what}); wait Retry-After seconds`, { 'Retry-After': 'Seconds to wait before trying again' });
 const login_ = LIMITS.throttling.login;
 const verify_ = LIMITS.throttling.verify2fa;
 /** Params or query a route does not declare. */
@@ -26,7 +38,10 @@ type NoInput = Record<string, never>;
 
 const routes: RouteDecl[] = [
   route<NoInput, NoInput, LoginData>({
-    method: 'post', path: '/auth/login', tag: AUTH_TAG, auth: 'public',
+    method: 'post',
+    path: '/auth/login',
+    tag: AUTH_TAG,
+    auth: 'public',
     summary: 'Sign in, step 1: e-mail and password -> challenge for the second factor',
     description:
       'Any wrong credential (unknown e-mail, wrong password, deactivated account) answers the same 401. ' +
@@ -42,7 +57,10 @@ const routes: RouteDecl[] = [
     handle: async (input, ctx) => ({ status: 200, body: await login(ctx.services, input.body, clientOf(ctx)) }),
   }),
   route<NoInput, NoInput, Verify2faData>({
-    method: 'post', path: '/auth/verify-2fa', tag: AUTH_TAG, auth: 'public',
+    method: 'post',
+    path: '/auth/verify-2fa',
+    tag: AUTH_TAG,
+    auth: 'public',
     summary: 'Sign in, step 2: challenge and TOTP code -> access and refresh tokens',
     description:
       `TOTP per RFC 6238 (SHA-1, 6 digits, 30 s); the current and the previous step are accepted, and a code is accepted once per user ever (replays refused). ` +
@@ -58,7 +76,10 @@ const routes: RouteDecl[] = [
     handle: async (input, ctx) => ({ status: 200, body: await verifySecondFactor(ctx.services, input.body, clientOf(ctx)) }),
   }),
   route<NoInput, NoInput, RefreshData>({
-    method: 'post', path: '/auth/refresh', tag: AUTH_TAG, auth: 'public',
+    method: 'post',
+    path: '/auth/refresh',
+    tag: AUTH_TAG,
+    auth: 'public',
     summary: 'Exchange the refresh token for a new token pair (rotation)',
     description: 'Each refresh token works once. Presenting an already rotated-out refresh token revokes the whole session (token theft).',
     body: RefreshBody,
@@ -69,7 +90,10 @@ const routes: RouteDecl[] = [
     handle: async (input, ctx) => ({ status: 200, body: await refreshSession(ctx.services, input.body.refreshToken, clientOf(ctx)) }),
   }),
   {
-    method: 'post', path: '/auth/logout', tag: AUTH_TAG, auth: 'session',
+    method: 'post',
+    path: '/auth/logout',
+    tag: AUTH_TAG,
+    auth: 'session',
     summary: 'End the session: every token of it stops working at once',
     responses: { 204: { description: 'Signed out' } },
     handle: async (_input, ctx) => {
@@ -78,25 +102,35 @@ const routes: RouteDecl[] = [
     },
   },
   {
-    method: 'get', path: '/auth/me', tag: AUTH_TAG, auth: 'session',
+    method: 'get',
+    path: '/auth/me',
+    tag: AUTH_TAG,
+    auth: 'session',
     summary: 'The signed-in user, the session and the selected company with roles and permissions',
     responses: { 200: { description: 'Who you are', schema: MeResponse } },
     handle: async (_input, ctx) => ({ status: 200, body: await describeMe(ctx.services, ctx.auth!) }),
   },
   {
-    method: 'get', path: '/tenants', tag: AUTH_TAG, auth: 'session',
+    method: 'get',
+    path: '/tenants',
+    tag: AUTH_TAG,
+    auth: 'session',
     summary: 'The companies this user may select',
-    responses: { 200: { description: 'Companies with the user\'s roles', schema: TenantsResponse } },
+    responses: { 200: { description: "Companies with the user's roles", schema: TenantsResponse } },
     handle: async (_input, ctx) => ({ status: 200, body: await listTenants(ctx.services, ctx.auth!.userId) }),
   },
   route<SelectTenantParams>({
-    method: 'post', path: '/tenants/{id}/select', tag: AUTH_TAG, auth: 'session',
+    method: 'post',
+    path: '/tenants/{id}/select',
+    tag: AUTH_TAG,
+    auth: 'session',
     summary: 'Select the company this session works in',
-    description: 'Recorded on the server-side session (the access token does not change). Every company-scoped route then works in this company.',
+    description:
+      'Recorded on the server-side session (the access token does not change). Every company-scoped route then works in this company.',
     params: TenantIdParams,
     responses: {
       200: { description: 'Company selected', schema: SelectionResponse },
-      404: problem('No such company among the user\'s companies'),
+      404: problem("No such company among the user's companies"),
     },
     handle: async (input, ctx) => ({ status: 200, body: await selectCompany(ctx.services, ctx.auth!, input.params.id, clientOf(ctx)) }),
   }),

@@ -27,9 +27,14 @@ export const EnrollmentSchema = obj({
 
 export const LoginResponse = obj(
   {
-    challenge: str(`Single-use challenge for POST /auth/verify-2fa (256-bit random; valid ${LIMITS.challenge.ttlSeconds} s, ${LIMITS.challenge.maxCodeAttempts} codes)`),
+    challenge: str(
+      `Single-use challenge for POST /auth/verify-2fa (256-bit random; valid ${LIMITS.challenge.ttlSeconds} s, ${LIMITS.challenge.maxCodeAttempts} codes)`,
+    ),
     expiresIn: { type: 'integer', description: 'Seconds the challenge stays valid' },
-    enrollment: { ...EnrollmentSchema, description: 'Present while the account has no confirmed second factor: the first valid code confirms it' },
+    enrollment: {
+      ...EnrollmentSchema,
+      description: 'Present while the account has no confirmed second factor: the first valid code confirms it',
+    },
   },
   ['challenge', 'expiresIn'],
 );

@@ -12,8 +12,26 @@ import { PACIENTES_PROJECTION } from '../../../projections/pacientes/pacientesPr
 import { listNotes } from '../../../queries/pacientes/pacientesQueries.js';
 import { nursingNotes, patientOr404 } from '../../../queries/pacientes/readModel.js';
 import {
-  badCursor400, commandCtx, conflict409, noteAnswer, NoteParams, notFound404, ok, PatientParams, precondition412, READ, RECORD_HEADERS,
-  TAG, tenantCtx, unavailable503, withFieldPointers, WRITE, type MinPositionQuery, type NoInput, type NoteIdParams, type PageQuery,
+  badCursor400,
+  commandCtx,
+  conflict409,
+  noteAnswer,
+  NoteParams,
+  notFound404,
+  ok,
+  PatientParams,
+  precondition412,
+  READ,
+  RECORD_HEADERS,
+  TAG,
+  tenantCtx,
+  unavailable503,
+  withFieldPointers,
+  WRITE,
+  type MinPositionQuery,
+  type NoInput,
+  type NoteIdParams,
+  type PageQuery,
   type PatientIdParams,
 } from './routeSupport.js';
 import { noteContent, NoteSummary, NoteView } from './viewSchemas.js';
@@ -21,17 +39,24 @@ import { noteContent, NoteSummary, NoteView } from './viewSchemas.js';
 const nullable = (s: Record<string, unknown>) => ({ anyOf: [s, { type: 'null' }] });
 
 const RecordNoteBody = {
-  type: 'object', additionalProperties: false, required: ['noteType'],
+  type: 'object',
+  additionalProperties: false,
+  required: ['noteType'],
   description: 'Free text and/or SOAPIE parts (at least one). The author is the signed-in user.',
   properties: noteContent,
 };
 const AmendNoteBody = {
-  type: 'object', additionalProperties: false, required: ['reason'],
+  type: 'object',
+  additionalProperties: false,
+  required: ['reason'],
   description: 'A new version: parts omitted keep their value, null clears an optional part. The original stays readable.',
   properties: {
     reason: ReasonSchema,
-    noteType: noteContent.noteType, occurredAt: noteContent.occurredAt,
-    text: nullable(noteContent.text!), soapie: nullable(noteContent.soapie!), authorLicence: nullable(noteContent.authorLicence!),
+    noteType: noteContent.noteType,
+    occurredAt: noteContent.occurredAt,
+    text: nullable(noteContent.text!),
+    soapie: nullable(noteContent.soapie!),
+    authorLicence: nullable(noteContent.authorLicence!),
     dialysisSessionId: nullable(noteContent.dialysisSessionId!),
   },
 };
@@ -39,27 +64,46 @@ const AmendNoteBody = {
 /** RecordNoteBody: occurredAt defaults to now. */
 type RecordNoteInput = Omit<NoteContent, 'occurredAt'> & { occurredAt?: string };
 /** AmendNoteBody: noteType and occurredAt can change but not be cleared. */
-type AmendNoteInput = Omit<NoteContentPatch, 'noteType' | 'occurredAt'> & Partial<Pick<NoteContent, 'noteType' | 'occurredAt'>> & { reason: string };
+type AmendNoteInput = Omit<NoteContentPatch, 'noteType' | 'occurredAt'> &
+  Partial<Pick<NoteContent, 'noteType' | 'occurredAt'>> & { reason: string };
 
 const noteNotFound = () => notFoundProblem('Nursing note not found');
 
 export const noteRoutes: RouteDecl[] = [
   route<PatientIdParams, NoInput, RecordNoteInput>({
-    method: 'post', path: '/pacientes/{id}/notas', tag: TAG, auth: 'tenant', permission: WRITE, idempotent: true,
-    summary: 'Record a nursing note', params: PatientParams, body: RecordNoteBody,
+    method: 'post',
+    path: '/pacientes/{id}/notas',
+    tag: TAG,
+    auth: 'tenant',
+    permission: WRITE,
+    idempotent: true,
+    summary: 'Record a nursing note',
+    params: PatientParams,
+    body: RecordNoteBody,
     responses: { 201: ok('The note', NoteView, { ...RECORD_HEADERS, Location: 'URL of the note' }), 404: notFound404 },
-    handle: (input, ctx) => withFieldPointers(async () => {
-      const { id } = input.params;
-      const content: NoteContent = { occurredAt: ctx.services.now().toISOString(), ...input.body };
-      const { noteId, result } = await recordNote(ctx.services.events, commandCtx(ctx), id, content);
-      return noteAnswer(ctx, noteId, result, 201, `/pacientes/${id}/notas/${noteId}`);
-    }),
+    handle: (input, ctx) =>
+      withFieldPointers(async () => {
+        const { id } = input.params;
+        const content: NoteContent = { occurredAt: ctx.services.now().toISOString(), ...input.body };
+        const { noteId, result } = await recordNote(ctx.services.events, commandCtx(ctx), id, content);
+        return noteAnswer(ctx, noteId, result, 201, `/pacientes/${id}/notas/${noteId}`);
+      }),
   }),
   route<PatientIdParams, PageQuery>({
-    method: 'get', path: '/pacientes/{id}/notas', tag: TAG, auth: 'tenant', permission: READ,
-    summary: "A patient's nursing notes, newest first (current versions)", params: PatientParams,
+    method: 'get',
+    path: '/pacientes/{id}/notas',
+    tag: TAG,
+    auth: 'tenant',
+    permission: READ,
+    summary: "A patient's nursing notes, newest first (current versions)",
+    params: PatientParams,
     query: { type: 'object', additionalProperties: false, properties: { ...pageQueryProperties, ...minPositionQueryProperty } },
-    responses: { 200: { description: 'A page of notes', schema: pageOf(NoteSummary) }, 400: badCursor400, 404: notFound404, 503: unavailable503 },
+    responses: {
+      200: { description: 'A page of notes', schema: pageOf(NoteSummary) },
+      400: badCursor400,
+      404: notFound404,
+      503: unavailable503,
+    },
     auditAccess: (input) => ({ recordType: 'nursingNoteList', recordId: input.params.id }),
     handle: async (input, ctx) => {
       await awaitMinPosition(ctx, input.query.minPosition, [PACIENTES_PROJECTION]);
@@ -68,8 +112,13 @@ export const noteRoutes: RouteDecl[] = [
     },
   }),
   route<NoteIdParams, MinPositionQuery>({
-    method: 'get', path: '/pacientes/{id}/notas/{noteId}', tag: TAG, auth: 'tenant', permission: READ,
-    summary: 'A nursing note with every version', params: NoteParams,
+    method: 'get',
+    path: '/pacientes/{id}/notas/{noteId}',
+    tag: TAG,
+    auth: 'tenant',
+    permission: READ,
+    summary: 'A nursing note with every version',
+    params: NoteParams,
     query: { type: 'object', additionalProperties: false, properties: { ...minPositionQueryProperty } },
     responses: { 200: ok('The note', NoteView, { ETag: RECORD_HEADERS.ETag }), 404: notFound404, 503: unavailable503 },
     auditAccess: (input) => ({ recordType: 'nursingNote', recordId: input.params.noteId }),
@@ -81,15 +130,30 @@ export const noteRoutes: RouteDecl[] = [
     },
   }),
   route<NoteIdParams, NoInput, AmendNoteInput>({
-    method: 'post', path: '/pacientes/{id}/notas/{noteId}/enmiendas', tag: TAG, auth: 'tenant', permission: WRITE, idempotent: true,
-    summary: 'Amend a nursing note (a new version with a reason; nothing is overwritten)', params: NoteParams, body: AmendNoteBody,
+    method: 'post',
+    path: '/pacientes/{id}/notas/{noteId}/enmiendas',
+    tag: TAG,
+    auth: 'tenant',
+    permission: WRITE,
+    idempotent: true,
+    summary: 'Amend a nursing note (a new version with a reason; nothing is overwritten)',
+    params: NoteParams,
+    body: AmendNoteBody,
     requestHeaders: { 'If-Match': ifMatchHeader(false) },
     responses: { 201: ok('The note with its new version', NoteView), 404: notFound404, 409: conflict409, 412: precondition412 },
-    handle: (input, ctx) => withFieldPointers(async () => {
-      const { id, noteId } = input.params;
-      const patch = input.body;
-      const result = await amendNote(ctx.services.events, commandCtx(ctx, patch.reason), id, noteId, patch, ifMatchRevision(input.headers['if-match']));
-      return noteAnswer(ctx, noteId, result, 201);
-    }),
+    handle: (input, ctx) =>
+      withFieldPointers(async () => {
+        const { id, noteId } = input.params;
+        const patch = input.body;
+        const result = await amendNote(
+          ctx.services.events,
+          commandCtx(ctx, patch.reason),
+          id,
+          noteId,
+          patch,
+          ifMatchRevision(input.headers['if-match']),
+        );
+        return noteAnswer(ctx, noteId, result, 201);
+      }),
   }),
 ];

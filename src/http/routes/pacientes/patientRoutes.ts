@@ -13,8 +13,26 @@ import { PACIENTES_PROJECTION } from '../../../projections/pacientes/pacientesPr
 import { listPatients, patientHistory, SORT_FIELDS, type PatientListQuery } from '../../../queries/pacientes/pacientesQueries.js';
 import { patientOr404 } from '../../../queries/pacientes/readModel.js';
 import {
-  badCursor400, commandCtx, conflict409, required428, notFound404, ok, PatientParams, patientAnswer, precondition412, READ, RECORD_HEADERS, TAG, tenantCtx,
-  unavailable503, withFieldPointers, WRITE, type MinPositionQuery, type NoInput, type PageQuery, type PatientIdParams,
+  badCursor400,
+  commandCtx,
+  conflict409,
+  required428,
+  notFound404,
+  ok,
+  PatientParams,
+  patientAnswer,
+  precondition412,
+  READ,
+  RECORD_HEADERS,
+  TAG,
+  tenantCtx,
+  unavailable503,
+  withFieldPointers,
+  WRITE,
+  type MinPositionQuery,
+  type NoInput,
+  type PageQuery,
+  type PatientIdParams,
 } from './routeSupport.js';
 import { CorrectPatientBody, RegisterPatientBody } from './patientSchemas.js';
 import { HistoryEntry, PatientSummary, PatientView } from './viewSchemas.js';
@@ -45,26 +63,39 @@ const minPositionOnly = { type: 'object', additionalProperties: false, propertie
 
 export const patientRoutes: RouteDecl[] = [
   route<NoInput, NoInput, RegisterPatientInput>({
-    method: 'post', path: '/pacientes', tag: TAG, auth: 'tenant', permission: WRITE, idempotent: true,
+    method: 'post',
+    path: '/pacientes',
+    tag: TAG,
+    auth: 'tenant',
+    permission: WRITE,
+    idempotent: true,
     summary: 'Register a patient',
-    description: 'The identity document (type + number, compared ignoring case, spaces, dots and dashes) is unique within the company: a second registration answers 409 duplicate-document. Serology results set the isolation they imply.',
+    description:
+      'The identity document (type + number, compared ignoring case, spaces, dots and dashes) is unique within the company: a second registration answers 409 duplicate-document. Serology results set the isolation they imply.',
     body: RegisterPatientBody,
     responses: {
       201: ok('The registered patient', PatientView, { ...RECORD_HEADERS, Location: 'URL of the patient' }),
       409: conflict409,
     },
-    handle: (input, ctx) => withFieldPointers(async () => {
-      const data = withEntryIds(input.body, ctx.idempotencyKey);
-      const { patientId, result } = await registerPatient(ctx.services.events, commandCtx(ctx), data);
-      return patientAnswer(ctx, patientId, result, 201, `/pacientes/${patientId}`);
-    }),
+    handle: (input, ctx) =>
+      withFieldPointers(async () => {
+        const data = withEntryIds(input.body, ctx.idempotencyKey);
+        const { patientId, result } = await registerPatient(ctx.services.events, commandCtx(ctx), data);
+        return patientAnswer(ctx, patientId, result, 201, `/pacientes/${patientId}`);
+      }),
   }),
   route<NoInput, PatientListQuery & MinPositionQuery>({
-    method: 'get', path: '/pacientes', tag: TAG, auth: 'tenant', permission: READ,
+    method: 'get',
+    path: '/pacientes',
+    tag: TAG,
+    auth: 'tenant',
+    permission: READ,
     summary: 'List and search patients',
-    description: 'q matches names and document numbers, ignoring case and accents (every word must match). Stable order with an opaque cursor.',
+    description:
+      'q matches names and document numbers, ignoring case and accents (every word must match). Stable order with an opaque cursor.',
     query: {
-      type: 'object', additionalProperties: false,
+      type: 'object',
+      additionalProperties: false,
       properties: {
         q: { type: 'string', minLength: 1, maxLength: 100, description: 'Search by name or document number' },
         status: { enum: [...PATIENT_STATUSES] },
@@ -82,9 +113,14 @@ export const patientRoutes: RouteDecl[] = [
     },
   }),
   route<PatientIdParams, MinPositionQuery>({
-    method: 'get', path: '/pacientes/{id}', tag: TAG, auth: 'tenant', permission: READ,
+    method: 'get',
+    path: '/pacientes/{id}',
+    tag: TAG,
+    auth: 'tenant',
+    permission: READ,
     summary: 'Read a patient',
-    params: PatientParams, query: minPositionOnly,
+    params: PatientParams,
+    query: minPositionOnly,
     responses: { 200: ok('The patient', PatientView, { ETag: RECORD_HEADERS.ETag }), 404: notFound404, 503: unavailable503 },
     auditAccess: (input) => ({ recordType: 'patient', recordId: input.params.id }),
     handle: async (input, ctx) => {
@@ -94,30 +130,52 @@ export const patientRoutes: RouteDecl[] = [
     },
   }),
   route<PatientIdParams, NoInput, PatientCorrection>({
-    method: 'patch', path: '/pacientes/{id}', tag: TAG, auth: 'tenant', permission: WRITE,
+    method: 'patch',
+    path: '/pacientes/{id}',
+    tag: TAG,
+    auth: 'tenant',
+    permission: WRITE,
     summary: "Correct a patient's data",
-    description: 'Partial update of demographic data; If-Match is required (428 without it, 412 when the record changed). A changed identity document must still be unique (409).',
-    params: PatientParams, body: CorrectPatientBody,
+    description:
+      'Partial update of demographic data; If-Match is required (428 without it, 412 when the record changed). A changed identity document must still be unique (409).',
+    params: PatientParams,
+    body: CorrectPatientBody,
     // Declared optional so that its absence answers 428 (the handler checks), not a schema 422.
     requestHeaders: { 'If-Match': ifMatchHeader(true) },
-    responses: { 200: ok('The corrected patient', PatientView), 404: notFound404, 409: conflict409, 412: precondition412, 428: required428 },
-    handle: (input, ctx) => withFieldPointers(async () => {
-      const header = input.headers['if-match'];
-      // Lost-update protection needs a concrete revision: '*' would not protect anything.
-      if (header?.trim() === '*') throw preconditionRequired();
-      const ifMatch = ifMatchRevision(header, { required: true })!;
-      const { reason, ...patch } = input.body;
-      const result = await correctPatient(ctx.services.events, commandCtx(ctx, reason), input.params.id, patch, ifMatch);
-      return patientAnswer(ctx, input.params.id, result, 200);
-    }),
+    responses: {
+      200: ok('The corrected patient', PatientView),
+      404: notFound404,
+      409: conflict409,
+      412: precondition412,
+      428: required428,
+    },
+    handle: (input, ctx) =>
+      withFieldPointers(async () => {
+        const header = input.headers['if-match'];
+        // Lost-update protection needs a concrete revision: '*' would not protect anything.
+        if (header?.trim() === '*') throw preconditionRequired();
+        const ifMatch = ifMatchRevision(header, { required: true })!;
+        const { reason, ...patch } = input.body;
+        const result = await correctPatient(ctx.services.events, commandCtx(ctx, reason), input.params.id, patch, ifMatch);
+        return patientAnswer(ctx, input.params.id, result, 200);
+      }),
   }),
   route<PatientIdParams, PageQuery>({
-    method: 'get', path: '/pacientes/{id}/historial', tag: TAG, auth: 'tenant', permission: READ,
+    method: 'get',
+    path: '/pacientes/{id}/historial',
+    tag: TAG,
+    auth: 'tenant',
+    permission: READ,
     summary: "The record's history: every event of the patient and its nursing notes, in order",
     description: 'Who (actor), when (occurredAt), why (reason), what (type and data), with the revision in its record.',
     params: PatientParams,
     query: { type: 'object', additionalProperties: false, properties: { ...pageQueryProperties, ...minPositionQueryProperty } },
-    responses: { 200: { description: 'A page of the history, oldest first', schema: pageOf(HistoryEntry) }, 400: badCursor400, 404: notFound404, 503: unavailable503 },
+    responses: {
+      200: { description: 'A page of the history, oldest first', schema: pageOf(HistoryEntry) },
+      400: badCursor400,
+      404: notFound404,
+      503: unavailable503,
+    },
     auditAccess: (input) => ({ recordType: 'patientHistory', recordId: input.params.id }),
     handle: async (input, ctx) => {
       await awaitMinPosition(ctx, input.query.minPosition, [PACIENTES_PROJECTION]);

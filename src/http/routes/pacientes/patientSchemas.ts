@@ -2,64 +2,111 @@
 // need the clock or another field (dates not in the future, one decimal, date order) live in the decider.
 import type { JsonSchema } from '../../routeTypes.js';
 import {
-  ACCESS_SIDES, ACCESS_TYPES, ALLERGY_SEVERITIES, BLOOD_GROUPS, DOCUMENT_TYPES, PATIENT_STATUSES, RH_FACTORS,
-  SEROLOGY_RESULTS, SEROLOGY_TESTS, SEXES,
+  ACCESS_SIDES,
+  ACCESS_TYPES,
+  ALLERGY_SEVERITIES,
+  BLOOD_GROUPS,
+  DOCUMENT_TYPES,
+  PATIENT_STATUSES,
+  RH_FACTORS,
+  SEROLOGY_RESULTS,
+  SEROLOGY_TESTS,
+  SEXES,
 } from '../../../commands/pacientes/patientTypes.js';
 import { MAX_WEIGHT_KG, MIN_WEIGHT_KG } from '../../../commands/pacientes/fieldRules.js';
 
 export const text = (maxLength: number, description?: string): JsonSchema => ({
-  type: 'string', minLength: 1, maxLength, ...(description ? { description } : {}),
+  type: 'string',
+  minLength: 1,
+  maxLength,
+  ...(description ? { description } : {}),
 });
 export const DateSchema: JsonSchema = { type: 'string', format: 'date', description: 'Calendar date YYYY-MM-DD' };
 export const DateTimeSchema: JsonSchema = { type: 'string', format: 'date-time', description: 'Instant, ISO-8601 with offset' };
 export const IdSchema: JsonSchema = { type: 'string', format: 'uuid' };
 const nullable = (schema: JsonSchema): JsonSchema => ({ anyOf: [schema, { type: 'null' }] });
 
-const PhoneSchema: JsonSchema = { type: 'string', pattern: '^\\+?[0-9][0-9 ()\\-]{5,24}$', description: 'Digits, spaces, dashes, parentheses; optional leading +' };
+const PhoneSchema: JsonSchema = {
+  type: 'string',
+  pattern: '^\\+?[0-9][0-9 ()\\-]{5,24}$',
+  description: 'Digits, spaces, dashes, parentheses; optional leading +',
+};
 export const WeightSchema: JsonSchema = {
-  type: 'number', minimum: MIN_WEIGHT_KG, maximum: MAX_WEIGHT_KG, description: `kg, ${MIN_WEIGHT_KG}-${MAX_WEIGHT_KG}, at most one decimal`,
+  type: 'number',
+  minimum: MIN_WEIGHT_KG,
+  maximum: MAX_WEIGHT_KG,
+  description: `kg, ${MIN_WEIGHT_KG}-${MAX_WEIGHT_KG}, at most one decimal`,
 };
 export const ReasonSchema = text(500, 'Why: recorded with the event and shown in the history');
 
 export const ContactSchema: JsonSchema = {
-  type: 'object', additionalProperties: false,
+  type: 'object',
+  additionalProperties: false,
   properties: { phone: PhoneSchema, mobilePhone: PhoneSchema, email: { type: 'string', format: 'email', maxLength: 254 } },
 };
 export const AddressSchema: JsonSchema = {
-  type: 'object', additionalProperties: false, required: ['line'],
+  type: 'object',
+  additionalProperties: false,
+  required: ['line'],
   properties: {
-    line: text(200), district: text(100), city: text(100), region: text(100),
-    country: { type: 'string', pattern: '^[A-Z]{2}$', description: 'ISO 3166-1 alpha-2' }, postalCode: text(20),
+    line: text(200),
+    district: text(100),
+    city: text(100),
+    region: text(100),
+    country: { type: 'string', pattern: '^[A-Z]{2}$', description: 'ISO 3166-1 alpha-2' },
+    postalCode: text(20),
   },
 };
 export const EmergencyContactSchema: JsonSchema = {
-  type: 'object', additionalProperties: false, required: ['name', 'phone'],
+  type: 'object',
+  additionalProperties: false,
+  required: ['name', 'phone'],
   properties: { name: text(150), relationship: text(50), phone: PhoneSchema },
 };
 
 export const AllergyInputSchema: JsonSchema = {
-  type: 'object', additionalProperties: false, required: ['substance'],
+  type: 'object',
+  additionalProperties: false,
+  required: ['substance'],
   properties: { substance: text(100), reaction: text(200), severity: { enum: [...ALLERGY_SEVERITIES] }, notedDate: DateSchema },
 };
 export const SerologyInputSchema: JsonSchema = {
-  type: 'object', additionalProperties: false, required: ['test', 'result', 'sampleDate'],
+  type: 'object',
+  additionalProperties: false,
+  required: ['test', 'result', 'sampleDate'],
   properties: {
-    test: { enum: [...SEROLOGY_TESTS] }, result: { enum: [...SEROLOGY_RESULTS] }, sampleDate: DateSchema,
-    titer: { type: 'number', minimum: 0, maximum: 100000, description: 'anti-HBs titre, mIU/mL' }, laboratory: text(150),
+    test: { enum: [...SEROLOGY_TESTS] },
+    result: { enum: [...SEROLOGY_RESULTS] },
+    sampleDate: DateSchema,
+    titer: { type: 'number', minimum: 0, maximum: 100000, description: 'anti-HBs titre, mIU/mL' },
+    laboratory: text(150),
   },
 };
 export const CoverageInputSchema: JsonSchema = {
-  type: 'object', additionalProperties: false, required: ['memberNumber', 'validFrom'],
+  type: 'object',
+  additionalProperties: false,
+  required: ['memberNumber', 'validFrom'],
   description: 'Coverage by a payer: clientId (a registered client) or payerName is required',
   properties: {
-    clientId: text(64, 'Id of the payer in Clientes'), payerName: text(150), memberNumber: text(50), plan: text(100),
-    validFrom: DateSchema, validTo: DateSchema, authorizationCode: text(50),
+    clientId: text(64, 'Id of the payer in Clientes'),
+    payerName: text(150),
+    memberNumber: text(50),
+    plan: text(100),
+    validFrom: DateSchema,
+    validTo: DateSchema,
+    authorizationCode: text(50),
   },
 };
 
 const demographics: Record<string, JsonSchema> = {
   documentType: { enum: [...DOCUMENT_TYPES] },
-  documentNumber: { type: 'string', minLength: 1, maxLength: 32, pattern: '^[A-Za-z0-9][A-Za-z0-9 .\\-/]*$', description: 'Unique per company and type, compared ignoring case, spaces, dots and dashes' },
+  documentNumber: {
+    type: 'string',
+    minLength: 1,
+    maxLength: 32,
+    pattern: '^[A-Za-z0-9][A-Za-z0-9 .\\-/]*$',
+    description: 'Unique per company and type, compared ignoring case, spaces, dots and dashes',
+  },
   givenNames: text(100),
   familyNames: text(100),
   sex: { enum: [...SEXES] },
@@ -75,10 +122,21 @@ const demographics: Record<string, JsonSchema> = {
   comorbidities: { type: 'array', maxItems: 50, items: text(200) },
 };
 const REQUIRED_DEMOGRAPHICS = ['documentType', 'documentNumber', 'givenNames', 'familyNames', 'sex', 'birthDate', 'admissionDate'];
-const OPTIONAL_DEMOGRAPHICS = ['contact', 'address', 'emergencyContact', 'bloodGroup', 'rhFactor', 'dialysisStartDate', 'etiology', 'comorbidities'];
+const OPTIONAL_DEMOGRAPHICS = [
+  'contact',
+  'address',
+  'emergencyContact',
+  'bloodGroup',
+  'rhFactor',
+  'dialysisStartDate',
+  'etiology',
+  'comorbidities',
+];
 
 export const RegisterPatientBody: JsonSchema = {
-  type: 'object', additionalProperties: false, required: REQUIRED_DEMOGRAPHICS,
+  type: 'object',
+  additionalProperties: false,
+  required: REQUIRED_DEMOGRAPHICS,
   properties: {
     ...demographics,
     dryWeightKg: WeightSchema,
@@ -89,8 +147,11 @@ export const RegisterPatientBody: JsonSchema = {
 };
 
 export const CorrectPatientBody: JsonSchema = {
-  type: 'object', additionalProperties: false, minProperties: 1,
-  description: 'Only the fields sent change; null clears an optional field. Status, dry weight, serology, allergies, coverage and accesses have their own routes.',
+  type: 'object',
+  additionalProperties: false,
+  minProperties: 1,
+  description:
+    'Only the fields sent change; null clears an optional field. Status, dry weight, serology, allergies, coverage and accesses have their own routes.',
   properties: {
     ...Object.fromEntries(Object.entries(demographics).map(([k, s]) => [k, OPTIONAL_DEMOGRAPHICS.includes(k) ? nullable(s) : s])),
     reason: ReasonSchema,
@@ -98,36 +159,62 @@ export const CorrectPatientBody: JsonSchema = {
 };
 
 export const ChangeStatusBody: JsonSchema = {
-  type: 'object', additionalProperties: false, required: ['status', 'reason'],
-  properties: { status: { enum: [...PATIENT_STATUSES] }, reason: ReasonSchema, effectiveDate: { ...DateSchema, description: 'Default: today' } },
+  type: 'object',
+  additionalProperties: false,
+  required: ['status', 'reason'],
+  properties: {
+    status: { enum: [...PATIENT_STATUSES] },
+    reason: ReasonSchema,
+    effectiveDate: { ...DateSchema, description: 'Default: today' },
+  },
 };
 
 export const DryWeightBody: JsonSchema = {
-  type: 'object', additionalProperties: false, required: ['dryWeightKg'],
-  properties: { dryWeightKg: WeightSchema, effectiveDate: { ...DateSchema, description: 'Default: today' }, prescribedBy: text(150), reason: ReasonSchema },
+  type: 'object',
+  additionalProperties: false,
+  required: ['dryWeightKg'],
+  properties: {
+    dryWeightKg: WeightSchema,
+    effectiveDate: { ...DateSchema, description: 'Default: today' },
+    prescribedBy: text(150),
+    reason: ReasonSchema,
+  },
 };
 
 export const EndCoverageBody: JsonSchema = {
-  type: 'object', additionalProperties: false, required: ['endDate', 'reason'],
+  type: 'object',
+  additionalProperties: false,
+  required: ['endDate', 'reason'],
   properties: { endDate: DateSchema, reason: ReasonSchema },
 };
 
 export const CreateAccessBody: JsonSchema = {
-  type: 'object', additionalProperties: false, required: ['type', 'side', 'site', 'creationDate'],
+  type: 'object',
+  additionalProperties: false,
+  required: ['type', 'side', 'site', 'creationDate'],
   properties: {
-    type: { enum: [...ACCESS_TYPES] }, side: { enum: [...ACCESS_SIDES] },
+    type: { enum: [...ACCESS_TYPES] },
+    side: { enum: [...ACCESS_SIDES] },
     site: text(100, 'Anatomic site, e.g. radiocephalic, brachiobasilic, internal jugular'),
-    creationDate: DateSchema, surgeon: text(150), institution: text(150), firstCannulationDate: DateSchema,
+    creationDate: DateSchema,
+    surgeon: text(150),
+    institution: text(150),
+    firstCannulationDate: DateSchema,
     status: { enum: ['maturing', 'active'], description: 'Default: maturing for AVF/AVG, active for catheters' },
     primary: { type: 'boolean', description: 'Make this (active) access the primary one; default: only when none is' },
   },
 };
 
 export const AccessStatusBody: JsonSchema = {
-  type: 'object', additionalProperties: false, required: ['status', 'date'],
-  description: 'maturing -> active | failed | removed; active -> failed | removed; failed -> removed. A reason is required for failed and removed.',
+  type: 'object',
+  additionalProperties: false,
+  required: ['status', 'date'],
+  description:
+    'maturing -> active | failed | removed; active -> failed | removed; failed -> removed. A reason is required for failed and removed.',
   properties: {
-    status: { enum: ['active', 'failed', 'removed'] }, date: DateSchema, reason: ReasonSchema,
+    status: { enum: ['active', 'failed', 'removed'] },
+    date: DateSchema,
+    reason: ReasonSchema,
     firstCannulationDate: { ...DateSchema, description: 'On activation of a fistula or graft; default: date' },
     primary: { type: 'boolean' },
   },

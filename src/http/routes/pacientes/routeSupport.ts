@@ -17,7 +17,10 @@ export const READ = 'pacientes:read';
 export const WRITE = 'pacientes:write';
 
 const params = (...names: string[]): JsonSchema => ({
-  type: 'object', additionalProperties: false, required: names, properties: Object.fromEntries(names.map((n) => [n, IdSchema])),
+  type: 'object',
+  additionalProperties: false,
+  required: names,
+  properties: Object.fromEntries(names.map((n) => [n, IdSchema])),
 });
 export const PatientParams = params('id');
 export const AccessParams = params('id', 'accessId');
@@ -41,42 +44,70 @@ export const RECORD_HEADERS = {
   ETag: 'W/"<revision>": send it back in If-Match to update',
   'X-Event-Position': 'Global position of the write: pass it as minPosition to read your write anywhere',
 };
-export const notFound404 = problem('No such patient in the selected company (another company\'s patient is reported the same way)');
+export const notFound404 = problem("No such patient in the selected company (another company's patient is reported the same way)");
 export const conflict409 = problem('A business rule refused the change (code in type), or a concurrent change');
 export const precondition412 = problem('If-Match does not match the current revision');
 export const badCursor400 = problem('The cursor is malformed or belongs to another query (sort order)');
 export const required428 = problem('If-Match is missing: send the ETag you last read');
-export const unavailable503 = problem('The read model did not reach minPosition within the bounded wait; retry', { 'Retry-After': 'Seconds to wait' });
-export const ok = (description: string, schema: JsonSchema, headers: Record<string, string> = RECORD_HEADERS): ResponseDecl => ({ description, schema, headers });
+export const unavailable503 = problem('The read model did not reach minPosition within the bounded wait; retry', {
+  'Retry-After': 'Seconds to wait',
+});
+export const ok = (description: string, schema: JsonSchema, headers: Record<string, string> = RECORD_HEADERS): ResponseDecl => ({
+  description,
+  schema,
+  headers,
+});
 
 export const tenantCtx = (ctx: RequestContext): TenantRequestContext => ctx as TenantRequestContext;
 
 /** Command metadata of a request; the reason (if any) travels in every event's metadata. */
-export const commandCtx = (ctx: RequestContext, reason?: string | null): CommandContext => commandContextOf(ctx, { reason: reason ?? null });
+export const commandCtx = (ctx: RequestContext, reason?: string | null): CommandContext =>
+  commandContextOf(ctx, { reason: reason ?? null });
 
 /** Field rules broken in the decider answer exactly like schema violations: 422 with a pointer per field. */
 export async function withFieldPointers<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (err) {
-    const errors = err instanceof DomainError && err.code === 'validation-failed' ? (err.details?.errors as FieldProblem[] | undefined) : undefined;
+    const errors =
+      err instanceof DomainError && err.code === 'validation-failed' ? (err.details?.errors as FieldProblem[] | undefined) : undefined;
     if (!errors) throw err;
-    throw new ProblemError(422, 'validation-failed', 'Unprocessable Content', err instanceof Error ? err.message : 'Invalid data', {},
-      errors.map((e) => ({ pointer: `/body/${e.field}`, message: e.message })));
+    throw new ProblemError(
+      422,
+      'validation-failed',
+      'Unprocessable Content',
+      err instanceof Error ? err.message : 'Invalid data',
+      {},
+      errors.map((e) => ({ pointer: `/body/${e.field}`, message: e.message })),
+    );
   }
 }
 
 /** The answer of a patient write: the patient as the read model now has it, with ETag and position. */
 export async function patientAnswer(
-  ctx: RequestContext, patientId: string, result: CommandResult<unknown>, status: number, location?: string,
+  ctx: RequestContext,
+  patientId: string,
+  result: CommandResult<unknown>,
+  status: number,
+  location?: string,
 ): Promise<HttpResult> {
   const doc = await patientAfterWrite(tenantCtx(ctx), patientId, result);
   const position = result.position ?? BigInt(doc._position);
   return { status, body: patientView(doc), headers: writeHeaders({ revision: doc.revision, position, ...(location ? { location } : {}) }) };
 }
 
-export async function noteAnswer(ctx: RequestContext, noteId: string, result: CommandResult<unknown>, status: number, location?: string): Promise<HttpResult> {
+export async function noteAnswer(
+  ctx: RequestContext,
+  noteId: string,
+  result: CommandResult<unknown>,
+  status: number,
+  location?: string,
+): Promise<HttpResult> {
   const doc = await noteAfterWrite(tenantCtx(ctx), noteId, result);
   const position = result.position ?? BigInt(doc._position);
-  return { status, body: noteView(doc, true), headers: writeHeaders({ revision: doc.revision, position, ...(location ? { location } : {}) }) };
+  return {
+    status,
+    body: noteView(doc, true),
+    headers: writeHeaders({ revision: doc.revision, position, ...(location ? { location } : {}) }),
+  };
 }

@@ -5,14 +5,26 @@ import { ACCESS_STATUSES, ISOLATIONS, PATIENT_STATUSES } from '../../../commands
 import { NOTE_TYPES, SOAPIE_PARTS } from '../../../commands/pacientes/nursingNote.js';
 import { PATIENT_SUMMARY_FIELDS } from '../../../queries/pacientes/pacientesQueries.js';
 import {
-  AddressSchema, AllergyInputSchema, ContactSchema, CoverageInputSchema, CreateAccessBody, DateSchema, DateTimeSchema,
-  EmergencyContactSchema, IdSchema, RegisterPatientBody, SerologyInputSchema, text, WeightSchema,
+  AddressSchema,
+  AllergyInputSchema,
+  ContactSchema,
+  CoverageInputSchema,
+  CreateAccessBody,
+  DateSchema,
+  DateTimeSchema,
+  EmergencyContactSchema,
+  IdSchema,
+  RegisterPatientBody,
+  SerologyInputSchema,
+  text,
+  WeightSchema,
 } from './patientSchemas.js';
 
 const props = (schema: JsonSchema): Record<string, JsonSchema> => schema.properties as Record<string, JsonSchema>;
 const stamp = { recordedAt: DateTimeSchema, recordedBy: { type: 'string', description: 'User id of who recorded it' } };
 const stamped = (schema: JsonSchema, extra: Record<string, JsonSchema>, required: string[]): JsonSchema => ({
-  type: 'object', additionalProperties: false,
+  type: 'object',
+  additionalProperties: false,
   required: [...((schema.required as string[] | undefined) ?? []), ...required, 'recordedAt', 'recordedBy'],
   properties: { ...props(schema), ...extra, ...stamp },
 });
@@ -21,51 +33,100 @@ const demographicsOut = Object.fromEntries(
   Object.entries(props(RegisterPatientBody)).filter(([k]) => !['allergies', 'serology', 'coverages'].includes(k)),
 );
 
-export const AccessView = stamped(CreateAccessBody, {
-  accessId: IdSchema, status: { enum: [...ACCESS_STATUSES] }, statusDate: DateSchema, statusReason: text(500), primary: { type: 'boolean' },
-}, ['accessId', 'status', 'statusDate', 'primary']);
+export const AccessView = stamped(
+  CreateAccessBody,
+  {
+    accessId: IdSchema,
+    status: { enum: [...ACCESS_STATUSES] },
+    statusDate: DateSchema,
+    statusReason: text(500),
+    primary: { type: 'boolean' },
+  },
+  ['accessId', 'status', 'statusDate', 'primary'],
+);
 
 export const PatientView: JsonSchema = {
-  type: 'object', additionalProperties: false,
+  type: 'object',
+  additionalProperties: false,
   required: [
-    'id', 'revision', 'documentType', 'documentNumber', 'givenNames', 'familyNames', 'sex', 'birthDate', 'admissionDate', 'status',
-    'statusDate', 'dryWeightHistory', 'serology', 'isolation', 'allergies', 'coverages', 'vascularAccesses', 'createdAt', 'createdBy',
-    'updatedAt', 'updatedBy',
+    'id',
+    'revision',
+    'documentType',
+    'documentNumber',
+    'givenNames',
+    'familyNames',
+    'sex',
+    'birthDate',
+    'admissionDate',
+    'status',
+    'statusDate',
+    'dryWeightHistory',
+    'serology',
+    'isolation',
+    'allergies',
+    'coverages',
+    'vascularAccesses',
+    'createdAt',
+    'createdBy',
+    'updatedAt',
+    'updatedBy',
   ],
   properties: {
     id: IdSchema,
     revision: { type: 'integer', minimum: 0, description: 'Stream revision; the ETag is W/"<revision>"' },
     ...demographicsOut,
-    contact: ContactSchema, address: AddressSchema, emergencyContact: EmergencyContactSchema,
+    contact: ContactSchema,
+    address: AddressSchema,
+    emergencyContact: EmergencyContactSchema,
     status: { enum: [...PATIENT_STATUSES] },
     statusReason: text(500),
     statusDate: DateSchema,
     dryWeightKg: WeightSchema,
     dryWeightHistory: {
       type: 'array',
-      items: { type: 'object', additionalProperties: false, required: ['dryWeightKg', 'effectiveDate', 'recordedAt', 'recordedBy'], properties: { dryWeightKg: WeightSchema, effectiveDate: DateSchema, prescribedBy: text(150), ...stamp } },
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['dryWeightKg', 'effectiveDate', 'recordedAt', 'recordedBy'],
+        properties: { dryWeightKg: WeightSchema, effectiveDate: DateSchema, prescribedBy: text(150), ...stamp },
+      },
     },
     serology: { type: 'array', items: stamped(SerologyInputSchema, {}, []) },
-    isolation: { type: 'array', items: { enum: [...ISOLATIONS] }, description: 'Implied by the latest serology: HBsAg+ -> HBV, anti-HCV+ -> HCV, HIV+ -> HIV' },
+    isolation: {
+      type: 'array',
+      items: { enum: [...ISOLATIONS] },
+      description: 'Implied by the latest serology: HBsAg+ -> HBV, anti-HCV+ -> HCV, HIV+ -> HIV',
+    },
     allergies: { type: 'array', items: stamped(AllergyInputSchema, { allergyId: IdSchema }, ['allergyId']) },
     coverages: {
       type: 'array',
-      items: stamped(CoverageInputSchema, { coverageId: IdSchema, status: { enum: ['active', 'ended'] }, endDate: DateSchema, endReason: text(500) }, ['coverageId', 'status']),
+      items: stamped(
+        CoverageInputSchema,
+        { coverageId: IdSchema, status: { enum: ['active', 'ended'] }, endDate: DateSchema, endReason: text(500) },
+        ['coverageId', 'status'],
+      ),
     },
     vascularAccesses: { type: 'array', items: AccessView },
-    createdAt: DateTimeSchema, createdBy: { type: 'string' }, updatedAt: DateTimeSchema, updatedBy: { type: 'string' },
+    createdAt: DateTimeSchema,
+    createdBy: { type: 'string' },
+    updatedAt: DateTimeSchema,
+    updatedBy: { type: 'string' },
   },
 };
 
 /** List items: the census columns (PATIENT_SUMMARY_FIELDS), not the whole record. */
 export const PatientSummary: JsonSchema = {
-  type: 'object', additionalProperties: false,
+  type: 'object',
+  additionalProperties: false,
   required: PATIENT_SUMMARY_FIELDS.filter((f) => f !== 'dryWeightKg'),
   properties: Object.fromEntries(PATIENT_SUMMARY_FIELDS.map((f) => [f, props(PatientView)[f]!])),
 };
 
 const soapie: JsonSchema = {
-  type: 'object', additionalProperties: false, minProperties: 1, description: 'SOAPIE parts (any subset)',
+  type: 'object',
+  additionalProperties: false,
+  minProperties: 1,
+  description: 'SOAPIE parts (any subset)',
   properties: Object.fromEntries(SOAPIE_PARTS.map((p) => [p, text(4000)])),
 };
 export const noteContent: Record<string, JsonSchema> = {
@@ -77,23 +138,43 @@ export const noteContent: Record<string, JsonSchema> = {
   dialysisSessionId: IdSchema,
 };
 const noteVersion: JsonSchema = {
-  type: 'object', additionalProperties: false, required: ['version', 'noteType', 'occurredAt', 'recordedAt', 'recordedBy'],
-  properties: { version: { type: 'integer', minimum: 1 }, ...noteContent, recordedAt: DateTimeSchema, recordedBy: { type: 'string' }, reason: text(500) },
+  type: 'object',
+  additionalProperties: false,
+  required: ['version', 'noteType', 'occurredAt', 'recordedAt', 'recordedBy'],
+  properties: {
+    version: { type: 'integer', minimum: 1 },
+    ...noteContent,
+    recordedAt: DateTimeSchema,
+    recordedBy: { type: 'string' },
+    reason: text(500),
+  },
 };
 const noteBase = {
-  id: IdSchema, patientId: IdSchema, revision: { type: 'integer', minimum: 0 }, version: { type: 'integer', minimum: 1 }, ...noteContent,
-  authorId: { type: 'string', description: 'User id of the nurse who wrote version 1' }, recordedAt: DateTimeSchema, updatedAt: DateTimeSchema,
+  id: IdSchema,
+  patientId: IdSchema,
+  revision: { type: 'integer', minimum: 0 },
+  version: { type: 'integer', minimum: 1 },
+  ...noteContent,
+  authorId: { type: 'string', description: 'User id of the nurse who wrote version 1' },
+  recordedAt: DateTimeSchema,
+  updatedAt: DateTimeSchema,
   amended: { type: 'boolean' },
 };
 const noteRequired = ['id', 'patientId', 'revision', 'version', 'noteType', 'occurredAt', 'authorId', 'recordedAt', 'updatedAt', 'amended'];
 export const NoteSummary: JsonSchema = { type: 'object', additionalProperties: false, required: noteRequired, properties: noteBase };
 export const NoteView: JsonSchema = {
-  type: 'object', additionalProperties: false, required: [...noteRequired, 'versions'],
-  properties: { ...noteBase, versions: { type: 'array', items: noteVersion, description: 'Every version, oldest first; none is ever overwritten' } },
+  type: 'object',
+  additionalProperties: false,
+  required: [...noteRequired, 'versions'],
+  properties: {
+    ...noteBase,
+    versions: { type: 'array', items: noteVersion, description: 'Every version, oldest first; none is ever overwritten' },
+  },
 };
 
 export const HistoryEntry: JsonSchema = {
-  type: 'object', additionalProperties: false,
+  type: 'object',
+  additionalProperties: false,
   required: ['position', 'recordType', 'recordId', 'revision', 'type', 'occurredAt', 'actor', 'reason', 'data'],
   properties: {
     position: PositionSchema,

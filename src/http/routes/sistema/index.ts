@@ -7,7 +7,15 @@ import { problem } from '../../commonSchemas.js';
 import { buildOpenApiDocument, type OpenApiOptions } from '../../openapi.js';
 import { docsAsset, docsPage, DOCS_ASSET_PREFIX } from './docsPage.js';
 import { readiness } from './readiness.js';
-import { HealthSchema, OpenApiDocumentSchema, ProjectionListSchema, ProjectionNameParams, ProjectionStatusSchema, ReadySchema, RebuildStartedSchema } from './schemas.js';
+import {
+  HealthSchema,
+  OpenApiDocumentSchema,
+  ProjectionListSchema,
+  ProjectionNameParams,
+  ProjectionStatusSchema,
+  ReadySchema,
+  RebuildStartedSchema,
+} from './schemas.js';
 
 export const SISTEMA_TAG = 'Sistema';
 export const SISTEMA_PERMISSIONS = ['sistema:read', 'sistema:admin'] as const;
@@ -23,13 +31,19 @@ export function sistemaGroup(getGroups: () => readonly GroupModule[], openApiOpt
 
   const routes: RouteDecl[] = [
     {
-      method: 'get', path: '/health', tag: SISTEMA_TAG, auth: 'public',
+      method: 'get',
+      path: '/health',
+      tag: SISTEMA_TAG,
+      auth: 'public',
       summary: 'Liveness: the process answers',
       responses: { 200: { description: 'Alive', schema: HealthSchema } },
       handle: () => Promise.resolve({ status: 200, body: { status: 'ok' } }),
     },
     {
-      method: 'get', path: '/ready', tag: SISTEMA_TAG, auth: 'public',
+      method: 'get',
+      path: '/ready',
+      tag: SISTEMA_TAG,
+      auth: 'public',
       summary: 'Readiness: stores open and projections caught up',
       responses: {
         200: { description: 'Ready to serve', schema: ReadySchema },
@@ -38,7 +52,10 @@ export function sistemaGroup(getGroups: () => readonly GroupModule[], openApiOpt
       handle: async (_input, ctx) => ({ status: 200, body: await readiness(ctx.services) }),
     },
     {
-      method: 'get', path: '/openapi.json', tag: SISTEMA_TAG, auth: 'public',
+      method: 'get',
+      path: '/openapi.json',
+      tag: SISTEMA_TAG,
+      auth: 'public',
       summary: 'This API contract (OpenAPI 3.1)',
       responses: { 200: { description: 'The OpenAPI document', schema: OpenApiDocumentSchema } },
       handle: () => {
@@ -47,15 +64,32 @@ export function sistemaGroup(getGroups: () => readonly GroupModule[], openApiOpt
       },
     },
     {
-      method: 'get', path: '/docs', tag: SISTEMA_TAG, auth: 'public',
+      method: 'get',
+      path: '/docs',
+      tag: SISTEMA_TAG,
+      auth: 'public',
       summary: 'Interactive documentation (Swagger UI, served locally)',
-      responses: { 200: { description: 'HTML page rendering /openapi.json', contentType: 'text/html', headers: { 'Content-Security-Policy': 'Only this service\'s own scripts' } } },
+      responses: {
+        200: {
+          description: 'HTML page rendering /openapi.json',
+          contentType: 'text/html',
+          headers: { 'Content-Security-Policy': "Only this service's own scripts" },
+        },
+      },
       handle: () => Promise.resolve(docsPage()),
     },
     route<{ file: string }>({
-      method: 'get', path: `${DOCS_ASSET_PREFIX}/{file}`, tag: SISTEMA_TAG, auth: 'public',
+      method: 'get',
+      path: `${DOCS_ASSET_PREFIX}/{file}`,
+      tag: SISTEMA_TAG,
+      auth: 'public',
       summary: 'Static files of the documentation page',
-      params: { type: 'object', required: ['file'], properties: { file: { type: 'string', minLength: 1, maxLength: 64 } }, additionalProperties: false },
+      params: {
+        type: 'object',
+        required: ['file'],
+        properties: { file: { type: 'string', minLength: 1, maxLength: 64 } },
+        additionalProperties: false,
+      },
       responses: {
         200: { description: 'A CSS, JavaScript or PNG file', contentType: 'application/octet-stream' },
         404: problem('No such asset'),
@@ -63,13 +97,21 @@ export function sistemaGroup(getGroups: () => readonly GroupModule[], openApiOpt
       handle: (input) => docsAsset(input.params.file),
     }),
     {
-      method: 'get', path: '/sistema/proyecciones', tag: SISTEMA_TAG, auth: 'tenant', permission: 'sistema:read',
+      method: 'get',
+      path: '/sistema/proyecciones',
+      tag: SISTEMA_TAG,
+      auth: 'tenant',
+      permission: 'sistema:read',
       summary: 'Status of every projection (state, checkpoint, lag, rebuild progress)',
       responses: { 200: { description: 'Projection runner status', schema: ProjectionListSchema } },
       handle: async (_input, ctx) => ({ status: 200, body: { items: await ctx.services.projections.status() } }),
     },
     route<ProjectionName>({
-      method: 'get', path: '/sistema/proyecciones/{name}', tag: SISTEMA_TAG, auth: 'tenant', permission: 'sistema:read',
+      method: 'get',
+      path: '/sistema/proyecciones/{name}',
+      tag: SISTEMA_TAG,
+      auth: 'tenant',
+      permission: 'sistema:read',
       summary: 'Status of one projection (watch a rebuild here)',
       params: ProjectionNameParams,
       responses: { 200: { description: 'Projection status', schema: ProjectionStatusSchema }, 404: problem('No such projection') },
@@ -81,11 +123,19 @@ export function sistemaGroup(getGroups: () => readonly GroupModule[], openApiOpt
       },
     }),
     route<ProjectionName>({
-      method: 'post', path: '/sistema/proyecciones/{name}/reconstruir', tag: SISTEMA_TAG, auth: 'tenant', permission: 'sistema:admin',
+      method: 'post',
+      path: '/sistema/proyecciones/{name}/reconstruir',
+      tag: SISTEMA_TAG,
+      auth: 'tenant',
+      permission: 'sistema:admin',
       summary: 'Rebuild a projection from the event log (reads switch to the new copy when done)',
       params: ProjectionNameParams,
       responses: {
-        202: { description: 'Rebuild started; follow it at Location', schema: RebuildStartedSchema, headers: { Location: 'Status of the projection' } },
+        202: {
+          description: 'Rebuild started; follow it at Location',
+          schema: RebuildStartedSchema,
+          headers: { Location: 'Status of the projection' },
+        },
         404: problem('No such projection'),
         409: problem('A rebuild of this projection is already running (`/problems/rebuild-in-progress`)'),
       },
@@ -102,9 +152,15 @@ export function sistemaGroup(getGroups: () => readonly GroupModule[], openApiOpt
         void projections
           .rebuild(name)
           .then(() => logger.info('projection rebuild finished', { projection: name, correlationId: ctx.correlationId }))
-          .catch((err: unknown) => logger.error('projection rebuild failed', { projection: name, correlationId: ctx.correlationId, error: err }))
+          .catch((err: unknown) =>
+            logger.error('projection rebuild failed', { projection: name, correlationId: ctx.correlationId, error: err }),
+          )
           .finally(() => rebuilding.delete(name));
-        return { status: 202, body: { projection: name, state: 'rebuilding', statusUrl: statusUrl(name) }, headers: { Location: statusUrl(name) } };
+        return {
+          status: 202,
+          body: { projection: name, state: 'rebuilding', statusUrl: statusUrl(name) },
+          headers: { Location: statusUrl(name) },
+        };
       },
     }),
   ];

@@ -36,9 +36,20 @@ export async function readiness(services: AppServices): Promise<Record<string, u
       checks.projections = 'failed';
     }
   }
-  const ready = checks.eventStore === 'ok' && checks.readStore === 'ok' && (checks.projections === 'caught-up' || checks.projections === 'not-run-here');
+  const ready =
+    checks.eventStore === 'ok' &&
+    checks.readStore === 'ok' &&
+    (checks.projections === 'caught-up' || checks.projections === 'not-run-here');
   if (!ready) {
-    throw new ProblemError(503, 'not-ready', 'Service Unavailable', 'The service is starting or a store is unavailable; see checks', { 'Retry-After': '5' }, undefined, { checks, projections });
+    throw new ProblemError(
+      503,
+      'not-ready',
+      'Service Unavailable',
+      'The service is starting or a store is unavailable; see checks',
+      { 'Retry-After': '5' },
+      undefined,
+      { checks, projections },
+    );
   }
   return { status: 'ready', checks, projections };
 }
