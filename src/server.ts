@@ -13,6 +13,7 @@ import { openEventStore } from './stores/openEventStore.js';
 import { openReadStore } from './stores/openReadStore.js';
 import { createProjectionRunner } from './projections/runner/projectionRunner.js';
 import { buildApp } from './http/app.js';
+import { answerClientError } from './http/clientErrors.js';
 import { authenticate } from './http/authenticate.js';
 import { authRuntime } from './auth/authRuntime.js';
 import { bootstrap, type BootstrapCredentials, type BootstrapResult } from './commands/platform/bootstrapWrites.js';
@@ -139,6 +140,7 @@ export async function startServer(config: Config, opts: StartServerOptions = {})
     cleanup.push(() => app.close());
     const requests = trackInFlight(app.callback());
     const server = http.createServer(requests.listener);
+    server.on('clientError', answerClientError);
     server.keepAliveTimeout = 5_000;
     await listen(server, config.port, config.host);
     cleanup.push(() => stopHttp(server, requests.drained));

@@ -55,6 +55,26 @@ function securityHeaders(): Koa.Middleware {
   };
 }
 
+/**
+ * Request bodies travel uncompressed (they are small JSON): any other Content-Encoding is refused before the body
+ * is read, so a body that fails to decode, or decodes into a bomb, never reaches the parser (RFC 7694).
+ */
+function identityBodiesOnly(): Koa.Middleware {
+  return async (ctx, next) => {
+    const coding = ctx.get('Content-Encoding').trim().toLowerCase();
+    if (coding !== '' && coding !== 'identity') {
+      throw new ProblemError(
+        415,
+        'unsupported-content-encoding',
+        'Unsupported Media Type',
+        'Request bodies are accepted without compression only (no Content-Encoding, or identity)',
+        { 'Accept-Encoding': 'identity' },
+      );
+    }
+    await next();
+  };
+}
+
 /** OpenAPI path template (/pacientes/{id}) to a path-to-regexp 8 path (/pacientes/:id). */
 export function routerPath(path: string): string {
   return path
@@ -141,6 +161,7 @@ export function buildApp(services: AppServices, options: BuildAppOptions): Spine
   app.use(correlationId());
   app.use(errorMapping(services.logger));
   app.use(securityHeaders());
+  app.use(identityBodiesOnly());
   app.use(bodyParser({ enableTypes: ['json'], jsonLimit: LIMITS.body.jsonLimit, strict: true }));
   app.use(router.routes());
   app.use(fallback(router));

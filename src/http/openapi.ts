@@ -73,7 +73,10 @@ export function frameworkResponses(route: RouteDecl): Record<number, ResponseDec
   if (ifMatch) out[412] = { description: 'If-Match does not match the current revision (`/problems/precondition-failed`)' };
   if (route.body) {
     out[413] = { description: 'Body larger than the limit (`/problems/payload-too-large`)' };
-    out[415] = { description: 'Body is not application/json (`/problems/unsupported-media-type`)' };
+    out[415] = {
+      description:
+        'Body is not application/json (`/problems/unsupported-media-type`), or is compressed (`/problems/unsupported-content-encoding`)',
+    };
   }
   if (hasInput(route)) {
     const reused = route.idempotent ? '; Idempotency-Key reused with another body (`/problems/idempotency-key-reused`)' : '';

@@ -77,7 +77,8 @@ export async function docsAsset(file: string): Promise<HttpResult> {
   if (file === INITIALIZER) {
     return { status: 200, body: Buffer.from(initializerScript), contentType: 'text/javascript; charset=utf-8', headers: cacheHeaders };
   }
-  const contentType = PACKAGE_ASSETS[file];
+  // Own keys only: a name like 'constructor' must not find Object.prototype's.
+  const contentType = Object.hasOwn(PACKAGE_ASSETS, file) ? PACKAGE_ASSETS[file] : undefined;
   if (!contentType) throw notFoundProblem(`No docs asset named ${file}`);
   let body = cache.get(file);
   if (!body) {
