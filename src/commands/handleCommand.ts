@@ -100,10 +100,13 @@ export async function handleCommand<C extends CommandEnvelope, E extends Decided
         return { state, revision, position: last.position, events: applied };
       }
     }
-    if (options.ifMatch != null && options.ifMatch !== revision) {
+    // Existence before the precondition: on an absent stream the decider answers (not-found), so another
+    // company's record looks exactly as absent with If-Match as without it.
+    if (options.ifMatch != null && revision >= 0 && options.ifMatch !== revision) {
       throw new PreconditionFailedError(options.ifMatch, revision);
     }
     const decided = decider.decide(full, state);
+    if (options.ifMatch != null && revision < 0 && decided.length > 0) throw new PreconditionFailedError(options.ifMatch, revision);
     if (decided.length === 0) return { state, revision, position: null, events: [] };
     const metadata: EventMetadata = {
       tenantId: ctx.tenantId,

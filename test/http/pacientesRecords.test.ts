@@ -144,10 +144,17 @@ describe('Pacientes over HTTP: notes, history, isolation between companies', () 
       'every patient route is tried',
     );
     const ids: Record<string, string> = { id, accessId, coverageId, noteId };
+    const absent: Record<string, string> = { id: '00000000-0000-4000-8000-000000000000', accessId, coverageId, noteId };
     for (const route of patientRoutes) {
+      const request = requests[`${route.method} ${route.path}`]!;
       const path = route.path.replace(/\{(\w+)\}/g, (_m, name: string) => ids[name]!);
-      const answer = await call(b, route.method.toUpperCase(), path, requests[`${route.method} ${route.path}`]);
-      expectStatus(answer, 404, 'not-found');
+      expectStatus(await call(b, route.method.toUpperCase(), path, request), 404, 'not-found');
+      if (route.method === 'get') continue;
+      // Existence comes before the precondition: an If-Match never turns an absent record into a 412.
+      const conditional = { ...request, headers: { ...request.headers, 'if-match': 'W/"0"' } };
+      expectStatus(await call(b, route.method.toUpperCase(), path, conditional), 404, 'not-found');
+      const absentPath = route.path.replace(/\{(\w+)\}/g, (_m, name: string) => absent[name]!);
+      expectStatus(await call(a, route.method.toUpperCase(), absentPath, conditional), 404, 'not-found');
     }
     // Nothing changed for company A.
     const after = expectStatus(await call(a, 'GET', `/pacientes/${id}`), 200);
