@@ -17,20 +17,40 @@ export function parseConfiguredKey(value: string, name: string, minBytes: number
   return bytes;
 }
 
+/** Makes a new directory entry durable (the file's own fsync does not cover its name). */
+async function syncDirectory(dir: string): Promise<void> {
+  const handle = await fs.open(dir, 'r');
+  try {
+    await handle.sync();
+  } catch (err) {
+    // Some file systems cannot fsync a directory (EINVAL); the key file itself is synced.
+    if ((err as NodeJS.ErrnoException).code !== 'EINVAL') throw err;
+  } finally {
+    await handle.close();
+  }
+}
+
 /**
  * Reads DATA_DIR/<file>, or creates it with `bytes` random bytes (base64, mode 0600). Two processes
  * starting at once agree: creation is exclusive (`wx`) and the loser reads the winner's key.
  */
 export async function loadOrCreateKeyFile(dataDir: string, file: string, bytes: number): Promise<Buffer> {
   const full = path.join(dataDir, file);
-  await fs.mkdir(dataDir, { recursive: true });
+  await fs.mkdir(dataDir, { recursive: true, mode: 0o700 });
   const fresh = randomBytes(bytes);
   try {
     // Write to a private temp file first, then link: readers never see a half-written key.
     const tmp = `${full}.${process.pid}.${fresh.subarray(0, 4).toString('hex')}.tmp`;
-    await fs.writeFile(tmp, fresh.toString('base64') + '\n', { mode: 0o600, flag: 'wx' });
+    const handle = await fs.open(tmp, 'wx', 0o600);
+    try {
+      await handle.writeFile(fresh.toString('base64') + '\n');
+      await handle.sync(); // a key that the data depends on must survive a power cut, like the data
+    } finally {
+      await handle.close();
+    }
     try {
       await fs.link(tmp, full);
+      await syncDirectory(dataDir);
       return fresh;
     } finally {
       await fs.rm(tmp, { force: true });

@@ -35,10 +35,12 @@ const SCHEMA_V1 = `
  */
 export function openEventDatabase(file: string): { db: Database.Database; created: boolean } {
   const dir = path.dirname(file);
-  fs.mkdirSync(dir, { recursive: true });
+  fs.mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
   const size = fs.existsSync(file) ? fs.statSync(file).size : 0;
   const fresh = size === 0;
   if (!fresh) inspectExistingFile(file);
+  // Created private before SQLite opens it: SQLite gives the -wal and -shm files the database file's mode.
+  else fs.closeSync(fs.openSync(file, 'a', PRIVATE_FILE_MODE));
 
   const db = new Database(file, { timeout: 10_000 });
   try {
@@ -63,10 +65,23 @@ export function openEventDatabase(file: string): { db: Database.Database; create
       // Another process may have changed the file between the inspection and now.
       throw new EventStoreUnusableError(unknownVersionMessage(file, version));
     }
+    keepPrivate(file);
     return { db, created: version === 0 };
   } catch (err) {
     db.close();
     throw asUnusable(file, err);
+  }
+}
+
+/** Patient data and password hashes live in the log: readable by the service's user only. */
+const PRIVATE_FILE_MODE = 0o600;
+const PRIVATE_DIR_MODE = 0o700;
+
+/** Tightens the log and its WAL and shared-memory files when someone left them readable by others. */
+function keepPrivate(file: string): void {
+  for (const name of [file, `${file}-wal`, `${file}-shm`]) {
+    const mode = fs.statSync(name, { throwIfNoEntry: false })?.mode;
+    if (mode !== undefined && (mode & 0o077) !== 0) fs.chmodSync(name, PRIVATE_FILE_MODE);
   }
 }
 
