@@ -13,6 +13,7 @@ import { openEventStore } from './stores/openEventStore.js';
 import { openReadStore } from './stores/openReadStore.js';
 import { createProjectionRunner } from './projections/runner/projectionRunner.js';
 import { buildApp } from './http/app.js';
+import type { ResponseCheck } from './http/routePipeline.js';
 import { answerClientError } from './http/clientErrors.js';
 import { authenticate } from './http/authenticate.js';
 import { authRuntime } from './auth/authRuntime.js';
@@ -21,6 +22,8 @@ import { bootstrapBanner } from './bootstrapBanner.js';
 import { setPermissionCatalog } from './queries/platform/permissionCatalog.js';
 
 export interface StartServerOptions {
+  /** 2xx bodies that drift from their schema: 'enforce' (tests) answers 500; 'log' (default) logs and answers. */
+  responseCheck?: ResponseCheck;
   /** The service clock (tests pass a controllable one). */
   now?: () => Date;
   logger?: Logger;
@@ -136,7 +139,7 @@ export async function startServer(config: Config, opts: StartServerOptions = {})
     const booted = await bootstrap(services, { announce: opts.announce ?? (opts.quiet ? undefined : printBanner) });
 
     if (found.error) throw found.error; // the file failed its check while we were starting: stop like at open
-    const app = buildApp(services, { groups, authenticate });
+    const app = buildApp(services, { groups, authenticate, ...(opts.responseCheck ? { responseCheck: opts.responseCheck } : {}) });
     cleanup.push(() => app.close());
     const requests = trackInFlight(app.callback());
     const server = http.createServer(requests.listener);

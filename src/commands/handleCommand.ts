@@ -3,6 +3,7 @@ import { DomainError } from './decider.js';
 import type { EventMetadata, EventStore, ExpectedRevision, NewEvent, RecordedEvent } from '../stores/eventStore.js';
 import { streamName, WrongExpectedRevisionError } from '../stores/eventStore.js';
 import { eventId, newId } from './eventIds.js';
+import { retryDelayMs, serializedOnStream } from './streamWriteQueue.js';
 
 /** Who, where and why of a command: becomes the metadata of every event it produces. */
 export interface CommandContext {
@@ -71,14 +72,34 @@ export async function loadAggregate<S, E extends DecidedEvent>(
  * skips the read and decides on the initial state; the append's 'no_stream' check still guards it, and a
  * stream that does exist is then loaded as usual. Ignored with an idempotency key (a retry must be recognised).
  */
-export async function handleCommand<C extends CommandEnvelope, E extends DecidedEvent, S>(
+export function handleCommand<C extends CommandEnvelope, E extends DecidedEvent, S>(
   store: EventStore,
   decider: Decider<C, E, S>,
   command: Omit<C, 'at' | 'actor' | 'tenantId'> & Partial<Pick<C, 'at'>>,
   ctx: CommandContext,
-  options: { ifMatch?: number | null; expectNew?: boolean; assumeNew?: boolean } = {},
+  options: CommandOptions = {},
 ): Promise<CommandResult<S>> {
   const stream = streamName(ctx.tenantId, decider.category, command.aggregateId);
+  return serializedOnStream(store, stream, () => decideAndAppend(store, decider, stream, command, ctx, options));
+}
+
+export interface CommandOptions {
+  ifMatch?: number | null;
+  expectNew?: boolean;
+  assumeNew?: boolean;
+}
+
+/** Lost races left after serializing in-process come from other processes: retried this many times. */
+const MAX_ATTEMPTS = 8;
+
+async function decideAndAppend<C extends CommandEnvelope, E extends DecidedEvent, S>(
+  store: EventStore,
+  decider: Decider<C, E, S>,
+  stream: string,
+  command: Omit<C, 'at' | 'actor' | 'tenantId'> & Partial<Pick<C, 'at'>>,
+  ctx: CommandContext,
+  options: CommandOptions,
+): Promise<CommandResult<S>> {
   const at = command.at ?? ctx.at ?? new Date().toISOString();
   const commandId = ctx.idempotencyKey ?? newId();
   const full = { ...command, at, actor: ctx.actor, tenantId: ctx.tenantId } as C;
@@ -145,7 +166,9 @@ export async function handleCommand<C extends CommandEnvelope, E extends Decided
       if (!(err instanceof WrongExpectedRevisionError)) throw err;
       if (options.ifMatch != null) throw new PreconditionFailedError(options.ifMatch, typeof err.actual === 'number' ? err.actual : -1);
       if (options.expectNew && revision < 0) throw new DomainError('already-exists', 'a record with this id already exists', 409);
-      if (attempt >= (optimistic ? 5 : 4)) throw new ConcurrencyConflictError(stream);
+      if (attempt >= MAX_ATTEMPTS - 1) throw new ConcurrencyConflictError(stream);
+      // The optimistic first attempt lost only to an existing stream: load it at once, no pause.
+      if (!(optimistic && attempt === 0)) await new Promise((resolve) => setTimeout(resolve, retryDelayMs(attempt)));
     }
   }
 }

@@ -10,7 +10,7 @@ import type { RouteDecl } from './routeTypes.js';
 import { ProblemError } from '../problems.js';
 import { errorMapping } from './errors.js';
 import { LIMITS } from '../limits.js';
-import { routeHandler } from './routePipeline.js';
+import { routeHandler, type ResponseCheck } from './routePipeline.js';
 import type { Authenticate } from './routeAuth.js';
 import { createIdempotencyGuard } from './idempotency.js';
 import { createAccessAuditWriter, type AccessAuditWriter } from './accessAudit.js';
@@ -22,8 +22,11 @@ export interface BuildAppOptions {
   authenticate: Authenticate;
   /** Shared writer (e.g. from the composition root); by default buildApp creates one. */
   accessAudit?: AccessAuditWriter;
-  /** Validate 2xx bodies against their schemas; default: NODE_ENV !== 'production'. */
-  validateResponses?: boolean;
+  /**
+   * What a 2xx body that does not match its declared schema does: 'enforce' answers 500 (tests catch contract
+   * drift), 'log' logs it at error level and answers as the handler did (a committed write is never turned into a 500).
+   */
+  responseCheck?: ResponseCheck;
 }
 
 /** The Koa app plus what the composition root must close on shutdown (after the HTTP server stops). */
@@ -98,6 +101,8 @@ function checkDeclarations(groups: GroupModule[]): void {
       if (route.permission && !permissions.has(route.permission))
         throw new Error(`${label}: permission '${route.permission}' is not declared by any group`);
       if (route.permission && route.auth === 'public') throw new Error(`${label}: a public route cannot require a permission`);
+      // Company permissions never open a platform operation: platform routes are for platform administrators.
+      if (route.permission && route.auth === 'platform') throw new Error(`${label}: a platform route cannot take a company permission`);
       const declared = Object.keys((route.params?.properties as Record<string, unknown> | undefined) ?? {});
       for (const name of pathParamsOf(route.path))
         if (route.params && !declared.includes(name)) throw new Error(`${label}: path parameter '${name}' missing from the params schema`);
@@ -151,7 +156,7 @@ export function buildApp(services: AppServices, options: BuildAppOptions): Spine
     authenticate: options.authenticate,
     idempotency: createIdempotencyGuard({ events: services.events, logger: services.logger, now: () => services.now() }),
     accessAudit,
-    validateResponses: options.validateResponses ?? process.env.NODE_ENV !== 'production',
+    responseCheck: options.responseCheck ?? 'log',
   };
   for (const route of bySpecificity(options.groups.flatMap((g) => g.routes))) {
     router.register(routerPath(route.path), [route.method], routeHandler(route, deps));

@@ -2,6 +2,7 @@
 // components and every error response refers to it.
 import { LIMITS } from '../limits.js';
 import type { JsonSchema, ResponseDecl } from './routeTypes.js';
+import { FREE_TEXT } from './textRules.js';
 
 export const ProblemSchema: JsonSchema = {
   type: 'object',
@@ -46,6 +47,15 @@ export const PositionSchema: JsonSchema = {
   description: 'Global event-log position (decimal string)',
 };
 
+/** Free text (notes, narratives): tab and line breaks allowed; other control characters and bidi overrides never (textRules.ts). */
+export const freeText = (maxLength: number, description?: string): JsonSchema => ({
+  type: 'string',
+  minLength: 1,
+  maxLength,
+  [FREE_TEXT]: true,
+  description: `${description ? `${description}. ` : ''}Free text: tab and line breaks allowed`,
+});
+
 /** Query properties of every list route: page size and opaque cursor. */
 export const pageQueryProperties = {
   limit: {
@@ -61,8 +71,12 @@ export const pageQueryProperties = {
 /** Query property of read routes that support read-your-writes (see readYourWrites.ts). */
 export const minPositionQueryProperty = {
   minPosition: {
-    ...PositionSchema,
-    description: `Wait (at most ${LIMITS.readYourWrites.maxWaitMs} ms) until the read model has applied this position (the X-Event-Position of your write)`,
+    type: 'string',
+    minLength: 1,
+    maxLength: 128,
+    description:
+      `Consistency token (the X-Event-Position of your write, opaque): wait at most ${LIMITS.readYourWrites.maxWaitMs} ms until ` +
+      'the read model has applied that write. A token this service did not issue answers 400 `/problems/invalid-min-position`.',
   },
 } as const;
 

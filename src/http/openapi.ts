@@ -56,6 +56,9 @@ export function frameworkResponses(route: RouteDecl): Record<number, ResponseDec
       headers: { 'WWW-Authenticate': 'Bearer challenge (RFC 6750)' },
     };
   }
+  if (route.auth === 'platform') {
+    out[403] = { description: 'Forbidden: the caller is not a platform administrator (`/problems/platform-admin-required`)' };
+  }
   if (route.auth === 'tenant' || route.permission) {
     const reasons = [
       route.auth === 'tenant' ? 'no company selected on the session (`/problems/company-not-selected`)' : null,
@@ -124,9 +127,22 @@ function parameters(route: RouteDecl): Obj[] {
   return out;
 }
 
+/** An idempotent route's success answers say when they are the replay of an earlier request with the same key. */
+function withReplayHeader(route: RouteDecl, declared: Record<number, ResponseDecl>): Record<number, ResponseDecl> {
+  if (!route.idempotent) return declared;
+  const out: Record<number, ResponseDecl> = {};
+  for (const [status, decl] of Object.entries(declared)) {
+    const success = Number(status) >= 200 && Number(status) < 300;
+    out[Number(status)] = success ? { ...decl, headers: { ...decl.headers, 'Idempotent-Replayed': REPLAYED_HEADER } } : decl;
+  }
+  return out;
+}
+
+const REPLAYED_HEADER = "'true' when this is the stored answer of an earlier request with the same Idempotency-Key";
+
 function operation(route: RouteDecl, operationId: string): Obj {
   const declared = route.responses;
-  const all: Record<number, ResponseDecl> = { ...frameworkResponses(route), ...declared };
+  const all: Record<number, ResponseDecl> = { ...frameworkResponses(route), ...withReplayHeader(route, declared) };
   const responses: Obj = {};
   for (const status of Object.keys(all)
     .map(Number)
@@ -135,6 +151,7 @@ function operation(route: RouteDecl, operationId: string): Obj {
   const notes = [
     route.description,
     route.auth === 'tenant' ? 'Works inside the company selected on the session.' : null,
+    route.auth === 'platform' ? 'Platform operation: platform administrators only; no company role grants it.' : null,
     route.permission ? `Requires the permission \`${route.permission}\`.` : null,
     route.idempotent ? 'Accepts `Idempotency-Key`.' : null,
     route.auditAccess ? 'Reads are recorded in the access audit log.' : null,

@@ -51,8 +51,9 @@ answers 422 \`/problems/idempotency-key-reused\`; a retry while the first reques
 \`/problems/idempotency-key-in-flight\`. Keys are scoped to the company, user, method and route.
 
 ## Read your writes
-Write responses return the new state with its \`ETag\` and \`X-Event-Position\` (the global position of the last event
-written). Lists and reads accept \`minPosition\`: the query first waits (at most ${L.readYourWrites.maxWaitMs / 1000} s) until
+Write responses return the new state with its \`ETag\` and \`X-Event-Position\`, an opaque consistency token for the
+last event written (sealed: it tells nothing about other companies' activity). Lists and reads accept it as
+\`minPosition\` (a token this service did not issue answers 400 \`/problems/invalid-min-position\` at once): the query first waits (at most ${L.readYourWrites.maxWaitMs / 1000} s) until
 its read model has applied that position, so a client never reads older data than it wrote; if the wait runs out it
 answers 503 with \`Retry-After\`.
 

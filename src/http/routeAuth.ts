@@ -1,5 +1,5 @@
 // Who is calling, from the route's declared auth: 'public' needs nothing, 'session' a valid bearer token,
-// 'tenant' also a company selected on the session; then the declared permission.
+// 'tenant' also a company selected on the session, then the declared permission; 'platform' a platform administrator.
 import type Koa from 'koa';
 import type { AppServices } from '../services.js';
 import { ProblemError, forbidden, unauthorized } from '../problems.js';
@@ -28,6 +28,14 @@ export const companyNotSelected = (): ProblemError =>
     'This route works inside a company: select a company with POST /tenants/{id}/select first',
   );
 
+export const platformAdminRequired = (): ProblemError =>
+  new ProblemError(
+    403,
+    'platform-admin-required',
+    'Forbidden',
+    'This operation belongs to the platform: it needs a platform administrator',
+  );
+
 export function clientOf(ctx: Koa.Context): { ip: string | null; userAgent: string | null } {
   const userAgent = ctx.get('user-agent');
   return { ip: ctx.ip || null, userAgent: userAgent ? userAgent.slice(0, 512) : null };
@@ -45,6 +53,10 @@ export async function principalFor(
   const match = BEARER.exec(header);
   if (!match) throw unauthorized('The Authorization header must be "Bearer <token>"', 'invalid_request');
   const principal = await authenticate(match[1]!, { services, ...clientOf(ctx) });
+  if (route.auth === 'platform') {
+    if (!principal.platformAdmin) throw platformAdminRequired();
+    return principal;
+  }
   if (route.auth === 'tenant' && principal.tenantId === null) throw companyNotSelected();
   if (route.permission && !principal.permissions.has(route.permission)) throw forbidden(route.permission);
   return principal;

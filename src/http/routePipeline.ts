@@ -3,22 +3,26 @@
 import type Koa from 'koa';
 import type { AppServices } from '../services.js';
 import { ProblemError } from '../problems.js';
-import type { HttpResult, RequestContext, RouteDecl, RouteInput } from './routeTypes.js';
+import type { HttpResult, RequestContext, ResponseDecl, RouteDecl, RouteInput } from './routeTypes.js';
+import type { FieldError } from '../problems.js';
 import { principalFor, clientOf, type Authenticate } from './routeAuth.js';
 import { compileRouteValidator, toJson } from './validation.js';
 import { internalError } from './errors.js';
 import { markRouteAuth, tenantScopeOf } from './commandContext.js';
 import type { IdempotencyGuard } from './idempotency.js';
 import type { AccessAuditWriter } from './accessAudit.js';
+import { consistencyTokens } from './consistencyToken.js';
 
 export interface PipelineDeps {
   services: AppServices;
   authenticate: Authenticate;
   idempotency: IdempotencyGuard;
   accessAudit: AccessAuditWriter;
-  /** Check 2xx bodies against their declared schema (on outside production, so tests catch contract drift). */
-  validateResponses: boolean;
+  /** Check 2xx bodies against their declared schema: 'enforce' answers 500 on a mismatch, 'log' only logs it. */
+  responseCheck: ResponseCheck;
 }
+
+export type ResponseCheck = 'enforce' | 'log';
 
 export const unsupportedMediaType = (): ProblemError =>
   new ProblemError(415, 'unsupported-media-type', 'Unsupported Media Type', 'Send the request body as application/json');
@@ -51,6 +55,29 @@ function send(ctx: Koa.Context, result: HttpResult, jsonText: string | undefined
   }
   ctx.body = jsonText;
   ctx.type = result.contentType ?? 'application/json';
+}
+
+/** Handlers answer the raw global position; it leaves sealed as an opaque consistency token. */
+async function sealEventPosition(result: HttpResult, services: AppServices): Promise<void> {
+  const raw = result.headers?.['X-Event-Position'];
+  if (raw === undefined || !/^\d+$/.test(raw)) return;
+  result.headers = { ...result.headers, 'X-Event-Position': (await consistencyTokens(services)).seal(BigInt(raw)) };
+}
+
+// Headers the framework itself adds to answers, documented once for every route.
+const FRAMEWORK_HEADERS = new Set(['content-type', 'cache-control']);
+
+/** Headers that drift from the declaration: sent but not documented, or a documented Location a 201 does not send. */
+function undeclaredHeaders(route: RouteDecl, declared: ResponseDecl, result: HttpResult): FieldError[] {
+  const documented = new Set(Object.keys(declared.headers ?? {}).map((h) => h.toLowerCase()));
+  const sent = Object.keys(result.headers ?? {}).map((h) => h.toLowerCase());
+  const drift = sent
+    .filter((h) => !documented.has(h) && !FRAMEWORK_HEADERS.has(h) && !(h === 'idempotent-replayed' && route.idempotent))
+    .map((h) => ({ pointer: `/response/headers/${h}`, message: 'is sent but not declared' }));
+  if (result.status === 201 && documented.has('location') && !sent.includes('location')) {
+    drift.push({ pointer: '/response/headers/location', message: 'is declared but not sent' });
+  }
+  return drift;
 }
 
 export function routeHandler(route: RouteDecl, deps: PipelineDeps): Koa.Middleware {
@@ -98,17 +125,16 @@ export function routeHandler(route: RouteDecl, deps: PipelineDeps): Koa.Middlewa
           },
         )
       : await route.handle(input, rctx);
+    await sealEventPosition(result, services);
 
     const ok = result.status >= 200 && result.status < 300;
     const jsonText = result.body === undefined || isRaw(result) ? undefined : toJson(result.body);
     const replayed = result.headers?.['Idempotent-Replayed'] === 'true';
-    if (deps.validateResponses && ok && !replayed) {
+    if (ok && !replayed) {
       const declared = route.responses[result.status];
       const problems = !declared
         ? [{ pointer: '/response', message: `status ${result.status} is not declared` }]
-        : isRaw(result)
-          ? []
-          : validator.response(result.status, jsonText);
+        : [...undeclaredHeaders(route, declared, result), ...(isRaw(result) ? [] : validator.response(result.status, jsonText))];
       if (problems.length > 0) {
         services.logger.error('response does not match its declared schema', {
           route: label,
@@ -116,7 +142,7 @@ export function routeHandler(route: RouteDecl, deps: PipelineDeps): Koa.Middlewa
           correlationId: rctx.correlationId,
           errors: problems,
         });
-        throw internalError();
+        if (deps.responseCheck === 'enforce') throw internalError();
       }
     }
     send(ctx, result, jsonText);

@@ -10,8 +10,10 @@ export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
  * - 'public': no token (login, health, openapi).
  * - 'session': a valid access token; no company needed (GET /tenants, /auth/me, logout).
  * - 'tenant': a valid token whose session has a company selected; `ctx.auth.tenantId` is set.
+ * - 'platform': a valid token of a platform administrator (companies, projections, the whole log); company
+ *   roles never reach these, whatever they hold, and no company needs to be selected.
  */
-export type RouteAuth = 'public' | 'session' | 'tenant';
+export type RouteAuth = 'public' | 'session' | 'tenant' | 'platform';
 
 export interface ResponseDecl {
   description: string;
@@ -44,7 +46,7 @@ export interface RequestContext {
   correlationId: string;
   ip: string | null;
   userAgent: string | null;
-  /** Present on 'session' and 'tenant' routes. */
+  /** Present on every route but 'public' ones. */
   auth: Principal | null;
   services: AppServices;
   /**
@@ -68,7 +70,7 @@ export interface RouteDecl<P = unknown, Q = unknown, B = unknown> {
   summary: string;
   description?: string;
   auth: RouteAuth;
-  /** Required permission, e.g. 'pacientes:write'; checked against the selected company's grants. */
+  /** Required company permission, e.g. 'pacientes:write'; checked against the selected company's grants ('tenant' routes). */
   permission?: string;
   params?: JsonSchema;
   query?: JsonSchema;

@@ -5,6 +5,7 @@ import addFormatsModule from 'ajv-formats';
 import { ProblemError, type FieldError } from '../problems.js';
 import type { JsonSchema, RouteDecl } from './routeTypes.js';
 import { LIMITS } from '../limits.js';
+import { FREE_TEXT, TEXT_RULE, TEXT_RULE_MESSAGE, acceptableText, withTextRules, type TextMode } from './textRules.js';
 
 const addFormats = addFormatsModule.default;
 
@@ -35,6 +36,13 @@ function newAjv(options: { coerce: boolean; defaults: boolean }): Ajv2020 {
     useDefaults: options.defaults,
   });
   addFormats(ajv);
+  ajv.addKeyword({ keyword: FREE_TEXT, schemaType: 'boolean' }); // an annotation read by withTextRules
+  ajv.addKeyword({
+    keyword: TEXT_RULE,
+    type: 'string',
+    schemaType: 'string',
+    validate: (mode: TextMode, value: string) => acceptableText(value, mode),
+  });
   return ajv;
 }
 
@@ -61,6 +69,8 @@ function fieldErrors(prefix: string, errors: ErrorObject[] | null | undefined): 
     } else if (e.keyword === 'unevaluatedProperties' && typeof params.unevaluatedProperty === 'string') {
       pointer += `/${escapeToken(params.unevaluatedProperty)}`;
       message = `unexpected field '${params.unevaluatedProperty}' is not allowed`;
+    } else if (e.keyword === TEXT_RULE) {
+      message = TEXT_RULE_MESSAGE[e.schema === 'free' ? 'free' : 'line'];
     } else if (e.keyword === 'enum' && Array.isArray(params.allowedValues)) {
       message = `must be one of: ${params.allowedValues.map((v) => JSON.stringify(v)).join(', ')}`;
     }
@@ -122,9 +132,9 @@ export const validationProblem = (errors: FieldError[]): ProblemError =>
 /** Compile every schema of a route once, at build time (an invalid schema stops the start). */
 export function compileRouteValidator(route: RouteDecl): RouteValidator {
   const label = `${route.method.toUpperCase()} ${route.path}`;
-  const params = route.params ? compile(urlAjv, route.params, `${label} params`) : null;
-  const query = route.query ? compile(urlAjv, route.query, `${label} query`) : null;
-  const body = route.body ? compile(bodyAjv, route.body, `${label} body`) : null;
+  const params = route.params ? compile(urlAjv, withTextRules(route.params), `${label} params`) : null;
+  const query = route.query ? compile(urlAjv, withTextRules(route.query), `${label} query`) : null;
+  const body = route.body ? compile(bodyAjv, withTextRules(route.body), `${label} body`) : null;
   const headerDecls = requestHeadersOf(route);
   const hSchema = headersSchema(headerDecls);
   const headers = hSchema ? compile(urlAjv, hSchema, `${label} headers`) : null;

@@ -102,7 +102,7 @@ describe('HTTP spine: contract and Sistema routes', () => {
     const ready = await call('/ready');
     assert.equal(ready.status, 200);
     assert.equal(((await ready.json()) as Json).status, 'ready');
-    await problemOf(await call('/sistema/proyecciones', { token: TOKENS.reader }), 403, '/problems/forbidden');
+    await problemOf(await call('/sistema/proyecciones', { token: TOKENS.reader }), 403, '/problems/platform-admin-required');
     const statuses = (await (await call('/sistema/proyecciones', { token: TOKENS.admin })).json()) as Json;
     assert.ok(statuses.items.some((s: Json) => s.name === 'notes' && typeof s.lag === 'number'));
     await problemOf(

@@ -30,7 +30,7 @@ describe('Pacientes over HTTP: patients', () => {
     const id = created.body.id as string;
     assert.equal(created.headers.get('location'), `/pacientes/${id}`);
     assert.equal(created.headers.get('etag'), 'W/"0"');
-    assert.match(created.headers.get('x-event-position') ?? '', /^\d+$/);
+    assert.match(created.headers.get('x-event-position') ?? '', /^c1\.[A-Za-z0-9_-]+$/);
     assert.equal(created.body.status, 'active');
     assert.deepEqual(created.body.isolation, ['HBV']);
     assert.equal(created.body.searchText, undefined);
@@ -212,12 +212,17 @@ describe('Pacientes over HTTP: patients', () => {
       await call(a, 'POST', `${base}/alergias`, { json: { substance: 'Penicilina', severity: 'severe' } }),
       201,
     );
-    assert.match(allergic.headers.get('location') ?? '', new RegExp(`^${base}/alergias/[0-9a-f-]{36}$`));
+    // Every new entry points at a record that exists: the patient record, which lists it.
+    for (const created of [weighed, hcv, allergic]) {
+      assert.equal(created.headers.get('location'), base);
+      expectStatus(await call(a, 'GET', created.headers.get('location')!), 200);
+    }
     expectStatus(await call(a, 'POST', `${base}/alergias`, { json: { substance: 'PENICILINA' } }), 409, 'allergy-already-recorded');
     const covered = expectStatus(
       await call(a, 'POST', `${base}/coberturas`, { json: { payerName: 'EsSalud', memberNumber: 'A-123', validFrom: '2025-01-01' } }),
       201,
     );
+    assert.equal(covered.headers.get('location'), base);
     const coverageId = covered.body.coverages[0].coverageId as string;
     const ended = expectStatus(
       await call(a, 'POST', `${base}/coberturas/${coverageId}/fin`, { json: { endDate: '2025-03-01', reason: 'changed plan' } }),

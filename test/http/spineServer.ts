@@ -32,7 +32,7 @@ export interface SpineServer {
   close(): Promise<void>;
 }
 
-export async function startSpineServer(): Promise<SpineServer> {
+export async function startSpineServer(options: { responseCheck?: 'enforce' | 'log' } = {}): Promise<SpineServer> {
   const logged: LogEntry[] = [];
   const logger: Logger = {
     debug: (msg, fields) => logged.push({ level: 'debug', msg, fields }),
@@ -51,7 +51,7 @@ export async function startSpineServer(): Promise<SpineServer> {
   for (const g of groups) for (const p of g.projections) projections.register(p);
   await projections.start();
   const services = { config, events, reads, projections, logger, now: () => new Date() };
-  const app = buildApp(services, { groups, authenticate: testAuthenticate, validateResponses: true });
+  const app = buildApp(services, { groups, authenticate: testAuthenticate, responseCheck: options.responseCheck ?? 'enforce' });
   const server = app.listen(0, '127.0.0.1');
   await new Promise<void>((resolve) => server.once('listening', () => resolve()));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -15,13 +15,13 @@ import { DomainError, notFound } from '../../src/commands/decider.js';
 import { newId, uuidV5 } from '../../src/commands/eventIds.js';
 import { applyTo, type Projection } from '../../src/projections/runner/projection.js';
 
-const principal = (tenantId: string | null, permissions: string[]): Principal => ({
+const principal = (tenantId: string | null, permissions: string[], platformAdmin = false): Principal => ({
   userId: `user-${tenantId ?? 'none'}-${permissions.length}`,
   sessionId: 'session-1',
   email: 'nurse@example.org',
   tenantId,
   permissions: new Set(permissions),
-  platformAdmin: false,
+  platformAdmin,
 });
 
 /** The tokens the test Authenticate accepts, each naming one principal. */
@@ -36,7 +36,7 @@ const PRINCIPALS: Record<string, Principal> = {
   [TOKENS.noCompany]: principal(null, []),
   [TOKENS.reader]: principal('clinicA', ['notas:read']),
   [TOKENS.noPermission]: principal('clinicA', []),
-  [TOKENS.admin]: principal('clinicA', ['notas:read', 'sistema:read', 'sistema:admin']),
+  [TOKENS.admin]: principal('clinicA', ['notas:read'], true),
 };
 
 export const testAuthenticate: Authenticate = (token) => {
@@ -116,7 +116,13 @@ export function testGroup(gate: { current: ReturnType<typeof newGate> | null }):
       idempotent: true,
       summary: 'Add a note',
       body: NoteBody,
-      responses: { 201: { description: 'Added', schema: NoteView, headers: { Location: 'The note', ETag: 'Revision' } } },
+      responses: {
+        201: {
+          description: 'Added',
+          schema: NoteView,
+          headers: { Location: 'The note', ETag: 'Revision', 'X-Event-Position': 'Consistency token of the write' },
+        },
+      },
       handle: async (input, ctx) => {
         const id = ctx.idempotencyKey ? uuidV5(ctx.idempotencyKey) : newId();
         const result = await handleCommand(

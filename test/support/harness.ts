@@ -134,6 +134,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       now: clock.now,
       logger: createLogger(options.logLevel ?? (process.env.TEST_LOG_LEVEL as LogLevel | undefined) ?? 'error'),
       quiet: true,
+      responseCheck: 'enforce',
       announce: options.announce,
     });
   } catch (err) {

@@ -5,6 +5,7 @@ describe('platform memberships: permissions a membership grants', () => {
   const roles = {
     admin: { name: 'Administrator', permissions: [], grantsAll: true },
     nurse: { name: 'Nurse', permissions: ['pacientes:read'], grantsAll: false },
+    rogue: { name: 'Rogue', permissions: ['pacientes:read', 'sistema:admin', 'platform:anything'], grantsAll: false },
   };
   const catalog = ['pacientes:read', 'pacientes:write', 'sistema:read'];
 
@@ -12,5 +13,9 @@ describe('platform memberships: permissions a membership grants', () => {
     assert.deepEqual(permissionsOf(roles, ['admin'], catalog), catalog);
     assert.deepEqual(permissionsOf(roles, ['nurse'], catalog), ['pacientes:read']);
     assert.deepEqual(permissionsOf(roles, ['ghost'], catalog), []);
+  });
+
+  it('grants nothing a role lists outside the company catalog', () => {
+    assert.deepEqual(permissionsOf(roles, ['rogue'], ['pacientes:read', 'pacientes:write']), ['pacientes:read']);
   });
 });

@@ -38,13 +38,16 @@ export async function membershipIn(
   return company ? { company, membership } : null;
 }
 
-/** Permissions a set of roles grants; `catalog` is every permission the registered groups declare. */
+/**
+ * Company permissions a set of roles grants; `catalog` is every company permission the registered groups declare.
+ * Anything a role lists outside the catalog grants nothing: a company role never reaches the platform.
+ */
 export function permissionsOf(roles: CompanyDoc['roles'], held: readonly string[], catalog: readonly string[]): string[] {
   const out = new Set<string>();
   for (const code of held) {
     const role = roles[code];
     if (!role) continue;
-    for (const p of role.grantsAll ? catalog : role.permissions) out.add(p);
+    for (const p of role.grantsAll ? catalog : role.permissions) if (catalog.includes(p)) out.add(p);
   }
   return [...out].sort();
 }

@@ -69,7 +69,7 @@ function clinicalRoute<B, P extends PatientIdParams = PatientIdParams>(
       [created ? 201 : 200]: ok(
         'The patient as it now is',
         PatientView,
-        created ? { ...RECORD_HEADERS, Location: 'Identifies the new entry, listed in the patient record' } : RECORD_HEADERS,
+        created ? { ...RECORD_HEADERS, Location: 'The patient record, which lists the new entry' } : RECORD_HEADERS,
       ),
       404: notFound404,
       409: conflict409,
@@ -141,7 +141,7 @@ export const clinicalRoutes: RouteDecl[] = [
       const { id } = input.params;
       const allergyId = entryId(ctx, 'allergy');
       const result = await patientCommand(ctx.services.events, commandCtx(ctx), id, 'RecordAllergy', { ...input.body, allergyId }, ifMatch);
-      return patientAnswer(ctx, id, result, 201, `/pacientes/${id}/alergias/${allergyId}`);
+      return patientAnswer(ctx, id, result, 201);
     },
   ),
   clinicalRoute<Omit<CoverageEntry, 'coverageId'>>(
@@ -153,7 +153,7 @@ export const clinicalRoutes: RouteDecl[] = [
       const { id } = input.params;
       const coverageId = entryId(ctx, 'coverage');
       const result = await patientCommand(ctx.services.events, commandCtx(ctx), id, 'AddCoverage', { ...input.body, coverageId }, ifMatch);
-      return patientAnswer(ctx, id, result, 201, `/pacientes/${id}/coberturas/${coverageId}`);
+      return patientAnswer(ctx, id, result, 201);
     },
   ),
   clinicalRoute<Omit<EndCoverageData, 'coverageId'>, CoverageIdParams>(
@@ -191,7 +191,7 @@ export const clinicalRoutes: RouteDecl[] = [
         { ...input.body, accessId },
         ifMatch,
       );
-      return patientAnswer(ctx, id, result, 201, `/pacientes/${id}/accesos-vasculares/${accessId}`);
+      return patientAnswer(ctx, id, result, 201);
     },
   ),
   clinicalRoute<Omit<ChangeVascularAccessStatusData, 'accessId'>, AccessIdParams>(

@@ -81,7 +81,7 @@ export const patientRoutes: RouteDecl[] = [
       withFieldPointers(async () => {
         const data = withEntryIds(input.body, ctx.idempotencyKey);
         const { patientId, result } = await registerPatient(ctx.services.events, commandCtx(ctx), data);
-        return patientAnswer(ctx, patientId, result, 201, `/pacientes/${patientId}`);
+        return patientAnswer(ctx, patientId, result, 201);
       }),
   }),
   route<NoInput, PatientListQuery & MinPositionQuery>({

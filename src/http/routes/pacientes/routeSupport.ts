@@ -83,16 +83,19 @@ export async function withFieldPointers<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-/** The answer of a patient write: the patient as the read model now has it, with ETag and position. */
+/**
+ * The answer of a patient write: the patient as the read model now has it, with ETag and position. A 201 (a new
+ * patient, or a new entry of one: allergy, coverage, access...) points at the patient record, which lists the entry.
+ */
 export async function patientAnswer(
   ctx: RequestContext,
   patientId: string,
   result: CommandResult<unknown>,
   status: number,
-  location?: string,
 ): Promise<HttpResult> {
   const doc = await patientAfterWrite(tenantCtx(ctx), patientId, result);
   const position = result.position ?? BigInt(doc._position);
+  const location = status === 201 ? `/pacientes/${patientId}` : undefined;
   return { status, body: patientView(doc), headers: writeHeaders({ revision: doc.revision, position, ...(location ? { location } : {}) }) };
 }
 

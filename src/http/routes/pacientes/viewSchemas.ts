@@ -1,6 +1,6 @@
 // JSON Schemas of what /pacientes answers: the patient, its nursing notes and its history.
 import type { JsonSchema } from '../../routeTypes.js';
-import { PositionSchema } from '../../commonSchemas.js';
+import { freeText, PositionSchema } from '../../commonSchemas.js';
 import { ACCESS_STATUSES, ISOLATIONS, PATIENT_STATUSES } from '../../../commands/pacientes/patientTypes.js';
 import { NOTE_TYPES, SOAPIE_PARTS } from '../../../commands/pacientes/nursingNote.js';
 import { PATIENT_SUMMARY_FIELDS } from '../../../queries/pacientes/pacientesQueries.js';
@@ -127,11 +127,11 @@ const soapie: JsonSchema = {
   additionalProperties: false,
   minProperties: 1,
   description: 'SOAPIE parts (any subset)',
-  properties: Object.fromEntries(SOAPIE_PARTS.map((p) => [p, text(4000)])),
+  properties: Object.fromEntries(SOAPIE_PARTS.map((p) => [p, freeText(4000)])),
 };
 export const noteContent: Record<string, JsonSchema> = {
   noteType: { enum: [...NOTE_TYPES] },
-  text: text(10000, 'Free text'),
+  text: freeText(10000, 'What was observed or done'),
   soapie,
   authorLicence: text(50, 'Professional licence number of the author'),
   occurredAt: { ...DateTimeSchema, description: 'When the observed facts happened (default: now)' },

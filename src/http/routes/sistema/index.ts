@@ -18,7 +18,6 @@ import {
 } from './schemas.js';
 
 export const SISTEMA_TAG = 'Sistema';
-export const SISTEMA_PERMISSIONS = ['sistema:read', 'sistema:admin'] as const;
 
 type ProjectionName = { name: string };
 
@@ -100,8 +99,7 @@ export function sistemaGroup(getGroups: () => readonly GroupModule[], openApiOpt
       method: 'get',
       path: '/sistema/proyecciones',
       tag: SISTEMA_TAG,
-      auth: 'tenant',
-      permission: 'sistema:read',
+      auth: 'platform',
       summary: 'Status of every projection (state, checkpoint, lag, rebuild progress)',
       responses: { 200: { description: 'Projection runner status', schema: ProjectionListSchema } },
       handle: async (_input, ctx) => ({ status: 200, body: { items: await ctx.services.projections.status() } }),
@@ -110,8 +108,7 @@ export function sistemaGroup(getGroups: () => readonly GroupModule[], openApiOpt
       method: 'get',
       path: '/sistema/proyecciones/{name}',
       tag: SISTEMA_TAG,
-      auth: 'tenant',
-      permission: 'sistema:read',
+      auth: 'platform',
       summary: 'Status of one projection (watch a rebuild here)',
       params: ProjectionNameParams,
       responses: { 200: { description: 'Projection status', schema: ProjectionStatusSchema }, 404: problem('No such projection') },
@@ -126,8 +123,7 @@ export function sistemaGroup(getGroups: () => readonly GroupModule[], openApiOpt
       method: 'post',
       path: '/sistema/proyecciones/{name}/reconstruir',
       tag: SISTEMA_TAG,
-      auth: 'tenant',
-      permission: 'sistema:admin',
+      auth: 'platform',
       summary: 'Rebuild a projection from the event log (reads switch to the new copy when done)',
       params: ProjectionNameParams,
       responses: {
@@ -168,7 +164,8 @@ export function sistemaGroup(getGroups: () => readonly GroupModule[], openApiOpt
   return {
     tag: SISTEMA_TAG,
     description: 'Operation of the service: health, readiness, this contract and its documentation, projection status and rebuilds',
-    permissions: SISTEMA_PERMISSIONS,
+    // Its routes are public or platform operations: no company role may hold any of them.
+    permissions: [],
     routes,
     projections: [],
   };
