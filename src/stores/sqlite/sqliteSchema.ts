@@ -53,13 +53,20 @@ export function openEventDatabase(file: string): { db: Database.Database; create
     db.pragma(`wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_PAGES}`);
     db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
     db.pragma('foreign_keys = OFF');
-    const version = Number(db.pragma('user_version', { simple: true }));
+    // Read again under the write lock: another process starting at the same time may have created the schema
+    // since this one looked, and only the first one in may create it.
+    const version = db
+      .transaction(() => {
+        const found = Number(db.pragma('user_version', { simple: true }));
+        if (found === 0) {
+          db.exec(SCHEMA_V1);
+          db.pragma(`application_id = ${APPLICATION_ID}`);
+          db.pragma(`user_version = ${SCHEMA_VERSION}`);
+        }
+        return found;
+      })
+      .immediate();
     if (version === 0) {
-      db.transaction(() => {
-        db.exec(SCHEMA_V1);
-        db.pragma(`application_id = ${APPLICATION_ID}`);
-        db.pragma(`user_version = ${SCHEMA_VERSION}`);
-      }).immediate();
       syncDirectory(dir);
     } else if (version !== SCHEMA_VERSION) {
       // Another process may have changed the file between the inspection and now.
