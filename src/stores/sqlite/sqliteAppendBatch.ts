@@ -57,18 +57,52 @@ export function createBatchWriter(db: Database.Database, st: Statements) {
     }
   }
 
-  /** Runs one batch; throws only when the transaction itself fails (then nothing of the batch is written). */
-  const writeBatch = db.transaction((batch: PendingAppend[]): AppendOutcome[] =>
-    batch.map((p) => {
+  /** One transaction over the batch; an error that ended the transaction stops it at once (TransactionLost). */
+  const writeTransaction = db.transaction((batch: PendingAppend[]): AppendOutcome[] => {
+    const outcomes: AppendOutcome[] = [];
+    for (const [index, p] of batch.entries()) {
       try {
-        return appendOne(p);
+        outcomes.push(appendOne(p));
       } catch (error) {
-        return { error };
+        // Disk full or an I/O error may roll the whole transaction back: going on would write in autocommit.
+        if (!db.inTransaction) throw new TransactionLost(index, error);
+        outcomes.push({ error });
       }
-    }),
-  );
+    }
+    return outcomes;
+  });
 
-  return (batch: PendingAppend[]): AppendOutcome[] => writeBatch.immediate(batch);
+  /**
+   * Runs one batch. A member whose error rolled the transaction back fails alone; the others (rolled back with
+   * it) are written again in a fresh transaction. Throws only when a transaction fails with no member at fault
+   * (BEGIN or COMMIT): then nothing of the batch is written.
+   */
+  return (batch: PendingAppend[]): AppendOutcome[] => {
+    const outcomes = new Map<PendingAppend, AppendOutcome>();
+    let pending = batch;
+    while (pending.length > 0) {
+      try {
+        writeTransaction.immediate(pending).forEach((o, i) => outcomes.set(pending[i]!, o));
+        pending = [];
+      } catch (err) {
+        if (!(err instanceof TransactionLost)) throw err;
+        const culprit = pending[err.index]!;
+        outcomes.set(culprit, { error: err.cause });
+        pending = pending.filter((p) => p !== culprit);
+      }
+    }
+    return batch.map((p) => outcomes.get(p)!);
+  };
+}
+
+/** An append's error ended the batch's transaction: everything in it was rolled back. */
+class TransactionLost extends Error {
+  constructor(
+    readonly index: number,
+    override readonly cause: unknown,
+  ) {
+    super('the transaction was rolled back by an append that failed');
+  }
 }
 
 /**
