@@ -7,7 +7,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type Database from 'better-sqlite3';
-import type { AppendResult } from '../../src/stores/eventStore.js';
 import { openEventDatabase } from '../../src/stores/sqlite/sqliteSchema.js';
 import { prepareStatements } from '../../src/stores/sqlite/sqliteStatements.js';
 import { createBatchWriter, type PendingAppend } from '../../src/stores/sqlite/sqliteAppendBatch.js';
@@ -50,7 +49,7 @@ describe('SQLite group commit on a full disk', () => {
       ['ok', 'failed SQLITE_FULL', 'ok'],
     );
     // Each acknowledged append names its own row.
-    const positions = outcomes.flatMap((o) => ('ok' in o ? [(o.ok as AppendResult).position] : []));
+    const positions = outcomes.flatMap((o) => ('ok' in o ? [o.ok.position] : []));
     const rows = db.prepare('SELECT position FROM events ORDER BY position').pluck().all() as number[];
     assert.deepEqual(positions, rows.map(BigInt));
   });
