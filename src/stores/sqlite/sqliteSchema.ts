@@ -44,7 +44,7 @@ export function openEventDatabase(file: string): { db: Database.Database; create
 
   const db = new Database(file, { timeout: 10_000 });
   try {
-    const mode = db.pragma('journal_mode = WAL', { simple: true });
+    const mode = whileBusy(() => db.pragma('journal_mode = WAL', { simple: true }));
     if (String(mode).toLowerCase() !== 'wal') throw new EventStoreUnusableError(`${file}: cannot switch to WAL mode (got ${String(mode)})`);
     // FULL: the WAL is fsynced at every commit, so an acknowledged append survives a power cut.
     db.pragma('synchronous = FULL');
@@ -77,6 +77,22 @@ export function openEventDatabase(file: string): { db: Database.Database; create
   } catch (err) {
     db.close();
     throw asUnusable(file, err);
+  }
+}
+
+/**
+ * Switching to WAL can answer SQLITE_BUSY at once, without SQLite's busy handler, while another process opening
+ * the same new file holds its lock for a moment: try again for a bounded time.
+ */
+function whileBusy<T>(work: () => T, timeoutMs = 10_000): T {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return work();
+    } catch (err) {
+      if ((err as { code?: string }).code !== 'SQLITE_BUSY' || Date.now() >= deadline) throw err;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10 + Math.random() * 40);
+    }
   }
 }
 
