@@ -35,6 +35,8 @@ export const LIMITS = {
       accountLongestDelaySeconds: 60,
     },
     verify2fa: {
+      /** Codes per client address per minute, across every challenge and account. */
+      perIpPerMinute: 60,
       perChallenge: 5,
       userFailuresPerWindow: 10,
       windowSeconds: 15 * 60,

@@ -10,6 +10,7 @@ export interface AuthRuntime {
   jwt: JwtSettings;
   totpSecrets: SecretBox;
   loginPerIp: SlidingWindowLimiter;
+  verifyPerIp: SlidingWindowLimiter;
 }
 
 // Keyed by the event store: one runtime per running service, even with several in one test process.
@@ -36,6 +37,7 @@ async function createRuntime(services: AppServices): Promise<AuthRuntime> {
     jwt: { key: jwtKey, issuer: config.issuer, ttlSeconds: LIMITS.accessToken.ttlSeconds },
     totpSecrets: createSecretBox(totpKey.subarray(0, 32)),
     loginPerIp: new SlidingWindowLimiter(LIMITS.throttling.login.perIpPerMinute, 60_000),
+    verifyPerIp: new SlidingWindowLimiter(LIMITS.throttling.verify2fa.perIpPerMinute, 60_000),
   };
 }
 

@@ -2,14 +2,14 @@
 // challenge + code -> session and tokens. Every attempt, good or bad, is an event.
 import { randomUUID } from 'node:crypto';
 import type { AppServices } from '../../services.js';
-import { handleCommand, loadAggregate } from '../handleCommand.js';
+import { handleCommand, loadAggregate, type CommandContext } from '../handleCommand.js';
 import { DomainError } from '../decider.js';
 import { PLATFORM_TENANT, streamName } from '../../stores/eventStore.js';
 import { PLATFORM_DOCS } from '../../stores/readStore.js';
 import { LIMITS } from '../../limits.js';
 import { tooManyRequests } from '../../problems.js';
-import { userDecider, type UserState } from './user/decider.js';
-import { codeRetryAfterSeconds, loginRetryAfterSeconds } from './user/signInThrottle.js';
+import { userDecider, type UserCommand, type UserState } from './user/decider.js';
+import { loginRetryAfterSeconds } from './user/signInThrottle.js';
 import { unknownLoginDecider, unknownLoginId } from './unknownLogin/decider.js';
 import { normalizeEmail } from './emailGuard/decider.js';
 import { challengeDecider, challengeUsability } from './challenge/decider.js';
@@ -51,7 +51,6 @@ const CODE_POLICY = {
   windowSeconds: LIMITS.throttling.verify2fa.windowSeconds,
 };
 
-const userStream = (userId: string) => streamName(PLATFORM_TENANT, userDecider.category, userId);
 const caller = (client: Client, actor: string, sessionId: string | null = null): PlatformCaller => ({ actor, sessionId, ...client });
 
 async function failUnknownAccount(services: AppServices, email: string, password: string, client: Client, at: string): Promise<never> {
@@ -86,6 +85,20 @@ async function enrollmentFor(services: AppServices, runtime: AuthRuntime, user: 
   return { secret, otpauthUri: uri, qrPng: await qrPngDataUri(uri) };
 }
 
+type ReserveCommand = Omit<Extract<UserCommand, { type: 'ReserveLoginAttempt' | 'ReserveTotpAttempt' }>, 'at' | 'actor' | 'tenantId'>;
+
+/** Reserves a sign-in attempt; a throttled one answers 429 with the wait its decider computed. */
+async function reserve(services: AppServices, command: ReserveCommand, ctx: CommandContext): Promise<{ state: UserState }> {
+  try {
+    return await handleCommand(services.events, userDecider, command, ctx);
+  } catch (err) {
+    if (err instanceof DomainError && err.code === 'sign-in-throttled') {
+      throw tooManyRequests(Number(err.details?.retryAfterSeconds ?? 1), `${err.message[0]!.toUpperCase()}${err.message.slice(1)}`);
+    }
+    throw err;
+  }
+}
+
 export async function login(
   services: AppServices,
   input: { email: string; password: string },
@@ -101,9 +114,12 @@ export async function login(
   const doc = await services.projections.collection<UserDoc>(USERS.projection, USERS.collection).findOne(PLATFORM_DOCS, { email });
   if (!doc) return failUnknownAccount(services, email, input.password, client, at);
 
-  const { state: user } = await loadAggregate(services.events, userDecider, userStream(doc.id));
-  const wait = loginRetryAfterSeconds(user, at, LOGIN_POLICY);
-  if (wait > 0) throw tooManyRequests(wait, 'Too many failed sign-ins; retry later');
+  // The attempt is counted on the user's stream before the password is checked: a burst cannot outrun the throttle.
+  const { state: user } = await reserve(
+    services,
+    { type: 'ReserveLoginAttempt', aggregateId: doc.id, data: { policy: LOGIN_POLICY } },
+    platformContext(services, caller(client, doc.id)),
+  );
   const passwordOk = await verifyPassword(user.passwordHash, input.password);
   if (!passwordOk || !user.active) {
     const reason = passwordOk ? 'inactive' : 'wrong-password';
@@ -166,6 +182,8 @@ export async function verifySecondFactor(
   const runtime = await authRuntime(services);
   const now = services.now();
   const at = now.toISOString();
+  const ipWait = runtime.verifyPerIp.hit(client.ip ?? 'unknown', now.getTime());
+  if (ipWait > 0) throw tooManyRequests(ipWait, 'Too many codes from this address; retry later');
   const challengeId = sha256Hex(input.challenge);
   const { state: challenge } = await loadAggregate(
     services.events,
@@ -174,9 +192,21 @@ export async function verifySecondFactor(
   );
   if (challengeUsability(challenge, at) !== 'usable') throw invalidChallenge();
 
-  const { state: user } = await loadAggregate(services.events, userDecider, userStream(challenge.userId));
-  const wait = codeRetryAfterSeconds(user.recentCodeFailures, at, CODE_POLICY);
-  if (wait > 0) throw tooManyRequests(wait, 'Too many wrong codes; retry later');
+  // Both limits are reserved before the code is evaluated: the challenge's attempt, then the user's window.
+  const reserveCtx = platformContext(services, caller(client, challenge.userId));
+  await handleCommand(
+    services.events,
+    challengeDecider,
+    { type: 'ReserveCodeAttempt', aggregateId: challengeId, data: {} },
+    reserveCtx,
+  ).catch((err: unknown) => {
+    throw err instanceof DomainError ? invalidChallenge() : err;
+  });
+  const { state: user } = await reserve(
+    services,
+    { type: 'ReserveTotpAttempt', aggregateId: challenge.userId, data: { challengeId, policy: CODE_POLICY } },
+    reserveCtx,
+  );
   if (!user.active || !user.totp.encryptedSecret) throw invalidChallenge();
 
   const check = await checkTotpCode(runtime.totpSecrets.open(user.totp.encryptedSecret), input.code, now, user.totp.lastTimeStep);

@@ -32,9 +32,21 @@ describe('challenge decider', () => {
     assert.equal(challengeUsability(given(challengeDecider).state, T0), 'missing');
   });
 
+  const reserved = (attempts: number) => ({ type: 'ChallengeCodeAttemptReserved' as const, data: { attempts } });
+
+  it('counts an attempt when it is reserved, before the code is checked, and refuses a sixth', () => {
+    given(challengeDecider, issued).when(cmd('ReserveCodeAttempt', {})).then(reserved(1));
+    given(challengeDecider, issued, reserved(1), reserved(2), reserved(3), reserved(4))
+      .when(cmd('ReserveCodeAttempt', {}))
+      .then(reserved(5));
+    given(challengeDecider, issued, reserved(1), reserved(2), reserved(3), reserved(4), reserved(5))
+      .when(cmd('ReserveCodeAttempt', {}))
+      .thenError('challenge-unusable');
+  });
+
   it('dies with the fifth wrong code', () => {
-    given(challengeDecider, issued, failed(1), failed(2), failed(3)).when(cmd('RecordChallengeCodeFailure', {})).then(failed(4));
-    given(challengeDecider, issued, failed(1), failed(2), failed(3), failed(4))
+    given(challengeDecider, issued, failed(1), failed(2), reserved(3)).when(cmd('RecordChallengeCodeFailure', {})).then(failed(3));
+    given(challengeDecider, issued, failed(1), failed(2), failed(3), failed(4), reserved(5))
       .when(cmd('RecordChallengeCodeFailure', {}))
       .then(failed(5), { type: 'ChallengeExhausted', data: { attempts: 5 } });
     const dead = given(challengeDecider, issued, failed(1), failed(2), failed(3), failed(4), failed(5), {

@@ -27,6 +27,7 @@ export const initialChallengeState: ChallengeState = {
 
 export type ChallengeCommand =
   | CommandEnvelope<'IssueChallenge', { userId: string; expiresAt: string; maxAttempts: number; enrollment: boolean }>
+  | CommandEnvelope<'ReserveCodeAttempt', Record<string, never>>
   | CommandEnvelope<'RecordChallengeCodeFailure', Record<string, never>>
   | CommandEnvelope<'ConsumeChallenge', { sessionId: string }>;
 
@@ -44,6 +45,7 @@ export function evolveChallenge(s: ChallengeState, e: ChallengeEvent): Challenge
   switch (e.type) {
     case 'ChallengeIssued':
       return { ...s, exists: true, ...e.data };
+    case 'ChallengeCodeAttemptReserved':
     case 'ChallengeCodeFailed':
       return { ...s, attempts: e.data.attempts };
     case 'ChallengeExhausted':
@@ -63,11 +65,15 @@ export function decideChallenge(cmd: ChallengeCommand, s: ChallengeState): Chall
     case 'IssueChallenge':
       if (s.exists) throw rule('challenge-exists', 'this challenge was already issued');
       return [{ type: 'ChallengeIssued', data: { ...cmd.data } }];
-    case 'RecordChallengeCodeFailure': {
+    case 'ReserveCodeAttempt':
       mustBeUsable(s, cmd.at);
-      const attempts = s.attempts + 1;
-      const failed: ChallengeEvent = { type: 'ChallengeCodeFailed', data: { attempts } };
-      return attempts >= s.maxAttempts ? [failed, { type: 'ChallengeExhausted', data: { attempts } }] : [failed];
+      if (s.attempts >= s.maxAttempts) throw rule('challenge-unusable', 'the challenge has no attempt left', { usability: 'exhausted' });
+      return [{ type: 'ChallengeCodeAttemptReserved', data: { attempts: s.attempts + 1 } }];
+    case 'RecordChallengeCodeFailure': {
+      // The attempt was counted when it was reserved; the last one allowed kills the challenge.
+      mustBeUsable(s, cmd.at);
+      const failed: ChallengeEvent = { type: 'ChallengeCodeFailed', data: { attempts: s.attempts } };
+      return s.attempts >= s.maxAttempts ? [failed, { type: 'ChallengeExhausted', data: { attempts: s.attempts } }] : [failed];
     }
     case 'ConsumeChallenge':
       mustBeUsable(s, cmd.at);

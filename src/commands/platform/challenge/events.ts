@@ -3,6 +3,8 @@
 
 export type ChallengeEvent =
   | { type: 'ChallengeIssued'; data: { userId: string; expiresAt: string; maxAttempts: number; enrollment: boolean } }
+  /** A code is about to be checked: counted before it is evaluated, so a burst cannot outrun the limit. */
+  | { type: 'ChallengeCodeAttemptReserved'; data: { attempts: number } }
   | { type: 'ChallengeCodeFailed'; data: { attempts: number } }
   /** Too many wrong codes: the challenge is dead. */
   | { type: 'ChallengeExhausted'; data: { attempts: number } }
@@ -10,6 +12,7 @@ export type ChallengeEvent =
 
 export const CHALLENGE_EVENT_TYPES: readonly ChallengeEvent['type'][] = [
   'ChallengeIssued',
+  'ChallengeCodeAttemptReserved',
   'ChallengeCodeFailed',
   'ChallengeExhausted',
   'ChallengeConsumed',

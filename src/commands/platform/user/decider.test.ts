@@ -84,19 +84,47 @@ describe('user decider', () => {
       .thenError('user-inactive');
   });
 
-  it('counts consecutive login failures and resets them on success', () => {
+  it('counts a password attempt when it is reserved, records the failure, and resets on success', () => {
+    const policy = { failuresBeforeDelay: 5, maxFailuresPerHour: 100, longestDelaySeconds: 60 };
     const f1: UserEvent = { type: 'LoginFailed', data: { reason: 'wrong-password', consecutiveFailures: 1, at: T0 } };
+    const later = '2025-01-01T08:00:05.000Z';
     given(userDecider, registered, f1)
-      .when(cmd('RecordLoginFailure', { reason: 'wrong-password' }, '2025-01-01T08:00:05.000Z'))
-      .then({ type: 'LoginFailed', data: { reason: 'wrong-password', consecutiveFailures: 2, at: '2025-01-01T08:00:05.000Z' } });
+      .when(cmd('ReserveLoginAttempt', { policy }, later))
+      .then({ type: 'LoginAttemptReserved', data: { consecutiveFailures: 2, at: later } });
+    given(userDecider, registered, f1, { type: 'LoginAttemptReserved', data: { consecutiveFailures: 2, at: later } })
+      .when(cmd('RecordLoginFailure', { reason: 'wrong-password' }, later))
+      .then({ type: 'LoginFailed', data: { reason: 'wrong-password', consecutiveFailures: 2, at: later } });
     const state = given(userDecider, registered, f1, { type: 'LoginSucceeded', data: { challengeId: 'c' } }).state;
     assert.equal(state.consecutiveFailures, 0);
   });
 
-  it('records wrong codes with their time, and resets/deactivates only once', () => {
+  it('refuses a password attempt while the throttle delay runs, without checking it', () => {
+    const policy = { failuresBeforeDelay: 2, maxFailuresPerHour: 100, longestDelaySeconds: 60 };
+    const reserved = (n: number): UserEvent => ({ type: 'LoginAttemptReserved', data: { consecutiveFailures: n, at: T0 } });
+    given(userDecider, registered, reserved(1), reserved(2)).when(cmd('ReserveLoginAttempt', { policy })).thenError('sign-in-throttled');
+  });
+
+  it('counts code attempts when reserved: the window fills with them, an accepted one leaves it', () => {
+    const policy = { userFailuresPerWindow: 2, windowSeconds: 900 };
+    const reserved = (challengeId: string): UserEvent => ({ type: 'TotpAttemptReserved', data: { challengeId, at: T0 } });
+    given(userDecider, registered, pending, confirmed)
+      .when(cmd('ReserveTotpAttempt', { challengeId: 'c', policy }))
+      .then(reserved('c'));
+    given(userDecider, registered, pending, confirmed, reserved('a'), reserved('b'))
+      .when(cmd('ReserveTotpAttempt', { challengeId: 'c', policy }))
+      .thenError('sign-in-throttled');
+    given(userDecider, registered, pending, confirmed, reserved('a'), reserved('b'), {
+      type: 'TotpCodeAccepted',
+      data: { challengeId: 'b', timeStep: 300 },
+    })
+      .when(cmd('ReserveTotpAttempt', { challengeId: 'c', policy }))
+      .then(reserved('c'));
+  });
+
+  it('records wrong codes as the outcome of their reservation, and resets/deactivates only once', () => {
     given(userDecider, registered, pending, confirmed)
       .when(cmd('RecordTotpCodeFailure', { challengeId: 'c' }))
-      .then({ type: 'TotpCodeRejected', data: { challengeId: 'c', at: T0 } });
+      .then({ type: 'TotpCodeRejected', data: { challengeId: 'c', at: T0, reserved: true } });
     given(userDecider, registered).when(cmd('ResetTwoFactor', {})).thenNothing();
     given(userDecider, registered, { type: 'UserDeactivated', data: {} }).when(cmd('DeactivateUser', {})).thenNothing();
     given(userDecider)

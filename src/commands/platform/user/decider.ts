@@ -2,6 +2,7 @@
 import type { CommandEnvelope, Decider } from '../../decider.js';
 import { DomainError, notFound, rule } from '../../decider.js';
 import type { UserEvent } from './events.js';
+import { codeRetryAfterSeconds, loginRetryAfterSeconds, type CodeThrottlePolicy, type LoginThrottlePolicy } from './signInThrottle.js';
 
 export type TotpStatus = 'none' | 'pending' | 'confirmed';
 
@@ -16,11 +17,11 @@ export interface UserState {
   totp: { status: TotpStatus; encryptedSecret: string | null; lastTimeStep: number | null };
   consecutiveFailures: number;
   lastFailureAt: string | null;
-  /** Times of the latest wrong codes (bounded), for the per-user code throttle. */
-  recentCodeFailures: string[];
+  /** The latest code attempts that were not accepted (bounded), for the per-user code throttle. */
+  recentCodeAttempts: { at: string; challengeId: string }[];
 }
 
-const KEPT_CODE_FAILURES = 32;
+const KEPT_CODE_ATTEMPTS = 32;
 
 export const initialUserState: UserState = {
   exists: false,
@@ -33,7 +34,7 @@ export const initialUserState: UserState = {
   totp: { status: 'none', encryptedSecret: null, lastTimeStep: null },
   consecutiveFailures: 0,
   lastFailureAt: null,
-  recentCodeFailures: [],
+  recentCodeAttempts: [],
 };
 
 export type UserCommand =
@@ -43,7 +44,9 @@ export type UserCommand =
     >
   | CommandEnvelope<'StartTotpEnrollment', { encryptedSecret: string }>
   | CommandEnvelope<'RecordLoginSuccess', { challengeId: string }>
+  | CommandEnvelope<'ReserveLoginAttempt', { policy: LoginThrottlePolicy }>
   | CommandEnvelope<'RecordLoginFailure', { reason: 'wrong-password' | 'inactive' }>
+  | CommandEnvelope<'ReserveTotpAttempt', { challengeId: string; policy: CodeThrottlePolicy }>
   | CommandEnvelope<'AcceptTotpCode', { challengeId: string; timeStep: number }>
   | CommandEnvelope<'RecordTotpCodeFailure', { challengeId: string }>
   | CommandEnvelope<'ResetTwoFactor', Record<string, never>>
@@ -62,12 +65,23 @@ export function evolveUser(s: UserState, e: UserEvent): UserState {
       };
     case 'LoginSucceeded':
       return { ...s, consecutiveFailures: 0, lastFailureAt: null };
+    case 'LoginAttemptReserved':
     case 'LoginFailed':
       return { ...s, consecutiveFailures: e.data.consecutiveFailures, lastFailureAt: e.data.at };
-    case 'TotpCodeAccepted':
-      return { ...s, totp: { ...s.totp, lastTimeStep: Math.max(e.data.timeStep, s.totp.lastTimeStep ?? -1) } };
+    case 'TotpAttemptReserved':
+      return { ...s, recentCodeAttempts: [...s.recentCodeAttempts, e.data].slice(-KEPT_CODE_ATTEMPTS) };
+    case 'TotpCodeAccepted': {
+      // The accepted attempt leaves the throttle window; the wrong ones before it stay.
+      const last = s.recentCodeAttempts.findLastIndex((a) => a.challengeId === e.data.challengeId);
+      const recentCodeAttempts = last < 0 ? s.recentCodeAttempts : s.recentCodeAttempts.filter((_, i) => i !== last);
+      return { ...s, recentCodeAttempts, totp: { ...s.totp, lastTimeStep: Math.max(e.data.timeStep, s.totp.lastTimeStep ?? -1) } };
+    }
     case 'TotpCodeRejected':
-      return { ...s, recentCodeFailures: [...s.recentCodeFailures, e.data.at].slice(-KEPT_CODE_FAILURES) };
+      if (e.data.reserved) return s;
+      return {
+        ...s,
+        recentCodeAttempts: [...s.recentCodeAttempts, { at: e.data.at, challengeId: e.data.challengeId }].slice(-KEPT_CODE_ATTEMPTS),
+      };
     case 'TotpReplayRefused':
       return s;
     case 'TwoFactorReset':
@@ -100,9 +114,23 @@ export function decideUser(cmd: UserCommand, s: UserState): UserEvent[] {
       mustExist(s);
       if (!s.active) throw new DomainError('user-inactive', 'the user is deactivated', 403);
       return [{ type: 'LoginSucceeded', data: { challengeId: cmd.data.challengeId } }];
-    case 'RecordLoginFailure':
+    case 'ReserveLoginAttempt': {
       mustExist(s);
-      return [{ type: 'LoginFailed', data: { reason: cmd.data.reason, consecutiveFailures: s.consecutiveFailures + 1, at: cmd.at } }];
+      const wait = loginRetryAfterSeconds(s, cmd.at, cmd.data.policy);
+      if (wait > 0) throw rule('sign-in-throttled', 'too many failed sign-ins; retry later', { retryAfterSeconds: wait });
+      return [{ type: 'LoginAttemptReserved', data: { consecutiveFailures: s.consecutiveFailures + 1, at: cmd.at } }];
+    }
+    case 'RecordLoginFailure':
+      // Counted when the attempt was reserved: the failure records the outcome.
+      mustExist(s);
+      return [{ type: 'LoginFailed', data: { reason: cmd.data.reason, consecutiveFailures: s.consecutiveFailures, at: cmd.at } }];
+    case 'ReserveTotpAttempt': {
+      mustExist(s);
+      const times = s.recentCodeAttempts.map((a) => a.at);
+      const wait = codeRetryAfterSeconds(times, cmd.at, cmd.data.policy);
+      if (wait > 0) throw rule('sign-in-throttled', 'too many wrong codes; retry later', { retryAfterSeconds: wait });
+      return [{ type: 'TotpAttemptReserved', data: { challengeId: cmd.data.challengeId, at: cmd.at } }];
+    }
     case 'AcceptTotpCode': {
       mustExist(s);
       if (!s.active) throw new DomainError('user-inactive', 'the user is deactivated', 403);
@@ -117,7 +145,7 @@ export function decideUser(cmd: UserCommand, s: UserState): UserEvent[] {
     }
     case 'RecordTotpCodeFailure':
       mustExist(s);
-      return [{ type: 'TotpCodeRejected', data: { challengeId: cmd.data.challengeId, at: cmd.at } }];
+      return [{ type: 'TotpCodeRejected', data: { challengeId: cmd.data.challengeId, at: cmd.at, reserved: true } }];
     case 'ResetTwoFactor':
       mustExist(s);
       return s.totp.status === 'none' ? [] : [{ type: 'TwoFactorReset', data: {} }];

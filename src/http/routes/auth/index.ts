@@ -47,7 +47,8 @@ const routes: RouteDecl[] = [
       'Any wrong credential (unknown e-mail, wrong password, deactivated account) answers the same 401. ' +
       `Throttled per client address (${login_.perIpPerMinute}/min) and per account: after ${login_.accountFailuresBeforeDelay} consecutive failures ` +
       `each attempt must wait a growing delay (2, 4, 8 ... up to ${login_.accountLongestDelaySeconds} s; never more than ${login_.accountMaxFailuresPerHour} failures an hour), ` +
-      'never a lock. An account without a confirmed TOTP second factor also receives its enrollment (secret, otpauth URI, QR code).',
+      'never a lock. Each attempt is counted before its password is checked, so concurrent attempts cannot outrun the throttle. ' +
+      'An account without a confirmed TOTP second factor also receives its enrollment (secret, otpauth URI, QR code).',
     body: LoginBody,
     responses: {
       200: { description: 'Challenge issued', schema: LoginResponse },
@@ -65,13 +66,14 @@ const routes: RouteDecl[] = [
     description:
       `TOTP per RFC 6238 (SHA-1, 6 digits, 30 s); the current and the previous step are accepted, and a code is accepted once per user ever (replays refused). ` +
       `The challenge is single use, lives ${LIMITS.challenge.ttlSeconds} s and dies after ${LIMITS.challenge.maxCodeAttempts} wrong codes; ` +
-      `${verify_.userFailuresPerWindow} wrong codes per user within ${verify_.windowSeconds / 60} min answer 429. ` +
+      `${verify_.userFailuresPerWindow} wrong codes per user within ${verify_.windowSeconds / 60} min, or ${verify_.perIpPerMinute} codes per client address a minute, answer 429. ` +
+      'Every attempt is counted (on the challenge and on the user) before its code is evaluated: a burst of concurrent codes evaluates no more than these limits. ' +
       `Starts a server-side session (idle ${LIMITS.session.idleSeconds / 60} min, absolute ${LIMITS.session.absoluteSeconds / 3600} h).`,
     body: Verify2faBody,
     responses: {
       200: { description: 'Signed in', schema: TokenPairSchema },
       401: problem('Wrong code (`/problems/invalid-code`) or unusable challenge (`/problems/invalid-challenge`)'),
-      429: throttled('too many wrong codes for this user'),
+      429: throttled('too many wrong codes for this user, or too many codes from this address'),
     },
     handle: async (input, ctx) => ({ status: 200, body: await verifySecondFactor(ctx.services, input.body, clientOf(ctx)) }),
   }),

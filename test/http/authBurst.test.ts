@@ -1,0 +1,77 @@
+// Sign-in under a concurrent burst: every attempt is reserved on its stream before the code or password is
+// checked, so a burst evaluates no more than the documented limits and no failure goes uncounted.
+import assert from 'node:assert/strict';
+import { generate } from 'otplib';
+import { startTestServer, TEST_ADMIN, type TestServer } from '../support/harness.js';
+import { LIMITS } from '../../src/limits.js';
+import { PLATFORM_TENANT, streamName } from '../../src/stores/eventStore.js';
+
+const { email, password, totpSecret } = TEST_ADMIN;
+
+async function wrongCode(server: TestServer): Promise<string> {
+  const epoch = Math.floor(server.clock.now().getTime() / 1000);
+  const valid = new Set([await generate({ secret: totpSecret, epoch }), await generate({ secret: totpSecret, epoch: epoch - 30 })]);
+  for (let n = 0; ; n++) {
+    const code = String(n).padStart(6, '0');
+    if (!valid.has(code)) return code;
+  }
+}
+
+const countOf = (types: string[], type: string): number => types.filter((t) => t === type).length;
+
+describe('HTTP sign-in under a concurrent burst', function () {
+  this.timeout(120_000);
+  let server: TestServer;
+  beforeEach(async () => (server = await startTestServer()));
+  afterEach(async () => server?.close());
+
+  const userEvents = async (): Promise<string[]> =>
+    (await server.services.events.readStream(streamName(PLATFORM_TENANT, 'user', server.admin.userId))).map((e) => e.type);
+
+  it('evaluates at most the per-challenge limit of 200 wrong codes sent at once, and counts every one evaluated', async () => {
+    const login = await server.request('POST', '/auth/login', { body: { email, password } });
+    assert.equal(login.status, 200);
+    const code = await wrongCode(server);
+    const answers = await Promise.all(
+      Array.from({ length: 200 }, () => server.request('POST', '/auth/verify-2fa', { body: { challenge: login.body.challenge, code } })),
+    );
+    const statuses = answers.map((a) => a.status);
+    assert.deepEqual(
+      statuses.filter((s) => s !== 401 && s !== 429),
+      [],
+      'only 401 (wrong code, dead challenge) or 429 (throttled): never 409 or 5xx',
+    );
+    const evaluated = countOf(await userEvents(), 'TotpCodeRejected');
+    assert.ok(evaluated <= LIMITS.challenge.maxCodeAttempts, `${evaluated} codes were evaluated`);
+    assert.equal(answers.filter((a) => a.body?.type === '/problems/invalid-code').length, evaluated, 'every evaluated code is recorded');
+  });
+
+  it('evaluates at most the per-user limit when 8 challenges x 5 wrong codes arrive at once', async () => {
+    const challenges: string[] = [];
+    for (let i = 0; i < 8; i++) {
+      const login = await server.request('POST', '/auth/login', { body: { email, password } });
+      assert.equal(login.status, 200, JSON.stringify(login.body));
+      challenges.push(login.body.challenge);
+    }
+    const code = await wrongCode(server);
+    await Promise.all(
+      challenges.flatMap((challenge) =>
+        Array.from({ length: 5 }, () => server.request('POST', '/auth/verify-2fa', { body: { challenge, code } })),
+      ),
+    );
+    const evaluated = countOf(await userEvents(), 'TotpCodeRejected');
+    assert.ok(evaluated <= LIMITS.throttling.verify2fa.userFailuresPerWindow, `${evaluated} codes were evaluated`);
+  });
+
+  it('checks at most the throttle threshold of 60 wrong passwords sent at once', async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 60 }, () => server.request('POST', '/auth/login', { body: { email, password: 'not the right password' } })),
+    );
+    assert.deepEqual(
+      answers.map((a) => a.status).filter((s) => s !== 401 && s !== 429),
+      [],
+    );
+    const checked = countOf(await userEvents(), 'LoginFailed');
+    assert.ok(checked <= LIMITS.throttling.login.accountFailuresBeforeDelay + 1, `${checked} passwords were checked`);
+  });
+});
