@@ -23,8 +23,11 @@ export interface Config {
   role: 'all' | 'api' | 'projector';
   /** Public base URL used as JWT issuer and in otpauth URIs. */
   issuer: string;
-  /** Trust X-Forwarded-For (only behind a proxy you control). */
-  trustProxy: boolean;
+  /**
+   * Reverse proxies in front of the service (TRUST_PROXY): the client is the right-most X-Forwarded-For address
+   * they did not write themselves; 0 ignores the header (what a client writes there is never believed).
+   */
+  trustProxyHops: number;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -52,6 +55,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel,
     role,
     issuer: env.PUBLIC_URL ?? 'urn:dialysis-records',
-    trustProxy: env.TRUST_PROXY === 'true',
+    trustProxyHops: proxyHops(env.TRUST_PROXY),
   };
+}
+
+const MAX_PROXY_HOPS = 10;
+
+function proxyHops(value: string | undefined): number {
+  if (value === undefined || value === '' || value === 'false') return 0;
+  if (value === 'true') return 1; // one reverse proxy: the common deployment, and never the left-most (client-written) address
+  const hops = Number(value);
+  if (!/^\d+$/.test(value) || hops > MAX_PROXY_HOPS) {
+    throw new Error(`TRUST_PROXY must be the number of reverse proxies in front of the service (0-${MAX_PROXY_HOPS}), got ${value}`);
+  }
+  return hops;
 }

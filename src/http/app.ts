@@ -148,7 +148,9 @@ function fallback(router: Router): Koa.Middleware {
 
 export function buildApp(services: AppServices, options: BuildAppOptions): SpineApp {
   checkDeclarations(options.groups);
-  const app = new Koa({ proxy: services.config.trustProxy });
+  // With n trusted proxies the client is the n-th X-Forwarded-For address from the right (Koa: ips.slice(-n)[0]).
+  const hops = services.config.trustProxyHops;
+  const app = new Koa({ proxy: hops > 0, maxIpsCount: hops });
   const router = new Router();
   const accessAudit = options.accessAudit ?? createAccessAuditWriter({ events: services.events, logger: services.logger });
   const deps = {
