@@ -1,21 +1,12 @@
 // Sign-in under a concurrent burst: every attempt is reserved on its stream before the code or password is
 // checked, so a burst evaluates no more than the documented limits and no failure goes uncounted.
 import assert from 'node:assert/strict';
-import { generate } from 'otplib';
 import { startTestServer, TEST_ADMIN, type TestServer } from '../support/harness.js';
+import { wrongCode } from '../support/totpCodes.js';
 import { LIMITS } from '../../src/limits.js';
 import { PLATFORM_TENANT, streamName } from '../../src/stores/eventStore.js';
 
 const { email, password, totpSecret } = TEST_ADMIN;
-
-async function wrongCode(server: TestServer): Promise<string> {
-  const epoch = Math.floor(server.clock.now().getTime() / 1000);
-  const valid = new Set([await generate({ secret: totpSecret, epoch }), await generate({ secret: totpSecret, epoch: epoch - 30 })]);
-  for (let n = 0; ; n++) {
-    const code = String(n).padStart(6, '0');
-    if (!valid.has(code)) return code;
-  }
-}
 
 const countOf = (types: string[], type: string): number => types.filter((t) => t === type).length;
 
@@ -31,7 +22,7 @@ describe('HTTP sign-in under a concurrent burst', function () {
   it('evaluates at most the per-challenge limit of 200 wrong codes sent at once, and counts every one evaluated', async () => {
     const login = await server.request('POST', '/auth/login', { body: { email, password } });
     assert.equal(login.status, 200);
-    const code = await wrongCode(server);
+    const code = await wrongCode(server, totpSecret);
     const answers = await Promise.all(
       Array.from({ length: 200 }, () => server.request('POST', '/auth/verify-2fa', { body: { challenge: login.body.challenge, code } })),
     );
@@ -53,7 +44,7 @@ describe('HTTP sign-in under a concurrent burst', function () {
       assert.equal(login.status, 200, JSON.stringify(login.body));
       challenges.push(login.body.challenge);
     }
-    const code = await wrongCode(server);
+    const code = await wrongCode(server, totpSecret);
     await Promise.all(
       challenges.flatMap((challenge) =>
         Array.from({ length: 5 }, () => server.request('POST', '/auth/verify-2fa', { body: { challenge, code } })),

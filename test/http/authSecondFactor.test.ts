@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { generate } from 'otplib';
 import { startTestServer, TEST_ADMIN, type TestServer } from '../support/harness.js';
+import { wrongCode } from '../support/totpCodes.js';
 import { PLATFORM_TENANT, streamName } from '../../src/stores/eventStore.js';
 
 const { email, password, totpSecret } = TEST_ADMIN;
@@ -14,16 +15,6 @@ async function challengeOf(server: TestServer): Promise<string> {
 
 const verify = (server: TestServer, challenge: string, code: string) =>
   server.request('POST', '/auth/verify-2fa', { body: { challenge, code } });
-
-/** A well-formed code that is valid neither for the current nor for the previous step. */
-async function wrongCode(server: TestServer): Promise<string> {
-  const epoch = Math.floor(server.clock.now().getTime() / 1000);
-  const valid = new Set([await generate({ secret: totpSecret, epoch }), await generate({ secret: totpSecret, epoch: epoch - 30 })]);
-  for (let n = 0; ; n++) {
-    const code = String(n).padStart(6, '0');
-    if (!valid.has(code)) return code;
-  }
-}
 
 describe('HTTP sign-in: second factor', function () {
   let server: TestServer;
@@ -60,7 +51,7 @@ describe('HTTP sign-in: second factor', function () {
   it('kills the challenge after 5 wrong codes (malformed ones count too)', async () => {
     const challenge = await challengeOf(server);
     server.nextTotpStep();
-    const wrong = await wrongCode(server);
+    const wrong = await wrongCode(server, totpSecret);
     for (const code of [wrong, 'abc', '1234567', wrong, wrong]) {
       const answer = await verify(server, challenge, code);
       assert.equal(answer.status, 401);
@@ -92,7 +83,7 @@ describe('HTTP sign-in: second factor', function () {
 
   it('holds a user after 10 wrong codes in 15 minutes (429 with Retry-After)', async () => {
     server.nextTotpStep();
-    const wrong = await wrongCode(server);
+    const wrong = await wrongCode(server, totpSecret);
     for (let round = 0; round < 2; round++) {
       const challenge = await challengeOf(server);
       for (let i = 0; i < 5; i++) assert.equal((await verify(server, challenge, wrong)).status, 401);
