@@ -40,13 +40,6 @@ export const problem = (description: string, headers?: Record<string, string>): 
   ...(headers ? { headers } : {}),
 });
 
-/** Global log position as it travels in JSON: a decimal string (bigint in code). */
-export const PositionSchema: JsonSchema = {
-  type: 'string',
-  pattern: '^[0-9]{1,20}$',
-  description: 'Global event-log position (decimal string)',
-};
-
 /** Free text (notes, narratives): tab and line breaks allowed; other control characters and bidi overrides never (textRules.ts). */
 export const freeText = (maxLength: number, description?: string): JsonSchema => ({
   type: 'string',
@@ -55,6 +48,13 @@ export const freeText = (maxLength: number, description?: string): JsonSchema =>
   [FREE_TEXT]: true,
   description: `${description ? `${description}. ` : ''}Free text: tab and line breaks allowed`,
 });
+
+/** A global log position as it leaves the service: sealed, usable as minPosition (consistencyToken.ts). */
+export const ConsistencyTokenSchema: JsonSchema = {
+  type: 'string',
+  pattern: '^c1\\.[A-Za-z0-9_-]+$',
+  description: 'Consistency token (opaque): pass it as minPosition to read at least up to this event',
+};
 
 /** Query properties of every list route: page size and opaque cursor. */
 export const pageQueryProperties = {

@@ -1,6 +1,5 @@
 // Queries over the Pacientes read models and, for the history, over the record's own streams.
 import type { TenantScope } from '../tenantScope.js';
-import { InvalidCursorError } from '../../stores/readCursor.js';
 import { streamName, type RecordedEvent } from '../../stores/eventStore.js';
 import type { Filter, Page, SortSpec } from '../../stores/readStore.js';
 import { NOTE_CONTENT_KEYS, noteView, type NoteDoc } from '../../projections/pacientes/noteDoc.js';
@@ -93,7 +92,8 @@ async function noteIdsOf(ctx: TenantScope, patientId: string): Promise<string[]>
 }
 
 export interface HistoryEntry {
-  position: string;
+  /** Global log position; the HTTP layer seals it (and the page's resume point) before it leaves the service. */
+  position: bigint;
   recordType: 'patient' | 'nursingNote';
   recordId: string;
   revision: number;
@@ -108,7 +108,7 @@ export interface HistoryEntry {
 const entryOf =
   (recordType: HistoryEntry['recordType'], recordId: string) =>
   (e: RecordedEvent): HistoryEntry => ({
-    position: e.position.toString(),
+    position: e.position,
     recordType,
     recordId,
     revision: e.revision,
@@ -120,29 +120,22 @@ const entryOf =
     data: e.data,
   });
 
-const encodeAfter = (position: string): string => Buffer.from(JSON.stringify({ after: position })).toString('base64url');
-function decodeAfter(cursor: string): bigint {
-  try {
-    const { after } = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { after?: unknown };
-    if (typeof after === 'string' && /^\d{1,20}$/.test(after)) return BigInt(after);
-  } catch {
-    /* answered below */
-  }
-  throw new InvalidCursorError(); // answered 400 invalid-cursor by the HTTP layer, like every list cursor
+/** A page of the history: `nextAfter` is the position to resume after, null on the last page. */
+export interface HistoryPage {
+  items: HistoryEntry[];
+  nextAfter: bigint | null;
 }
 
 /** The record's events (the patient stream and its notes) in log order: who, when, why, what. */
-export async function patientHistory(ctx: TenantScope, patientId: string, limit: number, cursor?: string): Promise<Page<HistoryEntry>> {
+export async function patientHistory(ctx: TenantScope, patientId: string, limit: number, after: bigint | null): Promise<HistoryPage> {
   const tenantId = ctx.auth.tenantId;
-  const after = cursor ? decodeAfter(cursor) : -1n;
   const read = (category: string, id: string) => ctx.services.events.readStream(streamName(tenantId, category, id));
   const own = (await read('patient', patientId)).map(entryOf('patient', patientId));
   const notes = await Promise.all(
     (await noteIdsOf(ctx, patientId)).map(async (id) => (await read('nursingNote', id)).map(entryOf('nursingNote', id))),
   );
-  const all = [...own, ...notes.flat()].filter((e) => BigInt(e.position) > after);
-  all.sort((a, b) => (BigInt(a.position) < BigInt(b.position) ? -1 : 1));
+  const all = [...own, ...notes.flat()].filter((e) => after === null || e.position > after);
+  all.sort((a, b) => (a.position < b.position ? -1 : 1));
   const items = all.slice(0, limit);
-  const nextCursor = all.length > limit ? encodeAfter(items[items.length - 1]!.position) : null;
-  return { items, nextCursor };
+  return { items, nextAfter: all.length > limit ? items[items.length - 1]!.position : null };
 }

@@ -12,6 +12,8 @@ import { correctPatient, registerPatient } from '../../../commands/pacientes/pat
 import { PACIENTES_PROJECTION } from '../../../projections/pacientes/pacientesProjection.js';
 import { listPatients, patientHistory, SORT_FIELDS, type PatientListQuery } from '../../../queries/pacientes/pacientesQueries.js';
 import { patientOr404 } from '../../../queries/pacientes/readModel.js';
+import { InvalidCursorError } from '../../../stores/readCursor.js';
+import { consistencyTokens } from '../../consistencyToken.js';
 import {
   badCursor400,
   commandCtx,
@@ -180,7 +182,13 @@ export const patientRoutes: RouteDecl[] = [
     handle: async (input, ctx) => {
       await awaitMinPosition(ctx, input.query.minPosition, [PACIENTES_PROJECTION]);
       await patientOr404(tenantCtx(ctx), input.params.id);
-      return { status: 200, body: await patientHistory(tenantCtx(ctx), input.params.id, input.query.limit, input.query.cursor) };
+      // Positions leave sealed, like X-Event-Position: usable as minPosition, silent about other companies' writes.
+      const tokens = await consistencyTokens(ctx.services);
+      const after = input.query.cursor === undefined ? null : tokens.open(input.query.cursor);
+      if (after === null && input.query.cursor !== undefined) throw new InvalidCursorError();
+      const page = await patientHistory(tenantCtx(ctx), input.params.id, input.query.limit, after);
+      const items = page.items.map((e) => ({ ...e, position: tokens.seal(e.position) }));
+      return { status: 200, body: { items, nextCursor: page.nextAfter === null ? null : tokens.seal(page.nextAfter) } };
     },
   }),
 ];

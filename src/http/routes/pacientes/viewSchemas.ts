@@ -1,6 +1,6 @@
 // JSON Schemas of what /pacientes answers: the patient, its nursing notes and its history.
 import type { JsonSchema } from '../../routeTypes.js';
-import { freeText, PositionSchema } from '../../commonSchemas.js';
+import { ConsistencyTokenSchema, freeText } from '../../commonSchemas.js';
 import { ACCESS_STATUSES, ISOLATIONS, PATIENT_STATUSES } from '../../../commands/pacientes/patientTypes.js';
 import { NOTE_TYPES, SOAPIE_PARTS } from '../../../commands/pacientes/nursingNote.js';
 import { PATIENT_SUMMARY_FIELDS } from '../../../queries/pacientes/pacientesQueries.js';
@@ -177,7 +177,7 @@ export const HistoryEntry: JsonSchema = {
   additionalProperties: false,
   required: ['position', 'recordType', 'recordId', 'revision', 'type', 'occurredAt', 'actor', 'reason', 'data'],
   properties: {
-    position: PositionSchema,
+    position: ConsistencyTokenSchema,
     recordType: { enum: ['patient', 'nursingNote'] },
     recordId: IdSchema,
     revision: { type: 'integer', minimum: 0 },
