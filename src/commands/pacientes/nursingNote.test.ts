@@ -129,7 +129,9 @@ describe('patient document guard', () => {
   };
 
   it('lets one patient hold a document; a retry by the same patient decides nothing', () => {
-    guard().when(claim('p1')).then(claimed);
+    guard()
+      .when(claim('p1'))
+      .then({ ...claimed, data: { ...claimed.data, claimedAt: NOW } });
     guard(claimed).when(claim('p1')).then();
     guard(claimed)
       .when(claim('p2'))
@@ -139,7 +141,25 @@ describe('patient document guard', () => {
   it('frees a released document for another patient', () => {
     guard(claimed, { type: 'PatientDocumentReleased', data: { patientId: 'p1' } })
       .when(claim('p2'))
-      .then({ ...claimed, data: { ...claimed.data, patientId: 'p2' } });
+      .then({ ...claimed, data: { ...claimed.data, patientId: 'p2', claimedAt: NOW } });
+  });
+
+  it('lets a registration take over a claim whose patient never appeared, once the grace period is over', () => {
+    const stale = { ...claimed, data: { ...claimed.data, claimedAt: '2025-01-01T08:00:00.000Z' } };
+    const orphan = (at: string, holderExists: boolean): PatientDocumentCommand =>
+      ({
+        ...claim('p2'),
+        at,
+        data: { ...claim('p2').data, holder: { exists: holderExists, graceSeconds: 600 } },
+      }) as PatientDocumentCommand;
+    guard(stale)
+      .when(orphan('2025-01-01T08:10:00.000Z', false))
+      .then(
+        { type: 'PatientDocumentReleased', data: { patientId: 'p1', reason: 'orphaned-claim' } },
+        { ...claimed, data: { ...claimed.data, patientId: 'p2', claimedAt: '2025-01-01T08:10:00.000Z' } },
+      );
+    guard(stale).when(orphan('2025-01-01T08:09:59.000Z', false)).thenError('duplicate-document');
+    guard(stale).when(orphan('2025-01-01T09:00:00.000Z', true)).thenError('duplicate-document');
   });
 
   it('normalises document numbers: case, spaces, dots and dashes do not matter', () => {

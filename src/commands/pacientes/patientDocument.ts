@@ -6,16 +6,31 @@ import { rule } from '../decider.js';
 import type { DocumentType } from './patientTypes.js';
 
 export type PatientDocumentEvent =
-  | DecidedEvent<'PatientDocumentClaimed', { patientId: string; documentType: DocumentType; documentNumber: string }>
-  | DecidedEvent<'PatientDocumentReleased', { patientId: string }>;
+  | DecidedEvent<
+      'PatientDocumentClaimed',
+      // claimedAt: absent on claims recorded before orphaned claims could be taken over.
+      { patientId: string; documentType: DocumentType; documentNumber: string; claimedAt?: string }
+    >
+  | DecidedEvent<'PatientDocumentReleased', { patientId: string; reason?: 'orphaned-claim' }>;
+
+/**
+ * What the caller found about the current holder when a claim was refused: a holder whose patient stream does not
+ * exist (the registration crashed between claim and append) loses the claim after the grace period.
+ */
+export interface HolderFacts {
+  exists: boolean;
+  graceSeconds: number;
+}
 
 export type PatientDocumentCommand =
-  | CommandEnvelope<'ClaimPatientDocument', { patientId: string; documentType: DocumentType; documentNumber: string }>
+  | CommandEnvelope<'ClaimPatientDocument', { patientId: string; documentType: DocumentType; documentNumber: string; holder?: HolderFacts }>
   | CommandEnvelope<'ReleasePatientDocument', { patientId: string }>;
 
 export interface PatientDocumentState {
   /** The patient holding the document, or null when free (never claimed or released). */
   holder: string | null;
+  /** When the holder claimed it (null for claims recorded without the time). */
+  claimedAt: string | null;
 }
 
 /** Case, spaces, dots, dashes and slashes do not make two documents different: '12.345.678-k' = '12345678K'. */
@@ -31,28 +46,42 @@ export function documentKey(documentType: DocumentType, documentNumber: string):
   return `${documentType}:${normaliseDocumentNumber(documentNumber)}`;
 }
 
+/** A claim whose patient never appeared and that is older than the grace period. */
+function orphaned(state: PatientDocumentState, holder: HolderFacts, at: string): boolean {
+  if (holder.exists) return false;
+  const claimedMs = state.claimedAt === null ? 0 : Date.parse(state.claimedAt);
+  return Date.parse(at) - claimedMs >= holder.graceSeconds * 1000;
+}
+
 export const patientDocumentDecider: Decider<PatientDocumentCommand, PatientDocumentEvent, PatientDocumentState> = {
   category: 'patientDocument',
-  initialState: { holder: null },
+  initialState: { holder: null, claimedAt: null },
   evolve(state, event) {
     switch (event.type) {
       case 'PatientDocumentClaimed':
-        return { holder: event.data.patientId };
+        return { holder: event.data.patientId, claimedAt: event.data.claimedAt ?? null };
       case 'PatientDocumentReleased':
-        return state.holder === event.data.patientId ? { holder: null } : state;
+        return state.holder === event.data.patientId ? { holder: null, claimedAt: null } : state;
     }
   },
   decide(command, state) {
     switch (command.type) {
-      case 'ClaimPatientDocument':
-        if (state.holder === command.data.patientId) return []; // a retry of the same registration
-        if (state.holder !== null) {
-          throw rule('duplicate-document', 'another patient of this company already has this identity document', {
-            documentType: command.data.documentType,
-            existingPatientId: state.holder,
-          });
+      case 'ClaimPatientDocument': {
+        const { patientId, documentType, documentNumber, holder } = command.data;
+        if (state.holder === patientId) return []; // a retry of the same registration
+        const claimed: PatientDocumentEvent = {
+          type: 'PatientDocumentClaimed',
+          data: { patientId, documentType, documentNumber, claimedAt: command.at },
+        };
+        if (state.holder === null) return [claimed];
+        if (holder && orphaned(state, holder, command.at)) {
+          return [{ type: 'PatientDocumentReleased', data: { patientId: state.holder, reason: 'orphaned-claim' } }, claimed];
         }
-        return [{ type: 'PatientDocumentClaimed', data: command.data }];
+        throw rule('duplicate-document', 'another patient of this company already has this identity document', {
+          documentType,
+          existingPatientId: state.holder,
+        });
+      }
       case 'ReleasePatientDocument':
         return state.holder === command.data.patientId ? [{ type: 'PatientDocumentReleased', data: command.data }] : [];
     }

@@ -3,10 +3,11 @@
 import { handleCommand, loadAggregate, PreconditionFailedError, type CommandContext, type CommandResult } from '../handleCommand.js';
 import type { PatientCommand, RegisterPatientData } from './patientCommands.js';
 import { patientDecider } from './patientDecider.js';
-import { documentKey, patientDocumentDecider } from './patientDocument.js';
+import { documentKey, patientDocumentDecider, type HolderFacts } from './patientDocument.js';
 import type { PatientState } from './patientState.js';
 import type { DemographicsPatch, DocumentType } from './patientTypes.js';
-import { notFound } from '../decider.js';
+import { DomainError, notFound } from '../decider.js';
+import { LIMITS } from '../../limits.js';
 import { streamName, type EventStore } from '../../stores/eventStore.js';
 import { newId, uuidV5 } from '../eventIds.js';
 
@@ -20,20 +21,35 @@ export const newPatientId = (idempotencyKey: string | null | undefined): string 
 
 type Guarded = { patientId: string; documentType: DocumentType; documentNumber: string };
 
-/** Claims the document for the patient; true when this call claimed it (false: the patient already held it). */
+/**
+ * Claims the document for the patient; true when this call claimed it (false: the patient already held it).
+ * A claim held by a patient that never appeared (a registration that crashed between claim and append) is taken
+ * over once it is older than the grace period: the guard's decider decides, given what the holder's stream shows.
+ */
 async function claimDocument(events: EventStore, ctx: CommandContext, g: Guarded, assumeNew = false): Promise<boolean> {
-  const result = await handleCommand(
-    events,
-    patientDocumentDecider,
-    {
-      type: 'ClaimPatientDocument',
-      aggregateId: documentGuardId(ctx.tenantId, g.documentType, g.documentNumber),
-      data: g,
-    },
-    ctx,
-    { assumeNew },
-  );
-  return result.events.length > 0 && result.events.some((e) => e.type === 'PatientDocumentClaimed');
+  const claim = (holder?: HolderFacts) =>
+    handleCommand(
+      events,
+      patientDocumentDecider,
+      {
+        type: 'ClaimPatientDocument',
+        aggregateId: documentGuardId(ctx.tenantId, g.documentType, g.documentNumber),
+        data: { ...g, ...(holder ? { holder } : {}) },
+      },
+      ctx,
+      { assumeNew: assumeNew && !holder },
+    );
+  let result;
+  try {
+    result = await claim();
+  } catch (err) {
+    const holderId = err instanceof DomainError && err.code === 'duplicate-document' ? err.details?.existingPatientId : undefined;
+    if (typeof holderId !== 'string') throw err;
+    const holderEvents = await events.readStream(streamName(ctx.tenantId, patientDecider.category, holderId), { maxCount: 1 });
+    if (holderEvents.length > 0) throw err;
+    result = await claim({ exists: false, graceSeconds: LIMITS.documentGuard.orphanedClaimGraceSeconds });
+  }
+  return result.events.some((e) => e.type === 'PatientDocumentClaimed');
 }
 
 async function releaseDocument(events: EventStore, ctx: CommandContext, g: Guarded): Promise<void> {
