@@ -68,6 +68,12 @@ export const LIMITS = {
   accessAudit: {
     flushIntervalMs: 250,
     maxBatch: 500,
+    /** Largest single append of audit events (EventStoreDB refuses appends over 1 MiB). */
+    maxAppendBytes: 256 * 1024,
+    /** User agents are kept up to this many characters. */
+    userAgentMaxChars: 512,
+    /** Appends of an entry tried this often before it is set aside (logged at error level with its content). */
+    maxAttempts: 5,
   },
   audit: {
     /** Minimum retention of the event log (audit trail), in years. */

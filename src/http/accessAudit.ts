@@ -44,6 +44,46 @@ export const accessLogStream = (tenantId: string, at: string): string =>
 interface Queued {
   id: string; // fixed at enqueue, so a retried append of the same entry is acknowledged, not duplicated
   entry: AccessRecord;
+  attempts: number;
+}
+
+function eventOf({ id, entry }: Queued): NewEvent {
+  return {
+    id,
+    type: RECORD_ACCESSED,
+    data: { ...entry },
+    metadata: {
+      tenantId: entry.tenantId,
+      actor: entry.actor,
+      sessionId: entry.sessionId,
+      correlationId: entry.correlationId,
+      causationId: null,
+      commandId: id,
+      occurredAt: entry.at,
+      ip: entry.ip,
+      userAgent: entry.userAgent,
+      reason: null,
+    },
+  };
+}
+
+/** Consecutive runs of a stream's events, each under the byte limit of one append. */
+function chunksBySize(items: { queued: Queued; event: NewEvent }[], maxBytes: number): { queued: Queued; event: NewEvent }[][] {
+  const chunks: { queued: Queued; event: NewEvent }[][] = [];
+  let current: { queued: Queued; event: NewEvent }[] = [];
+  let bytes = 0;
+  for (const item of items) {
+    const size = Buffer.byteLength(JSON.stringify(item.event)) + 1;
+    if (current.length > 0 && bytes + size > maxBytes) {
+      chunks.push(current);
+      current = [];
+      bytes = 0;
+    }
+    current.push(item);
+    bytes += size;
+  }
+  if (current.length > 0) chunks.push(current);
+  return chunks;
 }
 
 export function createAccessAuditWriter(deps: {
@@ -57,7 +97,11 @@ export function createAccessAuditWriter(deps: {
   const interval = deps.flushIntervalMs ?? LIMITS.accessAudit.flushIntervalMs;
   const maxBatch = deps.maxBatch ?? LIMITS.accessAudit.maxBatch;
   const maxQueue = deps.maxQueue ?? 200_000;
+  const maxAppendBytes = LIMITS.accessAudit.maxAppendBytes;
+  const maxAttempts = LIMITS.accessAudit.maxAttempts;
   let queue: Queued[] = [];
+  /** Entries whose append failed, tried again by the next full drain (the backoff timer or a flush). */
+  const retrying: Queued[] = [];
   let timer: NodeJS.Timeout | null = null;
   let closed = false;
   let failures = 0;
@@ -71,32 +115,42 @@ export function createAccessAuditWriter(deps: {
     timer.unref();
   };
 
-  async function writeBatch(batch: Queued[]): Promise<void> {
-    const byStream = new Map<string, NewEvent[]>();
-    for (const { id, entry } of batch) {
-      const stream = accessLogStream(entry.tenantId, entry.at);
-      const event: NewEvent = {
-        id,
-        type: RECORD_ACCESSED,
-        data: { ...entry },
-        metadata: {
-          tenantId: entry.tenantId,
-          actor: entry.actor,
-          sessionId: entry.sessionId,
-          correlationId: entry.correlationId,
-          causationId: null,
-          commandId: id,
-          occurredAt: entry.at,
-          ip: entry.ip,
-          userAgent: entry.userAgent,
-          reason: null,
-        },
-      };
-      const list = byStream.get(stream);
-      if (list) list.push(event);
-      else byStream.set(stream, [event]);
+  /** Appends a batch stream by stream, in chunks under the byte limit; answers the entries that were not written. */
+  async function writeBatch(batch: Queued[]): Promise<{ failed: Queued[]; error: unknown }> {
+    const byStream = new Map<string, { queued: Queued; event: NewEvent }[]>();
+    for (const queued of batch) {
+      const stream = accessLogStream(queued.entry.tenantId, queued.entry.at);
+      const list = byStream.get(stream) ?? [];
+      list.push({ queued, event: eventOf(queued) });
+      byStream.set(stream, list);
     }
-    for (const [stream, events] of byStream) await deps.events.appendToStream(stream, events, { expectedRevision: 'any' });
+    const failed: Queued[] = [];
+    let error: unknown = null;
+    // One stream's failure (a tenant's poison entry, a refused append) never holds back the others.
+    for (const [stream, items] of byStream) {
+      for (const chunk of chunksBySize(items, maxAppendBytes)) {
+        try {
+          await deps.events.appendToStream(
+            stream,
+            chunk.map((c) => c.event),
+            { expectedRevision: 'any' },
+          );
+        } catch (err) {
+          error = err;
+          failed.push(...chunk.map((c) => c.queued));
+        }
+      }
+    }
+    return { failed, error };
+  }
+
+  /** Entries that failed too often: logged with their content (never dropped silently), then no longer retried. */
+  function setAside(entries: Queued[], error: unknown): void {
+    deps.logger.error('access audit entries set aside after repeated append failures', {
+      count: entries.length,
+      entries: entries.map((q) => ({ id: q.id, ...q.entry })),
+      error,
+    });
   }
 
   /**
@@ -104,24 +158,26 @@ export function createAccessAuditWriter(deps: {
    * a full batch or the interval timer (chasing each new arrival would commit a few entries at a time).
    */
   async function drain(all: boolean): Promise<void> {
+    if (all && retrying.length > 0) queue = [...retrying.splice(0), ...queue];
     let owed = all ? queue.length : 0;
+    let failedNow = false;
     while (queue.length >= maxBatch || owed > 0) {
       const batch = queue.slice(0, maxBatch);
-      try {
-        await writeBatch(batch);
-        // Past the written entries (the overflow guard may have dropped some of them meanwhile).
-        const last = queue.indexOf(batch[batch.length - 1]!);
-        if (last >= 0) queue = queue.slice(last + 1);
-        owed -= batch.length;
-        failures = 0;
-      } catch (err) {
-        failures++;
-        deps.logger.error('access audit append failed; will retry', { pending: queue.length, failures, error: err });
-        schedule(Math.min(interval * 2 ** failures, 30_000));
-        return;
-      }
+      const { failed, error } = await writeBatch(batch);
+      const done = new Set(batch);
+      queue = queue.filter((q) => !done.has(q)); // the overflow guard may have dropped some of them meanwhile
+      owed -= batch.length;
+      if (failed.length === 0) continue;
+      failedNow = true;
+      for (const q of failed) q.attempts++;
+      const exhausted = failed.filter((q) => q.attempts >= maxAttempts);
+      if (exhausted.length > 0) setAside(exhausted, error);
+      retrying.push(...failed.filter((q) => q.attempts < maxAttempts));
+      deps.logger.error('access audit append failed; will retry', { failed: failed.length, retrying: retrying.length, error });
     }
-    if (queue.length > 0) schedule(interval);
+    failures = failedNow ? failures + 1 : 0;
+    if (retrying.length > 0) schedule(Math.min(interval * 2 ** failures, 30_000));
+    else if (queue.length > 0) schedule(interval);
   }
 
   // Drains run one after another; a flush during a drain waits for it and then drains what arrived since.
@@ -142,7 +198,8 @@ export function createAccessAuditWriter(deps: {
         deps.logger.warn('access audit entry after close: dropped', { correlationId: entry.correlationId });
         return;
       }
-      queue.push({ id: newId(), entry });
+      const userAgent = entry.userAgent?.slice(0, LIMITS.accessAudit.userAgentMaxChars) ?? null;
+      queue.push({ id: newId(), entry: { ...entry, userAgent }, attempts: 0 });
       if (queue.length > maxQueue) {
         const dropped = queue.splice(0, queue.length - maxQueue);
         deps.logger.error('access audit queue full: oldest entries dropped', { dropped: dropped.length });
@@ -156,11 +213,12 @@ export function createAccessAuditWriter(deps: {
       closed = true;
       if (timer) clearTimeout(timer);
       timer = null;
-      for (let attempt = 0; attempt < 3 && queue.length > 0; attempt++) await flush();
-      if (queue.length > 0) deps.logger.error('access audit entries not written at close', { pending: queue.length });
+      for (let attempt = 0; attempt < 3 && queue.length + retrying.length > 0; attempt++) await flush();
+      const left = [...queue, ...retrying];
+      if (left.length > 0) setAside(left, new Error('not written at close'));
     },
     get pending() {
-      return queue.length;
+      return queue.length + retrying.length;
     },
   };
 }

@@ -1,0 +1,78 @@
+// The access audit writer over a real SQLite store: appends stay under the byte limit an event store imposes
+// (EventStoreDB: 1 MiB per append), and one stream that keeps failing never blocks the others' audit.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createAccessAuditWriter, accessLogStream, type AccessRecord } from '../../src/http/accessAudit.js';
+import { LIMITS } from '../../src/limits.js';
+import type { Logger } from '../../src/logger.js';
+import type { EventStore } from '../../src/stores/eventStore.js';
+import { openSqliteEventStore } from '../../src/stores/sqlite/sqliteEventStore.js';
+
+const AT = '2026-11-22T10:00:00.000Z';
+const read = (tenantId: string, n: number, userAgent = 'Mozilla/5.0'): AccessRecord => ({
+  recordType: 'patient',
+  recordId: `p${n}`,
+  route: '/pacientes/{id}',
+  method: 'GET',
+  status: 200,
+  actor: 'nurse-1',
+  sessionId: 's1',
+  tenantId,
+  ip: '10.0.0.1',
+  userAgent,
+  correlationId: `c${n}`,
+  at: AT,
+});
+
+describe('access audit batches', () => {
+  let dir: string;
+  let store: EventStore;
+  const logged: { level: string; msg: string }[] = [];
+  const logger: Logger = {
+    debug: () => undefined,
+    info: () => undefined,
+    warn: (msg) => void logged.push({ level: 'warn', msg }),
+    error: (msg) => void logged.push({ level: 'error', msg }),
+  };
+  beforeEach(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'audit-'));
+    store = await openSqliteEventStore({ file: path.join(dir, 'events.sqlite') });
+    logged.length = 0;
+  });
+  afterEach(async () => {
+    await store.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('splits a batch of long entries so that no append exceeds the byte limit, and writes them all', async () => {
+    const sizes: number[] = [];
+    const measured: EventStore = Object.create(store) as EventStore;
+    measured.appendToStream = (stream, events, options) => {
+      sizes.push(Buffer.byteLength(JSON.stringify(events)));
+      return store.appendToStream(stream, events, options);
+    };
+    const writer = createAccessAuditWriter({ events: measured, logger, flushIntervalMs: 10_000 });
+    for (let n = 0; n < 500; n++) writer.record(read('tenantA', n, 'X'.repeat(4000)));
+    await writer.close();
+    assert.ok(sizes.length > 1, 'several appends');
+    assert.ok(Math.max(...sizes) <= LIMITS.accessAudit.maxAppendBytes, `largest append ${Math.max(...sizes)} bytes`);
+    assert.equal((await store.readStream(accessLogStream('tenantA', AT))).length, 500);
+  });
+
+  it('keeps writing the other tenants while one stream keeps failing, and sets the failing entries aside', async () => {
+    const poisoned = accessLogStream('tenantBad', AT);
+    const failing: EventStore = Object.create(store) as EventStore;
+    failing.appendToStream = (stream, events, options) =>
+      stream === poisoned ? Promise.reject(new Error('append refused')) : store.appendToStream(stream, events, options);
+    const writer = createAccessAuditWriter({ events: failing, logger, flushIntervalMs: 1, maxBatch: 4 });
+    for (let n = 0; n < 10; n++) writer.record(read(n % 2 === 0 ? 'tenantBad' : 'tenantGood', n));
+    for (let attempt = 0; attempt < 20 && writer.pending > 0; attempt++) await writer.flush();
+    for (let n = 10; n < 14; n++) writer.record(read('tenantGood', n));
+    await writer.flush();
+    assert.equal((await store.readStream(accessLogStream('tenantGood', AT))).length, 9);
+    assert.equal(writer.pending, 0, 'the failing entries do not stay queued forever');
+    assert.ok(logged.some((l) => l.level === 'error' && /set aside/.test(l.msg)));
+  });
+});
