@@ -74,6 +74,11 @@ export const LIMITS = {
     userAgentMaxChars: 512,
     /** Appends of an entry tried this often before it is set aside (logged at error level with its content). */
     maxAttempts: 5,
+    /**
+     * Repeated reads of one record by the same actor, session, address and client within this window become one
+     * event with a count and the first and last time (the window is also the longest an entry waits to be written).
+     */
+    coalesceWindowMs: 10_000,
   },
   audit: {
     /** Minimum retention of the event log (audit trail), in years. */

@@ -1,6 +1,7 @@
 // Who read which clinical record, when and from where (HIPAA 164.312(b)). Reads must never wait for or
-// fail because of the audit: entries are queued and appended in batches as RecordAccessed events to a
-// per-tenant daily stream, retried on failure, and flushed on close.
+// fail because of the audit: repeated reads of a record by the same actor within a short window are folded into
+// one entry (count, first and last time), and entries are appended in batches as RecordAccessed events to a
+// per-tenant daily stream, split by bytes, retried per stream with backoff, and flushed on close.
 import type { EventStore, NewEvent } from '../stores/eventStore.js';
 import { streamName } from '../stores/eventStore.js';
 import { newId } from '../commands/eventIds.js';
@@ -45,13 +46,20 @@ interface Queued {
   id: string; // fixed at enqueue, so a retried append of the same entry is acknowledged, not duplicated
   entry: AccessRecord;
   attempts: number;
+  /** Reads folded into this entry, and the time of the last one. */
+  count: number;
+  lastAt: string;
 }
 
-function eventOf({ id, entry }: Queued): NewEvent {
+/** What makes two reads the same access: who, from where, which record, through which route, with which outcome. */
+const coalesceKey = (e: AccessRecord): string =>
+  [e.tenantId, e.actor, e.sessionId, e.ip, e.userAgent, e.recordType, e.recordId, e.route, e.method, e.status].join('\u0000');
+
+function eventOf({ id, entry, count, lastAt }: Queued): NewEvent {
   return {
     id,
     type: RECORD_ACCESSED,
-    data: { ...entry },
+    data: { ...entry, count, lastAt },
     metadata: {
       tenantId: entry.tenantId,
       actor: entry.actor,
@@ -86,6 +94,8 @@ function chunksBySize(items: { queued: Queued; event: NewEvent }[], maxBytes: nu
   return chunks;
 }
 
+type DrainMode = 'all' | 'due' | 'full-batches';
+
 export function createAccessAuditWriter(deps: {
   events: EventStore;
   logger: Logger;
@@ -93,11 +103,15 @@ export function createAccessAuditWriter(deps: {
   maxBatch?: number;
   /** Beyond this many unwritten entries the oldest are dropped (and logged) to protect memory. */
   maxQueue?: number;
+  coalesceWindowMs?: number;
 }): AccessAuditWriter {
   const interval = deps.flushIntervalMs ?? LIMITS.accessAudit.flushIntervalMs;
   const maxBatch = deps.maxBatch ?? LIMITS.accessAudit.maxBatch;
   const maxQueue = deps.maxQueue ?? 200_000;
   const maxAppendBytes = LIMITS.accessAudit.maxAppendBytes;
+  const coalesceWindowMs = deps.coalesceWindowMs ?? LIMITS.accessAudit.coalesceWindowMs;
+  /** Reads still coalescing, by coalesceKey: written when their window closes (or at a flush). */
+  const windows = new Map<string, { queued: Queued; closesAtMs: number }>();
   const maxAttempts = LIMITS.accessAudit.maxAttempts;
   let queue: Queued[] = [];
   /** Entries whose append failed, tried again by the next full drain (the backoff timer or a flush). */
@@ -110,7 +124,7 @@ export function createAccessAuditWriter(deps: {
     if (timer || closed) return;
     timer = setTimeout(() => {
       timer = null;
-      void flush();
+      void run('due');
     }, delay);
     timer.unref();
   };
@@ -157,7 +171,19 @@ export function createAccessAuditWriter(deps: {
    * Writes full batches, and with `all` everything queued before the call; what arrives meanwhile waits for
    * a full batch or the interval timer (chasing each new arrival would commit a few entries at a time).
    */
-  async function drain(all: boolean): Promise<void> {
+  /** Moves coalescing windows into the queue: every one, or those whose time is up. */
+  function closeWindows(every: boolean): void {
+    const nowMs = Date.now();
+    for (const [key, open] of windows) {
+      if (!every && open.closesAtMs > nowMs) continue;
+      windows.delete(key);
+      queue.push(open.queued);
+    }
+  }
+
+  async function drain(mode: DrainMode): Promise<void> {
+    if (mode !== 'full-batches') closeWindows(mode === 'all');
+    const all = mode !== 'full-batches';
     if (all && retrying.length > 0) queue = [...retrying.splice(0), ...queue];
     let owed = all ? queue.length : 0;
     let failedNow = false;
@@ -177,19 +203,19 @@ export function createAccessAuditWriter(deps: {
     }
     failures = failedNow ? failures + 1 : 0;
     if (retrying.length > 0) schedule(Math.min(interval * 2 ** failures, 30_000));
-    else if (queue.length > 0) schedule(interval);
+    else if (queue.length > 0 || windows.size > 0) schedule(interval);
   }
 
   // Drains run one after another; a flush during a drain waits for it and then drains what arrived since.
   let chain: Promise<void> = Promise.resolve();
-  const run = (all: boolean): Promise<void> => (chain = chain.then(() => drain(all)));
-  const flush = (): Promise<void> => run(true);
+  const run = (mode: DrainMode): Promise<void> => (chain = chain.then(() => drain(mode)));
+  const flush = (): Promise<void> => run('all');
   // One full-batch drain queued at a time: under load a drain per request would commit a few entries each.
   let batchDrainQueued = false;
   const drainFullBatches = () => {
     if (batchDrainQueued) return;
     batchDrainQueued = true;
-    void run(false).finally(() => (batchDrainQueued = false));
+    void run('full-batches').finally(() => (batchDrainQueued = false));
   };
 
   return {
@@ -199,7 +225,22 @@ export function createAccessAuditWriter(deps: {
         return;
       }
       const userAgent = entry.userAgent?.slice(0, LIMITS.accessAudit.userAgentMaxChars) ?? null;
-      queue.push({ id: newId(), entry: { ...entry, userAgent }, attempts: 0 });
+      const read = { ...entry, userAgent };
+      const key = coalesceKey(read);
+      const open = windows.get(key);
+      if (open && Date.parse(read.at) - Date.parse(open.queued.entry.at) < coalesceWindowMs) {
+        open.queued.count++;
+        open.queued.lastAt = read.at;
+        return;
+      }
+      if (open) {
+        windows.delete(key);
+        queue.push(open.queued);
+      }
+      windows.set(key, {
+        queued: { id: newId(), entry: read, attempts: 0, count: 1, lastAt: read.at },
+        closesAtMs: Date.now() + coalesceWindowMs,
+      });
       if (queue.length > maxQueue) {
         const dropped = queue.splice(0, queue.length - maxQueue);
         deps.logger.error('access audit queue full: oldest entries dropped', { dropped: dropped.length });
@@ -213,12 +254,12 @@ export function createAccessAuditWriter(deps: {
       closed = true;
       if (timer) clearTimeout(timer);
       timer = null;
-      for (let attempt = 0; attempt < 3 && queue.length + retrying.length > 0; attempt++) await flush();
+      for (let attempt = 0; attempt < 3 && queue.length + retrying.length + windows.size > 0; attempt++) await flush();
       const left = [...queue, ...retrying];
       if (left.length > 0) setAside(left, new Error('not written at close'));
     },
     get pending() {
-      return queue.length + retrying.length;
+      return queue.length + retrying.length + windows.size;
     },
   };
 }

@@ -75,4 +75,25 @@ describe('access audit batches', () => {
     assert.equal(writer.pending, 0, 'the failing entries do not stay queued forever');
     assert.ok(logged.some((l) => l.level === 'error' && /set aside/.test(l.msg)));
   });
+
+  it('folds repeated reads of one record by the same actor within the window into one event with a count', async () => {
+    const writer = createAccessAuditWriter({ events: store, logger, flushIntervalMs: 10_000 });
+    const at = (seconds: number) => new Date(Date.parse(AT) + seconds * 1000).toISOString();
+    for (let n = 0; n < 50; n++) writer.record({ ...read('tenantA', 1), correlationId: `c${n}`, at: at(n * 0.1) });
+    writer.record({ ...read('tenantA', 1), actor: 'nurse-2' }); // someone else
+    writer.record({ ...read('tenantA', 2) }); // another record
+    const windowSeconds = LIMITS.accessAudit.coalesceWindowMs / 1000;
+    writer.record({ ...read('tenantA', 1), at: at(windowSeconds + 1) }); // after the window: a new event
+    await writer.close();
+    const events = await store.readStream(accessLogStream('tenantA', AT));
+    assert.deepEqual(
+      events.map((e) => [e.data.actor, e.data.recordId, e.data.count, e.data.at, e.data.lastAt]).sort(),
+      [
+        ['nurse-2', 'p1', 1, AT, AT],
+        ['nurse-1', 'p2', 1, AT, AT],
+        ['nurse-1', 'p1', 50, AT, at(4.9)],
+        ['nurse-1', 'p1', 1, at(windowSeconds + 1), at(windowSeconds + 1)],
+      ].sort(),
+    );
+  });
 });
