@@ -61,6 +61,10 @@ export const LIMITS = {
     /** Longest a query waits for its projection to reach `minPosition`. */
     maxWaitMs: 5_000,
   },
+  nursingNotes: {
+    /** A read of a note shows its latest versions up to this many; every version is paged at /versiones. */
+    versionsInline: 20,
+  },
   documentGuard: {
     /** A document claim whose patient never appeared (a crash between claim and append) may be taken over after this. */
     orphanedClaimGraceSeconds: 10 * 60,

@@ -133,6 +133,7 @@ describe('Pacientes over HTTP: notes, history, isolation between companies', () 
       'post /pacientes/{id}/notas': { json: { noteType: 'general', text: 'x' } },
       'get /pacientes/{id}/notas': {},
       'get /pacientes/{id}/notas/{noteId}': {},
+      'get /pacientes/{id}/notas/{noteId}/versiones': {},
       'post /pacientes/{id}/notas/{noteId}/enmiendas': { json: { text: 'y', reason: 'z' } },
     };
     const patientRoutes = pacientesGroup.routes.filter((r) => r.path.includes('{id}'));

@@ -1,5 +1,6 @@
-// The nursing-note read model: one document per note with its current content, and its versions once amended.
-// Most notes are never amended: their only version is the current content, so it is not stored twice.
+// The nursing-note read model: one document per note with its current content; its versions live in their own
+// collection (one document each), so a note's document stays the same size however often it is amended. Most notes
+// are never amended: their only version is the current content, stored as a version only once an amendment comes.
 import type { NoteContent, NursingNoteEvent } from '../../commands/pacientes/nursingNote.js';
 import { sharedString, type ProjectedDoc } from '../runner/projection.js';
 import type { RecordedEvent } from '../../stores/eventStore.js';
@@ -23,11 +24,12 @@ export type NoteRecord = NoteContent & {
   recordedAt: string;
   updatedAt: string;
   amended: boolean;
-  /** Every version, oldest first, kept once the note is amended; before that, version 1 is the current content. */
-  versions?: NoteVersion[];
 };
 
 export type NoteDoc = ProjectedDoc & NoteRecord;
+
+/** One version of an amended note, in the versions collection (id `<noteId>.<version>`). */
+export type NoteVersionDoc = ProjectedDoc & NoteVersion & { tenantId: string; id: string; noteId: string };
 
 /** The content fields of a note (and of each version). */
 export const NOTE_CONTENT_KEYS = [
@@ -50,7 +52,6 @@ function noteDoc(
   content: NoteContent,
   fields: Pick<NoteDoc, 'revision' | 'version' | 'updatedAt' | '_position'>,
   first: Pick<NoteDoc, 'tenantId' | 'id' | 'patientId' | 'authorId' | 'recordedAt'>,
-  versions: NoteVersion[] | undefined,
 ): NoteDoc {
   const doc: AllKeys<NoteRecord> & { _position: number } = {
     tenantId: first.tenantId,
@@ -68,7 +69,6 @@ function noteDoc(
     recordedAt: first.recordedAt,
     updatedAt: fields.updatedAt,
     amended: base !== null,
-    versions,
     _position: fields._position,
   };
   return doc;
@@ -91,10 +91,31 @@ function version(content: NoteContent, version: number, recordedAt: string, reco
 }
 
 /** Version 1 of a note never amended: its current content. */
-const firstVersion = (doc: NoteRecord): NoteVersion => version(doc, 1, doc.recordedAt, doc.authorId, undefined);
+export const firstVersion = (doc: NoteRecord): NoteVersion => version(doc, 1, doc.recordedAt, doc.authorId, undefined);
 
-/** Every version, oldest first (version 1 derived from the current content while the note is unamended). */
-export const versionsOf = (doc: NoteRecord): NoteVersion[] => doc.versions ?? [firstVersion(doc)];
+/** The version an amendment event adds. */
+export function amendmentVersion(recorded: RecordedEvent): NoteVersion {
+  const data = (recorded as unknown as { data: AmendedData }).data;
+  return version(data, data.version, recorded.metadata.occurredAt, sharedString(data.amendedBy), data.reason);
+}
+
+export const versionDocId = (noteId: string, versionNumber: number): string => `${noteId}.${versionNumber}`;
+
+export function versionDoc(tenantId: string, noteId: string, v: NoteVersion, position: number): NoteVersionDoc {
+  return { ...v, tenantId, id: versionDocId(noteId, v.version), noteId, _position: position };
+}
+
+/** Every version of a note from its own events, oldest first (when the read model lags behind a write). */
+export function versionsFromStream(events: RecordedEvent[]): NoteVersion[] {
+  const versions: NoteVersion[] = [];
+  let doc: NoteDoc | null = null;
+  for (const e of events) {
+    doc = foldNote(doc, e);
+    if (e.type === 'NursingNoteRecorded' && doc) versions.push(firstVersion(doc));
+    if (e.type === 'NursingNoteAmended') versions.push(amendmentVersion(e));
+  }
+  return versions;
+}
 
 /** `patientIdOf` may return an equal string already kept elsewhere (the patient document's), to store it once. */
 export function foldNote(doc: NoteDoc | null, recorded: RecordedEvent, patientIdOf: (id: string) => string = (id) => id): NoteDoc | null {
@@ -105,22 +126,20 @@ export function foldNote(doc: NoteDoc | null, recorded: RecordedEvent, patientId
     if (doc) return doc;
     const data: RecordedData = event.data;
     const tenantId = sharedString(recorded.streamName.slice(0, recorded.streamName.indexOf('.')));
-    return noteDoc(
-      null,
-      data,
-      stamp,
-      { tenantId, id: data.noteId, patientId: patientIdOf(data.patientId), authorId: sharedString(data.authorId), recordedAt: at },
-      undefined,
-    );
+    return noteDoc(null, data, stamp, {
+      tenantId,
+      id: data.noteId,
+      patientId: patientIdOf(data.patientId),
+      authorId: sharedString(data.authorId),
+      recordedAt: at,
+    });
   }
   if (!doc) return null;
-  const data: AmendedData = event.data;
-  const amendment = version(data, data.version, at, sharedString(data.amendedBy), data.reason);
-  return noteDoc(doc, data, stamp, doc, [...versionsOf(doc), amendment]);
+  return noteDoc(doc, event.data, stamp, doc);
 }
 
-/** A note as clients see it; lists leave the versions out. */
-export function noteView(doc: NoteDoc, withVersions: boolean): Record<string, unknown> {
+/** A note as clients see it; lists leave the versions out, a read shows its latest ones (`versions`). */
+export function noteView(doc: NoteRecord, versions?: NoteVersion[]): Record<string, unknown> {
   const view: Record<string, unknown> = {
     id: doc.id,
     patientId: doc.patientId,
@@ -137,6 +156,9 @@ export function noteView(doc: NoteDoc, withVersions: boolean): Record<string, un
     updatedAt: doc.updatedAt,
     amended: doc.amended,
   };
-  if (withVersions) view.versions = versionsOf(doc);
+  if (versions) {
+    view.versionCount = doc.version;
+    view.versions = versions;
+  }
   return view;
 }

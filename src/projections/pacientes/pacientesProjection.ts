@@ -2,12 +2,13 @@
 import { PATIENT_EVENT_TYPES } from '../../commands/pacientes/patientEvents.js';
 import { applyFold, type Projection } from '../runner/projection.js';
 import { tenantOfStream } from '../../stores/eventStore.js';
-import { foldNote, type NoteDoc } from './noteDoc.js';
+import { amendmentVersion, firstVersion, foldNote, versionDoc, type NoteDoc } from './noteDoc.js';
 import { foldPatient, idOfStream, type PatientDoc } from './patientDoc.js';
 
 export const PACIENTES_PROJECTION = 'pacientes';
 export const PATIENTS = 'patients';
 export const NURSING_NOTES = 'nursingNotes';
+export const NOTE_VERSIONS = 'nursingNoteVersions';
 
 const NOTE_EVENT_TYPES = ['NursingNoteRecorded', 'NursingNoteAmended'] as const;
 
@@ -17,7 +18,7 @@ const categoryOf = (stream: string): string => stream.slice(stream.indexOf('.') 
 export const pacientesProjection: Projection = {
   name: PACIENTES_PROJECTION,
   // 2: notes keep their versions only once amended; documents built with every key (undefined when empty).
-  version: 2,
+  version: 3,
   collections: {
     [PATIENTS]: [
       { keys: { tenantId: 1, sortName: 1, id: 1 }, name: 'by_name' },
@@ -26,6 +27,7 @@ export const pacientesProjection: Projection = {
       { keys: { tenantId: 1, createdAt: 1, id: 1 }, name: 'by_created' },
     ],
     [NURSING_NOTES]: [{ keys: { tenantId: 1, patientId: 1, occurredAt: -1, id: 1 }, name: 'by_patient_time' }],
+    [NOTE_VERSIONS]: [{ keys: { tenantId: 1, noteId: 1, version: 1, id: 1 }, name: 'by_note_version' }],
   },
   eventTypes: [...PATIENT_EVENT_TYPES, ...NOTE_EVENT_TYPES],
   // Synchronous when the store lends its documents (embedded): no promise per event.
@@ -38,9 +40,17 @@ export const pacientesProjection: Projection = {
       const tenantId = tenantOfStream(event.streamName);
       // A note keeps its patient document's id string rather than its own copy: one per patient, not per note.
       // (Closures left unnamed: tsx wraps every named one in a naming call, a cost per event.)
-      return applyFold<NoteDoc>(tx, NURSING_NOTES, tenantId, idOfStream(event.streamName), event, (doc) =>
-        foldNote(doc, event, (id) => tx.peek?.<PatientDoc>(PATIENTS, tenantId, id)?.id ?? id),
-      );
+      const noteId = idOfStream(event.streamName);
+      return applyFold<NoteDoc>(tx, NURSING_NOTES, tenantId, noteId, event, (doc) => {
+        const next = foldNote(doc, event, (id) => tx.peek?.<PatientDoc>(PATIENTS, tenantId, id)?.id ?? id);
+        // Versions go to their own collection; version 1 is written when the first amendment replaces it.
+        if (doc && next !== doc && event.type === 'NursingNoteAmended') {
+          const position = Number(event.position);
+          if (!doc.amended) tx.put(NOTE_VERSIONS, versionDoc(tenantId, noteId, firstVersion(doc), position));
+          tx.put(NOTE_VERSIONS, versionDoc(tenantId, noteId, amendmentVersion(event), position));
+        }
+        return next;
+      });
     }
   },
 };

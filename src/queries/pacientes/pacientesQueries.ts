@@ -72,7 +72,7 @@ export async function listNotes(
     { patientId },
     { sort: { occurredAt: -1 }, limit, after: cursor ?? null, projection: NOTE_SUMMARY_PROJECTION },
   );
-  return { items: result.items.map((n) => noteView(n, false)), nextCursor: result.nextCursor };
+  return { items: result.items.map((n) => noteView(n)), nextCursor: result.nextCursor };
 }
 
 /** Every note id of a patient (the history reads each note's stream). */

@@ -5,7 +5,8 @@ import { notFoundProblem } from '../../problems.js';
 import type { TenantScope } from '../tenantScope.js';
 import type { Collection } from '../../stores/readStore.js';
 import { streamName, type RecordedEvent } from '../../stores/eventStore.js';
-import { foldNote, type NoteDoc } from '../../projections/pacientes/noteDoc.js';
+import { foldNote, versionsFromStream, type NoteDoc, type NoteVersion } from '../../projections/pacientes/noteDoc.js';
+import { latestVersions } from './noteVersions.js';
 import { foldPatient, type PatientDoc } from '../../projections/pacientes/patientDoc.js';
 import { NURSING_NOTES, PACIENTES_PROJECTION, PATIENTS } from '../../projections/pacientes/pacientesProjection.js';
 
@@ -47,14 +48,20 @@ export async function patientAfterWrite(ctx: TenantScope, id: string, result: Wr
   return folded;
 }
 
-export async function noteAfterWrite(ctx: TenantScope, noteId: string, result: WriteOutcome): Promise<NoteDoc> {
+/** The note at least at the write's revision with its latest versions: from the read model, or its stream when it lags. */
+export async function noteAfterWrite(
+  ctx: TenantScope,
+  noteId: string,
+  result: WriteOutcome,
+): Promise<{ doc: NoteDoc; versions: NoteVersion[] }> {
   await awaitWrite(ctx, result);
   const tenantId = ctx.auth.tenantId;
   const doc = await nursingNotes(ctx).get(tenantId, noteId);
-  if (doc && doc.revision >= result.revision) return doc;
-  const folded = foldStream<NoteDoc>(await ctx.services.events.readStream(streamName(tenantId, 'nursingNote', noteId)), foldNote);
+  if (doc && doc.revision >= result.revision) return { doc, versions: await latestVersions(ctx, doc) };
+  const events = await ctx.services.events.readStream(streamName(tenantId, 'nursingNote', noteId));
+  const folded = foldStream<NoteDoc>(events, foldNote);
   if (!folded) throw notFoundProblem('Nursing note not found');
-  return folded;
+  return { doc: folded, versions: versionsFromStream(events).slice(-LIMITS.nursingNotes.versionsInline) };
 }
 
 /** A patient of the caller's company, or 404 (another company's patient is exactly as absent). */

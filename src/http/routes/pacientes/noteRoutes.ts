@@ -34,7 +34,8 @@ import {
   type PageQuery,
   type PatientIdParams,
 } from './routeSupport.js';
-import { noteContent, NoteSummary, NoteView } from './viewSchemas.js';
+import { noteContent, NoteSummary, NoteVersionView, NoteView } from './viewSchemas.js';
+import { latestVersions, versionPage } from '../../../queries/pacientes/noteVersions.js';
 
 const nullable = (s: Record<string, unknown>) => ({ anyOf: [s, { type: 'null' }] });
 
@@ -117,7 +118,7 @@ export const noteRoutes: RouteDecl[] = [
     tag: TAG,
     auth: 'tenant',
     permission: READ,
-    summary: 'A nursing note with every version',
+    summary: 'A nursing note with its latest versions',
     params: NoteParams,
     query: { type: 'object', additionalProperties: false, properties: { ...minPositionQueryProperty } },
     responses: { 200: ok('The note', NoteView, { ETag: RECORD_HEADERS.ETag }), 404: notFound404, 503: unavailable503 },
@@ -126,7 +127,30 @@ export const noteRoutes: RouteDecl[] = [
       await awaitMinPosition(ctx, input.query.minPosition, [PACIENTES_PROJECTION]);
       const doc = await nursingNotes(tenantCtx(ctx)).get(tenantCtx(ctx).auth.tenantId, input.params.noteId);
       if (!doc || doc.patientId !== input.params.id) throw noteNotFound();
-      return { status: 200, body: noteView(doc, true), headers: { ETag: etagOf(doc.revision) } };
+      return { status: 200, body: noteView(doc, await latestVersions(tenantCtx(ctx), doc)), headers: { ETag: etagOf(doc.revision) } };
+    },
+  }),
+  route<NoteIdParams, PageQuery>({
+    method: 'get',
+    path: '/pacientes/{id}/notas/{noteId}/versiones',
+    tag: TAG,
+    auth: 'tenant',
+    permission: READ,
+    summary: 'Every version of a nursing note, oldest first, page by page',
+    params: NoteParams,
+    query: { type: 'object', additionalProperties: false, properties: { ...pageQueryProperties, ...minPositionQueryProperty } },
+    responses: {
+      200: { description: 'A page of versions', schema: pageOf(NoteVersionView) },
+      400: badCursor400,
+      404: notFound404,
+      503: unavailable503,
+    },
+    auditAccess: (input) => ({ recordType: 'nursingNote', recordId: input.params.noteId }),
+    handle: async (input, ctx) => {
+      await awaitMinPosition(ctx, input.query.minPosition, [PACIENTES_PROJECTION]);
+      const doc = await nursingNotes(tenantCtx(ctx)).get(tenantCtx(ctx).auth.tenantId, input.params.noteId);
+      if (!doc || doc.patientId !== input.params.id) throw noteNotFound();
+      return { status: 200, body: await versionPage(tenantCtx(ctx), doc, input.query.limit, input.query.cursor) };
     },
   }),
   route<NoteIdParams, NoInput, AmendNoteInput>({

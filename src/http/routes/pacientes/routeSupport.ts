@@ -106,11 +106,11 @@ export async function noteAnswer(
   status: number,
   location?: string,
 ): Promise<HttpResult> {
-  const doc = await noteAfterWrite(tenantCtx(ctx), noteId, result);
+  const { doc, versions } = await noteAfterWrite(tenantCtx(ctx), noteId, result);
   const position = result.position ?? BigInt(doc._position);
   return {
     status,
-    body: noteView(doc, true),
+    body: noteView(doc, versions),
     headers: writeHeaders({ revision: doc.revision, position, ...(location ? { location } : {}) }),
   };
 }

@@ -1,6 +1,7 @@
 // JSON Schemas of what /pacientes answers: the patient, its nursing notes and its history.
 import type { JsonSchema } from '../../routeTypes.js';
 import { ConsistencyTokenSchema, freeText } from '../../commonSchemas.js';
+import { LIMITS } from '../../../limits.js';
 import { ACCESS_STATUSES, ISOLATIONS, PATIENT_STATUSES } from '../../../commands/pacientes/patientTypes.js';
 import { NOTE_TYPES, SOAPIE_PARTS } from '../../../commands/pacientes/nursingNote.js';
 import { PATIENT_SUMMARY_FIELDS } from '../../../queries/pacientes/pacientesQueries.js';
@@ -137,7 +138,7 @@ export const noteContent: Record<string, JsonSchema> = {
   occurredAt: { ...DateTimeSchema, description: 'When the observed facts happened (default: now)' },
   dialysisSessionId: IdSchema,
 };
-const noteVersion: JsonSchema = {
+export const NoteVersionView: JsonSchema = {
   type: 'object',
   additionalProperties: false,
   required: ['version', 'noteType', 'occurredAt', 'recordedAt', 'recordedBy'],
@@ -165,10 +166,15 @@ export const NoteSummary: JsonSchema = { type: 'object', additionalProperties: f
 export const NoteView: JsonSchema = {
   type: 'object',
   additionalProperties: false,
-  required: [...noteRequired, 'versions'],
+  required: [...noteRequired, 'versionCount', 'versions'],
   properties: {
     ...noteBase,
-    versions: { type: 'array', items: noteVersion, description: 'Every version, oldest first; none is ever overwritten' },
+    versionCount: { type: 'integer', minimum: 1, description: 'How many versions the note has; none is ever overwritten' },
+    versions: {
+      type: 'array',
+      items: NoteVersionView,
+      description: `The latest versions (at most ${LIMITS.nursingNotes.versionsInline}), oldest first; every version at .../versiones`,
+    },
   },
 };
 

@@ -1,0 +1,30 @@
+// The versions of a nursing note: from their own collection once the note was amended, or the note's own content
+// (version 1) while it never was; the latest few for a read of the note, every one page by page.
+import { LIMITS } from '../../limits.js';
+import type { Collection, Page } from '../../stores/readStore.js';
+import type { TenantScope } from '../tenantScope.js';
+import { firstVersion, type NoteRecord, type NoteVersion, type NoteVersionDoc } from '../../projections/pacientes/noteDoc.js';
+import { NOTE_VERSIONS, PACIENTES_PROJECTION } from '../../projections/pacientes/pacientesProjection.js';
+
+const noteVersions = (ctx: TenantScope): Collection<NoteVersionDoc> =>
+  ctx.services.projections.collection<NoteVersionDoc>(PACIENTES_PROJECTION, NOTE_VERSIONS);
+
+const versionOf = ({ tenantId: _t, id: _id, noteId: _n, _position, ...version }: NoteVersionDoc): NoteVersion => version;
+
+/** The latest versions of a note (at most LIMITS.nursingNotes.versionsInline), oldest first. */
+export async function latestVersions(ctx: TenantScope, note: NoteRecord): Promise<NoteVersion[]> {
+  if (!note.amended) return [firstVersion(note)];
+  const page = await noteVersions(ctx).find(
+    ctx.auth.tenantId,
+    { noteId: note.id },
+    { sort: { version: -1 }, limit: LIMITS.nursingNotes.versionsInline },
+  );
+  return page.items.map(versionOf).reverse();
+}
+
+/** Every version of a note, oldest first, a page at a time. */
+export async function versionPage(ctx: TenantScope, note: NoteRecord, limit: number, cursor?: string): Promise<Page<NoteVersion>> {
+  if (!note.amended) return { items: [firstVersion(note)], nextCursor: null };
+  const page = await noteVersions(ctx).find(ctx.auth.tenantId, { noteId: note.id }, { sort: { version: 1 }, limit, after: cursor ?? null });
+  return { items: page.items.map(versionOf), nextCursor: page.nextCursor };
+}
