@@ -49,4 +49,8 @@ export const tooManyRequests = (retryAfterSeconds: number, detail = 'Too many re
     'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))),
   });
 
+/** A read model has not applied a write within the bounded wait: the client retries shortly. */
+export const readModelBehind = (detail = 'The read model has not caught up with the write yet; retry shortly'): ProblemError =>
+  new ProblemError(503, 'projection-behind', 'Service Unavailable', detail, { 'Retry-After': '1' });
+
 export const notFoundProblem = (detail = 'Not found') => new ProblemError(404, 'not-found', 'Not Found', detail);

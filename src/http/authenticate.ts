@@ -7,7 +7,7 @@ import { LIMITS } from '../limits.js';
 import { unauthorized } from '../problems.js';
 import type { Principal } from '../auth/principal.js';
 import { sessionDecider, sessionExpiry } from '../commands/platform/session/decider.js';
-import type { SessionDoc } from '../projections/platform/platformReadModels.js';
+import { SESSIONS, type SessionDoc } from '../projections/platform/platformReadModels.js';
 import { authRuntime } from '../auth/authRuntime.js';
 import { membershipIn, permissionsIn, platformCollections } from '../queries/platform/memberships.js';
 import { platformContext } from '../commands/platform/platformWrites.js';
@@ -30,7 +30,9 @@ async function recordSessionState(client: ClientInfo, session: SessionDoc, type:
     const ctx = platformContext(services, { actor: session.userId, sessionId: session.id, ip: client.ip, userAgent: client.userAgent });
     const data = type === 'RecordSessionActivity' ? { minIntervalSeconds: LIMITS.session.activityRecordIntervalSeconds } : {};
     const result = await handleCommand(services.events, sessionDecider, { type, aggregateId: session.id, data } as never, ctx);
-    if (type === 'ExpireSession' && result.position !== null) await services.projections.waitFor(result.position);
+    if (type === 'ExpireSession' && result.position !== null) {
+      await services.projections.waitFor(result.position, { projections: [SESSIONS.projection] });
+    }
   } catch (err) {
     // Failing to note activity must not fail the request; the next request tries again.
     services.logger.warn('could not record session activity', { sessionId: session.id, error: err });

@@ -1,6 +1,6 @@
 // Read-your-writes: a query carrying `minPosition` (the X-Event-Position consistency token of the client's write)
 // first waits, bounded, until its read model has applied that write.
-import { ProblemError } from '../problems.js';
+import { ProblemError, readModelBehind } from '../problems.js';
 import { LIMITS } from '../limits.js';
 import type { RequestContext } from './routeTypes.js';
 import { consistencyTokens } from './consistencyToken.js';
@@ -8,10 +8,7 @@ import { consistencyTokens } from './consistencyToken.js';
 const invalidMinPosition = (detail: string): ProblemError =>
   new ProblemError(400, 'invalid-min-position', 'Bad Request', detail, {}, [{ pointer: '/query/minPosition', message: detail }]);
 
-export const projectionBehind = (): ProblemError =>
-  new ProblemError(503, 'projection-behind', 'Service Unavailable', 'The read model has not reached minPosition yet; retry shortly', {
-    'Retry-After': '1',
-  });
+export const projectionBehind = (): ProblemError => readModelBehind('The read model has not reached minPosition yet; retry shortly');
 
 /** Resolves once the projections (all, or those named) have applied `minPosition`; 503 when the wait runs out. */
 export async function awaitMinPosition(ctx: RequestContext, minPosition: string | null | undefined, projections?: string[]): Promise<void> {

@@ -8,6 +8,7 @@ import { loadConfig } from '../../src/config.js';
 import { createLogger, type LogLevel } from '../../src/logger.js';
 import { startServer, type RunningServer } from '../../src/server.js';
 import type { AppServices } from '../../src/services.js';
+import type { GroupModule } from '../../src/http/groupModule.js';
 import type { BootstrapCredentials, BootstrapResult } from '../../src/commands/platform/bootstrapWrites.js';
 import { grantMembership, registerCompany, registerUser } from '../../src/commands/platform/platformWrites.js';
 import { newTotpSecret, TOTP_PERIOD_SECONDS } from '../../src/auth/totp.js';
@@ -88,6 +89,8 @@ export interface TestServer {
 export interface TestServerOptions {
   /** Extra environment for loadConfig (e.g. BOOTSTRAP_*; by default TEST_ADMIN is used). */
   env?: Record<string, string | undefined>;
+  /** Groups to serve instead of the registry's. */
+  groups?: GroupModule[];
   /** Generate the bootstrap credentials (no BOOTSTRAP_* set); they reach `announce`. */
   generatedBootstrap?: boolean;
   announce?: (credentials: BootstrapCredentials) => void | Promise<void>;
@@ -135,6 +138,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       logger: createLogger(options.logLevel ?? (process.env.TEST_LOG_LEVEL as LogLevel | undefined) ?? 'error'),
       quiet: true,
       responseCheck: 'enforce',
+      ...(options.groups ? { groups: options.groups } : {}),
       announce: options.announce,
     });
   } catch (err) {

@@ -13,6 +13,7 @@ import { normalizeEmail } from './emailGuard/decider.js';
 import { grantMembership, newCompanyId, platformContext, registerCompany, registerUser, SYSTEM_CALLER } from './platformWrites.js';
 import { isAcceptableTotpSecret, newTotpSecret, normalizeTotpSecret, otpauthUri } from '../../auth/totp.js';
 import { PASSWORD_POLICY } from '../../auth/passwords.js';
+import { COMPANIES, USERS } from '../../projections/platform/platformReadModels.js';
 
 export const DEFAULT_ADMIN_EMAIL = 'admin@dialysis.example';
 export const DEFAULT_COMPANY_NAME = 'First Clinic';
@@ -130,7 +131,8 @@ export async function bootstrap(
     platformContext(services, SYSTEM_CALLER),
   );
   position = done.position ?? position;
-  if (position !== null) await services.projections.waitFor(position);
+  // Sign-in reads users, companies and memberships right after the first start.
+  if (position !== null) await services.projections.waitFor(position, { projections: [USERS.projection, COMPANIES.projection] });
   if (created) services.logger.info('platform bootstrapped', { adminUserId, companyId, adminEmail: credentials.email });
   return { created, adminUserId, companyId };
 }

@@ -2,6 +2,8 @@
 // (bootstrap, test harness, and later the Usuarios/Empresas routes). Every write goes through handleCommand.
 import { randomUUID } from 'node:crypto';
 import type { AppServices } from '../../services.js';
+import { LIMITS } from '../../limits.js';
+import { readModelBehind } from '../../problems.js';
 import { handleCommand, loadAggregate, type CommandContext } from '../handleCommand.js';
 import { DomainError } from '../decider.js';
 import { PLATFORM_TENANT, streamName } from '../../stores/eventStore.js';
@@ -148,4 +150,13 @@ export async function grantMembership(
     platformContext(services, caller, keyed(caller, `membership:${userId}`)),
   );
   return { position: result.position };
+}
+
+/**
+ * Waits until the named platform read models applied a write (the ones the next request reads, e.g. sessions
+ * after sign-in): a failed unrelated projection must not end the wait early. 503 when the bounded wait runs out.
+ */
+export async function awaitPlatformReadModels(services: AppServices, position: bigint | null, projections: string[]): Promise<void> {
+  if (position === null) return;
+  if (!(await services.projections.waitFor(position, { projections, timeoutMs: LIMITS.readYourWrites.maxWaitMs }))) throw readModelBehind();
 }

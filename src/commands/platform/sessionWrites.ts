@@ -9,7 +9,8 @@ import { sessionDecider } from './session/decider.js';
 import { membershipIn, permissionsIn, platformCollections } from '../../queries/platform/memberships.js';
 import { authRuntime } from '../../auth/authRuntime.js';
 import { invalidRefreshToken } from './signInProblems.js';
-import { platformContext } from './platformWrites.js';
+import { awaitPlatformReadModels, platformContext } from './platformWrites.js';
+import { SESSIONS } from '../../projections/platform/platformReadModels.js';
 import type { Client, TokenPair } from './signInWrites.js';
 import { newRefreshToken, sessionIdOfRefreshToken, sha256Hex, signAccessToken } from '../../auth/tokens.js';
 
@@ -32,7 +33,7 @@ export async function refreshSession(services: AppServices, refreshToken: string
     if (err instanceof DomainError) throw invalidRefreshToken(); // ended session, or a token it never issued
     throw err;
   }
-  if (result.position !== null) await services.projections.waitFor(result.position);
+  await awaitPlatformReadModels(services, result.position, [SESSIONS.projection]);
   // Reuse of a rotated-out token revoked the session; an idle or too old one expired it.
   if (!result.events.some((e) => e.type === 'SessionRefreshed')) throw invalidRefreshToken();
   const runtime = await authRuntime(services);
@@ -43,7 +44,7 @@ export async function refreshSession(services: AppServices, refreshToken: string
 export async function logout(services: AppServices, principal: Principal, client: Client): Promise<void> {
   const ctx = platformContext(services, { actor: principal.userId, sessionId: principal.sessionId, ...client });
   const result = await handleCommand(services.events, sessionDecider, { type: 'Logout', aggregateId: principal.sessionId, data: {} }, ctx);
-  if (result.position !== null) await services.projections.waitFor(result.position);
+  await awaitPlatformReadModels(services, result.position, [SESSIONS.projection]);
 }
 
 export interface CompanySelection {
@@ -71,7 +72,7 @@ export async function selectCompany(
     if (err instanceof DomainError) throw unauthorized('The session has ended');
     throw err;
   });
-  if (result.position !== null) await services.projections.waitFor(result.position);
+  await awaitPlatformReadModels(services, result.position, [SESSIONS.projection]);
   if (!result.events.some((e) => e.type === 'CompanySelected')) throw unauthorized('The session has expired');
   const { company, membership } = found;
   return {

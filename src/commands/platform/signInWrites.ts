@@ -14,13 +14,13 @@ import { unknownLoginDecider, unknownLoginId } from './unknownLogin/decider.js';
 import { normalizeEmail } from './emailGuard/decider.js';
 import { challengeDecider, challengeUsability } from './challenge/decider.js';
 import { sessionDecider } from './session/decider.js';
-import { USERS, type UserDoc } from '../../projections/platform/platformReadModels.js';
+import { SESSIONS, USERS, type UserDoc } from '../../projections/platform/platformReadModels.js';
 import { authRuntime, type AuthRuntime } from '../../auth/authRuntime.js';
 import { invalidChallenge, invalidCode, invalidCredentials } from './signInProblems.js';
 import { verifyPassword } from '../../auth/passwords.js';
 import { checkTotpCode, newTotpSecret, otpauthUri, qrPngDataUri } from '../../auth/totp.js';
 import { newRefreshToken, randomToken, sha256Hex, signAccessToken } from '../../auth/tokens.js';
-import { platformContext, type PlatformCaller } from './platformWrites.js';
+import { awaitPlatformReadModels, platformContext, type PlatformCaller } from './platformWrites.js';
 
 export interface Client {
   ip: string | null;
@@ -159,7 +159,7 @@ export async function login(
     { type: 'RecordLoginSuccess', aggregateId: user.userId, data: { challengeId } },
     ctx,
   );
-  if (done.position !== null) await services.projections.waitFor(done.position);
+  await awaitPlatformReadModels(services, done.position, [USERS.projection]);
   return { challenge, expiresIn: ttl, ...(enrollment ? { enrollment } : {}) };
 }
 
@@ -256,7 +256,7 @@ export async function verifySecondFactor(
     sessionCtx,
     { expectNew: true },
   );
-  if (started.position !== null) await services.projections.waitFor(started.position);
+  await awaitPlatformReadModels(services, started.position, [SESSIONS.projection]);
   const access = signAccessToken(runtime.jwt, user.userId, sessionId, now);
   return { accessToken: access.token, tokenType: 'Bearer', expiresIn: access.expiresIn, refreshToken };
 }

@@ -17,7 +17,7 @@ const categoryOf = (stream: string): string => stream.slice(stream.indexOf('.') 
 
 export const pacientesProjection: Projection = {
   name: PACIENTES_PROJECTION,
-  // 2: notes keep their versions only once amended; documents built with every key (undefined when empty).
+  // 3: note versions in their own collection (2: versions kept only once amended; every key built, undefined when empty).
   version: 3,
   collections: {
     [PATIENTS]: [
@@ -26,8 +26,9 @@ export const pacientesProjection: Projection = {
       { keys: { tenantId: 1, admissionDate: 1, id: 1 }, name: 'by_admission' },
       { keys: { tenantId: 1, createdAt: 1, id: 1 }, name: 'by_created' },
     ],
-    [NURSING_NOTES]: [{ keys: { tenantId: 1, patientId: 1, occurredAt: -1, id: 1 }, name: 'by_patient_time' }],
+    // Before the notes: written back first, so a note is never ahead of its versions (its position guards them too).
     [NOTE_VERSIONS]: [{ keys: { tenantId: 1, noteId: 1, version: 1, id: 1 }, name: 'by_note_version' }],
+    [NURSING_NOTES]: [{ keys: { tenantId: 1, patientId: 1, occurredAt: -1, id: 1 }, name: 'by_patient_time' }],
   },
   eventTypes: [...PATIENT_EVENT_TYPES, ...NOTE_EVENT_TYPES],
   // Synchronous when the store lends its documents (embedded): no promise per event.

@@ -13,7 +13,11 @@ export interface Projection {
   name: string;
   /** Bump when the document shape or logic changes: the runner then rebuilds into `<collection>_v<version>`. */
   version: number;
-  /** Logical collection names (without version suffix) with their indexes (each should lead with tenantId). */
+  /**
+   * Logical collection names (without version suffix) with their indexes (each should lead with tenantId). A batch is
+   * written back in this order: declare a collection before the one whose documents guard it, so a failure in between
+   * leaves the guard behind and the replay writes both again.
+   */
   collections: Record<string, IndexSpec[]>;
   /** Event types this projection reads; others are skipped without calling `handle`. */
   eventTypes: readonly string[];

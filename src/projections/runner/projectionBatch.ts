@@ -94,10 +94,12 @@ export class ProjectionBatch implements ProjectionTx {
     return this.cachedWrites === 0;
   }
 
-  /** Writes every changed document (one unordered bulkWrite per collection), empties the cache; returns how many. */
+  /** Writes every changed document (one unordered bulkWrite per collection, in declared order), empties the cache; returns how many. */
   async writeBack(): Promise<number> {
     let written = this.directWrites;
-    for (const target of this.targets.values()) {
+    for (const name of this.collections.keys()) {
+      const target = this.targets.get(name);
+      if (!target) continue;
       const ops: BulkOp<ProjectedDoc>[] = [];
       for (const entry of target.cache.values()) {
         if (!entry.dirty) continue;

@@ -9,22 +9,28 @@ import { NOTE_VERSIONS, PACIENTES_PROJECTION } from '../../projections/pacientes
 const noteVersions = (ctx: TenantScope): Collection<NoteVersionDoc> =>
   ctx.services.projections.collection<NoteVersionDoc>(PACIENTES_PROJECTION, NOTE_VERSIONS);
 
+/** The note's versions up to its own: a remote store writes versions before the note, so a read may meet one early. */
+const versionsReached = (note: NoteRecord) => ({ noteId: note.id, version: { $lte: note.version } });
+
 const versionOf = ({ tenantId: _t, id: _id, noteId: _n, _position, ...version }: NoteVersionDoc): NoteVersion => version;
 
 /** The latest versions of a note (at most LIMITS.nursingNotes.versionsInline), oldest first. */
 export async function latestVersions(ctx: TenantScope, note: NoteRecord): Promise<NoteVersion[]> {
   if (!note.amended) return [firstVersion(note)];
-  const page = await noteVersions(ctx).find(
-    ctx.auth.tenantId,
-    { noteId: note.id },
-    { sort: { version: -1 }, limit: LIMITS.nursingNotes.versionsInline },
-  );
+  const page = await noteVersions(ctx).find(ctx.auth.tenantId, versionsReached(note), {
+    sort: { version: -1 },
+    limit: LIMITS.nursingNotes.versionsInline,
+  });
   return page.items.map(versionOf).reverse();
 }
 
 /** Every version of a note, oldest first, a page at a time. */
 export async function versionPage(ctx: TenantScope, note: NoteRecord, limit: number, cursor?: string): Promise<Page<NoteVersion>> {
   if (!note.amended) return { items: [firstVersion(note)], nextCursor: null };
-  const page = await noteVersions(ctx).find(ctx.auth.tenantId, { noteId: note.id }, { sort: { version: 1 }, limit, after: cursor ?? null });
+  const page = await noteVersions(ctx).find(ctx.auth.tenantId, versionsReached(note), {
+    sort: { version: 1 },
+    limit,
+    after: cursor ?? null,
+  });
   return { items: page.items.map(versionOf), nextCursor: page.nextCursor };
 }

@@ -29,6 +29,9 @@ import {
 export const AUTH_TAG = 'Auth';
 
 const clientOf = (ctx: RequestContext): Client => ({ ip: ctx.ip, userAgent: ctx.userAgent, correlationId: ctx.correlationId });
+const behind503 = problem('The write was recorded but its read model did not apply it in time (`/problems/projection-behind`); retry', {
+  'Retry-After': 'Seconds to wait',
+});
 const throttled = (what: string) =>
   problem(`Throttled (${what}); wait Retry-After seconds`, { 'Retry-After': 'Seconds to wait before trying again' });
 const login_ = LIMITS.throttling.login;
@@ -51,6 +54,7 @@ const routes: RouteDecl[] = [
       'An account without a confirmed TOTP second factor also receives its enrollment (secret, otpauth URI, QR code).',
     body: LoginBody,
     responses: {
+      503: behind503,
       200: { description: 'Challenge issued', schema: LoginResponse },
       401: problem('Wrong credentials (`/problems/invalid-credentials`)'),
       429: throttled('per address or per account'),
@@ -71,6 +75,7 @@ const routes: RouteDecl[] = [
       `Starts a server-side session (idle ${LIMITS.session.idleSeconds / 60} min, absolute ${LIMITS.session.absoluteSeconds / 3600} h).`,
     body: Verify2faBody,
     responses: {
+      503: behind503,
       200: { description: 'Signed in', schema: TokenPairSchema },
       401: problem('Wrong code (`/problems/invalid-code`) or unusable challenge (`/problems/invalid-challenge`)'),
       429: throttled('too many wrong codes for this user, or too many codes from this address'),
@@ -86,6 +91,7 @@ const routes: RouteDecl[] = [
     description: 'Each refresh token works once. Presenting an already rotated-out refresh token revokes the whole session (token theft).',
     body: RefreshBody,
     responses: {
+      503: behind503,
       200: { description: 'New token pair', schema: TokenPairSchema },
       401: problem('Unknown, used or expired refresh token, or ended session (`/problems/invalid-refresh-token`)'),
     },
@@ -97,7 +103,7 @@ const routes: RouteDecl[] = [
     tag: AUTH_TAG,
     auth: 'session',
     summary: 'End the session: every token of it stops working at once',
-    responses: { 204: { description: 'Signed out' } },
+    responses: { 204: { description: 'Signed out' }, 503: behind503 },
     handle: async (_input, ctx) => {
       await logout(ctx.services, ctx.auth!, clientOf(ctx));
       return { status: 204 };
@@ -131,6 +137,7 @@ const routes: RouteDecl[] = [
       'Recorded on the server-side session (the access token does not change). Every company-scoped route then works in this company.',
     params: TenantIdParams,
     responses: {
+      503: behind503,
       200: { description: 'Company selected', schema: SelectionResponse },
       404: problem("No such company among the user's companies"),
     },
