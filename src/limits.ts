@@ -65,6 +65,17 @@ export const LIMITS = {
     /** A read of a note shows its latest versions up to this many; every version is paged at /versiones. */
     versionsInline: 20,
   },
+  patientRecord: {
+    /**
+     * Entries of each list the patient document keeps: the latest, settled ones (ended coverages, failed or removed
+     * accesses) leaving first. `entryCounts` tells how many there are in all; every one is paged at /pacientes/{id}/<list>.
+     */
+    dryWeightHistory: 10,
+    serology: 30,
+    allergies: 100,
+    coverages: 20,
+    vascularAccesses: 20,
+  },
   documentGuard: {
     /** A document claim whose patient never appeared (a crash between claim and append) may be taken over after this. */
     orphanedClaimGraceSeconds: 10 * 60,
@@ -78,6 +89,8 @@ export const LIMITS = {
     userAgentMaxChars: 512,
     /** Appends of an entry tried this often before it is set aside (logged at error level with its content). */
     maxAttempts: 5,
+    /** A stream whose append failed is retried after the flush interval doubled per failure, at most this long. */
+    retryMaxDelayMs: 30_000,
     /**
      * Repeated reads of one record by the same actor, session, address and client within this window become one
      * event with a count and the first and last time (the window is also the longest an entry waits to be written).

@@ -3,29 +3,12 @@
 // one entry (count, first and last time), and entries are appended in batches as RecordAccessed events to a
 // per-tenant daily stream, split by bytes, retried per stream with backoff, and flushed on close.
 import type { EventStore, NewEvent } from '../stores/eventStore.js';
-import { streamName } from '../stores/eventStore.js';
 import { newId } from '../commands/eventIds.js';
 import { LIMITS } from '../limits.js';
 import type { Logger } from '../logger.js';
+import { accessLogStream, chunksBySize, coalesceKey, eventOf, type AccessRecord, type Queued } from './accessAuditEvents.js';
 
-export const RECORD_ACCESSED = 'RecordAccessed';
-
-export interface AccessRecord {
-  recordType: string;
-  recordId: string | null;
-  /** Route path template, e.g. /pacientes/{id}. */
-  route: string;
-  method: string;
-  status: number;
-  actor: string;
-  sessionId: string | null;
-  tenantId: string;
-  ip: string | null;
-  userAgent: string | null;
-  correlationId: string;
-  /** ISO-8601 UTC. */
-  at: string;
-}
+export { accessLogStream, RECORD_ACCESSED, type AccessRecord } from './accessAuditEvents.js';
 
 export interface AccessAuditWriter {
   /** Queue an entry; never throws, never waits. */
@@ -38,63 +21,14 @@ export interface AccessAuditWriter {
   readonly pending: number;
 }
 
-/** `<tenant>.accessLog-<yyyymmdd>`: one stream per tenant and UTC day. */
-export const accessLogStream = (tenantId: string, at: string): string =>
-  streamName(tenantId, 'accessLog', at.slice(0, 10).replace(/-/g, ''));
-
-interface Queued {
-  id: string; // fixed at enqueue, so a retried append of the same entry is acknowledged, not duplicated
-  entry: AccessRecord;
-  attempts: number;
-  /** Reads folded into this entry, and the time of the last one. */
-  count: number;
-  lastAt: string;
-}
-
-/** What makes two reads the same access: who, from where, which record, through which route, with which outcome. */
-const coalesceKey = (e: AccessRecord): string =>
-  [e.tenantId, e.actor, e.sessionId, e.ip, e.userAgent, e.recordType, e.recordId, e.route, e.method, e.status].join('\u0000');
-
-function eventOf({ id, entry, count, lastAt }: Queued): NewEvent {
-  return {
-    id,
-    type: RECORD_ACCESSED,
-    data: { ...entry, count, lastAt },
-    metadata: {
-      tenantId: entry.tenantId,
-      actor: entry.actor,
-      sessionId: entry.sessionId,
-      correlationId: entry.correlationId,
-      causationId: null,
-      commandId: id,
-      occurredAt: entry.at,
-      ip: entry.ip,
-      userAgent: entry.userAgent,
-      reason: null,
-    },
-  };
-}
-
-/** Consecutive runs of a stream's events, each under the byte limit of one append. */
-function chunksBySize(items: { queued: Queued; event: NewEvent }[], maxBytes: number): { queued: Queued; event: NewEvent }[][] {
-  const chunks: { queued: Queued; event: NewEvent }[][] = [];
-  let current: { queued: Queued; event: NewEvent }[] = [];
-  let bytes = 0;
-  for (const item of items) {
-    const size = Buffer.byteLength(JSON.stringify(item.event)) + 1;
-    if (current.length > 0 && bytes + size > maxBytes) {
-      chunks.push(current);
-      current = [];
-      bytes = 0;
-    }
-    current.push(item);
-    bytes += size;
-  }
-  if (current.length > 0) chunks.push(current);
-  return chunks;
-}
-
 type DrainMode = 'all' | 'due' | 'full-batches';
+
+/** A stream whose append failed: its entries wait here until its own retry time, which grows with each failure. */
+interface Backoff {
+  failures: number;
+  retryAtMs: number;
+  held: Queued[];
+}
 
 export function createAccessAuditWriter(deps: {
   events: EventStore;
@@ -108,69 +42,96 @@ export function createAccessAuditWriter(deps: {
   const interval = deps.flushIntervalMs ?? LIMITS.accessAudit.flushIntervalMs;
   const maxBatch = deps.maxBatch ?? LIMITS.accessAudit.maxBatch;
   const maxQueue = deps.maxQueue ?? 200_000;
-  const maxAppendBytes = LIMITS.accessAudit.maxAppendBytes;
+  const { maxAppendBytes, maxAttempts, retryMaxDelayMs } = LIMITS.accessAudit;
   const coalesceWindowMs = deps.coalesceWindowMs ?? LIMITS.accessAudit.coalesceWindowMs;
   /** Reads still coalescing, by coalesceKey: written when their window closes (or at a flush). */
   const windows = new Map<string, { queued: Queued; closesAtMs: number }>();
-  const maxAttempts = LIMITS.accessAudit.maxAttempts;
   let queue: Queued[] = [];
-  /** Entries whose append failed, tried again by the next full drain (the backoff timer or a flush). */
-  const retrying: Queued[] = [];
+  /** Streams backing off after a failed append, by name: one tenant's failing stream never delays the others. */
+  const backoffs = new Map<string, Backoff>();
   let timer: NodeJS.Timeout | null = null;
+  let timerDueMs = Infinity;
   let closed = false;
-  let failures = 0;
 
+  /** A drain of what is due after `delay`, unless one is already set to run sooner. */
   const schedule = (delay: number) => {
-    if (timer || closed) return;
+    if (closed) return;
+    const dueMs = Date.now() + delay;
+    if (timer) {
+      if (timerDueMs <= dueMs) return;
+      clearTimeout(timer);
+    }
+    timerDueMs = dueMs;
     timer = setTimeout(() => {
       timer = null;
+      timerDueMs = Infinity;
       void run('due');
     }, delay);
     timer.unref();
   };
 
-  /** Appends a batch stream by stream, in chunks under the byte limit; answers the entries that were not written. */
-  async function writeBatch(batch: Queued[]): Promise<{ failed: Queued[]; error: unknown }> {
+  const streamOf = (q: Queued): string => accessLogStream(q.entry.tenantId, q.entry.at);
+
+  /** Appends entries stream by stream, in chunks under the byte limit; after a failed chunk the rest of its stream waits. */
+  async function writeBatch(batch: Queued[]): Promise<Map<string, { failed: Queued[]; untried: Queued[]; error: unknown }>> {
     const byStream = new Map<string, { queued: Queued; event: NewEvent }[]>();
     for (const queued of batch) {
-      const stream = accessLogStream(queued.entry.tenantId, queued.entry.at);
+      const stream = streamOf(queued);
       const list = byStream.get(stream) ?? [];
       list.push({ queued, event: eventOf(queued) });
       byStream.set(stream, list);
     }
-    const failed: Queued[] = [];
-    let error: unknown = null;
-    // One stream's failure (a tenant's poison entry, a refused append) never holds back the others.
+    const failures = new Map<string, { failed: Queued[]; untried: Queued[]; error: unknown }>();
     for (const [stream, items] of byStream) {
-      for (const chunk of chunksBySize(items, maxAppendBytes)) {
+      const chunks = chunksBySize(items, maxAppendBytes);
+      for (const [index, chunk] of chunks.entries()) {
         try {
           await deps.events.appendToStream(
             stream,
             chunk.map((c) => c.event),
             { expectedRevision: 'any' },
           );
-        } catch (err) {
-          error = err;
-          failed.push(...chunk.map((c) => c.queued));
+        } catch (error) {
+          const untried = chunks.slice(index + 1).flatMap((c) => c.map((item) => item.queued));
+          failures.set(stream, { failed: chunk.map((c) => c.queued), untried, error });
+          break;
         }
       }
     }
-    return { failed, error };
+    return failures;
   }
+
+  const contentOf = (entries: Queued[]) => entries.map((q) => ({ id: q.id, count: q.count, lastAt: q.lastAt, ...q.entry }));
 
   /** Entries that failed too often: logged with their content (never dropped silently), then no longer retried. */
   function setAside(entries: Queued[], error: unknown): void {
     deps.logger.error('access audit entries set aside after repeated append failures', {
       count: entries.length,
-      entries: entries.map((q) => ({ id: q.id, ...q.entry })),
+      entries: contentOf(entries),
       error,
     });
   }
 
-  /**
-   * Writes full batches, and with `all` everything queued before the call; what arrives meanwhile waits for
-   * a full batch or the interval timer (chasing each new arrival would commit a few entries at a time).
-   */
+  /** A failed append: its entries count an attempt and wait for the stream's next retry, or are set aside. */
+  function backOff(stream: string, failure: { failed: Queued[]; untried: Queued[]; error: unknown }): void {
+    const backoff = backoffs.get(stream) ?? { failures: 0, retryAtMs: 0, held: [] };
+    backoff.failures++;
+    const delay = Math.min(interval * 2 ** backoff.failures, retryMaxDelayMs);
+    backoff.retryAtMs = Date.now() + delay;
+    for (const q of failure.failed) q.attempts++;
+    const exhausted = failure.failed.filter((q) => q.attempts >= maxAttempts);
+    if (exhausted.length > 0) setAside(exhausted, failure.error);
+    backoff.held.push(...failure.failed.filter((q) => q.attempts < maxAttempts), ...failure.untried);
+    if (backoff.held.length > 0) backoffs.set(stream, backoff);
+    else backoffs.delete(stream);
+    deps.logger.error('access audit append failed; will retry', {
+      stream,
+      failed: failure.failed.length,
+      retryInMs: delay,
+      error: failure.error,
+    });
+  }
+
   /** Moves coalescing windows into the queue: every one, or those whose time is up. */
   function closeWindows(every: boolean): void {
     const nowMs = Date.now();
@@ -181,29 +142,48 @@ export function createAccessAuditWriter(deps: {
     }
   }
 
+  /** Puts the held entries of streams whose retry time came (or of every stream) back at the head of the queue. */
+  function release(every: boolean): void {
+    const nowMs = Date.now();
+    const released: Queued[] = [];
+    for (const backoff of backoffs.values()) {
+      if (!every && backoff.retryAtMs > nowMs) continue;
+      released.push(...backoff.held.splice(0));
+      backoff.retryAtMs = 0;
+    }
+    queue = [...released, ...queue];
+  }
+
+  /**
+   * Writes full batches, and with `all`/`due` everything queued before the call; what arrives meanwhile waits for
+   * a full batch or the interval timer (chasing each new arrival would commit a few entries at a time).
+   */
   async function drain(mode: DrainMode): Promise<void> {
-    if (mode !== 'full-batches') closeWindows(mode === 'all');
-    const all = mode !== 'full-batches';
-    if (all && retrying.length > 0) queue = [...retrying.splice(0), ...queue];
-    let owed = all ? queue.length : 0;
-    let failedNow = false;
+    if (mode !== 'full-batches') {
+      closeWindows(mode === 'all');
+      release(mode === 'all');
+    }
+    let owed = mode === 'full-batches' ? 0 : queue.length;
     while (queue.length >= maxBatch || owed > 0) {
       const batch = queue.slice(0, maxBatch);
-      const { failed, error } = await writeBatch(batch);
+      owed -= batch.length;
+      const ready: Queued[] = [];
+      for (const q of batch) {
+        const backoff = backoffs.get(streamOf(q));
+        if (backoff && backoff.retryAtMs > Date.now()) backoff.held.push(q);
+        else ready.push(q);
+      }
+      const failures = await writeBatch(ready);
       const done = new Set(batch);
       queue = queue.filter((q) => !done.has(q)); // the overflow guard may have dropped some of them meanwhile
-      owed -= batch.length;
-      if (failed.length === 0) continue;
-      failedNow = true;
-      for (const q of failed) q.attempts++;
-      const exhausted = failed.filter((q) => q.attempts >= maxAttempts);
-      if (exhausted.length > 0) setAside(exhausted, error);
-      retrying.push(...failed.filter((q) => q.attempts < maxAttempts));
-      deps.logger.error('access audit append failed; will retry', { failed: failed.length, retrying: retrying.length, error });
+      for (const stream of new Set(ready.map(streamOf))) {
+        const failure = failures.get(stream);
+        if (failure) backOff(stream, failure);
+        else if (backoffs.get(stream)?.held.length === 0) backoffs.delete(stream);
+      }
     }
-    failures = failedNow ? failures + 1 : 0;
-    if (retrying.length > 0) schedule(Math.min(interval * 2 ** failures, 30_000));
-    else if (queue.length > 0 || windows.size > 0) schedule(interval);
+    if (queue.length > 0 || windows.size > 0) schedule(interval);
+    for (const backoff of backoffs.values()) schedule(Math.max(0, backoff.retryAtMs - Date.now()));
   }
 
   // Drains run one after another; a flush during a drain waits for it and then drains what arrived since.
@@ -217,6 +197,7 @@ export function createAccessAuditWriter(deps: {
     batchDrainQueued = true;
     void run('full-batches').finally(() => (batchDrainQueued = false));
   };
+  const heldCount = () => [...backoffs.values()].reduce((sum, b) => sum + b.held.length, 0);
 
   return {
     record(entry) {
@@ -243,10 +224,9 @@ export function createAccessAuditWriter(deps: {
       });
       if (queue.length > maxQueue) {
         const dropped = queue.splice(0, queue.length - maxQueue);
-        deps.logger.error('access audit queue full: oldest entries dropped', { dropped: dropped.length });
+        deps.logger.error('access audit queue full: oldest entries dropped', { dropped: dropped.length, entries: contentOf(dropped) });
       }
-      // While failing, only the backoff timer retries.
-      if (queue.length >= maxBatch && failures === 0) drainFullBatches();
+      if (queue.length >= maxBatch) drainFullBatches();
       else schedule(interval);
     },
     flush,
@@ -254,12 +234,12 @@ export function createAccessAuditWriter(deps: {
       closed = true;
       if (timer) clearTimeout(timer);
       timer = null;
-      for (let attempt = 0; attempt < 3 && queue.length + retrying.length + windows.size > 0; attempt++) await flush();
-      const left = [...queue, ...retrying];
+      for (let attempt = 0; attempt < 3 && queue.length + heldCount() + windows.size > 0; attempt++) await flush();
+      const left = [...queue, ...[...backoffs.values()].flatMap((b) => b.held.splice(0))];
       if (left.length > 0) setAside(left, new Error('not written at close'));
     },
     get pending() {
-      return queue.length + retrying.length + windows.size;
+      return queue.length + heldCount() + windows.size;
     },
   };
 }

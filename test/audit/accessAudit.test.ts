@@ -10,6 +10,15 @@ import type { Logger } from '../../src/logger.js';
 import type { EventStore } from '../../src/stores/eventStore.js';
 import { openSqliteEventStore } from '../../src/stores/sqlite/sqliteEventStore.js';
 
+/** Polls until `condition` holds; a bounded wait for asynchronous delivery, never a timing assertion. */
+async function waitUntilAsync(condition: () => Promise<boolean>, what: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
 const AT = '2026-11-22T10:00:00.000Z';
 const read = (tenantId: string, n: number, userAgent = 'Mozilla/5.0'): AccessRecord => ({
   recordType: 'patient',
@@ -76,6 +85,24 @@ describe('access audit batches', () => {
     assert.ok(logged.some((l) => l.level === 'error' && /set aside/.test(l.msg)));
   });
 
+  it("writes the other tenants' entries on time while one stream backs off", async () => {
+    const poisoned = accessLogStream('tenantBad', AT);
+    const failing: EventStore = Object.create(store) as EventStore;
+    failing.appendToStream = (stream, events, options) =>
+      stream === poisoned ? Promise.reject(new Error('append refused')) : store.appendToStream(stream, events, options);
+    const writer = createAccessAuditWriter({ events: failing, logger, flushIntervalMs: 20, coalesceWindowMs: 0 });
+    // The poisoned stream fails again and again: its backoff grows to seconds (20 ms doubled per failure).
+    for (let n = 0; n < 12; n++) {
+      writer.record(read('tenantBad', n));
+      await writer.flush();
+    }
+    await new Promise((r) => setTimeout(r, 100)); // the timers set meanwhile have fired
+    for (let n = 0; n < 3; n++) writer.record(read('tenantGood', n));
+    const good = accessLogStream('tenantGood', AT);
+    await waitUntilAsync(async () => (await store.readStream(good)).length === 3, 'the good tenant written at its own pace', 10_000);
+    await writer.close();
+  });
+
   it('folds repeated reads of one record by the same actor within the window into one event with a count', async () => {
     const writer = createAccessAuditWriter({ events: store, logger, flushIntervalMs: 10_000 });
     const at = (seconds: number) => new Date(Date.parse(AT) + seconds * 1000).toISOString();
@@ -87,7 +114,7 @@ describe('access audit batches', () => {
     await writer.close();
     const events = await store.readStream(accessLogStream('tenantA', AT));
     assert.deepEqual(
-      events.map((e) => [e.data.actor, e.data.recordId, e.data.count, e.data.at, e.data.lastAt]).sort(),
+      events.map((e) => [e.metadata.actor, e.data.recordId, e.data.count, e.metadata.occurredAt, e.data.lastAt]).sort(),
       [
         ['nurse-2', 'p1', 1, AT, AT],
         ['nurse-1', 'p2', 1, AT, AT],

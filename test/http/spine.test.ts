@@ -196,8 +196,8 @@ describe('HTTP spine', () => {
     assert.ok(entry, 'a RecordAccessed event was appended');
     assert.equal(entry.data.recordType, 'note');
     assert.equal(entry.data.route, '/notas/{id}');
-    assert.equal(entry.data.actor, 'user-clinicA-1');
-    assert.equal(entry.data.userAgent, 'spine-test');
+    assert.equal(entry.metadata.actor, 'user-clinicA-1');
+    assert.equal(entry.metadata.userAgent, 'spine-test');
     assert.equal(entry.metadata.correlationId, res.headers.get('x-request-id'));
   });
 });

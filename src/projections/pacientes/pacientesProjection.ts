@@ -1,9 +1,12 @@
-// Read models of the Pacientes group: patients (searchable census) and nursing notes with their versions.
+// Read models of the Pacientes group: patients (searchable census) with the entries their lists outgrow, and nursing
+// notes with their versions.
 import { PATIENT_EVENT_TYPES } from '../../commands/pacientes/patientEvents.js';
 import { applyFold, type Projection } from '../runner/projection.js';
 import { tenantOfStream } from '../../stores/eventStore.js';
 import { amendmentVersion, firstVersion, foldNote, versionDoc, type NoteDoc } from './noteDoc.js';
-import { foldPatient, idOfStream, type PatientDoc } from './patientDoc.js';
+import { applyPatientEvent, idOfStream, withCappedLists, type PatientDoc } from './patientDoc.js';
+import type { EntryChange } from './patientEntries.js';
+import { changeSpilledEntries, PATIENT_ENTRIES, spilledEntries } from './patientListDocs.js';
 
 export const PACIENTES_PROJECTION = 'pacientes';
 export const PATIENTS = 'patients';
@@ -17,9 +20,11 @@ const categoryOf = (stream: string): string => stream.slice(stream.indexOf('.') 
 
 export const pacientesProjection: Projection = {
   name: PACIENTES_PROJECTION,
-  // 3: note versions in their own collection (2: versions kept only once amended; every key built, undefined when empty).
-  version: 3,
+  // 4: patient lists capped, long ones in patientEntries; 3: note versions in their own collection.
+  version: 4,
   collections: {
+    // Before the patients: written back first, so a patient is never ahead of its entries (its position guards them too).
+    [PATIENT_ENTRIES]: [{ keys: { tenantId: 1, patientId: 1, list: 1, ordinal: 1, id: 1 }, name: 'by_patient_list' }],
     [PATIENTS]: [
       { keys: { tenantId: 1, sortName: 1, id: 1 }, name: 'by_name' },
       { keys: { tenantId: 1, status: 1, sortName: 1, id: 1 }, name: 'by_status_name' },
@@ -35,7 +40,19 @@ export const pacientesProjection: Projection = {
   handle(event, tx) {
     const category = categoryOf(event.streamName);
     if (category === 'patient') {
-      return applyFold<PatientDoc>(tx, PATIENTS, tenantOfStream(event.streamName), idOfStream(event.streamName), event, foldPatient);
+      // What the event changes in existing entries: also applied to the stored ones of lists past their cap.
+      const changed: { patient: PatientDoc | null; changes: EntryChange[] } = { patient: null, changes: [] };
+      const applied = applyFold<PatientDoc>(tx, PATIENTS, tenantOfStream(event.streamName), idOfStream(event.streamName), event, (doc) => {
+        const { next, changes } = applyPatientEvent(doc, event);
+        if (!next || next === doc) return next;
+        for (const entry of spilledEntries(doc, next, Number(event.position))) tx.put(PATIENT_ENTRIES, entry);
+        changed.patient = next;
+        changed.changes = changes;
+        return withCappedLists(next);
+      });
+      // Those need reads (the entry may no longer be in the document): only after coverage and access events.
+      if (applied) return applied.then(() => changeSpilledEntries(tx, changed.patient, changed.changes, Number(event.position)));
+      return changed.changes.length > 0 ? changeSpilledEntries(tx, changed.patient, changed.changes, Number(event.position)) : undefined;
     }
     if (category === 'nursingNote') {
       const tenantId = tenantOfStream(event.streamName);

@@ -3,69 +3,55 @@
 // Documents and entries are built by one literal each, every key present (optional ones as undefined):
 // one hidden class per kind instead of one per object (what spreading then extending gives in V8), and
 // one copy of the document per event.
-import type { PatientEvent, VascularAccessCreatedData } from '../../commands/pacientes/patientEvents.js';
+import type { PatientEvent } from '../../commands/pacientes/patientEvents.js';
 import {
   CORRECTABLE_FIELDS,
-  type AccessSide,
-  type AccessStatus,
-  type AccessType,
-  type AllergyEntry,
-  type CoverageEntry,
   type DemographicsPatch,
   type IsoDate,
   type Isolation,
   type PatientDemographics,
   type PatientStatus,
-  type SerologyEntry,
 } from '../../commands/pacientes/patientTypes.js';
 import { sharedString, type ProjectedDoc } from '../runner/projection.js';
 import type { RecordedEvent } from '../../stores/eventStore.js';
 import { searchTextOf, sortNameOf } from './searchText.js';
-
-type Stamp = { recordedAt: string; recordedBy: string };
-
-export type VascularAccessView = {
-  accessId: string;
-  type: AccessType;
-  side: AccessSide;
-  site: string;
-  creationDate: IsoDate;
-  surgeon?: string;
-  institution?: string;
-  firstCannulationDate?: IsoDate;
-  status: AccessStatus;
-  statusDate: IsoDate;
-  statusReason?: string;
-  primary: boolean;
-} & Stamp;
-
-export type CoverageView = CoverageEntry & Stamp & { status: 'active' | 'ended'; endDate?: IsoDate; endReason?: string };
-type DryWeightEntry = { dryWeightKg: number; effectiveDate: IsoDate; prescribedBy?: string } & Stamp;
+import {
+  accessEntry,
+  allergyEntry,
+  capped,
+  coverageEntry,
+  dryWeightEntry,
+  entryChangesOf,
+  PATIENT_LISTS,
+  serologyEntry,
+  type EntryChange,
+  type EntryCounts,
+  type PatientLists,
+  type Stamp,
+} from './patientEntries.js';
 
 /** The document without the projection's bookkeeping (what the fold builds). */
-export type PatientRecord = PatientDemographics & {
-  tenantId: string;
-  id: string;
-  /** Revision of the patient stream: the ETag. */
-  revision: number;
-  status: PatientStatus;
-  statusReason?: string;
-  statusDate: IsoDate;
-  dryWeightKg?: number;
-  dryWeightHistory: DryWeightEntry[];
-  serology: (SerologyEntry & Stamp)[];
-  isolation: Isolation[];
-  allergies: (AllergyEntry & Stamp)[];
-  coverages: CoverageView[];
-  vascularAccesses: VascularAccessView[];
-  createdAt: string;
-  createdBy: string;
-  updatedAt: string;
-  updatedBy: string;
-  /** Internal: normalised names and document for search, and the name sort key. */
-  searchText: string;
-  sortName: string;
-};
+export type PatientRecord = PatientDemographics &
+  PatientLists & {
+    tenantId: string;
+    id: string;
+    /** Revision of the patient stream: the ETag. */
+    revision: number;
+    status: PatientStatus;
+    statusReason?: string;
+    statusDate: IsoDate;
+    dryWeightKg?: number;
+    isolation: Isolation[];
+    /** How many entries each list holds in all; the lists keep at most LIMITS.patientRecord of them. */
+    entryCounts: EntryCounts;
+    createdAt: string;
+    createdBy: string;
+    updatedAt: string;
+    updatedBy: string;
+    /** Internal: normalised names and document for search, and the name sort key. */
+    searchText: string;
+    sortName: string;
+  };
 
 export type PatientDoc = ProjectedDoc & PatientRecord;
 
@@ -107,6 +93,7 @@ function patientDoc(d: PatientDemographics, p: Omit<PatientRecord, keyof Patient
     dryWeightHistory: p.dryWeightHistory,
     serology: p.serology,
     isolation: p.isolation,
+    entryCounts: p.entryCounts,
     allergies: p.allergies,
     coverages: p.coverages,
     vascularAccesses: p.vascularAccesses,
@@ -118,84 +105,6 @@ function patientDoc(d: PatientDemographics, p: Omit<PatientRecord, keyof Patient
     sortName: p.sortName,
   };
   return doc;
-}
-
-const dryWeightEntry = (dryWeightKg: number, effectiveDate: IsoDate, prescribedBy: string | undefined, s: Stamp): DryWeightEntry => {
-  const entry: AllKeys<DryWeightEntry> = {
-    dryWeightKg,
-    effectiveDate,
-    prescribedBy: prescribedBy || undefined,
-    recordedAt: s.recordedAt,
-    recordedBy: s.recordedBy,
-  };
-  return entry;
-};
-
-function serologyEntry(e: SerologyEntry, s: Stamp): SerologyEntry & Stamp {
-  const entry: AllKeys<SerologyEntry & Stamp> = {
-    test: e.test,
-    result: e.result,
-    sampleDate: e.sampleDate,
-    titer: e.titer,
-    laboratory: e.laboratory,
-    recordedAt: s.recordedAt,
-    recordedBy: s.recordedBy,
-  };
-  return entry;
-}
-
-function allergyEntry(e: AllergyEntry, s: Stamp): AllergyEntry & Stamp {
-  const entry: AllKeys<AllergyEntry & Stamp> = {
-    allergyId: e.allergyId,
-    substance: e.substance,
-    reaction: e.reaction,
-    severity: e.severity,
-    notedDate: e.notedDate,
-    recordedAt: s.recordedAt,
-    recordedBy: s.recordedBy,
-  };
-  return entry;
-}
-
-function coverageEntry(e: CoverageEntry, s: Stamp, end: Pick<CoverageView, 'status' | 'endDate' | 'endReason'>): CoverageView {
-  const entry: AllKeys<CoverageView> = {
-    coverageId: e.coverageId,
-    clientId: e.clientId,
-    payerName: e.payerName,
-    memberNumber: e.memberNumber,
-    plan: e.plan,
-    validFrom: e.validFrom,
-    validTo: e.validTo,
-    authorizationCode: e.authorizationCode,
-    recordedAt: s.recordedAt,
-    recordedBy: s.recordedBy,
-    status: end.status,
-    endDate: end.endDate,
-    endReason: end.endReason,
-  };
-  return entry;
-}
-
-type AccessFields = Omit<VascularAccessCreatedData, 'status'> &
-  Pick<VascularAccessView, 'status' | 'statusDate' | 'statusReason' | 'primary'>;
-function accessEntry(a: AccessFields, s: Stamp): VascularAccessView {
-  const entry: AllKeys<VascularAccessView> = {
-    accessId: a.accessId,
-    type: a.type,
-    side: a.side,
-    site: a.site,
-    creationDate: a.creationDate,
-    surgeon: a.surgeon,
-    institution: a.institution,
-    firstCannulationDate: a.firstCannulationDate,
-    status: a.status,
-    statusDate: a.statusDate,
-    statusReason: a.statusReason,
-    primary: a.primary,
-    recordedAt: s.recordedAt,
-    recordedBy: s.recordedBy,
-  };
-  return entry;
 }
 
 function registered(recorded: RecordedEvent, data: Extract<PatientEvent, { type: 'PatientRegistered' }>['data'], s: Stamp): PatientDoc {
@@ -213,6 +122,7 @@ function registered(recorded: RecordedEvent, data: Extract<PatientEvent, { type:
     allergies: data.allergies.map((e) => allergyEntry(e, s)),
     coverages: data.coverages.map((e) => coverageEntry(e, s, { status: 'active' })),
     vascularAccesses: [],
+    entryCounts: { dryWeightHistory: 0, serology: 0, allergies: 0, coverages: 0, vascularAccesses: 0 },
     createdAt: s.recordedAt,
     createdBy: s.recordedBy,
     updatedAt: s.recordedAt,
@@ -220,8 +130,22 @@ function registered(recorded: RecordedEvent, data: Extract<PatientEvent, { type:
     searchText: searchTextOf(data),
     sortName: sortNameOf(data),
   };
-  return patientDoc(data, tracking, Number(recorded.position));
+  const doc = patientDoc(data, tracking, Number(recorded.position));
+  doc.entryCounts = countsOf(doc);
+  return doc;
 }
+
+/** Every list's length: right after registration, and after one event (which appends at most one entry) plus the appended. */
+const countsOf = (doc: PatientLists): EntryCounts => {
+  const counts: AllKeys<EntryCounts> = {
+    dryWeightHistory: doc.dryWeightHistory.length,
+    serology: doc.serology.length,
+    allergies: doc.allergies.length,
+    coverages: doc.coverages.length,
+    vascularAccesses: doc.vascularAccesses.length,
+  };
+  return counts;
+};
 
 /** A correction: null clears a field; the search keys are recomputed only when a name or the document changed. */
 function correct(doc: PatientDoc, changes: DemographicsPatch): void {
@@ -233,16 +157,24 @@ function correct(doc: PatientDoc, changes: DemographicsPatch): void {
   }
 }
 
-/** Applies one patient event; null `doc` only for PatientRegistered (anything else before it is ignored). */
-export function foldPatient(doc: PatientDoc | null, recorded: RecordedEvent): PatientDoc | null {
+/**
+ * Applies one patient event with its lists uncapped: what it appended is at the end of each list, and `entryCounts`
+ * counts it. `changes` are what it changes in existing entries (also those the document no longer keeps).
+ */
+export function applyPatientEvent(doc: PatientDoc | null, recorded: RecordedEvent): { next: PatientDoc | null; changes: EntryChange[] } {
   const event = recorded as unknown as PatientEvent;
   const s: Stamp = { recordedAt: recorded.metadata.occurredAt, recordedBy: sharedString(recorded.metadata.actor) };
-  if (event.type === 'PatientRegistered') return doc ?? registered(recorded, event.data, s);
-  if (!doc) return null;
+  if (event.type === 'PatientRegistered') return { next: doc ?? registered(recorded, event.data, s), changes: [] };
+  if (!doc) return { next: null, changes: [] };
   const next = patientDoc(doc, doc, Number(recorded.position));
   next.revision = recorded.revision;
   next.updatedAt = s.recordedAt;
   next.updatedBy = s.recordedBy;
+  const changes = entryChangesOf(event);
+  for (const change of changes) {
+    if (change.list === 'coverages') next.coverages = next.coverages.map((c) => (c.coverageId === change.key ? change.apply(c) : c));
+    else next.vascularAccesses = next.vascularAccesses.map((a) => (a.accessId === change.key ? change.apply(a) : a));
+  }
   switch (event.type) {
     case 'PatientDataCorrected':
       correct(next, event.data.changes);
@@ -270,13 +202,6 @@ export function foldPatient(doc: PatientDoc | null, recorded: RecordedEvent): Pa
     case 'CoverageAdded':
       next.coverages = [...doc.coverages, coverageEntry(event.data, s, { status: 'active' })];
       break;
-    case 'CoverageEnded': {
-      const { coverageId, endDate, reason } = event.data;
-      next.coverages = doc.coverages.map((c) =>
-        c.coverageId === coverageId ? coverageEntry(c, c, { status: 'ended', endDate, endReason: reason }) : c,
-      );
-      break;
-    }
     case 'VascularAccessCreated': {
       const a = event.data;
       next.vascularAccesses = [
@@ -285,30 +210,28 @@ export function foldPatient(doc: PatientDoc | null, recorded: RecordedEvent): Pa
       ];
       break;
     }
-    case 'VascularAccessStatusChanged': {
-      const { accessId, status, date, reason, firstCannulationDate } = event.data;
-      next.vascularAccesses = doc.vascularAccesses.map((a) =>
-        a.accessId !== accessId
-          ? a
-          : accessEntry(
-              {
-                ...a,
-                status,
-                statusDate: date,
-                statusReason: reason || undefined,
-                firstCannulationDate: firstCannulationDate || a.firstCannulationDate,
-                primary: a.primary && status === 'active',
-              },
-              a,
-            ),
-      );
-      break;
-    }
-    case 'VascularAccessPrimaryDesignated':
-      next.vascularAccesses = doc.vascularAccesses.map((a) => accessEntry({ ...a, primary: a.accessId === event.data.accessId }, a));
-      break;
   }
-  return next;
+  const appended = countsOf(next);
+  const before = countsOf(doc);
+  next.entryCounts = { ...doc.entryCounts };
+  for (const list of PATIENT_LISTS) next.entryCounts[list] += appended[list] - before[list];
+  return { next, changes };
+}
+
+/** The document with its lists within their caps (a fresh document from applyPatientEvent: changed in place). */
+export function withCappedLists(doc: PatientDoc): PatientDoc {
+  doc.dryWeightHistory = capped('dryWeightHistory', doc.dryWeightHistory);
+  doc.serology = capped('serology', doc.serology);
+  doc.allergies = capped('allergies', doc.allergies);
+  doc.coverages = capped('coverages', doc.coverages);
+  doc.vascularAccesses = capped('vascularAccesses', doc.vascularAccesses);
+  return doc;
+}
+
+/** Applies one patient event; null `doc` only for PatientRegistered (anything else before it is ignored). */
+export function foldPatient(doc: PatientDoc | null, recorded: RecordedEvent): PatientDoc | null {
+  const { next } = applyPatientEvent(doc, recorded);
+  return next && next !== doc ? withCappedLists(next) : next;
 }
 
 /** What clients see: the document without its internal keys. */

@@ -5,6 +5,7 @@ import { LIMITS } from '../../../limits.js';
 import { ACCESS_STATUSES, ISOLATIONS, PATIENT_STATUSES } from '../../../commands/pacientes/patientTypes.js';
 import { NOTE_TYPES, SOAPIE_PARTS } from '../../../commands/pacientes/nursingNote.js';
 import { PATIENT_SUMMARY_FIELDS } from '../../../queries/pacientes/pacientesQueries.js';
+import { PATIENT_LISTS, type PatientList } from '../../../projections/pacientes/patientEntries.js';
 import {
   AddressSchema,
   AllergyInputSchema,
@@ -46,6 +47,43 @@ export const AccessView = stamped(
   ['accessId', 'status', 'statusDate', 'primary'],
 );
 
+/** Where every entry of each list is paged: GET /pacientes/{id}<path>. */
+export const PATIENT_LIST_PATHS: Record<PatientList, string> = {
+  dryWeightHistory: '/peso-seco',
+  serology: '/serologias',
+  allergies: '/alergias',
+  coverages: '/coberturas',
+  vascularAccesses: '/accesos-vasculares',
+};
+
+/** One entry of each list, as the record and the list's own pages show it. */
+export const PatientListItems: Record<PatientList, JsonSchema> = {
+  dryWeightHistory: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['dryWeightKg', 'effectiveDate', 'recordedAt', 'recordedBy'],
+    properties: { dryWeightKg: WeightSchema, effectiveDate: DateSchema, prescribedBy: text(150), ...stamp },
+  },
+  serology: stamped(SerologyInputSchema, {}, []),
+  allergies: stamped(AllergyInputSchema, { allergyId: IdSchema }, ['allergyId']),
+  coverages: stamped(
+    CoverageInputSchema,
+    { coverageId: IdSchema, status: { enum: ['active', 'ended'] }, endDate: DateSchema, endReason: text(500) },
+    ['coverageId', 'status'],
+  ),
+  vascularAccesses: AccessView,
+};
+
+const cappedList = (list: PatientList): JsonSchema => ({
+  type: 'array',
+  maxItems: LIMITS.patientRecord[list],
+  items: PatientListItems[list],
+  description:
+    `The latest ${LIMITS.patientRecord[list]} at most, oldest first` +
+    (list === 'coverages' || list === 'vascularAccesses' ? ' (settled ones leave first)' : '') +
+    `; every one at GET /pacientes/{id}${PATIENT_LIST_PATHS[list]}`,
+});
+
 export const PatientView: JsonSchema = {
   type: 'object',
   additionalProperties: false,
@@ -67,6 +105,7 @@ export const PatientView: JsonSchema = {
     'allergies',
     'coverages',
     'vascularAccesses',
+    'entryCounts',
     'createdAt',
     'createdBy',
     'updatedAt',
@@ -83,31 +122,19 @@ export const PatientView: JsonSchema = {
     statusReason: text(500),
     statusDate: DateSchema,
     dryWeightKg: WeightSchema,
-    dryWeightHistory: {
-      type: 'array',
-      items: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['dryWeightKg', 'effectiveDate', 'recordedAt', 'recordedBy'],
-        properties: { dryWeightKg: WeightSchema, effectiveDate: DateSchema, prescribedBy: text(150), ...stamp },
-      },
-    },
-    serology: { type: 'array', items: stamped(SerologyInputSchema, {}, []) },
+    ...Object.fromEntries(PATIENT_LISTS.map((list) => [list, cappedList(list)])),
     isolation: {
       type: 'array',
       items: { enum: [...ISOLATIONS] },
       description: 'Implied by the latest serology: HBsAg+ -> HBV, anti-HCV+ -> HCV, HIV+ -> HIV',
     },
-    allergies: { type: 'array', items: stamped(AllergyInputSchema, { allergyId: IdSchema }, ['allergyId']) },
-    coverages: {
-      type: 'array',
-      items: stamped(
-        CoverageInputSchema,
-        { coverageId: IdSchema, status: { enum: ['active', 'ended'] }, endDate: DateSchema, endReason: text(500) },
-        ['coverageId', 'status'],
-      ),
+    entryCounts: {
+      type: 'object',
+      additionalProperties: false,
+      required: [...PATIENT_LISTS],
+      description: 'How many entries each list holds in all (the record keeps the latest; every one is paged at its own path)',
+      properties: Object.fromEntries(PATIENT_LISTS.map((list) => [list, { type: 'integer', minimum: 0 }])),
     },
-    vascularAccesses: { type: 'array', items: AccessView },
     createdAt: DateTimeSchema,
     createdBy: { type: 'string' },
     updatedAt: DateTimeSchema,

@@ -1,0 +1,55 @@
+// GET /pacientes/{id}/<list>: every entry of a patient's list (dry weights, serology, allergies, coverages, vascular
+// accesses), oldest first, page by page. The patient record itself keeps only the latest of each (LIMITS.patientRecord).
+import { minPositionQueryProperty, pageOf, pageQueryProperties } from '../../commonSchemas.js';
+import { awaitMinPosition } from '../../readYourWrites.js';
+import { route, type RouteDecl } from '../../routeTypes.js';
+import { PACIENTES_PROJECTION } from '../../../projections/pacientes/pacientesProjection.js';
+import { PATIENT_LISTS, type PatientList } from '../../../projections/pacientes/patientEntries.js';
+import { patientListPage } from '../../../queries/pacientes/patientLists.js';
+import { patientOr404 } from '../../../queries/pacientes/readModel.js';
+import {
+  badCursor400,
+  notFound404,
+  PatientParams,
+  READ,
+  TAG,
+  tenantCtx,
+  unavailable503,
+  type PageQuery,
+  type PatientIdParams,
+} from './routeSupport.js';
+import { PATIENT_LIST_PATHS, PatientListItems } from './viewSchemas.js';
+
+const SUMMARIES: Record<PatientList, string> = {
+  dryWeightHistory: 'Every dry weight prescribed to a patient, oldest first',
+  serology: 'Every serology result of a patient, oldest first',
+  allergies: 'Every allergy recorded for a patient, oldest first',
+  coverages: 'Every coverage of a patient, active or ended, oldest first',
+  vascularAccesses: 'Every vascular access of a patient, whatever its status, oldest first',
+};
+
+const listRoute = (list: PatientList): RouteDecl =>
+  route<PatientIdParams, PageQuery>({
+    method: 'get',
+    path: `/pacientes/{id}${PATIENT_LIST_PATHS[list]}`,
+    tag: TAG,
+    auth: 'tenant',
+    permission: READ,
+    summary: SUMMARIES[list],
+    params: PatientParams,
+    query: { type: 'object', additionalProperties: false, properties: { ...pageQueryProperties, ...minPositionQueryProperty } },
+    responses: {
+      200: { description: 'A page of entries', schema: pageOf(PatientListItems[list]) },
+      400: badCursor400,
+      404: notFound404,
+      503: unavailable503,
+    },
+    auditAccess: (input) => ({ recordType: 'patient', recordId: input.params.id }),
+    handle: async (input, ctx) => {
+      await awaitMinPosition(ctx, input.query.minPosition, [PACIENTES_PROJECTION]);
+      const patient = await patientOr404(tenantCtx(ctx), input.params.id);
+      return { status: 200, body: await patientListPage(tenantCtx(ctx), patient, list, input.query.limit, input.query.cursor) };
+    },
+  });
+
+export const listRoutes: RouteDecl[] = PATIENT_LISTS.map(listRoute);
