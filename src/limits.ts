@@ -22,7 +22,15 @@ export const LIMITS = {
     ttlSeconds: 5 * 60,
     /** Wrong codes before the challenge dies. */
     maxCodeAttempts: 5,
+    /** Challenges a user may hold unused and unexpired at once, per client kind (without a device token, or per device). */
+    maxOpenPerUser: 5,
     randomBytes: 32,
+  },
+  deviceToken: {
+    /** A device token (returned by a completed sign-in, presented at the next login) is trusted this long. */
+    ttlSeconds: 30 * 24 * 60 * 60,
+    /** Trusted devices kept per user: a new one beyond this retires the oldest. */
+    maxPerUser: 10,
   },
   throttling: {
     login: {
@@ -96,6 +104,20 @@ export const LIMITS = {
      * event with a count and the first and last time (the window is also the longest an entry waits to be written).
      */
     coalesceWindowMs: 10_000,
+  },
+  projections: {
+    /** GET /health answers 503 once a projection has been failing (and retrying) for longer than this. */
+    unhealthyAfterFailedSeconds: 5 * 60,
+    /** A failed projection retries after this delay, doubled at each failed retry (with jitter)... */
+    retryInitialMs: 250,
+    /** ...up to this. */
+    retryMaxMs: 30_000,
+    /** Several instances on one MongoDB: the projector lease lasts this long unless renewed... */
+    leaseTtlSeconds: 15,
+    /** ...and is renewed (or, by a standby instance, tried) this often. */
+    leaseRenewSeconds: 5,
+    /** A standby instance reads the projector's checkpoints this often (read-your-writes waits follow them). */
+    standbyFollowMs: 200,
   },
   audit: {
     /** Minimum retention of the event log (audit trail), in years. */

@@ -125,7 +125,7 @@ export async function startServer(config: Config, opts: StartServerOptions = {})
 
     const groups = opts.groups ?? registeredGroups();
     setPermissionCatalog(groups.flatMap((g) => g.permissions));
-    const projections = createProjectionRunner({ events, reads, logger });
+    const projections = createProjectionRunner({ events, reads, logger, now });
     for (const group of groups) for (const projection of group.projections) projections.register(projection);
     await projections.start();
     cleanup.push(() => projections.stop());

@@ -57,6 +57,16 @@ last event written (sealed: it tells nothing about other companies' activity). L
 its read model has applied that position, so a client never reads older data than it wrote; if the wait runs out it
 answers 503 with \`Retry-After\`.
 
+## Health and read models
+\`GET /health\` answers 200 while the process serves, and 503 \`/problems/projection-failed\` once a read model (projection)
+has been failing for more than ${minutes(L.projections.unhealthyAfterFailedSeconds)}: store and subscription failures are retried on their
+own (from ${L.projections.retryInitialMs} ms, doubling up to ${L.projections.retryMaxMs / 1000} s, resuming from the last checkpoint), so
+one still failing after that long needs a restart or an operator. \`GET /ready\` answers 503 while a read model is behind.
+An event a read model cannot apply stops only that company's part of it (for platform records, only that record):
+\`GET /sistema/proyecciones\` lists it under \`parked\`, and everything else goes on. With several instances on one
+MongoDB, one of them projects (a lease of ${L.projections.leaseTtlSeconds} s, renewed every ${L.projections.leaseRenewSeconds} s); the others
+show \`standby\` and serve its read models.
+
 ## Errors
 Every error is \`application/problem+json\` (RFC 9457): \`type\` (\`/problems/<code>\`, stable and documented per route),
 \`title\`, \`status\`, \`detail\`, \`instance\` (the request path), \`correlationId\` (also in the \`X-Request-Id\` response

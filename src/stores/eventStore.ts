@@ -87,6 +87,11 @@ export interface EventStore {
   subscribe(options: SubscribeOptions, handler: (event: RecordedEvent) => Promise<void> | void): Subscription;
   /** Position of the last event in the log (0n when empty), optionally within one tenant. */
   headPosition(tenant?: string): Promise<bigint>;
+  /**
+   * A random id created once with the store and kept in it: every handle on the same log (and a restored copy of it)
+   * reports it, another log has another. Projection checkpoints carry it, so positions of one log never resume another.
+   */
+  identity(): Promise<string>;
   close(): Promise<void>;
 }
 

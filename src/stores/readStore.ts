@@ -35,10 +35,22 @@ export interface IndexSpec {
   name?: string;
 }
 
+/**
+ * Bulk operations. Projection writes are conditional on the numeric `_position` a document stores (the global
+ * position of the last event it applied), so a slower writer never replaces a newer document: `ifNewer` replaces
+ * only an absent document or one with a lower `_position` than the replacement's; `ifOlderThan` deletes only a
+ * document whose `_position` is lower. A skipped conditional operation is not an error.
+ */
 export type BulkOp<T extends ReadDoc = ReadDoc> =
-  | { kind: 'replace'; doc: T } // upsert by (tenantId, id)
+  | { kind: 'replace'; doc: T; ifNewer?: boolean } // upsert by (tenantId, id)
   | { kind: 'update'; tenantId: string; filter: Filter; update: Update; upsert?: boolean }
-  | { kind: 'delete'; tenantId: string; id: string };
+  | { kind: 'delete'; tenantId: string; id: string; ifOlderThan?: number };
+
+/** The `_position` a conditional write compares, or null when the document has none (then the write is unconditional). */
+export function storedPosition(doc: Record<string, unknown> | null | undefined): number | null {
+  const position = doc?._position;
+  return typeof position === 'number' ? position : null;
+}
 
 export interface Collection<T extends ReadDoc = ReadDoc> {
   readonly name: string;

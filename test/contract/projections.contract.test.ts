@@ -1,9 +1,9 @@
 // Projection runner contract, run for every reachable (event store x read store) pair: catch-up then live,
 // checkpoint resume, idempotent replays, rebuild, read-your-writes waits, failure isolation, versioning.
 import assert from 'node:assert/strict';
-import { streamName, tenantOfStream, type AppendResult, type EventStore } from '../../src/stores/eventStore.js';
+import { streamName, type AppendResult, type EventStore } from '../../src/stores/eventStore.js';
 import { PLATFORM_DOCS, type ReadStore } from '../../src/stores/readStore.js';
-import { applyTo, type ProjectedDoc, type Projection } from '../../src/projections/runner/projection.js';
+import type { Projection } from '../../src/projections/runner/projection.js';
 import { createProjectionRunner } from '../../src/projections/runner/projectionRunner.js';
 import type { ProjectionRunner, RebuildProgress } from '../../src/projections/runner/runnerTypes.js';
 import { CHECKPOINTS_COLLECTION } from '../../src/projections/runner/checkpoints.js';
@@ -15,62 +15,7 @@ import {
   type OpenedReadStore,
 } from '../support/storeImplementations.js';
 import { newEvent, uniqueTenant } from '../support/eventFixtures.js';
-
-interface StreamDoc extends ProjectedDoc {
-  count: number;
-  items: string[];
-  lastRevision: number;
-}
-interface TotalsDoc extends ProjectedDoc {
-  events: number;
-  closed: number;
-}
-
-const STATS = 'streamStats';
-const COUNTED_TYPES = ['ItemAdded', 'ItemRemoved', 'StreamClosed'];
-
-/** Counts and lists per stream, and totals per tenant; only `tenant`'s events (a shared server holds others'). */
-function statsProjection(tenant: string, options: { version?: number; calls?: { n: number } } = {}): Projection {
-  return {
-    name: STATS,
-    version: options.version ?? 1,
-    collections: { streams: [{ keys: { tenantId: 1, count: -1 } }], totals: [] },
-    eventTypes: COUNTED_TYPES,
-    async handle(event, tx) {
-      const tenantId = tenantOfStream(event.streamName);
-      if (tenantId !== tenant) return;
-      if (options.calls) options.calls.n++;
-      const item = (event.data.item as string | undefined) ?? '';
-      await applyTo<StreamDoc>(tx, 'streams', tenantId, event.streamName, event, (doc) => {
-        if (event.type === 'StreamClosed') return null;
-        const base = doc ?? { tenantId, id: event.streamName, count: 0, items: [], lastRevision: -1 };
-        const items = event.type === 'ItemAdded' ? [...base.items, item] : base.items.filter((i) => i !== item);
-        return { ...base, count: base.count + 1, items, lastRevision: event.revision };
-      });
-      await applyTo<TotalsDoc>(tx, 'totals', tenantId, 'all', event, (doc) => ({
-        tenantId,
-        id: 'all',
-        events: (doc?.events ?? 0) + 1,
-        closed: (doc?.closed ?? 0) + (event.type === 'StreamClosed' ? 1 : 0),
-      }));
-    },
-  };
-}
-
-/** Throws on an event carrying `explode`: the runner must isolate it. */
-function fragileProjection(tenant: string): Projection {
-  return {
-    name: 'fragile',
-    version: 1,
-    collections: { seen: [] },
-    eventTypes: COUNTED_TYPES,
-    async handle(event, tx) {
-      if (tenantOfStream(event.streamName) !== tenant) return;
-      if (event.data.explode) throw new Error('fragile projection cannot handle this event');
-      await applyTo<ProjectedDoc>(tx, 'seen', tenant, 'last', event, () => ({ tenantId: tenant, id: 'last' }));
-    },
-  };
-}
+import { STATS, fragileProjection, snapshotOf, statsProjection, type TotalsDoc } from '../support/projectionFixtures.js';
 
 const errorsLogged: Array<Record<string, unknown>> = [];
 const quietLogger: Logger = {
@@ -124,11 +69,7 @@ for (const eventImplementation of eventStoreImplementations()) {
         return runner;
       }
 
-      async function snapshot(runner: ProjectionRunner) {
-        const streams = await runner.collection<StreamDoc>(STATS, 'streams').find(tenant, {}, { sort: { id: 1 } });
-        const totals = await runner.collection<TotalsDoc>(STATS, 'totals').get(tenant, 'all');
-        return { streams: streams.items, totals };
-      }
+      const snapshot = (runner: ProjectionRunner) => snapshotOf(runner, tenant);
 
       async function waitOrFail(runner: ProjectionRunner, position: bigint, projections?: string[]) {
         assert.equal(await runner.waitFor(position, { timeoutMs: 30_000, projections }), true, `projections reach ${position}`);
@@ -249,38 +190,65 @@ for (const eventImplementation of eventStoreImplementations()) {
         assert.equal(await runner.waitFor(never, { timeoutMs: 150 }), false);
       });
 
-      it('marks a throwing projection failed while the others keep going', async function () {
+      it('parks only the tenant of a poison event, undoing its writes, while other tenants and projections go on', async function () {
+        const other = uniqueTenant();
         await appendHistory(2, 2);
-        const runner = runnerOver(opened[0]!.store, statsProjection(tenant), fragileProjection(tenant));
+        const runner = runnerOver(opened[0]!.store, statsProjection(tenant), fragileProjection(tenant, other));
         await runner.start();
         const boom = await append('s0', 'ItemAdded', { item: 'boom', explode: true });
-        await waitOrFail(runner, boom.position, [STATS]);
-        const more = await append('s1', 'ItemAdded', { item: 'still counted' });
-        await waitOrFail(runner, more.position, [STATS]);
-        assert.equal(await runner.waitFor(more.position, { projections: ['fragile'], timeoutMs: 30_000 }), false);
+        const more = await append('s1', 'ItemAdded', { item: 'not seen by fragile' });
+        const elsewhere = await events.appendToStream(streamName(other, 'counter', 's0'), [newEvent(other, {}, 'ItemAdded')], {
+          expectedRevision: 'any',
+        });
+        await waitOrFail(runner, elsewhere.position); // every projection, fragile included, has passed the poison event
 
         const status = Object.fromEntries((await runner.status()).map((s) => [s.name, s]));
-        assert.equal(status.fragile?.state, 'failed');
-        assert.match(status.fragile?.error ?? '', new RegExp(`position ${boom.position}`));
+        assert.equal(status.fragile?.state, 'live');
+        assert.deepEqual(
+          status.fragile?.parked.map((p) => [p.scope, p.tenantId, p.position, p.eventType]),
+          [['tenant', tenant, boom.position.toString(), 'ItemAdded']],
+        );
+        assert.match(status.fragile?.parked[0]?.error ?? '', /fragile projection cannot handle this event/);
         assert.equal(status[STATS]?.state, 'live');
+        assert.deepEqual(status[STATS]?.parked, []);
+        const seen = runner.collection<TotalsDoc>('fragile', 'seen');
+        assert.equal(
+          (await seen.get(tenant, 'count'))?.events,
+          4,
+          'the poison event wrote nothing, and later events of its tenant are skipped',
+        );
+        assert.equal((await seen.get(other, 'count'))?.events, 1);
         assert.equal((await snapshot(runner)).totals?.events, 6);
+        assert.equal(await runner.waitFor(more.position, { projections: ['fragile'], tenant, timeoutMs: 30_000 }), false);
+        assert.equal(await runner.waitFor(elsewhere.position, { projections: ['fragile'], tenant: other, timeoutMs: 30_000 }), true);
         assert.ok(errorsLogged.some((e) => e.projection === 'fragile' && e.position === boom.position.toString()));
       });
 
-      it('isolates a projection that throws during catch-up, and a rebuild cannot hide the failure', async function () {
+      it('parks a poison event met during catch-up, keeps it across a restart, and a rebuild judges it afresh', async function () {
         await appendHistory(2, 2);
         const boom = await append('s1', 'ItemAdded', { item: 'boom', explode: true });
         await append('s1', 'ItemAdded', { item: 'after boom' });
         const runner = runnerOver(opened[0]!.store, fragileProjection(tenant), statsProjection(tenant));
         await runner.start();
+        const parkedAt = async (r: ProjectionRunner) => (await r.status()).find((s) => s.name === 'fragile')?.parked.map((p) => p.position);
         const status = Object.fromEntries((await runner.status()).map((s) => [s.name, s]));
-        assert.equal(status.fragile?.state, 'failed');
-        assert.ok(BigInt(status.fragile.checkpoint) < boom.position, 'the failed batch is not checkpointed');
+        assert.equal(status.fragile?.state, 'live');
+        assert.deepEqual(await parkedAt(runner), [boom.position.toString()]);
         assert.equal(status[STATS]?.state, 'live');
         assert.equal(status[STATS]?.lag, Number(BigInt(status[STATS].head) - BigInt(status[STATS].checkpoint)));
         assert.equal((await snapshot(runner)).totals?.events, 6);
-        await assert.rejects(runner.rebuild('fragile'), /position/);
-        assert.equal((await runner.status()).find((s) => s.name === 'fragile')?.state, 'failed');
+        await runner.stop();
+
+        const again = runnerOver(await opened[0]!.reopen(), fragileProjection(tenant), statsProjection(tenant));
+        await again.start();
+        assert.deepEqual(await parkedAt(again), [boom.position.toString()], 'the parking is recorded with the checkpoint');
+        await waitOrFail(again, (await append('s0', 'ItemAdded', { item: 'later' })).position);
+        assert.equal((await again.collection<TotalsDoc>('fragile', 'seen').get(tenant, 'count'))?.events, 4);
+
+        await again.rebuild('fragile');
+        assert.deepEqual(await parkedAt(again), [boom.position.toString()], 'still poison: parked again by the rebuild');
+        assert.equal((await again.collection<TotalsDoc>('fragile', 'seen').get(tenant, 'count'))?.events, 4);
+        assert.equal((await again.status()).find((s) => s.name === 'fragile')?.state, 'live');
       });
 
       it('rebuilds a projection whose version changed into new collections at start', async function () {

@@ -1,6 +1,9 @@
 // Projection checkpoints: one document per projection under the platform tenant, recording the code
-// version it was built with, the last position applied and which versioned collections serve reads.
+// version it was built with, the last position applied (and the event store it belongs to), which versioned
+// collections serve reads, and the scopes parked by poison events. Written unconditionally: only the lease holder
+// writes them, and a stale holder's late write can only move one back (a harmless, idempotent replay).
 import { PLATFORM_DOCS, type Collection, type ReadDoc } from '../../stores/readStore.js';
+import type { ParkedEntry } from './parkedScopes.js';
 
 export const CHECKPOINTS_COLLECTION = 'projection_checkpoints';
 
@@ -12,6 +15,19 @@ export interface CheckpointDoc extends ReadDoc {
   suffix: string;
   /** Full names of those collections, so a later version can drop them even if its logical names differ. */
   collections: string[];
+  /** Identity of the event store the position belongs to: another store's position means nothing here (rebuild). */
+  storeId?: string;
+  /** Scopes stopped at a poison event, as of this position. */
+  parked?: ParkedEntry[];
+}
+
+export interface CheckpointState {
+  version: number;
+  position: bigint;
+  suffix: string;
+  collections: string[];
+  storeId: string;
+  parked: ParkedEntry[];
 }
 
 export function versionSuffix(version: number): string {
@@ -29,11 +45,7 @@ export async function readCheckpoint(checkpoints: Collection<CheckpointDoc>, pro
   return checkpoints.get(PLATFORM_DOCS, projection);
 }
 
-export async function writeCheckpoint(
-  checkpoints: Collection<CheckpointDoc>,
-  projection: string,
-  state: { version: number; position: bigint; suffix: string; collections: string[] },
-): Promise<void> {
+export async function writeCheckpoint(checkpoints: Collection<CheckpointDoc>, projection: string, state: CheckpointState): Promise<void> {
   await checkpoints.replace({
     tenantId: PLATFORM_DOCS,
     id: projection,
@@ -41,5 +53,7 @@ export async function writeCheckpoint(
     position: state.position.toString(),
     suffix: state.suffix,
     collections: state.collections,
+    storeId: state.storeId,
+    parked: state.parked,
   });
 }

@@ -2,8 +2,10 @@
 // checkpoint advances (no polling); a bounded timeout answers false.
 export interface WaitTarget {
   reached(position: bigint): boolean;
-  /** True when the target can no longer advance (a failed projection): waiting is pointless. */
+  /** True when the target can no longer advance (a stopped runner): waiting is pointless. */
   stuck(): boolean;
+  /** True when reaching the position will not show the write (its tenant is parked): answer false at once. */
+  refuses(position: bigint): boolean;
 }
 
 interface Waiter {
@@ -33,7 +35,7 @@ export class PositionWaiters {
     });
   }
 
-  /** Call after any checkpoint advance or projection failure. */
+  /** Call after any checkpoint advance, parking or state change. */
   notify(): void {
     for (const waiter of this.waiters) {
       const verdict = this.verdict(waiter.position, waiter.targets);
@@ -54,6 +56,7 @@ export class PositionWaiters {
   }
 
   private verdict(position: bigint, targets: WaitTarget[]): boolean | null {
+    if (targets.some((t) => t.refuses(position))) return false;
     if (targets.every((t) => t.reached(position))) return true;
     if (targets.some((t) => !t.reached(position) && t.stuck())) return false;
     return null;

@@ -1,16 +1,21 @@
 // The ProjectionTx of one batch. Documents read during the batch are cached (read-through `get`), changes
-// are kept in memory and written back with one unordered bulkWrite per collection at flush. An in-process
-// store offering shared access (sharedDocuments.ts) is written directly instead: no cache, no copies.
+// are kept in memory and written back with one unordered bulkWrite per collection at flush, each write conditional
+// on the stored `_position`. An in-process store offering shared access (sharedDocuments.ts) is written directly
+// instead: no cache, no copies. An event is applied whole or not at all: a handler that throws has its changes undone.
 import type { RecordedEvent } from '../../stores/eventStore.js';
 import type { BulkOp, Collection } from '../../stores/readStore.js';
 import { sharedAccessOf, type SharedAccess } from '../../stores/sharedDocuments.js';
 import type { ProjectedDoc, Projection, ProjectionTx } from './projection.js';
+import type { ParkedScopes } from './parkedScopes.js';
+import { ReadModelUnavailableError } from './projectionFailures.js';
 
 interface CachedDoc {
   tenantId: string;
   id: string;
   doc: ProjectedDoc | null; // null: absent or deleted
   dirty: boolean;
+  /** Position of the event that deleted it (the delete is conditional on it). */
+  deletedAt?: number;
 }
 
 interface Target {
@@ -31,22 +36,77 @@ export class ProjectionBatch implements ProjectionTx {
   private directWrites = 0;
   /** Changes kept in the cache (not yet in the read store) since the last flush. */
   private cachedWrites = 0;
+  /**
+   * What the changes of the event being handled replaced, flat (target, tenantId, id, before) to spare an object per
+   * change; `before` is the stored document (shared access) or the cache entry, absent when there was none.
+   */
+  private readonly undo: unknown[] = [];
+  private journaling = false;
 
   constructor(
     readonly projection: Projection,
     readonly collections: ProjectionCollections,
     /** Position of the last event applied or skipped; the checkpoint once flushed. */
     public position: bigint,
+    /** Scopes stopped at a poison event: their later events are skipped. */
+    readonly parked: ParkedScopes,
   ) {}
 
-  /** Feeds one event (synchronously when the handler is synchronous or the event is skipped or a redelivery). */
+  /**
+   * Feeds one event (synchronously when the handler is synchronous or the event is skipped or a redelivery). When the
+   * handler throws, its changes are undone and the error is passed on; the position stays past the event.
+   */
   apply(event: RecordedEvent, types: ReadonlySet<string>): Promise<void> | void {
     if (this.position !== 0n && event.position <= this.position) return;
     this.position = event.position;
     this.unpersisted++;
     if (!types.has(event.type)) return;
+    if (this.parked.size > 0 && this.parked.covers(event)) return;
     this.handled++;
-    return this.projection.handle(event, this);
+    // Handling is strictly sequential: one journal serves every event in turn.
+    this.undo.length = 0;
+    this.journaling = true;
+    let pending: Promise<void> | void;
+    try {
+      pending = this.projection.handle(event, this);
+    } catch (error) {
+      this.rollBack();
+      throw error;
+    }
+    if (!pending) {
+      this.journaling = false;
+      return;
+    }
+    return pending.then(
+      () => void (this.journaling = false),
+      (error: unknown) => {
+        this.rollBack();
+        throw error;
+      },
+    );
+  }
+
+  private rollBack(): void {
+    this.journaling = false;
+    const undo = this.undo;
+    for (let i = undo.length - 4; i >= 0; i -= 4) {
+      const target = undo[i] as Target;
+      const tenantId = undo[i + 1] as string;
+      const id = undo[i + 2] as string;
+      const before = undo[i + 3];
+      if (target.shared) {
+        if (before) target.shared.put(before as ProjectedDoc);
+        else target.shared.remove(tenantId, id);
+      } else if (before) target.cache.set(`${tenantId}\u0000${id}`, before as CachedDoc);
+      else target.cache.delete(`${tenantId}\u0000${id}`);
+    }
+    undo.length = 0;
+  }
+
+  private remember(target: Target, tenantId: string, id: string): void {
+    if (!this.journaling) return;
+    const before = target.shared ? target.shared.get(tenantId, id) : target.cache.get(`${tenantId}\u0000${id}`);
+    this.undo.push(target, tenantId, id, before);
   }
 
   async get<T extends ProjectedDoc>(collection: string, tenantId: string, id: string): Promise<T | null> {
@@ -55,7 +115,12 @@ export class ProjectionBatch implements ProjectionTx {
     const key = `${tenantId}\u0000${id}`;
     const cached = target.cache.get(key);
     if (cached) return cached.doc as T | null;
-    const doc = await target.collection.get(tenantId, id);
+    let doc: ProjectedDoc | null;
+    try {
+      doc = await target.collection.get(tenantId, id);
+    } catch (error) {
+      throw new ReadModelUnavailableError(error); // the store failed, not the handler: retried, never parked
+    }
     target.cache.set(key, { tenantId, id, doc, dirty: false });
     return doc as T | null;
   }
@@ -69,6 +134,7 @@ export class ProjectionBatch implements ProjectionTx {
 
   put<T extends ProjectedDoc>(collection: string, doc: T): void {
     const target = this.target(collection);
+    this.remember(target, doc.tenantId, doc.id);
     if (target.shared) {
       target.shared.put(doc);
       this.directWrites++;
@@ -80,11 +146,12 @@ export class ProjectionBatch implements ProjectionTx {
 
   delete(collection: string, tenantId: string, id: string): void {
     const target = this.target(collection);
+    this.remember(target, tenantId, id);
     if (target.shared) {
       target.shared.remove(tenantId, id);
       this.directWrites++;
     } else {
-      target.cache.set(`${tenantId}\u0000${id}`, { tenantId, id, doc: null, dirty: true });
+      target.cache.set(`${tenantId}\u0000${id}`, { tenantId, id, doc: null, dirty: true, deletedAt: Number(this.position) });
       this.cachedWrites++;
     }
   }
@@ -103,7 +170,17 @@ export class ProjectionBatch implements ProjectionTx {
       const ops: BulkOp<ProjectedDoc>[] = [];
       for (const entry of target.cache.values()) {
         if (!entry.dirty) continue;
-        ops.push(entry.doc ? { kind: 'replace', doc: entry.doc } : { kind: 'delete', tenantId: entry.tenantId, id: entry.id });
+        // Conditional on `_position`: a slower writer (a projector that lost its lease) never replaces a newer document.
+        ops.push(
+          entry.doc
+            ? { kind: 'replace', doc: entry.doc, ifNewer: true }
+            : {
+                kind: 'delete',
+                tenantId: entry.tenantId,
+                id: entry.id,
+                ...(entry.deletedAt !== undefined ? { ifOlderThan: entry.deletedAt } : {}),
+              },
+        );
       }
       target.cache = new Map();
       if (ops.length > 0) await target.collection.bulkWrite(ops);

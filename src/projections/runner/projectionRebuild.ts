@@ -7,6 +7,8 @@ import { replayLog, type ReplayLane } from './replayLog.js';
 import { rebuildProgress } from './rebuildProgress.js';
 import { nextRebuildSuffix, writeCheckpoint } from './checkpoints.js';
 import { describeFailure, namesOf, type Slot, type SlotRuntime } from './projectionSlots.js';
+import { ParkedScopes } from './parkedScopes.js';
+import { isPoison } from './projectionFailures.js';
 
 const PROGRESS_EVERY_MS = 1000;
 
@@ -21,14 +23,19 @@ export async function rebuildSlot(
   const suffix = nextRebuildSuffix(projection.version, slot.suffix);
   const startedAt = Date.now();
   const fresh = await runtime.openCollections(projection, suffix, true);
-  const batch = new ProjectionBatch(projection, fresh, 0n);
+  // Poison events are judged afresh: a fixed handler un-parks its scopes, a still-broken one parks them again.
+  const parked = new ParkedScopes();
+  const batch = new ProjectionBatch(projection, fresh, 0n, parked);
   let failure: Error | null = null;
   const lane: ReplayLane = {
     batch,
     types: slot.types,
     isFailed: () => failure !== null,
     flush: async () => void (await batch.writeBack()),
-    fail: (error, event) => void (failure ??= new Error(describeFailure(error, event))),
+    fail: (error, event) => {
+      if (event && isPoison(error, event)) runtime.park(projection, parked, error, event);
+      else failure ??= new Error(describeFailure(error, event));
+    },
   };
 
   let done = 0;
@@ -62,25 +69,42 @@ export async function rebuildSlot(
     }
     head = await events.headPosition();
     await replay(done);
+    // Only the lease holder switches reads and drops collections: another instance may serve them now.
+    if (!runtime.projector) throw new Error('the projector lease was lost during the rebuild');
     const retired = namesOf(slot.collections);
+    parked.dirty = false;
     await writeCheckpoint(runtime.checkpoints!, projection.name, {
       version: projection.version,
       position: batch.position,
       suffix,
       collections: namesOf(fresh),
+      storeId: runtime.storeId,
+      parked: parked.list(),
     });
-    Object.assign(slot, { collections: fresh, suffix, checkpoint: batch.position, persisted: batch.position, error: undefined });
-    slot.batch = new ProjectionBatch(projection, fresh, batch.position);
+    const storeId = runtime.storeId;
+    Object.assign(slot, {
+      collections: fresh,
+      suffix,
+      checkpoint: batch.position,
+      persisted: batch.position,
+      error: undefined,
+      parked,
+      storeId,
+    });
+    slot.batch = new ProjectionBatch(projection, fresh, batch.position, parked);
     for (const name of retired) await reads.dropCollection(name);
     report(true);
     slot.rebuilding = false;
-    runtime.startLive(slot);
+    runtime.startLive(slot); // a rebuild heals a failed projection too
+    if (slot.failure && slot.failure.recoveredAt === null) slot.failure.recoveredAt = runtime.deps.now();
     waiters.notify();
   } catch (error) {
     for (const name of namesOf(fresh)) await reads.dropCollection(name).catch(() => undefined);
     slot.rebuilding = false;
     if (liveStopped) runtime.startLive(slot);
     else if (slot.state === 'rebuilding') slot.state = slot.subscription ? 'live' : 'stopped';
+    // A failed projection's retry skipped its turn while the rebuild ran: schedule it again.
+    if (slot.state === 'failed' && !slot.retryTimer) runtime.retryLater(slot);
     throw error;
   }
 }

@@ -1,15 +1,22 @@
 // The projection runner: catch-up then live per projection, checkpoints in the read store, batched
 // idempotent writes, rebuild into a fresh versioned collection, lag and bounded read-your-writes waits.
+// It heals: poison events park one scope, store and subscription failures retry from the checkpoint
+// (slotRecovery.ts), and on a shared read store only the lease holder projects (projectorRole.ts).
+import { hostname } from 'node:os';
+import { randomUUID } from 'node:crypto';
 import type { Collection, ReadDoc, ReadStore } from '../../stores/readStore.js';
 import type { EventStore } from '../../stores/eventStore.js';
 import type { Logger } from '../../logger.js';
-import { ProjectionBatch } from './projectionBatch.js';
-import { replayLog } from './replayLog.js';
+import { LIMITS } from '../../limits.js';
 import { PositionWaiters } from './positionWaiters.js';
 import { switchingCollection } from './switchingCollection.js';
-import { CHECKPOINTS_COLLECTION, readCheckpoint, versionSuffix, type CheckpointDoc } from './checkpoints.js';
-import { SlotRuntime, namesOf, newSlot, type Slot } from './projectionSlots.js';
+import { CHECKPOINTS_COLLECTION, versionSuffix, type CheckpointDoc } from './checkpoints.js';
+import { SlotRuntime, isFailing, newSlot, type Slot } from './projectionSlots.js';
 import { rebuildSlot } from './projectionRebuild.js';
+import { cancelRetry, scheduleRetry } from './slotRecovery.js';
+import { becomeProjector, followProjector, stepDown } from './projectorRole.js';
+import { ProjectorLease, type LeasePolicy } from './projectorLease.js';
+import type { RetryPolicy } from './projectionFailures.js';
 import type { ProjectionRunner, ProjectionStatus } from './runnerTypes.js';
 
 /**
@@ -19,24 +26,82 @@ import type { ProjectionRunner, ProjectionStatus } from './runnerTypes.js';
  */
 const PAGE_SIZE = 1000;
 
-export function createProjectionRunner(deps: {
+const P = LIMITS.projections;
+
+export interface ProjectionRunnerDeps {
   events: EventStore;
   reads: ReadStore;
   logger: Logger;
   batchSize?: number;
-}): ProjectionRunner {
+  /** The service clock: failure times, parking times and lease expiry. */
+  now?: () => Date;
+  retry?: RetryPolicy;
+  lease?: LeasePolicy & { holder?: string };
+  standbyFollowMs?: number;
+}
+
+export function createProjectionRunner(deps: ProjectionRunnerDeps): ProjectionRunner {
   const { events, reads, logger } = deps;
+  const now = deps.now ?? (() => new Date());
   const waiters = new PositionWaiters();
-  const runtime = new SlotRuntime({ events, reads, logger, waiters, batchSize: Math.max(1, deps.batchSize ?? 1000) });
+  const runtime = new SlotRuntime({
+    events,
+    reads,
+    logger,
+    waiters,
+    now,
+    batchSize: Math.max(1, deps.batchSize ?? 1000),
+    retry: deps.retry ?? { initialMs: P.retryInitialMs, maxMs: P.retryMaxMs },
+  });
+  runtime.retryLater = (slot) => scheduleRetry(runtime, slot);
+  const leasePolicy = deps.lease ?? { ttlMs: P.leaseTtlSeconds * 1000, renewMs: P.leaseRenewSeconds * 1000 };
+  const holder = deps.lease?.holder ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  const lease = new ProjectorLease(reads, holder, now, leasePolicy, logger);
   const slots = new Map<string, Slot>();
   const handles = new Map<string, Collection>();
   let started = false;
+  let lastHead = 0n;
+  let follower: NodeJS.Timeout | null = null;
+  // Role changes run one at a time.
+  let roleChange: Promise<void> = Promise.resolve();
 
   const slotOf = (name: string): Slot => {
     const slot = slots.get(name);
     if (!slot) throw new Error(`unknown projection '${name}'`);
     return slot;
   };
+  const all = () => [...slots.values()];
+
+  const follow = (): void => {
+    if (follower || runtime.stopped) return;
+    const tick = async () => {
+      if (runtime.projector || runtime.stopped) return void (follower = null);
+      await followProjector(runtime, all()).catch((error: unknown) => logger.warn('standby: reading checkpoints failed', { error }));
+      follower = setTimeout(() => void tick(), deps.standbyFollowMs ?? P.standbyFollowMs);
+    };
+    follower = setTimeout(() => void tick(), deps.standbyFollowMs ?? P.standbyFollowMs);
+  };
+
+  const onLeaseChange = (held: boolean): Promise<void> =>
+    (roleChange = roleChange.then(async () => {
+      if (runtime.stopped) return;
+      if (!held) {
+        logger.warn('projector lease lost: this instance stops projecting and follows the new holder', { holder });
+        await stepDown(runtime, all());
+        follow();
+        return;
+      }
+      logger.info('projector lease taken: this instance projects from the checkpoints', { holder });
+      try {
+        await becomeProjector(runtime, all(), PAGE_SIZE);
+      } catch (error) {
+        logger.error('taking over the projections failed; standing by again', { error });
+        await stepDown(runtime, all());
+        await lease.giveUp();
+        follow();
+        throw error;
+      }
+    }));
 
   return {
     register(projection) {
@@ -51,44 +116,31 @@ export function createProjectionRunner(deps: {
       if (started) throw new Error('projection runner already started');
       started = true;
       const startedAt = Date.now();
-      const checkpoints = await reads.collection<CheckpointDoc>(CHECKPOINTS_COLLECTION);
-      runtime.checkpoints = checkpoints;
-      const head = await events.headPosition();
-      const retired = new Map<Slot, string[]>();
-      for (const slot of slots.values()) {
-        const { name, version } = slot.projection;
-        const saved = await readCheckpoint(checkpoints, name);
-        const current = saved !== null && saved.version === version;
-        if (saved && !current) {
-          logger.info('projection version changed: rebuilding it from the log', { projection: name, from: saved.version, to: version });
-          retired.set(slot, saved.collections);
-        }
-        slot.suffix = current ? saved.suffix : versionSuffix(version);
-        slot.collections = await runtime.openCollections(slot.projection, slot.suffix, !current);
-        slot.checkpoint = current ? BigInt(saved.position) : 0n;
-        slot.persisted = current ? slot.checkpoint : -1n;
-        slot.batch = new ProjectionBatch(slot.projection, slot.collections, slot.checkpoint);
-        slot.state = 'catching-up';
+      runtime.checkpoints = await reads.collection<CheckpointDoc>(CHECKPOINTS_COLLECTION);
+      runtime.storeId = await events.identity();
+      if (await lease.attempt()) {
+        const reached = await becomeProjector(runtime, all(), PAGE_SIZE);
+        logger.info('projections caught up', { projections: slots.size, position: reached.toString(), ms: Date.now() - startedAt });
+      } else {
+        runtime.projector = false;
+        await followProjector(runtime, all());
+        logger.info('another instance holds the projector lease: standing by', { projections: slots.size, holder });
+        follow();
       }
-      // One pass over the log feeds every projection (each skips what its checkpoint already covers).
-      const lanes = [...slots.values()].map((slot) => runtime.lane(slot));
-      const reached = await replayLog(events, lanes, { until: head, batchSize: runtime.deps.batchSize, pageSize: PAGE_SIZE });
-      for (const slot of slots.values()) {
-        await runtime.flushOrFail(slot, true);
-        if (slot.state === 'failed') continue;
-        const keep = new Set(namesOf(slot.collections));
-        for (const name of retired.get(slot) ?? []) if (!keep.has(name)) await reads.dropCollection(name);
-        runtime.startLive(slot);
-      }
-      logger.info('projections caught up', { projections: slots.size, position: reached.toString(), ms: Date.now() - startedAt });
+      lease.keep(onLeaseChange);
     },
 
     async stop() {
       runtime.stopped = true;
+      if (follower) clearTimeout(follower);
+      follower = null;
+      await roleChange.catch(() => undefined);
       for (const slot of slots.values()) {
-        await runtime.stopLive(slot);
+        cancelRetry(slot);
+        await runtime.stopLive(slot, runtime.projector);
         if (slot.state !== 'failed') slot.state = 'stopped';
       }
+      await lease.release();
       waiters.cancelAll();
     },
 
@@ -109,30 +161,46 @@ export function createProjectionRunner(deps: {
     },
 
     async waitFor(position, options = {}) {
+      const { tenant } = options;
       const targets = (options.projections ?? [...slots.keys()]).map(slotOf).map((slot) => ({
         reached: (p: bigint) => slot.checkpoint >= p,
-        stuck: () => slot.state === 'failed' || slot.state === 'stopped',
+        // A failed projection is not stuck: it retries, and the wait is bounded anyway.
+        stuck: () => runtime.stopped,
+        refuses: (p: bigint) => tenant !== undefined && slot.parked.blocksTenant(tenant, p),
       }));
       return waiters.wait(position, targets, options.timeoutMs ?? 5000);
     },
 
     async status() {
-      const head = await events.headPosition();
-      return [...slots.values()].map((slot): ProjectionStatus => ({
-        name: slot.projection.name,
-        version: slot.projection.version,
-        state: slot.state,
-        checkpoint: slot.checkpoint.toString(),
-        head: head.toString(),
-        lag: head > slot.checkpoint ? Number(head - slot.checkpoint) : 0,
-        ...(slot.error ? { error: slot.error } : {}),
-        ...(slot.rebuild ? { rebuild: slot.rebuild } : {}),
-      }));
+      // The status must answer while the event store is down (that is when it matters): the last head seen then.
+      lastHead = await events.headPosition().catch(() => lastHead);
+      const head = lastHead;
+      return all().map((slot): ProjectionStatus => {
+        const failure = isFailing(slot) ? slot.failure : undefined;
+        return {
+          name: slot.projection.name,
+          version: slot.projection.version,
+          state: slot.state,
+          checkpoint: slot.checkpoint.toString(),
+          head: head.toString(),
+          lag: head > slot.checkpoint ? Number(head - slot.checkpoint) : 0,
+          ...(slot.error ? { error: slot.error } : {}),
+          ...(failure
+            ? {
+                failedSince: failure.since.toISOString(),
+                retry: { attempts: failure.attempts, nextAttemptAt: failure.nextAttemptAt?.toISOString() ?? null },
+              }
+            : {}),
+          parked: slot.parked.list(),
+          ...(slot.rebuild ? { rebuild: slot.rebuild } : {}),
+        };
+      });
     },
 
     async rebuild(name, onProgress) {
       const slot = slotOf(name);
       if (!started || !runtime.checkpoints) throw new Error('start the projection runner before a rebuild');
+      if (!runtime.projector) throw new Error(`projection '${name}' is projected by another instance (it holds the projector lease)`);
       if (slot.rebuilding) throw new Error(`projection '${name}' is already rebuilding`);
       slot.rebuilding = true;
       if (slot.state !== 'failed') slot.state = 'rebuilding';

@@ -1,5 +1,6 @@
 // Live handling of one projection ("slot"): its current collections and checkpoint, the live subscription
-// with batched, serialised handling, flushes that write documents then the checkpoint, and failure.
+// with batched, serialised handling, flushes that write documents then the checkpoint, poison events (parked
+// scopes) and transient failures (the slot stops; slotRecovery.ts retries it).
 import type { ProjectedDoc, Projection } from './projection.js';
 import type { Collection, ReadStore } from '../../stores/readStore.js';
 import type { EventStore, RecordedEvent, Subscription } from '../../stores/eventStore.js';
@@ -9,12 +10,19 @@ import { ProjectionBatch } from './projectionBatch.js';
 import type { ReplayLane } from './replayLog.js';
 import type { PositionWaiters } from './positionWaiters.js';
 import { writeCheckpoint, type CheckpointDoc } from './checkpoints.js';
+import { ParkedScopes } from './parkedScopes.js';
+import { errorText, isPoison, type RetryPolicy, type SlotFailure } from './projectionFailures.js';
+
+export { errorText };
 
 export interface Slot {
   projection: Projection;
   types: ReadonlySet<string>;
   state: ProjectionStatus['state'];
   error?: string;
+  /** Set while failing (and kept a little after a recovery, see SlotFailure.recoveredAt). */
+  failure?: SlotFailure;
+  retryTimer: NodeJS.Timeout | null;
   /** Versioned collections serving reads, by logical name. */
   collections: Map<string, Collection<ProjectedDoc>>;
   suffix: string;
@@ -22,12 +30,15 @@ export interface Slot {
   checkpoint: bigint;
   /** Last position written to the checkpoint document. */
   persisted: bigint;
+  /** Identity of the event store `checkpoint` is a position of. */
+  storeId: string;
+  parked: ParkedScopes;
   /** Live batch, bound to `collections`. */
   batch: ProjectionBatch;
   subscription: Subscription | null;
   /** Identifies the current live subscription: events of a stopped one are ignored. */
   liveToken: object | null;
-  /** Serialises live handling and idle flushes. */
+  /** Serialises live handling, idle flushes and recoveries. */
   queue: Promise<void>;
   idle: NodeJS.Immediate | null;
   rebuilding: boolean;
@@ -35,15 +46,19 @@ export interface Slot {
 }
 
 export function newSlot(projection: Projection, suffix: string): Slot {
+  const parked = new ParkedScopes();
   return {
     projection,
     types: new Set(projection.eventTypes),
     state: 'stopped',
+    retryTimer: null,
     collections: new Map(),
     suffix,
     checkpoint: 0n,
     persisted: -1n,
-    batch: new ProjectionBatch(projection, new Map(), 0n),
+    storeId: '',
+    parked,
+    batch: new ProjectionBatch(projection, new Map(), 0n, parked),
     subscription: null,
     liveToken: null,
     queue: Promise.resolve(),
@@ -52,10 +67,12 @@ export function newSlot(projection: Projection, suffix: string): Slot {
   };
 }
 
-export const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 export const describeFailure = (error: unknown, event: RecordedEvent | null): string =>
   event ? `${errorText(error)} (event ${event.type} at position ${event.position})` : errorText(error);
 export const namesOf = (collections: Map<string, Collection<ProjectedDoc>>): string[] => [...collections.values()].map((c) => c.name);
+
+/** True while the slot is failing, or recovering from a failure. */
+export const isFailing = (slot: Slot): boolean => slot.failure !== undefined && slot.failure.recoveredAt === null;
 
 export interface SlotDeps {
   events: EventStore;
@@ -63,54 +80,119 @@ export interface SlotDeps {
   logger: Logger;
   batchSize: number;
   waiters: PositionWaiters;
+  now: () => Date;
+  retry: RetryPolicy;
 }
 
 export class SlotRuntime {
   checkpoints: Collection<CheckpointDoc> | null = null;
+  /** Identity of the event store, as last read: new checkpoints belong to it. */
+  storeId = '';
   /** Set by the runner's stop(): no live subscription starts after it (e.g. at the end of a rebuild). */
   stopped = false;
+  /** False while another instance holds the projector lease: this one writes nothing. */
+  projector = true;
+  /** True during the catch-up of every slot at start or takeover: recoveries wait for it to end. */
+  catchingUp = false;
+  /** Called after a transient failure (the runner schedules the retry: slotRecovery.ts). */
+  retryLater: (slot: Slot) => void = () => undefined;
   constructor(readonly deps: SlotDeps) {}
 
-  async openCollections(projection: Projection, suffix: string, fresh: boolean): Promise<Map<string, Collection<ProjectedDoc>>> {
+  /** `ensureIndexes` false: a standby instance reads the projector's collections and leaves their indexes to it. */
+  async openCollections(
+    projection: Projection,
+    suffix: string,
+    fresh: boolean,
+    ensureIndexes = true,
+  ): Promise<Map<string, Collection<ProjectedDoc>>> {
     const opened = new Map<string, Collection<ProjectedDoc>>();
     for (const [logical, indexes] of Object.entries(projection.collections)) {
       if (fresh) await this.deps.reads.dropCollection(logical + suffix);
-      opened.set(logical, await this.deps.reads.collection<ProjectedDoc>(logical + suffix, indexes));
+      opened.set(logical, await this.deps.reads.collection<ProjectedDoc>(logical + suffix, ensureIndexes ? indexes : []));
     }
     return opened;
   }
 
+  /** A handler error on an event parks the event's scope; any other error fails the slot until a retry heals it. */
+  onError(slot: Slot, error: unknown, event: RecordedEvent | null): 'parked' | 'failed' {
+    if (event && isPoison(error, event)) {
+      this.park(slot.projection, slot.parked, error, event);
+      return 'parked';
+    }
+    this.fail(slot, error, event);
+    return 'failed';
+  }
+
+  park(projection: Projection, parked: ParkedScopes, error: unknown, event: RecordedEvent): void {
+    const entry = parked.park(event, describeFailure(error, event), this.deps.now());
+    this.deps.logger.error('poison event: the projection stops applying this scope; every other scope goes on', {
+      projection: projection.name,
+      scope: entry.scope,
+      tenantId: entry.tenantId,
+      stream: event.streamName,
+      position: event.position.toString(),
+      eventType: event.type,
+      error,
+    });
+  }
+
   fail(slot: Slot, error: unknown, event: RecordedEvent | null): void {
     if (slot.state === 'failed') return;
+    const now = this.deps.now();
+    const previous = slot.failure;
+    // A failure soon after a recovery continues the previous one: a flapping store keeps its first failure time.
+    const continues = previous && (previous.recoveredAt === null || now.getTime() - previous.recoveredAt.getTime() < this.deps.retry.maxMs);
+    slot.failure = continues
+      ? { ...previous, attempts: previous.attempts + 1, recoveredAt: null }
+      : { since: now, attempts: 1, nextAttemptAt: null, recoveredAt: null };
     slot.state = 'failed';
     slot.error = describeFailure(error, event);
-    this.deps.logger.error('projection failed; it stops here, the others go on', {
+    this.deps.logger.error('projection failed; it retries from its checkpoint, the others go on', {
       projection: slot.projection.name,
+      attempt: slot.failure.attempts,
       position: event?.position.toString(),
       eventType: event?.type,
       stream: event?.streamName,
       error,
     });
+    this.stopSubscription(slot);
+    this.deps.waiters.notify();
+    this.retryLater(slot);
+  }
+
+  /** Stops delivery without waiting (we may be inside its handler) and without writing anything more. */
+  stopSubscription(slot: Slot): void {
     const subscription = slot.subscription;
     slot.subscription = null;
     slot.liveToken = null;
-    void subscription?.stop(); // not awaited: we may be inside its handler
-    this.deps.waiters.notify();
+    if (slot.idle) clearImmediate(slot.idle);
+    slot.idle = null;
+    void subscription?.stop();
   }
 
   /** Writes the live batch, then the checkpoint (when docs changed, when forced, or every batchSize events). */
   async flush(slot: Slot, force = false): Promise<void> {
+    if (!this.projector) return;
     const batch = slot.batch;
     const written = await batch.writeBack();
-    const due = written > 0 || batch.unpersisted >= this.deps.batchSize || (force && batch.position !== slot.persisted);
+    const due =
+      written > 0 || slot.parked.dirty || batch.unpersisted >= this.deps.batchSize || (force && batch.position !== slot.persisted);
     if (due && this.checkpoints) {
       const { name, version } = slot.projection;
-      await writeCheckpoint(this.checkpoints, name, {
-        version,
-        position: batch.position,
-        suffix: slot.suffix,
-        collections: namesOf(slot.collections),
-      });
+      slot.parked.dirty = false;
+      try {
+        await writeCheckpoint(this.checkpoints, name, {
+          version,
+          position: batch.position,
+          suffix: slot.suffix,
+          collections: namesOf(slot.collections),
+          storeId: slot.storeId,
+          parked: slot.parked.list(),
+        });
+      } catch (error) {
+        slot.parked.dirty = true;
+        throw error;
+      }
       slot.persisted = batch.position;
       batch.unpersisted = 0;
     }
@@ -130,8 +212,8 @@ export class SlotRuntime {
   }
 
   startLive(slot: Slot): void {
-    if (this.stopped) {
-      slot.state = slot.state === 'failed' ? 'failed' : 'stopped';
+    if (this.stopped || !this.projector) {
+      if (slot.state !== 'failed') slot.state = this.stopped ? 'stopped' : 'standby';
       return;
     }
     const token = {};
@@ -145,25 +227,25 @@ export class SlotRuntime {
     });
   }
 
-  /** Stops the subscription, then flushes what it delivered and persists the checkpoint. */
-  async stopLive(slot: Slot): Promise<void> {
+  /** Stops the subscription, then (unless told not to: the lease was lost) flushes what it delivered and persists the checkpoint. */
+  async stopLive(slot: Slot, flush = true): Promise<void> {
     const subscription = slot.subscription;
     slot.subscription = null;
     slot.liveToken = null;
     await subscription?.stop();
     if (slot.idle) clearImmediate(slot.idle);
     slot.idle = null;
-    await this.serial(slot, () => this.flushOrFail(slot, true));
+    if (flush) await this.serial(slot, () => this.flushOrFail(slot, true));
   }
 
-  /** The slot as a lane of the start-up catch-up: its own batch, collections and checkpoint. */
+  /** The slot as a lane of a catch-up (start, takeover, recovery): its own batch, collections and checkpoint. */
   lane(slot: Slot): ReplayLane {
     return {
       batch: slot.batch,
       types: slot.types,
       isFailed: () => slot.state === 'failed',
       flush: () => this.flush(slot),
-      fail: (error, event) => this.fail(slot, error, event),
+      fail: (error, event) => void this.onError(slot, error, event),
     };
   }
 
@@ -178,7 +260,7 @@ export class SlotRuntime {
     });
   }
 
-  private serial(slot: Slot, work: () => Promise<void>): Promise<void> {
+  serial(slot: Slot, work: () => Promise<void>): Promise<void> {
     const run = slot.queue.then(work);
     slot.queue = run.catch(() => undefined);
     return run;
@@ -189,10 +271,9 @@ export class SlotRuntime {
     try {
       await slot.batch.apply(event, slot.types);
     } catch (error) {
-      this.fail(slot, error, event);
-      return;
+      if (this.onError(slot, error, event) === 'failed') return;
     }
-    if (slot.batch.handled >= this.deps.batchSize) {
+    if (slot.batch.handled >= this.deps.batchSize || slot.parked.dirty) {
       await this.flushOrFail(slot);
       return;
     }

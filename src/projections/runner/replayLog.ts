@@ -6,10 +6,11 @@ import type { ProjectionBatch } from './projectionBatch.js';
 export interface ReplayLane {
   batch: ProjectionBatch;
   types: ReadonlySet<string>;
-  /** True once the projection failed: it gets no more events. */
+  /** True once the projection failed (transiently): it gets no more events. */
   isFailed(): boolean;
   /** Writes the batch (and, for live collections, the checkpoint). */
   flush(): Promise<void>;
+  /** `event`: the error came from handling it (a poison event parks its scope); null: a store error. */
   fail(error: unknown, event: RecordedEvent | null): void;
 }
 
@@ -39,9 +40,14 @@ export async function replayLog(events: EventStore, lanes: ReplayLane[], options
         try {
           const pending = lane.batch.apply(event, lane.types);
           if (pending) await pending;
-          if (lane.batch.handled >= options.batchSize) await lane.flush();
         } catch (error) {
-          lane.fail(error, event);
+          lane.fail(error, event); // the handler's (a poison event) or a store read under it
+        }
+        if (lane.isFailed() || lane.batch.handled < options.batchSize) continue;
+        try {
+          await lane.flush();
+        } catch (error) {
+          lane.fail(error, null); // a store write: never the event's fault
         }
       }
     }

@@ -2,6 +2,7 @@
 // import them from one place instead of from each other.
 import type { Projection } from './projection.js';
 import type { Collection, ReadDoc } from '../../stores/readStore.js';
+import type { ParkedEntry } from './parkedScopes.js';
 
 export interface RebuildProgress {
   projection: string;
@@ -16,15 +17,35 @@ export interface RebuildProgress {
 export interface ProjectionStatus {
   name: string;
   version: number;
-  state: 'stopped' | 'catching-up' | 'live' | 'rebuilding' | 'failed';
+  /**
+   * 'standby': another instance holds the projector lease (this one serves reads of its documents);
+   * 'failed': a store or subscription error stopped it; it retries with backoff from its checkpoint.
+   */
+  state: 'stopped' | 'standby' | 'catching-up' | 'live' | 'rebuilding' | 'failed';
   /** Global position of the last event applied (decimal string; '0' when none). */
   checkpoint: string;
   /** Global position of the last event in the log (decimal string). */
   head: string;
   /** head - checkpoint, in positions (0 when caught up). */
   lag: number;
+  /** The last failure, while it lasts. */
   error?: string;
+  /** Since when the projection has been failing (ISO-8601), until it has recovered. */
+  failedSince?: string;
+  /** Retries so far and the next one, while failing. */
+  retry?: { attempts: number; nextAttemptAt: string | null };
+  /** Tenants (or platform aggregates) whose events stopped at a poison event; every other scope goes on. */
+  parked: ParkedEntry[];
   rebuild?: RebuildProgress;
+}
+
+export interface WaitOptions {
+  /** Bounded: false when it runs out (default 5000 ms). */
+  timeoutMs?: number;
+  /** The projections the caller reads (default: all). A failed one is waited for, since it retries. */
+  projections?: string[];
+  /** The tenant of the write: false at once when a waited projection parked this tenant at or before the position. */
+  tenant?: string;
 }
 
 export interface ProjectionRunner {
@@ -35,8 +56,12 @@ export interface ProjectionRunner {
   stop(): Promise<void>;
   /** The collection that currently serves reads for a projection's logical collection. */
   collection<T extends ReadDoc = ReadDoc>(projection: string, logical: string): Collection<T>;
-  /** Wait (bounded) until the projections (all by default) have applied `position`. False on timeout. */
-  waitFor(position: bigint, options?: { timeoutMs?: number; projections?: string[] }): Promise<boolean>;
+  /**
+   * Wait (bounded) until the projections (all by default) have applied `position`: true only once every one of them
+   * has (an event of a parked scope counts as applied: it was skipped, see `tenant`). A failed projection is waited
+   * for, as it retries; false when the time runs out, when the runner stops, or when `tenant` is parked.
+   */
+  waitFor(position: bigint, options?: WaitOptions): Promise<boolean>;
   status(): Promise<ProjectionStatus[]>;
   /** Replay the whole log into a fresh collection set, then switch reads to it. */
   rebuild(name: string, onProgress?: (progress: RebuildProgress) => void): Promise<void>;

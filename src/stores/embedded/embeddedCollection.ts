@@ -10,6 +10,7 @@ import {
   type Page,
   type ReadDoc,
   type Update,
+  storedPosition,
 } from '../readStore.js';
 import { compareSortValues, decodeCursor, encodeCursor, sortKeysOf, sortValuesOf } from '../readCursor.js';
 import { plainClone } from './plainClone.js';
@@ -199,9 +200,12 @@ export class EmbeddedCollection<T extends ReadDoc> implements Collection<T> {
     let firstError: unknown = null;
     for (const op of ops) {
       try {
-        if (op.kind === 'replace') data.put(plainClone(op.doc));
-        else if (op.kind === 'delete') data.remove(op.tenantId, op.id);
-        else this.applyUpdate(op.tenantId, op.filter, op.update, op.upsert ?? false);
+        if (op.kind === 'replace') {
+          if (!op.ifNewer || isNewer(op.doc, data.tenants.get(op.doc.tenantId)?.get(op.doc.id))) data.put(plainClone(op.doc));
+        } else if (op.kind === 'delete') {
+          if (op.ifOlderThan === undefined || isOlder(data.tenants.get(op.tenantId)?.get(op.id), op.ifOlderThan))
+            data.remove(op.tenantId, op.id);
+        } else this.applyUpdate(op.tenantId, op.filter, op.update, op.upsert ?? false);
       } catch (error) {
         firstError ??= error;
       }
@@ -237,6 +241,18 @@ export class EmbeddedCollection<T extends ReadDoc> implements Collection<T> {
     data.put(doc);
     return { matched: 0, upserted: true };
   }
+}
+
+/** A conditional replace applies over an absent document, or one that applied an earlier event than the replacement. */
+function isNewer(doc: ReadDoc, stored: ReadDoc | undefined): boolean {
+  const current = storedPosition(stored);
+  const next = storedPosition(doc);
+  return current === null || next === null || current < next;
+}
+
+function isOlder(stored: ReadDoc | undefined, position: number): boolean {
+  const current = storedPosition(stored);
+  return current === null || current < position;
 }
 
 /** Cache key of a (filter, sort) pair; null when the filter holds values JSON cannot tell apart (RegExp...). */

@@ -1,10 +1,12 @@
 // EventStoreDB adapter (@eventstore/db-client 6.x). The only file that imports the client, so a switch to
 // @kurrent/kurrentdb-client (expectedRevision -> streamState) stays inside it.
+import { randomUUID } from 'node:crypto';
 import {
   BACKWARDS,
   END,
   EventStoreDBClient,
   FORWARDS,
+  NO_STREAM,
   START,
   StreamNotFoundError,
   WrongExpectedVersionError,
@@ -35,6 +37,9 @@ const DEFAULT_READ_ALL_PAGE = 1000;
 /** $all is read in chunks of this many records; the tenant filter is applied client-side (readAll has no server filter in 6.x). */
 const SCAN_CHUNK = 1000;
 const UNKNOWN_POSITION = -1n;
+/** Holds the one marker event naming this store (its identity). No tenant stream can have this name: it has no '.'. */
+export const IDENTITY_STREAM = 'dialysis-store-identity';
+const IDENTITY_EVENT = 'EventStoreIdentified';
 
 export async function openEsdbEventStore(opts: { url: string }): Promise<EventStore> {
   const client = EventStoreDBClient.connectionString(opts.url);
@@ -89,6 +94,36 @@ export async function openEsdbEventStore(opts: { url: string }): Promise<EventSt
       if (records < SCAN_CHUNK) return out;
     }
   }
+
+  /** The marker's store id, or null when no marker was written yet. */
+  async function readIdentityMarker(): Promise<string | null> {
+    try {
+      for await (const resolved of client.readStream(IDENTITY_STREAM, { direction: FORWARDS, fromRevision: START, maxCount: 1 })) {
+        const storeId = (resolved.event?.data as { storeId?: unknown } | undefined)?.storeId;
+        if (typeof storeId === 'string' && storeId !== '') return storeId;
+      }
+      return null;
+    } catch (err) {
+      if (err instanceof StreamNotFoundError) return null;
+      throw err;
+    }
+  }
+
+  /** Written once (expected revision no_stream): when another instance wrote first, its marker is read back. */
+  async function identityOfStore(): Promise<string> {
+    const found = await readIdentityMarker();
+    if (found !== null) return found;
+    try {
+      const marker = jsonEvent({ type: IDENTITY_EVENT, data: { storeId: randomUUID() } });
+      await client.appendToStream(IDENTITY_STREAM, marker, { expectedRevision: NO_STREAM });
+    } catch (err) {
+      if (!(err instanceof WrongExpectedVersionError)) throw err;
+    }
+    const written = await readIdentityMarker();
+    if (written === null) throw new Error(`EventStoreDB: the identity marker in ${IDENTITY_STREAM} cannot be read back`);
+    return written;
+  }
+  let identity: Promise<string> | null = null;
 
   /** Throws IdempotencyConflictError when any of the ids is already in the stream (a different append used it). */
   async function assertIdsUnused(stream: string, events: NewEvent[]): Promise<void> {
@@ -165,6 +200,12 @@ export async function openEsdbEventStore(opts: { url: string }): Promise<EventSt
       }
     },
 
+    identity(): Promise<string> {
+      identity ??= identityOfStore();
+      identity.catch(() => (identity = null)); // a failed attempt (server unreachable) is tried again next time
+      return identity;
+    },
+
     async close(): Promise<void> {
       await client.dispose();
     },
@@ -233,9 +274,9 @@ function toEsdbExpected(expected: ExpectedRevision): AppendExpectedRevision {
   return BigInt(expected);
 }
 
-/** Our events are JSON with a JSON metadata object; `$` streams and types belong to the server. */
+/** Our events are JSON with a JSON metadata object; `$` streams and types belong to the server, the identity marker to the store. */
 function isApplicationEvent(e: EsdbRecordedEvent): boolean {
-  return e.isJson && !e.streamId.startsWith('$') && !e.type.startsWith('$');
+  return e.isJson && !e.streamId.startsWith('$') && !e.type.startsWith('$') && e.streamId !== IDENTITY_STREAM;
 }
 
 function matchesTenant(stream: string, tenant: string | undefined): boolean {

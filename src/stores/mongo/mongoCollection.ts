@@ -20,6 +20,7 @@ import {
   type Page,
   type ReadDoc,
   type Update,
+  storedPosition,
 } from '../readStore.js';
 import { decodeCursor, encodeCursor, keysetFilter, sortKeysOf, sortValuesOf } from '../readCursor.js';
 
@@ -146,31 +147,45 @@ export class MongoCollection<T extends ReadDoc> implements Collection<T> {
   /** Unordered (ordered: false): the server applies every op it can, then one error reports the failures. */
   async bulkWrite(ops: BulkOp<T>[]): Promise<void> {
     if (ops.length === 0) return;
-    const models = ops.map((op): AnyBulkWriteOperation<StoredDoc> => {
+    // Conditional replaces that find a newer document: their upsert collides on `_id`, which means "skipped".
+    const conditional = new Set<number>();
+    const models = ops.map((op, index): AnyBulkWriteOperation<StoredDoc> => {
       if (op.kind === 'replace') {
-        return { replaceOne: { filter: { _id: mongoKey(op.doc.tenantId, op.doc.id) }, replacement: stored(op.doc), upsert: true } };
+        const position = op.ifNewer ? storedPosition(op.doc) : null;
+        if (position !== null) conditional.add(index);
+        const filter = { _id: mongoKey(op.doc.tenantId, op.doc.id), ...(position !== null ? appliedBefore(position) : {}) };
+        return { replaceOne: { filter, replacement: stored(op.doc), upsert: true } };
       }
-      if (op.kind === 'delete') return { deleteOne: { filter: { _id: mongoKey(op.tenantId, op.id) } } };
+      if (op.kind === 'delete') {
+        const filter = { _id: mongoKey(op.tenantId, op.id), ...(op.ifOlderThan !== undefined ? appliedBefore(op.ifOlderThan) : {}) };
+        return { deleteOne: { filter } };
+      }
       assertKeepsIdentity(op.update, op.upsert ?? false);
       const { query, update } = op.upsert
         ? upsertUpdate(op.tenantId, op.filter, op.update)
         : { query: scoped(op.tenantId, op.filter), update: op.update };
       return { updateOne: { filter: query, update, upsert: op.upsert ?? false } };
     });
-    await this.translate(() => this.native.bulkWrite(models, { ordered: false }));
+    try {
+      await this.translate(() => this.native.bulkWrite(models, { ordered: false }), conditional);
+    } catch (error) {
+      if (error instanceof SkippedWritesOnly) return;
+      throw error;
+    }
   }
 
   async drop(): Promise<void> {
     await this.native.deleteMany({});
   }
 
-  /** Maps E11000 (unique index violated) to the port's DuplicateKeyError. */
-  private async translate<R>(write: () => Promise<R>): Promise<R> {
+  /** Maps E11000 (unique index violated) to the port's DuplicateKeyError; `skippable` ops may collide on `_id` (skipped). */
+  private async translate<R>(write: () => Promise<R>, skippable?: ReadonlySet<number>): Promise<R> {
     try {
       return await write();
     } catch (error) {
       if (error instanceof MongoBulkWriteError) {
-        const errors = ([] as WriteError[]).concat(error.writeErrors);
+        const errors = ([] as WriteError[]).concat(error.writeErrors).filter((e) => !(skippable?.has(e.index) && collidesOnId(e)));
+        if (errors.length === 0 && !error.err) throw new SkippedWritesOnly();
         const duplicate = errors.find((e) => e.code === DUPLICATE_KEY);
         if (duplicate) throw new DuplicateKeyError(this.name, keyValueOf(duplicate.err));
       } else if (error instanceof MongoServerError && error.code === DUPLICATE_KEY) {
@@ -180,6 +195,21 @@ export class MongoCollection<T extends ReadDoc> implements Collection<T> {
     }
   }
 }
+
+/** Matches a document that applied an event before `position` (or has no `_position`): a conditional write's filter. */
+function appliedBefore(position: number): Document {
+  return { $or: [{ _position: { $lt: position } }, { _position: { $not: { $type: 'number' } } }] };
+}
+
+/** A duplicate key on the primary key: the conditional upsert found the document, newer than its replacement. */
+function collidesOnId(error: WriteError): boolean {
+  if (error.code !== DUPLICATE_KEY) return false;
+  const keyValue = (error.err as Document).keyValue as Record<string, unknown> | undefined;
+  return keyValue ? '_id' in keyValue : / index: _id_ /.test(error.errmsg ?? '');
+}
+
+/** Every failure of a bulk write was a conditional operation skipped over a newer document: the write succeeded. */
+class SkippedWritesOnly extends Error {}
 
 function keyValueOf(error: Document): Record<string, unknown> {
   const keyValue = error.keyValue as Record<string, unknown> | undefined;

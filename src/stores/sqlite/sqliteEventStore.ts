@@ -20,6 +20,7 @@ import { IntegrityCheckStoppedError, startIntegrityCheck, type BackgroundIntegri
 import { prepareStatements, toRecordedEvent } from './sqliteStatements.js';
 import { createBatchWriter, type PendingAppend } from './sqliteAppendBatch.js';
 import { startPollingSubscription } from './pollingSubscription.js';
+import { ensureStoreIdentity, readStoreIdentity } from './storeIdentity.js';
 
 export interface SqliteEventStoreOptions {
   file: string;
@@ -41,8 +42,11 @@ export type SqliteEventStore = EventStore & BackgroundIntegrity;
 export async function openSqliteEventStore(opts: SqliteEventStoreOptions): Promise<SqliteEventStore> {
   const { db, created } = openEventDatabase(opts.file);
   let st: ReturnType<typeof prepareStatements>;
+  let knownIdentity: string | null;
   try {
     st = prepareStatements(db);
+    // A file this process just created is written at once; an older one only after it passed its integrity check.
+    knownIdentity = created ? ensureStoreIdentity(db) : readStoreIdentity(db);
     opts.logger?.info('event store opened', { kind: 'sqlite', file: opts.file, created, head: String(st.head.get()?.p ?? 0) });
   } catch (err) {
     db.close();
@@ -64,6 +68,14 @@ export async function openSqliteEventStore(opts: SqliteEventStoreOptions): Promi
   const checkStarted = Date.now();
   const integrity = check ? check.done.then(integrityPassed, integrityFailed) : Promise.resolve();
   integrity.catch(() => undefined); // not a crash when nobody awaits it: appends and integrityState report it
+  const identity: Promise<string> =
+    knownIdentity !== null
+      ? Promise.resolve(knownIdentity)
+      : integrity.then(() => {
+          assertOpen();
+          return ensureStoreIdentity(db);
+        });
+  identity.catch(() => undefined); // reported to whoever asks for it
 
   function integrityPassed(): void {
     integrityState = 'ok';
@@ -195,6 +207,8 @@ export async function openSqliteEventStore(opts: SqliteEventStoreOptions): Promi
       const row = tenant === undefined ? st.head.get() : st.tenantHead.get(tenant);
       return BigInt(row?.p ?? 0);
     },
+
+    identity: () => identity,
 
     async close(): Promise<void> {
       if (closed) return;

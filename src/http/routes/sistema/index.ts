@@ -7,6 +7,8 @@ import { problem } from '../../commonSchemas.js';
 import { buildOpenApiDocument, type OpenApiOptions } from '../../openapi.js';
 import { docsAsset, docsPage, DOCS_ASSET_PREFIX } from './docsPage.js';
 import { readiness } from './readiness.js';
+import { health } from './health.js';
+import { LIMITS } from '../../../limits.js';
 import {
   HealthSchema,
   OpenApiDocumentSchema,
@@ -34,9 +36,16 @@ export function sistemaGroup(getGroups: () => readonly GroupModule[], openApiOpt
       path: '/health',
       tag: SISTEMA_TAG,
       auth: 'public',
-      summary: 'Liveness: the process answers',
-      responses: { 200: { description: 'Alive', schema: HealthSchema } },
-      handle: () => Promise.resolve({ status: 200, body: { status: 'ok' } }),
+      summary: 'Liveness: the process answers and no projection has been failing for long',
+      responses: {
+        200: { description: 'Alive', schema: HealthSchema },
+        503: problem(
+          `A projection has been failing (and retrying) for more than ${LIMITS.projections.unhealthyAfterFailedSeconds} s ` +
+            '(`/problems/projection-failed`; `projections` names them): restart the process or see /sistema/proyecciones',
+          { 'Retry-After': 'Seconds to wait' },
+        ),
+      },
+      handle: async (_input, ctx) => ({ status: 200, body: await health(ctx.services) }),
     },
     {
       method: 'get',
@@ -133,7 +142,9 @@ export function sistemaGroup(getGroups: () => readonly GroupModule[], openApiOpt
           headers: { Location: 'Status of the projection' },
         },
         404: problem('No such projection'),
-        409: problem('A rebuild of this projection is already running (`/problems/rebuild-in-progress`)'),
+        409: problem(
+          'A rebuild of this projection is already running (`/problems/rebuild-in-progress`), or another instance projects it (`/problems/not-projector`)',
+        ),
       },
       handle: async (input, ctx) => {
         const { name } = input.params;
@@ -142,6 +153,14 @@ export function sistemaGroup(getGroups: () => readonly GroupModule[], openApiOpt
         if (!status) throw notFoundProblem(`No projection named ${name}`);
         if (rebuilding.has(name) || status.state === 'rebuilding') {
           throw new ProblemError(409, 'rebuild-in-progress', 'Conflict', `Projection ${name} is already being rebuilt`);
+        }
+        if (status.state === 'standby') {
+          throw new ProblemError(
+            409,
+            'not-projector',
+            'Conflict',
+            `Another instance projects ${name} (it holds the projector lease); ask it`,
+          );
         }
         rebuilding.add(name);
         logger.info('projection rebuild requested', { projection: name, actor: ctx.auth?.userId, correlationId: ctx.correlationId });

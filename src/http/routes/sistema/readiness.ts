@@ -29,8 +29,8 @@ export async function readiness(services: AppServices): Promise<Record<string, u
   } else {
     try {
       projections = (await services.projections.status()).map((s) => ({ name: s.name, state: s.state, lag: s.lag }));
-      // 'rebuilding' still serves reads from the previous copy.
-      if (projections.some((p) => p.state !== 'live' && p.state !== 'rebuilding')) checks.projections = 'behind';
+      // 'rebuilding' still serves reads from the previous copy; 'standby' serves those of the instance holding the lease.
+      if (projections.some((p) => p.state !== 'live' && p.state !== 'rebuilding' && p.state !== 'standby')) checks.projections = 'behind';
     } catch (err) {
       services.logger.error('readiness: projection status failed', { error: err });
       checks.projections = 'failed';

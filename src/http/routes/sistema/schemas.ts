@@ -21,17 +21,48 @@ const RebuildProgressSchema: JsonSchema = {
   },
 };
 
+const ParkedScopeSchema: JsonSchema = {
+  type: 'object',
+  description: 'A tenant (or, for platform aggregates, one stream) whose events stopped at a poison event',
+  required: ['scope', 'tenantId', 'position', 'eventType', 'eventStream', 'error', 'parkedAt'],
+  properties: {
+    scope: { enum: ['tenant', 'stream'], description: "'tenant': all of its later events are skipped; 'stream': that stream's only" },
+    tenantId: { type: 'string' },
+    stream: { type: 'string', description: "The parked stream (scope 'stream')" },
+    position: { type: 'string', description: 'Global position of the poison event' },
+    eventType: { type: 'string' },
+    eventStream: { type: 'string' },
+    error: { type: 'string', description: 'What the handler threw' },
+    parkedAt: { type: 'string', format: 'date-time' },
+  },
+};
+
 export const ProjectionStatusSchema: JsonSchema = {
   type: 'object',
-  required: ['name', 'version', 'state', 'checkpoint', 'head', 'lag'],
+  required: ['name', 'version', 'state', 'checkpoint', 'head', 'lag', 'parked'],
   properties: {
     name: { type: 'string' },
     version: { type: 'integer' },
-    state: { enum: ['stopped', 'catching-up', 'live', 'rebuilding', 'failed'] },
+    state: {
+      enum: ['stopped', 'standby', 'catching-up', 'live', 'rebuilding', 'failed'],
+      description:
+        "'standby': another instance holds the projector lease and projects; 'failed': a store or subscription error " +
+        'stopped it and it retries from its checkpoint with backoff (see `retry`)',
+    },
     checkpoint: { type: 'string', description: 'Global position of the last event applied' },
     head: { type: 'string', description: 'Global position of the last event in the log' },
     lag: { type: 'number', description: 'head - checkpoint, in positions (0 when caught up)' },
-    error: { type: 'string' },
+    error: { type: 'string', description: 'The last failure, while it lasts' },
+    failedSince: { type: 'string', format: 'date-time', description: 'Failing (and retrying) since, until it recovers' },
+    retry: {
+      type: 'object',
+      required: ['attempts', 'nextAttemptAt'],
+      properties: {
+        attempts: { type: 'integer', minimum: 1 },
+        nextAttemptAt: { type: ['string', 'null'], format: 'date-time' },
+      },
+    },
+    parked: { type: 'array', items: ParkedScopeSchema, description: 'Scopes stopped at a poison event; every other scope goes on' },
     rebuild: RebuildProgressSchema,
   },
 };
