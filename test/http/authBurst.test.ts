@@ -71,7 +71,9 @@ describe('HTTP sign-in under a concurrent burst', function () {
     const burst = async (target: string): Promise<number[]> => {
       server.clock.advance(60 * 60_000); // a fresh minute for the per-address limit, and no delay left from before
       const answers = await Promise.all(
-        Array.from({ length: 60 }, () => server.request('POST', '/auth/login', { body: { email: target, password: 'not the right password' } })),
+        Array.from({ length: 60 }, () =>
+          server.request('POST', '/auth/login', { body: { email: target, password: 'not the right password' } }),
+        ),
       );
       return answers.map((a) => a.status).sort();
     };
@@ -95,7 +97,9 @@ describe('HTTP sign-in under a concurrent burst', function () {
     assert.equal(refused.status, 429);
     assert.ok(Number(refused.headers['retry-after']) > 0 && Number(refused.headers['retry-after']) <= LIMITS.challenge.ttlSeconds);
     server.nextTotpStep();
-    const used = await server.request('POST', '/auth/verify-2fa', { body: { challenge: open[0], code: await server.totpCode(totpSecret) } });
+    const used = await server.request('POST', '/auth/verify-2fa', {
+      body: { challenge: open[0], code: await server.totpCode(totpSecret) },
+    });
     assert.equal(used.status, 200);
     assert.equal((await login()).status, 200, 'a used challenge is no longer open');
     assert.equal((await login()).status, 429);
