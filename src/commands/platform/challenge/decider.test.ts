@@ -5,7 +5,10 @@ import type { ChallengeEvent } from './events.js';
 
 const EXPIRES = '2025-01-01T08:05:00.000Z';
 const cmd = (type: ChallengeCommand['type'], data: unknown, at = T0) => command<ChallengeCommand>(type, data as never, { at });
-const issued: ChallengeEvent = { type: 'ChallengeIssued', data: { userId: 'u1', expiresAt: EXPIRES, maxAttempts: 5, enrollment: false } };
+const issued: ChallengeEvent = {
+  type: 'ChallengeIssued',
+  data: { userId: 'u1', expiresAt: EXPIRES, maxAttempts: 5, enrollment: false, deviceId: null },
+};
 const failed = (attempts: number): ChallengeEvent => ({ type: 'ChallengeCodeFailed', data: { attempts } });
 
 describe('challenge decider', () => {

@@ -9,6 +9,8 @@ export interface ChallengeState {
   expiresAt: string;
   maxAttempts: number;
   enrollment: boolean;
+  /** The trusted device whose token the login presented (its attempts are counted on that device), or null. */
+  deviceId: string | null;
   attempts: number;
   exhausted: boolean;
   consumed: boolean;
@@ -20,13 +22,17 @@ export const initialChallengeState: ChallengeState = {
   expiresAt: '',
   maxAttempts: 0,
   enrollment: false,
+  deviceId: null,
   attempts: 0,
   exhausted: false,
   consumed: false,
 };
 
 export type ChallengeCommand =
-  | CommandEnvelope<'IssueChallenge', { userId: string; expiresAt: string; maxAttempts: number; enrollment: boolean }>
+  | CommandEnvelope<
+      'IssueChallenge',
+      { userId: string; expiresAt: string; maxAttempts: number; enrollment: boolean; deviceId: string | null }
+    >
   | CommandEnvelope<'ReserveCodeAttempt', Record<string, never>>
   | CommandEnvelope<'RecordChallengeCodeFailure', Record<string, never>>
   | CommandEnvelope<'ConsumeChallenge', { sessionId: string }>;

@@ -2,7 +2,11 @@
 // The stream id is the SHA-256 of the 256-bit challenge token: the token itself is never stored.
 
 export type ChallengeEvent =
-  | { type: 'ChallengeIssued'; data: { userId: string; expiresAt: string; maxAttempts: number; enrollment: boolean } }
+  /** deviceId: the trusted device the login presented (absent or null: none). */
+  | {
+      type: 'ChallengeIssued';
+      data: { userId: string; expiresAt: string; maxAttempts: number; enrollment: boolean; deviceId?: string | null };
+    }
   /** A code is about to be checked: counted before it is evaluated, so a burst cannot outrun the limit. */
   | { type: 'ChallengeCodeAttemptReserved'; data: { attempts: number } }
   | { type: 'ChallengeCodeFailed'; data: { attempts: number } }

@@ -89,35 +89,37 @@ describe('user decider', () => {
     const f1: UserEvent = { type: 'LoginFailed', data: { reason: 'wrong-password', consecutiveFailures: 1, at: T0 } };
     const later = '2025-01-01T08:00:05.000Z';
     given(userDecider, registered, f1)
-      .when(cmd('ReserveLoginAttempt', { policy }, later))
+      .when(cmd('ReserveLoginAttempt', { policy, deviceTokenHash: null, maxOpenChallenges: 5 }, later))
       .then({ type: 'LoginAttemptReserved', data: { consecutiveFailures: 2, at: later } });
     given(userDecider, registered, f1, { type: 'LoginAttemptReserved', data: { consecutiveFailures: 2, at: later } })
-      .when(cmd('RecordLoginFailure', { reason: 'wrong-password' }, later))
+      .when(cmd('RecordLoginFailure', { reason: 'wrong-password', deviceId: null }, later))
       .then({ type: 'LoginFailed', data: { reason: 'wrong-password', consecutiveFailures: 2, at: later } });
     const state = given(userDecider, registered, f1, { type: 'LoginSucceeded', data: { challengeId: 'c' } }).state;
-    assert.equal(state.consecutiveFailures, 0);
+    assert.equal(state.untrusted.consecutiveFailures, 0);
   });
 
   it('refuses a password attempt while the throttle delay runs, without checking it', () => {
     const policy = { failuresBeforeDelay: 2, maxFailuresPerHour: 100, longestDelaySeconds: 60 };
     const reserved = (n: number): UserEvent => ({ type: 'LoginAttemptReserved', data: { consecutiveFailures: n, at: T0 } });
-    given(userDecider, registered, reserved(1), reserved(2)).when(cmd('ReserveLoginAttempt', { policy })).thenError('sign-in-throttled');
+    given(userDecider, registered, reserved(1), reserved(2))
+      .when(cmd('ReserveLoginAttempt', { policy, deviceTokenHash: null, maxOpenChallenges: 5 }))
+      .thenError('sign-in-throttled');
   });
 
   it('counts code attempts when reserved: the window fills with them, an accepted one leaves it', () => {
     const policy = { userFailuresPerWindow: 2, windowSeconds: 900 };
     const reserved = (challengeId: string): UserEvent => ({ type: 'TotpAttemptReserved', data: { challengeId, at: T0 } });
     given(userDecider, registered, pending, confirmed)
-      .when(cmd('ReserveTotpAttempt', { challengeId: 'c', policy }))
+      .when(cmd('ReserveTotpAttempt', { challengeId: 'c', policy, deviceId: null }))
       .then(reserved('c'));
     given(userDecider, registered, pending, confirmed, reserved('a'), reserved('b'))
-      .when(cmd('ReserveTotpAttempt', { challengeId: 'c', policy }))
+      .when(cmd('ReserveTotpAttempt', { challengeId: 'c', policy, deviceId: null }))
       .thenError('sign-in-throttled');
     given(userDecider, registered, pending, confirmed, reserved('a'), reserved('b'), {
       type: 'TotpCodeAccepted',
       data: { challengeId: 'b', timeStep: 300 },
     })
-      .when(cmd('ReserveTotpAttempt', { challengeId: 'c', policy }))
+      .when(cmd('ReserveTotpAttempt', { challengeId: 'c', policy, deviceId: null }))
       .then(reserved('c'));
   });
 
@@ -128,7 +130,7 @@ describe('user decider', () => {
     given(userDecider, registered).when(cmd('ResetTwoFactor', {})).thenNothing();
     given(userDecider, registered, { type: 'UserDeactivated', data: {} }).when(cmd('DeactivateUser', {})).thenNothing();
     given(userDecider)
-      .when(cmd('RecordLoginSuccess', { challengeId: 'c' }))
+      .when(cmd('RecordLoginSuccess', { challengeId: 'c', expiresAt: T0, deviceId: null, maxOpenChallenges: 5 }))
       .thenError('not-found');
   });
 });

@@ -1,12 +1,31 @@
-// The platform user: account, TOTP second factor (with replay protection) and sign-in history.
+// The platform user: account, TOTP second factor (with replay protection), trusted devices and sign-in history.
 import type { CommandEnvelope, Decider } from '../../decider.js';
 import { DomainError, notFound, rule } from '../../decider.js';
 import type { UserEvent } from './events.js';
-import { codeRetryAfterSeconds, loginRetryAfterSeconds, type CodeThrottlePolicy, type LoginThrottlePolicy } from './signInThrottle.js';
+import {
+  codeRetryAfterSeconds,
+  loginRetryAfterSeconds,
+  openChallengeRetryAfterSeconds,
+  type CodeThrottlePolicy,
+  type LoginThrottlePolicy,
+} from './signInThrottle.js';
+import {
+  addCodeAttempt,
+  addOpenChallenge,
+  bucketOf,
+  closeChallenge,
+  emptyBucket,
+  knownDeviceId,
+  trustedDeviceOf,
+  withBucket,
+  withEveryBucket,
+  type SignInBucket,
+  type SignInBuckets,
+} from './signInBuckets.js';
 
 export type TotpStatus = 'none' | 'pending' | 'confirmed';
 
-export interface UserState {
+export interface UserState extends SignInBuckets {
   exists: boolean;
   userId: string;
   email: string;
@@ -15,13 +34,7 @@ export interface UserState {
   platformAdmin: boolean;
   active: boolean;
   totp: { status: TotpStatus; encryptedSecret: string | null; lastTimeStep: number | null };
-  consecutiveFailures: number;
-  lastFailureAt: string | null;
-  /** The latest code attempts that were not accepted (bounded), for the per-user code throttle. */
-  recentCodeAttempts: { at: string; challengeId: string }[];
 }
-
-const KEPT_CODE_ATTEMPTS = 32;
 
 export const initialUserState: UserState = {
   exists: false,
@@ -32,9 +45,8 @@ export const initialUserState: UserState = {
   platformAdmin: false,
   active: false,
   totp: { status: 'none', encryptedSecret: null, lastTimeStep: null },
-  consecutiveFailures: 0,
-  lastFailureAt: null,
-  recentCodeAttempts: [],
+  untrusted: emptyBucket,
+  devices: [],
 };
 
 export type UserCommand =
@@ -43,12 +55,13 @@ export type UserCommand =
       { email: string; name: string; passwordHash: string; platformAdmin: boolean; provisionedTotpSecret?: string | null }
     >
   | CommandEnvelope<'StartTotpEnrollment', { encryptedSecret: string }>
-  | CommandEnvelope<'RecordLoginSuccess', { challengeId: string }>
-  | CommandEnvelope<'ReserveLoginAttempt', { policy: LoginThrottlePolicy }>
-  | CommandEnvelope<'RecordLoginFailure', { reason: 'wrong-password' | 'inactive' }>
-  | CommandEnvelope<'ReserveTotpAttempt', { challengeId: string; policy: CodeThrottlePolicy }>
+  | CommandEnvelope<'ReserveLoginAttempt', { policy: LoginThrottlePolicy; deviceTokenHash: string | null; maxOpenChallenges: number }>
+  | CommandEnvelope<'RecordLoginFailure', { reason: 'wrong-password' | 'inactive'; deviceId: string | null }>
+  | CommandEnvelope<'RecordLoginSuccess', { challengeId: string; expiresAt: string; deviceId: string | null; maxOpenChallenges: number }>
+  | CommandEnvelope<'ReserveTotpAttempt', { challengeId: string; policy: CodeThrottlePolicy; deviceId: string | null }>
   | CommandEnvelope<'AcceptTotpCode', { challengeId: string; timeStep: number }>
   | CommandEnvelope<'RecordTotpCodeFailure', { challengeId: string }>
+  | CommandEnvelope<'TrustDevice', { deviceId: string; tokenHash: string; expiresAt: string; replaces: string | null; maxDevices: number }>
   | CommandEnvelope<'ResetTwoFactor', Record<string, never>>
   | CommandEnvelope<'DeactivateUser', Record<string, never>>;
 
@@ -63,30 +76,41 @@ export function evolveUser(s: UserState, e: UserEvent): UserState {
         ...s,
         totp: { status: 'confirmed', encryptedSecret: e.data.encryptedSecret, lastTimeStep: e.data.timeStep ?? s.totp.lastTimeStep },
       };
-    case 'LoginSucceeded':
-      return { ...s, consecutiveFailures: 0, lastFailureAt: null };
+    case 'LoginSucceeded': {
+      const { challengeId, expiresAt, at, deviceId } = e.data;
+      return withBucket(s, deviceId, (b) => {
+        const reset = { ...b, consecutiveFailures: 0, lastFailureAt: null };
+        return expiresAt && at ? addOpenChallenge(reset, { challengeId, expiresAt }, at) : reset;
+      });
+    }
+    case 'ChallengeWithheld':
+      // The password was right: its attempt is not a failure.
+      return withBucket(s, e.data.deviceId, (b) => ({ ...b, consecutiveFailures: 0, lastFailureAt: null }));
     case 'LoginAttemptReserved':
     case 'LoginFailed':
-      return { ...s, consecutiveFailures: e.data.consecutiveFailures, lastFailureAt: e.data.at };
+      return withBucket(s, e.data.deviceId, (b) => ({ ...b, consecutiveFailures: e.data.consecutiveFailures, lastFailureAt: e.data.at }));
     case 'TotpAttemptReserved':
-      return { ...s, recentCodeAttempts: [...s.recentCodeAttempts, e.data].slice(-KEPT_CODE_ATTEMPTS) };
-    case 'TotpCodeAccepted': {
-      // The accepted attempt leaves the throttle window; the wrong ones before it stay.
-      const last = s.recentCodeAttempts.findLastIndex((a) => a.challengeId === e.data.challengeId);
-      const recentCodeAttempts = last < 0 ? s.recentCodeAttempts : s.recentCodeAttempts.filter((_, i) => i !== last);
-      return { ...s, recentCodeAttempts, totp: { ...s.totp, lastTimeStep: Math.max(e.data.timeStep, s.totp.lastTimeStep ?? -1) } };
-    }
+      return withBucket(s, e.data.deviceId, (b) => addCodeAttempt(b, { challengeId: e.data.challengeId, at: e.data.at }));
+    case 'TotpCodeAccepted':
+      return {
+        ...withEveryBucket(s, (b) => closeChallenge(b, e.data.challengeId)),
+        totp: { ...s.totp, lastTimeStep: Math.max(e.data.timeStep, s.totp.lastTimeStep ?? -1) },
+      };
     case 'TotpCodeRejected':
       if (e.data.reserved) return s;
-      return {
-        ...s,
-        recentCodeAttempts: [...s.recentCodeAttempts, { at: e.data.at, challengeId: e.data.challengeId }].slice(-KEPT_CODE_ATTEMPTS),
-      };
+      return withBucket(s, null, (b) => addCodeAttempt(b, { at: e.data.at, challengeId: e.data.challengeId }));
     case 'TotpReplayRefused':
       return s;
+    case 'DeviceTrusted': {
+      const { deviceId, tokenHash, at, expiresAt, replaces } = e.data;
+      const kept = s.devices.filter((d) => d.deviceId !== replaces);
+      return { ...s, devices: [...kept, { deviceId, tokenHash, trustedAt: at, expiresAt, throttle: emptyBucket }] };
+    }
+    case 'DeviceRetired':
+      return { ...s, devices: s.devices.filter((d) => d.deviceId !== e.data.deviceId) };
     case 'TwoFactorReset':
-      // The replay floor survives a reset: a step once accepted stays spent.
-      return { ...s, totp: { status: 'none', encryptedSecret: null, lastTimeStep: s.totp.lastTimeStep } };
+      // The replay floor survives a reset: a step once accepted stays spent. Devices trusted under the old factor do not.
+      return { ...s, devices: [], totp: { status: 'none', encryptedSecret: null, lastTimeStep: s.totp.lastTimeStep } };
     case 'UserDeactivated':
       return { ...s, active: false };
   }
@@ -95,6 +119,11 @@ export function evolveUser(s: UserState, e: UserEvent): UserState {
 function mustExist(s: UserState): void {
   if (!s.exists) throw notFound('user');
 }
+
+const throttled = (message: string, retryAfterSeconds: number): DomainError => rule('sign-in-throttled', message, { retryAfterSeconds });
+const openUntil = (bucket: SignInBucket): string[] => bucket.openChallenges.map((c) => c.expiresAt);
+/** Event data names the trusted device an attempt was counted on; untrusted attempts carry none. */
+const device = (deviceId: string | null): { deviceId?: string } => (deviceId ? { deviceId } : {});
 
 export function decideUser(cmd: UserCommand, s: UserState): UserEvent[] {
   switch (cmd.type) {
@@ -110,26 +139,42 @@ export function decideUser(cmd: UserCommand, s: UserState): UserEvent[] {
       if (s.totp.status === 'confirmed') throw rule('totp-already-enrolled', 'the user already has a confirmed second factor');
       if (s.totp.status === 'pending') return []; // keep the secret the user may already have scanned
       return [{ type: 'TotpEnrollmentStarted', data: { encryptedSecret: cmd.data.encryptedSecret } }];
-    case 'RecordLoginSuccess':
-      mustExist(s);
-      if (!s.active) throw new DomainError('user-inactive', 'the user is deactivated', 403);
-      return [{ type: 'LoginSucceeded', data: { challengeId: cmd.data.challengeId } }];
     case 'ReserveLoginAttempt': {
       mustExist(s);
-      const wait = loginRetryAfterSeconds(s, cmd.at, cmd.data.policy);
-      if (wait > 0) throw rule('sign-in-throttled', 'too many failed sign-ins; retry later', { retryAfterSeconds: wait });
-      return [{ type: 'LoginAttemptReserved', data: { consecutiveFailures: s.consecutiveFailures + 1, at: cmd.at } }];
+      const deviceId = trustedDeviceOf(s, cmd.data.deviceTokenHash, cmd.at)?.deviceId ?? null;
+      const bucket = bucketOf(s, deviceId);
+      const wait = loginRetryAfterSeconds(bucket, cmd.at, cmd.data.policy);
+      if (wait > 0) throw throttled('too many failed sign-ins; retry later', wait);
+      const openWait = openChallengeRetryAfterSeconds(openUntil(bucket), cmd.at, cmd.data.maxOpenChallenges);
+      if (openWait > 0) throw throttled('too many sign-in challenges are open; use one or retry later', openWait);
+      return [
+        { type: 'LoginAttemptReserved', data: { consecutiveFailures: bucket.consecutiveFailures + 1, at: cmd.at, ...device(deviceId) } },
+      ];
     }
-    case 'RecordLoginFailure':
+    case 'RecordLoginFailure': {
       // Counted when the attempt was reserved: the failure records the outcome.
       mustExist(s);
-      return [{ type: 'LoginFailed', data: { reason: cmd.data.reason, consecutiveFailures: s.consecutiveFailures, at: cmd.at } }];
+      const deviceId = knownDeviceId(s, cmd.data.deviceId);
+      const { consecutiveFailures } = bucketOf(s, deviceId);
+      return [{ type: 'LoginFailed', data: { reason: cmd.data.reason, consecutiveFailures, at: cmd.at, ...device(deviceId) } }];
+    }
+    case 'RecordLoginSuccess': {
+      mustExist(s);
+      if (!s.active) throw new DomainError('user-inactive', 'the user is deactivated', 403);
+      const { challengeId, expiresAt, maxOpenChallenges } = cmd.data;
+      const deviceId = knownDeviceId(s, cmd.data.deviceId);
+      // Concurrent right passwords all passed their reservation: the cap holds here, where a challenge is counted.
+      const wait = openChallengeRetryAfterSeconds(openUntil(bucketOf(s, deviceId)), cmd.at, maxOpenChallenges);
+      if (wait > 0) return [{ type: 'ChallengeWithheld', data: { at: cmd.at, retryAfterSeconds: wait, ...device(deviceId) } }];
+      return [{ type: 'LoginSucceeded', data: { challengeId, expiresAt, at: cmd.at, ...device(deviceId) } }];
+    }
     case 'ReserveTotpAttempt': {
       mustExist(s);
-      const times = s.recentCodeAttempts.map((a) => a.at);
+      const deviceId = knownDeviceId(s, cmd.data.deviceId);
+      const times = bucketOf(s, deviceId).recentCodeAttempts.map((a) => a.at);
       const wait = codeRetryAfterSeconds(times, cmd.at, cmd.data.policy);
-      if (wait > 0) throw rule('sign-in-throttled', 'too many wrong codes; retry later', { retryAfterSeconds: wait });
-      return [{ type: 'TotpAttemptReserved', data: { challengeId: cmd.data.challengeId, at: cmd.at } }];
+      if (wait > 0) throw throttled('too many wrong codes; retry later', wait);
+      return [{ type: 'TotpAttemptReserved', data: { challengeId: cmd.data.challengeId, at: cmd.at, ...device(deviceId) } }];
     }
     case 'AcceptTotpCode': {
       mustExist(s);
@@ -146,6 +191,20 @@ export function decideUser(cmd: UserCommand, s: UserState): UserEvent[] {
     case 'RecordTotpCodeFailure':
       mustExist(s);
       return [{ type: 'TotpCodeRejected', data: { challengeId: cmd.data.challengeId, at: cmd.at, reserved: true } }];
+    case 'TrustDevice': {
+      mustExist(s);
+      const { deviceId, tokenHash, expiresAt, replaces, maxDevices } = cmd.data;
+      const replaced = knownDeviceId(s, replaces);
+      const others = s.devices.filter((d) => d.deviceId !== replaced);
+      const expired = others.filter((d) => Date.parse(d.expiresAt) <= Date.parse(cmd.at));
+      const live = others.filter((d) => !expired.includes(d));
+      const overLimit = live.slice(0, Math.max(0, live.length + 1 - maxDevices)); // oldest first
+      return [
+        ...expired.map((d): UserEvent => ({ type: 'DeviceRetired', data: { deviceId: d.deviceId, reason: 'expired' } })),
+        ...overLimit.map((d): UserEvent => ({ type: 'DeviceRetired', data: { deviceId: d.deviceId, reason: 'limit' } })),
+        { type: 'DeviceTrusted', data: { deviceId, tokenHash, at: cmd.at, expiresAt, ...(replaced ? { replaces: replaced } : {}) } },
+      ];
+    }
     case 'ResetTwoFactor':
       mustExist(s);
       return s.totp.status === 'none' ? [] : [{ type: 'TwoFactorReset', data: {} }];

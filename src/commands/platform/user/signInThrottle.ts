@@ -47,3 +47,14 @@ export function codeRetryAfterSeconds(recentFailures: readonly string[], at: str
   const oldestThatMustLeave = inWindow[inWindow.length - policy.userFailuresPerWindow]!;
   return Math.max(1, Math.ceil((oldestThatMustLeave + windowMs - now) / 1000));
 }
+
+/** Seconds until the user may hold another challenge, given the expiry times of the open ones (0 = may now). */
+export function openChallengeRetryAfterSeconds(openUntil: readonly string[], at: string, maxOpen: number): number {
+  const now = Date.parse(at);
+  const live = openUntil
+    .map((t) => Date.parse(t))
+    .filter((t) => t > now)
+    .sort((a, b) => a - b);
+  if (live.length < maxOpen) return 0;
+  return Math.max(1, Math.ceil((live[live.length - maxOpen]! - now) / 1000));
+}

@@ -4,7 +4,8 @@ import type { GroupModule } from '../../groupModule.js';
 import { route, type RequestContext, type RouteDecl } from '../../routeTypes.js';
 import { problem } from '../../commonSchemas.js';
 import { LIMITS } from '../../../limits.js';
-import { login, verifySecondFactor, type Client } from '../../../commands/platform/signInWrites.js';
+import { login, type Client } from '../../../commands/platform/signInWrites.js';
+import { verifySecondFactor } from '../../../commands/platform/secondFactorWrites.js';
 import { logout, refreshSession, selectCompany } from '../../../commands/platform/sessionWrites.js';
 import { describeMe, listTenants } from '../../../queries/platform/memberships.js';
 import { usersProjection } from '../../../projections/platform/usersProjection.js';
@@ -18,6 +19,7 @@ import {
   SelectionResponse,
   TenantIdParams,
   TenantsResponse,
+  SignedInSchema,
   TokenPairSchema,
   Verify2faBody,
   type LoginData,
@@ -51,13 +53,17 @@ const routes: RouteDecl[] = [
       `Throttled per client address (${login_.perIpPerMinute}/min) and per account: after ${login_.accountFailuresBeforeDelay} consecutive failures ` +
       `each attempt must wait a growing delay (2, 4, 8 ... up to ${login_.accountLongestDelaySeconds} s; never more than ${login_.accountMaxFailuresPerHour} failures an hour), ` +
       'never a lock. Each attempt is counted before its password is checked, so concurrent attempts cannot outrun the throttle. ' +
+      `A user holds at most ${LIMITS.challenge.maxOpenPerUser} unused, unexpired challenges; another login answers 429 until one is used or expires. ` +
+      'Trusted devices (OWASP device cookies): an attempt that presents the `deviceToken` of an earlier sign-in of this account is ' +
+      'counted on that device alone, with the same delays and challenge cap, so failures that came without it (anyone who knows the e-mail, ' +
+      'or even the password) never hold it; neither do they hold the second factor of the challenge it receives. ' +
       'An account without a confirmed TOTP second factor also receives its enrollment (secret, otpauth URI, QR code).',
     body: LoginBody,
     responses: {
       503: behind503,
       200: { description: 'Challenge issued', schema: LoginResponse },
       401: problem('Wrong credentials (`/problems/invalid-credentials`)'),
-      429: throttled('per address or per account'),
+      429: throttled('per address, per account or trusted device, or too many open challenges'),
     },
     handle: async (input, ctx) => ({ status: 200, body: await login(ctx.services, input.body, clientOf(ctx)) }),
   }),
@@ -72,11 +78,13 @@ const routes: RouteDecl[] = [
       `The challenge is single use, lives ${LIMITS.challenge.ttlSeconds} s and dies after ${LIMITS.challenge.maxCodeAttempts} wrong codes; ` +
       `${verify_.userFailuresPerWindow} wrong codes per user within ${verify_.windowSeconds / 60} min, or ${verify_.perIpPerMinute} codes per client address a minute, answer 429. ` +
       'Every attempt is counted (on the challenge and on the user) before its code is evaluated: a burst of concurrent codes evaluates no more than these limits. ' +
-      `Starts a server-side session (idle ${LIMITS.session.idleSeconds / 60} min, absolute ${LIMITS.session.absoluteSeconds / 3600} h).`,
+      'The per-user count of a challenge whose login presented a trusted device token is kept for that device alone. ' +
+      `Starts a server-side session (idle ${LIMITS.session.idleSeconds / 60} min, absolute ${LIMITS.session.absoluteSeconds / 3600} h) ` +
+      `and returns a new device token for this client (trusted ${LIMITS.deviceToken.ttlSeconds / 86_400} days), replacing the one its login presented.`,
     body: Verify2faBody,
     responses: {
       503: behind503,
-      200: { description: 'Signed in', schema: TokenPairSchema },
+      200: { description: 'Signed in', schema: SignedInSchema },
       401: problem('Wrong code (`/problems/invalid-code`) or unusable challenge (`/problems/invalid-challenge`)'),
       429: throttled('too many wrong codes for this user, or too many codes from this address'),
     },

@@ -13,11 +13,22 @@ const obj = (properties: Record<string, JsonSchema>, required: string[] = Object
 const str = (description: string, extra: JsonSchema = {}): JsonSchema => ({ type: 'string', description, ...extra });
 const strings = (description: string): JsonSchema => ({ type: 'array', items: { type: 'string' }, description });
 
-export const LoginBody = obj({
-  email: str('E-mail of the account (case-insensitive)', { format: 'email', maxLength: 254 }),
-  password: str('Password', { minLength: 1, maxLength: PASSWORD_POLICY.maxLength }),
-});
-export type LoginData = { email: string; password: string };
+const deviceDays = LIMITS.deviceToken.ttlSeconds / 86_400;
+
+export const LoginBody = obj(
+  {
+    email: str('E-mail of the account (case-insensitive)', { format: 'email', maxLength: 254 }),
+    password: str('Password', { minLength: 1, maxLength: PASSWORD_POLICY.maxLength }),
+    deviceToken: str(
+      'The device token of the last sign-in completed on this client (`deviceToken` of POST /auth/verify-2fa). ' +
+        'While it is valid for this account, this attempt and its second factor are throttled on this device alone, ' +
+        'not by failures that came without it; a token that is unknown, expired, retired or of another account counts as absent',
+      { minLength: 1, maxLength: 128 },
+    ),
+  },
+  ['email', 'password'],
+);
+export type LoginData = { email: string; password: string; deviceToken?: string };
 
 export const EnrollmentSchema = obj({
   secret: str('TOTP secret (Base32; SHA-1, 6 digits, 30 s) to enter in an authenticator app'),
@@ -45,11 +56,22 @@ export const Verify2faBody = obj({
 });
 export type Verify2faData = { challenge: string; code: string };
 
-export const TokenPairSchema = obj({
+const tokenPairProperties: Record<string, JsonSchema> = {
   accessToken: str(`JWT (${LIMITS.accessToken.algorithm}) for Authorization: Bearer; lives ${LIMITS.accessToken.ttlSeconds} s`),
   tokenType: { type: 'string', const: 'Bearer' },
   expiresIn: { type: 'integer', description: 'Seconds the access token stays valid' },
   refreshToken: str('Single-use refresh token for POST /auth/refresh (rotated on every use; reusing an old one revokes the session)'),
+};
+
+export const TokenPairSchema = obj(tokenPairProperties);
+
+export const SignedInSchema = obj({
+  ...tokenPairProperties,
+  deviceToken: str(
+    `Device token (256-bit random, stored only as its SHA-256): keep it on this client and send it as \`deviceToken\` to POST /auth/login. ` +
+      `Trusted ${deviceDays} days; each sign-in returns a new one and retires the one presented; at most ${LIMITS.deviceToken.maxPerUser} per user ` +
+      '(a newer device retires the oldest); a reset of the second factor retires them all',
+  ),
 });
 
 export const RefreshBody = obj({ refreshToken: str('The latest refresh token', { minLength: 1, maxLength: 256 }) });
