@@ -28,6 +28,12 @@ export interface Config {
    * they did not write themselves; 0 ignores the header (what a client writes there is never believed).
    */
   trustProxyHops: number;
+  /** smtp(s)://user:pass@host:port: activation tokens are also e-mailed when set. */
+  smtpUrl: string | null;
+  /** Sender of those e-mails. */
+  mailFrom: string;
+  /** Public address of the service, used in e-mailed links; the issuer when unset. */
+  publicUrl: string | null;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -56,6 +62,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     role,
     issuer: env.PUBLIC_URL ?? 'urn:dialysis-records',
     trustProxyHops: proxyHops(env.TRUST_PROXY),
+    smtpUrl: env.SMTP_URL || null,
+    mailFrom: env.MAIL_FROM || 'Dialysis Records <no-reply@localhost>',
+    publicUrl: env.PUBLIC_URL || null,
   };
 }
 

@@ -32,6 +32,21 @@ export const LIMITS = {
     /** Trusted devices kept per user: a new one beyond this retires the oldest. */
     maxPerUser: 10,
   },
+  activation: {
+    /** An invitation's one-time activation token is valid this long (a new one replaces it). */
+    ttlSeconds: 72 * 60 * 60,
+  },
+  apiClients: {
+    /** A client-credentials access token lives this long; revoking the client ends it at once. */
+    tokenTtlSeconds: 10 * 60,
+    /** After a rotation the previous secret keeps working this long by default, so a program can switch without downtime. */
+    defaultGraceSeconds: 24 * 60 * 60,
+    maxGraceSeconds: 7 * 24 * 60 * 60,
+    /** Token requests per client address per minute, and wrong secrets per client per window. */
+    perIpPerMinute: 20,
+    clientFailuresPerWindow: 10,
+    windowSeconds: 15 * 60,
+  },
   throttling: {
     login: {
       perIpPerMinute: 20,
@@ -84,9 +99,31 @@ export const LIMITS = {
     coverages: 20,
     vascularAccesses: 20,
   },
+  locations: {
+    /** Rooms (salas) one location (sede) holds: the location document stays small. */
+    maxRooms: 50,
+    /** Dialysis stations (puestos) one location holds. */
+    maxStations: 300,
+  },
   documentGuard: {
     /** A document claim whose patient never appeared (a crash between claim and append) may be taken over after this. */
     orphanedClaimGraceSeconds: 10 * 60,
+  },
+  uniqueClaims: {
+    /**
+     * A claim on a unique value (job position code, staff document, user linked to staff) whose record never appeared
+     * (a crash between claim and append) may be taken over after this.
+     */
+    orphanedClaimGraceSeconds: 10 * 60,
+  },
+  staffRecord: {
+    /** `?licencia=por-vencer` looks this many days ahead unless `dias` says otherwise... */
+    licenceExpiringDefaultDays: 30,
+    /** ...and at most this many. */
+    licenceExpiringMaxDays: 365,
+    /** A staff record shows its latest serology results and HBV vaccine doses up to these counts; the history has all. */
+    serologyInline: 40,
+    vaccinationInline: 20,
   },
   accessAudit: {
     flushIntervalMs: 250,
@@ -122,6 +159,22 @@ export const LIMITS = {
   audit: {
     /** Minimum retention of the event log (audit trail), in years. */
     retentionYears: 6,
+  },
+  newPassword: {
+    /** A new password has at least this many characters, counted as Unicode code points (ASVS 5.0 V6.2). */
+    minChars: 12,
+    /** ...and at most this many (ASVS 5.0 V6.2 asks that at least 64 be allowed). */
+    maxChars: 128,
+    /** A part of the e-mail's local part or of the user's name this long or longer may not appear in the password. */
+    identityPartMinChars: 4,
+  },
+  taxId: {
+    /** A tax id of a country without a check-digit rule (type OTHER) has this many characters, [A-Z0-9-]... */
+    otherMinChars: 3,
+    /** ...up to this many. */
+    otherMaxChars: 30,
+    /** Longest tax id accepted as typed, separators included (refused before any pattern runs over it). */
+    maxInputChars: 64,
   },
 } as const;
 

@@ -124,7 +124,7 @@ export async function startServer(config: Config, opts: StartServerOptions = {})
     cleanup.push(() => reads.close());
 
     const groups = opts.groups ?? registeredGroups();
-    setPermissionCatalog(groups.flatMap((g) => g.permissions));
+    setPermissionCatalog(groups);
     const projections = createProjectionRunner({ events, reads, logger, now });
     for (const group of groups) for (const projection of group.projections) projections.register(projection);
     await projections.start();

@@ -11,6 +11,9 @@ export interface AuthRuntime {
   totpSecrets: SecretBox;
   loginPerIp: SlidingWindowLimiter;
   verifyPerIp: SlidingWindowLimiter;
+  /** Client-credentials token requests per address, and wrong secrets per client (in memory, per instance). */
+  tokenPerIp: SlidingWindowLimiter;
+  clientFailures: SlidingWindowLimiter;
 }
 
 // Keyed by the event store: one runtime per running service, even with several in one test process.
@@ -38,6 +41,8 @@ async function createRuntime(services: AppServices): Promise<AuthRuntime> {
     totpSecrets: createSecretBox(totpKey.subarray(0, 32)),
     loginPerIp: new SlidingWindowLimiter(LIMITS.throttling.login.perIpPerMinute, 60_000),
     verifyPerIp: new SlidingWindowLimiter(LIMITS.throttling.verify2fa.perIpPerMinute, 60_000),
+    tokenPerIp: new SlidingWindowLimiter(LIMITS.apiClients.perIpPerMinute, 60_000),
+    clientFailures: new SlidingWindowLimiter(LIMITS.apiClients.clientFailuresPerWindow, LIMITS.apiClients.windowSeconds * 1000),
   };
 }
 

@@ -9,4 +9,8 @@ export interface Principal {
   /** Permissions of the user in the selected company (empty before selection). */
   permissions: ReadonlySet<string>;
   platformAdmin: boolean;
+  /** The selected company's status and optional modules switched on (null before selection). */
+  company: { status: 'active' | 'suspended'; modules: readonly string[] } | null;
+  /** Set when a program (an API client) calls: its id; userId is then `client:<id>`. */
+  clientId?: string;
 }

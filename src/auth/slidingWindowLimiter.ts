@@ -21,6 +21,12 @@ export class SlidingWindowLimiter {
     return 0;
   }
 
+  /** Seconds until an attempt would be allowed (0: now), without recording one. */
+  waitFor(key: string, nowMs: number): number {
+    const recent = (this.hits.get(key) ?? []).filter((t) => nowMs - t < this.windowMs && t <= nowMs);
+    return recent.length >= this.limit ? Math.max(1, Math.ceil((recent[0]! + this.windowMs - nowMs) / 1000)) : 0;
+  }
+
   private sweep(nowMs: number): void {
     for (const [key, times] of this.hits) if (times.every((t) => nowMs - t >= this.windowMs)) this.hits.delete(key);
   }

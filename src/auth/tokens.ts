@@ -29,12 +29,19 @@ function secretKeyOf(key: Buffer): KeyObject {
   return keyObject;
 }
 
-export function signAccessToken(settings: JwtSettings, userId: string, sessionId: string, now: Date): { token: string; expiresIn: number } {
+export function signAccessToken(
+  settings: JwtSettings,
+  userId: string,
+  sessionId: string,
+  now: Date,
+  options: { ttlSeconds?: number; tokenId?: string } = {},
+): { token: string; expiresIn: number } {
   const iat = Math.floor(now.getTime() / 1000);
-  const payload = { sub: userId, sid: sessionId, jti: randomUUID(), iat, exp: iat + settings.ttlSeconds };
+  const ttlSeconds = Math.min(options.ttlSeconds ?? settings.ttlSeconds, settings.ttlSeconds);
+  const payload = { sub: userId, sid: sessionId, jti: options.tokenId ?? randomUUID(), iat, exp: iat + ttlSeconds };
   // iat/exp come from the payload (the service clock), never from the library's own clock.
   const token = jwt.sign(payload, secretKeyOf(settings.key), { algorithm: JWT_ALGORITHM, issuer: settings.issuer, audience: JWT_AUDIENCE });
-  return { token, expiresIn: settings.ttlSeconds };
+  return { token, expiresIn: ttlSeconds };
 }
 
 export type AccessTokenCheck = { ok: true; claims: AccessClaims } | { ok: false; reason: 'expired' | 'invalid' };

@@ -36,7 +36,7 @@ export class DomainError extends Error {
   constructor(
     readonly code: string,
     message: string,
-    readonly status: 404 | 409 | 422 | 403 | 423 = 409,
+    readonly status: 400 | 404 | 409 | 422 | 403 | 423 = 409,
     readonly details?: Record<string, unknown>,
   ) {
     super(message);

@@ -169,7 +169,8 @@ export function buildApp(services: AppServices, options: BuildAppOptions): Spine
   app.use(errorMapping(services.logger));
   app.use(securityHeaders());
   app.use(identityBodiesOnly());
-  app.use(bodyParser({ enableTypes: ['json'], jsonLimit: LIMITS.body.jsonLimit, strict: true }));
+  // Forms only for the routes that declare them (RFC 6749 token requests); every other route answers a form 415.
+  app.use(bodyParser({ enableTypes: ['json', 'form'], jsonLimit: LIMITS.body.jsonLimit, formLimit: '16kb', strict: true }));
   app.use(router.routes());
   app.use(fallback(router));
 

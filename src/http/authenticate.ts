@@ -9,7 +9,8 @@ import type { Principal } from '../auth/principal.js';
 import { sessionDecider, sessionExpiry } from '../commands/platform/session/decider.js';
 import { SESSIONS, type SessionDoc } from '../projections/platform/platformReadModels.js';
 import { authRuntime } from '../auth/authRuntime.js';
-import { membershipIn, permissionsIn, platformCollections } from '../queries/platform/memberships.js';
+import { membershipIn, permissionsIn, permissionsOf, platformCollections } from '../queries/platform/memberships.js';
+import { permissionCatalog } from '../queries/platform/permissionCatalog.js';
 import { platformContext } from '../commands/platform/platformWrites.js';
 import { verifyAccessToken } from '../auth/tokens.js';
 
@@ -41,6 +42,27 @@ async function recordSessionState(client: ClientInfo, session: SessionDoc, type:
   }
 }
 
+const CLIENT_PREFIX = 'client:';
+
+/** A program's token: its client must still be active (revocation works at once), with its roles in its company now. */
+async function clientPrincipal(services: AppServices, sub: string, clientId: string): Promise<Principal> {
+  const models = platformCollections(services);
+  const client = sub === `${CLIENT_PREFIX}${clientId}` ? await models.apiClients.get(PLATFORM_DOCS, clientId) : null;
+  if (!client || client.status !== 'active') throw unauthorized('The API client is not valid');
+  const company = await models.companies.get(PLATFORM_DOCS, client.companyId);
+  if (!company) throw unauthorized('The API client is not valid');
+  return {
+    userId: sub,
+    sessionId: sub,
+    email: '',
+    tenantId: company.id,
+    permissions: new Set(permissionsOf(company.roles, client.roles, permissionCatalog())),
+    platformAdmin: false,
+    company: { status: company.status, modules: company.modules },
+    clientId,
+  };
+}
+
 export async function authenticate(token: string, client: ClientInfo): Promise<Principal> {
   const { services } = client;
   const runtime = await authRuntime(services);
@@ -48,6 +70,7 @@ export async function authenticate(token: string, client: ClientInfo): Promise<P
   const check = verifyAccessToken(runtime.jwt, token, now);
   if (!check.ok) throw unauthorized(check.reason === 'expired' ? 'The access token has expired' : 'The access token is not valid');
   const { sub, sid } = check.claims;
+  if (sub.startsWith(CLIENT_PREFIX)) return clientPrincipal(services, sub, sid);
 
   const models = platformCollections(services);
   const session = await models.sessions.get(PLATFORM_DOCS, sid);
@@ -62,6 +85,9 @@ export async function authenticate(token: string, client: ClientInfo): Promise<P
     await recordSessionState(client, session, 'RecordSessionActivity');
   }
 
+  // A deactivated user's sessions are revoked; this check also covers a session started in the same instant.
+  const user = await models.users.get(PLATFORM_DOCS, sub);
+  if (!user?.active) throw unauthorized('The user is deactivated');
   // A membership revoked after selection leaves the session without a company (tenant routes answer 403).
   const found = session.companyId ? await membershipIn(services, sub, session.companyId) : null;
   return {
@@ -71,5 +97,6 @@ export async function authenticate(token: string, client: ClientInfo): Promise<P
     tenantId: found ? session.companyId : null,
     permissions: new Set(found ? permissionsIn(found.company, found.membership) : []),
     platformAdmin: session.platformAdmin,
+    company: found ? { status: found.company.status, modules: found.company.modules } : null,
   };
 }

@@ -4,6 +4,11 @@ import type { GroupModule } from './groupModule.js';
 import { sistemaGroup } from './routes/sistema/index.js';
 import { authGroup } from './routes/auth/index.js';
 import { pacientesGroup } from './routes/pacientes/index.js';
+import { empresasGroup } from './routes/empresas/index.js';
+import { cargosLaboralesGroup } from './routes/cargos-laborales/index.js';
+import { colaboradoresGroup } from './routes/colaboradores/index.js';
+import { usuariosGroup } from './routes/usuarios/index.js';
+import { rolesGroup } from './routes/roles/index.js';
 
 export function registeredGroups(): GroupModule[] {
   const groups: GroupModule[] = [];
@@ -11,6 +16,11 @@ export function registeredGroups(): GroupModule[] {
     sistemaGroup(() => groups),
     authGroup,
     pacientesGroup,
+    empresasGroup,
+    usuariosGroup,
+    rolesGroup,
+    cargosLaboralesGroup,
+    colaboradoresGroup,
   );
   return groups;
 }

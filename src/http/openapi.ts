@@ -1,6 +1,7 @@
 // The OpenAPI 3.1 document, built from the same route declarations that drive routing and validation,
 // with the framework's own answers (auth, validation, limits) added to every route where they apply.
 import { readFileSync } from 'node:fs';
+import { isOptionalModule } from '../commands/platform/company/profile.js';
 import type { GroupModule } from './groupModule.js';
 import type { JsonSchema, ResponseDecl, RouteDecl } from './routeTypes.js';
 import { ProblemSchema } from './commonSchemas.js';
@@ -59,10 +60,17 @@ export function frameworkResponses(route: RouteDecl): Record<number, ResponseDec
   if (route.auth === 'platform') {
     out[403] = { description: 'Forbidden: the caller is not a platform administrator (`/problems/platform-admin-required`)' };
   }
+  if (route.auth === 'session') {
+    out[403] = { description: 'Forbidden: an API client token on a route for people (`/problems/people-only`)' };
+  }
   if (route.auth === 'tenant' || route.permission) {
     const reasons = [
       route.auth === 'tenant' ? 'no company selected on the session (`/problems/company-not-selected`)' : null,
       route.permission ? `missing permission \`${route.permission}\` (\`/problems/forbidden\`)` : null,
+      route.auth === 'tenant' && isOptionalModule(route.tag)
+        ? 'the module is switched off for the company (`/problems/module-disabled`)'
+        : null,
+      route.auth === 'tenant' && route.method !== 'get' ? 'the company is suspended (`/problems/company-suspended`)' : null,
     ];
     out[403] = { description: `Forbidden: ${reasons.filter(Boolean).join('; ')}` };
   }
@@ -162,7 +170,17 @@ function operation(route: RouteDecl, operationId: string): Obj {
     summary: route.summary,
     ...(notes.length > 0 ? { description: notes.join('\n\n') } : {}),
     parameters: parameters(route),
-    ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: route.body } } } } : {}),
+    ...(route.body
+      ? {
+          requestBody: {
+            required: true,
+            content: {
+              'application/json': { schema: route.body },
+              ...(route.formEncoded ? { 'application/x-www-form-urlencoded': { schema: route.body } } : {}),
+            },
+          },
+        }
+      : {}),
     responses,
     security: route.auth === 'public' ? [] : [{ bearerAuth: [] }],
     ...(route.permission ? { 'x-permission': route.permission } : {}),

@@ -5,6 +5,7 @@ import type { AppServices } from '../services.js';
 import { ProblemError, forbidden, unauthorized } from '../problems.js';
 import type { Principal } from '../auth/principal.js';
 import type { RouteDecl } from './routeTypes.js';
+import { isOptionalModule } from '../commands/platform/company/profile.js';
 
 /** Verifies an access token (signature, claims, live session); throws ProblemError 401 when it is not valid. */
 export type Authenticate = (
@@ -36,6 +37,20 @@ export const platformAdminRequired = (): ProblemError =>
     'This operation belongs to the platform: it needs a platform administrator',
   );
 
+export const peopleOnly = (): ProblemError =>
+  new ProblemError(403, 'people-only', 'Forbidden', 'This route is for people signed in with a session; an API client token cannot use it');
+
+export const moduleDisabled = (tag: string): ProblemError =>
+  new ProblemError(403, 'module-disabled', 'Module Disabled', `The ${tag} module is switched off for this company (its data is kept)`);
+
+export const companySuspended = (): ProblemError =>
+  new ProblemError(
+    403,
+    'company-suspended',
+    'Company Suspended',
+    'The company is suspended: its records can be read for audit, but nothing can be changed until the platform reactivates it',
+  );
+
 export function clientOf(ctx: Koa.Context): { ip: string | null; userAgent: string | null } {
   const userAgent = ctx.get('user-agent');
   return { ip: ctx.ip || null, userAgent: userAgent ? userAgent.slice(0, 512) : null };
@@ -53,11 +68,17 @@ export async function principalFor(
   const match = BEARER.exec(header);
   if (!match) throw unauthorized('The Authorization header must be "Bearer <token>"', 'invalid_request');
   const principal = await authenticate(match[1]!, { services, ...clientOf(ctx) });
+  // Session routes (tenants, selection, own account) are for people; a program's token is already bound to its company.
+  if (route.auth === 'session' && principal.clientId) throw peopleOnly();
   if (route.auth === 'platform') {
     if (!principal.platformAdmin) throw platformAdminRequired();
     return principal;
   }
-  if (route.auth === 'tenant' && principal.tenantId === null) throw companyNotSelected();
+  if (route.auth === 'tenant') {
+    if (principal.tenantId === null) throw companyNotSelected();
+    if (isOptionalModule(route.tag) && !principal.company?.modules.includes(route.tag)) throw moduleDisabled(route.tag);
+    if (route.method !== 'get' && principal.company?.status === 'suspended') throw companySuspended();
+  }
   if (route.permission && !principal.permissions.has(route.permission)) throw forbidden(route.permission);
   return principal;
 }

@@ -28,7 +28,7 @@ export const unsupportedMediaType = (): ProblemError =>
   new ProblemError(415, 'unsupported-media-type', 'Unsupported Media Type', 'Send the request body as application/json');
 
 // A body is acceptable as JSON when it is declared so; an empty body without a type counts as {}.
-function checkContentType(ctx: Koa.Context): void {
+function checkContentType(ctx: Koa.Context, formEncoded = false): void {
   const type = ctx.get('content-type');
   const length = Number(ctx.get('content-length') || 0);
   const chunked = ctx.get('transfer-encoding') !== '';
@@ -36,7 +36,8 @@ function checkContentType(ctx: Koa.Context): void {
     if (length > 0 || chunked) throw unsupportedMediaType();
     return;
   }
-  if (ctx.request.is('application/json') === false) throw unsupportedMediaType();
+  const accepted = formEncoded ? ['application/json', 'application/x-www-form-urlencoded'] : ['application/json'];
+  if (ctx.request.is(accepted) === false) throw unsupportedMediaType();
 }
 
 const isJsonType = (contentType: string | undefined): boolean => !contentType || /[/+]json\b/i.test(contentType);
@@ -87,7 +88,7 @@ export function routeHandler(route: RouteDecl, deps: PipelineDeps): Koa.Middlewa
 
   return async (ctx) => {
     const principal = await principalFor(route, ctx, services, deps.authenticate);
-    if (route.body) checkContentType(ctx);
+    if (route.body) checkContentType(ctx, route.formEncoded);
     const input = validator.request({
       params: { ...(ctx.params as Record<string, string>) },
       query: { ...ctx.query },

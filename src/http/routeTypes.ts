@@ -77,6 +77,8 @@ export interface RouteDecl<P = unknown, Q = unknown, B = unknown> {
   body?: JsonSchema;
   /** Request headers the route reads (documented), e.g. { 'If-Match': { required: false, description } } */
   requestHeaders?: Record<string, { required?: boolean; description: string; schema?: JsonSchema }>;
+  /** Also accepts application/x-www-form-urlencoded bodies (validated by the same schema), e.g. OAuth token requests. */
+  formEncoded?: boolean;
   /** Accepts an Idempotency-Key header: a retried request replays the first answer. */
   idempotent?: boolean;
   /**

@@ -69,7 +69,11 @@ describe('HTTP spine: contract and Sistema routes', () => {
     assert.equal(post.responses['422'].content['application/problem+json'].schema.$ref, '#/components/schemas/Problem');
     assert.ok(post.parameters.some((p: Json) => p.in === 'header' && p.name === 'Idempotency-Key'));
     assert.deepEqual(Object.keys(doc.paths['/notas/{id}'].get.responses), ['200', '401', '403', '404', '422', '500']);
-    assert.deepEqual(Object.keys(doc.paths['/yo'].get.responses), ['200', '401', '500']);
+    assert.deepEqual(
+      Object.keys(doc.paths['/yo'].get.responses),
+      ['200', '401', '403', '500'],
+      'a session route refuses API client tokens (403)',
+    );
     const list = doc.paths['/notas'].get;
     assert.deepEqual(
       list.parameters.map((p: Json) => `${p.in}:${p.name}`),

@@ -22,6 +22,7 @@ const principal = (tenantId: string | null, permissions: string[], platformAdmin
   tenantId,
   permissions: new Set(permissions),
   platformAdmin,
+  company: tenantId ? { status: 'active', modules: [] } : null,
 });
 
 /** The tokens the test Authenticate accepts, each naming one principal. */

@@ -22,6 +22,8 @@ export interface PlatformCaller {
   userAgent?: string | null;
   /** Makes the write idempotent: a retry with the same key does not write again. */
   idempotencyKey?: string | null;
+  /** Why: recorded in the metadata of every event of the write. */
+  reason?: string | null;
 }
 
 export const SYSTEM_CALLER: PlatformCaller = { actor: 'system' };
@@ -35,6 +37,7 @@ export function platformContext(services: AppServices, caller: PlatformCaller, i
     idempotencyKey: idempotencyKey ?? null,
     ip: caller.ip ?? null,
     userAgent: caller.userAgent ?? null,
+    reason: caller.reason ?? null,
     at: services.now().toISOString(),
   };
 }

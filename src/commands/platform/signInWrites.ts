@@ -109,7 +109,8 @@ export async function login(
     ),
   );
   const deviceId = trustedDeviceOf(user, deviceTokenHash, at)?.deviceId ?? null;
-  const passwordOk = await verifyPassword(user.passwordHash, input.password);
+  // An invited account has no password yet: checked against the dummy hash, so it answers like any wrong password.
+  const passwordOk = await verifyPassword(user.passwordHash || null, input.password);
   if (!passwordOk || !user.active) {
     const reason = passwordOk ? 'inactive' : 'wrong-password';
     await handleCommand(

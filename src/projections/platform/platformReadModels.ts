@@ -3,6 +3,8 @@ import type { ProjectedDoc } from '../runner/projection.js';
 import type { RecordedEvent } from '../../stores/eventStore.js';
 import type { SessionEndReason } from '../../commands/platform/session/events.js';
 import type { TotpStatus } from '../../commands/platform/user/decider.js';
+import type { CompanyStatus } from '../../commands/platform/company/decider.js';
+import type { CompanyProfile } from '../../commands/platform/company/profile.js';
 
 export const USERS = { projection: 'platformUsers', collection: 'platformUsers' } as const;
 export const SESSIONS = { projection: 'platformSessions', collection: 'platformSessions' } as const;
@@ -14,6 +16,8 @@ export interface UserDoc extends ProjectedDoc {
   name: string;
   platformAdmin: boolean;
   active: boolean;
+  /** False while an invited account waits for its activation (no password yet). */
+  activated: boolean;
   totpStatus: TotpStatus;
   registeredAt: string;
   lastSignInAt: string | null;
@@ -37,15 +41,42 @@ export interface CompanyDoc extends ProjectedDoc {
   legalName: string | null;
   taxId: string | null;
   registeredAt: string;
-  roles: Record<string, { name: string; permissions: string[]; grantsAll: boolean }>;
+  status: CompanyStatus;
+  /** Partial for companies registered by name only (bootstrap). */
+  profile: Partial<CompanyProfile>;
+  /** Optional modules switched on (OPTIONAL_MODULES); the core groups are always on. */
+  modules: string[];
+  /** Custom roles (built-in roles are code: builtInRoles.ts). */
+  roles: Record<string, { name: string; permissions: string[]; grantsAll: boolean; description?: string }>;
+  /** Revision of the company's stream: the ETag of GET /empresas/actual. */
+  revision: number;
+  suspendedAt: string | null;
+  suspensionReason: string | null;
 }
 
 export interface MembershipDoc extends ProjectedDoc {
   companyId: string;
   userId: string;
   roles: string[];
+  grantedAt: string;
   /** Revoked memberships stay as documents (so replays cannot resurrect them) with active=false. */
   active: boolean;
+}
+
+export const API_CLIENTS = { projection: 'platformApiClients', collection: 'platformApiClients' } as const;
+
+export interface ApiClientDoc extends ProjectedDoc {
+  companyId: string;
+  name: string;
+  roles: string[];
+  status: 'active' | 'revoked';
+  createdAt: string;
+  createdBy: string;
+  secretRotatedAt: string | null;
+  /** The previous secret still opens the client until then (after a rotation with a grace period). */
+  previousSecretValidUntil: string | null;
+  lastTokenAt: string | null;
+  revokedAt: string | null;
 }
 
 export const membershipId = (companyId: string, userId: string): string => `${companyId}:${userId}`;

@@ -8,10 +8,12 @@ type Fold = Omit<UserDoc, '_position'>;
 
 export const usersProjection: Projection = {
   name: USERS.projection,
-  version: 1,
+  version: 2,
   collections: { [USERS.collection]: [{ keys: { email: 1 }, unique: true, name: 'email_unique' }] },
   eventTypes: [
     'UserRegistered',
+    'UserInvited',
+    'UserActivated',
     'TotpEnrollmentStarted',
     'TotpEnrollmentConfirmed',
     'TotpCodeAccepted',
@@ -22,15 +24,16 @@ export const usersProjection: Projection = {
     const e = { type: event.type, data: event.data } as UserEvent;
     const at = event.metadata.occurredAt;
     await applyTo<UserDoc>(tx, USERS.collection, PLATFORM_DOCS, aggregateIdOf(event), event, (doc): Fold | null => {
-      if (e.type === 'UserRegistered') {
-        const { userId, email, name, platformAdmin } = e.data;
+      if (e.type === 'UserRegistered' || e.type === 'UserInvited') {
+        const { userId, email, name } = e.data;
         return {
           tenantId: PLATFORM_DOCS,
           id: userId,
           email,
           name,
-          platformAdmin,
+          platformAdmin: e.type === 'UserRegistered' && e.data.platformAdmin,
           active: true,
+          activated: e.type === 'UserRegistered',
           totpStatus: 'none',
           registeredAt: at,
           lastSignInAt: null,
@@ -38,6 +41,8 @@ export const usersProjection: Projection = {
       }
       if (!doc) return null;
       switch (e.type) {
+        case 'UserActivated':
+          return { ...doc, activated: true };
         case 'TotpEnrollmentStarted':
           return { ...doc, totpStatus: 'pending' };
         case 'TotpEnrollmentConfirmed':

@@ -4,14 +4,15 @@ import { permissionsOf } from './memberships.js';
 describe('platform memberships: permissions a membership grants', () => {
   const roles = {
     admin: { name: 'Administrator', permissions: [], grantsAll: true },
-    nurse: { name: 'Nurse', permissions: ['pacientes:read'], grantsAll: false },
+    scribe: { name: 'Scribe', permissions: ['pacientes:read'], grantsAll: false },
     rogue: { name: 'Rogue', permissions: ['pacientes:read', 'sistema:admin', 'platform:anything'], grantsAll: false },
   };
   const catalog = ['pacientes:read', 'pacientes:write', 'sistema:read'];
 
   it('gives admin the whole catalog, other roles their list, unknown roles nothing', () => {
     assert.deepEqual(permissionsOf(roles, ['admin'], catalog), catalog);
-    assert.deepEqual(permissionsOf(roles, ['nurse'], catalog), ['pacientes:read']);
+    assert.deepEqual(permissionsOf(roles, ['scribe'], catalog), ['pacientes:read']);
+    assert.ok(permissionsOf(roles, ['nurse'], catalog).includes('pacientes:write'), 'built-in roles come from code');
     assert.deepEqual(permissionsOf(roles, ['ghost'], catalog), []);
   });
 

@@ -6,23 +6,27 @@ import { PLATFORM_DOCS } from '../../stores/readStore.js';
 import { LIMITS } from '../../limits.js';
 import { unauthorized } from '../../problems.js';
 import {
+  API_CLIENTS,
   COMPANIES,
   MEMBERSHIPS,
   SESSIONS,
   USERS,
   membershipId,
+  type ApiClientDoc,
   type CompanyDoc,
   type MembershipDoc,
   type SessionDoc,
   type UserDoc,
 } from '../../projections/platform/platformReadModels.js';
 import { permissionCatalog } from './permissionCatalog.js';
+import { roleOf } from '../../permissions/builtInRoles.js';
 
 export const platformCollections = (services: AppServices) => ({
   users: services.projections.collection<UserDoc>(USERS.projection, USERS.collection),
   sessions: services.projections.collection<SessionDoc>(SESSIONS.projection, SESSIONS.collection),
   companies: services.projections.collection<CompanyDoc>(COMPANIES.projection, COMPANIES.collection),
   memberships: services.projections.collection<MembershipDoc>(MEMBERSHIPS.projection, MEMBERSHIPS.collection),
+  apiClients: services.projections.collection<ApiClientDoc>(API_CLIENTS.projection, API_CLIENTS.collection),
 });
 
 /** The user's active membership in a company with its company, or null (not a member, or no such company). */
@@ -45,7 +49,7 @@ export async function membershipIn(
 export function permissionsOf(roles: CompanyDoc['roles'], held: readonly string[], catalog: readonly string[]): string[] {
   const out = new Set<string>();
   for (const code of held) {
-    const role = roles[code];
+    const role = roleOf(roles, code);
     if (!role) continue;
     for (const p of role.grantsAll ? catalog : role.permissions) if (catalog.includes(p)) out.add(p);
   }

@@ -1,25 +1,51 @@
 import { command, given } from '../deciderSpec.js';
 import { companyDecider, type CompanyCommand } from './decider.js';
 import type { CompanyEvent } from './events.js';
+import { OPTIONAL_MODULES } from './profile.js';
 
 const cmd = (type: CompanyCommand['type'], data: unknown) => command<CompanyCommand>(type, data as never, { aggregateId: 'c1' });
 const registered: CompanyEvent = {
   type: 'CompanyRegistered',
   data: { companyId: 'c1', name: 'Renal Norte', legalName: null, taxId: null },
 };
-const adminRole: CompanyEvent = { type: 'RoleDefined', data: { code: 'admin', name: 'Administrator', permissions: [], grantsAll: true } };
-const nurseRole: CompanyEvent = {
+const legacyAdminRole: CompanyEvent = {
   type: 'RoleDefined',
-  data: { code: 'nurse', name: 'Nurse', permissions: ['pacientes:read'], grantsAll: false },
+  data: { code: 'admin', name: 'Administrator', permissions: [], grantsAll: true },
+};
+const scribeRole: CompanyEvent = {
+  type: 'RoleDefined',
+  data: { code: 'scribe', name: 'Scribe', permissions: ['pacientes:read'], grantsAll: false },
 };
 const adminAna: CompanyEvent = { type: 'MembershipGranted', data: { userId: 'ana', roles: ['admin'] } };
+const catalog = ['pacientes:read', 'pacientes:write', 'usuarios:read'];
+const profile = {
+  legalName: ' Centro Renal del Norte S.A.C. ',
+  tradeName: 'Renal Norte',
+  country: 'pe',
+  taxId: { type: 'RUC', number: '20131312955' },
+  address: { line1: 'Av. Arequipa 1234', city: 'Lima' },
+  timeZone: 'America/Lima',
+  currency: 'pen',
+};
 
 describe('company decider', () => {
-  it('registers a company with its built-in admin role', () => {
+  it('registers a company by name (bootstrap) or with a checked profile; built-in roles are not events', () => {
     given(companyDecider)
       .when(cmd('RegisterCompany', { name: ' Renal Norte ' }))
-      .then(registered, adminRole);
-    given(companyDecider, registered, adminRole)
+      .then(registered);
+    given(companyDecider)
+      .when(cmd('RegisterCompany', { profile }))
+      .then({
+        type: 'CompanyRegistered',
+        data: {
+          companyId: 'c1',
+          name: 'Renal Norte',
+          legalName: 'Centro Renal del Norte S.A.C.',
+          taxId: '20131312955',
+          profile: { ...profile, legalName: 'Centro Renal del Norte S.A.C.', country: 'PE', currency: 'PEN' },
+        },
+      });
+    given(companyDecider, registered)
       .when(cmd('RegisterCompany', { name: 'x' }))
       .thenError('company-exists');
     given(companyDecider)
@@ -27,26 +53,110 @@ describe('company decider', () => {
       .thenError('name-required');
   });
 
-  it('defines roles as data, but never redefines admin', () => {
-    given(companyDecider, registered, adminRole)
-      .when(cmd('DefineRole', { code: 'nurse', name: 'Nurse', permissions: ['pacientes:read', 'pacientes:read'] }))
-      .then(nurseRole);
-    given(companyDecider, registered, adminRole)
-      .when(cmd('DefineRole', { code: 'admin', name: 'x', permissions: [] }))
+  it('refuses a tax id with a wrong check digit, an unknown time zone or currency, naming each field', () => {
+    given(companyDecider)
+      .when(cmd('RegisterCompany', { profile: { ...profile, taxId: { type: 'RUC', number: '20131312956' } } }))
+      .thenError('validation-failed');
+    given(companyDecider)
+      .when(cmd('RegisterCompany', { profile: { ...profile, timeZone: 'Mars/Olympus' } }))
+      .thenError('validation-failed');
+    given(companyDecider)
+      .when(cmd('RegisterCompany', { profile: { ...profile, currency: 'XYZ' } }))
+      .thenError('validation-failed');
+  });
+
+  it('corrects only the fields that changed; nothing when nothing changed', () => {
+    const history = companyDecider.decide(cmd('RegisterCompany', { profile }), companyDecider.initialState);
+    given(companyDecider, ...history)
+      .when(cmd('CorrectCompanyProfile', { changes: { tradeName: 'Renal Norte', currency: 'USD' } }))
+      .then({ type: 'CompanyProfileCorrected', data: { changes: { currency: 'USD' } } });
+    given(companyDecider, ...history)
+      .when(cmd('CorrectCompanyProfile', { changes: { tradeName: 'Renal Norte' } }))
+      .thenNothing();
+  });
+
+  it('suspends and reactivates with a reason; a suspended company changes nothing of its own', () => {
+    const suspended: CompanyEvent = { type: 'CompanySuspended', data: { reason: 'unpaid' } };
+    given(companyDecider, registered)
+      .when(cmd('SuspendCompany', { reason: 'unpaid' }))
+      .then(suspended);
+    given(companyDecider, registered, suspended)
+      .when(cmd('SuspendCompany', { reason: 'x' }))
+      .thenError('company-suspended');
+    given(companyDecider, registered, suspended)
+      .when(cmd('ReactivateCompany', { reason: 'paid' }))
+      .then({ type: 'CompanyReactivated', data: { reason: 'paid' } });
+    given(companyDecider, registered)
+      .when(cmd('ReactivateCompany', { reason: 'x' }))
+      .thenError('company-active');
+    given(companyDecider, registered, suspended)
+      .when(cmd('GrantMembership', { userId: 'bob', roles: ['nurse'] }))
+      .thenError('company-suspended');
+    given(companyDecider, registered, suspended)
+      .when(cmd('SetModules', { modules: [] }))
+      .thenError('company-suspended');
+  });
+
+  it('switches optional modules by difference', () => {
+    given(companyDecider, registered)
+      .when(cmd('SetModules', { modules: OPTIONAL_MODULES.filter((m) => m !== 'Productos' && m !== 'Clientes') }))
+      .then({ type: 'ModuleDisabled', data: { module: 'Clientes' } }, { type: 'ModuleDisabled', data: { module: 'Productos' } });
+    given(companyDecider, registered, { type: 'ModuleDisabled', data: { module: 'Clientes' } })
+      .when(cmd('SetModules', { modules: [...OPTIONAL_MODULES] }))
+      .then({ type: 'ModuleEnabled', data: { module: 'Clientes' } });
+    given(companyDecider, registered)
+      .when(cmd('SetModules', { modules: ['Pacientes'] }))
+      .thenError('module-unknown');
+  });
+
+  it('defines custom roles within the catalogue, never over a built-in one; retires them only when nobody holds them', () => {
+    given(companyDecider, registered)
+      .when(cmd('DefineRole', { code: 'scribe', name: 'Scribe', permissions: ['pacientes:read', 'pacientes:read'], catalog }))
+      .then(scribeRole);
+    given(companyDecider, registered)
+      .when(cmd('DefineRole', { code: 'nurse', name: 'x', permissions: [], catalog }))
+      .thenError('role-built-in');
+    given(companyDecider, registered)
+      .when(cmd('DefineRole', { code: 'admin', name: 'x', permissions: [], catalog }))
+      .thenError('role-built-in');
+    given(companyDecider, registered, scribeRole)
+      .when(cmd('DefineRole', { code: 'scribe', name: 'x', permissions: [], catalog }))
+      .thenError('role-exists');
+    given(companyDecider, registered)
+      .when(cmd('DefineRole', { code: 'root', name: 'x', permissions: ['sistema:projections'], catalog }))
+      .thenError('validation-failed');
+    given(companyDecider, registered, scribeRole)
+      .when(cmd('ChangeRole', { code: 'scribe', name: 'Scribe', permissions: ['pacientes:write'], catalog }))
+      .then({ type: 'RoleDefined', data: { code: 'scribe', name: 'Scribe', permissions: ['pacientes:write'], grantsAll: false } });
+    given(companyDecider, registered, scribeRole)
+      .when(cmd('ChangeRole', { code: 'scribe', name: 'Scribe', permissions: ['pacientes:read'], catalog }))
+      .thenNothing();
+    const bobScribe: CompanyEvent = { type: 'MembershipGranted', data: { userId: 'bob', roles: ['scribe'] } };
+    given(companyDecider, registered, scribeRole, bobScribe)
+      .when(cmd('RetireRole', { code: 'scribe' }))
+      .thenError('role-in-use');
+    given(companyDecider, registered, scribeRole)
+      .when(cmd('RetireRole', { code: 'scribe' }))
+      .then({ type: 'RoleRetired', data: { code: 'scribe' } });
+    given(companyDecider, registered)
+      .when(cmd('RetireRole', { code: 'nurse' }))
       .thenError('role-built-in');
   });
 
-  it('grants memberships with defined roles only, once', () => {
-    given(companyDecider, registered, adminRole)
+  it('grants memberships with existing roles only (built-in or custom), once', () => {
+    given(companyDecider, registered)
       .when(cmd('GrantMembership', { userId: 'ana', roles: ['admin', 'admin'] }))
       .then(adminAna);
-    given(companyDecider, registered, adminRole)
+    given(companyDecider, registered, scribeRole)
+      .when(cmd('GrantMembership', { userId: 'bob', roles: ['scribe', 'nurse'] }))
+      .then({ type: 'MembershipGranted', data: { userId: 'bob', roles: ['nurse', 'scribe'] } });
+    given(companyDecider, registered)
       .when(cmd('GrantMembership', { userId: 'ana', roles: ['chef'] }))
       .thenError('role-unknown');
-    given(companyDecider, registered, adminRole)
+    given(companyDecider, registered)
       .when(cmd('GrantMembership', { userId: 'ana', roles: [] }))
       .thenError('roles-required');
-    given(companyDecider, registered, adminRole, adminAna)
+    given(companyDecider, registered, adminAna)
       .when(cmd('GrantMembership', { userId: 'ana', roles: ['admin'] }))
       .thenError('already-member');
     given(companyDecider)
@@ -54,21 +164,24 @@ describe('company decider', () => {
       .thenError('not-found');
   });
 
-  it('keeps at least one admin', () => {
-    given(companyDecider, registered, adminRole, nurseRole, adminAna)
+  it('keeps at least one admin (also for companies that recorded the admin role as data)', () => {
+    given(companyDecider, registered, legacyAdminRole, adminAna)
       .when(cmd('RevokeMembership', { userId: 'ana' }))
       .thenError('last-admin');
-    given(companyDecider, registered, adminRole, nurseRole, adminAna)
+    given(companyDecider, registered, adminAna)
       .when(cmd('ChangeMembership', { userId: 'ana', roles: ['nurse'] }))
       .thenError('last-admin');
     const bob: CompanyEvent = { type: 'MembershipGranted', data: { userId: 'bob', roles: ['admin'] } };
-    given(companyDecider, registered, adminRole, nurseRole, adminAna, bob)
+    given(companyDecider, registered, adminAna, bob)
       .when(cmd('ChangeMembership', { userId: 'ana', roles: ['nurse'] }))
       .then({ type: 'MembershipChanged', data: { userId: 'ana', roles: ['nurse'] } });
-    given(companyDecider, registered, adminRole, nurseRole, adminAna, bob)
+    given(companyDecider, registered, adminAna, bob)
+      .when(cmd('ChangeMembership', { userId: 'ana', roles: ['admin'] }))
+      .thenNothing();
+    given(companyDecider, registered, adminAna, bob)
       .when(cmd('RevokeMembership', { userId: 'bob' }))
       .then({ type: 'MembershipRevoked', data: { userId: 'bob' } });
-    given(companyDecider, registered, adminRole)
+    given(companyDecider, registered)
       .when(cmd('RevokeMembership', { userId: 'zoe' }))
       .thenError('not-found');
   });

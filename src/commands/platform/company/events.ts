@@ -1,11 +1,30 @@
-// Events of a company (tenant): its registration, its roles (data, not code) and its memberships.
+// Events of a company (tenant): its registration and profile, suspension, enabled modules, custom roles and memberships.
+import type { CompanyProfile } from './profile.js';
 
-export const ADMIN_ROLE = 'admin';
+export { ADMIN_ROLE } from '../../../permissions/builtInRoles.js';
 
 export type CompanyEvent =
-  | { type: 'CompanyRegistered'; data: { companyId: string; name: string; legalName: string | null; taxId: string | null } }
+  /** `profile` and `modules` are absent on companies registered before the Empresas group (name only). */
+  | {
+      type: 'CompanyRegistered';
+      data: {
+        companyId: string;
+        name: string;
+        legalName: string | null;
+        taxId: string | null;
+        profile?: CompanyProfile;
+        modules?: string[];
+      };
+    }
+  /** Only the fields that changed, with their new values; the reason is in the metadata. */
+  | { type: 'CompanyProfileCorrected'; data: { changes: Partial<CompanyProfile> } }
+  | { type: 'CompanySuspended'; data: { reason: string } }
+  | { type: 'CompanyReactivated'; data: { reason: string } }
+  | { type: 'ModuleEnabled'; data: { module: string } }
+  | { type: 'ModuleDisabled'; data: { module: string } }
   /** A role of this company; `grantsAll` roles hold every permission any registered group declares. */
-  | { type: 'RoleDefined'; data: { code: string; name: string; permissions: string[]; grantsAll: boolean } }
+  | { type: 'RoleDefined'; data: { code: string; name: string; permissions: string[]; grantsAll: boolean; description?: string } }
+  | { type: 'RoleRetired'; data: { code: string } }
   | { type: 'MembershipGranted'; data: { userId: string; roles: string[] } }
   | { type: 'MembershipChanged'; data: { userId: string; roles: string[] } }
   | { type: 'MembershipRevoked'; data: { userId: string } };
@@ -14,7 +33,13 @@ export type CompanyEventType = CompanyEvent['type'];
 
 export const COMPANY_EVENT_TYPES: readonly CompanyEventType[] = [
   'CompanyRegistered',
+  'CompanyProfileCorrected',
+  'CompanySuspended',
+  'CompanyReactivated',
+  'ModuleEnabled',
+  'ModuleDisabled',
   'RoleDefined',
+  'RoleRetired',
   'MembershipGranted',
   'MembershipChanged',
   'MembershipRevoked',

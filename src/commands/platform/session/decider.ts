@@ -1,7 +1,7 @@
 // The session: what makes an access token worth anything. Ending it makes every token of it useless.
 import type { CommandEnvelope, Decider } from '../../decider.js';
 import { rule } from '../../decider.js';
-import type { SessionEndReason, SessionEvent } from './events.js';
+import type { SessionEndReason, SessionEvent, SessionRevocationReason } from './events.js';
 
 type Started = Extract<SessionEvent, { type: 'SessionStarted' }>['data'];
 
@@ -36,7 +36,7 @@ export type SessionCommand =
   | CommandEnvelope<'RefreshSession', { presentedHash: string; newHash: string }>
   | CommandEnvelope<'RecordSessionActivity', { minIntervalSeconds: number }>
   | CommandEnvelope<'Logout', Record<string, never>>
-  | CommandEnvelope<'RevokeSession', Record<string, never>>
+  | CommandEnvelope<'RevokeSession', { reason?: SessionRevocationReason }>
   | CommandEnvelope<'ExpireSession', Record<string, never>>;
 
 /** Why a session that is still open has nevertheless run out at `at`, or null. */
@@ -117,7 +117,7 @@ export function decideSession(cmd: SessionCommand, s: SessionState): SessionEven
     case 'Logout':
       return !s.exists || s.endedReason ? [] : [{ type: 'LoggedOut', data: { at } }];
     case 'RevokeSession':
-      return !s.exists || s.endedReason ? [] : [{ type: 'SessionRevoked', data: { reason: 'revoked', at } }];
+      return !s.exists || s.endedReason ? [] : [{ type: 'SessionRevoked', data: { reason: cmd.data.reason ?? 'revoked', at } }];
     case 'ExpireSession':
       return !s.exists || s.endedReason ? [] : (expired(s, at) ?? []);
   }

@@ -1,7 +1,11 @@
 // Events of a server-side session: started after the second factor, bound to a company, kept alive by
 // activity and refresh-token rotation, ended by logout, revocation or expiry.
 
-export type SessionEndReason = 'logout' | 'refresh-token-reuse' | 'revoked' | 'idle' | 'absolute';
+/** Why an administrator's or the account's change ended a session. */
+export type SessionRevocationReason =
+  'refresh-token-reuse' | 'revoked' | 'user-deactivated' | 'membership-revoked' | 'password-changed' | 'two-factor-reset';
+
+export type SessionEndReason = 'logout' | SessionRevocationReason | 'idle' | 'absolute';
 
 export type SessionEvent =
   | {
@@ -24,7 +28,7 @@ export type SessionEvent =
   | { type: 'SessionRefreshed'; data: { refreshTokenHash: string; at: string } }
   | { type: 'SessionActivityRecorded'; data: { at: string } }
   | { type: 'LoggedOut'; data: { at: string } }
-  | { type: 'SessionRevoked'; data: { reason: 'refresh-token-reuse' | 'revoked'; at: string } }
+  | { type: 'SessionRevoked'; data: { reason: SessionRevocationReason; at: string } }
   | { type: 'SessionExpired'; data: { reason: 'idle' | 'absolute'; at: string } };
 
 export const SESSION_EVENT_TYPES: readonly SessionEvent['type'][] = [

@@ -169,3 +169,51 @@ describe('sign-in throttle rules', () => {
     assert.equal(codeRetryAfterSeconds(times, '2025-01-01T08:15:00.000Z', policy), 0);
   });
 });
+
+describe('user decider: invitations and passwords', () => {
+  const later = (hours: number) => new Date(Date.parse('2025-01-01T08:00:00.000Z') + hours * 3_600_000).toISOString();
+  const invite = command<UserCommand>('InviteUser', {
+    email: 'ana@clinic.example',
+    name: 'Ana',
+    activationHash: 'a1',
+    activationExpiresAt: later(72),
+  });
+  const invited: UserEvent = {
+    type: 'UserInvited',
+    data: { userId: 'agg-1', email: 'ana@clinic.example', name: 'Ana', activationHash: 'a1', activationExpiresAt: later(72) },
+  };
+  const activate = (hash: string, hours: number) =>
+    command<UserCommand>('ActivateUser', { presentedHash: hash, passwordHash: '$argon2id$p' }, { at: later(hours) });
+
+  it('invites an account without a password, activated once with its token before it expires', () => {
+    given(userDecider).when(invite).then(invited);
+    given(userDecider, invited)
+      .when(activate('a1', 71))
+      .then({ type: 'UserActivated', data: { passwordHash: '$argon2id$p' } });
+    given(userDecider, invited).when(activate('a1', 72)).thenError('activation-invalid');
+    given(userDecider, invited).when(activate('other', 1)).thenError('activation-invalid');
+    given(userDecider, invited, { type: 'UserActivated', data: { passwordHash: '$argon2id$p' } })
+      .when(activate('a1', 1))
+      .thenError('activation-invalid');
+    given(userDecider, invited, { type: 'UserDeactivated', data: {} }).when(activate('a1', 1)).thenError('activation-invalid');
+  });
+
+  it('a new activation token replaces the previous one; none once a password is chosen', () => {
+    const reissued: UserEvent = { type: 'ActivationIssued', data: { activationHash: 'a2', activationExpiresAt: later(80) } };
+    given(userDecider, invited).when(command<UserCommand>('IssueActivation', reissued.data)).then(reissued);
+    given(userDecider, invited, reissued).when(activate('a1', 1)).thenError('activation-invalid');
+    given(userDecider, invited, reissued)
+      .when(activate('a2', 1))
+      .then({ type: 'UserActivated', data: { passwordHash: '$argon2id$p' } });
+    given(userDecider, registered).when(command<UserCommand>('IssueActivation', reissued.data)).thenError('user-already-activated');
+  });
+
+  it('changes the password of an active account only', () => {
+    given(userDecider, registered)
+      .when(command<UserCommand>('ChangePassword', { passwordHash: '$argon2id$n' }))
+      .then({ type: 'PasswordChanged', data: { passwordHash: '$argon2id$n' } });
+    given(userDecider, registered, { type: 'UserDeactivated', data: {} })
+      .when(command<UserCommand>('ChangePassword', { passwordHash: '$argon2id$n' }))
+      .thenError('user-inactive');
+  });
+});

@@ -33,6 +33,8 @@ export interface UserState extends SignInBuckets {
   passwordHash: string;
   platformAdmin: boolean;
   active: boolean;
+  /** Pending activation of an invited account (null once activated, or for accounts registered with a password). */
+  activation: { hash: string; expiresAt: string } | null;
   totp: { status: TotpStatus; encryptedSecret: string | null; lastTimeStep: number | null };
 }
 
@@ -44,6 +46,7 @@ export const initialUserState: UserState = {
   passwordHash: '',
   platformAdmin: false,
   active: false,
+  activation: null,
   totp: { status: 'none', encryptedSecret: null, lastTimeStep: null },
   untrusted: emptyBucket,
   devices: [],
@@ -54,6 +57,10 @@ export type UserCommand =
       'RegisterUser',
       { email: string; name: string; passwordHash: string; platformAdmin: boolean; provisionedTotpSecret?: string | null }
     >
+  | CommandEnvelope<'InviteUser', { email: string; name: string; activationHash: string; activationExpiresAt: string }>
+  | CommandEnvelope<'IssueActivation', { activationHash: string; activationExpiresAt: string }>
+  | CommandEnvelope<'ActivateUser', { presentedHash: string; passwordHash: string }>
+  | CommandEnvelope<'ChangePassword', { passwordHash: string }>
   | CommandEnvelope<'StartTotpEnrollment', { encryptedSecret: string }>
   | CommandEnvelope<'ReserveLoginAttempt', { policy: LoginThrottlePolicy; deviceTokenHash: string | null; maxOpenChallenges: number }>
   | CommandEnvelope<'RecordLoginFailure', { reason: 'wrong-password' | 'inactive'; deviceId: string | null }>
@@ -69,6 +76,24 @@ export function evolveUser(s: UserState, e: UserEvent): UserState {
   switch (e.type) {
     case 'UserRegistered':
       return { ...s, exists: true, active: true, ...e.data };
+    case 'UserInvited': {
+      const { activationHash, activationExpiresAt, ...account } = e.data;
+      return {
+        ...s,
+        ...account,
+        exists: true,
+        active: true,
+        passwordHash: '',
+        platformAdmin: false,
+        activation: { hash: activationHash, expiresAt: activationExpiresAt },
+      };
+    }
+    case 'ActivationIssued':
+      return { ...s, activation: { hash: e.data.activationHash, expiresAt: e.data.activationExpiresAt } };
+    case 'UserActivated':
+      return { ...s, passwordHash: e.data.passwordHash, activation: null };
+    case 'PasswordChanged':
+      return { ...s, passwordHash: e.data.passwordHash };
     case 'TotpEnrollmentStarted':
       return { ...s, totp: { status: 'pending', encryptedSecret: e.data.encryptedSecret, lastTimeStep: s.totp.lastTimeStep } };
     case 'TotpEnrollmentConfirmed':
@@ -134,6 +159,31 @@ export function decideUser(cmd: UserCommand, s: UserState): UserEvent[] {
       if (!provisionedTotpSecret) return [registered];
       return [registered, { type: 'TotpEnrollmentConfirmed', data: { encryptedSecret: provisionedTotpSecret, timeStep: null } }];
     }
+    case 'InviteUser': {
+      if (s.exists) throw rule('user-exists', 'this user is already registered');
+      return [{ type: 'UserInvited', data: { userId: cmd.aggregateId, ...cmd.data } }];
+    }
+    case 'IssueActivation':
+      mustExist(s);
+      if (s.passwordHash) throw rule('user-already-activated', 'the user has already chosen a password');
+      if (!s.active) throw new DomainError('user-inactive', 'the user is deactivated', 403);
+      return [{ type: 'ActivationIssued', data: cmd.data }];
+    case 'ActivateUser': {
+      const usable =
+        s.exists &&
+        s.active &&
+        s.activation !== null &&
+        s.activation.hash === cmd.data.presentedHash &&
+        Date.parse(cmd.at) < Date.parse(s.activation.expiresAt);
+      // One answer for unknown, spent, replaced and expired tokens: the caller learns nothing about the account.
+      if (!usable)
+        throw new DomainError('activation-invalid', 'the activation token is not valid (unknown, used, replaced or expired)', 400);
+      return [{ type: 'UserActivated', data: { passwordHash: cmd.data.passwordHash } }];
+    }
+    case 'ChangePassword':
+      mustExist(s);
+      if (!s.active) throw new DomainError('user-inactive', 'the user is deactivated', 403);
+      return [{ type: 'PasswordChanged', data: { passwordHash: cmd.data.passwordHash } }];
     case 'StartTotpEnrollment':
       mustExist(s);
       if (s.totp.status === 'confirmed') throw rule('totp-already-enrolled', 'the user already has a confirmed second factor');

@@ -3,6 +3,13 @@
 
 export type UserEvent =
   | { type: 'UserRegistered'; data: { userId: string; email: string; name: string; passwordHash: string; platformAdmin: boolean } }
+  /** A company invited a person with no account yet: no password until the activation token (SHA-256 kept) is used. */
+  | { type: 'UserInvited'; data: { userId: string; email: string; name: string; activationHash: string; activationExpiresAt: string } }
+  /** A new activation token replaces the previous one (which stops working). */
+  | { type: 'ActivationIssued'; data: { activationHash: string; activationExpiresAt: string } }
+  /** The invited person chose a password with the activation token; the token is spent. */
+  | { type: 'UserActivated'; data: { passwordHash: string } }
+  | { type: 'PasswordChanged'; data: { passwordHash: string } }
   /** A TOTP secret (AES-256-GCM encrypted, never plain) was generated and waits for its first code. */
   | { type: 'TotpEnrollmentStarted'; data: { encryptedSecret: string } }
   /** The pending secret is now the user's second factor; timeStep is null when provisioned out of band (bootstrap). */
@@ -34,6 +41,10 @@ export type UserEventType = UserEvent['type'];
 
 export const USER_EVENT_TYPES: readonly UserEventType[] = [
   'UserRegistered',
+  'UserInvited',
+  'ActivationIssued',
+  'UserActivated',
+  'PasswordChanged',
   'TotpEnrollmentStarted',
   'TotpEnrollmentConfirmed',
   'LoginSucceeded',

@@ -8,6 +8,7 @@ import { login, type Client } from '../../../commands/platform/signInWrites.js';
 import { verifySecondFactor } from '../../../commands/platform/secondFactorWrites.js';
 import { logout, refreshSession, selectCompany } from '../../../commands/platform/sessionWrites.js';
 import { describeMe, listTenants } from '../../../queries/platform/memberships.js';
+import { accountRoutes } from './accountRoutes.js';
 import { usersProjection } from '../../../projections/platform/usersProjection.js';
 import { sessionsProjection } from '../../../projections/platform/sessionsProjection.js';
 import { companiesProjection } from '../../../projections/platform/companiesProjection.js';
@@ -158,6 +159,6 @@ export const authGroup: GroupModule = {
   description:
     'Sign-in (password, then TOTP second factor), server-side sessions with rotating refresh tokens, and selection of the company to work in',
   permissions: [],
-  routes,
+  routes: [...routes, ...accountRoutes],
   projections: [usersProjection, sessionsProjection, companiesProjection],
 };

@@ -1,0 +1,69 @@
+// The company policy aggregate (stream `<tenant>.policy-<tenantId>`): one per company, versioned by its events.
+import type { CommandEnvelope, DecidedEvent, Decider } from '../decider.js';
+import { FieldChecks } from '../pacientes/fieldRules.js';
+import { changedPaths, checkPolicy, mergePolicy } from './policyRules.js';
+import { DEFAULT_POLICY, type CompanyPolicy, type PolicyPatch } from './policySettings.js';
+
+export type PolicyEvent =
+  // Defaults recorded explicitly when the company is registered.
+  | DecidedEvent<'PolicyAdopted', { settings: CompanyPolicy; policyRevision: number }>
+  // settings: the whole new policy; changed: JSON pointers of what differs; policyRevision: the revision it replaced
+  // (-1 = the defaults, never recorded), so an auditor sees which rules were in force before.
+  | DecidedEvent<'PolicyChanged', { settings: CompanyPolicy; changed: string[]; reason: string; policyRevision: number }>;
+
+export const POLICY_EVENT_TYPES: readonly PolicyEvent['type'][] = ['PolicyAdopted', 'PolicyChanged'];
+
+export type PolicyCommand =
+  CommandEnvelope<'AdoptDefaultPolicy', Record<string, never>> | CommandEnvelope<'ChangePolicy', ChangePolicyData>;
+
+export interface ChangePolicyData {
+  settings: PolicyPatch;
+  reason: string;
+}
+
+export interface PolicyState {
+  /** Revision of the policy stream (-1: nothing recorded, the defaults apply). */
+  revision: number;
+  settings: CompanyPolicy;
+}
+
+export const initialPolicyState: PolicyState = { revision: -1, settings: DEFAULT_POLICY };
+
+export function evolvePolicy(state: PolicyState, event: PolicyEvent): PolicyState {
+  return { revision: state.revision + 1, settings: event.data.settings };
+}
+
+/** Model names are kept trimmed: ' FX80 ' and 'FX80' are one model. */
+function trimmedModels(patch: PolicyPatch): PolicyPatch {
+  const trim = <T extends { model: string }>(list: T[] | undefined) => list?.map((e) => ({ ...e, model: e.model.trim() }));
+  const out: PolicyPatch = { ...patch };
+  if (patch.dialyzerReuse?.modelOverrides)
+    out.dialyzerReuse = { ...patch.dialyzerReuse, modelOverrides: trim(patch.dialyzerReuse.modelOverrides) };
+  if (patch.maintenance?.modelOverrides) out.maintenance = { ...patch.maintenance, modelOverrides: trim(patch.maintenance.modelOverrides) };
+  return out;
+}
+
+export function decidePolicy(command: PolicyCommand, state: PolicyState): PolicyEvent[] {
+  switch (command.type) {
+    case 'AdoptDefaultPolicy':
+      // Idempotent: a company whose policy has any event already has one.
+      if (state.revision >= 0) return [];
+      return [{ type: 'PolicyAdopted', data: { settings: DEFAULT_POLICY, policyRevision: -1 } }];
+    case 'ChangePolicy': {
+      const reason = command.data.reason.trim();
+      new FieldChecks().check(reason.length > 0, 'reason', 'must not be blank').throwIfAny();
+      const settings = mergePolicy(state.settings, trimmedModels(command.data.settings));
+      checkPolicy(settings);
+      const changed = changedPaths(state.settings, settings);
+      if (changed.length === 0) return [];
+      return [{ type: 'PolicyChanged', data: { settings, changed, reason, policyRevision: state.revision } }];
+    }
+  }
+}
+
+export const policyDecider: Decider<PolicyCommand, PolicyEvent, PolicyState> = {
+  category: 'policy',
+  initialState: initialPolicyState,
+  evolve: evolvePolicy,
+  decide: decidePolicy,
+};

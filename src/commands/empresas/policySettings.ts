@@ -1,0 +1,147 @@
+// The company policy: clinical and administrative settings that other groups' deciders receive as an argument
+// (architecture.md, Company policy). Defaults and ranges follow domain.md 2.10-2.13 and 3.3-3.8.
+
+export type OverdueMode = 'block' | 'warn';
+
+export interface DialyzerModelLimit {
+  model: string;
+  maxUses: number;
+}
+
+export interface MaintenancePlan {
+  /** Operating hours between preventive maintenances; null = not by hours. */
+  preventiveEveryHours: number | null;
+  /** Calendar days between preventive maintenances; null = not by days. Whichever comes first is due. */
+  preventiveEveryDays: number | null;
+}
+
+export interface MachineModelPlan extends MaintenancePlan {
+  model: string;
+}
+
+export interface CompanyPolicy {
+  dialyzerReuse: {
+    /** Maximum uses of a dialyzer whose model has no override (1 = single use). */
+    defaultMaxUses: number;
+    /** Per-model maximum uses (manufacturer labelling), one entry per model. */
+    modelOverrides: DialyzerModelLimit[];
+    /** Discard when TCV falls below this % of the baseline. */
+    tcvThresholdPercent: number;
+    /** Whether dialyzers of HBsAg-positive patients may be reprocessed. */
+    hbsagPositiveReuse: boolean;
+    /** Longest a reprocessed dialyzer may be stored before use. */
+    storageMaxDays: number;
+    /** Minimum germicide dwell before a reprocessed dialyzer may be used. */
+    germicideMinDwellHours: number;
+  };
+  bloodlineReuse: {
+    enabled: boolean;
+    maxUses: number;
+  };
+  maintenance: MaintenancePlan & {
+    /** What an overdue machine does at session start: refuse it, or allow it with a warning. */
+    overdueMode: OverdueMode;
+    /** Per-model plans (manufacturer intervals), replacing the general one for that model. */
+    modelOverrides: MachineModelPlan[];
+  };
+  disinfection: {
+    /** A station and its machine must be disinfected between two patients. */
+    requiredBetweenPatients: boolean;
+  };
+  records: {
+    /** Hours after signing during which a signed record may still be edited (0 = never; afterwards only addenda). */
+    signedEditWindowHours: number;
+  };
+  adequacy: {
+    /** UF rate above this (mL/kg/h) is flagged. */
+    ufRateThresholdMlKgH: number;
+    /** spKt/V below this is flagged. */
+    ktvMinimum: number;
+    /** spKt/V the unit aims for; never below the minimum. */
+    ktvTarget: number;
+    /** URR (%) below this is flagged. */
+    urrMinimumPercent: number;
+  };
+  shifts: {
+    /** Patients per shift when a shift does not say otherwise. */
+    defaultCapacity: number;
+    /** Patients one nurse may be assigned in a shift (1 nurse : N patients). */
+    patientsPerNurse: number;
+  };
+  staff: {
+    /** Days before a professional licence expires when it starts being flagged. */
+    licenceWarningDays: number;
+  };
+}
+
+/** Frozen all the way down: every company starts from these, none may change them in place. */
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object') {
+    for (const inner of Object.values(value)) deepFreeze(inner);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+export const DEFAULT_POLICY: CompanyPolicy = deepFreeze<CompanyPolicy>({
+  dialyzerReuse: {
+    defaultMaxUses: 15,
+    modelOverrides: [],
+    tcvThresholdPercent: 80,
+    hbsagPositiveReuse: false,
+    storageMaxDays: 30,
+    germicideMinDwellHours: 11,
+  },
+  bloodlineReuse: { enabled: false, maxUses: 12 },
+  maintenance: { preventiveEveryHours: 1500, preventiveEveryDays: 180, overdueMode: 'block', modelOverrides: [] },
+  disinfection: { requiredBetweenPatients: true },
+  records: { signedEditWindowHours: 24 },
+  adequacy: { ufRateThresholdMlKgH: 13, ktvMinimum: 1.2, ktvTarget: 1.4, urrMinimumPercent: 65 },
+  shifts: { defaultCapacity: 20, patientsPerNurse: 4 },
+  staff: { licenceWarningDays: 30 },
+});
+
+export interface NumberRange {
+  min: number;
+  max: number;
+  integer: boolean;
+  unit: string;
+}
+
+const int = (min: number, max: number, unit: string): NumberRange => ({ min, max, integer: true, unit });
+const dec = (min: number, max: number, unit: string): NumberRange => ({ min, max, integer: false, unit });
+
+/**
+ * Accepted range of every number, by JSON pointer into the settings ('*' = any entry of a list). The request schema
+ * is built from this table and the decider checks it again, so a command is refused the same way from anywhere.
+ */
+export const POLICY_RANGES: Readonly<Record<string, NumberRange>> = {
+  '/dialyzerReuse/defaultMaxUses': int(1, 50, 'uses'),
+  '/dialyzerReuse/modelOverrides/*/maxUses': int(1, 50, 'uses'),
+  '/dialyzerReuse/tcvThresholdPercent': dec(50, 100, '%'),
+  '/dialyzerReuse/storageMaxDays': int(1, 90, 'days'),
+  '/dialyzerReuse/germicideMinDwellHours': dec(1, 48, 'h'),
+  '/bloodlineReuse/maxUses': int(1, 50, 'uses'),
+  '/maintenance/preventiveEveryHours': int(50, 10_000, 'h'),
+  '/maintenance/preventiveEveryDays': int(7, 730, 'days'),
+  '/maintenance/modelOverrides/*/preventiveEveryHours': int(50, 10_000, 'h'),
+  '/maintenance/modelOverrides/*/preventiveEveryDays': int(7, 730, 'days'),
+  '/records/signedEditWindowHours': int(0, 168, 'h'),
+  '/adequacy/ufRateThresholdMlKgH': dec(5, 20, 'mL/kg/h'),
+  '/adequacy/ktvMinimum': dec(0.8, 2, 'spKt/V'),
+  '/adequacy/ktvTarget': dec(0.8, 3, 'spKt/V'),
+  '/adequacy/urrMinimumPercent': dec(50, 90, '%'),
+  '/shifts/defaultCapacity': int(1, 200, 'patients'),
+  '/shifts/patientsPerNurse': int(1, 20, 'patients'),
+  '/staff/licenceWarningDays': int(0, 365, 'days'),
+};
+
+/** Longest list of per-model overrides (the policy document stays small). */
+export const MAX_MODEL_OVERRIDES = 100;
+export const MODEL_NAME_MAX_LENGTH = 100;
+export const OVERDUE_MODES: readonly OverdueMode[] = ['block', 'warn'];
+
+/** A partial policy as PUT sends it: objects are merged key by key, lists and values replace what they name. */
+export type PolicyPatch = {
+  [K in keyof CompanyPolicy]?: Partial<CompanyPolicy[K]>;
+};

@@ -1,0 +1,36 @@
+// What every Colaboradores route shares: params, the not-found answer, the answer of a write, the user-link check.
+import type { CommandResult } from '../../../commands/handleCommand.js';
+import { ProblemError } from '../../../problems.js';
+import { staffView } from '../../../projections/colaboradores/staffDoc.js';
+import { membershipIn } from '../../../queries/platform/memberships.js';
+import { staffAfterWrite } from '../../../queries/colaboradores/staffRecords.js';
+import { problem } from '../../commonSchemas.js';
+import { writeHeaders } from '../../recordHeaders.js';
+import type { HttpResult, RequestContext } from '../../routeTypes.js';
+import { IdSchema } from '../pacientes/patientSchemas.js';
+import { tenantCtx } from '../pacientes/routeSupport.js';
+
+export type IdParams = { id: string };
+export const Params = { type: 'object', additionalProperties: false, required: ['id'], properties: { id: IdSchema } };
+export const notFound404 = problem("No such staff member in the selected company (another company's record is reported the same way)");
+
+/** The staff record as the read model now has it, with ETag and position; a 201 points at the record. */
+export async function staffAnswer(
+  ctx: RequestContext,
+  staffId: string,
+  result: CommandResult<unknown>,
+  status: number,
+): Promise<HttpResult> {
+  const doc = await staffAfterWrite(tenantCtx(ctx), staffId, result);
+  const position = result.position ?? BigInt(doc._position);
+  const location = status === 201 ? `/colaboradores/${staffId}` : undefined;
+  return { status, body: staffView(doc), headers: writeHeaders({ revision: doc.revision, position, ...(location ? { location } : {}) }) };
+}
+
+/** A staff record links only to a member of its own company: anyone else answers 422 naming userId. */
+export async function requireMember(ctx: RequestContext, userId: string, pointer: string): Promise<void> {
+  const member = await membershipIn(ctx.services, userId, tenantCtx(ctx).auth.tenantId);
+  if (member) return;
+  const detail = 'userId must be a user account that belongs to this company';
+  throw new ProblemError(422, 'validation-failed', 'Unprocessable Content', detail, {}, [{ pointer, message: detail }]);
+}

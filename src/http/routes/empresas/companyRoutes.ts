@@ -1,0 +1,215 @@
+// /empresas: the platform registers, lists, suspends and reactivates companies; /empresas/actual: a company admin
+// reads and corrects their own company and switches its optional modules.
+import { route, type RouteDecl, type TenantRequestContext } from '../../routeTypes.js';
+import { minPositionQueryProperty, pageQueryProperties, problem } from '../../commonSchemas.js';
+import { awaitMinPosition } from '../../readYourWrites.js';
+import { etagOf, ifMatchHeader, ifMatchRevision, writeHeaders } from '../../recordHeaders.js';
+import {
+  companyCommand,
+  correctCompanyProfile,
+  registerCompanyWithAdmin,
+  type FirstAdmin,
+} from '../../../commands/platform/empresasWrites.js';
+import type { CompanyProfile } from '../../../commands/platform/company/profile.js';
+import { companyDoc, companyView, listCompanies } from '../../../queries/empresas/companies.js';
+import { sendActivationMail } from '../../../notifications/mailer.js';
+import {
+  badCursor400,
+  behind503,
+  callerOf,
+  conflict409,
+  ok,
+  precondition412,
+  RECORD_HEADERS,
+  required428,
+  tenantOf,
+  type NoInput,
+} from '../shared/adminSupport.js';
+import { ADMIN, READ, TAG } from './support.js';
+import {
+  CompanyIdParams,
+  CompanyPage,
+  CompanySchema,
+  CorrectCompanyBody,
+  ModulesBody,
+  ReasonBody,
+  RegisterCompanyBody,
+  RegisteredSchema,
+} from './companySchemas.js';
+
+const company404 = problem('No such company');
+type RegisterInput = CompanyProfile & { modules?: string[]; admin: FirstAdmin };
+
+async function companyAnswer(
+  ctx: TenantRequestContext | { services: TenantRequestContext['services'] },
+  companyId: string,
+  position: bigint | null,
+  status = 200,
+) {
+  const doc = await companyDoc(ctx.services, companyId);
+  return { status, body: companyView(doc), headers: writeHeaders({ revision: doc.revision, position }) };
+}
+
+function statusRoute(path: string, type: 'SuspendCompany' | 'ReactivateCompany', summary: string): RouteDecl {
+  return route<{ id: string }, NoInput, { reason: string }>({
+    method: 'post',
+    path,
+    tag: TAG,
+    auth: 'platform',
+    summary,
+    params: CompanyIdParams,
+    body: ReasonBody,
+    responses: { 200: ok('The company', CompanySchema, RECORD_HEADERS), 404: company404, 409: conflict409, 503: behind503 },
+    async handle({ params, body }, ctx) {
+      const result = await companyCommand(
+        ctx.services,
+        { type, aggregateId: params.id, data: { reason: body.reason } },
+        callerOf(ctx, body.reason),
+      );
+      return companyAnswer(ctx, params.id, result.position);
+    },
+  });
+}
+
+// /empresas/actual first: the router must not take 'actual' for a company id.
+export const companyRoutes: RouteDecl[] = [
+  route<NoInput, { minPosition?: string }>({
+    method: 'get',
+    path: '/empresas/actual',
+    tag: TAG,
+    auth: 'tenant',
+    permission: READ,
+    summary: 'The selected company: profile, status and modules',
+    query: { type: 'object', additionalProperties: false, properties: { ...minPositionQueryProperty } },
+    responses: { 200: ok('The company', CompanySchema, { ETag: RECORD_HEADERS.ETag }), 503: behind503 },
+    async handle({ query }, ctx) {
+      await awaitMinPosition(ctx, query.minPosition);
+      const doc = await companyDoc(ctx.services, tenantOf(ctx));
+      return { status: 200, body: companyView(doc), headers: { ETag: etagOf(doc.revision) } };
+    },
+  }),
+  route<NoInput, NoInput, Partial<CompanyProfile> & { reason: string }>({
+    method: 'patch',
+    path: '/empresas/actual',
+    tag: TAG,
+    auth: 'tenant',
+    permission: ADMIN,
+    summary: "Correct the selected company's profile (If-Match required)",
+    description: 'Only the fields sent change; a new tax id is checked and must be free on the platform.',
+    requestHeaders: { 'If-Match': ifMatchHeader(true) },
+    body: CorrectCompanyBody,
+    responses: {
+      200: ok('The company', CompanySchema, RECORD_HEADERS),
+      409: conflict409,
+      412: precondition412,
+      428: required428,
+      503: behind503,
+    },
+    async handle({ body, headers }, ctx) {
+      const ifMatch = ifMatchRevision(headers['if-match'], { required: true })!;
+      const { reason, ...changes } = body;
+      const current = await companyDoc(ctx.services, tenantOf(ctx));
+      const result = await correctCompanyProfile(
+        ctx.services,
+        { companyId: tenantOf(ctx), changes, current: current.profile, ifMatch },
+        callerOf(ctx, reason),
+      );
+      return companyAnswer(ctx, tenantOf(ctx), result.position);
+    },
+  }),
+  route<NoInput, NoInput, { modules: string[]; reason: string }>({
+    method: 'put',
+    path: '/empresas/actual/modulos',
+    tag: TAG,
+    auth: 'tenant',
+    permission: ADMIN,
+    summary: 'Switch optional modules on or off (a module switched off keeps its data; its routes answer 403 module-disabled)',
+    body: ModulesBody,
+    responses: { 200: ok('The company', CompanySchema, RECORD_HEADERS), 409: conflict409, 503: behind503 },
+    async handle({ body }, ctx) {
+      const result = await companyCommand(
+        ctx.services,
+        { type: 'SetModules', aggregateId: tenantOf(ctx), data: { modules: body.modules } },
+        callerOf(ctx, body.reason),
+      );
+      return companyAnswer(ctx, tenantOf(ctx), result.position);
+    },
+  }),
+  route<NoInput, NoInput, RegisterInput>({
+    method: 'post',
+    path: '/empresas',
+    tag: TAG,
+    auth: 'platform',
+    idempotent: true,
+    summary: 'Platform: register a company with its first company admin',
+    description:
+      'The tax id is checked with its check digit where the country has one (Peru RUC, Mexico RFC, Colombia NIT, Chile RUT, ' +
+      'Argentina CUIT) and is unique on the platform (409 `/problems/tax-id-taken`). The company starts with the default ' +
+      'clinical and administrative policy and every optional module unless `modules` says otherwise. The first admin is an existing ' +
+      'account, or a new person invited by e-mail whose activation token is in this answer (shown once).',
+    body: RegisterCompanyBody,
+    responses: {
+      201: ok('The company and its first admin', RegisteredSchema, { ...RECORD_HEADERS, Location: 'URL of the company' }),
+      409: conflict409,
+      503: behind503,
+    },
+    async handle({ body }, ctx) {
+      const { modules, admin, ...profile } = body;
+      const registered = await registerCompanyWithAdmin(ctx.services, { profile, admin, ...(modules ? { modules } : {}) }, callerOf(ctx));
+      const doc = await companyDoc(ctx.services, registered.companyId);
+      if (registered.admin.activation && 'email' in admin) {
+        await sendActivationMail(ctx.services, {
+          to: admin.email,
+          name: admin.name,
+          companyName: doc.name,
+          ...registered.admin.activation,
+        });
+      }
+      return {
+        status: 201,
+        body: { company: companyView(doc), admin: registered.admin },
+        headers: writeHeaders({ revision: doc.revision, position: registered.position, location: `/empresas/${registered.companyId}` }),
+      };
+    },
+  }),
+  route<NoInput, { limit: number; cursor?: string; estado?: 'activa' | 'suspendida'; minPosition?: string }>({
+    method: 'get',
+    path: '/empresas',
+    tag: TAG,
+    auth: 'platform',
+    summary: 'Platform: the companies, by trade name',
+    query: {
+      type: 'object',
+      additionalProperties: false,
+      properties: { ...pageQueryProperties, ...minPositionQueryProperty, estado: { type: 'string', enum: ['activa', 'suspendida'] } },
+    },
+    responses: { 200: ok('A page of companies', CompanyPage), 400: badCursor400, 503: behind503 },
+    async handle({ query }, ctx) {
+      await awaitMinPosition(ctx, query.minPosition);
+      const status = query.estado === 'activa' ? 'active' : query.estado === 'suspendida' ? 'suspended' : undefined;
+      return {
+        status: 200,
+        body: await listCompanies(ctx.services, { limit: query.limit, cursor: query.cursor ?? null, ...(status ? { status } : {}) }),
+      };
+    },
+  }),
+  route<{ id: string }>({
+    method: 'get',
+    path: '/empresas/{id}',
+    tag: TAG,
+    auth: 'platform',
+    summary: 'Platform: a company',
+    params: CompanyIdParams,
+    responses: { 200: ok('The company', CompanySchema, { ETag: RECORD_HEADERS.ETag }), 404: company404 },
+    async handle({ params }, ctx) {
+      const doc = await companyDoc(ctx.services, params.id);
+      return { status: 200, body: companyView(doc), headers: { ETag: etagOf(doc.revision) } };
+    },
+  }),
+  statusRoute(
+    '/empresas/{id}/suspension',
+    'SuspendCompany',
+    'Platform: suspend a company (its writes answer 403 company-suspended; reads stay for audit)',
+  ),
+  statusRoute('/empresas/{id}/reactivacion', 'ReactivateCompany', 'Platform: reactivate a suspended company'),
+];

@@ -1,0 +1,35 @@
+// What the location routes share: paths, params types, write responses and the answer of a write.
+import { ifMatchHeader, writeHeaders } from '../../recordHeaders.js';
+import type { HttpResult, RequestContext } from '../../routeTypes.js';
+import type { CommandResult } from '../../../commands/handleCommand.js';
+import { locationView } from '../../../projections/empresas/locationDoc.js';
+import { locationAfterWrite } from '../../../queries/empresas/readModel.js';
+import { conflict409, precondition412, tenantCtx } from '../pacientes/routeSupport.js';
+import { locationNotFound404 } from './support.js';
+
+export const BASE = '/empresas/actual/sedes';
+export type LocationIdParams = { sedeId: string };
+export type RoomIdParams = LocationIdParams & { salaId: string };
+export type StationIdParams = LocationIdParams & { puestoId: string };
+export type Reason = { reason: string };
+
+export const optionalIfMatch = { 'If-Match': ifMatchHeader(false) };
+export const writeResponses = { 404: locationNotFound404, 409: conflict409, 412: precondition412 };
+
+/** The location as the read model has it after the write, with its ETag and position (and what the write created). */
+export async function locationAnswer(
+  ctx: RequestContext,
+  locationId: string,
+  result: CommandResult<unknown>,
+  status: 200 | 201,
+  createdId?: string,
+): Promise<HttpResult> {
+  const doc = await locationAfterWrite(tenantCtx(ctx), locationId, result);
+  const position = result.position ?? BigInt(doc._position);
+  const location = status === 201 ? `${BASE}/${locationId}` : undefined;
+  return {
+    status,
+    body: { ...locationView(doc), ...(createdId ? { createdId } : {}) },
+    headers: writeHeaders({ revision: doc.revision, position, ...(location ? { location } : {}) }),
+  };
+}

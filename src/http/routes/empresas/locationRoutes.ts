@@ -1,0 +1,166 @@
+// /empresas/actual/sedes: the selected company's locations (sedes): open, list, read, correct (If-Match), close, history.
+import { minPositionQueryProperty, pageOf, pageQueryProperties } from '../../commonSchemas.js';
+import { awaitMinPosition } from '../../readYourWrites.js';
+import { etagOf, ifMatchHeader, ifMatchRevision, preconditionRequired } from '../../recordHeaders.js';
+import { route, type RouteDecl } from '../../routeTypes.js';
+import type { LocationAddress, LocationPatch } from '../../../commands/empresas/locationEvents.js';
+import { correctLocation, locationCommand, openLocation } from '../../../commands/empresas/locationWrites.js';
+import { EMPRESAS_PROJECTION } from '../../../projections/empresas/empresasProjection.js';
+import { locationView } from '../../../projections/empresas/locationDoc.js';
+import { listLocations, type LocationListQuery } from '../../../queries/empresas/locationQueries.js';
+import { locationOr404 } from '../../../queries/empresas/readModel.js';
+import { historyStamp, streamHistory } from '../../../queries/empresas/streamHistory.js';
+import {
+  badCursor400,
+  commandCtx,
+  conflict409,
+  ok,
+  RECORD_HEADERS,
+  required428,
+  tenantCtx,
+  unavailable503,
+  withFieldPointers,
+  type MinPositionQuery,
+  type NoInput,
+  type PageQuery,
+} from '../pacientes/routeSupport.js';
+import { ADMIN, locationNotFound404, READ, TAG } from './support.js';
+import {
+  CorrectLocationBody,
+  LocationHistoryEntry,
+  LocationParams,
+  LocationView,
+  OpenLocationBody,
+  ReasonBody,
+} from './locationSchemas.js';
+import { BASE, locationAnswer, optionalIfMatch, writeResponses, type LocationIdParams, type Reason } from './locationAnswer.js';
+
+const minPositionOnly = { type: 'object', additionalProperties: false, properties: { ...minPositionQueryProperty } };
+
+export const locationRoutes: RouteDecl[] = [
+  route<NoInput, LocationListQuery & MinPositionQuery>({
+    method: 'get',
+    path: BASE,
+    tag: TAG,
+    auth: 'tenant',
+    permission: READ,
+    summary: "The selected company's locations (sedes), by name",
+    query: {
+      type: 'object',
+      additionalProperties: false,
+      properties: { status: { enum: ['open', 'closed'] }, ...pageQueryProperties, ...minPositionQueryProperty },
+    },
+    responses: { 200: { description: 'A page of locations', schema: pageOf(LocationView) }, 400: badCursor400, 503: unavailable503 },
+    handle: async (input, ctx) => {
+      await awaitMinPosition(ctx, input.query.minPosition, [EMPRESAS_PROJECTION]);
+      return { status: 200, body: await listLocations(tenantCtx(ctx), input.query) };
+    },
+  }),
+  route<NoInput, NoInput, { name: string; address?: LocationAddress; registryCode?: string }>({
+    method: 'post',
+    path: BASE,
+    tag: TAG,
+    auth: 'tenant',
+    permission: ADMIN,
+    idempotent: true,
+    summary: 'Open a location (sede)',
+    description:
+      'The registry code is unique within the company (compared ignoring case, spaces, dots and dashes): a second one answers 409 duplicate-registry-code.',
+    body: OpenLocationBody,
+    responses: { 201: ok('The new location', LocationView, { ...RECORD_HEADERS, Location: 'URL of the location' }), 409: conflict409 },
+    handle: (input, ctx) =>
+      withFieldPointers(async () => {
+        const { locationId, result } = await openLocation(ctx.services.events, commandCtx(ctx), input.body);
+        return locationAnswer(ctx, locationId, result, 201);
+      }),
+  }),
+  route<LocationIdParams, MinPositionQuery>({
+    method: 'get',
+    path: `${BASE}/{sedeId}`,
+    tag: TAG,
+    auth: 'tenant',
+    permission: READ,
+    summary: 'Read a location with its rooms and stations',
+    params: LocationParams,
+    query: minPositionOnly,
+    responses: { 200: ok('The location', LocationView, { ETag: RECORD_HEADERS.ETag }), 404: locationNotFound404, 503: unavailable503 },
+    handle: async (input, ctx) => {
+      await awaitMinPosition(ctx, input.query.minPosition, [EMPRESAS_PROJECTION]);
+      const doc = await locationOr404(tenantCtx(ctx), input.params.sedeId);
+      return { status: 200, body: locationView(doc), headers: { ETag: etagOf(doc.revision) } };
+    },
+  }),
+  route<LocationIdParams, NoInput, LocationPatch & { reason?: string }>({
+    method: 'patch',
+    path: `${BASE}/{sedeId}`,
+    tag: TAG,
+    auth: 'tenant',
+    permission: ADMIN,
+    summary: "Correct a location's name, address or registry code",
+    description:
+      'If-Match is required (428 without it, 412 when the location changed). A correction that changes nothing records nothing. ' +
+      'A new registry code must still be unique within the company (409 duplicate-registry-code).',
+    params: LocationParams,
+    body: CorrectLocationBody,
+    requestHeaders: { 'If-Match': ifMatchHeader(true) },
+    responses: { 200: ok('The corrected location', LocationView), ...writeResponses, 428: required428 },
+    handle: (input, ctx) =>
+      withFieldPointers(async () => {
+        const header = input.headers['if-match'];
+        if (header?.trim() === '*') throw preconditionRequired();
+        const ifMatch = ifMatchRevision(header, { required: true })!;
+        const { reason, ...patch } = input.body;
+        const result = await correctLocation(ctx.services.events, commandCtx(ctx, reason), input.params.sedeId, patch, ifMatch);
+        return locationAnswer(ctx, input.params.sedeId, result, 200);
+      }),
+  }),
+  route<LocationIdParams, NoInput, Reason>({
+    method: 'post',
+    path: `${BASE}/{sedeId}/cierre`,
+    tag: TAG,
+    auth: 'tenant',
+    permission: ADMIN,
+    summary: 'Close a location',
+    description: 'With a reason. A closed location keeps its history but takes no new rooms or stations.',
+    params: LocationParams,
+    body: ReasonBody,
+    requestHeaders: optionalIfMatch,
+    responses: { 200: ok('The closed location', LocationView), ...writeResponses },
+    handle: (input, ctx) =>
+      withFieldPointers(async () => {
+        const ifMatch = ifMatchRevision(input.headers['if-match']);
+        const result = await locationCommand(
+          ctx.services.events,
+          commandCtx(ctx, input.body.reason),
+          input.params.sedeId,
+          'CloseLocation',
+          input.body,
+          ifMatch,
+        );
+        return locationAnswer(ctx, input.params.sedeId, result, 200);
+      }),
+  }),
+  route<LocationIdParams, PageQuery>({
+    method: 'get',
+    path: `${BASE}/{sedeId}/historial`,
+    tag: TAG,
+    auth: 'tenant',
+    permission: READ,
+    summary: "The location's history: every event, oldest first",
+    description: 'Who (actor), when (occurredAt), why (reason), what (type and data), with the revision each produced.',
+    params: LocationParams,
+    query: { type: 'object', additionalProperties: false, properties: { ...pageQueryProperties, ...minPositionQueryProperty } },
+    responses: {
+      200: { description: 'A page of the history', schema: pageOf(LocationHistoryEntry) },
+      400: badCursor400,
+      404: locationNotFound404,
+      503: unavailable503,
+    },
+    handle: async (input, ctx) => {
+      await awaitMinPosition(ctx, input.query.minPosition, [EMPRESAS_PROJECTION]);
+      await locationOr404(tenantCtx(ctx), input.params.sedeId);
+      const page = await streamHistory(tenantCtx(ctx), 'location', input.params.sedeId, input.query.limit, input.query.cursor);
+      return { status: 200, body: { items: page.events.map((e) => ({ ...historyStamp(e), data: e.data })), nextCursor: page.nextCursor } };
+    },
+  }),
+];

@@ -1,0 +1,116 @@
+// /empresas/actual/politica: the selected company's policy, its change (If-Match) and its history.
+import { minPositionQueryProperty, pageOf, pageQueryProperties } from '../../commonSchemas.js';
+import { awaitMinPosition } from '../../readYourWrites.js';
+import { etagOf, ifMatchHeader, ifMatchRevision, preconditionRequired, writeHeaders } from '../../recordHeaders.js';
+import { route, type HttpResult, type RequestContext, type RouteDecl } from '../../routeTypes.js';
+import type { CommandResult } from '../../../commands/handleCommand.js';
+import { changePolicy } from '../../../commands/empresas/policyWrites.js';
+import type { ChangePolicyData } from '../../../commands/empresas/policyDecider.js';
+import { EMPRESAS_PROJECTION } from '../../../projections/empresas/empresasProjection.js';
+import { policyView } from '../../../queries/empresas/companyPolicy.js';
+import { policyAfterWrite } from '../../../queries/empresas/readModel.js';
+import { policyHistory } from '../../../queries/empresas/policyHistory.js';
+import {
+  badCursor400,
+  commandCtx,
+  conflict409,
+  ok,
+  precondition412,
+  RECORD_HEADERS,
+  required428,
+  tenantCtx,
+  unavailable503,
+  withFieldPointers,
+  type MinPositionQuery,
+  type NoInput,
+  type PageQuery,
+} from '../pacientes/routeSupport.js';
+import { ADMIN, READ, TAG } from './support.js';
+import { ChangePolicyBody, PolicyHistoryEntry, PolicyView } from './policySchemas.js';
+
+const PATH = '/empresas/actual/politica';
+const minPositionOnly = { type: 'object', additionalProperties: false, properties: { ...minPositionQueryProperty } };
+
+/** If-Match of the policy: W/"-1" names the defaults (nothing recorded yet); '*' protects nothing, so it counts as absent. */
+function policyIfMatch(header: string | undefined): number {
+  if (header?.trim() === '*') throw preconditionRequired();
+  if (header !== undefined && /^\s*(?:W\/)?"-1"\s*$/.test(header)) return -1;
+  return ifMatchRevision(header, { required: true })!;
+}
+
+const currentView = (ctx: RequestContext) => policyView(ctx.services, tenantCtx(ctx).auth.tenantId);
+
+async function changeAnswer(ctx: RequestContext, result: CommandResult<unknown>): Promise<HttpResult> {
+  const doc = await policyAfterWrite(tenantCtx(ctx), result);
+  const body = doc
+    ? { revision: doc.revision, settings: doc.settings, updatedAt: doc.updatedAt, updatedBy: doc.updatedBy }
+    : await currentView(ctx);
+  const headers = writeHeaders({ revision: body.revision, position: result.position });
+  return { status: 200, body, headers: { ...headers, ETag: etagOf(body.revision) } };
+}
+
+export const policyRoutes: RouteDecl[] = [
+  route<NoInput, MinPositionQuery>({
+    method: 'get',
+    path: PATH,
+    tag: TAG,
+    auth: 'tenant',
+    permission: READ,
+    summary: "The selected company's policy",
+    description:
+      'Clinical and administrative settings other groups decide with (reuse limits, TCV threshold, maintenance, adequacy flags...). ' +
+      'revision -1 (ETag W/"-1") means nothing was recorded and the defaults apply.',
+    query: minPositionOnly,
+    responses: { 200: ok('The policy in force', PolicyView, { ETag: RECORD_HEADERS.ETag }), 503: unavailable503 },
+    handle: async (input, ctx) => {
+      await awaitMinPosition(ctx, input.query.minPosition, [EMPRESAS_PROJECTION]);
+      const body = await currentView(ctx);
+      return { status: 200, body, headers: { ETag: etagOf(body.revision) } };
+    },
+  }),
+  route<NoInput, NoInput, ChangePolicyData>({
+    method: 'put',
+    path: PATH,
+    tag: TAG,
+    auth: 'tenant',
+    permission: ADMIN,
+    summary: "Change the company's policy",
+    description:
+      'A partial change (deep merge: objects merge key by key, values and lists replace) with a required reason. If-Match is required ' +
+      '(428 without it, 412 when the policy changed since; W/"-1" while the defaults apply). A change that changes nothing answers 200 and records nothing. ' +
+      'Out-of-range or inconsistent values answer 422 naming each field (/body/settings/...).',
+    body: ChangePolicyBody,
+    requestHeaders: { 'If-Match': ifMatchHeader(true) },
+    responses: {
+      200: ok('The policy after the change', PolicyView),
+      409: conflict409,
+      412: precondition412,
+      428: required428,
+    },
+    handle: (input, ctx) =>
+      withFieldPointers(async () => {
+        const ifMatch = policyIfMatch(input.headers['if-match']);
+        const result = await changePolicy(ctx.services, commandCtx(ctx, input.body.reason.trim()), input.body, ifMatch);
+        return changeAnswer(ctx, result);
+      }),
+  }),
+  route<NoInput, PageQuery>({
+    method: 'get',
+    path: `${PATH}/historial`,
+    tag: TAG,
+    auth: 'tenant',
+    permission: READ,
+    summary: "The policy's history: every recorded change, oldest first",
+    description: 'Who (actor), when (occurredAt), why (reason), the fields changed with their values before and after, and the revisions.',
+    query: { type: 'object', additionalProperties: false, properties: { ...pageQueryProperties, ...minPositionQueryProperty } },
+    responses: {
+      200: { description: 'A page of the history', schema: pageOf(PolicyHistoryEntry) },
+      400: badCursor400,
+      503: unavailable503,
+    },
+    handle: async (input, ctx) => {
+      await awaitMinPosition(ctx, input.query.minPosition, [EMPRESAS_PROJECTION]);
+      return { status: 200, body: await policyHistory(tenantCtx(ctx), input.query.limit, input.query.cursor) };
+    },
+  }),
+];

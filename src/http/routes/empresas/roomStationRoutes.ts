@@ -1,0 +1,127 @@
+// /empresas/actual/sedes/{sedeId}/salas and /puestos: rooms (salas) and dialysis stations (puestos) of a location.
+import { ifMatchRevision } from '../../recordHeaders.js';
+import { route, type RouteDecl } from '../../routeTypes.js';
+import type { RoomIsolation } from '../../../commands/empresas/locationEvents.js';
+import { locationCommand, newEntityId } from '../../../commands/empresas/locationWrites.js';
+import { commandCtx, ok, RECORD_HEADERS, withFieldPointers, type NoInput } from '../pacientes/routeSupport.js';
+import { ADMIN, TAG } from './support.js';
+import {
+  AddRoomBody,
+  AddStationBody,
+  LocationParams,
+  LocationView,
+  ReasonBody,
+  RenameRoomBody,
+  RoomParams,
+  StationParams,
+} from './locationSchemas.js';
+import {
+  BASE,
+  locationAnswer,
+  optionalIfMatch,
+  writeResponses,
+  type LocationIdParams,
+  type Reason,
+  type RoomIdParams,
+  type StationIdParams,
+} from './locationAnswer.js';
+
+/** A station's deactivation or reactivation: same shape, opposite event. */
+const stationStatusRoute = (segment: 'desactivacion' | 'reactivacion', type: 'DeactivateStation' | 'ReactivateStation', summary: string) =>
+  route<StationIdParams, NoInput, Reason>({
+    method: 'post',
+    path: `${BASE}/{sedeId}/puestos/{puestoId}/${segment}`,
+    tag: TAG,
+    auth: 'tenant',
+    permission: ADMIN,
+    summary,
+    description: 'With a reason (recorded and shown in the history). A closed location brings no station back into service.',
+    params: StationParams,
+    body: ReasonBody,
+    requestHeaders: optionalIfMatch,
+    responses: { 200: ok('The location', LocationView), ...writeResponses },
+    handle: (input, ctx) =>
+      withFieldPointers(async () => {
+        const { sedeId, puestoId } = input.params;
+        const ifMatch = ifMatchRevision(input.headers['if-match']);
+        const data = { stationId: puestoId, reason: input.body.reason };
+        const result = await locationCommand(ctx.services.events, commandCtx(ctx, input.body.reason), sedeId, type, data, ifMatch);
+        return locationAnswer(ctx, sedeId, result, 200);
+      }),
+  });
+
+export const roomAndStationRoutes: RouteDecl[] = [
+  route<LocationIdParams, NoInput, { name: string; isolation: RoomIsolation }>({
+    method: 'post',
+    path: `${BASE}/{sedeId}/salas`,
+    tag: TAG,
+    auth: 'tenant',
+    permission: ADMIN,
+    idempotent: true,
+    summary: 'Add a room (sala) to a location',
+    description: 'Room names are unique within the location (409 duplicate-room-name); a closed location answers 409 location-closed.',
+    params: LocationParams,
+    body: AddRoomBody,
+    requestHeaders: optionalIfMatch,
+    responses: {
+      201: ok('The location with the new room (createdId)', LocationView, { ...RECORD_HEADERS, Location: 'URL of the location' }),
+      ...writeResponses,
+    },
+    handle: (input, ctx) =>
+      withFieldPointers(async () => {
+        const roomId = newEntityId('room', ctx.idempotencyKey);
+        const ifMatch = ifMatchRevision(input.headers['if-match']);
+        const data = { roomId, ...input.body };
+        const result = await locationCommand(ctx.services.events, commandCtx(ctx), input.params.sedeId, 'AddRoom', data, ifMatch);
+        return locationAnswer(ctx, input.params.sedeId, result, 201, roomId);
+      }),
+  }),
+  route<RoomIdParams, NoInput, { name: string; reason?: string }>({
+    method: 'patch',
+    path: `${BASE}/{sedeId}/salas/{salaId}`,
+    tag: TAG,
+    auth: 'tenant',
+    permission: ADMIN,
+    summary: 'Rename a room',
+    params: RoomParams,
+    body: RenameRoomBody,
+    requestHeaders: optionalIfMatch,
+    responses: { 200: ok('The location', LocationView), ...writeResponses },
+    handle: (input, ctx) =>
+      withFieldPointers(async () => {
+        const { sedeId, salaId } = input.params;
+        const ifMatch = ifMatchRevision(input.headers['if-match']);
+        const data = { roomId: salaId, name: input.body.name };
+        const result = await locationCommand(ctx.services.events, commandCtx(ctx, input.body.reason), sedeId, 'RenameRoom', data, ifMatch);
+        return locationAnswer(ctx, sedeId, result, 200);
+      }),
+  }),
+  route<LocationIdParams, NoInput, { code: string; roomId: string }>({
+    method: 'post',
+    path: `${BASE}/{sedeId}/puestos`,
+    tag: TAG,
+    auth: 'tenant',
+    permission: ADMIN,
+    idempotent: true,
+    summary: 'Add a dialysis station (puesto) to a room of a location',
+    description:
+      'Station codes are unique within the location (409 duplicate-station-code); roomId must be a room of this location (422); a closed location answers 409 location-closed.',
+    params: LocationParams,
+    body: AddStationBody,
+    requestHeaders: optionalIfMatch,
+    responses: {
+      201: ok('The location with the new station (createdId)', LocationView, { ...RECORD_HEADERS, Location: 'URL of the location' }),
+      ...writeResponses,
+    },
+    handle: (input, ctx) =>
+      withFieldPointers(async () => {
+        const stationId = newEntityId('station', ctx.idempotencyKey);
+        const ifMatch = ifMatchRevision(input.headers['if-match']);
+        const data = { stationId, ...input.body };
+        const result = await locationCommand(ctx.services.events, commandCtx(ctx), input.params.sedeId, 'AddStation', data, ifMatch);
+        return locationAnswer(ctx, input.params.sedeId, result, 201, stationId);
+      }),
+  }),
+  stationStatusRoute('desactivacion', 'DeactivateStation', 'Take a station out of service'),
+  stationStatusRoute('reactivacion', 'ReactivateStation', 'Bring a station back into service'),
+];

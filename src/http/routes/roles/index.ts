@@ -1,0 +1,179 @@
+// The Roles group: built-in roles (one per job in a dialysis unit), custom roles, and the permission catalogue.
+import type { GroupModule } from '../../groupModule.js';
+import { route, type RouteDecl, type TenantRequestContext } from '../../routeTypes.js';
+import { problem } from '../../commonSchemas.js';
+import { writeHeaders } from '../../recordHeaders.js';
+import { handleCommand } from '../../../commands/handleCommand.js';
+import { companyDecider } from '../../../commands/platform/company/decider.js';
+import { awaitPlatformReadModels, platformContext } from '../../../commands/platform/platformWrites.js';
+import { COMPANIES } from '../../../projections/platform/platformReadModels.js';
+import { companyRole, companyRoles } from '../../../queries/roles/companyRoles.js';
+import { permissionCatalog, permissionEntries } from '../../../queries/platform/permissionCatalog.js';
+import {
+  behind503,
+  callerOf,
+  conflict409,
+  obj,
+  ok,
+  reasonSchema,
+  ROLE_CODE,
+  str,
+  tenantOf,
+  WRITE_HEADERS,
+  type NoInput,
+} from '../shared/adminSupport.js';
+
+const TAG = 'Roles';
+const READ = 'roles:read';
+const ADMIN = 'roles:admin';
+
+const PERMISSION = { type: 'string', pattern: '^[a-z][a-z0-9-]*:[a-z][a-z0-9-]*$', description: '<group>:<action>' };
+const RoleSchema = obj({
+  code: str('Role code'),
+  name: str('Name'),
+  description: { type: ['string', 'null'] },
+  builtIn: { type: 'boolean', description: 'Built-in roles come with every company and cannot be changed' },
+  grantsAll: { type: 'boolean', description: 'Holds every permission, also of groups added later (the admin role)' },
+  permissions: { type: 'array', items: { type: 'string' }, description: 'What the role grants today' },
+  members: { type: 'integer', description: 'Active members holding it' },
+});
+const RoleBody = obj(
+  {
+    name: { type: 'string', minLength: 1, maxLength: 100 },
+    description: { type: 'string', minLength: 1, maxLength: 500 },
+    permissions: { type: 'array', maxItems: 200, uniqueItems: true, items: PERMISSION },
+    reason: reasonSchema,
+  },
+  ['name', 'permissions'],
+);
+const CreateRoleBody = {
+  ...RoleBody,
+  required: ['code', 'name', 'permissions'],
+  properties: { code: ROLE_CODE, ...(RoleBody.properties as object) },
+};
+const CodeParams = obj({ code: ROLE_CODE });
+const role404 = problem('No such role in the selected company');
+
+type RoleInput = { name: string; description?: string; permissions: string[]; reason?: string };
+
+async function companyWrite(ctx: TenantRequestContext, command: object, reason?: string) {
+  const result = await handleCommand(
+    ctx.services.events,
+    companyDecider,
+    command as never,
+    platformContext(ctx.services, callerOf(ctx, reason)),
+  );
+  await awaitPlatformReadModels(ctx.services, result.position, [COMPANIES.projection]);
+  return result.position;
+}
+
+const routes: RouteDecl[] = [
+  route({
+    method: 'get',
+    path: '/roles',
+    tag: TAG,
+    auth: 'tenant',
+    permission: READ,
+    summary: "The company's roles with the permissions each grants",
+    responses: { 200: ok('Built-in roles first, then custom roles', obj({ items: { type: 'array', items: RoleSchema } })) },
+    async handle(_input, ctx) {
+      return { status: 200, body: { items: await companyRoles(ctx as TenantRequestContext) } };
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/roles/permisos',
+    tag: TAG,
+    auth: 'tenant',
+    permission: READ,
+    summary: 'The permission catalogue: every permission the groups of this service declare',
+    responses: {
+      200: ok(
+        'Permissions with their group',
+        obj({ items: { type: 'array', items: obj({ permission: str('<group>:<action>'), group: str('Group (OpenAPI tag)') }) } }),
+      ),
+    },
+    async handle() {
+      return { status: 200, body: { items: permissionEntries() } };
+    },
+  }),
+  route<{ code: string }>({
+    method: 'get',
+    path: '/roles/{code}',
+    tag: TAG,
+    auth: 'tenant',
+    permission: READ,
+    summary: 'A role',
+    params: CodeParams,
+    responses: { 200: ok('The role', RoleSchema), 404: role404 },
+    async handle({ params }, ctx) {
+      return { status: 200, body: await companyRole(ctx as TenantRequestContext, params.code) };
+    },
+  }),
+  route<NoInput, NoInput, RoleInput & { code: string }>({
+    method: 'post',
+    path: '/roles',
+    tag: TAG,
+    auth: 'tenant',
+    permission: ADMIN,
+    summary: 'Create a custom role',
+    description: 'Permissions must be in the catalogue (GET /roles/permisos); a company role never grants a platform operation.',
+    body: CreateRoleBody,
+    responses: { 201: ok('The role', RoleSchema, { ...WRITE_HEADERS, Location: 'URL of the role' }), 409: conflict409, 503: behind503 },
+    async handle({ body }, ctx) {
+      const tctx = ctx as TenantRequestContext;
+      const { code, name, description, permissions, reason } = body;
+      const data = { code, name, permissions, catalog: permissionCatalog(), ...(description ? { description } : {}) };
+      const position = await companyWrite(tctx, { type: 'DefineRole', aggregateId: tenantOf(ctx), data }, reason);
+      return { status: 201, body: await companyRole(tctx, code), headers: writeHeaders({ position, location: `/roles/${code}` }) };
+    },
+  }),
+  route<{ code: string }, NoInput, RoleInput>({
+    method: 'put',
+    path: '/roles/{code}',
+    tag: TAG,
+    auth: 'tenant',
+    permission: ADMIN,
+    summary: 'Change a custom role (effective on the next request of every member holding it)',
+    params: CodeParams,
+    body: RoleBody,
+    responses: { 200: ok('The role', RoleSchema, WRITE_HEADERS), 404: role404, 409: conflict409, 503: behind503 },
+    async handle({ params, body }, ctx) {
+      const tctx = ctx as TenantRequestContext;
+      const { name, description, permissions, reason } = body;
+      const data = { code: params.code, name, permissions, catalog: permissionCatalog(), ...(description ? { description } : {}) };
+      const position = await companyWrite(tctx, { type: 'ChangeRole', aggregateId: tenantOf(ctx), data }, reason);
+      return { status: 200, body: await companyRole(tctx, params.code), headers: writeHeaders({ position }) };
+    },
+  }),
+  route<{ code: string }, NoInput, { reason: string }>({
+    method: 'post',
+    path: '/roles/{code}/retiro',
+    tag: TAG,
+    auth: 'tenant',
+    permission: ADMIN,
+    summary: 'Retire a custom role nobody holds',
+    params: CodeParams,
+    body: obj({ reason: reasonSchema }),
+    responses: { 204: ok('Retired', undefined, WRITE_HEADERS), 404: role404, 409: conflict409, 503: behind503 },
+    async handle({ params, body }, ctx) {
+      const position = await companyWrite(
+        ctx as TenantRequestContext,
+        { type: 'RetireRole', aggregateId: tenantOf(ctx), data: { code: params.code } },
+        body.reason,
+      );
+      return { status: 204, headers: writeHeaders({ position }) };
+    },
+  }),
+];
+
+export const rolesGroup: GroupModule = {
+  tag: TAG,
+  description:
+    'Roles of the selected company: built-in roles for each job of a dialysis unit (admin, medical director, physician, nurse, ' +
+    'nursing technician, biomedical and reprocessing technicians, pharmacist, receptionist, billing, auditor) and custom roles. ' +
+    'A change takes effect on the next request of every member, without signing in again.',
+  permissions: [READ, ADMIN],
+  routes,
+  projections: [],
+};

@@ -1,0 +1,176 @@
+// /integraciones: API clients of the selected company (programs that sign in with client credentials).
+import { route, type RouteDecl, type TenantRequestContext } from '../../routeTypes.js';
+import { pageOf, pageQueryProperties, problem } from '../../commonSchemas.js';
+import { writeHeaders } from '../../recordHeaders.js';
+import { LIMITS } from '../../../limits.js';
+import {
+  changeApiClientRoles,
+  createApiClient,
+  revokeApiClient,
+  rotateApiClientSecret,
+} from '../../../commands/platform/apiClientWrites.js';
+import { companyApiClient, companyApiClients } from '../../../queries/usuarios/apiClients.js';
+import {
+  badCursor400,
+  behind503,
+  callerOf,
+  conflict409,
+  obj,
+  ok,
+  reasonSchema,
+  str,
+  tenantOf,
+  UUID,
+  WRITE_HEADERS,
+  type NoInput,
+} from '../shared/adminSupport.js';
+import { RolesSchema } from './schemas.js';
+import { ADMIN, READ, TAG } from './userRoutes.js';
+
+const ApiClientSchema = obj({
+  id: str('client_id'),
+  companyId: str('The company its tokens act in'),
+  name: str('Name'),
+  roles: { type: 'array', items: { type: 'string' } },
+  status: { type: 'string', enum: ['active', 'revoked'] },
+  createdAt: str('Created'),
+  createdBy: str('Who created it'),
+  secretRotatedAt: { type: ['string', 'null'] },
+  previousSecretValidUntil: { type: ['string', 'null'], description: 'The previous secret works until then (after a rotation)' },
+  lastTokenAt: { type: ['string', 'null'] },
+  revokedAt: { type: ['string', 'null'] },
+});
+const WithSecret = obj({
+  client: ApiClientSchema,
+  clientSecret: str('The secret: shown only in this answer (stored hashed); send it to POST /auth/token'),
+});
+const ClientParams = obj({ id: UUID });
+const client404 = problem('No such API client in the selected company');
+type IdParams = { id: string };
+
+export const apiClientRoutes: RouteDecl[] = [
+  route<NoInput, NoInput, { name: string; roles: string[] }>({
+    method: 'post',
+    path: '/integraciones',
+    tag: TAG,
+    auth: 'tenant',
+    permission: ADMIN,
+    idempotent: true,
+    summary: 'Create an API client (a program) with roles in this company; its secret is shown once',
+    description:
+      `The program exchanges client_id and client_secret at POST /auth/token (OAuth 2.0 client credentials) for a ${LIMITS.apiClients.tokenTtlSeconds / 60}-minute ` +
+      'bearer token bound to this company. Every event it causes names `client:<id>` as the actor.',
+    body: obj({ name: { type: 'string', minLength: 1, maxLength: 100 }, roles: RolesSchema }),
+    responses: {
+      201: ok('The client and its secret', WithSecret, { ...WRITE_HEADERS, Location: 'URL of the client' }),
+      409: conflict409,
+      503: behind503,
+    },
+    async handle({ body }, ctx) {
+      const created = await createApiClient(ctx.services, { companyId: tenantOf(ctx), ...body }, callerOf(ctx));
+      return {
+        status: 201,
+        body: { client: await companyApiClient(ctx as TenantRequestContext, created.clientId), clientSecret: created.clientSecret },
+        headers: writeHeaders({ position: created.position, location: `/integraciones/${created.clientId}` }),
+      };
+    },
+  }),
+  route<NoInput, { limit: number; cursor?: string }>({
+    method: 'get',
+    path: '/integraciones',
+    tag: TAG,
+    auth: 'tenant',
+    permission: READ,
+    summary: "The company's API clients",
+    query: { type: 'object', additionalProperties: false, properties: { ...pageQueryProperties } },
+    responses: { 200: ok('A page of clients', pageOf(ApiClientSchema)), 400: badCursor400 },
+    async handle({ query }, ctx) {
+      return {
+        status: 200,
+        body: await companyApiClients(ctx as TenantRequestContext, { limit: query.limit, cursor: query.cursor ?? null }),
+      };
+    },
+  }),
+  route<IdParams>({
+    method: 'get',
+    path: '/integraciones/{id}',
+    tag: TAG,
+    auth: 'tenant',
+    permission: READ,
+    summary: 'An API client',
+    params: ClientParams,
+    responses: { 200: ok('The client', ApiClientSchema), 404: client404 },
+    async handle({ params }, ctx) {
+      return { status: 200, body: await companyApiClient(ctx as TenantRequestContext, params.id) };
+    },
+  }),
+  route<IdParams, NoInput, { graceSeconds?: number; reason: string }>({
+    method: 'post',
+    path: '/integraciones/{id}/rotacion',
+    tag: TAG,
+    auth: 'tenant',
+    permission: ADMIN,
+    summary: 'Rotate the secret: a new one is shown once; the old one keeps working for the grace period',
+    params: ClientParams,
+    body: obj(
+      {
+        graceSeconds: {
+          type: 'integer',
+          minimum: 0,
+          maximum: LIMITS.apiClients.maxGraceSeconds,
+          default: LIMITS.apiClients.defaultGraceSeconds,
+          description: `How long the old secret still works (default ${LIMITS.apiClients.defaultGraceSeconds} s; 0 ends it now)`,
+        },
+        reason: reasonSchema,
+      },
+      ['reason'],
+    ),
+    responses: { 200: ok('The client and its new secret', WithSecret, WRITE_HEADERS), 404: client404, 409: conflict409, 503: behind503 },
+    async handle({ params, body }, ctx) {
+      await companyApiClient(ctx as TenantRequestContext, params.id);
+      const graceSeconds = body.graceSeconds ?? LIMITS.apiClients.defaultGraceSeconds;
+      const rotated = await rotateApiClientSecret(ctx.services, { clientId: params.id, graceSeconds }, callerOf(ctx, body.reason));
+      return {
+        status: 200,
+        body: { client: await companyApiClient(ctx as TenantRequestContext, params.id), clientSecret: rotated.clientSecret },
+        headers: writeHeaders({ position: rotated.position }),
+      };
+    },
+  }),
+  route<IdParams, NoInput, { roles: string[]; reason: string }>({
+    method: 'put',
+    path: '/integraciones/{id}/roles',
+    tag: TAG,
+    auth: 'tenant',
+    permission: ADMIN,
+    summary: "Change an API client's roles (effective on its next request)",
+    params: ClientParams,
+    body: obj({ roles: RolesSchema, reason: reasonSchema }),
+    responses: { 200: ok('The client', ApiClientSchema, WRITE_HEADERS), 404: client404, 409: conflict409, 503: behind503 },
+    async handle({ params, body }, ctx) {
+      await companyApiClient(ctx as TenantRequestContext, params.id);
+      const position = await changeApiClientRoles(
+        ctx.services,
+        { companyId: tenantOf(ctx), clientId: params.id, roles: body.roles },
+        callerOf(ctx, body.reason),
+      );
+      return { status: 200, body: await companyApiClient(ctx as TenantRequestContext, params.id), headers: writeHeaders({ position }) };
+    },
+  }),
+  route<IdParams, NoInput, { reason: string }>({
+    method: 'post',
+    path: '/integraciones/{id}/revocacion',
+    tag: TAG,
+    auth: 'tenant',
+    permission: ADMIN,
+    summary: 'Revoke an API client: its tokens stop working at once, for good',
+    params: ClientParams,
+    body: obj({ reason: reasonSchema }),
+    responses: { 200: ok('The client', ApiClientSchema, WRITE_HEADERS), 404: client404, 503: behind503 },
+    async handle({ params, body }, ctx) {
+      await companyApiClient(ctx as TenantRequestContext, params.id);
+      const position = await revokeApiClient(ctx.services, params.id, callerOf(ctx, body.reason));
+      return { status: 200, body: await companyApiClient(ctx as TenantRequestContext, params.id), headers: writeHeaders({ position }) };
+    },
+  }),
+];

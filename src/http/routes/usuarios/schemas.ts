@@ -1,0 +1,57 @@
+// Shapes of the Usuarios routes: the people of a company, invitations, roles, API clients.
+import type { JsonSchema } from '../../routeTypes.js';
+import { obj, reasonSchema, ROLE_CODE, str, UUID } from '../shared/adminSupport.js';
+import { pageOf } from '../../commonSchemas.js';
+
+export const RolesSchema: JsonSchema = { type: 'array', minItems: 1, maxItems: 20, uniqueItems: true, items: ROLE_CODE };
+
+export const CompanyUserSchema = obj({
+  id: str('User id'),
+  email: str('E-mail (the sign-in name)'),
+  name: str('Name'),
+  roles: { type: 'array', items: { type: 'string' } },
+  membership: { type: 'string', enum: ['active', 'revoked'] },
+  memberSince: str('When the membership was granted'),
+  account: { type: 'string', enum: ['invited', 'active', 'deactivated'], description: 'invited: no password chosen yet' },
+  totpEnrolled: { type: 'boolean' },
+  lastSignInAt: { type: ['string', 'null'], description: 'Last completed sign-in (second factor accepted)' },
+});
+export const CompanyUserPage = pageOf(CompanyUserSchema);
+
+export const ActivationSchema = {
+  type: ['object', 'null'],
+  additionalProperties: false,
+  required: ['token', 'expiresAt'],
+  properties: {
+    token: str('One-time activation token: shown only in this answer; the person sends it to POST /auth/activate with a password'),
+    expiresAt: str('When the token stops working'),
+  },
+  description: 'Null when the e-mail already had an account (it received a membership, not a second account)',
+} as const;
+
+export const InvitationSchema = obj({
+  user: CompanyUserSchema,
+  accountCreated: { type: 'boolean', description: 'False when the e-mail already had an account' },
+  activation: ActivationSchema,
+  emailed: { type: 'boolean', description: 'The activation token was also sent by e-mail (SMTP_URL configured)' },
+});
+
+export const InviteBody = obj({
+  email: { type: 'string', minLength: 3, maxLength: 254, format: 'email' },
+  name: { type: 'string', minLength: 1, maxLength: 200 },
+  roles: RolesSchema,
+});
+export const RolesBody = obj({ roles: RolesSchema, reason: reasonSchema });
+export const ReasonBody = obj({ reason: reasonSchema });
+export const UserIdParams = obj({ id: UUID });
+
+export const ActivateBody = obj({
+  token: { type: 'string', minLength: 1, maxLength: 200 },
+  password: { type: 'string', minLength: 1, maxLength: 1024 },
+});
+export const ActivatedSchema = obj({ userId: str('User id'), email: str('Sign in with this e-mail and the new password') });
+export const ChangePasswordBody = obj({
+  currentPassword: { type: 'string', minLength: 1, maxLength: 1024 },
+  code: { type: 'string', minLength: 1, maxLength: 16, description: 'A current code of your authenticator' },
+  newPassword: { type: 'string', minLength: 1, maxLength: 1024 },
+});

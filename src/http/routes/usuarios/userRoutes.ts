@@ -1,0 +1,271 @@
+// /usuarios: the people of the selected company (invite, list, read, roles, revoke, second-factor reset, a new
+// activation token) and the platform's deactivation of an account.
+import { route, type RouteDecl } from '../../routeTypes.js';
+import { pageQueryProperties, minPositionQueryProperty, problem } from '../../commonSchemas.js';
+import { awaitMinPosition } from '../../readYourWrites.js';
+import { writeHeaders } from '../../recordHeaders.js';
+import {
+  changeMemberRoles,
+  deactivateAccount,
+  inviteUser,
+  reissueActivation,
+  resetSecondFactor,
+  revokeMember,
+} from '../../../commands/platform/usuariosWrites.js';
+import { companyUser, listCompanyUsers } from '../../../queries/usuarios/companyUsers.js';
+import { sendActivationMail } from '../../../notifications/mailer.js';
+import { PLATFORM_DOCS } from '../../../stores/readStore.js';
+import { platformCollections } from '../../../queries/platform/memberships.js';
+import { notFound } from '../../../commands/decider.js';
+import { badCursor400, behind503, callerOf, conflict409, ok, tenantOf, WRITE_HEADERS, type NoInput } from '../shared/adminSupport.js';
+import {
+  ActivationSchema,
+  CompanyUserPage,
+  CompanyUserSchema,
+  InvitationSchema,
+  InviteBody,
+  ReasonBody,
+  RolesBody,
+  UserIdParams,
+} from './schemas.js';
+import type { TenantRequestContext } from '../../routeTypes.js';
+
+export const TAG = 'Usuarios';
+export const READ = 'usuarios:read';
+export const ADMIN = 'usuarios:admin';
+
+const notMember404 = problem('No such user in the selected company (a user of another company is reported the same way)');
+type IdParams = { id: string };
+type ListQuery = { limit: number; cursor?: string; membresia?: 'activa' | 'revocada'; minPosition?: string };
+
+/** 404 unless the user is (or was) a member of the selected company: administrators act only on their own people. */
+async function memberOr404(ctx: TenantRequestContext, userId: string, activeOnly = true): Promise<void> {
+  const user = await companyUser(ctx, userId);
+  if (activeOnly && user.membership !== 'active') throw notFound('user');
+}
+
+const written = async (ctx: TenantRequestContext, userId: string, position: bigint | null, status = 200) => ({
+  status,
+  body: await companyUser(ctx, userId),
+  headers: writeHeaders({ position }),
+});
+
+export const userRoutes: RouteDecl[] = [
+  route<NoInput, NoInput, { email: string; name: string; roles: string[] }>({
+    method: 'post',
+    path: '/usuarios',
+    tag: TAG,
+    auth: 'tenant',
+    permission: ADMIN,
+    idempotent: true,
+    summary: 'Invite a person into the company with roles',
+    description:
+      'A new e-mail gets an account without a password and a one-time activation token (shown only in this answer, valid 72 h, ' +
+      'also e-mailed when the service has SMTP_URL); the person sends it with a password to POST /auth/activate and enrolls an ' +
+      'authenticator at the first sign-in. An e-mail that already has an account (invited by another company) gets a membership ' +
+      'of this company, never a second account. The roles must exist in this company (GET /roles).',
+    body: InviteBody,
+    responses: {
+      201: ok('The invited member', InvitationSchema, { ...WRITE_HEADERS, Location: 'URL of the user in this company' }),
+      409: conflict409,
+      503: behind503,
+    },
+    async handle({ body }, ctx) {
+      const tctx = ctx as TenantRequestContext;
+      const invited = await inviteUser(ctx.services, { companyId: tenantOf(ctx), ...body }, callerOf(ctx));
+      const company = await platformCollections(ctx.services).companies.get(PLATFORM_DOCS, tenantOf(ctx));
+      const emailed = invited.activation
+        ? await sendActivationMail(ctx.services, {
+            to: body.email,
+            name: body.name,
+            companyName: company?.name ?? '',
+            ...invited.activation,
+          })
+        : false;
+      return {
+        status: 201,
+        body: {
+          user: await companyUser(tctx, invited.userId),
+          accountCreated: invited.accountCreated,
+          activation: invited.activation,
+          emailed,
+        },
+        headers: writeHeaders({ position: invited.position, location: `/usuarios/${invited.userId}` }),
+      };
+    },
+  }),
+  route<NoInput, ListQuery>({
+    method: 'get',
+    path: '/usuarios',
+    tag: TAG,
+    auth: 'tenant',
+    permission: READ,
+    summary: 'The people of the company with roles, membership, account status and last sign-in',
+    query: {
+      type: 'object',
+      additionalProperties: false,
+      properties: { ...pageQueryProperties, ...minPositionQueryProperty, membresia: { type: 'string', enum: ['activa', 'revocada'] } },
+    },
+    responses: { 200: ok('A page of users', CompanyUserPage), 400: badCursor400, 503: behind503 },
+    async handle({ query }, ctx) {
+      await awaitMinPosition(ctx, query.minPosition);
+      const membership = query.membresia === 'activa' ? 'active' : query.membresia === 'revocada' ? 'revoked' : undefined;
+      const page = await listCompanyUsers(ctx as TenantRequestContext, {
+        limit: query.limit,
+        cursor: query.cursor ?? null,
+        ...(membership ? { membership } : {}),
+      });
+      return { status: 200, body: page };
+    },
+  }),
+  route<IdParams, { minPosition?: string }>({
+    method: 'get',
+    path: '/usuarios/{id}',
+    tag: TAG,
+    auth: 'tenant',
+    permission: READ,
+    summary: 'A user of the company',
+    params: UserIdParams,
+    query: { type: 'object', additionalProperties: false, properties: { ...minPositionQueryProperty } },
+    responses: { 200: ok('The user', CompanyUserSchema), 404: notMember404, 503: behind503 },
+    async handle({ params, query }, ctx) {
+      await awaitMinPosition(ctx, query.minPosition);
+      return { status: 200, body: await companyUser(ctx as TenantRequestContext, params.id) };
+    },
+  }),
+  route<IdParams, NoInput, { roles: string[]; reason: string }>({
+    method: 'put',
+    path: '/usuarios/{id}/roles',
+    tag: TAG,
+    auth: 'tenant',
+    permission: ADMIN,
+    summary: "Change a member's roles (effective on their next request)",
+    description: 'The company keeps at least one admin: a change that would leave none answers 409 `/problems/last-admin`.',
+    params: UserIdParams,
+    body: RolesBody,
+    responses: {
+      200: ok('The user with the new roles', CompanyUserSchema, WRITE_HEADERS),
+      404: notMember404,
+      409: conflict409,
+      503: behind503,
+    },
+    async handle({ params, body }, ctx) {
+      const tctx = ctx as TenantRequestContext;
+      await memberOr404(tctx, params.id);
+      const position = await changeMemberRoles(
+        ctx.services,
+        { companyId: tenantOf(ctx), userId: params.id, roles: body.roles },
+        callerOf(ctx, body.reason),
+      );
+      return written(tctx, params.id, position);
+    },
+  }),
+  route<IdParams, NoInput, { reason: string }>({
+    method: 'post',
+    path: '/usuarios/{id}/revocacion',
+    tag: TAG,
+    auth: 'tenant',
+    permission: ADMIN,
+    summary: "Revoke a member's membership: their sessions in this company end at once",
+    description: 'The account stays (it may belong to other companies); the membership is kept as revoked for the record.',
+    params: UserIdParams,
+    body: ReasonBody,
+    responses: {
+      200: ok('The user, membership revoked', CompanyUserSchema, WRITE_HEADERS),
+      404: notMember404,
+      409: conflict409,
+      503: behind503,
+    },
+    async handle({ params, body }, ctx) {
+      const tctx = ctx as TenantRequestContext;
+      await memberOr404(tctx, params.id);
+      const position = await revokeMember(ctx.services, { companyId: tenantOf(ctx), userId: params.id }, callerOf(ctx, body.reason));
+      return written(tctx, params.id, position);
+    },
+  }),
+  route<IdParams, NoInput, { reason: string }>({
+    method: 'post',
+    path: '/usuarios/{id}/reinicio-2fa',
+    tag: TAG,
+    auth: 'tenant',
+    permission: ADMIN,
+    summary: "Reset a member's second factor (lost phone): they enroll a new authenticator at the next sign-in",
+    description: 'Their trusted devices are forgotten and their sessions end at once.',
+    params: UserIdParams,
+    body: ReasonBody,
+    responses: { 200: ok('The user', CompanyUserSchema, WRITE_HEADERS), 404: notMember404, 503: behind503 },
+    async handle({ params, body }, ctx) {
+      const tctx = ctx as TenantRequestContext;
+      await memberOr404(tctx, params.id);
+      const position = await resetSecondFactor(ctx.services, params.id, callerOf(ctx, body.reason));
+      return written(tctx, params.id, position);
+    },
+  }),
+  route<IdParams, NoInput, { reason: string }>({
+    method: 'post',
+    path: '/usuarios/{id}/activacion',
+    tag: TAG,
+    auth: 'tenant',
+    permission: ADMIN,
+    summary: 'A new activation token for a member who has not chosen a password yet (the previous one stops working)',
+    params: UserIdParams,
+    body: ReasonBody,
+    responses: {
+      200: ok(
+        'The new activation token (shown once)',
+        {
+          type: 'object',
+          additionalProperties: false,
+          required: ['activation', 'emailed'],
+          properties: { activation: ActivationSchema, emailed: { type: 'boolean' } },
+        },
+        WRITE_HEADERS,
+      ),
+      404: notMember404,
+      409: conflict409,
+    },
+    async handle({ params, body }, ctx) {
+      const tctx = ctx as TenantRequestContext;
+      await memberOr404(tctx, params.id);
+      const user = await companyUser(tctx, params.id);
+      const { position, ...activation } = await reissueActivation(ctx.services, params.id, callerOf(ctx, body.reason));
+      const company = await platformCollections(ctx.services).companies.get(PLATFORM_DOCS, tenantOf(ctx));
+      const emailed = await sendActivationMail(ctx.services, {
+        to: user.email,
+        name: user.name,
+        companyName: company?.name ?? '',
+        ...activation,
+      });
+      return { status: 200, body: { activation, emailed }, headers: writeHeaders({ position }) };
+    },
+  }),
+  route<IdParams, NoInput, { reason: string }>({
+    method: 'post',
+    path: '/usuarios/{id}/desactivacion',
+    tag: TAG,
+    auth: 'platform',
+    summary: 'Platform: deactivate an account everywhere; every session of it ends at once',
+    params: UserIdParams,
+    body: ReasonBody,
+    responses: {
+      200: ok(
+        'Deactivated',
+        {
+          type: 'object',
+          additionalProperties: false,
+          required: ['id', 'active'],
+          properties: { id: { type: 'string' }, active: { type: 'boolean' } },
+        },
+        WRITE_HEADERS,
+      ),
+      404: problem('No such user'),
+      503: behind503,
+    },
+    async handle({ params, body }, ctx) {
+      const exists = await platformCollections(ctx.services).users.get(PLATFORM_DOCS, params.id);
+      if (!exists) throw notFound('user');
+      const position = await deactivateAccount(ctx.services, params.id, callerOf(ctx, body.reason));
+      return { status: 200, body: { id: params.id, active: false }, headers: writeHeaders({ position }) };
+    },
+  }),
+];

@@ -1,0 +1,17 @@
+// For other groups (nursing notes, sessions): may this user sign clinical records of this company at this instant?
+import type { TenantScope } from '../tenantScope.js';
+import { jobPositions } from '../cargos-laborales/jobPositions.js';
+import { signingVerdict, type SigningVerdict } from './signingRule.js';
+import { staffRecords } from './staffRecords.js';
+
+export async function maySignClinicalRecords(
+  scope: TenantScope,
+  userId: string,
+  at: Date | string,
+): Promise<SigningVerdict & { staffId: string | null }> {
+  const tenantId = scope.auth.tenantId;
+  const staff = await staffRecords(scope).findOne(tenantId, { userId });
+  const position = staff ? await jobPositions(scope).get(tenantId, staff.positionId) : null;
+  const day = (typeof at === 'string' ? new Date(at) : at).toISOString().slice(0, 10);
+  return { ...signingVerdict(staff, position, day), staffId: staff?.id ?? null };
+}

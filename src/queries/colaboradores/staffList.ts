@@ -1,0 +1,43 @@
+// GET /colaboradores: staff by name, or by licence expiry when filtering on licences; dates are the company clock's
+// UTC date.
+import { LIMITS } from '../../limits.js';
+import type { Filter, Page, SortSpec } from '../../stores/readStore.js';
+import type { TenantScope } from '../tenantScope.js';
+import { staffView } from '../../projections/colaboradores/staffDoc.js';
+import { staffRecords } from './staffRecords.js';
+
+export interface StaffListQuery {
+  estado?: 'activo' | 'cesado';
+  cargoId?: string;
+  /** vencida: expired before today; por-vencer: expires today or within `dias` days. */
+  licencia?: 'vencida' | 'por-vencer';
+  dias?: number;
+  limit: number;
+  cursor?: string;
+}
+
+const addDays = (date: string, days: number): string =>
+  new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+
+/** The filter of a list query on day `today` (YYYY-MM-DD, UTC). */
+export function staffFilter(query: Omit<StaffListQuery, 'limit' | 'cursor'>, today: string): Filter {
+  const filter: Filter = {};
+  if (query.estado) filter.status = query.estado === 'activo' ? 'active' : 'terminated';
+  if (query.cargoId) filter.positionId = query.cargoId;
+  if (query.licencia === 'vencida') filter.licenceExpiresOn = { $ne: null, $lt: today };
+  if (query.licencia === 'por-vencer') {
+    filter.licenceExpiresOn = { $gte: today, $lte: addDays(today, query.dias ?? LIMITS.staffRecord.licenceExpiringDefaultDays) };
+  }
+  return filter;
+}
+
+export async function listStaff(scope: TenantScope, query: StaffListQuery): Promise<Page<Record<string, unknown>>> {
+  const today = scope.services.now().toISOString().slice(0, 10);
+  const sort: SortSpec = query.licencia ? { licenceExpiresOn: 1 } : { sortName: 1 };
+  const page = await staffRecords(scope).find(scope.auth.tenantId, staffFilter(query, today), {
+    sort,
+    limit: query.limit,
+    after: query.cursor ?? null,
+  });
+  return { items: page.items.map(staffView), nextCursor: page.nextCursor };
+}

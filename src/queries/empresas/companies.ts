@@ -1,0 +1,47 @@
+// Companies as the platform lists them and as a company admin reads their own.
+import type { AppServices } from '../../services.js';
+import { PLATFORM_DOCS } from '../../stores/readStore.js';
+import { notFoundProblem } from '../../problems.js';
+import { platformCollections } from '../platform/memberships.js';
+import type { CompanyDoc } from '../../projections/platform/platformReadModels.js';
+
+export interface CompanyView {
+  id: string;
+  name: string;
+  status: 'active' | 'suspended';
+  suspendedAt: string | null;
+  suspensionReason: string | null;
+  profile: CompanyDoc['profile'];
+  modules: string[];
+  registeredAt: string;
+}
+
+export const companyView = (doc: CompanyDoc): CompanyView => ({
+  id: doc.id,
+  name: doc.name,
+  status: doc.status ?? 'active',
+  suspendedAt: doc.suspendedAt ?? null,
+  suspensionReason: doc.suspensionReason ?? null,
+  profile: doc.profile ?? {},
+  modules: [...(doc.modules ?? [])],
+  registeredAt: doc.registeredAt,
+});
+
+export async function companyDoc(services: AppServices, companyId: string): Promise<CompanyDoc> {
+  const doc = await platformCollections(services).companies.get(PLATFORM_DOCS, companyId);
+  if (!doc) throw notFoundProblem('No such company');
+  return doc;
+}
+
+export async function listCompanies(
+  services: AppServices,
+  query: { status?: 'active' | 'suspended'; limit: number; cursor?: string | null },
+): Promise<{ items: CompanyView[]; nextCursor: string | null }> {
+  const filter = query.status ? { status: query.status } : {};
+  const page = await platformCollections(services).companies.find(PLATFORM_DOCS, filter, {
+    limit: query.limit,
+    after: query.cursor ?? null,
+    sort: { name: 1 },
+  });
+  return { items: page.items.map(companyView), nextCursor: page.nextCursor };
+}

@@ -1,0 +1,28 @@
+// The one way other groups read the company policy: pass it to a decider, and record `revision` in the event it
+// decides (architecture.md, Company policy), so an auditor sees which rule applied.
+import type { AppServices } from '../../services.js';
+import { DEFAULT_POLICY, type CompanyPolicy } from '../../projections/empresas/policyDoc.js';
+import { policies } from './readModel.js';
+
+export type { CompanyPolicy } from '../../projections/empresas/policyDoc.js';
+
+export interface PolicyView {
+  /** Revision of the policy stream; -1 while nothing is recorded and the defaults apply. */
+  revision: number;
+  settings: CompanyPolicy;
+  updatedAt: string | null;
+  updatedBy: string | null;
+}
+
+/** The policy in force with who last changed it: the projected document, or the defaults at revision -1. */
+export async function policyView(services: AppServices, tenantId: string): Promise<PolicyView> {
+  const doc = await policies(services).get(tenantId, tenantId);
+  if (!doc) return { revision: -1, settings: DEFAULT_POLICY, updatedAt: null, updatedBy: null };
+  return { revision: doc.revision, settings: doc.settings, updatedAt: doc.updatedAt, updatedBy: doc.updatedBy };
+}
+
+/** The policy in force: the projected document, or the defaults with revision -1 when the company has none recorded. */
+export async function companyPolicy(services: AppServices, tenantId: string): Promise<{ revision: number; settings: CompanyPolicy }> {
+  const { revision, settings } = await policyView(services, tenantId);
+  return { revision, settings };
+}

@@ -1,0 +1,106 @@
+// Isolation and permissions over every route of the administration groups, walked from their declarations: a route
+// added later is covered without editing this test (a new path parameter only needs a record of company B in `seeds`).
+//  - a company role lacking the route's permission gets 403; a company role never reaches a platform route;
+//  - company A's admin (every permission) naming company B's records gets 404, as if they did not exist.
+import assert from 'node:assert/strict';
+import jsf from 'json-schema-faker';
+import { startTestServer, type TestServer } from '../support/harness.js';
+import { registeredGroups } from '../../src/http/groups.js';
+import type { JsonSchema, RouteDecl } from '../../src/http/routeTypes.js';
+import { activateAndEnroll, LIMA_PROFILE, registerCompany, signInto } from './adminWorld.js';
+import { seedCompanyRecords, type Seeds } from './adminSeeds.js';
+
+const ADMIN_TAGS = ['Empresas', 'Usuarios', 'Roles', 'CargosLaborales', 'Colaboradores'];
+const routes = registeredGroups()
+  .filter((g) => ADMIN_TAGS.includes(g.tag))
+  .flatMap((g) => g.routes);
+
+jsf.option({ alwaysFakeOptionals: false, useDefaultValue: true, failOnInvalidTypes: true, fillProperties: false, random: () => 0.42 });
+const sample = (schema: JsonSchema | undefined): unknown => (schema ? jsf.generate(structuredClone(schema)) : undefined);
+
+const paramNames = (path: string): string[] => [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+
+function pathWith(route: RouteDecl, values: (name: string) => string): string {
+  return route.path.replace(/\{(\w+)\}/g, (_m, name: string) => encodeURIComponent(values(name)));
+}
+
+function requestOf(route: RouteDecl): { body?: unknown; headers: Record<string, string> } {
+  const headers: Record<string, string> = {};
+  const declared = Object.keys(route.requestHeaders ?? {}).map((h) => h.toLowerCase());
+  if (declared.includes('if-match')) headers['if-match'] = 'W/"0"';
+  return { ...(route.body ? { body: sample(route.body) } : {}), headers };
+}
+
+function queryOf(route: RouteDecl): string {
+  const query = sample(route.query) as Record<string, unknown> | undefined;
+  const required = new Set((route.query?.required as string[] | undefined) ?? []);
+  const entries = Object.entries(query ?? {}).filter(([k]) => required.has(k));
+  return entries.length ? `?${new URLSearchParams(entries.map(([k, v]): [string, string] => [k, String(v)])).toString()}` : '';
+}
+
+describe('Administration routes: isolation and permissions from the declarations', () => {
+  let server: TestServer;
+  let adminA: string;
+  let limitedA: string;
+  let seedsB: Seeds;
+  before(async function () {
+    this.timeout(60_000);
+    server = await startTestServer();
+    const platform = await server.signInAndSelect(server.admin);
+    const a = await registerCompany(server, platform, {
+      ...LIMA_PROFILE,
+      taxId: { type: 'RUC', number: '20131312955' },
+      admin: { email: 'a@a.pe', name: 'A' },
+    });
+    const b = await registerCompany(server, platform, {
+      ...LIMA_PROFILE,
+      taxId: { type: 'RUC', number: '20100070970' },
+      admin: { email: 'b@b.pe', name: 'B' },
+    });
+    const personA = await activateAndEnroll(server, 'a@a.pe', a.admin.activation.token);
+    const personB = await activateAndEnroll(server, 'b@b.pe', b.admin.activation.token);
+    adminA = await signInto(server, personA, a.company.id);
+    const adminB = await signInto(server, personB, b.company.id);
+    seedsB = await seedCompanyRecords(server, adminB, { id: b.company.id, adminUserId: personB.userId });
+
+    const role = await server.request('POST', '/roles', {
+      token: adminA,
+      body: { code: 'reader', name: 'Reader', permissions: ['pacientes:read'] },
+    });
+    assert.equal(role.status, 201, JSON.stringify(role.body));
+    const invited = await server.request('POST', '/usuarios', { token: adminA, body: { email: 'r@a.pe', name: 'R', roles: ['reader'] } });
+    const reader = await activateAndEnroll(server, 'r@a.pe', invited.body.activation.token);
+    limitedA = await signInto(server, reader, a.company.id);
+  });
+  after(async () => server?.close());
+
+  it('walks every route of the five groups', () => {
+    assert.ok(routes.length >= 40, `only ${routes.length} routes found`);
+    for (const tag of ADMIN_TAGS)
+      assert.ok(
+        routes.some((r) => r.tag === tag),
+        tag,
+      );
+  });
+
+  for (const route of routes.filter((r) => r.auth === 'tenant' || r.auth === 'platform')) {
+    const label = `${route.method.toUpperCase()} ${route.path}`;
+    it(`${label}: 403 for a role without ${route.permission ?? 'the platform'}`, async () => {
+      if (route.auth === 'tenant') assert.ok(route.permission, 'a company route declares its permission');
+      const path = pathWith(route, (name) => seedsB.valueFor(route.path, name));
+      const token = route.auth === 'platform' ? adminA : limitedA;
+      const answer = await server.request(route.method.toUpperCase(), path + queryOf(route), { token, ...requestOf(route) });
+      assert.equal(answer.status, 403, JSON.stringify(answer.body));
+      assert.equal(answer.body.type, route.auth === 'platform' ? '/problems/platform-admin-required' : '/problems/forbidden');
+    });
+  }
+
+  for (const route of routes.filter((r) => r.auth === 'tenant' && paramNames(r.path).length > 0)) {
+    const label = `${route.method.toUpperCase()} ${route.path}`;
+    it(`${label}: 404 for another company's record`, async () => {
+      const path = pathWith(route, (name) => seedsB.valueFor(route.path, name));
+      const answer = await server.request(route.method.toUpperCase(), path + queryOf(route), { token: adminA, ...requestOf(route) });
+      assert.equal(answer.status, 404, `${path}: ${JSON.stringify(answer.body)}`);
+    });
+  }
+});
