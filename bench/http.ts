@@ -10,6 +10,8 @@ export interface HttpFigures {
   bareKoa: LoadFigures;
   registerPatient: LoadFigures;
   listPatients: LoadFigures;
+  hireStaff: LoadFigures;
+  listStaff: LoadFigures;
   commandRatio: number;
   queryRatio: number;
 }
@@ -18,6 +20,19 @@ export interface BenchCredentials {
   email: string;
   password: string;
   totpSecret: string;
+}
+
+function staffBody(n: number, positionId: string): string {
+  return JSON.stringify({
+    document: { type: 'DNI', number: `6${String(n).padStart(7, '0')}` },
+    givenNames: 'Rosa Elena',
+    familyNames: 'Mamani Quispe',
+    positionId,
+    profession: 'Licenciada en enfermería',
+    licence: { body: 'CEP', number: `CEP ${n}`, expiresOn: '2030-12-31' },
+    hireDate: '2024-01-15',
+    contractType: 'planilla',
+  });
 }
 
 function patientBody(n: number): string {
@@ -76,10 +91,51 @@ export async function benchHttp(
       headers: auth,
       durationSeconds: seconds,
     });
+    // Colaboradores: its main command (hire: two guard claims, then the record) and its main list.
+    const position = await fetch(`${service.url}/cargos-laborales`, {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({
+        code: 'ENF',
+        name: 'Enfermera',
+        clinical: true,
+        licenceRequired: true,
+        licensingBody: 'CEP',
+        suggestedRoles: ['nurse'],
+      }),
+    });
+    if (position.status !== 201) throw new Error(`creating the job position answered ${position.status}`);
+    const positionId = ((await position.json()) as { id: string }).id;
+    for (let i = 0; i < 1000; i += 50) {
+      await Promise.all(
+        Array.from({ length: 50 }, (_, k) =>
+          fetch(`${service.url}/colaboradores`, { method: 'POST', headers: auth, body: staffBody(i + k, positionId) }).then((r) => {
+            if (r.status !== 201) throw new Error(`seeding staff answered ${r.status}`);
+          }),
+        ),
+      );
+    }
+    let m = 100_000;
+    const hireStaff = await runLoad({
+      scenario: 'POST /colaboradores (hire)',
+      url: `${service.url}/colaboradores`,
+      method: 'POST',
+      headers: auth,
+      body: () => staffBody(m++, positionId),
+      durationSeconds: seconds,
+    });
+    const listStaff = await runLoad({
+      scenario: 'GET /colaboradores?limit=50',
+      url: `${service.url}/colaboradores?limit=50`,
+      headers: auth,
+      durationSeconds: seconds,
+    });
     return {
       bareKoa,
       registerPatient,
       listPatients,
+      hireStaff,
+      listStaff,
       commandRatio: Number((registerPatient.requestsPerSecond / bareKoa.requestsPerSecond).toFixed(2)),
       queryRatio: Number((listPatients.requestsPerSecond / bareKoa.requestsPerSecond).toFixed(2)),
     };

@@ -1,5 +1,5 @@
 // Given guard events / when a claim or release / then events or a refusal.
-import { scenario } from './pacientes/givenWhenThen.js';
+import { scenario } from './givenWhenThen.js';
 import { uniqueClaimDecider, type UniqueClaimCommand, type UniqueClaimEvent } from './uniqueClaim.js';
 
 const given = scenario(uniqueClaimDecider('codeGuard', 'duplicate-code', 'taken'));

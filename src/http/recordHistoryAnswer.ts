@@ -2,9 +2,18 @@
 import { recordHistory } from '../queries/recordHistory.js';
 import type { TenantScope } from '../queries/tenantScope.js';
 import { InvalidCursorError } from '../stores/readCursor.js';
-import { ConsistencyTokenSchema } from './commonSchemas.js';
+import { ConsistencyTokenSchema, minPositionQueryProperty, pageOf, pageQueryProperties, problem } from './commonSchemas.js';
+import { awaitMinPosition } from './readYourWrites.js';
 import { consistencyTokens } from './consistencyToken.js';
-import type { HttpResult, JsonSchema, RequestContext } from './routeTypes.js';
+import {
+  route,
+  type HttpResult,
+  type JsonSchema,
+  type RequestContext,
+  type ResponseDecl,
+  type RouteDecl,
+  type TenantRequestContext,
+} from './routeTypes.js';
 
 export const RecordHistoryEntrySchema: JsonSchema = {
   type: 'object',
@@ -35,4 +44,45 @@ export async function recordHistoryAnswer(
   const page = await recordHistory(ctx, category, id, query.limit, after);
   const items = page.items.map((e) => ({ ...e, position: tokens.seal(e.position) }));
   return { status: 200, body: { items, nextCursor: page.nextAfter === null ? null : tokens.seal(page.nextAfter) } };
+}
+
+/** GET <record>/historial of a group whose record lives in one stream: declared once, the same in every group. */
+export function historyRoute(decl: {
+  path: string;
+  tag: string;
+  permission: string;
+  summary: string;
+  params: JsonSchema;
+  /** Path parameter naming the record. */
+  idParam: string;
+  category: string;
+  projection: string;
+  notFound: ResponseDecl;
+  /** Throws the group's 404 when the record is not one of the company's. */
+  exists(scope: TenantScope, id: string): Promise<unknown>;
+}): RouteDecl {
+  return route<Record<string, string>, { limit: number; cursor?: string; minPosition?: string }>({
+    method: 'get',
+    path: decl.path,
+    tag: decl.tag,
+    auth: 'tenant',
+    permission: decl.permission,
+    summary: decl.summary,
+    description: 'Who (actor), when (occurredAt), why (reason) and what (type and data) of every event, oldest first, with its revision.',
+    params: decl.params,
+    query: { type: 'object', additionalProperties: false, properties: { ...pageQueryProperties, ...minPositionQueryProperty } },
+    responses: {
+      200: { description: 'A page of the history, oldest first', schema: pageOf(RecordHistoryEntrySchema) },
+      400: problem('The cursor is malformed or belongs to another query'),
+      404: decl.notFound,
+      503: problem('The read model did not reach minPosition within the bounded wait; retry', { 'Retry-After': 'Seconds to wait' }),
+    },
+    handle: async (input, ctx) => {
+      const scope = ctx as TenantRequestContext;
+      await awaitMinPosition(ctx, input.query.minPosition, [decl.projection]);
+      const id = input.params[decl.idParam]!;
+      await decl.exists(scope, id);
+      return recordHistoryAnswer(scope, decl.category, id, input.query);
+    },
+  });
 }

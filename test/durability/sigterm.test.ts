@@ -12,7 +12,7 @@ import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const ADMIN = { email: 'sigterm-admin@example.test', password: 'sigterm-test-password-1' };
+const ADMIN = { email: 'sigterm-admin@example.test', password: 'container lifecycle passphrase 1' };
 
 /** The Dockerfile with its continued lines joined: one instruction a line. */
 const dockerfile = (): string => fs.readFileSync(path.join(repoRoot, 'Dockerfile'), 'utf8').replace(/\\\n\s*/g, ' ');

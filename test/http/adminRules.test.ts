@@ -62,6 +62,11 @@ describe('Administration rules over HTTP', () => {
     });
     assert.equal(byCompanyAdmin.status, 403);
     assert.equal((await server.request('GET', '/empresas', { token: admin.accessToken })).status, 403);
+    const self = await server.request('POST', `/usuarios/${server.admin.userId}/desactivacion`, {
+      token: platform,
+      body: { reason: 'oops' },
+    });
+    assert.equal(self.status, 409, 'the platform administrator cannot lock themselves out');
     const list = await server.request('GET', '/empresas', { token: platform });
     assert.ok(list.body.items.some((c: { id: string }) => c.id === companyId));
   });

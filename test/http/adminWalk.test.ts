@@ -4,11 +4,13 @@
 //  - company A's admin (every permission) naming company B's records gets 404, as if they did not exist.
 import assert from 'node:assert/strict';
 import jsf from 'json-schema-faker';
-import { startTestServer, type TestServer } from '../support/harness.js';
+import { startTestServer, type ApiJson, type TestServer } from '../support/harness.js';
 import { registeredGroups } from '../../src/http/groups.js';
 import type { JsonSchema, RouteDecl } from '../../src/http/routeTypes.js';
 import { activateAndEnroll, LIMA_PROFILE, registerCompany, signInto } from './adminWorld.js';
 import { seedCompanyRecords, type Seeds } from './adminSeeds.js';
+import { assertOpenApiShape } from './openApiShape.js';
+import { frameworkResponses } from '../../src/http/openapi.js';
 
 const ADMIN_TAGS = ['Empresas', 'Usuarios', 'Roles', 'CargosLaborales', 'Colaboradores'];
 const routes = registeredGroups()
@@ -73,6 +75,25 @@ describe('Administration routes: isolation and permissions from the declarations
     limitedA = await signInto(server, reader, a.company.id);
   });
   after(async () => server?.close());
+
+  it('documents the five tags and every route with its full status table in the OpenAPI document', async () => {
+    const doc = (await server.request('GET', '/openapi.json')).body;
+    assertOpenApiShape(doc);
+    for (const tag of ADMIN_TAGS)
+      assert.ok(
+        doc.tags.some((t: ApiJson) => t.name === tag && t.description),
+        tag,
+      );
+    for (const route of routes) {
+      const op = doc.paths[route.path]?.[route.method];
+      assert.ok(op, `${route.method} ${route.path} is documented`);
+      assert.deepEqual(op.tags, [route.tag]);
+      const expected = [...Object.keys(route.responses), ...Object.keys(frameworkResponses(route)), '500'];
+      for (const status of expected) assert.ok(op.responses[status], `${route.method} ${route.path} documents ${status}`);
+    }
+    const token = doc.paths['/auth/token'].post;
+    assert.ok(token.requestBody.content['application/x-www-form-urlencoded'], 'the token endpoint takes forms (RFC 6749)');
+  });
 
   it('walks every route of the five groups', () => {
     assert.ok(routes.length >= 40, `only ${routes.length} routes found`);

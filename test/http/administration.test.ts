@@ -106,3 +106,37 @@ describe('Administration: a whole clinic company from a fresh start', () => {
     assert.equal((await clientToken(server, clientId, clientSecret)).status, 401);
   });
 });
+
+describe('Administration: secrets never reach the log', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer();
+  });
+  after(async () => server?.close());
+
+  it('keeps activation tokens and client secrets only as hashes, even when the request carried an Idempotency-Key', async () => {
+    const platform = await server.signInAndSelect(server.admin);
+    const headers = { 'idempotency-key': 'retry-safe-1' };
+    const registered = await server.request('POST', '/empresas', {
+      token: platform,
+      headers,
+      body: { ...LIMA_PROFILE, admin: { email: 'adm@secret.pe', name: 'Adm' } },
+    });
+    assert.equal(registered.status, 201, JSON.stringify(registered.body));
+    const admin = await activateAndEnroll(server, 'adm@secret.pe', registered.body.admin.activation.token);
+    await server.selectTenant(admin.accessToken, registered.body.company.id);
+    const invited = await server.request('POST', '/usuarios', {
+      token: admin.accessToken,
+      headers,
+      body: { email: 'n@secret.pe', name: 'N', roles: ['nurse'] },
+    });
+    const client = await server.request('POST', '/integraciones', {
+      token: admin.accessToken,
+      headers,
+      body: { name: 'Lab', roles: ['nurse'] },
+    });
+    const secrets = [registered.body.admin.activation.token, invited.body.activation.token, client.body.clientSecret] as string[];
+    const log = JSON.stringify(await server.services.events.readAll(), (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
+    for (const secret of secrets) assert.ok(!log.includes(secret.split('.').pop()!), 'a secret was written to the event log');
+  });
+});

@@ -107,20 +107,24 @@ describe('HTTP sign-in: the specified sequence', function () {
     const caller = { actor: 'system' };
     const { userId, position } = await registerUser(
       server.services,
-      { email: 'Nurse@Clinic.example', name: 'Nurse', password: 'nurse password 1' },
+      { email: 'Nurse@Clinic.example', name: 'Nurse', password: 'quiet harbour lantern 7' },
       caller,
     );
     const granted = await grantMembership(server.services, { companyId: server.admin.companyId, userId, roles: ['admin'] }, caller);
     await server.services.projections.waitFor(granted.position ?? position!);
 
-    const first = await server.request('POST', '/auth/login', { body: { email: 'nurse@clinic.example', password: 'nurse password 1' } });
+    const first = await server.request('POST', '/auth/login', {
+      body: { email: 'nurse@clinic.example', password: 'quiet harbour lantern 7' },
+    });
     assert.equal(first.status, 200, JSON.stringify(first.body));
     const { secret, otpauthUri, qrPng } = first.body.enrollment;
     assert.match(secret, /^[A-Z2-7]{32}$/);
     assert.match(otpauthUri, /^otpauth:\/\/totp\/.*secret=[A-Z2-7]+/);
     assert.match(qrPng, /^data:image\/png;base64,[A-Za-z0-9+/]+=*$/);
 
-    const again = await server.request('POST', '/auth/login', { body: { email: 'nurse@clinic.example', password: 'nurse password 1' } });
+    const again = await server.request('POST', '/auth/login', {
+      body: { email: 'nurse@clinic.example', password: 'quiet harbour lantern 7' },
+    });
     assert.equal(again.body.enrollment.secret, secret, 'the pending secret stays the same until confirmed');
 
     server.nextTotpStep();
@@ -131,7 +135,9 @@ describe('HTTP sign-in: the specified sequence', function () {
     const me = await server.request('GET', '/auth/me', { token: verified.body.accessToken });
     assert.equal(me.body.totpEnrolled, true);
 
-    const later = await server.request('POST', '/auth/login', { body: { email: 'nurse@clinic.example', password: 'nurse password 1' } });
+    const later = await server.request('POST', '/auth/login', {
+      body: { email: 'nurse@clinic.example', password: 'quiet harbour lantern 7' },
+    });
     assert.equal(later.status, 200);
     assert.equal(later.body.enrollment, undefined);
     const stored = (await server.services.events.readStream(streamName(PLATFORM_TENANT, 'user', userId))).find(

@@ -36,7 +36,7 @@ async function readerOf(server: TestServer): Promise<string> {
     platformContext(services, caller),
   );
   const totpSecret = newTotpSecret();
-  const password = 'a reader passphrase of some length';
+  const password = 'quiet ledger of some length';
   const user = await registerUser(services, { email: 'reader@clinic.example', name: 'Reader', password, totpSecret }, caller);
   const granted = await grantMembership(services, { companyId: admin.companyId, userId: user.userId, roles: ['company-reader'] }, caller);
   if (granted.position !== null) await services.projections.waitFor(granted.position);

@@ -1,6 +1,6 @@
 // Given job position events / when a command / then events or a refusal.
 import assert from 'node:assert/strict';
-import { failedFields, scenario } from '../pacientes/givenWhenThen.js';
+import { failedFields, scenario } from '../givenWhenThen.js';
 import { jobPositionDecider } from './jobPositionDecider.js';
 import type { JobPositionCommand, JobPositionEvent, JobPositionFields } from './jobPositionEvents.js';
 

@@ -1,7 +1,8 @@
 // Every rule about a job position. Pure: time and ids come in with the command.
+import { fieldChanges } from '../fieldChanges.js';
 import type { Decider } from '../decider.js';
 import { DomainError, notFound, rule } from '../decider.js';
-import { FieldChecks } from '../pacientes/fieldRules.js';
+import { FieldChecks } from '../fieldChecks.js';
 import {
   CORRECTABLE_POSITION_FIELDS,
   type JobPositionCommand,
@@ -51,20 +52,11 @@ function existing(state: JobPositionState): JobPositionState & { fields: JobPosi
 
 function decideCorrection(patch: JobPositionPatch, state: JobPositionState): JobPositionEvent[] {
   const current = existing(state).fields;
-  const changes: Record<string, unknown> = {};
-  const previous: Record<string, unknown> = {};
-  for (const field of CORRECTABLE_POSITION_FIELDS) {
-    if (!(field in patch) || patch[field] === undefined) continue;
-    const raw = patch[field];
-    const after = typeof raw === 'string' ? raw.trim() : (raw ?? null);
-    const before = current[field] ?? null;
-    if (JSON.stringify(before) === JSON.stringify(after)) continue;
-    changes[field] = after;
-    previous[field] = before;
-  }
-  if (Object.keys(changes).length === 0) return [];
+  const diff = fieldChanges(current, patch, CORRECTABLE_POSITION_FIELDS);
+  if (!diff) return [];
+  const { changes, previous } = diff;
   checkFields(applyPatch(current, changes));
-  return [{ type: 'JobPositionCorrected', data: { changes: changes, previous: previous } }];
+  return [{ type: 'JobPositionCorrected', data: { changes, previous } }];
 }
 
 const reasonOf = (reason: string): string => {

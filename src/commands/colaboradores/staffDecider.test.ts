@@ -1,6 +1,6 @@
 // Given staff events / when a command / then events or a refusal.
 import assert from 'node:assert/strict';
-import { failedFields, scenario } from '../pacientes/givenWhenThen.js';
+import { failedFields, scenario } from '../givenWhenThen.js';
 import { staffDecider } from './staffDecider.js';
 import type { HireStaffData, StaffCommand, StaffEvent } from './staffEvents.js';
 import type { Licence, PositionFacts } from './staffTypes.js';

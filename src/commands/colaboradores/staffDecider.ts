@@ -1,7 +1,8 @@
 // Every rule about a staff record in one place. Pure: time, ids and the job position's facts come in with the command.
+import { fieldChanges } from '../fieldChanges.js';
 import type { Decider } from '../decider.js';
 import { DomainError, notFound, rule } from '../decider.js';
-import { FieldChecks } from '../pacientes/fieldRules.js';
+import { FieldChecks } from '../fieldChecks.js';
 import type { HireStaffData, StaffCommand, StaffEvent } from './staffEvents.js';
 import { checkDate, checkDose, checkLicence, checkPersonal, checkPosition, checkSerology } from './staffRules.js';
 import { applyStaffPatch, evolveStaff, initialStaffState, type StaffState } from './staffState.js';
@@ -61,25 +62,16 @@ function decideHire(data: HireStaffData, state: StaffState, staffId: string, at:
 
 function decideCorrection(patch: StaffPatch, state: StaffState): StaffEvent[] {
   const current = existing(state).personal;
-  const changes: Record<string, unknown> = {};
-  const previous: Record<string, unknown> = {};
-  for (const field of CORRECTABLE_STAFF_FIELDS) {
-    if (!(field in patch) || patch[field] === undefined) continue;
-    const raw = patch[field];
-    const after = typeof raw === 'string' ? raw.trim() : (raw ?? null);
-    const before = current[field] ?? null;
-    if (JSON.stringify(before) === JSON.stringify(after)) continue;
-    changes[field] = after;
-    previous[field] = before;
-  }
-  if (Object.keys(changes).length === 0) return [];
+  const diff = fieldChanges(current, patch, CORRECTABLE_STAFF_FIELDS);
+  if (!diff) return [];
+  const { changes, previous } = diff;
   const next = applyStaffPatch(current, changes);
   const checks = new FieldChecks();
   checkPersonal(checks, next);
   if (state.terminationDate !== null)
     checks.check(next.hireDate <= state.terminationDate, 'hireDate', 'must not be after the termination date');
   checks.throwIfAny();
-  return [{ type: 'StaffDataCorrected', data: { changes: changes, previous: previous } }];
+  return [{ type: 'StaffDataCorrected', data: { changes, previous } }];
 }
 
 function decideLicence(licence: Licence, state: StaffState): StaffEvent[] {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { failedFields, scenario } from '../pacientes/givenWhenThen.js';
+import { failedFields, scenario } from '../givenWhenThen.js';
 import type { CommandEnvelope } from '../decider.js';
 import { locationDecider } from './locationDecider.js';
 import type { LocationCommand, LocationEvent } from './locationEvents.js';

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { failedFields, scenario } from '../pacientes/givenWhenThen.js';
+import { failedFields, scenario } from '../givenWhenThen.js';
 import type { CommandEnvelope } from '../decider.js';
 import { policyDecider, type ChangePolicyData, type PolicyCommand, type PolicyEvent } from './policyDecider.js';
 import { mergePolicy } from './policyRules.js';

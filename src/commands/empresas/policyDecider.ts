@@ -1,6 +1,6 @@
 // The company policy aggregate (stream `<tenant>.policy-<tenantId>`): one per company, versioned by its events.
 import type { CommandEnvelope, DecidedEvent, Decider } from '../decider.js';
-import { FieldChecks } from '../pacientes/fieldRules.js';
+import { FieldChecks } from '../fieldChecks.js';
 import { changedPaths, checkPolicy, mergePolicy } from './policyRules.js';
 import { DEFAULT_POLICY, type CompanyPolicy, type PolicyPatch } from './policySettings.js';
 

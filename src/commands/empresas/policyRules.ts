@@ -1,5 +1,5 @@
 // Merging a partial change into the policy, listing what it changed, and the rules the whole policy must keep.
-import { FieldChecks } from '../pacientes/fieldRules.js';
+import { FieldChecks } from '../fieldChecks.js';
 import { pointerToken, valueAtPointer } from '../../jsonPointer.js';
 import type { CompanyPolicy, NumberRange, PolicyPatch } from './policySettings.js';
 import { MAX_MODEL_OVERRIDES, POLICY_RANGES } from './policySettings.js';

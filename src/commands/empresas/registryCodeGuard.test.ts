@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { scenario } from '../pacientes/givenWhenThen.js';
+import { scenario } from '../givenWhenThen.js';
 import type { CommandEnvelope } from '../decider.js';
 import { registryCodeGuardDecider, registryCodeKey, type RegistryCodeCommand, type RegistryCodeEvent } from './registryCodeGuard.js';
 

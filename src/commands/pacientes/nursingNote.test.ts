@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { CommandEnvelope } from '../decider.js';
-import { failedFields, scenario } from './givenWhenThen.js';
+import { failedFields, scenario } from '../givenWhenThen.js';
 import { nursingNoteDecider, type NursingNoteCommand, type NursingNoteEvent } from './nursingNote.js';
 import { normaliseDocumentNumber, patientDocumentDecider, type PatientDocumentCommand } from './patientDocument.js';
 

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { failedFields, scenario } from './givenWhenThen.js';
+import { failedFields, scenario } from '../givenWhenThen.js';
 import { patientDecider } from './patientDecider.js';
 import { accessCreated, command, registered } from './patientFixtures.js';
 

@@ -12,7 +12,7 @@ import { ADMIN_ROLE } from './company/events.js';
 import { normalizeEmail } from './emailGuard/decider.js';
 import { grantMembership, newCompanyId, platformContext, registerCompany, registerUser, SYSTEM_CALLER } from './platformWrites.js';
 import { isAcceptableTotpSecret, newTotpSecret, normalizeTotpSecret, otpauthUri } from '../../auth/totp.js';
-import { PASSWORD_POLICY } from '../../auth/passwords.js';
+import { checkNewPassword } from '../../auth/passwordPolicy.js';
 import { COMPANIES, USERS } from '../../projections/platform/platformReadModels.js';
 
 export const DEFAULT_ADMIN_EMAIL = 'admin@dialysis.example';
@@ -47,8 +47,8 @@ export function bootstrapCredentials(services: AppServices): BootstrapCredential
   const email = normalizeEmail(pick('email', given.adminEmail, () => DEFAULT_ADMIN_EMAIL));
   if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw new Error(`BOOTSTRAP_ADMIN_EMAIL is not an e-mail address: ${email}`);
   const password = pick('password', given.adminPassword, () => randomBytes(18).toString('base64url'));
-  if (password.length < PASSWORD_POLICY.minLength)
-    throw new Error(`BOOTSTRAP_ADMIN_PASSWORD must have at least ${PASSWORD_POLICY.minLength} characters`);
+  const policy = checkNewPassword(password, { email });
+  if (!policy.ok) throw new Error(`BOOTSTRAP_ADMIN_PASSWORD is refused by the password policy: ${policy.detail}`);
   const secret = pick('totpSecret', given.adminTotpSecret, newTotpSecret);
   if (!isAcceptableTotpSecret(secret))
     throw new Error('BOOTSTRAP_ADMIN_TOTP_SECRET must be Base32 (A-Z, 2-7) encoding at least 16 bytes (26+ characters)');

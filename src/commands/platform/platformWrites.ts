@@ -11,7 +11,8 @@ import { userDecider } from './user/decider.js';
 import { emailGuardDecider, emailGuardId, normalizeEmail } from './emailGuard/decider.js';
 import { companyDecider } from './company/decider.js';
 import { authRuntime } from '../../auth/authRuntime.js';
-import { hashPassword, PASSWORD_POLICY } from '../../auth/passwords.js';
+import { hashPassword } from '../../auth/passwords.js';
+import { checkNewPassword } from '../../auth/passwordPolicy.js';
 import { isAcceptableTotpSecret, normalizeTotpSecret } from '../../auth/totp.js';
 
 export interface PlatformCaller {
@@ -69,8 +70,8 @@ export async function registerUser(
 ): Promise<{ userId: string; position: bigint | null }> {
   const email = normalizeEmail(user.email);
   if (!EMAIL.test(email)) throw new DomainError('invalid-email', 'the e-mail address is not valid', 422);
-  if (user.password.length < PASSWORD_POLICY.minLength)
-    throw new DomainError('weak-password', `passwords have at least ${PASSWORD_POLICY.minLength} characters`, 422);
+  const policy = checkNewPassword(user.password, user);
+  if (!policy.ok) throw new DomainError('weak-password', policy.detail, 422, { reason: policy.reason });
   if (user.totpSecret && !isAcceptableTotpSecret(user.totpSecret))
     throw new DomainError('invalid-totp-secret', 'a TOTP secret is Base32 of at least 16 bytes', 422);
 

@@ -2,7 +2,7 @@
 import { minPositionQueryProperty, pageOf, pageQueryProperties, problem } from '../../commonSchemas.js';
 import { awaitMinPosition } from '../../readYourWrites.js';
 import { etagOf, ifMatchHeader, ifMatchRevision, preconditionRequired, writeHeaders } from '../../recordHeaders.js';
-import { RecordHistoryEntrySchema, recordHistoryAnswer } from '../../recordHistoryAnswer.js';
+import { historyRoute } from '../../recordHistoryAnswer.js';
 import { route, type HttpResult, type RequestContext, type RouteDecl } from '../../routeTypes.js';
 import type { CommandResult } from '../../../commands/handleCommand.js';
 import { POSITION_STATUSES, type JobPositionFields, type JobPositionPatch } from '../../../commands/cargos-laborales/jobPositionEvents.js';
@@ -29,9 +29,8 @@ import {
   withFieldPointers,
   type MinPositionQuery,
   type NoInput,
-  type PageQuery,
-} from '../pacientes/routeSupport.js';
-import { IdSchema } from '../pacientes/patientSchemas.js';
+} from '../shared/recordSupport.js';
+import { IdSchema } from '../shared/fieldSchemas.js';
 import { CorrectPositionBody, CreatePositionBody, PositionView, READ, ReasonBody, TAG, WRITE } from './schemas.js';
 
 type IdParams = { id: string };
@@ -157,25 +156,16 @@ export const cargosRoutes: RouteDecl[] = [
   }),
   statusRoute('desactivacion', 'DeactivateJobPosition', 'Deactivate a job position (its staff keep it; no one new gets it)'),
   statusRoute('reactivacion', 'ReactivateJobPosition', 'Reactivate a job position'),
-  route<IdParams, PageQuery>({
-    method: 'get',
+  historyRoute({
     path: '/cargos-laborales/{id}/historial',
     tag: TAG,
-    auth: 'tenant',
     permission: READ,
     summary: "The position's history: who, when, why and what of every change, oldest first",
     params: Params,
-    query: { type: 'object', additionalProperties: false, properties: { ...pageQueryProperties, ...minPositionQueryProperty } },
-    responses: {
-      200: { description: 'A page of the history, oldest first', schema: pageOf(RecordHistoryEntrySchema) },
-      400: badCursor400,
-      404: notFound404,
-      503: unavailable503,
-    },
-    handle: async (input, ctx) => {
-      await awaitMinPosition(ctx, input.query.minPosition, [CARGOS_PROJECTION]);
-      await jobPositionOr404(tenantCtx(ctx), input.params.id);
-      return recordHistoryAnswer(tenantCtx(ctx), JOB_POSITION_CATEGORY, input.params.id, input.query);
-    },
+    idParam: 'id',
+    category: JOB_POSITION_CATEGORY,
+    projection: CARGOS_PROJECTION,
+    notFound: notFound404,
+    exists: jobPositionOr404,
   }),
 ];

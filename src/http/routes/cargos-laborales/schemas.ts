@@ -1,7 +1,7 @@
 // JSON Schemas of /cargos-laborales: what clients send and what they read.
 import type { JsonSchema } from '../../routeTypes.js';
 import { POSITION_STATUSES, ROLE_CODE_PATTERN } from '../../../commands/cargos-laborales/jobPositionEvents.js';
-import { text, ReasonSchema } from '../pacientes/patientSchemas.js';
+import { text, ReasonSchema } from '../shared/fieldSchemas.js';
 
 export const TAG = 'CargosLaborales';
 export const READ = 'cargos:read';

@@ -18,7 +18,7 @@ import {
   RECORD_HEADERS,
   withFieldPointers,
   type NoInput,
-} from '../pacientes/routeSupport.js';
+} from '../shared/recordSupport.js';
 import {
   DoseSchema,
   LicenceSchema,

@@ -8,7 +8,7 @@ import {
   STAFF_STATUSES,
 } from '../../../commands/colaboradores/staffTypes.js';
 import { SIGNING_REASONS } from '../../../queries/colaboradores/signingRule.js';
-import { DateSchema, IdSchema, ReasonSchema, text } from '../pacientes/patientSchemas.js';
+import { DateSchema, IdSchema, ReasonSchema, text } from '../shared/fieldSchemas.js';
 
 export const TAG = 'Colaboradores';
 export const READ = 'colaboradores:read';

@@ -2,7 +2,7 @@
 import { minPositionQueryProperty, pageOf, pageQueryProperties } from '../../commonSchemas.js';
 import { awaitMinPosition } from '../../readYourWrites.js';
 import { etagOf, ifMatchHeader, ifMatchRevision, preconditionRequired } from '../../recordHeaders.js';
-import { RecordHistoryEntrySchema, recordHistoryAnswer } from '../../recordHistoryAnswer.js';
+import { historyRoute } from '../../recordHistoryAnswer.js';
 import { route, type RouteDecl } from '../../routeTypes.js';
 import { LIMITS } from '../../../limits.js';
 import type { HireStaffData } from '../../../commands/colaboradores/staffEvents.js';
@@ -27,9 +27,8 @@ import {
   withFieldPointers,
   type MinPositionQuery,
   type NoInput,
-  type PageQuery,
-} from '../pacientes/routeSupport.js';
-import { IdSchema } from '../pacientes/patientSchemas.js';
+} from '../shared/recordSupport.js';
+import { IdSchema } from '../shared/fieldSchemas.js';
 import { notFound404, Params, requireMember, staffAnswer, type IdParams } from './support.js';
 import { CorrectBody, HireBody, READ, SigningView, StaffView, TAG, UserIdSchema, WRITE } from './schemas.js';
 
@@ -155,26 +154,16 @@ export const staffRoutes: RouteDecl[] = [
         return staffAnswer(ctx, input.params.id, result, 200);
       }),
   }),
-  route<IdParams, PageQuery>({
-    method: 'get',
+  historyRoute({
     path: '/colaboradores/{id}/historial',
     tag: TAG,
-    auth: 'tenant',
     permission: READ,
     summary: "The record's history: who, when, why and what of every event, oldest first",
     params: Params,
-    query: { type: 'object', additionalProperties: false, properties: { ...pageQueryProperties, ...minPositionQueryProperty } },
-    responses: {
-      200: { description: 'A page of the history, oldest first', schema: pageOf(RecordHistoryEntrySchema) },
-      400: badCursor400,
-      404: notFound404,
-      503: unavailable503,
-    },
-    auditAccess: (input) => ({ recordType: 'staffHistory', recordId: input.params.id }),
-    handle: async (input, ctx) => {
-      await awaitMinPosition(ctx, input.query.minPosition, [COLABORADORES_PROJECTION]);
-      await staffOr404(tenantCtx(ctx), input.params.id);
-      return recordHistoryAnswer(tenantCtx(ctx), STAFF_CATEGORY, input.params.id, input.query);
-    },
+    idParam: 'id',
+    category: STAFF_CATEGORY,
+    projection: COLABORADORES_PROJECTION,
+    notFound: notFound404,
+    exists: staffOr404,
   }),
 ];

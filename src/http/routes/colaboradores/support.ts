@@ -7,8 +7,8 @@ import { staffAfterWrite } from '../../../queries/colaboradores/staffRecords.js'
 import { problem } from '../../commonSchemas.js';
 import { writeHeaders } from '../../recordHeaders.js';
 import type { HttpResult, RequestContext } from '../../routeTypes.js';
-import { IdSchema } from '../pacientes/patientSchemas.js';
-import { tenantCtx } from '../pacientes/routeSupport.js';
+import { IdSchema } from '../shared/fieldSchemas.js';
+import { tenantCtx } from '../shared/recordSupport.js';
 
 export type IdParams = { id: string };
 export const Params = { type: 'object', additionalProperties: false, required: ['id'], properties: { id: IdSchema } };

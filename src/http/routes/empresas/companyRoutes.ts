@@ -140,7 +140,7 @@ export const companyRoutes: RouteDecl[] = [
     path: '/empresas',
     tag: TAG,
     auth: 'platform',
-    idempotent: true,
+    // Not idempotent on purpose: a replayed answer is kept in the log, and this one carries a secret shown once.
     summary: 'Platform: register a company with its first company admin',
     description:
       'The tax id is checked with its check digit where the country has one (Peru RUC, Mexico RFC, Colombia NIT, Chile RUT, ' +

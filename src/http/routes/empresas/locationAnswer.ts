@@ -4,7 +4,7 @@ import type { HttpResult, RequestContext } from '../../routeTypes.js';
 import type { CommandResult } from '../../../commands/handleCommand.js';
 import { locationView } from '../../../projections/empresas/locationDoc.js';
 import { locationAfterWrite } from '../../../queries/empresas/readModel.js';
-import { conflict409, precondition412, tenantCtx } from '../pacientes/routeSupport.js';
+import { conflict409, precondition412, tenantCtx } from '../shared/recordSupport.js';
 import { locationNotFound404 } from './support.js';
 
 export const BASE = '/empresas/actual/sedes';

@@ -1,4 +1,5 @@
 // /empresas/actual/sedes: the selected company's locations (sedes): open, list, read, correct (If-Match), close, history.
+import { historyRoute } from '../../recordHistoryAnswer.js';
 import { minPositionQueryProperty, pageOf, pageQueryProperties } from '../../commonSchemas.js';
 import { awaitMinPosition } from '../../readYourWrites.js';
 import { etagOf, ifMatchHeader, ifMatchRevision, preconditionRequired } from '../../recordHeaders.js';
@@ -9,7 +10,6 @@ import { EMPRESAS_PROJECTION } from '../../../projections/empresas/empresasProje
 import { locationView } from '../../../projections/empresas/locationDoc.js';
 import { listLocations, type LocationListQuery } from '../../../queries/empresas/locationQueries.js';
 import { locationOr404 } from '../../../queries/empresas/readModel.js';
-import { historyStamp, streamHistory } from '../../../queries/empresas/streamHistory.js';
 import {
   badCursor400,
   commandCtx,
@@ -22,17 +22,9 @@ import {
   withFieldPointers,
   type MinPositionQuery,
   type NoInput,
-  type PageQuery,
-} from '../pacientes/routeSupport.js';
+} from '../shared/recordSupport.js';
 import { ADMIN, locationNotFound404, READ, TAG } from './support.js';
-import {
-  CorrectLocationBody,
-  LocationHistoryEntry,
-  LocationParams,
-  LocationView,
-  OpenLocationBody,
-  ReasonBody,
-} from './locationSchemas.js';
+import { CorrectLocationBody, LocationParams, LocationView, OpenLocationBody, ReasonBody } from './locationSchemas.js';
 import { BASE, locationAnswer, optionalIfMatch, writeResponses, type LocationIdParams, type Reason } from './locationAnswer.js';
 
 const minPositionOnly = { type: 'object', additionalProperties: false, properties: { ...minPositionQueryProperty } };
@@ -140,27 +132,16 @@ export const locationRoutes: RouteDecl[] = [
         return locationAnswer(ctx, input.params.sedeId, result, 200);
       }),
   }),
-  route<LocationIdParams, PageQuery>({
-    method: 'get',
+  historyRoute({
     path: `${BASE}/{sedeId}/historial`,
     tag: TAG,
-    auth: 'tenant',
     permission: READ,
-    summary: "The location's history: every event, oldest first",
-    description: 'Who (actor), when (occurredAt), why (reason), what (type and data), with the revision each produced.',
+    summary: "The location's history: who, when, why and what of every event, oldest first",
     params: LocationParams,
-    query: { type: 'object', additionalProperties: false, properties: { ...pageQueryProperties, ...minPositionQueryProperty } },
-    responses: {
-      200: { description: 'A page of the history', schema: pageOf(LocationHistoryEntry) },
-      400: badCursor400,
-      404: locationNotFound404,
-      503: unavailable503,
-    },
-    handle: async (input, ctx) => {
-      await awaitMinPosition(ctx, input.query.minPosition, [EMPRESAS_PROJECTION]);
-      await locationOr404(tenantCtx(ctx), input.params.sedeId);
-      const page = await streamHistory(tenantCtx(ctx), 'location', input.params.sedeId, input.query.limit, input.query.cursor);
-      return { status: 200, body: { items: page.events.map((e) => ({ ...historyStamp(e), data: e.data })), nextCursor: page.nextCursor } };
-    },
+    idParam: 'sedeId',
+    category: 'location',
+    projection: EMPRESAS_PROJECTION,
+    notFound: locationNotFound404,
+    exists: locationOr404,
   }),
 ];

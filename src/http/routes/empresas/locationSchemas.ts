@@ -119,18 +119,3 @@ export const LocationView: JsonSchema = {
     createdId: { ...IdSchema, description: 'Id of the room or station this request created' },
   },
 };
-
-export const LocationHistoryEntry: JsonSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['revision', 'type', 'occurredAt', 'actor', 'reason', 'correlationId', 'data'],
-  properties: {
-    revision: { type: 'integer', minimum: 0 },
-    type: { type: 'string', description: 'Event type, e.g. LocationOpened, StationDeactivated' },
-    occurredAt: { type: 'string', format: 'date-time', description: 'When' },
-    actor: { type: 'string', description: 'Who: user id' },
-    reason: { type: ['string', 'null'], description: 'Why, when the command had a reason' },
-    correlationId: { type: 'string' },
-    data: { type: 'object', description: 'What: the event data' },
-  },
-};

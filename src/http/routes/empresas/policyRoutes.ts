@@ -24,7 +24,7 @@ import {
   type MinPositionQuery,
   type NoInput,
   type PageQuery,
-} from '../pacientes/routeSupport.js';
+} from '../shared/recordSupport.js';
 import { ADMIN, READ, TAG } from './support.js';
 import { ChangePolicyBody, PolicyHistoryEntry, PolicyView } from './policySchemas.js';
 

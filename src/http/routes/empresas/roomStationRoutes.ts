@@ -3,7 +3,7 @@ import { ifMatchRevision } from '../../recordHeaders.js';
 import { route, type RouteDecl } from '../../routeTypes.js';
 import type { RoomIsolation } from '../../../commands/empresas/locationEvents.js';
 import { locationCommand, newEntityId } from '../../../commands/empresas/locationWrites.js';
-import { commandCtx, ok, RECORD_HEADERS, withFieldPointers, type NoInput } from '../pacientes/routeSupport.js';
+import { commandCtx, ok, RECORD_HEADERS, withFieldPointers, type NoInput } from '../shared/recordSupport.js';
 import { ADMIN, TAG } from './support.js';
 import {
   AddRoomBody,

@@ -1,6 +1,9 @@
 // JSON Schemas of what clients send to /pacientes. Plain ranges live here (domain.md 2.12); rules that
 // need the clock or another field (dates not in the future, one decimal, date order) live in the decider.
 import type { JsonSchema } from '../../routeTypes.js';
+import { DateSchema, DateTimeSchema, IdSchema, ReasonSchema, text } from '../shared/fieldSchemas.js';
+
+export { DateSchema, DateTimeSchema, IdSchema, ReasonSchema, text };
 import {
   ACCESS_SIDES,
   ACCESS_TYPES,
@@ -15,15 +18,6 @@ import {
 } from '../../../commands/pacientes/patientTypes.js';
 import { MAX_WEIGHT_KG, MIN_WEIGHT_KG } from '../../../commands/pacientes/fieldRules.js';
 
-export const text = (maxLength: number, description?: string): JsonSchema => ({
-  type: 'string',
-  minLength: 1,
-  maxLength,
-  ...(description ? { description } : {}),
-});
-export const DateSchema: JsonSchema = { type: 'string', format: 'date', description: 'Calendar date YYYY-MM-DD' };
-export const DateTimeSchema: JsonSchema = { type: 'string', format: 'date-time', description: 'Instant, ISO-8601 with offset' };
-export const IdSchema: JsonSchema = { type: 'string', format: 'uuid' };
 const nullable = (schema: JsonSchema): JsonSchema => ({ anyOf: [schema, { type: 'null' }] });
 
 const PhoneSchema: JsonSchema = {
@@ -37,7 +31,6 @@ export const WeightSchema: JsonSchema = {
   maximum: MAX_WEIGHT_KG,
   description: `kg, ${MIN_WEIGHT_KG}-${MAX_WEIGHT_KG}, at most one decimal`,
 };
-export const ReasonSchema = text(500, 'Why: recorded with the event and shown in the history');
 
 export const ContactSchema: JsonSchema = {
   type: 'object',

@@ -4,21 +4,15 @@ import type { PlatformCaller } from '../../../commands/platform/platformWrites.j
 import { freeText, problem } from '../../commonSchemas.js';
 import type { JsonSchema, RequestContext, ResponseDecl, TenantRequestContext } from '../../routeTypes.js';
 
-/** Params or query a route does not declare. */
-export type NoInput = Record<string, never>;
+export { badCursor400, conflict409, precondition412, RECORD_HEADERS, required428, type NoInput } from './recordSupport.js';
 
-export const conflict409 = problem('A business rule refused the change (the code is in type), or a concurrent change');
-export const precondition412 = problem('If-Match does not match the current revision');
-export const required428 = problem('If-Match is missing: send the ETag you last read');
 export const behind503 = problem('The write was recorded but its read model did not apply it in time; retry', {
   'Retry-After': 'Seconds to wait',
 });
-export const badCursor400 = problem('The cursor is malformed or belongs to another query');
 
 export const WRITE_HEADERS = {
   'X-Event-Position': 'Global position of the write: pass it as minPosition to read your write anywhere',
 };
-export const RECORD_HEADERS = { ETag: 'W/"<revision>": send it back in If-Match to update', ...WRITE_HEADERS };
 
 export const ok = (description: string, schema?: JsonSchema, headers?: Record<string, string>): ResponseDecl => ({
   description,

@@ -55,7 +55,7 @@ export const apiClientRoutes: RouteDecl[] = [
     tag: TAG,
     auth: 'tenant',
     permission: ADMIN,
-    idempotent: true,
+    // Not idempotent on purpose: a replayed answer is kept in the log, and this one carries a secret shown once.
     summary: 'Create an API client (a program) with roles in this company; its secret is shown once',
     description:
       `The program exchanges client_id and client_secret at POST /auth/token (OAuth 2.0 client credentials) for a ${LIMITS.apiClients.tokenTtlSeconds / 60}-minute ` +

@@ -16,7 +16,7 @@ import { companyUser, listCompanyUsers } from '../../../queries/usuarios/company
 import { sendActivationMail } from '../../../notifications/mailer.js';
 import { PLATFORM_DOCS } from '../../../stores/readStore.js';
 import { platformCollections } from '../../../queries/platform/memberships.js';
-import { notFound } from '../../../commands/decider.js';
+import { notFound, rule } from '../../../commands/decider.js';
 import { badCursor400, behind503, callerOf, conflict409, ok, tenantOf, WRITE_HEADERS, type NoInput } from '../shared/adminSupport.js';
 import {
   ActivationSchema,
@@ -57,7 +57,7 @@ export const userRoutes: RouteDecl[] = [
     tag: TAG,
     auth: 'tenant',
     permission: ADMIN,
-    idempotent: true,
+    // Not idempotent on purpose: a replayed answer is kept in the log, and this one carries a secret shown once.
     summary: 'Invite a person into the company with roles',
     description:
       'A new e-mail gets an account without a password and a one-time activation token (shown only in this answer, valid 72 h, ' +
@@ -73,11 +73,12 @@ export const userRoutes: RouteDecl[] = [
     async handle({ body }, ctx) {
       const tctx = ctx as TenantRequestContext;
       const invited = await inviteUser(ctx.services, { companyId: tenantOf(ctx), ...body }, callerOf(ctx));
+      const user = await companyUser(tctx, invited.userId);
       const company = await platformCollections(ctx.services).companies.get(PLATFORM_DOCS, tenantOf(ctx));
       const emailed = invited.activation
         ? await sendActivationMail(ctx.services, {
-            to: body.email,
-            name: body.name,
+            to: user.email,
+            name: user.name,
             companyName: company?.name ?? '',
             ...invited.activation,
           })
@@ -85,7 +86,7 @@ export const userRoutes: RouteDecl[] = [
       return {
         status: 201,
         body: {
-          user: await companyUser(tctx, invited.userId),
+          user,
           accountCreated: invited.accountCreated,
           activation: invited.activation,
           emailed,
@@ -259,11 +260,14 @@ export const userRoutes: RouteDecl[] = [
         WRITE_HEADERS,
       ),
       404: problem('No such user'),
+      409: problem('Your own account (`/problems/cannot-deactivate-self`)'),
       503: behind503,
     },
     async handle({ params, body }, ctx) {
       const exists = await platformCollections(ctx.services).users.get(PLATFORM_DOCS, params.id);
       if (!exists) throw notFound('user');
+      // The platform must never lock out the one who operates it: another administrator deactivates an administrator.
+      if (params.id === ctx.auth!.userId) throw rule('cannot-deactivate-self', 'you cannot deactivate your own account');
       const position = await deactivateAccount(ctx.services, params.id, callerOf(ctx, body.reason));
       return { status: 200, body: { id: params.id, active: false }, headers: writeHeaders({ position }) };
     },

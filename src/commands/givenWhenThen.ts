@@ -1,7 +1,7 @@
 // Given events / when command / then events (or then error): how decider tests read.
 import assert from 'node:assert/strict';
-import type { CommandEnvelope, DecidedEvent, Decider } from '../decider.js';
-import { DomainError } from '../decider.js';
+import type { CommandEnvelope, DecidedEvent, Decider } from './decider.js';
+import { DomainError } from './decider.js';
 
 export interface Scenario<C extends CommandEnvelope, E extends DecidedEvent> {
   when(command: C): {

@@ -1,0 +1,58 @@
+// What the routes of every record group share: problem responses, record headers, the command context of a request,
+// and field-rule errors answered like schema violations.
+import type { CommandContext } from '../../../commands/handleCommand.js';
+import { DomainError } from '../../../commands/decider.js';
+import type { FieldProblem } from '../../../commands/fieldChecks.js';
+import { commandContextOf } from '../../commandContext.js';
+import { problem } from '../../commonSchemas.js';
+import { ProblemError } from '../../../problems.js';
+import type { JsonSchema, RequestContext, ResponseDecl, TenantRequestContext } from '../../routeTypes.js';
+
+/** Params or query a route does not declare. */
+export type NoInput = Record<string, never>;
+/** Query of the reads that accept minPosition (minPositionQueryProperty). */
+export type MinPositionQuery = { minPosition?: string };
+/** Query of the list routes (pageQueryProperties): the schema's default fills in limit. */
+export type PageQuery = MinPositionQuery & { limit: number; cursor?: string };
+
+export const RECORD_HEADERS = {
+  ETag: 'W/"<revision>": send it back in If-Match to update',
+  'X-Event-Position': 'Global position of the write: pass it as minPosition to read your write anywhere',
+};
+export const conflict409 = problem('A business rule refused the change (code in type), or a concurrent change');
+export const precondition412 = problem('If-Match does not match the current revision');
+export const badCursor400 = problem('The cursor is malformed or belongs to another query (sort order)');
+export const required428 = problem('If-Match is missing: send the ETag you last read');
+export const unavailable503 = problem('The read model did not reach minPosition within the bounded wait; retry', {
+  'Retry-After': 'Seconds to wait',
+});
+export const ok = (description: string, schema: JsonSchema, headers: Record<string, string> = RECORD_HEADERS): ResponseDecl => ({
+  description,
+  schema,
+  headers,
+});
+
+export const tenantCtx = (ctx: RequestContext): TenantRequestContext => ctx as TenantRequestContext;
+
+/** Command metadata of a request; the reason (if any) travels in every event's metadata. */
+export const commandCtx = (ctx: RequestContext, reason?: string | null): CommandContext =>
+  commandContextOf(ctx, { reason: reason ?? null });
+
+/** Field rules broken in the decider answer exactly like schema violations: 422 with a pointer per field. */
+export async function withFieldPointers<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    const errors =
+      err instanceof DomainError && err.code === 'validation-failed' ? (err.details?.errors as FieldProblem[] | undefined) : undefined;
+    if (!errors) throw err;
+    throw new ProblemError(
+      422,
+      'validation-failed',
+      'Unprocessable Content',
+      err instanceof Error ? err.message : 'Invalid data',
+      {},
+      errors.map((e) => ({ pointer: `/body/${e.field}`, message: e.message })),
+    );
+  }
+}
