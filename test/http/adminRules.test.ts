@@ -5,6 +5,10 @@ import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../support/harness.js';
 import { activateAndEnroll, clientToken, LIMA_PROFILE, registerCompany, signInto, STRONG_PASSWORD, type Person } from './adminWorld.js';
 import { registration } from './pacientesWorld.js';
+import { handleCommand } from '../../src/commands/handleCommand.js';
+import { uniqueClaimDecider } from '../../src/commands/uniqueClaim.js';
+import { guardId, type UniqueGuard } from '../../src/commands/uniqueClaimWrites.js';
+import { platformContext } from '../../src/commands/platform/platformWrites.js';
 
 describe('Administration rules over HTTP', () => {
   let server: TestServer;
@@ -187,6 +191,38 @@ describe('Administration rules over HTTP', () => {
     assert.equal(revoked.status, 200);
     assert.equal(revoked.body.membership, 'revoked');
     assert.equal((await server.request('GET', '/pacientes', { token })).status, 401, 'her session in this company ended');
+  });
+
+  it('the platform appoints another admin to a company; a tax id claimed by a registration that crashed is taken over after the grace period', async () => {
+    const appointed = await server.request('POST', `/empresas/${companyId}/administradores`, {
+      token: platform,
+      body: { admin: { email: 'segunda@renal.pe', name: 'Segunda' }, reason: 'the head nurse also administers' },
+    });
+    assert.equal(appointed.status, 201, JSON.stringify(appointed.body));
+    assert.ok(appointed.body.activation.token);
+    const members = await server.request('GET', '/usuarios', { token: admin.accessToken });
+    const row = members.body.items.find((u: { email: string }) => u.email === 'segunda@renal.pe');
+    assert.deepEqual(row.roles, ['admin']);
+
+    // A registration that died between its tax id claim and the company itself.
+    const guard = uniqueClaimDecider('companyTaxId', 'tax-id-taken', 'taken');
+    await handleCommand(
+      server.services.events,
+      guard,
+      {
+        type: 'ClaimUniqueValue',
+        aggregateId: guardId({ decider: guard } as UniqueGuard, 'platform', 'PE:20100070970'),
+        data: { holderId: 'ghostcompany', value: 'PE:20100070970' },
+      },
+      platformContext(server.services, { actor: 'system' }),
+    );
+    const body = { ...LIMA_PROFILE, taxId: { type: 'RUC', number: '20100070970' }, admin: { email: 'fantasma@renal.pe', name: 'F' } };
+    const early = await server.request('POST', '/empresas', { token: platform, body });
+    assert.equal(early.status, 409);
+    server.clock.advance(11 * 60 * 1000);
+    platform = await server.signInAndSelect(server.admin);
+    const taken = await server.request('POST', '/empresas', { token: platform, body });
+    assert.equal(taken.status, 201, JSON.stringify(taken.body));
   });
 
   it('an existing account invited by another company gets a membership, not a second account', async () => {

@@ -8,7 +8,9 @@ import { companyDecider, type CompanyCommand } from './company/decider.js';
 import { ADMIN_ROLE } from './company/events.js';
 import { checkedProfile } from './company/profileRules.js';
 import type { CompanyProfile } from './company/profile.js';
-import { companyTaxIdDecider, companyTaxIdGuardId } from './companyTaxId/decider.js';
+import { uniqueClaimDecider } from '../uniqueClaim.js';
+import { releaseClaim, withClaims, type UniqueGuard } from '../uniqueClaimWrites.js';
+import { LIMITS } from '../../limits.js';
 import { COMPANIES, MEMBERSHIPS, USERS, type UserDoc } from '../../projections/platform/platformReadModels.js';
 import { awaitPlatformReadModels, grantMembership, newCompanyId, platformContext, type PlatformCaller } from './platformWrites.js';
 import { inviteUser, type Activation } from './usuariosWrites.js';
@@ -22,8 +24,39 @@ export interface RegisteredCompany {
   position: bigint | null;
 }
 
+/** A legal entity registers once on the platform: its tax id (country + canonical number) is claimed for one company. */
+const TAX_ID_GUARD: UniqueGuard = {
+  decider: uniqueClaimDecider('companyTaxId', 'tax-id-taken', 'a company with this tax id is already registered'),
+  duplicateCode: 'tax-id-taken',
+  holderCategory: 'company',
+  graceSeconds: LIMITS.uniqueClaims.orphanedClaimGraceSeconds,
+};
+const taxIdClaim = (companyId: string, profile: Pick<CompanyProfile, 'country' | 'taxId'>) => ({
+  guard: TAX_ID_GUARD,
+  claim: { holderId: companyId, key: `${profile.country}:${profile.taxId.number}` },
+});
+
 const adminProblem = (message: string) =>
   new DomainError('validation-failed', `Invalid data: admin: ${message}`, 422, { errors: [{ field: 'admin', message }] });
+
+/** Makes an account (existing, or invited now) an admin of the company: at registration, or to recover a company without one. */
+export async function appointAdmin(
+  services: AppServices,
+  companyId: string,
+  who: FirstAdmin,
+  caller: PlatformCaller,
+): Promise<{ admin: RegisteredCompany['admin']; position: bigint | null }> {
+  if ('userId' in who) {
+    const user = await services.projections.collection<UserDoc>(USERS.projection, USERS.collection).get(PLATFORM_DOCS, who.userId);
+    if (!user?.active) throw adminProblem('no active user has this id');
+    const { position } = await grantMembership(services, { companyId, userId: who.userId, roles: [ADMIN_ROLE] }, caller);
+    await awaitPlatformReadModels(services, position, [COMPANIES.projection, MEMBERSHIPS.projection, USERS.projection]);
+    return { admin: { userId: who.userId, accountCreated: false, activation: null }, position };
+  }
+  const invited = await inviteUser(services, { companyId, email: who.email, name: who.name, roles: [ADMIN_ROLE] }, caller);
+  const admin = { userId: invited.userId, accountCreated: invited.accountCreated, activation: invited.activation };
+  return { admin, position: invited.position };
+}
 
 /** Registers a company (tax id unique on the platform, default policy adopted) with its first company admin. */
 export async function registerCompanyWithAdmin(
@@ -39,38 +72,18 @@ export async function registerCompanyWithAdmin(
   }
   const companyId = newCompanyId();
   const ctx = platformContext(services, caller);
-  await handleCommand(
-    services.events,
-    companyTaxIdDecider,
-    {
-      type: 'ReserveCompanyTaxId',
-      aggregateId: companyTaxIdGuardId(profile.country, profile.taxId.number),
-      data: { country: profile.country, number: profile.taxId.number, companyId },
-    },
-    ctx,
-  );
-  await handleCommand(
-    services.events,
-    companyDecider,
-    { type: 'RegisterCompany', aggregateId: companyId, data: { profile, ...(input.modules ? { modules: input.modules } : {}) } },
-    ctx,
-    { expectNew: true },
+  // The tax id is claimed first; a crash before the company exists leaves a claim another registration takes over.
+  await withClaims(services.events, ctx, [taxIdClaim(companyId, profile)], () =>
+    handleCommand(
+      services.events,
+      companyDecider,
+      { type: 'RegisterCompany', aggregateId: companyId, data: { profile, ...(input.modules ? { modules: input.modules } : {}) } },
+      ctx,
+      { expectNew: true },
+    ),
   );
   await adoptDefaultPolicy(services, companyId, caller);
-  let admin: RegisteredCompany['admin'];
-  let position: bigint | null;
-  if ('userId' in input.admin) {
-    position = (await grantMembership(services, { companyId, userId: input.admin.userId, roles: [ADMIN_ROLE] }, caller)).position;
-    admin = { userId: input.admin.userId, accountCreated: false, activation: null };
-  } else {
-    const invited = await inviteUser(
-      services,
-      { companyId, email: input.admin.email, name: input.admin.name, roles: [ADMIN_ROLE] },
-      caller,
-    );
-    position = invited.position;
-    admin = { userId: invited.userId, accountCreated: invited.accountCreated, activation: invited.activation };
-  }
+  const { admin, position } = await appointAdmin(services, companyId, input.admin, caller);
   await awaitPlatformReadModels(services, position, [COMPANIES.projection, MEMBERSHIPS.projection, USERS.projection]);
   return { companyId, admin, position };
 }
@@ -100,26 +113,30 @@ export async function correctCompanyProfile(
   caller: PlatformCaller,
 ): Promise<CommandResult<unknown>> {
   const next = checkedProfile({ ...input.current, ...input.changes });
+  const before = input.current;
+  const correction = { type: 'CorrectCompanyProfile', aggregateId: input.companyId, data: { changes: input.changes } } as const;
   const taxChanged =
-    next.taxId &&
-    next.country &&
-    JSON.stringify([next.country, next.taxId]) !== JSON.stringify([input.current.country, input.current.taxId]);
-  if (taxChanged) {
-    await handleCommand(
+    next.taxId !== undefined &&
+    next.country !== undefined &&
+    JSON.stringify([next.country, next.taxId]) !== JSON.stringify([before.country, before.taxId]);
+  if (!taxChanged) return companyCommand(services, correction, caller, input.ifMatch);
+  const ctx = platformContext(services, caller);
+  const claim = taxIdClaim(input.companyId, { country: next.country!, taxId: next.taxId! });
+  const result = await withClaims(services.events, ctx, [claim], () => companyCommand(services, correction, caller, input.ifMatch)).catch(
+    (err: unknown) => {
+      // Which company holds that tax id is not this company's business.
+      if (err instanceof DomainError && err.code === 'tax-id-taken') throw new DomainError(err.code, err.message, 409);
+      throw err;
+    },
+  );
+  // The old tax id is free once the company carries the new one.
+  if (before.country && before.taxId) {
+    await releaseClaim(
       services.events,
-      companyTaxIdDecider,
-      {
-        type: 'ReserveCompanyTaxId',
-        aggregateId: companyTaxIdGuardId(next.country!, next.taxId!.number),
-        data: { country: next.country!, number: next.taxId!.number, companyId: input.companyId },
-      },
-      platformContext(services, caller),
+      ctx,
+      TAX_ID_GUARD,
+      taxIdClaim(input.companyId, { country: before.country, taxId: before.taxId }).claim,
     );
   }
-  return companyCommand(
-    services,
-    { type: 'CorrectCompanyProfile', aggregateId: input.companyId, data: { changes: input.changes } },
-    caller,
-    input.ifMatch,
-  );
+  return result;
 }

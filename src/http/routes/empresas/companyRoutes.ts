@@ -5,6 +5,7 @@ import { minPositionQueryProperty, pageQueryProperties, problem } from '../../co
 import { awaitMinPosition } from '../../readYourWrites.js';
 import { etagOf, ifMatchHeader, ifMatchRevision, writeHeaders } from '../../recordHeaders.js';
 import {
+  appointAdmin,
   companyCommand,
   correctCompanyProfile,
   registerCompanyWithAdmin,
@@ -23,6 +24,7 @@ import {
   RECORD_HEADERS,
   required428,
   tenantOf,
+  WRITE_HEADERS,
   type NoInput,
 } from '../shared/adminSupport.js';
 import { ADMIN, READ, TAG } from './support.js';
@@ -35,6 +37,8 @@ import {
   ReasonBody,
   RegisterCompanyBody,
   RegisteredSchema,
+  AppointAdminBody,
+  AppointedSchema,
 } from './companySchemas.js';
 
 const company404 = problem('No such company');
@@ -204,6 +208,33 @@ export const companyRoutes: RouteDecl[] = [
     async handle({ params }, ctx) {
       const doc = await companyDoc(ctx.services, params.id);
       return { status: 200, body: companyView(doc), headers: { ETag: etagOf(doc.revision) } };
+    },
+  }),
+  route<{ id: string }, NoInput, { admin: FirstAdmin; reason: string }>({
+    method: 'post',
+    path: '/empresas/{id}/administradores',
+    tag: TAG,
+    auth: 'platform',
+    summary: 'Platform: appoint another company admin (an existing account, or a new person invited by e-mail)',
+    description:
+      'For a company whose admins left or lost their access: the platform names a new one. A new person receives a one-time ' +
+      'activation token in this answer (shown once).',
+    params: CompanyIdParams,
+    body: AppointAdminBody,
+    responses: {
+      201: ok('The appointed admin', AppointedSchema, { ...WRITE_HEADERS, Location: 'URL of the user in the company' }),
+      404: company404,
+      409: conflict409,
+      503: behind503,
+    },
+    async handle({ params, body }, ctx) {
+      const doc = await companyDoc(ctx.services, params.id);
+      const { admin, position } = await appointAdmin(ctx.services, params.id, body.admin, callerOf(ctx, body.reason));
+      if (admin.activation && 'email' in body.admin) {
+        const to = body.admin.email.trim().toLowerCase();
+        await sendActivationMail(ctx.services, { to, name: body.admin.name, companyName: doc.name, ...admin.activation });
+      }
+      return { status: 201, body: admin, headers: writeHeaders({ position, location: `/usuarios/${admin.userId}` }) };
     },
   }),
   statusRoute(

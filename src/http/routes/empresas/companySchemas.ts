@@ -42,14 +42,16 @@ export const ModulesSchema: JsonSchema = {
   items: { type: 'string', enum: [...OPTIONAL_MODULES] },
 };
 
+const AdminSchema: JsonSchema = {
+  description: 'A company admin: an existing account ({userId}) or a new person invited by e-mail ({email, name})',
+  oneOf: [obj({ userId: UUID }), obj({ email: { type: 'string', format: 'email', maxLength: 254 }, name: name(200) })],
+};
+
 export const RegisterCompanyBody = obj(
   {
     ...profileProperties,
     modules: { ...ModulesSchema, description: 'Optional modules switched on (default: all)' },
-    admin: {
-      description: 'The first company admin: an existing account ({userId}) or a new person invited by e-mail ({email, name})',
-      oneOf: [obj({ userId: UUID }), obj({ email: { type: 'string', format: 'email', maxLength: 254 }, name: name(200) })],
-    },
+    admin: AdminSchema,
   },
   [...Object.keys(profileProperties), 'admin'],
 );
@@ -70,10 +72,9 @@ export const CompanySchema = obj({
   registeredAt: str('When the company was registered'),
 });
 export const CompanyPage = pageOf(CompanySchema);
-export const RegisteredSchema = obj({
-  company: CompanySchema,
-  admin: obj({ userId: str('The first admin'), accountCreated: { type: 'boolean' }, activation: ActivationSchema }),
-});
+export const AppointedSchema = obj({ userId: str('The admin'), accountCreated: { type: 'boolean' }, activation: ActivationSchema });
+export const RegisteredSchema = obj({ company: CompanySchema, admin: AppointedSchema });
+export const AppointAdminBody = obj({ admin: AdminSchema, reason: reasonSchema });
 export const ReasonBody = obj({ reason: reasonSchema });
 export const ModulesBody = obj({ modules: ModulesSchema, reason: reasonSchema });
 export const CompanyIdParams = obj({ id: { type: 'string', pattern: '^[A-Za-z0-9]{1,64}$' } });
