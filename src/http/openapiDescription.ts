@@ -23,6 +23,17 @@ nothing is overwritten, and every record keeps who changed it, when, from where 
 - **Logout** (\`POST /auth/logout\`) revokes the session at once: its tokens are refused from the next request.
 - **Company**: most routes work inside a company. Select one with \`POST /tenants/{id}/select\`; before that they answer
   403 \`/problems/company-not-selected\`. Another company's records answer 404.
+- **Invitations**: a company admin invites people (\`POST /usuarios\`); a new account gets a one-time activation token
+  (${hours(L.activation.ttlSeconds)}), used once at \`POST /auth/activate\` with a password (at least ${L.newPassword.minChars} and at most
+  ${L.newPassword.maxChars} characters, no composition rules, not a known common password); the first sign-in then enrolls the
+  authenticator.
+- **Programs** (API clients, \`/integraciones\`): \`POST /auth/token\` with \`grant_type=client_credentials\` (RFC 6749 4.4)
+  answers a ${minutes(L.apiClients.tokenTtlSeconds)} bearer token already bound to the client's company, with the permissions of its roles;
+  revoking the client refuses its tokens at once. Routes for people (\`/tenants\`, \`/auth/me\`...) answer 403 to it.
+- **Permissions**: \`<group>:<action>\`, granted by the company's roles (\`GET /roles\`); a change of roles counts from the
+  next request. A company role never reaches a platform route (403 \`/problems/platform-admin-required\`). A suspended
+  company reads but writes nothing (403 \`/problems/company-suspended\`); a module it switched off answers 403
+  \`/problems/module-disabled\`.
 
 ## Throttling
 - Login: at most ${L.throttling.login.perIpPerMinute} attempts per minute per client IP; after ${L.throttling.login.accountFailuresBeforeDelay}
