@@ -42,7 +42,7 @@ export const LIMITS = {
     /** After a rotation the previous secret keeps working this long by default, so a program can switch without downtime. */
     defaultGraceSeconds: 24 * 60 * 60,
     maxGraceSeconds: 7 * 24 * 60 * 60,
-    /** Token requests per client address per minute, and wrong secrets per client per window. */
+    /** Token requests per client address per minute, and wrong secrets per client and address per window (never a lock of the client). */
     perIpPerMinute: 20,
     clientFailuresPerWindow: 10,
     windowSeconds: 15 * 60,

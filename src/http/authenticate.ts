@@ -88,6 +88,11 @@ export async function authenticate(token: string, client: ClientInfo): Promise<P
   // A deactivated user's sessions are revoked; this check also covers a session started in the same instant.
   const user = await models.users.get(PLATFORM_DOCS, sub);
   if (!user?.active) throw unauthorized('The user is deactivated');
+  // A new password or second factor ends the sessions before it even if their revocation was never written (a crash).
+  const changed = user.credentialsChangedAt;
+  if (changed && session.startedAt < changed && session.id !== user.credentialsKeptSession) {
+    throw unauthorized('The credentials of this account changed: sign in again');
+  }
   // A membership revoked after selection leaves the session without a company (tenant routes answer 403).
   const found = session.companyId ? await membershipIn(services, sub, session.companyId) : null;
   return {

@@ -36,6 +36,9 @@ function newAjv(options: { coerce: boolean; defaults: boolean }): Ajv2020 {
     useDefaults: options.defaults,
   });
   addFormats(ajv);
+  // RFC 3339 allows a leap second (…:60) that no Date can hold: an instant the service cannot represent is refused here.
+  const rfc3339 = ajv.formats['date-time'] as { validate: (s: string) => boolean };
+  ajv.addFormat('date-time', { type: 'string', validate: (s: string) => rfc3339.validate(s) && Number.isFinite(Date.parse(s)) });
   ajv.addKeyword({ keyword: FREE_TEXT, schemaType: 'boolean' }); // an annotation read by withTextRules
   ajv.addKeyword({
     keyword: TEXT_RULE,

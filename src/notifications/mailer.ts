@@ -9,7 +9,11 @@ function transportOf(services: AppServices): Transporter | null {
   const url = services.config.smtpUrl;
   if (!url) return null;
   let transport = transports.get(services.config);
-  if (!transport) transports.set(services.config, (transport = nodemailer.createTransport(url)));
+  if (!transport) {
+    // Short timeouts: the invitation answer waits for the send, and a slow mail server must not hold it for minutes.
+    const options = { url, connectionTimeout: 5_000, greetingTimeout: 5_000, socketTimeout: 10_000 };
+    transports.set(services.config, (transport = nodemailer.createTransport(options)));
+  }
   return transport;
 }
 

@@ -17,7 +17,9 @@ export interface BuiltInRole {
 const read = (...groups: string[]): string[] => groups.map((g) => `${g}:read`);
 const write = (...groups: string[]): string[] => groups.map((g) => `${g}:write`);
 
-const CLINICAL_READS = read('pacientes', 'dialisis', 'monitores', 'filtros', 'lineas', 'colaboradores', 'cargos', 'empresas', 'widgets');
+/** Equipment a dialysis session uses: dialyzers and both bloodlines, each its own group. */
+const REUSE = ['filtros-dialisis', 'lineas-arteriales', 'lineas-venosas'];
+const CLINICAL_READS = read('pacientes', 'dialisis', 'monitores', ...REUSE, 'colaboradores', 'cargos-laborales', 'empresas', 'widgets');
 
 export const BUILT_IN_ROLES: readonly BuiltInRole[] = [
   {
@@ -53,7 +55,7 @@ export const BUILT_IN_ROLES: readonly BuiltInRole[] = [
     name: 'Enfermero(a)',
     description: 'Dialysis nurse: patients and nursing notes, the daily record and its sign-off, reuse checks before use',
     grantsAll: false,
-    permissions: [...CLINICAL_READS, ...write('pacientes', 'dialisis', 'filtros', 'lineas'), 'dialisis:sign', ...read('productos')],
+    permissions: [...CLINICAL_READS, ...write('pacientes', 'dialisis', ...REUSE), 'dialisis:sign', ...read('productos')],
   },
   {
     code: 'nursing-technician',
@@ -74,7 +76,7 @@ export const BUILT_IN_ROLES: readonly BuiltInRole[] = [
     name: 'Técnico de reúso',
     description: 'Dialyzer and bloodline reprocessing: tests, germicide, storage, labels and discards',
     grantsAll: false,
-    permissions: [...read('pacientes', 'filtros', 'lineas', 'empresas', 'productos', 'widgets'), ...write('filtros', 'lineas')],
+    permissions: [...read('pacientes', ...REUSE, 'empresas', 'productos', 'widgets'), ...write(...REUSE)],
   },
   {
     code: 'pharmacist',
@@ -117,6 +119,26 @@ export const BUILT_IN_ROLES: readonly BuiltInRole[] = [
 ];
 
 const byCode = new Map(BUILT_IN_ROLES.map((r) => [r.code, r]));
+
+/** The groups of the service (domain.md, section 8) by their path: every permission names one of them. */
+export const PERMISSION_GROUPS = [
+  'cargos-laborales',
+  'clientes',
+  'colaboradores',
+  'dialisis',
+  'empresas',
+  'filtros-dialisis',
+  'generador',
+  'lineas-arteriales',
+  'lineas-venosas',
+  'monitores',
+  'pacientes',
+  'productos',
+  'roles',
+  'sistema',
+  'usuarios',
+  'widgets',
+] as const;
 
 export const builtInRole = (code: string): BuiltInRole | undefined => byCode.get(code);
 export const isBuiltInRole = (code: string): boolean => byCode.has(code);

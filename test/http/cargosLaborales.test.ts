@@ -123,7 +123,7 @@ describe('CargosLaborales over HTTP', () => {
   });
 
   it('refuses a user whose role lacks the permission (403)', async () => {
-    const reader = await world.memberWith(['cargos:read']);
+    const reader = await world.memberWith(['cargos-laborales:read']);
     expectStatus(await world.call(reader.token, 'GET', '/cargos-laborales'), 200);
     expectStatus(await world.call(reader.token, 'POST', '/cargos-laborales', { json: positionBody() }), 403);
     const none = await world.memberWith(['pacientes:read']);

@@ -247,7 +247,7 @@ describe('Colaboradores over HTTP: staff records', () => {
     const reader = await world.memberWith(['colaboradores:read']);
     expectStatus(await world.call(reader.token, 'GET', '/colaboradores'), 200);
     expectStatus(await world.call(reader.token, 'POST', '/colaboradores', { json: staffBody(nurseId) }), 403);
-    const none = await world.memberWith(['cargos:read']);
+    const none = await world.memberWith(['cargos-laborales:read']);
     expectStatus(await world.call(none.token, 'GET', '/colaboradores'), 403);
     expectStatus(await world.call(none.token, 'GET', '/colaboradores/firma-habilitada'), 403);
   });

@@ -116,7 +116,9 @@ export async function issueClientToken(
   const ipWait = runtime.tokenPerIp.hit(client.ip ?? 'unknown', now.getTime());
   if (ipWait > 0) throw tooManyRequests(ipWait, 'Too many token requests from this address; retry later');
   if (!CLIENT_ID.test(input.clientId)) throw invalidClient();
-  const clientWait = runtime.clientFailures.waitFor(input.clientId, now.getTime());
+  // Counted per client and address: wrong secrets from elsewhere never hold the program that has the right one.
+  const failureKey = `${input.clientId}|${client.ip ?? 'unknown'}`;
+  const clientWait = runtime.clientFailures.waitFor(failureKey, now.getTime());
   if (clientWait > 0) throw tooManyRequests(clientWait, 'Too many failed authentications of this client; retry later');
   const tokenId = newId();
   const ttl = LIMITS.apiClients.tokenTtlSeconds;
@@ -137,7 +139,7 @@ export async function issueClientToken(
     );
     await awaitPlatformReadModels(services, result.position, [API_CLIENTS.projection]);
   } catch (err) {
-    if (err instanceof DomainError && err.code === 'invalid-client') runtime.clientFailures.hit(input.clientId, now.getTime());
+    if (err instanceof DomainError && err.code === 'invalid-client') runtime.clientFailures.hit(failureKey, now.getTime());
     throw err;
   }
   const access = signAccessToken(runtime.jwt, actor, input.clientId, now, { ttlSeconds: ttl, tokenId });

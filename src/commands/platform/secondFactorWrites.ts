@@ -17,7 +17,7 @@ import { newRefreshToken, randomToken, sha256Hex, signAccessToken } from '../../
 import { awaitPlatformReadModels, platformContext } from './platformWrites.js';
 import { caller, type Client, type SignedIn } from './signInWrites.js';
 
-const CODE_POLICY = {
+export const CODE_POLICY = {
   userFailuresPerWindow: LIMITS.throttling.verify2fa.userFailuresPerWindow,
   windowSeconds: LIMITS.throttling.verify2fa.windowSeconds,
 };

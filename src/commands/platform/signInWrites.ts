@@ -42,7 +42,7 @@ export interface SignedIn extends TokenPair {
   deviceToken: string;
 }
 
-const LOGIN_POLICY = {
+export const LOGIN_POLICY = {
   failuresBeforeDelay: LIMITS.throttling.login.accountFailuresBeforeDelay,
   maxFailuresPerHour: LIMITS.throttling.login.accountMaxFailuresPerHour,
   longestDelaySeconds: LIMITS.throttling.login.accountLongestDelaySeconds,

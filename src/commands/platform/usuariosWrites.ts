@@ -7,7 +7,7 @@ import { DomainError } from '../decider.js';
 import { PLATFORM_TENANT, streamName } from '../../stores/eventStore.js';
 import { LIMITS } from '../../limits.js';
 import { tooManyRequests } from '../../problems.js';
-import { userDecider, type UserState } from './user/decider.js';
+import { activationUsable, userDecider, type UserState } from './user/decider.js';
 import { emailGuardDecider, emailGuardId, normalizeEmail } from './emailGuard/decider.js';
 import { companyDecider, decideCompany } from './company/decider.js';
 import { hashPassword, verifyPassword } from '../../auth/passwords.js';
@@ -15,13 +15,20 @@ import { checkNewPassword } from '../../auth/passwordPolicy.js';
 import { randomToken, sha256Hex } from '../../auth/tokens.js';
 import { checkTotpCode } from '../../auth/totp.js';
 import { authRuntime } from '../../auth/authRuntime.js';
-import { COMPANIES, MEMBERSHIPS, SESSIONS, USERS } from '../../projections/platform/platformReadModels.js';
+import { COMPANIES, MEMBERSHIPS, SESSIONS, USERS, type MembershipDoc } from '../../projections/platform/platformReadModels.js';
+import { PLATFORM_DOCS } from '../../stores/readStore.js';
 import { awaitPlatformReadModels, platformContext, type PlatformCaller } from './platformWrites.js';
 import { revokeSessionsOf } from './sessionRevocationWrites.js';
 import { newId } from '../eventIds.js';
+import { throttledAs429 } from './signInProblems.js';
+import { LOGIN_POLICY } from './signInWrites.js';
+import { CODE_POLICY } from './secondFactorWrites.js';
+import { STEP_UP_PREFIX } from './user/events.js';
 
 const PLATFORM_MODELS = [USERS.projection, COMPANIES.projection, MEMBERSHIPS.projection, SESSIONS.projection];
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** What a write that lost a creation race answers: the other request created the record. */
+const RACE_LOST = ['email-taken', 'already-exists', 'user-exists'];
 
 export interface Activation {
   /** `<userId>.<256-bit random>`: shown once; only its SHA-256 is stored. */
@@ -97,28 +104,40 @@ export async function inviteUser(
       userId = reserved;
     } catch (err) {
       // A concurrent invitation of the same e-mail won the guard: this one becomes a membership of that account.
-      if (!(err instanceof DomainError && err.code === 'email-taken')) throw err;
+      if (!(err instanceof DomainError && RACE_LOST.includes(err.code))) throw err;
       userId = (await loadAggregate(services.events, emailGuardDecider, guardStream)).state.userId!;
     }
   }
   let activation: Activation | null = null;
   let accountCreated = false;
   // The guard may name an account never written (an interrupted invitation): this invitation writes it.
-  if (!(await loadAggregate(services.events, userDecider, userStream(userId))).state.exists) {
+  const account = (await loadAggregate(services.events, userDecider, userStream(userId))).state;
+  if (account.exists && !account.active) throw new DomainError('user-inactive', 'the account with this e-mail is deactivated', 409);
+  if (!account.exists) {
     const fresh = newActivation(services, userId);
-    await handleCommand(
-      services.events,
-      userDecider,
-      {
-        type: 'InviteUser',
-        aggregateId: userId,
-        data: { email, name: input.name.trim() || email, activationHash: fresh.hash, activationExpiresAt: fresh.expiresAt },
-      },
-      platformContext(services, caller),
-      { expectNew: true },
-    );
-    activation = { token: fresh.token, expiresAt: fresh.expiresAt };
-    accountCreated = true;
+    try {
+      await handleCommand(
+        services.events,
+        userDecider,
+        {
+          type: 'InviteUser',
+          aggregateId: userId,
+          data: { email, name: input.name.trim() || email, activationHash: fresh.hash, activationExpiresAt: fresh.expiresAt },
+        },
+        platformContext(services, caller),
+        { expectNew: true },
+      );
+      activation = { token: fresh.token, expiresAt: fresh.expiresAt };
+      accountCreated = true;
+    } catch (err) {
+      // A concurrent invitation wrote the account first: this one is a membership of it.
+      if (!(err instanceof DomainError && RACE_LOST.includes(err.code))) throw err;
+    }
+  }
+  // An account nobody activated and no company holds (an invitation interrupted before its membership) gets a fresh token.
+  if (!accountCreated && account.exists && !account.passwordHash && !(await heldByAnyCompany(services, userId))) {
+    const { position: _reissued, ...fresh } = await reissueActivation(services, userId, caller);
+    activation = fresh;
   }
   const granted = await handleCommand(
     services.events,
@@ -128,6 +147,11 @@ export async function inviteUser(
   );
   await awaitPlatformReadModels(services, granted.position, PLATFORM_MODELS);
   return { userId, accountCreated, activation, position: granted.position };
+}
+
+async function heldByAnyCompany(services: AppServices, userId: string): Promise<boolean> {
+  const memberships = services.projections.collection<MembershipDoc>(MEMBERSHIPS.projection, MEMBERSHIPS.collection);
+  return (await memberships.count(PLATFORM_DOCS, { userId, active: true })) > 0;
 }
 
 /** A new activation token for an invited member who has not chosen a password yet (the previous token stops working). */
@@ -154,39 +178,94 @@ export async function activateAccount(
   input: { token: string; password: string },
   caller: Omit<PlatformCaller, 'actor'>,
 ): Promise<{ userId: string; email: string; position: bigint | null }> {
+  const runtime = await authRuntime(services);
+  const wait = runtime.loginPerIp.hit(`activate:${caller.ip ?? 'unknown'}`, services.now().getTime());
+  if (wait > 0) throw tooManyRequests(wait, 'Too many activation attempts from this address; retry later');
   const userId = ACTIVATION_TOKEN.exec(input.token)?.[1];
   const invalid = new DomainError('activation-invalid', 'the activation token is not valid (unknown, used, replaced or expired)', 400);
   if (!userId) throw invalid;
   const { state } = await loadAggregate(services.events, userDecider, userStream(userId));
-  if (!state.exists || !state.activation) throw invalid;
+  const presentedHash = sha256Hex(input.token);
+  // The token is judged before the password: nothing about the account (nor an argon2 hash) for a wrong token.
+  if (!activationUsable(state, presentedHash, services.now().toISOString())) throw invalid;
   const passwordHash = await checkedPasswordHash(input.password, state);
   const result = await handleCommand(
     services.events,
     userDecider,
-    { type: 'ActivateUser', aggregateId: userId, data: { presentedHash: sha256Hex(input.token), passwordHash } },
+    { type: 'ActivateUser', aggregateId: userId, data: { presentedHash, passwordHash } },
     platformContext(services, { ...caller, actor: userId }),
   );
   await awaitPlatformReadModels(services, result.position, [USERS.projection]);
   return { userId, email: state.email, position: result.position };
 }
 
-async function checkStepUp(services: AppServices, user: UserState, code: string, caller: PlatformCaller): Promise<void> {
-  const runtime = await authRuntime(services);
+const wrongField = (field: string, message: string): DomainError =>
+  new DomainError('validation-failed', `${field}: ${message}`, 422, { errors: [{ field, message }] });
+
+/** The current password at a step-up counts like a login attempt: the same growing delays, cleared when right. */
+async function checkCurrentPassword(services: AppServices, userId: string, password: string, caller: PlatformCaller): Promise<UserState> {
+  const ctx = platformContext(services, caller);
+  const { state: user } = await throttledAs429(
+    handleCommand(
+      services.events,
+      userDecider,
+      // No challenge is issued at a step-up: the open-challenge cap does not apply.
+      {
+        type: 'ReserveLoginAttempt',
+        aggregateId: userId,
+        data: { policy: LOGIN_POLICY, deviceTokenHash: null, maxOpenChallenges: Number.MAX_SAFE_INTEGER },
+      },
+      ctx,
+    ),
+  );
+  if (!(await verifyPassword(user.passwordHash || null, password))) {
+    await handleCommand(
+      services.events,
+      userDecider,
+      { type: 'RecordLoginFailure', aggregateId: userId, data: { reason: 'wrong-password', deviceId: null } },
+      ctx,
+    );
+    throw wrongField('currentPassword', 'is not your current password');
+  }
+  await handleCommand(services.events, userDecider, { type: 'AcceptStepUpPassword', aggregateId: userId, data: {} }, ctx);
+  return user;
+}
+
+/** A fresh authenticator code at a step-up: counted in the same window as sign-in codes, and spent like them. */
+async function checkStepUpCode(services: AppServices, user: UserState, code: string, caller: PlatformCaller): Promise<void> {
   if (user.totp.status !== 'confirmed' || !user.totp.encryptedSecret)
     throw new DomainError('totp-not-enrolled', 'the user has no second factor', 409);
-  const check = await checkTotpCode(runtime.totpSecrets.open(user.totp.encryptedSecret), code, services.now(), user.totp.lastTimeStep);
-  const wrong = new DomainError('validation-failed', 'the code is not valid', 422, {
-    errors: [{ field: 'code', message: 'is not the current code of your authenticator' }],
-  });
-  if (!check.valid) throw wrong;
-  // Spent like a sign-in code: the same step is never accepted twice for this user.
-  const accepted = await handleCommand(
-    services.events,
-    userDecider,
-    { type: 'AcceptTotpCode', aggregateId: user.userId, data: { challengeId: `step-up:${newId()}`, timeStep: check.timeStep } },
-    platformContext(services, caller),
+  const ctx = platformContext(services, caller);
+  const challengeId = `${STEP_UP_PREFIX}${newId()}`;
+  await throttledAs429(
+    handleCommand(
+      services.events,
+      userDecider,
+      { type: 'ReserveTotpAttempt', aggregateId: user.userId, data: { challengeId, policy: CODE_POLICY, deviceId: null } },
+      ctx,
+    ),
   );
-  if (!accepted.events.some((e) => e.type === 'TotpCodeAccepted')) throw wrong;
+  const runtime = await authRuntime(services);
+  const check = await checkTotpCode(runtime.totpSecrets.open(user.totp.encryptedSecret), code, services.now(), user.totp.lastTimeStep);
+  const accepted =
+    check.valid &&
+    (
+      await handleCommand(
+        services.events,
+        userDecider,
+        { type: 'AcceptTotpCode', aggregateId: user.userId, data: { challengeId, timeStep: check.timeStep } },
+        ctx,
+      )
+    ).events.some((e) => e.type === 'TotpCodeAccepted');
+  if (!accepted) {
+    await handleCommand(
+      services.events,
+      userDecider,
+      { type: 'RecordTotpCodeFailure', aggregateId: user.userId, data: { challengeId } },
+      ctx,
+    );
+    throw wrongField('code', 'is not the current code of your authenticator');
+  }
 }
 
 /** A person changes their own password: current password and a fresh TOTP code; their other sessions end. */
@@ -195,17 +274,8 @@ export async function changeOwnPassword(
   input: { userId: string; sessionId: string; currentPassword: string; code: string; newPassword: string },
   caller: PlatformCaller,
 ): Promise<void> {
-  const runtime = await authRuntime(services);
-  const now = services.now();
-  const wait = runtime.loginPerIp.hit(`password-change:${input.userId}`, now.getTime());
-  if (wait > 0) throw tooManyRequests(wait, 'Too many password changes attempted; retry later');
-  const { state: user } = await loadAggregate(services.events, userDecider, userStream(input.userId));
-  if (!(await verifyPassword(user.passwordHash || null, input.currentPassword))) {
-    throw new DomainError('validation-failed', 'the current password is not right', 422, {
-      errors: [{ field: 'currentPassword', message: 'is not your current password' }],
-    });
-  }
-  await checkStepUp(services, user, input.code, caller);
+  const user = await checkCurrentPassword(services, input.userId, input.currentPassword, caller);
+  await checkStepUpCode(services, user, input.code, caller);
   const passwordHash = await checkedPasswordHash(input.newPassword, user, 'newPassword');
   await handleCommand(
     services.events,

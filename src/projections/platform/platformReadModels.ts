@@ -21,6 +21,9 @@ export interface UserDoc extends ProjectedDoc {
   totpStatus: TotpStatus;
   registeredAt: string;
   lastSignInAt: string | null;
+  /** Last password change or second-factor reset: sessions started before it are refused (but the one that changed it). */
+  credentialsChangedAt?: string | null;
+  credentialsKeptSession?: string | null;
 }
 
 export interface SessionDoc extends ProjectedDoc {

@@ -1,14 +1,14 @@
 // Users by id, with a unique e-mail index: the login lookup and GET /auth/me.
 import { applyTo, type Projection } from '../runner/projection.js';
 import { PLATFORM_DOCS } from '../../stores/readStore.js';
-import type { UserEvent } from '../../commands/platform/user/events.js';
+import { STEP_UP_PREFIX, type UserEvent } from '../../commands/platform/user/events.js';
 import { aggregateIdOf, USERS, type UserDoc } from './platformReadModels.js';
 
 type Fold = Omit<UserDoc, '_position'>;
 
 export const usersProjection: Projection = {
   name: USERS.projection,
-  version: 2,
+  version: 3,
   collections: { [USERS.collection]: [{ keys: { email: 1 }, unique: true, name: 'email_unique' }] },
   eventTypes: [
     'UserRegistered',
@@ -18,6 +18,7 @@ export const usersProjection: Projection = {
     'TotpEnrollmentConfirmed',
     'TotpCodeAccepted',
     'TwoFactorReset',
+    'PasswordChanged',
     'UserDeactivated',
   ],
   async handle(event, tx) {
@@ -48,9 +49,12 @@ export const usersProjection: Projection = {
         case 'TotpEnrollmentConfirmed':
           return { ...doc, totpStatus: 'confirmed' };
         case 'TotpCodeAccepted':
-          return { ...doc, lastSignInAt: at };
+          // A step-up code (a password change) is not a sign-in.
+          return e.data.challengeId.startsWith(STEP_UP_PREFIX) ? doc : { ...doc, lastSignInAt: at };
         case 'TwoFactorReset':
-          return { ...doc, totpStatus: 'none' };
+          return { ...doc, totpStatus: 'none', credentialsChangedAt: at, credentialsKeptSession: null };
+        case 'PasswordChanged':
+          return { ...doc, credentialsChangedAt: at, credentialsKeptSession: event.metadata.sessionId ?? null };
         case 'UserDeactivated':
           return { ...doc, active: false };
         default:

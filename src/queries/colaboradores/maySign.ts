@@ -1,5 +1,7 @@
 // For other groups (nursing notes, sessions): may this user sign clinical records of this company at this instant?
 import type { TenantScope } from '../tenantScope.js';
+import { ProblemError } from '../../problems.js';
+import { companyDay } from '../empresas/companyCalendar.js';
 import { jobPositions } from '../cargos-laborales/jobPositions.js';
 import { signingVerdict, type SigningVerdict } from './signingRule.js';
 import { staffRecords } from './staffRecords.js';
@@ -12,6 +14,10 @@ export async function maySignClinicalRecords(
   const tenantId = scope.auth.tenantId;
   const staff = await staffRecords(scope).findOne(tenantId, { userId });
   const position = staff ? await jobPositions(scope).get(tenantId, staff.positionId) : null;
-  const day = (typeof at === 'string' ? new Date(at) : at).toISOString().slice(0, 10);
+  const instant = typeof at === 'string' ? new Date(at) : at;
+  if (!Number.isFinite(instant.getTime()))
+    throw new ProblemError(422, 'validation-failed', 'Unprocessable Content', 'at is not a valid instant');
+  // A licence is valid through its expiry day in the company's time zone.
+  const day = await companyDay(scope, instant);
   return { ...signingVerdict(staff, position, day), staffId: staff?.id ?? null };
 }

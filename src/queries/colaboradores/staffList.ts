@@ -1,5 +1,6 @@
 // GET /colaboradores: staff by name, or by licence expiry when filtering on licences; dates are the company clock's
 // UTC date.
+import { companyDay } from '../empresas/companyCalendar.js';
 import { LIMITS } from '../../limits.js';
 import type { Filter, Page, SortSpec } from '../../stores/readStore.js';
 import type { TenantScope } from '../tenantScope.js';
@@ -19,7 +20,7 @@ export interface StaffListQuery {
 const addDays = (date: string, days: number): string =>
   new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 
-/** The filter of a list query on day `today` (YYYY-MM-DD, UTC). */
+/** The filter of a list query on day `today` (YYYY-MM-DD, the company's calendar day). */
 export function staffFilter(query: Omit<StaffListQuery, 'limit' | 'cursor'>, today: string): Filter {
   const filter: Filter = {};
   if (query.estado) filter.status = query.estado === 'activo' ? 'active' : 'terminated';
@@ -32,7 +33,7 @@ export function staffFilter(query: Omit<StaffListQuery, 'limit' | 'cursor'>, tod
 }
 
 export async function listStaff(scope: TenantScope, query: StaffListQuery): Promise<Page<Record<string, unknown>>> {
-  const today = scope.services.now().toISOString().slice(0, 10);
+  const today = await companyDay(scope, scope.services.now());
   const sort: SortSpec = query.licencia ? { licenceExpiresOn: 1 } : { sortName: 1 };
   const page = await staffRecords(scope).find(scope.auth.tenantId, staffFilter(query, today), {
     sort,

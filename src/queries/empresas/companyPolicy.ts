@@ -1,7 +1,8 @@
 // The one way other groups read the company policy: pass it to a decider, and record `revision` in the event it
 // decides (architecture.md, Company policy), so an auditor sees which rule applied.
 import type { AppServices } from '../../services.js';
-import { DEFAULT_POLICY, type CompanyPolicy } from '../../projections/empresas/policyDoc.js';
+import { DEFAULT_POLICY, foldPolicy, type CompanyPolicy, type PolicyDoc } from '../../projections/empresas/policyDoc.js';
+import { streamName } from '../../stores/eventStore.js';
 import { policies } from './readModel.js';
 
 export type { CompanyPolicy } from '../../projections/empresas/policyDoc.js';
@@ -21,8 +22,12 @@ export async function policyView(services: AppServices, tenantId: string): Promi
   return { revision: doc.revision, settings: doc.settings, updatedAt: doc.updatedAt, updatedBy: doc.updatedBy };
 }
 
-/** The policy in force: the projected document, or the defaults with revision -1 when the company has none recorded. */
+/**
+ * The policy in force for a decision, folded from the company's policy stream itself (a few events): a read model
+ * behind, rebuilding or stopped must never hand a decider the defaults instead of the company's stricter rules.
+ */
 export async function companyPolicy(services: AppServices, tenantId: string): Promise<{ revision: number; settings: CompanyPolicy }> {
-  const { revision, settings } = await policyView(services, tenantId);
-  return { revision, settings };
+  const events = await services.events.readStream(streamName(tenantId, 'policy', tenantId));
+  const doc = events.reduce<PolicyDoc | null>((folded, event) => foldPolicy(folded, event), null);
+  return doc ? { revision: doc.revision, settings: doc.settings } : { revision: -1, settings: DEFAULT_POLICY };
 }

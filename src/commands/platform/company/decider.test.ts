@@ -73,6 +73,12 @@ describe('company decider', () => {
     given(companyDecider, ...history)
       .when(cmd('CorrectCompanyProfile', { changes: { tradeName: 'Renal Norte' } }))
       .thenNothing();
+    given(companyDecider, ...history)
+      .when(cmd('CorrectCompanyProfile', { changes: { taxId: { type: 'RUC', number: '20100070970' } } }))
+      .then({ type: 'CompanyProfileCorrected', data: { changes: { taxId: { type: 'RUC', number: '20100070970' } } } });
+    given(companyDecider, ...history)
+      .when(cmd('CorrectCompanyProfile', { changes: { taxId: { type: 'RUC', number: '20100070971' } } }))
+      .thenError('validation-failed');
   });
 
   it('suspends and reactivates with a reason; a suspended company changes nothing of its own', () => {

@@ -181,7 +181,8 @@ export function decideCompany(cmd: CompanyCommand, s: CompanyState): CompanyEven
       return register(cmd, s);
     case 'CorrectCompanyProfile': {
       mustBeActive(s);
-      const changes = changedFields(s, checkedProfile(cmd.data.changes));
+      // Judged as the whole profile it makes: a tax id is checked against the company's country even when only it changes.
+      const changes = changedFields(s, checkedProfile({ ...s.profile, ...cmd.data.changes }));
       return Object.keys(changes).length === 0 ? [] : [{ type: 'CompanyProfileCorrected', data: { changes } }];
     }
     case 'SuspendCompany':

@@ -1,4 +1,5 @@
 // The platform user: account, TOTP second factor (with replay protection), trusted devices and sign-in history.
+import { timingSafeEqual } from 'node:crypto';
 import type { CommandEnvelope, Decider } from '../../decider.js';
 import { DomainError, notFound, rule } from '../../decider.js';
 import type { UserEvent } from './events.js';
@@ -61,6 +62,7 @@ export type UserCommand =
   | CommandEnvelope<'IssueActivation', { activationHash: string; activationExpiresAt: string }>
   | CommandEnvelope<'ActivateUser', { presentedHash: string; passwordHash: string }>
   | CommandEnvelope<'ChangePassword', { passwordHash: string }>
+  | CommandEnvelope<'AcceptStepUpPassword', Record<string, never>>
   | CommandEnvelope<'StartTotpEnrollment', { encryptedSecret: string }>
   | CommandEnvelope<'ReserveLoginAttempt', { policy: LoginThrottlePolicy; deviceTokenHash: string | null; maxOpenChallenges: number }>
   | CommandEnvelope<'RecordLoginFailure', { reason: 'wrong-password' | 'inactive'; deviceId: string | null }>
@@ -94,6 +96,8 @@ export function evolveUser(s: UserState, e: UserEvent): UserState {
       return { ...s, passwordHash: e.data.passwordHash, activation: null };
     case 'PasswordChanged':
       return { ...s, passwordHash: e.data.passwordHash };
+    case 'StepUpPasswordAccepted':
+      return withBucket(s, null, (b) => ({ ...b, consecutiveFailures: 0, lastFailureAt: null }));
     case 'TotpEnrollmentStarted':
       return { ...s, totp: { status: 'pending', encryptedSecret: e.data.encryptedSecret, lastTimeStep: s.totp.lastTimeStep } };
     case 'TotpEnrollmentConfirmed':
@@ -150,6 +154,15 @@ const openUntil = (bucket: SignInBucket): string[] => bucket.openChallenges.map(
 /** Event data names the trusted device an attempt was counted on; untrusted attempts carry none. */
 const device = (deviceId: string | null): { deviceId?: string } => (deviceId ? { deviceId } : {});
 
+/** Whether an activation token (its SHA-256) opens this invited account at `at`: pending, not replaced, not expired. */
+export function activationUsable(s: UserState, presentedHash: string, at: string): boolean {
+  if (!s.exists || !s.active || s.activation === null) return false;
+  const expected = Buffer.from(s.activation.hash, 'utf8');
+  const presented = Buffer.from(presentedHash, 'utf8');
+  const same = expected.length === presented.length && timingSafeEqual(expected, presented);
+  return same && Date.parse(at) < Date.parse(s.activation.expiresAt);
+}
+
 export function decideUser(cmd: UserCommand, s: UserState): UserEvent[] {
   switch (cmd.type) {
     case 'RegisterUser': {
@@ -169,12 +182,7 @@ export function decideUser(cmd: UserCommand, s: UserState): UserEvent[] {
       if (!s.active) throw new DomainError('user-inactive', 'the user is deactivated', 403);
       return [{ type: 'ActivationIssued', data: cmd.data }];
     case 'ActivateUser': {
-      const usable =
-        s.exists &&
-        s.active &&
-        s.activation !== null &&
-        s.activation.hash === cmd.data.presentedHash &&
-        Date.parse(cmd.at) < Date.parse(s.activation.expiresAt);
+      const usable = activationUsable(s, cmd.data.presentedHash, cmd.at);
       // One answer for unknown, spent, replaced and expired tokens: the caller learns nothing about the account.
       if (!usable)
         throw new DomainError('activation-invalid', 'the activation token is not valid (unknown, used, replaced or expired)', 400);
@@ -184,6 +192,9 @@ export function decideUser(cmd: UserCommand, s: UserState): UserEvent[] {
       mustExist(s);
       if (!s.active) throw new DomainError('user-inactive', 'the user is deactivated', 403);
       return [{ type: 'PasswordChanged', data: { passwordHash: cmd.data.passwordHash } }];
+    case 'AcceptStepUpPassword':
+      mustExist(s);
+      return [{ type: 'StepUpPasswordAccepted', data: { at: cmd.at } }];
     case 'StartTotpEnrollment':
       mustExist(s);
       if (s.totp.status === 'confirmed') throw rule('totp-already-enrolled', 'the user already has a confirmed second factor');

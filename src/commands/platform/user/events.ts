@@ -1,6 +1,9 @@
 // Events of a platform user: the account, its second factor, its trusted devices, and every sign-in attempt against it.
 // `deviceId` on an attempt: it presented that trusted device's token and is counted on that device (absent: untrusted).
 
+/** Challenge ids of codes given at a step-up (not a sign-in) start with this. */
+export const STEP_UP_PREFIX = 'step-up:';
+
 export type UserEvent =
   | { type: 'UserRegistered'; data: { userId: string; email: string; name: string; passwordHash: string; platformAdmin: boolean } }
   /** A company invited a person with no account yet: no password until the activation token (SHA-256 kept) is used. */
@@ -10,6 +13,8 @@ export type UserEvent =
   /** The invited person chose a password with the activation token; the token is spent. */
   | { type: 'UserActivated'; data: { passwordHash: string } }
   | { type: 'PasswordChanged'; data: { passwordHash: string } }
+  /** The current password was right at a step-up (a password change): the failures counted since are cleared. */
+  | { type: 'StepUpPasswordAccepted'; data: { at: string } }
   /** A TOTP secret (AES-256-GCM encrypted, never plain) was generated and waits for its first code. */
   | { type: 'TotpEnrollmentStarted'; data: { encryptedSecret: string } }
   /** The pending secret is now the user's second factor; timeStep is null when provisioned out of band (bootstrap). */
@@ -45,6 +50,7 @@ export const USER_EVENT_TYPES: readonly UserEventType[] = [
   'ActivationIssued',
   'UserActivated',
   'PasswordChanged',
+  'StepUpPasswordAccepted',
   'TotpEnrollmentStarted',
   'TotpEnrollmentConfirmed',
   'LoginSucceeded',

@@ -24,7 +24,7 @@ const oauthError = (status: 400 | 401, error: string, detail: string, headers: R
     error,
   });
 
-type TokenBody = { grant_type: string; client_id?: string; client_secret?: string; scope?: string };
+type TokenBody = { grant_type?: string; client_id?: string; client_secret?: string; scope?: string };
 
 function basicCredentials(header: string | undefined): { clientId: string; clientSecret: string } | null {
   const m = /^Basic +([A-Za-z0-9+/=]+) *$/i.exec(header ?? '');
@@ -88,11 +88,10 @@ export const accountRoutes: RouteDecl[] = [
       'Form-encoded as the RFC says (JSON also accepted). Client authentication by HTTP Basic (RFC 6749 2.3.1) or client_id and ' +
       `client_secret in the body. The token lives ${LIMITS.apiClients.tokenTtlSeconds} s and stops working at once when the client is revoked; ` +
       `no refresh token. Throttled: ${LIMITS.apiClients.perIpPerMinute} requests per minute per address, ${LIMITS.apiClients.clientFailuresPerWindow} ` +
-      `wrong secrets per client per ${LIMITS.apiClients.windowSeconds / 60} min (429 with Retry-After). Errors carry the RFC's \`error\` member.`,
+      `wrong secrets per client and address per ${LIMITS.apiClients.windowSeconds / 60} min (429 with Retry-After). Errors carry the RFC's \`error\` member.`,
     body: {
       type: 'object',
       additionalProperties: false,
-      required: ['grant_type'],
       properties: {
         grant_type: { type: 'string', minLength: 1, maxLength: 64 },
         client_id: { type: 'string', minLength: 1, maxLength: 64 },
@@ -118,6 +117,8 @@ export const accountRoutes: RouteDecl[] = [
       429: throttled,
     },
     async handle({ body, headers }, ctx) {
+      // RFC 6749 5.2: a request without its grant type is invalid_request, another grant type unsupported_grant_type.
+      if (!body.grant_type) throw oauthError(400, 'invalid_request', 'grant_type is required');
       if (body.grant_type !== 'client_credentials')
         throw oauthError(400, 'unsupported_grant_type', 'Only grant_type=client_credentials is supported');
       const basic = basicCredentials(headers.authorization);

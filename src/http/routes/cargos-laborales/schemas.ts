@@ -4,8 +4,8 @@ import { POSITION_STATUSES, ROLE_CODE_PATTERN } from '../../../commands/cargos-l
 import { text, ReasonSchema } from '../shared/fieldSchemas.js';
 
 export const TAG = 'CargosLaborales';
-export const READ = 'cargos:read';
-export const WRITE = 'cargos:write';
+export const READ = 'cargos-laborales:read';
+export const WRITE = 'cargos-laborales:write';
 
 const fields: Record<string, JsonSchema> = {
   code: { ...text(40), description: 'Unique within the company, compared trimmed and ignoring case' },

@@ -65,7 +65,7 @@ export const staffRoutes: RouteDecl[] = [
     permission: READ,
     summary: 'List staff by name, or by licence expiry when filtering on licences',
     description:
-      'Dates compare against the service clock, as UTC calendar dates: licencia=vencida lists licences that expired before today; ' +
+      'Dates compare against the service clock, as calendar dates in the company time zone (UTC when it has none): licencia=vencida lists licences that expired before today; ' +
       `licencia=por-vencer those expiring today or within dias days (default ${licenceExpiringDefaultDays}, max ${licenceExpiringMaxDays}).`,
     query: {
       type: 'object',

@@ -4,6 +4,9 @@ import { route, type RouteDecl, type TenantRequestContext } from '../../routeTyp
 import { problem } from '../../commonSchemas.js';
 import { writeHeaders } from '../../recordHeaders.js';
 import { handleCommand } from '../../../commands/handleCommand.js';
+import { rule } from '../../../commands/decider.js';
+import { PLATFORM_DOCS } from '../../../stores/readStore.js';
+import { platformCollections } from '../../../queries/platform/memberships.js';
 import { companyDecider } from '../../../commands/platform/company/decider.js';
 import { awaitPlatformReadModels, platformContext } from '../../../commands/platform/platformWrites.js';
 import { COMPANIES } from '../../../projections/platform/platformReadModels.js';
@@ -21,6 +24,7 @@ import {
   tenantOf,
   WRITE_HEADERS,
   type NoInput,
+  mustHoldWhatTheyGrant,
 } from '../shared/adminSupport.js';
 
 const TAG = 'Roles';
@@ -123,6 +127,7 @@ const routes: RouteDecl[] = [
     async handle({ body }, ctx) {
       const tctx = ctx as TenantRequestContext;
       const { code, name, description, permissions, reason } = body;
+      await mustHoldWhatTheyGrant(ctx, { permissions });
       const data = { code, name, permissions, catalog: permissionCatalog(), ...(description ? { description } : {}) };
       const position = await companyWrite(tctx, { type: 'DefineRole', aggregateId: tenantOf(ctx), data }, reason);
       return { status: 201, body: await companyRole(tctx, code), headers: writeHeaders({ position, location: `/roles/${code}` }) };
@@ -141,6 +146,7 @@ const routes: RouteDecl[] = [
     async handle({ params, body }, ctx) {
       const tctx = ctx as TenantRequestContext;
       const { name, description, permissions, reason } = body;
+      await mustHoldWhatTheyGrant(ctx, { permissions });
       const data = { code: params.code, name, permissions, catalog: permissionCatalog(), ...(description ? { description } : {}) };
       const position = await companyWrite(tctx, { type: 'ChangeRole', aggregateId: tenantOf(ctx), data }, reason);
       return { status: 200, body: await companyRole(tctx, params.code), headers: writeHeaders({ position }) };
@@ -157,6 +163,13 @@ const routes: RouteDecl[] = [
     body: obj({ reason: reasonSchema }),
     responses: { 204: ok('Retired', undefined, WRITE_HEADERS), 404: role404, 409: conflict409, 503: behind503 },
     async handle({ params, body }, ctx) {
+      // API clients hold roles too (their own stream): a role they hold is in use as much as a member's.
+      const clients = await platformCollections(ctx.services).apiClients.count(PLATFORM_DOCS, {
+        companyId: tenantOf(ctx),
+        status: 'active',
+        roles: params.code,
+      });
+      if (clients > 0) throw rule('role-in-use', `the role is held by ${clients} API client(s): change their roles first`);
       const position = await companyWrite(
         ctx as TenantRequestContext,
         { type: 'RetireRole', aggregateId: tenantOf(ctx), data: { code: params.code } },

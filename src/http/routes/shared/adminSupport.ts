@@ -2,6 +2,10 @@
 // write made from a request, and small schema builders.
 import type { PlatformCaller } from '../../../commands/platform/platformWrites.js';
 import { freeText, problem } from '../../commonSchemas.js';
+import { ProblemError } from '../../../problems.js';
+import { PLATFORM_DOCS } from '../../../stores/readStore.js';
+import { permissionsOf, platformCollections } from '../../../queries/platform/memberships.js';
+import { permissionCatalog } from '../../../queries/platform/permissionCatalog.js';
 import type { JsonSchema, RequestContext, ResponseDecl, TenantRequestContext } from '../../routeTypes.js';
 
 export { badCursor400, conflict409, precondition412, RECORD_HEADERS, required428, type NoInput } from './recordSupport.js';
@@ -48,3 +52,49 @@ export const ROLE_CODE: JsonSchema = {
   description: 'Role code (lower case, digits, dashes)',
 };
 export const UUID: JsonSchema = { type: 'string', pattern: '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' };
+
+/** Nobody hands out more than they hold: the roles (or permissions) granted must be within the caller's own permissions. */
+export async function mustHoldWhatTheyGrant(ctx: RequestContext, grant: { roles?: string[]; permissions?: string[] }): Promise<void> {
+  const auth = (ctx as TenantRequestContext).auth;
+  const company = await platformCollections(ctx.services).companies.get(PLATFORM_DOCS, auth.tenantId);
+  const catalog = permissionCatalog();
+  // Permissions outside the catalogue grant nothing (the decider refuses them with 422): only real ones are compared.
+  const asked = (grant.permissions ?? []).filter((p) => catalog.includes(p));
+  const granted = [...asked, ...(company && grant.roles ? permissionsOf(company.roles, grant.roles, catalog) : [])];
+  const beyond = [...new Set(granted.filter((p) => !auth.permissions.has(p)))].sort();
+  if (beyond.length > 0) {
+    throw new ProblemError(
+      403,
+      'grant-beyond-caller',
+      'Forbidden',
+      `You cannot grant permissions you do not hold: ${beyond.join(', ')}`,
+      {},
+      undefined,
+      {
+        permissions: beyond,
+      },
+    );
+  }
+}
+
+/**
+ * Account-wide actions (a new activation token, a second-factor reset) reach only accounts that belong to this company
+ * alone: an account shared with another company, or a platform administrator's, is the platform's to reset.
+ */
+export async function mustBeCompanyOwnedAccount(ctx: RequestContext, userId: string): Promise<void> {
+  const auth = (ctx as TenantRequestContext).auth;
+  const models = platformCollections(ctx.services);
+  const [user, memberships] = await Promise.all([
+    models.users.get(PLATFORM_DOCS, userId),
+    models.memberships.find(PLATFORM_DOCS, { userId, active: true }, { limit: 100 }),
+  ]);
+  const shared = !user || user.platformAdmin || memberships.items.some((m) => m.companyId !== auth.tenantId);
+  if (shared) {
+    throw new ProblemError(
+      403,
+      'account-shared',
+      'Forbidden',
+      'This account also belongs to another company or to the platform: only a platform administrator can act on the whole account',
+    );
+  }
+}

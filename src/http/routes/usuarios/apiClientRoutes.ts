@@ -23,6 +23,7 @@ import {
   UUID,
   WRITE_HEADERS,
   type NoInput,
+  mustHoldWhatTheyGrant,
 } from '../shared/adminSupport.js';
 import { RolesSchema } from './schemas.js';
 import { ADMIN, READ, TAG } from './userRoutes.js';
@@ -67,6 +68,7 @@ export const apiClientRoutes: RouteDecl[] = [
       503: behind503,
     },
     async handle({ body }, ctx) {
+      await mustHoldWhatTheyGrant(ctx, { roles: body.roles });
       const created = await createApiClient(ctx.services, { companyId: tenantOf(ctx), ...body }, callerOf(ctx));
       return {
         status: 201,
@@ -149,6 +151,7 @@ export const apiClientRoutes: RouteDecl[] = [
     responses: { 200: ok('The client', ApiClientSchema, WRITE_HEADERS), 404: client404, 409: conflict409, 503: behind503 },
     async handle({ params, body }, ctx) {
       await companyApiClient(ctx as TenantRequestContext, params.id);
+      await mustHoldWhatTheyGrant(ctx, { roles: body.roles });
       const position = await changeApiClientRoles(
         ctx.services,
         { companyId: tenantOf(ctx), clientId: params.id, roles: body.roles },

@@ -17,7 +17,18 @@ import { sendActivationMail } from '../../../notifications/mailer.js';
 import { PLATFORM_DOCS } from '../../../stores/readStore.js';
 import { platformCollections } from '../../../queries/platform/memberships.js';
 import { notFound, rule } from '../../../commands/decider.js';
-import { badCursor400, behind503, callerOf, conflict409, ok, tenantOf, WRITE_HEADERS, type NoInput } from '../shared/adminSupport.js';
+import {
+  badCursor400,
+  behind503,
+  callerOf,
+  conflict409,
+  ok,
+  tenantOf,
+  WRITE_HEADERS,
+  type NoInput,
+  mustHoldWhatTheyGrant,
+  mustBeCompanyOwnedAccount,
+} from '../shared/adminSupport.js';
 import {
   ActivationSchema,
   CompanyUserPage,
@@ -72,6 +83,7 @@ export const userRoutes: RouteDecl[] = [
     },
     async handle({ body }, ctx) {
       const tctx = ctx as TenantRequestContext;
+      await mustHoldWhatTheyGrant(ctx, { roles: body.roles });
       const invited = await inviteUser(ctx.services, { companyId: tenantOf(ctx), ...body }, callerOf(ctx));
       const user = await companyUser(tctx, invited.userId);
       const company = await platformCollections(ctx.services).companies.get(PLATFORM_DOCS, tenantOf(ctx));
@@ -153,6 +165,7 @@ export const userRoutes: RouteDecl[] = [
     async handle({ params, body }, ctx) {
       const tctx = ctx as TenantRequestContext;
       await memberOr404(tctx, params.id);
+      await mustHoldWhatTheyGrant(ctx, { roles: body.roles });
       const position = await changeMemberRoles(
         ctx.services,
         { companyId: tenantOf(ctx), userId: params.id, roles: body.roles },
@@ -198,6 +211,7 @@ export const userRoutes: RouteDecl[] = [
     async handle({ params, body }, ctx) {
       const tctx = ctx as TenantRequestContext;
       await memberOr404(tctx, params.id);
+      await mustBeCompanyOwnedAccount(ctx, params.id);
       const position = await resetSecondFactor(ctx.services, params.id, callerOf(ctx, body.reason));
       return written(tctx, params.id, position);
     },
@@ -228,6 +242,7 @@ export const userRoutes: RouteDecl[] = [
     async handle({ params, body }, ctx) {
       const tctx = ctx as TenantRequestContext;
       await memberOr404(tctx, params.id);
+      await mustBeCompanyOwnedAccount(ctx, params.id);
       const user = await companyUser(tctx, params.id);
       const { position, ...activation } = await reissueActivation(ctx.services, params.id, callerOf(ctx, body.reason));
       const company = await platformCollections(ctx.services).companies.get(PLATFORM_DOCS, tenantOf(ctx));

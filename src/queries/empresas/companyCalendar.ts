@@ -1,0 +1,24 @@
+// A company's calendar day: licences, schedules and "today" are counted in the company's own time zone.
+import type { TenantScope } from '../tenantScope.js';
+import { PLATFORM_DOCS } from '../../stores/readStore.js';
+import { platformCollections } from '../platform/memberships.js';
+
+/** The calendar date (YYYY-MM-DD) of `at` in `timeZone` (an IANA zone; UTC when unknown). */
+export function calendarDate(at: Date, timeZone: string): string {
+  try {
+    return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(at);
+  } catch {
+    return at.toISOString().slice(0, 10);
+  }
+}
+
+/** The company's time zone from its profile; UTC for companies registered by name only. */
+export async function companyTimeZone(scope: TenantScope): Promise<string> {
+  const company = await platformCollections(scope.services).companies.get(PLATFORM_DOCS, scope.auth.tenantId);
+  return company?.profile?.timeZone ?? 'UTC';
+}
+
+/** The company's calendar day at instant `at`. */
+export async function companyDay(scope: TenantScope, at: Date): Promise<string> {
+  return calendarDate(at, await companyTimeZone(scope));
+}
