@@ -7,7 +7,7 @@ import jsf from 'json-schema-faker';
 import { startTestServer, type ApiJson, type TestServer } from '../support/harness.js';
 import { registeredGroups } from '../../src/http/groups.js';
 import type { JsonSchema, RouteDecl } from '../../src/http/routeTypes.js';
-import { activateAndEnroll, LIMA_PROFILE, registerCompany, signInto } from './adminWorld.js';
+import { activateAndEnroll, clientToken, LIMA_PROFILE, registerCompany, signInto } from './adminWorld.js';
 import { seedCompanyRecords, type Seeds } from './adminSeeds.js';
 import { assertOpenApiShape } from './openApiShape.js';
 import { frameworkResponses } from '../../src/http/openapi.js';
@@ -44,6 +44,7 @@ describe('Administration routes: isolation and permissions from the declarations
   let server: TestServer;
   let adminA: string;
   let limitedA: string;
+  let programA: string;
   let seedsB: Seeds;
   before(async function () {
     this.timeout(60_000);
@@ -73,6 +74,9 @@ describe('Administration routes: isolation and permissions from the declarations
     const invited = await server.request('POST', '/usuarios', { token: adminA, body: { email: 'r@a.pe', name: 'R', roles: ['reader'] } });
     const reader = await activateAndEnroll(server, 'r@a.pe', invited.body.activation.token);
     limitedA = await signInto(server, reader, a.company.id);
+    const client = await server.request('POST', '/integraciones', { token: adminA, body: { name: 'Reader program', roles: ['reader'] } });
+    const issued = await clientToken(server, client.body.client.id, client.body.clientSecret);
+    programA = issued.body.access_token;
   });
   after(async () => server?.close());
 
@@ -113,6 +117,15 @@ describe('Administration routes: isolation and permissions from the declarations
       const answer = await server.request(route.method.toUpperCase(), path + queryOf(route), { token, ...requestOf(route) });
       assert.equal(answer.status, 403, JSON.stringify(answer.body));
       assert.equal(answer.body.type, route.auth === 'platform' ? '/problems/platform-admin-required' : '/problems/forbidden');
+    });
+  }
+
+  for (const route of routes.filter((r) => r.auth !== 'public')) {
+    const label = `${route.method.toUpperCase()} ${route.path}`;
+    it(`${label}: 403 for an API client token without the permission`, async () => {
+      const path = pathWith(route, (name) => seedsB.valueFor(route.path, name));
+      const answer = await server.request(route.method.toUpperCase(), path + queryOf(route), { token: programA, ...requestOf(route) });
+      assert.equal(answer.status, 403, JSON.stringify(answer.body));
     });
   }
 

@@ -36,6 +36,13 @@ describe('CargosLaborales over HTTP', () => {
     assert.deepEqual(answers.map((r) => r.status).sort(), [201, 409]);
   });
 
+  it('suggests only roles the company has (built-in or its own)', async () => {
+    const unknown = await world.call(world.a, 'POST', '/cargos-laborales', { json: positionBody({ suggestedRoles: ['nurse', 'astronaut'] }) });
+    expectStatus(unknown, 422, 'validation-failed');
+    assert.deepEqual(pointers(unknown), ['/body/suggestedRoles']);
+    expectStatus(await world.call(world.a, 'POST', '/cargos-laborales', { json: positionBody({ suggestedRoles: ['nurse', 'physician'] }) }), 201);
+  });
+
   it('refuses a licence requirement without a licensing body (422 naming it)', async () => {
     const answer = await world.call(world.a, 'POST', '/cargos-laborales', { json: positionBody({ licensingBody: undefined }) });
     assert.deepEqual(pointers(expectStatus(answer, 422, 'validation-failed')), ['/body/licensingBody']);
