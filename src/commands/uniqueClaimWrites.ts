@@ -13,6 +13,11 @@ export interface UniqueGuard {
   /** Category of the holders' streams: a holder whose stream is absent after the grace period lost its claim. */
   holderCategory: string;
   graceSeconds: number;
+  /**
+   * The value the holder carries now (its key), or null for none. A holder that no longer carries the claimed value (a
+   * correction that stopped between moving to a new value and giving back the old one) holds it as an orphan would.
+   */
+  heldKey?(events: EventStore, tenantId: string, holderId: string): Promise<string | null>;
 }
 
 /** The value a claim is about, already normalised (the guard id derives from it). */
@@ -44,7 +49,8 @@ async function claim(events: EventStore, ctx: CommandContext, guard: UniqueGuard
     const holderId = err instanceof DomainError && err.code === guard.duplicateCode ? err.details?.existingId : undefined;
     if (typeof holderId !== 'string') throw err;
     const held = await events.readStream(streamName(ctx.tenantId, guard.holderCategory, holderId), { maxCount: 1 });
-    if (held.length > 0) throw err;
+    const stillCarried = held.length > 0 && (!guard.heldKey || (await guard.heldKey(events, ctx.tenantId, holderId)) === c.key);
+    if (stillCarried) throw err;
     result = await send({ exists: false, graceSeconds: guard.graceSeconds });
   }
   return result.events.some((e) => e.type === 'UniqueValueClaimed');

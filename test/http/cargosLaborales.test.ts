@@ -37,10 +37,15 @@ describe('CargosLaborales over HTTP', () => {
   });
 
   it('suggests only roles the company has (built-in or its own)', async () => {
-    const unknown = await world.call(world.a, 'POST', '/cargos-laborales', { json: positionBody({ suggestedRoles: ['nurse', 'astronaut'] }) });
+    const unknown = await world.call(world.a, 'POST', '/cargos-laborales', {
+      json: positionBody({ suggestedRoles: ['nurse', 'astronaut'] }),
+    });
     expectStatus(unknown, 422, 'validation-failed');
     assert.deepEqual(pointers(unknown), ['/body/suggestedRoles']);
-    expectStatus(await world.call(world.a, 'POST', '/cargos-laborales', { json: positionBody({ suggestedRoles: ['nurse', 'physician'] }) }), 201);
+    expectStatus(
+      await world.call(world.a, 'POST', '/cargos-laborales', { json: positionBody({ suggestedRoles: ['nurse', 'physician'] }) }),
+      201,
+    );
   });
 
   it('refuses a licence requirement without a licensing body (422 naming it)', async () => {

@@ -15,6 +15,10 @@ export const POSITION_CODE_GUARD: UniqueGuard = {
   duplicateCode: 'duplicate-code',
   holderCategory: jobPositionDecider.category,
   graceSeconds: LIMITS.uniqueClaims.orphanedClaimGraceSeconds,
+  async heldKey(events, tenantId, holderId) {
+    const { state } = await loadAggregate(events, jobPositionDecider, streamName(tenantId, jobPositionDecider.category, holderId));
+    return state.fields ? positionCodeKey(state.fields.code) : null;
+  },
 };
 
 /** A retried creation (same Idempotency-Key) targets the same position id; otherwise a fresh one. */

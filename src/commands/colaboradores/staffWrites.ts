@@ -13,17 +13,26 @@ import type { HireStaffData, StaffCommand } from './staffEvents.js';
 import type { StaffState } from './staffState.js';
 import { staffDocumentKey, type IsoDate, type PositionFacts, type StaffPatch } from './staffTypes.js';
 
-const guard = (category: string, code: string, message: string): UniqueGuard => ({
+const guard = (category: string, code: string, message: string, keyOf: (s: StaffState) => string | null): UniqueGuard => ({
   decider: uniqueClaimDecider(category, code, message),
   duplicateCode: code,
   holderCategory: staffDecider.category,
   graceSeconds: LIMITS.uniqueClaims.orphanedClaimGraceSeconds,
+  async heldKey(events, tenantId, holderId) {
+    return keyOf((await loadAggregate(events, staffDecider, streamName(tenantId, staffDecider.category, holderId))).state);
+  },
 });
-export const STAFF_DOCUMENT_GUARD = guard('staffDocument', 'duplicate-document', 'another staff member of this company has this document');
+export const STAFF_DOCUMENT_GUARD = guard(
+  'staffDocument',
+  'duplicate-document',
+  'another staff member of this company has this document',
+  (s) => (s.personal ? staffDocumentKey(s.personal.document) : null),
+);
 export const STAFF_USER_GUARD = guard(
   'staffUser',
   'user-already-linked',
   'this user is already linked to another staff record of this company',
+  (s) => s.userId,
 );
 
 const documentClaim = (staffId: string, document: HireStaffData['document']) => ({

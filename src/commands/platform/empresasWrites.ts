@@ -1,9 +1,10 @@
 // Empresas on the platform side: registering a company with its first administrator (an existing account, or a
 // new one invited), correcting its profile, suspending and reactivating it, switching modules.
 import type { AppServices } from '../../services.js';
-import { handleCommand, type CommandResult } from '../handleCommand.js';
+import { handleCommand, loadAggregate, type CommandResult } from '../handleCommand.js';
 import { DomainError } from '../decider.js';
 import { PLATFORM_DOCS } from '../../stores/readStore.js';
+import { streamName } from '../../stores/eventStore.js';
 import { companyDecider, type CompanyCommand } from './company/decider.js';
 import { ADMIN_ROLE } from './company/events.js';
 import { checkedProfile } from './company/profileRules.js';
@@ -30,6 +31,10 @@ const TAX_ID_GUARD: UniqueGuard = {
   duplicateCode: 'tax-id-taken',
   holderCategory: 'company',
   graceSeconds: LIMITS.uniqueClaims.orphanedClaimGraceSeconds,
+  async heldKey(events, tenantId, holderId) {
+    const { profile } = (await loadAggregate(events, companyDecider, streamName(tenantId, companyDecider.category, holderId))).state;
+    return profile.country && profile.taxId ? `${profile.country}:${profile.taxId.number}` : null;
+  },
 };
 const taxIdClaim = (companyId: string, profile: Pick<CompanyProfile, 'country' | 'taxId'>) => ({
   guard: TAX_ID_GUARD,

@@ -81,7 +81,9 @@ async function mustBeCompanyRoles(ctx: RequestContext, roles: string[]): Promise
   const unknown = roles.filter((code) => !roleOf(company?.roles ?? {}, code));
   if (unknown.length === 0) return;
   const message = `not roles of this company: ${unknown.join(', ')}`;
-  throw new ProblemError(422, 'validation-failed', 'Unprocessable Content', `suggestedRoles: ${message}`, {}, [{ pointer: '/body/suggestedRoles', message }]);
+  throw new ProblemError(422, 'validation-failed', 'Unprocessable Content', `suggestedRoles: ${message}`, {}, [
+    { pointer: '/body/suggestedRoles', message },
+  ]);
 }
 
 export const cargosRoutes: RouteDecl[] = [
