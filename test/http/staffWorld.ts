@@ -1,18 +1,14 @@
 // Shared by the CargosLaborales and Colaboradores HTTP suites: a real server (harness), company A and company B signed
 // in through the real flow, users of company A with a chosen set of permissions, and request helpers.
-import assert from 'node:assert/strict';
-import { startTestServer, type ApiJson, type TestServer } from '../support/harness.js';
+import { startTestServer, type TestServer } from '../support/harness.js';
 import { handleCommand } from '../../src/commands/handleCommand.js';
 import { companyDecider } from '../../src/commands/platform/company/decider.js';
 import { grantMembership, platformContext, registerUser } from '../../src/commands/platform/platformWrites.js';
 import { newTotpSecret } from '../../src/auth/totp.js';
 
-export type Json = Record<string, ApiJson>;
-export interface Answer {
-  status: number;
-  headers: Headers;
-  body: Json;
-}
+import { expectStatus, type Answer, type Json } from './pacientesWorld.js';
+
+export { expectStatus, pointers, type Answer, type Json } from './pacientesWorld.js';
 
 let counter = 0;
 export const unique = (prefix: string): string => `${prefix}${++counter}`;
@@ -41,13 +37,6 @@ export const staffBody = (positionId: string, overrides: Json = {}): Json => ({
   ...overrides,
 });
 
-export const expectStatus = (answer: Answer, status: number, type?: string): Answer => {
-  assert.equal(answer.status, status, `expected ${status}, got ${answer.status}: ${JSON.stringify(answer.body)}`);
-  if (type) assert.equal(answer.body.type, `/problems/${type}`);
-  return answer;
-};
-
-export const pointers = (answer: Answer): string[] => (answer.body.errors as { pointer: string }[]).map((e) => e.pointer).sort();
 
 export interface StaffWorld {
   server: TestServer;
