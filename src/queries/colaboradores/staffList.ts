@@ -1,5 +1,5 @@
-// GET /colaboradores: staff by name, or by licence expiry when filtering on licences; dates are the company clock's
-// UTC date.
+// GET /colaboradores: staff by name, or by licence expiry when filtering on licences; "today" is the company's
+// calendar day (its time zone).
 import { companyDay } from '../empresas/companyCalendar.js';
 import { LIMITS } from '../../limits.js';
 import type { Filter, Page, SortSpec } from '../../stores/readStore.js';
