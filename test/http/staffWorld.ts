@@ -37,7 +37,6 @@ export const staffBody = (positionId: string, overrides: Json = {}): Json => ({
   ...overrides,
 });
 
-
 export interface StaffWorld {
   server: TestServer;
   /** Access tokens of company A's and company B's administrators. */
