@@ -33,11 +33,16 @@ export async function seedCompanyRecords(server: TestServer, token: string, comp
     '/integraciones/{id}': (client.client as { id: string }).id,
     '/roles/{code}': 'b-only',
   };
+  return seedsFrom(values);
+}
+
+/** Seeds from the path prefix that ends with each parameter, e.g. '/roles/{code}' -> 'b-only'. */
+export function seedsFrom(values: Record<string, string>): Seeds {
   return {
     valueFor(path, name) {
       const prefix = path.slice(0, path.indexOf(`{${name}}`) + name.length + 2);
       const value = values[prefix];
-      if (value === undefined) throw new Error(`adminSeeds: no record of the seeded company for {${name}} in ${path}: add one`);
+      if (value === undefined) throw new Error(`seeds: no record of the seeded company for {${name}} in ${path}: add one`);
       return value;
     },
   };
