@@ -176,6 +176,14 @@ export const LIMITS = {
     /** Longest tax id accepted as typed, separators included (refused before any pattern runs over it). */
     maxInputChars: 64,
   },
+  filtrosDialisis: {
+    /** A dialyzer this many uses (or fewer) short of its maximum is listed in the alerts. */
+    nearMaxUsesMargin: 2,
+    /** A last TCV below the policy threshold plus this many points is listed as falling. */
+    fallingTcvMarginPercent: 5,
+    /** Dialyzers in service a floor query (alerts, ready for a patient) looks at, at most. */
+    floorScanMax: 2000,
+  },
 } as const;
 
 export type Limits = typeof LIMITS;

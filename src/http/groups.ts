@@ -9,6 +9,7 @@ import { cargosLaboralesGroup } from './routes/cargos-laborales/index.js';
 import { colaboradoresGroup } from './routes/colaboradores/index.js';
 import { usuariosGroup } from './routes/usuarios/index.js';
 import { rolesGroup } from './routes/roles/index.js';
+import { filtrosDialisisGroup } from './routes/filtros-dialisis/index.js';
 
 export function registeredGroups(): GroupModule[] {
   const groups: GroupModule[] = [];
@@ -21,6 +22,7 @@ export function registeredGroups(): GroupModule[] {
     rolesGroup,
     cargosLaboralesGroup,
     colaboradoresGroup,
+    filtrosDialisisGroup,
   );
   return groups;
 }

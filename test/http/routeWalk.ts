@@ -6,6 +6,8 @@
 //  - the OpenAPI document lists the groups' tags and every status each route can answer.
 import assert from 'node:assert/strict';
 import jsf from 'json-schema-faker';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
 import { startTestServer, type ApiJson, type TestServer } from '../support/harness.js';
 import { registeredGroups } from '../../src/http/groups.js';
 import type { JsonSchema, RouteDecl } from '../../src/http/routeTypes.js';
@@ -14,8 +16,38 @@ import type { Seeds } from './adminSeeds.js';
 import { assertOpenApiShape } from './openApiShape.js';
 import { frameworkResponses } from '../../src/http/openapi.js';
 
-jsf.option({ alwaysFakeOptionals: false, useDefaultValue: true, failOnInvalidTypes: true, fillProperties: false, random: () => 0.42 });
-const sample = (schema: JsonSchema | undefined): unknown => (schema ? jsf.generate(structuredClone(schema)) : undefined);
+// A deterministic pseudo-random sequence: the same samples on every run.
+let seed = 42;
+const next = (): number => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+jsf.option({ alwaysFakeOptionals: false, useDefaultValue: true, failOnInvalidTypes: true, fillProperties: false, random: next });
+const ajv = new Ajv2020({ strict: false, allowUnionTypes: true });
+addFormats.default(ajv);
+
+/** The faker reads exclusive bounds as inclusive: hand it inclusive bounds just inside them. */
+function forFaker(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(forFaker);
+  if (!node || typeof node !== 'object') return node;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) out[key] = forFaker(value);
+  const step = out.type === 'integer' ? 1 : 0.5;
+  if (typeof out.exclusiveMinimum === 'number') out.minimum = out.exclusiveMinimum + step;
+  if (typeof out.exclusiveMaximum === 'number') out.maximum = out.exclusiveMaximum - step;
+  delete out.exclusiveMinimum;
+  delete out.exclusiveMaximum;
+  return out;
+}
+
+/** A value the schema accepts, drawn until the schema's own validator agrees. */
+function sample(schema: JsonSchema | undefined): unknown {
+  if (!schema) return undefined;
+  const valid = ajv.compile(schema);
+  const fakeable = forFaker(schema) as JsonSchema;
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const value = jsf.generate(structuredClone(fakeable));
+    if (valid(value)) return value;
+  }
+  throw new Error(`routeWalk: no valid sample of ${JSON.stringify(schema).slice(0, 200)}`);
+}
 
 const paramNames = (path: string): string[] => [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
 

@@ -1,0 +1,137 @@
+// Every rule about a dialyzer. Pure: time, ids, the company policy and the facts of other records come in with the
+// command. A failed blood-leak test discards the dialyzer (blood reached the dialysate side: the fibres are broken);
+// a failed pressure-leak test only quarantines it, since a re-test after a new reprocessing may pass.
+import type { Decider } from '../decider.js';
+import { DomainError, notFound, rule } from '../decider.js';
+import { FieldChecks, isRealDate, notFutureInstant } from '../fieldChecks.js';
+import type { DialyzerCommand, DialyzerEvent, DialyzerFields, PatientFacts } from './dialyzerEvents.js';
+import { initialDialyzerState, evolveDialyzer, type DialyzerState } from './dialyzerState.js';
+import { readinessReasons } from './readiness.js';
+import { maxUsesFor, tcvPercentOf } from './reusePolicy.js';
+
+type Command<T extends DialyzerCommand['type']> = Extract<DialyzerCommand, { type: T }>;
+
+function existing(state: DialyzerState): DialyzerState & { fields: DialyzerFields } {
+  if (!state.exists || !state.fields) throw notFound('dialyzer');
+  if (state.status === 'discarded') throw rule('dialyzer-discarded', 'the dialyzer was discarded: that is final');
+  return state as DialyzerState & { fields: DialyzerFields };
+}
+
+/** A patient of another company is simply absent: 422 naming patientId, like a missing one. */
+function patientMustExist(patient: PatientFacts): void {
+  new FieldChecks().check(patient.exists, 'patientId', 'no such patient in this company').throwIfAny();
+}
+
+function receive(command: Command<'ReceiveDialyzer'>, state: DialyzerState): DialyzerEvent[] {
+  if (state.exists) throw new DomainError('already-exists', 'this dialyzer already exists', 409);
+  const d = command.data;
+  const checks = new FieldChecks();
+  for (const field of ['model', 'membrane', 'lot', 'serial'] as const) checks.check(d[field].trim().length > 0, field, 'must not be blank');
+  checks.throwIfAny();
+  const trimmed = { ...d, model: d.model.trim(), membrane: d.membrane.trim(), lot: d.lot.trim(), serial: d.serial.trim() };
+  return [{ type: 'DialyzerReceived', data: { dialyzerId: command.aggregateId, ...trimmed } }];
+}
+
+function assign(command: Command<'AssignDialyzer'>, state: DialyzerState): DialyzerEvent[] {
+  const s = existing(state);
+  const { patientId, baselineTcvMl, patient } = command.data;
+  // Patient-exclusive for life: once assigned, never another patient.
+  if (s.patientId !== null && s.patientId !== patientId) throw rule('patient-mismatch', 'the dialyzer belongs to another patient');
+  if (s.patientId !== null) throw rule('already-assigned', 'the dialyzer is already assigned to this patient');
+  patientMustExist(patient);
+  if (!patient.active) throw rule('patient-not-active', 'the patient is not active');
+  return [{ type: 'DialyzerAssignedToPatient', data: { patientId, baselineTcvMl } }];
+}
+
+function checkReprocessingFields(d: Command<'ReprocessDialyzer'>['data'], at: string): void {
+  const checks = new FieldChecks();
+  checks.check(d.operatorId.trim().length > 0, 'operatorId', 'must not be blank');
+  checks.check(notFutureInstant(d.fillTime, at), 'fillTime', 'must not be in the future');
+  checks.check(isRealDate(d.expiresOn), 'expiresOn', 'is not a real date');
+  checks.check(d.expiresOn >= d.fillTime.slice(0, 10), 'expiresOn', 'must not be before the fill time');
+  checks.check(d.storageLocation.trim().length > 0, 'storageLocation', 'must not be blank');
+  checks.throwIfAny();
+}
+
+function reprocess(command: Command<'ReprocessDialyzer'>, state: DialyzerState): DialyzerEvent[] {
+  const s = existing(state);
+  const { patient, policy, ...data } = command.data;
+  if (!s.reusable) throw rule('dialyzer-single-use', 'a single-use dialyzer is never reprocessed');
+  if (s.status !== 'used' && s.status !== 'quarantined')
+    throw rule('not-awaiting-reprocessing', 'only a used or quarantined dialyzer is reprocessed');
+  if (patient.hbsagPositive && !policy.hbsagPositiveReuse) {
+    throw rule('hbsag-positive-no-reuse', "the company's policy forbids reusing the dialyzer of an HBsAg-positive patient", {
+      policyRevision: policy.revision,
+    });
+  }
+  const maxUses = maxUsesFor(s.model, s.reusable, policy);
+  if (s.uses >= maxUses)
+    throw rule('max-uses-reached', `the dialyzer reached its ${maxUses} uses`, { maxUses, policyRevision: policy.revision });
+  checkReprocessingFields(command.data, command.at);
+  const tcvPercent = tcvPercentOf(data.tcvMl, s.baselineTcvMl ?? data.tcvMl);
+  const policyRevision = policy.revision;
+  const events: DialyzerEvent[] = [{ type: 'DialyzerReprocessed', data: { ...data, cycle: s.cycle + 1, tcvPercent, policyRevision } }];
+  if (tcvPercent < policy.tcvThresholdPercent)
+    events.push({ type: 'DialyzerDiscarded', data: { reason: 'tcv-below-threshold', policyRevision } });
+  else if (data.bloodLeak === 'fail') events.push({ type: 'DialyzerDiscarded', data: { reason: 'blood-leak', policyRevision } });
+  else if (data.pressureLeak === 'fail')
+    events.push({ type: 'DialyzerQuarantined', data: { reason: 'pressure-leak-failed', policyRevision } });
+  return events;
+}
+
+function preUseChecks(command: Command<'RecordPreUseChecks'>, state: DialyzerState): DialyzerEvent[] {
+  const s = existing(state);
+  const { confirmers, ...data } = command.data;
+  if (s.patientId !== data.patientId) throw rule('patient-mismatch', 'the dialyzer belongs to another patient');
+  if (s.status !== 'stored') throw rule('not-stored', 'pre-use checks apply to a reprocessed, stored dialyzer');
+  const checks = new FieldChecks();
+  const people = data.identityConfirmedBy;
+  checks.check(people.length === 2 && people[0] !== people[1], 'identityConfirmedBy', 'must name two different staff members');
+  people.forEach((userId, i) =>
+    checks.check(confirmers[userId] === true, `identityConfirmedBy/${i}`, 'is not a staff member who may sign clinical records now'),
+  );
+  checks.throwIfAny();
+  return [{ type: 'PreUseChecksRecorded', data: { ...data, checkedAt: command.at } }];
+}
+
+function use(command: Command<'RecordDialyzerUse'>, state: DialyzerState): DialyzerEvent[] {
+  if (!state.exists) throw notFound('dialyzer');
+  const { sessionId, patientId, patient, policy } = command.data;
+  patientMustExist(patient);
+  const reasons = readinessReasons(state, patientId, command.at, policy, patient.hbsagPositive);
+  if (reasons.length > 0) {
+    throw rule(reasons[0]!, `the dialyzer may not be used now: ${reasons.join(', ')}`, { reasons, policyRevision: policy.revision });
+  }
+  const maxUses = maxUsesFor(state.model, state.reusable, policy);
+  const useNumber = state.uses + 1;
+  const used: DialyzerEvent = { type: 'DialyzerUsed', data: { sessionId, patientId, useNumber, maxUses, policyRevision: policy.revision } };
+  if (state.reusable) return [used];
+  return [used, { type: 'DialyzerDiscarded', data: { reason: 'single-use', policyRevision: policy.revision } }];
+}
+
+export function decideDialyzer(command: DialyzerCommand, state: DialyzerState): DialyzerEvent[] {
+  switch (command.type) {
+    case 'ReceiveDialyzer':
+      return receive(command, state);
+    case 'AssignDialyzer':
+      return assign(command, state);
+    case 'ReprocessDialyzer':
+      return reprocess(command, state);
+    case 'RecordPreUseChecks':
+      return preUseChecks(command, state);
+    case 'RecordDialyzerUse':
+      return use(command, state);
+    case 'DiscardDialyzer': {
+      existing(state);
+      const note = command.data.note?.trim();
+      return [{ type: 'DialyzerDiscarded', data: { reason: command.data.reason, ...(note ? { note } : {}) } }];
+    }
+  }
+}
+
+export const dialyzerDecider: Decider<DialyzerCommand, DialyzerEvent, DialyzerState> = {
+  category: 'dialyzer',
+  initialState: initialDialyzerState,
+  evolve: evolveDialyzer,
+  decide: decideDialyzer,
+};

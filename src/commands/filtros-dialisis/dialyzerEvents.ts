@@ -1,0 +1,106 @@
+// Dialyzers of a company (stream `<tenant>.dialyzer-<id>`): commands, events and the values they carry.
+// Who/when/why travel in the event metadata (actor, occurredAt, reason).
+import type { CommandEnvelope, DecidedEvent } from '../decider.js';
+import type { ReusePolicy } from './reusePolicy.js';
+
+/** in-stock: received; assigned: has its patient, never used; used: awaiting reprocessing; stored: reprocessed. */
+export const DIALYZER_STATUSES = ['in-stock', 'assigned', 'used', 'stored', 'quarantined', 'discarded'] as const;
+export type DialyzerStatus = (typeof DIALYZER_STATUSES)[number];
+
+export const FLUXES = ['low', 'high'] as const;
+export const TEST_RESULTS = ['pass', 'fail'] as const;
+export type TestResult = (typeof TEST_RESULTS)[number];
+
+/** domain.md 3.6: why a dialyzer leaves service for good. */
+export const DISCARD_REASONS = [
+  'tcv-below-threshold',
+  'pressure-leak-failed',
+  'blood-leak',
+  'clotted-fibers',
+  'header-clots',
+  'housing-damaged',
+  'label-illegible',
+  'max-uses-reached',
+  'single-use',
+  'storage-time-exceeded',
+  'germicide-potency-failed',
+  'residual-test-positive',
+  'patient-reaction',
+  'prescription-changed',
+  'patient-discharged',
+  'patient-seroconverted',
+] as const;
+export type DiscardReason = (typeof DISCARD_REASONS)[number];
+
+export type DialyzerFields = {
+  model: string;
+  surfaceM2: number;
+  flux: (typeof FLUXES)[number];
+  membrane: string;
+  lot: string;
+  serial: string;
+  reusable: boolean;
+};
+
+/** The patient as the write side found it in this company (absent = another company's or none). */
+export interface PatientFacts {
+  exists: boolean;
+  active: boolean;
+  hbsagPositive: boolean;
+}
+
+export type ReprocessingData = {
+  operatorId: string;
+  reprocessor: { kind: 'machine' | 'manual'; name?: string };
+  tcvMl: number;
+  pressureLeak: TestResult;
+  bloodLeak: TestResult;
+  germicide: { name: string; lot: string; concentrationPercent: number };
+  /** Start of the germicide dwell. */
+  fillTime: string;
+  storageLocation: string;
+  expiresOn: string;
+};
+
+export type PreUseChecksData = {
+  patientId: string;
+  germicidePotency: TestResult;
+  residualTest: 'negative' | 'positive';
+  /** Two different staff members who confirmed the patient's identity. */
+  identityConfirmedBy: string[];
+};
+
+/** What the write side found about each confirming user: may they sign clinical records of this company now. */
+export type ConfirmerFacts = Record<string, boolean>;
+
+export type DialyzerCommand =
+  | CommandEnvelope<'ReceiveDialyzer', DialyzerFields>
+  | CommandEnvelope<'AssignDialyzer', { patientId: string; baselineTcvMl: number; patient: PatientFacts }>
+  | CommandEnvelope<'ReprocessDialyzer', ReprocessingData & { patient: PatientFacts; policy: ReusePolicy }>
+  | CommandEnvelope<'RecordPreUseChecks', PreUseChecksData & { confirmers: ConfirmerFacts }>
+  | CommandEnvelope<'RecordDialyzerUse', { sessionId: string; patientId: string; patient: PatientFacts; policy: ReusePolicy }>
+  | CommandEnvelope<'DiscardDialyzer', { reason: DiscardReason; note?: string }>;
+
+export type DialyzerEvent =
+  | DecidedEvent<'DialyzerReceived', DialyzerFields & { dialyzerId: string }>
+  | DecidedEvent<'DialyzerAssignedToPatient', { patientId: string; baselineTcvMl: number }>
+  | DecidedEvent<'DialyzerReprocessed', ReprocessingData & { cycle: number; tcvPercent: number; policyRevision: number }>
+  | DecidedEvent<'DialyzerQuarantined', { reason: 'pressure-leak-failed'; policyRevision: number }>
+  | DecidedEvent<'PreUseChecksRecorded', PreUseChecksData & { checkedAt: string }>
+  | DecidedEvent<'DialyzerUsed', { sessionId: string; patientId: string; useNumber: number; maxUses: number; policyRevision: number }>
+  | DecidedEvent<'DialyzerDiscarded', { reason: DiscardReason; note?: string; policyRevision?: number }>;
+
+export const DIALYZER_EVENT_TYPES: readonly DialyzerEvent['type'][] = [
+  'DialyzerReceived',
+  'DialyzerAssignedToPatient',
+  'DialyzerReprocessed',
+  'DialyzerQuarantined',
+  'PreUseChecksRecorded',
+  'DialyzerUsed',
+  'DialyzerDiscarded',
+];
+
+/** Serials compare trimmed and case-insensitively: ' ab-12 ' and 'AB-12' are one dialyzer. */
+export function dialyzerSerialKey(serial: string): string {
+  return serial.normalize('NFKC').trim().toUpperCase();
+}

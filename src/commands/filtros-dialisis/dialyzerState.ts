@@ -1,0 +1,54 @@
+// What the dialyzer decider remembers of its history: what its rules need. evolve never throws.
+import type { DialyzerEvent, DialyzerFields } from './dialyzerEvents.js';
+import type { ReadinessFacts } from './readiness.js';
+
+export interface DialyzerState extends ReadinessFacts {
+  exists: boolean;
+  fields: DialyzerFields | null;
+  baselineTcvMl: number | null;
+}
+
+export const initialDialyzerState: DialyzerState = {
+  exists: false,
+  fields: null,
+  baselineTcvMl: null,
+  status: 'in-stock',
+  model: '',
+  reusable: false,
+  patientId: null,
+  uses: 0,
+  cycle: 0,
+  lastFillTime: null,
+  expiresOn: null,
+  checks: null,
+};
+
+export function evolveDialyzer(state: DialyzerState, event: DialyzerEvent): DialyzerState {
+  switch (event.type) {
+    case 'DialyzerReceived': {
+      const { dialyzerId: _id, ...fields } = event.data;
+      return { ...state, exists: true, fields, model: fields.model, reusable: fields.reusable, status: 'in-stock' };
+    }
+    case 'DialyzerAssignedToPatient':
+      return { ...state, patientId: event.data.patientId, baselineTcvMl: event.data.baselineTcvMl, status: 'assigned' };
+    case 'DialyzerReprocessed':
+      return {
+        ...state,
+        cycle: event.data.cycle,
+        lastFillTime: event.data.fillTime,
+        expiresOn: event.data.expiresOn,
+        checks: null,
+        status: 'stored',
+      };
+    case 'DialyzerQuarantined':
+      return { ...state, status: 'quarantined' };
+    case 'PreUseChecksRecorded': {
+      const { checkedAt: _at, ...checks } = event.data;
+      return { ...state, checks };
+    }
+    case 'DialyzerUsed':
+      return { ...state, uses: event.data.useNumber, checks: null, status: 'used' };
+    case 'DialyzerDiscarded':
+      return { ...state, status: 'discarded' };
+  }
+}

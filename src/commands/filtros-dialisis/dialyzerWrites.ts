@@ -1,0 +1,147 @@
+// Commands on dialyzers as the routes run them: the dialyzer stream, the serial guard that keeps serials unique within
+// the company, and the facts other records hand the decider (company policy, the patient, the confirming staff).
+import { handleCommand, loadAggregate, type CommandContext, type CommandResult } from '../handleCommand.js';
+import { notFound } from '../decider.js';
+import { newId, uuidV5 } from '../eventIds.js';
+import { uniqueClaimDecider } from '../uniqueClaim.js';
+import { withClaims, type UniqueGuard } from '../uniqueClaimWrites.js';
+import { patientDecider } from '../pacientes/patientDecider.js';
+import { LIMITS } from '../../limits.js';
+import type { AppServices } from '../../services.js';
+import { companyPolicy } from '../../queries/empresas/companyPolicy.js';
+import { maySignClinicalRecords } from '../../queries/colaboradores/maySign.js';
+import { streamName } from '../../stores/eventStore.js';
+import { dialyzerDecider } from './dialyzerDecider.js';
+import type { DialyzerState } from './dialyzerState.js';
+import {
+  dialyzerSerialKey,
+  type DialyzerCommand,
+  type DialyzerFields,
+  type DiscardReason,
+  type PatientFacts,
+  type PreUseChecksData,
+  type ReprocessingData,
+} from './dialyzerEvents.js';
+import type { ReusePolicy } from './reusePolicy.js';
+
+export const DIALYZER_SERIAL_GUARD: UniqueGuard = {
+  decider: uniqueClaimDecider('dialyzerSerial', 'duplicate-serial', 'another dialyzer of this company already has this serial'),
+  duplicateCode: 'duplicate-serial',
+  holderCategory: dialyzerDecider.category,
+  graceSeconds: LIMITS.uniqueClaims.orphanedClaimGraceSeconds,
+  async heldKey(events, tenantId, holderId) {
+    const { state } = await loadAggregate(events, dialyzerDecider, streamName(tenantId, dialyzerDecider.category, holderId));
+    return state.fields ? dialyzerSerialKey(state.fields.serial) : null;
+  },
+};
+
+type Result = CommandResult<DialyzerState>;
+
+/** A retried reception (same Idempotency-Key) targets the same dialyzer id; otherwise a fresh one. */
+const newDialyzerId = (idempotencyKey: string | null | undefined): string =>
+  idempotencyKey ? uuidV5(`dialyzer\u0000${idempotencyKey}`) : newId();
+
+const atOf = (ctx: CommandContext): string => ctx.at ?? new Date().toISOString();
+
+export async function receiveDialyzer(
+  services: AppServices,
+  ctx: CommandContext,
+  data: DialyzerFields,
+): Promise<{ dialyzerId: string; result: Result }> {
+  const dialyzerId = newDialyzerId(ctx.idempotencyKey);
+  const command = { type: 'ReceiveDialyzer' as const, aggregateId: dialyzerId, data };
+  // Check the data first (pure), so a refused reception never holds a serial.
+  dialyzerDecider.decide({ ...command, at: atOf(ctx), actor: ctx.actor, tenantId: ctx.tenantId }, dialyzerDecider.initialState);
+  const claim = { guard: DIALYZER_SERIAL_GUARD, claim: { holderId: dialyzerId, key: dialyzerSerialKey(data.serial) } };
+  const result = await withClaims(services.events, ctx, [claim], () =>
+    handleCommand(services.events, dialyzerDecider, command, ctx, { expectNew: true, assumeNew: true }),
+  );
+  return { dialyzerId, result };
+}
+
+/** The patient as this company knows it: one of another company is simply absent. */
+async function patientFacts(services: AppServices, tenantId: string, patientId: string | null): Promise<PatientFacts> {
+  if (patientId === null) return { exists: false, active: false, hbsagPositive: false };
+  const { state } = await loadAggregate(services.events, patientDecider, streamName(tenantId, patientDecider.category, patientId));
+  return { exists: state.exists, active: state.status === 'active', hbsagPositive: state.isolation.includes('HBV') };
+}
+
+async function reusePolicy(services: AppServices, tenantId: string): Promise<ReusePolicy> {
+  const { revision, settings } = await companyPolicy(services, tenantId);
+  return { ...settings.dialyzerReuse, revision };
+}
+
+async function dialyzerState(services: AppServices, tenantId: string, dialyzerId: string): Promise<DialyzerState> {
+  const { state } = await loadAggregate(services.events, dialyzerDecider, streamName(tenantId, dialyzerDecider.category, dialyzerId));
+  if (!state.exists) throw notFound('dialyzer');
+  return state;
+}
+
+const send = (
+  services: AppServices,
+  ctx: CommandContext,
+  command: Omit<DialyzerCommand, 'at' | 'actor' | 'tenantId'>,
+  ifMatch: number | null,
+) => handleCommand(services.events, dialyzerDecider, command as DialyzerCommand, ctx, { ifMatch });
+
+export async function assignDialyzer(
+  services: AppServices,
+  ctx: CommandContext,
+  dialyzerId: string,
+  data: { patientId: string; baselineTcvMl: number },
+  ifMatch: number | null,
+): Promise<Result> {
+  await dialyzerState(services, ctx.tenantId, dialyzerId);
+  const patient = await patientFacts(services, ctx.tenantId, data.patientId);
+  return send(services, ctx, { type: 'AssignDialyzer', aggregateId: dialyzerId, data: { ...data, patient } }, ifMatch);
+}
+
+export async function reprocessDialyzer(
+  services: AppServices,
+  ctx: CommandContext,
+  dialyzerId: string,
+  data: ReprocessingData,
+  ifMatch: number | null,
+): Promise<Result> {
+  const state = await dialyzerState(services, ctx.tenantId, dialyzerId);
+  const [patient, policy] = await Promise.all([patientFacts(services, ctx.tenantId, state.patientId), reusePolicy(services, ctx.tenantId)]);
+  return send(services, ctx, { type: 'ReprocessDialyzer', aggregateId: dialyzerId, data: { ...data, patient, policy } }, ifMatch);
+}
+
+export async function recordPreUseChecks(
+  services: AppServices,
+  ctx: CommandContext,
+  dialyzerId: string,
+  data: PreUseChecksData,
+  ifMatch: number | null,
+): Promise<Result> {
+  await dialyzerState(services, ctx.tenantId, dialyzerId);
+  const scope = { services, auth: { tenantId: ctx.tenantId } };
+  const confirmers: Record<string, boolean> = {};
+  for (const userId of new Set(data.identityConfirmedBy)) {
+    confirmers[userId] = (await maySignClinicalRecords(scope, userId, atOf(ctx))).allowed;
+  }
+  return send(services, ctx, { type: 'RecordPreUseChecks', aggregateId: dialyzerId, data: { ...data, confirmers } }, ifMatch);
+}
+
+export async function recordDialyzerUse(
+  services: AppServices,
+  ctx: CommandContext,
+  dialyzerId: string,
+  data: { sessionId: string; patientId: string },
+  ifMatch: number | null,
+): Promise<Result> {
+  await dialyzerState(services, ctx.tenantId, dialyzerId);
+  const [patient, policy] = await Promise.all([patientFacts(services, ctx.tenantId, data.patientId), reusePolicy(services, ctx.tenantId)]);
+  return send(services, ctx, { type: 'RecordDialyzerUse', aggregateId: dialyzerId, data: { ...data, patient, policy } }, ifMatch);
+}
+
+export function discardDialyzer(
+  services: AppServices,
+  ctx: CommandContext,
+  dialyzerId: string,
+  data: { reason: DiscardReason; note?: string },
+  ifMatch: number | null,
+): Promise<Result> {
+  return send(services, ctx, { type: 'DiscardDialyzer', aggregateId: dialyzerId, data }, ifMatch);
+}

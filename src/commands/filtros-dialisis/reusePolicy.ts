@@ -1,0 +1,19 @@
+// The part of the company policy a dialyzer's rules read (policySettings.ts dialyzerReuse), with the policy revision
+// that every event a policy rule decided records.
+import type { CompanyPolicy } from '../empresas/policySettings.js';
+
+export type ReusePolicy = CompanyPolicy['dialyzerReuse'] & { revision: number };
+
+const modelKey = (model: string): string => model.normalize('NFKC').trim().toLowerCase();
+
+/** Most uses of a dialyzer: 1 when single-use, else its model's override, else the company default. */
+export function maxUsesFor(model: string, reusable: boolean, policy: ReusePolicy): number {
+  if (!reusable) return 1;
+  const override = policy.modelOverrides.find((o) => modelKey(o.model) === modelKey(model));
+  return override?.maxUses ?? policy.defaultMaxUses;
+}
+
+/** TCV as a % of the baseline, one decimal (what the reprocessing record and the label show). */
+export function tcvPercentOf(tcvMl: number, baselineTcvMl: number): number {
+  return Math.round((tcvMl / baselineTcvMl) * 1000) / 10;
+}

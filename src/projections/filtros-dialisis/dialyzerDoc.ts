@@ -1,0 +1,119 @@
+// The dialyzer read model: one document per dialyzer, folded from its stream. Pure, so the projection and the
+// read-your-writes fallback (folding the stream directly) build the same document. It carries the readiness facts,
+// so the floor queries judge readiness with the decider's own rule.
+import {
+  dialyzerSerialKey,
+  type DialyzerEvent,
+  type DialyzerFields,
+  type DiscardReason,
+} from '../../commands/filtros-dialisis/dialyzerEvents.js';
+import type { ReadinessFacts } from '../../commands/filtros-dialisis/readiness.js';
+import type { ProjectedDoc } from '../runner/projection.js';
+import { tenantOfStream, type RecordedEvent } from '../../stores/eventStore.js';
+
+export { readinessReasons, READINESS_REASONS, type ReadinessReason } from '../../commands/filtros-dialisis/readiness.js';
+export { maxUsesFor, type ReusePolicy } from '../../commands/filtros-dialisis/reusePolicy.js';
+export { DIALYZER_STATUSES, DISCARD_REASONS, FLUXES, TEST_RESULTS } from '../../commands/filtros-dialisis/dialyzerEvents.js';
+
+export type DialyzerDoc = ProjectedDoc &
+  DialyzerFields &
+  ReadinessFacts & {
+    /** Revision of the dialyzer stream: the ETag. */
+    revision: number;
+    baselineTcvMl: number | null;
+    firstUseAt: string | null;
+    lastUseAt: string | null;
+    lastReprocessedAt: string | null;
+    lastTcvPercent: number | null;
+    storageLocation: string | null;
+    discardReason: DiscardReason | null;
+    createdAt: string;
+    createdBy: string;
+    updatedAt: string;
+    updatedBy: string;
+    /** Internal: the serial as compared (sort key). */
+    serialKey: string;
+  };
+
+/** The id of a stream `<tenant>.<category>-<id>`. */
+export const idOfStream = (stream: string): string => stream.slice(stream.indexOf('-') + 1);
+
+function created(
+  event: Extract<DialyzerEvent, { type: 'DialyzerReceived' }>,
+  recorded: RecordedEvent,
+): Omit<DialyzerDoc, '_position' | 'revision' | 'updatedAt' | 'updatedBy'> {
+  const { dialyzerId: _id, ...fields } = event.data;
+  return {
+    tenantId: tenantOfStream(recorded.streamName),
+    id: idOfStream(recorded.streamName),
+    ...fields,
+    status: 'in-stock',
+    patientId: null,
+    baselineTcvMl: null,
+    uses: 0,
+    cycle: 0,
+    lastFillTime: null,
+    expiresOn: null,
+    checks: null,
+    firstUseAt: null,
+    lastUseAt: null,
+    lastReprocessedAt: null,
+    lastTcvPercent: null,
+    storageLocation: null,
+    discardReason: null,
+    createdAt: recorded.metadata.occurredAt,
+    createdBy: recorded.metadata.actor,
+    serialKey: dialyzerSerialKey(fields.serial),
+  };
+}
+
+export function foldDialyzer(doc: DialyzerDoc | null, recorded: RecordedEvent): DialyzerDoc | null {
+  const event = { type: recorded.type, data: recorded.data } as unknown as DialyzerEvent;
+  const at = recorded.metadata.occurredAt;
+  const stamp = { revision: recorded.revision, updatedAt: at, updatedBy: recorded.metadata.actor, _position: Number(recorded.position) };
+  if (event.type === 'DialyzerReceived') return doc ?? ({ ...created(event, recorded), ...stamp } as DialyzerDoc);
+  if (!doc) return null;
+  switch (event.type) {
+    case 'DialyzerAssignedToPatient':
+      return { ...doc, ...stamp, status: 'assigned', patientId: event.data.patientId, baselineTcvMl: event.data.baselineTcvMl };
+    case 'DialyzerReprocessed': {
+      const d = event.data;
+      return {
+        ...doc,
+        ...stamp,
+        status: 'stored',
+        cycle: d.cycle,
+        lastFillTime: d.fillTime,
+        expiresOn: d.expiresOn,
+        checks: null,
+        lastReprocessedAt: at,
+        lastTcvPercent: d.tcvPercent,
+        storageLocation: d.storageLocation,
+      };
+    }
+    case 'DialyzerQuarantined':
+      return { ...doc, ...stamp, status: 'quarantined' };
+    case 'PreUseChecksRecorded': {
+      const { checkedAt: _c, ...checks } = event.data;
+      return { ...doc, ...stamp, checks };
+    }
+    case 'DialyzerUsed':
+      return {
+        ...doc,
+        ...stamp,
+        status: 'used',
+        uses: event.data.useNumber,
+        checks: null,
+        firstUseAt: doc.firstUseAt ?? at,
+        lastUseAt: at,
+      };
+    case 'DialyzerDiscarded':
+      return { ...doc, ...stamp, status: 'discarded', discardReason: event.data.reason };
+  }
+}
+
+/** What clients see: the document without its internal keys. */
+export function dialyzerView(doc: DialyzerDoc): Record<string, unknown> {
+  const { tenantId: _t, _position, serialKey: _k, ...view } = doc;
+  return view;
+}

@@ -1,0 +1,34 @@
+// What a dialyzer's label prints (domain.md 3.4): the patient's full name and second identifier, uses, first use,
+// last reprocessing and baseline TCV.
+import type { TenantScope } from '../tenantScope.js';
+import { patients } from '../pacientes/readModel.js';
+import { dialyzerOr404 } from './dialyzers.js';
+
+export interface DialyzerLabel {
+  dialyzerId: string;
+  model: string;
+  serial: string;
+  patientName: string | null;
+  /** Second identifier: the patient's identity document. */
+  patientDocument: string | null;
+  uses: number;
+  firstUseAt: string | null;
+  lastReprocessedAt: string | null;
+  baselineTcvMl: number | null;
+}
+
+export async function dialyzerLabel(scope: TenantScope, id: string): Promise<DialyzerLabel> {
+  const doc = await dialyzerOr404(scope, id);
+  const patient = doc.patientId ? await patients(scope).get(scope.auth.tenantId, doc.patientId) : null;
+  return {
+    dialyzerId: doc.id,
+    model: doc.model,
+    serial: doc.serial,
+    patientName: patient ? `${patient.givenNames} ${patient.familyNames}` : null,
+    patientDocument: patient ? `${patient.documentType} ${patient.documentNumber}` : null,
+    uses: doc.uses,
+    firstUseAt: doc.firstUseAt,
+    lastReprocessedAt: doc.lastReprocessedAt,
+    baselineTcvMl: doc.baselineTcvMl,
+  };
+}
