@@ -12,6 +12,10 @@ export interface HttpFigures {
   listPatients: LoadFigures;
   hireStaff: LoadFigures;
   listStaff: LoadFigures;
+  registerMachine: LoadFigures;
+  listMachines: LoadFigures;
+  receiveDialyzer: LoadFigures;
+  listDialyzers: LoadFigures;
   commandRatio: number;
   queryRatio: number;
 }
@@ -130,7 +134,65 @@ export async function benchHttp(
       headers: auth,
       durationSeconds: seconds,
     });
+    // Equipment: Monitores (register: two guard claims and the station check; list by code) and FiltrosDialisis
+    // (receive: a serial claim; list by serial).
+    const post = async (path: string, body: unknown): Promise<Record<string, unknown>> => {
+      const r = await fetch(`${service.url}${path}`, { method: 'POST', headers: auth, body: JSON.stringify(body) });
+      if (r.status !== 201) throw new Error(`POST ${path} answered ${r.status}`);
+      return (await r.json()) as Record<string, unknown>;
+    };
+    const sede = await post('/empresas/actual/sedes', { name: 'Sede benchmark' });
+    const sedePath = `/empresas/actual/sedes/${String(sede.id)}`;
+    const roomId = (await post(`${sedePath}/salas`, { name: 'Sala 1' })).createdId as string;
+    const stationId = (await post(`${sedePath}/puestos`, { code: 'P-01', roomId })).createdId as string;
+    const machineBody = (k: number) =>
+      JSON.stringify({
+        code: `M-${k}`,
+        serial: `SN-${k}`,
+        brand: 'Fresenius',
+        model: '4008S',
+        locationId: sede.id,
+        stationId,
+        installDate: '2024-06-01',
+        warrantyEnd: '2027-06-01',
+        isolation: 'none',
+      });
+    const dialyzerBody = (k: number) =>
+      JSON.stringify({ model: 'FX80', surfaceM2: 1.8, flux: 'high', membrane: 'Helixone', lot: 'L-1', serial: `D-${k}`, reusable: true });
+    let e = 100_000;
+    const registerMachine = await runLoad({
+      scenario: 'POST /monitores (register)',
+      url: `${service.url}/monitores`,
+      method: 'POST',
+      headers: auth,
+      body: () => machineBody(e++),
+      durationSeconds: seconds,
+    });
+    const listMachines = await runLoad({
+      scenario: 'GET /monitores?limit=50',
+      url: `${service.url}/monitores?limit=50`,
+      headers: auth,
+      durationSeconds: seconds,
+    });
+    const receiveDialyzer = await runLoad({
+      scenario: 'POST /filtros-dialisis (receive)',
+      url: `${service.url}/filtros-dialisis`,
+      method: 'POST',
+      headers: auth,
+      body: () => dialyzerBody(e++),
+      durationSeconds: seconds,
+    });
+    const listDialyzers = await runLoad({
+      scenario: 'GET /filtros-dialisis?limit=50',
+      url: `${service.url}/filtros-dialisis?limit=50`,
+      headers: auth,
+      durationSeconds: seconds,
+    });
     return {
+      registerMachine,
+      listMachines,
+      receiveDialyzer,
+      listDialyzers,
       bareKoa,
       registerPatient,
       listPatients,

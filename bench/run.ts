@@ -68,7 +68,17 @@ async function main(): Promise<void> {
   if (wanted('http')) {
     log(`\n== HTTP at 100 connections, ${SECONDS} s per scenario (autocannon) ==`);
     const figures = await benchHttp(scratch, { service: 3902, bare: 3903 }, serviceEnv, creds, SECONDS);
-    console.table([figures.bareKoa, figures.registerPatient, figures.listPatients, figures.hireStaff, figures.listStaff]);
+    console.table([
+      figures.bareKoa,
+      figures.registerPatient,
+      figures.listPatients,
+      figures.hireStaff,
+      figures.listStaff,
+      figures.registerMachine,
+      figures.listMachines,
+      figures.receiveDialyzer,
+      figures.listDialyzers,
+    ]);
     log(`commands/bare Koa = ${figures.commandRatio}   queries/bare Koa = ${figures.queryRatio}`);
     results.http = figures;
   }

@@ -184,6 +184,16 @@ export const LIMITS = {
     /** Dialyzers in service a floor query (alerts, ready for a patient) looks at, at most. */
     floorScanMax: 2000,
   },
+  monitores: {
+    /** `GET /monitores?pmVenceEnDias=` judges at most this many machines of the company (the plan is today's policy, not stored). */
+    floorScanMax: 5000,
+  },
+  bloodlines: {
+    /** Lines of one kind listed for a patient by the ready-for-next-session query (not discarded ones only). */
+    readyListMax: 50,
+    /** The near-maximum query lists lines with at most this many uses left unless `margen` says otherwise. */
+    nearMaximumDefaultMargin: 1,
+  },
 } as const;
 
 export type Limits = typeof LIMITS;

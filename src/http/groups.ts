@@ -10,6 +10,8 @@ import { colaboradoresGroup } from './routes/colaboradores/index.js';
 import { usuariosGroup } from './routes/usuarios/index.js';
 import { rolesGroup } from './routes/roles/index.js';
 import { filtrosDialisisGroup } from './routes/filtros-dialisis/index.js';
+import { monitoresGroup } from './routes/monitores/index.js';
+import { lineasArterialGroup, lineasVenosaGroup } from './routes/lineas/index.js';
 
 export function registeredGroups(): GroupModule[] {
   const groups: GroupModule[] = [];
@@ -23,6 +25,9 @@ export function registeredGroups(): GroupModule[] {
     cargosLaboralesGroup,
     colaboradoresGroup,
     filtrosDialisisGroup,
+    monitoresGroup,
+    lineasArterialGroup,
+    lineasVenosaGroup,
   );
   return groups;
 }

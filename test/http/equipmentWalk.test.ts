@@ -5,7 +5,7 @@ import { seedEquipment } from './equipmentSeeds.js';
 
 describeRouteWalk({
   title: 'Equipment routes: isolation and permissions from the declarations',
-  tags: ['FiltrosDialisis'],
-  minRoutes: 10,
+  tags: ['Monitores', 'FiltrosDialisis', 'LineasArterial', 'LineasVenosa'],
+  minRoutes: 40,
   seed: seedEquipment,
 });

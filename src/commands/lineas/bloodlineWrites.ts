@@ -1,0 +1,174 @@
+// Commands on bloodlines as the routes run them: the serial guard on reception, the company policy and patient facts
+// handed to the decider, and the pairing that writes both lines' streams.
+import { handleCommand, loadAggregate, type CommandContext, type CommandResult } from '../handleCommand.js';
+import { invalidFields } from '../fieldChecks.js';
+import { newId, uuidV5 } from '../eventIds.js';
+import { uniqueClaimDecider } from '../uniqueClaim.js';
+import { withClaims, type UniqueGuard } from '../uniqueClaimWrites.js';
+import { patientDecider } from '../pacientes/patientDecider.js';
+import { LIMITS } from '../../limits.js';
+import { companyPolicy } from '../../queries/empresas/companyPolicy.js';
+import type { AppServices } from '../../services.js';
+import { streamName, type EventStore } from '../../stores/eventStore.js';
+import { bloodlineDecider, usable, type BloodlineState } from './bloodlineDecider.js';
+import { lineSerialKey, type BloodlineCommand, type LineFields, type LinePolicyFacts, type LineType } from './bloodlineEvents.js';
+
+type Result = CommandResult<BloodlineState>;
+
+const guards = new Map<LineType, UniqueGuard>();
+
+/** Serials are unique per company and kind: one guard category per kind. */
+export function serialGuard(lineType: LineType): UniqueGuard {
+  let guard = guards.get(lineType);
+  if (!guard) {
+    const decider = bloodlineDecider(lineType);
+    guard = {
+      decider: uniqueClaimDecider(
+        `${decider.category}Serial`,
+        'duplicate-serial',
+        `another ${lineType} line of this company has this serial`,
+      ),
+      duplicateCode: 'duplicate-serial',
+      holderCategory: decider.category,
+      graceSeconds: LIMITS.uniqueClaims.orphanedClaimGraceSeconds,
+      async heldKey(events, tenantId, holderId) {
+        const held = await events.readStream(streamName(tenantId, decider.category, holderId), { maxCount: 1 });
+        const serial = (held[0]?.data as { serial?: string } | undefined)?.serial;
+        return serial === undefined ? null : lineSerialKey(serial);
+      },
+    };
+    guards.set(lineType, guard);
+  }
+  return guard;
+}
+
+const stream = (tenantId: string, lineType: LineType, id: string): string => streamName(tenantId, bloodlineDecider(lineType).category, id);
+
+async function linePolicy(services: AppServices, tenantId: string): Promise<LinePolicyFacts> {
+  const { revision, settings } = await companyPolicy(services, tenantId);
+  return { revision, enabled: settings.bloodlineReuse.enabled, maxUses: settings.bloodlineReuse.maxUses };
+}
+
+function run(
+  services: AppServices,
+  ctx: CommandContext,
+  lineType: LineType,
+  id: string,
+  command: Omit<BloodlineCommand, 'at' | 'actor' | 'tenantId' | 'aggregateId'>,
+  ifMatch: number | null = null,
+): Promise<Result> {
+  return handleCommand(services.events, bloodlineDecider(lineType), { ...command, aggregateId: id }, ctx, { ifMatch });
+}
+
+export async function receiveBloodline(
+  services: AppServices,
+  ctx: CommandContext,
+  lineType: LineType,
+  data: LineFields,
+): Promise<{ lineId: string; result: Result }> {
+  const lineId = ctx.idempotencyKey ? uuidV5(`bloodline\u0000${lineType}\u0000${ctx.idempotencyKey}`) : newId();
+  const decider = bloodlineDecider(lineType);
+  const command = { type: 'ReceiveBloodline' as const, aggregateId: lineId, data: { ...data, lineType } };
+  // Judge the data first (pure), so a refused reception never holds a serial.
+  decider.decide({ ...command, at: ctx.at ?? new Date().toISOString(), actor: ctx.actor, tenantId: ctx.tenantId }, decider.initialState);
+  const claim = { guard: serialGuard(lineType), claim: { holderId: lineId, key: lineSerialKey(data.serial) } };
+  const result = await withClaims(services.events, ctx, [claim], () =>
+    handleCommand(services.events, decider, command, ctx, { expectNew: true, assumeNew: true }),
+  );
+  return { lineId, result };
+}
+
+export async function assignBloodline(
+  services: AppServices,
+  ctx: CommandContext,
+  lineType: LineType,
+  id: string,
+  patientId: string,
+  ifMatch: number | null,
+): Promise<Result> {
+  // A patient of another company is simply absent: its stream is under that company's prefix.
+  const { state } = await loadAggregate(services.events, patientDecider, streamName(ctx.tenantId, 'patient', patientId));
+  const patient = { exists: state.exists, active: state.status === 'active' };
+  const policy = await linePolicy(services, ctx.tenantId);
+  return run(services, ctx, lineType, id, { type: 'AssignBloodline', data: { patientId, patient, policy } }, ifMatch);
+}
+
+export async function recordBloodlineUse(
+  services: AppServices,
+  ctx: CommandContext,
+  lineType: LineType,
+  id: string,
+  data: { sessionId: string; patientId: string },
+  ifMatch: number | null,
+): Promise<Result> {
+  const policy = await linePolicy(services, ctx.tenantId);
+  return run(services, ctx, lineType, id, { type: 'RecordBloodlineUse', data: { ...data, policy } }, ifMatch);
+}
+
+export async function reprocessBloodline(
+  services: AppServices,
+  ctx: CommandContext,
+  lineType: LineType,
+  id: string,
+  data: { disinfectant: string; integrity: 'passed' | 'leak' | 'kinked-or-cracked' | 'clotted' },
+  ifMatch: number | null,
+): Promise<Result> {
+  const policy = await linePolicy(services, ctx.tenantId);
+  return run(services, ctx, lineType, id, { type: 'ReprocessBloodline', data: { ...data, policy } }, ifMatch);
+}
+
+export function discardBloodline(
+  services: AppServices,
+  ctx: CommandContext,
+  lineType: LineType,
+  id: string,
+  data: Extract<BloodlineCommand, { type: 'DiscardBloodline' }>['data'],
+  ifMatch: number | null,
+): Promise<Result> {
+  return run(services, ctx, lineType, id, { type: 'DiscardBloodline', data }, ifMatch);
+}
+
+/**
+ * Pairs an arterial line with a venous line. No multi-stream transaction exists (architecture.md): the arterial stream
+ * is written first, then the venous one; if the venous step is refused the arterial pairing is undone (compensation),
+ * and a retry is idempotent on both sides (a line already paired with this partner decides nothing).
+ */
+export async function pairBloodlines(
+  services: AppServices,
+  ctx: CommandContext,
+  arterialId: string,
+  venousId: string,
+  ifMatch: number | null,
+): Promise<Result> {
+  const events: EventStore = services.events;
+  const arterial = await loadAggregate(events, bloodlineDecider('arterial'), stream(ctx.tenantId, 'arterial', arterialId));
+  const venous = await loadAggregate(events, bloodlineDecider('venous'), stream(ctx.tenantId, 'venous', venousId));
+  if (arterial.state.exists && !venous.state.exists)
+    throw invalidFields([{ field: 'venosaId', message: 'no such venous line in this company' }]);
+  const factsOf = (s: BloodlineState) => ({ patientId: s.patientId, usable: usable(s) });
+  const first = await run(
+    services,
+    ctx,
+    'arterial',
+    arterialId,
+    { type: 'PairBloodline', data: { partnerId: venousId, partner: factsOf(venous.state) } },
+    ifMatch,
+  );
+  let second: Result;
+  try {
+    second = await run(services, ctx, 'venous', venousId, {
+      type: 'PairBloodline',
+      data: { partnerId: arterialId, partner: factsOf(first.state) },
+    });
+  } catch (err) {
+    if (first.events.length > 0) {
+      await run(services, { ...ctx, idempotencyKey: null }, 'arterial', arterialId, {
+        type: 'UndoBloodlinePairing',
+        data: { partnerId: venousId },
+      });
+    }
+    throw err;
+  }
+  // The answer's position is the venous write's (the later one), so reading it back sees both sides.
+  return { ...first, position: second.position ?? first.position };
+}

@@ -1,0 +1,144 @@
+// Every rule about a dialysis machine. Pure: time, ids, the patient's facts and the company policy come in with the command.
+import { fieldChanges } from '../fieldChanges.js';
+import type { Decider } from '../decider.js';
+import { DomainError, notFound, rule } from '../decider.js';
+import { FieldChecks, invalidFields, isRealDate, notFutureDate } from '../fieldChecks.js';
+import { CORRECTABLE_MACHINE_FIELDS, type MachineCommand, type MachineEvent, type MachineStatus } from './machineEvents.js';
+import { applyMachinePatch, evolveMachine, initialMachineState, type MachineState } from './machineState.js';
+import { checkMachineFields, optionalText, textOf, trimmedMachine } from './machineChecks.js';
+import { decideTicket } from './repairTicketRules.js';
+import { startVerdict } from './startRules.js';
+
+type Existing = MachineState & { fields: NonNullable<MachineState['fields']> };
+
+function existing(state: MachineState): Existing {
+  if (!state.exists || !state.fields) throw notFound('machine');
+  if (state.status === 'retired') throw rule('machine-retired', 'the machine is retired');
+  return state as Existing;
+}
+
+function requireStatus(state: MachineState, allowed: MachineStatus[], action: string): void {
+  if (!allowed.includes(state.status)) {
+    throw rule('machine-status', `a machine ${state.status} cannot ${action}`, { status: state.status });
+  }
+}
+
+function decideCorrection(command: Extract<MachineCommand, { type: 'CorrectMachine' }>, state: MachineState): MachineEvent[] {
+  const current = existing(state).fields;
+  const diff = fieldChanges(current, command.data, CORRECTABLE_MACHINE_FIELDS);
+  if (!diff) return [];
+  checkMachineFields(applyMachinePatch(current, diff.changes), command.at);
+  return [{ type: 'MachineCorrected', data: { changes: diff.changes, previous: diff.previous } }];
+}
+
+function decideUse(command: Extract<MachineCommand, { type: 'StartMachineUse' | 'EndMachineUse' }>, state: Existing): MachineEvent[] {
+  if (command.type === 'StartMachineUse') {
+    const { sessionId, patientId, patient, maintenance } = command.data;
+    if (!patient.exists) throw invalidFields([{ field: 'patientId', message: 'no such patient in this company' }]);
+    if (!patient.active) throw rule('patient-inactive', 'the patient is not active');
+    const verdict = startVerdict({ ...state, isolation: state.fields.isolation }, patient, maintenance, command.at);
+    if (!verdict.allowed) {
+      throw rule('may-not-start', verdict.reasons.map((r) => r.message).join('; '), { reasons: verdict.reasons });
+    }
+    const data = { sessionId, patientId, startedAt: command.at, warnings: verdict.warnings, policyRevision: maintenance.revision };
+    return [{ type: 'MachineUseStarted', data }];
+  }
+  const { sessionId, operatingHours, policy } = command.data;
+  if (state.status !== 'in-use' || state.currentSession?.sessionId !== sessionId) {
+    throw rule('not-in-use-by-session', 'the machine is not in use by this session', { status: state.status });
+  }
+  new FieldChecks().check(operatingHours > 0 && operatingHours <= 24, 'operatingHours', 'must be more than 0 and at most 24').throwIfAny();
+  const data = {
+    sessionId,
+    operatingHours,
+    hourMeter: Math.round((state.hourMeter + operatingHours) * 100) / 100,
+    sessionCount: state.sessionCount + 1,
+    disinfectionRequired: policy.disinfectionRequired,
+    policyRevision: policy.revision,
+  };
+  return [{ type: 'MachineUseEnded', data }];
+}
+
+function decideCare(command: MachineCommand, state: Existing): MachineEvent[] {
+  switch (command.type) {
+    case 'StartDisinfection':
+      requireStatus(state, ['available', 'awaiting-disinfection'], 'start a disinfection');
+      return [{ type: 'MachineDisinfectionStarted', data: { method: textOf(command.data.method, 'method'), startedAt: command.at } }];
+    case 'RecordDisinfection': {
+      requireStatus(state, ['available', 'awaiting-disinfection', 'disinfecting'], 'record a disinfection');
+      const chemical = optionalText(command.data.chemical);
+      const lot = optionalText(command.data.lot);
+      const data = {
+        method: textOf(command.data.method, 'method'),
+        ...(chemical ? { chemical } : {}),
+        ...(lot ? { lot } : {}),
+        afterSessionId: command.data.afterSessionId ?? state.lastSessionId,
+        performedAt: command.at,
+      };
+      return [{ type: 'MachineDisinfected', data }];
+    }
+    case 'RecordCalibration': {
+      if (state.status === 'in-use') throw rule('machine-status', 'a machine in use cannot be calibrated', { status: state.status });
+      const { reference, measured, passed } = command.data;
+      const unit = optionalText(command.data.unit);
+      const parameter = textOf(command.data.parameter, 'parameter');
+      return [
+        { type: 'MachineCalibrated', data: { parameter, reference, measured, ...(unit ? { unit } : {}), passed, performedAt: command.at } },
+      ];
+    }
+    case 'StartPreventiveMaintenance':
+      requireStatus(state, ['available'], 'start preventive maintenance');
+      return [{ type: 'PreventiveMaintenanceStarted', data: { startedAt: command.at } }];
+    case 'RecordPreventiveMaintenance': {
+      requireStatus(state, ['available', 'preventive-maintenance'], 'record preventive maintenance');
+      const { performedOn } = command.data;
+      const checks = new FieldChecks();
+      checks.check(isRealDate(performedOn), 'performedOn', 'is not a real date');
+      checks.check(notFutureDate(performedOn, command.at), 'performedOn', 'is in the future');
+      checks.check(performedOn >= state.pmBaseDate, 'performedOn', 'is before the last preventive maintenance or the install date');
+      checks.throwIfAny();
+      const technician = optionalText(command.data.technician);
+      const actions = textOf(command.data.actions, 'actions');
+      return [
+        {
+          type: 'PreventiveMaintenancePerformed',
+          data: { performedOn, actions, ...(technician ? { technician } : {}), hourMeter: state.hourMeter },
+        },
+      ];
+    }
+    case 'RetireMachine':
+      if (state.status === 'in-use') throw rule('machine-status', 'a machine in use cannot be retired', { status: state.status });
+      return [{ type: 'MachineRetired', data: { reason: textOf(command.data.reason, 'reason') } }];
+    default:
+      return [];
+  }
+}
+
+export function decideMachine(command: MachineCommand, state: MachineState): MachineEvent[] {
+  switch (command.type) {
+    case 'RegisterMachine': {
+      if (state.exists) throw new DomainError('already-exists', 'this machine already exists', 409);
+      checkMachineFields(command.data, command.at);
+      return [{ type: 'MachineRegistered', data: { machineId: command.aggregateId, ...trimmedMachine(command.data) } }];
+    }
+    case 'CorrectMachine':
+      return decideCorrection(command, state);
+    case 'StartMachineUse':
+    case 'EndMachineUse':
+      return decideUse(command, existing(state));
+    case 'ReportFault':
+    case 'AdvanceRepairTicket':
+    case 'CompleteRepair':
+    case 'CloseRepairTicket':
+      return decideTicket(command, existing(state));
+    default:
+      return decideCare(command, existing(state));
+  }
+}
+
+export const machineDecider: Decider<MachineCommand, MachineEvent, MachineState> = {
+  category: 'machine',
+  initialState: initialMachineState,
+  evolve: evolveMachine,
+  decide: decideMachine,
+};

@@ -1,0 +1,170 @@
+// Dialysis machines of a company (stream `<tenant>.machine-<id>`): commands and events. Who/when/why travel in the
+// event metadata (actor, occurredAt, reason); the status is never set directly, it follows from these events.
+import type { CommandEnvelope, DecidedEvent } from '../decider.js';
+import type { MaintenancePlan, OverdueMode } from '../empresas/policySettings.js';
+
+export const MACHINE_STATUSES = [
+  'available',
+  'in-use',
+  'awaiting-disinfection',
+  'disinfecting',
+  'preventive-maintenance',
+  'corrective-maintenance',
+  'out-of-service',
+  'retired',
+] as const;
+export type MachineStatus = (typeof MACHINE_STATUSES)[number];
+
+export const MACHINE_ISOLATIONS = ['none', 'HBV', 'HCV', 'HIV'] as const;
+export type MachineIsolation = (typeof MACHINE_ISOLATIONS)[number];
+
+export const TICKET_STATUSES = ['open', 'assigned', 'in-progress', 'waiting-for-part', 'completed', 'closed'] as const;
+export type TicketStatus = (typeof TICKET_STATUSES)[number];
+export const FAULT_SEVERITIES = ['low', 'medium', 'high', 'critical'] as const;
+export type FaultSeverity = (typeof FAULT_SEVERITIES)[number];
+
+export type MachineFields = {
+  code: string;
+  serial: string;
+  brand: string;
+  model: string;
+  locationId: string;
+  stationId: string;
+  installDate: string;
+  warrantyEnd?: string;
+  isolation: MachineIsolation;
+};
+export type MachinePatch = Partial<Omit<MachineFields, 'warrantyEnd'>> & { warrantyEnd?: string | null };
+export const CORRECTABLE_MACHINE_FIELDS = [
+  'code',
+  'serial',
+  'brand',
+  'model',
+  'locationId',
+  'stationId',
+  'installDate',
+  'warrantyEnd',
+  'isolation',
+] as const;
+
+/** What the orchestration tells the decider about the patient of a session (absent = not of this company). */
+export interface PatientFacts {
+  exists: boolean;
+  active: boolean;
+  isolation: string[];
+}
+
+/** The maintenance part of the company policy that applies to this machine's model, with its revision. */
+export interface MaintenancePolicy extends MaintenancePlan {
+  revision: number;
+  overdueMode: OverdueMode;
+}
+
+export interface ReturnTest {
+  name: string;
+  passed: boolean;
+}
+export interface ReplacedPart {
+  name: string;
+  quantity: number;
+}
+
+export type MachineCommand =
+  | CommandEnvelope<'RegisterMachine', MachineFields>
+  | CommandEnvelope<'CorrectMachine', MachinePatch>
+  | CommandEnvelope<'StartMachineUse', { sessionId: string; patientId: string; patient: PatientFacts; maintenance: MaintenancePolicy }>
+  | CommandEnvelope<
+      'EndMachineUse',
+      { sessionId: string; operatingHours: number; policy: { revision: number; disinfectionRequired: boolean } }
+    >
+  | CommandEnvelope<'StartDisinfection', { method: string }>
+  | CommandEnvelope<'RecordDisinfection', { method: string; chemical?: string; lot?: string; afterSessionId?: string }>
+  | CommandEnvelope<'RecordCalibration', { parameter: string; reference: number; measured: number; unit?: string; passed: boolean }>
+  | CommandEnvelope<'StartPreventiveMaintenance', Record<string, never>>
+  | CommandEnvelope<'RecordPreventiveMaintenance', { performedOn: string; actions: string; technician?: string }>
+  | CommandEnvelope<'ReportFault', { ticketId: string; severity: FaultSeverity; problem: string }>
+  | CommandEnvelope<
+      'AdvanceRepairTicket',
+      { ticketId: string; to: 'assigned' | 'in-progress' | 'waiting-for-part'; assignedTo?: string; part?: string }
+    >
+  | CommandEnvelope<
+      'CompleteRepair',
+      {
+        ticketId: string;
+        workDone: string;
+        partsReplaced: ReplacedPart[];
+        cost?: { amount: number; currency: string };
+        downtimeHours: number;
+      }
+    >
+  | CommandEnvelope<'CloseRepairTicket', { ticketId: string; tests: ReturnTest[] }>
+  | CommandEnvelope<'RetireMachine', { reason: string }>;
+
+export type MachineEvent =
+  | DecidedEvent<'MachineRegistered', MachineFields & { machineId: string }>
+  | DecidedEvent<'MachineCorrected', { changes: MachinePatch; previous: MachinePatch }>
+  | DecidedEvent<
+      'MachineUseStarted',
+      { sessionId: string; patientId: string; startedAt: string; warnings: { code: string; message: string }[]; policyRevision: number }
+    >
+  | DecidedEvent<
+      'MachineUseEnded',
+      {
+        sessionId: string;
+        operatingHours: number;
+        hourMeter: number;
+        sessionCount: number;
+        disinfectionRequired: boolean;
+        policyRevision: number;
+      }
+    >
+  | DecidedEvent<'MachineDisinfectionStarted', { method: string; startedAt: string }>
+  | DecidedEvent<
+      'MachineDisinfected',
+      { method: string; chemical?: string; lot?: string; afterSessionId: string | null; performedAt: string }
+    >
+  | DecidedEvent<
+      'MachineCalibrated',
+      { parameter: string; reference: number; measured: number; unit?: string; passed: boolean; performedAt: string }
+    >
+  | DecidedEvent<'PreventiveMaintenanceStarted', { startedAt: string }>
+  | DecidedEvent<'PreventiveMaintenancePerformed', { performedOn: string; actions: string; technician?: string; hourMeter: number }>
+  | DecidedEvent<
+      'MachineFaultReported',
+      { ticketId: string; severity: FaultSeverity; problem: string; openedAt: string; statusBeforeFault: MachineStatus }
+    >
+  | DecidedEvent<'RepairTicketAdvanced', { ticketId: string; from: TicketStatus; to: TicketStatus; assignedTo?: string; part?: string }>
+  | DecidedEvent<
+      'RepairCompleted',
+      {
+        ticketId: string;
+        workDone: string;
+        partsReplaced: ReplacedPart[];
+        cost?: { amount: number; currency: string };
+        downtimeHours: number;
+      }
+    >
+  | DecidedEvent<'RepairTicketClosed', { ticketId: string; tests: ReturnTest[]; allPassed: boolean; machineStatus: MachineStatus }>
+  | DecidedEvent<'MachineRetired', { reason: string }>;
+
+export const MACHINE_EVENT_TYPES: readonly MachineEvent['type'][] = [
+  'MachineRegistered',
+  'MachineCorrected',
+  'MachineUseStarted',
+  'MachineUseEnded',
+  'MachineDisinfectionStarted',
+  'MachineDisinfected',
+  'MachineCalibrated',
+  'PreventiveMaintenanceStarted',
+  'PreventiveMaintenancePerformed',
+  'MachineFaultReported',
+  'RepairTicketAdvanced',
+  'RepairCompleted',
+  'RepairTicketClosed',
+  'MachineRetired',
+];
+
+/** Codes and serials compare trimmed and case-insensitively: ' M-01 ' and 'm-01' are one value. */
+export function machineValueKey(value: string): string {
+  return value.normalize('NFKC').trim().toLowerCase();
+}

@@ -1,0 +1,160 @@
+// A machine as its history leaves it: fields, derived status, counters, the maintenance basis and the open ticket.
+// `evolve` never throws (history is fact); the read model folds the same state.
+import type {
+  FaultSeverity,
+  MachineEvent,
+  MachineFields,
+  MachinePatch,
+  MachineStatus,
+  ReplacedPart,
+  TicketStatus,
+} from './machineEvents.js';
+
+export interface RepairTicket {
+  ticketId: string;
+  status: TicketStatus;
+  severity: FaultSeverity;
+  problem: string;
+  openedAt: string;
+  statusBeforeFault: MachineStatus;
+  assignedTo?: string;
+  part?: string;
+  workDone?: string;
+  partsReplaced?: ReplacedPart[];
+  cost?: { amount: number; currency: string };
+  downtimeHours?: number;
+}
+
+export interface MachineState {
+  exists: boolean;
+  fields: MachineFields | null;
+  status: MachineStatus;
+  hourMeter: number;
+  sessionCount: number;
+  currentSession: { sessionId: string; patientId: string; startedAt: string } | null;
+  lastSessionId: string | null;
+  pmBaseDate: string;
+  pmBaseHours: number;
+  lastPreventiveMaintenance: { performedOn: string; hourMeter: number } | null;
+  lastDisinfection: { method: string; chemical?: string; lot?: string; afterSessionId: string | null; performedAt: string } | null;
+  lastCalibration: { parameter: string; reference: number; measured: number; unit?: string; passed: boolean; performedAt: string } | null;
+  openTicket: RepairTicket | null;
+  /** Status a closed corrective ticket with every test passed gives back (kept while the machine is out of service). */
+  restoreTo: MachineStatus | null;
+  retireReason: string | null;
+}
+
+export const initialMachineState: MachineState = {
+  exists: false,
+  fields: null,
+  status: 'available',
+  hourMeter: 0,
+  sessionCount: 0,
+  currentSession: null,
+  lastSessionId: null,
+  pmBaseDate: '',
+  pmBaseHours: 0,
+  lastPreventiveMaintenance: null,
+  lastDisinfection: null,
+  lastCalibration: null,
+  openTicket: null,
+  restoreTo: null,
+  retireReason: null,
+};
+
+export function applyMachinePatch(current: MachineFields, patch: MachinePatch): MachineFields {
+  const next: Record<string, unknown> = { ...current };
+  for (const [field, value] of Object.entries(patch)) {
+    if (value === null || value === undefined) delete next[field];
+    else next[field] = value;
+  }
+  return next as unknown as MachineFields;
+}
+
+/** What a repaired machine returns to: a session cut by the fault leaves it to be disinfected. */
+function restoreStatusOf(state: MachineState, before: MachineStatus): MachineStatus {
+  if (before === 'out-of-service') return state.restoreTo ?? 'available';
+  if (before === 'in-use') return 'awaiting-disinfection';
+  return before;
+}
+
+function evolveTicket(state: MachineState, event: MachineEvent): MachineState {
+  const ticket = state.openTicket;
+  switch (event.type) {
+    case 'MachineFaultReported': {
+      const { ticketId, severity, problem, openedAt, statusBeforeFault } = event.data;
+      return {
+        ...state,
+        status: 'corrective-maintenance',
+        currentSession: null,
+        restoreTo: restoreStatusOf(state, statusBeforeFault),
+        openTicket: { ticketId, status: 'open', severity, problem, openedAt, statusBeforeFault },
+      };
+    }
+    case 'RepairTicketAdvanced': {
+      if (!ticket) return state;
+      const { to, assignedTo, part } = event.data;
+      return { ...state, openTicket: { ...ticket, status: to, ...(assignedTo ? { assignedTo } : {}), ...(part ? { part } : {}) } };
+    }
+    case 'RepairCompleted': {
+      if (!ticket) return state;
+      const { ticketId: _t, ...details } = event.data;
+      return { ...state, openTicket: { ...ticket, ...details, status: 'completed' } };
+    }
+    case 'RepairTicketClosed':
+      return {
+        ...state,
+        openTicket: null,
+        status: event.data.machineStatus,
+        restoreTo: event.data.allPassed ? null : state.restoreTo,
+      };
+    default:
+      return state;
+  }
+}
+
+export function evolveMachine(state: MachineState, event: MachineEvent): MachineState {
+  switch (event.type) {
+    case 'MachineRegistered': {
+      const { machineId: _id, ...fields } = event.data;
+      return { ...initialMachineState, exists: true, fields, pmBaseDate: fields.installDate };
+    }
+    case 'MachineCorrected': {
+      if (!state.fields) return state;
+      const fields = applyMachinePatch(state.fields, event.data.changes);
+      const pmBaseDate = state.lastPreventiveMaintenance ? state.pmBaseDate : fields.installDate;
+      return { ...state, fields, pmBaseDate };
+    }
+    case 'MachineUseStarted': {
+      const { sessionId, patientId, startedAt } = event.data;
+      return { ...state, status: 'in-use', currentSession: { sessionId, patientId, startedAt } };
+    }
+    case 'MachineUseEnded': {
+      const { sessionId, hourMeter, sessionCount, disinfectionRequired } = event.data;
+      const status = disinfectionRequired ? 'awaiting-disinfection' : 'available';
+      return { ...state, status, hourMeter, sessionCount, currentSession: null, lastSessionId: sessionId };
+    }
+    case 'MachineDisinfectionStarted':
+      return { ...state, status: 'disinfecting' };
+    case 'MachineDisinfected':
+      return { ...state, status: 'available', lastDisinfection: event.data };
+    case 'MachineCalibrated':
+      return { ...state, lastCalibration: event.data };
+    case 'PreventiveMaintenanceStarted':
+      return { ...state, status: 'preventive-maintenance' };
+    case 'PreventiveMaintenancePerformed': {
+      const { performedOn, hourMeter } = event.data;
+      return {
+        ...state,
+        status: 'available',
+        pmBaseDate: performedOn,
+        pmBaseHours: hourMeter,
+        lastPreventiveMaintenance: { performedOn, hourMeter },
+      };
+    }
+    case 'MachineRetired':
+      return { ...state, status: 'retired', retireReason: event.data.reason, openTicket: null, currentSession: null };
+    default:
+      return evolveTicket(state, event);
+  }
+}

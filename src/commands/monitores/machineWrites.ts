@@ -1,0 +1,118 @@
+// Commands on machines as the routes run them: the machine stream, the code and serial guards, and the facts the
+// decider needs from elsewhere (the company policy, the patient of a session).
+import { handleCommand, loadAggregate, PreconditionFailedError, type CommandContext, type CommandResult } from '../handleCommand.js';
+import { notFound } from '../decider.js';
+import { newId, uuidV5 } from '../eventIds.js';
+import { releaseClaim, withClaims } from '../uniqueClaimWrites.js';
+import { patientDecider } from '../pacientes/patientDecider.js';
+import type { AppServices } from '../../services.js';
+import { companyPolicy } from '../../queries/empresas/companyPolicy.js';
+import { streamName, type EventStore } from '../../stores/eventStore.js';
+import { machineDecider } from './machineDecider.js';
+import { machineValueKey, type MachineCommand, type MachineFields, type MachinePatch, type PatientFacts } from './machineEvents.js';
+import type { MachineState } from './machineState.js';
+import { claimsOf, MACHINE_GUARDS, UNIQUE_MACHINE_FIELDS } from './machineClaimWrites.js';
+import { maintenancePolicyOf } from './startRules.js';
+
+type Result = CommandResult<MachineState>;
+const machineStream = (tenantId: string, id: string): string => streamName(tenantId, machineDecider.category, id);
+
+/** A retried registration (same Idempotency-Key) targets the same machine id; otherwise a fresh one. */
+const newMachineId = (idempotencyKey: string | null | undefined): string =>
+  idempotencyKey ? uuidV5(`machine\u0000${idempotencyKey}`) : newId();
+
+export async function registerMachine(
+  events: EventStore,
+  ctx: CommandContext,
+  data: MachineFields,
+): Promise<{ machineId: string; result: Result }> {
+  const machineId = newMachineId(ctx.idempotencyKey);
+  const command = { type: 'RegisterMachine' as const, aggregateId: machineId, data };
+  // Check the data first (pure), so a refused registration never holds a code or a serial.
+  machineDecider.decide(
+    { ...command, at: ctx.at ?? new Date().toISOString(), actor: ctx.actor, tenantId: ctx.tenantId },
+    machineDecider.initialState,
+  );
+  const result = await withClaims(events, ctx, claimsOf(machineId, data), () =>
+    handleCommand(events, machineDecider, command, ctx, { expectNew: true, assumeNew: true }),
+  );
+  return { machineId, result };
+}
+
+/** A correction; a new code or serial is claimed first and the old one released after. */
+export async function correctMachine(
+  events: EventStore,
+  ctx: CommandContext,
+  machineId: string,
+  patch: MachinePatch,
+  ifMatch: number,
+): Promise<Result> {
+  const command = { type: 'CorrectMachine' as const, aggregateId: machineId, data: patch };
+  const { state, revision } = await loadAggregate(events, machineDecider, machineStream(ctx.tenantId, machineId));
+  if (!state.fields) throw notFound('machine');
+  if (ifMatch !== revision) throw new PreconditionFailedError(ifMatch, revision);
+  const current = state.fields;
+  const moved = UNIQUE_MACHINE_FIELDS.filter((f) => patch[f] !== undefined && machineValueKey(patch[f]) !== machineValueKey(current[f]));
+  const claims = claimsOf(machineId, { ...current, ...patch }).filter((_, i) => moved.includes(UNIQUE_MACHINE_FIELDS[i]!));
+  const result = await withClaims(events, ctx, claims, () => handleCommand(events, machineDecider, command, ctx, { ifMatch }));
+  for (const field of moved) {
+    await releaseClaim(events, ctx, MACHINE_GUARDS[field], { holderId: machineId, key: machineValueKey(current[field]) });
+  }
+  return result;
+}
+
+/** The patient as the decider needs it; a patient of another company is simply absent. */
+async function patientFacts(events: EventStore, tenantId: string, patientId: string): Promise<PatientFacts> {
+  const { state } = await loadAggregate(events, patientDecider, streamName(tenantId, 'patient', patientId));
+  return { exists: state.exists, active: state.status === 'active', isolation: [...state.isolation] };
+}
+
+export async function startMachineUse(
+  services: AppServices,
+  ctx: CommandContext,
+  machineId: string,
+  data: { sessionId: string; patientId: string },
+): Promise<Result> {
+  const { state } = await loadAggregate(services.events, machineDecider, machineStream(ctx.tenantId, machineId));
+  if (!state.fields) throw notFound('machine');
+  const [patient, policy] = await Promise.all([
+    patientFacts(services.events, ctx.tenantId, data.patientId),
+    companyPolicy(services, ctx.tenantId),
+  ]);
+  const maintenance = maintenancePolicyOf(policy, state.fields.model);
+  return handleCommand(
+    services.events,
+    machineDecider,
+    { type: 'StartMachineUse', aggregateId: machineId, data: { ...data, patient, maintenance } },
+    ctx,
+  );
+}
+
+export async function endMachineUse(
+  services: AppServices,
+  ctx: CommandContext,
+  machineId: string,
+  data: { sessionId: string; operatingHours: number },
+): Promise<Result> {
+  const policy = await companyPolicy(services, ctx.tenantId);
+  const decided = { revision: policy.revision, disinfectionRequired: policy.settings.disinfection.requiredBetweenPatients };
+  return handleCommand(
+    services.events,
+    machineDecider,
+    { type: 'EndMachineUse', aggregateId: machineId, data: { ...data, policy: decided } },
+    ctx,
+  );
+}
+
+type PlainCommand = Exclude<MachineCommand, { type: 'RegisterMachine' | 'CorrectMachine' | 'StartMachineUse' | 'EndMachineUse' }>;
+
+/** Commands that need nothing but the machine's own stream. */
+export function machineCommand(
+  events: EventStore,
+  ctx: CommandContext,
+  machineId: string,
+  command: Pick<PlainCommand, 'type' | 'data'>,
+  ifMatch: number | null,
+): Promise<Result> {
+  return handleCommand(events, machineDecider, { ...command, aggregateId: machineId }, ctx, { ifMatch });
+}

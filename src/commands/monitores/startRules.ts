@@ -1,0 +1,105 @@
+// May this machine start a session for this patient now: every reason it may not, and what only warns. Pure, so the
+// decider (at start of use) and the floor query (before it) judge with the same rules.
+import type { CompanyPolicy, MaintenancePlan } from '../empresas/policySettings.js';
+import type { MachineIsolation, MachineStatus, MaintenancePolicy } from './machineEvents.js';
+
+export interface StartReason {
+  code: string;
+  message: string;
+}
+
+export interface StartVerdict {
+  allowed: boolean;
+  reasons: StartReason[];
+  warnings: StartReason[];
+}
+
+/** What the plan needs to know about a machine: its hour meter and the last preventive maintenance (or install). */
+export interface MaintenanceBasis {
+  hourMeter: number;
+  /** Date of the last preventive maintenance, else the install date. */
+  pmBaseDate: string;
+  /** Hour meter at the last preventive maintenance (0 at install). */
+  pmBaseHours: number;
+}
+
+export interface MaintenanceDue {
+  /** Operating hours left before the plan's hours run out (negative: overdue); null when the plan is not by hours. */
+  hoursLeft: number | null;
+  /** Last day of the plan's days (the maintenance is due by then); null when the plan is not by days. */
+  dueDate: string | null;
+  overdue: boolean;
+}
+
+const modelKey = (model: string): string => model.normalize('NFKC').trim().toLowerCase();
+
+/** The company's plan for a model: its override when there is one, else the general plan. */
+export function planFor(maintenance: CompanyPolicy['maintenance'], model: string): MaintenancePlan {
+  const override = maintenance.modelOverrides.find((o) => modelKey(o.model) === modelKey(model));
+  const plan = override ?? maintenance;
+  return { preventiveEveryHours: plan.preventiveEveryHours, preventiveEveryDays: plan.preventiveEveryDays };
+}
+
+/** The maintenance policy a decision about this model uses, with the policy revision the event records. */
+export function maintenancePolicyOf(policy: { revision: number; settings: CompanyPolicy }, model: string): MaintenancePolicy {
+  return {
+    ...planFor(policy.settings.maintenance, model),
+    overdueMode: policy.settings.maintenance.overdueMode,
+    revision: policy.revision,
+  };
+}
+
+const addDays = (date: string, days: number): string =>
+  new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+
+/** Next preventive maintenance: by hours and/or by days, whichever comes first. */
+export function maintenanceDue(basis: MaintenanceBasis, plan: MaintenancePlan, at: string): MaintenanceDue {
+  const hoursLeft =
+    plan.preventiveEveryHours === null ? null : Math.round((basis.pmBaseHours + plan.preventiveEveryHours - basis.hourMeter) * 100) / 100;
+  const dueDate = plan.preventiveEveryDays === null ? null : addDays(basis.pmBaseDate, plan.preventiveEveryDays);
+  const today = at.slice(0, 10);
+  const overdue = (hoursLeft !== null && hoursLeft <= 0) || (dueDate !== null && today > dueDate);
+  return { hoursLeft, dueDate, overdue };
+}
+
+/** Isolation either way: a dedicated machine only for its patients, and an isolated patient only on a machine of theirs. */
+export function isolationReasons(machine: MachineIsolation, patientIsolation: readonly string[]): StartReason[] {
+  const reasons: StartReason[] = [];
+  if (machine !== 'none' && !patientIsolation.includes(machine)) {
+    reasons.push({
+      code: 'isolation-machine',
+      message: `this machine is dedicated to ${machine} patients; the patient is not under ${machine} isolation`,
+    });
+  }
+  for (const needed of patientIsolation) {
+    if (needed === machine) continue;
+    const what = machine === 'none' ? 'a machine without isolation' : `a ${machine} machine`;
+    reasons.push({ code: 'isolation-patient', message: `the patient is under ${needed} isolation and may not use ${what}` });
+  }
+  return reasons;
+}
+
+export function startVerdict(
+  machine: MaintenanceBasis & { status: MachineStatus; isolation: MachineIsolation },
+  patient: { isolation: readonly string[] },
+  maintenance: MaintenancePolicy,
+  at: string,
+): StartVerdict {
+  const reasons: StartReason[] = [];
+  const warnings: StartReason[] = [];
+  if (machine.status === 'awaiting-disinfection') {
+    reasons.push({ code: 'awaiting-disinfection', message: 'the machine must be disinfected after its last session' });
+  } else if (machine.status !== 'available') {
+    reasons.push({ code: 'not-available', message: `the machine is ${machine.status}` });
+  }
+  const due = maintenanceDue(machine, maintenance, at);
+  if (due.overdue) {
+    const overdue = {
+      code: 'maintenance-overdue',
+      message: `preventive maintenance is overdue${due.hoursLeft !== null && due.hoursLeft <= 0 ? ` by ${-due.hoursLeft} operating hours` : ''}${due.dueDate !== null && at.slice(0, 10) > due.dueDate ? ` (was due ${due.dueDate})` : ''}`,
+    };
+    (maintenance.overdueMode === 'block' ? reasons : warnings).push(overdue);
+  }
+  reasons.push(...isolationReasons(machine.isolation, patient.isolation));
+  return { allowed: reasons.length === 0, reasons, warnings };
+}

@@ -1,0 +1,31 @@
+// POST /lineas-arteriales/{id}/emparejamiento: pairs an arterial line with a venous line of the same patient.
+import { ifMatchHeader, ifMatchRevision } from '../../recordHeaders.js';
+import { route, type RouteDecl } from '../../routeTypes.js';
+import { pairBloodlines } from '../../../commands/lineas/bloodlineWrites.js';
+import { commandCtx, conflict409, ok, precondition412, withFieldPointers, type NoInput } from '../shared/recordSupport.js';
+import { lineAnswer, notFound404, Params, type IdParams, type LineGroupConfig } from './routes.js';
+import { LineView, PairBody } from './schemas.js';
+
+export const pairingRoute = (c: LineGroupConfig): RouteDecl =>
+  route<IdParams, NoInput, { venosaId: string }>({
+    method: 'post',
+    path: `${c.base}/{id}/emparejamiento`,
+    tag: c.tag,
+    auth: 'tenant',
+    permission: c.write,
+    idempotent: true,
+    summary: 'Pair an arterial line with a venous line of the same patient',
+    description:
+      'Both lines must belong to the same patient and be usable (not discarded, under their maximum). The pair is recorded on both ' +
+      'lines; a venous line of another company answers 422 naming venosaId. If-Match applies to the arterial line.',
+    params: Params,
+    body: PairBody,
+    requestHeaders: { 'If-Match': ifMatchHeader(false) },
+    responses: { 200: ok('The arterial line', LineView), 404: notFound404(c), 409: conflict409, 412: precondition412 },
+    handle: (input, ctx) =>
+      withFieldPointers(async () => {
+        const ifMatch = ifMatchRevision(input.headers['if-match']);
+        const result = await pairBloodlines(ctx.services, commandCtx(ctx), input.params.id, input.body.venosaId, ifMatch);
+        return lineAnswer(ctx, c, input.params.id, result, 200);
+      }),
+  });

@@ -1,0 +1,155 @@
+// /monitores/{id}/...: what happens to a machine (use, disinfection, calibration, maintenance, faults, retirement).
+// Each answers the machine with its derived status; If-Match is optional (412 when sent and stale).
+import { ifMatchHeader, ifMatchRevision } from '../../recordHeaders.js';
+import { route, type JsonSchema, type RequestContext, type RouteDecl } from '../../routeTypes.js';
+import type { CommandContext, CommandResult } from '../../../commands/handleCommand.js';
+import { newId } from '../../../commands/eventIds.js';
+import type { MachineCommand } from '../../../commands/monitores/machineEvents.js';
+import type { MachineState } from '../../../commands/monitores/machineState.js';
+import { endMachineUse, machineCommand, startMachineUse } from '../../../commands/monitores/machineWrites.js';
+import { commandCtx, conflict409, ok, precondition412, withFieldPointers, type NoInput } from '../shared/recordSupport.js';
+import { IdSchema } from '../shared/fieldSchemas.js';
+import {
+  CalibrationBody,
+  CloseBody,
+  DisinfectionBody,
+  EndUseBody,
+  FaultBody,
+  MachineView,
+  PreventiveBody,
+  ReasonBody,
+  RepairBody,
+  StartDisinfectionBody,
+  StartUseBody,
+  TAG,
+  TicketStepBody,
+  WRITE,
+} from './schemas.js';
+import { machineAnswer, notFound404, Params } from './support.js';
+
+type Params = { id: string; ticketId?: string };
+type Body = Record<string, unknown>;
+type Run = (
+  ctx: RequestContext,
+  cmd: CommandContext,
+  params: Params,
+  body: Body,
+  ifMatch: number | null,
+) => Promise<CommandResult<MachineState>>;
+
+const TicketParams = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['id', 'ticketId'],
+  properties: { id: IdSchema, ticketId: IdSchema },
+};
+
+function actionRoute(path: string, summary: string, body: JsonSchema | null, run: Run, description?: string): RouteDecl {
+  return route<Params, NoInput, Body>({
+    method: 'post',
+    path: `/monitores/{id}/${path}`,
+    tag: TAG,
+    auth: 'tenant',
+    permission: WRITE,
+    summary,
+    ...(description ? { description } : {}),
+    params: path.includes('{ticketId}') ? TicketParams : Params,
+    ...(body ? { body } : {}),
+    requestHeaders: { 'If-Match': ifMatchHeader(false) },
+    responses: { 200: ok('The machine', MachineView), 404: notFound404, 409: conflict409, 412: precondition412 },
+    handle: (input, ctx) =>
+      withFieldPointers(async () => {
+        const ifMatch = ifMatchRevision(input.headers['if-match']);
+        const reason = typeof input.body?.reason === 'string' ? input.body.reason : null;
+        const result = await run(ctx, commandCtx(ctx, reason), input.params, input.body ?? {}, ifMatch);
+        return machineAnswer(ctx, input.params.id, result);
+      }),
+  });
+}
+
+/** A command on the machine stream alone: the body is the command data (plus the ticket id from the path). */
+const plain =
+  (type: MachineCommand['type']): Run =>
+  (ctx, cmd, params, body, ifMatch) =>
+    machineCommand(
+      ctx.services.events,
+      cmd,
+      params.id,
+      { type, data: { ...body, ...(params.ticketId ? { ticketId: params.ticketId } : {}) } } as never,
+      ifMatch,
+    );
+
+export const machineActionRoutes: RouteDecl[] = [
+  actionRoute(
+    'usos',
+    'Start a use: a dialysis session on this machine (the daily record drives it)',
+    StartUseBody,
+    (ctx, cmd, params, body) => startMachineUse(ctx.services, cmd, params.id, body as { sessionId: string; patientId: string }),
+    'Refused (409 may-not-start, every reason in `reasons`) when the machine is not available, awaits disinfection, is overdue ' +
+      'for preventive maintenance under a blocking policy, or isolation does not match either way. A patient not of this company: 422.',
+  ),
+  actionRoute(
+    'fin-uso',
+    'End the use of a session: adds its operating hours and one session; the machine then awaits disinfection (per policy)',
+    EndUseBody,
+    (ctx, cmd, params, body) => endMachineUse(ctx.services, cmd, params.id, body as { sessionId: string; operatingHours: number }),
+  ),
+  actionRoute('desinfecciones/inicio', 'Start disinfecting the machine', StartDisinfectionBody, plain('StartDisinfection')),
+  actionRoute(
+    'desinfecciones',
+    'Record a disinfection (method, chemical and lot, after which session): the machine is available',
+    DisinfectionBody,
+    plain('RecordDisinfection'),
+  ),
+  actionRoute(
+    'calibraciones',
+    'Record a calibration (parameter, reference, measured, pass/fail)',
+    CalibrationBody,
+    plain('RecordCalibration'),
+  ),
+  actionRoute(
+    'mantenimientos-preventivos/inicio',
+    'Take the machine into preventive maintenance',
+    null,
+    plain('StartPreventiveMaintenance'),
+  ),
+  actionRoute(
+    'mantenimientos-preventivos',
+    'Record a preventive maintenance performed: restarts the plan from its date and the hour meter',
+    PreventiveBody,
+    plain('RecordPreventiveMaintenance'),
+  ),
+  actionRoute(
+    'averias',
+    'Report a fault: opens a corrective ticket (its id is openTicket.ticketId) and takes the machine into corrective maintenance',
+    FaultBody,
+    (ctx, cmd, params, body) =>
+      machineCommand(
+        ctx.services.events,
+        cmd,
+        params.id,
+        { type: 'ReportFault', data: { ...(body as { severity: 'low'; problem: string }), ticketId: newId() } },
+        null,
+      ),
+  ),
+  actionRoute(
+    'averias/{ticketId}/estado',
+    'Move the corrective ticket: assigned (to a technician), in-progress, waiting-for-part',
+    TicketStepBody,
+    plain('AdvanceRepairTicket'),
+  ),
+  actionRoute(
+    'averias/{ticketId}/reparacion',
+    'Complete the repair: work done, parts replaced, cost, downtime',
+    RepairBody,
+    plain('CompleteRepair'),
+  ),
+  actionRoute(
+    'averias/{ticketId}/cierre',
+    'Close the ticket with its return-to-service tests',
+    CloseBody,
+    plain('CloseRepairTicket'),
+    'With every test passed the machine returns to the status it had before the fault; any failed test leaves it out of service.',
+  ),
+  actionRoute('baja', 'Retire the machine (terminal) with a reason', ReasonBody, plain('RetireMachine')),
+];

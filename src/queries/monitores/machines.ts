@@ -1,0 +1,101 @@
+// Queries over the machines read model, with read-your-writes: a write waits for the projection to apply its events,
+// then reads; if the bounded wait runs out it folds the machine's own stream instead.
+import { LIMITS } from '../../limits.js';
+import { notFoundProblem } from '../../problems.js';
+import type { TenantScope } from '../tenantScope.js';
+import type { Collection, Filter, Page } from '../../stores/readStore.js';
+import { streamName } from '../../stores/eventStore.js';
+import { MACHINES, MONITORES_PROJECTION } from '../../projections/monitores/monitoresProjection.js';
+import { foldMachine, machineView, type MachineDoc } from '../../projections/monitores/machineDoc.js';
+import { maintenanceDue, planFor, type MaintenanceDue } from '../../projections/monitores/machineReadiness.js';
+import { companyPolicy, type CompanyPolicy } from '../empresas/companyPolicy.js';
+
+/** Category of the machine streams (the write side's name for them). */
+export const MACHINE_CATEGORY = 'machine';
+
+export const machines = (scope: TenantScope): Collection<MachineDoc> =>
+  scope.services.projections.collection<MachineDoc>(MONITORES_PROJECTION, MACHINES);
+
+/** A machine of the caller's company, or 404 (another company's machine is exactly as absent). */
+export async function machineOr404(scope: TenantScope, id: string): Promise<MachineDoc> {
+  const doc = await machines(scope).get(scope.auth.tenantId, id);
+  if (!doc) throw notFoundProblem('Machine not found');
+  return doc;
+}
+
+/** The machine at least at the write's revision: from the read model, or folded from its stream when the model lags. */
+export async function machineAfterWrite(
+  scope: TenantScope,
+  id: string,
+  result: { revision: number; position: bigint | null },
+): Promise<MachineDoc> {
+  if (result.position !== null) {
+    await scope.services.projections.waitFor(result.position, {
+      projections: [MONITORES_PROJECTION],
+      timeoutMs: LIMITS.readYourWrites.maxWaitMs,
+    });
+  }
+  const tenantId = scope.auth.tenantId;
+  const doc = await machines(scope).get(tenantId, id);
+  if (doc && doc.revision >= result.revision) return doc;
+  let folded: MachineDoc | null = null;
+  for (const e of await scope.services.events.readStream(streamName(tenantId, MACHINE_CATEGORY, id))) folded = foldMachine(folded, e);
+  if (!folded) throw notFoundProblem('Machine not found');
+  return folded;
+}
+
+/** Next preventive maintenance of a machine under the company's plan for its model (retired machines have none). */
+export function maintenanceOf(
+  doc: MachineDoc,
+  policy: CompanyPolicy,
+  at: string,
+): (MaintenanceDue & { everyHours: number | null; everyDays: number | null }) | null {
+  if (doc.status === 'retired') return null;
+  const plan = planFor(policy.maintenance, doc.model);
+  return { ...maintenanceDue(doc, plan, at), everyHours: plan.preventiveEveryHours, everyDays: plan.preventiveEveryDays };
+}
+
+/** The view of a machine with its next preventive maintenance as of now. */
+export async function machineWithMaintenance(scope: TenantScope, doc: MachineDoc): Promise<Record<string, unknown>> {
+  const { settings } = await companyPolicy(scope.services, scope.auth.tenantId);
+  return { ...machineView(doc), maintenance: maintenanceOf(doc, settings, scope.services.now().toISOString()) };
+}
+
+export interface MachineListQuery {
+  estado?: string;
+  pmVenceEnDias?: number;
+  limit: number;
+  cursor?: string;
+}
+
+const addDays = (at: string, days: number): string => new Date(Date.parse(at) + days * 86_400_000).toISOString().slice(0, 10);
+
+/**
+ * Machines by code, optionally of one status. With pmVenceEnDias only those whose preventive maintenance falls due within
+ * that many days (or is already overdue, by hours or days), all in one page: the plan is the policy of now, not stored.
+ */
+export async function listMachines(scope: TenantScope, query: MachineListQuery): Promise<Page<Record<string, unknown>>> {
+  const filter: Filter = query.estado ? { status: query.estado } : {};
+  const tenantId = scope.auth.tenantId;
+  const { settings } = await companyPolicy(scope.services, tenantId);
+  const at = scope.services.now().toISOString();
+  const withDue = (doc: MachineDoc) => ({ ...machineView(doc), maintenance: maintenanceOf(doc, settings, at) });
+  if (query.pmVenceEnDias === undefined) {
+    const page = await machines(scope).find(tenantId, filter, { sort: { codeKey: 1 }, limit: query.limit, after: query.cursor ?? null });
+    return { items: page.items.map(withDue), nextCursor: page.nextCursor };
+  }
+  const horizon = addDays(at, query.pmVenceEnDias);
+  const due: Record<string, unknown>[] = [];
+  let after: string | null = null;
+  for (let scanned = 0; scanned < LIMITS.monitores.floorScanMax;) {
+    const page = await machines(scope).find(tenantId, filter, { sort: { codeKey: 1 }, limit: LIMITS.pagination.maxLimit, after });
+    for (const doc of page.items) {
+      const pm = maintenanceOf(doc, settings, at);
+      if (pm && (pm.overdue || (pm.dueDate !== null && pm.dueDate <= horizon))) due.push(withDue(doc));
+    }
+    scanned += page.items.length;
+    if (!page.nextCursor) break;
+    after = page.nextCursor;
+  }
+  return { items: due, nextCursor: null };
+}

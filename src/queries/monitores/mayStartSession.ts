@@ -1,0 +1,23 @@
+// For the daily record: may this machine start a session for this patient now, and if not, every reason.
+import type { TenantScope } from '../tenantScope.js';
+import { companyPolicy } from '../empresas/companyPolicy.js';
+import { maintenancePolicyOf, startVerdict, type StartVerdict } from '../../projections/monitores/machineReadiness.js';
+import { machineOr404 } from './machines.js';
+
+export type { StartReason, StartVerdict } from '../../projections/monitores/machineReadiness.js';
+
+/**
+ * The machine's status (available, not awaiting disinfection), its preventive maintenance under the company policy
+ * (overdue blocks or only warns, per policy) and isolation both ways. A machine of another company answers 404.
+ */
+export async function mayStartSession(
+  scope: TenantScope,
+  machineId: string,
+  patient: { isolation: string[] },
+  at: Date | string,
+): Promise<StartVerdict> {
+  const doc = await machineOr404(scope, machineId);
+  const policy = await companyPolicy(scope.services, scope.auth.tenantId);
+  const instant = typeof at === 'string' ? at : at.toISOString();
+  return startVerdict(doc, patient, maintenancePolicyOf(policy, doc.model), instant);
+}

@@ -1,0 +1,242 @@
+// Monitores end to end over real HTTP: registration with unique code and serial, list, read, corrections with If-Match,
+// the lifecycle of use, disinfection, maintenance and tickets, the may-start verdict, tenancy and permissions.
+import assert from 'node:assert/strict';
+import { expectStatus, pointers, startMonitoresWorld, unique, type Json, type MonitoresWorld, machineBody } from './monitoresWorld.js';
+
+describe('Monitores over HTTP', () => {
+  let w: MonitoresWorld;
+  before(async () => {
+    w = await startMonitoresWorld();
+  });
+  after(async () => w?.close());
+
+  const post = (path: string, json: unknown = {}, token = w.a) => w.call(token, 'POST', path, { json });
+
+  it('registers a machine and reads it back with ETag, Location, status and its next preventive maintenance', async () => {
+    const created = await w.register(w.a, { code: ' M-ALFA ' });
+    const id = created.body.id as string;
+    assert.equal(created.headers.get('location'), `/monitores/${id}`);
+    assert.equal(created.headers.get('etag'), 'W/"0"');
+    assert.ok(created.headers.get('x-event-position'));
+    assert.equal(created.body.code, 'M-ALFA');
+    assert.equal(created.body.status, 'available');
+    assert.deepEqual([created.body.hourMeter, created.body.sessionCount], [0, 0]);
+    assert.deepEqual(created.body.maintenance, { hoursLeft: 1500, dueDate: '2024-11-28', overdue: true, everyHours: 1500, everyDays: 180 });
+    const read = expectStatus(await w.call(w.a, 'GET', `/monitores/${id}`), 200);
+    assert.equal(read.headers.get('etag'), 'W/"0"');
+    const list = expectStatus(await w.call(w.a, 'GET', '/monitores?estado=available&limit=200'), 200);
+    assert.ok(list.body.items.some((m: Json) => m.id === id));
+  });
+
+  it('refuses a station that is not of the company (422 naming stationId)', async () => {
+    const answer = await w.call(w.a, 'POST', '/monitores', { json: machineBody(w.stationB) });
+    assert.deepEqual(pointers(expectStatus(answer, 422, 'validation-failed')), ['/body/stationId']);
+  });
+
+  it('keeps code and serial unique within a company, also under concurrent registrations (409); another company may reuse them', async () => {
+    const first = await w.register(w.a);
+    const again = await w.call(w.a, 'POST', '/monitores', {
+      json: machineBody(w.stationA, { code: ` ${String(first.body.code).toLowerCase()} ` }),
+    });
+    expectStatus(again, 409, 'duplicate-code');
+    const serial = await w.call(w.a, 'POST', '/monitores', { json: machineBody(w.stationA, { serial: first.body.serial }) });
+    expectStatus(serial, 409, 'duplicate-serial');
+    await w.register(w.b, { code: first.body.code, serial: first.body.serial });
+    const racing = machineBody(w.stationA);
+    const answers = await Promise.all([0, 1].map(() => w.call(w.a, 'POST', '/monitores', { json: racing })));
+    assert.deepEqual(answers.map((r) => r.status).sort(), [201, 409]);
+  });
+
+  it('corrects with If-Match and a reason: 428 without it, 412 when stale; a new code frees the old one', async () => {
+    const created = await w.register(w.a);
+    const path = `/monitores/${created.body.id}`;
+    expectStatus(await w.call(w.a, 'PATCH', path, { json: { model: '5008S', reason: 'typo' } }), 428, 'precondition-required');
+    const newCode = unique('M-NEW-');
+    const fixed = expectStatus(
+      await w.call(w.a, 'PATCH', path, { json: { model: '5008S', code: newCode, reason: 'typo' }, headers: { 'if-match': 'W/"0"' } }),
+      200,
+    );
+    assert.deepEqual([fixed.body.model, fixed.body.code, fixed.headers.get('etag')], ['5008S', newCode, 'W/"1"']);
+    expectStatus(await w.call(w.a, 'PATCH', path, { json: { model: 'x', reason: 'x' }, headers: { 'if-match': 'W/"0"' } }), 412);
+    await w.register(w.a, { code: created.body.code });
+  });
+
+  it('runs a use, awaits disinfection, disinfects, and tells it all in the history', async () => {
+    const id = (await w.register(w.a, { installDate: '2025-01-01' })).body.id as string;
+    const patientId = await w.patient(w.a);
+    // The test clock starts years after install: record a maintenance so the plan is not overdue by days.
+    expectStatus(await post(`/monitores/${id}/mantenimientos-preventivos`, { performedOn: today(), actions: 'Initial check' }), 200);
+    const used = expectStatus(await post(`/monitores/${id}/usos`, { sessionId: 'S-1', patientId }), 200);
+    assert.equal(used.body.status, 'in-use');
+    expectStatus(await post(`/monitores/${id}/usos`, { sessionId: 'S-2', patientId }), 409, 'may-not-start');
+    const ended = expectStatus(await post(`/monitores/${id}/fin-uso`, { sessionId: 'S-1', operatingHours: 4.5 }), 200);
+    assert.deepEqual([ended.body.status, ended.body.hourMeter, ended.body.sessionCount], ['awaiting-disinfection', 4.5, 1]);
+    const verdict = expectStatus(await w.call(w.a, 'GET', `/monitores/${id}/puede-iniciar?pacienteId=${patientId}`), 200);
+    assert.deepEqual(
+      verdict.body.reasons.map((r: Json) => r.code),
+      ['awaiting-disinfection'],
+    );
+    const clean = expectStatus(
+      await post(`/monitores/${id}/desinfecciones`, { method: 'heat + citric acid', chemical: 'citric acid', lot: 'L-1' }),
+      200,
+    );
+    assert.equal(clean.body.status, 'available');
+    assert.equal(clean.body.lastDisinfection.afterSessionId, 'S-1');
+    const calibrated = expectStatus(
+      await post(`/monitores/${id}/calibraciones`, {
+        parameter: 'conductivity',
+        reference: 14,
+        measured: 14.1,
+        unit: 'mS/cm',
+        passed: true,
+      }),
+      200,
+    );
+    assert.equal(calibrated.body.lastCalibration.passed, true);
+    const ok = expectStatus(await w.call(w.a, 'GET', `/monitores/${id}/puede-iniciar?pacienteId=${patientId}`), 200);
+    assert.deepEqual(ok.body, { allowed: true, reasons: [], warnings: [] });
+    const history = expectStatus(await w.call(w.a, 'GET', `/monitores/${id}/historial`), 200);
+    assert.deepEqual(
+      history.body.items.map((e: Json) => e.type),
+      [
+        'MachineRegistered',
+        'PreventiveMaintenancePerformed',
+        'MachineUseStarted',
+        'MachineUseEnded',
+        'MachineDisinfected',
+        'MachineCalibrated',
+      ],
+    );
+  });
+
+  it('a machine past its PM hours answers may not start, with the reason', async () => {
+    const model = unique('Model-');
+    const policy = expectStatus(await w.call(w.a, 'GET', '/empresas/actual/politica'), 200);
+    const settings = {
+      maintenance: { modelOverrides: [{ model, preventiveEveryHours: 50, preventiveEveryDays: 365 }] },
+      disinfection: { requiredBetweenPatients: false },
+    };
+    expectStatus(
+      await w.call(w.a, 'PUT', '/empresas/actual/politica', {
+        json: { settings, reason: 'manufacturer plan' },
+        headers: { 'if-match': policy.headers.get('etag')! },
+      }),
+      200,
+    );
+    const id = (await w.register(w.a, { model })).body.id as string;
+    const patientId = await w.patient(w.a);
+    expectStatus(await post(`/monitores/${id}/mantenimientos-preventivos`, { performedOn: today(), actions: 'Initial check' }), 200);
+    for (const session of ['S-1', 'S-2', 'S-3']) {
+      expectStatus(await post(`/monitores/${id}/usos`, { sessionId: session, patientId }), 200);
+      expectStatus(await post(`/monitores/${id}/fin-uso`, { sessionId: session, operatingHours: 20 }), 200);
+    }
+    const machine = expectStatus(await w.call(w.a, 'GET', `/monitores/${id}`), 200);
+    assert.deepEqual([machine.body.status, machine.body.maintenance.hoursLeft, machine.body.maintenance.overdue], ['available', -10, true]);
+    const verdict = expectStatus(await w.call(w.a, 'GET', `/monitores/${id}/puede-iniciar?pacienteId=${patientId}`), 200);
+    assert.equal(verdict.body.allowed, false);
+    assert.deepEqual(
+      verdict.body.reasons.map((r: Json) => r.code),
+      ['maintenance-overdue'],
+    );
+    assert.match(verdict.body.reasons[0].message, /10 operating hours/);
+    const refused = expectStatus(await post(`/monitores/${id}/usos`, { sessionId: 'S-4', patientId }), 409, 'may-not-start');
+    assert.ok(refused.body.detail.includes('overdue'));
+    const fresh = (await w.register(w.a)).body.id as string;
+    expectStatus(await post(`/monitores/${fresh}/mantenimientos-preventivos`, { performedOn: today(), actions: 'Initial check' }), 200);
+    const due = expectStatus(await w.call(w.a, 'GET', '/monitores?pmVenceEnDias=7'), 200);
+    assert.ok(due.body.items.some((m: Json) => m.id === id));
+    assert.ok(!due.body.items.some((m: Json) => m.id === fresh));
+    assert.equal(due.body.nextCursor, null);
+  });
+
+  it('refuses a patient of another isolation either way', async () => {
+    const hbvMachine = (await w.register(w.a, { isolation: 'HBV' })).body.id as string;
+    const patientId = await w.patient(w.a);
+    const verdict = expectStatus(await w.call(w.a, 'GET', `/monitores/${hbvMachine}/puede-iniciar?pacienteId=${patientId}`), 200);
+    assert.ok(verdict.body.reasons.some((r: Json) => r.code === 'isolation-machine'));
+    const hbvPatient = await w.patient(w.a, { serology: [{ test: 'HBsAg', result: 'positive', sampleDate: '2025-01-15' }] });
+    const plain = (await w.register(w.a)).body.id as string;
+    const other = expectStatus(await w.call(w.a, 'GET', `/monitores/${plain}/puede-iniciar?pacienteId=${hbvPatient}`), 200);
+    assert.ok(other.body.reasons.some((r: Json) => r.code === 'isolation-patient'));
+    const foreign = await w.patient(w.b);
+    expectStatus(await w.call(w.a, 'GET', `/monitores/${plain}/puede-iniciar?pacienteId=${foreign}`), 422, 'validation-failed');
+  });
+
+  it('a corrective ticket closed with a failed test leaves the machine out of service; all passed restores the status', async () => {
+    const id = (await w.register(w.a)).body.id as string;
+    const opened = expectStatus(await post(`/monitores/${id}/averias`, { severity: 'high', problem: 'Conductivity alarm' }), 200);
+    assert.equal(opened.body.status, 'corrective-maintenance');
+    const ticket = `/monitores/${id}/averias/${opened.body.openTicket.ticketId}`;
+    expectStatus(await post(`${ticket}/cierre`, { tests: [{ name: 'alarms', passed: true }] }), 409, 'ticket-transition');
+    expectStatus(await post(`${ticket}/estado`, { to: 'assigned', assignedTo: 'Biomedical tech' }), 200);
+    expectStatus(await post(`${ticket}/estado`, { to: 'in-progress' }), 200);
+    expectStatus(await post(`${ticket}/estado`, { to: 'waiting-for-part', part: 'conductivity cell' }), 200);
+    expectStatus(await post(`${ticket}/estado`, { to: 'in-progress' }), 200);
+    const repair = {
+      workDone: 'Cell replaced',
+      partsReplaced: [{ name: 'conductivity cell', quantity: 1 }],
+      cost: { amount: 350, currency: 'PEN' },
+      downtimeHours: 30,
+    };
+    expectStatus(await post(`${ticket}/reparacion`, repair), 200);
+    const failed = expectStatus(
+      await post(`${ticket}/cierre`, {
+        tests: [
+          { name: 'conductivity', passed: true },
+          { name: 'alarms', passed: false },
+        ],
+      }),
+      200,
+    );
+    assert.deepEqual([failed.body.status, failed.body.openTicket], ['out-of-service', null]);
+    // A second ticket, this time passing, gives back what the machine was before the first fault.
+    const second = expectStatus(await post(`/monitores/${id}/averias`, { severity: 'medium', problem: 'Alarm still failing' }), 200);
+    const again = `/monitores/${id}/averias/${second.body.openTicket.ticketId}`;
+    expectStatus(await post(`${again}/estado`, { to: 'assigned', assignedTo: 'Tech' }), 200);
+    expectStatus(await post(`${again}/estado`, { to: 'in-progress' }), 200);
+    expectStatus(await post(`${again}/reparacion`, { workDone: 'Speaker', partsReplaced: [], downtimeHours: 2 }), 200);
+    const passed = expectStatus(await post(`${again}/cierre`, { tests: [{ name: 'alarms', passed: true }] }), 200);
+    assert.equal(passed.body.status, 'available');
+  });
+
+  it('retires a machine for good', async () => {
+    const id = (await w.register(w.a)).body.id as string;
+    const retired = expectStatus(await post(`/monitores/${id}/baja`, { reason: 'End of life' }), 200);
+    assert.deepEqual([retired.body.status, retired.body.retireReason, retired.body.maintenance], ['retired', 'End of life', null]);
+    expectStatus(await post(`/monitores/${id}/baja`, { reason: 'again' }), 409, 'machine-retired');
+  });
+
+  it("answers 404 for another company's machine on every route with an id", async () => {
+    const other = (await w.register(w.b)).body.id as string;
+    const patientId = await w.patient(w.a);
+    const path = `/monitores/${other}`;
+    for (const [method, p, json, headers] of [
+      ['GET', path, undefined, {}],
+      ['PATCH', path, { model: 'x', reason: 'x' }, { 'if-match': 'W/"0"' }],
+      ['GET', `${path}/historial`, undefined, {}],
+      ['GET', `${path}/puede-iniciar?pacienteId=${patientId}`, undefined, {}],
+      ['POST', `${path}/usos`, { sessionId: 'S-1', patientId }, {}],
+      ['POST', `${path}/desinfecciones`, { method: 'heat' }, {}],
+      ['POST', `${path}/averias`, { severity: 'low', problem: 'x' }, {}],
+      ['POST', `${path}/baja`, { reason: 'x' }, {}],
+    ] as const) {
+      expectStatus(await w.call(w.a, method, p, { json, headers }), 404, 'not-found');
+    }
+  });
+
+  it('a receptionist reads but may not write (403); a biomedical technician writes', async () => {
+    const receptionist = await w.withRoles(['receptionist']);
+    const id = (await w.register(w.a)).body.id as string;
+    expectStatus(await w.call(receptionist, 'POST', '/monitores', { json: machineBody(w.stationA) }), 403);
+    expectStatus(await w.call(receptionist, 'POST', `/monitores/${id}/desinfecciones`, { json: { method: 'heat' } }), 403);
+    const technician = await w.withRoles(['biomedical-technician']);
+    expectStatus(
+      await w.call(technician, 'POST', `/monitores/${id}/calibraciones`, {
+        json: { parameter: 'temperature', reference: 37, measured: 37.1, passed: true },
+      }),
+      200,
+    );
+  });
+
+  const today = (): string => w.server.clock.now().toISOString().slice(0, 10);
+});
