@@ -120,6 +120,8 @@ describe('LineasArterial and LineasVenosa over HTTP', () => {
     const venousRead = expectStatus(await w.call(w.a, 'GET', `${V}/${venous}?minPosition=${position}`), 200);
     assert.equal(venousRead.body.partnerId, arterial);
     expectStatus(await step(w.a, A, arterial, 'emparejamiento', { venosaId: venous }), 200);
+    const arterialOnly = await w.memberWith(['lineas-arteriales:read', 'lineas-arteriales:write']);
+    expectStatus(await step(arterialOnly.token, A, arterial, 'emparejamiento', { venosaId: venous }), 403, 'forbidden');
     const third = await assignedLine(V, p);
     expectStatus(await step(w.a, A, arterial, 'emparejamiento', { venosaId: third }), 409, 'bloodline-already-paired');
   });

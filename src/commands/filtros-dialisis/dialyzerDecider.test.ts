@@ -90,6 +90,13 @@ describe('dialyzer decider', () => {
     given(received(), assigned(), used(1))
       .when(reprocess({ tcvMl: 78 }, {}, { tcvThresholdPercent: 75 }))
       .then(reprocessed(1, { tcvMl: 78 }, 78));
+    // 79.95 % shows as 80.0 % once rounded, and is still below 80 %.
+    given(received(), { type: 'DialyzerAssignedToPatient', data: { patientId: 'p1', baselineTcvMl: 200 } }, used(1))
+      .when(reprocess({ tcvMl: 159.9 }))
+      .then(reprocessed(1, { tcvMl: 159.9 }, 80), {
+        type: 'DialyzerDiscarded',
+        data: { reason: 'tcv-below-threshold', policyRevision: 3 },
+      });
   });
 
   it('discards on a failed blood-leak test and quarantines on a failed pressure-leak test', () => {
@@ -128,7 +135,7 @@ describe('dialyzer decider', () => {
     given(received({ reusable: false }), assigned())
       .when(useFor())
       .then(
-        { type: 'DialyzerUsed', data: { sessionId: 's9', patientId: 'p1', useNumber: 1, maxUses: 1, policyRevision: 3 } },
+        { type: 'DialyzerUsed', data: { sessionId: 's9', patientId: 'p1', useNumber: 1, maxUses: 1, policyRevision: 3, usedAt: at } },
         { type: 'DialyzerDiscarded', data: { reason: 'single-use', policyRevision: 3 } },
       );
     given(received({ reusable: false }), assigned(), used(1))
@@ -139,10 +146,10 @@ describe('dialyzer decider', () => {
   it('uses a ready dialyzer and counts the use', () => {
     given(...ready)
       .when(useFor())
-      .then({ type: 'DialyzerUsed', data: { sessionId: 's9', patientId: 'p1', useNumber: 2, maxUses: 15, policyRevision: 3 } });
+      .then({ type: 'DialyzerUsed', data: { sessionId: 's9', patientId: 'p1', useNumber: 2, maxUses: 15, policyRevision: 3, usedAt: at } });
     given(received(), assigned())
       .when(useFor())
-      .then({ type: 'DialyzerUsed', data: { sessionId: 's9', patientId: 'p1', useNumber: 1, maxUses: 15, policyRevision: 3 } });
+      .then({ type: 'DialyzerUsed', data: { sessionId: 's9', patientId: 'p1', useNumber: 1, maxUses: 15, policyRevision: 3, usedAt: at } });
   });
 
   it('refuses a reuse without pre-use checks, or with a failed potency or residual test, listing every reason', () => {

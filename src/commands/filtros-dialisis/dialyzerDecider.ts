@@ -68,10 +68,12 @@ function reprocess(command: Command<'ReprocessDialyzer'>, state: DialyzerState):
   if (s.uses >= maxUses)
     throw rule('max-uses-reached', `the dialyzer reached its ${maxUses} uses`, { maxUses, policyRevision: policy.revision });
   checkReprocessingFields(command.data, command.at);
-  const tcvPercent = tcvPercentOf(data.tcvMl, s.baselineTcvMl ?? data.tcvMl);
+  const baseline = s.baselineTcvMl ?? data.tcvMl;
+  const tcvPercent = tcvPercentOf(data.tcvMl, baseline);
   const policyRevision = policy.revision;
   const events: DialyzerEvent[] = [{ type: 'DialyzerReprocessed', data: { ...data, cycle: s.cycle + 1, tcvPercent, policyRevision } }];
-  if (tcvPercent < policy.tcvThresholdPercent)
+  // The threshold is judged on the measured volume, never on the rounded % shown (79.95 % is below 80 %).
+  if (data.tcvMl * 100 < policy.tcvThresholdPercent * baseline)
     events.push({ type: 'DialyzerDiscarded', data: { reason: 'tcv-below-threshold', policyRevision } });
   else if (data.bloodLeak === 'fail') events.push({ type: 'DialyzerDiscarded', data: { reason: 'blood-leak', policyRevision } });
   else if (data.pressureLeak === 'fail')
@@ -104,7 +106,10 @@ function use(command: Command<'RecordDialyzerUse'>, state: DialyzerState): Dialy
   }
   const maxUses = maxUsesFor(state.model, state.reusable, policy);
   const useNumber = state.uses + 1;
-  const used: DialyzerEvent = { type: 'DialyzerUsed', data: { sessionId, patientId, useNumber, maxUses, policyRevision: policy.revision } };
+  const used: DialyzerEvent = {
+    type: 'DialyzerUsed',
+    data: { sessionId, patientId, useNumber, maxUses, policyRevision: policy.revision, usedAt: command.at },
+  };
   if (state.reusable) return [used];
   return [used, { type: 'DialyzerDiscarded', data: { reason: 'single-use', policyRevision: policy.revision } }];
 }

@@ -87,7 +87,10 @@ export type DialyzerEvent =
   | DecidedEvent<'DialyzerReprocessed', ReprocessingData & { cycle: number; tcvPercent: number; policyRevision: number }>
   | DecidedEvent<'DialyzerQuarantined', { reason: 'pressure-leak-failed'; policyRevision: number }>
   | DecidedEvent<'PreUseChecksRecorded', PreUseChecksData & { checkedAt: string }>
-  | DecidedEvent<'DialyzerUsed', { sessionId: string; patientId: string; useNumber: number; maxUses: number; policyRevision: number }>
+  | DecidedEvent<
+      'DialyzerUsed',
+      { sessionId: string; patientId: string; useNumber: number; maxUses: number; policyRevision: number; usedAt?: string }
+    >
   | DecidedEvent<'DialyzerDiscarded', { reason: DiscardReason; note?: string; policyRevision?: number }>;
 
 export const DIALYZER_EVENT_TYPES: readonly DialyzerEvent['type'][] = [

@@ -6,12 +6,15 @@ export interface DialyzerState extends ReadinessFacts {
   exists: boolean;
   fields: DialyzerFields | null;
   baselineTcvMl: number | null;
+  /** When the last use was recorded (absent on uses recorded before it was kept): a refill cannot predate it. */
+  lastUsedAt: string | null;
 }
 
 export const initialDialyzerState: DialyzerState = {
   exists: false,
   fields: null,
   baselineTcvMl: null,
+  lastUsedAt: null,
   status: 'in-stock',
   model: '',
   reusable: false,
@@ -47,7 +50,7 @@ export function evolveDialyzer(state: DialyzerState, event: DialyzerEvent): Dial
       return { ...state, checks };
     }
     case 'DialyzerUsed':
-      return { ...state, uses: event.data.useNumber, checks: null, status: 'used' };
+      return { ...state, uses: event.data.useNumber, checks: null, status: 'used', lastUsedAt: event.data.usedAt ?? state.lastUsedAt };
     case 'DialyzerDiscarded':
       return { ...state, status: 'discarded' };
   }

@@ -30,7 +30,7 @@ const start = (overrides: { patient?: typeof patient; maintenance?: MaintenanceP
   cmd('StartMachineUse', { sessionId: 'ses1', patientId: 'p1', patient, maintenance: plan, ...overrides }, when);
 const started: MachineEvent = {
   type: 'MachineUseStarted',
-  data: { sessionId: 'ses1', patientId: 'p1', startedAt: at, warnings: [], policyRevision: 3 },
+  data: { sessionId: 'ses1', patientId: 'p1', startedAt: at, warnings: [], policyRevision: 3, patientIsolation: [] },
 };
 const ended = (hours = 4, hourMeter = 4, sessionCount = 1, disinfectionRequired = true): MachineEvent => ({
   type: 'MachineUseEnded',
@@ -172,9 +172,32 @@ describe('machine decider', () => {
     given(registered({ isolation: 'HCV' }))
       .when(start({ patient: { ...patient, isolation: ['HBV'] } }))
       .thenError('may-not-start', (e) => assert.deepEqual(reasonsOf(e), ['isolation-machine', 'isolation-patient']));
+    const hbvStarted: MachineEvent = { ...started, data: { ...started.data, patientIsolation: ['HBV'] } };
     given(registered({ isolation: 'HBV' }))
       .when(start({ patient: { ...patient, isolation: ['HBV'] } }))
-      .then(started);
+      .then(hbvStarted);
+  });
+
+  it('after an isolated patient the machine awaits disinfection whatever the setting; its isolation changes only when available', () => {
+    const hbv = registered({ isolation: 'HBV' });
+    const hbvStarted: MachineEvent = { ...started, data: { ...started.data, patientIsolation: ['HBV'] } };
+    given(hbv, hbvStarted)
+      .when(cmd('EndMachineUse', { sessionId: 'ses1', operatingHours: 4, policy: { disinfectionRequired: false, revision: 3 } }))
+      .then(ended(4, 4, 1, true));
+    given(hbv, hbvStarted)
+      .when(cmd('CorrectMachine', { isolation: 'none' }))
+      .thenError('machine-status');
+    given(hbv, hbvStarted, ended(4, 4, 1, true))
+      .when(cmd('CorrectMachine', { isolation: 'none' }))
+      .thenError('machine-status');
+  });
+
+  it('a corrected install date never moves the maintenance clock later', () => {
+    const after = stateAfter(registered({ installDate: '2025-01-01' }), {
+      type: 'MachineCorrected',
+      data: { changes: { installDate: '2025-08-30' }, previous: { installDate: '2025-01-01' } },
+    });
+    assert.equal(after.pmBaseDate, '2025-01-01');
   });
 
   describe('corrective ticket', () => {

@@ -27,6 +27,12 @@ function decideCorrection(command: Extract<MachineCommand, { type: 'CorrectMachi
   const current = existing(state).fields;
   const diff = fieldChanges(current, command.data, CORRECTABLE_MACHINE_FIELDS);
   if (!diff) return [];
+  // A new isolation type on a machine in use or not disinfected since its last patient would skip that disinfection.
+  if ('isolation' in diff.changes && state.status !== 'available') {
+    throw rule('machine-status', `the isolation type changes only on an available (disinfected) machine, not one ${state.status}`, {
+      status: state.status,
+    });
+  }
   checkMachineFields(applyMachinePatch(current, diff.changes), command.at);
   return [{ type: 'MachineCorrected', data: { changes: diff.changes, previous: diff.previous } }];
 }
@@ -40,7 +46,14 @@ function decideUse(command: Extract<MachineCommand, { type: 'StartMachineUse' | 
     if (!verdict.allowed) {
       throw rule('may-not-start', verdict.reasons.map((r) => r.message).join('; '), { reasons: verdict.reasons });
     }
-    const data = { sessionId, patientId, startedAt: command.at, warnings: verdict.warnings, policyRevision: maintenance.revision };
+    const data = {
+      sessionId,
+      patientId,
+      startedAt: command.at,
+      warnings: verdict.warnings,
+      policyRevision: maintenance.revision,
+      patientIsolation: [...patient.isolation],
+    };
     return [{ type: 'MachineUseStarted', data }];
   }
   const { sessionId, operatingHours, policy } = command.data;
@@ -53,7 +66,8 @@ function decideUse(command: Extract<MachineCommand, { type: 'StartMachineUse' | 
     operatingHours,
     hourMeter: Math.round((state.hourMeter + operatingHours) * 100) / 100,
     sessionCount: state.sessionCount + 1,
-    disinfectionRequired: policy.disinfectionRequired,
+    // After an isolated patient the machine is disinfected whatever the company setting says.
+    disinfectionRequired: policy.disinfectionRequired || (state.currentSession.patientIsolation ?? []).length > 0,
     policyRevision: policy.revision,
   };
   return [{ type: 'MachineUseEnded', data }];

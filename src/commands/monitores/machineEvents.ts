@@ -105,7 +105,15 @@ export type MachineEvent =
   | DecidedEvent<'MachineCorrected', { changes: MachinePatch; previous: MachinePatch }>
   | DecidedEvent<
       'MachineUseStarted',
-      { sessionId: string; patientId: string; startedAt: string; warnings: { code: string; message: string }[]; policyRevision: number }
+      {
+        sessionId: string;
+        patientId: string;
+        startedAt: string;
+        warnings: { code: string; message: string }[];
+        policyRevision: number;
+        /** The patient's isolation at start (absent on events before it was kept): an isolated patient forces a disinfection. */
+        patientIsolation?: string[];
+      }
     >
   | DecidedEvent<
       'MachineUseEnded',

@@ -31,7 +31,7 @@ export interface MachineState {
   status: MachineStatus;
   hourMeter: number;
   sessionCount: number;
-  currentSession: { sessionId: string; patientId: string; startedAt: string } | null;
+  currentSession: { sessionId: string; patientId: string; startedAt: string; patientIsolation?: string[] } | null;
   lastSessionId: string | null;
   pmBaseDate: string;
   pmBaseHours: number;
@@ -122,12 +122,18 @@ export function evolveMachine(state: MachineState, event: MachineEvent): Machine
     case 'MachineCorrected': {
       if (!state.fields) return state;
       const fields = applyMachinePatch(state.fields, event.data.changes);
-      const pmBaseDate = state.lastPreventiveMaintenance ? state.pmBaseDate : fields.installDate;
+      // A corrected install date never moves the maintenance clock later: a date typed late must not clear an overdue.
+      const earlier = fields.installDate < state.pmBaseDate ? fields.installDate : state.pmBaseDate;
+      const pmBaseDate = state.lastPreventiveMaintenance ? state.pmBaseDate : earlier;
       return { ...state, fields, pmBaseDate };
     }
     case 'MachineUseStarted': {
-      const { sessionId, patientId, startedAt } = event.data;
-      return { ...state, status: 'in-use', currentSession: { sessionId, patientId, startedAt } };
+      const { sessionId, patientId, startedAt, patientIsolation } = event.data;
+      return {
+        ...state,
+        status: 'in-use',
+        currentSession: { sessionId, patientId, startedAt, ...(patientIsolation ? { patientIsolation } : {}) },
+      };
     }
     case 'MachineUseEnded': {
       const { sessionId, hourMeter, sessionCount, disinfectionRequired } = event.data;

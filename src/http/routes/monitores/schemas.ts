@@ -152,7 +152,17 @@ export const MachineView = obj(
     status: { enum: [...MACHINE_STATUSES], description: 'Derived from the history, never set directly' },
     hourMeter: { type: 'number', description: 'Operating hours' },
     sessionCount: { type: 'integer' },
-    currentSession: nullable(obj({ sessionId: { type: 'string' }, patientId: IdSchema, startedAt: DateTimeSchema })),
+    currentSession: nullable(
+      obj(
+        {
+          sessionId: { type: 'string' },
+          patientId: IdSchema,
+          startedAt: DateTimeSchema,
+          patientIsolation: { type: 'array', items: { type: 'string' }, description: "The patient's isolation at start" },
+        },
+        ['sessionId', 'patientId', 'startedAt'],
+      ),
+    ),
     lastSessionId: { type: ['string', 'null'] },
     lastPreventiveMaintenance: nullable(obj({ performedOn: DateSchema, hourMeter: { type: 'number' } })),
     lastDisinfection: nullable(
