@@ -192,6 +192,22 @@ describe('machine decider', () => {
       .thenError('machine-status');
   });
 
+  it('the end of a session a fault interrupted still adds its hours, and leaves the machine in repair', () => {
+    const fault: MachineEvent = {
+      type: 'MachineFaultReported',
+      data: { ticketId: 'k9', severity: 'high', problem: 'blood pump stopped', openedAt: at, statusBeforeFault: 'in-use' },
+    };
+    const end = cmd('EndMachineUse', { sessionId: 'ses1', operatingHours: 4, policy: { disinfectionRequired: true, revision: 3 } });
+    given(registered(), started, fault)
+      .when(end)
+      .then(ended(4, 4, 1, true));
+    const after = stateAfter(registered(), started, fault, ended(4, 4, 1, true));
+    assert.deepEqual([after.status, after.hourMeter, after.sessionCount], ['corrective-maintenance', 4, 1]);
+    given(registered(), started, fault, ended(4, 4, 1, true))
+      .when(end)
+      .thenError('not-in-use-by-session');
+  });
+
   it('a corrected install date never moves the maintenance clock later', () => {
     const after = stateAfter(registered({ installDate: '2025-01-01' }), {
       type: 'MachineCorrected',

@@ -57,7 +57,9 @@ function decideUse(command: Extract<MachineCommand, { type: 'StartMachineUse' | 
     return [{ type: 'MachineUseStarted', data }];
   }
   const { sessionId, operatingHours, policy } = command.data;
-  if (state.status !== 'in-use' || state.currentSession?.sessionId !== sessionId) {
+  const running = state.status === 'in-use' && state.currentSession?.sessionId === sessionId;
+  const interrupted = state.interruptedSession?.sessionId === sessionId;
+  if (!running && !interrupted) {
     throw rule('not-in-use-by-session', 'the machine is not in use by this session', { status: state.status });
   }
   new FieldChecks().check(operatingHours > 0 && operatingHours <= 24, 'operatingHours', 'must be more than 0 and at most 24').throwIfAny();
@@ -67,7 +69,7 @@ function decideUse(command: Extract<MachineCommand, { type: 'StartMachineUse' | 
     hourMeter: Math.round((state.hourMeter + operatingHours) * 100) / 100,
     sessionCount: state.sessionCount + 1,
     // After an isolated patient the machine is disinfected whatever the company setting says.
-    disinfectionRequired: policy.disinfectionRequired || (state.currentSession.patientIsolation ?? []).length > 0,
+    disinfectionRequired: policy.disinfectionRequired || (state.currentSession?.patientIsolation ?? []).length > 0,
     policyRevision: policy.revision,
   };
   return [{ type: 'MachineUseEnded', data }];

@@ -41,6 +41,8 @@ export interface MachineState {
   openTicket: RepairTicket | null;
   /** Status a closed corrective ticket with every test passed gives back (kept while the machine is out of service). */
   restoreTo: MachineStatus | null;
+  /** A session a fault interrupted: its end still adds its hours and counts it (the status stays the repair's). */
+  interruptedSession?: { sessionId: string } | null;
   retireReason: string | null;
 }
 
@@ -87,6 +89,7 @@ function evolveTicket(state: MachineState, event: MachineEvent): MachineState {
         ...state,
         status: 'corrective-maintenance',
         currentSession: null,
+        interruptedSession: state.currentSession ? { sessionId: state.currentSession.sessionId } : (state.interruptedSession ?? null),
         restoreTo: restoreStatusOf(state, statusBeforeFault),
         openTicket: { ticketId, status: 'open', severity, problem, openedAt, statusBeforeFault },
       };
@@ -137,6 +140,8 @@ export function evolveMachine(state: MachineState, event: MachineEvent): Machine
     }
     case 'MachineUseEnded': {
       const { sessionId, hourMeter, sessionCount, disinfectionRequired } = event.data;
+      // The end of a session a fault interrupted counts its hours; the machine stays where the repair has it.
+      if (state.status !== 'in-use') return { ...state, hourMeter, sessionCount, interruptedSession: null, lastSessionId: sessionId };
       const status = disinfectionRequired ? 'awaiting-disinfection' : 'available';
       return { ...state, status, hourMeter, sessionCount, currentSession: null, lastSessionId: sessionId };
     }
