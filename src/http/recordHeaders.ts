@@ -20,15 +20,16 @@ export const preconditionRequired = (): ProblemError =>
   new ProblemError(428, 'precondition-required', 'Precondition Required', 'Send If-Match with the ETag of the record as you last read it');
 
 /**
- * The revision an If-Match names: null when absent or '*'. Throws 428 when `required` and absent, and 412
- * for a value that cannot match any ETag of ours.
+ * The revision an If-Match names: null when absent or '*'. Throws 428 when `required` and absent or '*' (a required
+ * precondition must name the revision the client read), and 412 for a value that cannot match any ETag of ours.
  */
+export function ifMatchRevision(value: string | undefined, options: { required: true }): number;
+export function ifMatchRevision(value: string | undefined, options?: { required?: boolean }): number | null;
 export function ifMatchRevision(value: string | undefined, options: { required?: boolean } = {}): number | null {
-  if (value === undefined || value.trim() === '') {
+  if (value === undefined || value.trim() === '' || value.trim() === '*') {
     if (options.required) throw preconditionRequired();
     return null;
   }
-  if (value.trim() === '*') return null;
   const m = /^\s*(?:W\/)?"(\d{1,15})"\s*$/.exec(value);
   if (!m) throw preconditionFailed('If-Match must be an ETag of this API: W/"<revision>"');
   return Number(m[1]);

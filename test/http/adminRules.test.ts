@@ -84,6 +84,12 @@ describe('Administration rules over HTTP', () => {
       body: { tradeName: 'Renal Centro', reason: 'rebranding' },
     });
     assert.equal(missing.status, 428);
+    const wildcard = await server.request('PATCH', '/empresas/actual', {
+      token: admin.accessToken,
+      headers: { 'if-match': '*' },
+      body: { tradeName: 'Renal Centro', reason: 'rebranding' },
+    });
+    assert.equal(wildcard.status, 428, 'a required If-Match names the revision read, never *');
     const stale = await server.request('PATCH', '/empresas/actual', {
       token: admin.accessToken,
       headers: { 'if-match': 'W/"999"' },

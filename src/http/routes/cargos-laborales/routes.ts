@@ -1,7 +1,7 @@
 // /cargos-laborales: create, list, read, correct (If-Match), deactivate, reactivate, and the position's history.
 import { minPositionQueryProperty, pageOf, pageQueryProperties, problem } from '../../commonSchemas.js';
 import { awaitMinPosition } from '../../readYourWrites.js';
-import { etagOf, ifMatchHeader, ifMatchRevision, preconditionRequired, writeHeaders } from '../../recordHeaders.js';
+import { etagOf, ifMatchHeader, ifMatchRevision, writeHeaders } from '../../recordHeaders.js';
 import { historyRoute } from '../../recordHistoryAnswer.js';
 import { route, type HttpResult, type RequestContext, type RouteDecl } from '../../routeTypes.js';
 import type { CommandResult } from '../../../commands/handleCommand.js';
@@ -164,8 +164,7 @@ export const cargosRoutes: RouteDecl[] = [
     handle: (input, ctx) =>
       withFieldPointers(async () => {
         const header = input.headers['if-match'];
-        if (header?.trim() === '*') throw preconditionRequired();
-        const ifMatch = ifMatchRevision(header, { required: true })!;
+        const ifMatch = ifMatchRevision(header, { required: true });
         const { reason, ...patch } = input.body;
         if (patch.suggestedRoles) {
           // Another company's position answers 404 before its body is judged.

@@ -1,7 +1,7 @@
 // /colaboradores: hire, list (by state, position, licence expiry), read, correct (If-Match), history, and who may sign.
 import { minPositionQueryProperty, pageOf, pageQueryProperties } from '../../commonSchemas.js';
 import { awaitMinPosition } from '../../readYourWrites.js';
-import { etagOf, ifMatchHeader, ifMatchRevision, preconditionRequired } from '../../recordHeaders.js';
+import { etagOf, ifMatchHeader, ifMatchRevision } from '../../recordHeaders.js';
 import { historyRoute } from '../../recordHistoryAnswer.js';
 import { route, type RouteDecl } from '../../routeTypes.js';
 import { LIMITS } from '../../../limits.js';
@@ -147,8 +147,7 @@ export const staffRoutes: RouteDecl[] = [
     handle: (input, ctx) =>
       withFieldPointers(async () => {
         const header = input.headers['if-match'];
-        if (header?.trim() === '*') throw preconditionRequired();
-        const ifMatch = ifMatchRevision(header, { required: true })!;
+        const ifMatch = ifMatchRevision(header, { required: true });
         const { reason, ...patch } = input.body;
         const result = await correctStaff(ctx.services.events, commandCtx(ctx, reason), input.params.id, patch, ifMatch);
         return staffAnswer(ctx, input.params.id, result, 200);

@@ -110,7 +110,7 @@ export const companyRoutes: RouteDecl[] = [
       503: behind503,
     },
     async handle({ body, headers }, ctx) {
-      const ifMatch = ifMatchRevision(headers['if-match'], { required: true })!;
+      const ifMatch = ifMatchRevision(headers['if-match'], { required: true });
       const { reason, ...changes } = body;
       const current = await companyDoc(ctx.services, tenantOf(ctx));
       const result = await correctCompanyProfile(

@@ -2,7 +2,7 @@
 import { historyRoute } from '../../recordHistoryAnswer.js';
 import { minPositionQueryProperty, pageOf, pageQueryProperties } from '../../commonSchemas.js';
 import { awaitMinPosition } from '../../readYourWrites.js';
-import { etagOf, ifMatchHeader, ifMatchRevision, preconditionRequired } from '../../recordHeaders.js';
+import { etagOf, ifMatchHeader, ifMatchRevision } from '../../recordHeaders.js';
 import { route, type RouteDecl } from '../../routeTypes.js';
 import type { LocationAddress, LocationPatch } from '../../../commands/empresas/locationEvents.js';
 import { correctLocation, locationCommand, openLocation } from '../../../commands/empresas/locationWrites.js';
@@ -99,8 +99,7 @@ export const locationRoutes: RouteDecl[] = [
     handle: (input, ctx) =>
       withFieldPointers(async () => {
         const header = input.headers['if-match'];
-        if (header?.trim() === '*') throw preconditionRequired();
-        const ifMatch = ifMatchRevision(header, { required: true })!;
+        const ifMatch = ifMatchRevision(header, { required: true });
         const { reason, ...patch } = input.body;
         const result = await correctLocation(ctx.services.events, commandCtx(ctx, reason), input.params.sedeId, patch, ifMatch);
         return locationAnswer(ctx, input.params.sedeId, result, 200);

@@ -1,7 +1,7 @@
 // /empresas/actual/politica: the selected company's policy, its change (If-Match) and its history.
 import { minPositionQueryProperty, pageOf, pageQueryProperties } from '../../commonSchemas.js';
 import { awaitMinPosition } from '../../readYourWrites.js';
-import { etagOf, ifMatchHeader, ifMatchRevision, preconditionRequired, writeHeaders } from '../../recordHeaders.js';
+import { etagOf, ifMatchHeader, ifMatchRevision, writeHeaders } from '../../recordHeaders.js';
 import { route, type HttpResult, type RequestContext, type RouteDecl } from '../../routeTypes.js';
 import type { CommandResult } from '../../../commands/handleCommand.js';
 import { changePolicy } from '../../../commands/empresas/policyWrites.js';
@@ -33,9 +33,8 @@ const minPositionOnly = { type: 'object', additionalProperties: false, propertie
 
 /** If-Match of the policy: W/"-1" names the defaults (nothing recorded yet); '*' protects nothing, so it counts as absent. */
 function policyIfMatch(header: string | undefined): number {
-  if (header?.trim() === '*') throw preconditionRequired();
   if (header !== undefined && /^\s*(?:W\/)?"-1"\s*$/.test(header)) return -1;
-  return ifMatchRevision(header, { required: true })!;
+  return ifMatchRevision(header, { required: true });
 }
 
 const currentView = (ctx: RequestContext) => policyView(ctx.services, tenantCtx(ctx).auth.tenantId);

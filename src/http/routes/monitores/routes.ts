@@ -1,7 +1,7 @@
 // /monitores: register, list (by status, PM due within N days), read, correct (If-Match), may-start, history.
 import { minPositionQueryProperty, pageOf, pageQueryProperties } from '../../commonSchemas.js';
 import { awaitMinPosition } from '../../readYourWrites.js';
-import { etagOf, ifMatchHeader, ifMatchRevision, preconditionRequired } from '../../recordHeaders.js';
+import { etagOf, ifMatchHeader, ifMatchRevision } from '../../recordHeaders.js';
 import { historyRoute } from '../../recordHistoryAnswer.js';
 import { route, type RouteDecl } from '../../routeTypes.js';
 import { ProblemError } from '../../../problems.js';
@@ -123,8 +123,7 @@ export const machineRoutes: RouteDecl[] = [
     handle: (input, ctx) =>
       withFieldPointers(async () => {
         const header = input.headers['if-match'];
-        if (header?.trim() === '*') throw preconditionRequired();
-        const ifMatch = ifMatchRevision(header, { required: true })!;
+        const ifMatch = ifMatchRevision(header, { required: true });
         const { reason, ...patch } = input.body;
         if (patch.locationId !== undefined || patch.stationId !== undefined) {
           const current = await machineOr404(tenantCtx(ctx), input.params.id);

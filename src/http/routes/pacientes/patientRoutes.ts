@@ -1,7 +1,7 @@
 // /pacientes: register, list and search, read, correct, and the record's history.
 import { minPositionQueryProperty, pageOf, pageQueryProperties } from '../../commonSchemas.js';
 import { awaitMinPosition } from '../../readYourWrites.js';
-import { etagOf, ifMatchHeader, ifMatchRevision, preconditionRequired } from '../../recordHeaders.js';
+import { etagOf, ifMatchHeader, ifMatchRevision } from '../../recordHeaders.js';
 import { route, type RouteDecl } from '../../routeTypes.js';
 import { PATIENT_STATUSES } from '../../../commands/pacientes/patientTypes.js';
 import type { RegisterPatientData } from '../../../commands/pacientes/patientCommands.js';
@@ -155,8 +155,7 @@ export const patientRoutes: RouteDecl[] = [
       withFieldPointers(async () => {
         const header = input.headers['if-match'];
         // Lost-update protection needs a concrete revision: '*' would not protect anything.
-        if (header?.trim() === '*') throw preconditionRequired();
-        const ifMatch = ifMatchRevision(header, { required: true })!;
+        const ifMatch = ifMatchRevision(header, { required: true });
         const { reason, ...patch } = input.body;
         const result = await correctPatient(ctx.services.events, commandCtx(ctx, reason), input.params.id, patch, ifMatch);
         return patientAnswer(ctx, input.params.id, result, 200);
