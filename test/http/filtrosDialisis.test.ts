@@ -25,7 +25,7 @@ describe('FiltrosDialisis: dialyzers and their reuse', () => {
     pressureLeak: 'pass',
     bloodLeak: 'pass',
     germicide: { name: 'Peracidin', lot: 'G-77', concentrationPercent: 3.5 },
-    fillTime: hoursAgo(12),
+    fillTime: hoursAgo(0),
     storageLocation: 'Rack A-3',
     expiresOn: hoursAgo(-24 * 20).slice(0, 10),
     ...overrides,
@@ -37,6 +37,11 @@ describe('FiltrosDialisis: dialyzers and their reuse', () => {
     identityConfirmedBy: nurses,
     ...overrides,
   });
+  // The germicide's minimum dwell (11 h for peracetic acid) passes: the sessions it outlived are signed in again.
+  const afterDwell = async (): Promise<void> => {
+    w.server.clock.advance(11 * 3600_000 + 60_000);
+    await w.refreshSessions();
+  };
   const use = (id: string, patientId: string, token = w.a) =>
     w.post(token, id, 'usos', { sessionId: `session-${Math.random()}`, patientId });
 
@@ -88,6 +93,9 @@ describe('FiltrosDialisis: dialyzers and their reuse', () => {
     assert.equal(stored.body.status, 'stored');
     assert.equal(stored.body.lastTcvPercent, 92);
 
+    const early = expectStatus(await w.call(w.a, 'GET', `/filtros-dialisis/${id}/aptitud?pacienteId=${patientA}`), 200);
+    assert.deepEqual(early.body, { ready: false, reasons: ['pre-use-checks-missing', 'dwell-time-too-short'] });
+    await afterDwell();
     const notYet = expectStatus(await w.call(w.a, 'GET', `/filtros-dialisis/${id}/aptitud?pacienteId=${patientA}`), 200);
     assert.deepEqual(notYet.body, { ready: false, reasons: ['pre-use-checks-missing'] });
 
@@ -143,6 +151,7 @@ describe('FiltrosDialisis: dialyzers and their reuse', () => {
     const id = await w.assigned(w.a, patientA, { model: 'FX-MAX' });
     expectStatus(await use(id, patientA), 200);
     expectStatus(await w.post(w.a, id, 'reprocesos', cycle()), 200);
+    await afterDwell();
     expectStatus(await w.post(w.a, id, 'controles-previos', checks(patientA)), 200);
     expectStatus(await use(id, patientA), 200);
 
@@ -169,10 +178,33 @@ describe('FiltrosDialisis: dialyzers and their reuse', () => {
     const item = (alerts.body.items as Json[]).find((i) => (i.dialyzer as Json).id === id)!;
     assert.deepEqual(item.alerts, ['falling-tcv']);
 
+    await afterDwell();
     expectStatus(await w.post(w.a, id, 'controles-previos', checks(patientA, { germicidePotency: 'fail', residualTest: 'positive' })), 200);
     const verdict = expectStatus(await w.call(w.a, 'GET', `/filtros-dialisis/${id}/aptitud?pacienteId=${patientA}`), 200);
     assert.deepEqual(verdict.body, { ready: false, reasons: ['germicide-potency-failed', 'residual-test-positive'] });
     expectStatus(await use(id, patientA), 409, 'germicide-potency-failed');
+  });
+
+  it('refuses a germicide fill time before the last use, naming the field', async () => {
+    const id = await w.assigned(w.a, patientA);
+    expectStatus(await use(id, patientA), 200);
+    const refused = expectStatus(await w.post(w.a, id, 'reprocesos', cycle({ fillTime: hoursAgo(12) })), 422, 'validation-failed');
+    assert.deepEqual(pointers(refused), ['/body/fillTime']);
+    const after = expectStatus(await w.call(w.a, 'GET', `/filtros-dialisis/${id}`), 200);
+    assert.equal(after.body.status, 'used');
+  });
+
+  it("holds a formaldehyde-filled dialyzer for the germicide's 24 h, not the general 11 h", async () => {
+    const id = await w.assigned(w.a, patientA);
+    expectStatus(await use(id, patientA), 200);
+    const formaldehyde = { name: 'Formaldehyde 4 %', lot: 'F-1', concentrationPercent: 4 };
+    const stored = expectStatus(await w.post(w.a, id, 'reprocesos', cycle({ germicide: formaldehyde })), 200);
+    assert.equal(stored.body.lastGermicide, 'Formaldehyde 4 %');
+    await afterDwell();
+    expectStatus(await w.post(w.a, id, 'controles-previos', checks(patientA)), 200);
+    const verdict = expectStatus(await w.call(w.a, 'GET', `/filtros-dialisis/${id}/aptitud?pacienteId=${patientA}`), 200);
+    assert.deepEqual(verdict.body, { ready: false, reasons: ['dwell-time-too-short'] });
+    expectStatus(await use(id, patientA), 409, 'dwell-time-too-short');
   });
 
   it('discards a single-use dialyzer after its use', async () => {

@@ -49,6 +49,8 @@ export interface StaffWorld {
   memberWith(permissions: string[]): Promise<{ userId: string; token: string }>;
   /** A member of company A who never signs in here (a user to link staff to). */
   newMember(): Promise<string>;
+  /** Signs both administrators in again (after the clock moved past their sessions' limits): updates `a` and `b`. */
+  refreshSessions(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -95,6 +97,10 @@ export async function startStaffWorld(): Promise<StaffWorld> {
         expectStatus(await call(token, 'POST', '/colaboradores', { json: staffBody(positionId, overrides) }), 201),
       memberWith,
       newMember: async () => (await member(['colaboradores:read'])).userId,
+      async refreshSessions(this: StaffWorld) {
+        this.a = await server.signInAndSelect(server.admin);
+        this.b = await server.signInAndSelect(companyB);
+      },
       close: () => server.close(),
     };
   } catch (err) {

@@ -56,6 +56,33 @@ describe('policy decider', () => {
     assert.deepEqual((events[0]!.data as { changed: string[] }).changed, ['/dialyzerReuse/modelOverrides']);
   });
 
+  it('reads a policy recorded before a setting existed with that setting at its default (upcast, never rewritten)', () => {
+    const { germicideOverrides: _absent, ...oldReuse } = DEFAULT_POLICY.dialyzerReuse;
+    const recordedBefore: PolicyEvent = {
+      type: 'PolicyAdopted',
+      data: { settings: { ...DEFAULT_POLICY, dialyzerReuse: oldReuse } as CompanyPolicy, policyRevision: -1 },
+    };
+    const events = given(recordedBefore)
+      .when(change({ adequacy: { ktvTarget: 1.5 } }))
+      .events();
+    assert.deepEqual(events[0]!.data.settings.dialyzerReuse.germicideOverrides, [{ germicide: 'formaldehyde', minDwellHours: 24 }]);
+    assert.deepEqual((events[0]!.data as { changed: string[] }).changed, ['/adequacy/ktvTarget']);
+  });
+
+  it('keeps each germicide once in its dwell list, names trimmed', () => {
+    const events = given(adopted)
+      .when(change({ dialyzerReuse: { germicideOverrides: [{ germicide: ' Glutaraldehyde ', minDwellHours: 12 }] } }))
+      .events();
+    assert.deepEqual(events[0]!.data.settings.dialyzerReuse.germicideOverrides, [{ germicide: 'Glutaraldehyde', minDwellHours: 12 }]);
+    const twice = [
+      { germicide: 'formaldehyde', minDwellHours: 24 },
+      { germicide: 'Formaldehyde', minDwellHours: 20 },
+    ];
+    given(adopted)
+      .when(change({ dialyzerReuse: { germicideOverrides: twice } }))
+      .thenError('validation-failed', (e) => assert.deepEqual(failedFields(e), ['settings/dialyzerReuse/germicideOverrides/1/germicide']));
+  });
+
   it('decides nothing for a change that changes nothing', () => {
     given(adopted)
       .when(change({ adequacy: { ktvMinimum: 1.2 }, disinfection: { requiredBetweenPatients: true } }))

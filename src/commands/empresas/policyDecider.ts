@@ -2,7 +2,7 @@
 import type { CommandEnvelope, DecidedEvent, Decider } from '../decider.js';
 import { FieldChecks } from '../fieldChecks.js';
 import { changedPaths, checkPolicy, mergePolicy } from './policyRules.js';
-import { DEFAULT_POLICY, type CompanyPolicy, type PolicyPatch } from './policySettings.js';
+import { DEFAULT_POLICY, withDefaultsForNewSettings, type CompanyPolicy, type PolicyPatch } from './policySettings.js';
 
 export type PolicyEvent =
   // Defaults recorded explicitly when the company is registered.
@@ -30,15 +30,18 @@ export interface PolicyState {
 export const initialPolicyState: PolicyState = { revision: -1, settings: DEFAULT_POLICY };
 
 export function evolvePolicy(state: PolicyState, event: PolicyEvent): PolicyState {
-  return { revision: state.revision + 1, settings: event.data.settings };
+  return { revision: state.revision + 1, settings: withDefaultsForNewSettings(event.data.settings) };
 }
 
-/** Model names are kept trimmed: ' FX80 ' and 'FX80' are one model. */
+/** Model and germicide names are kept trimmed: ' FX80 ' and 'FX80' are one model. */
 function trimmedModels(patch: PolicyPatch): PolicyPatch {
   const trim = <T extends { model: string }>(list: T[] | undefined) => list?.map((e) => ({ ...e, model: e.model.trim() }));
   const out: PolicyPatch = { ...patch };
   if (patch.dialyzerReuse?.modelOverrides)
     out.dialyzerReuse = { ...patch.dialyzerReuse, modelOverrides: trim(patch.dialyzerReuse.modelOverrides) };
+  const germicides = out.dialyzerReuse?.germicideOverrides;
+  if (germicides)
+    out.dialyzerReuse = { ...out.dialyzerReuse, germicideOverrides: germicides.map((g) => ({ ...g, germicide: g.germicide.trim() })) };
   if (patch.maintenance?.modelOverrides) out.maintenance = { ...patch.maintenance, modelOverrides: trim(patch.maintenance.modelOverrides) };
   return out;
 }

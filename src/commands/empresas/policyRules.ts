@@ -69,13 +69,13 @@ function checkPlan(
   );
 }
 
-/** Each model once per list (compared ignoring case and surrounding spaces). */
-function checkUniqueModels(checks: FieldChecks, prefix: string, entries: { model: string }[]): void {
-  checks.check(entries.length <= MAX_MODEL_OVERRIDES, prefix, `at most ${MAX_MODEL_OVERRIDES} models`);
-  const keys = entries.map((e) => e.model.trim().toLowerCase());
+/** Each model (or germicide) once per list (compared ignoring case and surrounding spaces). */
+function checkUniqueNames(checks: FieldChecks, prefix: string, names: string[], key = 'model'): void {
+  checks.check(names.length <= MAX_MODEL_OVERRIDES, prefix, `at most ${MAX_MODEL_OVERRIDES} entries`);
+  const keys = names.map((n) => n.trim().toLowerCase());
   keys.forEach((k, i) => {
-    checks.check(k.length > 0, `${prefix}/${i}/model`, 'must not be blank');
-    checks.check(keys.indexOf(k) === i, `${prefix}/${i}/model`, 'is listed twice');
+    checks.check(k.length > 0, `${prefix}/${i}/${key}`, 'must not be blank');
+    checks.check(keys.indexOf(k) === i, `${prefix}/${i}/${key}`, 'is listed twice');
   });
 }
 
@@ -94,7 +94,17 @@ export function checkPolicy(policy: CompanyPolicy): void {
   checks.check(adequacy.ktvTarget >= adequacy.ktvMinimum, field('/adequacy/ktvTarget'), 'must not be below ktvMinimum');
   checkPlan(checks, field('/maintenance'), maintenance);
   maintenance.modelOverrides.forEach((plan, i) => checkPlan(checks, field(`/maintenance/modelOverrides/${i}`), plan));
-  checkUniqueModels(checks, field('/maintenance/modelOverrides'), maintenance.modelOverrides);
-  checkUniqueModels(checks, field('/dialyzerReuse/modelOverrides'), dialyzerReuse.modelOverrides);
+  checkUniqueNames(
+    checks,
+    field('/maintenance/modelOverrides'),
+    maintenance.modelOverrides.map((o) => o.model),
+  );
+  checkUniqueNames(
+    checks,
+    field('/dialyzerReuse/modelOverrides'),
+    dialyzerReuse.modelOverrides.map((o) => o.model),
+  );
+  const germicides = dialyzerReuse.germicideOverrides.map((o) => o.germicide);
+  checkUniqueNames(checks, field('/dialyzerReuse/germicideOverrides'), germicides, 'germicide');
   checks.throwIfAny();
 }

@@ -8,6 +8,12 @@ export interface DialyzerModelLimit {
   maxUses: number;
 }
 
+export interface GermicideDwell {
+  /** Germicide name as reprocessing records it; matches that name or a name it begins ('formaldehyde' ~ 'Formaldehyde 4 %'). */
+  germicide: string;
+  minDwellHours: number;
+}
+
 export interface MaintenancePlan {
   /** Operating hours between preventive maintenances; null = not by hours. */
   preventiveEveryHours: number | null;
@@ -31,8 +37,10 @@ export interface CompanyPolicy {
     hbsagPositiveReuse: boolean;
     /** Longest a reprocessed dialyzer may be stored before use. */
     storageMaxDays: number;
-    /** Minimum germicide dwell before a reprocessed dialyzer may be used. */
+    /** Minimum germicide dwell before a reprocessed dialyzer may be used, for a germicide not listed below. */
     germicideMinDwellHours: number;
+    /** Per-germicide minimum dwell (e.g. formaldehyde 4 %: 24 h), one entry per germicide. */
+    germicideOverrides: GermicideDwell[];
   };
   bloodlineReuse: {
     enabled: boolean;
@@ -91,6 +99,7 @@ export const DEFAULT_POLICY: CompanyPolicy = deepFreeze<CompanyPolicy>({
     hbsagPositiveReuse: false,
     storageMaxDays: 30,
     germicideMinDwellHours: 11,
+    germicideOverrides: [{ germicide: 'formaldehyde', minDwellHours: 24 }],
   },
   bloodlineReuse: { enabled: false, maxUses: 12 },
   maintenance: { preventiveEveryHours: 1500, preventiveEveryDays: 180, overdueMode: 'block', modelOverrides: [] },
@@ -121,6 +130,7 @@ export const POLICY_RANGES: Readonly<Record<string, NumberRange>> = {
   '/dialyzerReuse/tcvThresholdPercent': dec(50, 100, '%'),
   '/dialyzerReuse/storageMaxDays': int(1, 90, 'days'),
   '/dialyzerReuse/germicideMinDwellHours': dec(1, 48, 'h'),
+  '/dialyzerReuse/germicideOverrides/*/minDwellHours': dec(1, 48, 'h'),
   '/bloodlineReuse/maxUses': int(1, 50, 'uses'),
   '/maintenance/preventiveEveryHours': int(50, 10_000, 'h'),
   '/maintenance/preventiveEveryDays': int(7, 730, 'days'),
@@ -140,6 +150,18 @@ export const POLICY_RANGES: Readonly<Record<string, NumberRange>> = {
 export const MAX_MODEL_OVERRIDES = 100;
 export const MODEL_NAME_MAX_LENGTH = 100;
 export const OVERDUE_MODES: readonly OverdueMode[] = ['block', 'warn'];
+
+/**
+ * A policy as an event recorded it, with every setting added since then at its default: events are never rewritten,
+ * so old policies are read forward (upcast) when folded.
+ */
+export function withDefaultsForNewSettings(recorded: CompanyPolicy): CompanyPolicy {
+  const out: Record<string, unknown> = {};
+  for (const [group, defaults] of Object.entries(DEFAULT_POLICY)) {
+    out[group] = { ...(defaults as object), ...((recorded as unknown as Record<string, object | undefined>)[group] ?? {}) };
+  }
+  return out as unknown as CompanyPolicy;
+}
 
 /** A partial policy as PUT sends it: objects are merged key by key, lists and values replace what they name. */
 export type PolicyPatch = {

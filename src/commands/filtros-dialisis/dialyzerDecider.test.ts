@@ -170,6 +170,42 @@ describe('dialyzer decider', () => {
       .thenError('storage-time-exceeded', (e) => assert.deepEqual(e.details?.reasons, ['storage-time-exceeded', 'reprocessing-expired']));
   });
 
+  it("applies the germicide's own minimum dwell: formaldehyde 24 h by default, any policy entry by name", () => {
+    const formaldehyde = [
+      received(),
+      assigned(),
+      used(1),
+      reprocessed(1, { germicide: { name: 'Formaldehyde 4 %', lot: 'F1', concentrationPercent: 4 } }),
+      checks(),
+    ];
+    given(...formaldehyde)
+      .when(useFor('p1', {}, '2025-03-02T07:59:00.000Z'))
+      .thenError('dwell-time-too-short');
+    given(...formaldehyde)
+      .when(useFor('p1', {}, '2025-03-02T08:00:00.000Z'))
+      .then({
+        type: 'DialyzerUsed',
+        data: { sessionId: 's9', patientId: 'p1', useNumber: 2, maxUses: 15, policyRevision: 3, usedAt: '2025-03-02T08:00:00.000Z' },
+      });
+    // Peracidin is not listed: the general 11 h applies, unless the company lists it.
+    given(...ready)
+      .when(useFor('p1', { germicideOverrides: [{ germicide: 'peracidin', minDwellHours: 12 }] }, '2025-03-01T19:30:00.000Z'))
+      .thenError('dwell-time-too-short');
+  });
+
+  it('refuses a germicide fill time before the last use (the dwell would count time on the patient)', () => {
+    const usedAt = (n: number, when: string): DialyzerEvent => ({
+      type: 'DialyzerUsed',
+      data: { ...(used(n).data as object), usedAt: when } as never,
+    });
+    given(received(), assigned(), usedAt(1, '2025-03-01T09:00:00.000Z'))
+      .when(reprocess({ fillTime: '2025-03-01T08:59:59.000Z' }))
+      .thenError('validation-failed', (e) => assert.deepEqual(failedFields(e), ['fillTime']));
+    given(received(), assigned(), usedAt(1, '2025-03-01T09:00:00.000Z'))
+      .when(reprocess({ fillTime: '2025-03-01T12:00:00.000Z' }))
+      .then(reprocessed(1, { fillTime: '2025-03-01T12:00:00.000Z' }));
+  });
+
   it('records pre-use checks confirmed by two different staff members of the same patient', () => {
     const data = { patientId: 'p1', germicidePotency: 'pass', residualTest: 'negative', identityConfirmedBy: ['n1', 'n2'] } as const;
     const staff = { n1: true, n2: true, n3: false };

@@ -43,10 +43,12 @@ function assign(command: Command<'AssignDialyzer'>, state: DialyzerState): Dialy
   return [{ type: 'DialyzerAssignedToPatient', data: { patientId, baselineTcvMl } }];
 }
 
-function checkReprocessingFields(d: Command<'ReprocessDialyzer'>['data'], at: string): void {
+function checkReprocessingFields(d: Command<'ReprocessDialyzer'>['data'], at: string, lastUsedAt: string | null): void {
   const checks = new FieldChecks();
   checks.check(d.operatorId.trim().length > 0, 'operatorId', 'must not be blank');
   checks.check(notFutureInstant(d.fillTime, at), 'fillTime', 'must not be in the future');
+  // A fill before the last use would count dwell time the dialyzer spent on the patient.
+  checks.check(lastUsedAt === null || Date.parse(d.fillTime) >= Date.parse(lastUsedAt), 'fillTime', 'must not be before the last use');
   checks.check(isRealDate(d.expiresOn), 'expiresOn', 'is not a real date');
   checks.check(d.expiresOn >= d.fillTime.slice(0, 10), 'expiresOn', 'must not be before the fill time');
   checks.check(d.storageLocation.trim().length > 0, 'storageLocation', 'must not be blank');
@@ -67,7 +69,7 @@ function reprocess(command: Command<'ReprocessDialyzer'>, state: DialyzerState):
   const maxUses = maxUsesFor(s.model, s.reusable, policy);
   if (s.uses >= maxUses)
     throw rule('max-uses-reached', `the dialyzer reached its ${maxUses} uses`, { maxUses, policyRevision: policy.revision });
-  checkReprocessingFields(command.data, command.at);
+  checkReprocessingFields(command.data, command.at, s.lastUsedAt);
   const baseline = s.baselineTcvMl ?? data.tcvMl;
   const tcvPercent = tcvPercentOf(data.tcvMl, baseline);
   const policyRevision = policy.revision;

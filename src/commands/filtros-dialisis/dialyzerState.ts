@@ -22,6 +22,7 @@ export const initialDialyzerState: DialyzerState = {
   uses: 0,
   cycle: 0,
   lastFillTime: null,
+  lastGermicide: null,
   expiresOn: null,
   checks: null,
 };
@@ -39,6 +40,7 @@ export function evolveDialyzer(state: DialyzerState, event: DialyzerEvent): Dial
         ...state,
         cycle: event.data.cycle,
         lastFillTime: event.data.fillTime,
+        lastGermicide: event.data.germicide.name,
         expiresOn: event.data.expiresOn,
         checks: null,
         status: 'stored',

@@ -1,7 +1,7 @@
 // May this dialyzer be used for this patient now? Every failed rule is a reason. Pure: the use command refuses with
 // these reasons, and the floor query (readyForUse) answers them from the read model.
 import type { DialyzerStatus, PreUseChecksData } from './dialyzerEvents.js';
-import { maxUsesFor, type ReusePolicy } from './reusePolicy.js';
+import { maxUsesFor, minDwellHoursFor, type ReusePolicy } from './reusePolicy.js';
 
 export const READINESS_REASONS = [
   'dialyzer-discarded',
@@ -31,6 +31,8 @@ export interface ReadinessFacts {
   /** Reprocessings so far: 0 means a new dialyzer, whose first use needs no reprocessing checks. */
   cycle: number;
   lastFillTime: string | null;
+  /** Germicide of the last reprocessing: its minimum dwell applies. */
+  lastGermicide: string | null;
   expiresOn: string | null;
   /** The pre-use checks recorded since the last reprocessing. */
   checks: PreUseChecksData | null;
@@ -50,7 +52,7 @@ function reuseReasons(f: ReadinessFacts, at: string, policy: ReusePolicy, hbsagP
   // Storage starts at the germicide fill: dwell and storage age are both measured from it.
   if (f.lastFillTime !== null) {
     const since = Date.parse(at) - Date.parse(f.lastFillTime);
-    if (since < policy.germicideMinDwellHours * HOUR_MS) reasons.push('dwell-time-too-short');
+    if (since < minDwellHoursFor(f.lastGermicide, policy) * HOUR_MS) reasons.push('dwell-time-too-short');
     if (since > policy.storageMaxDays * 24 * HOUR_MS) reasons.push('storage-time-exceeded');
   }
   if (f.expiresOn !== null && at.slice(0, 10) > f.expiresOn) reasons.push('reprocessing-expired');

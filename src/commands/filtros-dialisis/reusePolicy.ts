@@ -17,3 +17,15 @@ export function maxUsesFor(model: string, reusable: boolean, policy: ReusePolicy
 export function tcvPercentOf(tcvMl: number, baselineTcvMl: number): number {
   return Math.round((tcvMl / baselineTcvMl) * 1000) / 10;
 }
+
+/** Minimum dwell of a germicide: its policy entry (an exact name, or the start of the recorded one), else the default. */
+export function minDwellHoursFor(germicide: string | null | undefined, policy: ReusePolicy): number {
+  // A document projected before the germicide was kept has none: the general minimum applies.
+  if (!germicide) return policy.germicideMinDwellHours;
+  const recorded = modelKey(germicide);
+  const entry = policy.germicideOverrides.find((o) => {
+    const key = modelKey(o.germicide);
+    return recorded === key || recorded.startsWith(`${key} `);
+  });
+  return entry?.minDwellHours ?? policy.germicideMinDwellHours;
+}

@@ -1,6 +1,6 @@
 // The company policy read model: one document per company (id = tenant id), folded from the policy stream.
 import type { PolicyEvent } from '../../commands/empresas/policyDecider.js';
-import type { CompanyPolicy } from '../../commands/empresas/policySettings.js';
+import { withDefaultsForNewSettings, type CompanyPolicy } from '../../commands/empresas/policySettings.js';
 
 // Queries never import the write side: they read the policy's shape and defaults through its read model.
 export { DEFAULT_POLICY, type CompanyPolicy } from '../../commands/empresas/policySettings.js';
@@ -24,7 +24,7 @@ export function foldPolicy(doc: PolicyDoc | null, event: RecordedEvent): PolicyD
     tenantId,
     id: doc?.id ?? tenantId,
     revision: event.revision,
-    settings: e.data.settings,
+    settings: withDefaultsForNewSettings(e.data.settings),
     updatedAt: event.metadata.occurredAt,
     updatedBy: event.metadata.actor,
     _position: Number(event.position),

@@ -45,7 +45,17 @@ function policySchema(partial: boolean): JsonSchema {
       tcvThresholdPercent: num('/dialyzerReuse/tcvThresholdPercent', 'Discard when TCV falls below this % of the baseline'),
       hbsagPositiveReuse: bool('Whether dialyzers of HBsAg-positive patients may be reprocessed'),
       storageMaxDays: num('/dialyzerReuse/storageMaxDays', 'Longest storage of a reprocessed dialyzer'),
-      germicideMinDwellHours: num('/dialyzerReuse/germicideMinDwellHours', 'Minimum germicide dwell before use'),
+      germicideMinDwellHours: num(
+        '/dialyzerReuse/germicideMinDwellHours',
+        'Minimum germicide dwell before use, for a germicide not listed',
+      ),
+      germicideOverrides: list(
+        {
+          germicide: { ...model, description: 'Germicide name; also matches recorded names it begins (formaldehyde ~ Formaldehyde 4 %)' },
+          minDwellHours: num('/dialyzerReuse/germicideOverrides/*/minDwellHours', 'Minimum dwell of this germicide'),
+        },
+        'Minimum dwell per germicide (domain: formaldehyde 4 % 24 h; peracetic acid 11 h)',
+      ),
     }),
     bloodlineReuse: g('Bloodline reuse (off unless the company enables it)', {
       enabled: bool('Whether bloodlines may be reused'),

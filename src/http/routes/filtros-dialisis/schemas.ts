@@ -105,6 +105,7 @@ export const DialyzerView: JsonSchema = obj({
   uses: { type: 'integer', minimum: 0 },
   cycle: { type: 'integer', minimum: 0, description: 'Reprocessings so far' },
   lastFillTime: nullable({ type: 'string', format: 'date-time' }),
+  lastGermicide: nullable({ type: 'string', description: 'Germicide of the last reprocessing (its minimum dwell applies)' }),
   expiresOn: nullable({ type: 'string', format: 'date' }),
   checks: nullable(checksView),
   firstUseAt: nullable({ type: 'string', format: 'date-time' }),
