@@ -1,0 +1,225 @@
+// The session decider: the lifecycle of domain.md 2.1 (scheduled -> checked in -> started <-> paused -> ended ->
+// signed -> validated; cancelled, no-show, interrupted) and the blocks recorded along it. Pure.
+import { notFound, rule, type Decider } from '../../decider.js';
+import { FieldChecks, invalidFields, isRealDate, notFutureInstant } from '../../fieldChecks.js';
+import type { AmendableBlock, SessionCommand, SessionEvent, SessionStatus } from './sessionEvents.js';
+import { checkInsideSession, checkWeighedBlock, missingForSigning, sessionStartReasons } from './sessionRules.js';
+import { evolveSession, initialSessionState, treatmentMinutes, type SessionState } from './sessionState.js';
+
+type Command<T extends SessionCommand['type']> = Extract<SessionCommand, { type: T }>;
+
+/** Records that may still change without an amendment: before the nurse signs. */
+const OPEN: readonly SessionStatus[] = ['checked-in', 'in-progress', 'paused', 'ended', 'interrupted'];
+const RUNNING: readonly SessionStatus[] = ['in-progress', 'paused'];
+const TREATED: readonly SessionStatus[] = ['in-progress', 'paused', 'ended', 'interrupted'];
+const SIGNED: readonly SessionStatus[] = ['signed', 'validated'];
+const SCHEDULABLE_PATIENT = 'active';
+const HOUR_MS = 3600_000;
+
+function mustBe(state: SessionState, allowed: readonly SessionStatus[], doing: string): void {
+  if (!state.exists) throw notFound('session');
+  if (!allowed.includes(state.status)) {
+    const code = SIGNED.includes(state.status) ? 'session-signed' : 'session-status';
+    throw rule(code, `${doing} is not possible on a session that is ${state.status}`, { status: state.status });
+  }
+}
+
+const blank = (text: string | undefined): boolean => !text || text.trim().length === 0;
+
+function schedule(command: Command<'ScheduleSession'>, state: SessionState): SessionEvent[] {
+  const { patient, today, ...data } = command.data;
+  if (state.exists) {
+    // Generating the day twice is harmless; asking twice for the same patient, date and shift is not.
+    if (data.kind === 'planned' && state.scheduled?.kind === 'planned') return [];
+    throw rule('session-already-scheduled', 'the patient already has a session on this date and shift', {
+      sessionId: state.scheduled?.sessionId,
+    });
+  }
+  const checks = new FieldChecks();
+  checks.check(patient.exists, 'patientId', 'no such patient in this company');
+  checks.check(isRealDate(data.date), 'date', 'is not a real date');
+  checks.check(data.date >= today, 'date', 'must not be in the past');
+  if (data.kind !== 'planned') {
+    checks.check(!blank(data.reason), 'reason', `an ${data.kind} session needs a reason`);
+    checks.check(!blank(data.requestedBy), 'requestedBy', `an ${data.kind} session needs the requesting physician`);
+  }
+  checks.throwIfAny();
+  if (patient.status !== SCHEDULABLE_PATIENT) {
+    throw rule('patient-not-schedulable', `a patient who is ${patient.status} is never scheduled`, { status: patient.status });
+  }
+  const reason = data.reason?.trim();
+  return [{ type: 'SessionScheduled', data: { ...data, ...(reason ? { reason } : {}) } }];
+}
+
+function start(command: Command<'StartSession'>, state: SessionState): SessionEvent[] {
+  if (!state.exists) throw notFound('session');
+  const { prescription, patient, warnings, ...equipment } = command.data;
+  const reasons = sessionStartReasons(state, { prescription, patient });
+  if (reasons.length > 0) throw rule(reasons[0]!, `the session may not start: ${reasons.join(', ')}`, { reasons });
+  return [{ type: 'SessionStarted', data: { ...equipment, startedAt: command.at, prescription: prescription!, warnings } }];
+}
+
+function recordReading(command: Command<'RecordReading'>, state: SessionState): SessionEvent[] {
+  mustBe(state, TREATED, 'recording a reading');
+  if (state.readingIds.includes(command.data.readingId)) return [];
+  const checks = new FieldChecks();
+  checkInsideSession(checks, 'at', command.data.at, state, command.at);
+  const bp = command.data.bloodPressure;
+  if (bp) checks.check(bp.diastolic < bp.systolic, 'bloodPressure/diastolic', 'must be below the systolic pressure');
+  checks.throwIfAny();
+  return [{ type: 'ReadingRecorded', data: command.data }];
+}
+
+function recordComplication(command: Command<'RecordComplication'>, state: SessionState): SessionEvent[] {
+  mustBe(state, TREATED, 'recording a complication');
+  if (state.complicationIds.includes(command.data.complicationId)) return [];
+  const checks = new FieldChecks();
+  checkInsideSession(checks, 'at', command.data.at, state, command.at);
+  checks.throwIfAny();
+  return [{ type: 'ComplicationRecorded', data: command.data }];
+}
+
+function administer(command: Command<'AdministerMedication'>, state: SessionState): SessionEvent[] {
+  mustBe(state, OPEN, 'recording a medication');
+  if (state.medicationIds.includes(command.data.medicationId)) return [];
+  const d = command.data;
+  const checks = new FieldChecks();
+  checks.check(notFutureInstant(d.at, command.at), 'at', 'must not be in the future');
+  checks.check(d.given || !blank(d.reasonNotGiven), 'reasonNotGiven', 'a medication not given needs the reason');
+  checks.check(d.expiresOn === undefined || !d.given || d.expiresOn >= d.at.slice(0, 10), 'expiresOn', 'the lot had expired');
+  checks.throwIfAny();
+  return [{ type: 'MedicationAdministered', data: d }];
+}
+
+function recordBlock(command: Command<'RecordPreDialysis' | 'RecordPostDialysis'>, state: SessionState): SessionEvent[] {
+  const pre = command.type === 'RecordPreDialysis';
+  mustBe(state, pre ? OPEN : ['ended', 'interrupted'], pre ? 'recording the pre-dialysis block' : 'recording the post-dialysis block');
+  const checks = new FieldChecks();
+  checkWeighedBlock(checks, command.data);
+  checks.throwIfAny();
+  return pre ? [{ type: 'PreDialysisRecorded', data: command.data }] : [{ type: 'PostDialysisRecorded', data: command.data }];
+}
+
+function sign(command: Command<'SignSession' | 'ValidateSession'>, state: SessionState): SessionEvent[] {
+  const { signer } = command.data;
+  if (command.type === 'ValidateSession') {
+    mustBe(state, ['signed'], 'validating');
+    if (state.signedBy?.userId === signer.userId)
+      throw rule('validator-is-signer', "the physician's validation must come from another person than the nurse who signed");
+    return [{ type: 'SessionValidatedByPhysician', data: { ...signer, validatedAt: command.at } }];
+  }
+  mustBe(state, ['ended', 'interrupted'], 'signing');
+  const missing = missingForSigning(state);
+  if (missing.length > 0) throw rule('required-fields-missing', `complete before signing: ${missing.join(', ')}`, { missing });
+  return [{ type: 'SessionSignedByNurse', data: { ...signer, signedAt: command.at } }];
+}
+
+function blockOf(state: SessionState, block: AmendableBlock): Record<string, unknown> | null {
+  if (block === 'pre') return state.pre;
+  if (block === 'post') return state.post;
+  return state.safetyChecks;
+}
+
+function amend(command: Command<'AmendSession'>, state: SessionState): SessionEvent[] {
+  mustBe(state, SIGNED, 'amending');
+  const { block, changes, reason, policy } = command.data;
+  const windowEnds = Date.parse(state.signedAt!) + policy.signedEditWindowHours * HOUR_MS;
+  if (Date.parse(command.at) > windowEnds) {
+    throw rule('editing-window-closed', `the ${policy.signedEditWindowHours} h editing window after signing has closed: add an addendum`, {
+      policyRevision: policy.revision,
+    });
+  }
+  const current = blockOf(state, block);
+  const checks = new FieldChecks();
+  checks.check(current !== null, 'block', 'was never recorded: nothing to amend');
+  checks.check(!blank(reason), 'reason', 'an amendment needs a reason');
+  const changed = Object.keys(changes).filter((k) => JSON.stringify(changes[k]) !== JSON.stringify(current?.[k]));
+  checks.check(changed.length > 0, 'changes', 'changes nothing');
+  checks.throwIfAny();
+  const amended = { ...current, ...changes };
+  if (block !== 'safetyChecks') {
+    checkWeighedBlock(checks, amended as never, 'changes/');
+    checks.throwIfAny();
+  }
+  const previous = Object.fromEntries(changed.map((k) => [k, current?.[k] ?? null]));
+  const data = {
+    block,
+    changes: Object.fromEntries(changed.map((k) => [k, changes[k]])),
+    previous,
+    reason: reason.trim(),
+    policyRevision: policy.revision,
+  };
+  return [{ type: 'SessionAmended', data }];
+}
+
+function decideSession(command: SessionCommand, state: SessionState): SessionEvent[] {
+  switch (command.type) {
+    case 'ScheduleSession':
+      return schedule(command, state);
+    case 'CheckInPatient':
+      mustBe(state, ['scheduled'], 'checking in');
+      return [{ type: 'PatientCheckedIn', data: { checkedInAt: command.at } }];
+    case 'RecordPreDialysis':
+    case 'RecordPostDialysis':
+      return recordBlock(command, state);
+    case 'RecordSafetyChecks':
+      mustBe(state, ['checked-in'], 'recording the safety checks');
+      return [{ type: 'SafetyChecksRecorded', data: command.data }];
+    case 'StartSession':
+      return start(command, state);
+    case 'PauseSession':
+      mustBe(state, ['in-progress'], 'pausing');
+      if (blank(command.data.reason)) throw invalidFields([{ field: 'reason', message: 'a pause needs a reason' }]);
+      return [{ type: 'SessionPaused', data: { pausedAt: command.at, reason: command.data.reason.trim() } }];
+    case 'ResumeSession':
+      mustBe(state, ['paused'], 'resuming');
+      return [{ type: 'SessionResumed', data: { resumedAt: command.at } }];
+    case 'RecordReading':
+      return recordReading(command, state);
+    case 'RecordComplication':
+      return recordComplication(command, state);
+    case 'AdministerMedication':
+      return administer(command, state);
+    case 'EndSession':
+      mustBe(state, RUNNING, 'ending');
+      return [{ type: 'SessionEnded', data: { endedAt: command.at, effectiveMinutes: treatmentMinutes(state, command.at) } }];
+    case 'InterruptSession': {
+      mustBe(state, RUNNING, 'interrupting');
+      const { reasonCode, note } = command.data;
+      const data = {
+        interruptedAt: command.at,
+        reasonCode,
+        ...(note?.trim() ? { note: note.trim() } : {}),
+        effectiveMinutes: treatmentMinutes(state, command.at),
+      };
+      return [{ type: 'SessionInterrupted', data }];
+    }
+    case 'CancelSession':
+      mustBe(state, ['scheduled', 'checked-in'], 'cancelling');
+      if (blank(command.data.reason)) throw invalidFields([{ field: 'reason', message: 'a cancellation needs a reason' }]);
+      return [{ type: 'SessionCancelled', data: { reason: command.data.reason.trim() } }];
+    case 'MarkNoShow':
+      mustBe(state, ['scheduled'], 'marking a no-show');
+      return [{ type: 'SessionMarkedNoShow', data: command.data.note?.trim() ? { note: command.data.note.trim() } : {} }];
+    case 'SignSession':
+    case 'ValidateSession':
+      return sign(command, state);
+    case 'AmendSession':
+      return amend(command, state);
+    case 'AddAddendum': {
+      mustBe(state, SIGNED, 'adding an addendum');
+      const checks = new FieldChecks();
+      checks.check(!blank(command.data.text), 'text', 'must not be blank');
+      checks.check(!blank(command.data.reason), 'reason', 'an addendum needs a reason');
+      checks.throwIfAny();
+      return [{ type: 'SessionAddendumRecorded', data: { text: command.data.text.trim(), reason: command.data.reason.trim() } }];
+    }
+  }
+}
+
+export const sessionDecider: Decider<SessionCommand, SessionEvent, SessionState> = {
+  category: 'dialysisSession',
+  initialState: initialSessionState,
+  evolve: evolveSession,
+  decide: decideSession,
+};

@@ -1,0 +1,275 @@
+// The dialysis session record (domain.md 2 and 8, Dialisis): one stream per session, `dialysisSession-<id>`.
+import type { CommandEnvelope, DecidedEvent } from '../../decider.js';
+
+export const SESSION_STATUSES = [
+  'scheduled',
+  'checked-in',
+  'in-progress',
+  'paused',
+  'ended',
+  'signed',
+  'validated',
+  'cancelled',
+  'no-show',
+  'interrupted',
+] as const;
+export type SessionStatus = (typeof SESSION_STATUSES)[number];
+
+export const SESSION_KINDS = ['planned', 'extra', 'emergency'] as const;
+export type SessionKind = (typeof SESSION_KINDS)[number];
+
+export const INTERRUPTION_REASONS = [
+  'hemodynamic-instability',
+  'access-problem',
+  'circuit-clotting',
+  'machine-failure',
+  'patient-request',
+  'transfer-to-hospital',
+  'cardiac-arrest',
+  'other',
+] as const;
+export type InterruptionReason = (typeof INTERRUPTION_REASONS)[number];
+
+export const COMPLICATION_CODES = [
+  'hypotension',
+  'hypertension',
+  'cramps',
+  'nausea-vomiting',
+  'headache',
+  'chest-pain',
+  'arrhythmia',
+  'fever-chills',
+  'pruritus',
+  'bleeding',
+  'circuit-clotting',
+  'access-problem',
+  'air-embolism',
+  'hemolysis',
+  'dialyzer-reaction',
+  'disequilibrium',
+  'seizure',
+  'cardiac-arrest',
+  'machine-incident',
+  'transfer-to-hospital',
+  'other',
+] as const;
+export type ComplicationCode = (typeof COMPLICATION_CODES)[number];
+export const SEVERITIES = ['mild', 'moderate', 'severe', 'life-threatening'] as const;
+export type Severity = (typeof SEVERITIES)[number];
+
+export const MEDICATION_ROUTES = ['iv-venous-line', 'iv', 'sc', 'im', 'oral', 'dialysate'] as const;
+export type MedicationRoute = (typeof MEDICATION_ROUTES)[number];
+
+export type BloodPressure = {
+  systolic: number;
+  diastolic: number;
+};
+
+/** The pre-dialysis block (2.4): weights as weighed, with the tare that nets them. */
+export type PreDialysis = {
+  scaleWeightKg: number;
+  wheelchairKg?: number;
+  clothesKg?: number;
+  bloodPressure: BloodPressure;
+  standingBloodPressure?: BloodPressure;
+  pulse: number;
+  temperatureC: number;
+  respiratoryRate?: number;
+  spo2?: number;
+  glucoseMgDl?: number;
+  symptoms?: string[];
+  accessAssessment?: string;
+  /** Fluids to be returned or given during the session (rinse-back, saline, intake), litres: part of the UF goal. */
+  fluidsToGiveL?: number;
+  preBunMgDl?: number;
+};
+
+/** The post-dialysis block (2.6). */
+export type PostDialysis = {
+  scaleWeightKg: number;
+  wheelchairKg?: number;
+  clothesKg?: number;
+  bloodPressure: BloodPressure;
+  standingBloodPressure?: BloodPressure;
+  pulse: number;
+  temperatureC: number;
+  machineUfMl: number;
+  bloodProcessedL?: number;
+  machineKtV?: number;
+  machineUrrPercent?: number;
+  rinseBackMl?: number;
+  hemostasisMinutes?: number;
+  accessState?: string;
+  conditionAtDischarge?: string;
+  postBunMgDl?: number;
+  /** Fluid taken during the session (oral intake, saline), litres: part of the achieved UF. */
+  intakeL?: number;
+};
+
+/** An intradialytic reading (2.5); `at` lies inside the session. */
+export type Reading = {
+  at: string;
+  bloodPressure?: BloodPressure;
+  pulse?: number;
+  qbMlMin?: number;
+  qdMlMin?: number;
+  arterialPressureMmHg?: number;
+  venousPressureMmHg?: number;
+  tmpMmHg?: number;
+  ufRateMlH?: number;
+  cumulativeUfMl?: number;
+  conductivityMsCm?: number;
+  dialysateTemperatureC?: number;
+  heparinUnitsH?: number;
+  salineMl?: number;
+  note?: string;
+  source: 'manual' | 'machine';
+};
+
+/** The per-treatment machine safety checks (2.13), each with its value and who checked it. */
+export type SafetyChecks = {
+  conductivityMsCm: number;
+  conductivityTargetMsCm: number;
+  dialysatePh?: number;
+  dialysateTemperatureC: number;
+  residualDisinfectantAbsent: boolean;
+  airDetectorTested: boolean;
+  bloodLeakDetectorArmed: boolean;
+  ufControlTested?: boolean;
+  alarmsTested: boolean;
+  checkedBy: string;
+};
+
+export type Complication = {
+  at: string;
+  code: ComplicationCode;
+  severity: Severity;
+  intervention?: string;
+  outcome?: string;
+  note?: string;
+};
+
+export type Medication = {
+  drug: string;
+  dose: number;
+  unit: string;
+  route: MedicationRoute;
+  at: string;
+  lot?: string;
+  expiresOn?: string;
+  given: boolean;
+  reasonNotGiven?: string;
+};
+
+export type Equipment = {
+  machineId: string;
+  stationId?: string;
+  dialyzerId: string | null;
+  arterialLineId: string | null;
+  venousLineId: string | null;
+};
+
+/** The prescription the session runs under, as the prescription group hands it (a snapshot, never a reference). */
+export type PrescriptionSnapshot = Record<string, unknown> & { version: number; durationMinutes: number; dryWeightKg: number };
+
+export type Signer = {
+  userId: string;
+  staffId: string;
+};
+
+export type ScheduledData = {
+  sessionId: string;
+  patientId: string;
+  date: string;
+  shiftId: string;
+  locationId: string;
+  kind: SessionKind;
+  planId?: string;
+  reason?: string;
+  requestedBy?: string;
+};
+
+export const AMENDABLE_BLOCKS = ['pre', 'post', 'safetyChecks'] as const;
+export type AmendableBlock = (typeof AMENDABLE_BLOCKS)[number];
+
+export type PatientFacts = {
+  exists: boolean;
+  status: string;
+};
+
+type E<T extends string, D> = DecidedEvent<T, D>;
+export type SessionEvent =
+  | E<'SessionScheduled', ScheduledData>
+  | E<'PatientCheckedIn', { checkedInAt: string }>
+  | E<'PreDialysisRecorded', PreDialysis>
+  | E<'SafetyChecksRecorded', SafetyChecks>
+  | E<'SessionStarted', Equipment & { startedAt: string; prescription: PrescriptionSnapshot; warnings: string[] }>
+  | E<'SessionPaused', { pausedAt: string; reason: string }>
+  | E<'SessionResumed', { resumedAt: string }>
+  | E<'ReadingRecorded', Reading & { readingId: string }>
+  | E<'ComplicationRecorded', Complication & { complicationId: string }>
+  | E<'MedicationAdministered', Medication & { medicationId: string }>
+  | E<'SessionEnded', { endedAt: string; effectiveMinutes: number }>
+  | E<'PostDialysisRecorded', PostDialysis>
+  | E<'SessionInterrupted', { interruptedAt: string; reasonCode: InterruptionReason; note?: string; effectiveMinutes: number }>
+  | E<'SessionCancelled', { reason: string }>
+  | E<'SessionMarkedNoShow', { note?: string }>
+  | E<'SessionSignedByNurse', Signer & { signedAt: string }>
+  | E<'SessionValidatedByPhysician', Signer & { validatedAt: string }>
+  | E<
+      'SessionAmended',
+      { block: AmendableBlock; changes: Record<string, unknown>; previous: Record<string, unknown>; reason: string; policyRevision: number }
+    >
+  | E<'SessionAddendumRecorded', { text: string; reason: string }>;
+
+type C<T extends string, D> = CommandEnvelope<T, D>;
+export type SessionCommand =
+  | C<'ScheduleSession', ScheduledData & { patient: PatientFacts; today: string }>
+  | C<'CheckInPatient', Record<string, never>>
+  | C<'RecordPreDialysis', PreDialysis>
+  | C<'RecordSafetyChecks', SafetyChecks>
+  | C<'StartSession', Equipment & { prescription: PrescriptionSnapshot | null; patient: PatientFacts; warnings: string[] }>
+  | C<'PauseSession', { reason: string }>
+  | C<'ResumeSession', Record<string, never>>
+  | C<'RecordReading', Reading & { readingId: string }>
+  | C<'RecordComplication', Complication & { complicationId: string }>
+  | C<'AdministerMedication', Medication & { medicationId: string }>
+  | C<'EndSession', Record<string, never>>
+  | C<'RecordPostDialysis', PostDialysis>
+  | C<'InterruptSession', { reasonCode: InterruptionReason; note?: string }>
+  | C<'CancelSession', { reason: string }>
+  | C<'MarkNoShow', { note?: string }>
+  | C<'SignSession', { signer: Signer }>
+  | C<'ValidateSession', { signer: Signer }>
+  | C<
+      'AmendSession',
+      {
+        block: AmendableBlock;
+        changes: Record<string, unknown>;
+        reason: string;
+        policy: { revision: number; signedEditWindowHours: number };
+      }
+    >
+  | C<'AddAddendum', { text: string; reason: string }>;
+
+export const SESSION_EVENT_TYPES: readonly SessionEvent['type'][] = [
+  'SessionScheduled',
+  'PatientCheckedIn',
+  'PreDialysisRecorded',
+  'SafetyChecksRecorded',
+  'SessionStarted',
+  'SessionPaused',
+  'SessionResumed',
+  'ReadingRecorded',
+  'ComplicationRecorded',
+  'MedicationAdministered',
+  'SessionEnded',
+  'PostDialysisRecorded',
+  'SessionInterrupted',
+  'SessionCancelled',
+  'SessionMarkedNoShow',
+  'SessionSignedByNurse',
+  'SessionValidatedByPhysician',
+  'SessionAmended',
+  'SessionAddendumRecorded',
+];

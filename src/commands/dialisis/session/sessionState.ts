@@ -1,0 +1,142 @@
+// What the session decider remembers of its history: what its rules need. evolve never throws.
+import type {
+  Equipment,
+  PostDialysis,
+  PreDialysis,
+  PrescriptionSnapshot,
+  SafetyChecks,
+  ScheduledData,
+  SessionEvent,
+  SessionStatus,
+  Signer,
+} from './sessionEvents.js';
+
+export interface SessionState {
+  exists: boolean;
+  status: SessionStatus;
+  scheduled: ScheduledData | null;
+  checkedInAt: string | null;
+  pre: PreDialysis | null;
+  safetyChecks: SafetyChecks | null;
+  startedAt: string | null;
+  equipment: Equipment | null;
+  prescription: PrescriptionSnapshot | null;
+  /** Start of the pause in course, if any. */
+  pausedAt: string | null;
+  /** Minutes paused so far (closed pauses): not treatment time. */
+  pausedMinutes: number;
+  readingIds: string[];
+  complicationIds: string[];
+  medicationIds: string[];
+  endedAt: string | null;
+  effectiveMinutes: number | null;
+  interrupted: boolean;
+  post: PostDialysis | null;
+  signedAt: string | null;
+  signedBy: Signer | null;
+  validatedBy: Signer | null;
+}
+
+export const initialSessionState: SessionState = {
+  exists: false,
+  status: 'scheduled',
+  scheduled: null,
+  checkedInAt: null,
+  pre: null,
+  safetyChecks: null,
+  startedAt: null,
+  equipment: null,
+  prescription: null,
+  pausedAt: null,
+  pausedMinutes: 0,
+  readingIds: [],
+  complicationIds: [],
+  medicationIds: [],
+  endedAt: null,
+  effectiveMinutes: null,
+  interrupted: false,
+  post: null,
+  signedAt: null,
+  signedBy: null,
+  validatedBy: null,
+};
+
+const MINUTE_MS = 60_000;
+export const minutesBetween = (from: string, to: string): number => Math.max(0, (Date.parse(to) - Date.parse(from)) / MINUTE_MS);
+
+/** Treatment minutes from the start to `until`, without pauses (an open pause counts up to `until`). */
+export function treatmentMinutes(state: SessionState, until: string): number {
+  if (!state.startedAt) return 0;
+  const open = state.pausedAt ? minutesBetween(state.pausedAt, until) : 0;
+  return Math.round(Math.max(0, minutesBetween(state.startedAt, until) - state.pausedMinutes - open));
+}
+
+function merged<T>(current: T | null, changes: Record<string, unknown>): T {
+  return { ...(current ?? {}), ...changes } as T;
+}
+
+export function evolveSession(state: SessionState, event: SessionEvent): SessionState {
+  switch (event.type) {
+    case 'SessionScheduled':
+      return { ...state, exists: true, status: 'scheduled', scheduled: event.data };
+    case 'PatientCheckedIn':
+      return { ...state, status: 'checked-in', checkedInAt: event.data.checkedInAt };
+    case 'PreDialysisRecorded':
+      return { ...state, pre: event.data };
+    case 'SafetyChecksRecorded':
+      return { ...state, safetyChecks: event.data };
+    case 'SessionStarted': {
+      const { startedAt, prescription, warnings: _w, ...equipment } = event.data;
+      return { ...state, status: 'in-progress', startedAt, prescription, equipment };
+    }
+    case 'SessionPaused':
+      return { ...state, status: 'paused', pausedAt: event.data.pausedAt };
+    case 'SessionResumed':
+      return {
+        ...state,
+        status: 'in-progress',
+        pausedAt: null,
+        pausedMinutes: state.pausedMinutes + (state.pausedAt ? minutesBetween(state.pausedAt, event.data.resumedAt) : 0),
+      };
+    case 'ReadingRecorded':
+      return { ...state, readingIds: [...state.readingIds, event.data.readingId] };
+    case 'ComplicationRecorded':
+      return { ...state, complicationIds: [...state.complicationIds, event.data.complicationId] };
+    case 'MedicationAdministered':
+      return { ...state, medicationIds: [...state.medicationIds, event.data.medicationId] };
+    case 'SessionEnded':
+      return { ...state, status: 'ended', pausedAt: null, endedAt: event.data.endedAt, effectiveMinutes: event.data.effectiveMinutes };
+    case 'SessionInterrupted':
+      return {
+        ...state,
+        status: 'interrupted',
+        interrupted: true,
+        pausedAt: null,
+        endedAt: event.data.interruptedAt,
+        effectiveMinutes: event.data.effectiveMinutes,
+      };
+    case 'PostDialysisRecorded':
+      return { ...state, post: event.data };
+    case 'SessionCancelled':
+      return { ...state, status: 'cancelled' };
+    case 'SessionMarkedNoShow':
+      return { ...state, status: 'no-show' };
+    case 'SessionSignedByNurse':
+      return {
+        ...state,
+        status: 'signed',
+        signedAt: event.data.signedAt,
+        signedBy: { userId: event.data.userId, staffId: event.data.staffId },
+      };
+    case 'SessionValidatedByPhysician':
+      return { ...state, status: 'validated', validatedBy: { userId: event.data.userId, staffId: event.data.staffId } };
+    case 'SessionAmended': {
+      const { block, changes } = event.data;
+      if (block === 'pre') return { ...state, pre: merged<PreDialysis>(state.pre, changes) };
+      if (block === 'post') return { ...state, post: merged<PostDialysis>(state.post, changes) };
+      return { ...state, safetyChecks: merged<SafetyChecks>(state.safetyChecks, changes) };
+    }
+    case 'SessionAddendumRecorded':
+      return state;
+  }
+}
