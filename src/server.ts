@@ -12,6 +12,7 @@ import { registeredGroups } from './http/groups.js';
 import { openEventStore } from './stores/openEventStore.js';
 import { openReadStore } from './stores/openReadStore.js';
 import { createProjectionRunner } from './projections/runner/projectionRunner.js';
+import { startProcessManagers } from './processes/processRunner.js';
 import { buildApp } from './http/app.js';
 import type { ResponseCheck } from './http/routePipeline.js';
 import { answerClientError } from './http/clientErrors.js';
@@ -130,7 +131,11 @@ export async function startServer(config: Config, opts: StartServerOptions = {})
     await projections.start();
     cleanup.push(() => projections.stop());
 
-    const services: AppServices = { config, events, reads, projections, logger, now };
+    let services: AppServices | null = null;
+    const managers = groups.flatMap((group) => group.processes ?? []);
+    const processes = startProcessManagers({ events, reads, logger, services: () => services! }, managers);
+    cleanup.push(() => processes.stop());
+    services = { config, events, reads, projections, processes, logger, now };
     await authRuntime(services); // load or create the keys now: a bad key setting stops the start
     const expectedUrl = config.port ? `http://${urlHost(config.host)}:${config.port}` : null;
     const printBanner = async (credentials: BootstrapCredentials): Promise<void> => {

@@ -4,12 +4,15 @@ import type { EventStore } from './stores/eventStore.js';
 import type { ReadStore } from './stores/readStore.js';
 import type { ProjectionRunner } from './projections/runner/runnerTypes.js';
 import type { Logger } from './logger.js';
+import type { ProcessRunner } from './processes/processRunner.js';
 
 export interface AppServices {
   config: Config;
   events: EventStore;
   reads: ReadStore;
   projections: ProjectionRunner;
+  /** Process managers: consequences of events in other aggregates (tests wait for them). */
+  processes: ProcessRunner;
   logger: Logger;
   /** Current time; tests may pass a controllable clock. */
   now(): Date;

@@ -2,6 +2,8 @@
 // (one line per group).
 import type { RouteDecl } from './routeTypes.js';
 import type { Projection } from '../projections/runner/projection.js';
+import type { ProcessManager } from '../processes/processRunner.js';
+import type { AppServices } from '../services.js';
 
 export interface GroupModule {
   /** OpenAPI tag / group identifier, e.g. 'Pacientes'. */
@@ -12,4 +14,6 @@ export interface GroupModule {
   permissions: readonly string[];
   routes: readonly RouteDecl[];
   projections: readonly Projection[];
+  /** Process managers the group runs: reactions to events with commands to other aggregates. */
+  processes?: readonly ProcessManager<AppServices>[];
 }

@@ -14,6 +14,7 @@ import type { ApiJson } from '../support/harness.js';
 import type { EventStore } from '../../src/stores/eventStore.js';
 import { openSqliteEventStore } from '../../src/stores/sqlite/sqliteEventStore.js';
 import { createEmbeddedReadStore } from '../../src/stores/embedded/embeddedReadStore.js';
+import { startProcessManagers } from '../../src/processes/processRunner.js';
 import { createProjectionRunner } from '../../src/projections/runner/projectionRunner.js';
 import { newGate, testAuthenticate, testGroup } from './spineTestGroup.js';
 
@@ -50,7 +51,8 @@ export async function startSpineServer(options: { responseCheck?: 'enforce' | 'l
   groups.push(sistemaGroup(() => groups));
   for (const g of groups) for (const p of g.projections) projections.register(p);
   await projections.start();
-  const services = { config, events, reads, projections, logger, now: () => new Date() };
+  const processes = startProcessManagers({ events, reads, logger, services: () => null }, []);
+  const services = { config, events, reads, projections, processes, logger, now: () => new Date() };
   const app = buildApp(services, { groups, authenticate: testAuthenticate, responseCheck: options.responseCheck ?? 'enforce' });
   const server = app.listen(0, '127.0.0.1');
   await new Promise<void>((resolve) => server.once('listening', () => resolve()));
@@ -72,6 +74,7 @@ export async function startSpineServer(options: { responseCheck?: 'enforce' | 'l
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await app.close();
+      await processes.stop();
       await projections.stop();
       await events.close();
       await rm(dir, { recursive: true, force: true });

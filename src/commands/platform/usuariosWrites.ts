@@ -13,7 +13,6 @@ import { companyDecider, decideCompany } from './company/decider.js';
 import { hashPassword, verifyPassword } from '../../auth/passwords.js';
 import { checkNewPassword } from '../../auth/passwordPolicy.js';
 import { randomToken, sha256Hex } from '../../auth/tokens.js';
-import { checkTotpCode } from '../../auth/totp.js';
 import { authRuntime } from '../../auth/authRuntime.js';
 import { COMPANIES, MEMBERSHIPS, SESSIONS, USERS, type MembershipDoc } from '../../projections/platform/platformReadModels.js';
 import { PLATFORM_DOCS } from '../../stores/readStore.js';
@@ -22,8 +21,7 @@ import { revokeSessionsOf } from './sessionRevocationWrites.js';
 import { newId } from '../eventIds.js';
 import { throttledAs429 } from './signInProblems.js';
 import { LOGIN_POLICY } from './signInWrites.js';
-import { CODE_POLICY } from './secondFactorWrites.js';
-import { STEP_UP_PREFIX } from './user/events.js';
+import { checkStepUpCode } from './stepUpWrites.js';
 
 const PLATFORM_MODELS = [USERS.projection, COMPANIES.projection, MEMBERSHIPS.projection, SESSIONS.projection];
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -229,43 +227,6 @@ async function checkCurrentPassword(services: AppServices, userId: string, passw
   }
   await handleCommand(services.events, userDecider, { type: 'AcceptStepUpPassword', aggregateId: userId, data: {} }, ctx);
   return user;
-}
-
-/** A fresh authenticator code at a step-up: counted in the same window as sign-in codes, and spent like them. */
-async function checkStepUpCode(services: AppServices, user: UserState, code: string, caller: PlatformCaller): Promise<void> {
-  if (user.totp.status !== 'confirmed' || !user.totp.encryptedSecret)
-    throw new DomainError('totp-not-enrolled', 'the user has no second factor', 409);
-  const ctx = platformContext(services, caller);
-  const challengeId = `${STEP_UP_PREFIX}${newId()}`;
-  await throttledAs429(
-    handleCommand(
-      services.events,
-      userDecider,
-      { type: 'ReserveTotpAttempt', aggregateId: user.userId, data: { challengeId, policy: CODE_POLICY, deviceId: null } },
-      ctx,
-    ),
-  );
-  const runtime = await authRuntime(services);
-  const check = await checkTotpCode(runtime.totpSecrets.open(user.totp.encryptedSecret), code, services.now(), user.totp.lastTimeStep);
-  const accepted =
-    check.valid &&
-    (
-      await handleCommand(
-        services.events,
-        userDecider,
-        { type: 'AcceptTotpCode', aggregateId: user.userId, data: { challengeId, timeStep: check.timeStep } },
-        ctx,
-      )
-    ).events.some((e) => e.type === 'TotpCodeAccepted');
-  if (!accepted) {
-    await handleCommand(
-      services.events,
-      userDecider,
-      { type: 'RecordTotpCodeFailure', aggregateId: user.userId, data: { challengeId } },
-      ctx,
-    );
-    throw wrongField('code', 'is not the current code of your authenticator');
-  }
 }
 
 /** A person changes their own password: current password and a fresh TOTP code; their other sessions end. */

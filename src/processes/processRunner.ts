@@ -1,0 +1,111 @@
+// Process managers (architecture.md, "Rules that span aggregates"): subscriptions with their own checkpoint that
+// react to an event by issuing commands to other aggregates. Reactions must be idempotent (their commands derive their
+// event ids from the causing event, and deciders decide nothing for a consequence already applied), so a replay after
+// a crash or a lost checkpoint changes nothing.
+import type { Logger } from '../logger.js';
+import type { RecordedEvent, EventStore, Subscription } from '../stores/eventStore.js';
+import { PLATFORM_DOCS, type ReadDoc, type ReadStore } from '../stores/readStore.js';
+
+export interface ProcessManager<S = unknown> {
+  /** Stable name: the checkpoint's id. */
+  name: string;
+  /** Event types it reacts to; others only move its position. */
+  eventTypes: readonly string[];
+  react(event: RecordedEvent, services: S): Promise<void>;
+}
+
+export interface ProcessRunner {
+  /** Resolves once every process manager has handled the log up to `position` (false after `timeoutMs`). */
+  waitFor(position: bigint, timeoutMs?: number): Promise<boolean>;
+  stop(): Promise<void>;
+}
+
+interface CheckpointDoc extends ReadDoc {
+  position: string;
+  storeId: string;
+}
+
+const CHECKPOINTS = 'process_checkpoints';
+const RETRY_MS = { first: 200, max: 10_000 };
+
+interface Running {
+  manager: ProcessManager<never>;
+  handled: bigint;
+  subscription: Subscription | null;
+  stopped: boolean;
+}
+
+export function startProcessManagers<S>(
+  deps: { events: EventStore; reads: ReadStore; logger: Logger; services: () => S },
+  managers: readonly ProcessManager<S>[],
+): ProcessRunner {
+  const checkpointsReady = deps.reads.collection<CheckpointDoc>(CHECKPOINTS);
+  const waiters = new Set<() => void>();
+  const notify = () => waiters.forEach((wake) => wake());
+  const running: Running[] = [];
+
+  async function resumeFrom(manager: ProcessManager<S>, storeId: string): Promise<bigint> {
+    const doc = await (await checkpointsReady).get(PLATFORM_DOCS, manager.name);
+    // A checkpoint of another log means nothing here: start over (reactions are idempotent).
+    return doc && doc.storeId === storeId ? BigInt(doc.position) : 0n;
+  }
+
+  async function run(state: Running, manager: ProcessManager<S>): Promise<void> {
+    const types = new Set(manager.eventTypes);
+    let delay = RETRY_MS.first;
+    while (!state.stopped) {
+      try {
+        const checkpoints = await checkpointsReady;
+        const storeId = await deps.events.identity();
+        state.handled = await resumeFrom(manager, storeId);
+        const subscription = deps.events.subscribe({ after: state.handled }, async (event) => {
+          if (types.has(event.type)) {
+            await manager.react(event, deps.services());
+            await checkpoints.replace({ tenantId: PLATFORM_DOCS, id: manager.name, position: event.position.toString(), storeId });
+          }
+          state.handled = event.position;
+          notify();
+        });
+        state.subscription = subscription;
+        const error = await subscription.failed;
+        if (state.stopped) return;
+        deps.logger.error('process manager stopped; retrying from its checkpoint', { processManager: manager.name, error: error.message });
+      } catch (err) {
+        deps.logger.error('process manager could not resume; retrying', { processManager: manager.name, error: String(err) });
+      }
+      // A store error or a failing reaction: retry from the checkpoint with a growing delay (the event is not lost).
+      await new Promise((resolve) => setTimeout(resolve, delay));
+      delay = Math.min(delay * 2, RETRY_MS.max);
+    }
+  }
+
+  for (const manager of managers) {
+    const state: Running = { manager: manager, handled: 0n, subscription: null, stopped: false };
+    running.push(state);
+    void run(state, manager);
+  }
+
+  return {
+    async waitFor(position, timeoutMs = 10_000) {
+      const reached = () => running.every((r) => r.handled >= position);
+      if (reached()) return true;
+      return new Promise<boolean>((resolve) => {
+        const timer = setTimeout(() => done(false), timeoutMs);
+        const check = () => reached() && done(true);
+        function done(result: boolean) {
+          clearTimeout(timer);
+          waiters.delete(check);
+          resolve(result);
+        }
+        waiters.add(check);
+      });
+    },
+    async stop() {
+      for (const state of running) {
+        state.stopped = true;
+        await state.subscription?.stop();
+      }
+      notify();
+    },
+  };
+}

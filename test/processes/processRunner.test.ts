@@ -1,0 +1,83 @@
+// Process managers over a real SQLite log and the embedded read store: they react once per event of their types,
+// resume from their checkpoint after a restart, and retry a reaction that failed instead of skipping it.
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { openSqliteEventStore } from '../../src/stores/sqlite/sqliteEventStore.js';
+import { createEmbeddedReadStore } from '../../src/stores/embedded/embeddedReadStore.js';
+import { startProcessManagers, type ProcessManager } from '../../src/processes/processRunner.js';
+import type { EventStore, RecordedEvent } from '../../src/stores/eventStore.js';
+import type { Logger } from '../../src/logger.js';
+
+const quiet: Logger = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
+
+async function append(events: EventStore, stream: string, type: string): Promise<bigint> {
+  const metadata = {
+    tenantId: 't1',
+    actor: 'u1',
+    sessionId: null,
+    correlationId: 'c1',
+    causationId: null,
+    commandId: randomUUID(),
+    occurredAt: new Date().toISOString(),
+    ip: null,
+    userAgent: null,
+    reason: null,
+  };
+  const result = await events.appendToStream(stream, [{ id: randomUUID(), type, data: {}, metadata }], { expectedRevision: 'any' });
+  return result.position;
+}
+
+describe('process managers', () => {
+  let dir: string;
+  let events: EventStore;
+  beforeEach(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'processes-'));
+    events = await openSqliteEventStore({ file: path.join(dir, 'events.sqlite') });
+  });
+  afterEach(async () => {
+    await events.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  const counting = (seen: string[], failFirst = 0): ProcessManager<null> => {
+    let failures = failFirst;
+    return {
+      name: 'counting',
+      eventTypes: ['Ended'],
+      async react(event: RecordedEvent) {
+        if (failures-- > 0) throw new Error('store briefly unavailable');
+        seen.push(event.id);
+      },
+    };
+  };
+
+  it('reacts to its event types only, and resumes after its checkpoint when started again', async () => {
+    const reads = createEmbeddedReadStore();
+    const seen: string[] = [];
+    const first = startProcessManagers({ events, reads, logger: quiet, services: () => null }, [counting(seen)]);
+    await append(events, 't1.session-a', 'Started');
+    const end = await append(events, 't1.session-a', 'Ended');
+    assert.equal(await first.waitFor(end), true);
+    assert.equal(seen.length, 1);
+    await first.stop();
+
+    const later = await append(events, 't1.session-b', 'Ended');
+    const second = startProcessManagers({ events, reads, logger: quiet, services: () => null }, [counting(seen)]);
+    assert.equal(await second.waitFor(later), true);
+    assert.equal(seen.length, 2, 'the first event is not handled again after the restart');
+    await second.stop();
+  });
+
+  it('retries a failed reaction from its checkpoint instead of skipping the event', async () => {
+    const reads = createEmbeddedReadStore();
+    const seen: string[] = [];
+    const runner = startProcessManagers({ events, reads, logger: quiet, services: () => null }, [counting(seen, 2)]);
+    const end = await append(events, 't1.session-a', 'Ended');
+    assert.equal(await runner.waitFor(end, 20_000), true);
+    assert.equal(seen.length, 1);
+    await runner.stop();
+  });
+});
