@@ -9,6 +9,7 @@ import { cargosLaboralesGroup } from './routes/cargos-laborales/index.js';
 import { colaboradoresGroup } from './routes/colaboradores/index.js';
 import { usuariosGroup } from './routes/usuarios/index.js';
 import { rolesGroup } from './routes/roles/index.js';
+import { dialisisGroup } from './routes/dialisis/index.js';
 import { filtrosDialisisGroup } from './routes/filtros-dialisis/index.js';
 import { monitoresGroup } from './routes/monitores/index.js';
 import { lineasArterialGroup, lineasVenosaGroup } from './routes/lineas/index.js';
@@ -24,6 +25,7 @@ export function registeredGroups(): GroupModule[] {
     rolesGroup,
     cargosLaboralesGroup,
     colaboradoresGroup,
+    dialisisGroup,
     filtrosDialisisGroup,
     monitoresGroup,
     lineasArterialGroup,

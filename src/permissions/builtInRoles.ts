@@ -39,6 +39,7 @@ export const BUILT_IN_ROLES: readonly BuiltInRole[] = [
       ...write('pacientes', 'dialisis'),
       'dialisis:sign',
       'dialisis:validate',
+      'dialisis:prescribe',
       'dialisis:export',
       ...read('productos', 'clientes', 'usuarios', 'roles'),
     ],
@@ -48,7 +49,7 @@ export const BUILT_IN_ROLES: readonly BuiltInRole[] = [
     name: 'Médico nefrólogo',
     description: 'Nephrologist on duty: patients, prescriptions and validation of the sessions of the shift',
     grantsAll: false,
-    permissions: [...CLINICAL_READS, ...write('pacientes', 'dialisis'), 'dialisis:sign', 'dialisis:validate'],
+    permissions: [...CLINICAL_READS, ...write('pacientes', 'dialisis'), 'dialisis:sign', 'dialisis:validate', 'dialisis:prescribe'],
   },
   {
     code: 'nurse',

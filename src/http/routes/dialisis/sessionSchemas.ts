@@ -1,0 +1,174 @@
+// JSON Schemas of what a session's nurse and physician send: the blocks of domain.md 2.4-2.9 and 2.13, with the hard
+// ranges of 2.12 (a value outside them is refused naming the field; clinical flags are computed, never refused).
+import type { JsonSchema } from '../../routeTypes.js';
+import { freeText } from '../../commonSchemas.js';
+import {
+  AMENDABLE_BLOCKS,
+  COMPLICATION_CODES,
+  INTERRUPTION_REASONS,
+  MEDICATION_ROUTES,
+  SEVERITIES,
+} from '../../../commands/dialisis/session/sessionEvents.js';
+import { DateSchema, DateTimeSchema, IdSchema, text } from '../shared/fieldSchemas.js';
+
+export const obj = (properties: Record<string, JsonSchema>, required: string[] = Object.keys(properties)): JsonSchema => ({
+  type: 'object',
+  additionalProperties: false,
+  required,
+  properties,
+});
+
+/** A measured value within its hard range (domain.md 2.12), with the decimals a clinic records. */
+const measure = (min: number, max: number, unit: string, description: string, decimals = 1): JsonSchema => ({
+  type: 'number',
+  minimum: min,
+  maximum: max,
+  ...(decimals === 0 ? { multipleOf: 1 } : {}),
+  description: `${description} (${min}-${max} ${unit})`,
+});
+
+const weight = (description: string) => measure(5, 300, 'kg', description);
+const tare = (description: string) => measure(0, 100, 'kg', description);
+const bloodPressure = (sbp: [number, number], dbp: [number, number]): JsonSchema =>
+  obj({
+    systolic: measure(sbp[0], sbp[1], 'mmHg', 'Systolic', 0),
+    diastolic: measure(dbp[0], dbp[1], 'mmHg', 'Diastolic (below the systolic)', 0),
+  });
+const restingPressure = bloodPressure([20, 300], [20, 300]);
+const intradialyticPressure = bloodPressure([40, 260], [20, 180]);
+const pulse = measure(20, 250, 'bpm', 'Heart rate', 0);
+const temperature = measure(28, 45, '°C', 'Body temperature');
+const bun = measure(1, 300, 'mg/dL', 'Blood urea nitrogen');
+
+const weighed = {
+  scaleWeightKg: weight('Weight on the scale, with wheelchair and clothes'),
+  wheelchairKg: tare('Wheelchair tare'),
+  clothesKg: tare('Clothes tare'),
+  bloodPressure: restingPressure,
+  standingBloodPressure: restingPressure,
+  pulse,
+  temperatureC: temperature,
+};
+const WEIGHED_REQUIRED = ['scaleWeightKg', 'bloodPressure', 'pulse', 'temperatureC'];
+
+const preFields: Record<string, JsonSchema> = {
+  ...weighed,
+  respiratoryRate: measure(4, 60, '/min', 'Respiratory rate', 0),
+  spo2: measure(50, 100, '%', 'Oxygen saturation', 0),
+  glucoseMgDl: measure(20, 600, 'mg/dL', 'Capillary glucose', 0),
+  symptoms: { type: 'array', maxItems: 20, items: text(120), description: 'Dyspnea, edema, chest pain, fever...' },
+  accessAssessment: freeText(1000, 'Thrill/bruit, infection signs, aneurysm; catheter exit site and dressing'),
+  fluidsToGiveL: measure(0, 5, 'L', 'Fluids to be returned or given during the session (part of the UF goal)', 2),
+  preBunMgDl: bun,
+};
+export const PreBody = obj(preFields, WEIGHED_REQUIRED);
+
+const postFields: Record<string, JsonSchema> = {
+  ...weighed,
+  machineUfMl: measure(0, 10_000, 'mL', 'Total UF the machine reports', 0),
+  bloodProcessedL: measure(0, 200, 'L', 'Blood volume processed'),
+  machineKtV: measure(0.05, 3.5, 'Kt/V', 'Kt/V the machine reports', 2),
+  machineUrrPercent: measure(0, 100, '%', 'URR the machine reports'),
+  rinseBackMl: measure(0, 2000, 'mL', 'Rinse-back volume', 0),
+  hemostasisMinutes: measure(0, 120, 'min', 'Compression time', 0),
+  accessState: freeText(1000, 'Access state after the session'),
+  conditionAtDischarge: freeText(1000, 'Patient condition at discharge'),
+  postBunMgDl: bun,
+  intakeL: measure(0, 5, 'L', 'Fluid taken during the session (oral, saline): part of the achieved UF', 2),
+};
+export const PostBody = obj(postFields, [...WEIGHED_REQUIRED, 'machineUfMl']);
+
+const safetyFields: Record<string, JsonSchema> = {
+  conductivityMsCm: measure(10, 18, 'mS/cm', 'Final dialysate conductivity, independent meter', 2),
+  conductivityTargetMsCm: measure(10, 18, 'mS/cm', 'Conductivity the prescription targets', 2),
+  dialysatePh: measure(5, 9, 'pH', 'Bicarbonate dialysate pH (a start is refused outside 6.5-7.5)', 2),
+  dialysateTemperatureC: measure(33, 42, '°C', 'Dialysate temperature'),
+  residualDisinfectantAbsent: { type: 'boolean', description: 'Residual disinfectant test negative (machine and dialyzer)' },
+  airDetectorTested: { type: 'boolean', description: 'Air/foam detector stops the pump and clamps the venous line' },
+  bloodLeakDetectorArmed: { type: 'boolean' },
+  ufControlTested: { type: 'boolean', description: 'UF-control test, where the machine has one' },
+  alarmsTested: { type: 'boolean', description: 'Conductivity, temperature, dialysate and water pressure alarms tested' },
+  checkedBy: text(120, 'Initials or name of who checked'),
+};
+export const SafetyBody = obj(
+  safetyFields,
+  Object.keys(safetyFields).filter((k) => k !== 'dialysatePh' && k !== 'ufControlTested'),
+);
+
+export const ReadingBody = obj(
+  {
+    at: { ...DateTimeSchema, description: 'When it was measured: inside the session' },
+    bloodPressure: intradialyticPressure,
+    pulse,
+    qbMlMin: measure(50, 800, 'mL/min', 'Blood flow', 0),
+    qdMlMin: measure(100, 1000, 'mL/min', 'Dialysate flow', 0),
+    arterialPressureMmHg: measure(-400, 100, 'mmHg', 'Arterial (pre-pump) pressure', 0),
+    venousPressureMmHg: measure(-100, 500, 'mmHg', 'Venous pressure', 0),
+    tmpMmHg: measure(-100, 600, 'mmHg', 'Transmembrane pressure', 0),
+    ufRateMlH: measure(0, 4000, 'mL/h', 'UF rate', 0),
+    cumulativeUfMl: measure(0, 10_000, 'mL', 'Cumulative UF', 0),
+    conductivityMsCm: measure(10, 18, 'mS/cm', 'Conductivity', 2),
+    dialysateTemperatureC: measure(33, 42, '°C', 'Dialysate temperature'),
+    heparinUnitsH: measure(0, 5000, 'IU/h', 'Heparin rate', 0),
+    salineMl: measure(0, 2000, 'mL', 'Saline given', 0),
+    note: freeText(1000),
+    source: { enum: ['manual', 'machine'] },
+  },
+  ['at', 'source'],
+);
+
+export const ComplicationBody = obj(
+  {
+    at: DateTimeSchema,
+    code: { enum: [...COMPLICATION_CODES] },
+    severity: { enum: [...SEVERITIES] },
+    intervention: freeText(1000),
+    outcome: freeText(1000),
+    note: freeText(1000),
+  },
+  ['at', 'code', 'severity'],
+);
+
+export const MedicationBody = obj(
+  {
+    drug: text(120),
+    dose: { type: 'number', exclusiveMinimum: 0, maximum: 1_000_000 },
+    unit: text(20, 'mg, IU, mL, µg...'),
+    route: { enum: [...MEDICATION_ROUTES] },
+    at: DateTimeSchema,
+    lot: text(40),
+    expiresOn: DateSchema,
+    given: { type: 'boolean', description: 'false records a dose not given, with the reason' },
+    reasonNotGiven: freeText(500),
+  },
+  ['drug', 'dose', 'unit', 'route', 'at', 'given'],
+);
+
+export const ReasonBody = obj({ reason: freeText(500, 'Why') });
+export const PauseBody = ReasonBody;
+export const InterruptBody = obj({ reasonCode: { enum: [...INTERRUPTION_REASONS] }, note: freeText(1000) }, ['reasonCode']);
+export const NoShowBody = obj({ note: freeText(1000) }, []);
+export const EmptyBody = obj({}, []);
+export const SignBody = obj({
+  code: { type: 'string', pattern: '^[0-9]{6}$', description: "A fresh code of the signer's authenticator (step-up)" },
+});
+
+const partial = (properties: Record<string, JsonSchema>): JsonSchema => ({ ...obj(properties, []), minProperties: 1 });
+const amendmentOf = (block: (typeof AMENDABLE_BLOCKS)[number], properties: Record<string, JsonSchema>): JsonSchema =>
+  obj({ block: { const: block }, changes: partial(properties), reason: freeText(500, 'Why the signed record changes') });
+export const AmendBody: JsonSchema = {
+  oneOf: [amendmentOf('pre', preFields), amendmentOf('post', postFields), amendmentOf('safetyChecks', safetyFields)],
+  description: 'Changes to one block of a signed session, with the reason; the original values stay in the history',
+};
+export const AddendumBody = obj({ text: freeText(4000), reason: freeText(500) });
+
+export const StartBody = obj(
+  {
+    machineId: IdSchema,
+    stationId: IdSchema,
+    dialyzerId: IdSchema,
+    arterialLineId: IdSchema,
+    venousLineId: IdSchema,
+  },
+  ['machineId'],
+);
