@@ -1,6 +1,10 @@
 // The Dialisis group: the daily dialysis record, from the schedule and the prescription to the signed session sheet.
 import type { GroupModule } from '../../groupModule.js';
 import { DIALISIS_PERMISSIONS, TAG } from './permissions.js';
+import { sessionsProjection } from '../../../projections/dialisis/sessionsProjection.js';
+import { sessionConsequences } from '../../../processes/sessionConsequences.js';
+import { sessionReadRoutes } from './sessionReadRoutes.js';
+import { sessionWriteRoutes } from './sessionWriteRoutes.js';
 
 export const dialisisGroup: GroupModule = {
   tag: TAG,
@@ -10,6 +14,7 @@ export const dialisisGroup: GroupModule = {
     'machine safety checks), the start interlocks on machine, dialyzer and bloodlines, derived adequacy values, alerts and the ' +
     'printable session sheet.',
   permissions: DIALISIS_PERMISSIONS,
-  routes: [],
-  projections: [],
+  routes: [...sessionReadRoutes, ...sessionWriteRoutes],
+  projections: [sessionsProjection],
+  processes: [sessionConsequences],
 };

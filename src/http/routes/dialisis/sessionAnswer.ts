@@ -1,0 +1,129 @@
+// The session as clients see it (schema) and the answer every session write gives: the session at least at the
+// write's revision, with its ETag and event position.
+import { writeHeaders } from '../../recordHeaders.js';
+import type { HttpResult, JsonSchema, RequestContext } from '../../routeTypes.js';
+import type { CommandResult } from '../../../commands/handleCommand.js';
+import { INTERRUPTION_REASONS, SESSION_KINDS, SESSION_STATUSES } from '../../../commands/dialisis/session/sessionEvents.js';
+import { sessionAfterWrite, sessionView } from '../../../queries/dialisis/sessions.js';
+import { DateSchema, DateTimeSchema, IdSchema } from '../shared/fieldSchemas.js';
+import { tenantCtx } from '../shared/recordSupport.js';
+import { ComplicationBody, MedicationBody, PostBody, PreBody, ReadingBody, SafetyBody, obj } from './sessionSchemas.js';
+
+const nullable = (schema: JsonSchema): JsonSchema => ({ anyOf: [schema, { type: 'null' }] });
+const str = { type: 'string' };
+const nullableStr = { type: ['string', 'null'] };
+const actor = { type: 'string', description: 'Who recorded it (user:<id>, client:<id> or process:<name>)' };
+
+/** An entry of a list (reading, complication, medication) with its id and who recorded it when. */
+function entryOf(body: JsonSchema, idKey: string): JsonSchema {
+  const b = body as { properties: Record<string, JsonSchema>; required: string[] };
+  return obj({ ...b.properties, [idKey]: IdSchema, recordedAt: DateTimeSchema, recordedBy: actor }, [
+    ...b.required,
+    idKey,
+    'recordedAt',
+    'recordedBy',
+  ]);
+}
+
+const mark = nullable(obj({ userId: IdSchema, staffId: IdSchema, at: DateTimeSchema }));
+const stamp = { at: DateTimeSchema, by: actor };
+
+export const SessionView: JsonSchema = obj(
+  {
+    id: IdSchema,
+    revision: { type: 'integer', minimum: 0 },
+    patientId: IdSchema,
+    date: DateSchema,
+    shiftId: IdSchema,
+    locationId: IdSchema,
+    kind: { enum: [...SESSION_KINDS] },
+    planId: nullable(IdSchema),
+    reason: nullableStr,
+    requestedBy: nullable(IdSchema),
+    status: { enum: [...SESSION_STATUSES], description: 'Derived from the history, never set directly' },
+    checkedInAt: nullable(DateTimeSchema),
+    startedAt: nullable(DateTimeSchema),
+    endedAt: nullable(DateTimeSchema),
+    effectiveMinutes: { type: ['number', 'null'], description: 'Treatment minutes without the pauses' },
+    pauses: { type: 'array', items: obj({ pausedAt: DateTimeSchema, reason: str, resumedAt: nullable(DateTimeSchema) }) },
+    interruption: nullable(obj({ reasonCode: { enum: [...INTERRUPTION_REASONS] }, note: nullableStr, ...stamp })),
+    cancellation: nullable(obj({ reason: str, ...stamp })),
+    noShow: nullable(obj({ note: nullableStr, ...stamp })),
+    equipment: nullable(
+      obj(
+        {
+          machineId: IdSchema,
+          stationId: IdSchema,
+          dialyzerId: nullable(IdSchema),
+          arterialLineId: nullable(IdSchema),
+          venousLineId: nullable(IdSchema),
+        },
+        ['machineId', 'dialyzerId', 'arterialLineId', 'venousLineId'],
+      ),
+    ),
+    prescription: nullable({ type: 'object', description: 'The prescription version the session runs under (a snapshot)' }),
+    startWarnings: {
+      type: 'array',
+      items: str,
+      description: 'Warnings at start (e.g. preventive maintenance overdue under a warn policy)',
+    },
+    pre: nullable(PreBody),
+    safetyChecks: nullable(SafetyBody),
+    post: nullable(PostBody),
+    readings: { type: 'array', items: entryOf(ReadingBody, 'readingId'), description: 'By time' },
+    complications: { type: 'array', items: entryOf(ComplicationBody, 'complicationId') },
+    medications: { type: 'array', items: entryOf(MedicationBody, 'medicationId') },
+    nurseSignature: mark,
+    physicianValidation: mark,
+    amendments: {
+      type: 'array',
+      items: obj({
+        block: { enum: ['pre', 'post', 'safetyChecks'] },
+        changes: { type: 'object' },
+        previous: { type: 'object', description: 'The values before the amendment' },
+        reason: str,
+        ...stamp,
+      }),
+    },
+    addenda: { type: 'array', items: obj({ text: str, reason: str, ...stamp }) },
+    consequences: {
+      type: 'array',
+      description: 'What the end of the session did to its equipment; a refused one is an alert',
+      items: obj({
+        kind: str,
+        itemId: IdSchema,
+        outcome: { enum: ['applied', 'refused'] },
+        code: nullableStr,
+        message: nullableStr,
+        at: DateTimeSchema,
+      }),
+    },
+    createdAt: DateTimeSchema,
+    createdBy: actor,
+    updatedAt: DateTimeSchema,
+    updatedBy: actor,
+  },
+  [
+    'id',
+    'revision',
+    'patientId',
+    'date',
+    'shiftId',
+    'locationId',
+    'kind',
+    'status',
+    'readings',
+    'complications',
+    'medications',
+    'amendments',
+    'addenda',
+    'consequences',
+  ],
+);
+
+export async function sessionAnswer(ctx: RequestContext, id: string, result: CommandResult<unknown>, status = 200): Promise<HttpResult> {
+  const doc = await sessionAfterWrite(tenantCtx(ctx), id, result);
+  const position = result.position ?? BigInt(doc._position);
+  const location = status === 201 ? `/dialisis/sesiones/${id}` : undefined;
+  return { status, body: sessionView(doc), headers: writeHeaders({ revision: doc.revision, position, ...(location ? { location } : {}) }) };
+}

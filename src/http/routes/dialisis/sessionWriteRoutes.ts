@@ -1,0 +1,207 @@
+// /dialisis/sesiones/{id}/... writes along the session's life: check-in, pre block, safety checks, pause, readings,
+// complications, medications, end, post block, interruption, the nurse's signature and the physician's validation
+// (step-up code), amendments and addenda. Each answers the whole session as recorded.
+import { problem } from '../../commonSchemas.js';
+import { ifMatchHeader, ifMatchRevision } from '../../recordHeaders.js';
+import { route, type HttpResult, type ResponseDecl, type RouteDecl } from '../../routeTypes.js';
+import type { CommandContext } from '../../../commands/handleCommand.js';
+import type { AppServices } from '../../../services.js';
+import type { AmendableBlock, SessionCommand } from '../../../commands/dialisis/session/sessionEvents.js';
+import {
+  amendSession,
+  entryIdFor,
+  sessionCommand,
+  signSession,
+  type SessionResult,
+} from '../../../commands/dialisis/session/sessionWrites.js';
+import { commandCtx, conflict409, ok, precondition412, required428, withFieldPointers, type NoInput } from '../shared/recordSupport.js';
+import { IdSchema } from '../shared/fieldSchemas.js';
+import {
+  AddendumBody,
+  AmendBody,
+  ComplicationBody,
+  EmptyBody,
+  InterruptBody,
+  MedicationBody,
+  PauseBody,
+  PostBody,
+  PreBody,
+  ReadingBody,
+  SafetyBody,
+  SignBody,
+} from './sessionSchemas.js';
+import { SessionView, sessionAnswer } from './sessionAnswer.js';
+
+type IdParams = { id: string };
+const Params = { type: 'object', additionalProperties: false, required: ['id'], properties: { id: IdSchema } };
+const notFound404 = problem("No such session in the selected company (another company's session is reported the same way)");
+const invalid422 = problem('A field broke a rule (errors[] names it), e.g. a reading outside the session');
+
+const responses: Record<number, ResponseDecl> = {
+  200: ok('The session as recorded', SessionView),
+  404: notFound404,
+  409: conflict409,
+  412: precondition412,
+  422: invalid422,
+};
+
+type Write<B> = (services: AppServices, ctx: CommandContext, id: string, body: B, ifMatch: number | null) => Promise<SessionResult>;
+
+export function sessionActionRoute<B>(decl: {
+  path: string;
+  summary: string;
+  description: string;
+  body: Record<string, unknown>;
+  permission?: string;
+  ifMatchRequired?: boolean;
+  write: Write<B>;
+}): RouteDecl {
+  const required = decl.ifMatchRequired === true;
+  return route<IdParams, NoInput, B>({
+    method: 'post',
+    path: `/dialisis/sesiones/{id}/${decl.path}`,
+    tag: 'Dialisis',
+    auth: 'tenant',
+    permission: decl.permission ?? 'dialisis:write',
+    summary: decl.summary,
+    description: decl.description,
+    params: Params,
+    body: decl.body,
+    requestHeaders: { 'If-Match': ifMatchHeader(required) },
+    responses: required ? { ...responses, 428: required428 } : responses,
+    handle: (input, ctx) =>
+      withFieldPointers(async (): Promise<HttpResult> => {
+        const ifMatch = ifMatchRevision(input.headers['if-match'], required ? { required: true } : undefined);
+        const result = await decl.write(ctx.services, commandCtx(ctx), input.params.id, input.body, ifMatch);
+        return sessionAnswer(ctx, input.params.id, result);
+      }),
+  });
+}
+
+type Plain = Parameters<typeof sessionCommand>[3];
+const plain =
+  <B>(toCommand: (body: B, id: string, ctx: CommandContext) => Plain): Write<B> =>
+  (services, ctx, id, body, ifMatch) =>
+    sessionCommand(services, ctx, id, toCommand(body, id, ctx), ifMatch);
+const as = <T extends SessionCommand['type']>(type: T, data: unknown) => ({ type, data }) as Plain;
+
+export const sessionWriteRoutes: RouteDecl[] = [
+  sessionActionRoute({
+    path: 'llegada',
+    summary: "Check the patient in (the session's arrival time is now)",
+    description: 'Only a scheduled session; a cancelled, no-show or later session answers 409.',
+    body: EmptyBody,
+    write: plain(() => as('CheckInPatient', {})),
+  }),
+  sessionActionRoute({
+    path: 'pre-dialisis',
+    summary: 'Record the pre-dialysis block (weights with their tare, vital signs, access, pre BUN)',
+    description: 'Recorded again before signing, the latest counts and the history keeps each; after signing only an amendment changes it.',
+    body: PreBody,
+    write: plain((body) => as('RecordPreDialysis', body)),
+  }),
+  sessionActionRoute({
+    path: 'controles-seguridad',
+    summary: 'Record the per-treatment machine safety checks (domain.md 2.13)',
+    description:
+      'Conductivity against its target (within 5 %), dialysate pH (6.5-7.5), no residual disinfectant, air and blood-leak detectors, alarms. A failed check stops the start.',
+    body: SafetyBody,
+    write: plain((body) => as('RecordSafetyChecks', body)),
+  }),
+  sessionActionRoute<{ reason: string }>({
+    path: 'pausa',
+    summary: 'Pause the treatment (the pause does not count as treatment time)',
+    description: 'Only a session in progress.',
+    body: PauseBody,
+    write: plain((body) => as('PauseSession', body)),
+  }),
+  sessionActionRoute({
+    path: 'reanudacion',
+    summary: 'Resume a paused treatment',
+    description: 'Only a paused session.',
+    body: EmptyBody,
+    write: plain(() => as('ResumeSession', {})),
+  }),
+  sessionActionRoute<Record<string, unknown>>({
+    path: 'lecturas',
+    summary: 'Record an intradialytic reading (its time inside the session)',
+    description:
+      'Between the start and the end (or now); the diastolic below the systolic. A retried request with the same Idempotency-Key adds nothing.',
+    body: ReadingBody,
+    write: plain((body, id, ctx) => as('RecordReading', { ...body, readingId: entryIdFor('reading', id, ctx.idempotencyKey) })),
+  }),
+  sessionActionRoute<Record<string, unknown>>({
+    path: 'complicaciones',
+    summary: 'Record a complication (coded, with severity, intervention and outcome)',
+    description: 'Its time inside the session.',
+    body: ComplicationBody,
+    write: plain((body, id, ctx) =>
+      as('RecordComplication', { ...body, complicationId: entryIdFor('complication', id, ctx.idempotencyKey) }),
+    ),
+  }),
+  sessionActionRoute<Record<string, unknown>>({
+    path: 'medicaciones',
+    summary: 'Record a medication administered (dose, route, time, lot) or not given (with the reason)',
+    description: 'From check-in until signing; an expired lot is refused.',
+    body: MedicationBody,
+    write: plain((body, id, ctx) =>
+      as('AdministerMedication', { ...body, medicationId: entryIdFor('medication', id, ctx.idempotencyKey) }),
+    ),
+  }),
+  sessionActionRoute({
+    path: 'fin',
+    summary: 'End the treatment',
+    description:
+      'The effective time leaves out the pauses. The machine then gets the hours and awaits disinfection; the dialyzer and lines get a use (process manager).',
+    body: EmptyBody,
+    write: plain(() => as('EndSession', {})),
+  }),
+  sessionActionRoute({
+    path: 'post-dialisis',
+    summary: 'Record the post-dialysis block (weights, vital signs, machine UF, post BUN)',
+    description: 'After the end or an interruption, before signing.',
+    body: PostBody,
+    write: plain((body) => as('RecordPostDialysis', body)),
+  }),
+  sessionActionRoute<{ reasonCode: string; note?: string }>({
+    path: 'interrupcion',
+    summary: 'Interrupt a treatment in progress (reason code; the partial data is kept)',
+    description: 'The machine, dialyzer and lines still get the use.',
+    body: InterruptBody,
+    write: plain((body) => as('InterruptSession', body)),
+  }),
+  sessionActionRoute<{ code: string }>({
+    path: 'firma',
+    summary: "The nurse's sign-off (a fresh authenticator code; a staff record with a valid licence)",
+    description: 'Required blocks missing answer 409 naming them; afterwards only amendments (within the editing window) and addenda.',
+    body: SignBody,
+    permission: 'dialisis:sign',
+    write: (services, ctx, id, body, ifMatch) => signSession(services, ctx, id, { kind: 'sign', code: body.code }, ifMatch),
+  }),
+  sessionActionRoute<{ code: string }>({
+    path: 'validacion',
+    summary: "The physician's validation of a signed session (a fresh authenticator code; not the nurse who signed)",
+    description: 'Needs a staff record with a valid licence.',
+    body: SignBody,
+    permission: 'dialisis:validate',
+    write: (services, ctx, id, body, ifMatch) => signSession(services, ctx, id, { kind: 'validate', code: body.code }, ifMatch),
+  }),
+  sessionActionRoute<{ block: AmendableBlock; changes: Record<string, unknown>; reason: string }>({
+    path: 'enmiendas',
+    summary: 'Amend a block of a signed session, with the reason, within the editing window',
+    description:
+      "A new event: the original values stay in the history. After the company's editing window only addenda (409 editing-window-closed).",
+    body: AmendBody,
+    permission: 'dialisis:sign',
+    ifMatchRequired: true,
+    write: (services, ctx, id, body, ifMatch) => amendSession(services, ctx, id, body, ifMatch),
+  }),
+  sessionActionRoute<{ text: string; reason: string }>({
+    path: 'adendas',
+    summary: 'Add an addendum to a signed session',
+    description: 'Any time after signing; the record itself never changes.',
+    body: AddendumBody,
+    permission: 'dialisis:sign',
+    write: plain((body) => as('AddAddendum', body)),
+  }),
+];

@@ -1,0 +1,216 @@
+// The session read model: one document per session with everything recorded (blocks, readings, complications,
+// medications, signatures, amendments, addenda, the consequences of its end), folded from the session's stream and its
+// consequence stream. Pure, shared by the projection and read-your-writes.
+import type {
+  Complication,
+  Equipment,
+  Medication,
+  PostDialysis,
+  PreDialysis,
+  PrescriptionSnapshot,
+  Reading,
+  SafetyChecks,
+  SessionEvent,
+  SessionKind,
+  SessionStatus,
+} from '../../commands/dialisis/session/sessionEvents.js';
+import type { ConsequenceEvent } from '../../commands/dialisis/consequences/consequenceDecider.js';
+import type { ProjectedDoc } from '../runner/projection.js';
+import { tenantOfStream, type RecordedEvent } from '../../stores/eventStore.js';
+
+type Stamp = { at: string; by: string };
+export type Entry<T> = T & { recordedAt: string; recordedBy: string };
+export type SignatureMark = { userId: string; staffId: string; at: string };
+
+export type SessionDoc = ProjectedDoc & {
+  /** Revision of the session stream (not of its consequence stream): the ETag. */
+  revision: number;
+  patientId: string;
+  date: string;
+  shiftId: string;
+  locationId: string;
+  kind: SessionKind;
+  planId: string | null;
+  reason: string | null;
+  requestedBy: string | null;
+  status: SessionStatus;
+  checkedInAt: string | null;
+  startedAt: string | null;
+  endedAt: string | null;
+  effectiveMinutes: number | null;
+  pauses: { pausedAt: string; reason: string; resumedAt: string | null }[];
+  interruption: (Stamp & { reasonCode: string; note: string | null }) | null;
+  cancellation: (Stamp & { reason: string }) | null;
+  noShow: (Stamp & { note: string | null }) | null;
+  equipment: Equipment | null;
+  prescription: PrescriptionSnapshot | null;
+  startWarnings: string[];
+  pre: PreDialysis | null;
+  safetyChecks: SafetyChecks | null;
+  post: PostDialysis | null;
+  readings: Entry<Reading & { readingId: string }>[];
+  complications: Entry<Complication & { complicationId: string }>[];
+  medications: Entry<Medication & { medicationId: string }>[];
+  nurseSignature: SignatureMark | null;
+  physicianValidation: SignatureMark | null;
+  amendments: (Stamp & { block: string; changes: Record<string, unknown>; previous: Record<string, unknown>; reason: string })[];
+  addenda: (Stamp & { text: string; reason: string })[];
+  consequences: { kind: string; itemId: string; outcome: 'applied' | 'refused'; code: string | null; message: string | null; at: string }[];
+  createdAt: string;
+  createdBy: string;
+  updatedAt: string;
+  updatedBy: string;
+};
+
+export const CONSEQUENCE_EVENT_TYPES = ['ConsequenceApplied', 'ConsequenceRefused'] as const;
+
+/** The session id of a stream `<tenant>.<category>-<id>` (the session's own stream or its consequence stream). */
+export const sessionIdOfStream = (stream: string): string => stream.slice(stream.indexOf('-') + 1);
+
+function scheduled(recorded: RecordedEvent, data: Extract<SessionEvent, { type: 'SessionScheduled' }>['data']): SessionDoc {
+  const { occurredAt, actor } = recorded.metadata;
+  return {
+    tenantId: tenantOfStream(recorded.streamName),
+    id: data.sessionId,
+    _position: Number(recorded.position),
+    revision: recorded.revision,
+    patientId: data.patientId,
+    date: data.date,
+    shiftId: data.shiftId,
+    locationId: data.locationId,
+    kind: data.kind,
+    planId: data.planId ?? null,
+    reason: data.reason ?? null,
+    requestedBy: data.requestedBy ?? null,
+    status: 'scheduled',
+    checkedInAt: null,
+    startedAt: null,
+    endedAt: null,
+    effectiveMinutes: null,
+    pauses: [],
+    interruption: null,
+    cancellation: null,
+    noShow: null,
+    equipment: null,
+    prescription: null,
+    startWarnings: [],
+    pre: null,
+    safetyChecks: null,
+    post: null,
+    readings: [],
+    complications: [],
+    medications: [],
+    nurseSignature: null,
+    physicianValidation: null,
+    amendments: [],
+    addenda: [],
+    consequences: [],
+    createdAt: occurredAt,
+    createdBy: actor,
+    updatedAt: occurredAt,
+    updatedBy: actor,
+  };
+}
+
+const byTime = <T extends { at: string }>(items: T[]): T[] => [...items].sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
+
+/** What one session event changes; `stamp` is who recorded it and when. */
+function applySession(doc: SessionDoc, event: SessionEvent, stamp: Stamp): Partial<SessionDoc> {
+  const entry = { recordedAt: stamp.at, recordedBy: stamp.by };
+  switch (event.type) {
+    case 'SessionScheduled':
+      return {};
+    case 'PatientCheckedIn':
+      return { status: 'checked-in', checkedInAt: event.data.checkedInAt };
+    case 'PreDialysisRecorded':
+      return { pre: event.data };
+    case 'SafetyChecksRecorded':
+      return { safetyChecks: event.data };
+    case 'SessionStarted': {
+      const { startedAt, prescription, warnings, ...equipment } = event.data;
+      return { status: 'in-progress', startedAt, prescription, equipment, startWarnings: warnings };
+    }
+    case 'SessionPaused':
+      return { status: 'paused', pauses: [...doc.pauses, { pausedAt: event.data.pausedAt, reason: event.data.reason, resumedAt: null }] };
+    case 'SessionResumed':
+      return {
+        status: 'in-progress',
+        pauses: doc.pauses.map((p) => (p.resumedAt === null ? { ...p, resumedAt: event.data.resumedAt } : p)),
+      };
+    case 'ReadingRecorded':
+      return { readings: byTime([...doc.readings, { ...event.data, ...entry }]) };
+    case 'ComplicationRecorded':
+      return { complications: byTime([...doc.complications, { ...event.data, ...entry }]) };
+    case 'MedicationAdministered':
+      return { medications: byTime([...doc.medications, { ...event.data, ...entry }]) };
+    case 'SessionEnded':
+      return { status: 'ended', endedAt: event.data.endedAt, effectiveMinutes: event.data.effectiveMinutes };
+    case 'SessionInterrupted': {
+      const { interruptedAt, reasonCode, note, effectiveMinutes } = event.data;
+      return {
+        status: 'interrupted',
+        endedAt: interruptedAt,
+        effectiveMinutes,
+        interruption: { reasonCode, note: note ?? null, ...stamp },
+      };
+    }
+    case 'PostDialysisRecorded':
+      return { post: event.data };
+    case 'SessionCancelled':
+      return { status: 'cancelled', cancellation: { reason: event.data.reason, ...stamp } };
+    case 'SessionMarkedNoShow':
+      return { status: 'no-show', noShow: { note: event.data.note ?? null, ...stamp } };
+    case 'SessionSignedByNurse': {
+      const { userId, staffId, signedAt } = event.data;
+      return { status: 'signed', nurseSignature: { userId, staffId, at: signedAt } };
+    }
+    case 'SessionValidatedByPhysician': {
+      const { userId, staffId, validatedAt } = event.data;
+      return { status: 'validated', physicianValidation: { userId, staffId, at: validatedAt } };
+    }
+    case 'SessionAmended': {
+      const { block, changes, previous, reason } = event.data;
+      const amendment = { block, changes, previous, reason, ...stamp };
+      const key = block === 'safetyChecks' ? 'safetyChecks' : block;
+      const current = (doc[key] ?? {}) as Record<string, unknown>;
+      return { [key]: { ...current, ...changes }, amendments: [...doc.amendments, amendment] };
+    }
+    case 'SessionAddendumRecorded':
+      return { addenda: [...doc.addenda, { text: event.data.text, reason: event.data.reason, ...stamp }] };
+  }
+}
+
+function applyConsequence(doc: SessionDoc, event: ConsequenceEvent, at: string): Partial<SessionDoc> {
+  const { kind, itemId } = event.data;
+  const refused = event.type === 'ConsequenceRefused';
+  const outcome = {
+    kind,
+    itemId,
+    outcome: refused ? ('refused' as const) : ('applied' as const),
+    code: refused ? event.data.code : null,
+    message: refused ? event.data.message : null,
+    at,
+  };
+  return { consequences: [...doc.consequences, outcome] };
+}
+
+export function foldSession(doc: SessionDoc | null, recorded: RecordedEvent): SessionDoc | null {
+  const stamp = { at: recorded.metadata.occurredAt, by: recorded.metadata.actor };
+  const position = Number(recorded.position);
+  if (recorded.type === 'ConsequenceApplied' || recorded.type === 'ConsequenceRefused') {
+    if (!doc) return null;
+    const event = { type: recorded.type, data: recorded.data } as unknown as ConsequenceEvent;
+    return { ...doc, ...applyConsequence(doc, event, stamp.at), _position: position };
+  }
+  const event = { type: recorded.type, data: recorded.data } as unknown as SessionEvent;
+  if (event.type === 'SessionScheduled') return doc ?? scheduled(recorded, event.data);
+  if (!doc) return null;
+  return {
+    ...doc,
+    ...applySession(doc, event, stamp),
+    revision: recorded.revision,
+    updatedAt: stamp.at,
+    updatedBy: stamp.by,
+    _position: position,
+  };
+}

@@ -1,0 +1,23 @@
+// Read model of the dialysis sessions: one document per session, for the day board, a patient's sessions and the sheet.
+import { SESSION_EVENT_TYPES } from '../../commands/dialisis/session/sessionEvents.js';
+import { applyFold, type Projection } from '../runner/projection.js';
+import { tenantOfStream } from '../../stores/eventStore.js';
+import { CONSEQUENCE_EVENT_TYPES, foldSession, sessionIdOfStream, type SessionDoc } from './sessionDoc.js';
+
+export const SESSIONS_PROJECTION = 'dialisis-sessions';
+export const SESSIONS = 'sessions';
+
+export const sessionsProjection: Projection = {
+  name: SESSIONS_PROJECTION,
+  version: 1,
+  collections: {
+    [SESSIONS]: [
+      { keys: { tenantId: 1, date: 1, locationId: 1, shiftId: 1, id: 1 }, name: 'by_day' },
+      { keys: { tenantId: 1, patientId: 1, date: -1, id: 1 }, name: 'by_patient' },
+    ],
+  },
+  eventTypes: [...SESSION_EVENT_TYPES, ...CONSEQUENCE_EVENT_TYPES],
+  handle(event, tx) {
+    return applyFold<SessionDoc>(tx, SESSIONS, tenantOfStream(event.streamName), sessionIdOfStream(event.streamName), event, foldSession);
+  },
+};

@@ -1,0 +1,156 @@
+// Queries over the session read model, with read-your-writes: a write waits for the projection to apply its events,
+// then reads; if the bounded wait runs out it folds the session's own stream instead.
+import { LIMITS } from '../../limits.js';
+import { notFoundProblem } from '../../problems.js';
+import type { TenantScope } from '../tenantScope.js';
+import type { Collection, Filter, Page } from '../../stores/readStore.js';
+import { streamName } from '../../stores/eventStore.js';
+import { SESSIONS, SESSIONS_PROJECTION } from '../../projections/dialisis/sessionsProjection.js';
+import { foldSession, type SessionDoc } from '../../projections/dialisis/sessionDoc.js';
+import { patients } from '../pacientes/readModel.js';
+
+/** Category of the session streams (the write side's name for them). */
+export const SESSION_CATEGORY = 'dialysisSession';
+
+export const sessions = (scope: TenantScope): Collection<SessionDoc> =>
+  scope.services.projections.collection<SessionDoc>(SESSIONS_PROJECTION, SESSIONS);
+
+/** A session of the caller's company, or 404 (another company's session is exactly as absent). */
+export async function sessionOr404(scope: TenantScope, id: string): Promise<SessionDoc> {
+  const doc = await sessions(scope).get(scope.auth.tenantId, id);
+  if (!doc) throw notFoundProblem('Session not found');
+  return doc;
+}
+
+/** The session at least at the write's revision: from the read model, or folded from its stream when the model lags. */
+export async function sessionAfterWrite(
+  scope: TenantScope,
+  id: string,
+  result: { revision: number; position: bigint | null },
+): Promise<SessionDoc> {
+  if (result.position !== null) {
+    await scope.services.projections.waitFor(result.position, {
+      projections: [SESSIONS_PROJECTION],
+      timeoutMs: LIMITS.readYourWrites.maxWaitMs,
+    });
+  }
+  const tenantId = scope.auth.tenantId;
+  const doc = await sessions(scope).get(tenantId, id);
+  if (doc && doc.revision >= result.revision) return doc;
+  let folded: SessionDoc | null = null;
+  for (const e of await scope.services.events.readStream(streamName(tenantId, SESSION_CATEGORY, id))) folded = foldSession(folded, e);
+  if (!folded) throw notFoundProblem('Session not found');
+  return folded;
+}
+
+/** What clients see: the document without its internal keys. */
+export function sessionView(doc: SessionDoc): Record<string, unknown> {
+  const { tenantId: _t, _position, ...view } = doc;
+  return view;
+}
+
+export type PatientBrief = { id: string; givenNames: string; familyNames: string; documentType: string; documentNumber: string };
+
+/** The patients named by some sessions, by id (one read each: a board holds a few dozen). */
+export async function patientBriefs(scope: TenantScope, ids: Iterable<string>): Promise<Map<string, PatientBrief | null>> {
+  const found = new Map<string, PatientBrief | null>();
+  const col = patients(scope);
+  for (const id of new Set(ids)) {
+    const p = await col.get(scope.auth.tenantId, id);
+    found.set(
+      id,
+      p
+        ? { id, givenNames: p.givenNames, familyNames: p.familyNames, documentType: p.documentType, documentNumber: p.documentNumber }
+        : null,
+    );
+  }
+  return found;
+}
+
+/** A session as the board lists it: who, where, how far along, with what. */
+export function sessionSummary(doc: SessionDoc, patient: PatientBrief | null): Record<string, unknown> {
+  return {
+    id: doc.id,
+    revision: doc.revision,
+    date: doc.date,
+    shiftId: doc.shiftId,
+    locationId: doc.locationId,
+    kind: doc.kind,
+    status: doc.status,
+    patient: patient ?? { id: doc.patientId },
+    checkedInAt: doc.checkedInAt,
+    startedAt: doc.startedAt,
+    endedAt: doc.endedAt,
+    machineId: doc.equipment?.machineId ?? null,
+    stationId: doc.equipment?.stationId ?? null,
+    readingCount: doc.readings.length,
+    complicationCount: doc.complications.length,
+    refusedConsequences: doc.consequences.filter((c) => c.outcome === 'refused').length,
+  };
+}
+
+export interface BoardQuery {
+  date: string;
+  locationId?: string;
+  shiftId?: string;
+}
+
+const BOARD_MAX = 2000;
+
+/** The day board: the sessions of a date (and location), by shift and status. */
+export async function dayBoard(scope: TenantScope, query: BoardQuery): Promise<Record<string, unknown>> {
+  const filter: Filter = { date: query.date };
+  if (query.locationId) filter.locationId = query.locationId;
+  if (query.shiftId) filter.shiftId = query.shiftId;
+  const page = await sessions(scope).find(scope.auth.tenantId, filter, { sort: { date: 1, locationId: 1, shiftId: 1 }, limit: BOARD_MAX });
+  const names = await patientBriefs(
+    scope,
+    page.items.map((s) => s.patientId),
+  );
+  const shifts = new Map<
+    string,
+    { shiftId: string; locationId: string; byStatus: Record<string, number>; sessions: Record<string, unknown>[] }
+  >();
+  for (const doc of page.items) {
+    const key = `${doc.locationId}\u0000${doc.shiftId}`;
+    let shift = shifts.get(key);
+    if (!shift) shifts.set(key, (shift = { shiftId: doc.shiftId, locationId: doc.locationId, byStatus: {}, sessions: [] }));
+    shift.byStatus[doc.status] = (shift.byStatus[doc.status] ?? 0) + 1;
+    shift.sessions.push(sessionSummary(doc, names.get(doc.patientId) ?? null));
+  }
+  for (const shift of shifts.values()) shift.sessions.sort(byPatientName);
+  return { date: query.date, locationId: query.locationId ?? null, shifts: [...shifts.values()] };
+}
+
+const nameOf = (s: Record<string, unknown>): string => {
+  const p = s.patient as Partial<PatientBrief>;
+  return `${p.familyNames ?? ''} ${p.givenNames ?? ''}`.toLocaleLowerCase('es');
+};
+const byPatientName = (a: Record<string, unknown>, b: Record<string, unknown>): number => nameOf(a).localeCompare(nameOf(b), 'es');
+
+export interface PatientSessionsQuery {
+  from?: string;
+  to?: string;
+  limit: number;
+  cursor?: string;
+}
+
+/** A patient's sessions, newest first. */
+export async function patientSessions(
+  scope: TenantScope,
+  patientId: string,
+  query: PatientSessionsQuery,
+): Promise<Page<Record<string, unknown>>> {
+  const filter: Filter = { patientId };
+  const range: Record<string, string> = {};
+  if (query.from) range.$gte = query.from;
+  if (query.to) range.$lte = query.to;
+  if (Object.keys(range).length > 0) filter.date = range;
+  const page = await sessions(scope).find(scope.auth.tenantId, filter, {
+    sort: { date: -1 },
+    limit: query.limit,
+    after: query.cursor ?? null,
+  });
+  const names = await patientBriefs(scope, [patientId]);
+  return { items: page.items.map((d) => sessionSummary(d, names.get(patientId) ?? null)), nextCursor: page.nextCursor };
+}
