@@ -1,0 +1,105 @@
+// The derived values of one session, with each input a nurse records, and why a value is missing when it is.
+import assert from 'node:assert/strict';
+import { derivedValues, type SessionClinicalInput } from './derivedValues.js';
+
+// Net pre 75.0 - 1.5 - 0.5 = 73.0 kg; net post 72.0 - 1.5 - 0.5 = 70.0 kg; dry weight 70 kg; 240 effective minutes.
+const session: SessionClinicalInput = {
+  prescription: { durationMinutes: 240, dryWeightKg: 70 },
+  pre: { scaleWeightKg: 75, wheelchairKg: 1.5, clothesKg: 0.5, fluidsToGiveL: 0.3, preBunMgDl: 70 },
+  post: { scaleWeightKg: 72, wheelchairKg: 1.5, clothesKg: 0.5, machineUfMl: 3100, postBunMgDl: 25 },
+  previousNetPostWeightKg: 70.5,
+  effectiveMinutes: 240,
+  accessKind: 'fistula',
+};
+
+describe('derived values of a session', () => {
+  it('computes weights, fluid balance, UF rate and urea kinetics of a complete session', () => {
+    assert.deepEqual(derivedValues(session), {
+      netPreWeightKg: 73,
+      netPostWeightKg: 70,
+      // IDWG = 73.0 - 70.5 = 2.5 kg, 2.5 / 70 = 3.57 % of the dry weight.
+      idwgKg: 2.5,
+      idwgPercentOfDryWeight: 3.6,
+      // UF goal = 73.0 - 70 + 0.3 = 3.3 L.
+      ufGoalL: 3.3,
+      achievedUfL: 3,
+      machineUfL: 3.1,
+      // 3.0 - 3.1 = -0.1 L, -0.1 / 3.1 = -3.2 %.
+      ufDifferenceL: -0.1,
+      ufDifferencePercent: -3.2,
+      // UF rate example: 3,000 mL / 70 kg / 4 h = 10.71 mL/kg/h (renalcarematters.com UFR guide: normalise to post weight).
+      ufRateMlKgH: 10.7,
+      // URR = 45 / 70 = 64.29 %.
+      urrPercent: 64.3,
+      // spKt/V = -ln(0.357143 - 0.032) + 2.75 x 3.0 / 70 = 1.123491 + 0.117857 = 1.241348;
+      // eKt/V = 1.241348 - 0.6 x 1.241348 / 4 + 0.03 = 1.085146.
+      spKtV: 1.24,
+      eKtV: 1.09,
+      notComputed: {},
+    });
+  });
+
+  it('counts the intake during the session in the achieved UF and its rate', () => {
+    const values = derivedValues({ ...session, post: { ...session.post!, intakeL: 0.2 } });
+    // Achieved = 73.0 - 70.0 + 0.2 = 3.2 L, now what the machine counted (3.1) + 0.1; 3,200 / 70 / 4 = 11.43 mL/kg/h.
+    assert.deepEqual([values.achievedUfL, values.ufDifferenceL, values.ufDifferencePercent, values.ufRateMlKgH], [3.2, 0.1, 3.2, 11.4]);
+    // Kt/V's UF stays the weight lost (3.0 L), as Daugirdas defines it.
+    assert.equal(values.spKtV, 1.24);
+  });
+
+  it('nets weights without tare when no wheelchair or clothes were weighed, and uses the catheter rate equation', () => {
+    const values = derivedValues({
+      ...session,
+      pre: { scaleWeightKg: 73, preBunMgDl: 70 },
+      post: { scaleWeightKg: 70, machineUfMl: 3000, postBunMgDl: 25 },
+      accessKind: 'catheter',
+    });
+    // eKt/V (catheter) = 1.241348 - 0.47 x 1.241348 / 4 + 0.02 = 1.115490.
+    assert.deepEqual([values.netPreWeightKg, values.netPostWeightKg, values.ufGoalL, values.eKtV], [73, 70, 3, 1.12]);
+  });
+
+  it('says why each value is missing: no post block yet, no previous session, no time, no access', () => {
+    const values = derivedValues({ ...session, post: null, previousNetPostWeightKg: null, effectiveMinutes: null });
+    assert.deepEqual(
+      [values.netPreWeightKg, values.ufGoalL, values.idwgKg, values.achievedUfL, values.ufRateMlKgH, values.spKtV],
+      [73, 3.3, null, null, null, null],
+    );
+    assert.deepEqual(values.notComputed, {
+      netPostWeightKg: 'post-missing',
+      idwgKg: 'previous-post-weight-missing',
+      idwgPercentOfDryWeight: 'previous-post-weight-missing',
+      achievedUfL: 'post-missing',
+      machineUfL: 'post-missing',
+      ufDifferenceL: 'post-missing',
+      ufDifferencePercent: 'post-missing',
+      ufRateMlKgH: 'post-missing',
+      urrPercent: 'post-missing',
+      spKtV: 'post-missing',
+      eKtV: 'post-missing',
+    });
+    const untimed = derivedValues({ ...session, effectiveMinutes: null, accessKind: null });
+    assert.deepEqual(untimed.notComputed, {
+      ufRateMlKgH: 'treatment-time-missing',
+      spKtV: 'treatment-time-missing',
+      eKtV: 'treatment-time-missing',
+    });
+    assert.equal(untimed.urrPercent, 64.3);
+    assert.deepEqual(derivedValues({ ...session, accessKind: null }).notComputed, { eKtV: 'access-unknown' });
+    assert.deepEqual(derivedValues({ ...session, prescription: null }).notComputed, {
+      idwgPercentOfDryWeight: 'prescription-missing',
+      ufGoalL: 'prescription-missing',
+    });
+  });
+
+  it('keeps the guards of the BUN pair and of a machine that counted nothing', () => {
+    const noPostBun = derivedValues({ ...session, post: { ...session.post!, postBunMgDl: undefined } });
+    assert.deepEqual(noPostBun.notComputed, { urrPercent: 'bun-missing', spKtV: 'bun-missing', eKtV: 'bun-missing' });
+    const noReduction = derivedValues({ ...session, post: { ...session.post!, postBunMgDl: 70 } });
+    assert.equal(noReduction.notComputed.spKtV, 'post-bun-not-below-pre');
+    const tooLow = derivedValues({ ...session, pre: { ...session.pre!, preBunMgDl: 1000 }, post: { ...session.post!, postBunMgDl: 25 } });
+    // R = 0.025 < 0.008 x 4: URR is still a number (97.5 %), Kt/V is not.
+    assert.deepEqual([tooLow.urrPercent, tooLow.spKtV, tooLow.notComputed.spKtV], [97.5, null, 'bun-ratio-below-time-term']);
+    const machineZero = derivedValues({ ...session, post: { ...session.post!, machineUfMl: 0 } });
+    assert.deepEqual([machineZero.ufDifferenceL, machineZero.notComputed], [3, { ufDifferencePercent: 'machine-uf-zero' }]);
+  });
+});

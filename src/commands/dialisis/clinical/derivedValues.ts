@@ -1,0 +1,125 @@
+// The derived values of one session (domain.md 2.4, 2.6, 2.10): weights, fluid balance, UF rate and urea kinetics.
+// Facts, not judgements: no policy here (clinicalFlags judges them), so a policy change never rewrites a value.
+import type { PostDialysis, PreDialysis, PrescriptionSnapshot } from '../session/sessionEvents.js';
+import { roundTo } from './rounding.js';
+import { eKtVRateEquation, spKtVDaugirdas, urrPercent, type KineticsReason, type VascularAccessKind } from './ureaKinetics.js';
+
+type Tare = { scaleWeightKg: number; wheelchairKg?: number | undefined; clothesKg?: number | undefined };
+
+export interface SessionClinicalInput {
+  prescription: Pick<PrescriptionSnapshot, 'durationMinutes' | 'dryWeightKg'> | null;
+  pre: Pick<PreDialysis, 'scaleWeightKg' | 'wheelchairKg' | 'clothesKg' | 'fluidsToGiveL' | 'preBunMgDl'> | null;
+  post: Pick<PostDialysis, 'scaleWeightKg' | 'wheelchairKg' | 'clothesKg' | 'machineUfMl' | 'intakeL' | 'postBunMgDl'> | null;
+  /** Net post-weight of the patient's previous session, kg; null when there is none. */
+  previousNetPostWeightKg: number | null;
+  /** Treatment minutes actually delivered (pauses excluded); null while the session has not ended. */
+  effectiveMinutes: number | null;
+  accessKind: VascularAccessKind | null;
+}
+
+export type NotComputedReason =
+  KineticsReason | 'pre-missing' | 'post-missing' | 'prescription-missing' | 'previous-post-weight-missing' | 'machine-uf-zero';
+
+export interface DerivedValues {
+  netPreWeightKg: number | null;
+  netPostWeightKg: number | null;
+  /** Interdialytic weight gain: net pre-weight - previous session's net post-weight. */
+  idwgKg: number | null;
+  idwgPercentOfDryWeight: number | null;
+  /** UF goal: net pre-weight - dry weight + fluids to give. */
+  ufGoalL: number | null;
+  /** Achieved UF: net pre-weight - net post-weight + intake during the session. */
+  achievedUfL: number | null;
+  machineUfL: number | null;
+  /** Achieved - machine UF (positive: the scale says more was removed than the machine counted). */
+  ufDifferenceL: number | null;
+  ufDifferencePercent: number | null;
+  /** Achieved UF (mL) / net post-weight (kg) / effective hours. */
+  ufRateMlKgH: number | null;
+  urrPercent: number | null;
+  spKtV: number | null;
+  eKtV: number | null;
+  /** Why each null value is null. */
+  notComputed: Partial<Record<DerivedValueName, NotComputedReason>>;
+}
+
+export type DerivedValueName = Exclude<keyof DerivedValues, 'notComputed'>;
+
+/** Weight less wheelchair and clothes (net = scale - wheelchair - clothes). */
+export const netWeightKg = (block: Tare): number => block.scaleWeightKg - (block.wheelchairKg ?? 0) - (block.clothesKg ?? 0);
+
+type Value = { value: number; reason?: never } | { value: null; reason: NotComputedReason };
+type Raw = Record<DerivedValueName, Value>;
+const ok = (value: number): Value => ({ value });
+const no = (reason: NotComputedReason): Value => ({ value: null, reason });
+/** A value computed from others, or the reason the first missing one is missing. */
+const from1 = (a: Value, f: (a: number) => Value): Value => (a.value === null ? a : f(a.value));
+const from2 = (a: Value, b: Value, f: (a: number, b: number) => Value): Value => from1(a, (x) => from1(b, (y) => f(x, y)));
+
+/** Decimals shown for each value: weights and volumes 1 (scale precision 0.1 kg), Kt/V 2, percentages and rates 1. */
+const DECIMALS: Record<DerivedValueName, number> = {
+  netPreWeightKg: 1,
+  netPostWeightKg: 1,
+  idwgKg: 1,
+  idwgPercentOfDryWeight: 1,
+  ufGoalL: 1,
+  achievedUfL: 1,
+  machineUfL: 1,
+  ufDifferenceL: 1,
+  ufDifferencePercent: 1,
+  ufRateMlKgH: 1,
+  urrPercent: 1,
+  spKtV: 2,
+  eKtV: 2,
+};
+
+/** Every derived value of one session, computed from unrounded inputs and rounded once at the end. */
+export function derivedValues(input: SessionClinicalInput): DerivedValues {
+  const raw = rawValues(input);
+  const out = { notComputed: {} } as DerivedValues;
+  for (const name of Object.keys(DECIMALS) as DerivedValueName[]) {
+    const computed = raw[name];
+    out[name] = computed.value === null ? null : roundTo(computed.value, DECIMALS[name]);
+    if (computed.value === null) out.notComputed[name] = computed.reason;
+  }
+  return out;
+}
+
+function rawValues({ prescription, pre, post, previousNetPostWeightKg, effectiveMinutes, accessKind }: SessionClinicalInput): Raw {
+  const netPre = pre ? ok(netWeightKg(pre)) : no('pre-missing');
+  const netPost = post ? ok(netWeightKg(post)) : no('post-missing');
+  const dry = prescription ? ok(prescription.dryWeightKg) : no('prescription-missing');
+  const hours = effectiveMinutes !== null && effectiveMinutes > 0 ? ok(effectiveMinutes / 60) : no('treatment-time-missing');
+  const previousPost = previousNetPostWeightKg === null ? no('previous-post-weight-missing') : ok(previousNetPostWeightKg);
+
+  const idwg = from2(netPre, previousPost, (p, previous) => ok(p - previous));
+  const weightLoss = from2(netPre, netPost, (p, q) => ok(p - q));
+  const achieved = from1(weightLoss, (loss) => ok(loss + (post?.intakeL ?? 0)));
+  const machine = post ? ok(post.machineUfMl / 1000) : no('post-missing');
+  const difference = from2(achieved, machine, (a, m) => ok(a - m));
+
+  const bun = { preBunMgDl: pre?.preBunMgDl, postBunMgDl: post?.postBunMgDl };
+  const urr = from2(netPre, netPost, () => urrPercent(bun));
+  // Daugirdas' UF is the weight lost (pre - post) and W the post-dialysis weight.
+  const spKtV = from1(urr, () =>
+    from2(weightLoss, netPost, (uf, w) => spKtVDaugirdas({ ...bun, hours: hours.value, ufL: uf, postWeightKg: w })),
+  );
+
+  return {
+    netPreWeightKg: netPre,
+    netPostWeightKg: netPost,
+    idwgKg: idwg,
+    idwgPercentOfDryWeight: from2(idwg, dry, (gain, d) => ok((gain / d) * 100)),
+    ufGoalL: from2(netPre, dry, (p, d) => ok(p - d + (pre?.fluidsToGiveL ?? 0))),
+    achievedUfL: achieved,
+    machineUfL: machine,
+    ufDifferenceL: difference,
+    ufDifferencePercent: from2(difference, machine, (diff, m) => (m === 0 ? no('machine-uf-zero') : ok((diff / m) * 100))),
+    // Normalised to the post-dialysis weight, as NQF 2701 (KCQA) and Assimon 2016 (AJKD 68:911) do: the pre-weight
+    // still carries the fluid being removed.
+    ufRateMlKgH: from2(achieved, netPost, (uf, w) => from1(hours, (h) => ok((uf * 1000) / w / h))),
+    urrPercent: urr,
+    spKtV,
+    eKtV: from1(spKtV, (sp) => eKtVRateEquation(sp, hours.value, accessKind)),
+  };
+}
