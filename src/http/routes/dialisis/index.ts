@@ -3,6 +3,7 @@ import type { GroupModule } from '../../groupModule.js';
 import { DIALISIS_PERMISSIONS, TAG } from './permissions.js';
 import { sessionsProjection } from '../../../projections/dialisis/sessionsProjection.js';
 import { sessionConsequences } from '../../../processes/sessionConsequences.js';
+import { reportRoutes } from './reportRoutes.js';
 import { sessionReadRoutes } from './sessionReadRoutes.js';
 import { sessionWriteRoutes } from './sessionWriteRoutes.js';
 
@@ -14,7 +15,7 @@ export const dialisisGroup: GroupModule = {
     'machine safety checks), the start interlocks on machine, dialyzer and bloodlines, derived adequacy values, alerts and the ' +
     'printable session sheet.',
   permissions: DIALISIS_PERMISSIONS,
-  routes: [...sessionReadRoutes, ...sessionWriteRoutes],
+  routes: [...sessionReadRoutes, ...sessionWriteRoutes, ...reportRoutes],
   projections: [sessionsProjection],
   processes: [sessionConsequences],
 };

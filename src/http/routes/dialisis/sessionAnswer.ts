@@ -4,7 +4,9 @@ import { writeHeaders } from '../../recordHeaders.js';
 import type { HttpResult, JsonSchema, RequestContext } from '../../routeTypes.js';
 import type { CommandResult } from '../../../commands/handleCommand.js';
 import { INTERRUPTION_REASONS, SESSION_KINDS, SESSION_STATUSES } from '../../../commands/dialisis/session/sessionEvents.js';
-import { sessionAfterWrite, sessionView } from '../../../queries/dialisis/sessions.js';
+import { sessionAfterWrite } from '../../../queries/dialisis/sessions.js';
+import { sessionWithClinical } from '../../../queries/dialisis/sessionClinicalView.js';
+import { ClinicalView } from './clinicalSchemas.js';
 import { DateSchema, DateTimeSchema, IdSchema } from '../shared/fieldSchemas.js';
 import { tenantCtx } from '../shared/recordSupport.js';
 import { ComplicationBody, MedicationBody, PostBody, PreBody, ReadingBody, SafetyBody, obj } from './sessionSchemas.js';
@@ -98,6 +100,7 @@ export const SessionView: JsonSchema = obj(
         at: DateTimeSchema,
       }),
     },
+    clinical: ClinicalView,
     createdAt: DateTimeSchema,
     createdBy: actor,
     updatedAt: DateTimeSchema,
@@ -118,12 +121,18 @@ export const SessionView: JsonSchema = obj(
     'amendments',
     'addenda',
     'consequences',
+    'clinical',
   ],
 );
 
 export async function sessionAnswer(ctx: RequestContext, id: string, result: CommandResult<unknown>, status = 200): Promise<HttpResult> {
-  const doc = await sessionAfterWrite(tenantCtx(ctx), id, result);
+  const scope = tenantCtx(ctx);
+  const doc = await sessionAfterWrite(scope, id, result);
   const position = result.position ?? BigInt(doc._position);
   const location = status === 201 ? `/dialisis/sesiones/${id}` : undefined;
-  return { status, body: sessionView(doc), headers: writeHeaders({ revision: doc.revision, position, ...(location ? { location } : {}) }) };
+  return {
+    status,
+    body: await sessionWithClinical(scope, doc),
+    headers: writeHeaders({ revision: doc.revision, position, ...(location ? { location } : {}) }),
+  };
 }

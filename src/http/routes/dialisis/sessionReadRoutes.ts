@@ -12,9 +12,9 @@ import {
   dayBoard,
   patientSessions,
   sessionOr404,
-  sessionView,
   type PatientSessionsQuery,
 } from '../../../queries/dialisis/sessions.js';
+import { sessionWithClinical } from '../../../queries/dialisis/sessionClinicalView.js';
 import { DateSchema, DateTimeSchema, IdSchema } from '../shared/fieldSchemas.js';
 import {
   badCursor400,
@@ -93,8 +93,9 @@ export const sessionReadRoutes: RouteDecl[] = [
     responses: { 200: ok('The session', SessionView, { ETag: RECORD_HEADERS.ETag }), 404: notFound404, 503: unavailable503 },
     handle: async (input, ctx) => {
       await awaitMinPosition(ctx, input.query.minPosition, [SESSIONS_PROJECTION]);
-      const doc = await sessionOr404(tenantCtx(ctx), input.params.id);
-      return { status: 200, body: sessionView(doc), headers: { ETag: etagOf(doc.revision) } };
+      const scope = tenantCtx(ctx);
+      const doc = await sessionOr404(scope, input.params.id);
+      return { status: 200, body: await sessionWithClinical(scope, doc), headers: { ETag: etagOf(doc.revision) } };
     },
   }),
   route<NoInput, BoardQuery>({

@@ -1,0 +1,125 @@
+// Monthly adequacy per patient and the alerts of a date range (issue 10 item 8).
+import { minPositionQueryProperty, problem } from '../../commonSchemas.js';
+import { awaitMinPosition } from '../../readYourWrites.js';
+import { route, type JsonSchema, type RouteDecl } from '../../routeTypes.js';
+import { ProblemError } from '../../../problems.js';
+import { SESSIONS_PROJECTION } from '../../../projections/dialisis/sessionsProjection.js';
+import { adequacyOfMonth } from '../../../queries/dialisis/adequacy.js';
+import { sessionAlerts } from '../../../queries/dialisis/alerts.js';
+import { DateSchema, IdSchema } from '../shared/fieldSchemas.js';
+import { tenantCtx, unavailable503, type MinPositionQuery, type NoInput } from '../shared/recordSupport.js';
+import { READ, TAG } from './permissions.js';
+import { obj } from './sessionSchemas.js';
+
+const nullable = (schema: JsonSchema): JsonSchema => ({ anyOf: [schema, { type: 'null' }] });
+const num = { type: ['number', 'null'] };
+const PatientRef = { type: 'object', required: ['id'], properties: { id: IdSchema }, description: 'The patient: id, names, document' };
+const MAX_ALERT_DAYS = 92;
+
+const AdequacyRow = obj({
+  patient: PatientRef,
+  patientId: IdSchema,
+  month: { type: 'string', pattern: '^[0-9]{4}-[0-9]{2}$' },
+  sessions: { type: 'integer' },
+  sessionsWithBunPair: { type: 'integer' },
+  measured: { type: 'boolean', description: 'A valid BUN pair in the month (KDOQI: measure at least monthly)' },
+  measuredOn: nullable(DateSchema),
+  spKtV: num,
+  urrPercent: num,
+  eKtV: num,
+  spKtVMean: num,
+  urrPercentMean: num,
+  belowMinimum: { type: ['boolean', 'null'] },
+  belowTarget: { type: ['boolean', 'null'] },
+  urrBelowMinimum: { type: ['boolean', 'null'] },
+  ufRateMeanMlKgH: num,
+  idwgMeanKg: num,
+});
+const AdequacyView = obj({
+  month: { type: 'string' },
+  targets: obj({ ktvMinimum: { type: 'number' }, ktvTarget: { type: 'number' }, urrMinimumPercent: { type: 'number' } }),
+  patients: { type: 'array', items: AdequacyRow },
+});
+const AlertView = obj({
+  kind: {
+    enum: ['uf-rate-above-maximum', 'ktv-below-minimum', 'urr-below-minimum', 'idwg-high', 'consequence-refused', 'missed-sessions'],
+  },
+  patient: PatientRef,
+  date: DateSchema,
+  sessionId: nullable(IdSchema),
+  field: { type: ['string', 'null'] },
+  value: num,
+  threshold: num,
+  message: { type: 'string' },
+  sessions: { type: 'array', items: IdSchema, description: 'The sessions behind it (the missed ones for missed-sessions)' },
+  notifyPayer: { type: 'boolean', description: 'The payer is to be notified (three missed sessions in a row)' },
+});
+
+type AdequacyQuery = MinPositionQuery & { mes: string; pacienteId?: string; sedeId?: string };
+type AlertQuery = MinPositionQuery & { desde: string; hasta: string; sedeId?: string; pacienteId?: string };
+
+export const reportRoutes: RouteDecl[] = [
+  route<NoInput, AdequacyQuery>({
+    method: 'get',
+    path: '/dialisis/adecuacion',
+    tag: TAG,
+    auth: 'tenant',
+    permission: READ,
+    summary: 'Monthly adequacy per patient: the measured spKt/V, URR and eKt/V against the company targets',
+    query: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['mes'],
+      properties: {
+        mes: { type: 'string', pattern: '^[0-9]{4}-(0[1-9]|1[0-2])$', description: 'YYYY-MM' },
+        pacienteId: IdSchema,
+        sedeId: IdSchema,
+        ...minPositionQueryProperty,
+      },
+    },
+    responses: { 200: { description: 'One row per patient with sessions in the month', schema: AdequacyView }, 503: unavailable503 },
+    handle: async (input, ctx) => {
+      await awaitMinPosition(ctx, input.query.minPosition, [SESSIONS_PROJECTION]);
+      const { mes, pacienteId, sedeId } = input.query;
+      const body = await adequacyOfMonth(tenantCtx(ctx), {
+        month: mes,
+        ...(pacienteId ? { patientId: pacienteId } : {}),
+        ...(sedeId ? { locationId: sedeId } : {}),
+      });
+      return { status: 200, body };
+    },
+  }),
+  route<NoInput, AlertQuery>({
+    method: 'get',
+    path: '/dialisis/alertas',
+    tag: TAG,
+    auth: 'tenant',
+    permission: READ,
+    summary: 'Alerts between two dates: UF rate, low Kt/V or URR, IDWG outliers, refused consequences, missed sessions',
+    description: `At most ${MAX_ALERT_DAYS} days. Three missed sessions in a row raise one alert with notifyPayer (payer practice).`,
+    query: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['desde', 'hasta'],
+      properties: { desde: DateSchema, hasta: DateSchema, sedeId: IdSchema, pacienteId: IdSchema, ...minPositionQueryProperty },
+    },
+    responses: {
+      200: { description: 'The alerts, by date', schema: obj({ items: { type: 'array', items: AlertView } }) },
+      422: problem('hasta before desde, or a range longer than allowed'),
+      503: unavailable503,
+    },
+    handle: async (input, ctx) => {
+      await awaitMinPosition(ctx, input.query.minPosition, [SESSIONS_PROJECTION]);
+      const { desde, hasta, sedeId, pacienteId } = input.query;
+      const days = (Date.parse(hasta) - Date.parse(desde)) / 86_400_000;
+      if (!(days >= 0 && days <= MAX_ALERT_DAYS)) {
+        const message = `must be on or after desde and at most ${MAX_ALERT_DAYS} days later`;
+        throw new ProblemError(422, 'validation-failed', 'Unprocessable Content', `hasta: ${message}`, {}, [
+          { pointer: '/query/hasta', message },
+        ]);
+      }
+      const query = { from: desde, to: hasta, ...(sedeId ? { locationId: sedeId } : {}), ...(pacienteId ? { patientId: pacienteId } : {}) };
+      return { status: 200, body: { items: await sessionAlerts(tenantCtx(ctx), query) } };
+    },
+  }),
+];

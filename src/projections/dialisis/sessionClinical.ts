@@ -1,0 +1,58 @@
+// The derived clinical values and flags of a session read model (issue 10 item 6), from the pure clinical functions:
+// computed when read, so a correction or a policy change shows at once and nothing stale is stored.
+import { clinicalFlags, type ClinicalFlag } from '../../commands/dialisis/clinical/clinicalFlags.js';
+import type { ClinicalPolicy } from '../../commands/dialisis/clinical/clinicalPolicy.js';
+import { derivedValues, netWeightKg, type DerivedValues } from '../../commands/dialisis/clinical/derivedValues.js';
+import type { VascularAccessKind } from '../../commands/dialisis/clinical/ureaKinetics.js';
+import type { AccessType } from '../../commands/pacientes/patientTypes.js';
+import type { SessionDoc } from './sessionDoc.js';
+
+export { clinicalPolicyOf, type ClinicalPolicy } from '../../commands/dialisis/clinical/clinicalPolicy.js';
+export { monthlyAdequacy, type MonthlyAdequacy } from '../../commands/dialisis/clinical/monthlyAdequacy.js';
+export type { ClinicalFlag } from '../../commands/dialisis/clinical/clinicalFlags.js';
+export type { DerivedValues } from '../../commands/dialisis/clinical/derivedValues.js';
+
+export interface SessionClinical {
+  derived: DerivedValues;
+  flags: ClinicalFlag[];
+}
+
+const ACCESS_KINDS: Record<AccessType, VascularAccessKind> = {
+  AVF: 'fistula',
+  AVG: 'graft',
+  tunneledCVC: 'catheter',
+  nonTunneledCVC: 'catheter',
+};
+
+/** The kinetics' access kind of a patient's access type (eKt/V differs for catheters); null when unknown. */
+export const accessKindOf = (type: AccessType | null | undefined): VascularAccessKind | null => (type ? ACCESS_KINDS[type] : null);
+
+/** The net post-weight of a session (what the next session's IDWG starts from), or null without a post block. */
+export const netPostWeightOf = (doc: Pick<SessionDoc, 'post'>): number | null => (doc.post ? netWeightKg(doc.post) : null);
+
+export function sessionClinical(
+  doc: SessionDoc,
+  facts: { previousNetPostWeightKg: number | null; accessKind: VascularAccessKind | null },
+  policy: ClinicalPolicy,
+): SessionClinical {
+  const derived = derivedValues({
+    prescription: doc.prescription,
+    pre: doc.pre,
+    post: doc.post,
+    previousNetPostWeightKg: facts.previousNetPostWeightKg,
+    effectiveMinutes: doc.effectiveMinutes,
+    accessKind: facts.accessKind,
+  });
+  const flags = clinicalFlags(
+    {
+      prescription: doc.prescription,
+      pre: doc.pre,
+      post: doc.post,
+      readings: doc.readings,
+      effectiveMinutes: doc.effectiveMinutes,
+      derived,
+    },
+    policy,
+  );
+  return { derived, flags };
+}

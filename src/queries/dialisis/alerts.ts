@@ -1,0 +1,94 @@
+// Alerts of the floor (issue 10 item 8): UF rate above the company maximum, Kt/V or URR below the minimum, IDWG
+// outliers, consequences the equipment refused, and missed sessions (three in a row: the payer is to be notified).
+import type { TenantScope } from '../tenantScope.js';
+import type { SessionDoc } from '../../projections/dialisis/sessionDoc.js';
+import { patientBriefs, type PatientBrief } from './sessions.js';
+import { byPatient, sessionsBetween, treatedWithClinical, type RangeQuery } from './sessionRange.js';
+
+/** IDWG above this share of the dry weight is an outlier (DOPPS: above 4 % of body weight predicts worse outcomes). */
+export const IDWG_ALERT_PERCENT = 4;
+/** Consecutive missed sessions after which the payer is notified (Peruvian payer practice, domain.md 2.1). */
+export const MISSED_IN_A_ROW = 3;
+/** How far before the range the missed-session runs are traced back. */
+const MISSED_LOOKBACK_DAYS = 31;
+
+const ALERTING_FLAGS = new Set(['uf-rate-above-maximum', 'ktv-below-minimum', 'urr-below-minimum']);
+
+export interface Alert {
+  kind: string;
+  patient: PatientBrief | { id: string };
+  date: string;
+  sessionId: string | null;
+  field: string | null;
+  value: number | null;
+  threshold: number | null;
+  message: string;
+  sessions: string[];
+  notifyPayer: boolean;
+}
+
+type Draft = Omit<Alert, 'patient' | 'sessions' | 'notifyPayer'> & { patientId: string; sessions?: string[]; notifyPayer?: boolean };
+
+const daysBefore = (date: string, days: number): string =>
+  new Date(Date.parse(`${date}T00:00:00Z`) - days * 86_400_000).toISOString().slice(0, 10);
+
+function missedRuns(list: readonly SessionDoc[], from: string): Draft[] {
+  const drafts: Draft[] = [];
+  let run: SessionDoc[] = [];
+  for (const doc of list) {
+    if (doc.status === 'cancelled' || doc.status === 'scheduled') continue;
+    if (doc.status !== 'no-show') {
+      run = [];
+      continue;
+    }
+    run.push(doc);
+    // The run is reported once, on the session that makes it three; a longer run adds nothing new to notify.
+    if (run.length === MISSED_IN_A_ROW && doc.date >= from) {
+      drafts.push({
+        kind: 'missed-sessions',
+        patientId: doc.patientId,
+        date: doc.date,
+        sessionId: doc.id,
+        field: null,
+        value: MISSED_IN_A_ROW,
+        threshold: MISSED_IN_A_ROW,
+        message: `${MISSED_IN_A_ROW} consecutive missed sessions: notify the payer`,
+        sessions: run.map((s) => s.id),
+        notifyPayer: true,
+      });
+    }
+  }
+  return drafts;
+}
+
+export async function sessionAlerts(scope: TenantScope, query: RangeQuery): Promise<Alert[]> {
+  const drafts: Draft[] = [];
+  for (const { doc, clinical } of await treatedWithClinical(scope, query)) {
+    const base = { patientId: doc.patientId, date: doc.date, sessionId: doc.id };
+    for (const flag of clinical.flags.filter((f) => ALERTING_FLAGS.has(f.code))) {
+      drafts.push({ ...base, kind: flag.code, field: flag.field, value: flag.value, threshold: flag.threshold, message: flag.code });
+    }
+    const idwg = clinical.derived.idwgPercentOfDryWeight;
+    if (idwg !== null && idwg > IDWG_ALERT_PERCENT) {
+      const message = `interdialytic weight gain ${idwg} % of the dry weight`;
+      drafts.push({ ...base, kind: 'idwg-high', field: 'idwgPercentOfDryWeight', value: idwg, threshold: IDWG_ALERT_PERCENT, message });
+    }
+    for (const refused of doc.consequences.filter((c) => c.outcome === 'refused')) {
+      const message = `${refused.kind} of ${refused.itemId} refused: ${refused.message ?? refused.code ?? ''}`;
+      drafts.push({ ...base, kind: 'consequence-refused', field: refused.kind, value: null, threshold: null, message });
+    }
+  }
+  const traced = await sessionsBetween(scope, { ...query, from: daysBefore(query.from, MISSED_LOOKBACK_DAYS) });
+  for (const list of byPatient(traced).values()) drafts.push(...missedRuns(list, query.from));
+  const names = await patientBriefs(
+    scope,
+    drafts.map((d) => d.patientId),
+  );
+  drafts.sort((a, b) => a.date.localeCompare(b.date) || a.kind.localeCompare(b.kind));
+  return drafts.map(({ patientId, sessions, notifyPayer, ...rest }) => ({
+    ...rest,
+    patient: names.get(patientId) ?? { id: patientId },
+    sessions: sessions ?? (rest.sessionId ? [rest.sessionId] : []),
+    notifyPayer: notifyPayer ?? false,
+  }));
+}
