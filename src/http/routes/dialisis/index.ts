@@ -1,6 +1,8 @@
 // The Dialisis group: the daily dialysis record, from the schedule and the prescription to the signed session sheet.
 import type { GroupModule } from '../../groupModule.js';
 import { DIALISIS_PERMISSIONS, TAG } from './permissions.js';
+import { prescriptionRoutes } from './prescriptionRoutes.js';
+import { prescriptionsProjection } from '../../../projections/dialisis/prescriptionsProjection.js';
 
 export const dialisisGroup: GroupModule = {
   tag: TAG,
@@ -10,6 +12,6 @@ export const dialisisGroup: GroupModule = {
     'machine safety checks), the start interlocks on machine, dialyzer and bloodlines, derived adequacy values, alerts and the ' +
     'printable session sheet.',
   permissions: DIALISIS_PERMISSIONS,
-  routes: [],
-  projections: [],
+  routes: [...prescriptionRoutes],
+  projections: [prescriptionsProjection],
 };
