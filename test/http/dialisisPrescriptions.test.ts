@@ -30,7 +30,7 @@ describe('Dialisis prescriptions over HTTP', () => {
     const created = expectStatus(await issue(patientId), 201);
     assert.equal(created.headers.get('etag'), 'W/"0"');
     assert.ok(created.headers.get('x-event-position'));
-    assert.ok(created.headers.get('location')?.startsWith(base(patientId)));
+    assert.equal(created.headers.get('location'), base(patientId));
     const body = created.body;
     assert.deepEqual([body.version, body.supersedes, body.supersededBy, body.modality], [1, null, null, 'HDF-post']);
     assert.equal(body.prescribedBy.userId, doctor.userId);
@@ -90,6 +90,19 @@ describe('Dialisis prescriptions over HTTP', () => {
     expectStatus(await w.call(doctor.token, 'POST', url, { json: { reason: 'again' } }), 409, 'prescription-discontinued');
     const other = await w.patient(w.a);
     expectStatus(await w.call(doctor.token, 'POST', `${base(other)}/suspension`, { json: { reason: 'none yet' } }), 409, 'no-prescription');
+  });
+
+  it('a retried issue with the same Idempotency-Key records one version', async () => {
+    const patientId = await w.patient(w.a);
+    const headers = { 'idempotency-key': `rx-${patientId}` };
+    const first = expectStatus(await issue(patientId, {}, doctor.token, headers), 201);
+    const again = expectStatus(await issue(patientId, {}, doctor.token, headers), 201);
+    assert.deepEqual([first.body.version, again.body.version, again.headers.get('idempotent-replayed')], [1, 1, 'true']);
+    const list = expectStatus(
+      await w.call(w.a, 'GET', `${base(patientId)}?minPosition=${encodeURIComponent(first.headers.get('x-event-position')!)}`),
+      200,
+    );
+    assert.equal(list.body.items.length, 1);
   });
 
   it("answers 404 for another company's patient, on every route", async () => {

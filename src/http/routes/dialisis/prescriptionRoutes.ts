@@ -49,7 +49,7 @@ const minPositionOnly = { type: 'object', additionalProperties: false, propertie
 async function answer(ctx: RequestContext, patientId: string, result: PrescriptionResult, status: 200 | 201): Promise<HttpResult> {
   const version = (result.events[0]?.data as { version?: number } | undefined)?.version;
   const body = await prescriptionAfterWrite(tenantCtx(ctx), patientId, version ?? 0, result);
-  const location = status === 201 ? `/dialisis/pacientes/${patientId}/prescripciones?version=${version}` : undefined;
+  const location = status === 201 ? `/dialisis/pacientes/${patientId}/prescripciones` : undefined;
   return {
     status,
     body,
@@ -76,7 +76,7 @@ export const prescriptionRoutes: RouteDecl[] = [
     body: IssueBody,
     requestHeaders: ifMatch,
     responses: {
-      201: ok('The new version', PrescriptionView, { ...RECORD_HEADERS, Location: 'URL of the versions' }),
+      201: ok('The new version', PrescriptionView, { ...RECORD_HEADERS, Location: "URL of the patient's versions (newest first)" }),
       403: forbidden403,
       404: notFound404,
       409: conflict409,
