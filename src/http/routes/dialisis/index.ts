@@ -2,7 +2,9 @@
 import type { GroupModule } from '../../groupModule.js';
 import { DIALISIS_PERMISSIONS, TAG } from './permissions.js';
 import { sessionsProjection } from '../../../projections/dialisis/sessionsProjection.js';
+import { prescriptionsProjection } from '../../../projections/dialisis/prescriptionsProjection.js';
 import { sessionConsequences } from '../../../processes/sessionConsequences.js';
+import { prescriptionRoutes } from './prescriptionRoutes.js';
 import { reportRoutes } from './reportRoutes.js';
 import { sessionReadRoutes } from './sessionReadRoutes.js';
 import { sessionWriteRoutes } from './sessionWriteRoutes.js';
@@ -15,7 +17,7 @@ export const dialisisGroup: GroupModule = {
     'machine safety checks), the start interlocks on machine, dialyzer and bloodlines, derived adequacy values, alerts and the ' +
     'printable session sheet.',
   permissions: DIALISIS_PERMISSIONS,
-  routes: [...sessionReadRoutes, ...sessionWriteRoutes, ...reportRoutes],
-  projections: [sessionsProjection],
+  routes: [...prescriptionRoutes, ...sessionReadRoutes, ...sessionWriteRoutes, ...reportRoutes],
+  projections: [sessionsProjection, prescriptionsProjection],
   processes: [sessionConsequences],
 };
