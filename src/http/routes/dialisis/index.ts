@@ -1,6 +1,7 @@
 // The Dialisis group: the daily dialysis record, from the schedule and the prescription to the signed session sheet.
 import type { GroupModule } from '../../groupModule.js';
 import { DIALISIS_PERMISSIONS, TAG } from './permissions.js';
+import { sessionClaimsReconciliationTask } from '../../../commands/dialisis/session/equipmentClaimsReconciliation.js';
 
 export const dialisisGroup: GroupModule = {
   tag: TAG,
@@ -12,4 +13,5 @@ export const dialisisGroup: GroupModule = {
   permissions: DIALISIS_PERMISSIONS,
   routes: [],
   projections: [],
+  periodicTasks: [sessionClaimsReconciliationTask],
 };
