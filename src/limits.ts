@@ -188,6 +188,14 @@ export const LIMITS = {
     /** `GET /monitores?pmVenceEnDias=` judges at most this many machines of the company (the plan is today's policy, not stored). */
     floorScanMax: 5000,
   },
+  sessionClaims: {
+    /** A machine, dialyzer or bloodline claimed for a session that has not started this long after is released. */
+    orphanGraceSeconds: 120,
+    /** The reconciliation of such claims runs at start and then this often. */
+    reconcileEverySeconds: 60,
+    /** Claimed records of each kind one run looks at per company, at most. */
+    scanMax: 1000,
+  },
   bloodlines: {
     /** Lines of one kind listed for a patient by the ready-for-next-session query (not discarded ones only). */
     readyListMax: 50,

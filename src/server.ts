@@ -13,6 +13,7 @@ import { openEventStore } from './stores/openEventStore.js';
 import { openReadStore } from './stores/openReadStore.js';
 import { createProjectionRunner } from './projections/runner/projectionRunner.js';
 import { startProcessManagers } from './processes/processRunner.js';
+import { startPeriodicTasks } from './processes/periodicTasks.js';
 import { buildApp } from './http/app.js';
 import type { ResponseCheck } from './http/routePipeline.js';
 import { answerClientError } from './http/clientErrors.js';
@@ -143,6 +144,11 @@ export async function startServer(config: Config, opts: StartServerOptions = {})
     };
     const booted = await bootstrap(services, { announce: opts.announce ?? (opts.quiet ? undefined : printBanner) });
 
+    const periodic = startPeriodicTasks(
+      { logger, services: () => services },
+      groups.flatMap((group) => group.periodicTasks ?? []),
+    );
+    cleanup.push(() => periodic.stop());
     if (found.error) throw found.error; // the file failed its check while we were starting: stop like at open
     const app = buildApp(services, { groups, authenticate, ...(opts.responseCheck ? { responseCheck: opts.responseCheck } : {}) });
     cleanup.push(() => app.close());

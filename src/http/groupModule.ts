@@ -3,6 +3,7 @@
 import type { RouteDecl } from './routeTypes.js';
 import type { Projection } from '../projections/runner/projection.js';
 import type { ProcessManager } from '../processes/processRunner.js';
+import type { PeriodicTask } from '../processes/periodicTasks.js';
 import type { AppServices } from '../services.js';
 
 export interface GroupModule {
@@ -16,4 +17,6 @@ export interface GroupModule {
   projections: readonly Projection[];
   /** Process managers the group runs: reactions to events with commands to other aggregates. */
   processes?: readonly ProcessManager<AppServices>[];
+  /** Work repeated on a timer (reconciliations): at start, then periodically. */
+  periodicTasks?: readonly PeriodicTask<AppServices>[];
 }

@@ -8,6 +8,7 @@ import type { DialyzerCommand, DialyzerEvent, DialyzerFields, PatientFacts } fro
 import { initialDialyzerState, evolveDialyzer, type DialyzerState } from './dialyzerState.js';
 import { readinessReasons } from './readiness.js';
 import { maxUsesFor, tcvPercentOf } from './reusePolicy.js';
+import { release, reserve } from './reservationRules.js';
 
 type Command<T extends DialyzerCommand['type']> = Extract<DialyzerCommand, { type: T }>;
 
@@ -101,8 +102,12 @@ function preUseChecks(command: Command<'RecordPreUseChecks'>, state: DialyzerSta
 function use(command: Command<'RecordDialyzerUse'>, state: DialyzerState): DialyzerEvent[] {
   if (!state.exists) throw notFound('dialyzer');
   const { sessionId, patientId, patient, policy } = command.data;
+  if (state.lastSessionId === sessionId) return []; // this session's use is already counted
+  const held = state.reservation?.sessionId === sessionId;
+  if (held && state.reservation?.patientId !== patientId) throw rule('patient-mismatch', 'the session reserved it for another patient');
   patientMustExist(patient);
-  const reasons = readinessReasons(state, patientId, command.at, policy, patient.hbsagPositive);
+  // The holder's use counts: its rules were judged when the session claimed it, before the patient got onto it.
+  const reasons = held ? [] : readinessReasons(state, patientId, command.at, policy, patient.hbsagPositive);
   if (reasons.length > 0) {
     throw rule(reasons[0]!, `the dialyzer may not be used now: ${reasons.join(', ')}`, { reasons, policyRevision: policy.revision });
   }
@@ -126,6 +131,10 @@ export function decideDialyzer(command: DialyzerCommand, state: DialyzerState): 
       return reprocess(command, state);
     case 'RecordPreUseChecks':
       return preUseChecks(command, state);
+    case 'ReserveDialyzerForSession':
+      return reserve(command, state);
+    case 'ReleaseDialyzerReservation':
+      return release(command, state);
     case 'RecordDialyzerUse':
       return use(command, state);
     case 'DiscardDialyzer': {

@@ -3,8 +3,9 @@
 import type { CommandEnvelope, DecidedEvent } from '../decider.js';
 import type { ReusePolicy } from './reusePolicy.js';
 
-/** in-stock: received; assigned: has its patient, never used; used: awaiting reprocessing; stored: reprocessed. */
-export const DIALYZER_STATUSES = ['in-stock', 'assigned', 'used', 'stored', 'quarantined', 'discarded'] as const;
+/** in-stock: received; assigned: has its patient, never used; in-use: claimed by a running session; used: awaiting
+ * reprocessing; stored: reprocessed. */
+export const DIALYZER_STATUSES = ['in-stock', 'assigned', 'in-use', 'used', 'stored', 'quarantined', 'discarded'] as const;
 export type DialyzerStatus = (typeof DIALYZER_STATUSES)[number];
 
 export const FLUXES = ['low', 'high'] as const;
@@ -78,6 +79,8 @@ export type DialyzerCommand =
   | CommandEnvelope<'AssignDialyzer', { patientId: string; baselineTcvMl: number; patient: PatientFacts }>
   | CommandEnvelope<'ReprocessDialyzer', ReprocessingData & { patient: PatientFacts; policy: ReusePolicy }>
   | CommandEnvelope<'RecordPreUseChecks', PreUseChecksData & { confirmers: ConfirmerFacts }>
+  | CommandEnvelope<'ReserveDialyzerForSession', { sessionId: string; patientId: string; patient: PatientFacts; policy: ReusePolicy }>
+  | CommandEnvelope<'ReleaseDialyzerReservation', { sessionId: string; reason: string }>
   | CommandEnvelope<'RecordDialyzerUse', { sessionId: string; patientId: string; patient: PatientFacts; policy: ReusePolicy }>
   | CommandEnvelope<'DiscardDialyzer', { reason: DiscardReason; note?: string }>;
 
@@ -87,6 +90,12 @@ export type DialyzerEvent =
   | DecidedEvent<'DialyzerReprocessed', ReprocessingData & { cycle: number; tcvPercent: number; policyRevision: number }>
   | DecidedEvent<'DialyzerQuarantined', { reason: 'pressure-leak-failed'; policyRevision: number }>
   | DecidedEvent<'PreUseChecksRecorded', PreUseChecksData & { checkedAt: string }>
+  | DecidedEvent<
+      'DialyzerReservedForSession',
+      { sessionId: string; patientId: string; reservedAt: string; statusBefore: DialyzerStatus; policyRevision: number }
+    >
+  /** The claim of a session that never started given back: `status` is the one the dialyzer had before it. */
+  | DecidedEvent<'DialyzerReservationReleased', { sessionId: string; reason: string; releasedAt: string; status: DialyzerStatus }>
   | DecidedEvent<
       'DialyzerUsed',
       { sessionId: string; patientId: string; useNumber: number; maxUses: number; policyRevision: number; usedAt?: string }
@@ -99,6 +108,8 @@ export const DIALYZER_EVENT_TYPES: readonly DialyzerEvent['type'][] = [
   'DialyzerReprocessed',
   'DialyzerQuarantined',
   'PreUseChecksRecorded',
+  'DialyzerReservedForSession',
+  'DialyzerReservationReleased',
   'DialyzerUsed',
   'DialyzerDiscarded',
 ];

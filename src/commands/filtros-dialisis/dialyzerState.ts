@@ -1,5 +1,5 @@
 // What the dialyzer decider remembers of its history: what its rules need. evolve never throws.
-import type { DialyzerEvent, DialyzerFields } from './dialyzerEvents.js';
+import type { DialyzerEvent, DialyzerFields, DialyzerStatus } from './dialyzerEvents.js';
 import type { ReadinessFacts } from './readiness.js';
 
 export interface DialyzerState extends ReadinessFacts {
@@ -8,6 +8,10 @@ export interface DialyzerState extends ReadinessFacts {
   baselineTcvMl: number | null;
   /** When the last use was recorded (absent on uses recorded before it was kept): a refill cannot predate it. */
   lastUsedAt: string | null;
+  /** The running session that claimed it at its start, and the status a release gives back. */
+  reservation: { sessionId: string; patientId: string; reservedAt: string; statusBefore: DialyzerStatus } | null;
+  /** The session whose use was counted last: counting it again decides nothing. */
+  lastSessionId: string | null;
 }
 
 export const initialDialyzerState: DialyzerState = {
@@ -15,6 +19,8 @@ export const initialDialyzerState: DialyzerState = {
   fields: null,
   baselineTcvMl: null,
   lastUsedAt: null,
+  reservation: null,
+  lastSessionId: null,
   status: 'in-stock',
   model: '',
   reusable: false,
@@ -51,9 +57,23 @@ export function evolveDialyzer(state: DialyzerState, event: DialyzerEvent): Dial
       const { checkedAt: _at, ...checks } = event.data;
       return { ...state, checks };
     }
+    case 'DialyzerReservedForSession': {
+      const { sessionId, patientId, reservedAt, statusBefore } = event.data;
+      return { ...state, status: 'in-use', reservation: { sessionId, patientId, reservedAt, statusBefore } };
+    }
+    case 'DialyzerReservationReleased':
+      return { ...state, status: event.data.status, reservation: null };
     case 'DialyzerUsed':
-      return { ...state, uses: event.data.useNumber, checks: null, status: 'used', lastUsedAt: event.data.usedAt ?? state.lastUsedAt };
+      return {
+        ...state,
+        uses: event.data.useNumber,
+        checks: null,
+        status: 'used',
+        lastUsedAt: event.data.usedAt ?? state.lastUsedAt,
+        reservation: null,
+        lastSessionId: event.data.sessionId,
+      };
     case 'DialyzerDiscarded':
-      return { ...state, status: 'discarded' };
+      return { ...state, status: 'discarded', reservation: null };
   }
 }

@@ -136,6 +136,28 @@ export async function recordDialyzerUse(
   return send(services, ctx, { type: 'RecordDialyzerUse', aggregateId: dialyzerId, data: { ...data, patient, policy } }, ifMatch);
 }
 
+/** Claims the dialyzer for a session at its start: every pre-use rule judged now; the holder's retry decides nothing. */
+export async function reserveDialyzerForSession(
+  services: AppServices,
+  ctx: CommandContext,
+  dialyzerId: string,
+  data: { sessionId: string; patientId: string },
+): Promise<Result> {
+  await dialyzerState(services, ctx.tenantId, dialyzerId);
+  const [patient, policy] = await Promise.all([patientFacts(services, ctx.tenantId, data.patientId), reusePolicy(services, ctx.tenantId)]);
+  return send(services, ctx, { type: 'ReserveDialyzerForSession', aggregateId: dialyzerId, data: { ...data, patient, policy } }, null);
+}
+
+/** Gives back the claim of a session that never started (no use counted); a no-op for any other session. */
+export function releaseDialyzerReservation(
+  services: AppServices,
+  ctx: CommandContext,
+  dialyzerId: string,
+  data: { sessionId: string; reason: string },
+): Promise<Result> {
+  return send(services, ctx, { type: 'ReleaseDialyzerReservation', aggregateId: dialyzerId, data }, null);
+}
+
 export function discardDialyzer(
   services: AppServices,
   ctx: CommandContext,

@@ -5,6 +5,7 @@ import { maxUsesFor, minDwellHoursFor, type ReusePolicy } from './reusePolicy.js
 
 export const READINESS_REASONS = [
   'dialyzer-discarded',
+  'in-use-by-another-session',
   'not-assigned',
   'patient-mismatch',
   'max-uses-reached',
@@ -68,6 +69,8 @@ export function readinessReasons(
 ): ReadinessReason[] {
   if (f.status === 'discarded') return ['dialyzer-discarded'];
   const reasons: ReadinessReason[] = [];
+  // A dialyzer is in at most one running session: the holder's own retry never gets here (the decider answers it).
+  if (f.status === 'in-use') reasons.push('in-use-by-another-session');
   if (f.patientId === null) reasons.push('not-assigned');
   else if (f.patientId !== patientId) reasons.push('patient-mismatch');
   if (f.uses >= maxUsesFor(f.model, f.reusable, policy)) reasons.push('max-uses-reached');

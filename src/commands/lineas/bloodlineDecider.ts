@@ -9,33 +9,11 @@ import {
   type BloodlineCommand,
   type BloodlineEvent,
   type LineFields,
-  type LineStatus,
   type LineType,
 } from './bloodlineEvents.js';
+import { evolveBloodline, initialBloodlineState, type BloodlineState } from './bloodlineState.js';
 
-export interface BloodlineState {
-  exists: boolean;
-  lineType: LineType | null;
-  reusable: boolean;
-  status: LineStatus;
-  patientId: string | null;
-  uses: number;
-  maxUses: number;
-  partnerId: string | null;
-  lastSessionId: string | null;
-}
-
-export const initialBloodlineState: BloodlineState = {
-  exists: false,
-  lineType: null,
-  reusable: false,
-  status: 'in-stock',
-  patientId: null,
-  uses: 0,
-  maxUses: 1,
-  partnerId: null,
-  lastSessionId: null,
-};
+export { evolveBloodline, initialBloodlineState, type BloodlineState } from './bloodlineState.js';
 
 function checkFields(f: LineFields, at: string): void {
   const checks = new FieldChecks();
@@ -56,6 +34,37 @@ function active(state: BloodlineState): BloodlineState & { patientId: string } {
   if (s.status === 'discarded') throw rule('bloodline-discarded', 'the bloodline is discarded (terminal)');
   if (s.patientId === null) throw rule('bloodline-not-assigned', 'the bloodline is not assigned to a patient yet');
   return s as BloodlineState & { patientId: string };
+}
+
+/** May the line go into a session now: no other session holds it, it was reprocessed since its last use, uses left. */
+function usableNow(s: BloodlineState, maxUses: number): void {
+  if (s.reservation) throw rule('bloodline-in-use-by-another-session', 'the bloodline is in use by another session');
+  if (s.status === 'in-use') throw rule('bloodline-awaiting-reprocessing', 'the bloodline was used and not reprocessed since');
+  if (s.uses >= maxUses) throw rule('max-uses-reached', `the bloodline has reached its maximum of ${maxUses} uses`, { maxUses });
+}
+
+type Command<T extends BloodlineCommand['type']> = Extract<BloodlineCommand, { type: T }>;
+
+/** A session claims the line at its start: every rule of a use judged now; the holder's retry decides nothing. */
+function reserve(command: Command<'ReserveBloodlineForSession'>, state: BloodlineState): BloodlineEvent[] {
+  const { sessionId, patientId, policy } = command.data;
+  const s = active(state);
+  if (s.reservation?.sessionId === sessionId || s.lastSessionId === sessionId) return [];
+  if (s.patientId !== patientId) throw rule('bloodline-of-another-patient', 'the bloodline belongs to another patient');
+  usableNow(s, maxUsesOf(s.reusable, policy));
+  const data = { sessionId, patientId, reservedAt: command.at, statusBefore: s.status, policyRevision: policy.revision };
+  return [{ type: 'BloodlineReservedForSession', data }];
+}
+
+/** Only the holding session gives its claim back (no use counted); for any other session it decides nothing. */
+function release(command: Command<'ReleaseBloodlineReservation'>, state: BloodlineState): BloodlineEvent[] {
+  const { sessionId, reason } = command.data;
+  const held = existing(state).reservation;
+  if (!held || held.sessionId !== sessionId) return [];
+  if (reason.trim().length === 0) throw invalidFields([{ field: 'reason', message: 'must not be blank' }]);
+  return [
+    { type: 'BloodlineReservationReleased', data: { sessionId, reason: reason.trim(), releasedAt: command.at, status: held.statusBefore } },
+  ];
 }
 
 export function decideBloodline(command: BloodlineCommand, state: BloodlineState): BloodlineEvent[] {
@@ -81,12 +90,12 @@ export function decideBloodline(command: BloodlineCommand, state: BloodlineState
     }
     case 'RecordBloodlineUse': {
       const { sessionId, patientId, policy } = command.data;
+      if (existing(state).lastSessionId === sessionId) return []; // the same session recorded again (even once discarded)
       const s = active(state);
-      if (s.lastSessionId === sessionId) return []; // the same session recorded again
       if (s.patientId !== patientId) throw rule('bloodline-of-another-patient', 'the bloodline belongs to another patient');
-      if (s.status === 'in-use') throw rule('bloodline-awaiting-reprocessing', 'the bloodline was used and not reprocessed since');
       const maxUses = maxUsesOf(s.reusable, policy);
-      if (s.uses >= maxUses) throw rule('max-uses-reached', `the bloodline has reached its maximum of ${maxUses} uses`, { maxUses });
+      // The holder's use counts: its rules were judged when the session claimed it, before the patient got onto it.
+      if (s.reservation?.sessionId !== sessionId) usableNow(s, maxUses);
       const useNumber = s.uses + 1;
       const used: BloodlineEvent = {
         type: 'BloodlineUsed',
@@ -106,6 +115,7 @@ export function decideBloodline(command: BloodlineCommand, state: BloodlineState
         });
       }
       if (!s.reusable) throw rule('bloodline-not-reusable', 'the bloodline is single-use');
+      if (s.reservation) throw rule('bloodline-in-use-by-session', 'the bloodline is in a running session');
       if (s.status !== 'in-use') throw rule('bloodline-not-used', 'only a line used since its last reprocessing is reprocessed');
       if (disinfectant.trim().length === 0) throw invalidFields([{ field: 'disinfectant', message: 'must not be blank' }]);
       const maxUses = maxUsesOf(s.reusable, policy);
@@ -135,31 +145,16 @@ export function decideBloodline(command: BloodlineCommand, state: BloodlineState
       if (!partner.usable) throw rule('partner-not-usable', 'the other line is discarded or at its maximum uses');
       return [{ type: 'BloodlinesPaired', data: { partnerId } }];
     }
+    case 'ReserveBloodlineForSession':
+      return reserve(command, state);
+    case 'ReleaseBloodlineReservation':
+      return release(command, state);
     case 'UndoBloodlinePairing': {
       const s = existing(state);
       return s.partnerId === command.data.partnerId
         ? [{ type: 'BloodlinePairingUndone', data: { partnerId: command.data.partnerId } }]
         : [];
     }
-  }
-}
-
-export function evolveBloodline(state: BloodlineState, event: BloodlineEvent): BloodlineState {
-  switch (event.type) {
-    case 'BloodlineReceived':
-      return { ...initialBloodlineState, exists: true, lineType: event.data.lineType, reusable: event.data.reusable };
-    case 'BloodlineAssignedToPatient':
-      return { ...state, status: 'assigned', patientId: event.data.patientId, maxUses: event.data.maxUses };
-    case 'BloodlineUsed':
-      return { ...state, status: 'in-use', uses: event.data.useNumber, maxUses: event.data.maxUses, lastSessionId: event.data.sessionId };
-    case 'BloodlineReprocessed':
-      return { ...state, status: 'stored' };
-    case 'BloodlineDiscarded':
-      return { ...state, status: 'discarded' };
-    case 'BloodlinesPaired':
-      return { ...state, partnerId: event.data.partnerId };
-    case 'BloodlinePairingUndone':
-      return state.partnerId === event.data.partnerId ? { ...state, partnerId: null } : state;
   }
 }
 

@@ -5,6 +5,7 @@ import type { CommandEnvelope, DecidedEvent } from '../decider.js';
 export const LINE_TYPES = ['arterial', 'venous'] as const;
 export type LineType = (typeof LINE_TYPES)[number];
 
+/** in-use: claimed by a running session (with a reservation), or used and awaiting reprocessing (without one). */
 export const LINE_STATUSES = ['in-stock', 'assigned', 'in-use', 'stored', 'discarded'] as const;
 export type LineStatus = (typeof LINE_STATUSES)[number];
 
@@ -51,6 +52,8 @@ export interface PartnerFacts {
 export type BloodlineCommand =
   | CommandEnvelope<'ReceiveBloodline', LineFields & { lineType: LineType }>
   | CommandEnvelope<'AssignBloodline', { patientId: string; patient: { exists: boolean; active: boolean }; policy: LinePolicyFacts }>
+  | CommandEnvelope<'ReserveBloodlineForSession', { sessionId: string; patientId: string; policy: LinePolicyFacts }>
+  | CommandEnvelope<'ReleaseBloodlineReservation', { sessionId: string; reason: string }>
   | CommandEnvelope<'RecordBloodlineUse', { sessionId: string; patientId: string; policy: LinePolicyFacts }>
   | CommandEnvelope<'ReprocessBloodline', { disinfectant: string; integrity: IntegrityResult; policy: LinePolicyFacts }>
   | CommandEnvelope<'DiscardBloodline', { reason: DiscardReason; note?: string }>
@@ -60,6 +63,12 @@ export type BloodlineCommand =
 export type BloodlineEvent =
   | DecidedEvent<'BloodlineReceived', LineFields & { lineId: string; lineType: LineType }>
   | DecidedEvent<'BloodlineAssignedToPatient', { patientId: string; maxUses: number; policyRevision: number }>
+  | DecidedEvent<
+      'BloodlineReservedForSession',
+      { sessionId: string; patientId: string; reservedAt: string; statusBefore: LineStatus; policyRevision: number }
+    >
+  /** The claim of a session that never started given back: `status` is the one the line had before it. */
+  | DecidedEvent<'BloodlineReservationReleased', { sessionId: string; reason: string; releasedAt: string; status: LineStatus }>
   | DecidedEvent<'BloodlineUsed', { sessionId: string; patientId: string; useNumber: number; maxUses: number; policyRevision: number }>
   | DecidedEvent<'BloodlineReprocessed', { disinfectant: string; integrity: IntegrityResult; afterUse: number; policyRevision: number }>
   | DecidedEvent<'BloodlineDiscarded', { reason: DiscardReason; note?: string; policyRevision?: number }>
@@ -69,6 +78,8 @@ export type BloodlineEvent =
 export const BLOODLINE_EVENT_TYPES: readonly BloodlineEvent['type'][] = [
   'BloodlineReceived',
   'BloodlineAssignedToPatient',
+  'BloodlineReservedForSession',
+  'BloodlineReservationReleased',
   'BloodlineUsed',
   'BloodlineReprocessed',
   'BloodlineDiscarded',

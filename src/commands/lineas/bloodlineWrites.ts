@@ -105,6 +105,29 @@ export async function recordBloodlineUse(
   return run(services, ctx, lineType, id, { type: 'RecordBloodlineUse', data: { ...data, policy } }, ifMatch);
 }
 
+/** Claims the line for a session at its start (every rule of a use judged now); the holder's retry decides nothing. */
+export async function reserveBloodlineForSession(
+  services: AppServices,
+  ctx: CommandContext,
+  lineType: LineType,
+  id: string,
+  data: { sessionId: string; patientId: string },
+): Promise<Result> {
+  const policy = await linePolicy(services, ctx.tenantId);
+  return run(services, ctx, lineType, id, { type: 'ReserveBloodlineForSession', data: { ...data, policy } });
+}
+
+/** Gives back the claim of a session that never started (no use counted); a no-op for any other session. */
+export function releaseBloodlineReservation(
+  services: AppServices,
+  ctx: CommandContext,
+  lineType: LineType,
+  id: string,
+  data: { sessionId: string; reason: string },
+): Promise<Result> {
+  return run(services, ctx, lineType, id, { type: 'ReleaseBloodlineReservation', data });
+}
+
 export async function reprocessBloodline(
   services: AppServices,
   ctx: CommandContext,

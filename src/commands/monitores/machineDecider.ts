@@ -40,6 +40,9 @@ function decideCorrection(command: Extract<MachineCommand, { type: 'CorrectMachi
 function decideUse(command: Extract<MachineCommand, { type: 'StartMachineUse' | 'EndMachineUse' }>, state: Existing): MachineEvent[] {
   if (command.type === 'StartMachineUse') {
     const { sessionId, patientId, patient, maintenance } = command.data;
+    const current = state.currentSession;
+    // A retried claim of the session that already holds the machine.
+    if (state.status === 'in-use' && current?.sessionId === sessionId && current.patientId === patientId) return [];
     if (!patient.exists) throw invalidFields([{ field: 'patientId', message: 'no such patient in this company' }]);
     if (!patient.active) throw rule('patient-inactive', 'the patient is not active');
     const verdict = startVerdict({ ...state, isolation: state.fields.isolation }, patient, maintenance, command.at);
@@ -57,6 +60,7 @@ function decideUse(command: Extract<MachineCommand, { type: 'StartMachineUse' | 
     return [{ type: 'MachineUseStarted', data }];
   }
   const { sessionId, operatingHours, policy } = command.data;
+  if (state.lastSessionId === sessionId) return []; // this session's end was already counted
   const running = state.status === 'in-use' && state.currentSession?.sessionId === sessionId;
   const interrupted = state.interruptedSession?.sessionId === sessionId;
   if (!running && !interrupted) {
@@ -73,6 +77,15 @@ function decideUse(command: Extract<MachineCommand, { type: 'StartMachineUse' | 
     policyRevision: policy.revision,
   };
   return [{ type: 'MachineUseEnded', data }];
+}
+
+/** Gives back the claim of a session that never started: only the holder can; anyone else changes nothing. */
+function decideCancel(command: Extract<MachineCommand, { type: 'CancelMachineUse' }>, state: MachineState): MachineEvent[] {
+  if (!state.exists) throw notFound('machine');
+  const { sessionId } = command.data;
+  const holds = state.status === 'in-use' && state.currentSession?.sessionId === sessionId;
+  if (!holds && state.interruptedSession?.sessionId !== sessionId) return [];
+  return [{ type: 'MachineUseCancelled', data: { sessionId, reason: textOf(command.data.reason, 'reason'), cancelledAt: command.at } }];
 }
 
 function decideCare(command: MachineCommand, state: Existing): MachineEvent[] {
@@ -142,6 +155,8 @@ export function decideMachine(command: MachineCommand, state: MachineState): Mac
     case 'StartMachineUse':
     case 'EndMachineUse':
       return decideUse(command, existing(state));
+    case 'CancelMachineUse':
+      return decideCancel(command, state);
     case 'ReportFault':
     case 'AdvanceRepairTicket':
     case 'CompleteRepair':

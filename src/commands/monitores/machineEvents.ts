@@ -77,6 +77,7 @@ export type MachineCommand =
       'EndMachineUse',
       { sessionId: string; operatingHours: number; policy: { revision: number; disinfectionRequired: boolean } }
     >
+  | CommandEnvelope<'CancelMachineUse', { sessionId: string; reason: string }>
   | CommandEnvelope<'StartDisinfection', { method: string }>
   | CommandEnvelope<'RecordDisinfection', { method: string; chemical?: string; lot?: string; afterSessionId?: string }>
   | CommandEnvelope<'RecordCalibration', { parameter: string; reference: number; measured: number; unit?: string; passed: boolean }>
@@ -126,6 +127,8 @@ export type MachineEvent =
         policyRevision: number;
       }
     >
+  /** A session's claim given back before its patient got onto the machine: no hours, no session, no disinfection. */
+  | DecidedEvent<'MachineUseCancelled', { sessionId: string; reason: string; cancelledAt: string }>
   | DecidedEvent<'MachineDisinfectionStarted', { method: string; startedAt: string }>
   | DecidedEvent<
       'MachineDisinfected',
@@ -160,6 +163,7 @@ export const MACHINE_EVENT_TYPES: readonly MachineEvent['type'][] = [
   'MachineCorrected',
   'MachineUseStarted',
   'MachineUseEnded',
+  'MachineUseCancelled',
   'MachineDisinfectionStarted',
   'MachineDisinfected',
   'MachineCalibrated',

@@ -80,6 +80,17 @@ function restoreStatusOf(state: MachineState, before: MachineStatus): MachineSta
   return before;
 }
 
+/** A cancelled claim leaves the machine as it was before the session's start: the patient never got onto it. */
+function cancelledUse(state: MachineState, sessionId: string): MachineState {
+  if (state.status === 'in-use' && state.currentSession?.sessionId === sessionId) {
+    return { ...state, status: 'available', currentSession: null };
+  }
+  if (state.interruptedSession?.sessionId !== sessionId) return state;
+  // A fault came while the claim was held: the repaired machine needs no disinfection for a patient it never had.
+  const restoreTo = state.restoreTo === 'awaiting-disinfection' ? 'available' : state.restoreTo;
+  return { ...state, interruptedSession: null, restoreTo };
+}
+
 function evolveTicket(state: MachineState, event: MachineEvent): MachineState {
   const ticket = state.openTicket;
   switch (event.type) {
@@ -145,6 +156,8 @@ export function evolveMachine(state: MachineState, event: MachineEvent): Machine
       const status = disinfectionRequired ? 'awaiting-disinfection' : 'available';
       return { ...state, status, hourMeter, sessionCount, currentSession: null, lastSessionId: sessionId };
     }
+    case 'MachineUseCancelled':
+      return cancelledUse(state, event.data.sessionId);
     case 'MachineDisinfectionStarted':
       return { ...state, status: 'disinfecting' };
     case 'MachineDisinfected':

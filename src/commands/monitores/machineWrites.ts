@@ -104,7 +104,20 @@ export async function endMachineUse(
   );
 }
 
-type PlainCommand = Exclude<MachineCommand, { type: 'RegisterMachine' | 'CorrectMachine' | 'StartMachineUse' | 'EndMachineUse' }>;
+/** Gives back the machine a session claimed and never started (compensation, reconciliation); a no-op for any other session. */
+export function cancelMachineUse(
+  services: AppServices,
+  ctx: CommandContext,
+  machineId: string,
+  data: { sessionId: string; reason: string },
+): Promise<Result> {
+  return handleCommand(services.events, machineDecider, { type: 'CancelMachineUse', aggregateId: machineId, data }, ctx);
+}
+
+type PlainCommand = Exclude<
+  MachineCommand,
+  { type: 'RegisterMachine' | 'CorrectMachine' | 'StartMachineUse' | 'EndMachineUse' | 'CancelMachineUse' }
+>;
 
 /** Commands that need nothing but the machine's own stream. */
 export function machineCommand(

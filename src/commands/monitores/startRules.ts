@@ -89,6 +89,8 @@ export function startVerdict(
   const warnings: StartReason[] = [];
   if (machine.status === 'awaiting-disinfection') {
     reasons.push({ code: 'awaiting-disinfection', message: 'the machine must be disinfected after its last session' });
+  } else if (machine.status === 'in-use') {
+    reasons.push({ code: 'not-available', message: 'the machine is in use by another session' });
   } else if (machine.status !== 'available') {
     reasons.push({ code: 'not-available', message: `the machine is ${machine.status}` });
   }

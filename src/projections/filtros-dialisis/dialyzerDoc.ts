@@ -27,6 +27,8 @@ export type DialyzerDoc = ProjectedDoc &
     lastTcvPercent: number | null;
     storageLocation: string | null;
     discardReason: DiscardReason | null;
+    /** The running session that claimed it at its start (status in-use); absent otherwise. */
+    reservation?: { sessionId: string; patientId: string; reservedAt: string };
     createdAt: string;
     createdBy: string;
     updatedAt: string;
@@ -68,6 +70,11 @@ function created(
   };
 }
 
+function withoutReservation(doc: DialyzerDoc): DialyzerDoc {
+  const { reservation: _r, ...rest } = doc;
+  return rest;
+}
+
 export function foldDialyzer(doc: DialyzerDoc | null, recorded: RecordedEvent): DialyzerDoc | null {
   const event = { type: recorded.type, data: recorded.data } as unknown as DialyzerEvent;
   const at = recorded.metadata.occurredAt;
@@ -99,9 +106,15 @@ export function foldDialyzer(doc: DialyzerDoc | null, recorded: RecordedEvent): 
       const { checkedAt: _c, ...checks } = event.data;
       return { ...doc, ...stamp, checks };
     }
+    case 'DialyzerReservedForSession': {
+      const { sessionId, patientId, reservedAt } = event.data;
+      return { ...doc, ...stamp, status: 'in-use', reservation: { sessionId, patientId, reservedAt } };
+    }
+    case 'DialyzerReservationReleased':
+      return { ...withoutReservation(doc), ...stamp, status: event.data.status };
     case 'DialyzerUsed':
       return {
-        ...doc,
+        ...withoutReservation(doc),
         ...stamp,
         status: 'used',
         uses: event.data.useNumber,
@@ -110,7 +123,7 @@ export function foldDialyzer(doc: DialyzerDoc | null, recorded: RecordedEvent): 
         lastUseAt: at,
       };
     case 'DialyzerDiscarded':
-      return { ...doc, ...stamp, status: 'discarded', discardReason: event.data.reason };
+      return { ...withoutReservation(doc), ...stamp, status: 'discarded', discardReason: event.data.reason };
   }
 }
 

@@ -21,6 +21,8 @@ export type BloodlineDoc = ProjectedDoc &
     lastUsedAt?: string;
     lastReprocessedAt?: string;
     discardReason?: DiscardReason;
+    /** The running session that claimed it at its start (status in-use); absent otherwise. */
+    reservation?: { sessionId: string; patientId: string; reservedAt: string };
     createdAt: string;
     createdBy: string;
     updatedAt: string;
@@ -28,6 +30,11 @@ export type BloodlineDoc = ProjectedDoc &
   };
 
 const idOfStream = (stream: string): string => stream.slice(stream.indexOf('-') + 1);
+
+function withoutReservation(doc: BloodlineDoc): BloodlineDoc {
+  const { reservation: _r, ...rest } = doc;
+  return rest;
+}
 
 export function foldBloodline(doc: BloodlineDoc | null, recorded: RecordedEvent): BloodlineDoc | null {
   const event = { type: recorded.type, data: recorded.data } as unknown as BloodlineEvent;
@@ -60,9 +67,15 @@ export function foldBloodline(doc: BloodlineDoc | null, recorded: RecordedEvent)
         maxUses: event.data.maxUses,
         usesLeft: event.data.maxUses - doc.uses,
       };
+    case 'BloodlineReservedForSession': {
+      const { sessionId, patientId, reservedAt } = event.data;
+      return { ...doc, ...stamp, status: 'in-use', reservation: { sessionId, patientId, reservedAt } };
+    }
+    case 'BloodlineReservationReleased':
+      return { ...withoutReservation(doc), ...stamp, status: event.data.status };
     case 'BloodlineUsed':
       return {
-        ...doc,
+        ...withoutReservation(doc),
         ...stamp,
         status: 'in-use',
         uses: event.data.useNumber,
@@ -74,7 +87,7 @@ export function foldBloodline(doc: BloodlineDoc | null, recorded: RecordedEvent)
     case 'BloodlineReprocessed':
       return { ...doc, ...stamp, status: 'stored', lastReprocessedAt: at };
     case 'BloodlineDiscarded':
-      return { ...doc, ...stamp, status: 'discarded', discardReason: event.data.reason };
+      return { ...withoutReservation(doc), ...stamp, status: 'discarded', discardReason: event.data.reason };
     case 'BloodlinesPaired':
       return { ...doc, ...stamp, partnerId: event.data.partnerId };
     case 'BloodlinePairingUndone': {

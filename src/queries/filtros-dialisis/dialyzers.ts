@@ -64,7 +64,7 @@ export async function listDialyzers(scope: TenantScope, query: DialyzerListQuery
 
 /** Dialyzers still in service (not discarded), optionally of one patient, bounded by the floor scan limit. */
 export async function dialyzersInService(scope: TenantScope, patientId?: string): Promise<DialyzerDoc[]> {
-  const filter: Filter = { status: { $in: ['in-stock', 'assigned', 'used', 'stored', 'quarantined'] } };
+  const filter: Filter = { status: { $in: ['in-stock', 'assigned', 'in-use', 'used', 'stored', 'quarantined'] } };
   if (patientId) filter.patientId = patientId;
   const page = await dialyzers(scope).find(scope.auth.tenantId, filter, {
     sort: { serialKey: 1 },

@@ -76,7 +76,7 @@ export async function listBloodlines(
 }
 
 /** Why a line may not be used in the next session (empty: ready). */
-export type NotReadyReason = 'awaiting-reprocessing' | 'max-uses-reached';
+export type NotReadyReason = 'in-use-by-another-session' | 'awaiting-reprocessing' | 'max-uses-reached';
 
 /** The patient's lines of one kind that are not discarded, each with whether it is ready for the next session and why not. */
 export async function readyBloodlines(
@@ -92,7 +92,9 @@ export async function readyBloodlines(
   );
   const items = page.items.map((doc) => {
     const reasons: NotReadyReason[] = [];
-    if (doc.status === 'in-use') reasons.push('awaiting-reprocessing');
+    // In use with a reservation: a running session holds it; without one: used, not reprocessed since.
+    if (doc.reservation) reasons.push('in-use-by-another-session');
+    else if (doc.status === 'in-use') reasons.push('awaiting-reprocessing');
     // The policy in force now decides: a company that disabled reuse makes a used line spent.
     if (doc.uses >= maxUsesOf(doc.reusable, settings.bloodlineReuse)) reasons.push('max-uses-reached');
     return { line: bloodlineView(doc), ready: reasons.length === 0, reasons };

@@ -4,6 +4,7 @@ import { DIALISIS_PERMISSIONS, TAG } from './permissions.js';
 import { sessionsProjection } from '../../../projections/dialisis/sessionsProjection.js';
 import { prescriptionsProjection } from '../../../projections/dialisis/prescriptionsProjection.js';
 import { sessionConsequences } from '../../../processes/sessionConsequences.js';
+import { sessionClaimsReconciliationTask } from '../../../commands/dialisis/session/equipmentClaimsReconciliation.js';
 import { prescriptionRoutes } from './prescriptionRoutes.js';
 import { reportRoutes } from './reportRoutes.js';
 import { sessionReadRoutes } from './sessionReadRoutes.js';
@@ -20,4 +21,5 @@ export const dialisisGroup: GroupModule = {
   routes: [...prescriptionRoutes, ...sessionReadRoutes, ...sessionWriteRoutes, ...reportRoutes],
   projections: [sessionsProjection, prescriptionsProjection],
   processes: [sessionConsequences],
+  periodicTasks: [sessionClaimsReconciliationTask],
 };

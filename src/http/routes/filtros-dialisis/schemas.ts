@@ -86,7 +86,7 @@ const checksView = obj({
   identityConfirmedBy: { type: 'array', items: { type: 'string' } },
 });
 
-export const DialyzerView: JsonSchema = obj({
+const dialyzerViewProperties: Record<string, JsonSchema> = {
   id: IdSchema,
   revision: { type: 'integer', minimum: 0 },
   model: { type: 'string' },
@@ -98,7 +98,9 @@ export const DialyzerView: JsonSchema = obj({
   reusable: { type: 'boolean' },
   status: {
     enum: [...DIALYZER_STATUSES],
-    description: 'in-stock, assigned (to its patient, not used yet), used (awaiting reprocessing), stored, quarantined, discarded (final)',
+    description:
+      'in-stock, assigned (to its patient, not used yet), in-use (claimed by a running session), used (awaiting reprocessing), ' +
+      'stored, quarantined, discarded (final)',
   },
   patientId: nullable(IdSchema),
   baselineTcvMl: nullable({ type: 'number' }),
@@ -114,11 +116,20 @@ export const DialyzerView: JsonSchema = obj({
   lastTcvPercent: nullable({ type: 'number' }),
   storageLocation: nullable({ type: 'string' }),
   discardReason: nullable({ enum: [...DISCARD_REASONS] }),
+  reservation: {
+    ...obj({ sessionId: { type: 'string' }, patientId: IdSchema, reservedAt: { type: 'string', format: 'date-time' } }),
+    description: 'The running session that claimed it at its start (status in-use); absent otherwise',
+  },
   createdAt: { type: 'string', format: 'date-time' },
   createdBy: { type: 'string' },
   updatedAt: { type: 'string', format: 'date-time' },
   updatedBy: { type: 'string' },
-});
+};
+// The reservation shows only while a session holds the dialyzer.
+export const DialyzerView: JsonSchema = obj(
+  dialyzerViewProperties,
+  Object.keys(dialyzerViewProperties).filter((name) => name !== 'reservation'),
+);
 
 const reasons = { type: 'array', items: { enum: [...READINESS_REASONS] }, description: 'Every rule that fails' };
 

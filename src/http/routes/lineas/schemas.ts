@@ -74,6 +74,14 @@ export const LineView: JsonSchema = {
     lastUsedAt: DateTimeSchema,
     lastReprocessedAt: DateTimeSchema,
     discardReason: { enum: [...DISCARD_REASONS] },
+    reservation: {
+      ...object(['sessionId', 'patientId', 'reservedAt'], {
+        sessionId: { type: 'string' },
+        patientId: IdSchema,
+        reservedAt: DateTimeSchema,
+      }),
+      description: 'The running session that claimed it at its start (status in-use); absent otherwise',
+    },
     createdAt: DateTimeSchema,
     createdBy: { type: 'string' },
     updatedAt: DateTimeSchema,
@@ -88,7 +96,7 @@ export const ReadyView: JsonSchema = object(['policyRevision', 'items'], {
     items: object(['line', 'ready', 'reasons'], {
       line: LineView,
       ready: { type: 'boolean' },
-      reasons: { type: 'array', items: { enum: ['awaiting-reprocessing', 'max-uses-reached'] } },
+      reasons: { type: 'array', items: { enum: ['in-use-by-another-session', 'awaiting-reprocessing', 'max-uses-reached'] } },
     }),
   },
 });
