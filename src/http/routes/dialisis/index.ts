@@ -9,6 +9,7 @@ import { prescriptionRoutes } from './prescriptionRoutes.js';
 import { reportRoutes } from './reportRoutes.js';
 import { sessionReadRoutes } from './sessionReadRoutes.js';
 import { sessionWriteRoutes } from './sessionWriteRoutes.js';
+import { startRoute } from './startRoute.js';
 
 export const dialisisGroup: GroupModule = {
   tag: TAG,
@@ -18,7 +19,7 @@ export const dialisisGroup: GroupModule = {
     'machine safety checks), the start interlocks on machine, dialyzer and bloodlines, derived adequacy values, alerts and the ' +
     'printable session sheet.',
   permissions: DIALISIS_PERMISSIONS,
-  routes: [...prescriptionRoutes, ...sessionReadRoutes, ...sessionWriteRoutes, ...reportRoutes],
+  routes: [...prescriptionRoutes, ...sessionReadRoutes, ...sessionWriteRoutes, startRoute(), ...reportRoutes],
   projections: [sessionsProjection, prescriptionsProjection],
   processes: [sessionConsequences],
   periodicTasks: [sessionClaimsReconciliationTask],

@@ -3,7 +3,7 @@
 // (step-up code), amendments and addenda. Each answers the whole session as recorded.
 import { problem } from '../../commonSchemas.js';
 import { ifMatchHeader, ifMatchRevision } from '../../recordHeaders.js';
-import { route, type HttpResult, type ResponseDecl, type RouteDecl } from '../../routeTypes.js';
+import { route, type HttpResult, type RequestContext, type ResponseDecl, type RouteDecl } from '../../routeTypes.js';
 import type { CommandContext } from '../../../commands/handleCommand.js';
 import type { AppServices } from '../../../services.js';
 import type { AmendableBlock, SessionCommand } from '../../../commands/dialisis/session/sessionEvents.js';
@@ -45,7 +45,14 @@ const responses: Record<number, ResponseDecl> = {
   422: invalid422,
 };
 
-type Write<B> = (services: AppServices, ctx: CommandContext, id: string, body: B, ifMatch: number | null) => Promise<SessionResult>;
+type Write<B> = (
+  services: AppServices,
+  ctx: CommandContext,
+  id: string,
+  body: B,
+  ifMatch: number | null,
+  request: RequestContext,
+) => Promise<SessionResult>;
 
 export function sessionActionRoute<B>(decl: {
   path: string;
@@ -72,7 +79,7 @@ export function sessionActionRoute<B>(decl: {
     handle: (input, ctx) =>
       withFieldPointers(async (): Promise<HttpResult> => {
         const ifMatch = ifMatchRevision(input.headers['if-match'], required ? { required: true } : undefined);
-        const result = await decl.write(ctx.services, commandCtx(ctx), input.params.id, input.body, ifMatch);
+        const result = await decl.write(ctx.services, commandCtx(ctx), input.params.id, input.body, ifMatch, ctx);
         return sessionAnswer(ctx, input.params.id, result);
       }),
   });

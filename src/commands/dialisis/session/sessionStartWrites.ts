@@ -1,0 +1,147 @@
+// Starting a session (issue 10 item 4), as reservations (architecture.md): the session's own rules and every piece of
+// equipment are judged first, so a refusal names every failed rule; then the machine, the dialyzer and the bloodlines
+// are claimed in their own streams (each decider re-checks its rules at that moment), and only then does the session
+// stream record the start. A claim refused by a race releases what was claimed; a crash in between leaves claims
+// that the reconciliation releases (equipmentClaimsReconciliation.ts).
+import { DomainError, rule } from '../../decider.js';
+import { handleCommand, loadAggregate, type CommandContext } from '../../handleCommand.js';
+import { patientDecider } from '../../pacientes/patientDecider.js';
+import { cancelMachineUse, startMachineUse } from '../../monitores/machineWrites.js';
+import { releaseDialyzerReservation, reserveDialyzerForSession } from '../../filtros-dialisis/dialyzerWrites.js';
+import { releaseBloodlineReservation, reserveBloodlineForSession } from '../../lineas/bloodlineWrites.js';
+import type { AppServices } from '../../../services.js';
+import { mayStartSession } from '../../../queries/monitores/mayStartSession.js';
+import { readyForUse } from '../../../queries/filtros-dialisis/readyForUse.js';
+import { readyBloodlines } from '../../../queries/lineas/bloodlines.js';
+import { prescriptionInForce } from '../prescription/prescriptionWrites.js';
+import { streamName } from '../../../stores/eventStore.js';
+import { sessionDecider } from './sessionDecider.js';
+import type { Equipment } from './sessionEvents.js';
+import { sessionStartReasons } from './sessionRules.js';
+import { sessionState, type SessionResult } from './sessionWrites.js';
+
+export type StartInput = Omit<Equipment, 'dialyzerId' | 'arterialLineId' | 'venousLineId'> & {
+  dialyzerId?: string;
+  arterialLineId?: string;
+  venousLineId?: string;
+};
+
+/** Every reason, by what it is about: the session itself and each piece of equipment. */
+export type StartRefusal = Partial<Record<'session' | 'machine' | 'dialyzer' | 'arterialLine' | 'venousLine', string[]>>;
+
+interface Claim {
+  what: keyof StartRefusal;
+  claim: () => Promise<unknown>;
+  release: () => Promise<unknown>;
+}
+
+function refuse(refusal: StartRefusal): never {
+  const all = Object.entries(refusal).flatMap(([what, reasons]) => reasons.map((r) => `${what}: ${r}`));
+  throw rule('session-may-not-start', `the session may not start: ${all.join('; ')}`, { reasons: refusal });
+}
+
+const reasonsOf = (err: unknown): string[] => {
+  if (!(err instanceof DomainError)) throw err;
+  const listed = err.details?.reasons;
+  if (Array.isArray(listed)) return listed.map((r) => (typeof r === 'string' ? r : String((r as { code?: string }).code ?? r)));
+  return [err.code];
+};
+
+/** Claims in order; the first refusal releases what was claimed before it, newest first. */
+async function claimAll(claims: Claim[]): Promise<void> {
+  const held: Claim[] = [];
+  for (const c of claims) {
+    try {
+      await c.claim();
+      held.push(c);
+    } catch (err) {
+      const reasons = reasonsOf(err);
+      for (const h of held.reverse()) await h.release();
+      refuse({ [c.what]: reasons });
+    }
+  }
+}
+
+export async function startSession(
+  services: AppServices,
+  ctx: CommandContext,
+  sessionId: string,
+  input: StartInput,
+  ifMatch: number | null,
+): Promise<SessionResult> {
+  const tenantId = ctx.tenantId;
+  const at = ctx.at ?? services.now().toISOString();
+  const state = await sessionState(services, tenantId, sessionId);
+  const patientId = state.scheduled!.patientId;
+  const { state: patientState } = await loadAggregate(services.events, patientDecider, streamName(tenantId, 'patient', patientId));
+  const patient = { exists: patientState.exists, status: patientState.status };
+  const scope = { services, auth: { tenantId } };
+  const prescription = await prescriptionInForce(services, tenantId, patientId, state.scheduled!.date);
+
+  // Judge everything first: a refusal names every failed rule, and nothing is claimed for a start that cannot happen.
+  const refusal: StartRefusal = {};
+  const own = sessionStartReasons(state, { patient, prescription });
+  if (own.length > 0) refusal.session = own;
+  const machine = await mayStartSession(scope, input.machineId, { isolation: [...patientState.isolation] }, at);
+  if (!machine.allowed) refusal.machine = machine.reasons.map((r) => r.code);
+  if (input.dialyzerId) {
+    const dialyzer = await readyForUse(scope, input.dialyzerId, patientId, at);
+    if (!dialyzer.ready) refusal.dialyzer = dialyzer.reasons;
+  }
+  for (const [what, lineType, lineId] of [
+    ['arterialLine', 'arterial', input.arterialLineId],
+    ['venousLine', 'venous', input.venousLineId],
+  ] as const) {
+    if (!lineId) continue;
+    const { items } = await readyBloodlines(scope, lineType, patientId);
+    const line = items.find((item) => item.line.id === lineId);
+    const reasons = line ? line.reasons : ['not-a-line-of-this-patient'];
+    if (reasons.length > 0) refusal[what] = reasons;
+  }
+  if (Object.keys(refusal).length > 0) refuse(refusal);
+
+  const use = { sessionId, patientId };
+  const reason = { sessionId, reason: 'session-start-refused' };
+  const claims: Claim[] = [
+    {
+      what: 'machine',
+      claim: () => startMachineUse(services, ctx, input.machineId, use),
+      release: () => cancelMachineUse(services, ctx, input.machineId, reason),
+    },
+  ];
+  const { dialyzerId, arterialLineId, venousLineId } = input;
+  if (dialyzerId)
+    claims.push({
+      what: 'dialyzer',
+      claim: () => reserveDialyzerForSession(services, ctx, dialyzerId, use),
+      release: () => releaseDialyzerReservation(services, ctx, dialyzerId, reason),
+    });
+  for (const [what, lineType, lineId] of [
+    ['arterialLine', 'arterial', arterialLineId],
+    ['venousLine', 'venous', venousLineId],
+  ] as const) {
+    if (lineId)
+      claims.push({
+        what,
+        claim: () => reserveBloodlineForSession(services, ctx, lineType, lineId, use),
+        release: () => releaseBloodlineReservation(services, ctx, lineType, lineId, reason),
+      });
+  }
+  await claimAll(claims);
+
+  const equipment: Equipment = {
+    machineId: input.machineId,
+    ...(input.stationId ? { stationId: input.stationId } : {}),
+    dialyzerId: dialyzerId ?? null,
+    arterialLineId: arterialLineId ?? null,
+    venousLineId: venousLineId ?? null,
+  };
+  const warnings = machine.warnings.map((w) => w.code);
+  const command = { type: 'StartSession' as const, aggregateId: sessionId, data: { ...equipment, prescription, patient, warnings } };
+  try {
+    return await handleCommand(services.events, sessionDecider, command, ctx, { ifMatch });
+  } catch (err) {
+    for (const c of claims.reverse()) await c.release();
+    throw err;
+  }
+}

@@ -1,0 +1,48 @@
+// POST /dialisis/sesiones/{id}/inicio: the start with its interlocks (issue 10 item 4). Equipment named in the body must
+// be this company's (422 naming the field); every rule that refuses the start is named in one 409.
+import type { RouteDecl, RequestContext } from '../../routeTypes.js';
+import { ProblemError } from '../../../problems.js';
+import { startSession, type StartInput } from '../../../commands/dialisis/session/sessionStartWrites.js';
+import { machines } from '../../../queries/monitores/machines.js';
+import { dialyzers } from '../../../queries/filtros-dialisis/dialyzers.js';
+import { bloodlineOr404 } from '../../../queries/lineas/bloodlines.js';
+import { tenantCtx } from '../shared/recordSupport.js';
+import { StartBody } from './sessionSchemas.js';
+import { sessionActionRoute } from './sessionWriteRoutes.js';
+
+const absent = (field: string, what: string): ProblemError => {
+  const message = `no such ${what} in this company`;
+  return new ProblemError(422, 'validation-failed', 'Unprocessable Content', `${field}: ${message}`, {}, [
+    { pointer: `/body/${field}`, message },
+  ]);
+};
+
+async function mustBeCompanyEquipment(ctx: RequestContext, body: StartInput): Promise<void> {
+  const scope = tenantCtx(ctx);
+  const tenantId = scope.auth.tenantId;
+  if (!(await machines(scope).get(tenantId, body.machineId))) throw absent('machineId', 'machine');
+  if (body.dialyzerId && !(await dialyzers(scope).get(tenantId, body.dialyzerId))) throw absent('dialyzerId', 'dialyzer');
+  for (const [field, lineType, id] of [
+    ['arterialLineId', 'arterial', body.arterialLineId],
+    ['venousLineId', 'venous', body.venousLineId],
+  ] as const) {
+    if (id) await bloodlineOr404(scope, lineType, id).catch(() => Promise.reject(absent(field, `${lineType} line`)));
+  }
+}
+
+export function startRoute(): RouteDecl {
+  return sessionActionRoute<StartInput>({
+    path: 'inicio',
+    summary: 'Start the treatment: machine, dialyzer and bloodlines claimed for this session after every interlock',
+    description:
+      'The patient is active and has a prescription in force that day; the session is checked in with its pre block and passed ' +
+      'safety checks; the machine may start for this patient (available, disinfected after the last patient, preventive ' +
+      'maintenance per policy, isolation both ways) and runs one session at a time; the dialyzer and lines are this ' +
+      "patient's and pass every pre-use rule. A refusal (409 session-may-not-start) names every failed rule by item.",
+    body: StartBody,
+    write: async (services, ctx, id, body, ifMatch, request) => {
+      await mustBeCompanyEquipment(request, body);
+      return startSession(services, ctx, id, body, ifMatch);
+    },
+  });
+}
