@@ -6,7 +6,7 @@ import { handleCommand, loadAggregate, type CommandContext, type CommandResult }
 import type { AppServices } from '../../../services.js';
 import { streamName } from '../../../stores/eventStore.js';
 import { sessionDecider } from '../session/sessionDecider.js';
-import type { PatientFacts, ScheduledData, SessionCommand } from '../session/sessionEvents.js';
+import type { PatientFacts, ScheduledData } from '../session/sessionEvents.js';
 import { sessionIdFor } from '../session/sessionIds.js';
 import type { SessionState } from '../session/sessionState.js';
 import type { ShiftState } from './shiftDecider.js';
