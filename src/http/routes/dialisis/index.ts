@@ -1,6 +1,9 @@
 // The Dialisis group: the daily dialysis record, from the schedule and the prescription to the signed session sheet.
 import type { GroupModule } from '../../groupModule.js';
+import { scheduleProjection } from '../../../projections/dialisis/scheduleProjection.js';
 import { DIALISIS_PERMISSIONS, TAG } from './permissions.js';
+import { planRoutes, shiftRoutes } from './scheduleRoutes.js';
+import { scheduleSessionRoutes } from './scheduleSessionRoutes.js';
 
 export const dialisisGroup: GroupModule = {
   tag: TAG,
@@ -10,6 +13,6 @@ export const dialisisGroup: GroupModule = {
     'machine safety checks), the start interlocks on machine, dialyzer and bloodlines, derived adequacy values, alerts and the ' +
     'printable session sheet.',
   permissions: DIALISIS_PERMISSIONS,
-  routes: [],
-  projections: [],
+  routes: [...shiftRoutes, ...planRoutes, ...scheduleSessionRoutes],
+  projections: [scheduleProjection],
 };
