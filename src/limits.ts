@@ -202,6 +202,10 @@ export const LIMITS = {
     /** The near-maximum query lists lines with at most this many uses left unless `margen` says otherwise. */
     nearMaximumDefaultMargin: 1,
   },
+  shiftSeats: {
+    /** A seat claimed for a session whose stream never appeared (a crash between claim and schedule) is released after this. */
+    orphanGraceSeconds: 10 * 60,
+  },
 } as const;
 
 export type Limits = typeof LIMITS;

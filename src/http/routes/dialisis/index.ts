@@ -6,6 +6,9 @@ import { prescriptionsProjection } from '../../../projections/dialisis/prescript
 import { sessionConsequences } from '../../../processes/sessionConsequences.js';
 import { sessionClaimsReconciliationTask } from '../../../commands/dialisis/session/equipmentClaimsReconciliation.js';
 import { prescriptionRoutes } from './prescriptionRoutes.js';
+import { scheduleProjection } from '../../../projections/dialisis/scheduleProjection.js';
+import { planRoutes, shiftRoutes } from './scheduleRoutes.js';
+import { scheduleSessionRoutes } from './scheduleSessionRoutes.js';
 import { reportRoutes } from './reportRoutes.js';
 import { sessionReadRoutes } from './sessionReadRoutes.js';
 import { sessionWriteRoutes } from './sessionWriteRoutes.js';
@@ -19,8 +22,17 @@ export const dialisisGroup: GroupModule = {
     'machine safety checks), the start interlocks on machine, dialyzer and bloodlines, derived adequacy values, alerts and the ' +
     'printable session sheet.',
   permissions: DIALISIS_PERMISSIONS,
-  routes: [...prescriptionRoutes, ...sessionReadRoutes, ...sessionWriteRoutes, startRoute(), ...reportRoutes],
-  projections: [sessionsProjection, prescriptionsProjection],
+  routes: [
+    ...shiftRoutes,
+    ...planRoutes,
+    ...scheduleSessionRoutes,
+    ...prescriptionRoutes,
+    ...sessionReadRoutes,
+    ...sessionWriteRoutes,
+    startRoute(),
+    ...reportRoutes,
+  ],
+  projections: [sessionsProjection, prescriptionsProjection, scheduleProjection],
   processes: [sessionConsequences],
   periodicTasks: [sessionClaimsReconciliationTask],
 };

@@ -1,0 +1,92 @@
+// The day's schedule: every standing plan in effect on a date becomes that patient's session in its shift (once: the
+// session id is fixed by patient, date and shift), and extra or emergency sessions on request. Each holds a seat.
+import { DomainError, rule } from '../../decider.js';
+import type { CommandContext } from '../../handleCommand.js';
+import { invalidFields } from '../../fieldChecks.js';
+import type { AppServices } from '../../../services.js';
+import { companyDay } from '../../../queries/empresas/companyCalendar.js';
+import { awaitScheduleHead, plansInEffect } from '../../../queries/dialisis/scheduleQueries.js';
+import { readModelBehind } from '../../../problems.js';
+import type { ShiftState } from './shiftDecider.js';
+import { isoWeekdayOf } from './shiftEvents.js';
+import { patientFacts, shiftOf, staffFacts } from './scheduleFactWrites.js';
+import { scheduleWithSeat, type ScheduledSession } from './seatWrites.js';
+
+/** Refusals that leave one patient unscheduled without stopping the rest of the day. */
+const SKIPPED_CODES = new Set(['shift-full', 'shift-retired', 'shift-not-running', 'patient-not-schedulable']);
+
+export interface DayGeneration {
+  date: string;
+  /** Sessions of the plans in effect that the schedule holds (new or already there): the same on every run. */
+  scheduled: number;
+  /** Of those, the ones this run wrote. */
+  created: number;
+  sessions: { sessionId: string; patientId: string; shiftId: string; planId: string; created: boolean }[];
+  skipped: { patientId: string; shiftId: string; planId: string; reason: string }[];
+}
+
+const today = (services: AppServices, tenantId: string, ctx: CommandContext) =>
+  companyDay({ services, auth: { tenantId } }, new Date(ctx.at ?? services.now().toISOString()));
+
+export async function generateDay(services: AppServices, ctx: CommandContext, date: string, locationId?: string): Promise<DayGeneration> {
+  const scope = { services, auth: { tenantId: ctx.tenantId } };
+  const day = await today(services, ctx.tenantId, ctx);
+  if (date < day) throw invalidFields([{ field: 'fecha', message: `must not be in the past (today is ${day})` }]);
+  // Plans come from the read model: it must hold every plan written so far, or a plan just created would be missed.
+  if (!(await awaitScheduleHead(scope))) throw readModelBehind();
+  const planned = await plansInEffect(scope, date, isoWeekdayOf(date), locationId);
+  const shifts = new Map<string, Promise<{ state: ShiftState }>>();
+  const answer: DayGeneration = { date, scheduled: 0, created: 0, sessions: [], skipped: [] };
+  for (const plan of planned) {
+    const { patientId, shiftId, planId } = plan;
+    if (!shifts.has(shiftId)) shifts.set(shiftId, shiftOf(services.events, ctx.tenantId, shiftId));
+    const [{ state: shift }, patient] = await Promise.all([shifts.get(shiftId)!, patientFacts(services.events, ctx.tenantId, patientId)]);
+    if (patient.status !== 'active') {
+      answer.skipped.push({ patientId, shiftId, planId, reason: `patient-${patient.status}` });
+      continue;
+    }
+    let done: ScheduledSession | { sessionId: string; created: false };
+    try {
+      done = await scheduleWithSeat(services, ctx, { patientId, date, shiftId, kind: 'planned', planId }, { patient, shift, today: day });
+    } catch (err) {
+      if (!(err instanceof DomainError)) throw err;
+      if (err.code === 'session-already-scheduled') {
+        // An extra or emergency session holds that slot already: the patient is on the schedule.
+        done = { sessionId: String(err.details?.sessionId), created: false };
+      } else if (SKIPPED_CODES.has(err.code)) {
+        answer.skipped.push({ patientId, shiftId, planId, reason: err.code });
+        continue;
+      } else throw err;
+    }
+    answer.sessions.push({ sessionId: done.sessionId, patientId, shiftId, planId, created: done.created });
+  }
+  answer.scheduled = answer.sessions.length;
+  answer.created = answer.sessions.filter((s) => s.created).length;
+  return answer;
+}
+
+export interface ExtraSessionInput {
+  patientId: string;
+  date: string;
+  shiftId: string;
+  kind: 'extra' | 'emergency';
+  reason: string;
+  requestedBy: string;
+}
+
+/** An extra or emergency session: a reason and a requesting collaborator of this company; 409 when none seat is left. */
+export async function requestExtraSession(services: AppServices, ctx: CommandContext, input: ExtraSessionInput): Promise<ScheduledSession> {
+  const [{ state: shift }, patient, staff, day] = await Promise.all([
+    shiftOf(services.events, ctx.tenantId, input.shiftId),
+    patientFacts(services.events, ctx.tenantId, input.patientId),
+    staffFacts(services.events, ctx.tenantId, input.requestedBy),
+    today(services, ctx.tenantId, ctx),
+  ]);
+  const problems = [
+    ...(shift.exists ? [] : [{ field: 'shiftId', message: 'no such shift in this company' }]),
+    ...(staff.exists ? [] : [{ field: 'requestedBy', message: 'no such collaborator in this company' }]),
+  ];
+  if (problems.length > 0) throw invalidFields(problems);
+  if (!staff.active) throw rule('requester-terminated', 'the requesting collaborator is no longer with the company');
+  return scheduleWithSeat(services, ctx, input, { patient, shift, today: day });
+}

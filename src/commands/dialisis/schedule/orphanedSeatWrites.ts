@@ -1,0 +1,67 @@
+// Reconciliation of the seat reservation: a seat claimed for a session whose stream never appeared (the process stopped
+// between the claim and the scheduling) is given back once older than the grace period. Run at start and periodically.
+import { handleCommand, type CommandContext } from '../../handleCommand.js';
+import { newId } from '../../eventIds.js';
+import { LIMITS } from '../../../limits.js';
+import type { AppServices } from '../../../services.js';
+import { platformCollections } from '../../../queries/platform/memberships.js';
+import { shiftDaysWithUnscheduledSeats } from '../../../queries/dialisis/scheduleOccupancy.js';
+import { PLATFORM_DOCS } from '../../../stores/readStore.js';
+import { streamName } from '../../../stores/eventStore.js';
+import { sessionDecider } from '../session/sessionDecider.js';
+import { shiftDayDecider } from './shiftDayDecider.js';
+
+const systemCtx = (services: AppServices, tenantId: string): CommandContext => ({
+  tenantId,
+  actor: 'system',
+  sessionId: null,
+  correlationId: newId(),
+  ip: null,
+  userAgent: null,
+  reason: 'seat of a session that was never scheduled',
+  at: services.now().toISOString(),
+});
+
+async function tenantsOf(services: AppServices): Promise<string[]> {
+  const ids: string[] = [];
+  let after: string | null = null;
+  do {
+    const page = await platformCollections(services).companies.find(PLATFORM_DOCS, {}, { limit: LIMITS.pagination.maxLimit, after });
+    ids.push(...page.items.map((c) => c.id));
+    after = page.nextCursor;
+  } while (after);
+  return ids;
+}
+
+async function releaseInTenant(services: AppServices, tenantId: string): Promise<number> {
+  const scope = { services, auth: { tenantId } };
+  const ctx = systemCtx(services, tenantId);
+  let released = 0;
+  let after: string | null = null;
+  do {
+    const page = await shiftDaysWithUnscheduledSeats(scope, after, LIMITS.pagination.maxLimit);
+    for (const day of page.items) {
+      for (const seat of day.seats.filter((s) => !s.scheduled)) {
+        // The session's own stream decides, not the read model: it may simply not have caught up yet.
+        const session = await services.events.readStream(streamName(tenantId, sessionDecider.category, seat.sessionId), { maxCount: 1 });
+        const data = { sessionId: seat.sessionId, sessionExists: session.length > 0, graceSeconds: LIMITS.shiftSeats.orphanGraceSeconds };
+        const result = await handleCommand(
+          services.events,
+          shiftDayDecider,
+          { type: 'ReleaseOrphanedSeat', aggregateId: day.id, data },
+          ctx,
+        );
+        released += result.events.length;
+      }
+    }
+    after = page.nextCursor;
+  } while (after);
+  return released;
+}
+
+/** Gives back the seats whose session never appeared, in one company or in all; answers how many were released. */
+export async function releaseOrphanedSeats(services: AppServices, tenantId?: string): Promise<number> {
+  let released = 0;
+  for (const tenant of tenantId ? [tenantId] : await tenantsOf(services)) released += await releaseInTenant(services, tenant);
+  return released;
+}

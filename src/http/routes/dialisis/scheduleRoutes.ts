@@ -1,0 +1,246 @@
+// /dialisis/turnos and /dialisis/planes: the shifts of each location and the patients' standing plans.
+import { minPositionQueryProperty, pageOf, pageQueryProperties, problem } from '../../commonSchemas.js';
+import { awaitMinPosition } from '../../readYourWrites.js';
+import { etagOf, ifMatchHeader, ifMatchRevision, writeHeaders } from '../../recordHeaders.js';
+import { route, type HttpResult, type RequestContext, type RouteDecl } from '../../routeTypes.js';
+import type { ShiftPatch } from '../../../commands/dialisis/schedule/shiftEvents.js';
+import {
+  correctShift,
+  createStandingPlan,
+  defineShift,
+  endStandingPlan,
+  retireShift,
+  type PlanInput,
+  type ShiftInput,
+} from '../../../commands/dialisis/schedule/scheduleWrites.js';
+import { SCHEDULE_PROJECTION } from '../../../projections/dialisis/scheduleProjection.js';
+import {
+  awaitScheduleHead,
+  listPlans,
+  listShifts,
+  planAfterWrite,
+  planOr404,
+  planView,
+  shiftAfterWrite,
+  shiftOr404,
+  shiftView,
+  type PlanListQuery,
+  type ShiftListQuery,
+} from '../../../queries/dialisis/scheduleQueries.js';
+import {
+  badCursor400,
+  commandCtx,
+  conflict409,
+  ok,
+  precondition412,
+  RECORD_HEADERS,
+  required428,
+  tenantCtx,
+  unavailable503,
+  withFieldPointers,
+  type MinPositionQuery,
+  type NoInput,
+} from '../shared/recordSupport.js';
+import { IdSchema } from '../shared/fieldSchemas.js';
+import { READ, TAG, WRITE } from './permissions.js';
+import { PlanBody, PlanEndBody, PlanView, ReasonBody, ShiftBody, ShiftPatchBody, ShiftView } from './scheduleSchemas.js';
+
+type IdParams = { id: string };
+const Params = { type: 'object', additionalProperties: false, required: ['id'], properties: { id: IdSchema } };
+const minPositionOnly = { type: 'object', additionalProperties: false, properties: { ...minPositionQueryProperty } };
+const shift404 = problem("No such shift in the selected company (another company's shift is reported the same way)");
+const plan404 = problem("No such standing plan in the selected company (another company's plan is reported the same way)");
+
+async function shiftAnswer(ctx: RequestContext, id: string, position: bigint | null, status = 200): Promise<HttpResult> {
+  const doc = await shiftAfterWrite(tenantCtx(ctx), id, position);
+  const location = status === 201 ? `/dialisis/turnos/${id}` : undefined;
+  const headers = writeHeaders({ revision: doc.revision, position: position ?? BigInt(doc._position), ...(location ? { location } : {}) });
+  return { status, body: shiftView(doc), headers };
+}
+
+async function planAnswer(ctx: RequestContext, plan: { planId: string; patientId: string }, position: bigint | null, status = 200) {
+  const doc = await planAfterWrite(tenantCtx(ctx), plan, position);
+  const location = status === 201 ? `/dialisis/planes/${plan.planId}` : undefined;
+  return {
+    status,
+    body: planView(doc),
+    headers: writeHeaders({ position: position ?? BigInt(doc._position), ...(location ? { location } : {}) }),
+  };
+}
+
+export const shiftRoutes: RouteDecl[] = [
+  route<NoInput, NoInput, ShiftInput>({
+    method: 'post',
+    path: '/dialisis/turnos',
+    tag: TAG,
+    auth: 'tenant',
+    permission: WRITE,
+    idempotent: true,
+    summary: 'Define a shift of a location: weekdays, dialysis window, cleaning window, nominal and reserved seats',
+    description:
+      'The location must be one of the company (422 naming locationId) and open (409 location-closed). Without capacity the ' +
+      "company policy's default applies (the event records the policy revision).",
+    body: ShiftBody,
+    responses: { 201: ok('The new shift', ShiftView, { ...RECORD_HEADERS, Location: 'URL of the shift' }), 409: conflict409 },
+    handle: (input, ctx) =>
+      withFieldPointers(async () => {
+        const { shiftId, result } = await defineShift(ctx.services, commandCtx(ctx), input.body);
+        return shiftAnswer(ctx, shiftId, result.position, 201);
+      }),
+  }),
+  route<NoInput, ShiftListQuery & MinPositionQuery>({
+    method: 'get',
+    path: '/dialisis/turnos',
+    tag: TAG,
+    auth: 'tenant',
+    permission: READ,
+    summary: 'List shifts by name, of one location or status',
+    query: {
+      type: 'object',
+      additionalProperties: false,
+      properties: { sedeId: IdSchema, estado: { enum: ['active', 'retired'] }, ...pageQueryProperties, ...minPositionQueryProperty },
+    },
+    responses: { 200: { description: 'A page of shifts', schema: pageOf(ShiftView) }, 400: badCursor400, 503: unavailable503 },
+    handle: async (input, ctx) => {
+      await awaitMinPosition(ctx, input.query.minPosition, [SCHEDULE_PROJECTION]);
+      return { status: 200, body: await listShifts(tenantCtx(ctx), input.query) };
+    },
+  }),
+  route<IdParams, MinPositionQuery>({
+    method: 'get',
+    path: '/dialisis/turnos/{id}',
+    tag: TAG,
+    auth: 'tenant',
+    permission: READ,
+    summary: 'Read a shift',
+    params: Params,
+    query: minPositionOnly,
+    responses: { 200: ok('The shift', ShiftView, { ETag: RECORD_HEADERS.ETag }), 404: shift404, 503: unavailable503 },
+    handle: async (input, ctx) => {
+      await awaitMinPosition(ctx, input.query.minPosition, [SCHEDULE_PROJECTION]);
+      const doc = await shiftOr404(tenantCtx(ctx), input.params.id);
+      return { status: 200, body: shiftView(doc), headers: { ETag: etagOf(doc.revision) } };
+    },
+  }),
+  route<IdParams, NoInput, ShiftPatch & { reason: string }>({
+    method: 'patch',
+    path: '/dialisis/turnos/{id}',
+    tag: TAG,
+    auth: 'tenant',
+    permission: WRITE,
+    summary: "Correct a shift's data",
+    description:
+      'Partial update with a reason; If-Match is required (428 without it, 412 when the shift changed). Seats already taken ' +
+      'stay taken when the capacity is lowered; new claims follow the new capacity.',
+    params: Params,
+    body: ShiftPatchBody,
+    requestHeaders: { 'If-Match': ifMatchHeader(true) },
+    responses: { 200: ok('The corrected shift', ShiftView), 404: shift404, 409: conflict409, 412: precondition412, 428: required428 },
+    handle: (input, ctx) =>
+      withFieldPointers(async () => {
+        const ifMatch = ifMatchRevision(input.headers['if-match'], { required: true });
+        const { reason, ...patch } = input.body;
+        const result = await correctShift(ctx.services, commandCtx(ctx, reason), input.params.id, patch, ifMatch);
+        return shiftAnswer(ctx, input.params.id, result.position);
+      }),
+  }),
+  route<IdParams, NoInput, { reason: string }>({
+    method: 'post',
+    path: '/dialisis/turnos/{id}/baja',
+    tag: TAG,
+    auth: 'tenant',
+    permission: WRITE,
+    summary: 'Retire a shift (terminal) with a reason: no new plan or session may use it',
+    params: Params,
+    body: ReasonBody,
+    requestHeaders: { 'If-Match': ifMatchHeader(false) },
+    responses: { 200: ok('The retired shift', ShiftView), 404: shift404, 409: conflict409, 412: precondition412 },
+    handle: (input, ctx) =>
+      withFieldPointers(async () => {
+        const ifMatch = ifMatchRevision(input.headers['if-match']);
+        const cmd = commandCtx(ctx, input.body.reason);
+        const result = await retireShift(ctx.services, cmd, input.params.id, input.body.reason, ifMatch);
+        return shiftAnswer(ctx, input.params.id, result.position);
+      }),
+  }),
+];
+
+export const planRoutes: RouteDecl[] = [
+  route<NoInput, NoInput, PlanInput>({
+    method: 'post',
+    path: '/dialisis/planes',
+    tag: TAG,
+    auth: 'tenant',
+    permission: WRITE,
+    idempotent: true,
+    summary: 'Create a standing plan: patient x weekdays x shift, from a date (to a date)',
+    description:
+      'The patient must be of the company (422 patientId) and active (409 patient-not-schedulable); the shift of the company ' +
+      '(422 shiftId), not retired, running on those weekdays (422 weekdays). A patient never has two plans on one weekday ' +
+      'over overlapping dates (409 plan-overlap, with existingPlanId).',
+    body: PlanBody,
+    responses: { 201: ok('The new plan', PlanView, { ...RECORD_HEADERS, Location: 'URL of the plan' }), 409: conflict409 },
+    handle: (input, ctx) =>
+      withFieldPointers(async () => {
+        const { planId, result } = await createStandingPlan(ctx.services, commandCtx(ctx), input.body);
+        return planAnswer(ctx, { planId, patientId: input.body.patientId }, result.position, 201);
+      }),
+  }),
+  route<NoInput, PlanListQuery & MinPositionQuery>({
+    method: 'get',
+    path: '/dialisis/planes',
+    tag: TAG,
+    auth: 'tenant',
+    permission: READ,
+    summary: 'List standing plans by start date, of one patient, one shift or status',
+    query: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        pacienteId: IdSchema,
+        turnoId: IdSchema,
+        estado: { enum: ['active', 'ended'] },
+        ...pageQueryProperties,
+        ...minPositionQueryProperty,
+      },
+    },
+    responses: { 200: { description: 'A page of plans', schema: pageOf(PlanView) }, 400: badCursor400, 503: unavailable503 },
+    handle: async (input, ctx) => {
+      await awaitMinPosition(ctx, input.query.minPosition, [SCHEDULE_PROJECTION]);
+      return { status: 200, body: await listPlans(tenantCtx(ctx), input.query) };
+    },
+  }),
+  route<IdParams, MinPositionQuery>({
+    method: 'get',
+    path: '/dialisis/planes/{id}',
+    tag: TAG,
+    auth: 'tenant',
+    permission: READ,
+    summary: 'Read a standing plan',
+    params: Params,
+    query: minPositionOnly,
+    responses: { 200: { description: 'The plan', schema: PlanView }, 404: plan404, 503: unavailable503 },
+    handle: async (input, ctx) => {
+      await awaitMinPosition(ctx, input.query.minPosition, [SCHEDULE_PROJECTION]);
+      return { status: 200, body: planView(await planOr404(tenantCtx(ctx), input.params.id)) };
+    },
+  }),
+  route<IdParams, NoInput, { effectiveTo: string; reason: string }>({
+    method: 'post',
+    path: '/dialisis/planes/{id}/fin',
+    tag: TAG,
+    auth: 'tenant',
+    permission: WRITE,
+    summary: 'End a standing plan: its last day and why (sessions already scheduled stay as they are)',
+    params: Params,
+    body: PlanEndBody,
+    responses: { 200: ok('The ended plan', PlanView), 404: plan404, 409: conflict409 },
+    handle: (input, ctx) =>
+      withFieldPointers(async () => {
+        await awaitScheduleHead(tenantCtx(ctx));
+        const plan = { planId: input.params.id, patientId: (await planOr404(tenantCtx(ctx), input.params.id)).patientId };
+        const result = await endStandingPlan(ctx.services, commandCtx(ctx, input.body.reason), plan, input.body);
+        return planAnswer(ctx, plan, result.position);
+      }),
+  }),
+];

@@ -1,0 +1,163 @@
+// The day's schedule: generation from the standing plans, extra and emergency sessions, cancellation and no-show (each
+// giving the seat back), and who holds the seats of a shift on a date.
+import { minPositionQueryProperty, problem } from '../../commonSchemas.js';
+import { ProblemError } from '../../../problems.js';
+import { DomainError } from '../../../commands/decider.js';
+import { writeHeaders } from '../../recordHeaders.js';
+import { route, type HttpResult, type RouteDecl } from '../../routeTypes.js';
+import type { CommandResult } from '../../../commands/handleCommand.js';
+import type { SessionState } from '../../../commands/dialisis/session/sessionState.js';
+import { generateDay, requestExtraSession, type ExtraSessionInput } from '../../../commands/dialisis/schedule/dayWrites.js';
+import { endSessionSlot } from '../../../commands/dialisis/schedule/seatWrites.js';
+import { SCHEDULE_PROJECTION } from '../../../projections/dialisis/scheduleProjection.js';
+import { awaitScheduleHead, shiftOr404 } from '../../../queries/dialisis/scheduleQueries.js';
+import { occupancyOf } from '../../../queries/dialisis/scheduleOccupancy.js';
+import {
+  commandCtx,
+  conflict409,
+  ok,
+  RECORD_HEADERS,
+  tenantCtx,
+  unavailable503,
+  withFieldPointers,
+  type NoInput,
+} from '../shared/recordSupport.js';
+import { DateSchema, IdSchema } from '../shared/fieldSchemas.js';
+import { awaitMinPosition } from '../../readYourWrites.js';
+import { READ, TAG, WRITE } from './permissions.js';
+import {
+  CancelBody,
+  ExtraSessionBody,
+  GenerationBody,
+  GenerationView,
+  NoShowBody,
+  OccupancyView,
+  SessionSlotView,
+} from './scheduleSchemas.js';
+
+type IdParams = { id: string };
+const Params = { type: 'object', additionalProperties: false, required: ['id'], properties: { id: IdSchema } };
+const session404 = problem("No such session in the selected company (another company's session is reported the same way)");
+const shift404 = problem("No such shift in the selected company (another company's shift is reported the same way)");
+
+function slotAnswer(result: CommandResult<SessionState>, status = 200): HttpResult {
+  const scheduled = result.state.scheduled!;
+  const { sessionId, patientId, date, shiftId, locationId, kind } = scheduled;
+  const location = status === 201 ? `/dialisis/sesiones/${sessionId}` : undefined;
+  return {
+    status,
+    body: { sessionId, patientId, date, shiftId, locationId, kind, status: result.state.status },
+    headers: writeHeaders({ revision: result.revision, position: result.position, ...(location ? { location } : {}) }),
+  };
+}
+
+export const scheduleSessionRoutes: RouteDecl[] = [
+  route<{ fecha: string }, NoInput, { locationId?: string } | undefined>({
+    method: 'post',
+    path: '/dialisis/agenda/{fecha}/generacion',
+    tag: TAG,
+    auth: 'tenant',
+    permission: WRITE,
+    summary: "Generate the day's schedule from the standing plans in effect on that date",
+    description:
+      "Each plan in effect on the date's weekday schedules its patient's session in its shift, holding a seat. Running it " +
+      'again changes nothing and answers the same `scheduled` count (`created` 0). Patients who are not active are never ' +
+      'scheduled: they are listed in `skipped` with the reason, as are plans whose shift is full. Not for a past date (422).',
+    params: { type: 'object', additionalProperties: false, required: ['fecha'], properties: { fecha: DateSchema } },
+    body: GenerationBody,
+    responses: { 200: { description: 'What the day holds now', schema: GenerationView }, 503: unavailable503 },
+    handle: async (input, ctx) => {
+      try {
+        return { status: 200, body: await generateDay(ctx.services, commandCtx(ctx), input.params.fecha, input.body?.locationId) };
+      } catch (err) {
+        // The date travels in the path: its field errors point there.
+        if (err instanceof DomainError && err.code === 'validation-failed') {
+          throw new ProblemError(422, 'validation-failed', 'Unprocessable Content', err.message, {}, [
+            { pointer: '/params/fecha', message: err.message },
+          ]);
+        }
+        throw err;
+      }
+    },
+  }),
+  route<NoInput, NoInput, ExtraSessionInput>({
+    method: 'post',
+    path: '/dialisis/sesiones',
+    tag: TAG,
+    auth: 'tenant',
+    permission: WRITE,
+    idempotent: true,
+    summary: 'Schedule an extra or emergency session, with its reason and the requesting physician',
+    description:
+      'One session per patient, date and shift: a second answers 409 session-already-scheduled. A planned or extra session ' +
+      'needs a free nominal seat, an emergency may also take a reserved one (409 shift-full otherwise). requestedBy is a ' +
+      'collaborator of the company (422 naming it).',
+    body: ExtraSessionBody,
+    responses: {
+      201: ok('The scheduled session', SessionSlotView, { ...RECORD_HEADERS, Location: 'URL of the session' }),
+      409: conflict409,
+    },
+    handle: (input, ctx) =>
+      withFieldPointers(async () => slotAnswer((await requestExtraSession(ctx.services, commandCtx(ctx), input.body)).session, 201)),
+  }),
+  route<IdParams, NoInput, { reason: string }>({
+    method: 'post',
+    path: '/dialisis/sesiones/{id}/cancelacion',
+    tag: TAG,
+    auth: 'tenant',
+    permission: WRITE,
+    summary: 'Cancel a session before it starts, with a reason: its seat is given back',
+    params: Params,
+    body: CancelBody,
+    responses: { 200: ok('The cancelled session', SessionSlotView), 404: session404, 409: conflict409 },
+    handle: (input, ctx) =>
+      withFieldPointers(async () =>
+        slotAnswer(
+          await endSessionSlot(ctx.services, commandCtx(ctx, input.body.reason), input.params.id, {
+            type: 'CancelSession',
+            data: { reason: input.body.reason },
+          }),
+        ),
+      ),
+  }),
+  route<IdParams, NoInput, { note?: string } | undefined>({
+    method: 'post',
+    path: '/dialisis/sesiones/{id}/inasistencia',
+    tag: TAG,
+    auth: 'tenant',
+    permission: WRITE,
+    summary: 'Mark a scheduled session as a no-show: its seat is given back for an extra or emergency patient',
+    params: Params,
+    body: NoShowBody,
+    responses: { 200: ok('The session, no-show', SessionSlotView), 404: session404, 409: conflict409 },
+    handle: (input, ctx) =>
+      withFieldPointers(async () => {
+        const note = input.body?.note;
+        const command = { type: 'MarkNoShow' as const, data: note ? { note } : {} };
+        return slotAnswer(await endSessionSlot(ctx.services, commandCtx(ctx), input.params.id, command));
+      }),
+  }),
+  route<IdParams, { fecha: string; minPosition?: string }>({
+    method: 'get',
+    path: '/dialisis/turnos/{id}/ocupacion',
+    tag: TAG,
+    auth: 'tenant',
+    permission: READ,
+    summary: 'Who holds the seats of a shift on a date: capacity, seats taken by kind, seats left, the sessions',
+    params: Params,
+    query: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['fecha'],
+      properties: { fecha: DateSchema, ...minPositionQueryProperty },
+    },
+    responses: { 200: { description: 'The occupancy', schema: OccupancyView }, 404: shift404, 503: unavailable503 },
+    handle: async (input, ctx) => {
+      await awaitMinPosition(ctx, input.query.minPosition, [SCHEDULE_PROJECTION]);
+      const scope = tenantCtx(ctx);
+      if (!input.query.minPosition) await awaitScheduleHead(scope);
+      const shift = await shiftOr404(scope, input.params.id);
+      return { status: 200, body: await occupancyOf(scope, shift, input.query.fecha) };
+    },
+  }),
+];
