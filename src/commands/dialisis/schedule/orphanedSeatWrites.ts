@@ -65,3 +65,13 @@ export async function releaseOrphanedSeats(services: AppServices, tenantId?: str
   for (const tenant of tenantId ? [tenantId] : await tenantsOf(services)) released += await releaseInTenant(services, tenant);
   return released;
 }
+
+/** Runs at start and periodically with the group (the composition root's periodic tasks). */
+export const orphanedSeatsTask = {
+  name: 'shift-seat-reconciliation',
+  everyMs: LIMITS.shiftSeats.orphanGraceSeconds * 1000,
+  run: async (services: AppServices): Promise<void> => {
+    const released = await releaseOrphanedSeats(services);
+    if (released > 0) services.logger.warn('released shift seats of sessions that were never scheduled', { count: released });
+  },
+};

@@ -6,6 +6,7 @@ import { prescriptionsProjection } from '../../../projections/dialisis/prescript
 import { sessionConsequences } from '../../../processes/sessionConsequences.js';
 import { sessionClaimsReconciliationTask } from '../../../commands/dialisis/session/equipmentClaimsReconciliation.js';
 import { prescriptionRoutes } from './prescriptionRoutes.js';
+import { orphanedSeatsTask } from '../../../commands/dialisis/schedule/orphanedSeatWrites.js';
 import { scheduleProjection } from '../../../projections/dialisis/scheduleProjection.js';
 import { planRoutes, shiftRoutes } from './scheduleRoutes.js';
 import { scheduleSessionRoutes } from './scheduleSessionRoutes.js';
@@ -34,5 +35,5 @@ export const dialisisGroup: GroupModule = {
   ],
   projections: [sessionsProjection, prescriptionsProjection, scheduleProjection],
   processes: [sessionConsequences],
-  periodicTasks: [sessionClaimsReconciliationTask],
+  periodicTasks: [sessionClaimsReconciliationTask, orphanedSeatsTask],
 };
