@@ -12,7 +12,7 @@ import { endMachineUse } from '../commands/monitores/machineWrites.js';
 import { recordDialyzerUse } from '../commands/filtros-dialisis/dialyzerWrites.js';
 import { recordBloodlineUse } from '../commands/lineas/bloodlineWrites.js';
 import type { AppServices } from '../services.js';
-import { streamName, tenantOfStream, type RecordedEvent } from '../stores/eventStore.js';
+import { categoryOfStream, streamName, tenantOfStream, type RecordedEvent } from '../stores/eventStore.js';
 import type { ProcessManager } from './processRunner.js';
 
 export const SESSION_CONSEQUENCES_ACTOR = 'process:session-consequences';
@@ -59,6 +59,7 @@ async function apply(
 }
 
 async function react(event: RecordedEvent, services: AppServices): Promise<void> {
+  if (categoryOfStream(event.streamName) !== sessionDecider.category) return;
   const tenantId = tenantOfStream(event.streamName);
   const sessionId = event.streamName.slice(event.streamName.indexOf('-') + 1);
   const { state } = await loadAggregate(services.events, sessionDecider, streamName(tenantId, sessionDecider.category, sessionId));

@@ -141,3 +141,10 @@ export function tenantOfStream(stream: string): string {
   const dot = stream.indexOf('.');
   return dot < 0 ? '' : stream.slice(0, dot);
 }
+
+/** The category of a stream `<tenant>.<category>-<id>` (event type names are not unique across categories). */
+export function categoryOfStream(stream: string): string {
+  const dot = stream.indexOf('.');
+  const dash = stream.indexOf('-', dot + 1);
+  return dot < 0 || dash < 0 ? '' : stream.slice(dot + 1, dash);
+}

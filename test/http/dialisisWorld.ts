@@ -11,6 +11,7 @@ export interface Clinician {
   staffId: string;
   userId: string;
   token: string;
+  account: { email: string; password: string; totpSecret: string; userId: string; companyId: string };
 }
 
 export interface DialisisWorld extends MonitoresWorld {
@@ -26,6 +27,10 @@ export interface DialisisWorld extends MonitoresWorld {
   createPlan(token: string, patientId: string, shiftId: string, weekdays: number[], overrides?: Json): Promise<string>;
   generate(token: string, date: string, body?: Json): Promise<Answer>;
   extraSession(token: string, body: Json): Promise<Answer>;
+  /** Moves the server clock on; everyone signs in again (access tokens live 15 minutes). */
+  advance(ms: number): Promise<void>;
+  /** A fresh authenticator code of a clinician, in a later 30-second step than any code used before (step-up). */
+  stepUpCode(who: Clinician): Promise<string>;
 }
 
 const DAY_MS = 86_400_000;
@@ -50,13 +55,14 @@ async function clinician(world: MonitoresWorld, role: 'physician' | 'nurse'): Pr
   const user = await registerUser(services, { email, name: role, password, totpSecret }, caller);
   const granted = await grantMembership(services, { companyId: admin.companyId, userId: user.userId, roles: [role] }, caller);
   if (granted.position !== null) await services.projections.waitFor(granted.position);
-  const token = await world.server.signInAndSelect({ email, password, totpSecret, userId: user.userId, companyId: admin.companyId });
+  const account = { email, password, totpSecret, userId: user.userId, companyId: admin.companyId };
+  const token = await world.server.signInAndSelect(account);
   const body = role === 'physician' ? { name: 'Nephrologist', licensingBody: 'CMP', suggestedRoles: ['physician'] } : {};
   const position = await world.createPosition(world.a, { code: unique(role === 'physician' ? 'NEF-' : 'ENF-'), ...body });
   const staff = await world.hire(world.a, position.body.id as string);
   const staffId = staff.body.id as string;
   expectStatus(await world.call(world.a, 'POST', `/colaboradores/${staffId}/usuario`, { json: { userId: user.userId } }), 200);
-  return { staffId, userId: user.userId, token };
+  return { staffId, userId: user.userId, token, account };
 }
 
 export async function startDialisisWorld(): Promise<DialisisWorld> {
@@ -88,6 +94,15 @@ export async function startDialisisWorld(): Promise<DialisisWorld> {
       },
       generate: (token, date, body) => world.call(token, 'POST', `/dialisis/agenda/${date}/generacion`, { json: body ?? {} }),
       extraSession: (token, body) => world.call(token, 'POST', '/dialisis/sesiones', { json: body }),
+      async advance(this: DialisisWorld, ms: number) {
+        world.server.clock.advance(ms);
+        await this.refreshSessions();
+        for (const who of [this.physician, this.nurse]) who.token = await world.server.signInAndSelect(who.account);
+      },
+      async stepUpCode(who) {
+        world.server.clock.advance(31_000);
+        return world.server.totpCode(who.account.totpSecret);
+      },
     };
   } catch (err) {
     await world.close();

@@ -1,10 +1,14 @@
 // Sessions by id: authenticate reads one document per request (a single `get`).
 import { applyTo, type Projection } from '../runner/projection.js';
 import { PLATFORM_DOCS } from '../../stores/readStore.js';
+import { categoryOfStream } from '../../stores/eventStore.js';
 import type { SessionEvent } from '../../commands/platform/session/events.js';
 import { aggregateIdOf, SESSIONS, type SessionDoc } from './platformReadModels.js';
 
 type Fold = Omit<SessionDoc, '_position'>;
+
+/** Category of the sign-in session streams (the platform session decider's). */
+const SIGN_IN_SESSION_CATEGORY = 'session';
 
 export const sessionsProjection: Projection = {
   name: SESSIONS.projection,
@@ -20,6 +24,8 @@ export const sessionsProjection: Projection = {
     'SessionExpired',
   ],
   async handle(event, tx) {
+    // A dialysis session's SessionStarted shares the name: only the sign-in sessions' own streams count here.
+    if (categoryOfStream(event.streamName) !== SIGN_IN_SESSION_CATEGORY) return;
     const e = { type: event.type, data: event.data } as SessionEvent;
     await applyTo<SessionDoc>(tx, SESSIONS.collection, PLATFORM_DOCS, aggregateIdOf(event), event, (doc): Fold | null => {
       if (e.type === 'SessionStarted') {
