@@ -2,7 +2,8 @@
 import type { GroupModule } from '../../groupModule.js';
 import { scheduleProjection } from '../../../projections/dialisis/scheduleProjection.js';
 import { DIALISIS_PERMISSIONS, TAG } from './permissions.js';
-import { planRoutes, shiftRoutes } from './scheduleRoutes.js';
+import { shiftRoutes } from './scheduleRoutes.js';
+import { planRoutes } from './schedulePlanRoutes.js';
 import { scheduleSessionRoutes } from './scheduleSessionRoutes.js';
 
 export const dialisisGroup: GroupModule = {
