@@ -8,7 +8,8 @@ import { sessionClaimsReconciliationTask } from '../../../commands/dialisis/sess
 import { prescriptionRoutes } from './prescriptionRoutes.js';
 import { orphanedSeatsTask } from '../../../commands/dialisis/schedule/orphanedSeatWrites.js';
 import { scheduleProjection } from '../../../projections/dialisis/scheduleProjection.js';
-import { planRoutes, shiftRoutes } from './scheduleRoutes.js';
+import { planRoutes } from './schedulePlanRoutes.js';
+import { shiftRoutes } from './scheduleRoutes.js';
 import { scheduleSessionRoutes } from './scheduleSessionRoutes.js';
 import { reportRoutes } from './reportRoutes.js';
 import { sessionReadRoutes } from './sessionReadRoutes.js';

@@ -1,32 +1,12 @@
-// /dialisis/turnos and /dialisis/planes: the shifts of each location and the patients' standing plans.
+// /dialisis/turnos: the shifts of each location (their occupancy on a date is in scheduleSessionRoutes.ts).
 import { minPositionQueryProperty, pageOf, pageQueryProperties, problem } from '../../commonSchemas.js';
 import { awaitMinPosition } from '../../readYourWrites.js';
 import { etagOf, ifMatchHeader, ifMatchRevision, writeHeaders } from '../../recordHeaders.js';
 import { route, type HttpResult, type RequestContext, type RouteDecl } from '../../routeTypes.js';
 import type { ShiftPatch } from '../../../commands/dialisis/schedule/shiftEvents.js';
-import {
-  correctShift,
-  createStandingPlan,
-  defineShift,
-  endStandingPlan,
-  retireShift,
-  type PlanInput,
-  type ShiftInput,
-} from '../../../commands/dialisis/schedule/scheduleWrites.js';
+import { correctShift, defineShift, retireShift, type ShiftInput } from '../../../commands/dialisis/schedule/scheduleWrites.js';
 import { SCHEDULE_PROJECTION } from '../../../projections/dialisis/scheduleProjection.js';
-import {
-  awaitScheduleHead,
-  listPlans,
-  listShifts,
-  planAfterWrite,
-  planOr404,
-  planView,
-  shiftAfterWrite,
-  shiftOr404,
-  shiftView,
-  type PlanListQuery,
-  type ShiftListQuery,
-} from '../../../queries/dialisis/scheduleQueries.js';
+import { listShifts, shiftAfterWrite, shiftOr404, shiftView, type ShiftListQuery } from '../../../queries/dialisis/scheduleQueries.js';
 import {
   badCursor400,
   commandCtx,
@@ -43,29 +23,18 @@ import {
 } from '../shared/recordSupport.js';
 import { IdSchema } from '../shared/fieldSchemas.js';
 import { READ, TAG, WRITE } from './permissions.js';
-import { PlanBody, PlanEndBody, PlanView, ReasonBody, ShiftBody, ShiftPatchBody, ShiftView } from './scheduleSchemas.js';
+import { ReasonBody, ShiftBody, ShiftPatchBody, ShiftView } from './scheduleSchemas.js';
 
 type IdParams = { id: string };
 const Params = { type: 'object', additionalProperties: false, required: ['id'], properties: { id: IdSchema } };
 const minPositionOnly = { type: 'object', additionalProperties: false, properties: { ...minPositionQueryProperty } };
 const shift404 = problem("No such shift in the selected company (another company's shift is reported the same way)");
-const plan404 = problem("No such standing plan in the selected company (another company's plan is reported the same way)");
 
 async function shiftAnswer(ctx: RequestContext, id: string, position: bigint | null, status = 200): Promise<HttpResult> {
   const doc = await shiftAfterWrite(tenantCtx(ctx), id, position);
   const location = status === 201 ? `/dialisis/turnos/${id}` : undefined;
   const headers = writeHeaders({ revision: doc.revision, position: position ?? BigInt(doc._position), ...(location ? { location } : {}) });
   return { status, body: shiftView(doc), headers };
-}
-
-async function planAnswer(ctx: RequestContext, plan: { planId: string; patientId: string }, position: bigint | null, status = 200) {
-  const doc = await planAfterWrite(tenantCtx(ctx), plan, position);
-  const location = status === 201 ? `/dialisis/planes/${plan.planId}` : undefined;
-  return {
-    status,
-    body: planView(doc),
-    headers: writeHeaders({ position: position ?? BigInt(doc._position), ...(location ? { location } : {}) }),
-  };
 }
 
 export const shiftRoutes: RouteDecl[] = [
@@ -161,86 +130,6 @@ export const shiftRoutes: RouteDecl[] = [
         const cmd = commandCtx(ctx, input.body.reason);
         const result = await retireShift(ctx.services, cmd, input.params.id, input.body.reason, ifMatch);
         return shiftAnswer(ctx, input.params.id, result.position);
-      }),
-  }),
-];
-
-export const planRoutes: RouteDecl[] = [
-  route<NoInput, NoInput, PlanInput>({
-    method: 'post',
-    path: '/dialisis/planes',
-    tag: TAG,
-    auth: 'tenant',
-    permission: WRITE,
-    idempotent: true,
-    summary: 'Create a standing plan: patient x weekdays x shift, from a date (to a date)',
-    description:
-      'The patient must be of the company (422 patientId) and active (409 patient-not-schedulable); the shift of the company ' +
-      '(422 shiftId), not retired, running on those weekdays (422 weekdays). A patient never has two plans on one weekday ' +
-      'over overlapping dates (409 plan-overlap, with existingPlanId).',
-    body: PlanBody,
-    responses: { 201: ok('The new plan', PlanView, { ...RECORD_HEADERS, Location: 'URL of the plan' }), 409: conflict409 },
-    handle: (input, ctx) =>
-      withFieldPointers(async () => {
-        const { planId, result } = await createStandingPlan(ctx.services, commandCtx(ctx), input.body);
-        return planAnswer(ctx, { planId, patientId: input.body.patientId }, result.position, 201);
-      }),
-  }),
-  route<NoInput, PlanListQuery & MinPositionQuery>({
-    method: 'get',
-    path: '/dialisis/planes',
-    tag: TAG,
-    auth: 'tenant',
-    permission: READ,
-    summary: 'List standing plans by start date, of one patient, one shift or status',
-    query: {
-      type: 'object',
-      additionalProperties: false,
-      properties: {
-        pacienteId: IdSchema,
-        turnoId: IdSchema,
-        estado: { enum: ['active', 'ended'] },
-        ...pageQueryProperties,
-        ...minPositionQueryProperty,
-      },
-    },
-    responses: { 200: { description: 'A page of plans', schema: pageOf(PlanView) }, 400: badCursor400, 503: unavailable503 },
-    handle: async (input, ctx) => {
-      await awaitMinPosition(ctx, input.query.minPosition, [SCHEDULE_PROJECTION]);
-      return { status: 200, body: await listPlans(tenantCtx(ctx), input.query) };
-    },
-  }),
-  route<IdParams, MinPositionQuery>({
-    method: 'get',
-    path: '/dialisis/planes/{id}',
-    tag: TAG,
-    auth: 'tenant',
-    permission: READ,
-    summary: 'Read a standing plan',
-    params: Params,
-    query: minPositionOnly,
-    responses: { 200: { description: 'The plan', schema: PlanView }, 404: plan404, 503: unavailable503 },
-    handle: async (input, ctx) => {
-      await awaitMinPosition(ctx, input.query.minPosition, [SCHEDULE_PROJECTION]);
-      return { status: 200, body: planView(await planOr404(tenantCtx(ctx), input.params.id)) };
-    },
-  }),
-  route<IdParams, NoInput, { effectiveTo: string; reason: string }>({
-    method: 'post',
-    path: '/dialisis/planes/{id}/fin',
-    tag: TAG,
-    auth: 'tenant',
-    permission: WRITE,
-    summary: 'End a standing plan: its last day and why (sessions already scheduled stay as they are)',
-    params: Params,
-    body: PlanEndBody,
-    responses: { 200: ok('The ended plan', PlanView), 404: plan404, 409: conflict409 },
-    handle: (input, ctx) =>
-      withFieldPointers(async () => {
-        await awaitScheduleHead(tenantCtx(ctx));
-        const plan = { planId: input.params.id, patientId: (await planOr404(tenantCtx(ctx), input.params.id)).patientId };
-        const result = await endStandingPlan(ctx.services, commandCtx(ctx, input.body.reason), plan, input.body);
-        return planAnswer(ctx, plan, result.position);
       }),
   }),
 ];
