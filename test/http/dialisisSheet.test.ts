@@ -117,12 +117,23 @@ describe('Dialisis session sheet PDF', () => {
     for (const title of ['FIRMAS', 'ENMIENDAS Y ADENDAS']) assert.ok(text.includes(title));
   });
 
-  it('prints a code it does not know as given rather than hiding it, and a missing block as not recorded', async () => {
+  it('prints a code it does not know as given, a missing block as not recorded, the isolation and the interruption', async () => {
     const sheet = fullSheet({ pre: null, post: null, derived: null, prescription: null });
     sheet.complications = [{ at: sheet.complications[0]!.at, code: 'new-code', severity: 'mild' }];
     sheet.signatures = { nurse: null, physician: null };
+    sheet.patient.isolation = 'HBsAg+ — máquina dedicada';
+    sheet.session = { ...sheet.session, status: 'interrupted', interruption: { reasonCode: 'hemodynamic-instability', note: 'PAS 70' } };
     const text = await allText(await open(await renderSessionSheet(sheet)));
-    for (const expected of ['new-code', 'Leve', 'Sin prescripción registrada', 'Sin registro', 'Pendiente de firma']) {
+    for (const expected of [
+      'new-code',
+      'Leve',
+      'Sin prescripción registrada',
+      'Sin registro',
+      'Pendiente de firma',
+      'HBsAg+ — máquina dedicada',
+      'Regular · Interrumpida',
+      'Inestabilidad hemodinámica — PAS 70',
+    ]) {
       assert.ok(text.includes(expected), `the sheet shows "${expected}"`);
     }
   });
