@@ -74,7 +74,7 @@ describe('Dialisis session sheet PDF', () => {
       'Epoetina alfa 4000 UI IV (línea venosa) 09:55 EPO-2311-A Sí',
       'Hierro sacarosa 100 mg IV 09:55 — No — Ferritina > 800 ng/mL',
       // Derived values with their flag, signatures with licences, the amendment with before -> after.
-      'Alertas clínicas: Tasa de UF > 13 mL/kg/h',
+      'Alertas clínicas: Tasa de UF sobre el máximo (14.3; umbral 13) · Caída de la PA sistólica en el control 5 (60; umbral 20)',
       'Lic. Rosa Huamán Torres',
       'Colegiatura / licencia: CEP 045123',
       'Dr. Jorge Salazar Ríos',

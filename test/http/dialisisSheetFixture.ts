@@ -121,7 +121,18 @@ export function fullSheet(overrides: Partial<SessionSheet> = {}): SessionSheet {
       conditionAtDischarge: 'Estable, deambula',
       postBunMgDl: 21,
     },
-    derived: { urrPercent: 70.8, spKtV: 1.45, eKtV: 1.26, ufRateMlKgH: 14.3, achievedUfL: 3.4, machineUfL: 3.2, flags: ['uf-rate-high'] },
+    derived: {
+      urrPercent: 70.8,
+      spKtV: 1.45,
+      eKtV: 1.26,
+      ufRateMlKgH: 14.3,
+      achievedUfL: 3.4,
+      machineUfL: 3.2,
+      flags: [
+        { code: 'uf-rate-above-maximum', field: 'ufRateMlKgH', value: 14.3, threshold: 13 },
+        { code: 'systolic-fall', field: 'readings/4/bloodPressure/systolic', value: 60, threshold: 20 },
+      ],
+    },
     signatures: {
       nurse: { name: 'Lic. Rosa Huamán Torres', licence: 'CEP 045123', at: at(255) },
       physician: { name: 'Dr. Jorge Salazar Ríos', licence: 'CMP 031245', at: at(290) },

@@ -123,9 +123,11 @@ export type SheetDerived = {
   ufRateMlKgH?: number | null;
   achievedUfL?: number | null;
   machineUfL?: number | null;
-  /** Clinical flags by code (e.g. "uf-rate-high", "ktv-below-minimum"); unknown codes print as given. */
-  flags: string[];
+  flags: SheetFlag[];
 };
+
+/** A clinical flag as the session's clinical view gives it (code, where, value, threshold); unknown codes print as given. */
+export type SheetFlag = { code: string; field?: string; value?: number | null; threshold?: number | null };
 
 export type SheetSigner = { name: string; licence?: string | null; at: string };
 

@@ -1,20 +1,7 @@
 // The fixed blocks of the sheet: heading, patient, session and prescription, pre-dialysis and checks, post and derived.
 import { ACCENT, ALERT, INK, MUTED, RULE, type Cell, type SheetWriter } from './sheetLayout.js';
-import {
-  bp,
-  clock,
-  day,
-  DASH,
-  flagLabel,
-  interruptionLabel,
-  kindLabel,
-  num,
-  serologyLabel,
-  statusLabel,
-  text,
-  yesNo,
-} from './sheetText.js';
-import type { SessionSheet } from './sessionSheet.js';
+import { bp, clock, day, DASH, flagText, interruptionLabel, kindLabel, num, serologyLabel, statusLabel, text, yesNo } from './sheetText.js';
+import type { SessionSheet, SheetFlag } from './sessionSheet.js';
 
 export function heading(w: SheetWriter, sheet: SessionSheet): void {
   const { doc } = w;
@@ -163,13 +150,14 @@ export function postAndDerived(w: SheetWriter, sheet: SessionSheet): void {
       ]
     : [{ label: 'Post-diálisis', value: 'Sin registro' }];
   const flags = d?.flags ?? [];
+  const flagged = (code: string): boolean => flags.some((f) => f.code === code);
   const derivedCells: Cell[] = d
     ? [
-        { label: 'URR', value: num(d.urrPercent, 1, '%'), alert: flags.includes('urr-below-minimum') },
-        { label: 'spKt/V', value: num(d.spKtV, 2), alert: flags.some((f) => f.startsWith('ktv-')) },
+        { label: 'URR', value: num(d.urrPercent, 1, '%'), alert: flagged('urr-below-minimum') },
+        { label: 'spKt/V', value: num(d.spKtV, 2), alert: flagged('ktv-below-minimum') },
         { label: 'eKt/V', value: num(d.eKtV, 2) },
-        { label: 'Tasa de UF', value: num(d.ufRateMlKgH, 1, 'mL/kg/h'), alert: flags.includes('uf-rate-high') },
-        { label: 'UF lograda', value: num(d.achievedUfL, 2, 'L'), alert: flags.includes('uf-discrepancy') },
+        { label: 'Tasa de UF', value: num(d.ufRateMlKgH, 1, 'mL/kg/h'), alert: flagged('uf-rate-above-maximum') },
+        { label: 'UF lograda', value: num(d.achievedUfL, 2, 'L'), alert: flagged('uf-discrepancy') },
         { label: 'UF de máquina', value: num(d.machineUfL, 2, 'L') },
       ]
     : [{ label: 'Valores derivados', value: 'Sin datos suficientes' }];
@@ -177,9 +165,9 @@ export function postAndDerived(w: SheetWriter, sheet: SessionSheet): void {
   flagLine(w, flags);
 }
 
-function flagLine(w: SheetWriter, flags: string[]): void {
+function flagLine(w: SheetWriter, flags: SheetFlag[]): void {
   const { doc } = w;
-  const body = flags.length ? flags.map(flagLabel).join(' · ') : 'Sin alertas clínicas';
+  const body = flags.length ? flags.map(flagText).join(' · ') : 'Sin alertas clínicas';
   doc.font('Helvetica-Bold').fontSize(8);
   const height = doc.heightOfString(`Alertas clínicas: ${body}`, { width: w.width - 12 }) + 8;
   w.ensure(height);

@@ -64,15 +64,19 @@ const ROUTE: Record<string, string> = {
 const SEROLOGY: Record<string, string> = { positive: 'Positivo', negative: 'Negativo', unknown: 'Sin dato' };
 
 const FLAG: Record<string, string> = {
-  'uf-rate-high': 'Tasa de UF > 13 mL/kg/h',
-  'ktv-below-minimum': 'spKt/V < 1.2 (mínimo)',
-  'ktv-below-target': 'spKt/V < 1.4 (objetivo)',
-  'urr-below-minimum': 'URR < 65 %',
-  'uf-discrepancy': 'UF lograda difiere de la UF de máquina',
-  'post-below-dry-weight': 'Peso post bajo el peso seco',
-  'pre-above-dry-weight': 'Peso pre > 5 % sobre el peso seco',
-  'short-session': 'Duración efectiva menor a la prescrita',
-  'intradialytic-hypotension': 'Hipotensión intradiálisis',
+  'uf-rate-above-maximum': 'Tasa de UF sobre el máximo',
+  'pre-weight-above-dry-weight': 'Peso pre sobre el peso seco',
+  'post-weight-below-dry-weight': 'Peso post bajo el peso seco',
+  'systolic-low': 'PA sistólica baja',
+  'systolic-fall': 'Caída de la PA sistólica',
+  'pulse-low': 'Bradicardia',
+  'pulse-high': 'Taquicardia',
+  fever: 'Fiebre',
+  'duration-short': 'Duración efectiva menor a la prescrita',
+  'qb-low': 'Qb bajo',
+  'ktv-below-minimum': 'spKt/V bajo el mínimo',
+  'urr-below-minimum': 'URR bajo el mínimo',
+  'uf-discrepancy': 'UF lograda distinta de la UF de máquina',
 };
 
 const BLOCK: Record<string, string> = { pre: 'Pre-diálisis', post: 'Post-diálisis', safetyChecks: 'Controles de seguridad' };
@@ -102,7 +106,6 @@ export const interruptionLabel = from(INTERRUPTION);
 export const severityLabel = from(SEVERITY);
 export const routeLabel = from(ROUTE);
 export const serologyLabel = from(SEROLOGY);
-export const flagLabel = from(FLAG);
 export const blockLabel = from(BLOCK);
 export const fieldLabel = from(FIELD);
 
@@ -157,4 +160,14 @@ export function changeValue(value: string | number | boolean | null): string {
   if (value === null) return DASH;
   if (typeof value === 'boolean') return yesNo(value);
   return String(value);
+}
+
+/** "Tasa de UF sobre el máximo (14.3; umbral 13)", with the reading when the flag points into one. */
+export function flagText(flag: { code: string; field?: string; value?: number | null; threshold?: number | null }): string {
+  const reading = flag.field ? /^readings\/(\d+)\//.exec(flag.field) : null;
+  const where = reading ? ` en el control ${Number(reading[1]) + 1}` : '';
+  const value = flag.value === null || flag.value === undefined ? '' : String(flag.value);
+  const threshold = flag.threshold === null || flag.threshold === undefined ? '' : `umbral ${flag.threshold}`;
+  const detail = [value, threshold].filter(Boolean).join('; ');
+  return `${FLAG[flag.code] ?? flag.code}${where}${detail ? ` (${detail})` : ''}`;
 }
