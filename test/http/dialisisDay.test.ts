@@ -4,6 +4,7 @@
 // is refused with the reason; an HBsAg+ patient on a non-isolation machine is refused; an amendment keeps the original.
 import assert from 'node:assert/strict';
 import { consistencyTokens } from '../../src/http/consistencyToken.js';
+import { allText, open, writePng } from './pdfRead.js';
 import { dialyzerBody } from './filtrosWorld.js';
 import { prescriptionBody } from './prescriptionWorld.js';
 import { expectStatus, startDialisisWorld, type Answer, type DialisisWorld, type Json } from './dialisisWorld.js';
@@ -38,7 +39,14 @@ describe('Dialisis: a day from the standing plan to the validated session', () =
   async function readyToStart(sessionId: string, token = w.nurse.token): Promise<void> {
     const path = `/dialisis/sesiones/${sessionId}`;
     expectStatus(await post(token, `${path}/llegada`), 200);
-    const pre = { scaleWeightKg: 66, clothesKg: 0.5, bloodPressure: { systolic: 150, diastolic: 85 }, pulse: 78, temperatureC: 36.6, preBunMgDl: 70 };
+    const pre = {
+      scaleWeightKg: 66,
+      clothesKg: 0.5,
+      bloodPressure: { systolic: 150, diastolic: 85 },
+      pulse: 78,
+      temperatureC: 36.6,
+      preBunMgDl: 70,
+    };
     expectStatus(await post(token, `${path}/pre-dialisis`, pre), 200);
     const checks = {
       conductivityMsCm: 14,
@@ -82,7 +90,12 @@ describe('Dialisis: a day from the standing plan to the validated session', () =
     };
     expectStatus(await post(w.a, `${filter}/reprocesos`, cycle), 200);
     await w.advance(11 * 60 * MINUTE + MINUTE);
-    const checks = { patientId: rosa, germicidePotency: 'pass', residualTest: 'negative', identityConfirmedBy: [w.nurse.userId, w.physician.userId] };
+    const checks = {
+      patientId: rosa,
+      germicidePotency: 'pass',
+      residualTest: 'negative',
+      identityConfirmedBy: [w.nurse.userId, w.physician.userId],
+    };
     expectStatus(await post(w.a, `${filter}/controles-previos`, checks), 200);
 
     for (const patient of [rosa, other, hbv]) await prescribe(patient);
@@ -104,7 +117,14 @@ describe('Dialisis: a day from the standing plan to the validated session', () =
 
     for (const [index, ufMl] of [700, 1400, 2100, 2800].entries()) {
       await w.advance(60 * MINUTE);
-      const reading = { at: at(30), bloodPressure: { systolic: 140 - index * 5, diastolic: 80 }, pulse: 76, qbMlMin: 350, cumulativeUfMl: ufMl, source: 'manual' };
+      const reading = {
+        at: at(30),
+        bloodPressure: { systolic: 140 - index * 5, diastolic: 80 },
+        pulse: 76,
+        qbMlMin: 350,
+        cumulativeUfMl: ufMl,
+        source: 'manual',
+      };
       expectStatus(await post(w.nurse.token, `${path}/lecturas`, reading), 200);
     }
     const outside = await post(w.nurse.token, `${path}/lecturas`, { at: at(-30), source: 'manual' });
@@ -114,7 +134,15 @@ describe('Dialisis: a day from the standing plan to the validated session', () =
     const minutes = ended.body.effectiveMinutes as number;
     assert.equal(minutes, Math.round((Date.parse(ended.body.endedAt as string) - Date.parse(ended.body.startedAt as string)) / MINUTE));
     assert.ok(minutes >= 240 && minutes < 260, `effective minutes ${minutes}`);
-    const postBlock = { scaleWeightKg: 63, clothesKg: 0.5, bloodPressure: { systolic: 130, diastolic: 80 }, pulse: 72, temperatureC: 36.5, machineUfMl: 3000, postBunMgDl: 25 };
+    const postBlock = {
+      scaleWeightKg: 63,
+      clothesKg: 0.5,
+      bloodPressure: { systolic: 130, diastolic: 80 },
+      pulse: 72,
+      temperatureC: 36.5,
+      machineUfMl: 3000,
+      postBunMgDl: 25,
+    };
     const recorded = expectStatus(await post(w.nurse.token, `${path}/post-dialisis`, postBlock), 200);
 
     // URR = (70 - 25) / 70 = 64.3 %; spKt/V = -ln(25/70 - 0.008 t) + (4 - 3.5 x 25/70) x 3 / 62.5, t = 4.0-4.3 h: 1.26.
@@ -134,7 +162,10 @@ describe('Dialisis: a day from the standing plan to the validated session', () =
     const endPosition = (await consistencyTokens(w.server.services)).open(ended.headers.get('x-event-position')!);
     await w.server.services.processes.waitFor(endPosition!);
     const usedMachine = expectStatus(await get(`/monitores/${machine}`), 200).body;
-    assert.deepEqual([usedMachine.status, usedMachine.hourMeter, usedMachine.sessionCount], ['awaiting-disinfection', Math.round((minutes / 60) * 100) / 100, 1]);
+    assert.deepEqual(
+      [usedMachine.status, usedMachine.hourMeter, usedMachine.sessionCount],
+      ['awaiting-disinfection', Math.round((minutes / 60) * 100) / 100, 1],
+    );
     const usedDialyzer = expectStatus(await get(filter), 200).body;
     assert.equal(usedDialyzer.uses, 2);
     const consequences = (expectStatus(await get(path), 200).body.consequences as Json[]).map((c) => [c.kind, c.outcome]);
@@ -146,14 +177,22 @@ describe('Dialisis: a day from the standing plan to the validated session', () =
     // Another patient on the machine before its disinfection: refused, naming the reason.
     const otherSession = await extraSession(other, shift);
     await readyToStart(otherSession);
-    const refused = expectStatus(await post(w.nurse.token, `/dialisis/sesiones/${otherSession}/inicio`, { machineId: machine }), 409, 'session-may-not-start');
+    const refused = expectStatus(
+      await post(w.nurse.token, `/dialisis/sesiones/${otherSession}/inicio`, { machineId: machine }),
+      409,
+      'session-may-not-start',
+    );
     assert.deepEqual((refused.body.reasons as Json).machine, ['awaiting-disinfection']);
 
     // An HBsAg+ patient on a machine without isolation: refused.
     const hbvSession = await extraSession(hbv, shift);
     await readyToStart(hbvSession);
     const clean = await readyMachine();
-    const isolation = expectStatus(await post(w.nurse.token, `/dialisis/sesiones/${hbvSession}/inicio`, { machineId: clean }), 409, 'session-may-not-start');
+    const isolation = expectStatus(
+      await post(w.nurse.token, `/dialisis/sesiones/${hbvSession}/inicio`, { machineId: clean }),
+      409,
+      'session-may-not-start',
+    );
     assert.deepEqual((isolation.body.reasons as Json).machine, ['isolation-patient']);
     assert.equal(expectStatus(await get(`/monitores/${clean}`), 200).body.status, 'available');
 
@@ -174,7 +213,22 @@ describe('Dialisis: a day from the standing plan to the validated session', () =
     const listed = (board.shifts as Json[]).flatMap((s) => s.sessions as Json[]).find((s) => s.id === sessionId)!;
     assert.deepEqual([listed.status, (listed.patient as Json).familyNames], ['validated', 'Mamani Quispe']);
     const mine = expectStatus(await get(`/dialisis/pacientes/${rosa}/sesiones`), 200).body.items as Json[];
-    assert.deepEqual(mine.map((s) => s.id), [sessionId]);
+    assert.deepEqual(
+      mine.map((s) => s.id),
+      [sessionId],
+    );
+
+    // The sheet opens as a PDF with the session's record on it; another company's session is 404.
+    const sheet = await fetch(`${w.server.url}${path}/hoja`, { headers: { authorization: `Bearer ${w.a}` } });
+    assert.equal(sheet.status, 200, await sheet.clone().text());
+    assert.match(sheet.headers.get('content-type') ?? '', /^application\/pdf/);
+    const pdf = await open(Buffer.from(await sheet.arrayBuffer()));
+    if (process.env.SHEET_PNG === '1') await writePng(pdf, 1, '/tmp/session-sheet-e2e.png');
+    const text = await allText(pdf);
+    for (const expected of ['Hoja de hemodiálisis', 'Rosa Elena Mamani Quispe', 'Scale recalibrated after the session', 'Rosa Elena']) {
+      assert.ok(text.includes(expected), `${expected} not in: ${text.slice(0, 400)}`);
+    }
+    expectStatus(await w.call(w.b, 'GET', `${path}/hoja`), 404, 'not-found');
 
     // Sign-in sessions also have a SessionStarted: no projection took the dialysis one for its own and parked a scope.
     const parked = (await w.server.services.projections.status()).filter((p) => p.parked.length > 0).map((p) => p.name);

@@ -14,7 +14,7 @@ export type LineKind = BloodlineDoc['lineType'];
 /** Stream category of each kind (the write side's names for them). */
 export const LINE_STREAM_CATEGORIES: Record<LineKind, string> = { arterial: 'arterialLine', venous: 'venousLine' };
 
-const bloodlines = (scope: TenantScope): Collection<BloodlineDoc> =>
+export const bloodlines = (scope: TenantScope): Collection<BloodlineDoc> =>
   scope.services.projections.collection<BloodlineDoc>(LINEAS_PROJECTION, BLOODLINES);
 
 const absent = (lineType: LineKind) => notFoundProblem(lineType === 'arterial' ? 'Arterial line not found' : 'Venous line not found');

@@ -15,6 +15,7 @@ import { reportRoutes } from './reportRoutes.js';
 import { sessionReadRoutes } from './sessionReadRoutes.js';
 import { sessionWriteRoutes } from './sessionWriteRoutes.js';
 import { startRoute } from './startRoute.js';
+import { sheetRoute } from './sheetRoute.js';
 
 export const dialisisGroup: GroupModule = {
   tag: TAG,
@@ -32,6 +33,7 @@ export const dialisisGroup: GroupModule = {
     ...sessionReadRoutes,
     ...sessionWriteRoutes,
     startRoute(),
+    sheetRoute,
     ...reportRoutes,
   ],
   projections: [sessionsProjection, prescriptionsProjection, scheduleProjection],
