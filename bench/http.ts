@@ -5,6 +5,7 @@ import path from 'node:path';
 import { runLoad, type LoadFigures } from './load.js';
 import { startBareKoa, startService } from './processes.js';
 import { signInAndSelect } from './signIn.js';
+import { benchDialisis, type DialisisFigures } from './dialisis.js';
 
 export interface HttpFigures {
   bareKoa: LoadFigures;
@@ -16,6 +17,7 @@ export interface HttpFigures {
   listMachines: LoadFigures;
   receiveDialyzer: LoadFigures;
   listDialyzers: LoadFigures;
+  dialisis: DialisisFigures;
   commandRatio: number;
   queryRatio: number;
 }
@@ -188,7 +190,9 @@ export async function benchHttp(
       headers: auth,
       durationSeconds: seconds,
     });
+    const dialisis = await benchDialisis(service.url, token, { locationId: sede.id as string, stationId }, seconds);
     return {
+      dialisis,
       registerMachine,
       listMachines,
       receiveDialyzer,

@@ -17,6 +17,8 @@ export interface LoadScenario {
   headers?: Record<string, string>;
   /** Called for each request: returns the body (JSON string) so every request can differ. */
   body?: () => string;
+  /** Called for each request: the path (and query), so requests can spread over records. */
+  path?: () => string;
   connections?: number;
   durationSeconds?: number;
 }
@@ -28,7 +30,18 @@ export async function runLoad(s: LoadScenario): Promise<LoadFigures> {
     duration: s.durationSeconds ?? 10,
     method: s.method ?? 'GET',
     headers: s.headers,
-    requests: s.body ? [{ setupRequest: (req: Record<string, unknown>) => ({ ...req, body: s.body!() }) }] : undefined,
+    requests:
+      s.body || s.path
+        ? [
+            {
+              setupRequest: (req: Record<string, unknown>) => ({
+                ...req,
+                ...(s.path ? { path: s.path() } : {}),
+                ...(s.body ? { body: s.body() } : {}),
+              }),
+            },
+          ]
+        : undefined,
   } as autocannon.Options);
   return {
     scenario: s.scenario,

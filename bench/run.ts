@@ -78,6 +78,8 @@ async function main(): Promise<void> {
       figures.listMachines,
       figures.receiveDialyzer,
       figures.listDialyzers,
+      figures.dialisis.recordReading,
+      figures.dialisis.dayBoard,
     ]);
     log(`commands/bare Koa = ${figures.commandRatio}   queries/bare Koa = ${figures.queryRatio}`);
     results.http = figures;

@@ -1,8 +1,11 @@
 // POST /dialisis/sesiones/{id}/inicio: the start with its interlocks (issue 10 item 4). Equipment named in the body must
-// be this company's (422 naming the field); every rule that refuses the start is named in one 409.
+// be this company's, the station one of the session's location (422 naming the field); every rule that refuses the
+// start is named in one 409.
 import type { RouteDecl, RequestContext } from '../../routeTypes.js';
 import { ProblemError } from '../../../problems.js';
 import { startSession, type StartInput } from '../../../commands/dialisis/session/sessionStartWrites.js';
+import { sessionState } from '../../../commands/dialisis/session/sessionWrites.js';
+import { stationOf } from '../../../queries/empresas/locationQueries.js';
 import { machines } from '../../../queries/monitores/machines.js';
 import { dialyzers } from '../../../queries/filtros-dialisis/dialyzers.js';
 import { bloodlineOr404 } from '../../../queries/lineas/bloodlines.js';
@@ -17,9 +20,13 @@ const absent = (field: string, what: string): ProblemError => {
   ]);
 };
 
-async function mustBeCompanyEquipment(ctx: RequestContext, body: StartInput): Promise<void> {
+async function mustBeCompanyEquipment(ctx: RequestContext, locationId: string, body: StartInput): Promise<void> {
   const scope = tenantCtx(ctx);
   const tenantId = scope.auth.tenantId;
+  // The sheet and the board find the station in the session's location: another location's (or company's) is absent.
+  if (body.stationId && !(await stationOf(scope, locationId, body.stationId))) {
+    throw absent('stationId', "station in the session's location");
+  }
   if (!(await machines(scope).get(tenantId, body.machineId))) throw absent('machineId', 'machine');
   if (body.dialyzerId && !(await dialyzers(scope).get(tenantId, body.dialyzerId))) throw absent('dialyzerId', 'dialyzer');
   for (const [field, lineType, id] of [
@@ -38,10 +45,13 @@ export function startRoute(): RouteDecl {
       'The patient is active and has a prescription in force that day; the session is checked in with its pre block and passed ' +
       'safety checks; the machine may start for this patient (available, disinfected after the last patient, preventive ' +
       'maintenance per policy, isolation both ways) and runs one session at a time; the dialyzer and lines are this ' +
-      "patient's and pass every pre-use rule. A refusal (409 session-may-not-start) names every failed rule by item.",
+      "patient's and pass every pre-use rule. A refusal (409 session-may-not-start) names every failed rule by item. " +
+      "Equipment of another company, or a station outside the session's location, answers 422 naming the field.",
     body: StartBody,
     write: async (services, ctx, id, body, ifMatch, request) => {
-      await mustBeCompanyEquipment(request, body);
+      // another company's session is 404 before its body is judged
+      const { locationId } = (await sessionState(services, ctx.tenantId, id)).scheduled!;
+      await mustBeCompanyEquipment(request, locationId, body);
       return startSession(services, ctx, id, body, ifMatch);
     },
   });
