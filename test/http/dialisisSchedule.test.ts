@@ -170,7 +170,8 @@ describe('Dialisis schedule: shifts, standing plans and the day', () => {
 
   it('gives the seat back on cancellation and on no-show; a retried cancellation answers the same', async () => {
     const shift = await w.createShift(w.a, { capacity: 1, reservedCapacity: 0 });
-    const date = w.dateIn(5);
+    // Today's: a session can only be missed once its day has come.
+    const date = w.dateIn(0);
     const [p1, p2, p3] = [await w.patient(w.a), await w.patient(w.a), await w.patient(w.a)];
     const first = expectStatus(await w.extraSession(w.a, extra(p1, date, shift)), 201).body.sessionId as string;
     expectStatus(await w.extraSession(w.a, extra(p2, date, shift)), 409, 'shift-full');
@@ -184,6 +185,9 @@ describe('Dialisis schedule: shifts, standing plans and the day', () => {
     assert.equal(expectStatus(noShow, 200).body.status, 'no-show');
     expectStatus(await w.extraSession(w.a, extra(p3, date, shift)), 201);
     assert.equal((await occupancy(shift, date)).taken.total, 1);
+    const tomorrow = expectStatus(await w.extraSession(w.a, extra(p1, w.dateIn(1), shift)), 201).body.sessionId as string;
+    const early = await w.call(w.a, 'POST', `/dialisis/sesiones/${tomorrow}/inasistencia`, { json: {} });
+    expectStatus(early, 409, 'session-day-not-reached');
   });
 
   it('releases a seat whose session never appeared, only after the grace period', async () => {

@@ -2,6 +2,7 @@
 // then the session is scheduled on its own stream; if that fails the seat is given back. Cancellation and no-show
 // give the seat back after the session event.
 import { notFound } from '../../decider.js';
+import { companyDay } from '../../../queries/empresas/companyCalendar.js';
 import { handleCommand, loadAggregate, type CommandContext, type CommandResult } from '../../handleCommand.js';
 import type { AppServices } from '../../../services.js';
 import { streamName } from '../../../stores/eventStore.js';
@@ -77,6 +78,17 @@ export async function scheduleWithSeat(
   }
 }
 
+type SlotCommand =
+  | { type: 'CancelSession'; data: { reason: string }; aggregateId: string }
+  | { type: 'MarkNoShow'; data: { note?: string }; aggregateId: string };
+
+/** A no-show is judged against the company's calendar day. */
+async function withToday(services: AppServices, ctx: CommandContext, command: SlotCommand) {
+  if (command.type === 'CancelSession') return command;
+  const today = await companyDay({ services, auth: { tenantId: ctx.tenantId } }, new Date(ctx.at ?? services.now().toISOString()));
+  return { ...command, data: { ...command.data, today } };
+}
+
 /**
  * Cancels a session or marks it a no-show, then gives its seat back. A retry on a session already in that status
  * only makes sure the seat is free (the process may have stopped between the two writes).
@@ -94,7 +106,7 @@ export async function endSessionSlot(
   const result =
     loaded.state.status === target
       ? { state: loaded.state, revision: loaded.revision, position: null, events: [] }
-      : await handleCommand(services.events, sessionDecider, { ...command, aggregateId: sessionId }, ctx);
+      : await handleCommand(services.events, sessionDecider, await withToday(services, ctx, { ...command, aggregateId: sessionId }), ctx);
   const { shiftId, date } = loaded.state.scheduled;
   await releaseSeat(services, ctx, { shiftId, date, sessionId }, target === 'cancelled' ? 'cancelled' : 'no-show');
   return result;

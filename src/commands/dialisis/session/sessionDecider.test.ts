@@ -138,7 +138,12 @@ describe('session decider', () => {
     given(...ready, started)
       .when(cmd('CancelSession', { reason: 'x' }))
       .thenError('session-status');
-    given(scheduled).when(cmd('MarkNoShow', {})).then({ type: 'SessionMarkedNoShow', data: {} });
+    given(scheduled)
+      .when(cmd('MarkNoShow', { today: '2025-03-03' }))
+      .then({ type: 'SessionMarkedNoShow', data: {} });
+    given(scheduled)
+      .when(cmd('MarkNoShow', { today: '2025-03-02' }))
+      .thenError('session-day-not-reached');
     given(...ready, started)
       .when(cmd('InterruptSession', { reasonCode: 'circuit-clotting' }, plus(90)))
       .then({ type: 'SessionInterrupted', data: { interruptedAt: plus(90), reasonCode: 'circuit-clotting', effectiveMinutes: 90 } });

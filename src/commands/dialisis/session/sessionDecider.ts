@@ -200,6 +200,10 @@ function decideSession(command: SessionCommand, state: SessionState): SessionEve
       return [{ type: 'SessionCancelled', data: { reason: command.data.reason.trim() } }];
     case 'MarkNoShow':
       mustBe(state, ['scheduled'], 'marking a no-show');
+      // A patient can only have missed a session whose day has come (the missed-sessions alert counts these).
+      if (state.scheduled && command.data.today < state.scheduled.date) {
+        throw rule('session-day-not-reached', `the session is on ${state.scheduled.date}: it cannot be missed yet`);
+      }
       return [{ type: 'SessionMarkedNoShow', data: command.data.note?.trim() ? { note: command.data.note.trim() } : {} }];
     case 'SignSession':
     case 'ValidateSession':

@@ -238,7 +238,7 @@ export type SessionCommand =
   | C<'RecordPostDialysis', PostDialysis>
   | C<'InterruptSession', { reasonCode: InterruptionReason; note?: string }>
   | C<'CancelSession', { reason: string }>
-  | C<'MarkNoShow', { note?: string }>
+  | C<'MarkNoShow', { note?: string; /** The company's calendar day now. */ today: string }>
   | C<'SignSession', { signer: Signer }>
   | C<'ValidateSession', { signer: Signer }>
   | C<
