@@ -60,7 +60,19 @@ export type SessionDoc = ProjectedDoc & {
   createdBy: string;
   updatedAt: string;
   updatedBy: string;
+  /** Internal, for lists that leave the entries out: how many of each, and the refused consequences. */
+  counts: { readings: number; complications: number; refusedConsequences: number };
 };
+
+/** The lists' sizes, kept beside them so a board reads the document without its entries. */
+const withCounts = (doc: SessionDoc): SessionDoc => ({
+  ...doc,
+  counts: {
+    readings: doc.readings.length,
+    complications: doc.complications.length,
+    refusedConsequences: doc.consequences.filter((c) => c.outcome === 'refused').length,
+  },
+});
 
 export const CONSEQUENCE_EVENT_TYPES = ['ConsequenceApplied', 'ConsequenceRefused'] as const;
 
@@ -109,6 +121,7 @@ function scheduled(recorded: RecordedEvent, data: Extract<SessionEvent, { type: 
     createdBy: actor,
     updatedAt: occurredAt,
     updatedBy: actor,
+    counts: { readings: 0, complications: 0, refusedConsequences: 0 },
   };
 }
 
@@ -200,17 +213,17 @@ export function foldSession(doc: SessionDoc | null, recorded: RecordedEvent): Se
   if (recorded.type === 'ConsequenceApplied' || recorded.type === 'ConsequenceRefused') {
     if (!doc) return null;
     const event = { type: recorded.type, data: recorded.data } as unknown as ConsequenceEvent;
-    return { ...doc, ...applyConsequence(doc, event, stamp.at), _position: position };
+    return withCounts({ ...doc, ...applyConsequence(doc, event, stamp.at), _position: position });
   }
   const event = { type: recorded.type, data: recorded.data } as unknown as SessionEvent;
   if (event.type === 'SessionScheduled') return doc ?? scheduled(recorded, event.data);
   if (!doc) return null;
-  return {
+  return withCounts({
     ...doc,
     ...applySession(doc, event, stamp),
     revision: recorded.revision,
     updatedAt: stamp.at,
     updatedBy: stamp.by,
     _position: position,
-  };
+  });
 }

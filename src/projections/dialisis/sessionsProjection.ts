@@ -10,7 +10,7 @@ const SESSION_CATEGORIES = new Set(['dialysisSession', 'sessionConsequences']);
 
 export const sessionsProjection: Projection = {
   name: SESSIONS_PROJECTION,
-  version: 1,
+  version: 2,
   collections: {
     [SESSIONS]: [
       { keys: { tenantId: 1, date: 1, locationId: 1, shiftId: 1, id: 1 }, name: 'by_day' },

@@ -1,7 +1,8 @@
 // A session with its derived clinical values and flags: the company's thresholds, the patient's access kind and the
 // previous session's net post-weight (for the IDWG) are looked up here, the values computed by the pure functions.
 import type { TenantScope } from '../tenantScope.js';
-import { companyPolicy } from '../empresas/companyPolicy.js';
+import { policies } from '../empresas/readModel.js';
+import { DEFAULT_POLICY } from '../../projections/empresas/policyDoc.js';
 import { patients } from '../pacientes/readModel.js';
 import type { SessionDoc } from '../../projections/dialisis/sessionDoc.js';
 import {
@@ -14,9 +15,10 @@ import {
 } from '../../projections/dialisis/sessionClinical.js';
 import { sessions, sessionView } from './sessions.js';
 
+/** The company's thresholds for what is shown (the read model: reading the policy's stream on every answer costs). */
 export async function clinicalPolicy(scope: TenantScope): Promise<ClinicalPolicy> {
-  const { settings } = await companyPolicy(scope.services, scope.auth.tenantId);
-  return clinicalPolicyOf(settings);
+  const doc = await policies(scope.services).get(scope.auth.tenantId, scope.auth.tenantId);
+  return clinicalPolicyOf(doc ? doc.settings : DEFAULT_POLICY);
 }
 
 /** The kinetics' access kind of the patient's primary vascular access. */
@@ -37,7 +39,14 @@ export const happenedBefore = (
 /** The net post-weight of the patient's session before this one (the IDWG starts from it), or null. */
 export async function previousNetPostWeight(scope: TenantScope, doc: SessionDoc): Promise<number | null> {
   const filter = { patientId: doc.patientId, date: { $lte: doc.date }, post: { $ne: null } };
-  const page = await sessions(scope).find(scope.auth.tenantId, filter, { sort: { date: -1 }, limit: PREVIOUS_LOOKBACK });
+  const projection = { id: 1, date: 1, startedAt: 1, post: 1 } as const;
+  const page = (await sessions(scope).find(scope.auth.tenantId, filter, {
+    sort: { date: -1 },
+    limit: PREVIOUS_LOOKBACK,
+    projection,
+  })) as unknown as {
+    items: Pick<SessionDoc, 'id' | 'date' | 'startedAt' | 'post'>[];
+  };
   const earlier = page.items.filter((s) => s.id !== doc.id && happenedBefore(s, doc));
   earlier.sort((a, b) => (happenedBefore(a, b) ? 1 : -1));
   return earlier[0] ? netPostWeightOf(earlier[0]) : null;

@@ -45,30 +45,47 @@ export async function sessionAfterWrite(
 
 /** What clients see: the document without its internal keys. */
 export function sessionView(doc: SessionDoc): Record<string, unknown> {
-  const { tenantId: _t, _position, ...view } = doc;
+  const { tenantId: _t, _position, counts: _c, ...view } = doc;
   return view;
 }
 
 export type PatientBrief = { id: string; givenNames: string; familyNames: string; documentType: string; documentNumber: string };
 
-/** The patients named by some sessions, by id (one read each: a board holds a few dozen). */
+/** The patients named by some sessions, by id (one read each, together: a board holds a few dozen). */
 export async function patientBriefs(scope: TenantScope, ids: Iterable<string>): Promise<Map<string, PatientBrief | null>> {
-  const found = new Map<string, PatientBrief | null>();
   const col = patients(scope);
-  for (const id of new Set(ids)) {
+  const brief = async (id: string): Promise<[string, PatientBrief | null]> => {
     const p = await col.get(scope.auth.tenantId, id);
-    found.set(
+    if (!p) return [id, null];
+    return [
       id,
-      p
-        ? { id, givenNames: p.givenNames, familyNames: p.familyNames, documentType: p.documentType, documentNumber: p.documentNumber }
-        : null,
-    );
-  }
-  return found;
+      { id, givenNames: p.givenNames, familyNames: p.familyNames, documentType: p.documentType, documentNumber: p.documentNumber },
+    ];
+  };
+  return new Map(await Promise.all([...new Set(ids)].map(brief)));
 }
 
+const SUMMARY_KEYS = [
+  'id',
+  'revision',
+  'date',
+  'shiftId',
+  'locationId',
+  'kind',
+  'status',
+  'patientId',
+  'checkedInAt',
+  'startedAt',
+  'endedAt',
+  'equipment',
+  'counts',
+] as const;
+/** What a list reads of a session: everything but its entries and blocks. */
+export const SUMMARY_FIELDS: Record<string, 1> = Object.fromEntries(SUMMARY_KEYS.map((f) => [f, 1]));
+export type SessionSummaryDoc = Pick<SessionDoc, (typeof SUMMARY_KEYS)[number]>;
+
 /** A session as the board lists it: who, where, how far along, with what. */
-export function sessionSummary(doc: SessionDoc, patient: PatientBrief | null): Record<string, unknown> {
+export function sessionSummary(doc: SessionSummaryDoc, patient: PatientBrief | null): Record<string, unknown> {
   return {
     id: doc.id,
     revision: doc.revision,
@@ -83,9 +100,9 @@ export function sessionSummary(doc: SessionDoc, patient: PatientBrief | null): R
     endedAt: doc.endedAt,
     machineId: doc.equipment?.machineId ?? null,
     stationId: doc.equipment?.stationId ?? null,
-    readingCount: doc.readings.length,
-    complicationCount: doc.complications.length,
-    refusedConsequences: doc.consequences.filter((c) => c.outcome === 'refused').length,
+    readingCount: doc.counts.readings,
+    complicationCount: doc.counts.complications,
+    refusedConsequences: doc.counts.refusedConsequences,
   };
 }
 
@@ -102,7 +119,11 @@ export async function dayBoard(scope: TenantScope, query: BoardQuery): Promise<R
   const filter: Filter = { date: query.date };
   if (query.locationId) filter.locationId = query.locationId;
   if (query.shiftId) filter.shiftId = query.shiftId;
-  const page = await sessions(scope).find(scope.auth.tenantId, filter, { sort: { date: 1, locationId: 1, shiftId: 1 }, limit: BOARD_MAX });
+  const page = (await sessions(scope).find(scope.auth.tenantId, filter, {
+    sort: { date: 1, locationId: 1, shiftId: 1 },
+    limit: BOARD_MAX,
+    projection: SUMMARY_FIELDS,
+  })) as unknown as Page<SessionSummaryDoc>;
   const names = await patientBriefs(
     scope,
     page.items.map((s) => s.patientId),
