@@ -3,7 +3,7 @@ import { fieldChanges } from '../fieldChanges.js';
 import type { Decider } from '../decider.js';
 import { DomainError, notFound, rule } from '../decider.js';
 import { FieldChecks, isRealDate } from '../fieldChecks.js';
-import { CORRECTABLE_CLIENT_FIELDS, type ClientCommand, type ClientEvent, type ClientPatch } from './clientEvents.js';
+import { CORRECTABLE_CLIENT_FIELDS, type ClientCommand, type ClientEvent } from './clientEvents.js';
 import { applyClientPatch, evolveClient, initialClientState, type ClientState } from './clientState.js';
 import { checkedClient, checkedContractTerms } from './clientRules.js';
 import { lastDayOf, overlapping } from './contractRules.js';
