@@ -1,0 +1,123 @@
+// Every rule about a payer authorization: the period, the units, one unit per session at most. Pure.
+import type { Decider } from '../decider.js';
+import { DomainError, notFound, rule } from '../decider.js';
+import { FieldChecks, invalidFields, isRealDate } from '../fieldChecks.js';
+import {
+  MAX_SESSIONS_AUTHORIZED,
+  type AuthorizationCommand,
+  type AuthorizationEvent,
+  type AuthorizationStatus,
+  type AuthorizationTerms,
+} from './authorizationEvents.js';
+
+export interface AuthorizationState {
+  terms: (AuthorizationTerms & { authorizationId: string }) | null;
+  /** Session id -> the date it was consumed for. */
+  consumptions: Record<string, string>;
+  voided: { reason: string } | null;
+}
+
+export const initialAuthorizationState: AuthorizationState = { terms: null, consumptions: {}, voided: null };
+
+export const usedOf = (s: AuthorizationState): number => Object.keys(s.consumptions).length;
+export const remainingOf = (s: AuthorizationState): number => Math.max(0, (s.terms?.sessionsAuthorized ?? 0) - usedOf(s));
+
+/** The status on a day (the company's today): voided, then exhausted, then expired past the period's end. */
+export function authorizationStatusOn(s: AuthorizationState, today: string): AuthorizationStatus {
+  if (s.voided) return 'voided';
+  if (remainingOf(s) === 0) return 'exhausted';
+  if (s.terms && today > s.terms.validTo) return 'expired';
+  return 'active';
+}
+
+/** Why this authorization cannot pay a session on `date` (a problem code), or null when it can. */
+export function refusalOn(s: AuthorizationState, date: string): string | null {
+  if (!s.terms) return 'not-found';
+  if (s.voided) return 'authorization-voided';
+  if (date > s.terms.validTo) return 'authorization-expired';
+  if (date < s.terms.validFrom) return 'authorization-outside-period';
+  if (remainingOf(s) === 0) return 'authorization-exhausted';
+  return null;
+}
+
+const REFUSALS: Record<string, string> = {
+  'authorization-voided': 'the authorization is voided',
+  'authorization-expired': 'the session date is past the end of the authorized period',
+  'authorization-outside-period': 'the session date is before the authorized period',
+  'authorization-exhausted': 'every authorized session is used',
+};
+
+export function evolveAuthorization(state: AuthorizationState, event: AuthorizationEvent): AuthorizationState {
+  switch (event.type) {
+    case 'AuthorizationIssued':
+      return { ...initialAuthorizationState, terms: { ...event.data } };
+    case 'AuthorizationConsumed':
+      return { ...state, consumptions: { ...state.consumptions, [event.data.sessionId]: event.data.date } };
+    case 'AuthorizationReleased': {
+      const { [event.data.sessionId]: _released, ...consumptions } = state.consumptions;
+      return { ...state, consumptions };
+    }
+    case 'AuthorizationVoided':
+      return { ...state, voided: { reason: event.data.reason } };
+  }
+}
+
+function decideIssue(
+  command: Extract<AuthorizationCommand, { type: 'IssueAuthorization' }>,
+  state: AuthorizationState,
+): AuthorizationEvent[] {
+  if (state.terms) throw new DomainError('already-exists', 'this authorization already exists', 409);
+  const { facts, ...terms } = command.data;
+  if (!facts.patientExists) throw invalidFields([{ field: 'patientId', message: 'no such patient in this company' }]);
+  if (!facts.clientActive) throw rule('client-inactive', 'the client is inactive: it issues no authorization');
+  const checks = new FieldChecks();
+  checks.check(terms.code.trim().length > 0, 'code', 'must not be blank');
+  checks.check(isRealDate(terms.validFrom), 'validFrom', 'is not a real date');
+  checks.check(isRealDate(terms.validTo), 'validTo', 'is not a real date');
+  checks.check(terms.validTo >= terms.validFrom, 'validTo', 'is before validFrom');
+  const n = terms.sessionsAuthorized;
+  checks.check(
+    Number.isInteger(n) && n >= 1 && n <= MAX_SESSIONS_AUTHORIZED,
+    'sessionsAuthorized',
+    `must be 1..${MAX_SESSIONS_AUTHORIZED}`,
+  );
+  checks.throwIfAny();
+  return [{ type: 'AuthorizationIssued', data: { authorizationId: command.aggregateId, ...terms, code: terms.code.trim() } }];
+}
+
+export function decideAuthorization(command: AuthorizationCommand, state: AuthorizationState): AuthorizationEvent[] {
+  if (command.type === 'IssueAuthorization') return decideIssue(command, state);
+  if (!state.terms) throw notFound('authorization');
+  switch (command.type) {
+    case 'ConsumeAuthorization': {
+      const { sessionId, date } = command.data;
+      if (state.consumptions[sessionId] !== undefined) return []; // this session already holds its unit
+      new FieldChecks().check(isRealDate(date), 'date', 'is not a real date').throwIfAny();
+      const refusal = refusalOn(state, date);
+      if (refusal) throw rule(refusal, REFUSALS[refusal] ?? refusal, { authorizationId: state.terms.authorizationId });
+      const used = usedOf(state) + 1;
+      return [{ type: 'AuthorizationConsumed', data: { sessionId, date, used, remaining: state.terms.sessionsAuthorized - used } }];
+    }
+    case 'ReleaseAuthorization': {
+      const { sessionId } = command.data;
+      if (state.consumptions[sessionId] === undefined) return []; // nothing held for this session
+      const reason = command.data.reason.trim();
+      new FieldChecks().check(reason.length > 0, 'reason', 'must not be blank').throwIfAny();
+      const used = usedOf(state) - 1;
+      return [{ type: 'AuthorizationReleased', data: { sessionId, reason, used, remaining: state.terms.sessionsAuthorized - used } }];
+    }
+    case 'VoidAuthorization': {
+      if (state.voided) throw rule('authorization-voided', 'the authorization is already voided');
+      const reason = command.data.reason.trim();
+      new FieldChecks().check(reason.length > 0, 'reason', 'must not be blank').throwIfAny();
+      return [{ type: 'AuthorizationVoided', data: { reason } }];
+    }
+  }
+}
+
+export const authorizationDecider: Decider<AuthorizationCommand, AuthorizationEvent, AuthorizationState> = {
+  category: 'payerAuthorization',
+  initialState: initialAuthorizationState,
+  evolve: evolveAuthorization,
+  decide: decideAuthorization,
+};

@@ -1,0 +1,44 @@
+// A payer's authorization of sessions for one patient (stream `<tenant>.payerAuthorization-<id>`): issued with a code
+// unique per client, consumed one unit per session (idempotent per session), released, voided.
+import type { CommandEnvelope, DecidedEvent } from '../decider.js';
+
+export type AuthorizationTerms = {
+  clientId: string;
+  patientId: string;
+  code: string;
+  validFrom: string;
+  validTo: string;
+  sessionsAuthorized: number;
+};
+
+/** Statuses as read on a day: expired and exhausted are derived, never recorded. */
+export const AUTHORIZATION_STATUSES = ['active', 'exhausted', 'expired', 'voided'] as const;
+export type AuthorizationStatus = (typeof AUTHORIZATION_STATUSES)[number];
+
+/** An authorization covers at most this many sessions (a year of thrice-weekly sessions, with room). */
+export const MAX_SESSIONS_AUTHORIZED = 400;
+
+/** What the orchestration found about the patient and the client (absent: not of this company). */
+export type IssueFacts = { patientExists: boolean; clientActive: boolean };
+
+export type AuthorizationCommand =
+  | CommandEnvelope<'IssueAuthorization', AuthorizationTerms & { facts: IssueFacts }>
+  | CommandEnvelope<'ConsumeAuthorization', { sessionId: string; date: string }>
+  | CommandEnvelope<'ReleaseAuthorization', { sessionId: string; reason: string }>
+  | CommandEnvelope<'VoidAuthorization', { reason: string }>;
+
+export type AuthorizationEvent =
+  | DecidedEvent<'AuthorizationIssued', AuthorizationTerms & { authorizationId: string }>
+  | DecidedEvent<'AuthorizationConsumed', { sessionId: string; date: string; used: number; remaining: number }>
+  | DecidedEvent<'AuthorizationReleased', { sessionId: string; reason: string; used: number; remaining: number }>
+  | DecidedEvent<'AuthorizationVoided', { reason: string }>;
+
+export const AUTHORIZATION_EVENT_TYPES: readonly AuthorizationEvent['type'][] = [
+  'AuthorizationIssued',
+  'AuthorizationConsumed',
+  'AuthorizationReleased',
+  'AuthorizationVoided',
+];
+
+/** Codes compare trimmed and ignoring case. */
+export const authorizationCodeKey = (code: string): string => code.normalize('NFKC').trim().toUpperCase();

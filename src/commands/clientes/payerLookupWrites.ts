@@ -1,0 +1,133 @@
+// For the daily record (the lead's session hook): the patient's valid payer authorization on a date, and consuming one
+// unit of it for a session. Candidates come from the read model; every decision is taken on the streams themselves.
+import { handleCommand, loadAggregate, type CommandContext } from '../handleCommand.js';
+import { DomainError } from '../decider.js';
+import type { AppServices } from '../../services.js';
+import { streamName } from '../../stores/eventStore.js';
+import { CLIENTES_PROJECTION, PAYER_AUTHORIZATIONS } from '../../projections/clientes/clientesProjection.js';
+import type { AuthorizationDoc } from '../../projections/clientes/authorizationDoc.js';
+import { patientDecider } from '../pacientes/patientDecider.js';
+import type { PatientEvent } from '../pacientes/patientEvents.js';
+import { authorizationDecider, refusalOn, remainingOf, type AuthorizationState } from './authorizationDecider.js';
+import type { AuthorizationTerms } from './authorizationEvents.js';
+import { authorizationStream } from './authorizationWrites.js';
+import { coverageClientOn, coveragesOf } from './payerCoverage.js';
+
+/** Why no authorization pays: a stable code the daily record can flag or block with. */
+export type NoAuthorizationReason =
+  | 'no-coverage'
+  | 'no-authorization'
+  | 'authorization-expired'
+  | 'authorization-exhausted'
+  | 'authorization-outside-period'
+  | 'authorization-voided';
+
+export type FoundAuthorization = AuthorizationTerms & { authorizationId: string; used: number; remaining: number };
+export type AuthorizationLookup =
+  | { authorization: FoundAuthorization; clientId: string; reason: null }
+  | { authorization: null; clientId: string | null; reason: NoAuthorizationReason };
+
+export type ConsumeOutcome =
+  | { outcome: 'consumed' | 'already-consumed'; clientId: string; authorizationId: string; remaining: number }
+  | { outcome: 'refused'; clientId: string | null; reason: NoAuthorizationReason };
+
+const found = (s: AuthorizationState): FoundAuthorization => ({
+  ...s.terms!,
+  used: Object.keys(s.consumptions).length,
+  remaining: remainingOf(s),
+});
+
+/** The client to look under: the one given, else the client of the patient's coverage valid on the date. */
+async function payerOf(
+  services: AppServices,
+  tenantId: string,
+  patientId: string,
+  date: string,
+  clientId?: string,
+): Promise<string | null> {
+  if (clientId) return clientId;
+  const events = await services.events.readStream(streamName(tenantId, patientDecider.category, patientId));
+  return coverageClientOn(coveragesOf(events as unknown as PatientEvent[]), date);
+}
+
+/** The patient's authorizations from this client, each as its stream leaves it; the one ending soonest first. */
+async function candidates(services: AppServices, tenantId: string, patientId: string, clientId: string): Promise<AuthorizationState[]> {
+  const docs = await services.projections
+    .collection<AuthorizationDoc>(CLIENTES_PROJECTION, PAYER_AUTHORIZATIONS)
+    .find(tenantId, { patientId, clientId }, { sort: { validFrom: 1, id: 1 }, limit: 200 });
+  const states = await Promise.all(
+    docs.items.map(async (d) => (await loadAggregate(services.events, authorizationDecider, authorizationStream(tenantId, d.id))).state),
+  );
+  return states.filter((s) => s.terms).sort((a, b) => a.terms!.validTo.localeCompare(b.terms!.validTo));
+}
+
+/** The most telling refusal among the candidates (a period that covers the date tells more than one that does not). */
+function bestRefusal(states: AuthorizationState[], date: string): NoAuthorizationReason {
+  const codes = states.map((s) => refusalOn(s, date));
+  for (const code of [
+    'authorization-exhausted',
+    'authorization-voided',
+    'authorization-expired',
+    'authorization-outside-period',
+  ] as const) {
+    if (codes.includes(code)) return code;
+  }
+  return 'no-authorization';
+}
+
+/**
+ * The patient's valid authorization on `date` (from `clientId`, else from the client of the patient's coverage valid
+ * that day), or null with the reason. Several valid: the one ending soonest.
+ */
+export async function authorizationFor(
+  services: AppServices,
+  tenantId: string,
+  patientId: string,
+  date: string,
+  clientId?: string,
+): Promise<AuthorizationLookup> {
+  const payer = await payerOf(services, tenantId, patientId, date, clientId);
+  if (!payer) return { authorization: null, clientId: null, reason: 'no-coverage' };
+  const states = await candidates(services, tenantId, patientId, payer);
+  const valid = states.find((s) => refusalOn(s, date) === null);
+  if (valid) return { authorization: found(valid), clientId: payer, reason: null };
+  return { authorization: null, clientId: payer, reason: bestRefusal(states, date) };
+}
+
+/**
+ * Consumes one unit for a session from the patient's valid authorization on `date`. Idempotent per session: a session
+ * that already holds a unit of any of the patient's authorizations from that client consumes nothing more.
+ */
+export async function consumeAuthorization(
+  services: AppServices,
+  ctx: CommandContext,
+  input: { patientId: string; clientId?: string; date: string; sessionId: string },
+): Promise<ConsumeOutcome> {
+  const payer = await payerOf(services, ctx.tenantId, input.patientId, input.date, input.clientId);
+  if (!payer) return { outcome: 'refused', clientId: null, reason: 'no-coverage' };
+  const states = await candidates(services, ctx.tenantId, input.patientId, payer);
+  const holder = states.find((s) => s.consumptions[input.sessionId] !== undefined);
+  if (holder)
+    return { outcome: 'already-consumed', clientId: payer, authorizationId: holder.terms!.authorizationId, remaining: remainingOf(holder) };
+  for (const s of states.filter((c) => refusalOn(c, input.date) === null)) {
+    const authorizationId = s.terms!.authorizationId;
+    try {
+      const command = {
+        type: 'ConsumeAuthorization' as const,
+        aggregateId: authorizationId,
+        data: { sessionId: input.sessionId, date: input.date },
+      };
+      const result = await handleCommand(services.events, authorizationDecider, command, ctx);
+      return {
+        outcome: result.events.length > 0 ? 'consumed' : 'already-consumed',
+        clientId: payer,
+        authorizationId,
+        remaining: remainingOf(result.state),
+      };
+    } catch (err) {
+      // Another session took the last unit meanwhile: the next candidate may still pay.
+      if (!(err instanceof DomainError) || err.status !== 409) throw err;
+    }
+  }
+  return { outcome: 'refused', clientId: payer, reason: bestRefusal(states, input.date) };
+}

@@ -1,0 +1,139 @@
+// /clientes/{id}/contratos: sign, list, read, terminate early; and the rate in force on a date.
+import { writeHeaders } from '../../recordHeaders.js';
+import { route, type RouteDecl } from '../../routeTypes.js';
+import { newId, uuidV5 } from '../../../commands/eventIds.js';
+import type { ContractTerms } from '../../../commands/clientes/clientEvents.js';
+import { clientCommand } from '../../../commands/clientes/clientWrites.js';
+import { clientAfterWrite, clientOr404, contractOr404, contractView, rateInForce } from '../../../queries/clientes/clients.js';
+import { commandCtx, conflict409, ok, RECORD_HEADERS, tenantCtx, withFieldPointers, type NoInput } from '../shared/recordSupport.js';
+import { DateSchema } from '../shared/fieldSchemas.js';
+import { ContractBody, ContractView, RateView, READ, TAG, TerminateBody, WRITE } from './schemas.js';
+import { ContractIdParams, notFound404, Params, type ContractParams, type IdParams } from './support.js';
+
+export const contractRoutes: RouteDecl[] = [
+  route<IdParams, NoInput, ContractTerms>({
+    method: 'post',
+    path: '/clientes/{id}/contratos',
+    tag: TAG,
+    auth: 'tenant',
+    permission: WRITE,
+    idempotent: true,
+    summary: 'Sign a contract with the client: service, validity, rate per session, inclusions, authorization rules',
+    description:
+      'One contract per client and service at a time: a validity that shares a day with another contract of the same service ' +
+      '(terminated ones count up to their last day) answers 409 contract-overlap. The number is unique per client (409). ' +
+      'An inactive client signs none (409 client-inactive).',
+    params: Params,
+    body: ContractBody,
+    responses: {
+      201: ok('The new contract', ContractView, { ...RECORD_HEADERS, Location: 'URL of the contract' }),
+      404: notFound404,
+      409: conflict409,
+    },
+    handle: (input, ctx) =>
+      withFieldPointers(async () => {
+        const clientId = input.params.id;
+        const contractId = ctx.idempotencyKey ? uuidV5(`contract\u0000${ctx.idempotencyKey}`) : newId();
+        const result = await clientCommand(
+          ctx.services.events,
+          commandCtx(ctx),
+          clientId,
+          { type: 'SignContract', data: { ...input.body, contractId } },
+          null,
+        );
+        const doc = await clientAfterWrite(tenantCtx(ctx), clientId, result);
+        const position = result.position ?? BigInt(doc._position);
+        const location = `/clientes/${clientId}/contratos/${contractId}`;
+        return {
+          status: 201,
+          body: contractView(contractOr404(doc, contractId), clientId),
+          headers: writeHeaders({ revision: doc.revision, position, location }),
+        };
+      }),
+  }),
+  route<IdParams>({
+    method: 'get',
+    path: '/clientes/{id}/contratos',
+    tag: TAG,
+    auth: 'tenant',
+    permission: READ,
+    summary: "The client's contracts, by start of validity",
+    params: Params,
+    responses: {
+      200: {
+        description: 'The contracts',
+        schema: { type: 'object', required: ['items'], properties: { items: { type: 'array', items: ContractView } } },
+      },
+      404: notFound404,
+    },
+    handle: async (input, ctx) => {
+      const doc = await clientOr404(tenantCtx(ctx), input.params.id);
+      const items = [...doc.contracts].sort((a, b) => a.validFrom.localeCompare(b.validFrom)).map((c) => contractView(c, doc.id));
+      return { status: 200, body: { items } };
+    },
+  }),
+  route<IdParams, { servicio?: string; fecha: string }>({
+    method: 'get',
+    path: '/clientes/{id}/tarifa',
+    tag: TAG,
+    auth: 'tenant',
+    permission: READ,
+    summary: 'The rate in force: the contract of the service whose validity holds the date (contract null when none)',
+    params: Params,
+    query: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['fecha'],
+      properties: { fecha: DateSchema, servicio: { type: 'string', minLength: 1, maxLength: 20, description: 'Service code, e.g. 90935' } },
+    },
+    responses: { 200: { description: 'The contract in force on that date', schema: RateView }, 404: notFound404 },
+    handle: async (input, ctx) => ({
+      status: 200,
+      body: await rateInForce(tenantCtx(ctx), input.params.id, input.query.servicio, input.query.fecha),
+    }),
+  }),
+  route<ContractParams>({
+    method: 'get',
+    path: '/clientes/{id}/contratos/{contractId}',
+    tag: TAG,
+    auth: 'tenant',
+    permission: READ,
+    summary: 'Read a contract',
+    params: ContractIdParams,
+    responses: { 200: { description: 'The contract', schema: ContractView }, 404: notFound404 },
+    handle: async (input, ctx) => {
+      const doc = await clientOr404(tenantCtx(ctx), input.params.id);
+      return { status: 200, body: contractView(contractOr404(doc, input.params.contractId), doc.id) };
+    },
+  }),
+  route<ContractParams, NoInput, { endsOn: string; reason: string }>({
+    method: 'post',
+    path: '/clientes/{id}/contratos/{contractId}/terminacion',
+    tag: TAG,
+    auth: 'tenant',
+    permission: WRITE,
+    summary: 'Terminate a contract early with a reason: endsOn becomes its last day in force',
+    params: ContractIdParams,
+    body: TerminateBody,
+    responses: { 200: ok('The terminated contract', ContractView), 404: notFound404, 409: conflict409 },
+    handle: (input, ctx) =>
+      withFieldPointers(async () => {
+        const { id, contractId } = input.params;
+        const data = { contractId, ...input.body };
+        const result = await clientCommand(
+          ctx.services.events,
+          commandCtx(ctx, input.body.reason),
+          id,
+          { type: 'TerminateContract', data },
+          null,
+        );
+        const doc = await clientAfterWrite(tenantCtx(ctx), id, result);
+        const position = result.position ?? BigInt(doc._position);
+        return {
+          status: 200,
+          body: contractView(contractOr404(doc, contractId), id),
+          headers: writeHeaders({ revision: doc.revision, position }),
+        };
+      }),
+  }),
+];

@@ -1,0 +1,49 @@
+// Payer authorizations as clients read them: used and remaining, and the status on the company's today.
+import { notFoundProblem } from '../../problems.js';
+import type { TenantScope } from '../tenantScope.js';
+import type { Filter, Page } from '../../stores/readStore.js';
+import { companyDay } from '../empresas/companyCalendar.js';
+import { authorizationStatusOn } from '../../projections/clientes/clientesProjection.js';
+import { authorizationStateOf, type AuthorizationDoc } from '../../projections/clientes/authorizationDoc.js';
+import { authorizations } from './clients.js';
+
+/** An authorization of this client of the caller's company, or 404. */
+export async function authorizationOr404(scope: TenantScope, clientId: string, id: string): Promise<AuthorizationDoc> {
+  const doc = await authorizations(scope).get(scope.auth.tenantId, id);
+  if (doc?.clientId !== clientId) throw notFoundProblem('Authorization not found');
+  return doc;
+}
+
+export function authorizationView(doc: AuthorizationDoc, today: string): Record<string, unknown> {
+  const { tenantId: _t, _position, consumptions, ...view } = doc;
+  const sessions = Object.entries(consumptions)
+    .map(([sessionId, date]) => ({ sessionId, date }))
+    .sort((a, b) => a.date.localeCompare(b.date) || a.sessionId.localeCompare(b.sessionId));
+  return { ...view, consumptions: sessions, status: authorizationStatusOn(authorizationStateOf(doc), today) };
+}
+
+export async function authorizationWithStatus(scope: TenantScope, doc: AuthorizationDoc): Promise<Record<string, unknown>> {
+  return authorizationView(doc, await companyDay(scope, scope.services.now()));
+}
+
+export interface AuthorizationListQuery {
+  pacienteId?: string;
+  limit: number;
+  cursor?: string;
+}
+
+/** The client's authorizations by start of period, optionally of one patient. */
+export async function listAuthorizations(
+  scope: TenantScope,
+  clientId: string,
+  query: AuthorizationListQuery,
+): Promise<Page<Record<string, unknown>>> {
+  const filter: Filter = { clientId, ...(query.pacienteId ? { patientId: query.pacienteId } : {}) };
+  const page = await authorizations(scope).find(scope.auth.tenantId, filter, {
+    sort: { validFrom: 1 },
+    limit: query.limit,
+    after: query.cursor ?? null,
+  });
+  const today = await companyDay(scope, scope.services.now());
+  return { items: page.items.map((d) => authorizationView(d, today)), nextCursor: page.nextCursor };
+}
