@@ -13,6 +13,7 @@ import { dialisisGroup } from './routes/dialisis/index.js';
 import { filtrosDialisisGroup } from './routes/filtros-dialisis/index.js';
 import { monitoresGroup } from './routes/monitores/index.js';
 import { lineasArterialGroup, lineasVenosaGroup } from './routes/lineas/index.js';
+import { productosGroup } from './routes/productos/index.js';
 
 export function registeredGroups(): GroupModule[] {
   const groups: GroupModule[] = [];
@@ -30,6 +31,7 @@ export function registeredGroups(): GroupModule[] {
     monitoresGroup,
     lineasArterialGroup,
     lineasVenosaGroup,
+    productosGroup,
   );
   return groups;
 }

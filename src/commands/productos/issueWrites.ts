@@ -10,7 +10,7 @@ import type { LineType } from '../lineas/bloodlineEvents.js';
 import type { AppServices } from '../../services.js';
 import { SERIALIZED_CATEGORIES, type ProductFields } from './productEvents.js';
 import type { IssueReference } from './stockEvents.js';
-import { movementIdFor, mustBeReference, productFacts } from './stockFacts.js';
+import { movementIdFor, mustBeReference, productFacts } from './stockFactWrites.js';
 import { issueFromStock, portionsOf, runStock, type MovementOutcome } from './stockWrites.js';
 
 /** The serialized item's own data, given in the issue (the model is the product's name). */
@@ -62,8 +62,10 @@ async function serialize(
   patientId: string,
   e: EquipmentInput,
   today: string,
-): Promise<{ dialyzerId?: string; lineId?: string }> {
+): Promise<{ dialyzerId?: string; lineId?: string; position: bigint | null }> {
+  // One key per stream write: the assignment lands on the stream the reception created, and must not read as its retry.
   const keyed = { ...ctx, idempotencyKey: `serialize\u0000${outcome.movementId}` };
+  const assigning = { ...ctx, idempotencyKey: `serialize-assign\u0000${outcome.movementId}` };
   const lot = outcome.lines[0]?.lot ?? product.code;
   if (product.category === 'dialyzer') {
     const data = {
@@ -76,14 +78,14 @@ async function serialize(
       reusable: true,
     };
     const { dialyzerId } = await receiveDialyzer(services, keyed, data);
-    await assignDialyzer(services, keyed, dialyzerId, { patientId, baselineTcvMl: e.baselineTcvMl! }, null);
-    return { dialyzerId };
+    const assigned = await assignDialyzer(services, assigning, dialyzerId, { patientId, baselineTcvMl: e.baselineTcvMl! }, null);
+    return { dialyzerId, position: assigned.position ?? outcome.position };
   }
   const lineType = e.lineType!;
   const data = { model: product.name, lot, serial: e.serial, primingVolumeMl: e.primingVolumeMl!, reusable: true, receivedOn: today };
   const { lineId } = await receiveBloodline(services, keyed, lineType, data);
-  await assignBloodline(services, keyed, lineType, lineId, patientId, null);
-  return { lineId };
+  const assigned = await assignBloodline(services, assigning, lineType, lineId, patientId, null);
+  return { lineId, position: assigned.position ?? outcome.position };
 }
 
 const referenceOf = (input: IssueInput): IssueReference =>
@@ -110,6 +112,7 @@ export async function issueStock(services: AppServices, ctx: CommandContext, pro
   const core = { warehouseId, quantity, ...(lot !== undefined ? { lot } : {}), ...(reason !== undefined ? { reason } : {}) };
   const outcome = await issueFromStock(services, ctx, productId, movementId, { ...core, reference: referenceOf(input) });
   if (!equipment) return outcome;
+  // The answer's position is the last write (the assignment): reading it back sees the serialized item too.
   try {
     return { ...outcome, ...(await serialize(services, ctx, fields, outcome, input.patientId!, equipment, facts.today)) };
   } catch (err) {

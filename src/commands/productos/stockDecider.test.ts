@@ -9,7 +9,14 @@ const target = { movementId: 'mv', productId: 'p1', warehouseId: 'w1' };
 const tracked: StockFacts = { product: { active: true, lotTracked: true, expiryTracked: true }, today: '2025-03-01' };
 const plain: StockFacts = { product: { active: true, lotTracked: false, expiryTracked: false }, today: '2025-03-01' };
 const cmd = <T extends StockCommand['type']>(type: T, data: Omit<Extract<StockCommand, { type: T }>['data'], keyof typeof target>) =>
-  ({ type, data: { ...target, ...data }, at: '2025-03-01T10:00:00Z', actor: 'u1', aggregateId: 'p1_w1', tenantId: 't1' }) as unknown as StockCommand;
+  ({
+    type,
+    data: { ...target, ...data },
+    at: '2025-03-01T10:00:00Z',
+    actor: 'u1',
+    aggregateId: 'p1_w1',
+    tenantId: 't1',
+  }) as unknown as StockCommand;
 const receipt = { supplier: 'Acme', documentNumber: 'F-1' };
 const received = (
   lot: string | null,

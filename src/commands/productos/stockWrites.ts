@@ -6,7 +6,7 @@ import type { Money } from './productEvents.js';
 import { stockDecider } from './stockDecider.js';
 import { stockId, type IssueReference, type LotPortion, type MovementLine, type StockCommand, type WriteOffKind } from './stockEvents.js';
 import type { StockState } from './stockState.js';
-import { movementIdFor, mustBeWarehouse, productFacts } from './stockFacts.js';
+import { movementIdFor, mustBeWarehouse, productFacts } from './stockFactWrites.js';
 
 /** What a movement did: its lines (one per lot touched) with the balances they leave. */
 export interface MovementOutcome {
@@ -31,8 +31,19 @@ export function runStock<T extends StockCommand['type']>(
 }
 
 export function outcomeOf(movementId: string, productId: string, result: CommandResult<StockState>): MovementOutcome {
-  const lines = result.events.map((e) => e.data as unknown as MovementLine & { fefo?: boolean });
-  return { movementId, productId, lines, fefo: lines.some((l) => l.fefo === true), position: result.position };
+  const data = result.events.map((e) => e.data as unknown as MovementLine & { fefo?: boolean });
+  // Only the ledger part of each line: the rest (supplier, reference...) is in the kardex.
+  const lines = data.map(({ movementId: m, productId: p, warehouseId, lot, expiry, quantity, lotBalanceAfter, balanceAfter }) => ({
+    movementId: m,
+    productId: p,
+    warehouseId,
+    lot,
+    expiry,
+    quantity,
+    lotBalanceAfter,
+    balanceAfter,
+  }));
+  return { movementId, productId, lines, fefo: data.some((l) => l.fefo === true), position: result.position };
 }
 
 export const portionsOf = (lines: MovementLine[]): LotPortion[] =>
