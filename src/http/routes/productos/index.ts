@@ -3,6 +3,7 @@ import type { GroupModule } from '../../groupModule.js';
 import { productosProjection } from '../../../projections/productos/productosProjection.js';
 import { READ, TAG, WRITE } from './schemas.js';
 import { productRoutes } from './productRoutes.js';
+import { warehouseRoutes } from './warehouseRoutes.js';
 import { stockRoutes } from './stockRoutes.js';
 
 export const productosGroup: GroupModule = {
@@ -13,6 +14,6 @@ export const productosGroup: GroupModule = {
     'patients, transfers, adjustments and write-offs, each with the balance per warehouse and lot it leaves. Balances never go ' +
     'negative, expired lots are never issued, issues without a lot follow FEFO.',
   permissions: [READ, WRITE],
-  routes: [...productRoutes, ...stockRoutes],
+  routes: [...productRoutes, ...warehouseRoutes, ...stockRoutes],
   projections: [productosProjection],
 };
