@@ -14,6 +14,7 @@ import { filtrosDialisisGroup } from './routes/filtros-dialisis/index.js';
 import { monitoresGroup } from './routes/monitores/index.js';
 import { lineasArterialGroup, lineasVenosaGroup } from './routes/lineas/index.js';
 import { clientesGroup } from './routes/clientes/index.js';
+import { productosGroup } from './routes/productos/index.js';
 
 export function registeredGroups(): GroupModule[] {
   const groups: GroupModule[] = [];
@@ -32,6 +33,7 @@ export function registeredGroups(): GroupModule[] {
     lineasArterialGroup,
     lineasVenosaGroup,
     clientesGroup,
+    productosGroup,
   );
   return groups;
 }

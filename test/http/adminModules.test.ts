@@ -2,34 +2,12 @@
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../support/harness.js';
 import { registeredGroups } from '../../src/http/groups.js';
-import type { GroupModule } from '../../src/http/groupModule.js';
-import { route } from '../../src/http/routeTypes.js';
-
-// A stand-in for the Productos group (issue 11): one real route under the optional module's tag.
-const productosGroup: GroupModule = {
-  tag: 'Productos',
-  description: 'Test stand-in for an optional module',
-  permissions: ['productos:read'],
-  routes: [
-    route({
-      method: 'get',
-      path: '/productos',
-      tag: 'Productos',
-      auth: 'tenant',
-      permission: 'productos:read',
-      summary: 'Products',
-      responses: { 200: { description: 'Products', schema: { type: 'object' } } },
-      handle: async () => ({ status: 200, body: {} }),
-    }),
-  ],
-  projections: [],
-};
 
 describe('Optional modules', () => {
   let server: TestServer;
   let token: string;
   before(async () => {
-    server = await startTestServer({ groups: [...registeredGroups(), productosGroup] });
+    server = await startTestServer({ groups: registeredGroups() });
     token = await server.signInAndSelect(server.admin);
   });
   after(async () => server?.close());

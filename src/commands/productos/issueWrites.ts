@@ -1,0 +1,173 @@
+// Issues: to a session, a patient or plain consumption. A reusable dialyzer or bloodline issued to a patient becomes
+// the serialized item of FiltrosDialisis / Lineas (ids derived from the movement, so a retry creates none twice); when
+// that is refused the stock takes the unit back. consumeForSession is what the session process manager calls.
+import type { CommandContext } from '../handleCommand.js';
+import { DomainError } from '../decider.js';
+import { FieldChecks } from '../fieldChecks.js';
+import { assignDialyzer, receiveDialyzer } from '../filtros-dialisis/dialyzerWrites.js';
+import { assignBloodline, receiveBloodline } from '../lineas/bloodlineWrites.js';
+import type { LineType } from '../lineas/bloodlineEvents.js';
+import type { AppServices } from '../../services.js';
+import { SERIALIZED_CATEGORIES, type ProductFields } from './productEvents.js';
+import type { IssueReference } from './stockEvents.js';
+import { movementIdFor, mustBeReference, productFacts } from './stockFactWrites.js';
+import { issueFromStock, portionsOf, runStock, type MovementOutcome } from './stockWrites.js';
+
+/** The serialized item's own data, given in the issue (the model is the product's name). */
+export interface EquipmentInput {
+  serial: string;
+  surfaceM2?: number;
+  flux?: 'low' | 'high';
+  membrane?: string;
+  baselineTcvMl?: number;
+  lineType?: LineType;
+  primingVolumeMl?: number;
+}
+
+export interface IssueInput {
+  warehouseId: string;
+  quantity: number;
+  lot?: string;
+  sessionId?: string;
+  patientId?: string;
+  reason?: string;
+  equipment?: EquipmentInput;
+}
+
+export type IssueOutcome = MovementOutcome & { dialyzerId?: string; lineId?: string };
+
+const becomesSerialized = (product: ProductFields, input: IssueInput): boolean =>
+  product.reusable && SERIALIZED_CATEGORIES.includes(product.category) && input.patientId !== undefined;
+
+function checkEquipment(product: ProductFields, input: IssueInput): EquipmentInput {
+  const checks = new FieldChecks();
+  const e = input.equipment;
+  checks.check(e !== undefined, 'equipment', `is required: a reusable ${product.category} issued to a patient becomes serialized`);
+  checks.check(input.quantity === 1, 'quantity', 'a serialized item is issued one at a time');
+  checks.throwIfAny();
+  const need =
+    product.category === 'dialyzer'
+      ? (['surfaceM2', 'flux', 'membrane', 'baselineTcvMl'] as const)
+      : (['lineType', 'primingVolumeMl'] as const);
+  for (const field of need) checks.check(e![field] !== undefined, `equipment/${field}`, `is required for a ${product.category}`);
+  checks.throwIfAny();
+  return e!;
+}
+
+async function serialize(
+  services: AppServices,
+  ctx: CommandContext,
+  product: ProductFields,
+  outcome: MovementOutcome,
+  patientId: string,
+  e: EquipmentInput,
+  today: string,
+): Promise<{ dialyzerId?: string; lineId?: string; position: bigint | null }> {
+  // One key per stream write: the assignment lands on the stream the reception created, and must not read as its retry.
+  const keyed = { ...ctx, idempotencyKey: `serialize\u0000${outcome.movementId}` };
+  const assigning = { ...ctx, idempotencyKey: `serialize-assign\u0000${outcome.movementId}` };
+  const lot = outcome.lines[0]?.lot ?? product.code;
+  if (product.category === 'dialyzer') {
+    const data = {
+      model: product.name,
+      surfaceM2: e.surfaceM2!,
+      flux: e.flux!,
+      membrane: e.membrane!,
+      lot,
+      serial: e.serial,
+      reusable: true,
+    };
+    const { dialyzerId } = await receiveDialyzer(services, keyed, data);
+    const assigned = await assignDialyzer(services, assigning, dialyzerId, { patientId, baselineTcvMl: e.baselineTcvMl! }, null);
+    return { dialyzerId, position: assigned.position ?? outcome.position };
+  }
+  const lineType = e.lineType!;
+  const data = { model: product.name, lot, serial: e.serial, primingVolumeMl: e.primingVolumeMl!, reusable: true, receivedOn: today };
+  const { lineId } = await receiveBloodline(services, keyed, lineType, data);
+  const assigned = await assignBloodline(services, assigning, lineType, lineId, patientId, null);
+  return { lineId, position: assigned.position ?? outcome.position };
+}
+
+const referenceOf = (input: IssueInput): IssueReference =>
+  input.sessionId !== undefined
+    ? { kind: 'session', sessionId: input.sessionId }
+    : input.patientId !== undefined
+      ? { kind: 'patient', patientId: input.patientId }
+      : { kind: 'consumption' };
+
+export async function issueStock(services: AppServices, ctx: CommandContext, productId: string, input: IssueInput): Promise<IssueOutcome> {
+  const { fields, facts } = await productFacts(services, ctx, productId);
+  new FieldChecks()
+    .check(
+      input.sessionId === undefined || input.patientId === undefined,
+      'patientId',
+      'an issue goes to a session or to a patient, not both',
+    )
+    .throwIfAny();
+  const serialized = becomesSerialized(fields, input);
+  const equipment = serialized ? checkEquipment(fields, input) : undefined;
+  await mustBeReference(services, ctx.tenantId, input);
+  const movementId = movementIdFor('issue', ctx.idempotencyKey);
+  const { warehouseId, quantity, lot, reason } = input;
+  const core = { warehouseId, quantity, ...(lot !== undefined ? { lot } : {}), ...(reason !== undefined ? { reason } : {}) };
+  const outcome = await issueFromStock(services, ctx, productId, movementId, { ...core, reference: referenceOf(input) });
+  if (!equipment) return outcome;
+  // The answer's position is the last write (the assignment): reading it back sees the serialized item too.
+  try {
+    return { ...outcome, ...(await serialize(services, ctx, fields, outcome, input.patientId!, equipment, facts.today)) };
+  } catch (err) {
+    const why = `serialization refused: ${err instanceof Error ? err.message : String(err)}`;
+    const portions = portionsOf(outcome.lines);
+    await runStock(services, { ...ctx, idempotencyKey: `issue-revert\u0000${movementId}` }, 'RevertIssue', {
+      movementId,
+      productId,
+      warehouseId,
+      portions,
+      reason: why,
+    });
+    throw err;
+  }
+}
+
+export interface SessionConsumption {
+  sessionId: string;
+  warehouseId: string;
+  items: { productId: string; quantity: number; lot?: string }[];
+}
+
+export type ConsumedItem =
+  | { productId: string; quantity: number; lot?: string; status: 'issued'; movementId: string; lines: MovementOutcome['lines'] }
+  | { productId: string; quantity: number; lot?: string; status: 'shortage'; code: string; message: string; available?: number };
+
+/**
+ * Issues each item of a session's supplies from one warehouse, referenced to the session. Idempotent per (session,
+ * product, lot): the key derives from them, so a replay answers what was issued. A refusal (not enough, expired lot,
+ * unknown product) is reported per item, never thrown: the caller records it as an alert.
+ */
+export async function consumeForSession(
+  services: AppServices,
+  ctx: CommandContext,
+  input: SessionConsumption,
+): Promise<{ items: ConsumedItem[] }> {
+  const items: ConsumedItem[] = [];
+  for (const item of input.items) {
+    const key = `session-consumption\u0000${input.sessionId}\u0000${item.productId}\u0000${item.lot ?? ''}`;
+    const keyed = { ...ctx, idempotencyKey: key };
+    const movementId = movementIdFor('issue', key);
+    const base = { productId: item.productId, quantity: item.quantity, ...(item.lot !== undefined ? { lot: item.lot } : {}) };
+    try {
+      const outcome = await issueFromStock(services, keyed, item.productId, movementId, {
+        warehouseId: input.warehouseId,
+        quantity: item.quantity,
+        ...(item.lot !== undefined ? { lot: item.lot } : {}),
+        reference: { kind: 'session', sessionId: input.sessionId },
+      });
+      items.push({ ...base, status: 'issued', movementId, lines: outcome.lines });
+    } catch (err) {
+      if (!(err instanceof DomainError)) throw err;
+      const available = typeof err.details?.available === 'number' ? err.details.available : undefined;
+      items.push({ ...base, status: 'shortage', code: err.code, message: err.message, ...(available !== undefined ? { available } : {}) });
+    }
+  }
+  return { items };
+}

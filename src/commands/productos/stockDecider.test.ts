@@ -1,0 +1,166 @@
+// Given stock events / when a movement / then the kardex lines or a refusal.
+import assert from 'node:assert/strict';
+import { failedFields, scenario } from '../givenWhenThen.js';
+import { stockDecider } from './stockDecider.js';
+import type { StockCommand, StockEvent, StockFacts } from './stockEvents.js';
+
+const given = scenario(stockDecider);
+const target = { movementId: 'mv', productId: 'p1', warehouseId: 'w1' };
+const tracked: StockFacts = { product: { active: true, lotTracked: true, expiryTracked: true }, today: '2025-03-01' };
+const plain: StockFacts = { product: { active: true, lotTracked: false, expiryTracked: false }, today: '2025-03-01' };
+const cmd = <T extends StockCommand['type']>(type: T, data: Omit<Extract<StockCommand, { type: T }>['data'], keyof typeof target>) =>
+  ({
+    type,
+    data: { ...target, ...data },
+    at: '2025-03-01T10:00:00Z',
+    actor: 'u1',
+    aggregateId: 'p1_w1',
+    tenantId: 't1',
+  }) as unknown as StockCommand;
+const receipt = { supplier: 'Acme', documentNumber: 'F-1' };
+const received = (
+  lot: string | null,
+  expiry: string | null,
+  quantity: number,
+  lotBalanceAfter: number,
+  balanceAfter: number,
+): StockEvent => ({
+  type: 'StockReceived',
+  data: { ...target, lot, expiry, quantity, lotBalanceAfter, balanceAfter, ...receipt },
+});
+const twoLots = [received('L-LATE', '2025-12-31', 5, 5, 5), received('L-SOON', '2025-06-30', 3, 3, 8)];
+
+describe('stock decider', () => {
+  it('receives a tracked lot with its expiry, and the balances after it', () => {
+    given()
+      .when(cmd('ReceiveStock', { ...tracked, ...receipt, quantity: 5, lot: 'L-1', expiry: '2025-12-31' }))
+      .then(received('L-1', '2025-12-31', 5, 5, 5));
+  });
+
+  it('requires lot and expiry on receipt when tracked, refuses them when not, refuses an expired lot (422 naming them)', () => {
+    given()
+      .when(cmd('ReceiveStock', { ...tracked, ...receipt, quantity: 5 }))
+      .thenError('validation-failed', (e) => assert.deepEqual(failedFields(e), ['lot']));
+    given()
+      .when(cmd('ReceiveStock', { ...tracked, ...receipt, quantity: 5, lot: 'L-1' }))
+      .thenError('validation-failed', (e) => assert.deepEqual(failedFields(e), ['expiry']));
+    given()
+      .when(cmd('ReceiveStock', { ...plain, ...receipt, quantity: 5, lot: 'L-1' }))
+      .thenError('validation-failed', (e) => assert.deepEqual(failedFields(e), ['lot']));
+    given()
+      .when(cmd('ReceiveStock', { ...tracked, ...receipt, quantity: 5, lot: 'L-1', expiry: '2025-02-28' }))
+      .thenError('validation-failed', (e) => assert.deepEqual(failedFields(e), ['expiry']));
+    given(received('L-1', '2025-12-31', 5, 5, 5))
+      .when(cmd('ReceiveStock', { ...tracked, ...receipt, quantity: 5, lot: 'L-1', expiry: '2026-01-31' }))
+      .thenError('validation-failed', (e) => assert.deepEqual(failedFields(e), ['expiry']));
+  });
+
+  it('refuses a receipt for a deactivated product', () => {
+    const inactive = { ...plain, product: { ...plain.product, active: false } };
+    given()
+      .when(cmd('ReceiveStock', { ...inactive, ...receipt, quantity: 1 }))
+      .thenError('product-inactive');
+  });
+
+  it('refuses an issue beyond the balance of the lot, or of the product when not lot-tracked', () => {
+    given(...twoLots)
+      .when(cmd('IssueStock', { ...tracked, quantity: 4, lot: 'L-SOON', reference: { kind: 'consumption' } }))
+      .thenError('insufficient-stock', (e) => assert.equal(e.details?.available, 3));
+    given(received(null, null, 2, 2, 2))
+      .when(cmd('IssueStock', { ...plain, quantity: 3, reference: { kind: 'consumption' } }))
+      .thenError('insufficient-stock');
+  });
+
+  it('refuses to issue an expired lot (409 lot-expired), and FEFO skips it', () => {
+    const later = { ...tracked, today: '2025-07-01' };
+    given(...twoLots)
+      .when(cmd('IssueStock', { ...later, quantity: 1, lot: 'L-SOON', reference: { kind: 'consumption' } }))
+      .thenError('lot-expired');
+    const [line] = given(...twoLots)
+      .when(cmd('IssueStock', { ...later, quantity: 1, reference: { kind: 'consumption' } }))
+      .events();
+    assert.equal(line?.data.lot, 'L-LATE');
+    given(...twoLots)
+      .when(cmd('IssueStock', { ...later, quantity: 6, reference: { kind: 'consumption' } }))
+      .thenError('insufficient-stock', (e) => assert.equal(e.details?.available, 5));
+  });
+
+  it('without a lot takes the earliest-expiring lots first (FEFO), across lots when one is not enough', () => {
+    const events = given(...twoLots)
+      .when(cmd('IssueStock', { ...tracked, quantity: 4, reference: { kind: 'session', sessionId: 's1' } }))
+      .events();
+    assert.deepEqual(
+      events.map((e) => [
+        e.type,
+        e.data.lot,
+        e.data.quantity,
+        e.data.lotBalanceAfter,
+        e.data.balanceAfter,
+        (e.data as { fefo: boolean }).fefo,
+      ]),
+      [
+        ['StockIssued', 'L-SOON', -3, 0, 5, true],
+        ['StockIssued', 'L-LATE', -1, 4, 4, true],
+      ],
+    );
+  });
+
+  it('adjusts up (a new lot needs its expiry) and down (never below zero), with a reason', () => {
+    given(...twoLots)
+      .when(cmd('AdjustStock', { ...tracked, quantity: -6, lot: 'L-LATE', reason: 'count' }))
+      .thenError('insufficient-stock');
+    given(...twoLots)
+      .when(cmd('AdjustStock', { ...tracked, quantity: 2, lot: 'L-NEW', reason: 'count' }))
+      .thenError('validation-failed', (e) => assert.deepEqual(failedFields(e), ['expiry']));
+    given(...twoLots)
+      .when(cmd('AdjustStock', { ...tracked, quantity: -2, lot: 'L-LATE', reason: ' count ' }))
+      .then({
+        type: 'StockAdjusted',
+        data: { ...target, lot: 'L-LATE', expiry: '2025-12-31', quantity: -2, lotBalanceAfter: 3, balanceAfter: 6, reason: 'count' },
+      });
+    given(...twoLots)
+      .when(cmd('AdjustStock', { ...tracked, quantity: 0, lot: 'L-LATE', reason: '' }))
+      .thenError('validation-failed', (e) => assert.deepEqual(failedFields(e), ['quantity', 'reason']));
+  });
+
+  it('writes off an expired lot (loss or expiry) but needs the lot when tracked', () => {
+    const later = { ...tracked, today: '2025-07-01' };
+    given(...twoLots)
+      .when(cmd('WriteOffStock', { ...later, kind: 'expiry', quantity: 3, lot: 'L-SOON', reason: 'expired' }))
+      .then({
+        type: 'StockWrittenOff',
+        data: {
+          ...target,
+          lot: 'L-SOON',
+          expiry: '2025-06-30',
+          quantity: -3,
+          lotBalanceAfter: 0,
+          balanceAfter: 5,
+          kind: 'expiry',
+          reason: 'expired',
+        },
+      });
+    given(...twoLots)
+      .when(cmd('WriteOffStock', { ...later, kind: 'loss', quantity: 1, reason: 'broken' }))
+      .thenError('validation-failed', (e) => assert.deepEqual(failedFields(e), ['lot']));
+  });
+
+  it('moves a transfer out and in with the same lots, and takes them back when the destination refuses', () => {
+    const [out] = given(...twoLots)
+      .when(cmd('TransferStockOut', { ...tracked, quantity: 2, lot: 'L-LATE', toWarehouseId: 'w2' }))
+      .events();
+    assert.deepEqual([out?.type, out?.data.quantity, out?.data.balanceAfter], ['StockTransferredOut', -2, 6]);
+    given(...twoLots)
+      .when(cmd('TransferStockOut', { ...tracked, quantity: 1, toWarehouseId: 'w1' }))
+      .thenError('validation-failed', (e) => assert.deepEqual(failedFields(e), ['toWarehouseId']));
+    const portions = [{ lot: 'L-LATE', expiry: '2025-12-31', quantity: 2 }];
+    const [into] = given()
+      .when(cmd('TransferStockIn', { fromWarehouseId: 'w0', portions }))
+      .events();
+    assert.deepEqual([into?.type, into?.data.quantity, into?.data.balanceAfter], ['StockTransferredIn', 2, 2]);
+    const [back] = given(...twoLots, out!)
+      .when(cmd('RevertTransferOut', { toWarehouseId: 'w2', portions, reason: 'refused' }))
+      .events();
+    assert.deepEqual([back?.type, back?.data.lotBalanceAfter, back?.data.balanceAfter], ['StockTransferReverted', 5, 8]);
+  });
+});

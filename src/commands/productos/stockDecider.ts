@@ -1,0 +1,178 @@
+// Every rule of the kardex: no balance below zero per lot, no issue of an expired lot, lot and expiry on receipt when
+// tracked, FEFO when an issue names no lot. Pure: the product's flags and the company's day come in with the command.
+import type { Decider } from '../decider.js';
+import { rule } from '../decider.js';
+import { FieldChecks, isRealDate } from '../fieldChecks.js';
+import type { LotPortion, MovementLine, StockCommand, StockEvent, StockFacts } from './stockEvents.js';
+import { evolveStock, fefoLots, initialStockState, isExpired, lotKey, round3, type StockState } from './stockState.js';
+
+type Target = Pick<MovementLine, 'movementId' | 'productId' | 'warehouseId'>;
+
+const insufficient = (available: number, lot: string | null): Error =>
+  rule('insufficient-stock', `only ${available} in stock${lot ? ` of lot ${lot}` : ''}`, { available, lot });
+
+/** The movement's lines with the balances each leaves, applied in order. */
+function lines(state: StockState, target: Target, portions: LotPortion[], sign: 1 | -1): MovementLine[] {
+  let current = state;
+  return portions.map((p) => {
+    const quantity = round3(sign * p.quantity);
+    const lotBalanceAfter = round3((current.lots[lotKey(p.lot)]?.quantity ?? 0) + quantity);
+    const balanceAfter = round3(current.balance + quantity);
+    const line = { ...target, lot: p.lot, expiry: p.expiry, quantity, lotBalanceAfter, balanceAfter };
+    current = evolveStock(current, { type: 'StockAdjusted', data: { ...line, reason: '' } });
+    return line;
+  });
+}
+
+function checkQuantity(quantity: number, field = 'quantity'): void {
+  new FieldChecks().check(Number.isFinite(quantity) && quantity > 0, field, 'must be more than 0').throwIfAny();
+}
+
+/** The lot a movement names, checked against the product's tracking (422 naming `lot`). */
+function lotOf(facts: StockFacts, lot: string | undefined, required: boolean): string | null {
+  const named = lot?.trim() ? lot.trim() : null;
+  const checks = new FieldChecks();
+  if (!facts.product.lotTracked) checks.check(named === null, 'lot', 'the product is not lot-tracked');
+  else checks.check(!required || named !== null, 'lot', 'is required: the product is lot-tracked');
+  checks.throwIfAny();
+  return named;
+}
+
+/**
+ * The portions an outgoing movement takes. A named lot (or the single balance of an untracked product) must hold the
+ * quantity; without a lot, FEFO: the earliest-expiring lots that are not expired, in that order.
+ */
+export function portionsOut(
+  state: StockState,
+  facts: StockFacts,
+  quantity: number,
+  lot: string | undefined,
+  options: { allowExpired: boolean; requireLot: boolean },
+): { portions: LotPortion[]; fefo: boolean } {
+  checkQuantity(quantity);
+  const named = lotOf(facts, lot, options.requireLot);
+  if (!facts.product.lotTracked || named !== null) {
+    const held = state.lots[lotKey(named)] ?? { lot: named, expiry: null, quantity: 0 };
+    if (!options.allowExpired && isExpired(held.expiry, facts.today)) {
+      throw rule('lot-expired', `lot ${named} expired on ${held.expiry}`, { lot: named, expiry: held.expiry });
+    }
+    if (held.quantity < quantity) throw insufficient(held.quantity, named);
+    return { portions: [{ lot: named, expiry: held.expiry, quantity }], fefo: false };
+  }
+  const usable = fefoLots(Object.values(state.lots), facts.today);
+  const available = round3(usable.reduce((sum, l) => sum + l.quantity, 0));
+  if (available < quantity) throw insufficient(available, null);
+  const portions: LotPortion[] = [];
+  let left = quantity;
+  for (const l of usable) {
+    if (left <= 0) break;
+    const take = Math.min(left, l.quantity);
+    portions.push({ lot: l.lot, expiry: l.expiry, quantity: take });
+    left = round3(left - take);
+  }
+  return { portions, fefo: true };
+}
+
+/** An incoming lot: lot and expiry when tracked, a real expiry, and one expiry per lot. */
+function portionIn(
+  state: StockState,
+  facts: StockFacts,
+  quantity: number,
+  lot: string | undefined,
+  expiry: string | undefined,
+): LotPortion {
+  checkQuantity(quantity);
+  const named = lotOf(facts, lot, true);
+  const known = state.lots[lotKey(named)];
+  const checks = new FieldChecks();
+  if (!facts.product.expiryTracked) checks.check(expiry === undefined, 'expiry', 'the product is not expiry-tracked');
+  else if (!known || known.expiry === null) checks.check(expiry !== undefined, 'expiry', 'is required: the product is expiry-tracked');
+  if (expiry !== undefined) {
+    checks.check(isRealDate(expiry), 'expiry', 'is not a real date');
+    checks.check(!known || known.expiry === null || known.expiry === expiry, 'expiry', `lot ${named} expires on ${known?.expiry}`);
+  }
+  checks.throwIfAny();
+  return { lot: named, expiry: expiry ?? known?.expiry ?? null, quantity };
+}
+
+function decideIn(command: Extract<StockCommand, { type: 'ReceiveStock' | 'AdjustStock' }>, state: StockState): StockEvent[] {
+  const { movementId, productId, warehouseId } = command.data;
+  const target = { movementId, productId, warehouseId };
+  if (command.type === 'AdjustStock') {
+    const { quantity, lot, expiry, reason } = command.data;
+    new FieldChecks()
+      .check(quantity !== 0, 'quantity', 'must not be 0')
+      .check(reason.trim() !== '', 'reason', 'must not be blank')
+      .throwIfAny();
+    const portions =
+      quantity > 0
+        ? [portionIn(state, command.data, quantity, lot, expiry)]
+        : portionsOut(state, command.data, -quantity, lot, { allowExpired: true, requireLot: true }).portions;
+    return lines(state, target, portions, quantity > 0 ? 1 : -1).map((l) => ({
+      type: 'StockAdjusted',
+      data: { ...l, reason: reason.trim() },
+    }));
+  }
+  const { quantity, lot, expiry, supplier, documentNumber, unitCost } = command.data;
+  if (!command.data.product.active) throw rule('product-inactive', 'a deactivated product receives no stock');
+  const portion = portionIn(state, command.data, quantity, lot, expiry);
+  new FieldChecks()
+    .check(portion.expiry === null || !isExpired(portion.expiry, command.data.today), 'expiry', 'the lot is already expired')
+    .check(supplier.trim() !== '', 'supplier', 'must not be blank')
+    .check(documentNumber.trim() !== '', 'documentNumber', 'must not be blank')
+    .throwIfAny();
+  const extra = { supplier: supplier.trim(), documentNumber: documentNumber.trim(), ...(unitCost ? { unitCost } : {}) };
+  return lines(state, target, [portion], 1).map((l) => ({ type: 'StockReceived', data: { ...l, ...extra } }));
+}
+
+export function decideStock(command: StockCommand, state: StockState): StockEvent[] {
+  const { movementId, productId, warehouseId } = command.data;
+  const target = { movementId, productId, warehouseId };
+  switch (command.type) {
+    case 'ReceiveStock':
+    case 'AdjustStock':
+      return decideIn(command, state);
+    case 'IssueStock': {
+      const { quantity, lot, reference, reason } = command.data;
+      const { portions, fefo } = portionsOut(state, command.data, quantity, lot, { allowExpired: false, requireLot: false });
+      const extra = { reference, ...(reason?.trim() ? { reason: reason.trim() } : {}), fefo };
+      return lines(state, target, portions, -1).map((l) => ({ type: 'StockIssued', data: { ...l, ...extra } }));
+    }
+    case 'TransferStockOut': {
+      const { quantity, lot, toWarehouseId } = command.data;
+      if (toWarehouseId === warehouseId) new FieldChecks().check(false, 'toWarehouseId', 'is the same warehouse').throwIfAny();
+      const { portions, fefo } = portionsOut(state, command.data, quantity, lot, { allowExpired: false, requireLot: false });
+      return lines(state, target, portions, -1).map((l) => ({ type: 'StockTransferredOut', data: { ...l, toWarehouseId, fefo } }));
+    }
+    case 'TransferStockIn':
+      return lines(state, target, command.data.portions, 1).map((l) => ({
+        type: 'StockTransferredIn',
+        data: { ...l, fromWarehouseId: command.data.fromWarehouseId },
+      }));
+    case 'RevertTransferOut': {
+      const { toWarehouseId, reason } = command.data;
+      return lines(state, target, command.data.portions, 1).map((l) => ({
+        type: 'StockTransferReverted',
+        data: { ...l, toWarehouseId, reason },
+      }));
+    }
+    case 'RevertIssue':
+      return lines(state, target, command.data.portions, 1).map((l) => ({
+        type: 'StockIssueReverted',
+        data: { ...l, reason: command.data.reason },
+      }));
+    case 'WriteOffStock': {
+      const { kind, quantity, lot, reason } = command.data;
+      new FieldChecks().check(reason.trim() !== '', 'reason', 'must not be blank').throwIfAny();
+      const { portions } = portionsOut(state, command.data, quantity, lot, { allowExpired: true, requireLot: true });
+      return lines(state, target, portions, -1).map((l) => ({ type: 'StockWrittenOff', data: { ...l, kind, reason: reason.trim() } }));
+    }
+  }
+}
+
+export const stockDecider: Decider<StockCommand, StockEvent, StockState> = {
+  category: 'stock',
+  initialState: initialStockState,
+  evolve: evolveStock,
+  decide: decideStock,
+};

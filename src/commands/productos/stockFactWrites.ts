@@ -1,0 +1,58 @@
+// What a stock movement needs from elsewhere: the product (404 when not of this company), the warehouses named in the
+// body (422 naming the field), the issue's patient or session, and the company's calendar day of the movement.
+import { loadAggregate, type CommandContext } from '../handleCommand.js';
+import { notFound } from '../decider.js';
+import { invalidFields } from '../fieldChecks.js';
+import { newId, uuidV5 } from '../eventIds.js';
+import { patientDecider } from '../pacientes/patientDecider.js';
+import type { AppServices } from '../../services.js';
+import { companyDay } from '../../queries/empresas/companyCalendar.js';
+import { streamName } from '../../stores/eventStore.js';
+import { productDecider, warehouseDecider } from './productDecider.js';
+import type { ProductFields } from './productEvents.js';
+import type { StockFacts } from './stockEvents.js';
+
+export interface ProductFacts {
+  fields: ProductFields;
+  facts: StockFacts;
+}
+
+/** A movement retried with the same key gets the same id; otherwise a fresh one. */
+export const movementIdFor = (kind: string, idempotencyKey: string | null | undefined): string =>
+  idempotencyKey ? uuidV5(`${kind}\u0000${idempotencyKey}`) : newId();
+
+export async function productFacts(services: AppServices, ctx: CommandContext, productId: string): Promise<ProductFacts> {
+  const { state } = await loadAggregate(services.events, productDecider, streamName(ctx.tenantId, productDecider.category, productId));
+  if (!state.fields) throw notFound('product');
+  const at = ctx.at ?? services.now().toISOString();
+  const today = await companyDay({ services, auth: { tenantId: ctx.tenantId } }, new Date(at));
+  const { lotTracked, expiryTracked } = state.fields;
+  return { fields: state.fields, facts: { product: { active: state.active, lotTracked, expiryTracked }, today } };
+}
+
+/** The warehouse must be one of this company's (422 naming `field` otherwise). */
+export async function mustBeWarehouse(services: AppServices, tenantId: string, warehouseId: string, field: string): Promise<void> {
+  const { state } = await loadAggregate(services.events, warehouseDecider, streamName(tenantId, warehouseDecider.category, warehouseId));
+  if (!state.fields) throw invalidFields([{ field, message: 'no such warehouse in this company' }]);
+}
+
+/** The issue's patient must be an active patient of this company; a session must exist in it (422 naming the field). */
+export async function mustBeReference(
+  services: AppServices,
+  tenantId: string,
+  reference: { patientId?: string; sessionId?: string },
+): Promise<void> {
+  if (reference.patientId !== undefined) {
+    const { state } = await loadAggregate(
+      services.events,
+      patientDecider,
+      streamName(tenantId, patientDecider.category, reference.patientId),
+    );
+    if (!state.exists || state.status !== 'active')
+      throw invalidFields([{ field: 'patientId', message: 'no such active patient in this company' }]);
+  }
+  if (reference.sessionId !== undefined) {
+    const held = await services.events.readStream(streamName(tenantId, 'dialysisSession', reference.sessionId), { maxCount: 1 });
+    if (held.length === 0) throw invalidFields([{ field: 'sessionId', message: 'no such dialysis session in this company' }]);
+  }
+}

@@ -1,0 +1,29 @@
+// The balance of one product in one warehouse, per lot, as its movements leave it; and the FEFO order of its lots.
+import type { LotPortion, StockEvent } from './stockEvents.js';
+
+export interface StockState {
+  /** Per lot key (the lot, or '' for a product that is not lot-tracked). */
+  lots: Record<string, LotPortion>;
+  balance: number;
+}
+
+export const initialStockState: StockState = { lots: {}, balance: 0 };
+
+export const lotKey = (lot: string | null | undefined): string => lot ?? '';
+/** Quantities keep three decimals (litres of concentrate): no binary drift in balances. */
+export const round3 = (n: number): number => Math.round(n * 1000) / 1000;
+
+export function evolveStock(state: StockState, event: StockEvent): StockState {
+  const { lot, expiry, lotBalanceAfter, balanceAfter } = event.data;
+  return { lots: { ...state.lots, [lotKey(lot)]: { lot, expiry, quantity: lotBalanceAfter } }, balance: balanceAfter };
+}
+
+/** A lot is expired when its expiry is before the movement's day (it may still be used on its expiry date). */
+export const isExpired = (expiry: string | null, today: string): boolean => expiry !== null && expiry < today;
+
+/** Lots with stock that may still be issued, earliest expiry first (no expiry last, then by lot). */
+export function fefoLots(lots: readonly LotPortion[], today: string): LotPortion[] {
+  return lots
+    .filter((l) => l.quantity > 0 && !isExpired(l.expiry, today))
+    .sort((x, y) => (x.expiry ?? '9999').localeCompare(y.expiry ?? '9999') || (x.lot ?? '').localeCompare(y.lot ?? ''));
+}

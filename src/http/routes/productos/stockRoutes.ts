@@ -1,0 +1,192 @@
+// /productos/{id}/...: the kardex movements (receipts, issues, transfers, adjustments, write-offs) and the stock reads
+// (balances by warehouse and lot, FEFO order, the ledger as JSON or CSV, lots expiring within N days).
+import { minPositionQueryProperty } from '../../commonSchemas.js';
+import { awaitMinPosition } from '../../readYourWrites.js';
+import { writeHeaders } from '../../recordHeaders.js';
+import { route, type JsonSchema, type RequestContext, type RouteDecl } from '../../routeTypes.js';
+import type { CommandContext } from '../../../commands/handleCommand.js';
+import type { MovementOutcome } from '../../../commands/productos/stockWrites.js';
+import { adjustStock, receiveStock, transferStock, writeOffStock } from '../../../commands/productos/stockWrites.js';
+import { issueStock } from '../../../commands/productos/issueWrites.js';
+import { PRODUCTOS_PROJECTION } from '../../../projections/productos/productosProjection.js';
+import { productOr404, warehouseOr404 } from '../../../queries/productos/products.js';
+import { fefoOrder, kardexCsv, lotsExpiring, productBalances, productKardex, type KardexQuery } from '../../../queries/productos/stock.js';
+import {
+  commandCtx,
+  conflict409,
+  ok,
+  RECORD_HEADERS,
+  tenantCtx,
+  unavailable503,
+  withFieldPointers,
+  type MinPositionQuery,
+} from '../shared/recordSupport.js';
+import { DateSchema, IdSchema } from '../shared/fieldSchemas.js';
+import {
+  AdjustmentBody,
+  BalancesView,
+  ExpiringView,
+  FefoView,
+  IssueBody,
+  KardexView,
+  MovementView,
+  READ,
+  ReceiptBody,
+  TAG,
+  TransferBody,
+  WRITE,
+  WriteOffBody,
+} from './schemas.js';
+import { notFound404, Params, type IdParams } from './productRoutes.js';
+
+type Body = Record<string, unknown>;
+type Run = (ctx: RequestContext, cmd: CommandContext, productId: string, body: Body) => Promise<MovementOutcome>;
+
+function movementRoute(path: string, summary: string, body: JsonSchema, run: Run, description: string): RouteDecl {
+  return route<IdParams, Record<string, never>, Body>({
+    method: 'post',
+    path: `/productos/{id}/${path}`,
+    tag: TAG,
+    auth: 'tenant',
+    permission: WRITE,
+    idempotent: true,
+    summary,
+    description: `${description} A retry with the same Idempotency-Key moves nothing twice. A warehouse not of this company: 422 naming it.`,
+    params: Params,
+    body,
+    responses: {
+      201: ok('The movement: its kardex lines with the balances they leave', MovementView, {
+        'X-Event-Position': RECORD_HEADERS['X-Event-Position'],
+      }),
+      404: notFound404,
+      409: conflict409,
+    },
+    handle: (input, ctx) =>
+      withFieldPointers(async () => {
+        const reason = typeof input.body.reason === 'string' ? input.body.reason : null;
+        const { position, ...outcome } = await run(ctx, commandCtx(ctx, reason), input.params.id, input.body);
+        return { status: 201, body: outcome, headers: writeHeaders({ position }) };
+      }),
+  });
+}
+
+const GET = { method: 'get' as const, tag: TAG, auth: 'tenant' as const, permission: READ };
+
+export const stockRoutes: RouteDecl[] = [
+  movementRoute(
+    'ingresos',
+    'Receive stock from a supplier (document, lot, expiry, quantity, unit cost)',
+    ReceiptBody,
+    (ctx, cmd, id, body) => receiveStock(ctx.services, cmd, id, body as never),
+    'A lot-tracked product needs the lot, an expiry-tracked one its expiry (422 naming them); an expired lot is refused (422 expiry); ' +
+      'a lot already held keeps its expiry.',
+  ),
+  movementRoute(
+    'salidas',
+    'Issue stock to a session, a patient, or as consumption',
+    IssueBody,
+    (ctx, cmd, id, body) => issueStock(ctx.services, cmd, id, body as never),
+    'Never beyond the balance of the lot (or of the product when untracked): 409 insufficient-stock with `available`. An expired lot is ' +
+      'refused with 409 lot-expired. Without a lot, FEFO takes the earliest-expiring lots that are not expired (fefo: true). A reusable ' +
+      'dialyzer or bloodline issued to a patient becomes its serialized item (equipment: serial and the item data): the answer names ' +
+      'dialyzerId or lineId.',
+  ),
+  movementRoute(
+    'transferencias',
+    'Transfer stock between two warehouses of the company',
+    TransferBody,
+    (ctx, cmd, id, body) => transferStock(ctx.services, cmd, id, body as never),
+    'Out of the source (refused as an issue would be), then into the destination; if the destination refuses, the source takes the units back.',
+  ),
+  movementRoute(
+    'ajustes',
+    'Adjust stock after a count (+ found, - missing), with a reason',
+    AdjustmentBody,
+    (ctx, cmd, id, body) => adjustStock(ctx.services, cmd, id, body as never),
+    'A negative adjustment never leaves a lot below zero (409 insufficient-stock); a lot-tracked product names the lot.',
+  ),
+  movementRoute(
+    'bajas',
+    'Write off stock: a loss or an expired lot',
+    WriteOffBody,
+    (ctx, cmd, id, body) => writeOffStock(ctx.services, cmd, id, body as never),
+    'Expired lots may be written off (that is what it is for); never below zero.',
+  ),
+  route<IdParams, { almacenId?: string } & MinPositionQuery>({
+    ...GET,
+    path: '/productos/{id}/saldos',
+    summary: 'Balance of the product by warehouse and lot (expired lots flagged)',
+    params: Params,
+    query: { type: 'object', additionalProperties: false, properties: { almacenId: IdSchema, ...minPositionQueryProperty } },
+    responses: { 200: { description: 'The balances', schema: BalancesView }, 404: notFound404, 503: unavailable503 },
+    handle: async (input, ctx) => {
+      await awaitMinPosition(ctx, input.query.minPosition, [PRODUCTOS_PROJECTION]);
+      await productOr404(tenantCtx(ctx), input.params.id);
+      return { status: 200, body: await productBalances(tenantCtx(ctx), input.params.id, input.query.almacenId) };
+    },
+  }),
+  route<IdParams, { almacenId: string } & MinPositionQuery>({
+    ...GET,
+    path: '/productos/{id}/fefo',
+    summary: 'Lots of the product in a warehouse in FEFO order: the order an issue without a lot takes them (expired lots left out)',
+    params: Params,
+    query: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['almacenId'],
+      properties: { almacenId: IdSchema, ...minPositionQueryProperty },
+    },
+    responses: { 200: { description: 'The lots, earliest expiry first', schema: FefoView }, 404: notFound404, 503: unavailable503 },
+    handle: async (input, ctx) => {
+      await awaitMinPosition(ctx, input.query.minPosition, [PRODUCTOS_PROJECTION]);
+      await productOr404(tenantCtx(ctx), input.params.id);
+      await warehouseOr404(tenantCtx(ctx), input.query.almacenId);
+      return { status: 200, body: await fefoOrder(tenantCtx(ctx), input.params.id, input.query.almacenId) };
+    },
+  }),
+  route<IdParams, KardexQuery & { formato?: 'json' | 'csv' } & MinPositionQuery>({
+    ...GET,
+    path: '/productos/{id}/kardex',
+    summary: 'The ledger of the product between two dates: every movement with the running balance after it (JSON or CSV)',
+    description:
+      'Oldest first; desde and hasta are inclusive UTC dates of the movements. `formato=csv` or `Accept: text/csv` answers text/csv ' +
+      'with a header row (at, type, movementId, warehouseId, lot, expiry, quantity, lotBalanceAfter, balanceAfter, reason, reference, actor).',
+    params: Params,
+    query: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        almacenId: IdSchema,
+        desde: DateSchema,
+        hasta: DateSchema,
+        formato: { enum: ['json', 'csv'] },
+        ...minPositionQueryProperty,
+      },
+    },
+    responses: { 200: { description: 'The kardex (text/csv when asked)', schema: KardexView }, 404: notFound404, 503: unavailable503 },
+    handle: async (input, ctx) => {
+      await awaitMinPosition(ctx, input.query.minPosition, [PRODUCTOS_PROJECTION]);
+      await productOr404(tenantCtx(ctx), input.params.id);
+      const { formato, minPosition: _m, ...query } = input.query;
+      const items = await productKardex(tenantCtx(ctx), input.params.id, query);
+      const csv = formato === 'csv' || (formato === undefined && /\btext\/csv\b/i.test(input.headers.accept ?? ''));
+      if (csv) return { status: 200, body: kardexCsv(items), contentType: 'text/csv; charset=utf-8' };
+      return { status: 200, body: { productId: input.params.id, items } };
+    },
+  }),
+  route<Record<string, never>, { dias: number } & MinPositionQuery>({
+    ...GET,
+    path: '/productos/lotes-por-vencer',
+    summary: 'Lots with stock that expire within N days of the company day (already expired ones included, flagged)',
+    query: {
+      type: 'object',
+      additionalProperties: false,
+      properties: { dias: { type: 'integer', minimum: 0, maximum: 730, default: 30 }, ...minPositionQueryProperty },
+    },
+    responses: { 200: { description: 'The lots, earliest expiry first', schema: ExpiringView }, 503: unavailable503 },
+    handle: async (input, ctx) => {
+      await awaitMinPosition(ctx, input.query.minPosition, [PRODUCTOS_PROJECTION]);
+      return { status: 200, body: await lotsExpiring(tenantCtx(ctx), input.query.dias) };
+    },
+  }),
+];
