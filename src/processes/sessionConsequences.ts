@@ -4,9 +4,8 @@
 // session's consequence stream; a refusal is an alert, never swallowed. Replays change nothing: every command runs at
 // the causing event's time with an idempotency key derived from it, and the equipment deciders decide nothing for a
 // session whose use they already recorded.
-import { DomainError } from '../commands/decider.js';
-import { handleCommand, loadAggregate, type CommandContext } from '../commands/handleCommand.js';
-import { consequenceDecider, type ConsequenceKind } from '../commands/dialisis/consequences/consequenceDecider.js';
+import { loadAggregate } from '../commands/handleCommand.js';
+import { recordConsequence, SESSION_CONSEQUENCES_ACTOR } from './consequenceRecording.js';
 import { sessionDecider } from '../commands/dialisis/session/sessionDecider.js';
 import { endMachineUse } from '../commands/monitores/machineWrites.js';
 import { recordDialyzerUse } from '../commands/filtros-dialisis/dialyzerWrites.js';
@@ -15,48 +14,12 @@ import type { AppServices } from '../services.js';
 import { categoryOfStream, streamName, tenantOfStream, type RecordedEvent } from '../stores/eventStore.js';
 import type { ProcessManager } from './processRunner.js';
 
-export const SESSION_CONSEQUENCES_ACTOR = 'process:session-consequences';
+export { SESSION_CONSEQUENCES_ACTOR };
 const HOUR_MINUTES = 60;
 
 /** Operating hours the machine ran for the session: at least one hundredth of an hour once it started. */
 export const operatingHoursOf = (effectiveMinutes: number): number =>
   Math.max(0.01, Math.round((effectiveMinutes / HOUR_MINUTES) * 100) / 100);
-
-function contextFor(event: RecordedEvent, kind: ConsequenceKind): CommandContext {
-  return {
-    tenantId: tenantOfStream(event.streamName),
-    actor: SESSION_CONSEQUENCES_ACTOR,
-    sessionId: null,
-    correlationId: event.metadata.correlationId,
-    causationId: event.id,
-    idempotencyKey: `consequence\u0000${kind}\u0000${event.id}`,
-    ip: null,
-    userAgent: null,
-    at: event.metadata.occurredAt,
-  };
-}
-
-async function apply(
-  services: AppServices,
-  event: RecordedEvent,
-  sessionId: string,
-  kind: ConsequenceKind,
-  itemId: string,
-  command: (ctx: CommandContext) => Promise<unknown>,
-): Promise<void> {
-  const ctx = contextFor(event, kind);
-  let refusal: { code: string; message: string } | null = null;
-  try {
-    await command(ctx);
-  } catch (err) {
-    // A rule refused it (the record is kept and shown); anything else is transient and retried from the checkpoint.
-    if (!(err instanceof DomainError)) throw err;
-    refusal = { code: err.code, message: err.message };
-  }
-  const data = { kind, itemId, causeEventId: event.id, refusal };
-  const recordCtx = { ...ctx, idempotencyKey: `consequence-record\u0000${kind}\u0000${event.id}` };
-  await handleCommand(services.events, consequenceDecider, { type: 'RecordConsequence', aggregateId: sessionId, data }, recordCtx);
-}
 
 async function react(event: RecordedEvent, services: AppServices): Promise<void> {
   if (categoryOfStream(event.streamName) !== sessionDecider.category) return;
@@ -68,18 +31,20 @@ async function react(event: RecordedEvent, services: AppServices): Promise<void>
   if (!equipment || !patientId) return; // never started: nothing was used
   const effectiveMinutes = (event.data as { effectiveMinutes: number }).effectiveMinutes;
   const use = { sessionId, patientId };
-  await apply(services, event, sessionId, 'machine-use', equipment.machineId, (ctx) =>
+  await recordConsequence(services, event, sessionId, 'machine-use', equipment.machineId, (ctx) =>
     endMachineUse(services, ctx, equipment.machineId, { sessionId, operatingHours: operatingHoursOf(effectiveMinutes) }),
   );
   const { dialyzerId, arterialLineId, venousLineId } = equipment;
   if (dialyzerId)
-    await apply(services, event, sessionId, 'dialyzer-use', dialyzerId, (ctx) => recordDialyzerUse(services, ctx, dialyzerId, use, null));
+    await recordConsequence(services, event, sessionId, 'dialyzer-use', dialyzerId, (ctx) =>
+      recordDialyzerUse(services, ctx, dialyzerId, use, null),
+    );
   if (arterialLineId)
-    await apply(services, event, sessionId, 'arterial-line-use', arterialLineId, (ctx) =>
+    await recordConsequence(services, event, sessionId, 'arterial-line-use', arterialLineId, (ctx) =>
       recordBloodlineUse(services, ctx, 'arterial', arterialLineId, use, null),
     );
   if (venousLineId)
-    await apply(services, event, sessionId, 'venous-line-use', venousLineId, (ctx) =>
+    await recordConsequence(services, event, sessionId, 'venous-line-use', venousLineId, (ctx) =>
       recordBloodlineUse(services, ctx, 'venous', venousLineId, use, null),
     );
 }

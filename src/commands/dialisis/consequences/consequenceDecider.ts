@@ -3,7 +3,14 @@
 // One stream per session (`sessionConsequences-<sessionId>`); a consequence already recorded decides nothing.
 import type { CommandEnvelope, DecidedEvent, Decider } from '../../decider.js';
 
-export const CONSEQUENCE_KINDS = ['machine-use', 'dialyzer-use', 'arterial-line-use', 'venous-line-use'] as const;
+export const CONSEQUENCE_KINDS = [
+  'machine-use',
+  'dialyzer-use',
+  'arterial-line-use',
+  'venous-line-use',
+  'payer-authorization',
+  'supply',
+] as const;
 export type ConsequenceKind = (typeof CONSEQUENCE_KINDS)[number];
 
 export type ConsequenceData = {
