@@ -7,7 +7,7 @@ import type { VascularAccessKind } from '../../commands/dialisis/clinical/ureaKi
 import type { AccessType } from '../../commands/pacientes/patientTypes.js';
 import type { SessionDoc } from './sessionDoc.js';
 
-export { clinicalPolicyOf, type ClinicalPolicy } from '../../commands/dialisis/clinical/clinicalPolicy.js';
+export { clinicalPolicyOf, DEFAULT_CLINICAL_POLICY, type ClinicalPolicy } from '../../commands/dialisis/clinical/clinicalPolicy.js';
 export { monthlyAdequacy, type MonthlyAdequacy } from '../../commands/dialisis/clinical/monthlyAdequacy.js';
 export type { ClinicalFlag } from '../../commands/dialisis/clinical/clinicalFlags.js';
 export type { DerivedValues } from '../../commands/dialisis/clinical/derivedValues.js';

@@ -14,6 +14,8 @@ import { mayStartSession } from '../../../queries/monitores/mayStartSession.js';
 import { readyForUse } from '../../../queries/filtros-dialisis/readyForUse.js';
 import { readyBloodlines } from '../../../queries/lineas/bloodlines.js';
 import { prescriptionInForce } from '../prescription/prescriptionWrites.js';
+import { authorizationFor } from '../../clientes/payerLookupWrites.js';
+import { contractInForce } from '../../clientes/clientWrites.js';
 import { streamName } from '../../../stores/eventStore.js';
 import { sessionDecider } from './sessionDecider.js';
 import type { Equipment } from './sessionEvents.js';
@@ -27,7 +29,7 @@ export type StartInput = Omit<Equipment, 'dialyzerId' | 'arterialLineId' | 'veno
 };
 
 /** Every reason, by what it is about: the session itself and each piece of equipment. */
-export type StartRefusal = Partial<Record<'session' | 'machine' | 'dialyzer' | 'arterialLine' | 'venousLine', string[]>>;
+export type StartRefusal = Partial<Record<'session' | 'machine' | 'dialyzer' | 'arterialLine' | 'venousLine' | 'payer', string[]>>;
 
 interface Claim {
   what: keyof StartRefusal;
@@ -60,6 +62,23 @@ async function claimAll(claims: Claim[]): Promise<void> {
       refuse({ [c.what]: reasons });
     }
   }
+}
+
+/**
+ * No valid payer authorization that day under a contract that requires one: blocked or flagged as the contract says
+ * (issue 11 item 6). Null when nothing is missing, or the patient has no coverage (self-pay).
+ */
+async function payerVerdict(
+  services: AppServices,
+  tenantId: string,
+  patientId: string,
+  date: string,
+): Promise<{ block: boolean; reason: string } | null> {
+  const lookup = await authorizationFor(services, tenantId, patientId, date);
+  if (lookup.authorization || lookup.clientId === null) return null;
+  const contract = await contractInForce(services, tenantId, lookup.clientId, date);
+  if (!contract?.authorizationRequired) return null;
+  return { block: contract.withoutAuthorization === 'block', reason: lookup.reason };
 }
 
 export async function startSession(
@@ -98,6 +117,8 @@ export async function startSession(
     const reasons = line ? line.reasons : ['not-a-line-of-this-patient'];
     if (reasons.length > 0) refusal[what] = reasons;
   }
+  const payer = await payerVerdict(services, tenantId, patientId, state.scheduled!.date);
+  if (payer?.block) refusal.payer = [payer.reason];
   if (Object.keys(refusal).length > 0) refuse(refusal);
 
   const use = { sessionId, patientId };
@@ -136,7 +157,7 @@ export async function startSession(
     arterialLineId: arterialLineId ?? null,
     venousLineId: venousLineId ?? null,
   };
-  const warnings = machine.warnings.map((w) => w.code);
+  const warnings = [...machine.warnings.map((w) => w.code), ...(payer ? [`payer-${payer.reason}`] : [])];
   const command = { type: 'StartSession' as const, aggregateId: sessionId, data: { ...equipment, prescription, patient, warnings } };
   try {
     return await handleCommand(services.events, sessionDecider, command, ctx, { ifMatch });

@@ -1,4 +1,5 @@
 // The Clientes group: payers, their contracts (rate per session in force on a date) and authorizations per patient.
+import { reportRoute } from './reportRoute.js';
 import type { GroupModule } from '../../groupModule.js';
 import { clientesProjection } from '../../../projections/clientes/clientesProjection.js';
 import { READ, TAG, WRITE } from './schemas.js';
@@ -14,6 +15,6 @@ export const clientesGroup: GroupModule = {
     'time), rate per session as a decimal string with currency and tax flag, what it includes, authorization rules. ' +
     'Authorizations per patient: code unique per client, period, sessions authorized, used and remaining; one unit per session.',
   permissions: [READ, WRITE],
-  routes: [...clientRoutes, ...contractRoutes, ...authorizationRoutes],
+  routes: [...clientRoutes, ...contractRoutes, ...authorizationRoutes, reportRoute],
   projections: [clientesProjection],
 };

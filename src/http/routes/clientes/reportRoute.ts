@@ -1,0 +1,82 @@
+// GET /clientes/{id}/reporte-mensual: the monthly payer report (issue 11 item 7), as JSON or CSV.
+import { minPositionQueryProperty, problem } from '../../commonSchemas.js';
+import { awaitMinPosition } from '../../readYourWrites.js';
+import { route, type JsonSchema, type RouteDecl } from '../../routeTypes.js';
+import { payerReport, payerReportCsv } from '../../../queries/clientes/payerReport.js';
+import { DateSchema, IdSchema } from '../shared/fieldSchemas.js';
+import { tenantCtx, unavailable503, type MinPositionQuery } from '../shared/recordSupport.js';
+import { READ, TAG } from './schemas.js';
+
+const num = { type: ['number', 'null'] };
+const str = { type: ['string', 'null'] };
+const obj = (properties: Record<string, JsonSchema>): JsonSchema => ({
+  type: 'object',
+  additionalProperties: false,
+  required: Object.keys(properties),
+  properties,
+});
+
+const Row = obj({
+  patientId: IdSchema,
+  patientName: { type: 'string' },
+  document: { type: 'string' },
+  sessionId: IdSchema,
+  date: DateSchema,
+  status: { type: 'string' },
+  dryWeightKg: num,
+  preWeightKg: { ...num, description: 'Net pre-dialysis weight' },
+  postWeightKg: { ...num, description: 'Net post-dialysis weight' },
+  treatmentHours: { ...num, description: 'Effective treatment time in decimal hours' },
+  ufLitres: { ...num, description: 'Ultrafiltration achieved (scale), else the machine total, in litres' },
+  authorizationCode: str,
+  contractNumber: str,
+  amount: { ...str, description: 'Rate of the contract in force on the session date (decimal string)' },
+  currency: str,
+});
+const ReportView = obj({
+  clientId: IdSchema,
+  clientName: { type: 'string' },
+  month: { type: 'string' },
+  sessions: { type: 'integer' },
+  rows: { type: 'array', items: Row },
+  totals: { type: 'array', items: obj({ currency: { type: 'string' }, sessions: { type: 'integer' }, amount: { type: 'string' } }) },
+});
+
+type ReportQuery = MinPositionQuery & { mes: string; formato?: 'json' | 'csv' };
+
+export const reportRoute: RouteDecl = route<{ id: string }, ReportQuery>({
+  method: 'get',
+  path: '/clientes/{id}/reporte-mensual',
+  tag: TAG,
+  auth: 'tenant',
+  permission: READ,
+  summary: "The month's sessions of the patients this payer covers, with the amount due at the contract rate",
+  description:
+    'Per patient and session: date, dry weight, net pre and post weight, treatment hours, UF litres (the monthly data public ' +
+    'payers ask for), the authorization consumed, and the rate in force that day; totals per currency. `formato=csv` or ' +
+    '`Accept: text/csv` answers text/csv.',
+  params: { type: 'object', additionalProperties: false, required: ['id'], properties: { id: IdSchema } },
+  query: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['mes'],
+    properties: {
+      mes: { type: 'string', pattern: '^[0-9]{4}-(0[1-9]|1[0-2])$', description: 'YYYY-MM' },
+      formato: { enum: ['json', 'csv'] },
+      ...minPositionQueryProperty,
+    },
+  },
+  responses: {
+    200: { description: 'The report (text/csv when asked)', schema: ReportView },
+    404: problem("No such client in the selected company (another company's client is reported the same way)"),
+    503: unavailable503,
+  },
+  handle: async (input, ctx) => {
+    await awaitMinPosition(ctx, input.query.minPosition);
+    const report = await payerReport(tenantCtx(ctx), input.params.id, input.query.mes);
+    const { formato } = input.query;
+    const csv = formato === 'csv' || (formato === undefined && /\btext\/csv\b/i.test(input.headers.accept ?? ''));
+    if (csv) return { status: 200, body: payerReportCsv(report.rows), contentType: 'text/csv; charset=utf-8' };
+    return { status: 200, body: report };
+  },
+});

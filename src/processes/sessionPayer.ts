@@ -1,0 +1,38 @@
+// A completed session consumes one unit of the patient's payer authorization (issue 11 item 6): on SessionEnded only
+// (a cancelled, no-show or interrupted session consumes nothing), idempotent per session, so a replay consumes nothing
+// more. A patient without coverage is self-paying: nothing to consume. A missing or spent authorization under a
+// contract that requires one is recorded as a refused consequence: an alert, never silence.
+import { loadAggregate } from '../commands/handleCommand.js';
+import { sessionDecider } from '../commands/dialisis/session/sessionDecider.js';
+import { consumeAuthorization } from '../commands/clientes/payerLookupWrites.js';
+import { contractInForce } from '../commands/clientes/clientWrites.js';
+import type { AppServices } from '../services.js';
+import { categoryOfStream, streamName, tenantOfStream, type RecordedEvent } from '../stores/eventStore.js';
+import { consequenceContext, recordOutcome } from './consequenceRecording.js';
+import type { ProcessManager } from './processRunner.js';
+
+async function react(event: RecordedEvent, services: AppServices): Promise<void> {
+  if (categoryOfStream(event.streamName) !== sessionDecider.category) return;
+  const tenantId = tenantOfStream(event.streamName);
+  const sessionId = event.streamName.slice(event.streamName.indexOf('-') + 1);
+  const { state } = await loadAggregate(services.events, sessionDecider, streamName(tenantId, sessionDecider.category, sessionId));
+  if (!state.scheduled) return;
+  const { patientId, date } = state.scheduled;
+  const ctx = consequenceContext(event, 'payer-authorization');
+  const outcome = await consumeAuthorization(services, ctx, { patientId, date, sessionId });
+  if (outcome.outcome !== 'refused') {
+    await recordOutcome(services, event, sessionId, 'payer-authorization', outcome.authorizationId, null);
+    return;
+  }
+  if (outcome.clientId === null) return; // no coverage that day: self-pay
+  const contract = await contractInForce(services, tenantId, outcome.clientId, date);
+  if (contract && !contract.authorizationRequired) return; // the contract pays without one
+  const message = `no payer authorization consumed for the session: ${outcome.reason}`;
+  await recordOutcome(services, event, sessionId, 'payer-authorization', outcome.clientId, { code: outcome.reason, message });
+}
+
+export const sessionPayer: ProcessManager<AppServices> = {
+  name: 'session-payer',
+  eventTypes: ['SessionEnded'],
+  react,
+};

@@ -1,0 +1,96 @@
+// Clientes meets the daily record (issue 11 items 6 and 7) over real HTTP: a completed session consumes one unit of
+// the patient's authorization, once (also after a rebuild), a cancelled one none; a start without a valid
+// authorization is blocked or flagged as the contract says; the monthly payer report lists the session with its amount.
+import assert from 'node:assert/strict';
+import { CLIENTES_PROJECTION } from '../../src/projections/clientes/clientesProjection.js';
+import { clientBody, contractBody } from './clientesWorld.js';
+import { expectStatus, startDialisisWorld, type DialisisWorld, type Json } from './dialisisWorld.js';
+import { sessionSteps, type SessionSteps } from './dialisisSessionSteps.js';
+
+describe('Clientes and the daily record: authorizations, the start under the contract, the monthly report', () => {
+  let w: DialisisWorld;
+  let s: SessionSteps;
+  before(async () => {
+    w = await startDialisisWorld();
+    s = sessionSteps(w);
+  });
+  after(async () => w?.close());
+
+  /** A payer with a contract in force from last year on, open-ended; its id. */
+  async function payer(contract: Json = {}): Promise<string> {
+    const clientId = expectStatus(await s.post(w.a, '/clientes', clientBody()), 201).body.id as string;
+    const terms = { ...contractBody({ validFrom: w.dateIn(-365), ...contract }) };
+    delete terms.validTo;
+    expectStatus(await s.post(w.a, `/clientes/${clientId}/contratos`, terms), 201);
+    return clientId;
+  }
+  const covered = (clientId: string) => s.prescribedPatient({ coverages: [{ clientId, memberNumber: 'M-77', validFrom: w.dateIn(-365) }] });
+
+  it('consumes one unit per completed session, once, and reports the session with its amount', async () => {
+    const clientId = await payer();
+    const patient = await covered(clientId);
+    const authBody = { patientId: patient, code: 'AUT-2026-1', validFrom: w.dateIn(-1), validTo: w.dateIn(30), sessionsAuthorized: 2 };
+    const authId = expectStatus(await s.post(w.a, `/clientes/${clientId}/autorizaciones`, authBody), 201).body.id as string;
+    const authPath = `/clientes/${clientId}/autorizaciones/${authId}`;
+
+    const treated = await s.treatedSession(patient, { hours: 4 });
+    await s.processed(treated.ended);
+    const consequences = (expectStatus(await s.get(treated.path), 200).body.consequences as Json[]).map((c) => [c.kind, c.outcome]);
+    assert.deepEqual(
+      consequences.find(([kind]) => kind === 'payer-authorization'),
+      ['payer-authorization', 'applied'],
+    );
+    assert.deepEqual(pick(expectStatus(await s.get(authPath), 200).body), [1, 1]);
+
+    // A cancelled session consumes nothing; a rebuild of the read model changes nothing.
+    const cancelled = await s.extraSession(patient, { date: w.dateIn(1) });
+    expectStatus(await s.post(w.a, `${s.sessionPath(cancelled)}/cancelacion`, { reason: 'Hospitalised' }), 200);
+    await w.server.services.projections.rebuild(CLIENTES_PROJECTION);
+    assert.deepEqual(pick(expectStatus(await s.get(authPath), 200).body), [1, 1]);
+
+    const month = (treated.recorded.body.date as string).slice(0, 7);
+    const report = expectStatus(await s.get(`/clientes/${clientId}/reporte-mensual?mes=${month}`), 200).body;
+    const rows = report.rows as Json[];
+    assert.equal(rows.length, 1);
+    const row = rows[0]!;
+    assert.deepEqual(
+      [row.sessionId, row.dryWeightKg, row.preWeightKg, row.postWeightKg, row.ufLitres, row.authorizationCode, row.amount, row.currency],
+      [treated.sessionId, 62.5, 65.5, 62.5, 3, 'AUT-2026-1', '350.00', 'PEN'],
+    );
+    assert.ok((row.treatmentHours as number) >= 4 && (row.treatmentHours as number) < 4.5, String(row.treatmentHours));
+    assert.deepEqual(report.totals, [{ currency: 'PEN', sessions: 1, amount: '350.00' }]);
+    const csv = await w.server.request('GET', `/clientes/${clientId}/reporte-mensual?mes=${month}&formato=csv`, { token: w.a });
+    assert.match(csv.headers['content-type'] ?? '', /^text\/csv/);
+    const lines = String(csv.body).trim().split('\r\n');
+    assert.equal(
+      lines[0],
+      'paciente,documento,fecha,peso_seco_kg,peso_pre_kg,peso_post_kg,horas_hd,uf_litros,autorizacion,contrato,monto,moneda',
+    );
+    assert.equal(lines.length, 2);
+    assert.ok(lines[1]!.endsWith(',AUT-2026-1,' + String(row.contractNumber) + ',350.00,PEN'), lines[1]);
+    expectStatus(await w.call(w.b, 'GET', `/clientes/${clientId}/reporte-mensual?mes=${month}`), 404, 'not-found');
+  });
+
+  it('blocks or flags a start without a valid authorization, as the contract says; a flagged session is an alert', async () => {
+    const blocking = await payer({ withoutAuthorization: 'block' });
+    const blocked = await s.extraSession(await covered(blocking));
+    await s.readyToStart(blocked);
+    const machineId = await s.readyMachine();
+    const refused = await s.post(w.nurse.token, `${s.sessionPath(blocked)}/inicio`, { machineId });
+    assert.deepEqual((expectStatus(refused, 409, 'session-may-not-start').body.reasons as Json).payer, ['no-authorization']);
+    assert.equal(expectStatus(await s.get(`/monitores/${machineId}`), 200).body.status, 'available');
+
+    const flagging = await payer({ withoutAuthorization: 'flag' });
+    const flagged = await s.treatedSession(await covered(flagging));
+    assert.ok((flagged.recorded.body.startWarnings as string[]).includes('payer-no-authorization'));
+    await s.processed(flagged.ended);
+    const session = expectStatus(await s.get(flagged.path), 200).body;
+    const payerOutcome = (session.consequences as Json[]).find((c) => c.kind === 'payer-authorization')!;
+    assert.deepEqual([payerOutcome.outcome, payerOutcome.code], ['refused', 'no-authorization']);
+    const date = session.date as string;
+    const alerts = expectStatus(await s.get(`/dialisis/alertas?desde=${date}&hasta=${date}`), 200).body.items as Json[];
+    assert.ok(alerts.some((a) => a.kind === 'consequence-refused' && a.sessionId === flagged.sessionId));
+  });
+});
+
+const pick = (auth: Json): [unknown, unknown] => [auth.used, auth.remaining];
