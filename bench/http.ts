@@ -6,6 +6,7 @@ import { runLoad, type LoadFigures } from './load.js';
 import { startBareKoa, startService } from './processes.js';
 import { signInAndSelect } from './signIn.js';
 import { benchDialisis, type DialisisFigures } from './dialisis.js';
+import { benchSupplies, type SuppliesFigures } from './supplies.js';
 
 export interface HttpFigures {
   bareKoa: LoadFigures;
@@ -18,6 +19,7 @@ export interface HttpFigures {
   receiveDialyzer: LoadFigures;
   listDialyzers: LoadFigures;
   dialisis: DialisisFigures;
+  supplies: SuppliesFigures;
   commandRatio: number;
   queryRatio: number;
 }
@@ -191,8 +193,10 @@ export async function benchHttp(
       durationSeconds: seconds,
     });
     const dialisis = await benchDialisis(service.url, token, { locationId: sede.id as string, stationId }, seconds);
+    const supplies = await benchSupplies(service.url, token, sede.id as string, seconds);
     return {
       dialisis,
+      supplies,
       registerMachine,
       listMachines,
       receiveDialyzer,

@@ -80,6 +80,10 @@ async function main(): Promise<void> {
       figures.listDialyzers,
       figures.dialisis.recordReading,
       figures.dialisis.dayBoard,
+      figures.supplies.issueStock,
+      figures.supplies.listProducts,
+      figures.supplies.registerClient,
+      figures.supplies.listClients,
     ]);
     log(`commands/bare Koa = ${figures.commandRatio}   queries/bare Koa = ${figures.queryRatio}`);
     results.http = figures;
