@@ -91,6 +91,26 @@ describe('Clientes and the daily record: authorizations, the start under the con
     const alerts = expectStatus(await s.get(`/dialisis/alertas?desde=${date}&hasta=${date}`), 200).body.items as Json[];
     assert.ok(alerts.some((a) => a.kind === 'consequence-refused' && a.sessionId === flagged.sessionId));
   });
+
+  it("refuses a unit beyond the contract's sessions per month, whatever the authorization holds", async () => {
+    const clientId = await payer({ sessionsPerMonthCap: 1 });
+    const patient = await covered(clientId);
+    const authBody = { patientId: patient, code: 'AUT-CAP', validFrom: w.dateIn(-1), validTo: w.dateIn(30), sessionsAuthorized: 5 };
+    expectStatus(await s.post(w.a, `/clientes/${clientId}/autorizaciones`, authBody), 201);
+    const first = await s.treatedSession(patient);
+    await s.processed(first.ended);
+    // The second session of the same day, in another shift.
+    const second = await s.extraSession(patient, { shiftId: await w.createShift(w.a), date: first.recorded.body.date as string });
+    await s.readyToStart(second);
+    const machineId = await s.readyMachine();
+    expectStatus(await s.post(w.nurse.token, `${s.sessionPath(second)}/inicio`, { machineId }), 200);
+    const ended = expectStatus(await s.post(w.nurse.token, `${s.sessionPath(second)}/fin`), 200);
+    await s.processed(ended);
+    const outcome = (expectStatus(await s.get(s.sessionPath(second)), 200).body.consequences as Json[]).find(
+      (c) => c.kind === 'payer-authorization',
+    )!;
+    assert.deepEqual([outcome.outcome, outcome.code], ['refused', 'monthly-cap-reached']);
+  });
 });
 
 const pick = (auth: Json): [unknown, unknown] => [auth.used, auth.remaining];

@@ -12,6 +12,7 @@ import { authorizationDecider, refusalOn, remainingOf, type AuthorizationState }
 import type { AuthorizationTerms } from './authorizationEvents.js';
 import { authorizationStream } from './authorizationWrites.js';
 import { coverageClientOn, coveragesOf } from './payerCoverage.js';
+import { contractInForce } from './clientWrites.js';
 
 /** Why no authorization pays: a stable code the daily record can flag or block with. */
 export type NoAuthorizationReason =
@@ -20,7 +21,8 @@ export type NoAuthorizationReason =
   | 'authorization-expired'
   | 'authorization-exhausted'
   | 'authorization-outside-period'
-  | 'authorization-voided';
+  | 'authorization-voided'
+  | 'monthly-cap-reached';
 
 export type FoundAuthorization = AuthorizationTerms & { authorizationId: string; used: number; remaining: number };
 export type AuthorizationLookup =
@@ -94,6 +96,21 @@ export async function authorizationFor(
   return { authorization: null, clientId: payer, reason: bestRefusal(states, date) };
 }
 
+/** The contract's sessions-per-month cap for the patient, counted over all of the patient's authorizations from it. */
+async function monthlyCapReached(
+  services: AppServices,
+  tenantId: string,
+  clientId: string,
+  date: string,
+  states: readonly AuthorizationState[],
+): Promise<boolean> {
+  const cap = (await contractInForce(services, tenantId, clientId, date))?.sessionsPerMonthCap;
+  if (cap === undefined) return false;
+  const month = date.slice(0, 7);
+  const used = states.reduce((n, s) => n + Object.values(s.consumptions).filter((d) => d.startsWith(month)).length, 0);
+  return used >= cap;
+}
+
 /**
  * Consumes one unit for a session from the patient's valid authorization on `date`. Idempotent per session: a session
  * that already holds a unit of any of the patient's authorizations from that client consumes nothing more.
@@ -109,6 +126,9 @@ export async function consumeAuthorization(
   const holder = states.find((s) => s.consumptions[input.sessionId] !== undefined);
   if (holder)
     return { outcome: 'already-consumed', clientId: payer, authorizationId: holder.terms!.authorizationId, remaining: remainingOf(holder) };
+  if (await monthlyCapReached(services, ctx.tenantId, payer, input.date, states)) {
+    return { outcome: 'refused', clientId: payer, reason: 'monthly-cap-reached' };
+  }
   for (const s of states.filter((c) => refusalOn(c, input.date) === null)) {
     const authorizationId = s.terms!.authorizationId;
     try {
