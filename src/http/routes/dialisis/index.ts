@@ -4,6 +4,7 @@ import { DIALISIS_PERMISSIONS, TAG } from './permissions.js';
 import { sessionsProjection } from '../../../projections/dialisis/sessionsProjection.js';
 import { prescriptionsProjection } from '../../../projections/dialisis/prescriptionsProjection.js';
 import { sessionConsequences } from '../../../processes/sessionConsequences.js';
+import { sessionSupplies } from '../../../processes/sessionSupplies.js';
 import { sessionClaimsReconciliationTask } from '../../../commands/dialisis/session/equipmentClaimsReconciliation.js';
 import { prescriptionRoutes } from './prescriptionRoutes.js';
 import { orphanedSeatsTask } from '../../../commands/dialisis/schedule/orphanedSeatWrites.js';
@@ -37,6 +38,6 @@ export const dialisisGroup: GroupModule = {
     ...reportRoutes,
   ],
   projections: [sessionsProjection, prescriptionsProjection, scheduleProjection],
-  processes: [sessionConsequences],
+  processes: [sessionConsequences, sessionSupplies],
   periodicTasks: [sessionClaimsReconciliationTask, orphanedSeatsTask],
 };
