@@ -159,6 +159,10 @@ export type Medication = {
   expiresOn?: string;
   given: boolean;
   reasonNotGiven?: string;
+  /** The product of the company given (Productos): the session's supplies then issue it from stock. */
+  productId?: string;
+  /** Units of that product used (default 1). */
+  stockQuantity?: number;
 };
 
 export type Equipment = {

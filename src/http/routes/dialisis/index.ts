@@ -5,6 +5,7 @@ import { sessionsProjection } from '../../../projections/dialisis/sessionsProjec
 import { prescriptionsProjection } from '../../../projections/dialisis/prescriptionsProjection.js';
 import { sessionConsequences } from '../../../processes/sessionConsequences.js';
 import { sessionPayer } from '../../../processes/sessionPayer.js';
+import { sessionSupplies } from '../../../processes/sessionSupplies.js';
 import { sessionClaimsReconciliationTask } from '../../../commands/dialisis/session/equipmentClaimsReconciliation.js';
 import { prescriptionRoutes } from './prescriptionRoutes.js';
 import { orphanedSeatsTask } from '../../../commands/dialisis/schedule/orphanedSeatWrites.js';
@@ -38,6 +39,6 @@ export const dialisisGroup: GroupModule = {
     ...reportRoutes,
   ],
   projections: [sessionsProjection, prescriptionsProjection, scheduleProjection],
-  processes: [sessionConsequences, sessionPayer],
+  processes: [sessionConsequences, sessionPayer, sessionSupplies],
   periodicTasks: [sessionClaimsReconciliationTask, orphanedSeatsTask],
 };

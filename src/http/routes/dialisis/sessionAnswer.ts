@@ -90,10 +90,10 @@ export const SessionView: JsonSchema = obj(
     addenda: { type: 'array', items: obj({ text: str, reason: str, ...stamp }) },
     consequences: {
       type: 'array',
-      description: 'What the end of the session did to its equipment; a refused one is an alert',
+      description: 'What the end of the session did to its equipment and stock; a refused one is an alert',
       items: obj({
         kind: str,
-        itemId: IdSchema,
+        itemId: { type: 'string', description: 'The machine, dialyzer or line id; for a supply the product id, with :<lot> when named' },
         outcome: { enum: ['applied', 'refused'] },
         code: nullableStr,
         message: nullableStr,

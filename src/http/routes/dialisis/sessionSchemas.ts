@@ -140,6 +140,13 @@ export const MedicationBody = obj(
     expiresOn: DateSchema,
     given: { type: 'boolean', description: 'false records a dose not given, with the reason' },
     reasonNotGiven: freeText(500),
+    productId: { ...IdSchema, description: 'The product of the company given: the ended session issues it from stock, with the lot' },
+    stockQuantity: {
+      type: 'number',
+      exclusiveMinimum: 0,
+      maximum: 1000,
+      description: 'Units of the product used (default 1); needs productId',
+    },
   },
   ['drug', 'dose', 'unit', 'route', 'at', 'given'],
 );

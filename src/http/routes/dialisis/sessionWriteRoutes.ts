@@ -11,9 +11,12 @@ import {
   amendSession,
   entryIdFor,
   sessionCommand,
+  sessionState,
   signSession,
   type SessionResult,
 } from '../../../commands/dialisis/session/sessionWrites.js';
+import { invalidFields } from '../../../commands/fieldChecks.js';
+import { isCompanyProduct } from '../../../commands/productos/kitWrites.js';
 import { commandCtx, conflict409, ok, precondition412, required428, withFieldPointers, type NoInput } from '../shared/recordSupport.js';
 import { IdSchema } from '../shared/fieldSchemas.js';
 import {
@@ -85,6 +88,18 @@ export function sessionActionRoute<B>(decl: {
   });
 }
 
+/** A medication naming a product names one of the company's, after the session is found (another company's is 404). */
+async function mustBeMedicationProduct(services: AppServices, ctx: CommandContext, sessionId: string, body: Record<string, unknown>) {
+  await sessionState(services, ctx.tenantId, sessionId);
+  const productId = body.productId as string | undefined;
+  const problems = [];
+  if (productId === undefined && body.stockQuantity !== undefined) problems.push({ field: 'stockQuantity', message: 'needs productId' });
+  if (productId !== undefined && !(await isCompanyProduct(services, ctx.tenantId, productId))) {
+    problems.push({ field: 'productId', message: 'no such product in this company' });
+  }
+  if (problems.length > 0) throw invalidFields(problems);
+}
+
 type Plain = Parameters<typeof sessionCommand>[3];
 const plain =
   <B>(toCommand: (body: B, id: string, ctx: CommandContext) => Plain): Write<B> =>
@@ -149,11 +164,15 @@ export const sessionWriteRoutes: RouteDecl[] = [
   sessionActionRoute<Record<string, unknown>>({
     path: 'medicaciones',
     summary: 'Record a medication administered (dose, route, time, lot) or not given (with the reason)',
-    description: 'From check-in until signing; an expired lot is refused.',
+    description:
+      'From check-in until signing; an expired lot is refused. A productId names the product of the company given (422 otherwise): ' +
+      "when the session ends, its supplies issue stockQuantity units (default 1) of it, with the lot, from the kit's warehouse.",
     body: MedicationBody,
-    write: plain((body, id, ctx) =>
-      as('AdministerMedication', { ...body, medicationId: entryIdFor('medication', id, ctx.idempotencyKey) }),
-    ),
+    write: async (services, ctx, id, body, ifMatch) => {
+      await mustBeMedicationProduct(services, ctx, id, body);
+      const data = { ...body, medicationId: entryIdFor('medication', id, ctx.idempotencyKey) };
+      return sessionCommand(services, ctx, id, as('AdministerMedication', data), ifMatch);
+    },
   }),
   sessionActionRoute({
     path: 'fin',

@@ -5,6 +5,8 @@ import { READ, TAG, WRITE } from './schemas.js';
 import { productRoutes } from './productRoutes.js';
 import { warehouseRoutes } from './warehouseRoutes.js';
 import { stockRoutes } from './stockRoutes.js';
+import { kitRoutes } from './kitRoutes.js';
+import { kitProjection } from '../../../projections/productos/kitProjection.js';
 
 export const productosGroup: GroupModule = {
   tag: TAG,
@@ -12,8 +14,9 @@ export const productosGroup: GroupModule = {
     'Products of the selected company (code and barcode unique, category, unit, minimum stock, reusable, lot and expiry tracking, ' +
     'prescription drug, cost), warehouses per location (main, pharmacy, ward) and the kardex: receipts, issues to sessions or ' +
     'patients, transfers, adjustments and write-offs, each with the balance per warehouse and lot it leaves. Balances never go ' +
-    'negative, expired lots are never issued, issues without a lot follow FEFO.',
+    'negative, expired lots are never issued, issues without a lot follow FEFO. Supply kits (company default and per patient) name ' +
+    'what an ended session consumes.',
   permissions: [READ, WRITE],
-  routes: [...productRoutes, ...warehouseRoutes, ...stockRoutes],
-  projections: [productosProjection],
+  routes: [...productRoutes, ...warehouseRoutes, ...stockRoutes, ...kitRoutes],
+  projections: [productosProjection, kitProjection],
 };
