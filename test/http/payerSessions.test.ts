@@ -4,7 +4,8 @@
 import assert from 'node:assert/strict';
 import { CLIENTES_PROJECTION } from '../../src/projections/clientes/clientesProjection.js';
 import { clientBody, contractBody } from './clientesWorld.js';
-import { expectStatus, startDialisisWorld, type DialisisWorld, type Json } from './dialisisWorld.js';
+import { expectStatus, pointers, startDialisisWorld, type DialisisWorld, type Json } from './dialisisWorld.js';
+import { registration } from './pacientesWorld.js';
 import { sessionSteps, type SessionSteps } from './dialisisSessionSteps.js';
 
 describe('Clientes and the daily record: authorizations, the start under the contract, the monthly report', () => {
@@ -110,6 +111,20 @@ describe('Clientes and the daily record: authorizations, the start under the con
       (c) => c.kind === 'payer-authorization',
     )!;
     assert.deepEqual([outcome.outcome, outcome.code], ['refused', 'monthly-cap-reached']);
+  });
+
+  it("accepts a patient's coverage only with a payer of the company, naming the field", async () => {
+    const theirs = expectStatus(await s.post(w.b, '/clientes', clientBody()), 201).body.id as string;
+    const coverage = { clientId: theirs, memberNumber: 'M-1', validFrom: w.dateIn(-30) };
+    const refused = await s.post(w.a, '/pacientes', registration({ coverages: [coverage] }));
+    assert.deepEqual(pointers(expectStatus(refused, 422)), ['/body/coverages/0/clientId']);
+    const ours = await payer();
+    const patient = await w.patient(w.a);
+    const added = await s.post(w.a, `/pacientes/${patient}/coberturas`, { ...coverage, clientId: theirs });
+    assert.deepEqual(pointers(expectStatus(added, 422)), ['/body/clientId']);
+    expectStatus(await s.post(w.a, `/pacientes/${patient}/coberturas`, { ...coverage, clientId: ours }), 201);
+    const otherPatient = await w.patient(w.b);
+    expectStatus(await s.post(w.a, `/pacientes/${otherPatient}/coberturas`, { ...coverage, clientId: ours }), 404);
   });
 });
 

@@ -109,3 +109,9 @@ export async function contractInForce(
   const contract = contractInForceOn(state.contracts, date, serviceCode);
   return contract ? { ...contract, clientId, clientStatus: state.status } : null;
 }
+
+/** Whether a client of this company exists (from its stream: a client registered a moment ago counts). */
+export async function clientExists(services: AppServices, tenantId: string, clientId: string): Promise<boolean> {
+  const { state } = await loadAggregate(services.events, clientDecider, clientStream(tenantId, clientId));
+  return state.fields !== null;
+}

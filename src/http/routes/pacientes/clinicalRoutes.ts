@@ -1,5 +1,6 @@
 // Clinical facts recorded on a patient: status, dry weight, serology, allergies, coverage, vascular accesses.
 // Each answers the patient as it now is, with its new ETag; If-Match is optional (412 when it does not match).
+import { mustBeCompanyClients } from './coverageClients.js';
 import { ifMatchHeader, ifMatchRevision } from '../../recordHeaders.js';
 import { route, type HttpResult, type RequestContext, type RouteDecl, type RouteInput } from '../../routeTypes.js';
 import { newId, uuidV5 } from '../../../commands/eventIds.js';
@@ -151,6 +152,7 @@ export const clinicalRoutes: RouteDecl[] = [
     true,
     async (input, ctx, ifMatch) => {
       const { id } = input.params;
+      await mustBeCompanyClients(ctx, [input.body], () => '/body', id);
       const coverageId = entryId(ctx, 'coverage');
       const result = await patientCommand(ctx.services.events, commandCtx(ctx), id, 'AddCoverage', { ...input.body, coverageId }, ifMatch);
       return patientAnswer(ctx, id, result, 201);
