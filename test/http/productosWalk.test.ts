@@ -1,8 +1,9 @@
 // The Productos routes, walked from their declarations (routeWalk.ts): 403 without the permission, 404 for another
-// company's products and warehouses, OpenAPI entries complete.
+// company's products, warehouses and patients' supply kits, OpenAPI entries complete.
 import assert from 'node:assert/strict';
 import { describeRouteWalk } from './routeWalk.js';
 import { seedsFrom } from './adminSeeds.js';
+import { registration } from './pacientesWorld.js';
 
 describeRouteWalk({
   title: 'Productos routes: isolation and permissions from the declarations',
@@ -27,6 +28,11 @@ describeRouteWalk({
       expiryTracked: false,
       prescriptionDrug: false,
     });
-    return seedsFrom({ '/productos/{id}': String(product.id), '/productos/almacenes/{id}': String(warehouse.id) });
+    const patient = await created('/pacientes', registration());
+    return seedsFrom({
+      '/productos/{id}': String(product.id),
+      '/productos/almacenes/{id}': String(warehouse.id),
+      '/productos/kits/pacientes/{patientId}': String(patient.id),
+    });
   },
 });
