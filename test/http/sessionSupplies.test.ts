@@ -2,6 +2,7 @@
 // and lot leave stock once when the session ends - not again on a replay of the process manager from the start, nor
 // after a rebuild of the Productos read model; a shortage is a refused consequence and an alert, never a negative
 // balance; the kit routes (If-Match on replacement, 422 naming the field, history, the company default as fallback).
+import { randomUUID } from 'node:crypto';
 import assert from 'node:assert/strict';
 import { startProcessManagers } from '../../src/processes/processRunner.js';
 import { sessionSupplies } from '../../src/processes/sessionSupplies.js';
@@ -91,7 +92,7 @@ describe('Productos and Dialisis: the supplies of a session', () => {
     const session = await s.startedSession(patientId);
     const medication = { drug: 'Iron sucrose', dose: 100, unit: 'mg', route: 'iv-venous-line', at: s.at(0), given: true };
     expectStatus(await s.post(w.nurse.token, `${session.path}/medicaciones`, { ...medication, lot: 'FE-1', productId: iron }), 200);
-    const refused = await s.post(w.nurse.token, `${session.path}/medicaciones`, { ...medication, productId: needles.replace(/.$/, '0') });
+    const refused = await s.post(w.nurse.token, `${session.path}/medicaciones`, { ...medication, productId: randomUUID() });
     assert.deepEqual(pointers(expectStatus(refused, 422, 'validation-failed')), ['/body/productId']);
     const notGiven = { ...medication, given: false, reasonNotGiven: 'hypotension', productId: iron, stockQuantity: 2 };
     expectStatus(await s.post(w.nurse.token, `${session.path}/medicaciones`, notGiven), 200);
