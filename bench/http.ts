@@ -7,6 +7,7 @@ import { startBareKoa, startService } from './processes.js';
 import { signInAndSelect } from './signIn.js';
 import { benchDialisis, type DialisisFigures } from './dialisis.js';
 import { benchSupplies, type SuppliesFigures } from './supplies.js';
+import { benchPeers, type PeerFigures } from './peersRun.js';
 
 export interface HttpFigures {
   bareKoa: LoadFigures;
@@ -20,6 +21,7 @@ export interface HttpFigures {
   listDialyzers: LoadFigures;
   dialisis: DialisisFigures;
   supplies: SuppliesFigures;
+  peers: PeerFigures;
   commandRatio: number;
   queryRatio: number;
 }
@@ -99,6 +101,9 @@ export async function benchHttp(
       headers: auth,
       durationSeconds: seconds,
     });
+    // Peers in the same run, on the same documents: the list floor and a plain Koa + SQLite CRUD app.
+    const page = (await (await fetch(`${service.url}/pacientes?limit=50`, { headers: auth })).json());
+    const peers = await benchPeers(scratch, ports.bare, seconds, { page, register: registerPatient, list: listPatients }, patientBody);
     // Colaboradores: its main command (hire: two guard claims, then the record) and its main list.
     const position = await fetch(`${service.url}/cargos-laborales`, {
       method: 'POST',
@@ -195,6 +200,7 @@ export async function benchHttp(
     const dialisis = await benchDialisis(service.url, token, { locationId: sede.id as string, stationId }, seconds);
     const supplies = await benchSupplies(service.url, token, sede.id as string, seconds);
     return {
+      peers,
       dialisis,
       supplies,
       registerMachine,

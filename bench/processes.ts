@@ -71,3 +71,16 @@ export function memoryOf(pid: number): { rssMiB: number; peakRssMiB: number } {
   const kb = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0);
   return { rssMiB: Math.round(kb('VmRSS') / 1024), peakRssMiB: Math.round(kb('VmHWM') / 1024) };
 }
+
+/** A benchmark peer (bench/peers/<name>.ts) in its own process, ready once `readyPath` answers 200. */
+export async function startPeer(name: string, port: number, env: Record<string, string>, readyPath = '/'): Promise<Started> {
+  const started = Date.now();
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, `bench/peers/${name}.ts`)], {
+    cwd: root,
+    env: { ...process.env, ...env, PORT: String(port), NODE_ENV: 'production' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  await waitForOk(`${url}${readyPath}`, 60_000);
+  return { child, url, readyMs: Date.now() - started, stop: stopper(child) };
+}

@@ -86,6 +86,10 @@ async function main(): Promise<void> {
       figures.supplies.listClients,
     ]);
     log(`commands/bare Koa = ${figures.commandRatio}   queries/bare Koa = ${figures.queryRatio}`);
+    log('\n-- peers in the same run --');
+    console.table([figures.peers.listFloor, figures.peers.sqliteRegister, figures.peers.sqliteList]);
+    const r = figures.peers.ratios;
+    log(`register/SQLite CRUD = ${r.registerVsSqlite}   list/SQLite CRUD = ${r.listVsSqlite}   list/floor = ${r.listVsFloor}`);
     results.http = figures;
   }
 
