@@ -102,7 +102,7 @@ export async function benchHttp(
       durationSeconds: seconds,
     });
     // Peers in the same run, on the same documents: the list floor and a plain Koa + SQLite CRUD app.
-    const page = (await (await fetch(`${service.url}/pacientes?limit=50`, { headers: auth })).json());
+    const page = await (await fetch(`${service.url}/pacientes?limit=50`, { headers: auth })).json();
     const peers = await benchPeers(scratch, ports.bare, seconds, { page, register: registerPatient, list: listPatients }, patientBody);
     // Colaboradores: its main command (hire: two guard claims, then the record) and its main list.
     const position = await fetch(`${service.url}/cargos-laborales`, {

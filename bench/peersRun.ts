@@ -4,13 +4,23 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { runLoad, type LoadFigures } from './load.js';
-import { startPeer } from './processes.js';
+import { startPeer, type Started } from './processes.js';
+import { startPostgres } from './postgresCluster.js';
 
 export interface PeerFigures {
   listFloor: LoadFigures;
   sqliteRegister: LoadFigures;
   sqliteList: LoadFigures;
-  ratios: { registerVsSqlite: number; listVsSqlite: number; listVsFloor: number };
+  /** Null when PostgreSQL could not be had on this machine (the bench said so). */
+  pgRegister: LoadFigures | null;
+  pgList: LoadFigures | null;
+  ratios: {
+    registerVsSqlite: number;
+    listVsSqlite: number;
+    listVsFloor: number;
+    registerVsPostgres: number | null;
+    listVsPostgres: number | null;
+  };
 }
 
 const ratio = (a: LoadFigures, b: LoadFigures): number => Number((a.requestsPerSecond / b.requestsPerSecond).toFixed(2));
@@ -31,42 +41,69 @@ export async function benchPeers(
   } finally {
     await floor.stop();
   }
-  const dataDir = path.join(scratch, 'peer-sqlite');
+  const sqlite = await crudPeer('sqliteCrud', 'Koa + better-sqlite3', port, scratch, seconds, patientBody);
+  const cluster = startPostgres(port + 1, (line) => process.stdout.write(line + '\n'));
+  let postgres: { register: LoadFigures; list: LoadFigures } | null = null;
+  if (cluster) {
+    try {
+      postgres = await crudPeer('pgCrud', 'Koa + PostgreSQL (pg)', port, scratch, seconds, patientBody, { PG_URL: cluster.url });
+    } finally {
+      cluster.stop();
+    }
+  }
+  return {
+    listFloor,
+    sqliteRegister: sqlite.register,
+    sqliteList: sqlite.list,
+    pgRegister: postgres?.register ?? null,
+    pgList: postgres?.list ?? null,
+    ratios: {
+      registerVsSqlite: ratio(service.register, sqlite.register),
+      listVsSqlite: ratio(service.list, sqlite.list),
+      listVsFloor: ratio(service.list, listFloor),
+      registerVsPostgres: postgres ? ratio(service.register, postgres.register) : null,
+      listVsPostgres: postgres ? ratio(service.list, postgres.list) : null,
+    },
+  };
+}
+
+/** A CRUD peer: seeded with 1000 patients, then the registration and the list under load. */
+async function crudPeer(
+  name: string,
+  label: string,
+  port: number,
+  scratch: string,
+  seconds: number,
+  patientBody: (n: number) => string,
+  env: Record<string, string> = {},
+): Promise<{ register: LoadFigures; list: LoadFigures }> {
+  const dataDir = path.join(scratch, `peer-${name}`);
   fs.rmSync(dataDir, { recursive: true, force: true });
   fs.mkdirSync(dataDir, { recursive: true });
-  const sqlite = await startPeer('sqliteCrud', port, { DATA_DIR: dataDir }, '/pacientes');
+  const peer: Started = await startPeer(name, port, { DATA_DIR: dataDir, ...env }, '/pacientes');
   try {
     const headers = { 'content-type': 'application/json' };
     for (let i = 0; i < 1000; i++) {
-      const r = await fetch(`${sqlite.url}/pacientes`, { method: 'POST', headers, body: patientBody(i) });
-      if (r.status !== 201) throw new Error(`seeding the SQLite peer answered ${r.status}`);
+      const r = await fetch(`${peer.url}/pacientes`, { method: 'POST', headers, body: patientBody(i) });
+      if (r.status !== 201) throw new Error(`seeding the ${label} peer answered ${r.status}`);
     }
     let n = 100_000;
-    const sqliteRegister = await runLoad({
-      scenario: 'peer: Koa + better-sqlite3 POST /pacientes',
-      url: `${sqlite.url}/pacientes`,
+    const register = await runLoad({
+      scenario: `peer: ${label} POST /pacientes`,
+      url: `${peer.url}/pacientes`,
       method: 'POST',
       headers,
       body: () => patientBody(n++),
       durationSeconds: seconds,
     });
-    const sqliteList = await runLoad({
-      scenario: 'peer: Koa + better-sqlite3 GET /pacientes?limit=50',
-      url: `${sqlite.url}/pacientes?limit=50`,
+    const list = await runLoad({
+      scenario: `peer: ${label} GET /pacientes?limit=50`,
+      url: `${peer.url}/pacientes?limit=50`,
       durationSeconds: seconds,
     });
-    return {
-      listFloor,
-      sqliteRegister,
-      sqliteList,
-      ratios: {
-        registerVsSqlite: ratio(service.register, sqliteRegister),
-        listVsSqlite: ratio(service.list, sqliteList),
-        listVsFloor: ratio(service.list, listFloor),
-      },
-    };
+    return { register, list };
   } finally {
-    await sqlite.stop();
+    await peer.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }

@@ -87,9 +87,11 @@ async function main(): Promise<void> {
     ]);
     log(`commands/bare Koa = ${figures.commandRatio}   queries/bare Koa = ${figures.queryRatio}`);
     log('\n-- peers in the same run --');
-    console.table([figures.peers.listFloor, figures.peers.sqliteRegister, figures.peers.sqliteList]);
-    const r = figures.peers.ratios;
+    const p = figures.peers;
+    console.table([p.listFloor, p.sqliteRegister, p.sqliteList, ...(p.pgRegister && p.pgList ? [p.pgRegister, p.pgList] : [])]);
+    const r = p.ratios;
     log(`register/SQLite CRUD = ${r.registerVsSqlite}   list/SQLite CRUD = ${r.listVsSqlite}   list/floor = ${r.listVsFloor}`);
+    log(`register/PostgreSQL CRUD = ${r.registerVsPostgres ?? 'n/a'}   list/PostgreSQL CRUD = ${r.listVsPostgres ?? 'n/a'}`);
     results.http = figures;
   }
 
