@@ -11,7 +11,7 @@ import { endMachineUse } from '../commands/monitores/machineWrites.js';
 import { recordDialyzerUse } from '../commands/filtros-dialisis/dialyzerWrites.js';
 import { recordBloodlineUse } from '../commands/lineas/bloodlineWrites.js';
 import type { AppServices } from '../services.js';
-import { categoryOfStream, streamName, tenantOfStream, type RecordedEvent } from '../stores/eventStore.js';
+import { aggregateIdOfStream, categoryOfStream, streamName, tenantOfStream, type RecordedEvent } from '../stores/eventStore.js';
 import type { ProcessManager } from './processRunner.js';
 
 export { SESSION_CONSEQUENCES_ACTOR };
@@ -24,7 +24,7 @@ export const operatingHoursOf = (effectiveMinutes: number): number =>
 async function react(event: RecordedEvent, services: AppServices): Promise<void> {
   if (categoryOfStream(event.streamName) !== sessionDecider.category) return;
   const tenantId = tenantOfStream(event.streamName);
-  const sessionId = event.streamName.slice(event.streamName.indexOf('-') + 1);
+  const sessionId = aggregateIdOfStream(event.streamName);
   const { state } = await loadAggregate(services.events, sessionDecider, streamName(tenantId, sessionDecider.category, sessionId));
   const equipment = state.equipment;
   const patientId = state.scheduled?.patientId;

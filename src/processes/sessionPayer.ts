@@ -7,14 +7,14 @@ import { sessionDecider } from '../commands/dialisis/session/sessionDecider.js';
 import { consumeAuthorization } from '../commands/clientes/payerLookupWrites.js';
 import { contractInForce } from '../commands/clientes/clientWrites.js';
 import type { AppServices } from '../services.js';
-import { categoryOfStream, streamName, tenantOfStream, type RecordedEvent } from '../stores/eventStore.js';
+import { aggregateIdOfStream, categoryOfStream, streamName, tenantOfStream, type RecordedEvent } from '../stores/eventStore.js';
 import { consequenceContext, recordOutcome } from './consequenceRecording.js';
 import type { ProcessManager } from './processRunner.js';
 
 async function react(event: RecordedEvent, services: AppServices): Promise<void> {
   if (categoryOfStream(event.streamName) !== sessionDecider.category) return;
   const tenantId = tenantOfStream(event.streamName);
-  const sessionId = event.streamName.slice(event.streamName.indexOf('-') + 1);
+  const sessionId = aggregateIdOfStream(event.streamName);
   const { state } = await loadAggregate(services.events, sessionDecider, streamName(tenantId, sessionDecider.category, sessionId));
   if (!state.scheduled) return;
   const { patientId, date } = state.scheduled;

@@ -11,7 +11,7 @@ import { sessionDecider } from '../commands/dialisis/session/sessionDecider.js';
 import type { Medication, SessionEvent } from '../commands/dialisis/session/sessionEvents.js';
 import type { SessionState } from '../commands/dialisis/session/sessionState.js';
 import type { AppServices } from '../services.js';
-import { categoryOfStream, streamName, tenantOfStream, type RecordedEvent } from '../stores/eventStore.js';
+import { aggregateIdOfStream, categoryOfStream, streamName, tenantOfStream, type RecordedEvent } from '../stores/eventStore.js';
 import { consequenceContext, recordOutcome } from './consequenceRecording.js';
 import type { ProcessManager } from './processRunner.js';
 
@@ -53,7 +53,7 @@ export function suppliesOf(kitItems: readonly SupplyItem[], medications: readonl
 async function react(event: RecordedEvent, services: AppServices): Promise<void> {
   if (categoryOfStream(event.streamName) !== sessionDecider.category) return;
   const tenantId = tenantOfStream(event.streamName);
-  const sessionId = event.streamName.slice(event.streamName.indexOf('-') + 1);
+  const sessionId = aggregateIdOfStream(event.streamName);
   const { state, medications } = await sessionAt(services, event);
   const patientId = state.scheduled?.patientId;
   if (!state.equipment || !patientId) return; // never started: nothing was used

@@ -148,3 +148,8 @@ export function categoryOfStream(stream: string): string {
   const dash = stream.indexOf('-', dot + 1);
   return dot < 0 || dash < 0 ? '' : stream.slice(dot + 1, dash);
 }
+
+/** The aggregate id of a stream `<tenant>.<category>-<id>`. */
+export function aggregateIdOfStream(stream: string): string {
+  return stream.slice(stream.indexOf('-') + 1);
+}

@@ -15,9 +15,6 @@ export type PrescriptionDoc = ProjectedDoc &
 
 export const prescriptionDocId = (patientId: string, version: number): string => `${patientId}:${version}`;
 
-/** The patient id of a stream `<tenant>.prescription-<patientId>`. */
-export const patientOfStream = (stream: string): string => stream.slice(stream.indexOf('-') + 1);
-
 const stamp = (recorded: RecordedEvent) => ({ revision: recorded.revision, _position: Number(recorded.position) });
 
 /** The version an event creates (PrescriptionIssued), as a new document. */

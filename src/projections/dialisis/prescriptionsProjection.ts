@@ -1,8 +1,8 @@
 // Read model of the patients' dialysis prescriptions: every version with its effective period and successor.
 import { PRESCRIPTION_EVENT_TYPES } from '../../commands/dialisis/prescription/prescriptionEvents.js';
 import { applyFold, type Projection } from '../runner/projection.js';
-import { tenantOfStream } from '../../stores/eventStore.js';
-import { foldsOf, patientOfStream, prescriptionDocId, type PrescriptionDoc } from './prescriptionsDoc.js';
+import { aggregateIdOfStream, tenantOfStream } from '../../stores/eventStore.js';
+import { foldsOf, prescriptionDocId, type PrescriptionDoc } from './prescriptionsDoc.js';
 
 export const PRESCRIPTIONS_PROJECTION = 'dialisisPrescriptions';
 export const PRESCRIPTION_VERSIONS = 'prescriptionVersions';
@@ -16,7 +16,7 @@ export const prescriptionsProjection: Projection = {
   eventTypes: PRESCRIPTION_EVENT_TYPES,
   async handle(recorded, tx) {
     const tenantId = tenantOfStream(recorded.streamName);
-    const patientId = patientOfStream(recorded.streamName);
+    const patientId = aggregateIdOfStream(recorded.streamName);
     for (const { version, fold } of foldsOf(recorded)) {
       await applyFold<PrescriptionDoc>(tx, PRESCRIPTION_VERSIONS, tenantId, prescriptionDocId(patientId, version), recorded, fold);
     }

@@ -4,7 +4,7 @@ import type { StandingPlan, StandingPlanEvent } from '../../commands/dialisis/sc
 import type { ShiftDayEvent } from '../../commands/dialisis/schedule/shiftDayDecider.js';
 import type { ScheduledData, SessionKind } from '../../commands/dialisis/session/sessionEvents.js';
 import type { ProjectedDoc } from '../runner/projection.js';
-import { tenantOfStream, type RecordedEvent } from '../../stores/eventStore.js';
+import { aggregateIdOfStream, tenantOfStream, type RecordedEvent } from '../../stores/eventStore.js';
 
 type Stamp = { createdAt: string; createdBy: string; updatedAt: string; updatedBy: string };
 
@@ -17,8 +17,6 @@ export type PlanDoc = ProjectedDoc & StandingPlan & Stamp & { status: 'active' |
 export type SeatEntry = { sessionId: string; patientId: string; kind: SessionKind; claimedAt: string; scheduled: boolean };
 export type ShiftDayDoc = ProjectedDoc & { shiftId: string; date: string; seats: SeatEntry[]; unscheduled: number };
 
-/** The id of a stream `<tenant>.<category>-<id>`. */
-export const idOfStream = (stream: string): string => stream.slice(stream.indexOf('-') + 1);
 const sortNameOf = (name: string): string => name.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().trim();
 
 const stamp = (recorded: RecordedEvent, kept?: Stamp): Stamp => ({
@@ -76,7 +74,7 @@ const withSeats = (doc: ShiftDayDoc, seats: SeatEntry[], recorded: RecordedEvent
 export function foldShiftDay(doc: ShiftDayDoc | null, recorded: RecordedEvent): ShiftDayDoc | null {
   const event = { type: recorded.type, data: recorded.data } as unknown as ShiftDayEvent;
   if (event.type === 'SeatClaimed') {
-    const id = idOfStream(recorded.streamName);
+    const id = aggregateIdOfStream(recorded.streamName);
     const base: ShiftDayDoc = doc ?? {
       tenantId: tenantOfStream(recorded.streamName),
       id,

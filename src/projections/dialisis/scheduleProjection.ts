@@ -4,17 +4,8 @@ import { STANDING_PLAN_EVENT_TYPES } from '../../commands/dialisis/schedule/stan
 import { SHIFT_DAY_EVENT_TYPES } from '../../commands/dialisis/schedule/shiftDayDecider.js';
 import type { ScheduledData } from '../../commands/dialisis/session/sessionEvents.js';
 import { applyFold, type Projection } from '../runner/projection.js';
-import { tenantOfStream } from '../../stores/eventStore.js';
-import {
-  confirmSeat,
-  foldPlan,
-  foldShift,
-  foldShiftDay,
-  idOfStream,
-  type PlanDoc,
-  type ShiftDayDoc,
-  type ShiftDoc,
-} from './scheduleDocs.js';
+import { aggregateIdOfStream, tenantOfStream } from '../../stores/eventStore.js';
+import { confirmSeat, foldPlan, foldShift, foldShiftDay, type PlanDoc, type ShiftDayDoc, type ShiftDoc } from './scheduleDocs.js';
 
 export const SCHEDULE_PROJECTION = 'dialisisSchedule';
 export const SHIFTS = 'shifts';
@@ -41,7 +32,8 @@ export const scheduleProjection: Projection = {
   eventTypes: [...SHIFT_EVENT_TYPES, ...STANDING_PLAN_EVENT_TYPES, ...SHIFT_DAY_EVENT_TYPES, 'SessionScheduled'],
   handle(event, tx) {
     const tenantId = tenantOfStream(event.streamName);
-    if (SHIFT_TYPES.has(event.type)) return applyFold<ShiftDoc>(tx, SHIFTS, tenantId, idOfStream(event.streamName), event, foldShift);
+    if (SHIFT_TYPES.has(event.type))
+      return applyFold<ShiftDoc>(tx, SHIFTS, tenantId, aggregateIdOfStream(event.streamName), event, foldShift);
     if (PLAN_TYPES.has(event.type)) {
       return applyFold<PlanDoc>(tx, PLANS, tenantId, (event.data as { planId: string }).planId, event, foldPlan);
     }
@@ -49,6 +41,6 @@ export const scheduleProjection: Projection = {
       const { shiftId, date } = event.data as ScheduledData;
       return applyFold<ShiftDayDoc>(tx, SHIFT_DAYS, tenantId, `${shiftId}_${date}`, event, confirmSeat);
     }
-    return applyFold<ShiftDayDoc>(tx, SHIFT_DAYS, tenantId, idOfStream(event.streamName), event, foldShiftDay);
+    return applyFold<ShiftDayDoc>(tx, SHIFT_DAYS, tenantId, aggregateIdOfStream(event.streamName), event, foldShiftDay);
   },
 };

@@ -76,9 +76,6 @@ const withCounts = (doc: SessionDoc): SessionDoc => ({
 
 export const CONSEQUENCE_EVENT_TYPES = ['ConsequenceApplied', 'ConsequenceRefused'] as const;
 
-/** The session id of a stream `<tenant>.<category>-<id>` (the session's own stream or its consequence stream). */
-export const sessionIdOfStream = (stream: string): string => stream.slice(stream.indexOf('-') + 1);
-
 function scheduled(recorded: RecordedEvent, data: Extract<SessionEvent, { type: 'SessionScheduled' }>['data']): SessionDoc {
   const { occurredAt, actor } = recorded.metadata;
   return {

@@ -1,8 +1,8 @@
 // Read model of the dialysis sessions: one document per session, for the day board, a patient's sessions and the sheet.
 import { SESSION_EVENT_TYPES } from '../../commands/dialisis/session/sessionEvents.js';
 import { applyFold, type Projection } from '../runner/projection.js';
-import { categoryOfStream, tenantOfStream } from '../../stores/eventStore.js';
-import { CONSEQUENCE_EVENT_TYPES, foldSession, sessionIdOfStream, type SessionDoc } from './sessionDoc.js';
+import { aggregateIdOfStream, categoryOfStream, tenantOfStream } from '../../stores/eventStore.js';
+import { CONSEQUENCE_EVENT_TYPES, foldSession, type SessionDoc } from './sessionDoc.js';
 
 export const SESSIONS_PROJECTION = 'dialisis-sessions';
 export const SESSIONS = 'sessions';
@@ -21,6 +21,6 @@ export const sessionsProjection: Projection = {
   handle(event, tx) {
     // Sign-in sessions also have a SessionStarted: only the dialysis session and consequence streams count here.
     if (!SESSION_CATEGORIES.has(categoryOfStream(event.streamName))) return;
-    return applyFold<SessionDoc>(tx, SESSIONS, tenantOfStream(event.streamName), sessionIdOfStream(event.streamName), event, foldSession);
+    return applyFold<SessionDoc>(tx, SESSIONS, tenantOfStream(event.streamName), aggregateIdOfStream(event.streamName), event, foldSession);
   },
 };

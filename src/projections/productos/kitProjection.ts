@@ -2,8 +2,7 @@
 import { evolveSupplyKit, initialSupplyKitState } from '../../commands/productos/kitDecider.js';
 import { SUPPLY_KIT_EVENT_TYPES, type KitItem, type SupplyKitEvent } from '../../commands/productos/kitEvents.js';
 import { applyFold, type ProjectedDoc, type Projection } from '../runner/projection.js';
-import { tenantOfStream, type RecordedEvent } from '../../stores/eventStore.js';
-import { idOfStream } from './productDocs.js';
+import { aggregateIdOfStream, tenantOfStream, type RecordedEvent } from '../../stores/eventStore.js';
 
 export const KITS_PROJECTION = 'productos-kits';
 export const SUPPLY_KITS = 'supplyKits';
@@ -25,7 +24,7 @@ export function foldSupplyKit(doc: SupplyKitDoc | null, recorded: RecordedEvent)
   const stamp = { at: recorded.metadata.occurredAt, by: recorded.metadata.actor };
   return {
     tenantId: tenantOfStream(recorded.streamName),
-    id: idOfStream(recorded.streamName),
+    id: aggregateIdOfStream(recorded.streamName),
     ...state.kit,
     revision: recorded.revision,
     createdAt: doc?.createdAt ?? stamp.at,
@@ -42,6 +41,13 @@ export const kitProjection: Projection = {
   collections: { [SUPPLY_KITS]: [] },
   eventTypes: SUPPLY_KIT_EVENT_TYPES,
   async handle(event, tx) {
-    await applyFold<SupplyKitDoc>(tx, SUPPLY_KITS, tenantOfStream(event.streamName), idOfStream(event.streamName), event, foldSupplyKit);
+    await applyFold<SupplyKitDoc>(
+      tx,
+      SUPPLY_KITS,
+      tenantOfStream(event.streamName),
+      aggregateIdOfStream(event.streamName),
+      event,
+      foldSupplyKit,
+    );
   },
 };

@@ -5,10 +5,7 @@ import { productValueKey, type ProductEvent, type ProductFields, type WarehouseF
 import type { MovementLine, StockEvent } from '../../commands/productos/stockEvents.js';
 import { lotKey, round3 } from '../../commands/productos/stockState.js';
 import type { ProjectedDoc } from '../runner/projection.js';
-import { tenantOfStream, type RecordedEvent } from '../../stores/eventStore.js';
-
-/** The id of a stream `<tenant>.<category>-<id>`. */
-export const idOfStream = (stream: string): string => stream.slice(stream.indexOf('-') + 1);
+import { aggregateIdOfStream, tenantOfStream, type RecordedEvent } from '../../stores/eventStore.js';
 
 export type ProductDoc = ProjectedDoc &
   ProductFields & {
@@ -35,7 +32,7 @@ export function foldProduct(doc: ProductDoc | null, recorded: RecordedEvent): Pr
     ? { tenantId: doc.tenantId, id: doc.id, createdAt: doc.createdAt, createdBy: doc.createdBy }
     : {
         tenantId: tenantOfStream(recorded.streamName),
-        id: idOfStream(recorded.streamName),
+        id: aggregateIdOfStream(recorded.streamName),
         createdAt: recorded.metadata.occurredAt,
         createdBy: recorded.metadata.actor,
       };

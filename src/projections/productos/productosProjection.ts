@@ -2,14 +2,13 @@
 import { PRODUCT_EVENT_TYPES, WAREHOUSE_EVENT_TYPES } from '../../commands/productos/productEvents.js';
 import { STOCK_EVENT_TYPES, type MovementLine } from '../../commands/productos/stockEvents.js';
 import { applyFold, type Projection } from '../runner/projection.js';
-import { categoryOfStream, tenantOfStream } from '../../stores/eventStore.js';
+import { aggregateIdOfStream, categoryOfStream, tenantOfStream } from '../../stores/eventStore.js';
 import {
   balanceId,
   foldBalance,
   foldProduct,
   foldProductStock,
   foldWarehouse,
-  idOfStream,
   kardexDoc,
   type BalanceDoc,
   type KardexDoc,
@@ -43,9 +42,9 @@ export const productosProjection: Projection = {
     const tenantId = tenantOfStream(event.streamName);
     const category = categoryOfStream(event.streamName);
     if (category === 'product') {
-      await applyFold<ProductDoc>(tx, PRODUCTS, tenantId, idOfStream(event.streamName), event, foldProduct);
+      await applyFold<ProductDoc>(tx, PRODUCTS, tenantId, aggregateIdOfStream(event.streamName), event, foldProduct);
     } else if (category === 'warehouse') {
-      await applyFold<WarehouseDoc>(tx, WAREHOUSES, tenantId, idOfStream(event.streamName), event, foldWarehouse);
+      await applyFold<WarehouseDoc>(tx, WAREHOUSES, tenantId, aggregateIdOfStream(event.streamName), event, foldWarehouse);
     } else if (category === 'stock') {
       const line = event.data as MovementLine;
       await applyFold<KardexDoc>(tx, KARDEX, tenantId, event.id, event, (doc) => doc ?? kardexDoc(event));

@@ -1,6 +1,7 @@
 // The monthly payer report (issue 11 item 7): per client and month, each covered patient's treated sessions with date,
 // dry weight, pre and post weight, treatment hours (decimal) and UF litres (the format public payers ask for), the
 // authorization each consumed, and the amount due at the contract rate in force on each session's date.
+import { csvText } from '../csv.js';
 import type { TenantScope } from '../tenantScope.js';
 import { patients } from '../pacientes/readModel.js';
 import { sessionsBetween, TREATED_STATUSES } from '../dialisis/sessionRange.js';
@@ -117,14 +118,9 @@ const CSV_HEADER = [
   'moneda',
 ];
 
-const csvCell = (value: unknown): string => {
-  const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value : '';
-  // Quote what needs it, and defuse spreadsheet formulas (a cell starting with = + - @).
-  const safe = /^[=+\-@]/.test(text) && Number.isNaN(Number(text)) ? `'${text}` : text;
-  return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-};
-
 export function payerReportCsv(rows: readonly PayerReportRow[]): string {
-  const lines = [CSV_HEADER.join(','), ...rows.map((r) => CSV_COLUMNS.map((c) => csvCell(r[c])).join(','))];
-  return lines.join('\r\n') + '\r\n';
+  return csvText(
+    CSV_HEADER,
+    rows.map((r) => CSV_COLUMNS.map((c) => r[c])),
+  );
 }

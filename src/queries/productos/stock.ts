@@ -1,5 +1,6 @@
 // Queries over balances and the kardex: balance by warehouse and lot, FEFO order, lots expiring within N days, and the
 // ledger of a product between two dates with its running balances (JSON or CSV).
+import { csvText } from '../csv.js';
 import type { TenantScope } from '../tenantScope.js';
 import type { Filter } from '../../stores/readStore.js';
 import { kardexView, type BalanceDoc, type KardexDoc } from '../../projections/productos/productDocs.js';
@@ -117,13 +118,6 @@ const KARDEX_COLUMNS = [
   'actor',
 ];
 
-const csvCell = (value: unknown): string => {
-  const text = typeof value === 'string' ? value : typeof value === 'number' ? String(value) : '';
-  // Cells a spreadsheet would run as a formula are quoted with a leading apostrophe.
-  const safe = /^[=+\-@\t\r]/.test(text) && !/^-?\d/.test(text) ? `'${text}` : text;
-  return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-};
-
 const textOf = (value: unknown): string => (typeof value === 'string' ? value : '');
 
 const referenceOf = (details: Record<string, unknown>): string => {
@@ -137,10 +131,9 @@ const referenceOf = (details: Record<string, unknown>): string => {
 
 /** The kardex as CSV with a header row (RFC 4180 quoting). */
 export function kardexCsv(rows: Record<string, unknown>[]): string {
-  const lines = [KARDEX_COLUMNS.join(',')];
-  for (const row of rows) {
+  const cells = rows.map((row) => {
     const values = { ...row, reference: referenceOf((row.details ?? {}) as Record<string, unknown>) } as Record<string, unknown>;
-    lines.push(KARDEX_COLUMNS.map((c) => csvCell(values[c])).join(','));
-  }
-  return `${lines.join('\r\n')}\r\n`;
+    return KARDEX_COLUMNS.map((c) => values[c]);
+  });
+  return csvText(KARDEX_COLUMNS, cells);
 }

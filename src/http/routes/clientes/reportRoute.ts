@@ -1,20 +1,14 @@
 // GET /clientes/{id}/reporte-mensual: the monthly payer report (issue 11 item 7), as JSON or CSV.
 import { minPositionQueryProperty, problem } from '../../commonSchemas.js';
 import { awaitMinPosition } from '../../readYourWrites.js';
-import { route, type JsonSchema, type RouteDecl } from '../../routeTypes.js';
+import { route, type RouteDecl } from '../../routeTypes.js';
 import { payerReport, payerReportCsv } from '../../../queries/clientes/payerReport.js';
 import { DateSchema, IdSchema } from '../shared/fieldSchemas.js';
 import { tenantCtx, unavailable503, type MinPositionQuery } from '../shared/recordSupport.js';
-import { READ, TAG } from './schemas.js';
+import { obj, READ, TAG } from './schemas.js';
 
 const num = { type: ['number', 'null'] };
 const str = { type: ['string', 'null'] };
-const obj = (properties: Record<string, JsonSchema>): JsonSchema => ({
-  type: 'object',
-  additionalProperties: false,
-  required: Object.keys(properties),
-  properties,
-});
 
 const Row = obj({
   patientId: IdSchema,

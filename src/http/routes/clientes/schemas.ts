@@ -8,7 +8,7 @@ export const TAG = 'Clientes';
 export const READ = 'clientes:read';
 export const WRITE = 'clientes:write';
 
-const obj = (properties: Record<string, JsonSchema>, required: string[] = Object.keys(properties)): JsonSchema => ({
+export const obj = (properties: Record<string, JsonSchema>, required: string[] = Object.keys(properties)): JsonSchema => ({
   type: 'object',
   additionalProperties: false,
   required,

@@ -10,7 +10,7 @@ import {
   MODALITIES,
 } from '../../../commands/dialisis/prescription/prescriptionEvents.js';
 import { MEDICATION_ROUTES } from '../../../commands/dialisis/session/sessionEvents.js';
-import { DateSchema, DateTimeSchema, IdSchema, text } from '../shared/fieldSchemas.js';
+import { DateSchema, DateTimeSchema, IdSchema, nullable, text } from '../shared/fieldSchemas.js';
 import { obj } from './sessionSchemas.js';
 
 const range = (min: number, max: number, unit: string, description: string, integer = false): JsonSchema => ({
@@ -124,7 +124,6 @@ export const DiscontinueBody = obj(
 
 export const PatientParams = obj({ patientId: IdSchema });
 
-const nullable = (schema: JsonSchema): JsonSchema => ({ anyOf: [schema, { type: 'null' }] });
 const Version = { type: 'integer', minimum: 1 };
 
 export const PrescriptionView = obj(

@@ -1,17 +1,16 @@
 // Monthly adequacy per patient and the alerts of a date range (issue 10 item 8).
 import { minPositionQueryProperty, problem } from '../../commonSchemas.js';
 import { awaitMinPosition } from '../../readYourWrites.js';
-import { route, type JsonSchema, type RouteDecl } from '../../routeTypes.js';
+import { route, type RouteDecl } from '../../routeTypes.js';
 import { ProblemError } from '../../../problems.js';
 import { SESSIONS_PROJECTION } from '../../../projections/dialisis/sessionsProjection.js';
 import { adequacyOfMonth } from '../../../queries/dialisis/adequacy.js';
 import { sessionAlerts } from '../../../queries/dialisis/alerts.js';
-import { DateSchema, IdSchema } from '../shared/fieldSchemas.js';
+import { DateSchema, IdSchema, nullable } from '../shared/fieldSchemas.js';
 import { tenantCtx, unavailable503, type MinPositionQuery, type NoInput } from '../shared/recordSupport.js';
 import { READ, TAG } from './permissions.js';
 import { obj } from './sessionSchemas.js';
 
-const nullable = (schema: JsonSchema): JsonSchema => ({ anyOf: [schema, { type: 'null' }] });
 const num = { type: ['number', 'null'] };
 const PatientRef = { type: 'object', required: ['id'], properties: { id: IdSchema }, description: 'The patient: id, names, document' };
 const MAX_ALERT_DAYS = 92;

@@ -7,11 +7,10 @@ import { INTERRUPTION_REASONS, SESSION_KINDS, SESSION_STATUSES } from '../../../
 import { sessionAfterWrite } from '../../../queries/dialisis/sessions.js';
 import { sessionWithClinical } from '../../../queries/dialisis/sessionClinicalView.js';
 import { ClinicalView } from './clinicalSchemas.js';
-import { DateSchema, DateTimeSchema, IdSchema } from '../shared/fieldSchemas.js';
+import { DateSchema, DateTimeSchema, IdSchema, nullable } from '../shared/fieldSchemas.js';
 import { tenantCtx } from '../shared/recordSupport.js';
 import { ComplicationBody, MedicationBody, PostBody, PreBody, ReadingBody, SafetyBody, obj } from './sessionSchemas.js';
 
-const nullable = (schema: JsonSchema): JsonSchema => ({ anyOf: [schema, { type: 'null' }] });
 const str = { type: 'string' };
 const nullableStr = { type: ['string', 'null'] };
 const actor = { type: 'string', description: 'Who recorded it (user:<id>, client:<id> or process:<name>)' };

@@ -3,7 +3,7 @@ import { minPositionQueryProperty, pageOf, pageQueryProperties, problem } from '
 import { awaitMinPosition } from '../../readYourWrites.js';
 import { etagOf } from '../../recordHeaders.js';
 import { historyRoute } from '../../recordHistoryAnswer.js';
-import { route, type JsonSchema, type RouteDecl } from '../../routeTypes.js';
+import { route, type RouteDecl } from '../../routeTypes.js';
 import { SESSION_KINDS, SESSION_STATUSES } from '../../../commands/dialisis/session/sessionEvents.js';
 import { SESSIONS_PROJECTION } from '../../../projections/dialisis/sessionsProjection.js';
 import { patientOr404 } from '../../../queries/pacientes/readModel.js';
@@ -15,7 +15,7 @@ import {
   type PatientSessionsQuery,
 } from '../../../queries/dialisis/sessions.js';
 import { sessionWithClinical } from '../../../queries/dialisis/sessionClinicalView.js';
-import { DateSchema, DateTimeSchema, IdSchema } from '../shared/fieldSchemas.js';
+import { DateSchema, DateTimeSchema, IdSchema, nullable } from '../shared/fieldSchemas.js';
 import {
   badCursor400,
   ok,
@@ -34,7 +34,6 @@ const Params = { type: 'object', additionalProperties: false, required: ['id'], 
 const PatientParams = { type: 'object', additionalProperties: false, required: ['patientId'], properties: { patientId: IdSchema } };
 const minPositionOnly = { type: 'object', additionalProperties: false, properties: { ...minPositionQueryProperty } };
 const notFound404 = problem("No such session in the selected company (another company's session is reported the same way)");
-const nullable = (schema: JsonSchema): JsonSchema => ({ anyOf: [schema, { type: 'null' }] });
 
 const PatientBrief = obj(
   {

@@ -2,7 +2,7 @@
 // be this company's, the station one of the session's location (422 naming the field); every rule that refuses the
 // start is named in one 409.
 import type { RouteDecl, RequestContext } from '../../routeTypes.js';
-import { ProblemError } from '../../../problems.js';
+import { invalidFields } from '../../../commands/fieldChecks.js';
 import { startSession, type StartInput } from '../../../commands/dialisis/session/sessionStartWrites.js';
 import { sessionState } from '../../../commands/dialisis/session/sessionWrites.js';
 import { stationOf } from '../../../queries/empresas/locationQueries.js';
@@ -13,12 +13,8 @@ import { tenantCtx } from '../shared/recordSupport.js';
 import { StartBody } from './sessionSchemas.js';
 import { sessionActionRoute } from './sessionWriteRoutes.js';
 
-const absent = (field: string, what: string): ProblemError => {
-  const message = `no such ${what} in this company`;
-  return new ProblemError(422, 'validation-failed', 'Unprocessable Content', `${field}: ${message}`, {}, [
-    { pointer: `/body/${field}`, message },
-  ]);
-};
+// A field rule like the decider's: the session write route answers it as 422 pointing at the field.
+const absent = (field: string, what: string) => invalidFields([{ field, message: `no such ${what} in this company` }]);
 
 async function mustBeCompanyEquipment(ctx: RequestContext, locationId: string, body: StartInput): Promise<void> {
   const scope = tenantCtx(ctx);

@@ -11,3 +11,6 @@ export const DateSchema: JsonSchema = { type: 'string', format: 'date', descript
 export const DateTimeSchema: JsonSchema = { type: 'string', format: 'date-time', description: 'Instant, ISO-8601 with offset' };
 export const IdSchema: JsonSchema = { type: 'string', format: 'uuid' };
 export const ReasonSchema = text(500, 'Why: recorded with the event and shown in the history');
+
+/** The schema, or null. */
+export const nullable = (schema: JsonSchema): JsonSchema => ({ anyOf: [schema, { type: 'null' }] });
