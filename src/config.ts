@@ -8,6 +8,8 @@ export interface Config {
   eventStoreUrl: string | null;
   mongoUrl: string | null;
   mongoDb: string;
+  /** Embedded read store when MONGO_URL is unset: 'sqlite' (a file under DATA_DIR, kept across starts) or 'memory'. */
+  readStore: 'sqlite' | 'memory';
   /** HS256 key; when unset it is generated once and kept in DATA_DIR. */
   jwtSecret: string | null;
   /** AES-256-GCM key (32 bytes, hex or base64) for TOTP secrets at rest; generated once into DATA_DIR when unset. */
@@ -42,6 +44,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const logLevel = (env.LOG_LEVEL ?? 'info') as Config['logLevel'];
   if (!['debug', 'info', 'warn', 'error', 'silent'].includes(logLevel)) throw new Error(`LOG_LEVEL must be debug|info|warn|error|silent`);
   const role = (env.ROLE ?? 'all') as Config['role'];
+  const readStore = (env.READ_STORE || 'sqlite') as Config['readStore'];
+  if (!['sqlite', 'memory'].includes(readStore)) throw new Error('READ_STORE must be sqlite|memory');
   if (!['all', 'api', 'projector'].includes(role)) throw new Error('ROLE must be all|api|projector');
   return {
     port,
@@ -50,6 +54,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     eventStoreUrl: env.EVENTSTORE_URL || null,
     mongoUrl: env.MONGO_URL || null,
     mongoDb: env.MONGO_DB ?? 'dialysis',
+    readStore,
     jwtSecret: env.JWT_SECRET || null,
     totpEncryptionKey: env.TOTP_ENCRYPTION_KEY || null,
     bootstrap: {

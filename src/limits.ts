@@ -155,6 +155,8 @@ export const LIMITS = {
     leaseRenewSeconds: 5,
     /** A standby instance reads the projector's checkpoints this often (read-your-writes waits follow them). */
     standbyFollowMs: 200,
+    /** A checkpoint that moved over events its projection skips is persisted after this (they need no write each). */
+    laggingCheckpointMs: 100,
   },
   audit: {
     /** Minimum retention of the event log (audit trail), in years. */

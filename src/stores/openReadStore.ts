@@ -1,9 +1,14 @@
-// Chooses the read store from the configuration: MongoDB when MONGO_URL is set, else the embedded one.
+// Chooses the read store from the configuration: MongoDB when MONGO_URL is set, else the embedded one
+// (SQLite under DATA_DIR by default, or in memory with READ_STORE=memory).
+import path from 'node:path';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { ReadStore } from './readStore.js';
 import { createEmbeddedReadStore } from './embedded/embeddedReadStore.js';
 import { openMongoReadStore } from './mongo/mongoReadStore.js';
+import { openSqliteReadStore } from './sqliteRead/sqliteReadStore.js';
+
+export const READ_STORE_FILE = 'readmodels.sqlite';
 
 export async function openReadStore(config: Config, logger: Logger): Promise<ReadStore> {
   if (config.mongoUrl) {
@@ -11,6 +16,11 @@ export async function openReadStore(config: Config, logger: Logger): Promise<Rea
     logger.info('read store: MongoDB', { db: config.mongoDb });
     return store;
   }
-  logger.info('read store: embedded (in memory, rebuilt from the event log at start)');
-  return createEmbeddedReadStore();
+  if (config.readStore === 'memory') {
+    logger.info('read store: in memory (rebuilt from the event log at start)');
+    return createEmbeddedReadStore();
+  }
+  const file = path.join(config.dataDir, READ_STORE_FILE);
+  logger.info('read store: SQLite (kept across starts: projections resume from their checkpoints)', { file });
+  return openSqliteReadStore({ file, logger });
 }

@@ -1,5 +1,5 @@
-// The read-model store port, shaped on MongoDB collections. Two adapters: embedded (in memory, queried
-// with mingo) and MongoDB. Every document belongs to one tenant; every operation names the tenant, and
+// The read-model store port, shaped on MongoDB collections. Three adapters: SQLite (persistent, in-process,
+// the default), in memory (queried with mingo) and MongoDB. Every document belongs to one tenant; every operation names the tenant, and
 // the adapter adds it to the filter, so no query can reach another company's documents.
 
 /** A read-model document. `tenantId` + `id` identify it; adapters may add private keys (e.g. Mongo `_id`). */
@@ -75,7 +75,7 @@ export interface Collection<T extends ReadDoc = ReadDoc> {
 }
 
 export interface ReadStore {
-  readonly kind: 'embedded' | 'mongodb';
+  readonly kind: 'embedded' | 'sqlite' | 'mongodb';
   /** Open (or create) a collection and ensure its indexes. Names are already versioned (e.g. `patients_v1`). */
   collection<T extends ReadDoc = ReadDoc>(name: string, indexes?: IndexSpec[]): Promise<Collection<T>>;
   listCollections(): Promise<string[]>;

@@ -89,6 +89,23 @@ for (const eventImplementation of eventStoreImplementations()) {
         assert.equal(standbyCalls.n, 0, 'the standby handled (and wrote) nothing');
       });
 
+      it("ends a standby's wait on events the projection skips, once the projector persisted its checkpoint past them", async function () {
+        const projector = runnerOver(reads.store, 'first', statsProjection(tenant));
+        await projector.start();
+        const standby = runnerOver(await reads.reopen(), 'second', statsProjection(tenant));
+        await standby.start();
+        await standby.waitFor((await append('s0')).position, { timeoutMs: 30_000 });
+        // Another tenant's event: the projection applies it without writing a document.
+        const skipped = await events.appendToStream(
+          streamName(uniqueTenant(), 'counter', 'x'),
+          [newEvent(tenant, { item: 'x' }, 'ItemAdded')],
+          {
+            expectedRevision: 'any',
+          },
+        );
+        assert.equal(await standby.waitFor(skipped.position, { timeoutMs: 30_000 }), true);
+      });
+
       it('takes over from the checkpoint once the projector stops', async function () {
         const standbyCalls = { n: 0 };
         const projector = runnerOver(reads.store, 'first', statsProjection(tenant));

@@ -347,6 +347,24 @@ for (const implementation of readStoreImplementations()) {
       assert.deepEqual(await people.get(A, 'p1'), person('p1', { email: '1@x', tags: ['hd'], address: { city: 'Lima' } }));
     });
 
+    it('keeps documents, unique indexes and array matching when opened again', async function () {
+      await people.bulkWrite([
+        { kind: 'replace', doc: person('p1', { email: '1@x', tags: ['hd', 'hdf'], group: 'alpha', age: 30 }) },
+        { kind: 'replace', doc: person('p2', { email: '2@x', group: 'beta', age: 40 }) },
+      ]);
+      const again = await (
+        await opened.reopen()
+      ).collection<Person>('people_v1', [{ keys: { email: 1 }, unique: true, name: 'email_unique' }]);
+      const ids = async (filter: Record<string, unknown>) => (await again.find(A, filter)).items.map((d) => d.id);
+      assert.deepEqual(await again.get(A, 'p1'), person('p1', { email: '1@x', tags: ['hd', 'hdf'], group: 'alpha', age: 30 }));
+      assert.deepEqual(await ids({ tags: 'hdf' }), ['p1']);
+      assert.deepEqual(await ids({ group: { $in: ['beta', null] } }), ['p2']);
+      assert.deepEqual(await ids({ group: { $ne: 'alpha' }, age: { $lte: 40 } }), ['p2']);
+      assert.deepEqual(await ids({ tags: { $exists: true } }), ['p1']);
+      assert.equal(await again.count(A, { age: { $gt: 35 } }), 1);
+      await assert.rejects(again.replace(person('p3', { email: '2@x' })), DuplicateKeyError);
+    });
+
     it('lists, drops and recreates collections', async function () {
       await people.replace(person('p1', { email: '1@x' }));
       const other = await store.collection<Person>('other_v1');

@@ -1,4 +1,4 @@
-// The event log holds patient data and password hashes, and DATA_DIR holds the keys: nobody but the service's
+// The event log and the read models hold patient data and password hashes, and DATA_DIR holds the keys: nobody but the service's
 // user may read them.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -7,6 +7,7 @@ import path from 'node:path';
 import { loadOrCreateKeyFile } from '../../src/auth/keyFiles.js';
 import { streamName } from '../../src/stores/eventStore.js';
 import { openSqliteEventStore } from '../../src/stores/sqlite/sqliteEventStore.js';
+import { openSqliteReadStore } from '../../src/stores/sqliteRead/sqliteReadStore.js';
 import { newEvent, uniqueTenant } from '../support/eventFixtures.js';
 
 const modeOf = (file: string): number => fs.statSync(file).mode & 0o777;
@@ -39,6 +40,22 @@ describe('DATA_DIR permissions', () => {
     await (await openSqliteEventStore({ file })).close();
     fs.chmodSync(file, 0o644);
     const store = await openSqliteEventStore({ file });
+    await store.close();
+    assert.equal(modeOf(file).toString(8), '600');
+  });
+
+  it('creates the read models file (patient data too) with its WAL and shared-memory files 0600, and tightens it', async () => {
+    const dataDir = path.join(parent, 'reads');
+    const file = path.join(dataDir, 'readmodels.sqlite');
+    let store = await openSqliteReadStore({ file });
+    await (await store.collection('patients_v1')).replace({ tenantId: 'clinic', id: 'p1', name: 'María' });
+    assert.equal(modeOf(dataDir).toString(8), '700');
+    for (const name of ['readmodels.sqlite', 'readmodels.sqlite-wal', 'readmodels.sqlite-shm']) {
+      assert.equal(modeOf(path.join(dataDir, name)).toString(8), '600', name);
+    }
+    await store.close();
+    fs.chmodSync(file, 0o644);
+    store = await openSqliteReadStore({ file });
     await store.close();
     assert.equal(modeOf(file).toString(8), '600');
   });

@@ -101,9 +101,11 @@ describe('Dialisis: a day from the standing plan to the validated session', () =
     for (const patient of [rosa, other, hbv]) await prescribe(patient);
     const machine = await readyMachine();
     const shift = await w.createShift(w.a);
-    const weekday = new Date(`${today()}T00:00:00Z`).getUTCDay() || 7;
+    // The session's day: by the board's turn, the clock has moved on by many hours and may be past midnight UTC.
+    const sessionDay = today();
+    const weekday = new Date(`${sessionDay}T00:00:00Z`).getUTCDay() || 7;
     await w.createPlan(w.a, rosa, shift, [weekday]);
-    const day = expectStatus(await w.generate(w.a, today()), 200);
+    const day = expectStatus(await w.generate(w.a, sessionDay), 200);
     const sessionId = (day.body.sessions as Json[]).find((s) => s.patientId === rosa)!.sessionId as string;
     const path = `/dialisis/sesiones/${sessionId}`;
 
@@ -209,7 +211,7 @@ describe('Dialisis: a day from the standing plan to the validated session', () =
     assert.equal(history.at(-1)!.type, 'SessionAmended');
 
     // The day board and the patient's sessions show it.
-    const board = expectStatus(await get(`/dialisis/agenda?fecha=${today()}`), 200).body;
+    const board = expectStatus(await get(`/dialisis/agenda?fecha=${sessionDay}`), 200).body;
     const listed = (board.shifts as Json[]).flatMap((s) => s.sessions as Json[]).find((s) => s.id === sessionId)!;
     assert.deepEqual([listed.status, (listed.patient as Json).familyNames], ['validated', 'Mamani Quispe']);
     const mine = expectStatus(await get(`/dialisis/pacientes/${rosa}/sesiones`), 200).body.items as Json[];

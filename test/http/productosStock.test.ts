@@ -263,6 +263,8 @@ describe('Productos over HTTP: the kardex', () => {
       replay.items[0]!.status === 'issued' && replay.items[0]!.movementId,
       first.items[0]!.status === 'issued' && first.items[0]!.movementId,
     );
+    // Called here without HTTP, so without a consistency token: wait for the projections as a client would.
+    await services.projections.waitFor(await services.events.headPosition());
     const balances = expectStatus(await w.get(`/productos/${needle.id}/saldos`), 200);
     assert.equal(balances.body.total, 2);
     const ledger = expectStatus(await w.get(`/productos/${needle.id}/kardex`), 200);

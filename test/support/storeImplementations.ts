@@ -4,6 +4,7 @@ import { MongoClient } from 'mongodb';
 import type { ReadStore } from '../../src/stores/readStore.js';
 import { createEmbeddedReadStore } from '../../src/stores/embedded/embeddedReadStore.js';
 import { openMongoReadStore } from '../../src/stores/mongo/mongoReadStore.js';
+import { openSqliteReadStore } from '../../src/stores/sqliteRead/sqliteReadStore.js';
 
 // ---- event stores (helper "events") -------------------------------------------------------------
 // Imports are hoisted, so this section keeps its own.
@@ -86,8 +87,8 @@ export interface OpenedReadStore {
 }
 
 export interface ReadStoreImplementation {
-  name: 'embedded' | 'mongodb';
-  /** A fresh, empty store (MongoDB: a database of its own). */
+  name: 'embedded' | 'sqlite' | 'mongodb';
+  /** A fresh, empty store (MongoDB: a database of its own; SQLite: a file of its own). */
   open(): Promise<OpenedReadStore>;
 }
 
@@ -103,6 +104,7 @@ export function readStoreImplementations(): ReadStoreImplementation[] {
         return { store, reopen: async () => store, dispose: () => store.close() };
       },
     },
+    { name: 'sqlite', open: openSqliteTestStore },
   ];
   const url = process.env.MONGO_URL;
   if (url) {
@@ -112,6 +114,24 @@ export function readStoreImplementations(): ReadStoreImplementation[] {
     console.warn('\n!!!!!!!! SKIPPED: MongoDB contract suite (MONGO_URL not set) !!!!!!!!\n');
   }
   return implementations;
+}
+
+async function openSqliteTestStore(): Promise<OpenedReadStore> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'reads-contract-'));
+  const file = path.join(dir, 'readmodels.sqlite');
+  const opened: ReadStore[] = [await openSqliteReadStore({ file })];
+  return {
+    store: opened[0]!,
+    async reopen() {
+      const store = await openSqliteReadStore({ file });
+      opened.push(store);
+      return store;
+    },
+    async dispose() {
+      for (const store of opened) await store.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
 
 async function openMongoTestStore(url: string): Promise<OpenedReadStore> {

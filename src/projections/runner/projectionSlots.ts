@@ -11,6 +11,9 @@ import type { ReplayLane } from './replayLog.js';
 import type { PositionWaiters } from './positionWaiters.js';
 import { writeCheckpoint, type CheckpointDoc } from './checkpoints.js';
 import { ParkedScopes } from './parkedScopes.js';
+import { LIMITS } from '../../limits.js';
+
+const P = LIMITS.projections;
 import { errorText, isPoison, type RetryPolicy, type SlotFailure } from './projectionFailures.js';
 
 export { errorText };
@@ -41,6 +44,8 @@ export interface Slot {
   /** Serialises live handling, idle flushes and recoveries. */
   queue: Promise<void>;
   idle: NodeJS.Immediate | null;
+  /** Persists a checkpoint that moved over skipped events only, so a standby instance's waits see it too. */
+  lagging: NodeJS.Timeout | null;
   rebuilding: boolean;
   rebuild?: RebuildProgress;
 }
@@ -63,6 +68,7 @@ export function newSlot(projection: Projection, suffix: string): Slot {
     liveToken: null,
     queue: Promise.resolve(),
     idle: null,
+    lagging: null,
     rebuilding: false,
   };
 }
@@ -167,6 +173,8 @@ export class SlotRuntime {
     slot.liveToken = null;
     if (slot.idle) clearImmediate(slot.idle);
     slot.idle = null;
+    if (slot.lagging) clearTimeout(slot.lagging);
+    slot.lagging = null;
     void subscription?.stop();
   }
 
@@ -199,6 +207,14 @@ export class SlotRuntime {
     if (batch.position !== slot.checkpoint) {
       slot.checkpoint = batch.position;
       this.deps.waiters.notify();
+    }
+    // Skipped events alone do not pay a checkpoint write each; a standby reads it a moment later.
+    if (batch.position !== slot.persisted && !slot.lagging && slot.subscription) {
+      slot.lagging = setTimeout(() => {
+        slot.lagging = null;
+        void this.serial(slot, () => this.flushOrFail(slot, true));
+      }, P.laggingCheckpointMs);
+      slot.lagging.unref();
     }
   }
 
@@ -235,6 +251,8 @@ export class SlotRuntime {
     await subscription?.stop();
     if (slot.idle) clearImmediate(slot.idle);
     slot.idle = null;
+    if (slot.lagging) clearTimeout(slot.lagging);
+    slot.lagging = null;
     if (flush) await this.serial(slot, () => this.flushOrFail(slot, true));
   }
 

@@ -16,6 +16,7 @@ import { compareSortValues, decodeCursor, encodeCursor, sortKeysOf, sortValuesOf
 import { plainClone } from './plainClone.js';
 import { SHARED_ACCESS, type SharedAccess } from '../sharedDocuments.js';
 import { UniqueIndexes } from './uniqueIndexes.js';
+import { pickFields, topLevelInclusion } from '../projectionFields.js';
 import { EqualityIndexes } from './equalityIndexes.js';
 import { updatedCopy, upsertedDoc } from './documentUpdate.js';
 
@@ -263,19 +264,4 @@ function viewKey(filter: Filter | undefined, keys: unknown): string | null {
     return v;
   });
   return plain ? key : null;
-}
-
-/** The fields of a projection that only includes top-level fields (the common case), else null. */
-function topLevelInclusion(projection: Record<string, 0 | 1>): string[] | null {
-  const fields = Object.keys(projection);
-  if (fields.some((f) => f.includes('.') || f.startsWith('$') || (projection[f] !== 1 && !(f === '_id' && projection[f] === 0))))
-    return null;
-  return fields.filter((f) => projection[f] === 1);
-}
-
-/** A copy of just the named fields; like MongoDB, `id`-less projections still need the document keys. */
-function pickFields(doc: ReadDoc, fields: readonly string[]): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const f of fields) if (doc[f] !== undefined) out[f] = plainClone(doc[f]);
-  return out;
 }

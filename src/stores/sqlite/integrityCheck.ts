@@ -80,10 +80,14 @@ export interface IntegrityCheck {
   stop(): Promise<void>;
 }
 
+/** How long a stop lets a running check end by itself before terminating it (a small log's check takes ms). */
+const STOP_GRACE_MS = 2_000;
+
 export function startIntegrityCheck(file: string): IntegrityCheck {
   // execArgv []: the worker needs no TypeScript loader (--import tsx would only slow its start).
   const worker = new Worker(WORKER_SOURCE, { eval: true, execArgv: [], workerData: { driver, file, timeoutMs: 10_000 } });
   let stopping = false;
+  const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
   const done = new Promise<void>((resolve, reject) => {
     worker.once('message', (m: { problems?: string[]; failure: { code: string; message: string } | null }) => {
       if (m.failure) reject(failureError(file, m.failure));
@@ -107,7 +111,11 @@ export function startIntegrityCheck(file: string): IntegrityCheck {
     done,
     async stop() {
       stopping = true;
-      await worker.terminate();
+      // A worker terminated inside a SQLite call can abort the whole process (its error cannot be raised in a dying
+      // isolate, seen as 'FATAL ERROR: v8::ToLocalChecked'): a check about to end is let end by itself.
+      const grace = setTimeout(() => void worker.terminate(), STOP_GRACE_MS);
+      await exited;
+      clearTimeout(grace);
     },
   };
 }

@@ -84,7 +84,7 @@ export function openEventDatabase(file: string): { db: Database.Database; create
  * Switching to WAL can answer SQLITE_BUSY at once, without SQLite's busy handler, while another process opening
  * the same new file holds its lock for a moment: try again for a bounded time.
  */
-function whileBusy<T>(work: () => T, timeoutMs = 10_000): T {
+export function whileBusy<T>(work: () => T, timeoutMs = 10_000): T {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {
@@ -97,11 +97,11 @@ function whileBusy<T>(work: () => T, timeoutMs = 10_000): T {
 }
 
 /** Patient data and password hashes live in the log: readable by the service's user only. */
-const PRIVATE_FILE_MODE = 0o600;
-const PRIVATE_DIR_MODE = 0o700;
+export const PRIVATE_FILE_MODE = 0o600;
+export const PRIVATE_DIR_MODE = 0o700;
 
 /** Tightens the log and its WAL and shared-memory files when someone left them readable by others. */
-function keepPrivate(file: string): void {
+export function keepPrivate(file: string): void {
   for (const name of [file, `${file}-wal`, `${file}-shm`]) {
     const mode = fs.statSync(name, { throwIfNoEntry: false })?.mode;
     if (mode !== undefined && (mode & 0o077) !== 0) fs.chmodSync(name, PRIVATE_FILE_MODE);

@@ -1,0 +1,150 @@
+// The persistent embedded read store (the default): every collection a table of JSON documents in one SQLite
+// file under DATA_DIR, with the projection checkpoints beside them, so a restart resumes from the checkpoints
+// instead of rebuilding from the whole log. Its content is derived from the event log: commits need not reach
+// the disk before the answer (synchronous=NORMAL keeps the file consistent; a lost tail is replayed), and a
+// file of another format or that SQLite cannot open is set aside and built again.
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import type { Logger } from '../../logger.js';
+import type { Collection, IndexSpec, ReadDoc, ReadStore } from '../readStore.js';
+import { SqliteCollection } from './sqliteCollection.js';
+import { ReadTable, createTableSql, tableNameOf } from './readTable.js';
+import { keepPrivate, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, whileBusy } from '../sqlite/sqliteSchema.js';
+
+/** Bump when the file layout changes: an older file is then set aside and the read models rebuilt. */
+const FORMAT_VERSION = 1;
+/** Page cache in KiB (negative = KiB for SQLite): enough for the hot pages, small beside the 512 MiB budget. */
+const CACHE_KIB = 64 * 1024;
+
+export interface SqliteReadStoreOptions {
+  file: string;
+  logger?: Logger;
+}
+
+export async function openSqliteReadStore(opts: SqliteReadStoreOptions): Promise<ReadStore> {
+  fs.mkdirSync(path.dirname(opts.file), { recursive: true, mode: PRIVATE_DIR_MODE });
+  const db = openOrSetAside(opts.file, opts.logger);
+  const tables = new Map<string, ReadTable>();
+  const listed = db.prepare<[], { name: string; tbl: string; array_paths: string }>(`SELECT name, tbl, array_paths FROM read_collections`);
+  const register = db.prepare(`INSERT OR IGNORE INTO read_collections (name, tbl) VALUES (?, ?)`);
+  const unregister = db.prepare(`DELETE FROM read_collections WHERE name = ?`);
+  const dataVersion = db.prepare(`PRAGMA data_version`).pluck();
+  let seenVersion: unknown = null;
+
+  // Another connection on the file (an api-role process, a second handle) may have created or dropped a collection,
+  // or stored an array where none was: data_version moves only on their commits, so this costs one pragma otherwise.
+  const sync = (): void => {
+    const version = dataVersion.get();
+    if (version === seenVersion) return;
+    seenVersion = version;
+    const rows = listed.all();
+    const names = new Set(rows.map((row) => row.name));
+    for (const name of tables.keys()) if (!names.has(name)) tables.delete(name);
+    for (const row of rows) {
+      const paths = JSON.parse(row.array_paths) as string[];
+      const known = tables.get(row.name);
+      if (known?.table === row.tbl) known.arrayPaths.merge(paths);
+      else tables.set(row.name, new ReadTable(db, row.name, row.tbl, paths));
+    }
+  };
+
+  const tableOf = (name: string, create: boolean): ReadTable | null => {
+    sync();
+    let table = tables.get(name);
+    if (!table && create) {
+      const tbl = tableNameOf(name);
+      db.transaction(() => {
+        for (const sql of createTableSql(tbl)) db.exec(sql);
+        register.run(name, tbl);
+      })();
+      tables.set(name, (table = new ReadTable(db, name, tbl, [])));
+    }
+    return table ?? null;
+  };
+
+  return {
+    kind: 'sqlite',
+    async collection<T extends ReadDoc = ReadDoc>(name: string, indexes: IndexSpec[] = []): Promise<Collection<T>> {
+      const table = tableOf(name, true)!;
+      for (const index of indexes) table.ensureIndex(index);
+      return new SqliteCollection<T>(name, db, (create) => tableOf(name, create));
+    },
+    async listCollections(): Promise<string[]> {
+      sync();
+      return [...tables.keys()].sort();
+    },
+    async dropCollection(name: string): Promise<void> {
+      sync();
+      const table = tables.get(name);
+      if (!table) return;
+      tables.delete(name);
+      db.transaction(() => {
+        db.exec(`DROP TABLE IF EXISTS ${table.table}`);
+        unregister.run(name);
+      })();
+    },
+    async close(): Promise<void> {
+      tables.clear();
+      if (db.open) db.close();
+    },
+  };
+}
+
+function openOrSetAside(file: string, logger: Logger | undefined): Database.Database {
+  try {
+    const db = openDatabase(file);
+    if (initialised(db)) return db;
+    db.close();
+    logger?.warn('read store: file of another format, set aside; read models are rebuilt from the event log', { file });
+  } catch (error) {
+    logger?.warn('read store: file cannot be opened, set aside; read models are rebuilt from the event log', { file, error });
+  }
+  setAside(file);
+  const db = openDatabase(file);
+  if (!initialised(db)) {
+    db.close();
+    throw new Error(`${file}: a new read store file could not be initialised`);
+  }
+  return db;
+}
+
+function openDatabase(file: string): Database.Database {
+  // Created private before SQLite opens it: the WAL and shared-memory files take its mode (patient data).
+  if (!fs.existsSync(file)) fs.closeSync(fs.openSync(file, 'a', PRIVATE_FILE_MODE));
+  const db = new Database(file, { timeout: 10_000 });
+  try {
+    whileBusy(() => db.pragma('journal_mode = WAL'));
+    db.pragma('synchronous = NORMAL');
+    db.pragma(`cache_size = -${CACHE_KIB}`);
+    db.pragma('temp_store = MEMORY');
+    keepPrivate(file);
+    return db;
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}
+
+/** True when the file is a read store of this format, made so when empty; under the write lock, so two starts agree. */
+function initialised(db: Database.Database): boolean {
+  return db
+    .transaction(() => {
+      const version = db.pragma('user_version', { simple: true }) as number;
+      if (version === FORMAT_VERSION) return true;
+      const empty = (db.prepare(`SELECT count(*) FROM sqlite_master`).pluck().get() as number) === 0;
+      if (version !== 0 || !empty) return false;
+      db.exec(`CREATE TABLE read_collections (name TEXT PRIMARY KEY, tbl TEXT NOT NULL, array_paths TEXT NOT NULL DEFAULT '[]')`);
+      db.pragma(`user_version = ${FORMAT_VERSION}`);
+      return true;
+    })
+    .immediate();
+}
+
+function setAside(file: string): void {
+  // Only the last one is kept (for a look at what went wrong): the content is derived, the log has it all.
+  for (const suffix of ['', '-wal', '-shm']) {
+    fs.rmSync(`${file}.previous${suffix}`, { force: true });
+    if (fs.existsSync(file + suffix)) fs.renameSync(file + suffix, `${file}.previous${suffix}`);
+  }
+}
