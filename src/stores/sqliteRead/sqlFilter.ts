@@ -38,7 +38,7 @@ export function translateFilter(filter: Filter | undefined, columns: FieldColumn
   return all(parts);
 }
 
-function all(parts: SqlCondition[]): SqlCondition {
+export function all(parts: SqlCondition[]): SqlCondition {
   const narrowing = parts.filter((p) => p.sql !== '1');
   return {
     sql: narrowing.length === 0 ? '1' : narrowing.map((p) => `(${p.sql})`).join(' AND '),
@@ -105,4 +105,21 @@ function within(column: string, values: unknown[]): SqlCondition {
   if (hasNull) branches.push(`${column} IS NULL`);
   if (branches.length === 0) return { sql: '0', params: [], exact: true };
   return { sql: branches.join(' OR '), params: scalars, exact: scalars.every((v) => typeof v === 'string') };
+}
+
+/**
+ * "After these sort values" as one row-value comparison, which SQLite answers by seeking in the sort's index (the
+ * $or of keysetFilter makes it scan from the first row); only when every key runs one way and every value is a
+ * string or a number (a null compares as unknown). Exact for strings; numbers leave booleans to mingo.
+ */
+export function rowValueSeek(columns: (string | null)[], directions: (1 | -1)[], values: unknown[]): SqlCondition | null {
+  if (columns.some((c) => c === null) || directions.some((d) => d !== directions[0])) return null;
+  if (!values.every((v) => typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v)))) return null;
+  const [ahead, atLeast] = directions[0] === 1 ? ['>', '>='] : ['<', '<='];
+  // The bound on the first key alone is what lets SQLite seek in an expression index; the row value then decides.
+  return {
+    sql: `${columns[0]} ${atLeast} ? AND (${columns.join(', ')}) ${ahead} (${values.map(() => '?').join(', ')})`,
+    params: [values[0], ...values],
+    exact: values.every((v) => typeof v === 'string'),
+  };
 }

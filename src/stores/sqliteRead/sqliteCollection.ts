@@ -7,7 +7,7 @@ import { type BulkOp, type Collection, type Filter, type FindOptions, type Page,
 import { compareSortValues, decodeCursor, encodeCursor, keysetFilter, sortKeysOf, sortValuesOf, type SortKey } from '../readCursor.js';
 import { updatedCopy, upsertedDoc } from '../embedded/documentUpdate.js';
 import { projected } from '../projectionFields.js';
-import { translateFilter, type SqlCondition } from './sqlFilter.js';
+import { all, rowValueSeek, translateFilter, type SqlCondition } from './sqlFilter.js';
 import type { ReadTable } from './readTable.js';
 
 /** A page to read: the filter with the cursor's condition, its SQL, the sort keys, and how many to skip and take. */
@@ -31,12 +31,23 @@ export class SqliteCollection<T extends ReadDoc> implements Collection<T> {
     const table = this.table(false);
     if (!table) return { items: [], nextCursor: null };
     const keys = sortKeysOf(options.sort);
-    const after = options.after ? keysetFilter(keys, decodeCursor(options.after, keys)) : null;
+    const cursor = options.after ? decodeCursor(options.after, keys) : null;
+    const after = cursor ? keysetFilter(keys, cursor) : null;
     const limit = options.limit !== undefined && options.limit >= 0 ? options.limit : Infinity;
     const skip = Math.max(0, options.skip ?? 0);
     const whole: Filter = after ? { $and: [filter ?? {}, after] } : (filter ?? {});
-    const request: PageRequest = { whole, condition: translateFilter(whole, table), keys, skip, limit };
-    const rows = sqlOrder(table, keys) ? this.inOrder(table, tenantId, request) : this.sortedHere(table, tenantId, request);
+    const ordered = sqlOrder(table, keys);
+    const seek =
+      ordered && cursor
+        ? rowValueSeek(
+            keys.map(([field]) => table.expression(field)),
+            keys.map(([, d]) => d),
+            cursor,
+          )
+        : null;
+    const condition = seek ? all([translateFilter(filter, table), seek]) : translateFilter(whole, table);
+    const request: PageRequest = { whole, condition, keys, skip, limit };
+    const rows = ordered ? this.inOrder(table, tenantId, request) : this.sortedHere(table, tenantId, request);
     const page = rows.slice(0, limit);
     const nextCursor = rows.length > page.length && page.length > 0 ? encodeCursor(keys, sortValuesOf(page[page.length - 1], keys)) : null;
     const items = (options.projection ? page.map((doc) => projected(doc, options.projection!)) : page) as T[];
@@ -147,7 +158,7 @@ export class SqliteCollection<T extends ReadDoc> implements Collection<T> {
   /** Rows in the requested order from SQL: only as many as the page needs, each checked by mingo unless exact. */
   private inOrder(table: ReadTable, tenantId: string, page: PageRequest): ReadDoc[] {
     const { whole, condition, keys, skip, limit } = page;
-    const order = `ORDER BY ${keys.map(([field, direction]) => `${table.expression(field)} ${direction === 1 ? 'ASC' : 'DESC'}`).join(', ')}`;
+    const order = orderBy(table, keys);
     if (condition.exact) {
       const tail = limit === Infinity ? order : `${order} LIMIT ${limit + 1} OFFSET ${skip}`; // one more tells a next page exists
       return [...this.candidates(table, tenantId, condition, tail)];
@@ -184,6 +195,10 @@ export class SqliteCollection<T extends ReadDoc> implements Collection<T> {
       .iterate(tenantId, ...condition.params) as IterableIterator<string>)
       yield JSON.parse(json) as ReadDoc;
   }
+}
+
+function orderBy(table: ReadTable, keys: SortKey[]): string {
+  return `ORDER BY ${keys.map(([field, direction]) => `${table.expression(field)} ${direction === 1 ? 'ASC' : 'DESC'}`).join(', ')}`;
 }
 
 /** SQL can order the page when every sort key is a plain path (id, or JSON never holding an array there). */
