@@ -157,6 +157,8 @@ export const LIMITS = {
     standbyFollowMs: 200,
     /** A checkpoint that moved over events its projection skips is persisted after this (they need no write each). */
     laggingCheckpointMs: 100,
+    /** Events per write-back while replaying the log (start, rebuild): documents changed by many events are written once. */
+    replayBatchEvents: 20_000,
   },
   audit: {
     /** Minimum retention of the event log (audit trail), in years. */

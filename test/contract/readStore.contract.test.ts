@@ -365,6 +365,16 @@ for (const implementation of readStoreImplementations()) {
       await assert.rejects(again.replace(person('p3', { email: '2@x' })), DuplicateKeyError);
     });
 
+    it('reads a collection another handle dropped as empty', async function () {
+      await people.replace(person('p1', { email: '1@x', group: 'alpha' }));
+      await (await opened.reopen()).dropCollection('people_v1');
+      assert.equal(await people.get(A, 'p1'), null);
+      assert.deepEqual((await people.find(A, { group: 'alpha' })).items, []);
+      assert.equal(await people.count(A), 0);
+      await people.replace(person('p2', { email: '2@x' }));
+      assert.equal((await people.get(A, 'p2'))?.id, 'p2', 'a write makes it again');
+    });
+
     it('lists, drops and recreates collections', async function () {
       await people.replace(person('p1', { email: '1@x' }));
       const other = await store.collection<Person>('other_v1');

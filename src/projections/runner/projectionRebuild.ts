@@ -18,11 +18,12 @@ export async function rebuildSlot(
   pageSize: number,
   onProgress?: (progress: RebuildProgress) => void,
 ): Promise<void> {
-  const { events, reads, logger, batchSize, waiters } = runtime.deps;
+  const { events, reads, logger, replayBatchSize: batchSize, waiters } = runtime.deps;
   const { projection } = slot;
   const suffix = nextRebuildSuffix(projection.version, slot.suffix);
   const startedAt = Date.now();
-  const fresh = await runtime.openCollections(projection, suffix, true);
+  // Indexed once filled, before the switch: one sorted build per index instead of an update per row.
+  const fresh = await runtime.openCollections(projection, suffix, true, false);
   // Poison events are judged afresh: a fixed handler un-parks its scopes, a still-broken one parks them again.
   const parked = new ParkedScopes();
   const batch = new ProjectionBatch(projection, fresh, 0n, parked);
@@ -71,6 +72,7 @@ export async function rebuildSlot(
     await replay(done);
     // Only the lease holder switches reads and drops collections: another instance may serve them now.
     if (!runtime.projector) throw new Error('the projector lease was lost during the rebuild');
+    await runtime.openCollections(projection, suffix, false, true);
     const retired = namesOf(slot.collections);
     parked.dirty = false;
     await writeCheckpoint(runtime.checkpoints!, projection.name, {

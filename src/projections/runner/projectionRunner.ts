@@ -33,6 +33,8 @@ export interface ProjectionRunnerDeps {
   reads: ReadStore;
   logger: Logger;
   batchSize?: number;
+  /** Events per write-back while replaying the log (start, rebuild, recovery); the live batch size when that is given. */
+  replayBatchSize?: number;
   /** The service clock: failure times, parking times and lease expiry. */
   now?: () => Date;
   retry?: RetryPolicy;
@@ -51,6 +53,8 @@ export function createProjectionRunner(deps: ProjectionRunnerDeps): ProjectionRu
     waiters,
     now,
     batchSize: Math.max(1, deps.batchSize ?? 1000),
+    // A replay writes far fewer documents than it reads events when its batches are large (the rows are re-read).
+    replayBatchSize: Math.max(1, deps.replayBatchSize ?? deps.batchSize ?? P.replayBatchEvents),
     retry: deps.retry ?? { initialMs: P.retryInitialMs, maxMs: P.retryMaxMs },
   });
   runtime.retryLater = (slot) => scheduleRetry(runtime, slot);

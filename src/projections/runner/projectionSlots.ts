@@ -85,6 +85,7 @@ export interface SlotDeps {
   reads: ReadStore;
   logger: Logger;
   batchSize: number;
+  replayBatchSize: number;
   waiters: PositionWaiters;
   now: () => Date;
   retry: RetryPolicy;

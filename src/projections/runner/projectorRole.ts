@@ -40,10 +40,11 @@ export async function becomeProjector(runtime: SlotRuntime, slots: Slot[], pageS
 }
 
 async function catchUpAll(runtime: SlotRuntime, slots: Slot[], pageSize: number): Promise<bigint> {
-  const { events, reads, logger, batchSize } = runtime.deps;
+  const { events, reads, logger, replayBatchSize: batchSize } = runtime.deps;
   runtime.storeId = await events.identity();
   const head = await events.headPosition();
   const retired = new Map<Slot, string[]>();
+  const unindexed = new Set<Slot>();
   for (const slot of slots) {
     const { projection } = slot;
     const saved = await readCheckpoint(runtime.checkpoints!, projection.name);
@@ -56,7 +57,9 @@ async function catchUpAll(runtime: SlotRuntime, slots: Slot[], pageSize: number)
       : stale === 'store'
         ? nextRebuildSuffix(projection.version, saved!.suffix)
         : versionSuffix(projection.version);
-    slot.collections = await runtime.openCollections(projection, slot.suffix, !current);
+    // Fresh collections get their indexes once filled: built in one pass instead of row by row (see below).
+    slot.collections = await runtime.openCollections(projection, slot.suffix, !current, current);
+    if (!current) unindexed.add(slot);
     slot.checkpoint = current ? BigInt(saved.position) : 0n;
     slot.storeId = runtime.storeId;
     slot.persisted = current ? slot.checkpoint : -1n;
@@ -74,6 +77,10 @@ async function catchUpAll(runtime: SlotRuntime, slots: Slot[], pageSize: number)
   );
   for (const slot of slots) {
     await runtime.flushOrFail(slot, true);
+    if (unindexed.has(slot)) {
+      // Documents that break a unique index fail the projection (as a write breaking it would), not the start.
+      await runtime.openCollections(slot.projection, slot.suffix, false, true).catch((error: unknown) => runtime.fail(slot, error, null));
+    }
     if (slot.state === 'failed') continue; // it retries from its checkpoint
     const keep = new Set(namesOf(slot.collections));
     for (const name of retired.get(slot) ?? []) if (!keep.has(name)) await reads.dropCollection(name);

@@ -35,7 +35,7 @@ export async function resumeSlot(runtime: SlotRuntime, slot: Slot): Promise<void
   if (runtime.stopped || !runtime.projector || slot.rebuilding || slot.state !== 'failed') return;
   // The start-up (or takeover) catch-up still holds every slot: try again once it is over.
   if (runtime.catchingUp) return scheduleRetry(runtime, slot);
-  const { events, logger, batchSize } = runtime.deps;
+  const { events, logger, replayBatchSize: batchSize } = runtime.deps;
   const name = slot.projection.name;
   slot.state = 'catching-up';
   try {

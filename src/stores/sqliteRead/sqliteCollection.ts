@@ -24,10 +24,14 @@ export class SqliteCollection<T extends ReadDoc> implements Collection<T> {
     readonly name: string,
     private readonly db: Database.Database,
     /** The table now (null when dropped: reads see it empty); `create` makes it again, as a MongoDB write does. */
-    private readonly table: (create: boolean) => ReadTable | null,
+    private readonly table: (create: boolean, lookAgain?: boolean) => ReadTable | null,
   ) {}
 
   async find(tenantId: string, filter?: Filter, options: FindOptions = {}): Promise<Page<T>> {
+    return whenDropped(() => this.findNow(tenantId, filter, options), { items: [], nextCursor: null });
+  }
+
+  private findNow(tenantId: string, filter?: Filter, options: FindOptions = {}): Page<T> {
     const table = this.table(false);
     if (!table) return { items: [], nextCursor: null };
     const keys = sortKeysOf(options.sort);
@@ -55,16 +59,28 @@ export class SqliteCollection<T extends ReadDoc> implements Collection<T> {
   }
 
   async findOne(tenantId: string, filter: Filter): Promise<T | null> {
+    return whenDropped(() => this.findOneNow(tenantId, filter), null as T | null);
+  }
+
+  private findOneNow(tenantId: string, filter: Filter): T | null {
     const table = this.table(false);
     return table ? ((this.first(table, tenantId, filter) as T | null) ?? null) : null;
   }
 
   async get(tenantId: string, id: string): Promise<T | null> {
+    return whenDropped(() => this.getNow(tenantId, id), null as T | null);
+  }
+
+  private getNow(tenantId: string, id: string): T | null {
     const json = this.table(false)?.getDoc.get(tenantId, id);
     return json === undefined ? null : (JSON.parse(json) as T);
   }
 
   async count(tenantId: string, filter?: Filter): Promise<number> {
+    return whenDropped(() => this.countNow(tenantId, filter), 0);
+  }
+
+  private countNow(tenantId: string, filter?: Filter): number {
     const table = this.table(false);
     if (!table) return 0;
     if (!filter || Object.keys(filter).length === 0) return table.countAll.get(tenantId) ?? 0;
@@ -82,7 +98,7 @@ export class SqliteCollection<T extends ReadDoc> implements Collection<T> {
   }
 
   async replace(doc: T): Promise<void> {
-    this.table(true)!.write(doc);
+    this.writing((table) => table.write(doc));
   }
 
   async updateOne(
@@ -91,17 +107,20 @@ export class SqliteCollection<T extends ReadDoc> implements Collection<T> {
     update: Update,
     options: { upsert?: boolean } = {},
   ): Promise<{ matched: number; upserted: boolean }> {
-    return this.applyUpdate(this.table(true)!, tenantId, filter, update, options.upsert ?? false);
+    return this.writing((table) => this.applyUpdate(table, tenantId, filter, update, options.upsert ?? false));
   }
 
   async deleteOne(tenantId: string, id: string): Promise<boolean> {
-    return (this.table(false)?.remove.run(tenantId, id).changes ?? 0) > 0;
+    return whenDropped(() => (this.table(false)?.remove.run(tenantId, id).changes ?? 0) > 0, false);
   }
 
   /** Unordered, like the other adapters: every op is tried in one transaction, then the first failure is thrown. */
   async bulkWrite(ops: BulkOp<T>[]): Promise<void> {
     if (ops.length === 0) return;
-    const table = this.table(true)!;
+    return this.writing((table) => this.bulkWriteTo(table, ops));
+  }
+
+  private bulkWriteTo(table: ReadTable, ops: BulkOp<T>[]): void {
     let firstError: unknown = null;
     this.db.transaction(() => {
       for (const op of ops) {
@@ -122,6 +141,16 @@ export class SqliteCollection<T extends ReadDoc> implements Collection<T> {
   async drop(): Promise<void> {
     const table = this.table(false);
     if (table) this.db.prepare(`DELETE FROM ${table.table}`).run();
+  }
+
+  /** A write to a table another connection dropped since this one looked makes it again, as a MongoDB write does. */
+  private writing<R>(write: (table: ReadTable) => R): R {
+    try {
+      return write(this.table(true)!);
+    } catch (error) {
+      if (!isNoSuchTable(error)) throw error;
+      return write(this.table(true, true)!);
+    }
   }
 
   private applyUpdate(
@@ -196,6 +225,19 @@ export class SqliteCollection<T extends ReadDoc> implements Collection<T> {
       yield JSON.parse(json) as ReadDoc;
   }
 }
+
+/** A collection dropped by another connection since this one looked (a standby during a switch) reads as empty. */
+async function whenDropped<R>(read: () => R, empty: R): Promise<R> {
+  try {
+    return read();
+  } catch (error) {
+    if (isNoSuchTable(error)) return empty;
+    throw error;
+  }
+}
+
+const isNoSuchTable = (error: unknown): boolean =>
+  (error as { code?: unknown }).code === 'SQLITE_ERROR' && /no such table/.test((error as Error).message);
 
 function orderBy(table: ReadTable, keys: SortKey[]): string {
   return `ORDER BY ${keys.map(([field, direction]) => `${table.expression(field)} ${direction === 1 ? 'ASC' : 'DESC'}`).join(', ')}`;
