@@ -25,8 +25,8 @@ export function uuidV5(name: string, namespace = EVENT_ID_NAMESPACE): string {
 }
 
 /**
- * Event id of the index-th event decided for a command. `commandKey` is the client's Idempotency-Key
- * when it sent one (so a retried request yields the same ids), else a fresh command id.
+ * Event id of the index-th event decided for a keyed command: `commandKey` derives from the client's
+ * Idempotency-Key, so a retried request yields the same ids. Unkeyed commands take random ids (newId).
  */
 export function eventId(tenantId: string, commandKey: string, index: number): string {
   return uuidV5(`${tenantId}\u0000${commandKey}\u0000${index}`);

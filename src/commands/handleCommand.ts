@@ -142,10 +142,10 @@ async function decideAndAppend<C extends CommandEnvelope, E extends DecidedEvent
       reason: ctx.reason ?? null,
     };
     // With an idempotency key, ids are tied to the key alone: a retry after a success then carries the
-    // same ids, and the store acknowledges it without writing again.
-    const idBase = ctx.idempotencyKey ? `${stream}\u0000${ctx.idempotencyKey}` : `${stream}\u0000${commandId}\u0000${attempt}`;
+    // same ids, and the store acknowledges it without writing again. Without one nothing is retried: random ids.
+    const idBase = ctx.idempotencyKey ? `${stream}\u0000${ctx.idempotencyKey}` : null;
     const newEvents: NewEvent[] = decided.map((e, i) => ({
-      id: eventId(ctx.tenantId, idBase, i),
+      id: idBase === null ? newId() : eventId(ctx.tenantId, idBase, i),
       type: e.type,
       data: e.data,
       metadata,

@@ -16,7 +16,7 @@ export interface EventMetadata {
 }
 
 export interface NewEvent<T extends string = string, D = Record<string, unknown>> {
-  /** UUID, derived deterministically from the command (see eventIds.ts): retries reuse it. */
+  /** UUID, derived from the Idempotency-Key when there is one (see eventIds.ts): retries reuse it. Else random. */
   id: string;
   type: T;
   data: D;

@@ -62,4 +62,21 @@ describe('handleCommand: concurrent commands on one stream', () => {
     assert.equal(results.filter((r) => r.status === 'fulfilled').length, 1);
     for (const r of results) if (r.status === 'rejected') assert.ok(r.reason instanceof PreconditionFailedError);
   });
+
+  it('gives an unkeyed command random ids, and a retried keyed command the same name-based ids', async () => {
+    const ctx = ctxOf(uniqueTenant());
+    const count = (c: CommandContext) => handleCommand(store, counterDecider, { type: 'Count', aggregateId: 'c1', data: { by: 1 } }, c);
+    const version = (id: string) => id[14];
+    const unkeyed = await count(ctx);
+    assert.equal(version(unkeyed.events[0]!.id), '4');
+    const keyed = { ...ctx, idempotencyKey: 'scoped-key-1' };
+    const first = await count(keyed);
+    const retried = await count(keyed);
+    assert.equal(version(first.events[0]!.id), '5');
+    assert.deepEqual(
+      retried.events.map((e) => e.id),
+      first.events.map((e) => e.id),
+    );
+    assert.equal((await store.readStream(`${ctx.tenantId}.counter-c1`)).length, 2);
+  });
 });
