@@ -51,3 +51,19 @@ export function rule(code: string, message: string, details?: Record<string, unk
 export function notFound(what: string): DomainError {
   return new DomainError('not-found', `${what} not found`, 404);
 }
+
+/**
+ * Decides `command` on the initial state now (a pre-check, e.g. before claiming a unique value) and gives a decider
+ * that answers that same command on that same state with these events instead of deciding again (decide is pure).
+ */
+export function decideUpFront<C extends CommandEnvelope, E extends DecidedEvent, S>(
+  decider: Decider<C, E, S>,
+  command: C,
+): Decider<C, E, S> {
+  const decided = decider.decide(command, decider.initialState);
+  const same = (c: C) => c.type === command.type && c.aggregateId === command.aggregateId && c.data === command.data && c.at === command.at;
+  return {
+    ...decider,
+    decide: (c, state) => (state === decider.initialState && same(c) ? decided : decider.decide(c, state)),
+  };
+}

@@ -6,7 +6,7 @@ import { patientDecider } from './patientDecider.js';
 import { documentKey, patientDocumentDecider, type HolderFacts } from './patientDocument.js';
 import type { PatientState } from './patientState.js';
 import type { DemographicsPatch, DocumentType } from './patientTypes.js';
-import { DomainError, notFound } from '../decider.js';
+import { decideUpFront, DomainError, notFound } from '../decider.js';
 import { LIMITS } from '../../limits.js';
 import { streamName, type EventStore } from '../../stores/eventStore.js';
 import { newId, uuidV5 } from '../eventIds.js';
@@ -82,12 +82,9 @@ export async function registerPatient(
   data: RegisterPatientData,
 ): Promise<{ patientId: string; result: CommandResult<PatientState> }> {
   const patientId = newPatientId(ctx.idempotencyKey);
-  const command = { type: 'RegisterPatient' as const, aggregateId: patientId, data };
-  // Check the data first (pure), so a refused registration never holds a document.
-  patientDecider.decide(
-    { ...command, at: ctx.at ?? new Date().toISOString(), actor: ctx.actor, tenantId: ctx.tenantId },
-    patientDecider.initialState,
-  );
+  const command = { type: 'RegisterPatient' as const, aggregateId: patientId, data, at: ctx.at ?? new Date().toISOString() };
+  // Decide first (pure), so a refused registration never holds a document; the append below reuses this decision.
+  const decider = decideUpFront(patientDecider, { ...command, actor: ctx.actor, tenantId: ctx.tenantId });
   const guarded = { patientId, documentType: data.documentType, documentNumber: data.documentNumber };
   // Most documents were never claimed and the patient id is fresh: both commands first try without reading
   // their stream (the appends' expected revision still catches a claimed document or an existing id).
@@ -95,7 +92,7 @@ export async function registerPatient(
     events,
     ctx,
     guarded,
-    () => handleCommand(events, patientDecider, command, ctx, { expectNew: true, assumeNew: true }),
+    () => handleCommand(events, decider, command, ctx, { expectNew: true, assumeNew: true }),
     true,
   );
   return { patientId, result };
