@@ -310,6 +310,36 @@ for (const impl of eventStoreImplementations()) {
         assert.deepEqual(ids(seen), [later.id, last.id]);
       });
 
+      it('subscriptions from one position each get every event once, in order, with its data', async () => {
+        const start = await store.headPosition(tenant);
+        const sent: NewEvent[] = [];
+        const seen: RecordedEvent[][] = [[], [], [], []];
+        const subs = seen.map((mine, k) =>
+          store.subscribe({ after: start, tenant }, async (e) => {
+            if (k === 1 && mine.length % 5 === 0) await sleep(3); // one falls behind and reads on its own
+            mine.push(e);
+          }),
+        );
+        for (let burst = 0; burst < 6; burst++) {
+          const events = Array.from({ length: 4 }, (_, i) => newEvent(tenant, { burst, i }));
+          sent.push(...events);
+          await Promise.all(events.map((e, i) => append(streamName(tenant, 'patient', `s${burst}-${i}`), [e], 'no_stream')));
+        }
+        await waitUntil(() => seen.every((mine) => mine.length >= sent.length), 'every subscription');
+        await sleep(50);
+        for (const sub of subs) await sub.stop();
+        const logged = await store.readAll({ after: start, tenant, maxCount: 100 });
+        assert.deepEqual(ids(logged).sort(), ids(sent).sort());
+        const byId = new Map(sent.map((e) => [e.id, e]));
+        for (const mine of seen) {
+          assert.deepEqual(ids(mine), ids(logged));
+          for (const e of mine) {
+            assert.deepEqual(e.data, byId.get(e.id)!.data);
+            assert.deepEqual(e.metadata, byId.get(e.id)!.metadata);
+          }
+        }
+      });
+
       it('reports a failing handler through `failed` and stops delivering', async () => {
         await append(stream, [newEvent(tenant), newEvent(tenant)], 'no_stream');
         let calls = 0;

@@ -70,3 +70,32 @@ export function startPollingSubscription(
     },
   };
 }
+
+/**
+ * One read per page for every subscription of a store: subscriptions woken by the same commit at the same position
+ * (the live projections and process managers) share the page read first, its events included. A page is kept until
+ * the next commit or the next turn of the event loop, so none is older than the wake-up that asks for it.
+ */
+export function sharedPageReader(
+  read: (after: bigint, maxCount: number, tenant?: string) => RecordedEvent[],
+  onCommit: (listener: () => void) => () => void,
+): (after: bigint, maxCount: number, tenant?: string) => RecordedEvent[] {
+  const pages = new Map<string, RecordedEvent[]>();
+  let clearing: NodeJS.Immediate | null = null;
+  const forget = () => {
+    pages.clear();
+    if (clearing) clearImmediate(clearing);
+    clearing = null;
+  };
+  onCommit(forget);
+  return (after, maxCount, tenant) => {
+    const key = `${after}\u0000${maxCount}\u0000${tenant ?? ''}`;
+    let page = pages.get(key);
+    if (!page) {
+      page = read(after, maxCount, tenant);
+      pages.set(key, page);
+      clearing ??= setImmediate(forget);
+    }
+    return page;
+  };
+}

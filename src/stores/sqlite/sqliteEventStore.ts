@@ -17,9 +17,9 @@ import { EventStoreUnusableError } from '../eventStore.js';
 import { assertValidAppend, assertValidRead } from '../eventMatching.js';
 import { asUnusable, openEventDatabase } from './sqliteSchema.js';
 import { IntegrityCheckStoppedError, startIntegrityCheck, type BackgroundIntegrity, type IntegrityState } from './integrityCheck.js';
-import { prepareStatements, toRecordedEvent } from './sqliteStatements.js';
+import { prepareStatements, toLazyRecordedEvent, toRecordedEvent } from './sqliteStatements.js';
 import { createBatchWriter, type PendingAppend } from './sqliteAppendBatch.js';
-import { startPollingSubscription } from './pollingSubscription.js';
+import { sharedPageReader, startPollingSubscription } from './pollingSubscription.js';
 import { ensureStoreIdentity, readStoreIdentity } from './storeIdentity.js';
 
 export interface SqliteEventStoreOptions {
@@ -133,15 +133,22 @@ export async function openSqliteEventStore(opts: SqliteEventStoreOptions): Promi
     setImmediate(flush);
   }
 
-  function readPage(after: bigint, maxCount: number, tenant?: string): RecordedEvent[] {
+  function readPage(after: bigint, maxCount: number, tenant?: string, build = toRecordedEvent): RecordedEvent[] {
     let rows;
     try {
       rows = tenant === undefined ? st.allAfter.all(Number(after), maxCount) : st.tenantAfter.all(tenant, Number(after), maxCount);
     } catch (err) {
       throw asUnusable(opts.file, err); // a damaged page met before the background check reported it
     }
-    return rows.map(toRecordedEvent);
+    return rows.map(build);
   }
+
+  function onCommit(listener: () => void): () => void {
+    commitListeners.add(listener);
+    return () => commitListeners.delete(listener);
+  }
+  // Subscribers mostly skip event types: data and metadata are parsed on first use, once for all of them.
+  const subscriptionPage = sharedPageReader((after, maxCount, tenant) => readPage(after, maxCount, tenant, toLazyRecordedEvent), onCommit);
 
   const store: SqliteEventStore = {
     kind: 'sqlite',
@@ -183,11 +190,8 @@ export async function openSqliteEventStore(opts: SqliteEventStoreOptions): Promi
     subscribe(options: SubscribeOptions, handler: (event: RecordedEvent) => Promise<void> | void): Subscription {
       assertOpen();
       const source = {
-        readPage: (after: bigint, maxCount: number) => readPage(after, maxCount, options.tenant),
-        onCommit(listener: () => void) {
-          commitListeners.add(listener);
-          return () => commitListeners.delete(listener);
-        },
+        readPage: (after: bigint, maxCount: number) => subscriptionPage(after, maxCount, options.tenant),
+        onCommit,
       };
       const sub = startPollingSubscription(source, { after: options.after ?? 0n, pageSize: SUBSCRIPTION_PAGE, pollMs }, handler);
       const tracked: Subscription = {

@@ -68,3 +68,22 @@ export function toRecordedEvent(row: RawEventRow): RecordedEvent {
     position: BigInt(row[0]),
   };
 }
+
+/** toRecordedEvent parsing data and metadata on first read (then kept): handlers that skip the event's type pay none. */
+export function toLazyRecordedEvent(row: RawEventRow): RecordedEvent {
+  let data: Record<string, unknown> | undefined;
+  let metadata: EventMetadata | undefined;
+  return {
+    id: row[3],
+    type: row[4],
+    get data() {
+      return (data ??= JSON.parse(row[5]) as Record<string, unknown>);
+    },
+    get metadata() {
+      return (metadata ??= JSON.parse(row[6]) as EventMetadata);
+    },
+    streamName: row[1],
+    revision: row[2],
+    position: BigInt(row[0]),
+  };
+}
