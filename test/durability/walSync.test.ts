@@ -37,7 +37,7 @@ function committedPositions(file: string): number[] {
   }
 }
 
-function settledFlag<T>(promise: Promise<T>): { settled: boolean } {
+function settledFlag(promise: Promise<unknown>): { settled: boolean } {
   const flag = { settled: false };
   void promise.then(
     () => (flag.settled = true),
