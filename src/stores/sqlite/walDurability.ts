@@ -6,6 +6,8 @@
 // and the database file after it (sqlite.org/pragma.html#pragma_synchronous), so a frame checkpointed before our
 // flush is durable in the database file; a reset WAL is the same file rewritten from its start (or truncated per
 // journal_size_limit), and SQLite deletes it only when the last connection closes, which ours is until close().
+// The descriptor stays open from the start: Linux reports a writeback error to every descriptor open when it
+// happened, so a page SQLite wrote and the kernel failed to write back fails our next fdatasync.
 import fs from 'node:fs';
 import path from 'node:path';
 import { EventStoreUnusableError } from '../eventStore.js';
