@@ -61,7 +61,7 @@ async function measureStore(writers: number): Promise<number> {
   return count / seconds;
 }
 
-/** Raw better-sqlite3: one autocommit INSERT per event, WAL + synchronous=FULL, like our store's mode. */
+/** Raw better-sqlite3: one autocommit INSERT per event, WAL + synchronous=FULL (a durable commit, fsynced inline). */
 function measureRaw(): number {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-raw-'));
   const db = new Database(path.join(dir, 'raw.sqlite'));

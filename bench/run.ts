@@ -43,7 +43,7 @@ async function main(): Promise<void> {
   };
 
   if (wanted('appends')) {
-    log('\n== Durable appends (SQLite, WAL, synchronous=FULL, group commit) ==');
+    log('\n== Durable appends (SQLite, WAL, group commit, fdatasync of the WAL off the event loop) ==');
     const figures = await benchAppends();
     console.table(figures);
     results.appends = figures;

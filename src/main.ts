@@ -26,7 +26,7 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   logger.info('listening', { url: server.url, eventStore: server.services.events.kind, readStore: server.services.reads.kind });
-  // The background integrity check found the file corrupt after the start: the server has closed itself.
+  // The store found its file unusable after the start (integrity check, failed WAL sync): the server has closed itself.
   void server.failed.then((err) => {
     process.stderr.write(`The event store cannot be used: ${err.message}\nData directory: ${config.dataDir}\n`);
     process.exit(1);

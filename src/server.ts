@@ -44,8 +44,8 @@ export interface RunningServer {
   /** What the first-start bootstrap did (ids are null when another process bootstrapped concurrently). */
   bootstrap: BootstrapResult;
   close(): Promise<void>;
-  /** Resolves, once the service has closed itself, when the event store's background integrity check
-   * found the file unusable after the start; never resolves otherwise. */
+  /** Resolves, once the service has closed itself, when the event store found its file unusable after the start
+   * (background integrity check, failed WAL sync); never resolves otherwise. */
   failed: Promise<EventStoreUnusableError>;
 }
 
@@ -97,12 +97,9 @@ function stopHttp(server: http.Server, drained: () => Promise<void>): Promise<vo
   return Promise.race([Promise.all([closed, drained()]).then(() => undefined), grace]).finally(() => clearTimeout(force));
 }
 
-/** Resolves when the store's background integrity check (SQLite) finds the file unusable; never otherwise. */
+/** Resolves when the store stops because its file is unusable (failed integrity check or WAL sync); never otherwise. */
 function integrityFailure(events: EventStore): Promise<EventStoreUnusableError> {
-  return new Promise((resolve) => {
-    // Any other rejection means the store was closed before its check finished: nothing to report.
-    backgroundIntegrityOf(events)?.integrity.catch((err: unknown) => err instanceof EventStoreUnusableError && resolve(err));
-  });
+  return backgroundIntegrityOf(events)?.stopped ?? new Promise(() => undefined);
 }
 
 const urlHost = (host: string): string => (host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host);
@@ -164,7 +161,7 @@ export async function startServer(config: Config, opts: StartServerOptions = {})
     let closing: Promise<void> | null = null;
     const close = () => (closing ??= undo());
     const failed = unusable.then(async (err) => {
-      logger.error('the event store failed its integrity check: stopping the service', { error: err.message });
+      logger.error('the event store is unusable: stopping the service', { error: err.message });
       await close();
       return err;
     });

@@ -13,6 +13,8 @@ export interface BackgroundIntegrity {
   readonly integrity: Promise<void>;
   /** 'checking' until the check has settled; appends wait while it is 'checking' and fail once it is 'failed'. */
   readonly integrityState: IntegrityState;
+  /** Resolves when the store stopped because its file is unusable (failed check, failed WAL sync); never otherwise. */
+  readonly stopped: Promise<EventStoreUnusableError>;
 }
 
 /** The background check of a store, or null for a store that has none (EventStoreDB). */

@@ -1,5 +1,6 @@
-// Group commit: the appends queued during one tick are written in one IMMEDIATE transaction (one fsync);
-// each append is checked on its own and runs in its own savepoint, so a failing one rejects alone.
+// Group commit: the appends queued during one tick are written in one IMMEDIATE transaction (one commit, made
+// durable by one WAL flush: walDurability.ts); each append is checked on its own and runs in its own savepoint,
+// so a failing one rejects alone.
 import type Database from 'better-sqlite3';
 import type { AppendResult, ExpectedRevision, NewEvent } from '../eventStore.js';
 import { IdempotencyConflictError, WrongExpectedRevisionError, tenantOfStream } from '../eventStore.js';

@@ -1,6 +1,8 @@
-// The embedded event store: one SQLite file (WAL, synchronous=FULL), group-committed appends,
-// catch-up subscriptions that also see appends made by other processes on the same file. An existing file is
-// quick_checked in a worker while reads go on; appends wait for that check, so a corrupt file is never written.
+// The embedded event store: one SQLite file (WAL, synchronous=NORMAL), group-committed appends made durable by an
+// fdatasync of the WAL off the event loop (walDurability.ts): an append resolves, and any read or subscription sees
+// an event, only once it is on stable storage. Subscriptions also see appends made by other processes on the same
+// file. An existing file is quick_checked in a worker while reads go on; appends wait for that check, so a corrupt
+// file is never written.
 import type { Logger } from '../../logger.js';
 import type {
   AppendResult,
@@ -21,12 +23,15 @@ import { prepareStatements, toLazyRecordedEvent, toRecordedEvent } from './sqlit
 import { createBatchWriter, type PendingAppend } from './sqliteAppendBatch.js';
 import { sharedPageReader, startPollingSubscription } from './pollingSubscription.js';
 import { ensureStoreIdentity, readStoreIdentity } from './storeIdentity.js';
+import { openWalDurability, type SyncWal, type WalDurability } from './walDurability.js';
 
 export interface SqliteEventStoreOptions {
   file: string;
   logger?: Logger;
   /** How often a live subscription looks for appends made by other processes (default 300 ms). */
   pollMs?: number;
+  /** Makes the WAL durable (default: fdatasync on the threadpool). Tests pass a slower or failing one. */
+  syncWal?: SyncWal;
 }
 
 /** Default page size of readAll when the caller gives no maxCount. */
@@ -43,10 +48,23 @@ export async function openSqliteEventStore(opts: SqliteEventStoreOptions): Promi
   const { db, created } = openEventDatabase(opts.file);
   let st: ReturnType<typeof prepareStatements>;
   let knownIdentity: string | null;
+  let durability: WalDurability;
+  const commitListeners = new Set<() => void>();
   try {
     st = prepareStatements(db);
     // A file this process just created is written at once; an older one only after it passed its integrity check.
     knownIdentity = created ? ensureStoreIdentity(db) : readStoreIdentity(db);
+    // Syncs the WAL once now (and with it the identity just written and what a killed process left unsynced).
+    durability = openWalDurability({
+      file: opts.file,
+      headPosition: () => BigInt(st.head.get()?.p ?? 0),
+      ...(opts.syncWal ? { syncWal: opts.syncWal } : {}),
+      // New events are announced to subscriptions only once durable, so no read model gets ahead of the log.
+      onDurable: () => {
+        for (const listener of commitListeners) listener();
+      },
+      onFailure: walSyncFailed,
+    });
     opts.logger?.info('event store opened', { kind: 'sqlite', file: opts.file, created, head: String(st.head.get()?.p ?? 0) });
   } catch (err) {
     db.close();
@@ -55,11 +73,12 @@ export async function openSqliteEventStore(opts: SqliteEventStoreOptions): Promi
   const writeBatch = createBatchWriter(db, st);
   const pollMs = opts.pollMs ?? 300;
 
-  const commitListeners = new Set<() => void>();
   const subscriptions = new Set<Subscription>();
   let queue: PendingAppend[] = [];
-  let flushScheduled = false;
+  let writeScheduled = false;
   let closed = false;
+  /** Batches committed whose appends wait for their flush: close() lets them settle. */
+  const settling = new Set<Promise<void>>();
 
   // A file this process just created needs no check; an existing one is checked on the second core.
   const check = created ? null : startIntegrityCheck(opts.file);
@@ -68,19 +87,23 @@ export async function openSqliteEventStore(opts: SqliteEventStoreOptions): Promi
   const checkStarted = Date.now();
   const integrity = check ? check.done.then(integrityPassed, integrityFailed) : Promise.resolve();
   integrity.catch(() => undefined); // not a crash when nobody awaits it: appends and integrityState report it
+  let resolveStopped!: (error: EventStoreUnusableError) => void;
+  const stopped = new Promise<EventStoreUnusableError>((resolve) => (resolveStopped = resolve));
   const identity: Promise<string> =
     knownIdentity !== null
       ? Promise.resolve(knownIdentity)
-      : integrity.then(() => {
+      : integrity.then(async () => {
           assertOpen();
-          return ensureStoreIdentity(db);
+          const id = ensureStoreIdentity(db);
+          await durability.syncNow(); // handed out only once durable: read models record it
+          return id;
         });
   identity.catch(() => undefined); // reported to whoever asks for it
 
   function integrityPassed(): void {
     integrityState = 'ok';
     opts.logger?.info('event store integrity checked', { file: opts.file, ms: Date.now() - checkStarted });
-    if (!closed && queue.length > 0) scheduleFlush(); // the appends that waited for the check
+    if (!closed && queue.length > 0) scheduleWrite(); // the appends that waited for the check
   }
 
   function integrityFailed(err: unknown): never {
@@ -92,6 +115,7 @@ export async function openSqliteEventStore(opts: SqliteEventStoreOptions): Promi
       error: integrityError.message,
     });
     rejectWaiting(integrityError);
+    resolveStopped(integrityError);
     throw integrityError;
   }
 
@@ -99,12 +123,21 @@ export async function openSqliteEventStore(opts: SqliteEventStoreOptions): Promi
     for (const p of queue.splice(0)) p.reject(error);
   }
 
-  function flush(): void {
-    flushScheduled = false;
+  /** Fail-stop: a failed fdatasync leaves unknown what is on disk, so nothing more is written or acknowledged. */
+  function walSyncFailed(error: EventStoreUnusableError): void {
+    integrityState = 'failed';
+    integrityError = error;
+    opts.logger?.error('event store WAL sync failed; the store stopped', { file: opts.file, error: error.message });
+    rejectWaiting(error);
+    resolveStopped(error);
+  }
+
+  function writeQueued(): void {
+    writeScheduled = false;
     if (integrityState !== 'ok') return; // held until the integrity check passes (or rejected if it fails)
     const batch = queue.slice(0, MAX_BATCH);
     queue = queue.slice(batch.length);
-    if (queue.length > 0) scheduleFlush();
+    if (queue.length > 0) scheduleWrite();
     if (batch.length === 0) return;
     let outcomes;
     try {
@@ -115,22 +148,31 @@ export async function openSqliteEventStore(opts: SqliteEventStoreOptions): Promi
       for (const p of batch) p.reject(err);
       return;
     }
-    let wrote = false;
-    outcomes.forEach((o, i) => {
-      if ('error' in o) batch[i]!.reject(o.error);
-      else {
-        wrote ||= o.wrote;
-        batch[i]!.resolve(o.ok);
-      }
-    });
-    if (wrote) for (const listener of commitListeners) listener();
+    // Every outcome waits for a flush begun after this commit: also a retry's or a conflict's, which may rest on
+    // events another batch committed and that are not durable yet.
+    const head = headNow();
+    const settled = (head === null ? durability.syncNow() : durability.durableUpTo(head)).then(
+      () => outcomes.forEach((o, i) => ('error' in o ? batch[i]!.reject(o.error) : batch[i]!.resolve(o.ok))),
+      (err: unknown) => batch.forEach((p) => p.reject(err)),
+    );
+    settling.add(settled);
+    void settled.finally(() => settling.delete(settled));
   }
 
-  function scheduleFlush(): void {
-    if (flushScheduled) return;
-    flushScheduled = true;
+  /** The highest committed position, or null when the file cannot tell (then a flush begun now covers all). */
+  function headNow(): bigint | null {
+    try {
+      return BigInt(st.head.get()?.p ?? 0);
+    } catch {
+      return null;
+    }
+  }
+
+  function scheduleWrite(): void {
+    if (writeScheduled) return;
+    writeScheduled = true;
     // setImmediate: every append issued in this tick (and in the microtasks after it) joins the batch.
-    setImmediate(flush);
+    setImmediate(writeQueued);
   }
 
   function readPage(after: bigint, maxCount: number, tenant?: string, build = toRecordedEvent): RecordedEvent[] {
@@ -143,16 +185,38 @@ export async function openSqliteEventStore(opts: SqliteEventStoreOptions): Promi
     return rows.map(build);
   }
 
+  /** A subscription's page: only durable events; newer ones (another process's) are flushed, then announced. */
+  function readDurablePage(after: bigint, maxCount: number, tenant?: string, build = toRecordedEvent): RecordedEvent[] {
+    const page = readPage(after, maxCount, tenant, build);
+    const durable = durability.durablePosition;
+    const cut = page.findIndex((e) => e.position > durable);
+    if (cut < 0) return page;
+    durability.durableUpTo(page[page.length - 1]!.position).catch(() => undefined); // onDurable wakes the reader
+    return page.slice(0, cut);
+  }
+
+  /** Answers only with durable events: waits for a flush when the read met newer ones. */
+  async function onlyDurable(events: RecordedEvent[]): Promise<RecordedEvent[]> {
+    let highest = 0n;
+    for (const e of events) if (e.position > highest) highest = e.position;
+    await durability.durableUpTo(highest);
+    return events;
+  }
+
   function onCommit(listener: () => void): () => void {
     commitListeners.add(listener);
     return () => commitListeners.delete(listener);
   }
   // Subscribers mostly skip event types: data and metadata are parsed on first use, once for all of them.
-  const subscriptionPage = sharedPageReader((after, maxCount, tenant) => readPage(after, maxCount, tenant, toLazyRecordedEvent), onCommit);
+  const subscriptionPage = sharedPageReader(
+    (after, maxCount, tenant) => readDurablePage(after, maxCount, tenant, toLazyRecordedEvent),
+    onCommit,
+  );
 
   const store: SqliteEventStore = {
     kind: 'sqlite',
     integrity,
+    stopped,
     get integrityState() {
       return integrityState;
     },
@@ -163,7 +227,7 @@ export async function openSqliteEventStore(opts: SqliteEventStoreOptions): Promi
         if (integrityError) throw integrityError;
         assertValidAppend(stream, events, options.expectedRevision);
         queue.push({ stream, events, expected: options.expectedRevision, resolve, reject });
-        scheduleFlush();
+        scheduleWrite();
       });
     },
 
@@ -176,7 +240,7 @@ export async function openSqliteEventStore(opts: SqliteEventStoreOptions): Promi
         options.direction === 'backwards'
           ? st.streamBackwards.all(stream, options.fromRevision ?? Number.MAX_SAFE_INTEGER, limit)
           : st.streamForwards.all(stream, options.fromRevision ?? 0, limit);
-      return rows.map(toRecordedEvent);
+      return onlyDurable(rows.map(toRecordedEvent));
     },
 
     async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
@@ -184,7 +248,7 @@ export async function openSqliteEventStore(opts: SqliteEventStoreOptions): Promi
       assertValidRead({ maxCount: options.maxCount });
       const limit = options.maxCount ?? DEFAULT_READ_ALL_PAGE;
       if (limit === 0) return [];
-      return readPage(options.after ?? 0n, limit, options.tenant);
+      return onlyDurable(readPage(options.after ?? 0n, limit, options.tenant));
     },
 
     subscribe(options: SubscribeOptions, handler: (event: RecordedEvent) => Promise<void> | void): Subscription {
@@ -209,7 +273,9 @@ export async function openSqliteEventStore(opts: SqliteEventStoreOptions): Promi
     async headPosition(tenant?: string): Promise<bigint> {
       assertOpen();
       const row = tenant === undefined ? st.head.get() : st.tenantHead.get(tenant);
-      return BigInt(row?.p ?? 0);
+      const head = BigInt(row?.p ?? 0);
+      await durability.durableUpTo(head); // a position handed out is never one a power cut could take back
+      return head;
     },
 
     identity: () => identity,
@@ -223,7 +289,9 @@ export async function openSqliteEventStore(opts: SqliteEventStoreOptions): Promi
       // Never acknowledged, so nothing is lost: the caller may retry once the file has been checked.
       if (integrityState !== 'ok')
         rejectWaiting(integrityError ?? new Error('event store closed before its integrity check finished; the append was not written'));
-      while (queue.length > 0) flush(); // appends accepted before close are still written
+      while (queue.length > 0) writeQueued(); // appends accepted before close are still written (and flushed)
+      await Promise.all(settling);
+      await durability.close();
       db.close();
       opts.logger?.info('event store closed', { kind: 'sqlite', file: opts.file });
     },
