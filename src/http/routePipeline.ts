@@ -1,17 +1,18 @@
 // The Koa handler of one declared route: auth -> content type -> validation -> (idempotency) -> handler
-// -> response check (non-production) -> answer -> access audit.
+// -> response check (every 2xx answer; a prepared one once) -> answer -> access audit.
 import type Koa from 'koa';
 import type { AppServices } from '../services.js';
 import { ProblemError } from '../problems.js';
 import type { HttpResult, RequestContext, ResponseDecl, RouteDecl, RouteInput } from './routeTypes.js';
 import type { FieldError } from '../problems.js';
 import { principalFor, clientOf, type Authenticate } from './routeAuth.js';
-import { compileRouteValidator, toJson } from './validation.js';
+import { compileRouteValidator, toJson, type RouteValidator } from './validation.js';
 import { internalError } from './errors.js';
 import { markRouteAuth, tenantScopeOf } from './commandContext.js';
 import type { IdempotencyGuard } from './idempotency.js';
 import type { AccessAuditWriter } from './accessAudit.js';
 import { consistencyTokens } from './consistencyToken.js';
+import { PreparedJson } from './preparedJson.js';
 
 export interface PipelineDeps {
   services: AppServices;
@@ -81,6 +82,17 @@ function undeclaredHeaders(route: RouteDecl, declared: ResponseDecl, result: Htt
   return drift;
 }
 
+/** Schema violations of a JSON body; a prepared body is checked once, the first time it is sent. */
+function bodyProblems(
+  validator: RouteValidator,
+  result: HttpResult,
+  jsonText: string | undefined,
+  prepared: PreparedJson | null,
+): FieldError[] {
+  if (prepared) return prepared.problems(validator, result.status, (text) => validator.response(result.status, text));
+  return isRaw(result) ? [] : validator.response(result.status, jsonText);
+}
+
 export function routeHandler(route: RouteDecl, deps: PipelineDeps): Koa.Middleware {
   const validator = compileRouteValidator(route);
   const { services } = deps;
@@ -129,13 +141,14 @@ export function routeHandler(route: RouteDecl, deps: PipelineDeps): Koa.Middlewa
     await sealEventPosition(result, services);
 
     const ok = result.status >= 200 && result.status < 300;
-    const jsonText = result.body === undefined || isRaw(result) ? undefined : toJson(result.body);
+    const prepared = result.body instanceof PreparedJson ? result.body : null;
+    const jsonText = prepared ? prepared.text : result.body === undefined || isRaw(result) ? undefined : toJson(result.body);
     const replayed = result.headers?.['Idempotent-Replayed'] === 'true';
     if (ok && !replayed) {
       const declared = route.responses[result.status];
       const problems = !declared
         ? [{ pointer: '/response', message: `status ${result.status} is not declared` }]
-        : [...undeclaredHeaders(route, declared, result), ...(isRaw(result) ? [] : validator.response(result.status, jsonText))];
+        : [...undeclaredHeaders(route, declared, result), ...bodyProblems(validator, result, jsonText, prepared)];
       if (problems.length > 0) {
         services.logger.error('response does not match its declared schema', {
           route: label,

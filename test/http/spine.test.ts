@@ -100,6 +100,19 @@ describe('HTTP spine', () => {
     assert.ok(spine.logged.some((l) => l.fields?.correlationId === 'drift-1' && /declared schema/.test(l.msg)));
   });
 
+  it('checks a prepared body against its declared schema on every send (the verdict kept with the text)', async () => {
+    for (const id of ['prepared-1', 'prepared-2']) {
+      await problemOf(await call('/drift-prepared', { headers: { 'x-request-id': id } }), 500, '/problems/internal');
+      assert.ok(spine.logged.some((l) => l.fields?.correlationId === id && /declared schema/.test(l.msg)));
+    }
+    for (let n = 0; n < 2; n++) {
+      const res = await call('/drift-prepared?conforming=true');
+      assert.equal(res.status, 200);
+      assert.equal(res.headers.get('content-type'), 'application/json; charset=utf-8');
+      assert.equal(await res.text(), '{"ok":true}');
+    }
+  });
+
   it('outside tests a drifting 2xx body is logged and answered as the handler made it, never a 500', async () => {
     const served = await startSpineServer({ responseCheck: 'log' });
     try {
