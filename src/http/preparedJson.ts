@@ -1,5 +1,6 @@
-// A JSON answer serialized once and sent many times (a prepared list page). The router sends its text as it is and
-// checks it against the declared response schema once per route and status: the same text always gets the same verdict.
+// A JSON answer serialized once and sent many times (a prepared list page). The router sends its bytes as they are
+// (no encoding per request) and checks them against the declared response schema once per route and status: the same
+// text always gets the same verdict.
 import type { FieldError } from '../problems.js';
 import { toJson } from './validation.js';
 
@@ -12,10 +13,17 @@ interface Check {
 export class PreparedJson {
   private check: Check | null = null;
 
-  private constructor(readonly text: string) {}
+  private constructor(
+    /** The UTF-8 JSON text, encoded once. */
+    readonly bytes: Buffer,
+  ) {}
 
   static of(value: unknown): PreparedJson {
-    return new PreparedJson(toJson(value));
+    return new PreparedJson(Buffer.from(toJson(value), 'utf8'));
+  }
+
+  get text(): string {
+    return this.bytes.toString('utf8');
   }
 
   /** The declared-schema problems of this text for a route's checker and status, computed the first time only. */

@@ -46,7 +46,7 @@ const isJsonType = (contentType: string | undefined): boolean => !contentType ||
 const isRaw = (result: HttpResult): boolean =>
   Buffer.isBuffer(result.body) || (typeof result.body === 'string' && !isJsonType(result.contentType));
 
-function send(ctx: Koa.Context, result: HttpResult, jsonText: string | undefined): void {
+function send(ctx: Koa.Context, result: HttpResult, jsonText: string | undefined, prepared: PreparedJson | null): void {
   ctx.status = result.status;
   for (const [name, value] of Object.entries(result.headers ?? {})) ctx.set(name, value);
   if (result.body === undefined) return;
@@ -55,7 +55,7 @@ function send(ctx: Koa.Context, result: HttpResult, jsonText: string | undefined
     ctx.type = result.contentType ?? 'application/octet-stream';
     return;
   }
-  ctx.body = jsonText;
+  ctx.body = prepared ? prepared.bytes : jsonText;
   ctx.type = result.contentType ?? 'application/json';
 }
 
@@ -142,7 +142,7 @@ export function routeHandler(route: RouteDecl, deps: PipelineDeps): Koa.Middlewa
 
     const ok = result.status >= 200 && result.status < 300;
     const prepared = result.body instanceof PreparedJson ? result.body : null;
-    const jsonText = prepared ? prepared.text : result.body === undefined || isRaw(result) ? undefined : toJson(result.body);
+    const jsonText = prepared || result.body === undefined || isRaw(result) ? undefined : toJson(result.body);
     const replayed = result.headers?.['Idempotent-Replayed'] === 'true';
     if (ok && !replayed) {
       const declared = route.responses[result.status];
@@ -159,7 +159,7 @@ export function routeHandler(route: RouteDecl, deps: PipelineDeps): Koa.Middlewa
         if (deps.responseCheck === 'enforce') throw internalError();
       }
     }
-    send(ctx, result, jsonText);
+    send(ctx, result, jsonText, prepared);
 
     if (ok && route.auditAccess) {
       try {
