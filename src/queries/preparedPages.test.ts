@@ -1,5 +1,5 @@
 // The cache of prepared pages: an answer is served under the stamp it was prepared for only, concurrent misses share
-// one preparation, a failure is not kept, a late preparation never displaces a newer one, and the size stays bounded.
+// one preparation, a failure is not kept, the latest preparation is the one kept, and the size stays bounded.
 import assert from 'node:assert/strict';
 import { PreparedCache } from './preparedPages.js';
 
@@ -45,11 +45,11 @@ describe('prepared pages cache', () => {
     assert.equal(await cache.answer('k', 1, async () => 'page'), 'page');
   });
 
-  it('does not let a preparation under an older stamp replace the answer of a newer one', async () => {
+  it('keeps the latest preparation whatever its stamp: a rebuilt collection may stamp lower than the one it replaced', async () => {
     const cache = new PreparedCache<string>(4);
-    await cache.answer('k', 5, async () => 'newer');
-    assert.equal(await cache.answer('k', 4, async () => 'older'), 'older');
-    assert.equal(await cache.answer('k', 5, async () => 'unused'), 'newer');
+    await cache.answer('k', 5, async () => 'replaced collection');
+    assert.equal(await cache.answer('k', 4, async () => 'rebuilt'), 'rebuilt');
+    assert.equal(await cache.answer('k', 4, async () => 'unused'), 'rebuilt');
   });
 
   it('holds at most its cap, dropping the least recently used first', async () => {

@@ -22,7 +22,7 @@ export class PreparedCache<A> {
     return this.entries.size;
   }
 
-  /** The answer kept under `stamp`, or a new one from `prepare` (kept unless it fails, or a newer one took its place). */
+  /** The answer kept under `stamp`, or a new one from `prepare` (kept in its place unless it fails). */
   answer(key: string, stamp: number, prepare: () => Promise<A>): Promise<A> {
     const kept = this.entries.get(key);
     if (kept && kept.stamp === stamp) {
@@ -31,8 +31,7 @@ export class PreparedCache<A> {
       return kept.answer;
     }
     const answer = prepare();
-    // A slower preparation under an older stamp does not push out a newer one.
-    if (kept && kept.stamp > stamp) return answer;
+    // Stamps are compared for equality only (a rebuilt collection's may be lower): the latest preparation is kept.
     const entry: Entry<A> = { stamp, answer };
     this.entries.delete(key);
     this.entries.set(key, entry);
