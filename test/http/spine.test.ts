@@ -40,11 +40,19 @@ describe('HTTP spine', () => {
     const pointers = (body.errors as { pointer: string; message: string }[]).map((e) => e.pointer).sort();
     assert.deepEqual(pointers, ['/body/also', '/body/extra', '/body/priority', '/body/text']);
     assert.ok(body.errors.find((e: Json) => e.pointer === '/body/extra').message.includes("'extra'"));
-    const empty = await call('/notas', { method: 'POST' });
-    assert.deepEqual((await problemOf(empty, 422, '/problems/validation-failed')).errors.map((e: Json) => e.pointer).sort(), [
-      '/body/priority',
-      '/body/text',
-    ]);
+    // A bodiless request is {} however it is framed: no type, a JSON type, or a JSON type with Content-Length: 0.
+    for (const init of [
+      {},
+      { headers: { 'content-type': 'application/json' } },
+      { headers: { 'content-type': 'application/json' }, body: '' },
+    ]) {
+      const empty = await call('/notas', { method: 'POST', ...init });
+      assert.deepEqual((await problemOf(empty, 422, '/problems/validation-failed')).errors.map((e: Json) => e.pointer).sort(), [
+        '/body/priority',
+        '/body/text',
+      ]);
+    }
+    assert.equal((await call('/notas', { headers: { 'content-type': 'application/json' } })).status, 200);
   });
 
   it('validates and coerces query strings and path params', async () => {
