@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import Koa from 'koa';
 import { Router } from '@koa/router';
+import { rememberMatches } from './rememberedMatches.js';
 import bodyParser from 'koa-bodyparser';
 import type { AppServices } from '../services.js';
 import type { GroupModule } from './groupModule.js';
@@ -173,6 +174,7 @@ export function buildApp(services: AppServices, options: BuildAppOptions): Spine
   for (const route of bySpecificity(options.groups.flatMap((g) => g.routes))) {
     router.register(routerPath(route.path), [route.method], routeHandler(route, deps));
   }
+  rememberMatches(router);
 
   app.on('error', (err: unknown) => services.logger.error('koa error outside a request answer', { error: err }));
   app.use(correlationId());
