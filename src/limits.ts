@@ -84,6 +84,10 @@ export const LIMITS = {
     /** Longest a query waits for its projection to reach `minPosition`. */
     maxWaitMs: 5_000,
   },
+  preparedPages: {
+    /** List pages kept serialized between changes of their collection (~20 KB each at 50 patients), least recently used out first. */
+    maxEntries: 128,
+  },
   nursingNotes: {
     /** A read of a note shows its latest versions up to this many; every version is paged at /versiones. */
     versionsInline: 20,

@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import Koa from 'koa';
 import { Router } from '@koa/router';
+import { rememberMatches } from './rememberedMatches.js';
 import bodyParser from 'koa-bodyparser';
 import type { AppServices } from '../services.js';
 import type { GroupModule } from './groupModule.js';
@@ -62,6 +63,16 @@ function securityHeaders(): Koa.Middleware {
  * Request bodies travel uncompressed (they are small JSON): any other Content-Encoding is refused before the body
  * is read, so a body that fails to decode, or decodes into a bomb, never reaches the parser (RFC 7694).
  */
+/** A request whose framing carries no body (no Content-Length above 0, not chunked) is {} without reading its stream. */
+function bodilessRequests(): Koa.Middleware {
+  return (ctx, next) => {
+    const length = ctx.req.headers['content-length'];
+    // What the body parser would make of it, without a read of the empty stream (~4 % of a list's CPU).
+    if (ctx.req.headers['transfer-encoding'] === undefined && (length === undefined || Number(length) === 0)) ctx.request.body = {};
+    return next();
+  };
+}
+
 function identityBodiesOnly(): Koa.Middleware {
   return async (ctx, next) => {
     const coding = ctx.get('Content-Encoding').trim().toLowerCase();
@@ -163,6 +174,7 @@ export function buildApp(services: AppServices, options: BuildAppOptions): Spine
   for (const route of bySpecificity(options.groups.flatMap((g) => g.routes))) {
     router.register(routerPath(route.path), [route.method], routeHandler(route, deps));
   }
+  rememberMatches(router);
 
   app.on('error', (err: unknown) => services.logger.error('koa error outside a request answer', { error: err }));
   app.use(correlationId());
@@ -170,6 +182,7 @@ export function buildApp(services: AppServices, options: BuildAppOptions): Spine
   app.use(securityHeaders());
   app.use(identityBodiesOnly());
   // Forms only for the routes that declare them (RFC 6749 token requests); every other route answers a form 415.
+  app.use(bodilessRequests());
   app.use(bodyParser({ enableTypes: ['json', 'form'], jsonLimit: LIMITS.body.jsonLimit, formLimit: '16kb', strict: true }));
   app.use(router.routes());
   app.use(fallback(router));

@@ -1,5 +1,6 @@
 // Bearer token -> Principal, on every request: JWT (HS256 pinned, iss/aud/exp/sub/sid/jti checked), then
-// the server-side session (one `get`), then the permissions in the selected company.
+// the server-side session (one `get`), then the permissions in the selected company (kept while those documents are
+// unchanged: keptPrincipals.ts).
 import type { AppServices } from '../services.js';
 import { handleCommand } from '../commands/handleCommand.js';
 import { PLATFORM_DOCS } from '../stores/readStore.js';
@@ -13,6 +14,7 @@ import { membershipIn, permissionsIn, permissionsOf, platformCollections } from 
 import { permissionCatalog } from '../queries/platform/permissionCatalog.js';
 import { platformContext } from '../commands/platform/platformWrites.js';
 import { verifyAccessToken } from '../auth/tokens.js';
+import { keepPrincipal, keptPrincipal, platformStamp } from './keptPrincipals.js';
 
 interface ClientInfo {
   services: AppServices;
@@ -73,7 +75,10 @@ export async function authenticate(token: string, client: ClientInfo): Promise<P
   if (sub.startsWith(CLIENT_PREFIX)) return clientPrincipal(services, sub, sid);
 
   const models = platformCollections(services);
-  const session = await models.sessions.get(PLATFORM_DOCS, sid);
+  // Read before the documents: a write while they are read leaves what is kept stale at once.
+  const stamp = platformStamp(services);
+  const kept = stamp === null ? null : keptPrincipal(services, token, stamp);
+  const session = kept?.session ?? (await models.sessions.get(PLATFORM_DOCS, sid));
   if (!session || session.userId !== sub) throw unauthorized('The session is not valid');
   if (session.endedReason) throw unauthorized('The session has ended');
   const at = now.toISOString();
@@ -84,6 +89,7 @@ export async function authenticate(token: string, client: ClientInfo): Promise<P
   if (now.getTime() - Date.parse(session.lastActivityAt) >= LIMITS.session.activityRecordIntervalSeconds * 1000) {
     await recordSessionState(client, session, 'RecordSessionActivity');
   }
+  if (kept) return kept.principal;
 
   // A deactivated user's sessions are revoked; this check also covers a session started in the same instant.
   const user = await models.users.get(PLATFORM_DOCS, sub);
@@ -95,7 +101,7 @@ export async function authenticate(token: string, client: ClientInfo): Promise<P
   }
   // A membership revoked after selection leaves the session without a company (tenant routes answer 403).
   const found = session.companyId ? await membershipIn(services, sub, session.companyId) : null;
-  return {
+  const principal: Principal = {
     userId: sub,
     sessionId: sid,
     email: session.email,
@@ -104,4 +110,6 @@ export async function authenticate(token: string, client: ClientInfo): Promise<P
     platformAdmin: session.platformAdmin,
     company: found ? { status: found.company.status, modules: found.company.modules } : null,
   };
+  if (stamp !== null) keepPrincipal(services, token, stamp, { session, principal: Object.freeze(principal) });
+  return principal;
 }

@@ -1,17 +1,18 @@
 // The Koa handler of one declared route: auth -> content type -> validation -> (idempotency) -> handler
-// -> response check (non-production) -> answer -> access audit.
+// -> response check (every 2xx answer; a prepared one once) -> answer -> access audit.
 import type Koa from 'koa';
 import type { AppServices } from '../services.js';
 import { ProblemError } from '../problems.js';
 import type { HttpResult, RequestContext, ResponseDecl, RouteDecl, RouteInput } from './routeTypes.js';
 import type { FieldError } from '../problems.js';
 import { principalFor, clientOf, type Authenticate } from './routeAuth.js';
-import { compileRouteValidator, toJson } from './validation.js';
+import { compileRouteValidator, toJson, type RouteValidator } from './validation.js';
 import { internalError } from './errors.js';
 import { markRouteAuth, tenantScopeOf } from './commandContext.js';
 import type { IdempotencyGuard } from './idempotency.js';
 import type { AccessAuditWriter } from './accessAudit.js';
 import { consistencyTokens } from './consistencyToken.js';
+import { PreparedJson } from './preparedJson.js';
 
 export interface PipelineDeps {
   services: AppServices;
@@ -45,7 +46,7 @@ const isJsonType = (contentType: string | undefined): boolean => !contentType ||
 const isRaw = (result: HttpResult): boolean =>
   Buffer.isBuffer(result.body) || (typeof result.body === 'string' && !isJsonType(result.contentType));
 
-function send(ctx: Koa.Context, result: HttpResult, jsonText: string | undefined): void {
+function send(ctx: Koa.Context, result: HttpResult, jsonText: string | undefined, prepared: PreparedJson | null): void {
   ctx.status = result.status;
   for (const [name, value] of Object.entries(result.headers ?? {})) ctx.set(name, value);
   if (result.body === undefined) return;
@@ -54,7 +55,7 @@ function send(ctx: Koa.Context, result: HttpResult, jsonText: string | undefined
     ctx.type = result.contentType ?? 'application/octet-stream';
     return;
   }
-  ctx.body = jsonText;
+  ctx.body = prepared ? prepared.bytes : jsonText;
   ctx.type = result.contentType ?? 'application/json';
 }
 
@@ -79,6 +80,17 @@ function undeclaredHeaders(route: RouteDecl, declared: ResponseDecl, result: Htt
     drift.push({ pointer: '/response/headers/location', message: 'is declared but not sent' });
   }
   return drift;
+}
+
+/** Schema violations of a JSON body; a prepared body is checked once, the first time it is sent. */
+function bodyProblems(
+  validator: RouteValidator,
+  result: HttpResult,
+  jsonText: string | undefined,
+  prepared: PreparedJson | null,
+): FieldError[] {
+  if (prepared) return prepared.problems(validator, result.status, (text) => validator.response(result.status, text));
+  return isRaw(result) ? [] : validator.response(result.status, jsonText);
 }
 
 export function routeHandler(route: RouteDecl, deps: PipelineDeps): Koa.Middleware {
@@ -129,13 +141,14 @@ export function routeHandler(route: RouteDecl, deps: PipelineDeps): Koa.Middlewa
     await sealEventPosition(result, services);
 
     const ok = result.status >= 200 && result.status < 300;
-    const jsonText = result.body === undefined || isRaw(result) ? undefined : toJson(result.body);
+    const prepared = result.body instanceof PreparedJson ? result.body : null;
+    const jsonText = prepared || result.body === undefined || isRaw(result) ? undefined : toJson(result.body);
     const replayed = result.headers?.['Idempotent-Replayed'] === 'true';
     if (ok && !replayed) {
       const declared = route.responses[result.status];
       const problems = !declared
         ? [{ pointer: '/response', message: `status ${result.status} is not declared` }]
-        : [...undeclaredHeaders(route, declared, result), ...(isRaw(result) ? [] : validator.response(result.status, jsonText))];
+        : [...undeclaredHeaders(route, declared, result), ...bodyProblems(validator, result, jsonText, prepared)];
       if (problems.length > 0) {
         services.logger.error('response does not match its declared schema', {
           route: label,
@@ -146,7 +159,7 @@ export function routeHandler(route: RouteDecl, deps: PipelineDeps): Koa.Middlewa
         if (deps.responseCheck === 'enforce') throw internalError();
       }
     }
-    send(ctx, result, jsonText);
+    send(ctx, result, jsonText, prepared);
 
     if (ok && route.auditAccess) {
       try {

@@ -1,7 +1,7 @@
 // Shared by the Pacientes HTTP suites: a real server (harness), company A and company B signed in through
 // the real flow (TOTP from the enrolled secret), and small request helpers.
 import assert from 'node:assert/strict';
-import { startTestServer, type ApiJson, type TestServer } from '../support/harness.js';
+import { startTestServer, type ApiJson, type TestServer, type TestServerOptions } from '../support/harness.js';
 
 export type Json = Record<string, ApiJson>;
 export interface Answer {
@@ -46,8 +46,8 @@ export interface PacientesWorld {
   close(): Promise<void>;
 }
 
-export async function startPacientesWorld(): Promise<PacientesWorld> {
-  const server = await startTestServer();
+export async function startPacientesWorld(options: TestServerOptions = {}): Promise<PacientesWorld> {
+  const server = await startTestServer(options);
   const call: PacientesWorld['call'] = async (token, method, path, options = {}) => {
     const answer = await server.request(method, path, { token, body: options.json, headers: options.headers });
     return { status: answer.status, headers: new Headers(answer.headers), body: (answer.body ?? {}) as Json };

@@ -40,11 +40,19 @@ describe('HTTP spine', () => {
     const pointers = (body.errors as { pointer: string; message: string }[]).map((e) => e.pointer).sort();
     assert.deepEqual(pointers, ['/body/also', '/body/extra', '/body/priority', '/body/text']);
     assert.ok(body.errors.find((e: Json) => e.pointer === '/body/extra').message.includes("'extra'"));
-    const empty = await call('/notas', { method: 'POST' });
-    assert.deepEqual((await problemOf(empty, 422, '/problems/validation-failed')).errors.map((e: Json) => e.pointer).sort(), [
-      '/body/priority',
-      '/body/text',
-    ]);
+    // A bodiless request is {} however it is framed: no type, a JSON type, or a JSON type with Content-Length: 0.
+    for (const init of [
+      {},
+      { headers: { 'content-type': 'application/json' } },
+      { headers: { 'content-type': 'application/json' }, body: '' },
+    ]) {
+      const empty = await call('/notas', { method: 'POST', ...init });
+      assert.deepEqual((await problemOf(empty, 422, '/problems/validation-failed')).errors.map((e: Json) => e.pointer).sort(), [
+        '/body/priority',
+        '/body/text',
+      ]);
+    }
+    assert.equal((await call('/notas', { headers: { 'content-type': 'application/json' } })).status, 200);
   });
 
   it('validates and coerces query strings and path params', async () => {
@@ -98,6 +106,19 @@ describe('HTTP spine', () => {
     const res = await call('/drift', { headers: { 'x-request-id': 'drift-1' } });
     await problemOf(res, 500, '/problems/internal');
     assert.ok(spine.logged.some((l) => l.fields?.correlationId === 'drift-1' && /declared schema/.test(l.msg)));
+  });
+
+  it('checks a prepared body against its declared schema on every send (the verdict kept with the text)', async () => {
+    for (const id of ['prepared-1', 'prepared-2']) {
+      await problemOf(await call('/drift-prepared', { headers: { 'x-request-id': id } }), 500, '/problems/internal');
+      assert.ok(spine.logged.some((l) => l.fields?.correlationId === id && /declared schema/.test(l.msg)));
+    }
+    for (let n = 0; n < 2; n++) {
+      const res = await call('/drift-prepared?conforming=true');
+      assert.equal(res.status, 200);
+      assert.equal(res.headers.get('content-type'), 'application/json; charset=utf-8');
+      assert.equal(await res.text(), '{"ok":true}');
+    }
   });
 
   it('outside tests a drifting 2xx body is logged and answered as the handler made it, never a 500', async () => {

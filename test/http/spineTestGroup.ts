@@ -9,6 +9,7 @@ import { problem, pageQueryProperties, minPositionQueryProperty } from '../../sr
 import { commandContextOf } from '../../src/http/commandContext.js';
 import { writeHeaders } from '../../src/http/recordHeaders.js';
 import { awaitMinPosition } from '../../src/http/readYourWrites.js';
+import { PreparedJson } from '../../src/http/preparedJson.js';
 import { handleCommand } from '../../src/commands/handleCommand.js';
 import type { Decider } from '../../src/commands/decider.js';
 import { DomainError, notFound } from '../../src/commands/decider.js';
@@ -105,6 +106,10 @@ export function newGate(): Gate & { enter(): void; wait: Promise<void> } {
   const wait = new Promise<void>((r) => (release = r));
   return { entered, enter, release, wait };
 }
+
+// Kept across requests, as a prepared list page is: the schema check must hold on every send, not only the first.
+const PREPARED_DRIFTING = PreparedJson.of({ ok: 'yes' });
+const PREPARED_CONFORMING = PreparedJson.of({ ok: true });
 
 export function testGroup(gate: { current: ReturnType<typeof newGate> | null }): GroupModule {
   const tag = 'Notas';
@@ -230,6 +235,22 @@ export function testGroup(gate: { current: ReturnType<typeof newGate> | null }):
         200: { description: 'Declared shape', schema: { type: 'object', required: ['ok'], properties: { ok: { type: 'boolean' } } } },
       },
       handle: () => Promise.resolve({ status: 200, body: { ok: 'yes' } }),
+    },
+    {
+      method: 'get',
+      path: '/drift-prepared',
+      tag,
+      auth: 'public',
+      summary: 'Answers a prepared body (one text, sent on every call) its schema does not allow, or one it allows',
+      query: { type: 'object', additionalProperties: false, properties: { conforming: { type: 'boolean' } } },
+      responses: {
+        200: { description: 'Declared shape', schema: { type: 'object', required: ['ok'], properties: { ok: { type: 'boolean' } } } },
+      },
+      handle: (input) =>
+        Promise.resolve({
+          status: 200,
+          body: (input.query as { conforming?: boolean }).conforming ? PREPARED_CONFORMING : PREPARED_DRIFTING,
+        }),
     },
     {
       method: 'get',

@@ -175,6 +175,13 @@ export function createProjectionRunner(deps: ProjectionRunnerDeps): ProjectionRu
       return waiters.wait(position, targets, options.timeoutMs ?? 5000);
     },
 
+    changeStamp(projection, logical, tenantId) {
+      // Standby: the lease holder writes these documents in another process, unseen by the stamps.
+      if (!runtime.projector || runtime.stopped) return null;
+      const current = slotOf(projection).collections.get(logical);
+      return current ? runtime.stampOf(current, tenantId) : null;
+    },
+
     async status() {
       // The status must answer while the event store is down (that is when it matters): the last head seen then.
       lastHead = await events.headPosition().catch(() => lastHead);

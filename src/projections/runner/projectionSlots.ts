@@ -12,6 +12,7 @@ import type { PositionWaiters } from './positionWaiters.js';
 import { writeCheckpoint, type CheckpointDoc } from './checkpoints.js';
 import { ParkedScopes } from './parkedScopes.js';
 import { LIMITS } from '../../limits.js';
+import { CollectionStamps, StampClock, stampedCollection } from './changeStamps.js';
 
 const P = LIMITS.projections;
 import { errorText, isPoison, type RetryPolicy, type SlotFailure } from './projectionFailures.js';
@@ -103,7 +104,14 @@ export class SlotRuntime {
   catchingUp = false;
   /** Called after a transient failure (the runner schedules the retry: slotRecovery.ts). */
   retryLater: (slot: Slot) => void = () => undefined;
+  private readonly clock = new StampClock();
+  private readonly stamps = new WeakMap<Collection<ProjectedDoc>, CollectionStamps>();
   constructor(readonly deps: SlotDeps) {}
+
+  /** The change stamp of a tenant's documents in a collection opened here (writes through it draw new ones). */
+  stampOf(collection: Collection<ProjectedDoc>, tenantId: string): number | null {
+    return this.stamps.get(collection)?.of(tenantId) ?? null;
+  }
 
   /** `ensureIndexes` false: a standby instance reads the projector's collections and leaves their indexes to it. */
   async openCollections(
@@ -115,7 +123,13 @@ export class SlotRuntime {
     const opened = new Map<string, Collection<ProjectedDoc>>();
     for (const [logical, indexes] of Object.entries(projection.collections)) {
       if (fresh) await this.deps.reads.dropCollection(logical + suffix);
-      opened.set(logical, await this.deps.reads.collection<ProjectedDoc>(logical + suffix, ensureIndexes ? indexes : []));
+      const stamps = new CollectionStamps(this.clock);
+      const collection = stampedCollection(
+        await this.deps.reads.collection<ProjectedDoc>(logical + suffix, ensureIndexes ? indexes : []),
+        stamps,
+      );
+      this.stamps.set(collection, stamps);
+      opened.set(logical, collection);
     }
     return opened;
   }

@@ -62,6 +62,12 @@ export interface ProjectionRunner {
    * for, as it retries; false when the time runs out, when the runner stops, or when `tenant` is parked.
    */
   waitFor(position: bigint, options?: WaitOptions): Promise<boolean>;
+  /**
+   * A stamp of the tenant's documents in a projection's collection: it changes with every write this instance makes to
+   * them (and with a rebuild's switch), and it is read after waitFor() so it covers what the wait covered. null when
+   * another instance writes the collection (standby) or the projection is not serving: nothing may be kept then.
+   */
+  changeStamp(projection: string, logical: string, tenantId: string): number | null;
   status(): Promise<ProjectionStatus[]>;
   /** Replay the whole log into a fresh collection set, then switch reads to it. */
   rebuild(name: string, onProgress?: (progress: RebuildProgress) => void): Promise<void>;

@@ -6,6 +6,8 @@ import { NOTE_CONTENT_KEYS, noteView, type NoteDoc } from '../../projections/pac
 import { nursingNotes, patients } from './readModel.js';
 import type { PatientDoc } from '../../projections/pacientes/patientDoc.js';
 import { searchFilter } from '../../projections/pacientes/searchText.js';
+import { PACIENTES_PROJECTION, PATIENTS } from '../../projections/pacientes/pacientesProjection.js';
+import { preparedPage } from '../preparedPages.js';
 
 export const SORT_FIELDS = { name: 'sortName', admissionDate: 'admissionDate', createdAt: 'createdAt' } as const;
 export type PatientSort = keyof typeof SORT_FIELDS;
@@ -54,6 +56,19 @@ export async function listPatients(ctx: TenantScope, query: PatientListQuery): P
   });
   // The projection already made each item a fresh copy holding only the summary fields.
   return { items: result.items, nextCursor: result.nextCursor };
+}
+
+/** The caller's answer made of a page of the list (its JSON), kept while the company's patients are unchanged. */
+export function preparedPatientList<A>(
+  ctx: TenantScope,
+  query: PatientListQuery,
+  prepare: (page: Page<Record<string, unknown>>) => A,
+): Promise<A> {
+  // Every reader with pacientes:read sees the same summary fields: one variant.
+  const normalized = JSON.stringify([query.q ?? null, query.status ?? null, query.sort, query.order, query.limit, query.cursor ?? null]);
+  return preparedPage(ctx, { projection: PACIENTES_PROJECTION, collection: PATIENTS, query: normalized }, async () =>
+    prepare(await listPatients(ctx, query)),
+  );
 }
 
 // A list shows current versions only: the versions of amended notes are not copied out of the store.

@@ -11,10 +11,11 @@ import { newId, uuidV5 } from '../../../commands/eventIds.js';
 import { patientView } from '../../../projections/pacientes/patientDoc.js';
 import { correctPatient, registerPatient } from '../../../commands/pacientes/patientWrites.js';
 import { PACIENTES_PROJECTION } from '../../../projections/pacientes/pacientesProjection.js';
-import { listPatients, patientHistory, SORT_FIELDS, type PatientListQuery } from '../../../queries/pacientes/pacientesQueries.js';
+import { patientHistory, preparedPatientList, SORT_FIELDS, type PatientListQuery } from '../../../queries/pacientes/pacientesQueries.js';
 import { patientOr404 } from '../../../queries/pacientes/readModel.js';
 import { InvalidCursorError } from '../../../stores/readCursor.js';
 import { consistencyTokens } from '../../consistencyToken.js';
+import { PreparedJson } from '../../preparedJson.js';
 import {
   badCursor400,
   commandCtx,
@@ -113,7 +114,8 @@ export const patientRoutes: RouteDecl[] = [
     auditAccess: () => ({ recordType: 'patientList', recordId: null }),
     handle: async (input, ctx) => {
       await awaitMinPosition(ctx, input.query.minPosition, [PACIENTES_PROJECTION]);
-      return { status: 200, body: await listPatients(tenantCtx(ctx), input.query) };
+      // Serialized once per change of the company's patients, after the wait: never older than the write waited for.
+      return { status: 200, body: await preparedPatientList(tenantCtx(ctx), input.query, (page) => PreparedJson.of(page)) };
     },
   }),
   route<PatientIdParams, MinPositionQuery>({

@@ -1,0 +1,42 @@
+// A JSON answer serialized once and sent many times (a prepared list page). The router sends its bytes as they are
+// (no encoding per request) and checks them against the declared response schema once per route and status: the same
+// text always gets the same verdict.
+import type { FieldError } from '../problems.js';
+import { toJson } from './validation.js';
+
+interface Check {
+  checker: object;
+  status: number;
+  problems: FieldError[];
+}
+
+export class PreparedJson {
+  private check: Check | null = null;
+
+  private constructor(
+    /** The UTF-8 JSON text, encoded once. */
+    readonly bytes: Buffer,
+  ) {}
+
+  static of(value: unknown): PreparedJson {
+    return new PreparedJson(Buffer.from(toJson(value), 'utf8'));
+  }
+
+  get text(): string {
+    return this.bytes.toString('utf8');
+  }
+
+  /** The declared-schema problems of this text for a route's checker and status, computed the first time only. */
+  problems(checker: object, status: number, compute: (text: string) => FieldError[]): FieldError[] {
+    const check = this.check;
+    if (check && check.checker === checker && check.status === status) return check.problems;
+    const problems = compute(this.text);
+    this.check = { checker, status, problems };
+    return problems;
+  }
+
+  /** Whoever serializes it generically (an idempotent replay) gets the value, not this wrapper. */
+  toJSON(): unknown {
+    return JSON.parse(this.text);
+  }
+}
