@@ -27,10 +27,15 @@ interface CheckpointDoc extends ReadDoc {
 
 const CHECKPOINTS = 'process_checkpoints';
 const RETRY_MS = { first: 200, max: 10_000 };
+/** Events of other types passed before the checkpoint moves over them, so a start never replays the whole log. */
+const SKIPPED_BEFORE_CHECKPOINT = 1_000n;
 
 interface Running {
   manager: ProcessManager<never>;
   handled: bigint;
+  /** The position the stored checkpoint holds (0 when none), and the log it belongs to. */
+  saved: bigint;
+  storeId: string | null;
   subscription: Subscription | null;
   stopped: boolean;
 }
@@ -57,12 +62,17 @@ export function startProcessManagers<S>(
       try {
         const checkpoints = await checkpointsReady;
         const storeId = await deps.events.identity();
-        state.handled = await resumeFrom(manager, storeId);
+        state.handled = state.saved = await resumeFrom(manager, storeId);
+        state.storeId = storeId;
+        const save = async (position: bigint) => {
+          await checkpoints.replace({ tenantId: PLATFORM_DOCS, id: manager.name, position: position.toString(), storeId });
+          state.saved = position;
+        };
         const subscription = deps.events.subscribe({ after: state.handled }, async (event) => {
           if (types.has(event.type)) {
             await manager.react(event, deps.services());
-            await checkpoints.replace({ tenantId: PLATFORM_DOCS, id: manager.name, position: event.position.toString(), storeId });
-          }
+            await save(event.position);
+          } else if (event.position - state.saved >= SKIPPED_BEFORE_CHECKPOINT) await save(event.position);
           state.handled = event.position;
           notify();
         });
@@ -79,8 +89,27 @@ export function startProcessManagers<S>(
     }
   }
 
+  /** At stop, the checkpoint also moves over the events of other types passed since it was last saved. */
+  async function keepSkipped(state: Running): Promise<void> {
+    if (state.handled <= state.saved || state.storeId === null) return;
+    try {
+      const checkpoints = await checkpointsReady;
+      await checkpoints.replace({
+        tenantId: PLATFORM_DOCS,
+        id: state.manager.name,
+        position: state.handled.toString(),
+        storeId: state.storeId,
+      });
+    } catch (err) {
+      deps.logger.warn('process manager checkpoint not saved at stop; the next start replays from the last one', {
+        processManager: state.manager.name,
+        error: String(err),
+      });
+    }
+  }
+
   for (const manager of managers) {
-    const state: Running = { manager: manager, handled: 0n, subscription: null, stopped: false };
+    const state: Running = { manager: manager, handled: 0n, saved: 0n, storeId: null, subscription: null, stopped: false };
     running.push(state);
     void run(state, manager);
   }
@@ -104,6 +133,7 @@ export function startProcessManagers<S>(
       for (const state of running) {
         state.stopped = true;
         await state.subscription?.stop();
+        await keepSkipped(state);
       }
       notify();
     },

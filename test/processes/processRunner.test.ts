@@ -9,6 +9,7 @@ import { openSqliteEventStore } from '../../src/stores/sqlite/sqliteEventStore.j
 import { createEmbeddedReadStore } from '../../src/stores/embedded/embeddedReadStore.js';
 import { startProcessManagers, type ProcessManager } from '../../src/processes/processRunner.js';
 import type { EventStore, RecordedEvent } from '../../src/stores/eventStore.js';
+import { PLATFORM_DOCS } from '../../src/stores/readStore.js';
 import type { Logger } from '../../src/logger.js';
 
 const quiet: Logger = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
@@ -79,5 +80,21 @@ describe('process managers', () => {
     assert.equal(await runner.waitFor(end, 20_000), true);
     assert.equal(seen.length, 1);
     await runner.stop();
+  });
+
+  it('moves its checkpoint over events of other types, so a start does not replay the log from the beginning', async () => {
+    const reads = createEmbeddedReadStore();
+    const seen: string[] = [];
+    const runner = startProcessManagers({ events, reads, logger: quiet, services: () => null }, [counting(seen)]);
+    let head = 0n;
+    for (let i = 0; i < 1_200; i++) head = await append(events, `t1.session-${i}`, 'Started');
+    assert.equal(await runner.waitFor(head, 20_000), true);
+    const checkpoints = await reads.collection<{ id: string; tenantId: string; position: string }>('process_checkpoints');
+    const during = await checkpoints.get(PLATFORM_DOCS, 'counting');
+    assert.ok(during && BigInt(during.position) >= 1_000n, `checkpoint while running: ${during?.position}`);
+    await runner.stop();
+    const after = await checkpoints.get(PLATFORM_DOCS, 'counting');
+    assert.equal(after?.position, head.toString(), 'stopping keeps the position reached');
+    assert.equal(seen.length, 0);
   });
 });
