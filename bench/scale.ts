@@ -18,8 +18,10 @@ import type { BenchCredentials } from './http.js';
 export const TARGETS = { restartSeconds: 2, restartRssMiB: 512, rebuildEventsPerSecond: 150_000, queryRatio: 1 };
 /** The log of the in-memory comparison: today's default read store over 1M events. */
 const COMPARISON_EVENTS = 1_000_000;
-/** A process is settled (its background integrity check of the log done) when it uses under 5% of a core. */
+/** A process is settled (its background integrity check of the log done) when it uses under 5% of a core ... */
 const SETTLED_CPU_SHARE = 0.05;
+/** ... and reads under 4 MiB a second (an I/O-bound check of a large log uses little CPU). */
+const SETTLED_READ_BYTES = 4 * 2 ** 20;
 const SETTLE_LIMIT_MS = 30 * 60_000;
 /** A first start over 10M events catches up for many minutes. */
 const READY_LIMIT_MS = 3 * 60 * 60_000;
@@ -52,9 +54,11 @@ export interface ScaleFigures {
   targets: Target[];
 }
 
-function cpuSecondsOf(pid: number): number {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND; // utime + stime
+/** CPU seconds and bytes read through system calls (SQLite reads the log with pread) of a process so far. */
+function activityOf(pid: number): { cpuSeconds: number; readBytes: number } {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' '); // utime, stime at 11, 12
+  const rchar = /^rchar:\s+(\d+)/m.exec(fs.readFileSync(`/proc/${pid}/io`, 'utf8'))?.[1];
+  return { cpuSeconds: (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND, readBytes: Number(rchar ?? 0) };
 }
 
 /**
@@ -64,11 +68,12 @@ function cpuSecondsOf(pid: number): number {
 async function settle(service: Started): Promise<number | null> {
   const pid = service.child.pid!;
   const started = Date.now();
-  let before = cpuSecondsOf(pid);
+  let before = activityOf(pid);
   while (Date.now() - started < SETTLE_LIMIT_MS) {
     await new Promise((r) => setTimeout(r, 1000));
-    const now = cpuSecondsOf(pid);
-    if (now - before < SETTLED_CPU_SHARE) return Date.now() - started;
+    const now = activityOf(pid);
+    if (now.cpuSeconds - before.cpuSeconds < SETTLED_CPU_SHARE && now.readBytes - before.readBytes < SETTLED_READ_BYTES)
+      return Date.now() - started;
     before = now;
   }
   return null;

@@ -10,6 +10,7 @@ const SEQUENTIAL = 300;
 /** Pages followed before the "deep" page: 50 x 40 = 2,000 patients into the list. */
 const DEEP_PAGES = 40;
 const TOTP_STEP_MS = 30_000;
+const SIGN_IN_LIMIT_MS = 30 * 60_000;
 
 export interface LatencyFigures {
   meanMs: number;
@@ -25,13 +26,19 @@ export interface QueryFigures {
   byIdLoad: LoadFigures;
 }
 
-/** Signs in; a code the service already accepted in this 30 s step is a replay, so the next step's is used. */
+/**
+ * Signs in. A code the service already accepted in this 30 s step is a replay, and sign-in waits while the log's
+ * integrity check holds appends back: so failures are retried with the next step's code, for up to 30 minutes.
+ */
 export async function signIn(url: string, creds: BenchCredentials): Promise<string> {
-  try {
-    return await signInAndSelect(url, creds.email, creds.password, creds.totpSecret);
-  } catch {
-    await new Promise((r) => setTimeout(r, TOTP_STEP_MS - (Date.now() % TOTP_STEP_MS) + 500));
-    return signInAndSelect(url, creds.email, creds.password, creds.totpSecret);
+  const until = Date.now() + SIGN_IN_LIMIT_MS;
+  for (;;) {
+    try {
+      return await signInAndSelect(url, creds.email, creds.password, creds.totpSecret);
+    } catch (err) {
+      if (Date.now() > until) throw err;
+      await new Promise((r) => setTimeout(r, TOTP_STEP_MS - (Date.now() % TOTP_STEP_MS) + 500));
+    }
   }
 }
 
