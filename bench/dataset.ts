@@ -7,10 +7,11 @@ import { decidePatient, patientDecider } from '../src/commands/pacientes/patient
 import { nursingNoteDecider } from '../src/commands/pacientes/nursingNote.js';
 import type { CommandEnvelope, DecidedEvent } from '../src/commands/decider.js';
 import { openSqliteEventStore } from '../src/stores/sqlite/sqliteEventStore.js';
-import { eventId } from '../src/commands/eventIds.js';
+import { eventId, uuidV5 } from '../src/commands/eventIds.js';
 import { streamName, type EventMetadata, type EventStore, type NewEvent } from '../src/stores/eventStore.js';
 
-export const DATASET_VERSION = 1;
+// 2: every id a UUID, as the service's routes require (version 1 named patients bp<n>).
+export const DATASET_VERSION = 2;
 const TENANTS = ['benchclinica', 'benchnorte'];
 const NOTES_PER_PATIENT = 15;
 
@@ -18,6 +19,14 @@ function rng(seed: number): () => number {
   let s = seed >>> 0;
   return () => (s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32;
 }
+
+/** Deterministic UUIDs: the same dataset names the same records in every run. */
+const benchId = (name: string): string => uuidV5(`bench:${name}`);
+/** The id of the dataset's n-th patient. */
+export const benchPatientId = (n: number): string => benchId(`patient:${n}`);
+
+/** The dataset's fixed random sequence: the same seed makes the same log. */
+export const datasetRandom = (): (() => number) => rng(42);
 
 function day(offsetDays: number): string {
   return new Date(Date.UTC(2024, 0, 1) + offsetDays * 86_400_000).toISOString().slice(0, 10);
@@ -55,20 +64,24 @@ function patientHistory(tenantId: string, patientId: string, n: number, rand: ()
     ['RecordSerology', { test: 'HBsAg', result: 'negative', sampleDate: day(210) }, 211],
     ['RecordSerology', { test: 'antiHCV', result: n % 25 === 0 ? 'positive' : 'negative', sampleDate: day(210) }, 211],
     ['RecordSerology', { test: 'HIV', result: 'negative', sampleDate: day(210) }, 211],
-    ['RecordAllergy', { allergyId: `${patientId}-a1`, substance: 'penicillin', severity: 'moderate' }, 212],
-    ['AddCoverage', { coverageId: `${patientId}-c1`, payerName: 'EsSalud', memberNumber: `M${n}`, validFrom: day(0) }, 212],
+    ['RecordAllergy', { allergyId: benchId(`${patientId}:a1`), substance: 'penicillin', severity: 'moderate' }, 212],
+    ['AddCoverage', { coverageId: benchId(`${patientId}:c1`), payerName: 'EsSalud', memberNumber: `M${n}`, validFrom: day(0) }, 212],
     [
       'CreateVascularAccess',
-      { accessId: `${patientId}-v1`, type: 'nonTunneledCVC', side: 'right', site: 'jugular', creationDate: day(200) },
+      { accessId: benchId(`${patientId}:v1`), type: 'nonTunneledCVC', side: 'right', site: 'jugular', creationDate: day(200) },
       213,
     ],
     [
       'CreateVascularAccess',
-      { accessId: `${patientId}-v2`, type: 'AVF', side: 'left', site: 'radiocephalic', creationDate: day(214) },
+      { accessId: benchId(`${patientId}:v2`), type: 'AVF', side: 'left', site: 'radiocephalic', creationDate: day(214) },
       214,
     ],
-    ['ChangeVascularAccessStatus', { accessId: `${patientId}-v2`, status: 'active', date: day(280), primary: true }, 280],
-    ['ChangeVascularAccessStatus', { accessId: `${patientId}-v1`, status: 'removed', date: day(281), reason: 'fistula in use' }, 281],
+    ['ChangeVascularAccessStatus', { accessId: benchId(`${patientId}:v2`), status: 'active', date: day(280), primary: true }, 280],
+    [
+      'ChangeVascularAccessStatus',
+      { accessId: benchId(`${patientId}:v1`), status: 'removed', date: day(281), reason: 'fistula in use' },
+      281,
+    ],
   ];
   for (let k = 0; k < 6; k++)
     commands.push(['PrescribeDryWeight', { dryWeightKg: 55 + (n % 40) + Math.round(rand() * 30) / 10 }, 300 + k * 30]);
@@ -130,7 +143,12 @@ const metadata = (tenantId: string, occurredAt: string): EventMetadata => ({
   reason: null,
 });
 
-async function appendHistory(store: EventStore, tenantId: string, category: string, id: string, decided: DecidedEvent[]): Promise<number> {
+export interface DatasetStream {
+  stream: string;
+  events: NewEvent[];
+}
+
+function streamOf(tenantId: string, category: string, id: string, decided: DecidedEvent[]): DatasetStream {
   const stream = streamName(tenantId, category, id);
   const events: NewEvent[] = decided.map((e, i) => ({
     id: eventId(tenantId, stream, i),
@@ -138,6 +156,21 @@ async function appendHistory(store: EventStore, tenantId: string, category: stri
     data: e.data,
     metadata: metadata(tenantId, '2025-01-01T00:00:00.000Z'),
   }));
+  return { stream, events };
+}
+
+/** The n-th patient of the dataset: its record's stream, then its nursing notes' streams, in append order. */
+export function patientStreams(tenantId: string, n: number, rand: () => number): DatasetStream[] {
+  const patientId = benchPatientId(n);
+  const streams = [streamOf(tenantId, 'patient', patientId, patientHistory(tenantId, patientId, n, rand))];
+  for (let k = 0; k < NOTES_PER_PATIENT; k++) {
+    const noteId = benchId(`${patientId}:n${k}`);
+    streams.push(streamOf(tenantId, 'nursingNote', noteId, noteHistory(tenantId, patientId, noteId, k, rand)));
+  }
+  return streams;
+}
+
+async function append(store: EventStore, { stream, events }: DatasetStream): Promise<number> {
   await store.appendToStream(stream, events, { expectedRevision: 'no_stream' });
   return events.length;
 }
@@ -150,20 +183,14 @@ export async function ensureDataset(root: string, target: number, log: (s: strin
   fs.rmSync(dir, { recursive: true, force: true });
   fs.mkdirSync(dir, { recursive: true });
   const store = await openSqliteEventStore({ file: path.join(dir, 'events.sqlite') });
-  const rand = rng(42);
+  const rand = datasetRandom();
   let written = 0;
   let n = 0;
   const started = Date.now();
   while (written < target) {
     const batch: Promise<number>[] = [];
     for (let b = 0; b < 64 && written < target; b++, n++) {
-      const tenantId = TENANTS[n % TENANTS.length]!;
-      const patientId = `bp${n}`;
-      batch.push(appendHistory(store, tenantId, 'patient', patientId, patientHistory(tenantId, patientId, n, rand)));
-      for (let k = 0; k < NOTES_PER_PATIENT; k++) {
-        const noteId = `${patientId}-n${k}`;
-        batch.push(appendHistory(store, tenantId, 'nursingNote', noteId, noteHistory(tenantId, patientId, noteId, k, rand)));
-      }
+      for (const s of patientStreams(TENANTS[n % TENANTS.length]!, n, rand)) batch.push(append(store, s));
     }
     written += (await Promise.all(batch)).reduce((a, b) => a + b, 0);
     if (n % 6400 === 0) log(`  dataset: ${written} events (${Math.round(written / ((Date.now() - started) / 1000))}/s)`);

@@ -41,7 +41,13 @@ function stopper(child: ChildProcess): () => Promise<void> {
 /** The V8 flags of `npm start` (package.json): keep both the same, so the figures are the service's. */
 export const SERVICE_NODE_FLAGS = ['--max-semi-space-size=32'];
 
-export async function startService(env: Record<string, string>, port: number, nodeArgs: string[] = []): Promise<Started> {
+/** `readyTimeoutMs`: a first start over a large log catches up for minutes before it is ready. */
+export async function startService(
+  env: Record<string, string>,
+  port: number,
+  nodeArgs: string[] = [],
+  readyTimeoutMs = 300_000,
+): Promise<Started> {
   const started = Date.now();
   const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, ...nodeArgs, '--import', 'tsx', path.join(root, 'src/main.ts')], {
     cwd: root,
@@ -49,7 +55,7 @@ export async function startService(env: Record<string, string>, port: number, no
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
-  await waitForOk(`${url}/ready`, 300_000);
+  await waitForOk(`${url}/ready`, readyTimeoutMs);
   return { child, url, readyMs: Date.now() - started, stop: stopper(child) };
 }
 

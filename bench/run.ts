@@ -1,4 +1,4 @@
-// npm run bench [-- appends rebuild coldstart http] [--events N] [--seconds S]
+// npm run bench [-- appends rebuild coldstart http scale] [--events N] [--seconds S] [--scale-events N]
 // Prints a table per section and writes all figures as JSON under bench/results/.
 import fs from 'node:fs';
 import os from 'node:os';
@@ -9,6 +9,7 @@ import { ensureDataset } from './dataset.js';
 import { benchRebuild } from './rebuild.js';
 import { benchColdStart } from './coldStart.js';
 import { benchHttp } from './http.js';
+import { benchScale } from './scale.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);
@@ -20,6 +21,7 @@ const sections = args.filter((a, i) => !a.startsWith('--') && !args[i - 1]?.star
 const wanted = (s: string) => sections.length === 0 || sections.includes(s);
 const EVENTS = option('events', 1_000_000);
 const SECONDS = option('seconds', 10);
+const SCALE_EVENTS = option('scale-events', 10_000_000);
 const log = (s: string) => process.stdout.write(s + '\n');
 
 // Fixed credentials for the benchmark's own first start (never used outside loopback runs).
@@ -93,6 +95,33 @@ async function main(): Promise<void> {
     log(`register/SQLite CRUD = ${r.registerVsSqlite}   list/SQLite CRUD = ${r.listVsSqlite}   list/floor = ${r.listVsFloor}`);
     log(`register/PostgreSQL CRUD = ${r.registerVsPostgres ?? 'n/a'}   list/PostgreSQL CRUD = ${r.listVsPostgres ?? 'n/a'}`);
     results.http = figures;
+  }
+  if (wanted('scale')) {
+    log(`\n== Scale: ${SCALE_EVENTS} events, SQLite read store (first start, restart, queries, rebuild) ==`);
+    const figures = await benchScale({
+      scratch,
+      events: SCALE_EVENTS,
+      ports: { scale: 3904, memory: 3905 },
+      env: serviceEnv,
+      creds,
+      loadSeconds: 3,
+      log,
+    });
+    const { sqlite, memory1M } = figures.queries;
+    console.table([{ events: figures.events, ...figures.firstStart }]);
+    console.table([figures.restart]);
+    console.table({
+      'SQLite, first page': sqlite.firstPage,
+      'SQLite, deep page': sqlite.deepPage,
+      'SQLite, by id': sqlite.byId,
+      'in-memory 1M, first page': memory1M.firstPage,
+      'in-memory 1M, deep page': memory1M.deepPage,
+      'in-memory 1M, by id': memory1M.byId,
+    });
+    console.table([sqlite.firstPageLoad, sqlite.byIdLoad, memory1M.firstPageLoad, memory1M.byIdLoad]);
+    console.table([figures.rebuild]);
+    console.table(figures.targets.map((t) => ({ ...t, met: t.met ? 'met' : 'MISSED' })));
+    results.scale = figures;
   }
 
   const outDir = path.join(here, 'results');
