@@ -52,7 +52,9 @@ export function startPollingSubscription(
         await handler(event);
         position = event.position;
       }
-      if (page.length < options.pageSize && !dirty && !stopped) await waitForWork();
+      // A full page means catching up: give the event loop a turn, so a long catch-up never holds requests and I/O.
+      if (page.length === options.pageSize) await new Promise<void>((resolve) => setImmediate(resolve));
+      else if (!dirty && !stopped) await waitForWork();
     }
   })()
     .catch((err: unknown) => {
