@@ -121,6 +121,35 @@ for (const implementation of readStoreImplementations()) {
       assert.deepEqual(projected.items, [{ name: 'name a', age: 40 }]);
     });
 
+    it('projects long documents to exactly the included fields, booleans, nulls and nesting kept, across cursor pages', async function () {
+      const docs = Array.from({ length: 7 }, (_, i) =>
+        person(`p${i}`, {
+          email: `${i}@x`,
+          group: 'alpha',
+          age: i % 3,
+          tags: i % 2 ? ['hd', 'hdf'] : [],
+          address: { city: 'Lima', ...(i % 2 ? { zip: '15001' } : {}) },
+          ...{ active: i % 2 === 0, archived: false, note: null, history: 'x'.repeat(3000) },
+        }),
+      );
+      await people.bulkWrite(docs.map((doc) => ({ kind: 'replace' as const, doc })));
+      const projection = { name: 1, active: 1, archived: 1, note: 1, tags: 1, address: 1, missing: 1 } as const;
+      const seen: unknown[] = [];
+      let after: string | undefined;
+      do {
+        const page = await people.find(A, { group: 'alpha' }, { sort: { age: 1 }, limit: 3, projection, ...(after ? { after } : {}) });
+        seen.push(...page.items);
+        after = page.nextCursor ?? undefined;
+      } while (after);
+      const expected = [...docs]
+        .sort((a, b) => a.age! - b.age! || a.id.localeCompare(b.id))
+        .map((d) => {
+          const all = d as unknown as Record<string, unknown>;
+          return { name: all.name, active: all.active, archived: false, note: null, tags: all.tags, address: all.address };
+        });
+      assert.deepEqual(seen, expected);
+    });
+
     it('pages with cursors through every document exactly once, in order, across ties and missing values', async function () {
       const docs: Person[] = [];
       for (let i = 0; i < 37; i++) {

@@ -6,7 +6,7 @@ import type Database from 'better-sqlite3';
 import { type BulkOp, type Collection, type Filter, type FindOptions, type Page, type ReadDoc, type Update } from '../readStore.js';
 import { compareSortValues, decodeCursor, encodeCursor, keysetFilter, sortKeysOf, sortValuesOf, type SortKey } from '../readCursor.js';
 import { updatedCopy, upsertedDoc } from '../embedded/documentUpdate.js';
-import { projected } from '../projectionFields.js';
+import { projected, topLevelInclusion } from '../projectionFields.js';
 import { all, rowValueSeek, translateFilter, type SqlCondition } from './sqlFilter.js';
 import type { ReadTable } from './readTable.js';
 
@@ -17,7 +17,12 @@ interface PageRequest {
   keys: SortKey[];
   skip: number;
   limit: number;
+  /** What each row answers: the document, or in SQL only the fields a projection (and the cursor) needs. */
+  select: string;
 }
+
+/** A document longer than this is cut down to the projected fields by SQLite before it is parsed here. */
+const PROJECT_IN_SQL_BYTES = 2048;
 
 export class SqliteCollection<T extends ReadDoc> implements Collection<T> {
   constructor(
@@ -50,7 +55,8 @@ export class SqliteCollection<T extends ReadDoc> implements Collection<T> {
           )
         : null;
     const condition = seek ? all([translateFilter(filter, table), seek]) : translateFilter(whole, table);
-    const request: PageRequest = { whole, condition, keys, skip, limit };
+    const select = ordered && condition.exact && options.projection ? projectedSelect(options.projection, keys) : 'doc';
+    const request: PageRequest = { whole, condition, keys, skip, limit, select };
     const rows = ordered ? this.inOrder(table, tenantId, request) : this.sortedHere(table, tenantId, request);
     const page = rows.slice(0, limit);
     const nextCursor = rows.length > page.length && page.length > 0 ? encodeCursor(keys, sortValuesOf(page[page.length - 1], keys)) : null;
@@ -186,11 +192,11 @@ export class SqliteCollection<T extends ReadDoc> implements Collection<T> {
 
   /** Rows in the requested order from SQL: only as many as the page needs, each checked by mingo unless exact. */
   private inOrder(table: ReadTable, tenantId: string, page: PageRequest): ReadDoc[] {
-    const { whole, condition, keys, skip, limit } = page;
+    const { whole, condition, keys, skip, limit, select } = page;
     const order = orderBy(table, keys);
     if (condition.exact) {
       const tail = limit === Infinity ? order : `${order} LIMIT ${limit + 1} OFFSET ${skip}`; // one more tells a next page exists
-      return [...this.candidates(table, tenantId, condition, tail)];
+      return [...this.candidates(table, tenantId, condition, tail, select)];
     }
     const query = new Query(whole);
     const wanted = skip + limit + 1;
@@ -216,14 +222,28 @@ export class SqliteCollection<T extends ReadDoc> implements Collection<T> {
     return rows.slice(skip, limit === Infinity ? undefined : skip + limit + 1).map((row) => row.doc);
   }
 
-  private *candidates(table: ReadTable, tenantId: string, condition: SqlCondition, tail: string): Generator<ReadDoc> {
-    const sql = `SELECT doc FROM ${table.table} WHERE tenant_id = ?${condition.sql === '1' ? '' : ` AND (${condition.sql})`} ${tail}`;
+  private *candidates(table: ReadTable, tenantId: string, condition: SqlCondition, tail: string, select = 'doc'): Generator<ReadDoc> {
+    const sql = `SELECT ${select} FROM ${table.table} WHERE tenant_id = ?${condition.sql === '1' ? '' : ` AND (${condition.sql})`} ${tail}`;
     for (const json of table
       .query(sql)
       .pluck()
       .iterate(tenantId, ...condition.params) as IterableIterator<string>)
       yield JSON.parse(json) as ReadDoc;
   }
+}
+
+/**
+ * The SQL answering a long document with only the top-level fields a projection includes, plus the sort keys' (for
+ * the cursor; `projected` drops them after): a page of sessions full of readings parses kilobytes, not megabytes.
+ * JSON booleans come out of json_each as 1/0, so they are made JSON again. 'doc' when the projection is not that simple.
+ */
+function projectedSelect(projection: Record<string, 0 | 1>, keys: SortKey[]): string {
+  const fields = topLevelInclusion(projection);
+  if (!fields) return 'doc';
+  const wanted = new Set([...fields, 'id', ...keys.map(([field]) => field.split('.')[0]!)]);
+  const names = [...wanted].map((f) => `'${f.replace(/'/g, "''")}'`).join(', ');
+  const value = `CASE type WHEN 'true' THEN json('true') WHEN 'false' THEN json('false') ELSE value END`;
+  return `CASE WHEN octet_length(doc) > ${PROJECT_IN_SQL_BYTES} THEN (SELECT json_group_object(key, ${value}) FROM json_each(doc) WHERE key IN (${names})) ELSE doc END`;
 }
 
 /** A collection dropped by another connection since this one looked (a standby during a switch) reads as empty. */
