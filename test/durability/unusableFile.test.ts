@@ -17,8 +17,11 @@ describe('SQLite event store: unusable data files', () => {
   });
   afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-  /** A store file with some events, closed cleanly (WAL checkpointed into the main file). */
-  async function writeStoreFile(events = 300): Promise<void> {
+  /**
+   * A store file with some events, closed cleanly (WAL checkpointed into the main file); `sealed` false drops the
+   * seal of that clean close, as a crash would, so the next open holds appends until the check passed.
+   */
+  async function writeStoreFile(events = 300, sealed = false): Promise<void> {
     const store = await openSqliteEventStore({ file });
     for (let i = 0; i < events; i += 10) {
       await store.appendToStream(
@@ -28,6 +31,7 @@ describe('SQLite event store: unusable data files', () => {
       );
     }
     await store.close();
+    if (!sealed) fs.rmSync(`${file}.clean`);
   }
 
   async function assertRefusedUntouched(pattern: RegExp): Promise<void> {
@@ -96,6 +100,28 @@ describe('SQLite event store: unusable data files', () => {
     assert.equal((store as { integrityState?: string }).integrityState, 'ok');
     assert.equal((await appended).nextExpectedRevision, 0);
     assert.equal((await store.readAll({ maxCount: 100 })).length, 21);
+    await store.close();
+  });
+
+  it('serves appends at once from a file it closed cleanly after verifying it, and checks it meanwhile', async () => {
+    await writeStoreFile(20, true);
+    assert.ok(fs.existsSync(`${file}.clean`), 'the clean close sealed the file');
+    const store = await openSqliteEventStore({ file });
+    assert.equal((store as { integrityState?: string }).integrityState, 'ok', 'no wait for the check');
+    assert.ok(!fs.existsSync(`${file}.clean`), 'the seal is used up: a crash now leaves none');
+    await store.appendToStream(streamName('t1', 'patient', 'at-once'), [newEvent('t1')], { expectedRevision: 'no_stream' });
+    await (store as { integrity?: Promise<void> }).integrity; // the check still ran
+    await store.close();
+    assert.ok(fs.existsSync(`${file}.clean`), 'verified in this run, so sealed again');
+  });
+
+  it('holds appends for the check when the file changed after its clean close', async () => {
+    await writeStoreFile(20, true);
+    const later = new Date(Date.now() + 60_000);
+    fs.utimesSync(file, later, later); // touched behind the store's back (a restore, an edit)
+    const store = await openSqliteEventStore({ file });
+    assert.equal((store as { integrityState?: string }).integrityState, 'checking');
+    await (store as { integrity?: Promise<void> }).integrity;
     await store.close();
   });
 

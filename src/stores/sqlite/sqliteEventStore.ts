@@ -2,7 +2,8 @@
 // fdatasync of the WAL off the event loop (walDurability.ts): an append resolves, and any read or subscription sees
 // an event, only once it is on stable storage. Subscriptions also see appends made by other processes on the same
 // file. An existing file is quick_checked in a worker while reads go on; appends wait for that check, so a corrupt
-// file is never written.
+// file is never written, unless this store closed the file cleanly after verifying it and it is unchanged since
+// (cleanClose.ts): then the check runs without holding appends.
 import type { Logger } from '../../logger.js';
 import type {
   AppendResult,
@@ -23,6 +24,7 @@ import { prepareStatements, toLazyRecordedEvent, toRecordedEvent } from './sqlit
 import { createBatchWriter, type PendingAppend } from './sqliteAppendBatch.js';
 import { sharedPageReader, startPollingSubscription } from './pollingSubscription.js';
 import { ensureStoreIdentity, readStoreIdentity } from './storeIdentity.js';
+import { sealCleanClose, takeCleanClose } from './cleanClose.js';
 import { openWalDurability, type SyncWal, type WalDurability } from './walDurability.js';
 
 export interface SqliteEventStoreOptions {
@@ -45,6 +47,7 @@ const NO_LIMIT = -1; // SQLite: LIMIT -1 means no limit
 export type SqliteEventStore = EventStore & BackgroundIntegrity;
 
 export async function openSqliteEventStore(opts: SqliteEventStoreOptions): Promise<SqliteEventStore> {
+  const sealed = takeCleanClose(opts.file); // before the open touches the file
   const { db, created } = openEventDatabase(opts.file);
   let st: ReturnType<typeof prepareStatements>;
   let knownIdentity: string | null;
@@ -82,7 +85,11 @@ export async function openSqliteEventStore(opts: SqliteEventStoreOptions): Promi
 
   // A file this process just created needs no check; an existing one is checked on the second core.
   const check = created ? null : startIntegrityCheck(opts.file);
-  let integrityState: IntegrityState = check ? 'checking' : 'ok';
+  let integrityState: IntegrityState = check && !sealed ? 'checking' : 'ok';
+  /** Whether this run verified the file (created it, or saw its check pass): only then does close() seal it. */
+  let verified = created;
+  if (check && sealed)
+    opts.logger?.info('event store closed cleanly and unchanged since: appends go on while it is checked', { file: opts.file });
   let integrityError: EventStoreUnusableError | null = null;
   const checkStarted = Date.now();
   const integrity = check ? check.done.then(integrityPassed, integrityFailed) : Promise.resolve();
@@ -102,6 +109,7 @@ export async function openSqliteEventStore(opts: SqliteEventStoreOptions): Promi
 
   function integrityPassed(): void {
     integrityState = 'ok';
+    verified = true;
     opts.logger?.info('event store integrity checked', { file: opts.file, ms: Date.now() - checkStarted });
     if (!closed && queue.length > 0) scheduleWrite(); // the appends that waited for the check
   }
@@ -293,6 +301,7 @@ export async function openSqliteEventStore(opts: SqliteEventStoreOptions): Promi
       await Promise.all(settling);
       await durability.close();
       db.close();
+      if (verified && integrityState === 'ok') sealCleanClose(opts.file);
       opts.logger?.info('event store closed', { kind: 'sqlite', file: opts.file });
     },
   };
