@@ -9,6 +9,7 @@ import { ensureDataset } from './dataset.js';
 import { benchRebuild } from './rebuild.js';
 import { benchColdStart } from './coldStart.js';
 import { benchHttp } from './http.js';
+import { buildService } from './processes.js';
 import { benchScale } from './scale.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -34,6 +35,8 @@ const serviceEnv = {
 };
 
 async function main(): Promise<void> {
+  log('Compiling the service (npm run build): every start below runs dist/src/main.js, as deployed ...');
+  buildService();
   const scratch = path.join(here, 'tmp');
   fs.mkdirSync(scratch, { recursive: true });
   const results: Record<string, unknown> = {
