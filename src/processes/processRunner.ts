@@ -4,7 +4,7 @@
 // a crash or a lost checkpoint changes nothing.
 import type { Logger } from '../logger.js';
 import type { RecordedEvent, EventStore, Subscription } from '../stores/eventStore.js';
-import { PLATFORM_DOCS, type ReadDoc, type ReadStore } from '../stores/readStore.js';
+import { PLATFORM_DOCS, type Collection, type ReadDoc, type ReadStore } from '../stores/readStore.js';
 
 export interface ProcessManager<S = unknown> {
   /** Stable name: the checkpoint's id. */
@@ -64,10 +64,7 @@ export function startProcessManagers<S>(
         const storeId = await deps.events.identity();
         state.handled = state.saved = await resumeFrom(manager, storeId);
         state.storeId = storeId;
-        const save = async (position: bigint) => {
-          await checkpoints.replace({ tenantId: PLATFORM_DOCS, id: manager.name, position: position.toString(), storeId });
-          state.saved = position;
-        };
+        const save = (position: bigint) => saveCheckpoint(checkpoints, state, position);
         const subscription = deps.events.subscribe({ after: state.handled }, async (event) => {
           if (types.has(event.type)) {
             await manager.react(event, deps.services());
@@ -89,17 +86,16 @@ export function startProcessManagers<S>(
     }
   }
 
+  async function saveCheckpoint(checkpoints: Collection<CheckpointDoc>, state: Running, position: bigint): Promise<void> {
+    await checkpoints.replace({ tenantId: PLATFORM_DOCS, id: state.manager.name, position: position.toString(), storeId: state.storeId! });
+    state.saved = position;
+  }
+
   /** At stop, the checkpoint also moves over the events of other types passed since it was last saved. */
   async function keepSkipped(state: Running): Promise<void> {
     if (state.handled <= state.saved || state.storeId === null) return;
     try {
-      const checkpoints = await checkpointsReady;
-      await checkpoints.replace({
-        tenantId: PLATFORM_DOCS,
-        id: state.manager.name,
-        position: state.handled.toString(),
-        storeId: state.storeId,
-      });
+      await saveCheckpoint(await checkpointsReady, state, state.handled);
     } catch (err) {
       deps.logger.warn('process manager checkpoint not saved at stop; the next start replays from the last one', {
         processManager: state.manager.name,

@@ -1,7 +1,7 @@
 // The shared page reader: one read per page and turn of the event loop, forgotten at a commit or the next turn.
 import assert from 'node:assert/strict';
 import type { RecordedEvent } from '../eventStore.js';
-import { sharedPageReader } from './pollingSubscription.js';
+import { sharedPageReader, startPollingSubscription } from './pollingSubscription.js';
 
 describe('sharedPageReader', () => {
   let log: bigint[];
@@ -52,5 +52,23 @@ describe('sharedPageReader', () => {
     log.push(3n);
     await new Promise((resolve) => setImmediate(resolve));
     assert.equal(page(2n, 10).length, 1);
+  });
+});
+
+describe('polling subscription catch-up', () => {
+  // A long replay gives the event loop a turn between full pages: a start never holds I/O, timers or requests.
+  it('lets a turn of the event loop run between full pages while catching up', async () => {
+    const log = Array.from({ length: 5_000 }, (_, i) => ({ position: BigInt(i + 1) }) as RecordedEvent);
+    const source = {
+      readPage: (after: bigint, maxCount: number) => log.slice(Number(after), Number(after) + maxCount),
+      onCommit: () => () => undefined,
+    };
+    let handled = 0;
+    let handledWhenTurnRan: number | null = null;
+    setImmediate(() => (handledWhenTurnRan = handled));
+    const sub = startPollingSubscription(source, { after: 0n, pageSize: 500, pollMs: 60_000 }, () => void handled++);
+    while (handled < log.length) await new Promise((resolve) => setTimeout(resolve, 5));
+    await sub.stop();
+    assert.ok(handledWhenTurnRan !== null && handledWhenTurnRan < log.length, `turn ran after ${handledWhenTurnRan} of ${log.length}`);
   });
 });

@@ -53,6 +53,7 @@ export async function openSqliteEventStore(opts: SqliteEventStoreOptions): Promi
   let knownIdentity: string | null;
   let durability: WalDurability;
   const commitListeners = new Set<() => void>();
+  const committedHead = (): bigint => BigInt(st.head.get()?.p ?? 0);
   try {
     st = prepareStatements(db);
     // A file this process just created is written at once; an older one only after it passed its integrity check.
@@ -60,7 +61,7 @@ export async function openSqliteEventStore(opts: SqliteEventStoreOptions): Promi
     // Syncs the WAL once now (and with it the identity just written and what a killed process left unsynced).
     durability = openWalDurability({
       file: opts.file,
-      headPosition: () => BigInt(st.head.get()?.p ?? 0),
+      headPosition: committedHead,
       ...(opts.syncWal ? { syncWal: opts.syncWal } : {}),
       // New events are announced to subscriptions only once durable, so no read model gets ahead of the log.
       onDurable: () => {
@@ -68,7 +69,7 @@ export async function openSqliteEventStore(opts: SqliteEventStoreOptions): Promi
       },
       onFailure: walSyncFailed,
     });
-    opts.logger?.info('event store opened', { kind: 'sqlite', file: opts.file, created, head: String(st.head.get()?.p ?? 0) });
+    opts.logger?.info('event store opened', { kind: 'sqlite', file: opts.file, created, head: String(committedHead()) });
   } catch (err) {
     db.close();
     throw asUnusable(opts.file, err);
@@ -170,7 +171,7 @@ export async function openSqliteEventStore(opts: SqliteEventStoreOptions): Promi
   /** The highest committed position, or null when the file cannot tell (then a flush begun now covers all). */
   function headNow(): bigint | null {
     try {
-      return BigInt(st.head.get()?.p ?? 0);
+      return committedHead();
     } catch {
       return null;
     }
