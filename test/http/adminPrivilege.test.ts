@@ -66,6 +66,9 @@ describe('Administration: nobody acts on someone more privileged than themselves
     refused(await as(hr.accessToken).put(`/integraciones/${robot.id}/roles`, { roles: ['people'], reason: 'demote it' }));
     refused(await as(hr.accessToken).post(`/integraciones/${robot.id}/revocacion`, { reason: 'lock it out' }));
     assert.equal((await clientToken(server, robot.id, robot.secret)).status, 200, 'the program keeps its secret');
+    const program = await created('/integraciones', { name: 'HR sync', roles: ['people'] });
+    const programToken = (await clientToken(server, program.client.id, program.clientSecret)).body.access_token as string;
+    refused(await as(programToken).post(`/integraciones/${robot.id}/rotacion`, { reason: 'a program is no exception' }));
   });
 
   it("gets no activation token of an admin invitee and resets no admin's second factor", async () => {
@@ -100,16 +103,38 @@ describe('Administration: nobody acts on someone more privileged than themselves
     assert.equal(demoted.status, 200, JSON.stringify(demoted.body));
   });
 
-  it("changes no role held by someone more privileged, nor one granting what it lacks", async () => {
+  it('changes no role held by someone more privileged, nor one granting what it lacks', async () => {
     await created('/roles', { code: 'reader', name: 'Reader', permissions: ['pacientes:read'] });
     await created('/roles', { code: 'signer', name: 'Signer', permissions: ['dialisis:sign'] });
     await created('/usuarios', { email: 'enfermera@privilegio.pe', name: 'Enfermera', roles: ['reader', 'nurse'] });
     const keeperAs = as(keeper.accessToken);
     refused(await keeperAs.put('/roles/reader', { name: 'Reader', permissions: [], reason: 'strip the nurse' }));
     refused(await keeperAs.put('/roles/signer', { name: 'Signer', permissions: [], reason: 'strip what I lack' }));
+    refused(await keeperAs.post('/roles/signer/retiro', { reason: 'retire what I lack' }));
     await created('/roles', { code: 'lonely', name: 'Lonely', permissions: ['pacientes:read'] });
     await created('/usuarios', { email: 'lectora@privilegio.pe', name: 'Lectora', roles: ['lonely'] });
     const mine = await keeperAs.put('/roles/lonely', { name: 'Lonely reader', permissions: ['pacientes:read'], reason: 'rename' });
     assert.equal(mine.status, 200, JSON.stringify(mine.body));
+  });
+
+  it('the contract names the refusal on every route it guards, next to the framework reasons', async () => {
+    const doc = (await server.request('GET', '/openapi.json')).body;
+    const guarded = [
+      ['put', '/usuarios/{id}/roles'],
+      ['post', '/usuarios/{id}/revocacion'],
+      ['post', '/usuarios/{id}/reinicio-2fa'],
+      ['post', '/usuarios/{id}/activacion'],
+      ['post', '/integraciones/{id}/rotacion'],
+      ['put', '/integraciones/{id}/roles'],
+      ['post', '/integraciones/{id}/revocacion'],
+      ['put', '/roles/{code}'],
+      ['post', '/roles/{code}/retiro'],
+    ];
+    for (const [method, path] of guarded) {
+      const forbidden = doc.paths[path!][method!].responses['403'].description as string;
+      assert.match(forbidden, /target-more-privileged/, `${method} ${path}`);
+      assert.match(forbidden, /missing permission/, `${method} ${path}: the framework reasons stay`);
+    }
+    assert.match(doc.info.description, /target-more-privileged/);
   });
 });

@@ -29,8 +29,12 @@ const grant = (...permissions: string[]): PrivilegeQuestion => ({ type: 'Grant',
 
 describe('Privilege: nobody acts on someone more privileged, nor grants more than they hold', () => {
   it('refuses a caller with only usuarios:admin acting on an admin member, client or role', () => {
-    given('usuarios:admin').when(actOn('member', ...ADMIN)).thenRefused('target-more-privileged');
-    given('usuarios:admin').when(actOn('api-client', ...ADMIN)).thenRefused('target-more-privileged');
+    given('usuarios:admin')
+      .when(actOn('member', ...ADMIN))
+      .thenRefused('target-more-privileged');
+    given('usuarios:admin')
+      .when(actOn('api-client', ...ADMIN))
+      .thenRefused('target-more-privileged');
     given('roles:admin').when(actOn('role', 'dialisis:sign')).thenRefused('target-more-privileged');
   });
 
@@ -46,7 +50,9 @@ describe('Privilege: nobody acts on someone more privileged, nor grants more tha
 
   it('allows acting on a peer (the same permissions), on someone holding less, and on someone holding nothing', () => {
     given('usuarios:admin').when(actOn('member', 'usuarios:admin')).thenAllowed();
-    given(...ADMIN).when(actOn('api-client', 'pacientes:read')).thenAllowed();
+    given(...ADMIN)
+      .when(actOn('api-client', 'pacientes:read'))
+      .thenAllowed();
     given('usuarios:admin').when(actOn('member')).thenAllowed();
   });
 

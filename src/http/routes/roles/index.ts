@@ -176,8 +176,15 @@ const routes: RouteDecl[] = [
     summary: 'Retire a custom role nobody holds',
     params: CodeParams,
     body: obj({ reason: reasonSchema }),
-    responses: { 204: ok('Retired', undefined, WRITE_HEADERS), 404: role404, 409: conflict409, 503: behind503 },
+    responses: {
+      204: ok('Retired', undefined, WRITE_HEADERS),
+      403: refusals403('outranked'),
+      404: role404,
+      409: conflict409,
+      503: behind503,
+    },
     async handle({ params, body }, ctx) {
+      await mustOutrankRole(ctx.services, privilegedCaller(ctx), params.code);
       // API clients hold roles too (their own stream): a role they hold is in use as much as a member's.
       const clients = await platformCollections(ctx.services).apiClients.count(PLATFORM_DOCS, {
         companyId: tenantOf(ctx),
