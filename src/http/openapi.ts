@@ -150,7 +150,11 @@ const REPLAYED_HEADER = "'true' when this is the stored answer of an earlier req
 
 function operation(route: RouteDecl, operationId: string): Obj {
   const declared = route.responses;
-  const all: Record<number, ResponseDecl> = { ...frameworkResponses(route), ...withReplayHeader(route, declared) };
+  const framework = frameworkResponses(route);
+  const all: Record<number, ResponseDecl> = { ...framework, ...withReplayHeader(route, declared) };
+  // A route's own 403 reasons come on top of the framework's (no company, missing permission...), never instead of them.
+  if (declared[403] && framework[403])
+    all[403] = { ...declared[403], description: `${framework[403].description}; ${declared[403].description}` };
   const responses: Obj = {};
   for (const status of Object.keys(all)
     .map(Number)

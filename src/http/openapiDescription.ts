@@ -34,6 +34,10 @@ nothing is overwritten, and every record keeps who changed it, when, from where 
   next request. A company role never reaches a platform route (403 \`/problems/platform-admin-required\`). A suspended
   company reads but writes nothing (403 \`/problems/company-suspended\`); a module it switched off answers 403
   \`/problems/module-disabled\`.
+- **Privilege**: nobody acts on someone more privileged than themselves. Rotating an API client's secret, a new activation
+  token, a second-factor reset, a change of roles, a revocation (of a member or an API client) and a change or retirement of a
+  role need every permission the member, client or role (and everyone holding it) holds at that moment: otherwise 403
+  \`/problems/target-more-privileged\`. Nobody grants a role or permission they do not hold (403 \`/problems/grant-beyond-caller\`).
 
 ## Throttling
 - Login: at most ${L.throttling.login.perIpPerMinute} attempts per minute per client IP; after ${L.throttling.login.accountFailuresBeforeDelay}

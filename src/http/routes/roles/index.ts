@@ -25,7 +25,10 @@ import {
   WRITE_HEADERS,
   type NoInput,
   mustHoldWhatTheyGrant,
+  privilegedCaller,
+  refusals403,
 } from '../shared/adminSupport.js';
+import { mustOutrankRole } from '../../../commands/platform/privilegeWrites.js';
 
 const TAG = 'Roles';
 const READ = 'roles:read';
@@ -123,7 +126,12 @@ const routes: RouteDecl[] = [
     summary: 'Create a custom role',
     description: 'Permissions must be in the catalogue (GET /roles/permisos); a company role never grants a platform operation.',
     body: CreateRoleBody,
-    responses: { 201: ok('The role', RoleSchema, { ...WRITE_HEADERS, Location: 'URL of the role' }), 409: conflict409, 503: behind503 },
+    responses: {
+      201: ok('The role', RoleSchema, { ...WRITE_HEADERS, Location: 'URL of the role' }),
+      403: refusals403('grant'),
+      409: conflict409,
+      503: behind503,
+    },
     async handle({ body }, ctx) {
       const tctx = ctx as TenantRequestContext;
       const { code, name, description, permissions, reason } = body;
@@ -142,10 +150,17 @@ const routes: RouteDecl[] = [
     summary: 'Change a custom role (effective on the next request of every member holding it)',
     params: CodeParams,
     body: RoleBody,
-    responses: { 200: ok('The role', RoleSchema, WRITE_HEADERS), 404: role404, 409: conflict409, 503: behind503 },
+    responses: {
+      200: ok('The role', RoleSchema, WRITE_HEADERS),
+      403: refusals403('outranked', 'grant'),
+      404: role404,
+      409: conflict409,
+      503: behind503,
+    },
     async handle({ params, body }, ctx) {
       const tctx = ctx as TenantRequestContext;
       const { name, description, permissions, reason } = body;
+      await mustOutrankRole(ctx.services, privilegedCaller(ctx), params.code);
       await mustHoldWhatTheyGrant(ctx, { permissions });
       const data = { code: params.code, name, permissions, catalog: permissionCatalog(), ...(description ? { description } : {}) };
       const position = await companyWrite(tctx, { type: 'ChangeRole', aggregateId: tenantOf(ctx), data }, reason);
@@ -161,8 +176,15 @@ const routes: RouteDecl[] = [
     summary: 'Retire a custom role nobody holds',
     params: CodeParams,
     body: obj({ reason: reasonSchema }),
-    responses: { 204: ok('Retired', undefined, WRITE_HEADERS), 404: role404, 409: conflict409, 503: behind503 },
+    responses: {
+      204: ok('Retired', undefined, WRITE_HEADERS),
+      403: refusals403('outranked'),
+      404: role404,
+      409: conflict409,
+      503: behind503,
+    },
     async handle({ params, body }, ctx) {
+      await mustOutrankRole(ctx.services, privilegedCaller(ctx), params.code);
       // API clients hold roles too (their own stream): a role they hold is in use as much as a member's.
       const clients = await platformCollections(ctx.services).apiClients.count(PLATFORM_DOCS, {
         companyId: tenantOf(ctx),

@@ -1,6 +1,8 @@
 // What the administration groups (Empresas, Usuarios, Roles) share: problem responses, the caller of a platform
 // write made from a request, and small schema builders.
 import type { PlatformCaller } from '../../../commands/platform/platformWrites.js';
+import type { PrivilegedCaller } from '../../../commands/platform/privilegeWrites.js';
+import { decidePrivilege } from '../../../commands/platform/privilege/decider.js';
 import { freeText, problem } from '../../commonSchemas.js';
 import { ProblemError } from '../../../problems.js';
 import { PLATFORM_DOCS } from '../../../stores/readStore.js';
@@ -61,21 +63,23 @@ export async function mustHoldWhatTheyGrant(ctx: RequestContext, grant: { roles?
   // Permissions outside the catalogue grant nothing (the decider refuses them with 422): only real ones are compared.
   const asked = (grant.permissions ?? []).filter((p) => catalog.includes(p));
   const granted = [...asked, ...(company && grant.roles ? permissionsOf(company.roles, grant.roles, catalog) : [])];
-  const beyond = [...new Set(granted.filter((p) => !auth.permissions.has(p)))].sort();
-  if (beyond.length > 0) {
-    throw new ProblemError(
-      403,
-      'grant-beyond-caller',
-      'Forbidden',
-      `You cannot grant permissions you do not hold: ${beyond.join(', ')}`,
-      {},
-      undefined,
-      {
-        permissions: beyond,
-      },
-    );
-  }
+  decidePrivilege(auth.permissions, { type: 'Grant', permissions: granted });
 }
+
+/** The caller of a privilege check: the company it acts in and what it holds there on this request. */
+export const privilegedCaller = (ctx: RequestContext): PrivilegedCaller => {
+  const auth = (ctx as TenantRequestContext).auth;
+  return { companyId: auth.tenantId, permissions: auth.permissions };
+};
+
+const REFUSALS = {
+  outranked: 'the member, API client or role acted on holds a permission you do not (`/problems/target-more-privileged`)',
+  grant: 'a role or permission granted is one you do not hold (`/problems/grant-beyond-caller`, permissions[] names them)',
+  shared: 'the account also belongs to another company or the platform (`/problems/account-shared`)',
+} as const;
+
+/** The 403 answers of an administration route beyond the framework's: nobody acts above or grants beyond themselves. */
+export const refusals403 = (...reasons: (keyof typeof REFUSALS)[]): ResponseDecl => problem(reasons.map((r) => REFUSALS[r]).join('; '));
 
 /**
  * Account-wide actions (a new activation token, a second-factor reset) reach only accounts that belong to this company

@@ -24,7 +24,10 @@ import {
   WRITE_HEADERS,
   type NoInput,
   mustHoldWhatTheyGrant,
+  privilegedCaller,
+  refusals403,
 } from '../shared/adminSupport.js';
+import { mustOutrankApiClient } from '../../../commands/platform/privilegeWrites.js';
 import { RolesSchema } from './schemas.js';
 import { ADMIN, READ, TAG } from './userRoutes.js';
 
@@ -64,6 +67,7 @@ export const apiClientRoutes: RouteDecl[] = [
     body: obj({ name: { type: 'string', minLength: 1, maxLength: 100 }, roles: RolesSchema }),
     responses: {
       201: ok('The client and its secret', WithSecret, { ...WRITE_HEADERS, Location: 'URL of the client' }),
+      403: refusals403('grant'),
       409: conflict409,
       503: behind503,
     },
@@ -127,9 +131,16 @@ export const apiClientRoutes: RouteDecl[] = [
       },
       ['reason'],
     ),
-    responses: { 200: ok('The client and its new secret', WithSecret, WRITE_HEADERS), 404: client404, 409: conflict409, 503: behind503 },
+    responses: {
+      200: ok('The client and its new secret', WithSecret, WRITE_HEADERS),
+      403: refusals403('outranked'),
+      404: client404,
+      409: conflict409,
+      503: behind503,
+    },
     async handle({ params, body }, ctx) {
       await companyApiClient(ctx as TenantRequestContext, params.id);
+      await mustOutrankApiClient(ctx.services, privilegedCaller(ctx), params.id);
       const graceSeconds = body.graceSeconds ?? LIMITS.apiClients.defaultGraceSeconds;
       const rotated = await rotateApiClientSecret(ctx.services, { clientId: params.id, graceSeconds }, callerOf(ctx, body.reason));
       return {
@@ -148,9 +159,16 @@ export const apiClientRoutes: RouteDecl[] = [
     summary: "Change an API client's roles (effective on its next request)",
     params: ClientParams,
     body: obj({ roles: RolesSchema, reason: reasonSchema }),
-    responses: { 200: ok('The client', ApiClientSchema, WRITE_HEADERS), 404: client404, 409: conflict409, 503: behind503 },
+    responses: {
+      200: ok('The client', ApiClientSchema, WRITE_HEADERS),
+      403: refusals403('outranked', 'grant'),
+      404: client404,
+      409: conflict409,
+      503: behind503,
+    },
     async handle({ params, body }, ctx) {
       await companyApiClient(ctx as TenantRequestContext, params.id);
+      await mustOutrankApiClient(ctx.services, privilegedCaller(ctx), params.id);
       await mustHoldWhatTheyGrant(ctx, { roles: body.roles });
       const position = await changeApiClientRoles(
         ctx.services,
@@ -169,9 +187,10 @@ export const apiClientRoutes: RouteDecl[] = [
     summary: 'Revoke an API client: its tokens stop working at once, for good',
     params: ClientParams,
     body: obj({ reason: reasonSchema }),
-    responses: { 200: ok('The client', ApiClientSchema, WRITE_HEADERS), 404: client404, 503: behind503 },
+    responses: { 200: ok('The client', ApiClientSchema, WRITE_HEADERS), 403: refusals403('outranked'), 404: client404, 503: behind503 },
     async handle({ params, body }, ctx) {
       await companyApiClient(ctx as TenantRequestContext, params.id);
+      await mustOutrankApiClient(ctx.services, privilegedCaller(ctx), params.id);
       const position = await revokeApiClient(ctx.services, params.id, callerOf(ctx, body.reason));
       return { status: 200, body: await companyApiClient(ctx as TenantRequestContext, params.id), headers: writeHeaders({ position }) };
     },

@@ -28,7 +28,10 @@ import {
   type NoInput,
   mustHoldWhatTheyGrant,
   mustBeCompanyOwnedAccount,
+  privilegedCaller,
+  refusals403,
 } from '../shared/adminSupport.js';
+import { mustOutrankMember } from '../../../commands/platform/privilegeWrites.js';
 import {
   ActivationSchema,
   CompanyUserPage,
@@ -78,6 +81,7 @@ export const userRoutes: RouteDecl[] = [
     body: InviteBody,
     responses: {
       201: ok('The invited member', InvitationSchema, { ...WRITE_HEADERS, Location: 'URL of the user in this company' }),
+      403: refusals403('grant'),
       409: conflict409,
       503: behind503,
     },
@@ -158,6 +162,7 @@ export const userRoutes: RouteDecl[] = [
     body: RolesBody,
     responses: {
       200: ok('The user with the new roles', CompanyUserSchema, WRITE_HEADERS),
+      403: refusals403('outranked', 'grant'),
       404: notMember404,
       409: conflict409,
       503: behind503,
@@ -165,6 +170,7 @@ export const userRoutes: RouteDecl[] = [
     async handle({ params, body }, ctx) {
       const tctx = ctx as TenantRequestContext;
       await memberOr404(tctx, params.id);
+      await mustOutrankMember(ctx.services, privilegedCaller(ctx), params.id);
       await mustHoldWhatTheyGrant(ctx, { roles: body.roles });
       const position = await changeMemberRoles(
         ctx.services,
@@ -186,6 +192,7 @@ export const userRoutes: RouteDecl[] = [
     body: ReasonBody,
     responses: {
       200: ok('The user, membership revoked', CompanyUserSchema, WRITE_HEADERS),
+      403: refusals403('outranked'),
       404: notMember404,
       409: conflict409,
       503: behind503,
@@ -193,6 +200,7 @@ export const userRoutes: RouteDecl[] = [
     async handle({ params, body }, ctx) {
       const tctx = ctx as TenantRequestContext;
       await memberOr404(tctx, params.id);
+      await mustOutrankMember(ctx.services, privilegedCaller(ctx), params.id);
       const position = await revokeMember(ctx.services, { companyId: tenantOf(ctx), userId: params.id }, callerOf(ctx, body.reason));
       return written(tctx, params.id, position);
     },
@@ -207,11 +215,17 @@ export const userRoutes: RouteDecl[] = [
     description: 'Their trusted devices are forgotten and their sessions end at once.',
     params: UserIdParams,
     body: ReasonBody,
-    responses: { 200: ok('The user', CompanyUserSchema, WRITE_HEADERS), 404: notMember404, 503: behind503 },
+    responses: {
+      200: ok('The user', CompanyUserSchema, WRITE_HEADERS),
+      403: refusals403('outranked', 'shared'),
+      404: notMember404,
+      503: behind503,
+    },
     async handle({ params, body }, ctx) {
       const tctx = ctx as TenantRequestContext;
       await memberOr404(tctx, params.id);
       await mustBeCompanyOwnedAccount(ctx, params.id);
+      await mustOutrankMember(ctx.services, privilegedCaller(ctx), params.id);
       const position = await resetSecondFactor(ctx.services, params.id, callerOf(ctx, body.reason));
       return written(tctx, params.id, position);
     },
@@ -236,6 +250,7 @@ export const userRoutes: RouteDecl[] = [
         },
         WRITE_HEADERS,
       ),
+      403: refusals403('outranked', 'shared'),
       404: notMember404,
       409: conflict409,
     },
@@ -243,6 +258,7 @@ export const userRoutes: RouteDecl[] = [
       const tctx = ctx as TenantRequestContext;
       await memberOr404(tctx, params.id);
       await mustBeCompanyOwnedAccount(ctx, params.id);
+      await mustOutrankMember(ctx.services, privilegedCaller(ctx), params.id);
       const user = await companyUser(tctx, params.id);
       const { position, ...activation } = await reissueActivation(ctx.services, params.id, callerOf(ctx, body.reason));
       const company = await platformCollections(ctx.services).companies.get(PLATFORM_DOCS, tenantOf(ctx));
