@@ -86,12 +86,13 @@ export function auditRead(
   try {
     const accessed = route.auditAccess(input, result);
     if (!accessed) return;
-    const patients = outcome === 'allowed' ? patientsOf(result, accessed.patientIds) : (accessed.patientIds ?? []);
+    const named = outcome === 'allowed' ? patientsOf(result, accessed.patientIds) : (accessed.patientIds ?? []);
+    const patients = [...new Set(named.filter((id) => typeof id === 'string'))]; // a refused read's input is as sent: maybe absent
     const per = LIMITS.accessAudit.patientIdsPerEntry;
     const shares: (readonly string[] | undefined)[] = patients.length === 0 ? [undefined] : [];
     for (let from = 0; from < patients.length; from += per) shares.push(patients.slice(from, from + per));
     // A refused read names what the request asked for, as sent: kept short.
-    const recordId = accessed.recordId === null ? null : accessed.recordId.slice(0, LIMITS.accessAudit.recordIdMaxChars);
+    const recordId = typeof accessed.recordId === 'string' ? accessed.recordId.slice(0, LIMITS.accessAudit.recordIdMaxChars) : null;
     for (const patientIds of shares) {
       deps.accessAudit.record({
         recordType: accessed.recordType,
