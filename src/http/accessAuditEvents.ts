@@ -44,9 +44,20 @@ export interface Queued {
 
 /** What makes two reads the same access: who, from where, which record, through which route, with which outcome. */
 export const coalesceKey = (e: AccessRecord): string =>
-  [e.tenantId, e.actor, e.sessionId, e.ip, e.userAgent, e.recordType, e.recordId, e.route, e.method, e.status, e.outcome, ...(e.patientIds ?? [])].join(
-    '\u0000',
-  );
+  [
+    e.tenantId,
+    e.actor,
+    e.sessionId,
+    e.ip,
+    e.userAgent,
+    e.recordType,
+    e.recordId,
+    e.route,
+    e.method,
+    e.status,
+    e.outcome,
+    ...(e.patientIds ?? []),
+  ].join('\u0000');
 
 /** What was read and how often (data); who, from where and when first in the metadata, as every event carries them. */
 export function eventOf({ id, entry, count, lastAt }: Queued): NewEvent {

@@ -23,7 +23,16 @@ const reader: Reader = {
 };
 const input: RouteInput = { params: { id: 'r1' }, query: {}, body: undefined, headers: {} };
 const listRoute = (audit: RouteDecl['auditAccess']): RouteDecl =>
-  route({ method: 'get', path: '/things', tag: 'T', summary: 's', auth: 'tenant', responses: {}, auditAccess: audit, handle: () => Promise.reject(new Error('unused')) });
+  route({
+    method: 'get',
+    path: '/things',
+    tag: 'T',
+    summary: 's',
+    auth: 'tenant',
+    responses: {},
+    auditAccess: audit,
+    handle: () => Promise.reject(new Error('unused')),
+  });
 
 describe('access audit of a route read', () => {
   beforeEach(() => {
@@ -39,7 +48,13 @@ describe('access audit of a route read', () => {
   it('splits a read naming many patients over entries of a bounded size', () => {
     const per = LIMITS.accessAudit.patientIdsPerEntry;
     const items = Array.from({ length: per * 2 + 5 }, (_, n) => ({ patientId: `p${n}` }));
-    auditRead(deps, listRoute(() => ({ recordType: 'thingList', recordId: null })), input, { status: 200, body: { items } }, reader);
+    auditRead(
+      deps,
+      listRoute(() => ({ recordType: 'thingList', recordId: null })),
+      input,
+      { status: 200, body: { items } },
+      reader,
+    );
     assert.deepEqual(
       recorded.map((e) => e.patientIds?.length),
       [per, per, 5],
@@ -52,7 +67,13 @@ describe('access audit of a route read', () => {
     const patients = listRoute((_i, result) => ({ recordType: 'patientList', recordId: null, patientIds: pageItemIds(result) }));
     auditRead(deps, patients, input, { status: 200, body: page }, reader);
     const csv: HttpResult = { status: 200, body: 'a,b\r\n', contentType: 'text/csv', auditPatientIds: ['p9', 'p9'] };
-    auditRead(deps, listRoute(() => ({ recordType: 'report', recordId: 'r1' })), input, csv, reader);
+    auditRead(
+      deps,
+      listRoute(() => ({ recordType: 'report', recordId: 'r1' })),
+      input,
+      csv,
+      reader,
+    );
     assert.deepEqual(
       recorded.map((e) => e.patientIds),
       [['p1', 'p2'], ['p9']],
@@ -69,7 +90,15 @@ describe('access audit of a route read', () => {
         [404, 'not-found', 'r1'],
       ],
     );
-    auditRead(deps, listRoute(() => { throw new Error('broken'); }), input, { status: 200, body: {} }, reader);
+    auditRead(
+      deps,
+      listRoute(() => {
+        throw new Error('broken');
+      }),
+      input,
+      { status: 200, body: {} },
+      reader,
+    );
     assert.deepEqual(logged, ['access audit hook failed']);
   });
 });

@@ -71,9 +71,9 @@ describe('access audit: the route walk', () => {
   });
 
   it('every audit declaration names its record for a refused read too, from the input as the request sent it', () => {
-    for (const r of routes.filter((route) => route.auditAccess)) {
+    for (const r of routes.filter((route) => route.auditAccess !== undefined)) {
       const params = Object.fromEntries([...r.path.matchAll(/\{(\w+)\}/g)].map((m) => [m[1]!, 'asked-for']));
-      const accessed = r.auditAccess!({ params, query: {}, body: undefined, headers: {} }, { status: 404 });
+      const accessed = r.auditAccess?.({ params, query: {}, body: undefined, headers: {} }, { status: 404 });
       assert.ok(accessed && accessed.recordType.length > 0, `${label(r)} names no record type`);
     }
   });
