@@ -145,6 +145,10 @@ export const LIMITS = {
      * event with a count and the first and last time (the window is also the longest an entry waits to be written).
      */
     coalesceWindowMs: 10_000,
+    /** Patients named by one entry: a read naming more (a long report) leaves several entries. */
+    patientIdsPerEntry: 100,
+    /** The record id a refused read asked for is kept up to this many characters (a 403 comes before validation). */
+    recordIdMaxChars: 128,
   },
   projections: {
     /** GET /health answers 503 once a projection has been failing (and retrying) for longer than this. */

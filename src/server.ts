@@ -44,6 +44,8 @@ export interface RunningServer {
   /** What the first-start bootstrap did (ids are null when another process bootstrapped concurrently). */
   bootstrap: BootstrapResult;
   close(): Promise<void>;
+  /** Writes the access audit entries still queued or coalescing (a test reads them back at once). */
+  flushAccessAudit(): Promise<void>;
   /** Resolves, once the service has closed itself, when the event store found its file unusable after the start
    * (background integrity check, failed WAL sync); never resolves otherwise. */
   failed: Promise<EventStoreUnusableError>;
@@ -165,7 +167,7 @@ export async function startServer(config: Config, opts: StartServerOptions = {})
       await close();
       return err;
     });
-    return { url, port, services, bootstrap: booted, close, failed };
+    return { url, port, services, bootstrap: booted, close, failed, flushAccessAudit: () => app.accessAudit.flush() };
   } catch (err) {
     await undo();
     throw err;

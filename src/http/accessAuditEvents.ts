@@ -5,6 +5,9 @@ import { streamName } from '../stores/eventStore.js';
 
 export const RECORD_ACCESSED = 'RecordAccessed';
 
+/** How a read ended: answered (2xx), refused for want of permission (403), or refused as not found (404). */
+export type AccessOutcome = 'allowed' | 'denied' | 'not-found';
+
 export interface AccessRecord {
   recordType: string;
   recordId: string | null;
@@ -20,6 +23,10 @@ export interface AccessRecord {
   correlationId: string;
   /** ISO-8601 UTC. */
   at: string;
+  /** Absent on entries written before outcomes were recorded: those were all 'allowed'. */
+  outcome?: AccessOutcome;
+  /** Patients the answer named (a bounded share of them: a long list is split over several entries). */
+  patientIds?: readonly string[];
 }
 
 /** `<tenant>.accessLog-<yyyymmdd>`: one stream per tenant and UTC day. */
@@ -37,15 +44,28 @@ export interface Queued {
 
 /** What makes two reads the same access: who, from where, which record, through which route, with which outcome. */
 export const coalesceKey = (e: AccessRecord): string =>
-  [e.tenantId, e.actor, e.sessionId, e.ip, e.userAgent, e.recordType, e.recordId, e.route, e.method, e.status].join('\u0000');
+  [
+    e.tenantId,
+    e.actor,
+    e.sessionId,
+    e.ip,
+    e.userAgent,
+    e.recordType,
+    e.recordId,
+    e.route,
+    e.method,
+    e.status,
+    e.outcome,
+    ...(e.patientIds ?? []),
+  ].join('\u0000');
 
 /** What was read and how often (data); who, from where and when first in the metadata, as every event carries them. */
 export function eventOf({ id, entry, count, lastAt }: Queued): NewEvent {
-  const { recordType, recordId, route, method, status } = entry;
+  const { recordType, recordId, route, method, status, outcome = 'allowed', patientIds } = entry;
   return {
     id,
     type: RECORD_ACCESSED,
-    data: { recordType, recordId, route, method, status, count, lastAt },
+    data: { recordType, recordId, route, method, status, outcome, ...(patientIds ? { patientIds } : {}), count, lastAt },
     metadata: {
       tenantId: entry.tenantId,
       actor: entry.actor,

@@ -166,7 +166,9 @@ function operation(route: RouteDecl, operationId: string): Obj {
     route.auth === 'platform' ? 'Platform operation: platform administrators only; no company role grants it.' : null,
     route.permission ? `Requires the permission \`${route.permission}\`.` : null,
     route.idempotent ? 'Accepts `Idempotency-Key`.' : null,
-    route.auditAccess ? 'Reads are recorded in the access audit log.' : null,
+    route.auditAccess
+      ? 'Reads are recorded in the access audit log (who, when, from where, the record and the patients named), and so are refused reads (403, 404) with their outcome.'
+      : null,
   ].filter(Boolean);
   return {
     operationId,

@@ -55,6 +55,8 @@ export function historyRoute(decl: {
   params: JsonSchema;
   /** Path parameter naming the record. */
   idParam: string;
+  /** Record type in the access audit, for the history of a record that names a patient (its events do too). */
+  auditAs?: string;
   category: string;
   projection: string;
   notFound: ResponseDecl;
@@ -77,6 +79,7 @@ export function historyRoute(decl: {
       404: decl.notFound,
       503: problem('The read model did not reach minPosition within the bounded wait; retry', { 'Retry-After': 'Seconds to wait' }),
     },
+    ...(decl.auditAs ? { auditAccess: (input) => ({ recordType: decl.auditAs!, recordId: input.params[decl.idParam] ?? null }) } : {}),
     handle: async (input, ctx) => {
       const scope = ctx as TenantRequestContext;
       await awaitMinPosition(ctx, input.query.minPosition, [decl.projection]);

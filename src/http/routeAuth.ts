@@ -68,6 +68,7 @@ export async function principalFor(
   const match = BEARER.exec(header);
   if (!match) throw unauthorized('The Authorization header must be "Bearer <token>"', 'invalid_request');
   const principal = await authenticate(match[1]!, { services, ...clientOf(ctx) });
+  ctx.state.principal = principal; // who was refused, for the access audit of a refused read
   // Session routes (tenants, selection, own account) are for people; a program's token is already bound to its company.
   if (route.auth === 'session' && principal.clientId) throw peopleOnly();
   if (route.auth === 'platform') {

@@ -1,5 +1,5 @@
 // The Koa handler of one declared route: auth -> content type -> validation -> (idempotency) -> handler
-// -> response check (every 2xx answer; a prepared one once) -> answer -> access audit.
+// -> response check (every 2xx answer; a prepared one once) -> answer -> access audit (also of a refused read).
 import type Koa from 'koa';
 import type { AppServices } from '../services.js';
 import { ProblemError } from '../problems.js';
@@ -7,12 +7,14 @@ import type { HttpResult, RequestContext, ResponseDecl, RouteDecl, RouteInput } 
 import type { FieldError } from '../problems.js';
 import { principalFor, clientOf, type Authenticate } from './routeAuth.js';
 import { compileRouteValidator, toJson, type RouteValidator } from './validation.js';
-import { internalError } from './errors.js';
+import { internalError, toHttpError } from './errors.js';
 import { markRouteAuth, tenantScopeOf } from './commandContext.js';
 import type { IdempotencyGuard } from './idempotency.js';
 import type { AccessAuditWriter } from './accessAudit.js';
 import { consistencyTokens } from './consistencyToken.js';
 import { PreparedJson } from './preparedJson.js';
+import { auditRead } from './routeAudit.js';
+import type { Principal } from '../auth/principal.js';
 
 export interface PipelineDeps {
   services: AppServices;
@@ -97,8 +99,35 @@ export function routeHandler(route: RouteDecl, deps: PipelineDeps): Koa.Middlewa
   const validator = compileRouteValidator(route);
   const { services } = deps;
   const label = `${route.method.toUpperCase()} ${route.path}`;
+  const auditDeps = { accessAudit: deps.accessAudit, logger: services.logger };
+
+  /** A refused read of an audited route (403, 404) is audited too, with what the request asked for. */
+  const auditRefusal = (ctx: Koa.Context, err: unknown, input: RouteInput | null): void => {
+    const status = toHttpError(err)?.status;
+    const principal = ctx.state.principal as Principal | undefined;
+    if (!route.auditAccess || (status !== 403 && status !== 404) || !principal?.tenantId) return;
+    const asSent: RouteInput = input ?? {
+      params: { ...(ctx.params as Record<string, string>) },
+      query: { ...ctx.query },
+      body: undefined,
+      headers: ctx.headers as Record<string, string | undefined>,
+    };
+    const reader = { principal, tenantId: principal.tenantId, correlationId: String(ctx.state.correlationId), ...clientOf(ctx) };
+    auditRead(auditDeps, route, asSent, { status }, { ...reader, at: services.now().toISOString() });
+  };
 
   return async (ctx) => {
+    const seen: { input: RouteInput | null } = { input: null };
+    try {
+      await answer(ctx, seen);
+    } catch (err) {
+      auditRefusal(ctx, err, seen.input);
+      throw err;
+    }
+  };
+
+  /** Answers the request, keeping its validated input in `seen` for the audit of a refusal the handler throws. */
+  async function answer(ctx: Koa.Context, seen: { input: RouteInput | null }): Promise<void> {
     const principal = await principalFor(route, ctx, services, deps.authenticate);
     if (route.body) checkContentType(ctx, route.formEncoded);
     const input = validator.request({
@@ -107,6 +136,7 @@ export function routeHandler(route: RouteDecl, deps: PipelineDeps): Koa.Middlewa
       body: route.body ? ctx.request.body : undefined,
       headers: ctx.headers as Record<string, string | undefined>,
     }) as RouteInput;
+    seen.input = input;
     const rctx: RequestContext = {
       correlationId: String(ctx.state.correlationId),
       ...clientOf(ctx),
@@ -161,27 +191,7 @@ export function routeHandler(route: RouteDecl, deps: PipelineDeps): Koa.Middlewa
     }
     send(ctx, result, jsonText, prepared);
 
-    if (ok && route.auditAccess) {
-      try {
-        const accessed = route.auditAccess(input, result);
-        if (accessed) {
-          deps.accessAudit.record({
-            ...accessed,
-            route: route.path,
-            method: route.method.toUpperCase(),
-            status: result.status,
-            actor: principal?.userId ?? 'anonymous',
-            sessionId: principal?.sessionId ?? null,
-            tenantId: tenantScopeOf(rctx),
-            ip: rctx.ip,
-            userAgent: rctx.userAgent,
-            correlationId: rctx.correlationId,
-            at: services.now().toISOString(),
-          });
-        }
-      } catch (err) {
-        services.logger.error('access audit hook failed', { route: label, correlationId: rctx.correlationId, error: err });
-      }
-    }
-  };
+    const reader = { principal, tenantId: tenantScopeOf(rctx), correlationId: rctx.correlationId, ip: rctx.ip, userAgent: rctx.userAgent };
+    auditRead(auditDeps, route, input, result, { ...reader, at: services.now().toISOString() });
+  }
 }

@@ -40,6 +40,16 @@ export interface HttpResult {
   headers?: Record<string, string>;
   /** Defaults to application/json (application/problem+json for errors, set by the framework). */
   contentType?: string;
+  /** Patients a body that is not JSON (CSV, PDF) names, for the access audit; never sent. */
+  auditPatientIds?: readonly string[];
+}
+
+/** What an audited route read: the record (or list) and, when the route knows them better than its answer shows, the patients. */
+export interface AccessedRecord {
+  recordType: string;
+  recordId: string | null;
+  /** Patients the answer names; by default every patientId / pacienteId / patient.id the JSON answer holds. */
+  patientIds?: readonly string[];
 }
 
 export interface RequestContext {
@@ -82,10 +92,12 @@ export interface RouteDecl<P = unknown, Q = unknown, B = unknown> {
   /** Accepts an Idempotency-Key header: a retried request replays the first answer. */
   idempotent?: boolean;
   /**
-   * Reads of clinical records are audited (who read what, when, from where). Returns the record read, or
-   * null when nothing is to be recorded; called after a 2xx answer.
+   * Reads of clinical records are audited (who read what, when, from where, with which outcome). Returns the record
+   * read, or null when nothing is to be recorded; called after a 2xx answer, and after a refusal (403, 404) with the
+   * problem answer, its input then as the request sent it (a 403 comes before validation). Every route whose answer
+   * names a patient declares it (test/http/accessAuditWalk.test.ts).
    */
-  auditAccess?(input: RouteInput<P, Q, B>, result: HttpResult): { recordType: string; recordId: string | null } | null;
+  auditAccess?(input: RouteInput<P, Q, B>, result: HttpResult): AccessedRecord | null;
   /** Every status the route can answer, with its schema. 400/401/403/413/415/422/429/500 are added by the framework where they apply. */
   responses: Record<number, ResponseDecl>;
   // Methods (not function properties) on purpose: a route typed for its own input joins a RouteDecl[] list.

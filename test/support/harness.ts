@@ -83,6 +83,8 @@ export interface TestServer {
   signInAndSelect(account: TestAccount): Promise<string>;
   /** Registers a company and its admin user (TOTP provisioned) through the real platform commands. */
   createCompanyWithAdmin(name: string, email: string, password: string): Promise<TestAccount>;
+  /** Writes the access audit entries still queued or coalescing, to read them back from the event store. */
+  flushAccessAudit(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -223,6 +225,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     selectTenant,
     signInAndSelect,
     createCompanyWithAdmin,
+    flushAccessAudit: () => running.flushAccessAudit(),
     close: async () => {
       await running.close();
       if (ownDir) await fs.rm(dataDir, { recursive: true, force: true });

@@ -107,6 +107,7 @@ export const authorizationRoutes: RouteDecl[] = [
       404: notFound404,
       503: unavailable503,
     },
+    auditAccess: (input) => ({ recordType: 'payerAuthorizationList', recordId: input.query.pacienteId ?? null }),
     handle: async (input, ctx) => {
       await awaitMinPosition(ctx, input.query.minPosition, [CLIENTES_PROJECTION]);
       await clientOr404(tenantCtx(ctx), input.params.id);
@@ -123,6 +124,7 @@ export const authorizationRoutes: RouteDecl[] = [
     params: AuthIdParams,
     query: { type: 'object', additionalProperties: false, properties: { ...minPositionQueryProperty } },
     responses: { 200: ok('The authorization', AuthorizationView, { ETag: RECORD_HEADERS.ETag }), 404: notFound404, 503: unavailable503 },
+    auditAccess: (input) => ({ recordType: 'payerAuthorization', recordId: input.params.authId }),
     handle: async (input, ctx) => {
       await awaitMinPosition(ctx, input.query.minPosition, [CLIENTES_PROJECTION]);
       const doc = await authorizationOr404(tenantCtx(ctx), input.params.id, input.params.authId);
@@ -166,6 +168,7 @@ export const authorizationRoutes: RouteDecl[] = [
       404: notFound404,
       503: unavailable503,
     },
+    auditAccess: (input) => ({ recordType: 'payerAuthorizationHistory', recordId: input.params.authId }),
     handle: async (input, ctx) => {
       await awaitMinPosition(ctx, input.query.minPosition, [CLIENTES_PROJECTION]);
       await authorizationOr404(tenantCtx(ctx), input.params.id, input.params.authId);

@@ -65,12 +65,14 @@ export const reportRoute: RouteDecl = route<{ id: string }, ReportQuery>({
     404: problem("No such client in the selected company (another company's client is reported the same way)"),
     503: unavailable503,
   },
+  auditAccess: (input) => ({ recordType: 'payerMonthlyReport', recordId: input.params.id }),
   handle: async (input, ctx) => {
     await awaitMinPosition(ctx, input.query.minPosition);
     const report = await payerReport(tenantCtx(ctx), input.params.id, input.query.mes);
     const { formato } = input.query;
     const csv = formato === 'csv' || (formato === undefined && /\btext\/csv\b/i.test(input.headers.accept ?? ''));
-    if (csv) return { status: 200, body: payerReportCsv(report.rows), contentType: 'text/csv; charset=utf-8' };
+    const auditPatientIds = report.rows.map((r) => r.patientId); // the CSV names them by name and document only
+    if (csv) return { status: 200, body: payerReportCsv(report.rows), contentType: 'text/csv; charset=utf-8', auditPatientIds };
     return { status: 200, body: report };
   },
 });

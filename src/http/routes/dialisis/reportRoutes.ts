@@ -77,6 +77,7 @@ export const reportRoutes: RouteDecl[] = [
       },
     },
     responses: { 200: { description: 'One row per patient with sessions in the month', schema: AdequacyView }, 503: unavailable503 },
+    auditAccess: (input) => ({ recordType: 'adequacyReport', recordId: input.query.pacienteId ?? null }),
     handle: async (input, ctx) => {
       await awaitMinPosition(ctx, input.query.minPosition, [SESSIONS_PROJECTION]);
       const { mes, pacienteId, sedeId } = input.query;
@@ -107,6 +108,7 @@ export const reportRoutes: RouteDecl[] = [
       422: problem('hasta before desde, or a range longer than allowed'),
       503: unavailable503,
     },
+    auditAccess: (input) => ({ recordType: 'dialysisAlertList', recordId: input.query.pacienteId ?? null }),
     handle: async (input, ctx) => {
       await awaitMinPosition(ctx, input.query.minPosition, [SESSIONS_PROJECTION]);
       const { desde, hasta, sedeId, pacienteId } = input.query;

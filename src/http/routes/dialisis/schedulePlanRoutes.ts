@@ -84,6 +84,7 @@ export const planRoutes: RouteDecl[] = [
       },
     },
     responses: { 200: { description: 'A page of plans', schema: pageOf(PlanView) }, 400: badCursor400, 503: unavailable503 },
+    auditAccess: (input) => ({ recordType: 'schedulePlanList', recordId: input.query.pacienteId ?? null }),
     handle: async (input, ctx) => {
       await awaitMinPosition(ctx, input.query.minPosition, [SCHEDULE_PROJECTION]);
       return { status: 200, body: await listPlans(tenantCtx(ctx), input.query) };
@@ -99,6 +100,7 @@ export const planRoutes: RouteDecl[] = [
     params: Params,
     query: minPositionOnly,
     responses: { 200: { description: 'The plan', schema: PlanView }, 404: plan404, 503: unavailable503 },
+    auditAccess: (input) => ({ recordType: 'schedulePlan', recordId: input.params.id }),
     handle: async (input, ctx) => {
       await awaitMinPosition(ctx, input.query.minPosition, [SCHEDULE_PROJECTION]);
       return { status: 200, body: planView(await planOr404(tenantCtx(ctx), input.params.id)) };

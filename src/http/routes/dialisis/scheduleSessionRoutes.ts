@@ -152,6 +152,7 @@ export const scheduleSessionRoutes: RouteDecl[] = [
       properties: { fecha: DateSchema, ...minPositionQueryProperty },
     },
     responses: { 200: { description: 'The occupancy', schema: OccupancyView }, 404: shift404, 503: unavailable503 },
+    auditAccess: (input) => ({ recordType: 'shiftOccupancy', recordId: input.params.id }),
     handle: async (input, ctx) => {
       await awaitMinPosition(ctx, input.query.minPosition, [SCHEDULE_PROJECTION]);
       const scope = tenantCtx(ctx);

@@ -90,6 +90,7 @@ export const sessionReadRoutes: RouteDecl[] = [
     params: Params,
     query: minPositionOnly,
     responses: { 200: ok('The session', SessionView, { ETag: RECORD_HEADERS.ETag }), 404: notFound404, 503: unavailable503 },
+    auditAccess: (input) => ({ recordType: 'dialysisSession', recordId: input.params.id }),
     handle: async (input, ctx) => {
       await awaitMinPosition(ctx, input.query.minPosition, [SESSIONS_PROJECTION]);
       const scope = tenantCtx(ctx);
@@ -111,6 +112,7 @@ export const sessionReadRoutes: RouteDecl[] = [
       properties: { fecha: DateSchema, sedeId: IdSchema, turnoId: IdSchema, ...minPositionQueryProperty },
     },
     responses: { 200: { description: 'The board', schema: BoardView }, 503: unavailable503 },
+    auditAccess: (input) => ({ recordType: 'dialysisDayBoard', recordId: input.query.fecha ?? null }),
     handle: async (input, ctx) => {
       await awaitMinPosition(ctx, input.query.minPosition, [SESSIONS_PROJECTION]);
       const { fecha, sedeId, turnoId } = input.query;
@@ -141,6 +143,7 @@ export const sessionReadRoutes: RouteDecl[] = [
       404: problem("No such patient in the selected company (another company's patient is reported the same way)"),
       503: unavailable503,
     },
+    auditAccess: (input) => ({ recordType: 'dialysisSessionList', recordId: input.params.patientId }),
     handle: async (input, ctx) => {
       await awaitMinPosition(ctx, input.query.minPosition, [SESSIONS_PROJECTION]);
       const scope = tenantCtx(ctx);
@@ -157,6 +160,7 @@ export const sessionReadRoutes: RouteDecl[] = [
     summary: "The session's history: every event, who, when, why, oldest first (amendments keep the original)",
     params: Params,
     idParam: 'id',
+    auditAs: 'dialysisSessionHistory',
     category: SESSION_CATEGORY,
     projection: SESSIONS_PROJECTION,
     notFound: notFound404,

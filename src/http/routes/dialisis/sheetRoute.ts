@@ -25,11 +25,12 @@ export const sheetRoute: RouteDecl = route<{ id: string }, MinPositionQuery>({
     404: problem("No such session in the selected company (another company's session is reported the same way)"),
     503: unavailable503,
   },
+  auditAccess: (input) => ({ recordType: 'dialysisSessionSheet', recordId: input.params.id }),
   handle: async (input, ctx) => {
     await awaitMinPosition(ctx, input.query.minPosition, [SESSIONS_PROJECTION]);
     const scope = tenantCtx(ctx);
     const doc = await sessionOr404(scope, input.params.id);
     const sheet = await sessionSheetOf(scope, doc, ctx.services.now().toISOString());
-    return { status: 200, body: await renderSessionSheet(sheet), contentType: 'application/pdf' };
+    return { status: 200, body: await renderSessionSheet(sheet), contentType: 'application/pdf', auditPatientIds: [doc.patientId] };
   },
 });

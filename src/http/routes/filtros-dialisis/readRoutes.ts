@@ -48,6 +48,7 @@ export const readRoutes: RouteDecl[] = [
       properties: { pacienteId: IdSchema, estado: { enum: [...DIALYZER_STATUSES] }, ...pageQueryProperties, ...minPositionQueryProperty },
     },
     responses: { 200: { description: 'A page of dialyzers', schema: pageOf(DialyzerView) }, 400: badCursor400, 503: unavailable503 },
+    auditAccess: (input) => ({ recordType: 'dialyzerList', recordId: input.query.pacienteId ?? null }),
     handle: async (input, ctx) => {
       await awaitMinPosition(ctx, input.query.minPosition, [FILTROS_PROJECTION]);
       const { pacienteId, estado, limit, cursor } = input.query;
@@ -63,6 +64,7 @@ export const readRoutes: RouteDecl[] = [
     summary: "The patient's dialyzers in service, ready ones first, each with why it is not ready",
     query: forPatient,
     responses: { 200: { description: 'Dialyzers of the patient', schema: ReadyListView }, 503: unavailable503 },
+    auditAccess: (input) => ({ recordType: 'dialyzerList', recordId: input.query.pacienteId ?? null }),
     handle: async (input, ctx) => {
       await awaitMinPosition(ctx, input.query.minPosition, [FILTROS_PROJECTION]);
       const at = ctx.services.now().toISOString();
@@ -78,6 +80,7 @@ export const readRoutes: RouteDecl[] = [
     summary: 'Dialyzers near their maximum uses (uses >= max - 2) or with falling TCV (last % below the threshold + 5)',
     query: minPositionOnly,
     responses: { 200: { description: 'Dialyzers that need attention', schema: AlertListView }, 503: unavailable503 },
+    auditAccess: () => ({ recordType: 'dialyzerAlertList', recordId: null }),
     handle: async (input, ctx) => {
       await awaitMinPosition(ctx, input.query.minPosition, [FILTROS_PROJECTION]);
       return { status: 200, body: await dialyzerAlerts(tenantCtx(ctx)) };
@@ -93,6 +96,7 @@ export const readRoutes: RouteDecl[] = [
     params: Params,
     query: minPositionOnly,
     responses: { 200: ok('The dialyzer', DialyzerView, { ETag: 'W/"<revision>"' }), 404: notFound404, 503: unavailable503 },
+    auditAccess: (input) => ({ recordType: 'dialyzer', recordId: input.params.id }),
     handle: async (input, ctx) => {
       await awaitMinPosition(ctx, input.query.minPosition, [FILTROS_PROJECTION]);
       const doc = await dialyzerOr404(tenantCtx(ctx), input.params.id);
@@ -109,6 +113,7 @@ export const readRoutes: RouteDecl[] = [
     params: Params,
     query: forPatient,
     responses: { 200: { description: 'The verdict', schema: ReadinessView }, 404: notFound404, 503: unavailable503 },
+    auditAccess: (input) => ({ recordType: 'dialyzerReadiness', recordId: input.params.id, patientIds: [input.query.pacienteId] }),
     handle: async (input, ctx) => {
       await awaitMinPosition(ctx, input.query.minPosition, [FILTROS_PROJECTION]);
       const at = ctx.services.now().toISOString();
@@ -130,6 +135,7 @@ export const readRoutes: RouteDecl[] = [
       404: notFound404,
       503: unavailable503,
     },
+    auditAccess: (input) => ({ recordType: 'dialyzerLabel', recordId: input.params.id }),
     handle: async (input, ctx) => {
       await awaitMinPosition(ctx, input.query.minPosition, [FILTROS_PROJECTION]);
       const label = await dialyzerLabel(tenantCtx(ctx), input.params.id);
@@ -143,6 +149,7 @@ export const readRoutes: RouteDecl[] = [
     summary: "The dialyzer's history: who, when, why and what of every event (reprocessings, checks, uses), oldest first",
     params: Params,
     idParam: 'id',
+    auditAs: 'dialyzerHistory',
     category: DIALYZER_CATEGORY,
     projection: FILTROS_PROJECTION,
     notFound: notFound404,

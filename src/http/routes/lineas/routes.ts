@@ -137,6 +137,7 @@ export function lineRoutes(c: LineGroupConfig): RouteDecl[] {
         properties: { status: { enum: [...LINE_STATUSES] }, patientId: IdSchema, ...pageQueryProperties, ...minPositionQueryProperty },
       },
       responses: { 200: { description: 'A page of lines', schema: pageOf(LineView) }, 400: badCursor400, 503: unavailable503 },
+      auditAccess: () => ({ recordType: 'bloodlineList', recordId: null }),
       handle: async (input, ctx) => {
         await awaitMinPosition(ctx, input.query.minPosition, [LINEAS_PROJECTION]);
         return { status: 200, body: await listBloodlines(tenantCtx(ctx), lineType, input.query) };
@@ -157,6 +158,7 @@ export function lineRoutes(c: LineGroupConfig): RouteDecl[] {
         properties: { pacienteId: IdSchema, ...minPositionQueryProperty },
       },
       responses: { 200: { description: 'The lines with their readiness', schema: ReadyView }, 503: unavailable503 },
+      auditAccess: (input) => ({ recordType: 'bloodlineList', recordId: input.query.pacienteId ?? null }),
       handle: async (input, ctx) => {
         await awaitMinPosition(ctx, input.query.minPosition, [LINEAS_PROJECTION]);
         return { status: 200, body: await readyBloodlines(tenantCtx(ctx), lineType, input.query.pacienteId) };
@@ -179,6 +181,7 @@ export function lineRoutes(c: LineGroupConfig): RouteDecl[] {
         },
       },
       responses: { 200: { description: 'A page of lines', schema: pageOf(LineView) }, 400: badCursor400, 503: unavailable503 },
+      auditAccess: () => ({ recordType: 'bloodlineList', recordId: null }),
       handle: async (input, ctx) => {
         await awaitMinPosition(ctx, input.query.minPosition, [LINEAS_PROJECTION]);
         const { margen, limit, cursor } = input.query;
@@ -196,6 +199,7 @@ export function lineRoutes(c: LineGroupConfig): RouteDecl[] {
       params: Params,
       query: minPositionOnly,
       responses: { 200: ok(`The ${c.noun}`, LineView, { ETag: RECORD_HEADERS.ETag }), 404: notFound404(c), 503: unavailable503 },
+      auditAccess: (input) => ({ recordType: 'bloodline', recordId: input.params.id }),
       handle: async (input, ctx) => {
         await awaitMinPosition(ctx, input.query.minPosition, [LINEAS_PROJECTION]);
         const doc = await bloodlineOr404(tenantCtx(ctx), lineType, input.params.id);
@@ -241,6 +245,7 @@ export function lineRoutes(c: LineGroupConfig): RouteDecl[] {
       summary: `The ${c.noun}'s history: who, when, why and what of every change, oldest first`,
       params: Params,
       idParam: 'id',
+      auditAs: 'bloodlineHistory',
       category: LINE_STREAM_CATEGORIES[lineType],
       projection: LINEAS_PROJECTION,
       notFound: notFound404(c),

@@ -79,6 +79,7 @@ export const machineRoutes: RouteDecl[] = [
       },
     },
     responses: { 200: { description: 'A page of machines', schema: pageOf(MachineView) }, 400: badCursor400, 503: unavailable503 },
+    auditAccess: () => ({ recordType: 'machineList', recordId: null }),
     handle: async (input, ctx) => {
       await awaitMinPosition(ctx, input.query.minPosition, [MONITORES_PROJECTION]);
       return { status: 200, body: await listMachines(tenantCtx(ctx), input.query) };
@@ -94,6 +95,7 @@ export const machineRoutes: RouteDecl[] = [
     params: Params,
     query: minPositionOnly,
     responses: { 200: ok('The machine', MachineView, { ETag: RECORD_HEADERS.ETag }), 404: notFound404, 503: unavailable503 },
+    auditAccess: (input) => ({ recordType: 'machine', recordId: input.params.id }),
     handle: async (input, ctx) => {
       await awaitMinPosition(ctx, input.query.minPosition, [MONITORES_PROJECTION]);
       const doc = await machineOr404(tenantCtx(ctx), input.params.id);
@@ -146,6 +148,7 @@ export const machineRoutes: RouteDecl[] = [
     params: Params,
     query: { type: 'object', additionalProperties: false, required: ['pacienteId'], properties: { pacienteId: IdSchema } },
     responses: { 200: { description: 'The verdict', schema: StartVerdictView }, 404: notFound404 },
+    auditAccess: (input) => ({ recordType: 'machineStartVerdict', recordId: input.params.id, patientIds: [input.query.pacienteId] }),
     handle: async (input, ctx) => {
       const scope = tenantCtx(ctx);
       await machineOr404(scope, input.params.id);
@@ -166,6 +169,7 @@ export const machineRoutes: RouteDecl[] = [
     summary: "The machine's history: uses, disinfections, calibrations, maintenance, tickets; who, when, why, oldest first",
     params: Params,
     idParam: 'id',
+    auditAs: 'machineHistory',
     category: MACHINE_CATEGORY,
     projection: MONITORES_PROJECTION,
     notFound: notFound404,

@@ -40,6 +40,7 @@ import {
 } from './routeSupport.js';
 import { CorrectPatientBody, RegisterPatientBody } from './patientSchemas.js';
 import { HistoryEntry, PatientSummary, PatientView } from './viewSchemas.js';
+import { pageItemIds } from '../../routeAudit.js';
 
 /** RegisterPatientBody: the entries come without their ids. */
 type RegisterPatientInput = Omit<RegisterPatientData, 'allergies' | 'coverages'> & {
@@ -111,7 +112,7 @@ export const patientRoutes: RouteDecl[] = [
       },
     },
     responses: { 200: { description: 'A page of patients', schema: pageOf(PatientSummary) }, 400: badCursor400, 503: unavailable503 },
-    auditAccess: () => ({ recordType: 'patientList', recordId: null }),
+    auditAccess: (_input, result) => ({ recordType: 'patientList', recordId: null, patientIds: pageItemIds(result) }),
     handle: async (input, ctx) => {
       await awaitMinPosition(ctx, input.query.minPosition, [PACIENTES_PROJECTION]);
       // Serialized once per change of the company's patients, after the wait: never older than the write waited for.

@@ -105,6 +105,7 @@ function kitRoutesOf(where: Where): RouteDecl[] {
       ...params,
       query: minPositionOnly,
       responses: { 200: ok('The kit', KitView, { ETag: RECORD_HEADERS.ETag }), 404: kit404, 503: unavailable503 },
+      auditAccess: (input) => ({ recordType: 'supplyKit', recordId: where.kitIdOf(input.params) }),
       handle: async (input, ctx) => {
         await awaitMinPosition(ctx, input.query.minPosition, [KITS_PROJECTION]);
         const doc = await kitOr404(tenantCtx(ctx), where.kitIdOf(input.params));
@@ -159,6 +160,7 @@ function kitRoutesOf(where: Where): RouteDecl[] {
         404: kit404,
         503: unavailable503,
       },
+      auditAccess: (input) => ({ recordType: 'supplyKitHistory', recordId: where.kitIdOf(input.params) }),
       handle: async (input, ctx) => {
         await awaitMinPosition(ctx, input.query.minPosition, [KITS_PROJECTION]);
         const kitId = where.kitIdOf(input.params);
