@@ -181,6 +181,21 @@ export type Signer = {
   staffId: string;
 };
 
+/**
+ * The company's clinical maximums of one session (Empresas policy, sessionLimits), with the policy revision that set
+ * them: the writes hand them in, the decider refuses the entry beyond one (the read model stays bounded).
+ */
+export type SessionLimits = {
+  revision: number;
+  readings: number;
+  complications: number;
+  medications: number;
+  pauses: number;
+  amendments: number;
+  addenda: number;
+};
+export type SessionLimit = Exclude<keyof SessionLimits, 'revision'>;
+
 export type ScheduledData = {
   sessionId: string;
   patientId: string;
@@ -222,9 +237,19 @@ export type SessionEvent =
   | E<'SessionValidatedByPhysician', Signer & { validatedAt: string }>
   | E<
       'SessionAmended',
-      { block: AmendableBlock; changes: Record<string, unknown>; previous: Record<string, unknown>; reason: string; policyRevision: number }
+      {
+        block: AmendableBlock;
+        changes: Record<string, unknown>;
+        previous: Record<string, unknown>;
+        reason: string;
+        policyRevision: number;
+        /** Who amended (a person with a clinical staff record, after a fresh code); absent on amendments of before. */
+        amendedBy?: Signer;
+        /** The record was validated: the amendment sends it back to awaiting validation (status signed). */
+        returnsToValidation?: true;
+      }
     >
-  | E<'SessionAddendumRecorded', { text: string; reason: string }>;
+  | E<'SessionAddendumRecorded', { text: string; reason: string; addedBy?: Signer }>;
 
 type C<T extends string, D> = CommandEnvelope<T, D>;
 export type SessionCommand =
@@ -233,11 +258,11 @@ export type SessionCommand =
   | C<'RecordPreDialysis', PreDialysis>
   | C<'RecordSafetyChecks', SafetyChecks>
   | C<'StartSession', Equipment & { prescription: PrescriptionSnapshot | null; patient: PatientFacts; warnings: string[] }>
-  | C<'PauseSession', { reason: string }>
+  | C<'PauseSession', { reason: string; limits: SessionLimits }>
   | C<'ResumeSession', Record<string, never>>
-  | C<'RecordReading', Reading & { readingId: string }>
-  | C<'RecordComplication', Complication & { complicationId: string }>
-  | C<'AdministerMedication', Medication & { medicationId: string }>
+  | C<'RecordReading', Reading & { readingId: string; limits: SessionLimits }>
+  | C<'RecordComplication', Complication & { complicationId: string; limits: SessionLimits }>
+  | C<'AdministerMedication', Medication & { medicationId: string; limits: SessionLimits }>
   | C<'EndSession', Record<string, never>>
   | C<'RecordPostDialysis', PostDialysis>
   | C<'InterruptSession', { reasonCode: InterruptionReason; note?: string }>
@@ -252,9 +277,12 @@ export type SessionCommand =
         changes: Record<string, unknown>;
         reason: string;
         policy: { revision: number; signedEditWindowHours: number };
+        limits: SessionLimits;
+        /** The person amending, as the writes confirmed them (staff record, fresh code). */
+        by: Signer;
       }
     >
-  | C<'AddAddendum', { text: string; reason: string }>;
+  | C<'AddAddendum', { text: string; reason: string; limits: SessionLimits; by: Signer }>;
 
 export const SESSION_EVENT_TYPES: readonly SessionEvent['type'][] = [
   'SessionScheduled',
