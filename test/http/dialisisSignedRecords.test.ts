@@ -23,7 +23,12 @@ describe('Dialisis signed records over HTTP: who changes them, who validates, an
 
   const code = (who: Clinician): Promise<string> => w.stepUpCode(who);
   const etagOf = async (path: string): Promise<string> => expectStatus(await s.get(path), 200).headers.get('etag')!;
-  const amendment = (kg: number, extra: Json = {}): Json => ({ block: 'post', changes: { scaleWeightKg: kg }, reason: 'Scale recalibrated', ...extra });
+  const amendment = (kg: number, extra: Json = {}): Json => ({
+    block: 'post',
+    changes: { scaleWeightKg: kg },
+    reason: 'Scale recalibrated',
+    ...extra,
+  });
 
   /** A treated session the nurse signed: its path. */
   async function signedSession(): Promise<string> {

@@ -58,7 +58,8 @@ export async function clinician(world: MonitoresWorld, role: 'physician' | 'nurs
   if (granted.position !== null) await services.projections.waitFor(granted.position);
   const account = { email, password, totpSecret, userId: user.userId, companyId: admin.companyId };
   const token = await world.server.signInAndSelect(account);
-  const fitting = role === 'physician' ? { name: 'Nephrologist', licensingBody: 'CMP', suggestedRoles: ['physician'], physician: true } : {};
+  const fitting =
+    role === 'physician' ? { name: 'Nephrologist', licensingBody: 'CMP', suggestedRoles: ['physician'], physician: true } : {};
   const body = positionOverrides ?? fitting;
   const position = await world.createPosition(world.a, { code: unique(role === 'physician' ? 'NEF-' : 'ENF-'), ...body });
   const staff = await world.hire(world.a, position.body.id as string);

@@ -194,7 +194,10 @@ function applySession(doc: SessionDoc, event: SessionEvent, stamp: Stamp): Parti
       const amendment = { block, changes, previous, reason, ...(amendedBy ? { amendedBy } : {}), ...stamp };
       const key = block === 'safetyChecks' ? 'safetyChecks' : block;
       const current = (doc[key] ?? {}) as Record<string, unknown>;
-      const amended = { [key]: { ...current, ...changes }, amendments: [...doc.amendments, { ...amendment, ...(returnsToValidation ? { returnsToValidation } : {}) }] };
+      const amended = {
+        [key]: { ...current, ...changes },
+        amendments: [...doc.amendments, { ...amendment, ...(returnsToValidation ? { returnsToValidation } : {}) }],
+      };
       if (!returnsToValidation) return amended;
       // Back to awaiting validation: the withdrawn validation stays on the record, beside the amendment.
       const earlier = [...(doc.earlierValidations ?? []), ...(doc.physicianValidation ? [doc.physicianValidation] : [])];

@@ -103,7 +103,9 @@ describe('session decider', () => {
       .when(cmd('EndSession', {}, plus(260)))
       .then({ type: 'SessionEnded', data: { endedAt: plus(260), effectiveMinutes: 240 } });
     given(...ready, started, ended())
-      .when(cmd('RecordComplication', { complicationId: 'c1', at: plus(241), code: 'cramps', severity: 'mild', limits: limits() }, plus(300)))
+      .when(
+        cmd('RecordComplication', { complicationId: 'c1', at: plus(241), code: 'cramps', severity: 'mild', limits: limits() }, plus(300)),
+      )
       .thenError('validation-failed');
   });
 
@@ -173,7 +175,8 @@ describe('session decider', () => {
       .when({ ...amendment, at: plus(250 + 24 * 60 + 1) })
       .thenError('editing-window-closed');
     given(...treated, signed)
-      .when(cmd(
+      .when(
+        cmd(
           'AmendSession',
           { block: 'post', changes: { scaleWeightKg: 70.1 }, reason: ' ', policy: amendPolicy, limits: limits(), by: nurse },
           plus(300),
@@ -190,7 +193,11 @@ describe('session decider', () => {
 
   it('an amendment after validation sends the record back for validation, naming who amended; an addendum does not', () => {
     const amend = (by = nurse) =>
-      cmd('AmendSession', { block: 'post', changes: { scaleWeightKg: 70.3 }, reason: 'scale misread', policy: amendPolicy, limits: limits(), by }, plus(310));
+      cmd(
+        'AmendSession',
+        { block: 'post', changes: { scaleWeightKg: 70.3 }, reason: 'scale misread', policy: amendPolicy, limits: limits(), by },
+        plus(310),
+      );
     given(...treated, signed, validated)
       .when(amend())
       .then({
@@ -205,7 +212,9 @@ describe('session decider', () => {
           returnsToValidation: true,
         },
       });
-    const reopened = given(...treated, signed, validated).when(amend()).events();
+    const reopened = given(...treated, signed, validated)
+      .when(amend())
+      .events();
     // Awaiting validation again: another physician (or the same) validates the amended record; the signer still may not.
     given(...treated, signed, validated, ...reopened)
       .when(cmd('ValidateSession', { signer: physician }, plus(320)))

@@ -2,7 +2,8 @@
 // signed -> validated; cancelled, no-show, interrupted) and the blocks recorded along it. Pure.
 import { notFound, rule, type Decider } from '../../decider.js';
 import { FieldChecks, invalidFields, isRealDate, notFutureInstant } from '../../fieldChecks.js';
-import type { AmendableBlock, SessionCommand, SessionEvent, SessionLimit, SessionLimits, SessionStatus } from './sessionEvents.js';
+import type { AmendableBlock, SessionCommand, SessionEvent, SessionStatus } from './sessionEvents.js';
+import { withinLimit } from './sessionLimits.js';
 import { checkInsideSession, checkWeighedBlock, missingForSigning, sessionStartReasons } from './sessionRules.js';
 import { evolveSession, initialSessionState, treatmentMinutes, type SessionState } from './sessionState.js';
 
@@ -25,18 +26,6 @@ function mustBe(state: SessionState, allowed: readonly SessionStatus[], doing: s
 }
 
 const blank = (text: string | undefined): boolean => !text || text.trim().length === 0;
-
-/** One more entry must stay within the company's clinical maximum of a session (a 409 naming the limit). */
-function withinLimit(count: number, limits: SessionLimits, limit: SessionLimit): void {
-  const max = limits[limit];
-  if (count >= max) {
-    throw rule('session-limit-reached', `a session holds at most ${max} ${limit} (company policy)`, {
-      limit,
-      max,
-      policyRevision: limits.revision,
-    });
-  }
-}
 
 function schedule(command: Command<'ScheduleSession'>, state: SessionState): SessionEvent[] {
   const { patient, today, ...data } = command.data;

@@ -1,5 +1,8 @@
 // The dialysis session record (domain.md 2 and 8, Dialisis): one stream per session, `dialysisSession-<id>`.
 import type { CommandEnvelope, DecidedEvent } from '../../decider.js';
+import type { SessionLimits } from './sessionLimits.js';
+
+export type { SessionLimit, SessionLimits } from './sessionLimits.js';
 
 export const SESSION_STATUSES = [
   'scheduled',
@@ -180,21 +183,6 @@ export type Signer = {
   userId: string;
   staffId: string;
 };
-
-/**
- * The company's clinical maximums of one session (Empresas policy, sessionLimits), with the policy revision that set
- * them: the writes hand them in, the decider refuses the entry beyond one (the read model stays bounded).
- */
-export type SessionLimits = {
-  revision: number;
-  readings: number;
-  complications: number;
-  medications: number;
-  pauses: number;
-  amendments: number;
-  addenda: number;
-};
-export type SessionLimit = Exclude<keyof SessionLimits, 'revision'>;
 
 export type ScheduledData = {
   sessionId: string;

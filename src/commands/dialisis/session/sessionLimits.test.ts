@@ -32,7 +32,9 @@ describe('session decider: bounded session records', () => {
   it('records readings up to the maximum, then refuses one more with 409 session-limit-reached naming it', () => {
     const three = [reading(10), reading(20), reading(30)];
     const next = cmd('RecordReading', { ...reading(40).data, limits: limits({ readings: 3 }) } as never, plus(41));
-    given(...ready, started, reading(10), reading(20)).when(next).then(reading(40));
+    given(...ready, started, reading(10), reading(20))
+      .when(next)
+      .then(reading(40));
     given(...ready, started, ...three)
       .when(next)
       .thenError('session-limit-reached', refusedAt('readings', 3));
@@ -56,7 +58,9 @@ describe('session decider: bounded session records', () => {
     given(...ready, started, medication(10), medication(20))
       .when(newMedication)
       .thenError('session-limit-reached', refusedAt('medications', 2));
-    given(...ready, started, medication(10)).when(newMedication).events();
+    given(...ready, started, medication(10))
+      .when(newMedication)
+      .events();
     given(...ready, started, ...pauseAndResume(10), ...pauseAndResume(20))
       .when(cmd('PauseSession', { reason: 'cramps', limits: limits({ pauses: 2 }) }, plus(30)))
       .thenError('session-limit-reached', refusedAt('pauses', 2));
@@ -65,10 +69,19 @@ describe('session decider: bounded session records', () => {
   it('bounds amendments and addenda of a signed session', () => {
     const amend = cmd(
       'AmendSession',
-      { block: 'post', changes: { scaleWeightKg: 70.6 }, reason: 'again', policy: amendPolicy, limits: limits({ amendments: 2 }), by: nurse },
+      {
+        block: 'post',
+        changes: { scaleWeightKg: 70.6 },
+        reason: 'again',
+        policy: amendPolicy,
+        limits: limits({ amendments: 2 }),
+        by: nurse,
+      },
       plus(300),
     );
-    given(...treated, signed, amended(70.2)).when(amend).events();
+    given(...treated, signed, amended(70.2))
+      .when(amend)
+      .events();
     given(...treated, signed, amended(70.2), amended(70.3))
       .when(amend)
       .thenError('session-limit-reached', refusedAt('amendments', 2));

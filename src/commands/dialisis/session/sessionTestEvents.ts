@@ -3,8 +3,11 @@ import type { PostDialysis, PreDialysis, SafetyChecks, SessionCommand, SessionEv
 
 export const T0 = '2025-03-03T08:00:00.000Z';
 export const plus = (minutes: number): string => new Date(Date.parse(T0) + minutes * 60_000).toISOString();
-export const cmd = <T extends SessionCommand['type']>(type: T, data: Extract<SessionCommand, { type: T }>['data'], at = T0): SessionCommand =>
-  ({ type, data, at, actor: 'u1', aggregateId: 's1', tenantId: 't1' }) as SessionCommand;
+export const cmd = <T extends SessionCommand['type']>(
+  type: T,
+  data: Extract<SessionCommand, { type: T }>['data'],
+  at = T0,
+): SessionCommand => ({ type, data, at, actor: 'u1', aggregateId: 's1', tenantId: 't1' }) as SessionCommand;
 
 export const active = { exists: true, status: 'active' };
 export const slot = { sessionId: 's1', patientId: 'p1', date: '2025-03-03', shiftId: 'm', locationId: 'l1' };
@@ -48,7 +51,10 @@ export const reading = (minute: number, id = `r${minute}`): SessionEvent => ({
   type: 'ReadingRecorded',
   data: { readingId: id, at: plus(minute), bloodPressure: { systolic: 130, diastolic: 80 }, pulse: 76, source: 'manual' },
 });
-export const ended = (minutes = 240): SessionEvent => ({ type: 'SessionEnded', data: { endedAt: plus(minutes), effectiveMinutes: minutes } });
+export const ended = (minutes = 240): SessionEvent => ({
+  type: 'SessionEnded',
+  data: { endedAt: plus(minutes), effectiveMinutes: minutes },
+});
 export const treated = [...ready, started, reading(60), ended(), { type: 'PostDialysisRecorded', data: post }] as SessionEvent[];
 export const nurse = { userId: 'n1', staffId: 'st1' };
 export const signed: SessionEvent = { type: 'SessionSignedByNurse', data: { ...nurse, signedAt: plus(250) } };

@@ -156,7 +156,12 @@ export const PauseBody = ReasonBody;
 export const InterruptBody = obj({ reasonCode: { enum: [...INTERRUPTION_REASONS] }, note: freeText(1000) }, ['reasonCode']);
 export const NoShowBody = obj({ note: freeText(1000) }, []);
 export const EmptyBody = obj({}, []);
-const StepUpCode: JsonSchema = { type: 'string', pattern: '^[0-9]{6}$', description: "A fresh code of the signer's authenticator (step-up)" };
+const StepUpCode: JsonSchema = {
+  type: 'string',
+  pattern: '^[0-9]{6}$',
+  maxLength: 6,
+  description: "A fresh code of the signer's authenticator (step-up)",
+};
 export const SignBody = obj({ code: StepUpCode });
 
 const partial = (properties: Record<string, JsonSchema>): JsonSchema => ({ ...obj(properties, []), minProperties: 1 });
