@@ -94,6 +94,8 @@ describe('Dialisis signed records over HTTP: who changes them, who validates, an
     const first = expectStatus(await s.post(w.physician.token, `${path}/validacion`, { code: await code(w.physician) }), 200).body;
     const firstMark = first.physicianValidation as Json;
     const amend = amendment(63.2, { code: await code(w.nurse) });
+    // A stale If-Match is refused before the code is spent: the same code then amends.
+    expectStatus(await s.post(w.nurse.token, `${path}/enmiendas`, amend, { 'If-Match': 'W/"0"' }), 412);
     const amended = expectStatus(await s.post(w.nurse.token, `${path}/enmiendas`, amend, { 'If-Match': await etagOf(path) }), 200).body;
     assert.equal(amended.status, 'signed');
     assert.equal(amended.physicianValidation, null);

@@ -1,6 +1,6 @@
 // Commands on a session as the routes run them: the session stream, and the facts other records hand the decider
 // (who may sign, the step-up code, the company's editing window). Starting a session lives in sessionStartWrites.ts.
-import { handleCommand, loadAggregate, type CommandContext, type CommandResult } from '../../handleCommand.js';
+import { handleCommand, loadAggregate, PreconditionFailedError, type CommandContext, type CommandResult } from '../../handleCommand.js';
 import { DomainError, notFound, rule } from '../../decider.js';
 import { newId, uuidV5 } from '../../eventIds.js';
 import { confirmStepUp } from '../../platform/stepUpWrites.js';
@@ -85,7 +85,10 @@ async function signedCommand(
   if (isApiClient(ctx.actor)) {
     throw new DomainError('people-only', 'a signed clinical record is signed and changed by a person, never by an API client', 403);
   }
-  const state = await sessionState(services, ctx.tenantId, sessionId);
+  const { state, revision } = await loadAggregate(services.events, sessionDecider, sessionStream(ctx.tenantId, sessionId));
+  if (!state.exists) throw notFound('session');
+  // A stale If-Match is answered before the code is spent, like any other refusal.
+  if (ifMatch !== null && ifMatch !== revision) throw new PreconditionFailedError(ifMatch, revision);
   const at = ctx.at ?? services.now().toISOString();
   const probe = { type: input.type, data: input.data({ userId: ctx.actor, staffId: '' }), aggregateId: sessionId, at };
   sessionDecider.decide({ ...probe, actor: ctx.actor, tenantId: ctx.tenantId } as SessionCommand, state);
