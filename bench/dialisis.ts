@@ -35,6 +35,7 @@ export async function benchDialisis(
     licenceRequired: true,
     licensingBody: 'CMP',
     suggestedRoles: ['physician'],
+    physician: true,
   });
   const physician = await call('POST', '/colaboradores', {
     document: { type: 'DNI', number: '09999999' },

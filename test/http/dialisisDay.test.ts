@@ -198,9 +198,15 @@ describe('Dialisis: a day from the standing plan to the validated session', () =
     assert.deepEqual((isolation.body.reasons as Json).machine, ['isolation-patient']);
     assert.equal(expectStatus(await get(`/monitores/${clean}`), 200).body.status, 'available');
 
-    // Amending the validated session: a new event with the reason; the original stays in the history.
+    // Amending the validated session (a fresh code): a new event with the reason; the original stays in the history, and the
+    // session awaits validation again.
     const etag = expectStatus(await get(path), 200).headers.get('etag')!;
-    const amendment = { block: 'post', changes: { scaleWeightKg: 63.2 }, reason: 'Scale recalibrated after the session' };
+    const amendment = {
+      block: 'post',
+      changes: { scaleWeightKg: 63.2 },
+      reason: 'Scale recalibrated after the session',
+      code: await w.stepUpCode(w.nurse),
+    };
     const amended = expectStatus(await post(w.nurse.token, `${path}/enmiendas`, amendment, { 'If-Match': etag }), 200);
     assert.equal((amended.body.post as Json).scaleWeightKg, 63.2);
     const kept = (amended.body.amendments as Json[])[0]!;
@@ -213,7 +219,7 @@ describe('Dialisis: a day from the standing plan to the validated session', () =
     // The day board and the patient's sessions show it.
     const board = expectStatus(await get(`/dialisis/agenda?fecha=${sessionDay}`), 200).body;
     const listed = (board.shifts as Json[]).flatMap((s) => s.sessions as Json[]).find((s) => s.id === sessionId)!;
-    assert.deepEqual([listed.status, (listed.patient as Json).familyNames], ['validated', 'Mamani Quispe']);
+    assert.deepEqual([listed.status, (listed.patient as Json).familyNames], ['signed', 'Mamani Quispe']);
     const mine = expectStatus(await get(`/dialisis/pacientes/${rosa}/sesiones`), 200).body.items as Json[];
     assert.deepEqual(
       mine.map((s) => s.id),

@@ -144,7 +144,7 @@ describe('Dialisis sessions: start interlocks, adequacy, alerts and tenancy over
     for (const read of [path, `${path}/historial`, `${path}/hoja`]) {
       expectStatus(await w.call(w.b, 'GET', read), 404, 'not-found');
     }
-    expectStatus(await w.call(w.b, 'POST', `${path}/adendas`, { json: { text: 'x', reason: 'y' } }), 404, 'not-found');
+    expectStatus(await w.call(w.b, 'POST', `${path}/adendas`, { json: { text: 'x', reason: 'y', code: '123456' } }), 404, 'not-found');
     expectStatus(await w.call(w.b, 'POST', `${path}/inasistencia`, { json: {} }), 404, 'not-found');
     expectStatus(await w.call(w.b, 'POST', `${path}/lecturas`, { json: s.reading(5) }), 404, 'not-found');
     const board = expectStatus(await w.call(w.b, 'GET', `/dialisis/agenda?fecha=${recorded.body.date as string}`), 200).body

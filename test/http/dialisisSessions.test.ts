@@ -162,7 +162,7 @@ describe('Dialisis sessions: events, ranges and signing over HTTP', () => {
     expectStatus(await nurse(`${path}/firma`, { code: await w.stepUpCode(w.nurse) }), 200);
     expectStatus(await nurse(`${path}/validacion`, { code: await w.stepUpCode(w.nurse) }), 403);
 
-    const amendment = { block: 'post', changes: { scaleWeightKg: 63.2 }, reason: 'Scale recalibrated' };
+    const amendment = { block: 'post', changes: { scaleWeightKg: 63.2 }, reason: 'Scale recalibrated', code: await w.stepUpCode(w.nurse) };
     expectStatus(await nurse(`${path}/enmiendas`, amendment), 428);
     const etag = expectStatus(await s.get(path), 200).headers.get('etag')!;
     expectStatus(await nurse(`${path}/enmiendas`, amendment, { 'If-Match': etag }), 200);
@@ -173,7 +173,7 @@ describe('Dialisis sessions: events, ranges and signing over HTTP', () => {
     const closed = await nurse(`${path}/enmiendas`, { ...amendment, changes: { scaleWeightKg: 63.4 } }, { 'If-Match': late });
     expectStatus(closed, 409, 'editing-window-closed');
     const addendum = { text: 'Patient called: dizziness at home, resolved.', reason: 'Follow-up call' };
-    const added = expectStatus(await nurse(`${path}/adendas`, addendum), 200).body;
+    const added = expectStatus(await nurse(`${path}/adendas`, { ...addendum, code: await w.stepUpCode(w.nurse) }), 200).body;
     assert.deepEqual(
       (added.addenda as Json[]).map((a) => [a.text, a.reason]),
       [[addendum.text, addendum.reason]],

@@ -46,7 +46,8 @@ export const shiftBody = (locationId: string, overrides: Json = {}): Json => ({
   ...overrides,
 });
 
-async function clinician(world: MonitoresWorld, role: 'physician' | 'nurse'): Promise<Clinician> {
+/** A member of company A with a built-in role, linked to a staff record under a position (by default one that fits the role). */
+export async function clinician(world: MonitoresWorld, role: 'physician' | 'nurse', positionOverrides?: Json): Promise<Clinician> {
   const { services, admin } = world.server;
   const caller = { actor: 'system' };
   const email = `${unique(`${role}-`)}@uno.example`;
@@ -57,7 +58,9 @@ async function clinician(world: MonitoresWorld, role: 'physician' | 'nurse'): Pr
   if (granted.position !== null) await services.projections.waitFor(granted.position);
   const account = { email, password, totpSecret, userId: user.userId, companyId: admin.companyId };
   const token = await world.server.signInAndSelect(account);
-  const body = role === 'physician' ? { name: 'Nephrologist', licensingBody: 'CMP', suggestedRoles: ['physician'] } : {};
+  const fitting =
+    role === 'physician' ? { name: 'Nephrologist', licensingBody: 'CMP', suggestedRoles: ['physician'], physician: true } : {};
+  const body = positionOverrides ?? fitting;
   const position = await world.createPosition(world.a, { code: unique(role === 'physician' ? 'NEF-' : 'ENF-'), ...body });
   const staff = await world.hire(world.a, position.body.id as string);
   const staffId = staff.body.id as string;

@@ -58,7 +58,7 @@ export async function startPrescriptionWorld(): Promise<PrescriptionWorld> {
     return { userId: user.userId, token };
   };
   try {
-    const nephrologist = { name: 'Nephrologist', licensingBody: 'CMP', suggestedRoles: ['physician'] };
+    const nephrologist = { name: 'Nephrologist', licensingBody: 'CMP', suggestedRoles: ['physician'], physician: true };
     const position = (await w.createPosition(w.a, nephrologist)).body.id as string;
     return {
       ...w,

@@ -35,6 +35,18 @@ describe('job position decider', () => {
       .thenError('validation-failed', (e) => assert.deepEqual(failedFields(e), ['licensingBody', 'suggestedRoles']));
   });
 
+  it("marks a physician's position only when it is clinical and requires a licence", () => {
+    given()
+      .when(cmd('CreateJobPosition', { ...nurse, code: 'NEF', physician: true }))
+      .then({ type: 'JobPositionCreated', data: { positionId: 'p1', ...nurse, code: 'NEF', physician: true, status: 'active' } });
+    given()
+      .when(cmd('CreateJobPosition', { ...nurse, licenceRequired: false, licensingBody: undefined, physician: true }))
+      .thenError('validation-failed', (e) => assert.deepEqual(failedFields(e), ['physician']));
+    given(created({ physician: true }))
+      .when(cmd('CorrectJobPosition', { clinical: false }))
+      .thenError('validation-failed', (e) => assert.deepEqual(failedFields(e), ['physician']));
+  });
+
   it('refuses to create the same position twice', () => {
     given(created()).when(cmd('CreateJobPosition', nurse)).thenError('already-exists');
   });

@@ -34,6 +34,7 @@ function checkFields(f: JobPositionFields): void {
   checks.check(f.code.trim().length > 0, 'code', 'must not be blank');
   checks.check(f.name.trim().length > 0, 'name', 'must not be blank');
   checks.check(!f.licenceRequired || Boolean(f.licensingBody?.trim()), 'licensingBody', 'is required when licenceRequired is true');
+  checks.check(!f.physician || (f.clinical && f.licenceRequired), 'physician', 'a physician position is clinical and requires a licence');
   checks.check(new Set(f.suggestedRoles).size === f.suggestedRoles.length, 'suggestedRoles', 'lists a role twice');
   checks.throwIfAny();
 }

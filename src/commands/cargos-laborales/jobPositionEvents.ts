@@ -16,11 +16,21 @@ export type JobPositionFields = {
   /** Who licenses the holders (e.g. CMP, CEP); required when licenceRequired. */
   licensingBody?: string;
   suggestedRoles: string[];
+  /** A physician's position (clinical, licensed): only its holders validate sessions and issue prescriptions. */
+  physician?: boolean;
 };
 
 /** A correction: the fields sent change; licensingBody null clears it. */
 export type JobPositionPatch = Partial<Omit<JobPositionFields, 'licensingBody'>> & { licensingBody?: string | null };
-export const CORRECTABLE_POSITION_FIELDS = ['code', 'name', 'clinical', 'licenceRequired', 'licensingBody', 'suggestedRoles'] as const;
+export const CORRECTABLE_POSITION_FIELDS = [
+  'code',
+  'name',
+  'clinical',
+  'licenceRequired',
+  'licensingBody',
+  'suggestedRoles',
+  'physician',
+] as const;
 
 export type JobPositionCommand =
   | CommandEnvelope<'CreateJobPosition', JobPositionFields>

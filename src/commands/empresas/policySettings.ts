@@ -60,6 +60,17 @@ export interface CompanyPolicy {
     /** Hours after signing during which a signed record may still be edited (0 = never; afterwards only addenda). */
     signedEditWindowHours: number;
   };
+  /** Clinical maximums of one dialysis session record (its read-model document stays far below 16 MiB). */
+  sessionLimits: {
+    /** Intradialytic readings (default 300: one a minute for 5 h). */
+    readings: number;
+    complications: number;
+    medications: number;
+    pauses: number;
+    /** Amendments after signing. */
+    amendments: number;
+    addenda: number;
+  };
   adequacy: {
     /** UF rate above this (mL/kg/h) is flagged. */
     ufRateThresholdMlKgH: number;
@@ -105,6 +116,7 @@ export const DEFAULT_POLICY: CompanyPolicy = deepFreeze<CompanyPolicy>({
   maintenance: { preventiveEveryHours: 1500, preventiveEveryDays: 180, overdueMode: 'block', modelOverrides: [] },
   disinfection: { requiredBetweenPatients: true },
   records: { signedEditWindowHours: 24 },
+  sessionLimits: { readings: 300, complications: 50, medications: 50, pauses: 20, amendments: 100, addenda: 50 },
   adequacy: { ufRateThresholdMlKgH: 13, ktvMinimum: 1.2, ktvTarget: 1.4, urrMinimumPercent: 65 },
   shifts: { defaultCapacity: 20, patientsPerNurse: 4 },
   staff: { licenceWarningDays: 30 },
@@ -137,6 +149,13 @@ export const POLICY_RANGES: Readonly<Record<string, NumberRange>> = {
   '/maintenance/modelOverrides/*/preventiveEveryHours': int(50, 10_000, 'h'),
   '/maintenance/modelOverrides/*/preventiveEveryDays': int(7, 730, 'days'),
   '/records/signedEditWindowHours': int(0, 168, 'h'),
+  // The upper bounds keep the largest possible session document far below MongoDB's 16 MiB (sessionDocBound.test.ts).
+  '/sessionLimits/readings': int(1, 480, 'readings'),
+  '/sessionLimits/complications': int(1, 60, 'complications'),
+  '/sessionLimits/medications': int(1, 100, 'medications'),
+  '/sessionLimits/pauses': int(1, 50, 'pauses'),
+  '/sessionLimits/amendments': int(1, 100, 'amendments'),
+  '/sessionLimits/addenda': int(1, 60, 'addenda'),
   '/adequacy/ufRateThresholdMlKgH': dec(5, 20, 'mL/kg/h'),
   '/adequacy/ktvMinimum': dec(0.8, 2, 'spKt/V'),
   '/adequacy/ktvTarget': dec(0.8, 3, 'spKt/V'),

@@ -13,6 +13,7 @@ import type {
   SessionEvent,
   SessionKind,
   SessionStatus,
+  Signer,
 } from '../../commands/dialisis/session/sessionEvents.js';
 import type { ConsequenceEvent } from '../../commands/dialisis/consequences/consequenceDecider.js';
 import type { ProjectedDoc } from '../runner/projection.js';
@@ -53,8 +54,17 @@ export type SessionDoc = ProjectedDoc & {
   medications: Entry<Medication & { medicationId: string }>[];
   nurseSignature: SignatureMark | null;
   physicianValidation: SignatureMark | null;
-  amendments: (Stamp & { block: string; changes: Record<string, unknown>; previous: Record<string, unknown>; reason: string })[];
-  addenda: (Stamp & { text: string; reason: string })[];
+  /** Validations an amendment withdrew (the record went back to awaiting validation), oldest first. */
+  earlierValidations: SignatureMark[];
+  amendments: (Stamp & {
+    block: string;
+    changes: Record<string, unknown>;
+    previous: Record<string, unknown>;
+    reason: string;
+    amendedBy?: Signer;
+    returnsToValidation?: true;
+  })[];
+  addenda: (Stamp & { text: string; reason: string; addedBy?: Signer })[];
   consequences: { kind: string; itemId: string; outcome: 'applied' | 'refused'; code: string | null; message: string | null; at: string }[];
   createdAt: string;
   createdBy: string;
@@ -111,6 +121,7 @@ function scheduled(recorded: RecordedEvent, data: Extract<SessionEvent, { type: 
     medications: [],
     nurseSignature: null,
     physicianValidation: null,
+    earlierValidations: [],
     amendments: [],
     addenda: [],
     consequences: [],
@@ -179,14 +190,23 @@ function applySession(doc: SessionDoc, event: SessionEvent, stamp: Stamp): Parti
       return { status: 'validated', physicianValidation: { userId, staffId, at: validatedAt } };
     }
     case 'SessionAmended': {
-      const { block, changes, previous, reason } = event.data;
-      const amendment = { block, changes, previous, reason, ...stamp };
+      const { block, changes, previous, reason, amendedBy, returnsToValidation } = event.data;
+      const amendment = { block, changes, previous, reason, ...(amendedBy ? { amendedBy } : {}), ...stamp };
       const key = block === 'safetyChecks' ? 'safetyChecks' : block;
       const current = (doc[key] ?? {}) as Record<string, unknown>;
-      return { [key]: { ...current, ...changes }, amendments: [...doc.amendments, amendment] };
+      const amended = {
+        [key]: { ...current, ...changes },
+        amendments: [...doc.amendments, { ...amendment, ...(returnsToValidation ? { returnsToValidation } : {}) }],
+      };
+      if (!returnsToValidation) return amended;
+      // Back to awaiting validation: the withdrawn validation stays on the record, beside the amendment.
+      const earlier = [...(doc.earlierValidations ?? []), ...(doc.physicianValidation ? [doc.physicianValidation] : [])];
+      return { ...amended, status: 'signed', physicianValidation: null, earlierValidations: earlier };
     }
-    case 'SessionAddendumRecorded':
-      return { addenda: [...doc.addenda, { text: event.data.text, reason: event.data.reason, ...stamp }] };
+    case 'SessionAddendumRecorded': {
+      const { text, reason, addedBy } = event.data;
+      return { addenda: [...doc.addenda, { text, reason, ...(addedBy ? { addedBy } : {}), ...stamp }] };
+    }
   }
 }
 

@@ -34,6 +34,14 @@ describe('signing rule', () => {
     assert.deepEqual(signingVerdict({ hireDate: '2024-01-15' }, { ...nurse, licenceRequired: false }, '2025-01-01').reasons, []);
   });
 
+  it("a physician's act (validating a session, prescribing) needs a physician's position, not any licensed clinical one", () => {
+    const nephrologist: SigningPosition = { ...nurse, physician: true };
+    assert.deepEqual(signingVerdict(staff, nurse, '2025-01-01', 'physician'), { allowed: false, reasons: ['position-not-physician'] });
+    assert.deepEqual(signingVerdict(staff, nephrologist, '2025-01-01', 'physician'), { allowed: true, reasons: [] });
+    assert.deepEqual(signingVerdict(staff, nurse, '2025-01-01', 'clinical'), { allowed: true, reasons: [] });
+    assert.deepEqual(signingVerdict(staff, nephrologist, '2025-07-01', 'physician').reasons, ['licence-expired']);
+  });
+
   it('gives every failed condition at once', () => {
     const verdict = signingVerdict({ ...staff, terminationDate: '2025-03-01' }, { ...nurse, clinical: false }, '2025-07-01');
     assert.deepEqual(verdict, { allowed: false, reasons: ['staff-terminated', 'position-not-clinical', 'licence-expired'] });

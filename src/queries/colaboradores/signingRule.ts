@@ -10,6 +10,7 @@ export const SIGNING_REASONS = [
   'position-not-clinical',
   'licence-missing',
   'licence-expired',
+  'position-not-physician',
 ] as const;
 export type SigningReason = (typeof SIGNING_REASONS)[number];
 
@@ -23,7 +24,12 @@ export interface SigningPosition {
   status: 'active' | 'inactive';
   clinical: boolean;
   licenceRequired: boolean;
+  /** A physician's position: only its holders validate sessions and issue prescriptions. */
+  physician?: boolean;
 }
+
+/** What the act needs: any clinical signature, or a physician's (validating a session, prescribing). */
+export type SigningAct = 'clinical' | 'physician';
 
 export interface SigningVerdict {
   allowed: boolean;
@@ -33,9 +39,15 @@ export interface SigningVerdict {
 /**
  * The verdict on calendar day `day` (YYYY-MM-DD): active staff (hired on or before the day, and the day before the
  * termination date, which is the first day without employment) holding an active clinical position, with a licence
- * valid through its expiry date when the position requires one. Every failed condition is a reason.
+ * valid through its expiry date when the position requires one; a physician's act also needs a physician's position.
+ * Every failed condition is a reason.
  */
-export function signingVerdict(staff: SigningStaff | null, position: SigningPosition | null, day: string): SigningVerdict {
+export function signingVerdict(
+  staff: SigningStaff | null,
+  position: SigningPosition | null,
+  day: string,
+  act: SigningAct = 'clinical',
+): SigningVerdict {
   if (!staff) return { allowed: false, reasons: ['no-staff-record'] };
   const reasons: SigningReason[] = [];
   if (staff.hireDate > day) reasons.push('staff-not-yet-hired');
@@ -46,6 +58,7 @@ export function signingVerdict(staff: SigningStaff | null, position: SigningPosi
     if (!position.clinical) reasons.push('position-not-clinical');
     if (position.licenceRequired && !staff.licence) reasons.push('licence-missing');
     if (position.licenceRequired && staff.licence && staff.licence.expiresOn < day) reasons.push('licence-expired');
+    if (act === 'physician' && position.physician !== true) reasons.push('position-not-physician');
   }
   return { allowed: reasons.length === 0, reasons };
 }

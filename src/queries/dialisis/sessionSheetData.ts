@@ -136,6 +136,9 @@ export async function sessionSheetOf(scope: TenantScope, doc: SessionDoc, genera
     post: doc.post ? { ...doc.post, netWeightKg: derived.netPostWeightKg ?? doc.post.scaleWeightKg } : null,
     derived: { ...derived, flags: clinical.flags },
     signatures: { nurse: await signer(scope, doc.nurseSignature), physician: await signer(scope, doc.physicianValidation) },
+    earlierValidations: (await Promise.all((doc.earlierValidations ?? []).map((mark) => signer(scope, mark)))).filter(
+      (s): s is SheetSigner => s !== null,
+    ),
     amendments: await Promise.all(
       doc.amendments.map(async (a) => ({
         at: a.at,

@@ -46,7 +46,8 @@ export async function sessionAfterWrite(
 /** What clients see: the document without its internal keys. */
 export function sessionView(doc: SessionDoc): Record<string, unknown> {
   const { tenantId: _t, _position, counts: _c, ...view } = doc;
-  return view;
+  // Documents projected before validations could be withdrawn have no list: none was.
+  return { ...view, earlierValidations: doc.earlierValidations ?? [] };
 }
 
 export type PatientBrief = { id: string; givenNames: string; familyNames: string; documentType: string; documentNumber: string };

@@ -24,9 +24,9 @@ async function patientFacts(events: EventStore, tenantId: string, patientId: str
 
 const commandTime = (services: AppServices, ctx: CommandContext): string => ctx.at ?? services.now().toISOString();
 
-/** The caller is the prescriber: a staff record allowed to sign clinical records at the command time. */
+/** The caller is the prescriber: a physician's staff record allowed to sign clinical records at the command time. */
 async function prescriberFacts(services: AppServices, ctx: CommandContext, at: string): Promise<PrescriberFacts> {
-  const verdict = await maySignClinicalRecords({ services, auth: { tenantId: ctx.tenantId } }, ctx.actor, at);
+  const verdict = await maySignClinicalRecords({ services, auth: { tenantId: ctx.tenantId } }, ctx.actor, at, 'physician');
   return { userId: ctx.actor, staffId: verdict.staffId, allowed: verdict.allowed, reasons: [...verdict.reasons] };
 }
 

@@ -2,61 +2,33 @@
 import assert from 'node:assert/strict';
 import { failedFields, scenario } from '../../givenWhenThen.js';
 import { sessionDecider } from './sessionDecider.js';
-import type { PostDialysis, PreDialysis, SafetyChecks, SessionCommand, SessionEvent } from './sessionEvents.js';
+import type { SessionEvent } from './sessionEvents.js';
+import {
+  active,
+  amendPolicy,
+  checkedIn,
+  cmd,
+  ended,
+  equipment,
+  limits,
+  nurse,
+  physician,
+  plus,
+  post,
+  pre,
+  prescription,
+  reading,
+  ready,
+  safety,
+  scheduled,
+  signed,
+  slot,
+  started,
+  treated,
+  validated,
+} from './sessionTestEvents.js';
 
 const given = scenario(sessionDecider);
-const T0 = '2025-03-03T08:00:00.000Z';
-const plus = (minutes: number): string => new Date(Date.parse(T0) + minutes * 60_000).toISOString();
-const cmd = <T extends SessionCommand['type']>(type: T, data: Extract<SessionCommand, { type: T }>['data'], at = T0): SessionCommand =>
-  ({ type, data, at, actor: 'u1', aggregateId: 's1', tenantId: 't1' }) as SessionCommand;
-
-const active = { exists: true, status: 'active' };
-const slot = { sessionId: 's1', patientId: 'p1', date: '2025-03-03', shiftId: 'm', locationId: 'l1' };
-const scheduled: SessionEvent = { type: 'SessionScheduled', data: { ...slot, kind: 'planned' } };
-const checkedIn: SessionEvent = { type: 'PatientCheckedIn', data: { checkedInAt: T0 } };
-const pre: PreDialysis = {
-  scaleWeightKg: 72.5,
-  wheelchairKg: 0,
-  bloodPressure: { systolic: 140, diastolic: 85 },
-  pulse: 78,
-  temperatureC: 36.6,
-};
-const post: PostDialysis = {
-  scaleWeightKg: 70.1,
-  bloodPressure: { systolic: 128, diastolic: 80 },
-  pulse: 74,
-  temperatureC: 36.5,
-  machineUfMl: 2400,
-};
-const safety: SafetyChecks = {
-  conductivityMsCm: 14.0,
-  conductivityTargetMsCm: 14.0,
-  dialysatePh: 7.2,
-  dialysateTemperatureC: 36.5,
-  residualDisinfectantAbsent: true,
-  airDetectorTested: true,
-  bloodLeakDetectorArmed: true,
-  alarmsTested: true,
-  checkedBy: 'n1',
-};
-const prescription = { version: 1, durationMinutes: 240, dryWeightKg: 70 };
-const equipment = { machineId: 'm1', dialyzerId: 'd1', arterialLineId: null, venousLineId: null };
-const started: SessionEvent = { type: 'SessionStarted', data: { ...equipment, startedAt: T0, prescription, warnings: [] } };
-const ready = [
-  scheduled,
-  checkedIn,
-  { type: 'PreDialysisRecorded', data: pre },
-  { type: 'SafetyChecksRecorded', data: safety },
-] as SessionEvent[];
-const reading = (minute: number, id = `r${minute}`): SessionEvent => ({
-  type: 'ReadingRecorded',
-  data: { readingId: id, at: plus(minute), bloodPressure: { systolic: 130, diastolic: 80 }, pulse: 76, source: 'manual' },
-});
-const ended = (minutes = 240): SessionEvent => ({ type: 'SessionEnded', data: { endedAt: plus(minutes), effectiveMinutes: minutes } });
-const treated = [...ready, started, reading(60), ended(), { type: 'PostDialysisRecorded', data: post }] as SessionEvent[];
-const nurse = { userId: 'n1', staffId: 'st1' };
-const signed: SessionEvent = { type: 'SessionSignedByNurse', data: { ...nurse, signedAt: plus(250) } };
-const amendPolicy = { revision: 4, signedEditWindowHours: 24 };
 
 describe('session decider', () => {
   it('schedules an active patient once per date and shift; a planned generation twice decides nothing', () => {
@@ -111,15 +83,19 @@ describe('session decider', () => {
 
   it('keeps readings and complications inside the session, and counts treatment time without pauses', () => {
     given(...ready, started)
-      .when(cmd('RecordReading', { readingId: 'r0', at: plus(-1), source: 'manual' }, plus(30)))
+      .when(cmd('RecordReading', { readingId: 'r0', at: plus(-1), source: 'manual', limits: limits() }, plus(30)))
       .thenError('validation-failed', (e) => assert.deepEqual(failedFields(e), ['at']));
     given(...ready, started)
       .when(
-        cmd('RecordReading', { readingId: 'r1', at: plus(30), bloodPressure: { systolic: 80, diastolic: 90 }, source: 'manual' }, plus(31)),
+        cmd(
+          'RecordReading',
+          { readingId: 'r1', at: plus(30), bloodPressure: { systolic: 80, diastolic: 90 }, source: 'manual', limits: limits() },
+          plus(31),
+        ),
       )
       .thenError('validation-failed', (e) => assert.deepEqual(failedFields(e), ['bloodPressure/diastolic']));
     given(...ready, started, reading(60))
-      .when(cmd('RecordReading', reading(60).data as never, plus(61)))
+      .when(cmd('RecordReading', { ...reading(60).data, limits: limits() } as never, plus(61)))
       .then();
     const paused: SessionEvent = { type: 'SessionPaused', data: { pausedAt: plus(60), reason: 'cramps' } };
     const resumed: SessionEvent = { type: 'SessionResumed', data: { resumedAt: plus(80) } };
@@ -127,7 +103,9 @@ describe('session decider', () => {
       .when(cmd('EndSession', {}, plus(260)))
       .then({ type: 'SessionEnded', data: { endedAt: plus(260), effectiveMinutes: 240 } });
     given(...ready, started, ended())
-      .when(cmd('RecordComplication', { complicationId: 'c1', at: plus(241), code: 'cramps', severity: 'mild' }, plus(300)))
+      .when(
+        cmd('RecordComplication', { complicationId: 'c1', at: plus(241), code: 'cramps', severity: 'mild', limits: limits() }, plus(300)),
+      )
       .thenError('validation-failed');
   });
 
@@ -167,8 +145,8 @@ describe('session decider', () => {
       .when(cmd('ValidateSession', { signer: nurse }))
       .thenError('validator-is-signer');
     given(...treated, signed)
-      .when(cmd('ValidateSession', { signer: { userId: 'dr1', staffId: 'st9' } }, plus(300)))
-      .then({ type: 'SessionValidatedByPhysician', data: { userId: 'dr1', staffId: 'st9', validatedAt: plus(300) } });
+      .when(cmd('ValidateSession', { signer: physician }, plus(300)))
+      .then(validated);
     given(...treated, signed)
       .when(cmd('RecordPostDialysis', post))
       .thenError('session-signed');
@@ -177,7 +155,7 @@ describe('session decider', () => {
   it('after signing, amends with a reason inside the editing window (keeping the previous values), then only addenda', () => {
     const amendment = cmd(
       'AmendSession',
-      { block: 'post', changes: { scaleWeightKg: 70.3 }, reason: 'scale misread', policy: amendPolicy },
+      { block: 'post', changes: { scaleWeightKg: 70.3 }, reason: 'scale misread', policy: amendPolicy, limits: limits(), by: nurse },
       plus(300),
     );
     given(...treated, signed)
@@ -190,20 +168,69 @@ describe('session decider', () => {
           previous: { scaleWeightKg: 70.1 },
           reason: 'scale misread',
           policyRevision: 4,
+          amendedBy: nurse,
         },
       });
     given(...treated, signed)
       .when({ ...amendment, at: plus(250 + 24 * 60 + 1) })
       .thenError('editing-window-closed');
     given(...treated, signed)
-      .when(cmd('AmendSession', { block: 'post', changes: { scaleWeightKg: 70.1 }, reason: ' ', policy: amendPolicy }, plus(300)))
+      .when(
+        cmd(
+          'AmendSession',
+          { block: 'post', changes: { scaleWeightKg: 70.1 }, reason: ' ', policy: amendPolicy, limits: limits(), by: nurse },
+          plus(300),
+        ),
+      )
       .thenError('validation-failed', (e) => assert.deepEqual(failedFields(e), ['reason', 'changes']));
     given(...treated, signed)
-      .when(cmd('AddAddendum', { text: 'Patient called: cramps at home', reason: 'follow-up' }, plus(5000)))
-      .then({ type: 'SessionAddendumRecorded', data: { text: 'Patient called: cramps at home', reason: 'follow-up' } });
+      .when(cmd('AddAddendum', { text: 'Patient called: cramps at home', reason: 'follow-up', limits: limits(), by: nurse }, plus(5000)))
+      .then({ type: 'SessionAddendumRecorded', data: { text: 'Patient called: cramps at home', reason: 'follow-up', addedBy: nurse } });
     given(...treated)
-      .when(cmd('AddAddendum', { text: 'x', reason: 'y' }))
+      .when(cmd('AddAddendum', { text: 'x', reason: 'y', limits: limits(), by: nurse }))
       .thenError('session-status');
+  });
+
+  it('an amendment after validation sends the record back for validation, naming who amended; an addendum does not', () => {
+    const amend = (by = nurse) =>
+      cmd(
+        'AmendSession',
+        { block: 'post', changes: { scaleWeightKg: 70.3 }, reason: 'scale misread', policy: amendPolicy, limits: limits(), by },
+        plus(310),
+      );
+    given(...treated, signed, validated)
+      .when(amend())
+      .then({
+        type: 'SessionAmended',
+        data: {
+          block: 'post',
+          changes: { scaleWeightKg: 70.3 },
+          previous: { scaleWeightKg: 70.1 },
+          reason: 'scale misread',
+          policyRevision: 4,
+          amendedBy: nurse,
+          returnsToValidation: true,
+        },
+      });
+    const reopened = given(...treated, signed, validated)
+      .when(amend())
+      .events();
+    // Awaiting validation again: another physician (or the same) validates the amended record; the signer still may not.
+    given(...treated, signed, validated, ...reopened)
+      .when(cmd('ValidateSession', { signer: physician }, plus(320)))
+      .then({ type: 'SessionValidatedByPhysician', data: { ...physician, validatedAt: plus(320) } });
+    given(...treated, signed, validated, ...reopened)
+      .when(cmd('ValidateSession', { signer: nurse }, plus(320)))
+      .thenError('validator-is-signer');
+    given(...treated, signed, validated)
+      .when(cmd('AddAddendum', { text: 'called', reason: 'follow-up', limits: limits(), by: physician }, plus(320)))
+      .then({ type: 'SessionAddendumRecorded', data: { text: 'called', reason: 'follow-up', addedBy: physician } });
+    const addendum = given(...treated, signed, validated)
+      .when(cmd('AddAddendum', { text: 'called', reason: 'follow-up', limits: limits(), by: physician }, plus(320)))
+      .events();
+    given(...treated, signed, validated, ...addendum)
+      .when(cmd('ValidateSession', { signer: physician }, plus(330)))
+      .thenError('session-signed');
   });
 
   it('answers not-found for a session that does not exist', () => {

@@ -3,6 +3,7 @@
 import { notFound, rule, type Decider } from '../../decider.js';
 import { FieldChecks, invalidFields, isRealDate, notFutureInstant } from '../../fieldChecks.js';
 import type { AmendableBlock, SessionCommand, SessionEvent, SessionStatus } from './sessionEvents.js';
+import { withinLimit } from './sessionLimits.js';
 import { checkInsideSession, checkWeighedBlock, missingForSigning, sessionStartReasons } from './sessionRules.js';
 import { evolveSession, initialSessionState, treatmentMinutes, type SessionState } from './sessionState.js';
 
@@ -61,28 +62,33 @@ function start(command: Command<'StartSession'>, state: SessionState): SessionEv
 
 function recordReading(command: Command<'RecordReading'>, state: SessionState): SessionEvent[] {
   mustBe(state, TREATED, 'recording a reading');
-  if (state.readingIds.includes(command.data.readingId)) return [];
+  const { limits, ...data } = command.data;
+  if (state.readingIds.includes(data.readingId)) return [];
+  withinLimit(state.readingIds.length, limits, 'readings');
   const checks = new FieldChecks();
-  checkInsideSession(checks, 'at', command.data.at, state, command.at);
-  const bp = command.data.bloodPressure;
+  checkInsideSession(checks, 'at', data.at, state, command.at);
+  const bp = data.bloodPressure;
   if (bp) checks.check(bp.diastolic < bp.systolic, 'bloodPressure/diastolic', 'must be below the systolic pressure');
   checks.throwIfAny();
-  return [{ type: 'ReadingRecorded', data: command.data }];
+  return [{ type: 'ReadingRecorded', data }];
 }
 
 function recordComplication(command: Command<'RecordComplication'>, state: SessionState): SessionEvent[] {
   mustBe(state, TREATED, 'recording a complication');
-  if (state.complicationIds.includes(command.data.complicationId)) return [];
+  const { limits, ...data } = command.data;
+  if (state.complicationIds.includes(data.complicationId)) return [];
+  withinLimit(state.complicationIds.length, limits, 'complications');
   const checks = new FieldChecks();
-  checkInsideSession(checks, 'at', command.data.at, state, command.at);
+  checkInsideSession(checks, 'at', data.at, state, command.at);
   checks.throwIfAny();
-  return [{ type: 'ComplicationRecorded', data: command.data }];
+  return [{ type: 'ComplicationRecorded', data }];
 }
 
 function administer(command: Command<'AdministerMedication'>, state: SessionState): SessionEvent[] {
   mustBe(state, OPEN, 'recording a medication');
-  if (state.medicationIds.includes(command.data.medicationId)) return [];
-  const d = command.data;
+  const { limits, ...d } = command.data;
+  if (state.medicationIds.includes(d.medicationId)) return [];
+  withinLimit(state.medicationIds.length, limits, 'medications');
   const checks = new FieldChecks();
   checks.check(notFutureInstant(d.at, command.at), 'at', 'must not be in the future');
   checks.check(d.given || !blank(d.reasonNotGiven), 'reasonNotGiven', 'a medication not given needs the reason');
@@ -122,7 +128,8 @@ function blockOf(state: SessionState, block: AmendableBlock): Record<string, unk
 
 function amend(command: Command<'AmendSession'>, state: SessionState): SessionEvent[] {
   mustBe(state, SIGNED, 'amending');
-  const { block, changes, reason, policy } = command.data;
+  const { block, changes, reason, policy, limits, by } = command.data;
+  withinLimit(state.amendmentCount, limits, 'amendments');
   const windowEnds = Date.parse(state.signedAt!) + policy.signedEditWindowHours * HOUR_MS;
   if (Date.parse(command.at) > windowEnds) {
     throw rule('editing-window-closed', `the ${policy.signedEditWindowHours} h editing window after signing has closed: add an addendum`, {
@@ -148,6 +155,9 @@ function amend(command: Command<'AmendSession'>, state: SessionState): SessionEv
     previous,
     reason: reason.trim(),
     policyRevision: policy.revision,
+    amendedBy: by,
+    // A validated record that changes needs a physician's validation again (the earlier one stays in the history).
+    ...(state.status === 'validated' ? { returnsToValidation: true as const } : {}),
   };
   return [{ type: 'SessionAmended', data }];
 }
@@ -169,6 +179,7 @@ function decideSession(command: SessionCommand, state: SessionState): SessionEve
       return start(command, state);
     case 'PauseSession':
       mustBe(state, ['in-progress'], 'pausing');
+      withinLimit(state.pauseCount, command.data.limits, 'pauses');
       if (blank(command.data.reason)) throw invalidFields([{ field: 'reason', message: 'a pause needs a reason' }]);
       return [{ type: 'SessionPaused', data: { pausedAt: command.at, reason: command.data.reason.trim() } }];
     case 'ResumeSession':
@@ -212,11 +223,13 @@ function decideSession(command: SessionCommand, state: SessionState): SessionEve
       return amend(command, state);
     case 'AddAddendum': {
       mustBe(state, SIGNED, 'adding an addendum');
+      const { text, reason, limits, by } = command.data;
+      withinLimit(state.addendumCount, limits, 'addenda');
       const checks = new FieldChecks();
-      checks.check(!blank(command.data.text), 'text', 'must not be blank');
-      checks.check(!blank(command.data.reason), 'reason', 'an addendum needs a reason');
+      checks.check(!blank(text), 'text', 'must not be blank');
+      checks.check(!blank(reason), 'reason', 'an addendum needs a reason');
       checks.throwIfAny();
-      return [{ type: 'SessionAddendumRecorded', data: { text: command.data.text.trim(), reason: command.data.reason.trim() } }];
+      return [{ type: 'SessionAddendumRecorded', data: { text: text.trim(), reason: reason.trim(), addedBy: by } }];
     }
   }
 }

@@ -1,5 +1,8 @@
 // The dialysis session record (domain.md 2 and 8, Dialisis): one stream per session, `dialysisSession-<id>`.
 import type { CommandEnvelope, DecidedEvent } from '../../decider.js';
+import type { SessionLimits } from './sessionLimits.js';
+
+export type { SessionLimit, SessionLimits } from './sessionLimits.js';
 
 export const SESSION_STATUSES = [
   'scheduled',
@@ -222,9 +225,19 @@ export type SessionEvent =
   | E<'SessionValidatedByPhysician', Signer & { validatedAt: string }>
   | E<
       'SessionAmended',
-      { block: AmendableBlock; changes: Record<string, unknown>; previous: Record<string, unknown>; reason: string; policyRevision: number }
+      {
+        block: AmendableBlock;
+        changes: Record<string, unknown>;
+        previous: Record<string, unknown>;
+        reason: string;
+        policyRevision: number;
+        /** Who amended (a person with a clinical staff record, after a fresh code); absent on amendments of before. */
+        amendedBy?: Signer;
+        /** The record was validated: the amendment sends it back to awaiting validation (status signed). */
+        returnsToValidation?: true;
+      }
     >
-  | E<'SessionAddendumRecorded', { text: string; reason: string }>;
+  | E<'SessionAddendumRecorded', { text: string; reason: string; addedBy?: Signer }>;
 
 type C<T extends string, D> = CommandEnvelope<T, D>;
 export type SessionCommand =
@@ -233,11 +246,11 @@ export type SessionCommand =
   | C<'RecordPreDialysis', PreDialysis>
   | C<'RecordSafetyChecks', SafetyChecks>
   | C<'StartSession', Equipment & { prescription: PrescriptionSnapshot | null; patient: PatientFacts; warnings: string[] }>
-  | C<'PauseSession', { reason: string }>
+  | C<'PauseSession', { reason: string; limits: SessionLimits }>
   | C<'ResumeSession', Record<string, never>>
-  | C<'RecordReading', Reading & { readingId: string }>
-  | C<'RecordComplication', Complication & { complicationId: string }>
-  | C<'AdministerMedication', Medication & { medicationId: string }>
+  | C<'RecordReading', Reading & { readingId: string; limits: SessionLimits }>
+  | C<'RecordComplication', Complication & { complicationId: string; limits: SessionLimits }>
+  | C<'AdministerMedication', Medication & { medicationId: string; limits: SessionLimits }>
   | C<'EndSession', Record<string, never>>
   | C<'RecordPostDialysis', PostDialysis>
   | C<'InterruptSession', { reasonCode: InterruptionReason; note?: string }>
@@ -252,9 +265,12 @@ export type SessionCommand =
         changes: Record<string, unknown>;
         reason: string;
         policy: { revision: number; signedEditWindowHours: number };
+        limits: SessionLimits;
+        /** The person amending, as the writes confirmed them (staff record, fresh code). */
+        by: Signer;
       }
     >
-  | C<'AddAddendum', { text: string; reason: string }>;
+  | C<'AddAddendum', { text: string; reason: string; limits: SessionLimits; by: Signer }>;
 
 export const SESSION_EVENT_TYPES: readonly SessionEvent['type'][] = [
   'SessionScheduled',

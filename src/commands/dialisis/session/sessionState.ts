@@ -28,6 +28,10 @@ export interface SessionState {
   readingIds: string[];
   complicationIds: string[];
   medicationIds: string[];
+  /** How many pauses, amendments and addenda so far: the clinical maximums count them. */
+  pauseCount: number;
+  amendmentCount: number;
+  addendumCount: number;
   endedAt: string | null;
   effectiveMinutes: number | null;
   interrupted: boolean;
@@ -52,6 +56,9 @@ export const initialSessionState: SessionState = {
   readingIds: [],
   complicationIds: [],
   medicationIds: [],
+  pauseCount: 0,
+  amendmentCount: 0,
+  addendumCount: 0,
   endedAt: null,
   effectiveMinutes: null,
   interrupted: false,
@@ -90,7 +97,7 @@ export function evolveSession(state: SessionState, event: SessionEvent): Session
       return { ...state, status: 'in-progress', startedAt, prescription, equipment };
     }
     case 'SessionPaused':
-      return { ...state, status: 'paused', pausedAt: event.data.pausedAt };
+      return { ...state, status: 'paused', pausedAt: event.data.pausedAt, pauseCount: state.pauseCount + 1 };
     case 'SessionResumed':
       return {
         ...state,
@@ -131,12 +138,17 @@ export function evolveSession(state: SessionState, event: SessionEvent): Session
     case 'SessionValidatedByPhysician':
       return { ...state, status: 'validated', validatedBy: { userId: event.data.userId, staffId: event.data.staffId } };
     case 'SessionAmended': {
-      const { block, changes } = event.data;
-      if (block === 'pre') return { ...state, pre: merged<PreDialysis>(state.pre, changes) };
-      if (block === 'post') return { ...state, post: merged<PostDialysis>(state.post, changes) };
-      return { ...state, safetyChecks: merged<SafetyChecks>(state.safetyChecks, changes) };
+      const { block, changes, returnsToValidation } = event.data;
+      const counted = {
+        ...state,
+        amendmentCount: state.amendmentCount + 1,
+        ...(returnsToValidation ? { status: 'signed' as const, validatedBy: null } : {}),
+      };
+      if (block === 'pre') return { ...counted, pre: merged<PreDialysis>(state.pre, changes) };
+      if (block === 'post') return { ...counted, post: merged<PostDialysis>(state.post, changes) };
+      return { ...counted, safetyChecks: merged<SafetyChecks>(state.safetyChecks, changes) };
     }
     case 'SessionAddendumRecorded':
-      return state;
+      return { ...state, addendumCount: state.addendumCount + 1 };
   }
 }

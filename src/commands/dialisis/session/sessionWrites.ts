@@ -1,7 +1,7 @@
 // Commands on a session as the routes run them: the session stream, and the facts other records hand the decider
 // (who may sign, the step-up code, the company's editing window). Starting a session lives in sessionStartWrites.ts.
-import { handleCommand, loadAggregate, type CommandContext, type CommandResult } from '../../handleCommand.js';
-import { notFound, rule } from '../../decider.js';
+import { handleCommand, loadAggregate, PreconditionFailedError, type CommandContext, type CommandResult } from '../../handleCommand.js';
+import { DomainError, notFound, rule } from '../../decider.js';
 import { newId, uuidV5 } from '../../eventIds.js';
 import { confirmStepUp } from '../../platform/stepUpWrites.js';
 import type { AppServices } from '../../../services.js';
@@ -9,11 +9,17 @@ import { companyPolicy } from '../../../queries/empresas/companyPolicy.js';
 import { maySignClinicalRecords } from '../../../queries/colaboradores/maySign.js';
 import { streamName } from '../../../stores/eventStore.js';
 import { sessionDecider } from './sessionDecider.js';
-import type { AmendableBlock, SessionCommand } from './sessionEvents.js';
+import type { AmendableBlock, SessionCommand, SessionLimits, Signer } from './sessionEvents.js';
 import type { SessionState } from './sessionState.js';
 
 export type SessionResult = CommandResult<SessionState>;
-type Plain = Exclude<SessionCommand, { type: 'ScheduleSession' | 'StartSession' | 'SignSession' | 'ValidateSession' | 'AmendSession' }>;
+type Signed = 'SignSession' | 'ValidateSession' | 'AmendSession' | 'AddAddendum';
+type Plain = Exclude<SessionCommand, { type: 'ScheduleSession' | 'StartSession' | Signed }>;
+/** Commands that add an entry to the session: the company's clinical maximums go with them. */
+type Bounded = 'RecordReading' | 'RecordComplication' | 'AdministerMedication' | 'PauseSession';
+const BOUNDED: ReadonlySet<string> = new Set<Bounded>(['RecordReading', 'RecordComplication', 'AdministerMedication', 'PauseSession']);
+/** A command as a route builds it: the writes add the limits. */
+export type PlainInput = { type: Plain['type']; data: unknown };
 
 export const sessionStream = (tenantId: string, sessionId: string): string => streamName(tenantId, sessionDecider.category, sessionId);
 
@@ -23,25 +29,42 @@ export async function sessionState(services: AppServices, tenantId: string, sess
   return state;
 }
 
-/** Commands that need nothing but the session's own stream. */
-export function sessionCommand(
+/** The company's clinical maximums of a session, with the policy revision that set them. */
+async function sessionLimits(services: AppServices, tenantId: string): Promise<SessionLimits> {
+  const { revision, settings } = await companyPolicy(services, tenantId);
+  return { revision, ...settings.sessionLimits };
+}
+
+/** Commands that need nothing but the session's own stream (and, for an entry, the company's maximums). */
+export async function sessionCommand(
   services: AppServices,
   ctx: CommandContext,
   sessionId: string,
-  command: Pick<Plain, 'type' | 'data'>,
+  command: PlainInput,
   ifMatch: number | null,
 ): Promise<SessionResult> {
-  return handleCommand(services.events, sessionDecider, { ...command, aggregateId: sessionId }, ctx, { ifMatch });
+  const data = BOUNDED.has(command.type)
+    ? { ...(command.data as object), limits: await sessionLimits(services, ctx.tenantId) }
+    : command.data;
+  const bounded = { type: command.type, data, aggregateId: sessionId } as Plain & { aggregateId: string };
+  return handleCommand(services.events, sessionDecider, bounded, ctx, { ifMatch });
 }
 
 /** Id of an entry added to a session (a reading, a complication, a medication): a retried request reuses it. */
 export const entryIdFor = (kind: string, sessionId: string, idempotencyKey: string | null | undefined): string =>
   idempotencyKey ? uuidV5(`${kind}\u0000${sessionId}\u0000${idempotencyKey}`) : newId();
 
-/** The signer: a fresh authenticator code (step-up), and a staff record allowed to sign clinical records now. */
-async function signerOf(services: AppServices, ctx: CommandContext, code: string): Promise<{ userId: string; staffId: string }> {
+/** Events of an API client name `client:<id>` as the actor: a program never signs nor changes a signed record. */
+const isApiClient = (actor: string): boolean => actor.startsWith('client:');
+
+/**
+ * The person acting on the signed record: never an API client; a staff record allowed to sign clinical records now (a
+ * physician's position for a physician's act); and a fresh authenticator code (step-up), spent last.
+ */
+async function signerOf(services: AppServices, ctx: CommandContext, code: string, physician: boolean): Promise<Signer> {
   const at = ctx.at ?? services.now().toISOString();
-  const verdict = await maySignClinicalRecords({ services, auth: { tenantId: ctx.tenantId } }, ctx.actor, at);
+  const act = physician ? 'physician' : 'clinical';
+  const verdict = await maySignClinicalRecords({ services, auth: { tenantId: ctx.tenantId } }, ctx.actor, at, act);
   if (!verdict.allowed || !verdict.staffId) {
     throw rule('signer-may-not-sign', `you may not sign clinical records now: ${verdict.reasons.join(', ')}`, { reasons: verdict.reasons });
   }
@@ -49,37 +72,69 @@ async function signerOf(services: AppServices, ctx: CommandContext, code: string
   return { userId: ctx.actor, staffId: verdict.staffId };
 }
 
-/** The nurse's sign-off (kind 'sign') or the physician's validation (kind 'validate'). */
-export async function signSession(
+type SignedInput = { type: Signed; data: (signer: Signer) => Record<string, unknown> };
+
+/** A command that needs the signer: judged on the record first, so a refusal never spends the person's code. */
+async function signedCommand(
+  services: AppServices,
+  ctx: CommandContext,
+  sessionId: string,
+  input: SignedInput & { code: string; physician: boolean },
+  ifMatch: number | null,
+): Promise<SessionResult> {
+  if (isApiClient(ctx.actor)) {
+    throw new DomainError('people-only', 'a signed clinical record is signed and changed by a person, never by an API client', 403);
+  }
+  const { state, revision } = await loadAggregate(services.events, sessionDecider, sessionStream(ctx.tenantId, sessionId));
+  if (!state.exists) throw notFound('session');
+  // A stale If-Match is answered before the code is spent, like any other refusal.
+  if (ifMatch !== null && ifMatch !== revision) throw new PreconditionFailedError(ifMatch, revision);
+  const at = ctx.at ?? services.now().toISOString();
+  const probe = { type: input.type, data: input.data({ userId: ctx.actor, staffId: '' }), aggregateId: sessionId, at };
+  sessionDecider.decide({ ...probe, actor: ctx.actor, tenantId: ctx.tenantId } as SessionCommand, state);
+  const signer = await signerOf(services, ctx, input.code, input.physician);
+  const command = { type: input.type, aggregateId: sessionId, data: input.data(signer) } as SessionCommand & { aggregateId: string };
+  return handleCommand(services.events, sessionDecider, command, ctx, { ifMatch });
+}
+
+/** The nurse's sign-off (kind 'sign') or the physician's validation (kind 'validate': a physician's position). */
+export function signSession(
   services: AppServices,
   ctx: CommandContext,
   sessionId: string,
   input: { kind: 'sign' | 'validate'; code: string },
   ifMatch: number | null,
 ): Promise<SessionResult> {
-  const state = await sessionState(services, ctx.tenantId, sessionId);
-  // Judge the record first: a refused signature must not spend the person's authenticator code.
   const type = input.kind === 'sign' ? 'SignSession' : 'ValidateSession';
-  const probe = {
-    type,
-    data: { signer: { userId: ctx.actor, staffId: '' } },
-    aggregateId: sessionId,
-    at: ctx.at ?? services.now().toISOString(),
-  };
-  sessionDecider.decide({ ...probe, actor: ctx.actor, tenantId: ctx.tenantId } as SessionCommand, state);
-  const signer = await signerOf(services, ctx, input.code);
-  return handleCommand(services.events, sessionDecider, { type, aggregateId: sessionId, data: { signer } }, ctx, { ifMatch });
+  const physician = input.kind === 'validate';
+  return signedCommand(services, ctx, sessionId, { type, data: (signer) => ({ signer }), code: input.code, physician }, ifMatch);
 }
 
+/** An amendment of a signed record: the editing window and the maximums of the company, by a person with a fresh code. */
 export async function amendSession(
   services: AppServices,
   ctx: CommandContext,
   sessionId: string,
-  input: { block: AmendableBlock; changes: Record<string, unknown>; reason: string },
+  input: { block: AmendableBlock; changes: Record<string, unknown>; reason: string; code: string },
   ifMatch: number | null,
 ): Promise<SessionResult> {
   const { revision, settings } = await companyPolicy(services, ctx.tenantId);
   const policy = { revision, signedEditWindowHours: settings.records.signedEditWindowHours };
-  const command = { type: 'AmendSession' as const, aggregateId: sessionId, data: { ...input, policy } };
-  return handleCommand(services.events, sessionDecider, command, ctx, { ifMatch });
+  const limits = { revision, ...settings.sessionLimits };
+  const { code, ...amendment } = input;
+  const data = (by: Signer) => ({ ...amendment, policy, limits, by });
+  return signedCommand(services, ctx, sessionId, { type: 'AmendSession', data, code, physician: false }, ifMatch);
+}
+
+/** An addendum to a signed record, by a person with a clinical staff record and a fresh code. */
+export async function addAddendum(
+  services: AppServices,
+  ctx: CommandContext,
+  sessionId: string,
+  input: { text: string; reason: string; code: string },
+  ifMatch: number | null,
+): Promise<SessionResult> {
+  const limits = await sessionLimits(services, ctx.tenantId);
+  const data = (by: Signer) => ({ text: input.text, reason: input.reason, limits, by });
+  return signedCommand(services, ctx, sessionId, { type: 'AddAddendum', data, code: input.code, physician: false }, ifMatch);
 }

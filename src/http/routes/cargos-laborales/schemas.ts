@@ -19,6 +19,11 @@ const fields: Record<string, JsonSchema> = {
     items: { type: 'string', pattern: ROLE_CODE_PATTERN },
     description: 'Role codes suggested for the user accounts of its staff',
   },
+  physician: {
+    type: 'boolean',
+    description:
+      "A physician's position (clinical, licence required; default false): only its holders validate dialysis sessions and issue prescriptions",
+  },
 };
 
 export const CreatePositionBody: JsonSchema = {
@@ -58,6 +63,7 @@ export const PositionView: JsonSchema = {
     'clinical',
     'licenceRequired',
     'suggestedRoles',
+    'physician',
     'status',
     'createdAt',
     'createdBy',
@@ -73,6 +79,7 @@ export const PositionView: JsonSchema = {
     licenceRequired: { type: 'boolean' },
     licensingBody: { type: 'string' },
     suggestedRoles: { type: 'array', items: { type: 'string' } },
+    physician: { type: 'boolean', description: 'Its holders validate sessions and issue prescriptions' },
     status: { enum: [...POSITION_STATUSES], description: 'An inactive position stays with its staff but is given to no one new' },
     statusReason: { type: 'string' },
     createdAt: { type: 'string', format: 'date-time' },

@@ -41,7 +41,8 @@ const BASE = '/dialisis/pacientes/{patientId}/prescripciones';
 const notFound404 = problem("No such patient in the selected company (another company's patient is reported the same way)");
 const forbidden403 = problem(
   'Missing permission dialisis:prescribe (`/problems/forbidden`), or the caller may not sign clinical records now: no staff ' +
-    'record, not a clinical position, no valid licence (`/problems/prescriber-may-not-sign`, reasons[]); and the framework reasons',
+    'record, not a clinical position, not a physician position, no valid licence (`/problems/prescriber-may-not-sign`, ' +
+    'reasons[]); and the framework reasons',
 );
 const ifMatch = { 'If-Match': ifMatchHeader(false) };
 const minPositionOnly = { type: 'object', additionalProperties: false, properties: { ...minPositionQueryProperty } };
@@ -68,7 +69,8 @@ export const prescriptionRoutes: RouteDecl[] = [
     summary: "Issue a new version of the patient's dialysis prescription (the caller is the prescriber)",
     description:
       'Version n+1 supersedes version n from its validFrom on (n then ends the day before; it stays in the history). The caller ' +
-      'must hold a staff record allowed to sign clinical records now (403 prescriber-may-not-sign). Refused (409) for a patient ' +
+      "must hold a physician's staff record (a cargos-laborales physician position) allowed to sign clinical records now (403 " +
+      'prescriber-may-not-sign, reasons[] with position-not-physician for any other licensed staff). Refused (409) for a patient ' +
       'not active (patient-deceased, patient-discharged, patient-inactive) and for a validFrom before the previous version’s ' +
       '(valid-from-before-previous-version). Hard ranges and rules between fields answer 422 naming the field. If-Match (optional): ' +
       'the ETag last read of the prescriptions.',

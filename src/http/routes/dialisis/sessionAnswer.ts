@@ -27,6 +27,7 @@ function entryOf(body: JsonSchema, idKey: string): JsonSchema {
 }
 
 const mark = nullable(obj({ userId: IdSchema, staffId: IdSchema, at: DateTimeSchema }));
+const signerMark = obj({ userId: IdSchema, staffId: IdSchema });
 const stamp = { at: DateTimeSchema, by: actor };
 
 export const SessionView: JsonSchema = obj(
@@ -75,18 +76,36 @@ export const SessionView: JsonSchema = obj(
     complications: { type: 'array', items: entryOf(ComplicationBody, 'complicationId') },
     medications: { type: 'array', items: entryOf(MedicationBody, 'medicationId') },
     nurseSignature: mark,
-    physicianValidation: mark,
+    physicianValidation: { ...mark, description: 'The validation in force; null while awaiting one (again, after an amendment)' },
+    earlierValidations: {
+      type: 'array',
+      items: obj({ userId: IdSchema, staffId: IdSchema, at: DateTimeSchema }),
+      description: 'Validations an amendment withdrew (the session went back to awaiting validation), oldest first',
+    },
     amendments: {
       type: 'array',
-      items: obj({
-        block: { enum: ['pre', 'post', 'safetyChecks'] },
-        changes: { type: 'object' },
-        previous: { type: 'object', description: 'The values before the amendment' },
-        reason: str,
-        ...stamp,
-      }),
+      items: obj(
+        {
+          block: { enum: ['pre', 'post', 'safetyChecks'] },
+          changes: { type: 'object' },
+          previous: { type: 'object', description: 'The values before the amendment' },
+          reason: str,
+          amendedBy: { ...signerMark, description: 'The person who amended (staff record; a fresh code confirmed them)' },
+          returnsToValidation: { const: true, description: 'It amended a validated session: the validation was withdrawn' },
+          ...stamp,
+        },
+        ['block', 'changes', 'previous', 'reason', 'at', 'by'],
+      ),
     },
-    addenda: { type: 'array', items: obj({ text: str, reason: str, ...stamp }) },
+    addenda: {
+      type: 'array',
+      items: obj({ text: str, reason: str, addedBy: { ...signerMark, description: 'The person who added it' }, ...stamp }, [
+        'text',
+        'reason',
+        'at',
+        'by',
+      ]),
+    },
     consequences: {
       type: 'array',
       description: 'What the end of the session did to its equipment and stock; a refused one is an alert',
@@ -117,6 +136,7 @@ export const SessionView: JsonSchema = obj(
     'readings',
     'complications',
     'medications',
+    'earlierValidations',
     'amendments',
     'addenda',
     'consequences',

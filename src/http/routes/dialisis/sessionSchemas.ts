@@ -156,18 +156,22 @@ export const PauseBody = ReasonBody;
 export const InterruptBody = obj({ reasonCode: { enum: [...INTERRUPTION_REASONS] }, note: freeText(1000) }, ['reasonCode']);
 export const NoShowBody = obj({ note: freeText(1000) }, []);
 export const EmptyBody = obj({}, []);
-export const SignBody = obj({
-  code: { type: 'string', pattern: '^[0-9]{6}$', description: "A fresh code of the signer's authenticator (step-up)" },
-});
+const StepUpCode: JsonSchema = {
+  type: 'string',
+  pattern: '^[0-9]{6}$',
+  maxLength: 6,
+  description: "A fresh code of the signer's authenticator (step-up)",
+};
+export const SignBody = obj({ code: StepUpCode });
 
 const partial = (properties: Record<string, JsonSchema>): JsonSchema => ({ ...obj(properties, []), minProperties: 1 });
 const amendmentOf = (block: (typeof AMENDABLE_BLOCKS)[number], properties: Record<string, JsonSchema>): JsonSchema =>
-  obj({ block: { const: block }, changes: partial(properties), reason: freeText(500, 'Why the signed record changes') });
+  obj({ block: { const: block }, changes: partial(properties), reason: freeText(500, 'Why the signed record changes'), code: StepUpCode });
 export const AmendBody: JsonSchema = {
   oneOf: [amendmentOf('pre', preFields), amendmentOf('post', postFields), amendmentOf('safetyChecks', safetyFields)],
   description: 'Changes to one block of a signed session, with the reason; the original values stay in the history',
 };
-export const AddendumBody = obj({ text: freeText(4000), reason: freeText(500) });
+export const AddendumBody = obj({ text: freeText(4000), reason: freeText(500), code: StepUpCode });
 
 export const StartBody = obj(
   {

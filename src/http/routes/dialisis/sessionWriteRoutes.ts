@@ -6,13 +6,15 @@ import { ifMatchHeader, ifMatchRevision } from '../../recordHeaders.js';
 import { route, type HttpResult, type RequestContext, type ResponseDecl, type RouteDecl } from '../../routeTypes.js';
 import type { CommandContext } from '../../../commands/handleCommand.js';
 import type { AppServices } from '../../../services.js';
-import type { AmendableBlock, SessionCommand } from '../../../commands/dialisis/session/sessionEvents.js';
+import type { AmendableBlock } from '../../../commands/dialisis/session/sessionEvents.js';
 import {
+  addAddendum,
   amendSession,
   entryIdFor,
   sessionCommand,
   sessionState,
   signSession,
+  type PlainInput,
   type SessionResult,
 } from '../../../commands/dialisis/session/sessionWrites.js';
 import { invalidFields } from '../../../commands/fieldChecks.js';
@@ -100,12 +102,11 @@ async function mustBeMedicationProduct(services: AppServices, ctx: CommandContex
   if (problems.length > 0) throw invalidFields(problems);
 }
 
-type Plain = Parameters<typeof sessionCommand>[3];
 const plain =
-  <B>(toCommand: (body: B, id: string, ctx: CommandContext) => Plain): Write<B> =>
+  <B>(toCommand: (body: B, id: string, ctx: CommandContext) => PlainInput): Write<B> =>
   (services, ctx, id, body, ifMatch) =>
     sessionCommand(services, ctx, id, toCommand(body, id, ctx), ifMatch);
-const as = <T extends SessionCommand['type']>(type: T, data: unknown) => ({ type, data }) as Plain;
+const as = <T extends PlainInput['type']>(type: T, data: unknown): PlainInput => ({ type, data });
 
 export const sessionWriteRoutes: RouteDecl[] = [
   sessionActionRoute({
@@ -133,7 +134,7 @@ export const sessionWriteRoutes: RouteDecl[] = [
   sessionActionRoute<{ reason: string }>({
     path: 'pausa',
     summary: 'Pause the treatment (the pause does not count as treatment time)',
-    description: 'Only a session in progress.',
+    description: "Only a session in progress; at most the company's sessionLimits.pauses (409 session-limit-reached).",
     body: PauseBody,
     write: plain((body) => as('PauseSession', body)),
   }),
@@ -148,14 +149,15 @@ export const sessionWriteRoutes: RouteDecl[] = [
     path: 'lecturas',
     summary: 'Record an intradialytic reading (its time inside the session)',
     description:
-      'Between the start and the end (or now); the diastolic below the systolic. A retried request with the same Idempotency-Key adds nothing.',
+      'Between the start and the end (or now); the diastolic below the systolic. A retried request with the same Idempotency-Key adds nothing. ' +
+      "At most the company's sessionLimits.readings per session (default 300; 409 session-limit-reached naming the limit).",
     body: ReadingBody,
     write: plain((body, id, ctx) => as('RecordReading', { ...body, readingId: entryIdFor('reading', id, ctx.idempotencyKey) })),
   }),
   sessionActionRoute<Record<string, unknown>>({
     path: 'complicaciones',
     summary: 'Record a complication (coded, with severity, intervention and outcome)',
-    description: 'Its time inside the session.',
+    description: "Its time inside the session. At most the company's sessionLimits.complications (409 session-limit-reached).",
     body: ComplicationBody,
     write: plain((body, id, ctx) =>
       as('RecordComplication', { ...body, complicationId: entryIdFor('complication', id, ctx.idempotencyKey) }),
@@ -166,7 +168,8 @@ export const sessionWriteRoutes: RouteDecl[] = [
     summary: 'Record a medication administered (dose, route, time, lot) or not given (with the reason)',
     description:
       'From check-in until signing; an expired lot is refused. A productId names the product of the company given (422 otherwise): ' +
-      "when the session ends, its supplies issue stockQuantity units (default 1) of it, with the lot, from the kit's warehouse.",
+      "when the session ends, its supplies issue stockQuantity units (default 1) of it, with the lot, from the kit's warehouse. " +
+      "At most the company's sessionLimits.medications (409 session-limit-reached).",
     body: MedicationBody,
     write: async (services, ctx, id, body, ifMatch) => {
       await mustBeMedicationProduct(services, ctx, id, body);
@@ -199,7 +202,9 @@ export const sessionWriteRoutes: RouteDecl[] = [
   sessionActionRoute<{ code: string }>({
     path: 'firma',
     summary: "The nurse's sign-off (a fresh authenticator code; a staff record with a valid licence)",
-    description: 'Required blocks missing answer 409 naming them; afterwards only amendments (within the editing window) and addenda.',
+    description:
+      'Required blocks missing answer 409 naming them; afterwards only amendments (within the editing window) and addenda. ' +
+      'Needs a person (never an API client, 403 people-only) with a clinical staff record allowed to sign.',
     body: SignBody,
     permission: 'dialisis:sign',
     write: (services, ctx, id, body, ifMatch) => signSession(services, ctx, id, { kind: 'sign', code: body.code }, ifMatch),
@@ -207,27 +212,34 @@ export const sessionWriteRoutes: RouteDecl[] = [
   sessionActionRoute<{ code: string }>({
     path: 'validacion',
     summary: "The physician's validation of a signed session (a fresh authenticator code; not the nurse who signed)",
-    description: 'Needs a staff record with a valid licence.',
+    description:
+      "Needs a person (never an API client, 403 people-only) whose staff record holds a physician's position (cargos-laborales " +
+      'physician) with a valid licence: any other answers 409 signer-may-not-sign naming the reasons (position-not-physician).',
     body: SignBody,
     permission: 'dialisis:validate',
     write: (services, ctx, id, body, ifMatch) => signSession(services, ctx, id, { kind: 'validate', code: body.code }, ifMatch),
   }),
-  sessionActionRoute<{ block: AmendableBlock; changes: Record<string, unknown>; reason: string }>({
+  sessionActionRoute<{ block: AmendableBlock; changes: Record<string, unknown>; reason: string; code: string }>({
     path: 'enmiendas',
-    summary: 'Amend a block of a signed session, with the reason, within the editing window',
+    summary: 'Amend a block of a signed session, with the reason, within the editing window (a fresh authenticator code)',
     description:
-      "A new event: the original values stay in the history. After the company's editing window only addenda (409 editing-window-closed).",
+      "A new event: the original values stay in the history. After the company's editing window only addenda (409 editing-window-closed). " +
+      'Needs a person (never an API client, 403 people-only) with a clinical staff record allowed to sign (409 signer-may-not-sign) ' +
+      'and a fresh code. An amendment of a validated session sends it back to signed, awaiting validation again; the earlier ' +
+      "validation stays in earlierValidations. At most the company's sessionLimits.amendments (409 session-limit-reached).",
     body: AmendBody,
     permission: 'dialisis:sign',
     ifMatchRequired: true,
     write: (services, ctx, id, body, ifMatch) => amendSession(services, ctx, id, body, ifMatch),
   }),
-  sessionActionRoute<{ text: string; reason: string }>({
+  sessionActionRoute<{ text: string; reason: string; code: string }>({
     path: 'adendas',
-    summary: 'Add an addendum to a signed session',
-    description: 'Any time after signing; the record itself never changes.',
+    summary: 'Add an addendum to a signed session (a fresh authenticator code)',
+    description:
+      'Any time after signing; the record itself never changes. Needs a person (never an API client, 403 people-only) with a ' +
+      "clinical staff record allowed to sign and a fresh code. At most the company's sessionLimits.addenda (409 session-limit-reached).",
     body: AddendumBody,
     permission: 'dialisis:sign',
-    write: plain((body) => as('AddAddendum', body)),
+    write: (services, ctx, id, body, ifMatch) => addAddendum(services, ctx, id, body, ifMatch),
   }),
 ];

@@ -83,6 +83,14 @@ function policySchema(partial: boolean): JsonSchema {
     records: g('Signed records', {
       signedEditWindowHours: num('/records/signedEditWindowHours', 'Hours after signing a record may still be edited (then only addenda)'),
     }),
+    sessionLimits: g('Clinical maximums of one dialysis session: one entry more answers 409 session-limit-reached naming the limit', {
+      readings: num('/sessionLimits/readings', 'Intradialytic readings per session (default 300: one a minute for 5 h)'),
+      complications: num('/sessionLimits/complications', 'Complications per session'),
+      medications: num('/sessionLimits/medications', 'Medications recorded per session'),
+      pauses: num('/sessionLimits/pauses', 'Pauses per session'),
+      amendments: num('/sessionLimits/amendments', 'Amendments of a signed session'),
+      addenda: num('/sessionLimits/addenda', 'Addenda of a signed session'),
+    }),
     adequacy: g('Adequacy and safety flags (KDOQI)', {
       ufRateThresholdMlKgH: num('/adequacy/ufRateThresholdMlKgH', 'UF rate above this is flagged'),
       ktvMinimum: num('/adequacy/ktvMinimum', 'spKt/V below this is flagged'),

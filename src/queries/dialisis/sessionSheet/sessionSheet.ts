@@ -152,6 +152,8 @@ export type SessionSheet = {
   post: SheetPost | null;
   derived: SheetDerived | null;
   signatures: { nurse: SheetSigner | null; physician: SheetSigner | null };
+  /** Validations a later amendment withdrew: printed beside the amendments, the record awaiting validation again. */
+  earlierValidations?: SheetSigner[];
   amendments: SheetAmendment[];
   addenda: SheetAddendum[];
 };

@@ -153,6 +153,11 @@ export function amendmentsBlock(w: SheetWriter, sheet: SessionSheet): void {
       row: [dateTime(a.at, zone), a.by, `Enmienda\n${blockLabel(a.block)}`, a.reason, changes(a.changes)],
     })),
     ...sheet.addenda.map((a) => ({ at: a.at, row: [dateTime(a.at, zone), a.by, 'Adenda', a.reason, a.text] })),
+    // A validation an amendment withdrew stays on the sheet, before the amendment that sent the record back.
+    ...(sheet.earlierValidations ?? []).map((v) => ({
+      at: v.at,
+      row: [dateTime(v.at, zone), v.name, 'Validación médica\n(anterior)', 'Retirada por una enmienda posterior', text(v.licence)],
+    })),
   ].sort((a, b) => Date.parse(a.at) - Date.parse(b.at));
   w.table(
     [
