@@ -195,6 +195,15 @@ for (const implementation of readStoreImplementations()) {
       await assert.rejects(people.find(A, {}, { limit: 1, after: 'not-a-cursor' }), InvalidCursorError);
     });
 
+    it('refuses a cursor whose values are not scalars, before any document is read', async function () {
+      await people.bulkWrite(['a', 'b', 'c'].map((id) => ({ kind: 'replace' as const, doc: person(id, { email: `${id}@x` }) })));
+      const forged = (v: unknown[]) => Buffer.from(JSON.stringify({ k: ['name', 'id'], v })).toString('base64url');
+      for (const value of [{ $regex: '(a+)+$' }, { $ne: null }, { $where: 'true' }, ['name a']]) {
+        await assert.rejects(people.find(A, {}, { sort: { name: 1 }, limit: 1, after: forged([value, 'a']) }), InvalidCursorError);
+        await assert.rejects(people.find(A, {}, { sort: { name: 1 }, limit: 1, after: forged(['name a', value]) }), InvalidCursorError);
+      }
+    });
+
     it('never shows one tenant the documents of another, even when the filter names it', async function () {
       await people.replace(person('shared-id', { email: 'b@x', age: 33 }, B));
       await people.replace(person('mine', { email: 'a@x', age: 33 }));
