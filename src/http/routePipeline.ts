@@ -13,6 +13,7 @@ import type { IdempotencyGuard } from './idempotency.js';
 import type { AccessAuditWriter } from './accessAudit.js';
 import { consistencyTokens } from './consistencyToken.js';
 import { PreparedJson } from './preparedJson.js';
+import { cursorBinding, openRequestCursor, routeTakesCursor, sealAnswerCursor } from './pageCursor.js';
 
 export interface PipelineDeps {
   services: AppServices;
@@ -97,6 +98,7 @@ export function routeHandler(route: RouteDecl, deps: PipelineDeps): Koa.Middlewa
   const validator = compileRouteValidator(route);
   const { services } = deps;
   const label = `${route.method.toUpperCase()} ${route.path}`;
+  const takesCursor = routeTakesCursor(route);
 
   return async (ctx) => {
     const principal = await principalFor(route, ctx, services, deps.authenticate);
@@ -115,6 +117,8 @@ export function routeHandler(route: RouteDecl, deps: PipelineDeps): Koa.Middlewa
       idempotencyKey: null,
     };
     markRouteAuth(rctx, route.auth);
+    // Cursors leave sealed for this company, route and filter; the handler sees only the store's own cursor.
+    if (takesCursor) await openRequestCursor(rctx, input, cursorBinding(route, tenantScopeOf(rctx), input));
 
     const key = route.idempotent ? input.headers['idempotency-key'] : undefined;
     const result = key
@@ -138,6 +142,7 @@ export function routeHandler(route: RouteDecl, deps: PipelineDeps): Koa.Middlewa
           },
         )
       : await route.handle(input, rctx);
+    sealAnswerCursor(rctx, result);
     await sealEventPosition(result, services);
 
     const ok = result.status >= 200 && result.status < 300;
