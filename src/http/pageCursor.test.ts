@@ -23,12 +23,14 @@ describe('page cursor seal', () => {
       assert.equal(codec.open(tampered, binding), null, `tampered at ${at}`);
     }
     assert.equal(createPageCursors(randomBytes(32)).open(sealed, binding), null);
-    for (const junk of ['', 'p1.', 'p1.AAAA', 'inner', 'c1' + sealed.slice(2), sealed + 'AA']) assert.equal(codec.open(junk, binding), null, junk);
+    for (const junk of ['', 'p1.', 'p1.AAAA', 'inner', 'c1' + sealed.slice(2), sealed + 'AA'])
+      assert.equal(codec.open(junk, binding), null, junk);
   });
 
   it('binds a cursor to its company, route, path parameters and filter, not to the page size', () => {
     const sealed = codec.seal('inner', binding);
-    const other = (scope: string, path: string, params: object, query: object) => cursorBinding({ method: 'get', path }, scope, { params, query });
+    const other = (scope: string, path: string, params: object, query: object) =>
+      cursorBinding({ method: 'get', path }, scope, { params, query });
     assert.equal(codec.open(sealed, other('company-a', '/pacientes', {}, { order: 'asc', sort: 'name', limit: 50 })), 'inner');
     assert.equal(codec.open(sealed, other('company-b', '/pacientes', {}, { sort: 'name', order: 'asc' })), null);
     assert.equal(codec.open(sealed, other('company-a', '/pacientes', {}, { sort: 'createdAt', order: 'asc' })), null);

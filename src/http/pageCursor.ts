@@ -61,7 +61,11 @@ export function pageCursors(services: AppServices): Promise<PageCursors> {
 const PAGE_OWN = new Set(['cursor', 'limit', 'minPosition']);
 
 /** What a cursor is bound to: the company (or platform), the route, its path parameters and every other query parameter. */
-export function cursorBinding(route: Pick<RouteDecl, 'method' | 'path'>, scope: string, input: Pick<RouteInput, 'params' | 'query'>): string {
+export function cursorBinding(
+  route: Pick<RouteDecl, 'method' | 'path'>,
+  scope: string,
+  input: Pick<RouteInput, 'params' | 'query'>,
+): string {
   const query = (input.query ?? {}) as Record<string, unknown>;
   const filter = Object.keys(query)
     .filter((name) => !PAGE_OWN.has(name))

@@ -7,14 +7,20 @@ const forged = (v: unknown[], k: unknown = ['name', 'id']): string => Buffer.fro
 
 describe('read cursors', () => {
   it('round-trips strings, finite numbers, booleans and null', () => {
-    for (const values of [['Quispe', 'p-1'], [null, 'p-2'], [12.5, 'p-3'], [false, 'p-4']]) {
+    for (const values of [
+      ['Quispe', 'p-1'],
+      [null, 'p-2'],
+      [12.5, 'p-3'],
+      [false, 'p-4'],
+    ]) {
       assert.deepEqual(decodeCursor(encodeCursor(keys, values), keys), values);
     }
   });
 
   it('refuses values a store could read as a query: objects, arrays, and numbers JSON cannot hold', () => {
     const operators: unknown[] = [{ $regex: '(a+)+$' }, { $where: 'sleep(1000)' }, { $gt: '' }, ['a', 'b'], {}];
-    for (const value of operators) assert.throws(() => decodeCursor(forged([value, 'p-1']), keys), InvalidCursorError, JSON.stringify(value));
+    for (const value of operators)
+      assert.throws(() => decodeCursor(forged([value, 'p-1']), keys), InvalidCursorError, JSON.stringify(value));
     assert.throws(() => decodeCursor(forged(['Quispe', { $ne: null }]), keys), InvalidCursorError);
     // 1e999 parses as Infinity
     const infinite = Buffer.from('{"k":["name","id"],"v":[1e999,"p-1"]}').toString('base64url');

@@ -221,7 +221,10 @@ for (const implementation of readStoreImplementations()) {
         await assert.rejects(people.findOne(A, filter), UnsafeFilterError);
         await assert.rejects(people.count(A, filter), UnsafeFilterError);
         await assert.rejects(people.updateOne(A, filter, { $set: { visits: 1 } }), UnsafeFilterError);
-        await assert.rejects(people.bulkWrite([{ kind: 'update', tenantId: A, filter, update: { $set: { visits: 1 } } }]), UnsafeFilterError);
+        await assert.rejects(
+          people.bulkWrite([{ kind: 'update', tenantId: A, filter, update: { $set: { visits: 1 } } }]),
+          UnsafeFilterError,
+        );
       }
       assert.equal((await people.get(A, 'a'))?.visits, undefined);
     });

@@ -117,7 +117,8 @@ export const patientRoutes: RouteDecl[] = [
     handle: async (input, ctx) => {
       await awaitMinPosition(ctx, input.query.minPosition, [PACIENTES_PROJECTION]);
       // Serialized once per change of the company's patients, after the wait: never older than the write waited for.
-      const prepare = (page: Page<Record<string, unknown>>) => PreparedJson.of({ ...page, nextCursor: sealPageCursor(ctx, page.nextCursor) });
+      const prepare = (page: Page<Record<string, unknown>>) =>
+        PreparedJson.of({ ...page, nextCursor: sealPageCursor(ctx, page.nextCursor) });
       return { status: 200, body: await preparedPatientList(tenantCtx(ctx), input.query, prepare) };
     },
   }),
