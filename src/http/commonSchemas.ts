@@ -65,7 +65,14 @@ export const pageQueryProperties = {
     default: LIMITS.pagination.defaultLimit,
     description: `Page size (default ${LIMITS.pagination.defaultLimit}, max ${LIMITS.pagination.maxLimit})`,
   },
-  cursor: { type: 'string', minLength: 1, maxLength: 2048, description: 'Opaque cursor: the nextCursor of the previous page' },
+  cursor: {
+    type: 'string',
+    minLength: 1,
+    maxLength: 2048,
+    description:
+      'Opaque cursor: the nextCursor of the previous page of the same list (same company, path and filters; limit may change). ' +
+      'Any other cursor answers 400 `/problems/invalid-cursor`.',
+  },
 } as const;
 
 /** Query property of read routes that support read-your-writes (see readYourWrites.ts). */

@@ -51,7 +51,9 @@ nothing is overwritten, and every record keeps who changed it, when, from where 
   another content type or a compressed body: send no \`Content-Encoding\`; 400 for malformed JSON).
 - JSON field names are camelCase; dates are ISO-8601; global event positions are decimal strings.
 - **Lists**: \`limit\` (default ${L.pagination.defaultLimit}, max ${L.pagination.maxLimit}) and an opaque \`cursor\` (the previous page's
-  \`nextCursor\`; null on the last page). Sorting is stable.
+  \`nextCursor\`; null on the last page). Sorting is stable. A cursor is sealed by the service for one company, path and set of
+  filters (only \`limit\` may change between pages): a cursor that is forged, altered or used elsewhere answers 400
+  \`/problems/invalid-cursor\`.
 
 ## Concurrency (ETag / If-Match)
 Reads of a record answer \`ETag: W/"<revision>"\`. Updates accept \`If-Match\` with that value: if the record changed

@@ -15,6 +15,7 @@ import { consistencyTokens } from './consistencyToken.js';
 import { PreparedJson } from './preparedJson.js';
 import { auditRead } from './routeAudit.js';
 import type { Principal } from '../auth/principal.js';
+import { cursorBinding, openRequestCursor, routeTakesCursor, sealAnswerCursor } from './pageCursor.js';
 
 export interface PipelineDeps {
   services: AppServices;
@@ -115,6 +116,7 @@ export function routeHandler(route: RouteDecl, deps: PipelineDeps): Koa.Middlewa
     const reader = { principal, tenantId: principal.tenantId, correlationId: String(ctx.state.correlationId), ...clientOf(ctx) };
     auditRead(auditDeps, route, asSent, { status }, { ...reader, at: services.now().toISOString() });
   };
+  const takesCursor = routeTakesCursor(route);
 
   return async (ctx) => {
     const seen: { input: RouteInput | null } = { input: null };
@@ -145,6 +147,8 @@ export function routeHandler(route: RouteDecl, deps: PipelineDeps): Koa.Middlewa
       idempotencyKey: null,
     };
     markRouteAuth(rctx, route.auth);
+    // Cursors leave sealed for this company, route and filter; the handler sees only the store's own cursor.
+    if (takesCursor) await openRequestCursor(rctx, input, cursorBinding(route, tenantScopeOf(rctx), input));
 
     const key = route.idempotent ? input.headers['idempotency-key'] : undefined;
     const result = key
@@ -168,6 +172,7 @@ export function routeHandler(route: RouteDecl, deps: PipelineDeps): Koa.Middlewa
           },
         )
       : await route.handle(input, rctx);
+    sealAnswerCursor(rctx, result);
     await sealEventPosition(result, services);
 
     const ok = result.status >= 200 && result.status < 300;

@@ -45,12 +45,18 @@ export function sortValuesOf(doc: unknown, keys: readonly SortKey[]): unknown[] 
   return keys.map(([field]) => valueAt(doc, field));
 }
 
+/** What a sort value may be in a cursor: an object or array would reach the store's filter as an operator. */
+function isCursorValue(value: unknown): value is string | number | boolean | null {
+  return value === null || typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value));
+}
+
 export function encodeCursor(keys: readonly SortKey[], values: unknown[]): string {
+  if (!values.every(isCursorValue)) throw new TypeError(`sort values must be scalars to page on (${keys.map(([f]) => f).join(', ')})`);
   return Buffer.from(JSON.stringify({ k: keys.map(([f, d]) => (d === 1 ? f : `-${f}`)), v: values })).toString('base64url');
 }
 
-/** The last item's sort values; throws InvalidCursorError unless the cursor was made for these keys. */
-export function decodeCursor(cursor: string, keys: readonly SortKey[]): unknown[] {
+/** The last item's sort values (scalars only); throws InvalidCursorError unless the cursor was made for these keys. */
+export function decodeCursor(cursor: string, keys: readonly SortKey[]): (string | number | boolean | null)[] {
   let parsed: unknown;
   try {
     parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
@@ -62,6 +68,7 @@ export function decodeCursor(cursor: string, keys: readonly SortKey[]): unknown[
   if (!Array.isArray(k) || !Array.isArray(v) || v.length !== keys.length || JSON.stringify(k) !== JSON.stringify(expected)) {
     throw new InvalidCursorError('cursor does not belong to this sort order');
   }
+  if (!v.every(isCursorValue)) throw new InvalidCursorError('cursor values must be strings, finite numbers, booleans or null');
   return v;
 }
 

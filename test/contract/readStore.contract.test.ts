@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { DuplicateKeyError, type Collection, type ReadDoc, type ReadStore, type SortSpec } from '../../src/stores/readStore.js';
 import { InvalidCursorError } from '../../src/stores/readCursor.js';
+import { UnsafeFilterError } from '../../src/stores/filterGuard.js';
 import { readStoreImplementations, type OpenedReadStore } from '../support/storeImplementations.js';
 
 interface Person extends ReadDoc {
@@ -94,7 +95,7 @@ for (const implementation of readStoreImplementations()) {
       assert.deepEqual(await ids({ tags: { $exists: false } }), ['p3']);
       assert.deepEqual(await ids({ $or: [{ age: { $lt: 35 } }, { 'address.zip': '15001' }] }), ['p1', 'p3']);
       assert.deepEqual(await ids({ id: { $in: ['p3', 'p1', 'nope'] } }), ['p1', 'p3']);
-      assert.deepEqual(await ids({ name: { $regex: '^name p[12]$' } }), ['p1', 'p2']);
+      assert.deepEqual(await ids({ name: { $regex: /^name p[12]$/ } }), ['p1', 'p2']);
       assert.deepEqual(await ids({ id: 'p2', age: 50 }), ['p2']);
       assert.deepEqual(await ids({ id: 'p2', age: 51 }), []);
       const one = await people.findOne(A, { 'address.city': 'Cusco' });
@@ -193,6 +194,39 @@ for (const implementation of readStoreImplementations()) {
       assert.ok(page.nextCursor);
       await assert.rejects(people.find(A, {}, { sort: { age: 1 }, limit: 1, after: page.nextCursor }), InvalidCursorError);
       await assert.rejects(people.find(A, {}, { limit: 1, after: 'not-a-cursor' }), InvalidCursorError);
+    });
+
+    it('refuses a cursor whose values are not scalars, before any document is read', async function () {
+      await people.bulkWrite(['a', 'b', 'c'].map((id) => ({ kind: 'replace' as const, doc: person(id, { email: `${id}@x` }) })));
+      const forged = (v: unknown[]) => Buffer.from(JSON.stringify({ k: ['name', 'id'], v })).toString('base64url');
+      for (const value of [{ $regex: '(a+)+$' }, { $ne: null }, { $where: 'true' }, ['name a']]) {
+        await assert.rejects(people.find(A, {}, { sort: { name: 1 }, limit: 1, after: forged([value, 'a']) }), InvalidCursorError);
+        await assert.rejects(people.find(A, {}, { sort: { name: 1 }, limit: 1, after: forged(['name a', value]) }), InvalidCursorError);
+      }
+    });
+
+    it('refuses, before reading, a filter no code of the service builds: code, text patterns, objects as values', async function () {
+      await people.replace(person('a', { email: 'a@x', name: 'a'.repeat(30) + '!' }));
+      const unsafe: Record<string, unknown>[] = [
+        { name: { $regex: '(a+)+$' } },
+        { $or: [{ id: 'a' }, { name: { $regex: '(a+)+$' } }] },
+        { $where: 'function () { return true; }' },
+        { $expr: { $eq: ['$name', '$email'] } },
+        { name: { $gt: { $regex: '(a+)+$' } } },
+        { address: { city: { $ne: null } } },
+      ];
+      for (const filter of unsafe) {
+        await assert.rejects(people.find(A, filter), UnsafeFilterError, JSON.stringify(filter));
+        await assert.rejects(people.find(A, filter, { sort: { name: 1 }, limit: 1 }), UnsafeFilterError);
+        await assert.rejects(people.findOne(A, filter), UnsafeFilterError);
+        await assert.rejects(people.count(A, filter), UnsafeFilterError);
+        await assert.rejects(people.updateOne(A, filter, { $set: { visits: 1 } }), UnsafeFilterError);
+        await assert.rejects(
+          people.bulkWrite([{ kind: 'update', tenantId: A, filter, update: { $set: { visits: 1 } } }]),
+          UnsafeFilterError,
+        );
+      }
+      assert.equal((await people.get(A, 'a'))?.visits, undefined);
     });
 
     it('never shows one tenant the documents of another, even when the filter names it', async function () {

@@ -92,7 +92,7 @@ describe('Pacientes over HTTP: notes, history, isolation between companies', () 
     for (const e of items) assert.match(e.position, /^c1\.[A-Za-z0-9_-]+$/);
     expectStatus(await call(a, 'GET', `/pacientes/${id}/historial?minPosition=${items.at(-1)!.position}`), 200);
     const paged = expectStatus(await call(a, 'GET', `/pacientes/${id}/historial?limit=2`), 200);
-    assert.match(paged.body.nextCursor, /^c1\.[A-Za-z0-9_-]+$/);
+    assert.match(paged.body.nextCursor, /^p1\.[A-Za-z0-9_-]+$/); // sealed like every list cursor (pageCursor.ts)
     const next = expectStatus(await call(a, 'GET', `/pacientes/${id}/historial?limit=10&cursor=${paged.body.nextCursor}`), 200);
     const entry = (e: Json) => `${e.recordType}:${e.recordId}:${e.revision}`;
     assert.deepEqual([...paged.body.items, ...next.body.items].map(entry), items.map(entry));

@@ -59,5 +59,6 @@ const escapeRegex = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$
 export function searchFilter(q: string): Filter | null {
   const words = normaliseText(q).split(' ').filter(Boolean);
   if (words.length === 0) return null;
-  return { $and: words.map((w) => ({ searchText: { $regex: escapeRegex(w) } })) };
+  // A RegExp object, not text: the read stores take patterns only in a form no request can produce (filterGuard.ts).
+  return { $and: words.map((w) => ({ searchText: { $regex: new RegExp(escapeRegex(w)) } })) };
 }

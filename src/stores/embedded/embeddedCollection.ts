@@ -19,6 +19,7 @@ import { UniqueIndexes } from './uniqueIndexes.js';
 import { pickFields, topLevelInclusion } from '../projectionFields.js';
 import { EqualityIndexes } from './equalityIndexes.js';
 import { updatedCopy, upsertedDoc } from './documentUpdate.js';
+import { assertSafeFilter } from '../filterGuard.js';
 
 /** The documents of one collection; a handle looks it up on every call, so a dropped collection starts empty. */
 export interface SortedRow {
@@ -88,6 +89,7 @@ export class CollectionData {
 
   /** Stored documents of a tenant matching a filter (references: callers copy before handing them out). */
   matching(tenantId: string, filter: Filter | undefined, firstOnly = false): ReadDoc[] {
+    assertSafeFilter(filter);
     const docs = this.tenants.get(tenantId);
     if (!docs) return [];
     const hasFilter = filter !== undefined && Object.keys(filter).length > 0;
@@ -132,6 +134,7 @@ export class EmbeddedCollection<T extends ReadDoc> implements Collection<T> {
 
   async find(tenantId: string, filter?: Filter, options: FindOptions = {}): Promise<Page<T>> {
     const keys = sortKeysOf(options.sort);
+    assertSafeFilter(filter); // before the cached views too
     const data = this.data();
     // Lists are read far more often than written: keep the sorted set until the tenant's next write.
     const key = viewKey(filter, keys);
@@ -256,10 +259,11 @@ function isOlder(stored: ReadDoc | undefined, position: number): boolean {
   return current === null || current < position;
 }
 
-/** Cache key of a (filter, sort) pair; null when the filter holds values JSON cannot tell apart (RegExp...). */
+/** Cache key of a (filter, sort) pair; null when the filter holds values JSON cannot tell apart (Dates...). */
 function viewKey(filter: Filter | undefined, keys: unknown): string | null {
   let plain = true;
   const key = JSON.stringify([filter ?? {}, keys], (_k, v: unknown) => {
+    if (v instanceof RegExp) return { $regexp: String(v) }; // a search's pattern: the same text is the same filter
     if (v !== null && typeof v === 'object' && !Array.isArray(v) && Object.getPrototypeOf(v) !== Object.prototype) plain = false;
     return v;
   });

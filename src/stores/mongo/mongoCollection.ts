@@ -23,6 +23,7 @@ import {
   storedPosition,
 } from '../readStore.js';
 import { decodeCursor, encodeCursor, keysetFilter, sortKeysOf, sortValuesOf } from '../readCursor.js';
+import { assertSafeFilter } from '../filterGuard.js';
 
 const DUPLICATE_KEY = 11000;
 
@@ -32,6 +33,7 @@ export type StoredDoc = Document & { _id: string };
 export const mongoKey = (tenantId: string, id: string): string => `${tenantId}:${id}`;
 
 function scoped(tenantId: string, filter: Filter | undefined, ...more: Filter[]): Document {
+  assertSafeFilter(filter); // every query and update of this adapter is scoped here
   // A filter repeating our own tenantId is redundant, and in an upsert mongod refuses two equalities on one path (code 54).
   if (filter?.tenantId === tenantId) {
     const { tenantId: _same, ...rest } = filter;

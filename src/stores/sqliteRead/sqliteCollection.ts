@@ -9,6 +9,7 @@ import { updatedCopy, upsertedDoc } from '../embedded/documentUpdate.js';
 import { projected, topLevelInclusion } from '../projectionFields.js';
 import { all, rowValueSeek, translateFilter, type SqlCondition } from './sqlFilter.js';
 import type { ReadTable } from './readTable.js';
+import { assertSafeFilter } from '../filterGuard.js';
 
 /** A page to read: the filter with the cursor's condition, its SQL, the sort keys, and how many to skip and take. */
 interface PageRequest {
@@ -37,6 +38,7 @@ export class SqliteCollection<T extends ReadDoc> implements Collection<T> {
   }
 
   private findNow(tenantId: string, filter?: Filter, options: FindOptions = {}): Page<T> {
+    assertSafeFilter(filter);
     const table = this.table(false);
     if (!table) return { items: [], nextCursor: null };
     const keys = sortKeysOf(options.sort);
@@ -87,6 +89,7 @@ export class SqliteCollection<T extends ReadDoc> implements Collection<T> {
   }
 
   private countNow(tenantId: string, filter?: Filter): number {
+    assertSafeFilter(filter);
     const table = this.table(false);
     if (!table) return 0;
     if (!filter || Object.keys(filter).length === 0) return table.countAll.get(tenantId) ?? 0;
@@ -178,6 +181,7 @@ export class SqliteCollection<T extends ReadDoc> implements Collection<T> {
   }
 
   private first(table: ReadTable, tenantId: string, filter: Filter): ReadDoc | null {
+    assertSafeFilter(filter); // findOne and updates
     if (typeof filter.id === 'string' && Object.keys(filter).length === 1) {
       const json = table.getDoc.get(tenantId, filter.id);
       return json === undefined ? null : (JSON.parse(json) as ReadDoc);

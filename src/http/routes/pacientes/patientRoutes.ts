@@ -14,8 +14,10 @@ import { PACIENTES_PROJECTION } from '../../../projections/pacientes/pacientesPr
 import { patientHistory, preparedPatientList, SORT_FIELDS, type PatientListQuery } from '../../../queries/pacientes/pacientesQueries.js';
 import { patientOr404 } from '../../../queries/pacientes/readModel.js';
 import { InvalidCursorError } from '../../../stores/readCursor.js';
+import type { Page } from '../../../stores/readStore.js';
 import { consistencyTokens } from '../../consistencyToken.js';
 import { PreparedJson } from '../../preparedJson.js';
+import { sealPageCursor } from '../../pageCursor.js';
 import {
   badCursor400,
   commandCtx,
@@ -116,7 +118,9 @@ export const patientRoutes: RouteDecl[] = [
     handle: async (input, ctx) => {
       await awaitMinPosition(ctx, input.query.minPosition, [PACIENTES_PROJECTION]);
       // Serialized once per change of the company's patients, after the wait: never older than the write waited for.
-      return { status: 200, body: await preparedPatientList(tenantCtx(ctx), input.query, (page) => PreparedJson.of(page)) };
+      const prepare = (page: Page<Record<string, unknown>>) =>
+        PreparedJson.of({ ...page, nextCursor: sealPageCursor(ctx, page.nextCursor) });
+      return { status: 200, body: await preparedPatientList(tenantCtx(ctx), input.query, prepare) };
     },
   }),
   route<PatientIdParams, MinPositionQuery>({
