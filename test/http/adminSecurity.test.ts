@@ -208,7 +208,7 @@ describe('Administration: what a company admin or a program can never do', () =>
       {
         type: 'InviteUser',
         aggregateId: userId,
-        data: { email, name: 'I', activationHash: 'lost', activationExpiresAt: '2100-01-01T00:00:00.000Z' },
+        data: { email, name: 'I', activationHash: 'lost', activationExpiresAt: '2100-01-01T00:00:00.000Z', companyId: a.companyId },
       },
       ctx,
     );

@@ -166,6 +166,7 @@ export const companyRoutes: RouteDecl[] = [
           to: admin.email,
           name: admin.name,
           companyName: doc.name,
+          opens: registered.opens ?? 'account',
           ...registered.admin.activation,
         });
       }
@@ -229,10 +230,11 @@ export const companyRoutes: RouteDecl[] = [
     },
     async handle({ params, body }, ctx) {
       const doc = await companyDoc(ctx.services, params.id);
-      const { admin, position } = await appointAdmin(ctx.services, params.id, body.admin, callerOf(ctx, body.reason));
+      const { admin, opens, position } = await appointAdmin(ctx.services, params.id, body.admin, callerOf(ctx, body.reason));
       if (admin.activation && 'email' in body.admin) {
         const to = body.admin.email.trim().toLowerCase();
-        await sendActivationMail(ctx.services, { to, name: body.admin.name, companyName: doc.name, ...admin.activation });
+        const mail = { to, name: body.admin.name, companyName: doc.name, opens: opens ?? 'account', ...admin.activation };
+        await sendActivationMail(ctx.services, mail);
       }
       return { status: 201, body: admin, headers: writeHeaders({ position, location: `/usuarios/${admin.userId}` }) };
     },
