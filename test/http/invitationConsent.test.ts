@@ -14,7 +14,10 @@ function shapeOf(value: ApiJson): ApiJson {
   if (Array.isArray(value)) return value.map(shapeOf);
   if (value && typeof value === 'object') {
     return Object.fromEntries(
-      Object.entries(value).map(([k, v]) => [k, ['id', 'email', 'token', 'expiresAt', 'memberSince', 'name'].includes(k) ? typeof v : shapeOf(v)]),
+      Object.entries(value).map(([k, v]) => [
+        k,
+        ['id', 'email', 'token', 'expiresAt', 'memberSince', 'name'].includes(k) ? typeof v : shapeOf(v),
+      ]),
     );
   }
   return value;
@@ -26,7 +29,11 @@ describe('Invitations: no account joins a company without its holder', () => {
   let a: Admin;
   let b: Admin;
   const company = async (taxId: string, email: string): Promise<Admin> => {
-    const registered = await registerCompany(server, platform, { ...LIMA_PROFILE, taxId: { type: 'RUC', number: taxId }, admin: { email, name: email } });
+    const registered = await registerCompany(server, platform, {
+      ...LIMA_PROFILE,
+      taxId: { type: 'RUC', number: taxId },
+      admin: { email, name: email },
+    });
     const admin = await activateAndEnroll(server, email, registered.admin.activation.token);
     await server.selectTenant(admin.accessToken, registered.company.id);
     return { companyId: registered.company.id as string, admin };
@@ -46,7 +53,7 @@ describe('Invitations: no account joins a company without its holder', () => {
   });
   after(async () => server?.close());
 
-  it("an account another company pre-created and activated only gets a pending membership, which its holder accepts signed in", async () => {
+  it('an account another company pre-created and activated only gets a pending membership, which its holder accepts signed in', async () => {
     // Company B's admin creates an account for the employer's address and activates it with B's password and authenticator.
     const planted = await invite(b, 'gerente@a.pe', 'Planted', ['nurse']);
     assert.equal(planted.status, 201, JSON.stringify(planted.body));
@@ -111,7 +118,9 @@ describe('Invitations: no account joins a company without its holder', () => {
 
     const next = await invite(a, 'revocada@x.pe', 'Revocada');
     assert.equal(next.status, 201, JSON.stringify(next.body));
-    const taken = await server.request('POST', '/auth/activate', { body: { token: next.body.activation.token, password: STRONG_PASSWORD } });
+    const taken = await server.request('POST', '/auth/activate', {
+      body: { token: next.body.activation.token, password: STRONG_PASSWORD },
+    });
     assert.equal(taken.status, 400, 'the next company holds no activation token of an account it did not create');
     assert.equal(taken.body.type, '/problems/activation-invalid');
     const reissued = await server.request('POST', `/usuarios/${first.body.user.id}/activacion`, {
@@ -120,7 +129,9 @@ describe('Invitations: no account joins a company without its holder', () => {
     });
     assert.notEqual(reissued.status, 500);
     if (reissued.status === 200) {
-      const used = await server.request('POST', '/auth/activate', { body: { token: reissued.body.activation.token, password: STRONG_PASSWORD } });
+      const used = await server.request('POST', '/auth/activate', {
+        body: { token: reissued.body.activation.token, password: STRONG_PASSWORD },
+      });
       assert.equal(used.status, 400, 'a new token for A is again no activation token');
     }
   });
@@ -179,7 +190,10 @@ describe('Invitations: no account joins a company without its holder', () => {
       assert.equal(answer.status, 201, JSON.stringify(answer.body));
       sent++;
     }
-    const overCompany = await server.request('POST', '/usuarios', { token: helpers[1]!, body: { email: 'z@c.pe', name: 'Z', roles: ['nurse'] } });
+    const overCompany = await server.request('POST', '/usuarios', {
+      token: helpers[1]!,
+      body: { email: 'z@c.pe', name: 'Z', roles: ['nurse'] },
+    });
     assert.equal(overCompany.status, 429, JSON.stringify(overCompany.body));
     server.clock.advance(3600 * 1000);
     c.admin.accessToken = await signInto(server, c.admin, c.companyId);

@@ -205,7 +205,15 @@ export async function reissueInvitation(
     {
       type: 'OfferMembership',
       aggregateId: companyId,
-      data: { userId, roles: pending.roles, name: pending.name, email: pending.email, tokenHash: fresh.hash, expiresAt: fresh.expiresAt, replace: true },
+      data: {
+        userId,
+        roles: pending.roles,
+        name: pending.name,
+        email: pending.email,
+        tokenHash: fresh.hash,
+        expiresAt: fresh.expiresAt,
+        replace: true,
+      },
     },
     platformContext(services, caller),
   );
@@ -267,6 +275,9 @@ export async function acceptCreatingInvitation(
     await awaitPlatformReadModels(services, result.position, PLATFORM_MODELS);
   } catch (err) {
     if (!(err instanceof DomainError)) throw err;
-    services.logger.info('the invitation that created an account was not accepted at its activation', { userId: input.userId, code: err.code });
+    services.logger.info('the invitation that created an account was not accepted at its activation', {
+      userId: input.userId,
+      code: err.code,
+    });
   }
 }

@@ -19,7 +19,13 @@ export async function pendingInvitations(services: AppServices, userId: string):
   for (const m of page.items) {
     const company = await models.companies.get(PLATFORM_DOCS, m.companyId);
     if (!company || !m.invited) continue;
-    items.push({ companyId: company.id, companyName: company.name, roles: [...m.roles].sort(), invitedAt: m.grantedAt, expiresAt: m.invited.expiresAt });
+    items.push({
+      companyId: company.id,
+      companyName: company.name,
+      roles: [...m.roles].sort(),
+      invitedAt: m.grantedAt,
+      expiresAt: m.invited.expiresAt,
+    });
   }
   items.sort((a, b) => a.invitedAt.localeCompare(b.invitedAt) || a.companyId.localeCompare(b.companyId));
   return { items };

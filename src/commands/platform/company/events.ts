@@ -31,7 +31,10 @@ export type CompanyEvent =
    * A pending membership: nothing of it works until the person accepts it, signed in, with the invitation's one-time token
    * (SHA-256 kept), or activates the account this invitation created with it. `name` and `email` are what the company entered.
    */
-  | { type: 'MembershipOffered'; data: { userId: string; roles: string[]; name: string; email: string; tokenHash: string; expiresAt: string } }
+  | {
+      type: 'MembershipOffered';
+      data: { userId: string; roles: string[]; name: string; email: string; tokenHash: string; expiresAt: string };
+    }
   /** The person declined a pending membership. */
   | { type: 'MembershipOfferDeclined'; data: { userId: string } }
   /** The company withdrew a pending membership before it was accepted. */

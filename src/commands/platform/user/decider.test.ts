@@ -181,7 +181,14 @@ describe('user decider: invitations and passwords', () => {
   });
   const invited: UserEvent = {
     type: 'UserInvited',
-    data: { userId: 'agg-1', email: 'ana@clinic.example', name: 'Ana', activationHash: 'a1', activationExpiresAt: later(72), companyId: 'c1' },
+    data: {
+      userId: 'agg-1',
+      email: 'ana@clinic.example',
+      name: 'Ana',
+      activationHash: 'a1',
+      activationExpiresAt: later(72),
+      companyId: 'c1',
+    },
   };
   const activate = (hash: string, hours: number) =>
     command<UserCommand>('ActivateUser', { presentedHash: hash, passwordHash: '$argon2id$p' }, { at: later(hours) });

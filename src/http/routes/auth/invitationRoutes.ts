@@ -12,7 +12,9 @@ import { writeHeaders } from '../../recordHeaders.js';
 import { TenantIdParams, TenantsResponse, type SelectTenantParams } from './schemas.js';
 
 const TAG = 'Auth';
-const behind503 = problem('The write was recorded but its read model did not apply it in time; retry', { 'Retry-After': 'Seconds to wait' });
+const behind503 = problem('The write was recorded but its read model did not apply it in time; retry', {
+  'Retry-After': 'Seconds to wait',
+});
 
 const InvitationItem = obj({
   companyId: str('The inviting company (accept or decline with it)'),
@@ -30,7 +32,9 @@ export const invitationRoutes: RouteDecl[] = [
     auth: 'session',
     summary: 'The companies that invited you and wait for your answer',
     description: 'A pending membership grants nothing until you accept it: it is not in GET /tenants and cannot be selected.',
-    responses: { 200: { description: 'Pending invitations, oldest first', schema: obj({ items: { type: 'array', items: InvitationItem } }) } },
+    responses: {
+      200: { description: 'Pending invitations, oldest first', schema: obj({ items: { type: 'array', items: InvitationItem } }) },
+    },
     handle: async (_input, ctx) => ({ status: 200, body: await pendingInvitations(ctx.services, ctx.auth!.userId) }),
   }),
   route<SelectTenantParams, NoInput, { token: string }>({
@@ -52,7 +56,11 @@ export const invitationRoutes: RouteDecl[] = [
       503: behind503,
     },
     async handle({ params, body }, ctx) {
-      const position = await acceptInvitation(ctx.services, { userId: ctx.auth!.userId, companyId: params.id, token: body.token }, callerOf(ctx));
+      const position = await acceptInvitation(
+        ctx.services,
+        { userId: ctx.auth!.userId, companyId: params.id, token: body.token },
+        callerOf(ctx),
+      );
       return { status: 200, body: await listTenants(ctx.services, ctx.auth!.userId), headers: writeHeaders({ position }) };
     },
   }),

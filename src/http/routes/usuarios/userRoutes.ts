@@ -82,7 +82,7 @@ export const userRoutes: RouteDecl[] = [
       'when the service has SMTP_URL). For a new address the token activates the account (POST /auth/activate with a password), ' +
       'which accepts the invitation; for an address that already has an account, its holder signs in and accepts with the token ' +
       '(POST /auth/invitations/{companyId}/accept). The answer is the same either way, and until acceptance the person shows only ' +
-      'what this company entered (never another company\'s name, status, second factor or last sign-in). The roles must exist in ' +
+      "what this company entered (never another company's name, status, second factor or last sign-in). The roles must exist in " +
       `this company (GET /roles). At most ${LIMITS.invitations.perInviterPerHour} invitations an hour per inviting person and ` +
       `${LIMITS.invitations.perCompanyPerHour} per company (429 with Retry-After).`,
     body: InviteBody,
@@ -236,7 +236,7 @@ export const userRoutes: RouteDecl[] = [
     summary: 'A new invitation token for a pending member (or an activation token for a member who has no password yet)',
     description:
       'The previous token stops working. For a pending member the answer is the same whether or not the address had an account: ' +
-      'the token activates the account only when this company\'s invitation created it, otherwise it accepts the membership.',
+      "the token activates the account only when this company's invitation created it, otherwise it accepts the membership.",
     params: UserIdParams,
     body: ReasonBody,
     responses: {
