@@ -252,11 +252,14 @@ export const userRoutes: RouteDecl[] = [
       ),
       404: notMember404,
       409: conflict409,
+      429: throttled429,
     },
     async handle({ params, body }, ctx) {
       const tctx = ctx as TenantRequestContext;
       const membership = await memberOr404(tctx, params.id, true);
       if (membership === 'active') await mustBeCompanyOwnedAccount(ctx, params.id);
+      // A new token is e-mailed like an invitation: it counts against the same limits.
+      await throttleInvitation(ctx.services, tenantOf(ctx), ctx.auth!.userId);
       const user = await companyUser(tctx, params.id);
       const caller = callerOf(ctx, body.reason);
       const { position, opens, ...activation } =
