@@ -152,6 +152,10 @@ describe('Invitations: no account joins a company without its holder', () => {
     const rows = ['conocida@x.pe', 'nueva@x.pe'].map((email) => list.body.items.find((u: ApiJson) => u.email === email));
     assert.deepEqual(shapeOf(rows[0]), shapeOf(rows[1]), JSON.stringify(rows));
     assert.deepEqual([rows[0].name, rows[0].totpEnrolled, rows[0].lastSignInAt, rows[0].account], ['Nombre de A', false, null, 'invited']);
+    const pending = await server.request('GET', '/usuarios?membresia=pendiente', { token: a.admin.accessToken });
+    const emails = pending.body.items.map((u: ApiJson) => u.email);
+    assert.ok(emails.includes('conocida@x.pe') && emails.includes('nueva@x.pe'), JSON.stringify(emails));
+    assert.ok(pending.body.items.every((u: ApiJson) => u.membership === 'pending'));
     const one = await server.request('GET', `/usuarios/${holder.userId}`, { token: a.admin.accessToken });
     assert.deepEqual(shapeOf(one.body), shapeOf(rows[1]));
     const twice = await Promise.all([invite(a, 'conocida@x.pe', 'x'), invite(a, 'nueva@x.pe', 'x')]);

@@ -5,7 +5,6 @@ import type { AppServices } from '../../services.js';
 import { handleCommand, loadAggregate } from '../handleCommand.js';
 import { DomainError } from '../decider.js';
 import { PLATFORM_TENANT, streamName } from '../../stores/eventStore.js';
-import { LIMITS } from '../../limits.js';
 import { tooManyRequests } from '../../problems.js';
 import { activationUsable, userDecider, type UserState } from './user/decider.js';
 import { companyDecider } from './company/decider.js';

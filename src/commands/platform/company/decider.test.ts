@@ -233,8 +233,8 @@ describe('company decider', () => {
         .thenError('already-member');
       given(companyDecider, registered, offered)
         .when(offer({ tokenHash: 'h2', replace: true }))
-        .then({ ...offered, data: { ...offered.data, tokenHash: 'h2' } } as CompanyEvent);
-      given(companyDecider, registered, offered, { ...offered, data: { ...offered.data, tokenHash: 'h2' } } as CompanyEvent)
+        .then({ ...offered, data: { ...offered.data, tokenHash: 'h2' } });
+      given(companyDecider, registered, offered, { ...offered, data: { ...offered.data, tokenHash: 'h2' } })
         .when(accept('h1'))
         .thenError('invitation-invalid');
       given(companyDecider, registered)

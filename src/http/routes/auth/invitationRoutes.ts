@@ -52,6 +52,7 @@ export const invitationRoutes: RouteDecl[] = [
     responses: {
       200: { description: 'Accepted: the companies you may select', schema: TenantsResponse, headers: WRITE_HEADERS },
       400: problem('The token is not valid for this invitation (unknown, used, replaced or expired): `/problems/invitation-invalid`'),
+      403: problem('The company is suspended (`/problems/company-suspended`)'),
       404: problem('No such company'),
       503: behind503,
     },
@@ -73,6 +74,7 @@ export const invitationRoutes: RouteDecl[] = [
     params: TenantIdParams,
     responses: {
       204: { description: 'Declined', headers: WRITE_HEADERS },
+      403: problem('The company is suspended (`/problems/company-suspended`)'),
       404: problem('No pending invitation of yours from this company'),
       503: behind503,
     },
