@@ -36,6 +36,14 @@ export const LIMITS = {
     /** An invitation's one-time activation token is valid this long (a new one replaces it). */
     ttlSeconds: 72 * 60 * 60,
   },
+  invitations: {
+    /**
+     * Invitations (POST /usuarios) send the platform's e-mail: at most this many per company and per inviting person an
+     * hour (429 with Retry-After), counted per service instance. A pending membership's token lives `activation.ttlSeconds`.
+     */
+    perCompanyPerHour: 50,
+    perInviterPerHour: 20,
+  },
   apiClients: {
     /** A client-credentials access token lives this long; revoking the client ends it at once. */
     tokenTtlSeconds: 10 * 60,

@@ -14,6 +14,9 @@ export interface AuthRuntime {
   /** Client-credentials token requests per address, and wrong secrets per client (in memory, per instance). */
   tokenPerIp: SlidingWindowLimiter;
   clientFailures: SlidingWindowLimiter;
+  /** Invitations per company and per inviting person (they send the platform's e-mail). */
+  invitesPerCompany: SlidingWindowLimiter;
+  invitesPerInviter: SlidingWindowLimiter;
 }
 
 // Keyed by the event store: one runtime per running service, even with several in one test process.
@@ -43,6 +46,8 @@ async function createRuntime(services: AppServices): Promise<AuthRuntime> {
     verifyPerIp: new SlidingWindowLimiter(LIMITS.throttling.verify2fa.perIpPerMinute, 60_000),
     tokenPerIp: new SlidingWindowLimiter(LIMITS.apiClients.perIpPerMinute, 60_000),
     clientFailures: new SlidingWindowLimiter(LIMITS.apiClients.clientFailuresPerWindow, LIMITS.apiClients.windowSeconds * 1000),
+    invitesPerCompany: new SlidingWindowLimiter(LIMITS.invitations.perCompanyPerHour, 3600_000),
+    invitesPerInviter: new SlidingWindowLimiter(LIMITS.invitations.perInviterPerHour, 3600_000),
   };
 }
 

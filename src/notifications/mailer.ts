@@ -1,5 +1,6 @@
-// Outgoing e-mail (nodemailer over SMTP_URL): today the activation token of an invitation. Without SMTP_URL nothing is
-// sent and the token is only in the API answer. A failed send never undoes the invitation: the answer says it was not sent.
+// Outgoing e-mail (nodemailer over SMTP_URL): today an invitation's one-time token (it activates a new account, or
+// accepts the membership for an existing one). Without SMTP_URL nothing is sent and the token is only in the API answer.
+// A failed send never undoes the invitation: the answer says it was not sent.
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { AppServices } from '../services.js';
 
@@ -23,6 +24,27 @@ export interface ActivationMail {
   companyName: string;
   token: string;
   expiresAt: string;
+  /** What the token does: set the password of the new account (the default), or accept the membership signed in. */
+  opens?: 'account' | 'membership';
+}
+
+function invitationText(mail: ActivationMail, base: string): string {
+  const greeting = `Hola ${mail.name}:\n\n${mail.companyName} le invitó a su sistema de registros de diálisis.\n`;
+  const ignore = '\n\nSi no esperaba esta invitación, ignore este mensaje.\n';
+  if (mail.opens === 'membership') {
+    return (
+      greeting +
+      `Inicie sesión con su cuenta y acepte la invitación en ${base}/auth/invitations con este código (válido hasta ${mail.expiresAt} UTC); ` +
+      `hasta entonces no forma parte de ${mail.companyName}:\n\n${mail.token}` +
+      ignore
+    );
+  }
+  return (
+    greeting +
+    `Para elegir su contraseña, envíe este código de activación a ${base}/auth/activate (válido hasta ${mail.expiresAt} UTC):\n\n` +
+    `${mail.token}` +
+    ignore
+  );
 }
 
 /** True when the SMTP server accepted the message. */
@@ -34,15 +56,13 @@ export async function sendActivationMail(services: AppServices, mail: Activation
     await transport.sendMail({
       from: services.config.mailFrom,
       to: mail.to,
-      subject: `Invitación a ${mail.companyName}: active su cuenta`,
-      text:
-        `Hola ${mail.name}:\n\n${mail.companyName} le invitó a su sistema de registros de diálisis.\n` +
-        `Para elegir su contraseña, envíe este código de activación a ${base}/auth/activate (válido hasta ${mail.expiresAt} UTC):\n\n` +
-        `${mail.token}\n\nSi no esperaba esta invitación, ignore este mensaje.\n`,
+      // One subject whatever the token opens: the message says what to do.
+      subject: `Invitación a ${mail.companyName}`,
+      text: invitationText(mail, base),
     });
     return true;
   } catch (err) {
-    services.logger.warn('could not send the activation e-mail', { to: mail.to, error: err });
+    services.logger.warn('could not send the invitation e-mail', { to: mail.to, error: err });
     return false;
   }
 }

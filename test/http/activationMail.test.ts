@@ -1,4 +1,4 @@
-// With SMTP_URL set, an invitation's activation token is also e-mailed (nodemailer, real SMTP to an in-process server);
+// With SMTP_URL set, an invitation's token is also e-mailed to the address (nodemailer, real SMTP to an in-process server);
 // a mail server that cannot be reached never undoes the invitation: the answer says the token was not sent.
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
@@ -65,6 +65,27 @@ describe('Invitation e-mail (SMTP_URL)', () => {
       body: { token: activationToken, password: 'la sala tres tiene ventanas grandes' },
     });
     assert.equal(activated.status, 200);
+  });
+
+  it('e-mails an address that already has an account the token that accepts the membership, which it needs signed in', async () => {
+    const other = await server.createCompanyWithAdmin('Norte', 'jefa@norte.example', 'riñón azul bajo la lluvia de marzo');
+    const invited = await server.request('POST', '/usuarios', {
+      token,
+      body: { email: 'jefa@norte.example', name: 'Jefa', roles: ['nurse'] },
+    });
+    assert.equal(invited.status, 201, JSON.stringify(invited.body));
+    assert.equal(invited.body.emailed, true);
+    const message = mail.received.find((m) => m.to.includes('jefa@norte.example'));
+    assert.ok(message, 'the address received the invitation');
+    const text = message.text.replace(/=\r?\n/g, '');
+    assert.ok(text.includes(invited.body.activation.token), 'the token is in the message');
+    assert.ok(text.includes('/auth/invitations'), 'it says where to accept');
+    const { accessToken } = await server.signIn(other.email, other.password, other.totpSecret);
+    const accepted = await server.request('POST', `/auth/invitations/${server.admin.companyId}/accept`, {
+      token: accessToken,
+      body: { token: invited.body.activation.token },
+    });
+    assert.equal(accepted.status, 200, JSON.stringify(accepted.body));
   });
 
   it('still invites when the mail server is down, and says the token was not sent', async () => {

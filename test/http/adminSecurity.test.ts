@@ -2,7 +2,7 @@
 // one holds, locking a program out, guessing through the step-up, keeping a session past a credential change.
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../support/harness.js';
-import { activateAndEnroll, clientToken, LIMA_PROFILE, registerCompany, signInto, type Person } from './adminWorld.js';
+import { activateAndEnroll, clientToken, LIMA_PROFILE, registerCompany, signInto, STRONG_PASSWORD, type Person } from './adminWorld.js';
 import { handleCommand } from '../../src/commands/handleCommand.js';
 import { userDecider } from '../../src/commands/platform/user/decider.js';
 import { platformContext } from '../../src/commands/platform/platformWrites.js';
@@ -44,12 +44,18 @@ describe('Administration: what a company admin or a program can never do', () =>
     });
     assert.equal(invitedByB.status, 201);
     const bob = invitedByB.body.user.id as string;
+    const person = await activateAndEnroll(server, 'bob@b.pe', invitedByB.body.activation.token);
     const joinedA = await server.request('POST', '/usuarios', {
       token: a.admin.accessToken,
       body: { email: 'bob@b.pe', name: 'Bob', roles: ['nurse'] },
     });
     assert.equal(joinedA.status, 201);
-    assert.equal(joinedA.body.activation, null);
+    assert.equal(joinedA.body.user.membership, 'pending');
+    const accepted = await server.request('POST', `/auth/invitations/${a.companyId}/accept`, {
+      token: person.accessToken,
+      body: { token: joinedA.body.activation.token },
+    });
+    assert.equal(accepted.status, 200, JSON.stringify(accepted.body));
     const takeover = await server.request('POST', `/usuarios/${bob}/activacion`, { token: a.admin.accessToken, body: { reason: 'x' } });
     assert.equal(takeover.status, 403, JSON.stringify(takeover.body));
     assert.equal(takeover.body.type, '/problems/account-shared');
@@ -58,9 +64,18 @@ describe('Administration: what a company admin or a program can never do', () =>
       403,
     );
 
-    await server.request('POST', '/usuarios', {
+    const invitedPlatform = await server.request('POST', '/usuarios', {
       token: a.admin.accessToken,
       body: { email: server.admin.email, name: 'Platform', roles: ['auditor'] },
+    });
+    const pendingReset = await server.request('POST', `/usuarios/${server.admin.userId}/reinicio-2fa`, {
+      token: a.admin.accessToken,
+      body: { reason: 'x' },
+    });
+    assert.equal(pendingReset.status, 404, 'a pending member is nobody of the company yet');
+    await server.request('POST', `/auth/invitations/${a.companyId}/accept`, {
+      token: platform,
+      body: { token: invitedPlatform.body.activation.token },
     });
     const reset = await server.request('POST', `/usuarios/${server.admin.userId}/reinicio-2fa`, {
       token: a.admin.accessToken,
@@ -182,14 +197,18 @@ describe('Administration: what a company admin or a program can never do', () =>
     assert.equal((await server.request('GET', '/pacientes', { token })).status, 401);
   });
 
-  it('two companies inviting one new e-mail at once: one account, two memberships', async () => {
+  it('two companies inviting one new e-mail at once: one account, two pending memberships, one activation token', async () => {
     const [fromA, fromB] = await Promise.all([
       server.request('POST', '/usuarios', { token: a.admin.accessToken, body: { email: 'doble@x.pe', name: 'Doble', roles: ['nurse'] } }),
       server.request('POST', '/usuarios', { token: b.admin.accessToken, body: { email: 'doble@x.pe', name: 'Doble', roles: ['nurse'] } }),
     ]);
     assert.deepEqual([fromA.status, fromB.status], [201, 201], JSON.stringify([fromA.body, fromB.body]));
     assert.equal(fromA.body.user.id, fromB.body.user.id);
-    assert.deepEqual([fromA.body.accountCreated, fromB.body.accountCreated].sort(), [false, true]);
+    const [created] = await server.services.events.readStream(`platform.user-${fromA.body.user.id}`);
+    const [creator, other] = (created?.data as { companyId: string }).companyId === a.companyId ? [fromA, fromB] : [fromB, fromA];
+    const activate = (token: string) => server.request('POST', '/auth/activate', { body: { token, password: STRONG_PASSWORD } });
+    assert.equal((await activate(other.body.activation.token)).status, 400, 'only the creating company holds an activation token');
+    assert.equal((await activate(creator.body.activation.token)).status, 200);
   });
 
   it('an invitation interrupted before its membership: the next invitation of that e-mail gets a usable activation token', async () => {
@@ -208,7 +227,7 @@ describe('Administration: what a company admin or a program can never do', () =>
       {
         type: 'InviteUser',
         aggregateId: userId,
-        data: { email, name: 'I', activationHash: 'lost', activationExpiresAt: '2100-01-01T00:00:00.000Z' },
+        data: { email, name: 'I', activationHash: 'lost', activationExpiresAt: '2100-01-01T00:00:00.000Z', companyId: a.companyId },
       },
       ctx,
     );

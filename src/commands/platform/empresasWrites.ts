@@ -14,7 +14,7 @@ import { releaseClaim, withClaims, type UniqueGuard } from '../uniqueClaimWrites
 import { LIMITS } from '../../limits.js';
 import { COMPANIES, MEMBERSHIPS, USERS, type UserDoc } from '../../projections/platform/platformReadModels.js';
 import { awaitPlatformReadModels, grantMembership, newCompanyId, platformContext, type PlatformCaller } from './platformWrites.js';
-import { inviteUser, type Activation } from './usuariosWrites.js';
+import { inviteUser, type Activation } from './invitationWrites.js';
 import { adoptDefaultPolicy } from '../empresas/policyWrites.js';
 
 export type FirstAdmin = { userId: string } | { email: string; name: string };
@@ -22,6 +22,8 @@ export type FirstAdmin = { userId: string } | { email: string; name: string };
 export interface RegisteredCompany {
   companyId: string;
   admin: { userId: string; accountCreated: boolean; activation: Activation | null };
+  /** What the admin's token does (for the e-mail): activate the new account, or accept the membership signed in. */
+  opens: 'account' | 'membership' | null;
   position: bigint | null;
 }
 
@@ -50,17 +52,17 @@ export async function appointAdmin(
   companyId: string,
   who: FirstAdmin,
   caller: PlatformCaller,
-): Promise<{ admin: RegisteredCompany['admin']; position: bigint | null }> {
+): Promise<Omit<RegisteredCompany, 'companyId'>> {
   if ('userId' in who) {
     const user = await services.projections.collection<UserDoc>(USERS.projection, USERS.collection).get(PLATFORM_DOCS, who.userId);
     if (!user?.active) throw adminProblem('no active user has this id');
     const { position } = await grantMembership(services, { companyId, userId: who.userId, roles: [ADMIN_ROLE] }, caller);
     await awaitPlatformReadModels(services, position, [COMPANIES.projection, MEMBERSHIPS.projection, USERS.projection]);
-    return { admin: { userId: who.userId, accountCreated: false, activation: null }, position };
+    return { admin: { userId: who.userId, accountCreated: false, activation: null }, opens: null, position };
   }
   const invited = await inviteUser(services, { companyId, email: who.email, name: who.name, roles: [ADMIN_ROLE] }, caller);
   const admin = { userId: invited.userId, accountCreated: invited.accountCreated, activation: invited.activation };
-  return { admin, position: invited.position };
+  return { admin, opens: invited.opens, position: invited.position };
 }
 
 /** Registers a company (tax id unique on the platform, default policy adopted) with its first company admin. */
@@ -88,9 +90,9 @@ export async function registerCompanyWithAdmin(
     ),
   );
   await adoptDefaultPolicy(services, companyId, caller);
-  const { admin, position } = await appointAdmin(services, companyId, input.admin, caller);
+  const { admin, opens, position } = await appointAdmin(services, companyId, input.admin, caller);
   await awaitPlatformReadModels(services, position, [COMPANIES.projection, MEMBERSHIPS.projection, USERS.projection]);
-  return { companyId, admin, position };
+  return { companyId, admin, opens, position };
 }
 
 /** One command on a company's stream, then its read model; `ifMatch` applies it only to that revision. */

@@ -27,7 +27,8 @@ const granted = (company: CompanyState, roles: readonly string[]): string[] => p
 /** Rotating, re-issuing, resetting, changing or revoking a member: the caller holds all the member holds in the company. */
 export async function mustOutrankMember(services: AppServices, caller: PrivilegedCaller, userId: string): Promise<void> {
   const company = await companyNow(services, caller.companyId);
-  const permissions = granted(company, company.members[userId] ?? []);
+  // A pending membership counts with the roles it offers: a new token for it is a way into them.
+  const permissions = granted(company, company.members[userId] ?? company.offers[userId]?.roles ?? []);
   decidePrivilege(caller.permissions, { type: 'ActOn', target: 'member', permissions });
 }
 
@@ -46,7 +47,8 @@ export async function mustOutrankRole(services: AppServices, caller: PrivilegedC
   // A built-in role never changes (the company decider refuses it): there is nothing to judge.
   if (isBuiltInRole(code)) return;
   const company = await companyNow(services, caller.companyId);
-  const holders: string[][] = [[code], ...Object.values(company.members).filter((roles) => roles.includes(code))];
+  const held = [...Object.values(company.members), ...Object.values(company.offers).map((offer) => offer.roles)];
+  const holders: string[][] = [[code], ...held.filter((roles) => roles.includes(code))];
   const clients = platformCollections(services).apiClients;
   const filter = { companyId: caller.companyId, status: 'active', roles: code };
   let after: string | null = null;

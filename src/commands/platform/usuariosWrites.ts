@@ -1,44 +1,26 @@
-// Usuarios: a company invites people (a new account with a one-time activation token, or a membership for an
-// existing account), changes their roles, revokes memberships, resets second factors; the platform deactivates
-// accounts; a person activates an invitation and changes their own password. Every write goes through handleCommand.
+// Usuarios: a company changes its members' roles, revokes memberships, resets second factors; the platform deactivates
+// accounts; a person activates an invitation (invitationWrites.ts) and changes their own password. Every write goes
+// through handleCommand.
 import type { AppServices } from '../../services.js';
 import { handleCommand, loadAggregate } from '../handleCommand.js';
 import { DomainError } from '../decider.js';
 import { PLATFORM_TENANT, streamName } from '../../stores/eventStore.js';
-import { LIMITS } from '../../limits.js';
 import { tooManyRequests } from '../../problems.js';
 import { activationUsable, userDecider, type UserState } from './user/decider.js';
-import { emailGuardDecider, emailGuardId, normalizeEmail } from './emailGuard/decider.js';
-import { companyDecider, decideCompany } from './company/decider.js';
+import { companyDecider } from './company/decider.js';
 import { hashPassword, verifyPassword } from '../../auth/passwords.js';
 import { checkNewPassword } from '../../auth/passwordPolicy.js';
-import { randomToken, sha256Hex } from '../../auth/tokens.js';
+import { sha256Hex } from '../../auth/tokens.js';
 import { authRuntime } from '../../auth/authRuntime.js';
-import { COMPANIES, MEMBERSHIPS, SESSIONS, USERS, type MembershipDoc } from '../../projections/platform/platformReadModels.js';
-import { PLATFORM_DOCS } from '../../stores/readStore.js';
+import { COMPANIES, MEMBERSHIPS, SESSIONS, USERS } from '../../projections/platform/platformReadModels.js';
 import { awaitPlatformReadModels, platformContext, type PlatformCaller } from './platformWrites.js';
 import { revokeSessionsOf } from './sessionRevocationWrites.js';
-import { newId } from '../eventIds.js';
+import { acceptCreatingInvitation, newActivation, type Activation } from './invitationWrites.js';
 import { throttledAs429 } from './signInProblems.js';
 import { LOGIN_POLICY } from './signInWrites.js';
 import { checkStepUpCode } from './stepUpWrites.js';
 
 const PLATFORM_MODELS = [USERS.projection, COMPANIES.projection, MEMBERSHIPS.projection, SESSIONS.projection];
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-/** What a write that lost a creation race answers: the other request created the record. */
-const RACE_LOST = ['email-taken', 'already-exists', 'user-exists'];
-
-export interface Activation {
-  /** `<userId>.<256-bit random>`: shown once; only its SHA-256 is stored. */
-  token: string;
-  expiresAt: string;
-}
-
-function newActivation(services: AppServices, userId: string): Activation & { hash: string } {
-  const token = `${userId}.${randomToken()}`;
-  const expiresAt = new Date(services.now().getTime() + LIMITS.activation.ttlSeconds * 1000).toISOString();
-  return { token, expiresAt, hash: sha256Hex(token) };
-}
 
 const userStream = (userId: string): string => streamName(PLATFORM_TENANT, userDecider.category, userId);
 
@@ -57,112 +39,18 @@ async function checkedPasswordHash(password: string, who: { email: string; name:
   return hashPassword(password);
 }
 
-export interface Invitation {
-  userId: string;
-  /** False when the e-mail already had an account: it got a membership, not a second account. */
-  accountCreated: boolean;
-  activation: Activation | null;
-  position: bigint | null;
-}
-
-/** Invites a person into a company with roles: a new account (with an activation token) or a membership of an existing one. */
-export async function inviteUser(
-  services: AppServices,
-  input: { companyId: string; email: string; name: string; roles: string[] },
-  caller: PlatformCaller,
-): Promise<Invitation> {
-  const email = normalizeEmail(input.email);
-  if (!EMAIL.test(email)) {
-    throw new DomainError('validation-failed', 'the e-mail address is not valid', 422, {
-      errors: [{ field: 'email', message: 'is not an e-mail address' }],
-    });
-  }
-  // The roles are checked before any account is created: a refused membership leaves no orphan account behind.
-  const company = await loadAggregate(
-    services.events,
-    companyDecider,
-    streamName(PLATFORM_TENANT, companyDecider.category, input.companyId),
-  );
-  const probe = { type: 'GrantMembership', aggregateId: input.companyId, data: { userId: '\u0000probe', roles: input.roles } } as const;
-  decideCompany({ ...probe, at: services.now().toISOString(), actor: caller.actor, tenantId: PLATFORM_TENANT }, company.state);
-
-  const guardId = emailGuardId(email);
-  const guardStream = streamName(PLATFORM_TENANT, emailGuardDecider.category, guardId);
-  let userId = (await loadAggregate(services.events, emailGuardDecider, guardStream)).state.userId;
-  if (userId === null) {
-    try {
-      const reserved = newId();
-      await handleCommand(
-        services.events,
-        emailGuardDecider,
-        { type: 'ReserveEmail', aggregateId: guardId, data: { email, userId: reserved } },
-        platformContext(services, caller),
-        { expectNew: true },
-      );
-      userId = reserved;
-    } catch (err) {
-      // A concurrent invitation of the same e-mail won the guard: this one becomes a membership of that account.
-      if (!(err instanceof DomainError && RACE_LOST.includes(err.code))) throw err;
-      userId = (await loadAggregate(services.events, emailGuardDecider, guardStream)).state.userId!;
-    }
-  }
-  let activation: Activation | null = null;
-  let accountCreated = false;
-  // The guard may name an account never written (an interrupted invitation): this invitation writes it.
-  const account = (await loadAggregate(services.events, userDecider, userStream(userId))).state;
-  if (account.exists && !account.active) throw new DomainError('user-inactive', 'the account with this e-mail is deactivated', 409);
-  if (!account.exists) {
-    const fresh = newActivation(services, userId);
-    try {
-      await handleCommand(
-        services.events,
-        userDecider,
-        {
-          type: 'InviteUser',
-          aggregateId: userId,
-          data: { email, name: input.name.trim() || email, activationHash: fresh.hash, activationExpiresAt: fresh.expiresAt },
-        },
-        platformContext(services, caller),
-        { expectNew: true },
-      );
-      activation = { token: fresh.token, expiresAt: fresh.expiresAt };
-      accountCreated = true;
-    } catch (err) {
-      // A concurrent invitation wrote the account first: this one is a membership of it.
-      if (!(err instanceof DomainError && RACE_LOST.includes(err.code))) throw err;
-    }
-  }
-  // An account nobody activated and no company holds (an invitation interrupted before its membership) gets a fresh token.
-  if (!accountCreated && account.exists && !account.passwordHash && !(await heldByAnyCompany(services, userId))) {
-    const { position: _reissued, ...fresh } = await reissueActivation(services, userId, caller);
-    activation = fresh;
-  }
-  const granted = await handleCommand(
-    services.events,
-    companyDecider,
-    { type: 'GrantMembership', aggregateId: input.companyId, data: { userId, roles: input.roles } },
-    platformContext(services, caller),
-  );
-  await awaitPlatformReadModels(services, granted.position, PLATFORM_MODELS);
-  return { userId, accountCreated, activation, position: granted.position };
-}
-
-async function heldByAnyCompany(services: AppServices, userId: string): Promise<boolean> {
-  const memberships = services.projections.collection<MembershipDoc>(MEMBERSHIPS.projection, MEMBERSHIPS.collection);
-  return (await memberships.count(PLATFORM_DOCS, { userId, active: true })) > 0;
-}
-
 /** A new activation token for an invited member who has not chosen a password yet (the previous token stops working). */
 export async function reissueActivation(
   services: AppServices,
   userId: string,
   caller: PlatformCaller,
+  companyId: string | null = null,
 ): Promise<Activation & { position: bigint | null }> {
   const fresh = newActivation(services, userId);
   const result = await handleCommand(
     services.events,
     userDecider,
-    { type: 'IssueActivation', aggregateId: userId, data: { activationHash: fresh.hash, activationExpiresAt: fresh.expiresAt } },
+    { type: 'IssueActivation', aggregateId: userId, data: { activationHash: fresh.hash, activationExpiresAt: fresh.expiresAt, companyId } },
     platformContext(services, caller),
   );
   return { token: fresh.token, expiresAt: fresh.expiresAt, position: result.position };
@@ -194,6 +82,7 @@ export async function activateAccount(
     platformContext(services, { ...caller, actor: userId }),
   );
   await awaitPlatformReadModels(services, result.position, [USERS.projection]);
+  await acceptCreatingInvitation(services, { userId, companyId: state.invitedBy, presentedHash }, { ...caller, actor: userId });
   return { userId, email: state.email, position: result.position };
 }
 

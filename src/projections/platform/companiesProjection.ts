@@ -59,14 +59,46 @@ function foldCompany(doc: CompanyDoc | null, e: CompanyEvent, companyId: string,
   }
 }
 
+type MembershipFold = Pick<MembershipDoc, 'roles' | 'grantedAt' | 'active' | 'status' | 'invited'>;
+
+/** How a membership event changes the (company, user) document; null for the other company events. */
+function membershipFold(e: CompanyEvent, at: string): ((doc: MembershipDoc | null) => MembershipFold | null) | null {
+  switch (e.type) {
+    case 'MembershipGranted':
+      return () => ({ roles: e.data.roles, grantedAt: at, active: true, status: 'active', invited: null });
+    case 'MembershipChanged':
+      return (doc) => ({ roles: e.data.roles, grantedAt: doc?.grantedAt ?? at, active: true, status: 'active', invited: null });
+    case 'MembershipOffered': {
+      const { roles, name, email, expiresAt } = e.data;
+      // A new token for a pending invitation keeps its date.
+      return (doc) => ({
+        roles,
+        grantedAt: doc?.status === 'pending' ? doc.grantedAt : at,
+        active: false,
+        status: 'pending',
+        invited: { name, email, expiresAt },
+      });
+    }
+    case 'MembershipRevoked':
+    case 'MembershipOfferDeclined':
+    case 'MembershipOfferWithdrawn':
+      return (doc) => ({ roles: [], grantedAt: doc?.grantedAt ?? at, active: false, status: 'revoked', invited: doc?.invited ?? null });
+    default:
+      return null;
+  }
+}
+
 export const companiesProjection: Projection = {
   name: COMPANIES.projection,
-  version: 2,
+  // 3: memberships carry their status (pending invitations) and what the inviting company entered.
+  version: 3,
   collections: {
     [COMPANIES.collection]: [{ keys: { tenantId: 1, status: 1 }, name: 'by_status' }],
     [MEMBERSHIPS.collection]: [
       { keys: { userId: 1, active: 1 }, name: 'by_user' },
       { keys: { companyId: 1, active: 1 }, name: 'by_company' },
+      { keys: { userId: 1, status: 1 }, name: 'by_user_status' },
+      { keys: { companyId: 1, status: 1 }, name: 'by_company_status' },
     ],
   },
   eventTypes: COMPANY_EVENT_TYPES,
@@ -74,25 +106,14 @@ export const companiesProjection: Projection = {
     const e = { type: event.type, data: event.data } as CompanyEvent;
     const companyId = aggregateIdOf(event);
     const at = event.metadata.occurredAt;
-    switch (e.type) {
-      case 'MembershipGranted':
-      case 'MembershipChanged':
-      case 'MembershipRevoked': {
-        const { userId } = e.data;
-        const id = membershipId(companyId, userId);
-        await applyTo<MembershipDoc>(tx, MEMBERSHIPS.collection, PLATFORM_DOCS, id, event, (doc) => ({
-          tenantId: PLATFORM_DOCS,
-          id,
-          companyId,
-          userId,
-          roles: e.type === 'MembershipRevoked' ? [] : e.data.roles,
-          grantedAt: e.type === 'MembershipGranted' || !doc ? at : doc.grantedAt,
-          active: e.type !== 'MembershipRevoked',
-        }));
-        break;
-      }
-      default:
-        break;
+    const membership = membershipFold(e, at);
+    if (membership) {
+      const { userId } = e.data as { userId: string };
+      const id = membershipId(companyId, userId);
+      await applyTo<MembershipDoc>(tx, MEMBERSHIPS.collection, PLATFORM_DOCS, id, event, (doc) => {
+        const next = membership(doc);
+        return next && { ...next, tenantId: PLATFORM_DOCS, id, companyId, userId };
+      });
     }
     // Every company event moves the company's revision (its ETag), memberships included.
     await applyTo<CompanyDoc>(tx, COMPANIES.collection, PLATFORM_DOCS, companyId, event, (doc) => {

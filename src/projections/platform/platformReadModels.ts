@@ -57,13 +57,23 @@ export interface CompanyDoc extends ProjectedDoc {
   suspensionReason: string | null;
 }
 
+export type MembershipStatus = 'active' | 'pending' | 'revoked';
+
 export interface MembershipDoc extends ProjectedDoc {
   companyId: string;
   userId: string;
   roles: string[];
+  /** When it was granted (accepted), or offered while pending. */
   grantedAt: string;
-  /** Revoked memberships stay as documents (so replays cannot resurrect them) with active=false. */
+  /** Only an active membership grants anything; revoked ones stay as documents (so replays cannot resurrect them). */
   active: boolean;
+  /** pending: offered by an invitation, not accepted yet (active=false). */
+  status: MembershipStatus;
+  /**
+   * What the inviting company entered, shown instead of the account until the person accepts: a company never learns
+   * another company's person's name, status, second factor or last sign-in. Null once accepted (or granted at once).
+   */
+  invited: { name: string; email: string; expiresAt: string } | null;
 }
 
 export const API_CLIENTS = { projection: 'platformApiClients', collection: 'platformApiClients' } as const;

@@ -1,4 +1,5 @@
-// The people of a company as its administrators see them: roles, membership, account status, second factor, last sign-in.
+// The people of a company as its administrators see them: roles, membership, account status, second factor, last sign-in;
+// a person who has not accepted the company's invitation shows only what the company entered.
 import type { TenantScope } from '../tenantScope.js';
 import { PLATFORM_DOCS } from '../../stores/readStore.js';
 import { notFoundProblem } from '../../problems.js';
@@ -12,7 +13,7 @@ export interface CompanyUser {
   email: string;
   name: string;
   roles: string[];
-  membership: 'active' | 'revoked';
+  membership: 'active' | 'pending' | 'revoked';
   memberSince: string;
   account: AccountStatus;
   totpEnrolled: boolean;
@@ -23,6 +24,20 @@ export const accountStatusOf = (user: UserDoc): AccountStatus =>
   !user.active ? 'deactivated' : user.activated === false ? 'invited' : 'active';
 
 function view(membership: MembershipDoc, user: UserDoc): CompanyUser {
+  // Not accepted (yet): only what this company entered, the same whether or not the address already had an account.
+  if (membership.invited) {
+    return {
+      id: user.id,
+      email: membership.invited.email,
+      name: membership.invited.name,
+      roles: [...membership.roles].sort(),
+      membership: membership.status === 'pending' ? 'pending' : 'revoked',
+      memberSince: membership.grantedAt,
+      account: 'invited',
+      totpEnrolled: false,
+      lastSignInAt: null,
+    };
+  }
   return {
     id: user.id,
     email: user.email,
@@ -38,11 +53,11 @@ function view(membership: MembershipDoc, user: UserDoc): CompanyUser {
 
 export async function listCompanyUsers(
   scope: TenantScope,
-  query: { membership?: 'active' | 'revoked'; limit: number; cursor?: string | null },
+  query: { membership?: 'active' | 'pending' | 'revoked'; limit: number; cursor?: string | null },
 ): Promise<{ items: CompanyUser[]; nextCursor: string | null }> {
   const models = platformCollections(scope.services);
   const filter: Record<string, unknown> = { companyId: scope.auth.tenantId };
-  if (query.membership) filter.active = query.membership === 'active';
+  if (query.membership) filter.status = query.membership;
   const page = await models.memberships.find(PLATFORM_DOCS, filter, { limit: query.limit, after: query.cursor ?? null });
   const users = await Promise.all(page.items.map((m) => models.users.get(PLATFORM_DOCS, m.userId)));
   const items = page.items.flatMap((m, i) => (users[i] ? [view(m, users[i])] : []));

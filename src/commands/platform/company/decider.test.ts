@@ -191,4 +191,78 @@ describe('company decider', () => {
       .when(cmd('RevokeMembership', { userId: 'zoe' }))
       .thenError('not-found');
   });
+  describe('pending memberships (invitations)', () => {
+    const offer = (data: Record<string, unknown> = {}) =>
+      cmd('OfferMembership', {
+        userId: 'bob',
+        roles: ['nurse'],
+        name: 'Bob',
+        email: 'bob@x.pe',
+        tokenHash: 'h1',
+        expiresAt: '2100-01-01T00:00:00.000Z',
+        replace: false,
+        ...data,
+      });
+    const offered: CompanyEvent = {
+      type: 'MembershipOffered',
+      data: { userId: 'bob', roles: ['nurse'], name: 'Bob', email: 'bob@x.pe', tokenHash: 'h1', expiresAt: '2100-01-01T00:00:00.000Z' },
+    };
+    const accept = (presentedHash: string, at = '2099-01-01T00:00:00.000Z') =>
+      command<CompanyCommand>('AcceptMembershipOffer', { userId: 'bob', presentedHash }, { aggregateId: 'c1', at });
+
+    it('offers a membership that grants nothing until accepted with its token, once, before it expires', () => {
+      given(companyDecider, registered).when(offer()).then(offered);
+      given(companyDecider, registered, offered)
+        .when(accept('h1'))
+        .then({ type: 'MembershipGranted', data: { userId: 'bob', roles: ['nurse'], viaInvitation: true } });
+      given(companyDecider, registered, offered).when(accept('h2')).thenError('invitation-invalid');
+      given(companyDecider, registered, offered).when(accept('h1', '2100-01-01T00:00:00.000Z')).thenError('invitation-invalid');
+      given(companyDecider, registered).when(accept('h1')).thenError('invitation-invalid');
+      given(companyDecider, registered, offered, {
+        type: 'MembershipGranted',
+        data: { userId: 'bob', roles: ['nurse'], viaInvitation: true },
+      })
+        .when(accept('h1'))
+        .thenError('invitation-invalid');
+    });
+
+    it('someone already invited or a member is not invited again; a new token replaces the pending one', () => {
+      given(companyDecider, registered, offered).when(offer()).thenError('already-member');
+      given(companyDecider, registered, adminAna)
+        .when(offer({ userId: 'ana' }))
+        .thenError('already-member');
+      given(companyDecider, registered, offered)
+        .when(offer({ tokenHash: 'h2', replace: true }))
+        .then({ ...offered, data: { ...offered.data, tokenHash: 'h2' } });
+      given(companyDecider, registered, offered, { ...offered, data: { ...offered.data, tokenHash: 'h2' } })
+        .when(accept('h1'))
+        .thenError('invitation-invalid');
+      given(companyDecider, registered)
+        .when(offer({ replace: true }))
+        .thenError('not-found');
+      given(companyDecider, registered)
+        .when(offer({ roles: ['chef'] }))
+        .thenError('role-unknown');
+    });
+
+    it('a pending membership is declined by its person or withdrawn by the company; never counts as an admin; holds its roles', () => {
+      given(companyDecider, registered, offered)
+        .when(cmd('DeclineMembershipOffer', { userId: 'bob' }))
+        .then({ type: 'MembershipOfferDeclined', data: { userId: 'bob' } });
+      given(companyDecider, registered)
+        .when(cmd('DeclineMembershipOffer', { userId: 'bob' }))
+        .thenError('not-found');
+      given(companyDecider, registered, adminAna, offered)
+        .when(cmd('RevokeMembership', { userId: 'bob' }))
+        .then({ type: 'MembershipOfferWithdrawn', data: { userId: 'bob' } });
+      const adminOffer = { ...offered, data: { ...offered.data, roles: ['admin'] } } as CompanyEvent;
+      given(companyDecider, registered, adminAna, adminOffer)
+        .when(cmd('ChangeMembership', { userId: 'ana', roles: ['nurse'] }))
+        .thenError('last-admin');
+      const scribeOffer = { ...offered, data: { ...offered.data, roles: ['scribe'] } } as CompanyEvent;
+      given(companyDecider, registered, scribeRole, scribeOffer)
+        .when(cmd('RetireRole', { code: 'scribe' }))
+        .thenError('role-in-use');
+    });
+  });
 });

@@ -5,6 +5,7 @@ import { ADMIN_ROLE, type CompanyEvent } from './events.js';
 import { isBuiltInRole, type RoleDefinition } from '../../../permissions/builtInRoles.js';
 import { CORRECTABLE_PROFILE_FIELDS, isOptionalModule, OPTIONAL_MODULES, type CompanyProfile } from './profile.js';
 import { checkedProfile } from './profileRules.js';
+import { decideOffer, type MembershipOffer, type OfferCommand } from './membershipOffers.js';
 
 export type { RoleDefinition };
 
@@ -21,6 +22,8 @@ export interface CompanyState {
   roles: Record<string, RoleDefinition>;
   /** userId -> role codes */
   members: Record<string, string[]>;
+  /** userId -> a pending membership (nothing of it works until accepted) */
+  offers: Record<string, MembershipOffer>;
 }
 
 export const initialCompanyState: CompanyState = {
@@ -31,6 +34,7 @@ export const initialCompanyState: CompanyState = {
   modules: [...OPTIONAL_MODULES],
   roles: {},
   members: {},
+  offers: {},
 };
 
 export interface RoleInput {
@@ -56,7 +60,8 @@ export type CompanyCommand =
   | CommandEnvelope<'RetireRole', { code: string }>
   | CommandEnvelope<'GrantMembership', { userId: string; roles: string[] }>
   | CommandEnvelope<'ChangeMembership', { userId: string; roles: string[] }>
-  | CommandEnvelope<'RevokeMembership', { userId: string }>;
+  | CommandEnvelope<'RevokeMembership', { userId: string }>
+  | OfferCommand;
 
 export function evolveCompany(s: CompanyState, e: CompanyEvent): CompanyState {
   switch (e.type) {
@@ -83,11 +88,22 @@ export function evolveCompany(s: CompanyState, e: CompanyEvent): CompanyState {
       return { ...s, roles };
     }
     case 'MembershipGranted':
-    case 'MembershipChanged':
-      return { ...s, members: { ...s.members, [e.data.userId]: [...e.data.roles] } };
+    case 'MembershipChanged': {
+      const { [e.data.userId]: _accepted, ...offers } = s.offers;
+      return { ...s, offers, members: { ...s.members, [e.data.userId]: [...e.data.roles] } };
+    }
     case 'MembershipRevoked': {
       const { [e.data.userId]: _gone, ...members } = s.members;
       return { ...s, members };
+    }
+    case 'MembershipOffered': {
+      const { userId, ...offer } = e.data;
+      return { ...s, offers: { ...s.offers, [userId]: { ...offer, roles: [...offer.roles] } } };
+    }
+    case 'MembershipOfferDeclined':
+    case 'MembershipOfferWithdrawn': {
+      const { [e.data.userId]: _gone, ...offers } = s.offers;
+      return { ...s, offers };
     }
   }
 }
@@ -218,7 +234,9 @@ export function decideCompany(cmd: CompanyCommand, s: CompanyState): CompanyEven
       mustBeActive(s);
       if (isBuiltInRole(cmd.data.code)) throw rule('role-built-in', `the role '${cmd.data.code}' is built in and cannot be retired`);
       if (!s.roles[cmd.data.code]) throw notFound('role');
-      const holders = Object.entries(s.members).filter(([, roles]) => roles.includes(cmd.data.code)).length;
+      // A pending membership holds its roles too: accepting it must not name a retired role.
+      const held = [...Object.values(s.members), ...Object.values(s.offers).map((o) => o.roles)];
+      const holders = held.filter((roles) => roles.includes(cmd.data.code)).length;
       if (holders > 0) throw rule('role-in-use', `the role is held by ${holders} member(s): change their roles first`, { holders });
       return [{ type: 'RoleRetired', data: { code: cmd.data.code } }];
     }
@@ -237,10 +255,18 @@ export function decideCompany(cmd: CompanyCommand, s: CompanyState): CompanyEven
     }
     case 'RevokeMembership': {
       mustBeActive(s);
+      // A pending membership is withdrawn: it never granted anything.
+      if (!s.members[cmd.data.userId] && s.offers[cmd.data.userId])
+        return [{ type: 'MembershipOfferWithdrawn', data: { userId: cmd.data.userId } }];
       if (!s.members[cmd.data.userId]) throw notFound('membership');
       keepsAnAdmin(s, cmd.data.userId, []);
       return [{ type: 'MembershipRevoked', data: { userId: cmd.data.userId } }];
     }
+    case 'OfferMembership':
+    case 'AcceptMembershipOffer':
+    case 'DeclineMembershipOffer':
+      mustBeActive(s);
+      return decideOffer(cmd, s, (roles) => checkRoles(s, roles));
   }
 }
 

@@ -25,7 +25,20 @@ export type CompanyEvent =
   /** A role of this company; `grantsAll` roles hold every permission any registered group declares. */
   | { type: 'RoleDefined'; data: { code: string; name: string; permissions: string[]; grantsAll: boolean; description?: string } }
   | { type: 'RoleRetired'; data: { code: string } }
-  | { type: 'MembershipGranted'; data: { userId: string; roles: string[] } }
+  /** `viaInvitation`: the person accepted a pending membership (absent when granted at once: the platform, older events). */
+  | { type: 'MembershipGranted'; data: { userId: string; roles: string[]; viaInvitation?: boolean } }
+  /**
+   * A pending membership: nothing of it works until the person accepts it, signed in, with the invitation's one-time token
+   * (SHA-256 kept), or activates the account this invitation created with it. `name` and `email` are what the company entered.
+   */
+  | {
+      type: 'MembershipOffered';
+      data: { userId: string; roles: string[]; name: string; email: string; tokenHash: string; expiresAt: string };
+    }
+  /** The person declined a pending membership. */
+  | { type: 'MembershipOfferDeclined'; data: { userId: string } }
+  /** The company withdrew a pending membership before it was accepted. */
+  | { type: 'MembershipOfferWithdrawn'; data: { userId: string } }
   | { type: 'MembershipChanged'; data: { userId: string; roles: string[] } }
   | { type: 'MembershipRevoked'; data: { userId: string } };
 
@@ -43,4 +56,7 @@ export const COMPANY_EVENT_TYPES: readonly CompanyEventType[] = [
   'MembershipGranted',
   'MembershipChanged',
   'MembershipRevoked',
+  'MembershipOffered',
+  'MembershipOfferDeclined',
+  'MembershipOfferWithdrawn',
 ];

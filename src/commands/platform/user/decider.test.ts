@@ -177,10 +177,18 @@ describe('user decider: invitations and passwords', () => {
     name: 'Ana',
     activationHash: 'a1',
     activationExpiresAt: later(72),
+    companyId: 'c1',
   });
   const invited: UserEvent = {
     type: 'UserInvited',
-    data: { userId: 'agg-1', email: 'ana@clinic.example', name: 'Ana', activationHash: 'a1', activationExpiresAt: later(72) },
+    data: {
+      userId: 'agg-1',
+      email: 'ana@clinic.example',
+      name: 'Ana',
+      activationHash: 'a1',
+      activationExpiresAt: later(72),
+      companyId: 'c1',
+    },
   };
   const activate = (hash: string, hours: number) =>
     command<UserCommand>('ActivateUser', { presentedHash: hash, passwordHash: '$argon2id$p' }, { at: later(hours) });
@@ -200,12 +208,19 @@ describe('user decider: invitations and passwords', () => {
 
   it('a new activation token replaces the previous one; none once a password is chosen', () => {
     const reissued: UserEvent = { type: 'ActivationIssued', data: { activationHash: 'a2', activationExpiresAt: later(80) } };
-    given(userDecider, invited).when(command<UserCommand>('IssueActivation', reissued.data)).then(reissued);
+    const issue = (companyId: string | null) => command<UserCommand>('IssueActivation', { ...reissued.data, companyId });
+    given(userDecider, invited).when(issue('c1')).then(reissued);
+    given(userDecider, invited).when(issue(null)).then(reissued);
     given(userDecider, invited, reissued).when(activate('a1', 1)).thenError('activation-invalid');
     given(userDecider, invited, reissued)
       .when(activate('a2', 1))
       .then({ type: 'UserActivated', data: { passwordHash: '$argon2id$p' } });
-    given(userDecider, registered).when(command<UserCommand>('IssueActivation', reissued.data)).thenError('user-already-activated');
+    given(userDecider, registered).when(issue('c1')).thenError('user-already-activated');
+  });
+
+  it('issues an activation token only to the company whose invitation created the account', () => {
+    const reissue = command<UserCommand>('IssueActivation', { activationHash: 'a2', activationExpiresAt: later(80), companyId: 'c2' });
+    given(userDecider, invited).when(reissue).thenError('not-account-creator');
   });
 
   it('changes the password of an active account only', () => {

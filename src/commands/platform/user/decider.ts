@@ -36,6 +36,8 @@ export interface UserState extends SignInBuckets {
   active: boolean;
   /** Pending activation of an invited account (null once activated, or for accounts registered with a password). */
   activation: { hash: string; expiresAt: string } | null;
+  /** The company whose invitation created the account (null: registered, or invited before this was recorded). */
+  invitedBy: string | null;
   totp: { status: TotpStatus; encryptedSecret: string | null; lastTimeStep: number | null };
 }
 
@@ -48,6 +50,7 @@ export const initialUserState: UserState = {
   platformAdmin: false,
   active: false,
   activation: null,
+  invitedBy: null,
   totp: { status: 'none', encryptedSecret: null, lastTimeStep: null },
   untrusted: emptyBucket,
   devices: [],
@@ -58,8 +61,9 @@ export type UserCommand =
       'RegisterUser',
       { email: string; name: string; passwordHash: string; platformAdmin: boolean; provisionedTotpSecret?: string | null }
     >
-  | CommandEnvelope<'InviteUser', { email: string; name: string; activationHash: string; activationExpiresAt: string }>
-  | CommandEnvelope<'IssueActivation', { activationHash: string; activationExpiresAt: string }>
+  | CommandEnvelope<'InviteUser', { email: string; name: string; activationHash: string; activationExpiresAt: string; companyId: string }>
+  /** `companyId`: the company asking; only the one whose invitation created the account (null: the platform). */
+  | CommandEnvelope<'IssueActivation', { activationHash: string; activationExpiresAt: string; companyId: string | null }>
   | CommandEnvelope<'ActivateUser', { presentedHash: string; passwordHash: string }>
   | CommandEnvelope<'ChangePassword', { passwordHash: string }>
   | CommandEnvelope<'AcceptStepUpPassword', Record<string, never>>
@@ -79,10 +83,11 @@ export function evolveUser(s: UserState, e: UserEvent): UserState {
     case 'UserRegistered':
       return { ...s, exists: true, active: true, ...e.data };
     case 'UserInvited': {
-      const { activationHash, activationExpiresAt, ...account } = e.data;
+      const { activationHash, activationExpiresAt, companyId, ...account } = e.data;
       return {
         ...s,
         ...account,
+        invitedBy: companyId ?? null,
         exists: true,
         active: true,
         passwordHash: '',
@@ -176,11 +181,16 @@ export function decideUser(cmd: UserCommand, s: UserState): UserEvent[] {
       if (s.exists) throw rule('user-exists', 'this user is already registered');
       return [{ type: 'UserInvited', data: { userId: cmd.aggregateId, ...cmd.data } }];
     }
-    case 'IssueActivation':
+    case 'IssueActivation': {
       mustExist(s);
       if (s.passwordHash) throw rule('user-already-activated', 'the user has already chosen a password');
       if (!s.active) throw new DomainError('user-inactive', 'the user is deactivated', 403);
-      return [{ type: 'ActivationIssued', data: cmd.data }];
+      const { companyId, ...activation } = cmd.data;
+      // An activation token opens the account to whoever holds it: never to a company whose invitation did not create it.
+      if (companyId !== null && s.invitedBy !== null && s.invitedBy !== companyId)
+        throw new DomainError('not-account-creator', 'only the company whose invitation created the account issues its activation', 403);
+      return [{ type: 'ActivationIssued', data: activation }];
+    }
     case 'ActivateUser': {
       const usable = activationUsable(s, cmd.data.presentedHash, cmd.at);
       // One answer for unknown, spent, replaced and expired tokens: the caller learns nothing about the account.

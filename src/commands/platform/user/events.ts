@@ -6,8 +6,14 @@ export const STEP_UP_PREFIX = 'step-up:';
 
 export type UserEvent =
   | { type: 'UserRegistered'; data: { userId: string; email: string; name: string; passwordHash: string; platformAdmin: boolean } }
-  /** A company invited a person with no account yet: no password until the activation token (SHA-256 kept) is used. */
-  | { type: 'UserInvited'; data: { userId: string; email: string; name: string; activationHash: string; activationExpiresAt: string } }
+  /**
+   * A company invited a person with no account yet: no password until the activation token (SHA-256 kept) is used.
+   * `companyId`: the company whose invitation created the account, the only one ever issued its activation token (absent on older events).
+   */
+  | {
+      type: 'UserInvited';
+      data: { userId: string; email: string; name: string; activationHash: string; activationExpiresAt: string; companyId?: string };
+    }
   /** A new activation token replaces the previous one (which stops working). */
   | { type: 'ActivationIssued'; data: { activationHash: string; activationExpiresAt: string } }
   /** The invited person chose a password with the activation token; the token is spent. */

@@ -9,6 +9,7 @@ import { verifySecondFactor } from '../../../commands/platform/secondFactorWrite
 import { logout, refreshSession, selectCompany } from '../../../commands/platform/sessionWrites.js';
 import { describeMe, listTenants } from '../../../queries/platform/memberships.js';
 import { accountRoutes } from './accountRoutes.js';
+import { invitationRoutes } from './invitationRoutes.js';
 import { usersProjection } from '../../../projections/platform/usersProjection.js';
 import { sessionsProjection } from '../../../projections/platform/sessionsProjection.js';
 import { companiesProjection } from '../../../projections/platform/companiesProjection.js';
@@ -159,6 +160,6 @@ export const authGroup: GroupModule = {
   description:
     'Sign-in (password, then TOTP second factor), server-side sessions with rotating refresh tokens, and selection of the company to work in',
   permissions: [],
-  routes: [...routes, ...accountRoutes],
+  routes: [...routes, ...accountRoutes, ...invitationRoutes],
   projections: [usersProjection, sessionsProjection, companiesProjection],
 };

@@ -150,7 +150,9 @@ export const companyRoutes: RouteDecl[] = [
       'The tax id is checked with its check digit where the country has one (Peru RUC, Mexico RFC, Colombia NIT, Chile RUT, ' +
       'Argentina CUIT) and is unique on the platform (409 `/problems/tax-id-taken`). The company starts with the default ' +
       'clinical and administrative policy and every optional module unless `modules` says otherwise. The first admin is an existing ' +
-      'account, or a new person invited by e-mail whose activation token is in this answer (shown once).',
+      'account named by its id (a member at once), or a person invited by e-mail: a pending membership and a one-time token in ' +
+      'this answer (shown once, also e-mailed) that activates the new account, or that the holder of an existing account accepts ' +
+      'signed in (POST /auth/invitations/{companyId}/accept).',
     body: RegisterCompanyBody,
     responses: {
       201: ok('The company and its first admin', RegisteredSchema, { ...RECORD_HEADERS, Location: 'URL of the company' }),
@@ -166,6 +168,7 @@ export const companyRoutes: RouteDecl[] = [
           to: admin.email,
           name: admin.name,
           companyName: doc.name,
+          opens: registered.opens ?? 'account',
           ...registered.admin.activation,
         });
       }
@@ -217,8 +220,9 @@ export const companyRoutes: RouteDecl[] = [
     auth: 'platform',
     summary: 'Platform: appoint another company admin (an existing account, or a new person invited by e-mail)',
     description:
-      'For a company whose admins left or lost their access: the platform names a new one. A new person receives a one-time ' +
-      'activation token in this answer (shown once).',
+      'For a company whose admins left or lost their access: the platform names a new one. An account named by its id is an ' +
+      'admin at once; a person named by e-mail is invited (a pending membership with a one-time token in this answer, shown ' +
+      'once: it activates a new account, or the holder of an existing one accepts with it signed in).',
     params: CompanyIdParams,
     body: AppointAdminBody,
     responses: {
@@ -229,10 +233,11 @@ export const companyRoutes: RouteDecl[] = [
     },
     async handle({ params, body }, ctx) {
       const doc = await companyDoc(ctx.services, params.id);
-      const { admin, position } = await appointAdmin(ctx.services, params.id, body.admin, callerOf(ctx, body.reason));
+      const { admin, opens, position } = await appointAdmin(ctx.services, params.id, body.admin, callerOf(ctx, body.reason));
       if (admin.activation && 'email' in body.admin) {
         const to = body.admin.email.trim().toLowerCase();
-        await sendActivationMail(ctx.services, { to, name: body.admin.name, companyName: doc.name, ...admin.activation });
+        const mail = { to, name: body.admin.name, companyName: doc.name, opens: opens ?? 'account', ...admin.activation };
+        await sendActivationMail(ctx.services, mail);
       }
       return { status: 201, body: admin, headers: writeHeaders({ position, location: `/usuarios/${admin.userId}` }) };
     },

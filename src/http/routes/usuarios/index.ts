@@ -7,7 +7,7 @@ import { ADMIN, READ, TAG, userRoutes } from './userRoutes.js';
 export const usuariosGroup: GroupModule = {
   tag: TAG,
   description:
-    'People of the selected company: invitations (a one-time activation token, valid 72 h), roles, revoked memberships, second-factor ' +
+    'People of the selected company: invitations (pending until the person accepts them with a one-time token, valid 72 h), roles, revoked memberships, second-factor ' +
     'resets, and the platform deactivation of an account (every session ends at once). API clients (/integraciones) let programs ' +
     'sign in with OAuth 2.0 client credentials inside the company.',
   permissions: [READ, ADMIN],

@@ -10,9 +10,17 @@ export const CompanyUserSchema = obj({
   email: str('E-mail (the sign-in name)'),
   name: str('Name'),
   roles: { type: 'array', items: { type: 'string' } },
-  membership: { type: 'string', enum: ['active', 'revoked'] },
-  memberSince: str('When the membership was granted'),
-  account: { type: 'string', enum: ['invited', 'active', 'deactivated'], description: 'invited: no password chosen yet' },
+  membership: {
+    type: 'string',
+    enum: ['active', 'pending', 'revoked'],
+    description: 'pending: invited, not accepted yet (grants nothing); until accepted the person shows only what this company entered',
+  },
+  memberSince: str('When the membership was granted (accepted), or the invitation sent while pending'),
+  account: {
+    type: 'string',
+    enum: ['invited', 'active', 'deactivated'],
+    description: 'invited: no password chosen yet, or an invitation not accepted yet',
+  },
   totpEnrolled: { type: 'boolean' },
   lastSignInAt: { type: ['string', 'null'], description: 'Last completed sign-in (second factor accepted)' },
 });
@@ -23,17 +31,18 @@ export const ActivationSchema = {
   additionalProperties: false,
   required: ['token', 'expiresAt'],
   properties: {
-    token: str('One-time activation token: shown only in this answer; the person sends it to POST /auth/activate with a password'),
+    token: str(
+      "One-time token, shown only in this answer: it activates the account this invitation created (POST /auth/activate with a password), or the account's holder accepts the membership with it signed in (POST /auth/invitations/{companyId}/accept)",
+    ),
     expiresAt: str('When the token stops working'),
   },
-  description: 'Null when the e-mail already had an account (it received a membership, not a second account)',
+  description: 'Null when the platform appoints an existing account by its id (a membership at once)',
 } as const;
 
 export const InvitationSchema = obj({
   user: CompanyUserSchema,
-  accountCreated: { type: 'boolean', description: 'False when the e-mail already had an account' },
   activation: ActivationSchema,
-  emailed: { type: 'boolean', description: 'The activation token was also sent by e-mail (SMTP_URL configured)' },
+  emailed: { type: 'boolean', description: 'The token was also sent by e-mail to the address (SMTP_URL configured)' },
 });
 
 export const InviteBody = obj({

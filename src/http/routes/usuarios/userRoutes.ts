@@ -7,11 +7,12 @@ import { writeHeaders } from '../../recordHeaders.js';
 import {
   changeMemberRoles,
   deactivateAccount,
-  inviteUser,
   reissueActivation,
   resetSecondFactor,
   revokeMember,
 } from '../../../commands/platform/usuariosWrites.js';
+import { inviteUser, reissueInvitation, throttleInvitation } from '../../../commands/platform/invitationWrites.js';
+import { LIMITS } from '../../../limits.js';
 import { companyUser, listCompanyUsers } from '../../../queries/usuarios/companyUsers.js';
 import { sendActivationMail } from '../../../notifications/mailer.js';
 import { PLATFORM_DOCS } from '../../../stores/readStore.js';
@@ -50,12 +51,17 @@ export const ADMIN = 'usuarios:admin';
 
 const notMember404 = problem('No such user in the selected company (a user of another company is reported the same way)');
 type IdParams = { id: string };
-type ListQuery = { limit: number; cursor?: string; membresia?: 'activa' | 'revocada'; minPosition?: string };
+type ListQuery = { limit: number; cursor?: string; membresia?: 'activa' | 'pendiente' | 'revocada'; minPosition?: string };
+const MEMBERSHIP_FILTER = { activa: 'active', pendiente: 'pending', revocada: 'revoked' } as const;
+const throttled429 = problem('Too many invitations (per company or per inviting person); wait Retry-After seconds', {
+  'Retry-After': 'Seconds to wait before trying again',
+});
 
-/** 404 unless the user is (or was) a member of the selected company: administrators act only on their own people. */
-async function memberOr404(ctx: TenantRequestContext, userId: string, activeOnly = true): Promise<void> {
-  const user = await companyUser(ctx, userId);
-  if (activeOnly && user.membership !== 'active') throw notFound('user');
+/** 404 unless the user is a member of the selected company (or invited, where `alsoPending`): administrators act only on their own people. */
+async function memberOr404(ctx: TenantRequestContext, userId: string, alsoPending = false): Promise<'active' | 'pending'> {
+  const { membership } = await companyUser(ctx, userId);
+  if (membership === 'active' || (alsoPending && membership === 'pending')) return membership;
+  throw notFound('user');
 }
 
 const written = async (ctx: TenantRequestContext, userId: string, position: bigint | null, status = 200) => ({
@@ -74,39 +80,39 @@ export const userRoutes: RouteDecl[] = [
     // Not idempotent on purpose: a replayed answer is kept in the log, and this one carries a secret shown once.
     summary: 'Invite a person into the company with roles',
     description:
-      'A new e-mail gets an account without a password and a one-time activation token (shown only in this answer, valid 72 h, ' +
-      'also e-mailed when the service has SMTP_URL); the person sends it with a password to POST /auth/activate and enrolls an ' +
-      'authenticator at the first sign-in. An e-mail that already has an account (invited by another company) gets a membership ' +
-      'of this company, never a second account. The roles must exist in this company (GET /roles).',
+      'The invitation is a *pending* membership (`membership: pending`): it grants nothing until the person accepts it, and ' +
+      `comes with a one-time token (shown only in this answer, valid ${LIMITS.activation.ttlSeconds / 3600} h, also e-mailed to the address ` +
+      'when the service has SMTP_URL). For a new address the token activates the account (POST /auth/activate with a password), ' +
+      'which accepts the invitation; for an address that already has an account, its holder signs in and accepts with the token ' +
+      '(POST /auth/invitations/{companyId}/accept). The answer is the same either way, and until acceptance the person shows only ' +
+      "what this company entered (never another company's name, status, second factor or last sign-in). The roles must exist in " +
+      `this company (GET /roles). At most ${LIMITS.invitations.perInviterPerHour} invitations an hour per inviting person and ` +
+      `${LIMITS.invitations.perCompanyPerHour} per company (429 with Retry-After).`,
     body: InviteBody,
     responses: {
       201: ok('The invited member', InvitationSchema, { ...WRITE_HEADERS, Location: 'URL of the user in this company' }),
       403: refusals403('grant'),
       409: conflict409,
+      429: throttled429,
       503: behind503,
     },
     async handle({ body }, ctx) {
       const tctx = ctx as TenantRequestContext;
       await mustHoldWhatTheyGrant(ctx, { roles: body.roles });
+      await throttleInvitation(ctx.services, tenantOf(ctx), ctx.auth!.userId);
       const invited = await inviteUser(ctx.services, { companyId: tenantOf(ctx), ...body }, callerOf(ctx));
       const user = await companyUser(tctx, invited.userId);
       const company = await platformCollections(ctx.services).companies.get(PLATFORM_DOCS, tenantOf(ctx));
-      const emailed = invited.activation
-        ? await sendActivationMail(ctx.services, {
-            to: user.email,
-            name: user.name,
-            companyName: company?.name ?? '',
-            ...invited.activation,
-          })
-        : false;
+      const emailed = await sendActivationMail(ctx.services, {
+        to: user.email,
+        name: user.name,
+        companyName: company?.name ?? '',
+        opens: invited.opens,
+        ...invited.activation,
+      });
       return {
         status: 201,
-        body: {
-          user,
-          accountCreated: invited.accountCreated,
-          activation: invited.activation,
-          emailed,
-        },
+        body: { user, activation: invited.activation, emailed },
         headers: writeHeaders({ position: invited.position, location: `/usuarios/${invited.userId}` }),
       };
     },
@@ -118,15 +124,20 @@ export const userRoutes: RouteDecl[] = [
     auth: 'tenant',
     permission: READ,
     summary: 'The people of the company with roles, membership, account status and last sign-in',
+    description: 'A person who has not accepted the invitation (`membership: pending`) shows only what this company entered.',
     query: {
       type: 'object',
       additionalProperties: false,
-      properties: { ...pageQueryProperties, ...minPositionQueryProperty, membresia: { type: 'string', enum: ['activa', 'revocada'] } },
+      properties: {
+        ...pageQueryProperties,
+        ...minPositionQueryProperty,
+        membresia: { type: 'string', enum: ['activa', 'pendiente', 'revocada'] },
+      },
     },
     responses: { 200: ok('A page of users', CompanyUserPage), 400: badCursor400, 503: behind503 },
     async handle({ query }, ctx) {
       await awaitMinPosition(ctx, query.minPosition);
-      const membership = query.membresia === 'activa' ? 'active' : query.membresia === 'revocada' ? 'revoked' : undefined;
+      const membership = query.membresia ? MEMBERSHIP_FILTER[query.membresia] : undefined;
       const page = await listCompanyUsers(ctx as TenantRequestContext, {
         limit: query.limit,
         cursor: query.cursor ?? null,
@@ -186,7 +197,7 @@ export const userRoutes: RouteDecl[] = [
     tag: TAG,
     auth: 'tenant',
     permission: ADMIN,
-    summary: "Revoke a member's membership: their sessions in this company end at once",
+    summary: "Revoke a member's membership (or withdraw a pending invitation): their sessions in this company end at once",
     description: 'The account stays (it may belong to other companies); the membership is kept as revoked for the record.',
     params: UserIdParams,
     body: ReasonBody,
@@ -199,7 +210,7 @@ export const userRoutes: RouteDecl[] = [
     },
     async handle({ params, body }, ctx) {
       const tctx = ctx as TenantRequestContext;
-      await memberOr404(tctx, params.id);
+      await memberOr404(tctx, params.id, true);
       await mustOutrankMember(ctx.services, privilegedCaller(ctx), params.id);
       const position = await revokeMember(ctx.services, { companyId: tenantOf(ctx), userId: params.id }, callerOf(ctx, body.reason));
       return written(tctx, params.id, position);
@@ -236,7 +247,10 @@ export const userRoutes: RouteDecl[] = [
     tag: TAG,
     auth: 'tenant',
     permission: ADMIN,
-    summary: 'A new activation token for a member who has not chosen a password yet (the previous one stops working)',
+    summary: 'A new invitation token for a pending member (or an activation token for a member who has no password yet)',
+    description:
+      'The previous token stops working. For a pending member the answer is the same whether or not the address had an account: ' +
+      "the token activates the account only when this company's invitation created it, otherwise it accepts the membership.",
     params: UserIdParams,
     body: ReasonBody,
     responses: {
@@ -253,19 +267,27 @@ export const userRoutes: RouteDecl[] = [
       403: refusals403('outranked', 'shared'),
       404: notMember404,
       409: conflict409,
+      429: throttled429,
     },
     async handle({ params, body }, ctx) {
       const tctx = ctx as TenantRequestContext;
-      await memberOr404(tctx, params.id);
-      await mustBeCompanyOwnedAccount(ctx, params.id);
+      const membership = await memberOr404(tctx, params.id, true);
+      if (membership === 'active') await mustBeCompanyOwnedAccount(ctx, params.id);
       await mustOutrankMember(ctx.services, privilegedCaller(ctx), params.id);
+      // A new token is e-mailed like an invitation: it counts against the same limits.
+      await throttleInvitation(ctx.services, tenantOf(ctx), ctx.auth!.userId);
       const user = await companyUser(tctx, params.id);
-      const { position, ...activation } = await reissueActivation(ctx.services, params.id, callerOf(ctx, body.reason));
+      const caller = callerOf(ctx, body.reason);
+      const { position, opens, ...activation } =
+        membership === 'pending'
+          ? await reissueInvitation(ctx.services, { companyId: tenantOf(ctx), userId: params.id }, caller)
+          : { ...(await reissueActivation(ctx.services, params.id, caller, tenantOf(ctx))), opens: 'account' as const };
       const company = await platformCollections(ctx.services).companies.get(PLATFORM_DOCS, tenantOf(ctx));
       const emailed = await sendActivationMail(ctx.services, {
         to: user.email,
         name: user.name,
         companyName: company?.name ?? '',
+        opens,
         ...activation,
       });
       return { status: 200, body: { activation, emailed }, headers: writeHeaders({ position }) };
