@@ -139,7 +139,9 @@ async function decideAndAppend<C extends CommandEnvelope, E extends DecidedEvent
       : await loadAggregate(store, decider, stream, { whole: !!ctx.idempotencyKey });
     const { state, revision, events: history } = loaded;
     // Taken before deciding: a refused attempt (a throttled sign-in) is exactly what must not fold a long tail again.
-    if (decider.snapshot) await snapshotIfDue(store, decider, stream, decider.snapshot, loaded, snapshotMetadata(ctx, at));
+    // A keyed command folds the whole stream to find its retry: the next unkeyed one takes the snapshot.
+    if (decider.snapshot && !ctx.idempotencyKey)
+      await snapshotIfDue(store, decider, stream, decider.snapshot, loaded, snapshotMetadata(ctx, at));
     if (ctx.idempotencyKey) {
       // A retry of a command that already landed (same idempotency key): answer with what it did.
       const applied = history.filter((e) => e.metadata.commandId === commandId);
