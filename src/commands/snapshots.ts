@@ -9,6 +9,7 @@ import { newId } from './eventIds.js';
 
 export const SNAPSHOT_EVENT_TYPE = 'AggregateSnapshotTaken';
 export const DEFAULT_SNAPSHOT_EVERY = 100;
+const SNAPSHOTS_LOOKED_AT = 3;
 
 type Folding<S, E extends DecidedEvent> = Pick<Decider<CommandEnvelope, E, S>, 'initialState' | 'evolve'>;
 
@@ -60,10 +61,14 @@ export async function loadFromSnapshot<S, E extends DecidedEvent>(
   stream: string,
   policy: SnapshotPolicy,
 ): Promise<LoadedAggregate<S> | null> {
-  const [latest] = await store.readStream(snapshotStreamOf(stream), { direction: 'backwards', maxCount: 1 });
-  if (latest?.type !== SNAPSHOT_EVENT_TYPE) return null;
-  const snapshot = latest.data as unknown as SnapshotData<S>;
-  if (snapshot.version !== versionOf(decider, policy) || !Number.isSafeInteger(snapshot.revision) || snapshot.revision < 0) return null;
+  // The latest few: while two builds run side by side (a rolling deploy), each still finds its own latest snapshot.
+  const recent = await store.readStream(snapshotStreamOf(stream), { direction: 'backwards', maxCount: SNAPSHOTS_LOOKED_AT });
+  const version = versionOf(decider, policy);
+  const snapshot = recent
+    .filter((e) => e.type === SNAPSHOT_EVENT_TYPE)
+    .map((e) => e.data as unknown as SnapshotData<S>)
+    .find((d) => d.version === version && Number.isSafeInteger(d.revision) && d.revision >= 0);
+  if (!snapshot) return null;
   // Read from the snapshot's own revision: the event there must be the one it was taken after.
   const events = await store.readStream(stream, { fromRevision: snapshot.revision });
   const [taken] = events;
