@@ -26,6 +26,16 @@ export interface Decider<C extends CommandEnvelope, E extends DecidedEvent, S> {
   initialState: S;
   evolve(state: S, event: E): S;
   decide(command: C, state: S): E[];
+  /** Opt-in for streams that grow without bound (sign-in attempts, token issues): loaded from a snapshot and the tail. */
+  snapshot?: SnapshotPolicy;
+}
+
+/** How an aggregate's state is snapshotted; `version` changes whenever the state's shape or `evolve` does. */
+export interface SnapshotPolicy {
+  /** Snapshots of another version are ignored: the stream is then folded whole (and snapshotted again). */
+  version: number;
+  /** A load that folds at least this many events after the latest snapshot takes a new one (default 100). */
+  every?: number;
 }
 
 /**

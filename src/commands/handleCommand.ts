@@ -4,6 +4,7 @@ import type { EventMetadata, EventStore, ExpectedRevision, NewEvent, RecordedEve
 import { streamName, WrongExpectedRevisionError } from '../stores/eventStore.js';
 import { eventId, newId } from './eventIds.js';
 import { retryDelayMs, serializedOnStream } from './streamWriteQueue.js';
+import { foldEvents, loadFromSnapshot, snapshotIfDue, type LoadedAggregate } from './snapshots.js';
 
 /** Who, where and why of a command: becomes the metadata of every event it produces. */
 export interface CommandContext {
@@ -53,15 +54,28 @@ export class ConcurrencyConflictError extends Error {
   }
 }
 
+/**
+ * The aggregate's current state and revision. A decider with a snapshot policy is loaded from its latest snapshot and
+ * the events after it (`events` then holds only those); `whole` folds every event (an idempotent retry looks for its own).
+ */
 export async function loadAggregate<S, E extends DecidedEvent>(
   store: EventStore,
-  decider: Pick<Decider<CommandEnvelope, E, S>, 'initialState' | 'evolve'>,
+  decider: Pick<Decider<CommandEnvelope, E, S>, 'initialState' | 'evolve' | 'snapshot'>,
   stream: string,
-): Promise<{ state: S; revision: number; events: RecordedEvent[] }> {
+  options: { whole?: boolean } = {},
+): Promise<LoadedAggregate<S>> {
+  if (decider.snapshot && !options.whole) {
+    const fromSnapshot = await loadFromSnapshot(store, decider, stream, decider.snapshot);
+    if (fromSnapshot) return fromSnapshot;
+  }
   const events = await store.readStream(stream);
-  let state = decider.initialState;
-  for (const e of events) state = decider.evolve(state, { type: e.type, data: e.data } as unknown as E);
-  return { state, revision: events.length === 0 ? -1 : events[events.length - 1]!.revision, events };
+  const last = events[events.length - 1];
+  return {
+    state: foldEvents(decider, decider.initialState, events),
+    revision: last?.revision ?? -1,
+    events,
+    lastEventId: last?.id ?? null,
+  };
 }
 
 /**
@@ -89,6 +103,20 @@ export interface CommandOptions {
   assumeNew?: boolean;
 }
 
+/** Who wrote a snapshot: the service, for the command that loaded the stream (its correlation id ties them). */
+const snapshotMetadata = (ctx: CommandContext, at: string): EventMetadata => ({
+  tenantId: ctx.tenantId,
+  actor: 'system',
+  sessionId: null,
+  correlationId: ctx.correlationId,
+  causationId: null,
+  commandId: newId(),
+  occurredAt: at,
+  ip: null,
+  userAgent: null,
+  reason: 'snapshot',
+});
+
 /** Lost races left after serializing in-process come from other processes: retried this many times. */
 const MAX_ATTEMPTS = 8;
 
@@ -106,13 +134,14 @@ async function decideAndAppend<C extends CommandEnvelope, E extends DecidedEvent
   const optimistic = options.assumeNew === true && !ctx.idempotencyKey && options.ifMatch == null;
   for (let attempt = 0; ; attempt++) {
     const assumed = optimistic && attempt === 0;
-    const {
-      state,
-      revision,
-      events: history,
-    } = assumed
-      ? { state: decider.initialState, revision: -1, events: [] as RecordedEvent[] }
-      : await loadAggregate(store, decider, stream);
+    const loaded: LoadedAggregate<S> = assumed
+      ? { state: decider.initialState, revision: -1, events: [], lastEventId: null }
+      : await loadAggregate(store, decider, stream, { whole: !!ctx.idempotencyKey });
+    const { state, revision, events: history } = loaded;
+    // Taken before deciding: a refused attempt (a throttled sign-in) is exactly what must not fold a long tail again.
+    // A keyed command folds the whole stream to find its retry: the next unkeyed one takes the snapshot.
+    if (decider.snapshot && !ctx.idempotencyKey)
+      await snapshotIfDue(store, decider, stream, decider.snapshot, loaded, snapshotMetadata(ctx, at));
     if (ctx.idempotencyKey) {
       // A retry of a command that already landed (same idempotency key): answer with what it did.
       const applied = history.filter((e) => e.metadata.commandId === commandId);

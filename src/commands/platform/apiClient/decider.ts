@@ -97,4 +97,6 @@ export const apiClientDecider: Decider<ApiClientCommand, ApiClientEvent, ApiClie
   initialState: initialApiClientState,
   evolve: evolveApiClient,
   decide: decideApiClient,
+  // Every token issue is an event: loaded from a snapshot, so a busy (or hostile) program never makes the next one slow.
+  snapshot: { version: 1 },
 };

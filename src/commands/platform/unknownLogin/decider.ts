@@ -21,6 +21,8 @@ export function unknownLoginId(email: string): string {
 export const unknownLoginDecider: Decider<UnknownLoginCommand, UnknownLoginEvent, UnknownLoginState> = {
   category: 'unknownLogin',
   initialState: { consecutiveFailures: 0, lastFailureAt: null },
+  // Anyone can grow it by guessing at an address without an account: loaded from a snapshot.
+  snapshot: { version: 1 },
   evolve: (_s, e) => ({ consecutiveFailures: e.data.consecutiveFailures, lastFailureAt: e.data.at }),
   decide: (cmd, s) => {
     const wait = loginRetryAfterSeconds(s, cmd.at, cmd.data.policy);

@@ -290,4 +290,6 @@ export const userDecider: Decider<UserCommand, UserEvent, UserState> = {
   initialState: initialUserState,
   evolve: evolveUser,
   decide: decideUser,
+  // Sign-in attempts grow the stream with every guess: loaded from a snapshot. Bump when signInBuckets' fold changes.
+  snapshot: { version: 1 },
 };
