@@ -70,7 +70,7 @@ export const reportRoute: RouteDecl = route<{ id: string }, ReportQuery>({
     const report = await payerReport(tenantCtx(ctx), input.params.id, input.query.mes);
     const { formato } = input.query;
     const csv = formato === 'csv' || (formato === undefined && /\btext\/csv\b/i.test(input.headers.accept ?? ''));
-    if (csv) return { status: 200, body: payerReportCsv(report.rows), contentType: 'text/csv; charset=utf-8' };
+    if (csv) return { status: 200, body: await payerReportCsv(report.rows), contentType: 'text/csv; charset=utf-8' };
     return { status: 200, body: report };
   },
 });
