@@ -19,10 +19,13 @@ describe('CompanyGate', () => {
     const runs = jobs.map((job) => gate.run('a', () => (started++, job.promise)));
     await Promise.resolve();
     assert.equal(started, 2);
-    await assert.rejects(gate.run('a', () => Promise.resolve('never')), (err: ProblemError) => {
-      assert.deepEqual([err.status, err.code, err.headers['Retry-After']], [429, 'too-many-requests', '3']);
-      return true;
-    });
+    await assert.rejects(
+      gate.run('a', () => Promise.resolve('never')),
+      (err: ProblemError) => {
+        assert.deepEqual([err.status, err.code, err.headers['Retry-After']], [429, 'too-many-requests', '3']);
+        return true;
+      },
+    );
     // Another company is not held by the first one's queue.
     assert.equal(await gate.run('b', () => Promise.resolve('b ran')), 'b ran');
     jobs[0]!.finish();
@@ -55,7 +58,10 @@ describe('CompanyGate', () => {
     const gate = new CompanyGate({ perCompany: 1, queuedPerCompany: 1, queuedTotal: 2, retryAfterSeconds: 1 });
     const job = held();
     const runs = ['a', 'a', 'b', 'b', 'c'].map((company) => gate.run(company, () => job.promise));
-    await assert.rejects(gate.run('c', () => job.promise), (err: ProblemError) => err.status === 503 && err.code === 'render-busy');
+    await assert.rejects(
+      gate.run('c', () => job.promise),
+      (err: ProblemError) => err.status === 503 && err.code === 'render-busy',
+    );
     job.finish();
     await Promise.all(runs);
   });
