@@ -6,6 +6,7 @@ import { runLoad, type LoadFigures } from './load.js';
 export interface DialisisFigures {
   recordReading: LoadFigures;
   dayBoard: LoadFigures;
+  sessionSheet: LoadFigures;
 }
 
 const SESSIONS = 50;
@@ -146,5 +147,15 @@ export async function benchDialisis(
     headers: auth,
     durationSeconds: seconds,
   });
-  return { recordReading, dayBoard };
+  // 10 connections: one company has 2 sheets rendering and 8 waiting at most; after a first render each is a cache hit.
+  let s = 0;
+  const sessionSheet = await runLoad({
+    scenario: `GET /dialisis/sesiones/{id}/hoja (PDF, ${SESSIONS} sessions, 10 connections)`,
+    url: `${base}/dialisis/sesiones/${sessionIds[0]!}/hoja`,
+    headers: { authorization: auth.authorization },
+    path: () => `/dialisis/sesiones/${sessionIds[s++ % sessionIds.length]!}/hoja`,
+    connections: 10,
+    durationSeconds: seconds,
+  });
+  return { recordReading, dayBoard, sessionSheet };
 }

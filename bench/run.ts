@@ -85,6 +85,7 @@ async function main(): Promise<void> {
       figures.listDialyzers,
       figures.dialisis.recordReading,
       figures.dialisis.dayBoard,
+      figures.dialisis.sessionSheet,
       figures.supplies.issueStock,
       figures.supplies.listProducts,
       figures.supplies.registerClient,

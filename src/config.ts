@@ -1,4 +1,5 @@
 // Configuration from the environment (see README). Parsed once at start; invalid values stop the start.
+import os from 'node:os';
 import path from 'node:path';
 
 export interface Config {
@@ -36,6 +37,8 @@ export interface Config {
   mailFrom: string;
   /** Public address of the service, used in e-mailed links; the issuer when unset. */
   publicUrl: string | null;
+  /** Worker threads that render PDFs off the event loop (RENDER_WORKERS); by default one per core but one, 1 to 4. */
+  renderWorkers: number;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -70,7 +73,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl: env.SMTP_URL || null,
     mailFrom: env.MAIL_FROM || 'Dialysis Records <no-reply@localhost>',
     publicUrl: env.PUBLIC_URL || null,
+    renderWorkers: renderWorkers(env.RENDER_WORKERS),
   };
+}
+
+const MAX_RENDER_WORKERS = 32;
+
+function renderWorkers(value: string | undefined): number {
+  if (value === undefined || value === '') return Math.max(1, Math.min(4, os.availableParallelism() - 1));
+  const workers = Number(value);
+  if (!/^\d+$/.test(value) || workers < 1 || workers > MAX_RENDER_WORKERS) {
+    throw new Error(`RENDER_WORKERS must be a number of worker threads (1-${MAX_RENDER_WORKERS}), got ${value}`);
+  }
+  return workers;
 }
 
 const MAX_PROXY_HOPS = 10;

@@ -208,6 +208,19 @@ export const LIMITS = {
     /** `GET /monitores?pmVenceEnDias=` judges at most this many machines of the company (the plan is today's policy, not stored). */
     floorScanMax: 5000,
   },
+  renders: {
+    /** Session sheets (PDF) of one company rendering at once (running or waiting for a worker of the pool)... */
+    perCompany: 2,
+    /** ...and waiting behind those; one more answers 429 with Retry-After. */
+    queuedPerCompany: 8,
+    /** Renders waiting across every company; one more answers 503 with Retry-After. */
+    queuedTotal: 64,
+    retryAfterSeconds: 2,
+    /** A render still running after this is abandoned (its worker replaced) and answers 503. */
+    jobTimeoutMs: 60_000,
+    /** Rendered sheets kept (by session, revision and content), least recently used out first. */
+    cacheMaxBytes: 64 * 1024 * 1024,
+  },
   sessionClaims: {
     /** A machine, dialyzer or bloodline claimed for a session that has not started this long after is released. */
     orphanGraceSeconds: 120,

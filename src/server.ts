@@ -22,6 +22,7 @@ import { authRuntime } from './auth/authRuntime.js';
 import { bootstrap, type BootstrapCredentials, type BootstrapResult } from './commands/platform/bootstrapWrites.js';
 import { bootstrapBanner } from './bootstrapBanner.js';
 import { setPermissionCatalog } from './queries/platform/permissionCatalog.js';
+import { createRenders } from './render/renders.js';
 
 export interface StartServerOptions {
   /** 2xx bodies that drift from their schema: 'enforce' (tests) answers 500; 'log' (default) logs and answers. */
@@ -135,7 +136,9 @@ export async function startServer(config: Config, opts: StartServerOptions = {})
     const managers = groups.flatMap((group) => group.processes ?? []);
     const processes = startProcessManagers({ events, reads, logger, services: () => services! }, managers);
     cleanup.push(() => processes.stop());
-    services = { config, events, reads, projections, processes, logger, now };
+    const renders = createRenders(config, logger);
+    cleanup.push(() => renders.close());
+    services = { config, events, reads, projections, processes, logger, renders, now };
     await authRuntime(services); // load or create the keys now: a bad key setting stops the start
     const expectedUrl = config.port ? `http://${urlHost(config.host)}:${config.port}` : null;
     const printBanner = async (credentials: BootstrapCredentials): Promise<void> => {

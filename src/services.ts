@@ -5,6 +5,7 @@ import type { ReadStore } from './stores/readStore.js';
 import type { ProjectionRunner } from './projections/runner/runnerTypes.js';
 import type { Logger } from './logger.js';
 import type { ProcessRunner } from './processes/processRunner.js';
+import type { Renders } from './render/renders.js';
 
 export interface AppServices {
   config: Config;
@@ -14,6 +15,8 @@ export interface AppServices {
   /** Process managers: consequences of events in other aggregates (tests wait for them). */
   processes: ProcessRunner;
   logger: Logger;
+  /** PDF renders off the event loop: a worker pool with a per-company limit and a cache. */
+  renders: Renders;
   /** Current time; tests may pass a controllable clock. */
   now(): Date;
 }

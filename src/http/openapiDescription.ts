@@ -50,6 +50,8 @@ nothing is overwritten, and every record keeps who changed it, when, from where 
   consecutive failures of one account, growing delays (up to ${L.throttling.login.accountLongestDelaySeconds} s between attempts, and never more than
   ${L.throttling.login.accountMaxFailuresPerHour} failures an hour). Accounts are throttled, never locked.
 - Second factor: ${L.throttling.verify2fa.perChallenge} codes per challenge; ${L.throttling.verify2fa.userFailuresPerWindow} failures per user per ${minutes(L.throttling.verify2fa.windowSeconds)}.
+- Session sheets (PDF) render in a pool of worker threads, off the event loop: a company has at most ${L.renders.perCompany} rendering
+  and ${L.renders.queuedPerCompany} waiting (429 beyond; 503 when ${L.renders.queuedTotal} wait across companies); an unchanged session is answered from a cache.
 - A throttled request answers 429 with \`Retry-After\` (seconds).
 
 ## Requests

@@ -16,6 +16,7 @@ import { openSqliteEventStore } from '../../src/stores/sqlite/sqliteEventStore.j
 import { createEmbeddedReadStore } from '../../src/stores/embedded/embeddedReadStore.js';
 import { startProcessManagers } from '../../src/processes/processRunner.js';
 import { createProjectionRunner } from '../../src/projections/runner/projectionRunner.js';
+import { createRenders } from '../../src/render/renders.js';
 import { newGate, testAuthenticate, testGroup } from './spineTestGroup.js';
 
 export type Json = Record<string, ApiJson>;
@@ -52,7 +53,7 @@ export async function startSpineServer(options: { responseCheck?: 'enforce' | 'l
   for (const g of groups) for (const p of g.projections) projections.register(p);
   await projections.start();
   const processes = startProcessManagers({ events, reads, logger, services: () => null }, []);
-  const services = { config, events, reads, projections, processes, logger, now: () => new Date() };
+  const services = { config, events, reads, projections, processes, logger, renders: createRenders(config, logger), now: () => new Date() };
   const app = buildApp(services, { groups, authenticate: testAuthenticate, responseCheck: options.responseCheck ?? 'enforce' });
   const server = app.listen(0, '127.0.0.1');
   await new Promise<void>((resolve) => server.once('listening', () => resolve()));

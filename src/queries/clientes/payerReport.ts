@@ -1,7 +1,7 @@
 // The monthly payer report (issue 11 item 7): per client and month, each covered patient's treated sessions with date,
 // dry weight, pre and post weight, treatment hours (decimal) and UF litres (the format public payers ask for), the
 // authorization each consumed, and the amount due at the contract rate in force on each session's date.
-import { csvText } from '../csv.js';
+import { csvTextInTurns } from '../csvChunks.js';
 import type { TenantScope } from '../tenantScope.js';
 import { patients } from '../pacientes/readModel.js';
 import { sessionsBetween, TREATED_STATUSES } from '../dialisis/sessionRange.js';
@@ -118,8 +118,9 @@ const CSV_HEADER = [
   'moneda',
 ];
 
-export function payerReportCsv(rows: readonly PayerReportRow[]): string {
-  return csvText(
+/** A chunk of rows at a time: a month of every patient of a large payer is 100k rows and more. */
+export function payerReportCsv(rows: readonly PayerReportRow[]): Promise<string> {
+  return csvTextInTurns(
     CSV_HEADER,
     rows.map((r) => CSV_COLUMNS.map((c) => r[c])),
   );

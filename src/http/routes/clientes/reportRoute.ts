@@ -72,7 +72,7 @@ export const reportRoute: RouteDecl = route<{ id: string }, ReportQuery>({
     const { formato } = input.query;
     const csv = formato === 'csv' || (formato === undefined && /\btext\/csv\b/i.test(input.headers.accept ?? ''));
     const auditPatientIds = report.rows.map((r) => r.patientId); // the CSV names them by name and document only
-    if (csv) return { status: 200, body: payerReportCsv(report.rows), contentType: 'text/csv; charset=utf-8', auditPatientIds };
+    if (csv) return { status: 200, body: await payerReportCsv(report.rows), contentType: 'text/csv; charset=utf-8', auditPatientIds };
     return { status: 200, body: report };
   },
 });

@@ -1,13 +1,13 @@
 // GET /dialisis/sesiones/{id}/hoja: the session sheet as PDF (issue 10 item 9).
 import { minPositionQueryProperty, problem } from '../../commonSchemas.js';
+import { LIMITS } from '../../../limits.js';
 import { awaitMinPosition } from '../../readYourWrites.js';
 import { route, type RouteDecl } from '../../routeTypes.js';
 import { SESSIONS_PROJECTION } from '../../../projections/dialisis/sessionsProjection.js';
 import { sessionOr404 } from '../../../queries/dialisis/sessions.js';
 import { sessionSheetOf } from '../../../queries/dialisis/sessionSheetData.js';
-import { renderSessionSheet } from '../../../queries/dialisis/sessionSheet/renderSessionSheet.js';
 import { IdSchema } from '../shared/fieldSchemas.js';
-import { tenantCtx, unavailable503, type MinPositionQuery } from '../shared/recordSupport.js';
+import { tenantCtx, type MinPositionQuery } from '../shared/recordSupport.js';
 import { READ, TAG } from './permissions.js';
 
 export const sheetRoute: RouteDecl = route<{ id: string }, MinPositionQuery>({
@@ -18,12 +18,25 @@ export const sheetRoute: RouteDecl = route<{ id: string }, MinPositionQuery>({
   permission: READ,
   summary:
     'The session sheet (PDF): identification, prescription, pre / intra / post with a chart, complications, medications, signatures, amendments',
+  description:
+    `Rendered in a pool of worker threads, never on the event loop. A company has at most ${LIMITS.renders.perCompany} sheets rendering ` +
+    `at once and ${LIMITS.renders.queuedPerCompany} more waiting; one more answers 429 with Retry-After (503 when ` +
+    `${LIMITS.renders.queuedTotal} wait across all companies, or a render runs over ${LIMITS.renders.jobTimeoutMs / 1000} s). ` +
+    'A session at the same revision, showing the same data, is answered from a cache with the same bytes (its "Generado el" is ' +
+    `the first render's); a new revision renders again. The cache keeps up to ${LIMITS.renders.cacheMaxBytes / 1024 / 1024} MiB of sheets.`,
   params: { type: 'object', additionalProperties: false, required: ['id'], properties: { id: IdSchema } },
   query: { type: 'object', additionalProperties: false, properties: { ...minPositionQueryProperty } },
   responses: {
     200: { description: 'The sheet', contentType: 'application/pdf', schema: { type: 'string', format: 'binary' } },
     404: problem("No such session in the selected company (another company's session is reported the same way)"),
-    503: unavailable503,
+    429: problem(`The company already has ${LIMITS.renders.perCompany + LIMITS.renders.queuedPerCompany} sheets rendering or waiting`, {
+      'Retry-After': 'Seconds to wait',
+    }),
+    503: problem(
+      'The read model did not reach minPosition in time (`/problems/projection-behind`), too many renders wait (`/problems/render-busy`) ' +
+        'or one ran too long (`/problems/render-unavailable`); retry',
+      { 'Retry-After': 'Seconds to wait' },
+    ),
   },
   auditAccess: (input) => ({ recordType: 'dialysisSessionSheet', recordId: input.params.id }),
   handle: async (input, ctx) => {
@@ -31,6 +44,7 @@ export const sheetRoute: RouteDecl = route<{ id: string }, MinPositionQuery>({
     const scope = tenantCtx(ctx);
     const doc = await sessionOr404(scope, input.params.id);
     const sheet = await sessionSheetOf(scope, doc, ctx.services.now().toISOString());
-    return { status: 200, body: await renderSessionSheet(sheet), contentType: 'application/pdf', auditPatientIds: [doc.patientId] };
+    const pdf = await ctx.services.renders.sessionSheet.render(scope.auth.tenantId, doc.id, doc.revision, sheet);
+    return { status: 200, body: pdf, contentType: 'application/pdf', auditPatientIds: [doc.patientId] };
   },
 });
