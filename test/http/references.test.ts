@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { clientBody } from './clientesWorld.js';
+import { dialyzerBody } from './filtrosWorld.js';
 import { expectStatus, pointers, startDialisisWorld, type Answer, type DialisisWorld, type Json } from './dialisisWorld.js';
 import { sessionSeeds, type SessionOf } from './referenceSeeds.js';
 
@@ -80,5 +81,34 @@ describe('References named in a body are real', () => {
       history.body.items.map((e: Json) => e.type),
       ['AuthorizationIssued', 'AuthorizationConsumed', 'AuthorizationReleased'],
     );
+  });
+
+  it('a use of equipment recorded by hand names a session of its patient in the company', async () => {
+    const patient = await w.patient(w.a);
+    const other = await w.patient(w.a);
+    const [own, othersSession, foreign] = await Promise.all([
+      sessionOf(w.a, patient),
+      sessionOf(w.a, other),
+      sessionOf(w.b, await w.patient(w.b)),
+    ]);
+    const machine = (await w.register(w.a)).body.id as string;
+    const dialyzer = expectStatus(await post('/filtros-dialisis', dialyzerBody()), 201).body.id as string;
+    expectStatus(await post(`/filtros-dialisis/${dialyzer}/asignacion`, { patientId: patient, baselineTcvMl: 100 }), 200);
+    const line = {
+      model: 'AV-Set Plus',
+      lot: 'L-1',
+      serial: `SER-${randomUUID()}`,
+      primingVolumeMl: 140,
+      reusable: true,
+      receivedOn: '2025-01-10',
+    };
+    const venous = expectStatus(await post('/lineas-venosas', line), 201).body.id as string;
+    expectStatus(await post(`/lineas-venosas/${venous}/asignacion`, { patientId: patient }), 200);
+    for (const path of [`/monitores/${machine}/usos`, `/filtros-dialisis/${dialyzer}/usos`, `/lineas-venosas/${venous}/usos`]) {
+      refused(await post(path, { sessionId: randomUUID(), patientId: patient }), '/body/sessionId', /no such dialysis session/);
+      refused(await post(path, { sessionId: foreign, patientId: patient }), '/body/sessionId', /no such dialysis session/);
+      refused(await post(path, { sessionId: othersSession, patientId: patient }), '/body/sessionId', /another patient/);
+    }
+    expectStatus(await post(`/filtros-dialisis/${dialyzer}/usos`, { sessionId: own, patientId: patient }), 200);
   });
 });
