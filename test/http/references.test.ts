@@ -83,7 +83,7 @@ describe('References named in a body are real', () => {
     );
   });
 
-  it('a use of equipment recorded by hand names a session of its patient in the company', async () => {
+  it('a use of equipment recorded by hand names a session of its patient in the company; a disinfection one of the company', async () => {
     const patient = await w.patient(w.a);
     const other = await w.patient(w.a);
     const [own, othersSession, foreign] = await Promise.all([
@@ -110,5 +110,9 @@ describe('References named in a body are real', () => {
       refused(await post(path, { sessionId: othersSession, patientId: patient }), '/body/sessionId', /another patient/);
     }
     expectStatus(await post(`/filtros-dialisis/${dialyzer}/usos`, { sessionId: own, patientId: patient }), 200);
+    const disinfection = (afterSessionId: string) => post(`/monitores/${machine}/desinfecciones`, { method: 'heat', afterSessionId });
+    refused(await disinfection(randomUUID()), '/body/afterSessionId', /no such dialysis session/);
+    refused(await disinfection(foreign), '/body/afterSessionId', /no such dialysis session/);
+    expectStatus(await disinfection(own), 200);
   });
 });

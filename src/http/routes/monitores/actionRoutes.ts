@@ -6,7 +6,7 @@ import type { CommandContext, CommandResult } from '../../../commands/handleComm
 import { newId } from '../../../commands/eventIds.js';
 import type { MachineCommand } from '../../../commands/monitores/machineEvents.js';
 import type { MachineState } from '../../../commands/monitores/machineState.js';
-import { endMachineUse, machineCommand, recordMachineUse } from '../../../commands/monitores/machineWrites.js';
+import { endMachineUse, machineCommand, recordDisinfection, recordMachineUse } from '../../../commands/monitores/machineWrites.js';
 import { commandCtx, conflict409, ok, precondition412, withFieldPointers, type NoInput } from '../shared/recordSupport.js';
 import { IdSchema } from '../shared/fieldSchemas.js';
 import {
@@ -100,7 +100,9 @@ export const machineActionRoutes: RouteDecl[] = [
     'desinfecciones',
     'Record a disinfection (method, chemical and lot, after which session): the machine is available',
     DisinfectionBody,
-    plain('RecordDisinfection'),
+    (ctx, cmd, params, body, ifMatch) =>
+      recordDisinfection(ctx.services, cmd, params.id, body as Parameters<typeof recordDisinfection>[3], ifMatch),
+    'A named afterSessionId must be a session of this company (422 naming it).',
   ),
   actionRoute(
     'calibraciones',
