@@ -17,6 +17,11 @@ export const csvCell = (value: unknown): string => {
   return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 };
 
+/** Said in the description of every CSV route. */
+export const CSV_FORMULA_NOTE =
+  'A CSV cell that a spreadsheet would run as a formula (starting with = + - @, a tab, CR or LF) starts with an apostrophe, ' +
+  'unless it is wholly a number.';
+
 /** A header row, then one row per record. */
 export function csvText(header: readonly string[], rows: readonly (readonly unknown[])[]): string {
   return [header, ...rows].map((row) => row.map(csvCell).join(',')).join('\r\n') + '\r\n';
