@@ -13,7 +13,7 @@ export async function sessionFact(events: EventStore, tenantId: string, sessionI
   return { exists: true, patientId, date };
 }
 
-/** A record that names a session of a patient (a use of equipment, a supply issue): 422 naming `field` unless it is one. */
+/** A record that names a session of a patient (a use of equipment recorded by hand): 422 naming `field` unless it is one. */
 export async function mustBeSessionOf(
   events: EventStore,
   tenantId: string,
