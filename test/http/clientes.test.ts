@@ -2,11 +2,14 @@
 // contracts without overlap and the rate in force, authorizations consumed once per session; tenancy and permissions.
 import assert from 'node:assert/strict';
 import { clientBody, contractBody, expectStatus, pointers, startClientesWorld, type ClientesWorld, type Json } from './clientesWorld.js';
+import { dateIn, sessionSeeds, type SessionOf } from './referenceSeeds.js';
 
 describe('Clientes over HTTP', () => {
   let w: ClientesWorld;
+  let sessionOf: SessionOf;
   before(async () => {
     w = await startClientesWorld();
+    sessionOf = sessionSeeds(w);
   });
   after(async () => w?.close());
 
@@ -104,7 +107,8 @@ describe('Clientes over HTTP', () => {
   it('issues an authorization, consumes one unit per session (idempotent), refuses when exhausted or outside the period', async () => {
     const id = (await w.client(w.a)).body.id as string;
     const patientId = await w.patient(w.a);
-    const body = { patientId, code: 'AUT-1', validFrom: '2025-03-01', validTo: '2025-03-31', sessionsAuthorized: 2 };
+    const day = (n: number) => dateIn(w, n);
+    const body = { patientId, code: 'AUT-1', validFrom: day(1), validTo: day(10), sessionsAuthorized: 2 };
     const issued = expectStatus(await post(`/clientes/${id}/autorizaciones`, body), 201);
     const auth = `/clientes/${id}/autorizaciones/${issued.body.id}`;
     assert.equal(issued.headers.get('location'), auth);
@@ -113,18 +117,19 @@ describe('Clientes over HTTP', () => {
     const foreign = await w.patient(w.b);
     const wrong = await post(`/clientes/${id}/autorizaciones`, { ...body, code: 'AUT-2', patientId: foreign });
     assert.deepEqual(pointers(expectStatus(wrong, 422, 'validation-failed')), ['/body/patientId']);
-    const one = expectStatus(await post(`${auth}/consumos`, { sessionId: 'S-1', date: '2025-03-03' }), 200);
+    const [s1, s2, s3, late, early] = await Promise.all([2, 3, 4, 11, 0].map((n) => sessionOf(w.a, patientId, day(n))));
+    const consume = (sessionId: string, date: string) => post(`${auth}/consumos`, { sessionId, date });
+    const one = expectStatus(await consume(s1!, day(2)), 200);
     assert.deepEqual([one.body.used, one.body.remaining], [1, 1]);
-    const again = expectStatus(await post(`${auth}/consumos`, { sessionId: 'S-1', date: '2025-03-03' }), 200);
+    const again = expectStatus(await consume(s1!, day(2)), 200);
     assert.equal(again.body.used, 1);
-    expectStatus(await post(`${auth}/consumos`, { sessionId: 'S-2', date: '2025-04-01' }), 409, 'authorization-expired');
-    expectStatus(await post(`${auth}/consumos`, { sessionId: 'S-2', date: '2025-02-28' }), 409, 'authorization-outside-period');
-    const two = expectStatus(await post(`${auth}/consumos`, { sessionId: 'S-2', date: '2025-03-05' }), 200);
+    expectStatus(await consume(late!, day(11)), 409, 'authorization-expired');
+    expectStatus(await consume(early!, day(0)), 409, 'authorization-outside-period');
+    const two = expectStatus(await consume(s2!, day(3)), 200);
     assert.deepEqual([two.body.remaining, two.body.status], [0, 'exhausted']);
-    expectStatus(await post(`${auth}/consumos`, { sessionId: 'S-3', date: '2025-03-07' }), 409, 'authorization-exhausted');
-    const released = expectStatus(await post(`${auth}/liberaciones`, { sessionId: 'S-2', reason: 'Session cancelled' }), 200);
-    // The test clock is past March 2025: with a unit left, the authorization reads expired.
-    assert.deepEqual([released.body.remaining, released.body.status], [1, 'expired']);
+    expectStatus(await consume(s3!, day(4)), 409, 'authorization-exhausted');
+    const released = expectStatus(await post(`${auth}/liberaciones`, { sessionId: s2, reason: 'Session cancelled' }), 200);
+    assert.deepEqual([released.body.remaining, released.body.status], [1, 'active']);
     const voided = expectStatus(await post(`${auth}/anulacion`, { reason: 'Issued by mistake' }), 200);
     assert.equal(voided.body.status, 'voided');
     const listed = expectStatus(await w.call(w.a, 'GET', `/clientes/${id}/autorizaciones?pacienteId=${patientId}`), 200);

@@ -8,6 +8,7 @@ import { allText, open, writePng } from './pdfRead.js';
 import { dialyzerBody } from './filtrosWorld.js';
 import { prescriptionBody } from './prescriptionWorld.js';
 import { expectStatus, startDialisisWorld, type Answer, type DialisisWorld, type Json } from './dialisisWorld.js';
+import { sessionSeeds } from './referenceSeeds.js';
 
 const MINUTE = 60_000;
 
@@ -76,7 +77,8 @@ describe('Dialisis: a day from the standing plan to the validated session', () =
     const dialyzer = expectStatus(await post(w.a, '/filtros-dialisis', dialyzerBody()), 201).body.id as string;
     const filter = `/filtros-dialisis/${dialyzer}`;
     expectStatus(await post(w.a, `${filter}/asignacion`, { patientId: rosa, baselineTcvMl: 100 }), 200);
-    expectStatus(await post(w.a, `${filter}/usos`, { sessionId: 'an-earlier-session', patientId: rosa }), 200);
+    const earlier = await sessionSeeds(w)(w.a, rosa, w.dateIn(20)); // a use recorded by hand names a real session of hers
+    expectStatus(await post(w.a, `${filter}/usos`, { sessionId: earlier, patientId: rosa }), 200);
     const cycle = {
       operatorId: 'tech-01',
       reprocessor: { kind: 'machine', name: 'Renatron II' },
@@ -222,7 +224,7 @@ describe('Dialisis: a day from the standing plan to the validated session', () =
     assert.deepEqual([listed.status, (listed.patient as Json).familyNames], ['signed', 'Mamani Quispe']);
     const mine = expectStatus(await get(`/dialisis/pacientes/${rosa}/sesiones`), 200).body.items as Json[];
     assert.deepEqual(
-      mine.map((s) => s.id),
+      mine.map((s) => s.id).filter((id) => id !== earlier), // the session her first use was recorded for
       [sessionId],
     );
 

@@ -2,11 +2,14 @@
 // the lifecycle of use, disinfection, maintenance and tickets, the may-start verdict, tenancy and permissions.
 import assert from 'node:assert/strict';
 import { expectStatus, pointers, startMonitoresWorld, unique, type Json, type MonitoresWorld, machineBody } from './monitoresWorld.js';
+import { sessionSeeds, type SessionOf } from './referenceSeeds.js';
 
 describe('Monitores over HTTP', () => {
   let w: MonitoresWorld;
+  let sessionOf: SessionOf;
   before(async () => {
     w = await startMonitoresWorld();
+    sessionOf = sessionSeeds(w);
   });
   after(async () => w?.close());
 
@@ -66,10 +69,11 @@ describe('Monitores over HTTP', () => {
     const patientId = await w.patient(w.a);
     // The test clock starts years after install: record a maintenance so the plan is not overdue by days.
     expectStatus(await post(`/monitores/${id}/mantenimientos-preventivos`, { performedOn: today(), actions: 'Initial check' }), 200);
-    const used = expectStatus(await post(`/monitores/${id}/usos`, { sessionId: 'S-1', patientId }), 200);
+    const [s1, s2] = [await sessionOf(w.a, patientId), await sessionOf(w.a, patientId)];
+    const used = expectStatus(await post(`/monitores/${id}/usos`, { sessionId: s1, patientId }), 200);
     assert.equal(used.body.status, 'in-use');
-    expectStatus(await post(`/monitores/${id}/usos`, { sessionId: 'S-2', patientId }), 409, 'may-not-start');
-    const ended = expectStatus(await post(`/monitores/${id}/fin-uso`, { sessionId: 'S-1', operatingHours: 4.5 }), 200);
+    expectStatus(await post(`/monitores/${id}/usos`, { sessionId: s2, patientId }), 409, 'may-not-start');
+    const ended = expectStatus(await post(`/monitores/${id}/fin-uso`, { sessionId: s1, operatingHours: 4.5 }), 200);
     assert.deepEqual([ended.body.status, ended.body.hourMeter, ended.body.sessionCount], ['awaiting-disinfection', 4.5, 1]);
     const verdict = expectStatus(await w.call(w.a, 'GET', `/monitores/${id}/puede-iniciar?pacienteId=${patientId}`), 200);
     assert.deepEqual(
@@ -81,7 +85,7 @@ describe('Monitores over HTTP', () => {
       200,
     );
     assert.equal(clean.body.status, 'available');
-    assert.equal(clean.body.lastDisinfection.afterSessionId, 'S-1');
+    assert.equal(clean.body.lastDisinfection.afterSessionId, s1);
     const calibrated = expectStatus(
       await post(`/monitores/${id}/calibraciones`, {
         parameter: 'conductivity',
@@ -126,7 +130,7 @@ describe('Monitores over HTTP', () => {
     const id = (await w.register(w.a, { model })).body.id as string;
     const patientId = await w.patient(w.a);
     expectStatus(await post(`/monitores/${id}/mantenimientos-preventivos`, { performedOn: today(), actions: 'Initial check' }), 200);
-    for (const session of ['S-1', 'S-2', 'S-3']) {
+    for (const session of [await sessionOf(w.a, patientId), await sessionOf(w.a, patientId), await sessionOf(w.a, patientId)]) {
       expectStatus(await post(`/monitores/${id}/usos`, { sessionId: session, patientId }), 200);
       expectStatus(await post(`/monitores/${id}/fin-uso`, { sessionId: session, operatingHours: 20 }), 200);
     }
@@ -139,7 +143,8 @@ describe('Monitores over HTTP', () => {
       ['maintenance-overdue'],
     );
     assert.match(verdict.body.reasons[0].message, /10 operating hours/);
-    const refused = expectStatus(await post(`/monitores/${id}/usos`, { sessionId: 'S-4', patientId }), 409, 'may-not-start');
+    const fourth = await sessionOf(w.a, patientId);
+    const refused = expectStatus(await post(`/monitores/${id}/usos`, { sessionId: fourth, patientId }), 409, 'may-not-start');
     assert.ok(refused.body.detail.includes('overdue'));
     const fresh = (await w.register(w.a)).body.id as string;
     expectStatus(await post(`/monitores/${fresh}/mantenimientos-preventivos`, { performedOn: today(), actions: 'Initial check' }), 200);

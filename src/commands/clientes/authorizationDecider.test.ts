@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { failedFields, scenario } from '../givenWhenThen.js';
 import { authorizationDecider, authorizationStatusOn } from './authorizationDecider.js';
 import type { AuthorizationCommand, AuthorizationEvent, AuthorizationTerms } from './authorizationEvents.js';
+import type { SessionFact } from '../dialisis/session/sessionReference.js';
 
 const given = scenario(authorizationDecider);
 const at = '2025-03-01T10:00:00.000Z';
@@ -23,7 +24,10 @@ const consumed = (sessionId: string, used: number, date = '2025-03-03'): Authori
   type: 'AuthorizationConsumed',
   data: { sessionId, date, used, remaining: 2 - used },
 });
-const consume = (sessionId: string, date = '2025-03-03') => cmd('ConsumeAuthorization', { sessionId, date });
+/** A session of the authorization's patient on the consumption's date, as the handler found it. */
+const sessionOn = (date: string, patientId = 'p1') => ({ exists: true as const, patientId, date });
+const consume = (sessionId: string, date = '2025-03-03', session: SessionFact | null = sessionOn(date)) =>
+  cmd('ConsumeAuthorization', { sessionId, date, ...(session ? { session } : {}) });
 const stateOf = (...events: AuthorizationEvent[]) =>
   events.reduce((s, e) => authorizationDecider.evolve(s, e), authorizationDecider.initialState);
 
@@ -51,6 +55,17 @@ describe('payer authorization decider', () => {
       .then(consumed('s2', 2, '2025-03-05'));
   });
 
+  it('consumes only for a session of its patient in the company, on the session date', () => {
+    const refused = (session: SessionFact | null, date: string, fields: string[]) =>
+      given(issued)
+        .when(consume('s1', date, session))
+        .thenError('validation-failed', (e) => assert.deepEqual(failedFields(e), fields));
+    refused(null, '2025-03-03', ['sessionId']); // none looked up
+    refused({ exists: false }, '2025-03-03', ['sessionId']);
+    refused(sessionOn('2025-03-03', 'p2'), '2025-03-03', ['sessionId']);
+    refused(sessionOn('2025-03-04'), '2025-03-03', ['date']);
+  });
+
   it('refuses a session when every unit is used (exhausted)', () => {
     given(issued, consumed('s1', 1), consumed('s2', 2)).when(consume('s3')).thenError('authorization-exhausted');
     assert.equal(authorizationStatusOn(stateOf(issued, consumed('s1', 1), consumed('s2', 2)), '2025-03-10'), 'exhausted');
@@ -66,7 +81,7 @@ describe('payer authorization decider', () => {
     assert.equal(authorizationStatusOn(stateOf(issued), '2025-03-31'), 'active');
   });
 
-  it('releases the unit of a session (once), which may then be consumed again', () => {
+  it('releases the unit of a session once; a second release, or one never consumed, is refused', () => {
     const released: AuthorizationEvent = {
       type: 'AuthorizationReleased',
       data: { sessionId: 's1', reason: 'Session cancelled', used: 0, remaining: 2 },
@@ -76,7 +91,10 @@ describe('payer authorization decider', () => {
       .then(released);
     given(issued, consumed('s1', 1), released)
       .when(cmd('ReleaseAuthorization', { sessionId: 's1', reason: 'again' }))
-      .then();
+      .thenError('authorization-not-consumed');
+    given(issued, consumed('s1', 1))
+      .when(cmd('ReleaseAuthorization', { sessionId: 's2', reason: 'never consumed' }))
+      .thenError('authorization-not-consumed');
     given(issued, consumed('s1', 1), released).when(consume('s1')).then(consumed('s1', 1));
   });
 

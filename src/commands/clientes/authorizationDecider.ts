@@ -2,6 +2,7 @@
 import type { Decider } from '../decider.js';
 import { DomainError, notFound, rule } from '../decider.js';
 import { FieldChecks, invalidFields, isRealDate } from '../fieldChecks.js';
+import { checkSessionReference } from '../dialisis/session/sessionReference.js';
 import {
   MAX_SESSIONS_AUTHORIZED,
   type AuthorizationCommand,
@@ -90,9 +91,13 @@ export function decideAuthorization(command: AuthorizationCommand, state: Author
   if (!state.terms) throw notFound('authorization');
   switch (command.type) {
     case 'ConsumeAuthorization': {
-      const { sessionId, date } = command.data;
+      const { sessionId, date, session } = command.data;
+      // A unit pays a real session of this patient, on the session's own date.
+      const checks = checkSessionReference(new FieldChecks(), 'sessionId', session ?? null, state.terms.patientId);
+      checks.check(isRealDate(date), 'date', 'is not a real date');
+      if (session?.exists) checks.check(date === session.date, 'date', 'is not the date of the session');
+      checks.throwIfAny();
       if (state.consumptions[sessionId] !== undefined) return []; // this session already holds its unit
-      new FieldChecks().check(isRealDate(date), 'date', 'is not a real date').throwIfAny();
       const refusal = refusalOn(state, date);
       if (refusal) throw rule(refusal, REFUSALS[refusal] ?? refusal, { authorizationId: state.terms.authorizationId });
       const used = usedOf(state) + 1;
@@ -100,7 +105,10 @@ export function decideAuthorization(command: AuthorizationCommand, state: Author
     }
     case 'ReleaseAuthorization': {
       const { sessionId } = command.data;
-      if (state.consumptions[sessionId] === undefined) return []; // nothing held for this session
+      // Releasing twice, or a unit never consumed, would hand back a unit the payer never gave.
+      if (state.consumptions[sessionId] === undefined) {
+        throw rule('authorization-not-consumed', 'this session holds no unit of this authorization', { sessionId });
+      }
       const reason = command.data.reason.trim();
       new FieldChecks().check(reason.length > 0, 'reason', 'must not be blank').throwIfAny();
       const used = usedOf(state) - 1;

@@ -1,6 +1,7 @@
 // A payer's authorization of sessions for one patient (stream `<tenant>.payerAuthorization-<id>`): issued with a code
 // unique per client, consumed one unit per session (idempotent per session), released, voided.
 import type { CommandEnvelope, DecidedEvent } from '../decider.js';
+import type { SessionFact } from '../dialisis/session/sessionReference.js';
 
 export type AuthorizationTerms = {
   clientId: string;
@@ -23,7 +24,8 @@ export type IssueFacts = { patientExists: boolean; clientActive: boolean };
 
 export type AuthorizationCommand =
   | CommandEnvelope<'IssueAuthorization', AuthorizationTerms & { facts: IssueFacts }>
-  | CommandEnvelope<'ConsumeAuthorization', { sessionId: string; date: string }>
+  // session: the named session as the handler found it in the company; none looked up: the consumption is refused.
+  | CommandEnvelope<'ConsumeAuthorization', { sessionId: string; date: string; session?: SessionFact }>
   | CommandEnvelope<'ReleaseAuthorization', { sessionId: string; reason: string }>
   | CommandEnvelope<'VoidAuthorization', { reason: string }>;
 

@@ -6,6 +6,7 @@ import { newId, uuidV5 } from '../eventIds.js';
 import { uniqueClaimDecider } from '../uniqueClaim.js';
 import { withClaims, type UniqueGuard } from '../uniqueClaimWrites.js';
 import { patientDecider } from '../pacientes/patientDecider.js';
+import { sessionFact } from '../dialisis/session/sessionReferenceWrites.js';
 import { LIMITS } from '../../limits.js';
 import { streamName, type EventStore } from '../../stores/eventStore.js';
 import { clientDecider } from './clientDecider.js';
@@ -71,5 +72,8 @@ export async function authorizationCommand(
 ): Promise<Result> {
   const { state } = await loadAggregate(events, authorizationDecider, authorizationStream(ctx.tenantId, authorizationId));
   if (state.terms?.clientId !== clientId) throw notFound('authorization');
-  return handleCommand(events, authorizationDecider, { ...command, aggregateId: authorizationId }, ctx, { ifMatch });
+  // A consumption names a session: read in this company, judged by the decider (of this patient, on its date).
+  const consumed = command.type === 'ConsumeAuthorization' ? (command.data as { sessionId: string }) : null;
+  const data = consumed ? { ...consumed, session: await sessionFact(events, ctx.tenantId, consumed.sessionId) } : command.data;
+  return handleCommand(events, authorizationDecider, { ...command, data, aggregateId: authorizationId } as LaterCommand, ctx, { ifMatch });
 }

@@ -135,7 +135,8 @@ export async function consumeAuthorization(
       const command = {
         type: 'ConsumeAuthorization' as const,
         aggregateId: authorizationId,
-        data: { sessionId: input.sessionId, date: input.date },
+        // The caller read the session itself (the process manager on its SessionEnded): whose it is and its date.
+        data: { sessionId: input.sessionId, date: input.date, session: { exists: true, patientId: input.patientId, date: input.date } },
       };
       const result = await handleCommand(services.events, authorizationDecider, command, ctx);
       return {

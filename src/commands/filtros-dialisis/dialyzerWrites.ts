@@ -6,6 +6,7 @@ import { newId, uuidV5 } from '../eventIds.js';
 import { uniqueClaimDecider } from '../uniqueClaim.js';
 import { withClaims, type UniqueGuard } from '../uniqueClaimWrites.js';
 import { patientDecider } from '../pacientes/patientDecider.js';
+import { mustBeSessionOf } from '../dialisis/session/sessionReferenceWrites.js';
 import { LIMITS } from '../../limits.js';
 import type { AppServices } from '../../services.js';
 import { companyPolicy } from '../../queries/empresas/companyPolicy.js';
@@ -132,6 +133,7 @@ export async function recordDialyzerUse(
   ifMatch: number | null,
 ): Promise<Result> {
   await dialyzerState(services, ctx.tenantId, dialyzerId);
+  await mustBeSessionOf(services.events, ctx.tenantId, data); // a session of this company and this patient
   const [patient, policy] = await Promise.all([patientFacts(services, ctx.tenantId, data.patientId), reusePolicy(services, ctx.tenantId)]);
   return send(services, ctx, { type: 'RecordDialyzerUse', aggregateId: dialyzerId, data: { ...data, patient, policy } }, ifMatch);
 }

@@ -1,7 +1,9 @@
 // Commands on bloodlines as the routes run them: the serial guard on reception, the company policy and patient facts
 // handed to the decider, and the pairing that writes both lines' streams.
 import { handleCommand, loadAggregate, type CommandContext, type CommandResult } from '../handleCommand.js';
+import { notFound } from '../decider.js';
 import { invalidFields } from '../fieldChecks.js';
+import { mustBeSessionOf } from '../dialisis/session/sessionReferenceWrites.js';
 import { newId, uuidV5 } from '../eventIds.js';
 import { uniqueClaimDecider } from '../uniqueClaim.js';
 import { withClaims, type UniqueGuard } from '../uniqueClaimWrites.js';
@@ -101,6 +103,10 @@ export async function recordBloodlineUse(
   data: { sessionId: string; patientId: string },
   ifMatch: number | null,
 ): Promise<Result> {
+  // The line first (another company's is a 404), then the session it names: of this company and this patient.
+  const line = await services.events.readStream(stream(ctx.tenantId, lineType, id), { maxCount: 1 });
+  if (line.length === 0) throw notFound('bloodline');
+  await mustBeSessionOf(services.events, ctx.tenantId, data);
   const policy = await linePolicy(services, ctx.tenantId);
   return run(services, ctx, lineType, id, { type: 'RecordBloodlineUse', data: { ...data, policy } }, ifMatch);
 }

@@ -5,6 +5,9 @@ import { notFound } from '../decider.js';
 import { newId, uuidV5 } from '../eventIds.js';
 import { releaseClaim, withClaims } from '../uniqueClaimWrites.js';
 import { patientDecider } from '../pacientes/patientDecider.js';
+import { mustBeSessionOf, sessionFact } from '../dialisis/session/sessionReferenceWrites.js';
+import { NO_SUCH_SESSION } from '../dialisis/session/sessionReference.js';
+import { invalidFields } from '../fieldChecks.js';
 import type { AppServices } from '../../services.js';
 import { companyPolicy } from '../../queries/empresas/companyPolicy.js';
 import { streamName, type EventStore } from '../../stores/eventStore.js';
@@ -86,6 +89,35 @@ export async function startMachineUse(
     { type: 'StartMachineUse', aggregateId: machineId, data: { ...data, patient, maintenance } },
     ctx,
   );
+}
+
+/** A use recorded by hand (not by the session start): the session it names must be of this company and this patient. */
+export async function recordMachineUse(
+  services: AppServices,
+  ctx: CommandContext,
+  machineId: string,
+  data: { sessionId: string; patientId: string },
+): Promise<Result> {
+  const machine = await services.events.readStream(machineStream(ctx.tenantId, machineId), { maxCount: 1 });
+  if (machine.length === 0) throw notFound('machine'); // another company's machine is a 404 before the body is judged
+  await mustBeSessionOf(services.events, ctx.tenantId, data);
+  return startMachineUse(services, ctx, machineId, data);
+}
+
+/** A disinfection after a named session: that session must be one of this company (422 naming afterSessionId). */
+export async function recordDisinfection(
+  services: AppServices,
+  ctx: CommandContext,
+  machineId: string,
+  data: { method: string; chemical?: string; lot?: string; afterSessionId?: string },
+  ifMatch: number | null,
+): Promise<Result> {
+  const machine = await services.events.readStream(machineStream(ctx.tenantId, machineId), { maxCount: 1 });
+  if (machine.length === 0) throw notFound('machine');
+  if (data.afterSessionId !== undefined && !(await sessionFact(services.events, ctx.tenantId, data.afterSessionId)).exists) {
+    throw invalidFields([{ field: 'afterSessionId', message: NO_SUCH_SESSION }]);
+  }
+  return machineCommand(services.events, ctx, machineId, { type: 'RecordDisinfection', data }, ifMatch);
 }
 
 export async function endMachineUse(

@@ -4,6 +4,15 @@ import { nursingNoteDecider, type NoteContent, type NoteContentPatch, type Nursi
 import { patientDecider } from './patientDecider.js';
 import { streamName, type EventStore } from '../../stores/eventStore.js';
 import { newId, uuidV5 } from '../eventIds.js';
+import { sessionFact } from '../dialisis/session/sessionReferenceWrites.js';
+import type { SessionFact } from '../dialisis/session/sessionReference.js';
+
+/** The session a note names, read in the caller's company (the decider judges it); nothing when none is named. */
+const namedSession = async (
+  events: EventStore,
+  tenantId: string,
+  sessionId: string | null | undefined,
+): Promise<{ session?: SessionFact }> => (sessionId ? { session: await sessionFact(events, tenantId, sessionId) } : {});
 
 export async function recordNote(
   events: EventStore,
@@ -15,13 +24,14 @@ export async function recordNote(
   // The patient's own stream in this company: another company's patient is simply not there.
   const { state } = await loadAggregate(events, patientDecider, streamName(ctx.tenantId, 'patient', patientId));
   const patient = state.exists ? { status: state.status } : null;
+  const session = await namedSession(events, ctx.tenantId, content.dialysisSessionId);
   const result = await handleCommand(
     events,
     nursingNoteDecider,
     {
       type: 'RecordNursingNote',
       aggregateId: noteId,
-      data: { ...content, patientId, patient },
+      data: { ...content, patientId, patient, ...session },
     },
     ctx,
     { expectNew: true },
@@ -29,7 +39,7 @@ export async function recordNote(
   return { noteId, result };
 }
 
-export function amendNote(
+export async function amendNote(
   events: EventStore,
   ctx: CommandContext,
   patientId: string,
@@ -37,7 +47,7 @@ export function amendNote(
   patch: NoteContentPatch & { reason: string },
   ifMatch: number | null,
 ): Promise<CommandResult<NursingNoteState>> {
-  return handleCommand(events, nursingNoteDecider, { type: 'AmendNursingNote', aggregateId: noteId, data: { ...patch, patientId } }, ctx, {
-    ifMatch,
-  });
+  const session = await namedSession(events, ctx.tenantId, patch.dialysisSessionId);
+  const data = { ...patch, patientId, ...session };
+  return handleCommand(events, nursingNoteDecider, { type: 'AmendNursingNote', aggregateId: noteId, data }, ctx, { ifMatch });
 }

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import type { CommandEnvelope } from '../decider.js';
 import { failedFields, scenario } from '../givenWhenThen.js';
 import { nursingNoteDecider, type NursingNoteCommand, type NursingNoteEvent } from './nursingNote.js';
+import type { SessionFact } from '../dialisis/session/sessionReference.js';
 import { normaliseDocumentNumber, patientDocumentDecider, type PatientDocumentCommand } from './patientDocument.js';
 
 const NOW = '2025-03-10T14:00:00.000Z';
@@ -110,6 +111,36 @@ describe('nursing note decider', () => {
     note(recorded)
       .when(cmd('AmendNursingNote', { patientId: 'p2', reason: 'typo', ...same, text: 'x' }))
       .thenError('not-found');
+  });
+
+  it('names only a session of its own patient in the company, when recorded and when amended', () => {
+    const base = { patientId: 'p1', patient: { status: 'active' as const }, noteType: 'intra' as const, text: 'x', occurredAt: NOW };
+    const own = { exists: true as const, patientId: 'p1', date: '2025-03-10' };
+    const refusedWith = (session: SessionFact | undefined, message: string) =>
+      note()
+        .when(cmd('RecordNursingNote', { ...base, dialysisSessionId: 's9', ...(session ? { session } : {}) }))
+        .thenError('validation-failed', (e) => assert.deepEqual(e.details?.errors, [{ field: 'dialysisSessionId', message }]));
+    refusedWith(undefined, 'no such dialysis session in this company');
+    refusedWith({ exists: false }, 'no such dialysis session in this company');
+    refusedWith({ ...own, patientId: 'p2' }, 'is a session of another patient');
+    note()
+      .when(cmd('RecordNursingNote', { ...base, dialysisSessionId: 's1', session: own }))
+      .then({
+        type: 'NursingNoteRecorded',
+        data: {
+          noteId: 'n1',
+          patientId: 'p1',
+          authorId: 'nurse-1',
+          version: 1,
+          noteType: 'intra',
+          text: 'x',
+          occurredAt: NOW,
+          dialysisSessionId: 's1',
+        },
+      });
+    note(recorded)
+      .when(cmd('AmendNursingNote', { patientId: 'p1', reason: 'session', dialysisSessionId: 's2', session: { ...own, patientId: 'p2' } }))
+      .thenError('validation-failed', (e) => assert.deepEqual(failedFields(e), ['dialysisSessionId']));
   });
 });
 

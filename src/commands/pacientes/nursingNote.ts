@@ -3,6 +3,7 @@
 import type { CommandEnvelope, DecidedEvent, Decider } from '../decider.js';
 import { notFound, rule } from '../decider.js';
 import { FieldChecks, notFutureInstant } from './fieldRules.js';
+import { checkSessionReference, type SessionFact } from '../dialisis/session/sessionReference.js';
 import type { PatientStatus } from './patientTypes.js';
 
 export const NOTE_TYPES = ['pre', 'intra', 'post', 'general'] as const;
@@ -36,9 +37,12 @@ export type NoteContentPatch = { [K in keyof NoteContent]?: NoteContent[K] | nul
 /** What the handler knows of the patient (looked up in the same company): null when there is none. */
 export type PatientFact = { status: PatientStatus } | null;
 
+/** The session the command names, as the handler found it in the company; none looked up: a named session is refused. */
+type NamedSession = { session?: SessionFact };
+
 export type NursingNoteCommand =
-  | CommandEnvelope<'RecordNursingNote', NoteContent & { patientId: string; patient: PatientFact }>
-  | CommandEnvelope<'AmendNursingNote', NoteContentPatch & { patientId: string; reason: string }>;
+  | CommandEnvelope<'RecordNursingNote', NoteContent & { patientId: string; patient: PatientFact } & NamedSession>
+  | CommandEnvelope<'AmendNursingNote', NoteContentPatch & { patientId: string; reason: string } & NamedSession>;
 
 export interface NursingNoteState {
   exists: boolean;
@@ -88,11 +92,12 @@ export const nursingNoteDecider: Decider<NursingNoteCommand, NursingNoteEvent, N
   decide(command, state) {
     switch (command.type) {
       case 'RecordNursingNote': {
-        const { patient, patientId, ...data } = command.data;
+        const { patient, patientId, session, ...data } = command.data;
         if (patient === null) throw notFound('patient');
         if (state.exists) throw rule('already-exists', 'a nursing note with this id already exists');
         const content = contentOf(data);
         const checks = new FieldChecks();
+        if (content.dialysisSessionId) checkSessionReference(checks, 'dialysisSessionId', session ?? null, patientId);
         checkContent(checks, content, command.at);
         checks.throwIfAny();
         return [
@@ -103,11 +108,13 @@ export const nursingNoteDecider: Decider<NursingNoteCommand, NursingNoteEvent, N
         ];
       }
       case 'AmendNursingNote': {
-        const { patientId, reason, ...patch } = command.data;
+        const { patientId, reason, session, ...patch } = command.data;
         // A note looked up under another patient's path does not exist there.
         if (!state.exists || !state.content || state.patientId !== patientId) throw notFound('nursing note');
         const content = contentOf(mergeContent(state.content, patch));
         const checks = new FieldChecks().check(reason.trim().length > 0, 'reason', 'an amendment needs a reason');
+        // A session the amendment names is checked; one the note already named stays as history recorded it.
+        if (patch.dialysisSessionId) checkSessionReference(checks, 'dialysisSessionId', session ?? null, patientId);
         checkContent(checks, content, command.at);
         checks.throwIfAny();
         if (JSON.stringify(content) === JSON.stringify(state.content)) {

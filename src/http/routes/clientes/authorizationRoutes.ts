@@ -136,15 +136,17 @@ export const authorizationRoutes: RouteDecl[] = [
     'ConsumeAuthorization',
     ConsumeBody,
     'Consume one unit for a session (manual; completed sessions consume through the daily record)',
-    'Idempotent per session: the same session again changes nothing. Refused (409) when exhausted (authorization-exhausted), ' +
-      'the date is past the period (authorization-expired) or before it (authorization-outside-period), or it is voided.',
+    "The session must be a session of the authorization's patient in this company, and the date its date (422 naming " +
+      "sessionId or date; another company's session is reported as absent). Idempotent per session: the same session again " +
+      'changes nothing. Refused (409) when exhausted (authorization-exhausted), the date is past the period ' +
+      '(authorization-expired) or before it (authorization-outside-period), or it is voided.',
   ),
   actionRoute(
     'liberaciones',
     'ReleaseAuthorization',
     ReleaseBody,
     'Give back the unit a session consumed (a cancelled consumption), with a reason',
-    'A session that holds no unit changes nothing.',
+    'Only a unit the session holds: releasing twice, or a session that consumed none, answers 409 authorization-not-consumed.',
   ),
   actionRoute(
     'anulacion',

@@ -3,6 +3,7 @@ import { minPositionQueryProperty, problem } from '../../commonSchemas.js';
 import { awaitMinPosition } from '../../readYourWrites.js';
 import { route, type RouteDecl } from '../../routeTypes.js';
 import { payerReport, payerReportCsv } from '../../../queries/clientes/payerReport.js';
+import { CSV_FORMULA_NOTE } from '../../../queries/csv.js';
 import { DateSchema, IdSchema } from '../shared/fieldSchemas.js';
 import { tenantCtx, unavailable503, type MinPositionQuery } from '../shared/recordSupport.js';
 import { obj, READ, TAG } from './schemas.js';
@@ -48,7 +49,7 @@ export const reportRoute: RouteDecl = route<{ id: string }, ReportQuery>({
   description:
     'Per patient and session: date, dry weight, net pre and post weight, treatment hours, UF litres (the monthly data public ' +
     'payers ask for), the authorization consumed, and the rate in force that day; totals per currency. `formato=csv` or ' +
-    '`Accept: text/csv` answers text/csv.',
+    `\`Accept: text/csv\` answers text/csv. ${CSV_FORMULA_NOTE}`,
   params: { type: 'object', additionalProperties: false, required: ['id'], properties: { id: IdSchema } },
   query: {
     type: 'object',

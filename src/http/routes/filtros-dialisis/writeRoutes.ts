@@ -135,7 +135,8 @@ export const writeRoutes: RouteDecl[] = [
     description:
       'Refused (409, type = the first reason, reasons[] = every one) unless the dialyzer is ready for this patient: same patient, ' +
       'not discarded or quarantined, reprocessed since its last use, uses below the maximum of its model, and for a reuse the ' +
-      'pre-use checks passed, germicide dwell and storage time within policy. A single-use dialyzer is discarded after its use.',
+      'pre-use checks passed, germicide dwell and storage time within policy. A single-use dialyzer is discarded after its use. ' +
+      'The session must be one of this patient in this company (422 naming sessionId).',
     body: UseBody,
     write: recordDialyzerUse,
   }),

@@ -218,7 +218,7 @@ export function lineRoutes(c: LineGroupConfig): RouteDecl[] {
       c,
       'usos',
       `Record a use of a ${c.noun} in a session`,
-      'Refused for another patient, over the maximum, awaiting reprocessing or discarded. A line that reaches its maximum (a single-use line after its use) is discarded by the use itself.',
+      'Refused for another patient, over the maximum, awaiting reprocessing or discarded. A line that reaches its maximum (a single-use line after its use) is discarded by the use itself. The session must be one of this patient in this company (422 naming sessionId).',
       UseBody,
       (ctx, id, body, ifMatch) => recordBloodlineUse(ctx.services, commandCtx(ctx), lineType, id, body, ifMatch),
     ),

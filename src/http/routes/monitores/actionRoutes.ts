@@ -6,7 +6,7 @@ import type { CommandContext, CommandResult } from '../../../commands/handleComm
 import { newId } from '../../../commands/eventIds.js';
 import type { MachineCommand } from '../../../commands/monitores/machineEvents.js';
 import type { MachineState } from '../../../commands/monitores/machineState.js';
-import { endMachineUse, machineCommand, startMachineUse } from '../../../commands/monitores/machineWrites.js';
+import { endMachineUse, machineCommand, recordDisinfection, recordMachineUse } from '../../../commands/monitores/machineWrites.js';
 import { commandCtx, conflict409, ok, precondition412, withFieldPointers, type NoInput } from '../shared/recordSupport.js';
 import { IdSchema } from '../shared/fieldSchemas.js';
 import {
@@ -84,9 +84,10 @@ export const machineActionRoutes: RouteDecl[] = [
     'usos',
     'Start a use: a dialysis session on this machine (the daily record drives it)',
     StartUseBody,
-    (ctx, cmd, params, body) => startMachineUse(ctx.services, cmd, params.id, body as { sessionId: string; patientId: string }),
+    (ctx, cmd, params, body) => recordMachineUse(ctx.services, cmd, params.id, body as { sessionId: string; patientId: string }),
     'Refused (409 may-not-start, every reason in `reasons`) when the machine is not available, awaits disinfection, is overdue ' +
-      'for preventive maintenance under a blocking policy, or isolation does not match either way. A patient not of this company: 422.',
+      'for preventive maintenance under a blocking policy, or isolation does not match either way. A patient not of this company, or a ' +
+      'session that is not one of this patient in this company: 422.',
   ),
   actionRoute(
     'fin-uso',
@@ -99,7 +100,9 @@ export const machineActionRoutes: RouteDecl[] = [
     'desinfecciones',
     'Record a disinfection (method, chemical and lot, after which session): the machine is available',
     DisinfectionBody,
-    plain('RecordDisinfection'),
+    (ctx, cmd, params, body, ifMatch) =>
+      recordDisinfection(ctx.services, cmd, params.id, body as Parameters<typeof recordDisinfection>[3], ifMatch),
+    'A named afterSessionId must be a session of this company (422 naming it).',
   ),
   actionRoute(
     'calibraciones',

@@ -43,7 +43,9 @@ const RecordNoteBody = {
   type: 'object',
   additionalProperties: false,
   required: ['noteType'],
-  description: 'Free text and/or SOAPIE parts (at least one). The author is the signed-in user.',
+  description:
+    'Free text and/or SOAPIE parts (at least one). The author is the signed-in user. A dialysisSessionId must name a session ' +
+    "of this patient in this company (422 naming it; another company's session is reported as absent).",
   properties: noteContent,
 };
 const AmendNoteBody = {

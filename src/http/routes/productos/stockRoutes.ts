@@ -10,6 +10,7 @@ import { adjustStock, receiveStock, transferStock, writeOffStock } from '../../.
 import { issueStock } from '../../../commands/productos/issueWrites.js';
 import { PRODUCTOS_PROJECTION } from '../../../projections/productos/productosProjection.js';
 import { productOr404, warehouseOr404 } from '../../../queries/productos/products.js';
+import { CSV_FORMULA_NOTE } from '../../../queries/csv.js';
 import { fefoOrder, kardexCsv, lotsExpiring, productBalances, productKardex, type KardexQuery } from '../../../queries/productos/stock.js';
 import {
   commandCtx,
@@ -150,7 +151,8 @@ export const stockRoutes: RouteDecl[] = [
     summary: 'The ledger of the product between two dates: every movement with the running balance after it (JSON or CSV)',
     description:
       'Oldest first; desde and hasta are inclusive UTC dates of the movements. `formato=csv` or `Accept: text/csv` answers text/csv ' +
-      'with a header row (at, type, movementId, warehouseId, lot, expiry, quantity, lotBalanceAfter, balanceAfter, reason, reference, actor).',
+      'with a header row (at, type, movementId, warehouseId, lot, expiry, quantity, lotBalanceAfter, balanceAfter, reason, reference, actor). ' +
+      CSV_FORMULA_NOTE,
     params: Params,
     query: {
       type: 'object',
