@@ -50,9 +50,35 @@ describe('stock decider', () => {
     given()
       .when(cmd('ReceiveStock', { ...tracked, ...receipt, quantity: 5, lot: 'L-1', expiry: '2025-02-28' }))
       .thenError('validation-failed', (e) => assert.deepEqual(failedFields(e), ['expiry']));
+  });
+
+  it('one expiry per lot: a receipt stating another one is refused (409 naming expiry), here or in another warehouse', () => {
     given(received('L-1', '2025-12-31', 5, 5, 5))
       .when(cmd('ReceiveStock', { ...tracked, ...receipt, quantity: 5, lot: 'L-1', expiry: '2026-01-31' }))
-      .thenError('validation-failed', (e) => assert.deepEqual(failedFields(e), ['expiry']));
+      .thenError('lot-expiry-conflict', (e) => assert.deepEqual(failedFields(e), ['expiry']));
+    // The lot is held elsewhere in the company (its recorded expiry comes with the facts): same rule.
+    const heldElsewhere = { ...tracked, lotExpiry: '2025-04-30' };
+    given()
+      .when(cmd('ReceiveStock', { ...heldElsewhere, ...receipt, quantity: 5, lot: 'L-1', expiry: '2025-12-31' }))
+      .thenError('lot-expiry-conflict', (e) => assert.equal(e.status, 409));
+    // Without a stated expiry it takes the recorded one.
+    given()
+      .when(cmd('ReceiveStock', { ...heldElsewhere, ...receipt, quantity: 5, lot: 'L-1' }))
+      .then(received('L-1', '2025-04-30', 5, 5, 5));
+    given()
+      .when(cmd('AdjustStock', { ...heldElsewhere, quantity: 2, lot: 'L-1', expiry: '2025-12-31', reason: 'found' }))
+      .thenError('lot-expiry-conflict');
+  });
+
+  it('a transfer in carries the lot’s expiry: a warehouse holding the lot with another date refuses it, never rewrites it', () => {
+    const shortDated = [{ lot: 'L-LATE', expiry: '2025-04-30', quantity: 5 }];
+    given(...twoLots)
+      .when(cmd('TransferStockIn', { fromWarehouseId: 'w0', portions: shortDated }))
+      .thenError('lot-expiry-conflict', (e) => assert.deepEqual(failedFields(e), ['lot']));
+    const [into] = given(...twoLots)
+      .when(cmd('TransferStockIn', { fromWarehouseId: 'w0', portions: [{ ...shortDated[0]!, expiry: '2025-12-31' }] }))
+      .events();
+    assert.deepEqual([into?.data.expiry, into?.data.lotBalanceAfter], ['2025-12-31', 10]);
   });
 
   it('refuses a receipt for a deactivated product', () => {

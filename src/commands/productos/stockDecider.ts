@@ -3,6 +3,7 @@
 import type { Decider } from '../decider.js';
 import { rule } from '../decider.js';
 import { FieldChecks, isRealDate } from '../fieldChecks.js';
+import { lotExpiryConflict } from './lotDecider.js';
 import type { LotPortion, MovementLine, StockCommand, StockEvent, StockFacts } from './stockEvents.js';
 import { evolveStock, fefoLots, initialStockState, isExpired, lotKey, round3, type StockState } from './stockState.js';
 
@@ -73,7 +74,7 @@ export function portionsOut(
   return { portions, fefo: true };
 }
 
-/** An incoming lot: lot and expiry when tracked, a real expiry, and one expiry per lot. */
+/** An incoming lot: lot and expiry when tracked, a real expiry, and one expiry per lot in every warehouse. */
 function portionIn(
   state: StockState,
   facts: StockFacts,
@@ -83,16 +84,15 @@ function portionIn(
 ): LotPortion {
   checkQuantity(quantity);
   const named = lotOf(facts, lot, true);
-  const known = state.lots[lotKey(named)];
+  // The lot's expiry as this warehouse holds it, else as the company recorded it: a stated one must be the same.
+  const held = state.lots[lotKey(named)]?.expiry ?? facts.lotExpiry ?? null;
   const checks = new FieldChecks();
   if (!facts.product.expiryTracked) checks.check(expiry === undefined, 'expiry', 'the product is not expiry-tracked');
-  else if (!known || known.expiry === null) checks.check(expiry !== undefined, 'expiry', 'is required: the product is expiry-tracked');
-  if (expiry !== undefined) {
-    checks.check(isRealDate(expiry), 'expiry', 'is not a real date');
-    checks.check(!known || known.expiry === null || known.expiry === expiry, 'expiry', `lot ${named} expires on ${known?.expiry}`);
-  }
+  else if (held === null) checks.check(expiry !== undefined, 'expiry', 'is required: the product is expiry-tracked');
+  if (expiry !== undefined) checks.check(isRealDate(expiry), 'expiry', 'is not a real date');
   checks.throwIfAny();
-  return { lot: named, expiry: expiry ?? known?.expiry ?? null, quantity };
+  if (expiry !== undefined && held !== null && held !== expiry) throw lotExpiryConflict(named, held);
+  return { lot: named, expiry: expiry ?? held, quantity };
 }
 
 function decideIn(command: Extract<StockCommand, { type: 'ReceiveStock' | 'AdjustStock' }>, state: StockState): StockEvent[] {
@@ -145,6 +145,11 @@ export function decideStock(command: StockCommand, state: StockState): StockEven
       return lines(state, target, portions, -1).map((l) => ({ type: 'StockTransferredOut', data: { ...l, toWarehouseId, fefo } }));
     }
     case 'TransferStockIn':
+      // The units keep the lot's expiry: a warehouse holding the lot with another date refuses them (never rewrites it).
+      for (const p of command.data.portions) {
+        const held = state.lots[lotKey(p.lot)];
+        if (held && held.expiry !== p.expiry) throw lotExpiryConflict(p.lot, held.expiry, 'lot');
+      }
       return lines(state, target, command.data.portions, 1).map((l) => ({
         type: 'StockTransferredIn',
         data: { ...l, fromWarehouseId: command.data.fromWarehouseId },

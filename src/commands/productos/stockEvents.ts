@@ -7,6 +7,8 @@ import type { Money } from './productEvents.js';
 export interface StockFacts {
   product: { active: boolean; lotTracked: boolean; expiryTracked: boolean };
   today: string;
+  /** The company-wide expiry of the lot the movement names (lotDecider.ts); absent while no warehouse held it. */
+  lotExpiry?: string | null;
 }
 
 export type IssueReference = { kind: 'session'; sessionId: string } | { kind: 'patient'; patientId: string } | { kind: 'consumption' };
