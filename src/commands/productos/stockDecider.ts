@@ -133,9 +133,9 @@ export function decideStock(command: StockCommand, state: StockState): StockEven
     case 'AdjustStock':
       return decideIn(command, state);
     case 'IssueStock': {
-      const { quantity, lot, reference, reason } = command.data;
+      const { quantity, lot, reference, reason, equipment } = command.data;
       const { portions, fefo } = portionsOut(state, command.data, quantity, lot, { allowExpired: false, requireLot: false });
-      const extra = { reference, ...(reason?.trim() ? { reason: reason.trim() } : {}), fefo };
+      const extra = { reference, ...(reason?.trim() ? { reason: reason.trim() } : {}), fefo, ...(equipment ? { equipment } : {}) };
       return lines(state, target, portions, -1).map((l) => ({ type: 'StockIssued', data: { ...l, ...extra } }));
     }
     case 'TransferStockOut': {

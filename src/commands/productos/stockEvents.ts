@@ -1,6 +1,7 @@
 // The stock of one product in one warehouse (stream `<tenant>.stock-<productId>_<warehouseId>`): every movement of the
 // kardex is one of these events, carrying the balance it leaves (per lot and in total) so the ledger is a plain copy.
 import type { CommandEnvelope, DecidedEvent } from '../decider.js';
+import type { LineType } from '../lineas/bloodlineEvents.js';
 import type { Money } from './productEvents.js';
 
 /** What the orchestration found about the product, and the company's calendar day of the movement. */
@@ -15,6 +16,17 @@ export type IssueReference = { kind: 'session'; sessionId: string } | { kind: 'p
 
 export const WRITE_OFF_KINDS = ['loss', 'expiry'] as const;
 export type WriteOffKind = (typeof WRITE_OFF_KINDS)[number];
+
+/** The serialized item a reusable dialyzer or bloodline issued to a patient becomes (the model is the product's name). */
+export interface EquipmentInput {
+  serial: string;
+  surfaceM2?: number;
+  flux?: 'low' | 'high';
+  membrane?: string;
+  baselineTcvMl?: number;
+  lineType?: LineType;
+  primingVolumeMl?: number;
+}
 
 /** A quantity of one lot (lot null: a product that is not lot-tracked). */
 export interface LotPortion {
@@ -34,7 +46,10 @@ export type StockCommand =
       'ReceiveStock',
       Target & StockFacts & { quantity: number; lot?: string; expiry?: string; supplier: string; documentNumber: string; unitCost?: Money }
     >
-  | CommandEnvelope<'IssueStock', Target & StockFacts & { quantity: number; lot?: string; reference: IssueReference; reason?: string }>
+  | CommandEnvelope<
+      'IssueStock',
+      Target & StockFacts & { quantity: number; lot?: string; reference: IssueReference; reason?: string; equipment?: EquipmentInput }
+    >
   | CommandEnvelope<'TransferStockOut', Target & StockFacts & { quantity: number; lot?: string; toWarehouseId: string }>
   | CommandEnvelope<'TransferStockIn', Target & { fromWarehouseId: string; portions: LotPortion[] }>
   | CommandEnvelope<'RevertTransferOut', Target & { toWarehouseId: string; portions: LotPortion[]; reason: string }>
@@ -53,7 +68,8 @@ export type MovementLine = Target & {
 
 export type StockEvent =
   | DecidedEvent<'StockReceived', MovementLine & { supplier: string; documentNumber: string; unitCost?: Money }>
-  | DecidedEvent<'StockIssued', MovementLine & { reference: IssueReference; reason?: string; fefo: boolean }>
+  /** With `equipment`, the intent of a serialized issue: the item is created from it (by the request or after a crash). */
+  | DecidedEvent<'StockIssued', MovementLine & { reference: IssueReference; reason?: string; fefo: boolean; equipment?: EquipmentInput }>
   | DecidedEvent<'StockTransferredOut', MovementLine & { toWarehouseId: string; fefo: boolean }>
   | DecidedEvent<'StockTransferredIn', MovementLine & { fromWarehouseId: string }>
   /** Compensation: the destination refused the transfer, the source takes its units back. */

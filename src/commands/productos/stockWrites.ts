@@ -4,7 +4,7 @@ import { handleCommand, loadAggregate, type CommandContext, type CommandResult }
 import type { AppServices } from '../../services.js';
 import type { Money } from './productEvents.js';
 import { stockDecider } from './stockDecider.js';
-import { stockId, type IssueReference, type LotPortion, type MovementLine, type StockCommand, type WriteOffKind } from './stockEvents.js';
+import { stockId, type EquipmentInput, type IssueReference, type LotPortion, type MovementLine, type StockCommand, type WriteOffKind } from './stockEvents.js';
 import type { StockState } from './stockState.js';
 import { movementIdFor, mustBeWarehouse, productFacts } from './stockFactWrites.js';
 import { recordLotExpiries, withLotExpiry } from './lotWrites.js';
@@ -143,6 +143,8 @@ export interface IssueCore {
   lot?: string;
   reference: IssueReference;
   reason?: string;
+  /** The serialized item the issue becomes: recorded with it as the intent (serializeWrites.ts completes it). */
+  equipment?: EquipmentInput;
 }
 
 /** The stock part of an issue (no serialization): the session process manager and the route share it. */
