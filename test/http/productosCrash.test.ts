@@ -3,6 +3,7 @@
 // process managers complete it (into the destination, or the serialized item) or give the units back, once.
 import assert from 'node:assert/strict';
 import { runStock } from '../../src/commands/productos/stockWrites.js';
+import { completeTransfer } from '../../src/commands/productos/transferWrites.js';
 import { productFacts } from '../../src/commands/productos/stockFactWrites.js';
 import { uuidV5 } from '../../src/commands/eventIds.js';
 import { expectStatus, startProductosWorld, type ProductosWorld } from './productosWorld.js';
@@ -55,6 +56,18 @@ describe('Productos: a transfer or a serialized issue that stopped in the middle
     const after = await quantities(id);
     assert.deepEqual([after.total, after.by.get(main)?.quantity, after.by.get(ward)?.quantity], [10, 6, 4]);
     assert.equal(after.by.get(ward)?.lots[0]?.expiry, plusDays(90));
+    // Completed again (a replay from a lost checkpoint): nothing moves twice.
+    const intent = {
+      movementId: uuidV5('crash-transfer-1'),
+      productId: id,
+      fromWarehouseId: main,
+      toWarehouseId: ward,
+      portions: [{ lot: 'L-CRASH', expiry: plusDays(90), quantity: 4 }],
+    };
+    await completeTransfer(w.server.services, ctx(), intent);
+    await settle();
+    const again = await quantities(id);
+    assert.deepEqual([again.total, again.by.get(main)?.quantity, again.by.get(ward)?.quantity], [10, 6, 4]);
   });
 
   it('a transfer the destination refuses is given back to the source', async () => {

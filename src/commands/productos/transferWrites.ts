@@ -5,7 +5,9 @@
 import { DomainError } from '../decider.js';
 import type { CommandContext, CommandResult } from '../handleCommand.js';
 import type { AppServices } from '../../services.js';
-import type { LotPortion } from './stockEvents.js';
+import { streamName } from '../../stores/eventStore.js';
+import { stockDecider } from './stockDecider.js';
+import { stockId, type LotPortion } from './stockEvents.js';
 import type { StockState } from './stockState.js';
 import { recordLotExpiries } from './lotWrites.js';
 import { movementIdFor, mustBeWarehouse, productFacts } from './stockFactWrites.js';
@@ -37,9 +39,12 @@ export const transferRevertKey = (movementId: string): string => `transfer-rever
  */
 export async function completeTransfer(services: AppServices, ctx: CommandContext, intent: TransferIntent): Promise<CommandResult<StockState>> {
   const { movementId, productId, fromWarehouseId, toWarehouseId, portions } = intent;
+  const destination = streamName(ctx.tenantId, stockDecider.category, stockId(productId, toWarehouseId));
+  // Completed already (a replay, or the request and the process manager both at it): nothing may refuse it now.
+  const landed = (await services.events.readStream(destination)).some((e) => e.metadata.commandId === transferInKey(movementId));
   try {
     const dated = portions.filter((p) => p.expiry !== null);
-    await recordLotExpiries(services, ctx, productId, movementId, dated, 'lot');
+    if (!landed) await recordLotExpiries(services, ctx, productId, movementId, dated, 'lot');
     return await runStock(services, { ...ctx, idempotencyKey: transferInKey(movementId) }, 'TransferStockIn', {
       movementId,
       productId,
