@@ -47,7 +47,7 @@ describe('Productos over HTTP: one expiry per lot', () => {
   });
 
   it('a transfer cannot change a lot’s expiry: the short-dated units keep their date in the destination', async () => {
-    const product = await w.product(w.a);
+    const product = await w.product(w.a, { prescriptionDrug: false });
     const id = product.id as string;
     const main = await w.warehouse(w.a, { kind: 'main' });
     const ward = await w.warehouse(w.a, { kind: 'ward' });

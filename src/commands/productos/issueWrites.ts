@@ -49,7 +49,7 @@ const referenceOf = (input: IssueInput): IssueReference =>
       : { kind: 'consumption' };
 
 export async function issueStock(services: AppServices, ctx: CommandContext, productId: string, input: IssueInput): Promise<IssueOutcome> {
-  const { fields, facts } = await productFacts(services, ctx, productId);
+  const { fields } = await productFacts(services, ctx, productId);
   new FieldChecks()
     .check(
       input.sessionId === undefined || input.patientId === undefined,

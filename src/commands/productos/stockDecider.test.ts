@@ -189,4 +189,53 @@ describe('stock decider', () => {
       .events();
     assert.deepEqual([back?.type, back?.data.lotBalanceAfter, back?.data.balanceAfter], ['StockTransferReverted', 5, 8]);
   });
+
+  it('a write-off for expiry is only for an expired lot (409 lot-not-expired naming kind); a loss is for any lot', () => {
+    given(...twoLots)
+      .when(cmd('WriteOffStock', { ...tracked, kind: 'expiry', quantity: 1, lot: 'L-SOON', reason: 'expired' }))
+      .thenError('lot-not-expired', (e) => assert.deepEqual(failedFields(e), ['kind']));
+    given(received(null, null, 5, 5, 5))
+      .when(cmd('WriteOffStock', { ...plain, kind: 'expiry', quantity: 1, reason: 'expired' }))
+      .thenError('lot-not-expired');
+    const [loss] = given(...twoLots)
+      .when(cmd('WriteOffStock', { ...tracked, kind: 'loss', quantity: 1, lot: 'L-SOON', reason: 'broken vial' }))
+      .events();
+    assert.equal(loss?.type, 'StockWrittenOff');
+  });
+
+  it('a prescription drug is issued to a patient or a session, never as plain consumption (409 naming patientId)', () => {
+    const prescription = { ...tracked, product: { ...tracked.product, prescriptionDrug: true } };
+    given(...twoLots)
+      .when(cmd('IssueStock', { ...prescription, quantity: 1, reference: { kind: 'consumption' } }))
+      .thenError('prescription-needs-patient', (e) => assert.deepEqual(failedFields(e), ['patientId']));
+    for (const reference of [
+      { kind: 'patient', patientId: 'pa1' },
+      { kind: 'session', sessionId: 's1' },
+    ] as const) {
+      const [issued] = given(...twoLots)
+        .when(cmd('IssueStock', { ...prescription, quantity: 1, reference }))
+        .events();
+      assert.equal(issued?.type, 'StockIssued');
+    }
+  });
+
+  it('a product counted in units moves whole units only (422 naming quantity); a measured one may be fractional', () => {
+    const counted = { ...plain, product: { ...plain.product, countable: true } };
+    const stocked = received(null, null, 10, 10, 10);
+    for (const command of [
+      cmd('ReceiveStock', { ...counted, ...receipt, quantity: 2.5 }),
+      cmd('IssueStock', { ...counted, quantity: 0.5, reference: { kind: 'consumption' } }),
+      cmd('TransferStockOut', { ...counted, quantity: 1.5, toWarehouseId: 'w2' }),
+      cmd('AdjustStock', { ...counted, quantity: -0.25, reason: 'count' }),
+      cmd('WriteOffStock', { ...counted, kind: 'loss', quantity: 0.5, reason: 'spilt' }),
+    ]) {
+      given(stocked)
+        .when(command)
+        .thenError('validation-failed', (e) => assert.deepEqual(failedFields(e), ['quantity']));
+    }
+    const [measured] = given(stocked)
+      .when(cmd('IssueStock', { ...plain, quantity: 0.5, reference: { kind: 'consumption' } }))
+      .events();
+    assert.equal(measured?.data.balanceAfter, 9.5);
+  });
 });

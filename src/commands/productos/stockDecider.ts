@@ -12,6 +12,19 @@ type Target = Pick<MovementLine, 'movementId' | 'productId' | 'warehouseId'>;
 const insufficient = (available: number, lot: string | null): Error =>
   rule('insufficient-stock', `only ${available} in stock${lot ? ` of lot ${lot}` : ''}`, { available, lot });
 
+const prescriptionNeedsPatient = (): Error =>
+  rule('prescription-needs-patient', 'a prescription drug is issued to a patient or to a session, never as plain consumption', {
+    errors: [{ field: 'patientId', message: 'is required: the product is a prescription drug' }],
+  });
+
+/** A write-off for expiry is for an expired lot: anything else is a loss (or still to be issued, FEFO first). */
+const lotNotExpired = (p: LotPortion): Error =>
+  rule('lot-not-expired', p.expiry ? `lot ${p.lot} expires on ${p.expiry}: not expired yet` : `lot ${p.lot} has no expiry`, {
+    lot: p.lot,
+    expiry: p.expiry,
+    errors: [{ field: 'kind', message: 'expiry is for an expired lot; write off a damaged or lost one as loss' }],
+  });
+
 /** The movement's lines with the balances each leaves, applied in order. */
 function lines(state: StockState, target: Target, portions: LotPortion[], sign: 1 | -1): MovementLine[] {
   let current = state;
@@ -25,8 +38,12 @@ function lines(state: StockState, target: Target, portions: LotPortion[], sign: 
   });
 }
 
-function checkQuantity(quantity: number, field = 'quantity'): void {
-  new FieldChecks().check(Number.isFinite(quantity) && quantity > 0, field, 'must be more than 0').throwIfAny();
+/** More than 0, and whole when the product is counted in units (half a vial is not stock). */
+function checkQuantity(facts: Pick<StockFacts, 'product'>, quantity: number, field = 'quantity'): void {
+  new FieldChecks()
+    .check(Number.isFinite(quantity) && quantity > 0, field, 'must be more than 0')
+    .check(!facts.product.countable || Number.isInteger(quantity), field, 'must be a whole number: the product is counted in units')
+    .throwIfAny();
 }
 
 /** The lot a movement names, checked against the product's tracking (422 naming `lot`). */
@@ -50,7 +67,7 @@ export function portionsOut(
   lot: string | undefined,
   options: { allowExpired: boolean; requireLot: boolean },
 ): { portions: LotPortion[]; fefo: boolean } {
-  checkQuantity(quantity);
+  checkQuantity(facts, quantity);
   const named = lotOf(facts, lot, options.requireLot);
   if (!facts.product.lotTracked || named !== null) {
     const held = state.lots[lotKey(named)] ?? { lot: named, expiry: null, quantity: 0 };
@@ -82,7 +99,7 @@ function portionIn(
   lot: string | undefined,
   expiry: string | undefined,
 ): LotPortion {
-  checkQuantity(quantity);
+  checkQuantity(facts, quantity);
   const named = lotOf(facts, lot, true);
   // The lot's expiry as this warehouse holds it, else as the company recorded it: a stated one must be the same.
   const held = state.lots[lotKey(named)]?.expiry ?? facts.lotExpiry ?? null;
@@ -102,6 +119,7 @@ function decideIn(command: Extract<StockCommand, { type: 'ReceiveStock' | 'Adjus
     const { quantity, lot, expiry, reason } = command.data;
     new FieldChecks()
       .check(quantity !== 0, 'quantity', 'must not be 0')
+      .check(!command.data.product.countable || Number.isInteger(quantity), 'quantity', 'must be a whole number: the product is counted in units')
       .check(reason.trim() !== '', 'reason', 'must not be blank')
       .throwIfAny();
     const portions =
@@ -134,6 +152,7 @@ export function decideStock(command: StockCommand, state: StockState): StockEven
       return decideIn(command, state);
     case 'IssueStock': {
       const { quantity, lot, reference, reason, equipment } = command.data;
+      if (command.data.product.prescriptionDrug && reference.kind === 'consumption') throw prescriptionNeedsPatient();
       const { portions, fefo } = portionsOut(state, command.data, quantity, lot, { allowExpired: false, requireLot: false });
       const extra = { reference, ...(reason?.trim() ? { reason: reason.trim() } : {}), fefo, ...(equipment ? { equipment } : {}) };
       return lines(state, target, portions, -1).map((l) => ({ type: 'StockIssued', data: { ...l, ...extra } }));
@@ -170,6 +189,8 @@ export function decideStock(command: StockCommand, state: StockState): StockEven
       const { kind, quantity, lot, reason } = command.data;
       new FieldChecks().check(reason.trim() !== '', 'reason', 'must not be blank').throwIfAny();
       const { portions } = portionsOut(state, command.data, quantity, lot, { allowExpired: true, requireLot: true });
+      const notExpired = portions.find((p) => !isExpired(p.expiry, command.data.today));
+      if (kind === 'expiry' && notExpired) throw lotNotExpired(notExpired);
       return lines(state, target, portions, -1).map((l) => ({ type: 'StockWrittenOff', data: { ...l, kind, reason: reason.trim() } }));
     }
   }

@@ -6,7 +6,15 @@ import type { Money } from './productEvents.js';
 
 /** What the orchestration found about the product, and the company's calendar day of the movement. */
 export interface StockFacts {
-  product: { active: boolean; lotTracked: boolean; expiryTracked: boolean };
+  product: {
+    active: boolean;
+    lotTracked: boolean;
+    expiryTracked: boolean;
+    /** A prescription drug is issued to a patient (or a patient's session), never as plain consumption. */
+    prescriptionDrug?: boolean;
+    /** Counted in whole units (vials, boxes...), not measured (litres): quantities are integers. */
+    countable?: boolean;
+  };
   today: string;
   /** The company-wide expiry of the lot the movement names (lotDecider.ts); absent while no warehouse held it. */
   lotExpiry?: string | null;

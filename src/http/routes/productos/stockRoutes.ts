@@ -80,7 +80,8 @@ export const stockRoutes: RouteDecl[] = [
     ReceiptBody,
     (ctx, cmd, id, body) => receiveStock(ctx.services, cmd, id, body as never),
     'A lot-tracked product needs the lot, an expiry-tracked one its expiry (422 naming them); an expired lot is refused (422 expiry); ' +
-      'a lot already held keeps its expiry.',
+      'a lot has one expiry in every warehouse of the company: another stated expiry is 409 lot-expiry-conflict naming expiry, none ' +
+      'takes the recorded one. A product counted in units (vial, box, bag...) receives whole units (422 naming quantity).',
   ),
   movementRoute(
     'salidas',
@@ -90,14 +91,16 @@ export const stockRoutes: RouteDecl[] = [
     'Never beyond the balance of the lot (or of the product when untracked): 409 insufficient-stock with `available`. An expired lot is ' +
       'refused with 409 lot-expired. Without a lot, FEFO takes the earliest-expiring lots that are not expired (fefo: true). A reusable ' +
       'dialyzer or bloodline issued to a patient becomes its serialized item (equipment: serial and the item data): the answer names ' +
-      'dialyzerId or lineId.',
+      'dialyzerId or lineId. A prescription drug goes to a patient or a session (409 prescription-needs-patient naming patientId).',
   ),
   movementRoute(
     'transferencias',
     'Transfer stock between two warehouses of the company',
     TransferBody,
     (ctx, cmd, id, body) => transferStock(ctx.services, cmd, id, body as never),
-    'Out of the source (refused as an issue would be), then into the destination; if the destination refuses, the source takes the units back.',
+    'Out of the source (refused as an issue would be), then into the destination with each lot’s own expiry; if the destination ' +
+      'refuses (it holds the lot with another expiry: 409 lot-expiry-conflict), the source takes the units back. A transfer that ' +
+      'stopped in between is completed by a process manager.',
   ),
   movementRoute(
     'ajustes',
@@ -111,7 +114,8 @@ export const stockRoutes: RouteDecl[] = [
     'Write off stock: a loss or an expired lot',
     WriteOffBody,
     (ctx, cmd, id, body) => writeOffStock(ctx.services, cmd, id, body as never),
-    'Expired lots may be written off (that is what it is for); never below zero.',
+    'Expired lots may be written off (that is what it is for); kind expiry is only for an expired lot (409 lot-not-expired ' +
+      'naming kind), anything else is a loss; never below zero.',
   ),
   route<IdParams, { almacenId?: string } & MinPositionQuery>({
     ...GET,
