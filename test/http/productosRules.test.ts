@@ -63,4 +63,51 @@ describe('Productos over HTTP: write-offs, prescription drugs and whole units', 
     const poured = expectStatus(await w.post(`/productos/${acid.id}/salidas`, { warehouseId: warehouse, quantity: 2.5 }), 201);
     assert.equal(poured.body.lines[0].balanceAfter, 7.5);
   });
+
+  it('the kardex names the product and values each line: receipts at their unit cost, the rest at the average', async () => {
+    const gauze = await w.product(w.a, {
+      name: 'Gauze 10x10',
+      category: 'dressing',
+      unit: 'box',
+      prescriptionDrug: false,
+      lotTracked: false,
+      expiryTracked: false,
+    });
+    const id = gauze.id as string;
+    const main = await w.warehouse(w.a, { kind: 'main' });
+    const ward = await w.warehouse(w.a, { kind: 'ward' });
+    const buy = (quantity: number, amount: number) =>
+      w.post(`/productos/${id}/ingresos`, {
+        warehouseId: main,
+        quantity,
+        supplier: 'S',
+        documentNumber: 'F-8',
+        unitCost: { amount, currency: 'PEN' },
+      });
+    expectStatus(await buy(10, 2), 201);
+    expectStatus(await buy(10, 4), 201);
+    expectStatus(await w.post(`/productos/${id}/salidas`, { warehouseId: main, quantity: 5 }), 201);
+    expectStatus(await w.post(`/productos/${id}/transferencias`, { fromWarehouseId: main, toWarehouseId: ward, quantity: 5 }), 201);
+    const ledger = expectStatus(await w.get(`/productos/${id}/kardex`), 200);
+    assert.deepEqual([ledger.body.productCode, ledger.body.productName, ledger.body.unit], [gauze.code, 'Gauze 10x10', 'box']);
+    assert.deepEqual(
+      ledger.body.items.map((m: { type: string; costPerUnit: number; valueAfter: number }) => [m.type, m.costPerUnit, m.valueAfter]),
+      [
+        ['StockReceived', 2, 20],
+        ['StockReceived', 4, 60],
+        ['StockIssued', 3, 45],
+        ['StockTransferredOut', 3, 30],
+        ['StockTransferredIn', 3, 15],
+      ],
+    );
+    const csv = await w.server.request('GET', `/productos/${id}/kardex?formato=csv`, { token: w.a });
+    const [header, first] = String(csv.body)
+      .trim()
+      .split('\r\n')
+      .map((line) => line.split(','));
+    assert.deepEqual(
+      ['productName', 'costPerUnit', 'valueAfter'].map((c) => first![header!.indexOf(c)]),
+      ['Gauze 10x10', '2', '20'],
+    );
+  });
 });

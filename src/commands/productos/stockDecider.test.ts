@@ -26,7 +26,7 @@ const received = (
   balanceAfter: number,
 ): StockEvent => ({
   type: 'StockReceived',
-  data: { ...target, lot, expiry, quantity, lotBalanceAfter, balanceAfter, ...receipt },
+  data: { ...target, lot, expiry, quantity, lotBalanceAfter, balanceAfter, costPerUnit: 0, valueAfter: 0, ...receipt },
 });
 const twoLots = [received('L-LATE', '2025-12-31', 5, 5, 5), received('L-SOON', '2025-06-30', 3, 3, 8)];
 
@@ -142,7 +142,17 @@ describe('stock decider', () => {
       .when(cmd('AdjustStock', { ...tracked, quantity: -2, lot: 'L-LATE', reason: ' count ' }))
       .then({
         type: 'StockAdjusted',
-        data: { ...target, lot: 'L-LATE', expiry: '2025-12-31', quantity: -2, lotBalanceAfter: 3, balanceAfter: 6, reason: 'count' },
+        data: {
+          ...target,
+          lot: 'L-LATE',
+          expiry: '2025-12-31',
+          quantity: -2,
+          lotBalanceAfter: 3,
+          balanceAfter: 6,
+          costPerUnit: 0,
+          valueAfter: 0,
+          reason: 'count',
+        },
       });
     given(...twoLots)
       .when(cmd('AdjustStock', { ...tracked, quantity: 0, lot: 'L-LATE', reason: '' }))
@@ -162,6 +172,8 @@ describe('stock decider', () => {
           quantity: -3,
           lotBalanceAfter: 0,
           balanceAfter: 5,
+          costPerUnit: 0,
+          valueAfter: 0,
           kind: 'expiry',
           reason: 'expired',
         },
@@ -237,5 +249,34 @@ describe('stock decider', () => {
       .when(cmd('IssueStock', { ...plain, quantity: 0.5, reference: { kind: 'consumption' } }))
       .events();
     assert.equal(measured?.data.balanceAfter, 9.5);
+  });
+
+  it('values every line at the weighted average cost: receipts at their unit cost, issues and transfers at the average', () => {
+    const money = (amount: number) => ({ amount, currency: 'PEN' });
+    const first = given()
+      .when(cmd('ReceiveStock', { ...plain, ...receipt, quantity: 10, unitCost: money(2) }))
+      .events();
+    const second = given(...first)
+      .when(cmd('ReceiveStock', { ...plain, ...receipt, quantity: 10, unitCost: money(4) }))
+      .events();
+    assert.deepEqual([second[0]?.data.costPerUnit, second[0]?.data.valueAfter], [4, 60]);
+    const issued = given(...first, ...second)
+      .when(cmd('IssueStock', { ...plain, quantity: 5, reference: { kind: 'consumption' } }))
+      .events();
+    assert.deepEqual([issued[0]?.data.costPerUnit, issued[0]?.data.valueAfter], [3, 45]);
+    const out = given(...first, ...second, ...issued)
+      .when(cmd('TransferStockOut', { ...plain, quantity: 15, toWarehouseId: 'w2' }))
+      .events();
+    assert.deepEqual([out[0]?.data.costPerUnit, out[0]?.data.valueAfter], [3, 0]);
+    // The destination takes the units in at the cost they left with.
+    const [into] = given()
+      .when(cmd('TransferStockIn', { fromWarehouseId: 'w1', portions: [{ lot: null, expiry: null, quantity: 15, costPerUnit: 3 }] }))
+      .events();
+    assert.deepEqual([into?.data.costPerUnit, into?.data.valueAfter], [3, 45]);
+    // Without a unit cost, an empty warehouse values the receipt at the catalogue cost.
+    const [priced] = given()
+      .when(cmd('ReceiveStock', { ...plain, product: { ...plain.product, cost: 12.5 }, ...receipt, quantity: 2 }))
+      .events();
+    assert.deepEqual([priced?.data.costPerUnit, priced?.data.valueAfter], [12.5, 25]);
   });
 });

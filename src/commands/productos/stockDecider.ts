@@ -5,7 +5,7 @@ import { rule } from '../decider.js';
 import { FieldChecks, isRealDate } from '../fieldChecks.js';
 import { lotExpiryConflict } from './lotDecider.js';
 import type { LotPortion, MovementLine, StockCommand, StockEvent, StockFacts } from './stockEvents.js';
-import { evolveStock, fefoLots, initialStockState, isExpired, lotKey, round3, type StockState } from './stockState.js';
+import { averageCost, evolveStock, fefoLots, initialStockState, isExpired, lotKey, round2, round3, round4, type StockState } from './stockState.js';
 
 type Target = Pick<MovementLine, 'movementId' | 'productId' | 'warehouseId'>;
 
@@ -25,14 +25,19 @@ const lotNotExpired = (p: LotPortion): Error =>
     errors: [{ field: 'kind', message: 'expiry is for an expired lot; write off a damaged or lost one as loss' }],
   });
 
-/** The movement's lines with the balances each leaves, applied in order. */
+/**
+ * The movement's lines with the balances and value each leaves, applied in order. Units leave at the warehouse's
+ * average cost and come in at the portion's own cost (else at the average).
+ */
 function lines(state: StockState, target: Target, portions: LotPortion[], sign: 1 | -1): MovementLine[] {
   let current = state;
   return portions.map((p) => {
     const quantity = round3(sign * p.quantity);
     const lotBalanceAfter = round3((current.lots[lotKey(p.lot)]?.quantity ?? 0) + quantity);
     const balanceAfter = round3(current.balance + quantity);
-    const line = { ...target, lot: p.lot, expiry: p.expiry, quantity, lotBalanceAfter, balanceAfter };
+    const costPerUnit = round4(sign < 0 ? averageCost(current) : (p.costPerUnit ?? averageCost(current)));
+    const valueAfter = balanceAfter === 0 ? 0 : round2(current.value + quantity * costPerUnit);
+    const line = { ...target, lot: p.lot, expiry: p.expiry, quantity, lotBalanceAfter, balanceAfter, costPerUnit, valueAfter };
     current = evolveStock(current, { type: 'StockAdjusted', data: { ...line, reason: '' } });
     return line;
   });
@@ -112,6 +117,10 @@ function portionIn(
   return { lot: named, expiry: expiry ?? held, quantity };
 }
 
+/** A receipt's stated unit cost; else the average of what the warehouse holds; else the catalogue cost. */
+const incomingCost = (state: StockState, facts: StockFacts, stated?: number): number =>
+  stated ?? (state.balance > 0 ? averageCost(state) : (facts.product.cost ?? 0));
+
 function decideIn(command: Extract<StockCommand, { type: 'ReceiveStock' | 'AdjustStock' }>, state: StockState): StockEvent[] {
   const { movementId, productId, warehouseId } = command.data;
   const target = { movementId, productId, warehouseId };
@@ -124,7 +133,7 @@ function decideIn(command: Extract<StockCommand, { type: 'ReceiveStock' | 'Adjus
       .throwIfAny();
     const portions =
       quantity > 0
-        ? [portionIn(state, command.data, quantity, lot, expiry)]
+        ? [{ ...portionIn(state, command.data, quantity, lot, expiry), costPerUnit: incomingCost(state, command.data) }]
         : portionsOut(state, command.data, -quantity, lot, { allowExpired: true, requireLot: true }).portions;
     return lines(state, target, portions, quantity > 0 ? 1 : -1).map((l) => ({
       type: 'StockAdjusted',
@@ -133,7 +142,7 @@ function decideIn(command: Extract<StockCommand, { type: 'ReceiveStock' | 'Adjus
   }
   const { quantity, lot, expiry, supplier, documentNumber, unitCost } = command.data;
   if (!command.data.product.active) throw rule('product-inactive', 'a deactivated product receives no stock');
-  const portion = portionIn(state, command.data, quantity, lot, expiry);
+  const portion = { ...portionIn(state, command.data, quantity, lot, expiry), costPerUnit: incomingCost(state, command.data, unitCost?.amount) };
   new FieldChecks()
     .check(portion.expiry === null || !isExpired(portion.expiry, command.data.today), 'expiry', 'the lot is already expired')
     .check(supplier.trim() !== '', 'supplier', 'must not be blank')

@@ -14,6 +14,8 @@ export interface StockFacts {
     prescriptionDrug?: boolean;
     /** Counted in whole units (vials, boxes...), not measured (litres): quantities are integers. */
     countable?: boolean;
+    /** The catalogue cost per unit: what a receipt without a unit cost is valued at while the warehouse holds none. */
+    cost?: number;
   };
   today: string;
   /** The company-wide expiry of the lot the movement names (lotDecider.ts); absent while no warehouse held it. */
@@ -41,6 +43,8 @@ export interface LotPortion {
   lot: string | null;
   expiry: string | null;
   quantity: number;
+  /** What each unit is valued at (a transfer and a give-back carry the cost they left with). */
+  costPerUnit?: number;
 }
 
 type Target = {
@@ -72,6 +76,9 @@ export type MovementLine = Target & {
   quantity: number;
   lotBalanceAfter: number;
   balanceAfter: number;
+  /** Valuation (weighted average cost per warehouse): the unit cost of the line and the warehouse's stock value after it. */
+  costPerUnit?: number;
+  valueAfter?: number;
 };
 
 export type StockEvent =

@@ -26,8 +26,9 @@ export async function productFacts(services: AppServices, ctx: CommandContext, p
   if (!state.fields) throw notFound('product');
   const at = ctx.at ?? services.now().toISOString();
   const today = await companyDay({ services, auth: { tenantId: ctx.tenantId } }, new Date(at));
-  const { lotTracked, expiryTracked, prescriptionDrug, unit } = state.fields;
-  const product = { active: state.active, lotTracked, expiryTracked, prescriptionDrug, countable: isCountableUnit(unit) };
+  const { lotTracked, expiryTracked, prescriptionDrug, unit, cost } = state.fields;
+  const countable = isCountableUnit(unit);
+  const product = { active: state.active, lotTracked, expiryTracked, prescriptionDrug, countable, ...(cost ? { cost: cost.amount } : {}) };
   return { fields: state.fields, facts: { product, today } };
 }
 

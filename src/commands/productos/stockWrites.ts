@@ -35,15 +35,16 @@ export function runStock<T extends StockCommand['type']>(
 export function outcomeOf(movementId: string, productId: string, result: CommandResult<StockState>): MovementOutcome {
   const data = result.events.map((e) => e.data as unknown as MovementLine & { fefo?: boolean });
   // Only the ledger part of each line: the rest (supplier, reference...) is in the kardex.
-  const lines = data.map(({ movementId: m, productId: p, warehouseId, lot, expiry, quantity, lotBalanceAfter, balanceAfter }) => ({
-    movementId: m,
-    productId: p,
-    warehouseId,
-    lot,
-    expiry,
-    quantity,
-    lotBalanceAfter,
-    balanceAfter,
+  const lines = data.map((l) => ({
+    movementId: l.movementId,
+    productId: l.productId,
+    warehouseId: l.warehouseId,
+    lot: l.lot,
+    expiry: l.expiry,
+    quantity: l.quantity,
+    lotBalanceAfter: l.lotBalanceAfter,
+    balanceAfter: l.balanceAfter,
+    ...(l.costPerUnit !== undefined ? { costPerUnit: l.costPerUnit, valueAfter: l.valueAfter } : {}),
   }));
   return { movementId, productId, lines, fefo: data.some((l) => l.fefo === true), position: result.position };
 }
@@ -68,8 +69,14 @@ async function runIncoming<T extends 'ReceiveStock' | 'AdjustStock'>(
   return runStock(services, ctx, type, full);
 }
 
+/** The lots a movement moved, with the cost they left at (what a transfer brings in, or a give-back restores). */
 export const portionsOf = (lines: MovementLine[]): LotPortion[] =>
-  lines.map((l) => ({ lot: l.lot, expiry: l.expiry, quantity: Math.abs(l.quantity) }));
+  lines.map((l) => ({
+    lot: l.lot,
+    expiry: l.expiry,
+    quantity: Math.abs(l.quantity),
+    ...(l.costPerUnit !== undefined ? { costPerUnit: l.costPerUnit } : {}),
+  }));
 
 export interface ReceiptInput {
   warehouseId: string;

@@ -155,7 +155,9 @@ export const stockRoutes: RouteDecl[] = [
     summary: 'The ledger of the product between two dates: every movement with the running balance after it (JSON or CSV)',
     description:
       'Oldest first; desde and hasta are inclusive UTC dates of the movements. `formato=csv` or `Accept: text/csv` answers text/csv ' +
-      'with a header row (at, type, movementId, warehouseId, lot, expiry, quantity, lotBalanceAfter, balanceAfter, reason, reference, actor).',
+      'with a header row (at, type, movementId, warehouseId, lot, expiry, quantity, lotBalanceAfter, balanceAfter, reason, reference, actor, ' +
+      'costPerUnit, valueAfter, productCode, productName). Each line is valued at the weighted average cost of its warehouse: receipts ' +
+      'at their unit cost, everything else at the average; valueAfter is the stock value of the warehouse after it.',
     params: Params,
     query: {
       type: 'object',
@@ -171,12 +173,13 @@ export const stockRoutes: RouteDecl[] = [
     responses: { 200: { description: 'The kardex (text/csv when asked)', schema: KardexView }, 404: notFound404, 503: unavailable503 },
     handle: async (input, ctx) => {
       await awaitMinPosition(ctx, input.query.minPosition, [PRODUCTOS_PROJECTION]);
-      await productOr404(tenantCtx(ctx), input.params.id);
+      const product = await productOr404(tenantCtx(ctx), input.params.id);
       const { formato, minPosition: _m, ...query } = input.query;
       const items = await productKardex(tenantCtx(ctx), input.params.id, query);
       const csv = formato === 'csv' || (formato === undefined && /\btext\/csv\b/i.test(input.headers.accept ?? ''));
-      if (csv) return { status: 200, body: kardexCsv(items), contentType: 'text/csv; charset=utf-8' };
-      return { status: 200, body: { productId: input.params.id, items } };
+      const named = { productCode: product.code, productName: product.name };
+      if (csv) return { status: 200, body: kardexCsv(items, named), contentType: 'text/csv; charset=utf-8' };
+      return { status: 200, body: { productId: input.params.id, ...named, unit: product.unit, items } };
     },
   }),
   route<Record<string, never>, { dias: number } & MinPositionQuery>({
