@@ -37,10 +37,16 @@ describe('Productos over HTTP: one expiry per lot', () => {
     const same = expectStatus(await w.post(`/productos/${id}/ingresos`, receipt(ward, 7, 'L-21')), 201);
     assert.equal(same.body.lines[0].expiry, soon);
     const lots = await lotsIn(id);
-    assert.deepEqual([...lots.values()].flat().map((l) => [l.lot, l.expiry, l.quantity]).sort(), [
-      ['L-21', soon, 5],
-      ['L-21', soon, 7],
-    ]);
+    assert.deepEqual(
+      [...lots.values()]
+        .flat()
+        .map((l) => [l.lot, l.expiry, l.quantity])
+        .sort(),
+      [
+        ['L-21', soon, 5],
+        ['L-21', soon, 7],
+      ],
+    );
     // Another product may use the same lot number with its own expiry.
     const other = await w.product(w.a);
     expectStatus(await w.post(`/productos/${other.id}/ingresos`, receipt(ward, 1, 'L-21', plusDays(300))), 201);

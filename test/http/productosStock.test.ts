@@ -31,7 +31,13 @@ describe('Productos over HTTP: the kardex', () => {
     );
 
   it('20 concurrent issues of the last 10 units: exactly 10 issued, 10 refused with 409, balance 0', async () => {
-    const product = await w.product(w.a, { lotTracked: false, expiryTracked: false, category: 'needle', minimumStock: 0, prescriptionDrug: false });
+    const product = await w.product(w.a, {
+      lotTracked: false,
+      expiryTracked: false,
+      category: 'needle',
+      minimumStock: 0,
+      prescriptionDrug: false,
+    });
     const warehouse = await w.warehouse(w.a);
     await receive(product.id as string, warehouse, 10);
     const answers = await Promise.all(

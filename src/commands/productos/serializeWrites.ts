@@ -40,7 +40,15 @@ async function serialize(
   const assigning = { ...ctx, idempotencyKey: `serialize-assign\u0000${movementId}` };
   const lot = intent.portions[0]?.lot ?? product.code;
   if (product.category === 'dialyzer') {
-    const data = { model: product.name, surfaceM2: e.surfaceM2!, flux: e.flux!, membrane: e.membrane!, lot, serial: e.serial, reusable: true };
+    const data = {
+      model: product.name,
+      surfaceM2: e.surfaceM2!,
+      flux: e.flux!,
+      membrane: e.membrane!,
+      lot,
+      serial: e.serial,
+      reusable: true,
+    };
     const { dialyzerId } = await receiveDialyzer(services, keyed, data);
     const assigned = await assignDialyzer(services, assigning, dialyzerId, { patientId, baselineTcvMl: e.baselineTcvMl! }, null);
     return { dialyzerId, position: assigned.position };

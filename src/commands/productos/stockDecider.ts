@@ -5,7 +5,18 @@ import { rule } from '../decider.js';
 import { FieldChecks, isRealDate } from '../fieldChecks.js';
 import { lotExpiryConflict } from './lotDecider.js';
 import type { LotPortion, MovementLine, StockCommand, StockEvent, StockFacts } from './stockEvents.js';
-import { averageCost, evolveStock, fefoLots, initialStockState, isExpired, lotKey, round2, round3, round4, type StockState } from './stockState.js';
+import {
+  averageCost,
+  evolveStock,
+  fefoLots,
+  initialStockState,
+  isExpired,
+  lotKey,
+  round2,
+  round3,
+  round4,
+  type StockState,
+} from './stockState.js';
 
 type Target = Pick<MovementLine, 'movementId' | 'productId' | 'warehouseId'>;
 
@@ -128,7 +139,11 @@ function decideIn(command: Extract<StockCommand, { type: 'ReceiveStock' | 'Adjus
     const { quantity, lot, expiry, reason } = command.data;
     new FieldChecks()
       .check(quantity !== 0, 'quantity', 'must not be 0')
-      .check(!command.data.product.countable || Number.isInteger(quantity), 'quantity', 'must be a whole number: the product is counted in units')
+      .check(
+        !command.data.product.countable || Number.isInteger(quantity),
+        'quantity',
+        'must be a whole number: the product is counted in units',
+      )
       .check(reason.trim() !== '', 'reason', 'must not be blank')
       .throwIfAny();
     const portions =
@@ -142,7 +157,10 @@ function decideIn(command: Extract<StockCommand, { type: 'ReceiveStock' | 'Adjus
   }
   const { quantity, lot, expiry, supplier, documentNumber, unitCost } = command.data;
   if (!command.data.product.active) throw rule('product-inactive', 'a deactivated product receives no stock');
-  const portion = { ...portionIn(state, command.data, quantity, lot, expiry), costPerUnit: incomingCost(state, command.data, unitCost?.amount) };
+  const portion = {
+    ...portionIn(state, command.data, quantity, lot, expiry),
+    costPerUnit: incomingCost(state, command.data, unitCost?.amount),
+  };
   new FieldChecks()
     .check(portion.expiry === null || !isExpired(portion.expiry, command.data.today), 'expiry', 'the lot is already expired')
     .check(supplier.trim() !== '', 'supplier', 'must not be blank')

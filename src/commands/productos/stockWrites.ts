@@ -4,7 +4,15 @@ import { handleCommand, loadAggregate, type CommandContext, type CommandResult }
 import type { AppServices } from '../../services.js';
 import type { Money } from './productEvents.js';
 import { stockDecider } from './stockDecider.js';
-import { stockId, type EquipmentInput, type IssueReference, type LotPortion, type MovementLine, type StockCommand, type WriteOffKind } from './stockEvents.js';
+import {
+  stockId,
+  type EquipmentInput,
+  type IssueReference,
+  type LotPortion,
+  type MovementLine,
+  type StockCommand,
+  type WriteOffKind,
+} from './stockEvents.js';
 import type { StockState } from './stockState.js';
 import { movementIdFor, mustBeWarehouse, productFacts } from './stockFactWrites.js';
 import { recordLotExpiries, withLotExpiry } from './lotWrites.js';
@@ -119,7 +127,9 @@ export async function adjustStock(
   await mustBeWarehouse(services, ctx.tenantId, input.warehouseId, 'warehouseId');
   const movementId = movementIdFor('adjustment', ctx.idempotencyKey);
   const data = { ...input, ...facts, movementId, productId };
-  const result = await (input.quantity > 0 ? runIncoming(services, ctx, 'AdjustStock', data) : runStock(services, ctx, 'AdjustStock', data));
+  const result = await (input.quantity > 0
+    ? runIncoming(services, ctx, 'AdjustStock', data)
+    : runStock(services, ctx, 'AdjustStock', data));
   return outcomeOf(movementId, productId, result);
 }
 

@@ -37,7 +37,11 @@ export const transferRevertKey = (movementId: string): string => `transfer-rever
  * Into the destination, with each lot's expiry recorded company-wide (a lot held elsewhere with another date refuses it);
  * on a refusal, back into the source. A store error is thrown as it is: the process manager retries the completion.
  */
-export async function completeTransfer(services: AppServices, ctx: CommandContext, intent: TransferIntent): Promise<CommandResult<StockState>> {
+export async function completeTransfer(
+  services: AppServices,
+  ctx: CommandContext,
+  intent: TransferIntent,
+): Promise<CommandResult<StockState>> {
   const { movementId, productId, fromWarehouseId, toWarehouseId, portions } = intent;
   const destination = streamName(ctx.tenantId, stockDecider.category, stockId(productId, toWarehouseId));
   // Completed already (a replay, or the request and the process manager both at it): nothing may refuse it now.
