@@ -31,7 +31,13 @@ describe('Productos over HTTP: the kardex', () => {
     );
 
   it('20 concurrent issues of the last 10 units: exactly 10 issued, 10 refused with 409, balance 0', async () => {
-    const product = await w.product(w.a, { lotTracked: false, expiryTracked: false, category: 'needle', minimumStock: 0 });
+    const product = await w.product(w.a, {
+      lotTracked: false,
+      expiryTracked: false,
+      category: 'needle',
+      minimumStock: 0,
+      prescriptionDrug: false,
+    });
     const warehouse = await w.warehouse(w.a);
     await receive(product.id as string, warehouse, 10);
     const answers = await Promise.all(
@@ -48,7 +54,7 @@ describe('Productos over HTTP: the kardex', () => {
   });
 
   it('issues without a lot by FEFO (said in the answer); GET fefo lists the lots in that order', async () => {
-    const product = await w.product(w.a);
+    const product = await w.product(w.a, { category: 'saline', unit: 'bag', prescriptionDrug: false });
     const warehouse = await w.warehouse(w.a);
     await receive(product.id as string, warehouse, 5, 'L-LATE', plusDays(300));
     await receive(product.id as string, warehouse, 2, 'L-SOON', plusDays(40));
@@ -83,7 +89,7 @@ describe('Productos over HTTP: the kardex', () => {
   });
 
   it('refuses an expired lot (409 lot-expired), lists it as expiring, and writes it off', async () => {
-    const product = await w.product(w.a);
+    const product = await w.product(w.a, { category: 'saline', unit: 'bag', prescriptionDrug: false });
     const warehouse = await w.warehouse(w.a);
     await receive(product.id as string, warehouse, 4, 'L-OLD', today());
     await receive(product.id as string, warehouse, 1, 'L-NEW', plusDays(400));
@@ -187,7 +193,7 @@ describe('Productos over HTTP: the kardex', () => {
   });
 
   it('does not issue twice when an issue is retried with its Idempotency-Key', async () => {
-    const product = await w.product(w.a, { lotTracked: false, expiryTracked: false });
+    const product = await w.product(w.a, { lotTracked: false, expiryTracked: false, prescriptionDrug: false });
     const warehouse = await w.warehouse(w.a);
     await receive(product.id as string, warehouse, 5);
     const send = () =>

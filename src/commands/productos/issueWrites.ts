@@ -4,25 +4,12 @@
 import type { CommandContext } from '../handleCommand.js';
 import { DomainError } from '../decider.js';
 import { FieldChecks } from '../fieldChecks.js';
-import { assignDialyzer, receiveDialyzer } from '../filtros-dialisis/dialyzerWrites.js';
-import { assignBloodline, receiveBloodline } from '../lineas/bloodlineWrites.js';
-import type { LineType } from '../lineas/bloodlineEvents.js';
 import type { AppServices } from '../../services.js';
 import { SERIALIZED_CATEGORIES, type ProductFields } from './productEvents.js';
-import type { IssueReference } from './stockEvents.js';
+import type { EquipmentInput, IssueReference } from './stockEvents.js';
+import { completeSerializedIssue } from './serializeWrites.js';
 import { movementIdFor, mustBeReference, productFacts } from './stockFactWrites.js';
-import { issueFromStock, portionsOf, runStock, type MovementOutcome } from './stockWrites.js';
-
-/** The serialized item's own data, given in the issue (the model is the product's name). */
-export interface EquipmentInput {
-  serial: string;
-  surfaceM2?: number;
-  flux?: 'low' | 'high';
-  membrane?: string;
-  baselineTcvMl?: number;
-  lineType?: LineType;
-  primingVolumeMl?: number;
-}
+import { issueFromStock, portionsOf, type MovementOutcome } from './stockWrites.js';
 
 export interface IssueInput {
   warehouseId: string;
@@ -54,40 +41,6 @@ function checkEquipment(product: ProductFields, input: IssueInput): EquipmentInp
   return e!;
 }
 
-async function serialize(
-  services: AppServices,
-  ctx: CommandContext,
-  product: ProductFields,
-  outcome: MovementOutcome,
-  patientId: string,
-  e: EquipmentInput,
-  today: string,
-): Promise<{ dialyzerId?: string; lineId?: string; position: bigint | null }> {
-  // One key per stream write: the assignment lands on the stream the reception created, and must not read as its retry.
-  const keyed = { ...ctx, idempotencyKey: `serialize\u0000${outcome.movementId}` };
-  const assigning = { ...ctx, idempotencyKey: `serialize-assign\u0000${outcome.movementId}` };
-  const lot = outcome.lines[0]?.lot ?? product.code;
-  if (product.category === 'dialyzer') {
-    const data = {
-      model: product.name,
-      surfaceM2: e.surfaceM2!,
-      flux: e.flux!,
-      membrane: e.membrane!,
-      lot,
-      serial: e.serial,
-      reusable: true,
-    };
-    const { dialyzerId } = await receiveDialyzer(services, keyed, data);
-    const assigned = await assignDialyzer(services, assigning, dialyzerId, { patientId, baselineTcvMl: e.baselineTcvMl! }, null);
-    return { dialyzerId, position: assigned.position ?? outcome.position };
-  }
-  const lineType = e.lineType!;
-  const data = { model: product.name, lot, serial: e.serial, primingVolumeMl: e.primingVolumeMl!, reusable: true, receivedOn: today };
-  const { lineId } = await receiveBloodline(services, keyed, lineType, data);
-  const assigned = await assignBloodline(services, assigning, lineType, lineId, patientId, null);
-  return { lineId, position: assigned.position ?? outcome.position };
-}
-
 const referenceOf = (input: IssueInput): IssueReference =>
   input.sessionId !== undefined
     ? { kind: 'session', sessionId: input.sessionId }
@@ -96,7 +49,7 @@ const referenceOf = (input: IssueInput): IssueReference =>
       : { kind: 'consumption' };
 
 export async function issueStock(services: AppServices, ctx: CommandContext, productId: string, input: IssueInput): Promise<IssueOutcome> {
-  const { fields, facts } = await productFacts(services, ctx, productId);
+  const { fields } = await productFacts(services, ctx, productId);
   new FieldChecks()
     .check(
       input.sessionId === undefined || input.patientId === undefined,
@@ -110,23 +63,19 @@ export async function issueStock(services: AppServices, ctx: CommandContext, pro
   const movementId = movementIdFor('issue', ctx.idempotencyKey);
   const { warehouseId, quantity, lot, reason } = input;
   const core = { warehouseId, quantity, ...(lot !== undefined ? { lot } : {}), ...(reason !== undefined ? { reason } : {}) };
-  const outcome = await issueFromStock(services, ctx, productId, movementId, { ...core, reference: referenceOf(input) });
+  const intent = { ...core, reference: referenceOf(input), ...(equipment ? { equipment } : {}) };
+  const outcome = await issueFromStock(services, ctx, productId, movementId, intent);
   if (!equipment) return outcome;
+  const item = await completeSerializedIssue(services, ctx, {
+    movementId,
+    productId,
+    warehouseId,
+    patientId: input.patientId!,
+    equipment,
+    portions: portionsOf(outcome.lines),
+  });
   // The answer's position is the last write (the assignment): reading it back sees the serialized item too.
-  try {
-    return { ...outcome, ...(await serialize(services, ctx, fields, outcome, input.patientId!, equipment, facts.today)) };
-  } catch (err) {
-    const why = `serialization refused: ${err instanceof Error ? err.message : String(err)}`;
-    const portions = portionsOf(outcome.lines);
-    await runStock(services, { ...ctx, idempotencyKey: `issue-revert\u0000${movementId}` }, 'RevertIssue', {
-      movementId,
-      productId,
-      warehouseId,
-      portions,
-      reason: why,
-    });
-    throw err;
-  }
+  return { ...outcome, ...item, position: item.position ?? outcome.position };
 }
 
 export interface SessionConsumption {

@@ -25,6 +25,14 @@ export type ProductCategory = (typeof PRODUCT_CATEGORIES)[number];
 /** Categories whose reusable items become serialized equipment when issued to a patient. */
 export const SERIALIZED_CATEGORIES: readonly ProductCategory[] = ['dialyzer', 'bloodline'];
 
+/** Units counted in whole pieces (compared lower-case); any other unit (L, mL, g...) is measured and may be fractional. */
+const COUNTABLE_UNITS = new Set(
+  'unit units u un und unidad unidades piece pieces pieza piezas each vial vials frasco frascos ampoule ampoules ampolla ampollas box boxes caja cajas bag bags bolsa bolsas bottle bottles tablet tablets tableta tabletas capsule capsules capsula capsulas syringe syringes jeringa jeringas kit kits pack packs paquete paquetes pair pairs par pares roll rolls rollo rollos'.split(
+    ' ',
+  ),
+);
+export const isCountableUnit = (unit: string): boolean => COUNTABLE_UNITS.has(unit.trim().toLowerCase());
+
 export const WAREHOUSE_KINDS = ['main', 'pharmacy', 'ward'] as const;
 export type WarehouseKind = (typeof WAREHOUSE_KINDS)[number];
 

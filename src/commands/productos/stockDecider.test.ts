@@ -26,7 +26,7 @@ const received = (
   balanceAfter: number,
 ): StockEvent => ({
   type: 'StockReceived',
-  data: { ...target, lot, expiry, quantity, lotBalanceAfter, balanceAfter, ...receipt },
+  data: { ...target, lot, expiry, quantity, lotBalanceAfter, balanceAfter, costPerUnit: 0, valueAfter: 0, ...receipt },
 });
 const twoLots = [received('L-LATE', '2025-12-31', 5, 5, 5), received('L-SOON', '2025-06-30', 3, 3, 8)];
 
@@ -50,9 +50,35 @@ describe('stock decider', () => {
     given()
       .when(cmd('ReceiveStock', { ...tracked, ...receipt, quantity: 5, lot: 'L-1', expiry: '2025-02-28' }))
       .thenError('validation-failed', (e) => assert.deepEqual(failedFields(e), ['expiry']));
+  });
+
+  it('one expiry per lot: a receipt stating another one is refused (409 naming expiry), here or in another warehouse', () => {
     given(received('L-1', '2025-12-31', 5, 5, 5))
       .when(cmd('ReceiveStock', { ...tracked, ...receipt, quantity: 5, lot: 'L-1', expiry: '2026-01-31' }))
-      .thenError('validation-failed', (e) => assert.deepEqual(failedFields(e), ['expiry']));
+      .thenError('lot-expiry-conflict', (e) => assert.deepEqual(failedFields(e), ['expiry']));
+    // The lot is held elsewhere in the company (its recorded expiry comes with the facts): same rule.
+    const heldElsewhere = { ...tracked, lotExpiry: '2025-04-30' };
+    given()
+      .when(cmd('ReceiveStock', { ...heldElsewhere, ...receipt, quantity: 5, lot: 'L-1', expiry: '2025-12-31' }))
+      .thenError('lot-expiry-conflict', (e) => assert.equal(e.status, 409));
+    // Without a stated expiry it takes the recorded one.
+    given()
+      .when(cmd('ReceiveStock', { ...heldElsewhere, ...receipt, quantity: 5, lot: 'L-1' }))
+      .then(received('L-1', '2025-04-30', 5, 5, 5));
+    given()
+      .when(cmd('AdjustStock', { ...heldElsewhere, quantity: 2, lot: 'L-1', expiry: '2025-12-31', reason: 'found' }))
+      .thenError('lot-expiry-conflict');
+  });
+
+  it('a transfer in carries the lot’s expiry: a warehouse holding the lot with another date refuses it, never rewrites it', () => {
+    const shortDated = [{ lot: 'L-LATE', expiry: '2025-04-30', quantity: 5 }];
+    given(...twoLots)
+      .when(cmd('TransferStockIn', { fromWarehouseId: 'w0', portions: shortDated }))
+      .thenError('lot-expiry-conflict', (e) => assert.deepEqual(failedFields(e), ['lot']));
+    const [into] = given(...twoLots)
+      .when(cmd('TransferStockIn', { fromWarehouseId: 'w0', portions: [{ ...shortDated[0]!, expiry: '2025-12-31' }] }))
+      .events();
+    assert.deepEqual([into?.data.expiry, into?.data.lotBalanceAfter], ['2025-12-31', 10]);
   });
 
   it('refuses a receipt for a deactivated product', () => {
@@ -116,7 +142,17 @@ describe('stock decider', () => {
       .when(cmd('AdjustStock', { ...tracked, quantity: -2, lot: 'L-LATE', reason: ' count ' }))
       .then({
         type: 'StockAdjusted',
-        data: { ...target, lot: 'L-LATE', expiry: '2025-12-31', quantity: -2, lotBalanceAfter: 3, balanceAfter: 6, reason: 'count' },
+        data: {
+          ...target,
+          lot: 'L-LATE',
+          expiry: '2025-12-31',
+          quantity: -2,
+          lotBalanceAfter: 3,
+          balanceAfter: 6,
+          costPerUnit: 0,
+          valueAfter: 0,
+          reason: 'count',
+        },
       });
     given(...twoLots)
       .when(cmd('AdjustStock', { ...tracked, quantity: 0, lot: 'L-LATE', reason: '' }))
@@ -136,6 +172,8 @@ describe('stock decider', () => {
           quantity: -3,
           lotBalanceAfter: 0,
           balanceAfter: 5,
+          costPerUnit: 0,
+          valueAfter: 0,
           kind: 'expiry',
           reason: 'expired',
         },
@@ -162,5 +200,83 @@ describe('stock decider', () => {
       .when(cmd('RevertTransferOut', { toWarehouseId: 'w2', portions, reason: 'refused' }))
       .events();
     assert.deepEqual([back?.type, back?.data.lotBalanceAfter, back?.data.balanceAfter], ['StockTransferReverted', 5, 8]);
+  });
+
+  it('a write-off for expiry is only for an expired lot (409 lot-not-expired naming kind); a loss is for any lot', () => {
+    given(...twoLots)
+      .when(cmd('WriteOffStock', { ...tracked, kind: 'expiry', quantity: 1, lot: 'L-SOON', reason: 'expired' }))
+      .thenError('lot-not-expired', (e) => assert.deepEqual(failedFields(e), ['kind']));
+    given(received(null, null, 5, 5, 5))
+      .when(cmd('WriteOffStock', { ...plain, kind: 'expiry', quantity: 1, reason: 'expired' }))
+      .thenError('lot-not-expired');
+    const [loss] = given(...twoLots)
+      .when(cmd('WriteOffStock', { ...tracked, kind: 'loss', quantity: 1, lot: 'L-SOON', reason: 'broken vial' }))
+      .events();
+    assert.equal(loss?.type, 'StockWrittenOff');
+  });
+
+  it('a prescription drug is issued to a patient or a session, never as plain consumption (409 naming patientId)', () => {
+    const prescription = { ...tracked, product: { ...tracked.product, prescriptionDrug: true } };
+    given(...twoLots)
+      .when(cmd('IssueStock', { ...prescription, quantity: 1, reference: { kind: 'consumption' } }))
+      .thenError('prescription-needs-patient', (e) => assert.deepEqual(failedFields(e), ['patientId']));
+    for (const reference of [
+      { kind: 'patient', patientId: 'pa1' },
+      { kind: 'session', sessionId: 's1' },
+    ] as const) {
+      const [issued] = given(...twoLots)
+        .when(cmd('IssueStock', { ...prescription, quantity: 1, reference }))
+        .events();
+      assert.equal(issued?.type, 'StockIssued');
+    }
+  });
+
+  it('a product counted in units moves whole units only (422 naming quantity); a measured one may be fractional', () => {
+    const counted = { ...plain, product: { ...plain.product, countable: true } };
+    const stocked = received(null, null, 10, 10, 10);
+    for (const command of [
+      cmd('ReceiveStock', { ...counted, ...receipt, quantity: 2.5 }),
+      cmd('IssueStock', { ...counted, quantity: 0.5, reference: { kind: 'consumption' } }),
+      cmd('TransferStockOut', { ...counted, quantity: 1.5, toWarehouseId: 'w2' }),
+      cmd('AdjustStock', { ...counted, quantity: -0.25, reason: 'count' }),
+      cmd('WriteOffStock', { ...counted, kind: 'loss', quantity: 0.5, reason: 'spilt' }),
+    ]) {
+      given(stocked)
+        .when(command)
+        .thenError('validation-failed', (e) => assert.deepEqual(failedFields(e), ['quantity']));
+    }
+    const [measured] = given(stocked)
+      .when(cmd('IssueStock', { ...plain, quantity: 0.5, reference: { kind: 'consumption' } }))
+      .events();
+    assert.equal(measured?.data.balanceAfter, 9.5);
+  });
+
+  it('values every line at the weighted average cost: receipts at their unit cost, issues and transfers at the average', () => {
+    const money = (amount: number) => ({ amount, currency: 'PEN' });
+    const first = given()
+      .when(cmd('ReceiveStock', { ...plain, ...receipt, quantity: 10, unitCost: money(2) }))
+      .events();
+    const second = given(...first)
+      .when(cmd('ReceiveStock', { ...plain, ...receipt, quantity: 10, unitCost: money(4) }))
+      .events();
+    assert.deepEqual([second[0]?.data.costPerUnit, second[0]?.data.valueAfter], [4, 60]);
+    const issued = given(...first, ...second)
+      .when(cmd('IssueStock', { ...plain, quantity: 5, reference: { kind: 'consumption' } }))
+      .events();
+    assert.deepEqual([issued[0]?.data.costPerUnit, issued[0]?.data.valueAfter], [3, 45]);
+    const out = given(...first, ...second, ...issued)
+      .when(cmd('TransferStockOut', { ...plain, quantity: 15, toWarehouseId: 'w2' }))
+      .events();
+    assert.deepEqual([out[0]?.data.costPerUnit, out[0]?.data.valueAfter], [3, 0]);
+    // The destination takes the units in at the cost they left with.
+    const [into] = given()
+      .when(cmd('TransferStockIn', { fromWarehouseId: 'w1', portions: [{ lot: null, expiry: null, quantity: 15, costPerUnit: 3 }] }))
+      .events();
+    assert.deepEqual([into?.data.costPerUnit, into?.data.valueAfter], [3, 45]);
+    // Without a unit cost, an empty warehouse values the receipt at the catalogue cost.
+    const [priced] = given()
+      .when(cmd('ReceiveStock', { ...plain, product: { ...plain.product, cost: 12.5 }, ...receipt, quantity: 2 }))
+      .events();
+    assert.deepEqual([priced?.data.costPerUnit, priced?.data.valueAfter], [12.5, 25]);
   });
 });

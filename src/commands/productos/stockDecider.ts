@@ -3,29 +3,63 @@
 import type { Decider } from '../decider.js';
 import { rule } from '../decider.js';
 import { FieldChecks, isRealDate } from '../fieldChecks.js';
+import { lotExpiryConflict } from './lotDecider.js';
 import type { LotPortion, MovementLine, StockCommand, StockEvent, StockFacts } from './stockEvents.js';
-import { evolveStock, fefoLots, initialStockState, isExpired, lotKey, round3, type StockState } from './stockState.js';
+import {
+  averageCost,
+  evolveStock,
+  fefoLots,
+  initialStockState,
+  isExpired,
+  lotKey,
+  round2,
+  round3,
+  round4,
+  type StockState,
+} from './stockState.js';
 
 type Target = Pick<MovementLine, 'movementId' | 'productId' | 'warehouseId'>;
 
 const insufficient = (available: number, lot: string | null): Error =>
   rule('insufficient-stock', `only ${available} in stock${lot ? ` of lot ${lot}` : ''}`, { available, lot });
 
-/** The movement's lines with the balances each leaves, applied in order. */
+const prescriptionNeedsPatient = (): Error =>
+  rule('prescription-needs-patient', 'a prescription drug is issued to a patient or to a session, never as plain consumption', {
+    errors: [{ field: 'patientId', message: 'is required: the product is a prescription drug' }],
+  });
+
+/** A write-off for expiry is for an expired lot: anything else is a loss (or still to be issued, FEFO first). */
+const lotNotExpired = (p: LotPortion): Error =>
+  rule('lot-not-expired', p.expiry ? `lot ${p.lot} expires on ${p.expiry}: not expired yet` : `lot ${p.lot} has no expiry`, {
+    lot: p.lot,
+    expiry: p.expiry,
+    errors: [{ field: 'kind', message: 'expiry is for an expired lot; write off a damaged or lost one as loss' }],
+  });
+
+/**
+ * The movement's lines with the balances and value each leaves, applied in order. Units leave at the warehouse's
+ * average cost and come in at the portion's own cost (else at the average).
+ */
 function lines(state: StockState, target: Target, portions: LotPortion[], sign: 1 | -1): MovementLine[] {
   let current = state;
   return portions.map((p) => {
     const quantity = round3(sign * p.quantity);
     const lotBalanceAfter = round3((current.lots[lotKey(p.lot)]?.quantity ?? 0) + quantity);
     const balanceAfter = round3(current.balance + quantity);
-    const line = { ...target, lot: p.lot, expiry: p.expiry, quantity, lotBalanceAfter, balanceAfter };
+    const costPerUnit = round4(sign < 0 ? averageCost(current) : (p.costPerUnit ?? averageCost(current)));
+    const valueAfter = balanceAfter === 0 ? 0 : round2(current.value + quantity * costPerUnit);
+    const line = { ...target, lot: p.lot, expiry: p.expiry, quantity, lotBalanceAfter, balanceAfter, costPerUnit, valueAfter };
     current = evolveStock(current, { type: 'StockAdjusted', data: { ...line, reason: '' } });
     return line;
   });
 }
 
-function checkQuantity(quantity: number, field = 'quantity'): void {
-  new FieldChecks().check(Number.isFinite(quantity) && quantity > 0, field, 'must be more than 0').throwIfAny();
+/** More than 0, and whole when the product is counted in units (half a vial is not stock). */
+function checkQuantity(facts: Pick<StockFacts, 'product'>, quantity: number, field = 'quantity'): void {
+  new FieldChecks()
+    .check(Number.isFinite(quantity) && quantity > 0, field, 'must be more than 0')
+    .check(!facts.product.countable || Number.isInteger(quantity), field, 'must be a whole number: the product is counted in units')
+    .throwIfAny();
 }
 
 /** The lot a movement names, checked against the product's tracking (422 naming `lot`). */
@@ -49,7 +83,7 @@ export function portionsOut(
   lot: string | undefined,
   options: { allowExpired: boolean; requireLot: boolean },
 ): { portions: LotPortion[]; fefo: boolean } {
-  checkQuantity(quantity);
+  checkQuantity(facts, quantity);
   const named = lotOf(facts, lot, options.requireLot);
   if (!facts.product.lotTracked || named !== null) {
     const held = state.lots[lotKey(named)] ?? { lot: named, expiry: null, quantity: 0 };
@@ -73,7 +107,7 @@ export function portionsOut(
   return { portions, fefo: true };
 }
 
-/** An incoming lot: lot and expiry when tracked, a real expiry, and one expiry per lot. */
+/** An incoming lot: lot and expiry when tracked, a real expiry, and one expiry per lot in every warehouse. */
 function portionIn(
   state: StockState,
   facts: StockFacts,
@@ -81,19 +115,22 @@ function portionIn(
   lot: string | undefined,
   expiry: string | undefined,
 ): LotPortion {
-  checkQuantity(quantity);
+  checkQuantity(facts, quantity);
   const named = lotOf(facts, lot, true);
-  const known = state.lots[lotKey(named)];
+  // The lot's expiry as this warehouse holds it, else as the company recorded it: a stated one must be the same.
+  const held = state.lots[lotKey(named)]?.expiry ?? facts.lotExpiry ?? null;
   const checks = new FieldChecks();
   if (!facts.product.expiryTracked) checks.check(expiry === undefined, 'expiry', 'the product is not expiry-tracked');
-  else if (!known || known.expiry === null) checks.check(expiry !== undefined, 'expiry', 'is required: the product is expiry-tracked');
-  if (expiry !== undefined) {
-    checks.check(isRealDate(expiry), 'expiry', 'is not a real date');
-    checks.check(!known || known.expiry === null || known.expiry === expiry, 'expiry', `lot ${named} expires on ${known?.expiry}`);
-  }
+  else if (held === null) checks.check(expiry !== undefined, 'expiry', 'is required: the product is expiry-tracked');
+  if (expiry !== undefined) checks.check(isRealDate(expiry), 'expiry', 'is not a real date');
   checks.throwIfAny();
-  return { lot: named, expiry: expiry ?? known?.expiry ?? null, quantity };
+  if (expiry !== undefined && held !== null && held !== expiry) throw lotExpiryConflict(named, held);
+  return { lot: named, expiry: expiry ?? held, quantity };
 }
+
+/** A receipt's stated unit cost; else the average of what the warehouse holds; else the catalogue cost. */
+const incomingCost = (state: StockState, facts: StockFacts, stated?: number): number =>
+  stated ?? (state.balance > 0 ? averageCost(state) : (facts.product.cost ?? 0));
 
 function decideIn(command: Extract<StockCommand, { type: 'ReceiveStock' | 'AdjustStock' }>, state: StockState): StockEvent[] {
   const { movementId, productId, warehouseId } = command.data;
@@ -102,11 +139,16 @@ function decideIn(command: Extract<StockCommand, { type: 'ReceiveStock' | 'Adjus
     const { quantity, lot, expiry, reason } = command.data;
     new FieldChecks()
       .check(quantity !== 0, 'quantity', 'must not be 0')
+      .check(
+        !command.data.product.countable || Number.isInteger(quantity),
+        'quantity',
+        'must be a whole number: the product is counted in units',
+      )
       .check(reason.trim() !== '', 'reason', 'must not be blank')
       .throwIfAny();
     const portions =
       quantity > 0
-        ? [portionIn(state, command.data, quantity, lot, expiry)]
+        ? [{ ...portionIn(state, command.data, quantity, lot, expiry), costPerUnit: incomingCost(state, command.data) }]
         : portionsOut(state, command.data, -quantity, lot, { allowExpired: true, requireLot: true }).portions;
     return lines(state, target, portions, quantity > 0 ? 1 : -1).map((l) => ({
       type: 'StockAdjusted',
@@ -115,7 +157,10 @@ function decideIn(command: Extract<StockCommand, { type: 'ReceiveStock' | 'Adjus
   }
   const { quantity, lot, expiry, supplier, documentNumber, unitCost } = command.data;
   if (!command.data.product.active) throw rule('product-inactive', 'a deactivated product receives no stock');
-  const portion = portionIn(state, command.data, quantity, lot, expiry);
+  const portion = {
+    ...portionIn(state, command.data, quantity, lot, expiry),
+    costPerUnit: incomingCost(state, command.data, unitCost?.amount),
+  };
   new FieldChecks()
     .check(portion.expiry === null || !isExpired(portion.expiry, command.data.today), 'expiry', 'the lot is already expired')
     .check(supplier.trim() !== '', 'supplier', 'must not be blank')
@@ -133,9 +178,10 @@ export function decideStock(command: StockCommand, state: StockState): StockEven
     case 'AdjustStock':
       return decideIn(command, state);
     case 'IssueStock': {
-      const { quantity, lot, reference, reason } = command.data;
+      const { quantity, lot, reference, reason, equipment } = command.data;
+      if (command.data.product.prescriptionDrug && reference.kind === 'consumption') throw prescriptionNeedsPatient();
       const { portions, fefo } = portionsOut(state, command.data, quantity, lot, { allowExpired: false, requireLot: false });
-      const extra = { reference, ...(reason?.trim() ? { reason: reason.trim() } : {}), fefo };
+      const extra = { reference, ...(reason?.trim() ? { reason: reason.trim() } : {}), fefo, ...(equipment ? { equipment } : {}) };
       return lines(state, target, portions, -1).map((l) => ({ type: 'StockIssued', data: { ...l, ...extra } }));
     }
     case 'TransferStockOut': {
@@ -145,6 +191,11 @@ export function decideStock(command: StockCommand, state: StockState): StockEven
       return lines(state, target, portions, -1).map((l) => ({ type: 'StockTransferredOut', data: { ...l, toWarehouseId, fefo } }));
     }
     case 'TransferStockIn':
+      // The units keep the lot's expiry: a warehouse holding the lot with another date refuses them (never rewrites it).
+      for (const p of command.data.portions) {
+        const held = state.lots[lotKey(p.lot)];
+        if (held && held.expiry !== p.expiry) throw lotExpiryConflict(p.lot, held.expiry, 'lot');
+      }
       return lines(state, target, command.data.portions, 1).map((l) => ({
         type: 'StockTransferredIn',
         data: { ...l, fromWarehouseId: command.data.fromWarehouseId },
@@ -165,6 +216,8 @@ export function decideStock(command: StockCommand, state: StockState): StockEven
       const { kind, quantity, lot, reason } = command.data;
       new FieldChecks().check(reason.trim() !== '', 'reason', 'must not be blank').throwIfAny();
       const { portions } = portionsOut(state, command.data, quantity, lot, { allowExpired: true, requireLot: true });
+      const notExpired = portions.find((p) => !isExpired(p.expiry, command.data.today));
+      if (kind === 'expiry' && notExpired) throw lotNotExpired(notExpired);
       return lines(state, target, portions, -1).map((l) => ({ type: 'StockWrittenOff', data: { ...l, kind, reason: reason.trim() } }));
     }
   }

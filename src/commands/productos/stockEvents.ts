@@ -1,12 +1,25 @@
 // The stock of one product in one warehouse (stream `<tenant>.stock-<productId>_<warehouseId>`): every movement of the
 // kardex is one of these events, carrying the balance it leaves (per lot and in total) so the ledger is a plain copy.
 import type { CommandEnvelope, DecidedEvent } from '../decider.js';
+import type { LineType } from '../lineas/bloodlineEvents.js';
 import type { Money } from './productEvents.js';
 
 /** What the orchestration found about the product, and the company's calendar day of the movement. */
 export interface StockFacts {
-  product: { active: boolean; lotTracked: boolean; expiryTracked: boolean };
+  product: {
+    active: boolean;
+    lotTracked: boolean;
+    expiryTracked: boolean;
+    /** A prescription drug is issued to a patient (or a patient's session), never as plain consumption. */
+    prescriptionDrug?: boolean;
+    /** Counted in whole units (vials, boxes...), not measured (litres): quantities are integers. */
+    countable?: boolean;
+    /** The catalogue cost per unit: what a receipt without a unit cost is valued at while the warehouse holds none. */
+    cost?: number;
+  };
   today: string;
+  /** The company-wide expiry of the lot the movement names (lotDecider.ts); absent while no warehouse held it. */
+  lotExpiry?: string | null;
 }
 
 export type IssueReference = { kind: 'session'; sessionId: string } | { kind: 'patient'; patientId: string } | { kind: 'consumption' };
@@ -14,11 +27,24 @@ export type IssueReference = { kind: 'session'; sessionId: string } | { kind: 'p
 export const WRITE_OFF_KINDS = ['loss', 'expiry'] as const;
 export type WriteOffKind = (typeof WRITE_OFF_KINDS)[number];
 
+/** The serialized item a reusable dialyzer or bloodline issued to a patient becomes (the model is the product's name). */
+export interface EquipmentInput {
+  serial: string;
+  surfaceM2?: number;
+  flux?: 'low' | 'high';
+  membrane?: string;
+  baselineTcvMl?: number;
+  lineType?: LineType;
+  primingVolumeMl?: number;
+}
+
 /** A quantity of one lot (lot null: a product that is not lot-tracked). */
 export interface LotPortion {
   lot: string | null;
   expiry: string | null;
   quantity: number;
+  /** What each unit is valued at (a transfer and a give-back carry the cost they left with). */
+  costPerUnit?: number;
 }
 
 type Target = {
@@ -32,7 +58,10 @@ export type StockCommand =
       'ReceiveStock',
       Target & StockFacts & { quantity: number; lot?: string; expiry?: string; supplier: string; documentNumber: string; unitCost?: Money }
     >
-  | CommandEnvelope<'IssueStock', Target & StockFacts & { quantity: number; lot?: string; reference: IssueReference; reason?: string }>
+  | CommandEnvelope<
+      'IssueStock',
+      Target & StockFacts & { quantity: number; lot?: string; reference: IssueReference; reason?: string; equipment?: EquipmentInput }
+    >
   | CommandEnvelope<'TransferStockOut', Target & StockFacts & { quantity: number; lot?: string; toWarehouseId: string }>
   | CommandEnvelope<'TransferStockIn', Target & { fromWarehouseId: string; portions: LotPortion[] }>
   | CommandEnvelope<'RevertTransferOut', Target & { toWarehouseId: string; portions: LotPortion[]; reason: string }>
@@ -47,11 +76,15 @@ export type MovementLine = Target & {
   quantity: number;
   lotBalanceAfter: number;
   balanceAfter: number;
+  /** Valuation (weighted average cost per warehouse): the unit cost of the line and the warehouse's stock value after it. */
+  costPerUnit?: number;
+  valueAfter?: number;
 };
 
 export type StockEvent =
   | DecidedEvent<'StockReceived', MovementLine & { supplier: string; documentNumber: string; unitCost?: Money }>
-  | DecidedEvent<'StockIssued', MovementLine & { reference: IssueReference; reason?: string; fefo: boolean }>
+  /** With `equipment`, the intent of a serialized issue: the item is created from it (by the request or after a crash). */
+  | DecidedEvent<'StockIssued', MovementLine & { reference: IssueReference; reason?: string; fefo: boolean; equipment?: EquipmentInput }>
   | DecidedEvent<'StockTransferredOut', MovementLine & { toWarehouseId: string; fefo: boolean }>
   | DecidedEvent<'StockTransferredIn', MovementLine & { fromWarehouseId: string }>
   /** Compensation: the destination refused the transfer, the source takes its units back. */

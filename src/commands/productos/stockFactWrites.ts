@@ -9,7 +9,7 @@ import type { AppServices } from '../../services.js';
 import { companyDay } from '../../queries/empresas/companyCalendar.js';
 import { streamName } from '../../stores/eventStore.js';
 import { productDecider, warehouseDecider } from './productDecider.js';
-import type { ProductFields } from './productEvents.js';
+import { isCountableUnit, type ProductFields } from './productEvents.js';
 import type { StockFacts } from './stockEvents.js';
 
 export interface ProductFacts {
@@ -26,8 +26,10 @@ export async function productFacts(services: AppServices, ctx: CommandContext, p
   if (!state.fields) throw notFound('product');
   const at = ctx.at ?? services.now().toISOString();
   const today = await companyDay({ services, auth: { tenantId: ctx.tenantId } }, new Date(at));
-  const { lotTracked, expiryTracked } = state.fields;
-  return { fields: state.fields, facts: { product: { active: state.active, lotTracked, expiryTracked }, today } };
+  const { lotTracked, expiryTracked, prescriptionDrug, unit, cost } = state.fields;
+  const countable = isCountableUnit(unit);
+  const product = { active: state.active, lotTracked, expiryTracked, prescriptionDrug, countable, ...(cost ? { cost: cost.amount } : {}) };
+  return { fields: state.fields, facts: { product, today } };
 }
 
 /** The warehouse must be one of this company's (422 naming `field` otherwise). */

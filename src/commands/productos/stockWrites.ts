@@ -1,12 +1,22 @@
-// Stock movements as the routes run them: one command on the stream of (product, warehouse); a transfer writes two
-// streams in two steps (out, then in) and gives the units back to the source when the destination refuses.
-import { handleCommand, type CommandContext, type CommandResult } from '../handleCommand.js';
+// Stock movements as the routes run them: one command on the stream of (product, warehouse); a movement that brings a
+// lot in first records the lot's expiry company-wide. Transfers, which write two streams, are in transferWrites.ts.
+import { handleCommand, loadAggregate, type CommandContext, type CommandResult } from '../handleCommand.js';
 import type { AppServices } from '../../services.js';
 import type { Money } from './productEvents.js';
 import { stockDecider } from './stockDecider.js';
-import { stockId, type IssueReference, type LotPortion, type MovementLine, type StockCommand, type WriteOffKind } from './stockEvents.js';
+import {
+  stockId,
+  type EquipmentInput,
+  type IssueReference,
+  type LotPortion,
+  type MovementLine,
+  type StockCommand,
+  type WriteOffKind,
+} from './stockEvents.js';
 import type { StockState } from './stockState.js';
 import { movementIdFor, mustBeWarehouse, productFacts } from './stockFactWrites.js';
+import { recordLotExpiries, withLotExpiry } from './lotWrites.js';
+import { streamName } from '../../stores/eventStore.js';
 
 /** What a movement did: its lines (one per lot touched) with the balances they leave. */
 export interface MovementOutcome {
@@ -33,21 +43,48 @@ export function runStock<T extends StockCommand['type']>(
 export function outcomeOf(movementId: string, productId: string, result: CommandResult<StockState>): MovementOutcome {
   const data = result.events.map((e) => e.data as unknown as MovementLine & { fefo?: boolean });
   // Only the ledger part of each line: the rest (supplier, reference...) is in the kardex.
-  const lines = data.map(({ movementId: m, productId: p, warehouseId, lot, expiry, quantity, lotBalanceAfter, balanceAfter }) => ({
-    movementId: m,
-    productId: p,
-    warehouseId,
-    lot,
-    expiry,
-    quantity,
-    lotBalanceAfter,
-    balanceAfter,
+  const lines = data.map((l) => ({
+    movementId: l.movementId,
+    productId: l.productId,
+    warehouseId: l.warehouseId,
+    lot: l.lot,
+    expiry: l.expiry,
+    quantity: l.quantity,
+    lotBalanceAfter: l.lotBalanceAfter,
+    balanceAfter: l.balanceAfter,
+    ...(l.costPerUnit !== undefined ? { costPerUnit: l.costPerUnit, valueAfter: l.valueAfter } : {}),
   }));
   return { movementId, productId, lines, fefo: data.some((l) => l.fefo === true), position: result.position };
 }
 
+/**
+ * A movement that brings a lot in: decided first on the warehouse's stock with the lot's company-wide expiry (a refused
+ * one records nothing), then the lot's expiry is recorded company-wide (a reservation), then the movement is appended.
+ */
+async function runIncoming<T extends 'ReceiveStock' | 'AdjustStock'>(
+  services: AppServices,
+  ctx: CommandContext,
+  type: T,
+  data: Data<T>,
+): Promise<CommandResult<StockState>> {
+  const full = { ...data, ...(await withLotExpiry(services, ctx.tenantId, data.productId, data, data.lot)) } as Data<T>;
+  const aggregateId = stockId(data.productId, data.warehouseId);
+  const { state } = await loadAggregate(services.events, stockDecider, streamName(ctx.tenantId, stockDecider.category, aggregateId));
+  const at = ctx.at ?? services.now().toISOString();
+  const command = { type, aggregateId, data: full, at, actor: ctx.actor, tenantId: ctx.tenantId } as unknown as StockCommand;
+  const incoming = portionsOf(stockDecider.decide(command, state).map((e) => e.data)).filter((p) => p.expiry !== null);
+  await recordLotExpiries(services, ctx, data.productId, data.movementId, incoming, 'expiry');
+  return runStock(services, ctx, type, full);
+}
+
+/** The lots a movement moved, with the cost they left at (what a transfer brings in, or a give-back restores). */
 export const portionsOf = (lines: MovementLine[]): LotPortion[] =>
-  lines.map((l) => ({ lot: l.lot, expiry: l.expiry, quantity: Math.abs(l.quantity) }));
+  lines.map((l) => ({
+    lot: l.lot,
+    expiry: l.expiry,
+    quantity: Math.abs(l.quantity),
+    ...(l.costPerUnit !== undefined ? { costPerUnit: l.costPerUnit } : {}),
+  }));
 
 export interface ReceiptInput {
   warehouseId: string;
@@ -68,7 +105,7 @@ export async function receiveStock(
   const { facts } = await productFacts(services, ctx, productId);
   await mustBeWarehouse(services, ctx.tenantId, input.warehouseId, 'warehouseId');
   const movementId = movementIdFor('receipt', ctx.idempotencyKey);
-  const result = await runStock(services, ctx, 'ReceiveStock', { ...input, ...facts, movementId, productId });
+  const result = await runIncoming(services, ctx, 'ReceiveStock', { ...input, ...facts, movementId, productId });
   return outcomeOf(movementId, productId, result);
 }
 
@@ -89,7 +126,10 @@ export async function adjustStock(
   const { facts } = await productFacts(services, ctx, productId);
   await mustBeWarehouse(services, ctx.tenantId, input.warehouseId, 'warehouseId');
   const movementId = movementIdFor('adjustment', ctx.idempotencyKey);
-  const result = await runStock(services, ctx, 'AdjustStock', { ...input, ...facts, movementId, productId });
+  const data = { ...input, ...facts, movementId, productId };
+  const result = await (input.quantity > 0
+    ? runIncoming(services, ctx, 'AdjustStock', data)
+    : runStock(services, ctx, 'AdjustStock', data));
   return outcomeOf(movementId, productId, result);
 }
 
@@ -114,68 +154,14 @@ export async function writeOffStock(
   return outcomeOf(movementId, productId, result);
 }
 
-export interface TransferInput {
-  fromWarehouseId: string;
-  toWarehouseId: string;
-  quantity: number;
-  lot?: string;
-}
-
-/**
- * Out of the source (its decider checks the balance), then into the destination with a key derived from the transfer,
- * so a retry never adds twice; when the destination refuses, the source takes the units back (compensation).
- */
-export async function transferStock(
-  services: AppServices,
-  ctx: CommandContext,
-  productId: string,
-  input: TransferInput,
-): Promise<MovementOutcome> {
-  const { facts } = await productFacts(services, ctx, productId);
-  await mustBeWarehouse(services, ctx.tenantId, input.fromWarehouseId, 'fromWarehouseId');
-  await mustBeWarehouse(services, ctx.tenantId, input.toWarehouseId, 'toWarehouseId');
-  const movementId = movementIdFor('transfer', ctx.idempotencyKey);
-  const { fromWarehouseId, toWarehouseId, quantity, lot } = input;
-  const out = await runStock(services, ctx, 'TransferStockOut', {
-    ...facts,
-    movementId,
-    productId,
-    warehouseId: fromWarehouseId,
-    toWarehouseId,
-    quantity,
-    ...(lot !== undefined ? { lot } : {}),
-  });
-  const portions = portionsOf(outcomeOf(movementId, productId, out).lines);
-  try {
-    const into = await runStock(services, { ...ctx, idempotencyKey: `transfer-in\u0000${movementId}` }, 'TransferStockIn', {
-      movementId,
-      productId,
-      warehouseId: toWarehouseId,
-      fromWarehouseId,
-      portions,
-    });
-    const outcome = outcomeOf(movementId, productId, out);
-    return { ...outcome, lines: [...outcome.lines, ...outcomeOf(movementId, productId, into).lines], position: into.position };
-  } catch (err) {
-    const reason = `transfer refused by the destination: ${err instanceof Error ? err.message : String(err)}`;
-    await runStock(services, { ...ctx, idempotencyKey: `transfer-revert\u0000${movementId}` }, 'RevertTransferOut', {
-      movementId,
-      productId,
-      warehouseId: fromWarehouseId,
-      toWarehouseId,
-      portions,
-      reason,
-    });
-    throw err;
-  }
-}
-
 export interface IssueCore {
   warehouseId: string;
   quantity: number;
   lot?: string;
   reference: IssueReference;
   reason?: string;
+  /** The serialized item the issue becomes: recorded with it as the intent (serializeWrites.ts completes it). */
+  equipment?: EquipmentInput;
 }
 
 /** The stock part of an issue (no serialization): the session process manager and the route share it. */

@@ -142,8 +142,9 @@ export type KardexDoc = ProjectedDoc &
   };
 
 export function kardexDoc(recorded: RecordedEvent): KardexDoc {
-  const { movementId, productId, warehouseId, lot, expiry, quantity, lotBalanceAfter, balanceAfter, reason, ...details } =
+  const { movementId, productId, warehouseId, lot, expiry, quantity, lotBalanceAfter, balanceAfter, reason, ...rest } =
     recorded.data as MovementLine & { reason?: string };
+  const { costPerUnit, valueAfter, ...details } = rest;
   return {
     tenantId: tenantOfStream(recorded.streamName),
     id: recorded.id,
@@ -156,6 +157,8 @@ export function kardexDoc(recorded: RecordedEvent): KardexDoc {
     quantity,
     lotBalanceAfter,
     balanceAfter,
+    // Lines recorded before the kardex was valued have no cost.
+    ...(costPerUnit !== undefined ? { costPerUnit, valueAfter } : {}),
     seq: Number(recorded.position),
     at: recorded.metadata.occurredAt,
     actor: recorded.metadata.actor,

@@ -24,7 +24,7 @@ export const KARDEX = 'kardex';
 
 export const productosProjection: Projection = {
   name: PRODUCTOS_PROJECTION,
-  version: 1,
+  version: 2, // 2: the kardex lines carry their valuation (costPerUnit, valueAfter)
   collections: {
     [PRODUCTS]: [
       { keys: { tenantId: 1, codeKey: 1, id: 1 }, name: 'by_code' },

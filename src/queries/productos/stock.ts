@@ -116,6 +116,10 @@ const KARDEX_COLUMNS = [
   'reason',
   'reference',
   'actor',
+  'costPerUnit',
+  'valueAfter',
+  'productCode',
+  'productName',
 ];
 
 const textOf = (value: unknown): string => (typeof value === 'string' ? value : '');
@@ -129,10 +133,17 @@ const referenceOf = (details: Record<string, unknown>): string => {
   return textOf(details.kind);
 };
 
-/** The kardex as CSV with a header row (RFC 4180 quoting). */
-export function kardexCsv(rows: Record<string, unknown>[]): string {
+/** The product a kardex is of: every export names it. */
+export interface KardexProduct {
+  productCode: string;
+  productName: string;
+}
+
+/** The kardex as CSV with a header row (RFC 4180 quoting); each row names the product. */
+export function kardexCsv(rows: Record<string, unknown>[], product: KardexProduct): string {
   const cells = rows.map((row) => {
-    const values = { ...row, reference: referenceOf((row.details ?? {}) as Record<string, unknown>) } as Record<string, unknown>;
+    const reference = referenceOf((row.details ?? {}) as Record<string, unknown>);
+    const values = { ...row, ...product, reference } as Record<string, unknown>;
     return KARDEX_COLUMNS.map((c) => values[c]);
   });
   return csvText(KARDEX_COLUMNS, cells);

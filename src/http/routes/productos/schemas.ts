@@ -180,16 +180,22 @@ export const WriteOffBody = obj(
   ['warehouseId', 'kind', 'quantity', 'reason'],
 );
 
-const MovementLineView = obj({
-  movementId: IdSchema,
-  productId: IdSchema,
-  warehouseId: IdSchema,
-  lot: { type: ['string', 'null'] },
-  expiry: nullable(DateSchema),
-  quantity: { type: 'number', description: 'Signed: in > 0, out < 0' },
-  lotBalanceAfter: { type: 'number' },
-  balanceAfter: { type: 'number', description: 'Balance of the product in the warehouse after it' },
-});
+const MovementLineView = obj(
+  {
+    movementId: IdSchema,
+    productId: IdSchema,
+    warehouseId: IdSchema,
+    lot: { type: ['string', 'null'] },
+    expiry: nullable(DateSchema),
+    quantity: { type: 'number', description: 'Signed: in > 0, out < 0' },
+    lotBalanceAfter: { type: 'number' },
+    balanceAfter: { type: 'number', description: 'Balance of the product in the warehouse after it' },
+    costPerUnit: { type: 'number', description: 'What each unit of the line is valued at (weighted average cost of the warehouse)' },
+    valueAfter: { type: 'number', description: 'Stock value of the product in the warehouse after it' },
+  },
+  // Lines recorded before the kardex was valued have no cost.
+  ['movementId', 'productId', 'warehouseId', 'lot', 'expiry', 'quantity', 'lotBalanceAfter', 'balanceAfter'],
+);
 
 export const MovementView = obj(
   {
@@ -247,6 +253,9 @@ export const ExpiringView = obj({
 
 export const KardexView = obj({
   productId: IdSchema,
+  productCode: { type: 'string' },
+  productName: { type: 'string' },
+  unit: { type: 'string' },
   items: {
     type: 'array',
     items: {

@@ -6,7 +6,8 @@ import { writeHeaders } from '../../recordHeaders.js';
 import { route, type JsonSchema, type RequestContext, type RouteDecl } from '../../routeTypes.js';
 import type { CommandContext } from '../../../commands/handleCommand.js';
 import type { MovementOutcome } from '../../../commands/productos/stockWrites.js';
-import { adjustStock, receiveStock, transferStock, writeOffStock } from '../../../commands/productos/stockWrites.js';
+import { adjustStock, receiveStock, writeOffStock } from '../../../commands/productos/stockWrites.js';
+import { transferStock } from '../../../commands/productos/transferWrites.js';
 import { issueStock } from '../../../commands/productos/issueWrites.js';
 import { PRODUCTOS_PROJECTION } from '../../../projections/productos/productosProjection.js';
 import { productOr404, warehouseOr404 } from '../../../queries/productos/products.js';
@@ -80,7 +81,8 @@ export const stockRoutes: RouteDecl[] = [
     ReceiptBody,
     (ctx, cmd, id, body) => receiveStock(ctx.services, cmd, id, body as never),
     'A lot-tracked product needs the lot, an expiry-tracked one its expiry (422 naming them); an expired lot is refused (422 expiry); ' +
-      'a lot already held keeps its expiry.',
+      'a lot has one expiry in every warehouse of the company: another stated expiry is 409 lot-expiry-conflict naming expiry, none ' +
+      'takes the recorded one. A product counted in units (vial, box, bag...) receives whole units (422 naming quantity).',
   ),
   movementRoute(
     'salidas',
@@ -90,14 +92,16 @@ export const stockRoutes: RouteDecl[] = [
     'Never beyond the balance of the lot (or of the product when untracked): 409 insufficient-stock with `available`. An expired lot is ' +
       'refused with 409 lot-expired. Without a lot, FEFO takes the earliest-expiring lots that are not expired (fefo: true). A reusable ' +
       'dialyzer or bloodline issued to a patient becomes its serialized item (equipment: serial and the item data): the answer names ' +
-      'dialyzerId or lineId.',
+      'dialyzerId or lineId. A prescription drug goes to a patient or a session (409 prescription-needs-patient naming patientId).',
   ),
   movementRoute(
     'transferencias',
     'Transfer stock between two warehouses of the company',
     TransferBody,
     (ctx, cmd, id, body) => transferStock(ctx.services, cmd, id, body as never),
-    'Out of the source (refused as an issue would be), then into the destination; if the destination refuses, the source takes the units back.',
+    'Out of the source (refused as an issue would be), then into the destination with each lot’s own expiry; if the destination ' +
+      'refuses (it holds the lot with another expiry: 409 lot-expiry-conflict), the source takes the units back. A transfer that ' +
+      'stopped in between is completed by a process manager.',
   ),
   movementRoute(
     'ajustes',
@@ -111,7 +115,8 @@ export const stockRoutes: RouteDecl[] = [
     'Write off stock: a loss or an expired lot',
     WriteOffBody,
     (ctx, cmd, id, body) => writeOffStock(ctx.services, cmd, id, body as never),
-    'Expired lots may be written off (that is what it is for); never below zero.',
+    'Expired lots may be written off (that is what it is for); kind expiry is only for an expired lot (409 lot-not-expired ' +
+      'naming kind), anything else is a loss; never below zero.',
   ),
   route<IdParams, { almacenId?: string } & MinPositionQuery>({
     ...GET,
@@ -151,7 +156,9 @@ export const stockRoutes: RouteDecl[] = [
     summary: 'The ledger of the product between two dates: every movement with the running balance after it (JSON or CSV)',
     description:
       'Oldest first; desde and hasta are inclusive UTC dates of the movements. `formato=csv` or `Accept: text/csv` answers text/csv ' +
-      'with a header row (at, type, movementId, warehouseId, lot, expiry, quantity, lotBalanceAfter, balanceAfter, reason, reference, actor). ' +
+      'with a header row (at, type, movementId, warehouseId, lot, expiry, quantity, lotBalanceAfter, balanceAfter, reason, reference, actor, ' +
+      'costPerUnit, valueAfter, productCode, productName). Each line is valued at the weighted average cost of its warehouse: receipts ' +
+      'at their unit cost, everything else at the average; valueAfter is the stock value of the warehouse after it. ' +
       CSV_FORMULA_NOTE,
     params: Params,
     query: {
@@ -168,12 +175,13 @@ export const stockRoutes: RouteDecl[] = [
     responses: { 200: { description: 'The kardex (text/csv when asked)', schema: KardexView }, 404: notFound404, 503: unavailable503 },
     handle: async (input, ctx) => {
       await awaitMinPosition(ctx, input.query.minPosition, [PRODUCTOS_PROJECTION]);
-      await productOr404(tenantCtx(ctx), input.params.id);
+      const product = await productOr404(tenantCtx(ctx), input.params.id);
       const { formato, minPosition: _m, ...query } = input.query;
       const items = await productKardex(tenantCtx(ctx), input.params.id, query);
       const csv = formato === 'csv' || (formato === undefined && /\btext\/csv\b/i.test(input.headers.accept ?? ''));
-      if (csv) return { status: 200, body: kardexCsv(items), contentType: 'text/csv; charset=utf-8' };
-      return { status: 200, body: { productId: input.params.id, items } };
+      const named = { productCode: product.code, productName: product.name };
+      if (csv) return { status: 200, body: kardexCsv(items, named), contentType: 'text/csv; charset=utf-8' };
+      return { status: 200, body: { productId: input.params.id, ...named, unit: product.unit, items } };
     },
   }),
   route<Record<string, never>, { dias: number } & MinPositionQuery>({
