@@ -184,7 +184,7 @@ export const stockRoutes: RouteDecl[] = [
       const csv = formato === 'csv' || (formato === undefined && /\btext\/csv\b/i.test(input.headers.accept ?? ''));
       const named = { productCode: product.code, productName: product.name };
       const auditPatientIds = patientIdsIn(items); // the CSV names them inside its reference column
-      if (csv) return { status: 200, body: kardexCsv(items, named), contentType: 'text/csv; charset=utf-8', auditPatientIds };
+      if (csv) return { status: 200, body: await kardexCsv(items, named), contentType: 'text/csv; charset=utf-8', auditPatientIds };
       return { status: 200, body: { productId: input.params.id, ...named, unit: product.unit, items } };
     },
   }),
