@@ -79,6 +79,15 @@ describe('Administration: nobody acts on someone more privileged than themselves
     assert.equal(me.body.totpEnrolled, true);
   });
 
+  it('neither invites with a role it lacks nor withdraws a pending admin invitation', async () => {
+    const invite = await as(hr.accessToken).post('/usuarios', { email: 'otro-admin@privilegio.pe', name: 'Otro', roles: ['admin'] });
+    assert.equal(invite.status, 403, JSON.stringify(invite.body));
+    assert.equal(invite.body.type, '/problems/grant-beyond-caller');
+    refused(await as(hr.accessToken).post(`/usuarios/${deputyId}/revocacion`, { reason: 'withdraw it' }));
+    const read = await server.request('GET', `/usuarios/${deputyId}`, { token: admin.accessToken });
+    assert.deepEqual([read.body.roles, read.body.membership], [['admin'], 'pending']);
+  });
+
   it('neither demotes nor revokes the company admin', async () => {
     refused(await as(hr.accessToken).put(`/usuarios/${admin.userId}/roles`, { roles: ['people'], reason: 'demote' }));
     refused(await as(hr.accessToken).post(`/usuarios/${admin.userId}/revocacion`, { reason: 'out' }));

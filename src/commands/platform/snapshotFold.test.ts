@@ -70,6 +70,26 @@ describe('aggregates loaded from snapshots', () => {
     assertSnapshotSafe(userDecider, events);
   });
 
+  it('an invited user: the creating company, new tokens and the activation fold the same from any snapshot (issue 20 item 1)', () => {
+    const c = (type: UserCommand['type'], data: unknown, seconds: number) => command<UserCommand>(type, data as never, { at: at(seconds) });
+    const invite = { email: 'eva@clinic.example', name: 'Eva', activationHash: 'a1', activationExpiresAt: at(9000), companyId: 'co-a' };
+    const events = historyOf(userDecider, [
+      c('InviteUser', invite, 0),
+      c('IssueActivation', { activationHash: 'a2', activationExpiresAt: at(9000), companyId: 'co-b' }, 1),
+      c('IssueActivation', { activationHash: 'a3', activationExpiresAt: at(9000), companyId: 'co-a' }, 2),
+      c('ActivateUser', { presentedHash: 'a3', passwordHash: 'h' }, 3),
+      c('StartTotpEnrollment', { encryptedSecret: 'enc' }, 4),
+    ]);
+    assert.deepEqual(
+      events.map((e) => e.type),
+      ['UserInvited', 'ActivationIssued', 'UserActivated', 'TotpEnrollmentStarted'],
+      'only the creating company issues a new token',
+    );
+    assertSnapshotSafe(userDecider, events);
+    const invited = events.slice(0, 2).reduce((st, e) => userDecider.evolve(st, e), userDecider.initialState);
+    assert.deepEqual([invited.invitedBy, invited.activation?.hash], ['co-a', 'a3']);
+  });
+
   it('an API client: token issues, rotations and revocation fold the same from any snapshot', () => {
     const c = (type: ApiClientCommand['type'], data: unknown, seconds: number) =>
       command<ApiClientCommand>(type, data as never, { at: at(seconds) });

@@ -8,6 +8,8 @@ export interface DialyzerLabel {
   dialyzerId: string;
   model: string;
   serial: string;
+  /** The patient the label shows (the access audit names them). */
+  patientId: string | null;
   patientName: string | null;
   /** Second identifier: the patient's identity document. */
   patientDocument: string | null;
@@ -24,6 +26,7 @@ export async function dialyzerLabel(scope: TenantScope, id: string): Promise<Dia
     dialyzerId: doc.id,
     model: doc.model,
     serial: doc.serial,
+    patientId: patient ? doc.patientId : null,
     patientName: patient ? `${patient.givenNames} ${patient.familyNames}` : null,
     patientDocument: patient ? `${patient.documentType} ${patient.documentNumber}` : null,
     uses: doc.uses,

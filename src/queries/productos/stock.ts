@@ -1,6 +1,6 @@
 // Queries over balances and the kardex: balance by warehouse and lot, FEFO order, lots expiring within N days, and the
 // ledger of a product between two dates with its running balances (JSON or CSV).
-import { csvText } from '../csv.js';
+import { csvTextInTurns } from '../csvChunks.js';
 import type { TenantScope } from '../tenantScope.js';
 import type { Filter } from '../../stores/readStore.js';
 import { kardexView, type BalanceDoc, type KardexDoc } from '../../projections/productos/productDocs.js';
@@ -139,12 +139,12 @@ export interface KardexProduct {
   productName: string;
 }
 
-/** The kardex as CSV with a header row (RFC 4180 quoting); each row names the product. */
-export function kardexCsv(rows: Record<string, unknown>[], product: KardexProduct): string {
+/** The kardex as CSV with a header row (RFC 4180 quoting); each row names the product. Years of lines: written in turns. */
+export function kardexCsv(rows: Record<string, unknown>[], product: KardexProduct): Promise<string> {
   const cells = rows.map((row) => {
     const reference = referenceOf((row.details ?? {}) as Record<string, unknown>);
     const values = { ...row, ...product, reference } as Record<string, unknown>;
     return KARDEX_COLUMNS.map((c) => values[c]);
   });
-  return csvText(KARDEX_COLUMNS, cells);
+  return csvTextInTurns(KARDEX_COLUMNS, cells);
 }

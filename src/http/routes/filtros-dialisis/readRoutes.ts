@@ -139,7 +139,8 @@ export const readRoutes: RouteDecl[] = [
     handle: async (input, ctx) => {
       await awaitMinPosition(ctx, input.query.minPosition, [FILTROS_PROJECTION]);
       const label = await dialyzerLabel(tenantCtx(ctx), input.params.id);
-      return { status: 200, body: await labelPdf(label), contentType: 'application/pdf' };
+      const auditPatientIds = label.patientId ? [label.patientId] : []; // a PDF: the audit cannot read the patient from it
+      return { status: 200, body: await labelPdf(label), contentType: 'application/pdf', auditPatientIds };
     },
   }),
   historyRoute({

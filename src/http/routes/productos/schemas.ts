@@ -268,7 +268,18 @@ export const KardexView = obj({
         at: DateTimeSchema,
         actor: { type: 'string' },
         reason: { type: ['string', 'null'] },
-        details: { type: 'object', description: 'Supplier and document, session or patient, the other warehouse, the write-off kind' },
+        details: {
+          type: 'object',
+          description: 'Supplier and document, session or patient, the other warehouse, the write-off kind',
+          // An issue names the patient it went to: the route walk of the access audit sees it here.
+          properties: {
+            reference: {
+              type: 'object',
+              description: 'What an issue went to: a session, a patient, or consumption',
+              properties: { kind: { type: 'string' }, sessionId: { type: 'string' }, patientId: { type: 'string' } },
+            },
+          },
+        },
       },
     },
   },

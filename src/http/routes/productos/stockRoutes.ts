@@ -4,6 +4,7 @@ import { minPositionQueryProperty } from '../../commonSchemas.js';
 import { awaitMinPosition } from '../../readYourWrites.js';
 import { writeHeaders } from '../../recordHeaders.js';
 import { route, type JsonSchema, type RequestContext, type RouteDecl } from '../../routeTypes.js';
+import { patientIdsIn } from '../../routeAudit.js';
 import type { CommandContext } from '../../../commands/handleCommand.js';
 import type { MovementOutcome } from '../../../commands/productos/stockWrites.js';
 import { adjustStock, receiveStock, writeOffStock } from '../../../commands/productos/stockWrites.js';
@@ -173,6 +174,8 @@ export const stockRoutes: RouteDecl[] = [
       },
     },
     responses: { 200: { description: 'The kardex (text/csv when asked)', schema: KardexView }, 404: notFound404, 503: unavailable503 },
+    // An issue to a patient names them: the kardex of a drug is a read of patient data.
+    auditAccess: (input) => ({ recordType: 'productKardex', recordId: input.params.id }),
     handle: async (input, ctx) => {
       await awaitMinPosition(ctx, input.query.minPosition, [PRODUCTOS_PROJECTION]);
       const product = await productOr404(tenantCtx(ctx), input.params.id);
@@ -180,7 +183,8 @@ export const stockRoutes: RouteDecl[] = [
       const items = await productKardex(tenantCtx(ctx), input.params.id, query);
       const csv = formato === 'csv' || (formato === undefined && /\btext\/csv\b/i.test(input.headers.accept ?? ''));
       const named = { productCode: product.code, productName: product.name };
-      if (csv) return { status: 200, body: kardexCsv(items, named), contentType: 'text/csv; charset=utf-8' };
+      const auditPatientIds = patientIdsIn(items); // the CSV names them inside its reference column
+      if (csv) return { status: 200, body: await kardexCsv(items, named), contentType: 'text/csv; charset=utf-8', auditPatientIds };
       return { status: 200, body: { productId: input.params.id, ...named, unit: product.unit, items } };
     },
   }),
