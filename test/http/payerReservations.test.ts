@@ -6,6 +6,22 @@ import assert from 'node:assert/strict';
 import { clientBody, contractBody } from './clientesWorld.js';
 import { expectStatus, startDialisisWorld, type DialisisWorld, type Json } from './dialisisWorld.js';
 import { MINUTE, sessionSteps, type SessionSteps } from './dialisisSessionSteps.js';
+import { randomUUID } from 'node:crypto';
+import { reserveAuthorization } from '../../src/commands/clientes/payerUnitWrites.js';
+import { releaseOrphanedSessionClaims } from '../../src/commands/dialisis/session/equipmentClaimsReconciliation.js';
+import { LIMITS } from '../../src/limits.js';
+
+/** Retries an assertion on a read model until it holds (the projection follows the write), at most 2 s. */
+async function eventually(check: () => Promise<void>): Promise<void> {
+  for (let i = 0; ; i++) {
+    try {
+      return await check();
+    } catch (err) {
+      if (i >= 40) throw err;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+}
 
 describe('Payer rules that span records (issue 21 items 17 and 18)', () => {
   let w: DialisisWorld;
@@ -57,6 +73,32 @@ describe('Payer rules that span records (issue 21 items 17 and 18)', () => {
     const interrupted = expectStatus(await s.post(w.nurse.token, `${winner.path}/interrupcion`, { reasonCode: 'access-problem' }), 200);
     await s.processed(interrupted);
     assert.deepEqual(await units(authPath), { used: 0, reserved: 0, remaining: 1 });
+  });
+
+  it('a reservation whose session never started is released by the reconciliation once the grace has passed', async () => {
+    const clientId = await payer({ withoutAuthorization: 'block' });
+    const patientId = await covered(clientId);
+    const authPath = `/clientes/${clientId}/autorizaciones/${await authorize(clientId, patientId, 'AUT-ORPHAN', 1)}`;
+    const sessionId = await s.extraSession(patientId);
+    const services = w.server.services;
+    const tenantId = w.server.admin.companyId;
+    const ctx = { tenantId, actor: 'test-session-start', sessionId: null, correlationId: randomUUID(), ip: null, userAgent: null };
+    // What a start does first; the crash comes before its SessionStarted.
+    await reserveAuthorization(
+      services,
+      { ...ctx, at: w.server.clock.now().toISOString() },
+      { patientId, clientId, date: s.today(), sessionId },
+    );
+    await eventually(async () => assert.deepEqual(await units(authPath), { used: 0, reserved: 1, remaining: 0 }));
+    const payerClaims = async () =>
+      (await releaseOrphanedSessionClaims(services, tenantId)).released.filter((c) => c.kind === 'payer-authorization');
+    assert.deepEqual(await payerClaims(), []);
+    w.server.clock.advance((LIMITS.sessionClaims.orphanGraceSeconds + 1) * 1000);
+    assert.deepEqual(
+      (await payerClaims()).map((c) => c.sessionId),
+      [sessionId],
+    );
+    await eventually(async () => assert.deepEqual(await units(authPath), { used: 0, reserved: 0, remaining: 1 }));
   });
 
   it('a manual consumption names an ended session, is paid once across the authorizations, within the cap', async () => {
@@ -121,6 +163,9 @@ describe('Payer rules that span records (issue 21 items 17 and 18)', () => {
     const csv = await w.server.request('GET', `/clientes/${clientId}/reporte-mensual?mes=${month}&formato=csv`, { token: w.a });
     const lines = String(csv.body).trim().split('\r\n');
     assert.ok(lines[0]!.endsWith(',observaciones'), lines[0]);
-    assert.ok(lines.some((l) => l.endsWith(',no-authorization;unsigned')), String(csv.body));
+    assert.ok(
+      lines.some((l) => l.endsWith(',no-authorization;unsigned')),
+      String(csv.body),
+    );
   });
 });

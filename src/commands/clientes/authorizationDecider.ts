@@ -27,8 +27,7 @@ export const initialAuthorizationState: AuthorizationState = { terms: null, cons
 export const usedOf = (s: AuthorizationState): number => Object.keys(s.consumptions).length;
 export const reservedOf = (s: AuthorizationState): number => Object.keys(s.reservations ?? {}).length;
 /** Units neither consumed nor held by a running session. */
-export const remainingOf = (s: AuthorizationState): number =>
-  Math.max(0, (s.terms?.sessionsAuthorized ?? 0) - usedOf(s) - reservedOf(s));
+export const remainingOf = (s: AuthorizationState): number => Math.max(0, (s.terms?.sessionsAuthorized ?? 0) - usedOf(s) - reservedOf(s));
 /** Does this session hold a unit here, consumed or reserved? */
 export const holdsUnit = (s: AuthorizationState, sessionId: string): boolean =>
   s.consumptions[sessionId] !== undefined || s.reservations?.[sessionId] !== undefined;

@@ -59,12 +59,18 @@ describe('payer authorization reservations (issue 21 item 17)', () => {
   });
 
   it("one session consumes at most one unit across the patient's authorizations, within the month's cap", () => {
-    given(issued).when(consume('s1', true, { heldElsewhere: 'a2', monthCapReached: false })).thenError('session-already-paid');
-    given(issued).when(consume('s1', true, { heldElsewhere: null, monthCapReached: true })).thenError('monthly-cap-reached');
-    given(issued).when(reserve('s1', { heldElsewhere: null, monthCapReached: true })).thenError('monthly-cap-reached');
+    given(issued)
+      .when(consume('s1', true, { heldElsewhere: 'a2', monthCapReached: false }))
+      .thenError('session-already-paid');
+    given(issued)
+      .when(consume('s1', true, { heldElsewhere: null, monthCapReached: true }))
+      .thenError('monthly-cap-reached');
+    given(issued)
+      .when(reserve('s1', { heldElsewhere: null, monthCapReached: true }))
+      .thenError('monthly-cap-reached');
   });
 
-  it("is issued only for a patient the client covers during the period", () => {
+  it('is issued only for a patient the client covers during the period', () => {
     const facts = { patientExists: true, clientActive: true, patientCovered: false };
     given()
       .when(cmd('IssueAuthorization', { ...terms, facts }))

@@ -81,5 +81,5 @@ export async function authorizationCommand(
 ): Promise<Result> {
   const { state } = await loadAggregate(events, authorizationDecider, authorizationStream(ctx.tenantId, authorizationId));
   if (state.terms?.clientId !== clientId) throw notFound('authorization');
-  return handleCommand(events, authorizationDecider, { ...command, aggregateId: authorizationId } as LaterCommand, ctx, { ifMatch });
+  return handleCommand(events, authorizationDecider, { ...command, aggregateId: authorizationId }, ctx, { ifMatch });
 }

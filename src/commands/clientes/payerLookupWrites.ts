@@ -54,7 +54,12 @@ export async function payerOf(
 }
 
 /** The patient's authorizations from this client, each as its stream leaves it; the one ending soonest first. */
-export async function candidates(services: AppServices, tenantId: string, patientId: string, clientId: string): Promise<AuthorizationState[]> {
+export async function candidates(
+  services: AppServices,
+  tenantId: string,
+  patientId: string,
+  clientId: string,
+): Promise<AuthorizationState[]> {
   const docs = await services.projections
     .collection<AuthorizationDoc>(CLIENTES_PROJECTION, PAYER_AUTHORIZATIONS)
     .find(tenantId, { patientId, clientId }, { sort: { validFrom: 1, id: 1 }, limit: 200 });

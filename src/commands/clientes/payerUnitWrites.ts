@@ -24,7 +24,9 @@ async function patientAuthorizations(services: AppServices, tenantId: string, pa
     .collection<AuthorizationDoc>(CLIENTES_PROJECTION, PAYER_AUTHORIZATIONS)
     .find(tenantId, { patientId }, { sort: { validFrom: 1, id: 1 }, limit: LIMITS.pagination.maxLimit });
   const stream = (id: string) => authorizationStream(tenantId, id);
-  const states = await Promise.all(docs.items.map(async (d) => (await loadAggregate(services.events, authorizationDecider, stream(d.id))).state));
+  const states = await Promise.all(
+    docs.items.map(async (d) => (await loadAggregate(services.events, authorizationDecider, stream(d.id))).state),
+  );
   return states.filter((s) => s.terms);
 }
 

@@ -22,7 +22,13 @@ export function authorizationView(doc: AuthorizationDoc, today: string): Record<
   const held = Object.entries(reservations ?? {})
     .map(([sessionId, date]) => ({ sessionId, date }))
     .sort((a, b) => a.date.localeCompare(b.date) || a.sessionId.localeCompare(b.sessionId));
-  return { ...view, reserved: held.length, consumptions: sessions, reservations: held, status: authorizationStatusOn(authorizationStateOf(doc), today) };
+  return {
+    ...view,
+    reserved: held.length,
+    consumptions: sessions,
+    reservations: held,
+    status: authorizationStatusOn(authorizationStateOf(doc), today),
+  };
 }
 
 export async function authorizationWithStatus(scope: TenantScope, doc: AuthorizationDoc): Promise<Record<string, unknown>> {

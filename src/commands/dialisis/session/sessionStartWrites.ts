@@ -138,13 +138,11 @@ export async function startSession(
       release: () => releaseAuthorizationUnit(services, ctx, held.authorizationId, reason),
     });
   }
-  claims.push(
-    {
-      what: 'machine',
-      claim: () => startMachineUse(services, ctx, input.machineId, use),
-      release: () => cancelMachineUse(services, ctx, input.machineId, reason),
-    },
-  );
+  claims.push({
+    what: 'machine',
+    claim: () => startMachineUse(services, ctx, input.machineId, use),
+    release: () => cancelMachineUse(services, ctx, input.machineId, reason),
+  });
   const { dialyzerId, arterialLineId, venousLineId } = input;
   if (dialyzerId)
     claims.push({

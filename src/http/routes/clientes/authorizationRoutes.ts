@@ -79,7 +79,8 @@ export const authorizationRoutes: RouteDecl[] = [
     summary: 'Issue an authorization of sessions for a patient (derivation / prior authorization of the payer)',
     description:
       'The code is unique per client (409 duplicate-authorization-code); the patient must be of the company (422 naming ' +
-      'patientId); an inactive client issues none (409 client-inactive).',
+      'patientId); an inactive client issues none (409 client-inactive); the patient needs a coverage by this client ' +
+      'sharing a day with the period (409 patient-not-covered).',
     params: Params,
     body: IssueBody,
     responses: {
