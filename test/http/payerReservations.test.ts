@@ -75,6 +75,34 @@ describe('Payer rules that span records (issue 21 items 17 and 18)', () => {
     assert.deepEqual(await units(authPath), { used: 0, reserved: 0, remaining: 1 });
   });
 
+  it('a start that loses its machine to another releases the unit it reserved; a blocking contract keeps the month cap', async () => {
+    const clientId = await payer({ withoutAuthorization: 'block', sessionsPerMonthCap: 1 });
+    const patients = [await covered(clientId), await covered(clientId)];
+    const auths = await Promise.all(
+      patients.map(async (p, i) => `/clientes/${clientId}/autorizaciones/${await authorize(clientId, p, `AUT-M${i}`, 2)}`),
+    );
+    const sessions = [await s.extraSession(patients[0]!), await s.extraSession(patients[1]!)];
+    for (const id of sessions) await s.readyToStart(id);
+    const machineId = await s.readyMachine(); // one machine for both
+    const answers = await Promise.all(
+      sessions.map((id) => s.post(w.nurse.token, `${s.sessionPath(id)}/inicio`, { machineId, stationId: w.stationA.stationId })),
+    );
+    assert.deepEqual(answers.map((a) => a.status).sort(), [200, 409]);
+    const held = await Promise.all(auths.map(units));
+    assert.deepEqual(
+      held.map((u) => u.reserved),
+      answers.map((a) => (a.status === 200 ? 1 : 0)),
+    );
+
+    // The winner's treatment ends: its unit is the month's one, so the next start of that patient is refused.
+    const winner = answers[0]!.status === 200 ? 0 : 1;
+    await w.advance(60 * MINUTE);
+    await s.processed(expectStatus(await s.post(w.nurse.token, `${s.sessionPath(sessions[winner]!)}/fin`), 200));
+    const again = await ready(patients[winner]!);
+    const refused = await s.post(w.nurse.token, `${again.path}/inicio`, { machineId: again.machineId });
+    assert.deepEqual((expectStatus(refused, 409, 'session-may-not-start').body.reasons as Json).payer, ['monthly-cap-reached']);
+  });
+
   it('a reservation whose session never started is released by the reconciliation once the grace has passed', async () => {
     const clientId = await payer({ withoutAuthorization: 'block' });
     const patientId = await covered(clientId);
