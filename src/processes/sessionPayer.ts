@@ -1,7 +1,7 @@
 // A completed session consumes one unit of the patient's payer authorization (issue 11 item 6): on SessionEnded, and on
 // SessionInterrupted after some treatment (payerBilling.ts, the rule the monthly report bills by; issue 21 item 18); an
-// interruption before any treatment gives back the unit its start reserved. Idempotent per session, so a replay consumes
-// nothing more. A patient without coverage is self-paying: nothing to consume. A missing or spent authorization under a
+// interruption before any treatment, or a cancellation, gives back the unit its start reserved. Idempotent per
+// session, so a replay consumes nothing more. A patient without coverage is self-paying: nothing to consume. A missing or spent authorization under a
 // contract that requires one is recorded as a refused consequence: an alert, never silence.
 import { loadAggregate } from '../commands/handleCommand.js';
 import { sessionDecider } from '../commands/dialisis/session/sessionDecider.js';
@@ -23,8 +23,10 @@ async function react(event: RecordedEvent, services: AppServices): Promise<void>
   const { patientId, date } = state.scheduled;
   const ctx = consequenceContext(event, 'payer-authorization');
   const minutes = (event.data as { effectiveMinutes?: number | null }).effectiveMinutes ?? null;
-  if (event.type === 'SessionInterrupted' && !paidByPayer('interrupted', minutes)) {
-    await releaseReservedUnits(services, ctx, { patientId, sessionId, reason: 'session-interrupted-before-treatment' });
+  // A cancelled session, or one interrupted before any treatment, is never paid: a unit it holds goes back.
+  if (event.type === 'SessionCancelled' || (event.type === 'SessionInterrupted' && !paidByPayer('interrupted', minutes))) {
+    const reason = event.type === 'SessionCancelled' ? 'session-cancelled' : 'session-interrupted-before-treatment';
+    await releaseReservedUnits(services, ctx, { patientId, sessionId, reason });
     return;
   }
   const outcome = await consumeAuthorization(services, ctx, { patientId, date, sessionId });
@@ -41,6 +43,6 @@ async function react(event: RecordedEvent, services: AppServices): Promise<void>
 
 export const sessionPayer: ProcessManager<AppServices> = {
   name: 'session-payer',
-  eventTypes: ['SessionEnded', 'SessionInterrupted'],
+  eventTypes: ['SessionEnded', 'SessionInterrupted', 'SessionCancelled'],
   react,
 };

@@ -127,6 +127,16 @@ describe('Payer rules that span records (issue 21 items 17 and 18)', () => {
       [sessionId],
     );
     await eventually(async () => assert.deepEqual(await units(authPath), { used: 0, reserved: 0, remaining: 1 }));
+
+    // A reservation left behind by a session later cancelled goes back with the cancellation.
+    const cancelled = await s.extraSession(patientId);
+    await reserveAuthorization(
+      services,
+      { ...ctx, at: w.server.clock.now().toISOString() },
+      { patientId, clientId, date: s.today(), sessionId: cancelled },
+    );
+    await s.processed(expectStatus(await s.post(w.a, `${s.sessionPath(cancelled)}/cancelacion`, { reason: 'Hospitalised' }), 200));
+    await eventually(async () => assert.deepEqual(await units(authPath), { used: 0, reserved: 0, remaining: 1 }));
   });
 
   it('a manual consumption names an ended session, is paid once across the authorizations, within the cap', async () => {
