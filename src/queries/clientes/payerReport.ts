@@ -64,7 +64,8 @@ export async function payerReport(scope: TenantScope, clientId: string, month: s
   const covered = await patients(scope).find(tenantId, { 'coverages.clientId': clientId }, { limit: 10_000 });
   const codes = new Map<string, string>();
   for (const a of (await authorizations(scope).find(tenantId, { clientId }, { limit: 10_000 })).items) {
-    for (const sessionId of Object.keys(a.consumptions)) codes.set(sessionId, a.code);
+    // A unit still reserved by an ended session is the one its consumption will take (the process manager follows).
+    for (const sessionId of [...Object.keys(a.consumptions), ...Object.keys(a.reservations ?? {})]) codes.set(sessionId, a.code);
   }
   const rows: PayerReportRow[] = [];
   for (const patient of covered.items) {
