@@ -1,11 +1,14 @@
-// A completed session consumes one unit of the patient's payer authorization (issue 11 item 6): on SessionEnded only
-// (a cancelled, no-show or interrupted session consumes nothing), idempotent per session, so a replay consumes nothing
-// more. A patient without coverage is self-paying: nothing to consume. A missing or spent authorization under a
+// A completed session consumes one unit of the patient's payer authorization (issue 11 item 6): on SessionEnded, and on
+// SessionInterrupted after some treatment (payerBilling.ts, the rule the monthly report bills by; issue 21 item 18); an
+// interruption before any treatment, or a cancellation, gives back the unit its start reserved. Idempotent per
+// session, so a replay consumes nothing more. A patient without coverage is self-paying: nothing to consume. A missing or spent authorization under a
 // contract that requires one is recorded as a refused consequence: an alert, never silence.
 import { loadAggregate } from '../commands/handleCommand.js';
 import { sessionDecider } from '../commands/dialisis/session/sessionDecider.js';
 import { consumeAuthorization } from '../commands/clientes/payerLookupWrites.js';
 import { contractInForce } from '../commands/clientes/clientWrites.js';
+import { paidByPayer } from '../commands/clientes/payerBilling.js';
+import { releaseReservedUnits } from '../commands/clientes/payerUnitWrites.js';
 import type { AppServices } from '../services.js';
 import { aggregateIdOfStream, categoryOfStream, streamName, tenantOfStream, type RecordedEvent } from '../stores/eventStore.js';
 import { consequenceContext, recordOutcome } from './consequenceRecording.js';
@@ -19,6 +22,13 @@ async function react(event: RecordedEvent, services: AppServices): Promise<void>
   if (!state.scheduled) return;
   const { patientId, date } = state.scheduled;
   const ctx = consequenceContext(event, 'payer-authorization');
+  const minutes = (event.data as { effectiveMinutes?: number | null }).effectiveMinutes ?? null;
+  // A cancelled session, or one interrupted before any treatment, is never paid: a unit it holds goes back.
+  if (event.type === 'SessionCancelled' || (event.type === 'SessionInterrupted' && !paidByPayer('interrupted', minutes))) {
+    const reason = event.type === 'SessionCancelled' ? 'session-cancelled' : 'session-interrupted-before-treatment';
+    await releaseReservedUnits(services, ctx, { patientId, sessionId, reason });
+    return;
+  }
   const outcome = await consumeAuthorization(services, ctx, { patientId, date, sessionId });
   if (outcome.outcome !== 'refused') {
     await recordOutcome(services, event, sessionId, 'payer-authorization', outcome.authorizationId, null);
@@ -33,6 +43,6 @@ async function react(event: RecordedEvent, services: AppServices): Promise<void>
 
 export const sessionPayer: ProcessManager<AppServices> = {
   name: 'session-payer',
-  eventTypes: ['SessionEnded'],
+  eventTypes: ['SessionEnded', 'SessionInterrupted', 'SessionCancelled'],
   react,
 };

@@ -1,15 +1,18 @@
 // Clientes end to end over real HTTP: payers with a checked and unique tax id, corrections with If-Match, status,
 // contracts without overlap and the rate in force, authorizations consumed once per session; tenancy and permissions.
 import assert from 'node:assert/strict';
-import { clientBody, contractBody, expectStatus, pointers, startClientesWorld, type ClientesWorld, type Json } from './clientesWorld.js';
-import { dateIn, sessionSeeds, type SessionOf } from './referenceSeeds.js';
+import { clientBody, contractBody, expectStatus, pointers, withClients, type ClientesWorld, type Json } from './clientesWorld.js';
+import { dateIn } from './referenceSeeds.js';
+import { startDialisisWorld, type DialisisWorld } from './dialisisWorld.js';
+import { sessionSteps, type SessionSteps } from './dialisisSessionSteps.js';
 
 describe('Clientes over HTTP', () => {
-  let w: ClientesWorld;
-  let sessionOf: SessionOf;
+  let w: ClientesWorld & DialisisWorld;
+  let steps: SessionSteps;
   before(async () => {
-    w = await startClientesWorld();
-    sessionOf = sessionSeeds(w);
+    // The Dialisis world: a unit pays only a session whose treatment ended (issue 21 item 17).
+    w = withClients(await startDialisisWorld());
+    steps = sessionSteps(w);
   });
   after(async () => w?.close());
 
@@ -106,8 +109,13 @@ describe('Clientes over HTTP', () => {
 
   it('issues an authorization, consumes one unit per session (idempotent), refuses when exhausted or outside the period', async () => {
     const id = (await w.client(w.a)).body.id as string;
-    const patientId = await w.patient(w.a);
     const day = (n: number) => dateIn(w, n);
+    const patientId = await steps.prescribedPatient({ coverages: [{ clientId: id, memberNumber: 'M-1', validFrom: day(-30) }] });
+    // Ended before the authorization exists: the process manager finds none to consume, the route consumes by hand.
+    const ended: string[] = [];
+    for (const n of [2, 3, 4, 11, 0]) ended.push(await steps.endedSession(patientId, day(n))); // one running at a time
+    const [s1, s2, s3, late, early] = ended;
+    const running = await steps.extraSession(patientId, { date: day(5) });
     const body = { patientId, code: 'AUT-1', validFrom: day(1), validTo: day(10), sessionsAuthorized: 2 };
     const issued = expectStatus(await post(`/clientes/${id}/autorizaciones`, body), 201);
     const auth = `/clientes/${id}/autorizaciones/${issued.body.id}`;
@@ -117,8 +125,8 @@ describe('Clientes over HTTP', () => {
     const foreign = await w.patient(w.b);
     const wrong = await post(`/clientes/${id}/autorizaciones`, { ...body, code: 'AUT-2', patientId: foreign });
     assert.deepEqual(pointers(expectStatus(wrong, 422, 'validation-failed')), ['/body/patientId']);
-    const [s1, s2, s3, late, early] = await Promise.all([2, 3, 4, 11, 0].map((n) => sessionOf(w.a, patientId, day(n))));
     const consume = (sessionId: string, date: string) => post(`${auth}/consumos`, { sessionId, date });
+    expectStatus(await consume(running, day(5)), 409, 'session-not-ended');
     const one = expectStatus(await consume(s1!, day(2)), 200);
     assert.deepEqual([one.body.used, one.body.remaining], [1, 1]);
     const again = expectStatus(await consume(s1!, day(2)), 200);
@@ -147,7 +155,7 @@ describe('Clientes over HTTP', () => {
   it("answers 404 for another company's client, contract and authorization", async () => {
     const other = (await w.client(w.b)).body.id as string;
     const contract = expectStatus(await post(`/clientes/${other}/contratos`, contractBody(), w.b), 201).body.contractId as string;
-    const patientB = await w.patient(w.b);
+    const patientB = await w.patient(w.b, { coverages: [{ clientId: other, memberNumber: 'M-B', validFrom: '2025-01-01' }] });
     const authB = { patientId: patientB, code: 'B-1', validFrom: '2025-03-01', validTo: '2025-03-31', sessionsAuthorized: 2 };
     const auth = expectStatus(await post(`/clientes/${other}/autorizaciones`, authB, w.b), 201).body.id as string;
     const mine = (await w.client(w.a)).body.id as string;

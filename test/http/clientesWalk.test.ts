@@ -18,7 +18,8 @@ describeRouteWalk({
     };
     const client = String((await created('/clientes', clientBody())).id);
     const contract = String((await created(`/clientes/${client}/contratos`, contractBody())).contractId);
-    const patientId = String((await created('/pacientes', registration())).id);
+    const coverages = [{ clientId: client, memberNumber: 'W-1', validFrom: '2025-01-01' }];
+    const patientId = String((await created('/pacientes', registration({ coverages }))).id);
     const auth = { patientId, code: 'W-1', validFrom: '2025-03-01', validTo: '2025-03-31', sessionsAuthorized: 2 };
     const authorization = String((await created(`/clientes/${client}/autorizaciones`, auth)).id);
     return seedsFrom({

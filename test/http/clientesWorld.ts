@@ -35,7 +35,11 @@ export interface ClientesWorld extends MonitoresWorld {
 }
 
 export async function startClientesWorld(): Promise<ClientesWorld> {
-  const world = await startMonitoresWorld();
+  return withClients(await startMonitoresWorld());
+}
+
+/** A world (e.g. the Dialisis one, to treat sessions) that registers clients too. */
+export function withClients<W extends MonitoresWorld>(world: W): W & ClientesWorld {
   return {
     ...world,
     client: async (token, overrides = {}) =>

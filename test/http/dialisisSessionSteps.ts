@@ -105,6 +105,16 @@ export function sessionSteps(w: DialisisWorld) {
     return { sessionId, path: sessionPath(sessionId), machineId, started };
   }
 
+  /** A session of the patient on a date started and ended at once; waits for its consequences: its id. */
+  async function endedSession(patientId: string, date?: string): Promise<string> {
+    const sessionId = await extraSession(patientId, date ? { date } : {});
+    await readyToStart(sessionId);
+    const machineId = await readyMachine();
+    expectStatus(await post(w.nurse.token, `${sessionPath(sessionId)}/inicio`, { machineId }), 200);
+    await processed(expectStatus(await post(w.nurse.token, `${sessionPath(sessionId)}/fin`), 200));
+    return sessionId;
+  }
+
   /** A manual reading `minutesAgo` before now. */
   const reading = (minutesAgo: number, overrides: Json = {}): Json => ({
     at: at(minutesAgo),
@@ -151,6 +161,7 @@ export function sessionSteps(w: DialisisWorld) {
     readyToStart,
     extraSession,
     startedSession,
+    endedSession,
     reading,
     processed,
     treatedSession,

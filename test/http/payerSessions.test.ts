@@ -49,6 +49,8 @@ describe('Clientes and the daily record: authorizations, the start under the con
     await w.server.services.projections.rebuild(CLIENTES_PROJECTION);
     assert.deepEqual(pick(expectStatus(await s.get(authPath), 200).body), [1, 1]);
 
+    // Only a signed record is due (issue 21 item 18).
+    expectStatus(await s.post(w.nurse.token, `${treated.path}/firma`, { code: await w.stepUpCode(w.nurse) }), 200);
     const month = (treated.recorded.body.date as string).slice(0, 7);
     const report = expectStatus(await s.get(`/clientes/${clientId}/reporte-mensual?mes=${month}`), 200).body;
     const rows = report.rows as Json[];
@@ -65,10 +67,10 @@ describe('Clientes and the daily record: authorizations, the start under the con
     const lines = String(csv.body).trim().split('\r\n');
     assert.equal(
       lines[0],
-      'paciente,documento,fecha,peso_seco_kg,peso_pre_kg,peso_post_kg,horas_hd,uf_litros,autorizacion,contrato,monto,moneda',
+      'paciente,documento,fecha,peso_seco_kg,peso_pre_kg,peso_post_kg,horas_hd,uf_litros,autorizacion,contrato,monto,moneda,observaciones',
     );
     assert.equal(lines.length, 2);
-    assert.ok(lines[1]!.endsWith(',AUT-2026-1,' + String(row.contractNumber) + ',350.00,PEN'), lines[1]);
+    assert.ok(lines[1]!.endsWith(',AUT-2026-1,' + String(row.contractNumber) + ',350.00,PEN,'), lines[1]);
     expectStatus(await w.call(w.b, 'GET', `/clientes/${clientId}/reporte-mensual?mes=${month}`), 404, 'not-found');
   });
 
@@ -94,7 +96,8 @@ describe('Clientes and the daily record: authorizations, the start under the con
   });
 
   it("refuses a unit beyond the contract's sessions per month, whatever the authorization holds", async () => {
-    const clientId = await payer({ sessionsPerMonthCap: 1 });
+    // A flagging contract: the start goes on, the unit is refused at the end (a blocking one refuses the start).
+    const clientId = await payer({ sessionsPerMonthCap: 1, withoutAuthorization: 'flag' });
     const patient = await covered(clientId);
     const authBody = { patientId: patient, code: 'AUT-CAP', validFrom: w.dateIn(-1), validTo: w.dateIn(30), sessionsAuthorized: 5 };
     expectStatus(await s.post(w.a, `/clientes/${clientId}/autorizaciones`, authBody), 201);

@@ -18,16 +18,17 @@ const terms: AuthorizationTerms = {
   validTo: '2025-03-31',
   sessionsAuthorized: 2,
 };
-const facts = { patientExists: true, clientActive: true };
+const facts = { patientExists: true, clientActive: true, patientCovered: true };
 const issued: AuthorizationEvent = { type: 'AuthorizationIssued', data: { authorizationId: 'a1', ...terms } };
 const consumed = (sessionId: string, used: number, date = '2025-03-03'): AuthorizationEvent => ({
   type: 'AuthorizationConsumed',
   data: { sessionId, date, used, remaining: 2 - used },
 });
-/** A session of the authorization's patient on the consumption's date, as the handler found it. */
-const sessionOn = (date: string, patientId = 'p1') => ({ exists: true as const, patientId, date });
+/** An ended session of the authorization's patient on the consumption's date, as the handler found it. */
+const sessionOn = (date: string, patientId = 'p1') => ({ exists: true as const, patientId, date, ended: true });
+const payer = { heldElsewhere: null, monthCapReached: false };
 const consume = (sessionId: string, date = '2025-03-03', session: SessionFact | null = sessionOn(date)) =>
-  cmd('ConsumeAuthorization', { sessionId, date, ...(session ? { session } : {}) });
+  cmd('ConsumeAuthorization', { sessionId, date, payer, ...(session ? { session } : {}) });
 const stateOf = (...events: AuthorizationEvent[]) =>
   events.reduce((s, e) => authorizationDecider.evolve(s, e), authorizationDecider.initialState);
 

@@ -1,4 +1,5 @@
-// Every rule about a payer authorization: the period, the units, one unit per session at most. Pure.
+// Every rule about a payer authorization: the period, the units (consumed or reserved by a running session), one unit
+// per session at most. Pure.
 import type { Decider } from '../decider.js';
 import { DomainError, notFound, rule } from '../decider.js';
 import { FieldChecks, invalidFields, isRealDate } from '../fieldChecks.js';
@@ -9,19 +10,27 @@ import {
   type AuthorizationEvent,
   type AuthorizationStatus,
   type AuthorizationTerms,
+  type PayerFacts,
 } from './authorizationEvents.js';
 
 export interface AuthorizationState {
   terms: (AuthorizationTerms & { authorizationId: string }) | null;
   /** Session id -> the date it was consumed for. */
   consumptions: Record<string, string>;
+  /** Session id -> the date of a session started and not yet ended: its unit is held (a reservation). */
+  reservations: Record<string, string>;
   voided: { reason: string } | null;
 }
 
-export const initialAuthorizationState: AuthorizationState = { terms: null, consumptions: {}, voided: null };
+export const initialAuthorizationState: AuthorizationState = { terms: null, consumptions: {}, reservations: {}, voided: null };
 
 export const usedOf = (s: AuthorizationState): number => Object.keys(s.consumptions).length;
-export const remainingOf = (s: AuthorizationState): number => Math.max(0, (s.terms?.sessionsAuthorized ?? 0) - usedOf(s));
+export const reservedOf = (s: AuthorizationState): number => Object.keys(s.reservations ?? {}).length;
+/** Units neither consumed nor held by a running session. */
+export const remainingOf = (s: AuthorizationState): number => Math.max(0, (s.terms?.sessionsAuthorized ?? 0) - usedOf(s) - reservedOf(s));
+/** Does this session hold a unit here, consumed or reserved? */
+export const holdsUnit = (s: AuthorizationState, sessionId: string): boolean =>
+  s.consumptions[sessionId] !== undefined || s.reservations?.[sessionId] !== undefined;
 
 /** The status on a day (the company's today): voided, then exhausted, then expired past the period's end. */
 export function authorizationStatusOn(s: AuthorizationState, today: string): AuthorizationStatus {
@@ -48,15 +57,32 @@ const REFUSALS: Record<string, string> = {
   'authorization-exhausted': 'every authorized session is used',
 };
 
+/** The rules that span the patient's authorizations, as the orchestration found them (issue 21 item 17). */
+function checkPayerFacts(payer: PayerFacts, sessionId: string): void {
+  if (payer.heldElsewhere) {
+    throw rule('session-already-paid', "the session already holds a unit of another of the patient's authorizations", {
+      sessionId,
+      authorizationId: payer.heldElsewhere,
+    });
+  }
+  if (payer.monthCapReached) throw rule('monthly-cap-reached', "the contract's sessions per month are all used", { sessionId });
+}
+
 export function evolveAuthorization(state: AuthorizationState, event: AuthorizationEvent): AuthorizationState {
   switch (event.type) {
     case 'AuthorizationIssued':
       return { ...initialAuthorizationState, terms: { ...event.data } };
-    case 'AuthorizationConsumed':
-      return { ...state, consumptions: { ...state.consumptions, [event.data.sessionId]: event.data.date } };
+    case 'AuthorizationConsumed': {
+      // A reservation becomes the consumption: the held unit is the one used.
+      const { [event.data.sessionId]: _held, ...reservations } = state.reservations ?? {};
+      return { ...state, reservations, consumptions: { ...state.consumptions, [event.data.sessionId]: event.data.date } };
+    }
+    case 'AuthorizationReserved':
+      return { ...state, reservations: { ...state.reservations, [event.data.sessionId]: event.data.date } };
     case 'AuthorizationReleased': {
       const { [event.data.sessionId]: _released, ...consumptions } = state.consumptions;
-      return { ...state, consumptions };
+      const { [event.data.sessionId]: _held, ...reservations } = state.reservations ?? {};
+      return { ...state, consumptions, reservations };
     }
     case 'AuthorizationVoided':
       return { ...state, voided: { reason: event.data.reason } };
@@ -71,6 +97,12 @@ function decideIssue(
   const { facts, ...terms } = command.data;
   if (!facts.patientExists) throw invalidFields([{ field: 'patientId', message: 'no such patient in this company' }]);
   if (!facts.clientActive) throw rule('client-inactive', 'the client is inactive: it issues no authorization');
+  // The payer authorizes only patients it covers (issue 21 item 17).
+  if (!facts.patientCovered) {
+    throw rule('patient-not-covered', 'the patient has no coverage by this client during the authorized period', {
+      patientId: terms.patientId,
+    });
+  }
   const checks = new FieldChecks();
   checks.check(terms.code.trim().length > 0, 'code', 'must not be blank');
   checks.check(isRealDate(terms.validFrom), 'validFrom', 'is not a real date');
@@ -91,28 +123,45 @@ export function decideAuthorization(command: AuthorizationCommand, state: Author
   if (!state.terms) throw notFound('authorization');
   switch (command.type) {
     case 'ConsumeAuthorization': {
-      const { sessionId, date, session } = command.data;
-      // A unit pays a real session of this patient, on the session's own date.
+      const { sessionId, date, session, payer } = command.data;
+      // A unit pays a real session of this patient whose treatment ended, on the session's own date.
       const checks = checkSessionReference(new FieldChecks(), 'sessionId', session ?? null, state.terms.patientId);
       checks.check(isRealDate(date), 'date', 'is not a real date');
       if (session?.exists) checks.check(date === session.date, 'date', 'is not the date of the session');
       checks.throwIfAny();
+      if (session?.exists && session.ended !== true) {
+        throw rule('session-not-ended', 'only a session whose treatment ended consumes a unit', { sessionId });
+      }
       if (state.consumptions[sessionId] !== undefined) return []; // this session already holds its unit
+      const used = usedOf(state) + 1;
+      if (state.reservations?.[sessionId] !== undefined) {
+        // The unit reserved at the start is the one consumed: already counted against the period and the month.
+        return [{ type: 'AuthorizationConsumed', data: { sessionId, date, used, remaining: remainingOf(state) } }];
+      }
+      checkPayerFacts(payer, sessionId);
       const refusal = refusalOn(state, date);
       if (refusal) throw rule(refusal, REFUSALS[refusal] ?? refusal, { authorizationId: state.terms.authorizationId });
-      const used = usedOf(state) + 1;
-      return [{ type: 'AuthorizationConsumed', data: { sessionId, date, used, remaining: state.terms.sessionsAuthorized - used } }];
+      return [{ type: 'AuthorizationConsumed', data: { sessionId, date, used, remaining: remainingOf(state) - 1 } }];
+    }
+    case 'ReserveAuthorization': {
+      const { sessionId, date, payer } = command.data;
+      if (holdsUnit(state, sessionId)) return []; // a retried start holds its unit already
+      checkPayerFacts(payer, sessionId);
+      const refusal = refusalOn(state, date);
+      if (refusal) throw rule(refusal, REFUSALS[refusal] ?? refusal, { authorizationId: state.terms.authorizationId });
+      const reserved = reservedOf(state) + 1;
+      return [{ type: 'AuthorizationReserved', data: { sessionId, date, reserved, remaining: remainingOf(state) - 1 } }];
     }
     case 'ReleaseAuthorization': {
       const { sessionId } = command.data;
-      // Releasing twice, or a unit never consumed, would hand back a unit the payer never gave.
-      if (state.consumptions[sessionId] === undefined) {
+      // Releasing twice, or a unit never consumed nor reserved, would hand back a unit the payer never gave.
+      if (!holdsUnit(state, sessionId)) {
         throw rule('authorization-not-consumed', 'this session holds no unit of this authorization', { sessionId });
       }
       const reason = command.data.reason.trim();
       new FieldChecks().check(reason.length > 0, 'reason', 'must not be blank').throwIfAny();
-      const used = usedOf(state) - 1;
-      return [{ type: 'AuthorizationReleased', data: { sessionId, reason, used, remaining: state.terms.sessionsAuthorized - used } }];
+      const used = usedOf(state) - (state.consumptions[sessionId] !== undefined ? 1 : 0);
+      return [{ type: 'AuthorizationReleased', data: { sessionId, reason, used, remaining: remainingOf(state) + 1 } }];
     }
     case 'VoidAuthorization': {
       if (state.voided) throw rule('authorization-voided', 'the authorization is already voided');

@@ -6,12 +6,14 @@ import { newId, uuidV5 } from '../eventIds.js';
 import { uniqueClaimDecider } from '../uniqueClaim.js';
 import { withClaims, type UniqueGuard } from '../uniqueClaimWrites.js';
 import { patientDecider } from '../pacientes/patientDecider.js';
-import { sessionFact } from '../dialisis/session/sessionReferenceWrites.js';
+import type { PatientEvent } from '../pacientes/patientEvents.js';
 import { LIMITS } from '../../limits.js';
 import { streamName, type EventStore } from '../../stores/eventStore.js';
 import { clientDecider } from './clientDecider.js';
 import { authorizationDecider, type AuthorizationState } from './authorizationDecider.js';
 import { authorizationCodeKey, type AuthorizationCommand, type AuthorizationTerms } from './authorizationEvents.js';
+import { coveragesOf } from './payerCoverage.js';
+import { periodsOverlap } from './contractRules.js';
 
 type Result = CommandResult<AuthorizationState>;
 export const authorizationStream = (tenantId: string, id: string): string => streamName(tenantId, authorizationDecider.category, id);
@@ -39,13 +41,20 @@ export async function issueAuthorization(
   clientId: string,
   data: Omit<AuthorizationTerms, 'clientId'>,
 ): Promise<{ authorizationId: string; result: Result }> {
-  const [client, patient] = await Promise.all([
+  const patientStream = streamName(ctx.tenantId, 'patient', data.patientId);
+  const [client, patient, patientEvents] = await Promise.all([
     loadAggregate(events, clientDecider, streamName(ctx.tenantId, clientDecider.category, clientId)),
-    loadAggregate(events, patientDecider, streamName(ctx.tenantId, 'patient', data.patientId)),
+    loadAggregate(events, patientDecider, patientStream),
+    events.readStream(patientStream),
   ]);
   if (!client.state.fields) throw notFound('client');
   const authorizationId = ctx.idempotencyKey ? uuidV5(`payerAuthorization\u0000${ctx.idempotencyKey}`) : newId();
-  const facts = { patientExists: patient.state.exists, clientActive: client.state.status === 'active' };
+  // The payer authorizes only a patient it covers: a coverage by this client sharing a day with the period (issue 21).
+  const coverages = coveragesOf(patientEvents as unknown as PatientEvent[]);
+  const patientCovered = coverages.some(
+    (c) => c.clientId === clientId && periodsOverlap(c.validFrom, c.validTo ?? null, data.validFrom, data.validTo),
+  );
+  const facts = { patientExists: patient.state.exists, clientActive: client.state.status === 'active', patientCovered };
   const command = { type: 'IssueAuthorization' as const, aggregateId: authorizationId, data: { ...data, clientId, facts } };
   // Checked first (pure), so a refused authorization never holds its code.
   authorizationDecider.decide(
@@ -59,9 +68,9 @@ export async function issueAuthorization(
   return { authorizationId, result };
 }
 
-type LaterCommand = Exclude<AuthorizationCommand, { type: 'IssueAuthorization' }>;
+type LaterCommand = Exclude<AuthorizationCommand, { type: 'IssueAuthorization' | 'ConsumeAuthorization' | 'ReserveAuthorization' }>;
 
-/** Consume, release or void an authorization of this client (another client's, or another company's, is absent). */
+/** Release or void an authorization of this client (another client's, or another company's, is absent). */
 export async function authorizationCommand(
   events: EventStore,
   ctx: CommandContext,
@@ -72,8 +81,5 @@ export async function authorizationCommand(
 ): Promise<Result> {
   const { state } = await loadAggregate(events, authorizationDecider, authorizationStream(ctx.tenantId, authorizationId));
   if (state.terms?.clientId !== clientId) throw notFound('authorization');
-  // A consumption names a session: read in this company, judged by the decider (of this patient, on its date).
-  const consumed = command.type === 'ConsumeAuthorization' ? (command.data as { sessionId: string }) : null;
-  const data = consumed ? { ...consumed, session: await sessionFact(events, ctx.tenantId, consumed.sessionId) } : command.data;
-  return handleCommand(events, authorizationDecider, { ...command, data, aggregateId: authorizationId } as LaterCommand, ctx, { ifMatch });
+  return handleCommand(events, authorizationDecider, { ...command, aggregateId: authorizationId }, ctx, { ifMatch });
 }

@@ -8,7 +8,7 @@ import { CLIENTES_PROJECTION, PAYER_AUTHORIZATIONS } from '../../projections/cli
 import type { AuthorizationDoc } from '../../projections/clientes/authorizationDoc.js';
 import { patientDecider } from '../pacientes/patientDecider.js';
 import type { PatientEvent } from '../pacientes/patientEvents.js';
-import { authorizationDecider, refusalOn, remainingOf, type AuthorizationState } from './authorizationDecider.js';
+import { authorizationDecider, holdsUnit, refusalOn, remainingOf, type AuthorizationState } from './authorizationDecider.js';
 import type { AuthorizationTerms } from './authorizationEvents.js';
 import { authorizationStream } from './authorizationWrites.js';
 import { coverageClientOn, coveragesOf } from './payerCoverage.js';
@@ -24,7 +24,7 @@ export type NoAuthorizationReason =
   | 'authorization-voided'
   | 'monthly-cap-reached';
 
-export type FoundAuthorization = AuthorizationTerms & { authorizationId: string; used: number; remaining: number };
+export type FoundAuthorization = AuthorizationTerms & { authorizationId: string; used: number; reserved: number; remaining: number };
 export type AuthorizationLookup =
   | { authorization: FoundAuthorization; clientId: string; reason: null }
   | { authorization: null; clientId: string | null; reason: NoAuthorizationReason };
@@ -36,11 +36,12 @@ export type ConsumeOutcome =
 const found = (s: AuthorizationState): FoundAuthorization => ({
   ...s.terms!,
   used: Object.keys(s.consumptions).length,
+  reserved: Object.keys(s.reservations ?? {}).length,
   remaining: remainingOf(s),
 });
 
 /** The client to look under: the one given, else the client of the patient's coverage valid on the date. */
-async function payerOf(
+export async function payerOf(
   services: AppServices,
   tenantId: string,
   patientId: string,
@@ -53,7 +54,12 @@ async function payerOf(
 }
 
 /** The patient's authorizations from this client, each as its stream leaves it; the one ending soonest first. */
-async function candidates(services: AppServices, tenantId: string, patientId: string, clientId: string): Promise<AuthorizationState[]> {
+export async function candidates(
+  services: AppServices,
+  tenantId: string,
+  patientId: string,
+  clientId: string,
+): Promise<AuthorizationState[]> {
   const docs = await services.projections
     .collection<AuthorizationDoc>(CLIENTES_PROJECTION, PAYER_AUTHORIZATIONS)
     .find(tenantId, { patientId, clientId }, { sort: { validFrom: 1, id: 1 }, limit: 200 });
@@ -64,7 +70,7 @@ async function candidates(services: AppServices, tenantId: string, patientId: st
 }
 
 /** The most telling refusal among the candidates (a period that covers the date tells more than one that does not). */
-function bestRefusal(states: AuthorizationState[], date: string): NoAuthorizationReason {
+export function bestRefusal(states: AuthorizationState[], date: string): NoAuthorizationReason {
   const codes = states.map((s) => refusalOn(s, date));
   for (const code of [
     'authorization-exhausted',
@@ -96,24 +102,31 @@ export async function authorizationFor(
   return { authorization: null, clientId: payer, reason: bestRefusal(states, date) };
 }
 
-/** The contract's sessions-per-month cap for the patient, counted over all of the patient's authorizations from it. */
-async function monthlyCapReached(
+/**
+ * The contract's sessions-per-month cap for the patient, counted over all of the patient's authorizations from it:
+ * units consumed and units reserved by running sessions, other than this session's own.
+ */
+export async function monthlyCapReached(
   services: AppServices,
   tenantId: string,
   clientId: string,
   date: string,
   states: readonly AuthorizationState[],
+  sessionId: string,
 ): Promise<boolean> {
   const cap = (await contractInForce(services, tenantId, clientId, date))?.sessionsPerMonthCap;
   if (cap === undefined) return false;
   const month = date.slice(0, 7);
-  const used = states.reduce((n, s) => n + Object.values(s.consumptions).filter((d) => d.startsWith(month)).length, 0);
+  const inMonth = (held: Record<string, string> | undefined) =>
+    Object.entries(held ?? {}).filter(([id, d]) => id !== sessionId && d.startsWith(month)).length;
+  const used = states.reduce((n, s) => n + inMonth(s.consumptions) + inMonth(s.reservations), 0);
   return used >= cap;
 }
 
 /**
- * Consumes one unit for a session from the patient's valid authorization on `date`. Idempotent per session: a session
- * that already holds a unit of any of the patient's authorizations from that client consumes nothing more.
+ * Consumes one unit for a session from the patient's valid authorization on `date` (the one its start reserved, if any).
+ * Idempotent per session: a session that already consumed a unit of any of the patient's authorizations from that
+ * client consumes nothing more. The caller read the session and knows its treatment ended.
  */
 export async function consumeAuthorization(
   services: AppServices,
@@ -123,20 +136,26 @@ export async function consumeAuthorization(
   const payer = await payerOf(services, ctx.tenantId, input.patientId, input.date, input.clientId);
   if (!payer) return { outcome: 'refused', clientId: null, reason: 'no-coverage' };
   const states = await candidates(services, ctx.tenantId, input.patientId, payer);
-  const holder = states.find((s) => s.consumptions[input.sessionId] !== undefined);
-  if (holder)
+  const holder = states.find((s) => holdsUnit(s, input.sessionId));
+  if (holder && holder.consumptions[input.sessionId] !== undefined)
     return { outcome: 'already-consumed', clientId: payer, authorizationId: holder.terms!.authorizationId, remaining: remainingOf(holder) };
-  if (await monthlyCapReached(services, ctx.tenantId, payer, input.date, states)) {
+  if (!holder && (await monthlyCapReached(services, ctx.tenantId, payer, input.date, states, input.sessionId))) {
     return { outcome: 'refused', clientId: payer, reason: 'monthly-cap-reached' };
   }
-  for (const s of states.filter((c) => refusalOn(c, input.date) === null)) {
+  // A unit reserved at the start is the one the end consumes (issue 21 item 17).
+  for (const s of holder ? [holder] : states.filter((c) => refusalOn(c, input.date) === null)) {
     const authorizationId = s.terms!.authorizationId;
     try {
       const command = {
         type: 'ConsumeAuthorization' as const,
         aggregateId: authorizationId,
         // The caller read the session itself (the process manager on its SessionEnded): whose it is and its date.
-        data: { sessionId: input.sessionId, date: input.date, session: { exists: true, patientId: input.patientId, date: input.date } },
+        data: {
+          sessionId: input.sessionId,
+          date: input.date,
+          session: { exists: true, patientId: input.patientId, date: input.date, ended: true },
+          payer: { heldElsewhere: null, monthCapReached: false }, // judged above across the patient's authorizations
+        },
       };
       const result = await handleCommand(services.events, authorizationDecider, command, ctx);
       return {

@@ -5,6 +5,7 @@ import {
   evolveAuthorization,
   initialAuthorizationState,
   remainingOf,
+  reservedOf,
   usedOf,
   type AuthorizationState,
 } from '../../commands/clientes/authorizationDecider.js';
@@ -16,7 +17,10 @@ export type AuthorizationDoc = ProjectedDoc &
   AuthorizationTerms & {
     /** Session id -> the date its unit was consumed for. */
     consumptions: Record<string, string>;
+    /** Session id -> the date of a running session holding a unit (issue 21); absent on documents folded before it. */
+    reservations?: Record<string, string>;
     used: number;
+    reserved?: number;
     remaining: number;
     voided: boolean;
     voidReason: string | null;
@@ -32,6 +36,7 @@ export function authorizationStateOf(doc: AuthorizationDoc): AuthorizationState 
   return {
     terms: { authorizationId: doc.id, clientId, patientId, code, validFrom, validTo, sessionsAuthorized },
     consumptions: doc.consumptions,
+    reservations: doc.reservations ?? {},
     voided: doc.voided ? { reason: doc.voidReason ?? '' } : null,
   };
 }
@@ -53,7 +58,9 @@ export function foldAuthorization(doc: AuthorizationDoc | null, recorded: Record
     }),
     ...terms,
     consumptions: next.consumptions,
+    reservations: next.reservations,
     used: usedOf(next),
+    reserved: reservedOf(next),
     remaining: remainingOf(next),
     voided: next.voided !== null,
     voidReason: next.voided?.reason ?? null,

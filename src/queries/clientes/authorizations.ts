@@ -15,11 +15,20 @@ export async function authorizationOr404(scope: TenantScope, clientId: string, i
 }
 
 export function authorizationView(doc: AuthorizationDoc, today: string): Record<string, unknown> {
-  const { tenantId: _t, _position, consumptions, ...view } = doc;
+  const { tenantId: _t, _position, consumptions, reservations, ...view } = doc;
   const sessions = Object.entries(consumptions)
     .map(([sessionId, date]) => ({ sessionId, date }))
     .sort((a, b) => a.date.localeCompare(b.date) || a.sessionId.localeCompare(b.sessionId));
-  return { ...view, consumptions: sessions, status: authorizationStatusOn(authorizationStateOf(doc), today) };
+  const held = Object.entries(reservations ?? {})
+    .map(([sessionId, date]) => ({ sessionId, date }))
+    .sort((a, b) => a.date.localeCompare(b.date) || a.sessionId.localeCompare(b.sessionId));
+  return {
+    ...view,
+    reserved: held.length,
+    consumptions: sessions,
+    reservations: held,
+    status: authorizationStatusOn(authorizationStateOf(doc), today),
+  };
 }
 
 export async function authorizationWithStatus(scope: TenantScope, doc: AuthorizationDoc): Promise<Record<string, unknown>> {

@@ -1,4 +1,4 @@
-// What the reconciliation of session claims reads and writes: the records the read models show held by a session,
+// What the reconciliation of session claims reads and writes: the records (and payer units) the read models show held by a session,
 // whether that session's own stream has started, and the release of each kind of claim.
 import type { CommandContext } from '../../handleCommand.js';
 import { cancelMachineUse } from '../../monitores/machineWrites.js';
@@ -13,9 +13,12 @@ import { DIALYZERS, FILTROS_PROJECTION } from '../../../projections/filtros-dial
 import type { DialyzerDoc } from '../../../projections/filtros-dialisis/dialyzerDoc.js';
 import { BLOODLINES, LINEAS_PROJECTION } from '../../../projections/lineas/lineasProjection.js';
 import type { BloodlineDoc } from '../../../projections/lineas/bloodlineDoc.js';
+import { CLIENTES_PROJECTION, PAYER_AUTHORIZATIONS } from '../../../projections/clientes/clientesProjection.js';
+import type { AuthorizationDoc } from '../../../projections/clientes/authorizationDoc.js';
+import { releaseAuthorizationUnit } from '../../clientes/payerUnitWrites.js';
 import { sessionStream } from './sessionWrites.js';
 
-export type ClaimKind = 'machine' | 'dialyzer' | 'arterial' | 'venous';
+export type ClaimKind = 'machine' | 'dialyzer' | 'arterial' | 'venous' | 'payer-authorization';
 
 /** A record a session holds, as the read model shows it. */
 export interface SessionClaim {
@@ -41,13 +44,17 @@ export async function companyIds(services: AppServices): Promise<string[]> {
 export async function sessionClaims(services: AppServices, tenantId: string): Promise<SessionClaim[]> {
   const options = { limit: LIMITS.sessionClaims.scanMax };
   const inUse = { status: 'in-use' };
-  const [machines, dialyzers, lines] = await Promise.all([
+  const [machines, dialyzers, lines, units] = await Promise.all([
     services.projections.collection<MachineDoc>(MONITORES_PROJECTION, MACHINES).find(tenantId, inUse, options),
     services.projections.collection<DialyzerDoc>(FILTROS_PROJECTION, DIALYZERS).find(tenantId, inUse, options),
     // A line in use without a reservation was used and awaits reprocessing: no session holds it.
     services.projections
       .collection<BloodlineDoc>(LINEAS_PROJECTION, BLOODLINES)
       .find(tenantId, { ...inUse, reservation: { $exists: true } }, options),
+    // A payer unit reserved at a start (issue 21 item 17); its last change is the latest the reservation can be.
+    services.projections
+      .collection<AuthorizationDoc>(CLIENTES_PROJECTION, PAYER_AUTHORIZATIONS)
+      .find(tenantId, { reserved: { $gt: 0 } }, options),
   ]);
   const claims: SessionClaim[] = [];
   for (const m of machines.items) {
@@ -59,6 +66,10 @@ export async function sessionClaims(services: AppServices, tenantId: string): Pr
   }
   for (const l of lines.items) {
     if (l.reservation) claims.push({ kind: l.lineType, id: l.id, sessionId: l.reservation.sessionId, claimedAt: l.reservation.reservedAt });
+  }
+  for (const a of units.items) {
+    for (const sessionId of Object.keys(a.reservations ?? {}))
+      claims.push({ kind: 'payer-authorization', id: a.id, sessionId, claimedAt: a.updatedAt });
   }
   return claims;
 }
@@ -74,5 +85,6 @@ export async function releaseSessionClaim(services: AppServices, ctx: CommandCon
   const data = { sessionId: claim.sessionId, reason };
   if (claim.kind === 'machine') await cancelMachineUse(services, ctx, claim.id, data);
   else if (claim.kind === 'dialyzer') await releaseDialyzerReservation(services, ctx, claim.id, data);
+  else if (claim.kind === 'payer-authorization') await releaseAuthorizationUnit(services, ctx, claim.id, data);
   else await releaseBloodlineReservation(services, ctx, claim.kind, claim.id, data);
 }

@@ -2,7 +2,8 @@
 // equipment are judged first, so a refusal names every failed rule; then the machine, the dialyzer and the bloodlines
 // are claimed in their own streams (each decider re-checks its rules at that moment), and only then does the session
 // stream record the start. A claim refused by a race releases what was claimed; a crash in between leaves claims
-// that the reconciliation releases (equipmentClaimsReconciliation.ts).
+// that the reconciliation releases (equipmentClaimsReconciliation.ts). A contract that blocks sessions without
+// authorization has the unit reserved the same way, first (issue 21 item 17).
 import { DomainError, rule } from '../../decider.js';
 import { handleCommand, loadAggregate, type CommandContext } from '../../handleCommand.js';
 import { patientDecider } from '../../pacientes/patientDecider.js';
@@ -16,6 +17,7 @@ import { readyBloodlines } from '../../../queries/lineas/bloodlines.js';
 import { prescriptionInForce } from '../prescription/prescriptionWrites.js';
 import { authorizationFor } from '../../clientes/payerLookupWrites.js';
 import { contractInForce } from '../../clientes/clientWrites.js';
+import { releaseAuthorizationUnit, reserveAuthorization } from '../../clientes/payerUnitWrites.js';
 import { streamName } from '../../../stores/eventStore.js';
 import { sessionDecider } from './sessionDecider.js';
 import type { Equipment } from './sessionEvents.js';
@@ -73,12 +75,15 @@ async function payerVerdict(
   tenantId: string,
   patientId: string,
   date: string,
-): Promise<{ block: boolean; reason: string } | null> {
+): Promise<{ block: boolean; reason: string } | { reserveFrom: string } | null> {
   const lookup = await authorizationFor(services, tenantId, patientId, date);
-  if (lookup.authorization || lookup.clientId === null) return null;
+  if (lookup.clientId === null) return null;
   const contract = await contractInForce(services, tenantId, lookup.clientId, date);
   if (!contract?.authorizationRequired) return null;
-  return { block: contract.withoutAuthorization === 'block', reason: lookup.reason };
+  const block = contract.withoutAuthorization === 'block';
+  // A contract that blocks without authorization holds the unit from the start (issue 21 item 17): a reservation.
+  if (lookup.authorization) return block ? { reserveFrom: lookup.clientId } : null;
+  return { block, reason: lookup.reason };
 }
 
 export async function startSession(
@@ -118,18 +123,26 @@ export async function startSession(
     if (reasons.length > 0) refusal[what] = reasons;
   }
   const payer = await payerVerdict(services, tenantId, patientId, state.scheduled!.date);
-  if (payer?.block) refusal.payer = [payer.reason];
+  if (payer && 'block' in payer && payer.block) refusal.payer = [payer.reason];
   if (Object.keys(refusal).length > 0) refuse(refusal);
 
   const use = { sessionId, patientId };
   const reason = { sessionId, reason: 'session-start-refused' };
-  const claims: Claim[] = [
-    {
-      what: 'machine',
-      claim: () => startMachineUse(services, ctx, input.machineId, use),
-      release: () => cancelMachineUse(services, ctx, input.machineId, reason),
-    },
-  ];
+  const claims: Claim[] = [];
+  if (payer && 'reserveFrom' in payer) {
+    const held = { authorizationId: '' };
+    const unit = { patientId, clientId: payer.reserveFrom, date: state.scheduled!.date, sessionId };
+    claims.push({
+      what: 'payer',
+      claim: async () => (held.authorizationId = await reserveAuthorization(services, ctx, unit)),
+      release: () => releaseAuthorizationUnit(services, ctx, held.authorizationId, reason),
+    });
+  }
+  claims.push({
+    what: 'machine',
+    claim: () => startMachineUse(services, ctx, input.machineId, use),
+    release: () => cancelMachineUse(services, ctx, input.machineId, reason),
+  });
   const { dialyzerId, arterialLineId, venousLineId } = input;
   if (dialyzerId)
     claims.push({
@@ -157,7 +170,7 @@ export async function startSession(
     arterialLineId: arterialLineId ?? null,
     venousLineId: venousLineId ?? null,
   };
-  const warnings = [...machine.warnings.map((w) => w.code), ...(payer ? [`payer-${payer.reason}`] : [])];
+  const warnings = [...machine.warnings.map((w) => w.code), ...(payer && 'reason' in payer ? [`payer-${payer.reason}`] : [])];
   const command = { type: 'StartSession' as const, aggregateId: sessionId, data: { ...equipment, prescription, patient, warnings } };
   try {
     return await handleCommand(services.events, sessionDecider, command, ctx, { ifMatch });

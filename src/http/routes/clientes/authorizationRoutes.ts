@@ -6,6 +6,7 @@ import { recordHistoryAnswer, RecordHistoryEntrySchema } from '../../recordHisto
 import { route, type JsonSchema, type RouteDecl } from '../../routeTypes.js';
 import type { AuthorizationCommand, AuthorizationTerms } from '../../../commands/clientes/authorizationEvents.js';
 import { authorizationCommand, issueAuthorization } from '../../../commands/clientes/authorizationWrites.js';
+import { consumeForSession } from '../../../commands/clientes/payerUnitWrites.js';
 import { CLIENTES_PROJECTION } from '../../../projections/clientes/clientesProjection.js';
 import { AUTHORIZATION_CATEGORY, clientOr404 } from '../../../queries/clientes/clients.js';
 import {
@@ -31,7 +32,7 @@ import { IdSchema } from '../shared/fieldSchemas.js';
 import { AuthorizationView, ConsumeBody, IssueBody, READ, ReasonBody, ReleaseBody, TAG, WRITE } from './schemas.js';
 import { AuthIdParams, authorizationAnswer, notFound404, Params, type AuthParams, type IdParams } from './support.js';
 
-type Later = Exclude<AuthorizationCommand, { type: 'IssueAuthorization' }>;
+type Later = Exclude<AuthorizationCommand, { type: 'IssueAuthorization' | 'ReserveAuthorization' }>;
 
 const actionRoute = (path: string, type: Later['type'], body: JsonSchema, summary: string, description: string): RouteDecl =>
   route<AuthParams, NoInput, Record<string, string>>({
@@ -51,14 +52,18 @@ const actionRoute = (path: string, type: Later['type'], body: JsonSchema, summar
         const { id, authId } = input.params;
         const ifMatch = ifMatchRevision(input.headers['if-match']);
         const cmd = commandCtx(ctx, input.body.reason ?? null);
-        const result = await authorizationCommand(
-          ctx.services.events,
-          cmd,
-          id,
-          authId,
-          { type, data: input.body } as Pick<Later, 'type' | 'data'>,
-          ifMatch,
-        );
+        // A manual consumption is judged with the session and the patient's other units (issue 21 item 17).
+        const result =
+          type === 'ConsumeAuthorization'
+            ? await consumeForSession(ctx.services, cmd, id, authId, input.body as { sessionId: string; date: string }, ifMatch)
+            : await authorizationCommand(
+                ctx.services.events,
+                cmd,
+                id,
+                authId,
+                { type, data: input.body } as Pick<Exclude<Later, { type: 'ConsumeAuthorization' }>, 'type' | 'data'>,
+                ifMatch,
+              );
         return authorizationAnswer(ctx, id, authId, result);
       }),
   });
@@ -74,7 +79,8 @@ export const authorizationRoutes: RouteDecl[] = [
     summary: 'Issue an authorization of sessions for a patient (derivation / prior authorization of the payer)',
     description:
       'The code is unique per client (409 duplicate-authorization-code); the patient must be of the company (422 naming ' +
-      'patientId); an inactive client issues none (409 client-inactive).',
+      'patientId); an inactive client issues none (409 client-inactive); the patient needs a coverage by this client ' +
+      'sharing a day with the period (409 patient-not-covered).',
     params: Params,
     body: IssueBody,
     responses: {
@@ -137,16 +143,18 @@ export const authorizationRoutes: RouteDecl[] = [
     ConsumeBody,
     'Consume one unit for a session (manual; completed sessions consume through the daily record)',
     "The session must be a session of the authorization's patient in this company, and the date its date (422 naming " +
-      "sessionId or date; another company's session is reported as absent). Idempotent per session: the same session again " +
-      'changes nothing. Refused (409) when exhausted (authorization-exhausted), the date is past the period ' +
+      "sessionId or date; another company's session is reported as absent), whose treatment ended (409 session-not-ended). " +
+      'Idempotent per session: the same session again changes nothing; a session holding a unit of another of the ' +
+      "patient's authorizations is refused (409 session-already-paid), as is one beyond the contract's sessions per month " +
+      '(409 monthly-cap-reached). Refused (409) when exhausted (authorization-exhausted), the date is past the period ' +
       '(authorization-expired) or before it (authorization-outside-period), or it is voided.',
   ),
   actionRoute(
     'liberaciones',
     'ReleaseAuthorization',
     ReleaseBody,
-    'Give back the unit a session consumed (a cancelled consumption), with a reason',
-    'Only a unit the session holds: releasing twice, or a session that consumed none, answers 409 authorization-not-consumed.',
+    'Give back the unit a session consumed or reserved (a cancelled consumption), with a reason',
+    'Only a unit the session holds: releasing twice, or a session that holds none, answers 409 authorization-not-consumed.',
   ),
   actionRoute(
     'anulacion',

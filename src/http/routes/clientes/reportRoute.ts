@@ -27,14 +27,21 @@ const Row = obj({
   contractNumber: str,
   amount: { ...str, description: 'Rate of the contract in force on the session date (decimal string)' },
   currency: str,
+  flags: {
+    type: 'array',
+    items: { enum: ['no-authorization', 'unsigned'] },
+    description: 'Why the row is not in the amount due: no authorization where the contract requires one; not signed',
+  },
 });
+const Totals = { type: 'array', items: obj({ currency: { type: 'string' }, sessions: { type: 'integer' }, amount: { type: 'string' } }) };
 const ReportView = obj({
   clientId: IdSchema,
   clientName: { type: 'string' },
   month: { type: 'string' },
   sessions: { type: 'integer' },
   rows: { type: 'array', items: Row },
-  totals: { type: 'array', items: obj({ currency: { type: 'string' }, sessions: { type: 'integer' }, amount: { type: 'string' } }) },
+  totals: { ...Totals, description: 'The amount due: rows without flags' },
+  flaggedTotals: { ...Totals, description: 'Rows flagged, kept out of the amount due until resolved' },
 });
 
 type ReportQuery = MinPositionQuery & { mes: string; formato?: 'json' | 'csv' };
@@ -48,7 +55,10 @@ export const reportRoute: RouteDecl = route<{ id: string }, ReportQuery>({
   summary: "The month's sessions of the patients this payer covers, with the amount due at the contract rate",
   description:
     'Per patient and session: date, dry weight, net pre and post weight, treatment hours, UF litres (the monthly data public ' +
-    'payers ask for), the authorization consumed, and the rate in force that day; totals per currency. `formato=csv` or ' +
+    'payers ask for), the authorization consumed, and the rate in force that day; totals per currency. A session is billed ' +
+    'when its treatment ended, or it was interrupted after some treatment (the rule authorization units follow); a row ' +
+    'without the authorization its contract requires, or not yet signed, is flagged and totalled apart (flaggedTotals), ' +
+    'out of the amount due. `formato=csv` or ' +
     `\`Accept: text/csv\` answers text/csv. ${CSV_FORMULA_NOTE}`,
   params: { type: 'object', additionalProperties: false, required: ['id'], properties: { id: IdSchema } },
   query: {
