@@ -99,6 +99,14 @@ describe('Invitations never tell the inviting company whether the address had an
       // The replaced tokens answer alike, and so do the new ones.
       await sameAnswers(fresh, known);
       await sameAnswers({ ...fresh, token: againNew.body.activation.token }, { ...known, token: againKnown.body.activation.token });
+
+      // Withdrawn, both still show only what the company entered.
+      const withdraw = (who: Invited) =>
+        server.request('POST', `/usuarios/${who.userId}/revocacion`, { token: admin, body: { reason: 'ya no' } });
+      const [goneNew, goneKnown] = [await withdraw(fresh), await withdraw(known)];
+      assert.deepEqual([goneNew.status, goneKnown.status], [200, 200], JSON.stringify([goneNew.body, goneKnown.body]));
+      assert.deepEqual(shapeOf(goneKnown.body), shapeOf(goneNew.body));
+      assert.equal(goneKnown.body.name, knownAddress.name);
     });
 
     it('the one difference, documented: a strong password activates only a new account; the other token is refused like an unknown one', async () => {

@@ -16,7 +16,7 @@ import { COMPANIES, MEMBERSHIPS, SESSIONS, USERS } from '../../projections/platf
 import { awaitPlatformReadModels, platformContext, type PlatformCaller } from './platformWrites.js';
 import { revokeSessionsOf } from './sessionRevocationWrites.js';
 import { acceptCreatingInvitation, newActivation, type Activation } from './invitationWrites.js';
-import { invitationOpenedBy } from './invitationLookup.js';
+import { invitationOpenedBy } from './invitationTokenWrites.js';
 import { throttledAs429 } from './signInProblems.js';
 import { LOGIN_POLICY } from './signInWrites.js';
 import { checkStepUpCode } from './stepUpWrites.js';

@@ -45,7 +45,8 @@ export const InvitationSchema = obj({
   activation: ActivationSchema,
   emailed: {
     type: 'boolean',
-    description: 'The token was e-mailed to the address (SMTP_URL configured and the mail server accepted it; when false with SMTP_URL, re-issue it)',
+    description:
+      'The token was e-mailed to the address (SMTP_URL configured and the mail server accepted it; when false with SMTP_URL, re-issue it)',
   },
 });
 

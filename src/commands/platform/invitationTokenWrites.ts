@@ -1,5 +1,6 @@
-// The pending invitation a one-time token opens, found from the token alone (it names the account, not the company):
-// what the inviting company entered is all an activation may judge a password against before it tells the token apart.
+// The pending invitation a one-time token opens, found from the token alone (it names the account, not the company): what
+// the inviting company entered is all an activation may judge a password against before it tells the token apart.
+// (Named *Writes: an orchestration file that loads aggregates for the activation write.)
 import type { AppServices } from '../../services.js';
 import { loadAggregate } from '../handleCommand.js';
 import { PLATFORM_TENANT, streamName } from '../../stores/eventStore.js';
