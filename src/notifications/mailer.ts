@@ -1,6 +1,7 @@
 // Outgoing e-mail (nodemailer over SMTP_URL): today an invitation's one-time token (it activates a new account, or
-// accepts the membership for an existing one). Without SMTP_URL nothing is sent and the token is only in the API answer.
-// A failed send never undoes the invitation: the answer says it was not sent.
+// accepts the membership for an existing one). With SMTP_URL a company's invitation token goes only by e-mail; without
+// it nothing is sent and the token is only in the API answer. A failed send never undoes the invitation: the answer
+// says it was not sent.
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { AppServices } from '../services.js';
 
@@ -17,6 +18,9 @@ function transportOf(services: AppServices): Transporter | null {
   }
   return transport;
 }
+
+/** Whether the service sends e-mail (SMTP_URL): then a company's invitation token reaches only the invited address. */
+export const mailConfigured = (services: AppServices): boolean => !!services.config.smtpUrl;
 
 export interface ActivationMail {
   to: string;

@@ -16,6 +16,7 @@ import { COMPANIES, MEMBERSHIPS, SESSIONS, USERS } from '../../projections/platf
 import { awaitPlatformReadModels, platformContext, type PlatformCaller } from './platformWrites.js';
 import { revokeSessionsOf } from './sessionRevocationWrites.js';
 import { acceptCreatingInvitation, newActivation, type Activation } from './invitationWrites.js';
+import { invitationOpenedBy } from './invitationTokenWrites.js';
 import { throttledAs429 } from './signInProblems.js';
 import { LOGIN_POLICY } from './signInWrites.js';
 import { checkStepUpCode } from './stepUpWrites.js';
@@ -28,7 +29,8 @@ function invalidPassword(reason: string, detail: string): DomainError {
   return new DomainError('weak-password', detail, 422, { reason, errors: [{ field: 'password', message: detail }] });
 }
 
-async function checkedPasswordHash(password: string, who: { email: string; name: string }, field = 'password'): Promise<string> {
+/** 422 weak-password naming the field unless the policy accepts the password for this person. */
+function mustBeStrong(password: string, who: { email: string; name: string }, field = 'password'): void {
   const check = checkNewPassword(password, who);
   if (!check.ok) {
     const error = invalidPassword(check.reason, check.detail);
@@ -36,6 +38,10 @@ async function checkedPasswordHash(password: string, who: { email: string; name:
       ? error
       : new DomainError(error.code, error.message, 422, { reason: check.reason, errors: [{ field, message: check.detail }] });
   }
+}
+
+async function checkedPasswordHash(password: string, who: { email: string; name: string }, field = 'password'): Promise<string> {
+  mustBeStrong(password, who, field);
   return hashPassword(password);
 }
 
@@ -70,11 +76,16 @@ export async function activateAccount(
   const userId = ACTIVATION_TOKEN.exec(input.token)?.[1];
   const invalid = new DomainError('activation-invalid', 'the activation token is not valid (unknown, used, replaced or expired)', 400);
   if (!userId) throw invalid;
-  const { state } = await loadAggregate(services.events, userDecider, userStream(userId));
   const presentedHash = sha256Hex(input.token);
-  // The token is judged before the password: nothing about the account (nor an argon2 hash) for a wrong token.
-  if (!activationUsable(state, presentedHash, services.now().toISOString())) throw invalid;
-  const passwordHash = await checkedPasswordHash(input.password, state);
+  const at = services.now().toISOString();
+  // The token is judged before the password: nothing about the account (nor an argon2 hash) for a token that opens nothing.
+  // A company's invitation token is judged against what that company entered before it is told apart, so a password the
+  // policy refuses answers the same whether the token activates a new account or accepts an existing account's membership.
+  const invitation = await invitationOpenedBy(services, userId, presentedHash, at);
+  if (invitation) mustBeStrong(input.password, invitation);
+  const { state } = await loadAggregate(services.events, userDecider, userStream(userId));
+  if (!activationUsable(state, presentedHash, at)) throw invalid;
+  const passwordHash = await checkedPasswordHash(input.password, invitation ?? state);
   const result = await handleCommand(
     services.events,
     userDecider,

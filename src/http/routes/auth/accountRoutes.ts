@@ -48,11 +48,20 @@ export const accountRoutes: RouteDecl[] = [
     tag: TAG,
     auth: 'public',
     summary: 'Activate an invitation: the activation token and a new password',
-    description: `The token works once, until it expires (${LIMITS.activation.ttlSeconds / 3600} h) or a new one replaces it; any unusable token answers the same 400. ${PASSWORD_RULES} The first sign-in then enrolls the authenticator.`,
+    description:
+      `The token works once, until it expires (${LIMITS.activation.ttlSeconds / 3600} h) or a new one replaces it; any unusable token answers the same 400. ${PASSWORD_RULES} The first sign-in then enrolls the authenticator. ` +
+      "A company's invitation token is judged against the name and e-mail that company entered, and the password is judged before " +
+      'the token is told apart: a token that only accepts a membership of an existing account (its holder accepts it signed in, ' +
+      "POST /auth/invitations/{companyId}/accept) answers every refused password exactly like a new account's token, and a " +
+      'password the policy accepts with the same 400 as an unknown token. The one difference is an activation itself: only a new ' +
+      "account's token sets a password. When the service sends no e-mail the inviting company holds the token, so it could learn " +
+      'that an address had no account by activating that account in its place (which then answers to its password, not to the ' +
+      "person's); with SMTP_URL the company never holds the token.",
     body: ActivateBody,
     responses: {
       200: { description: 'Activated: sign in with the e-mail and the new password', schema: ActivatedSchema },
       400: problem('The activation token is not valid (`/problems/activation-invalid`), or a malformed body'),
+      422: problem('The password is refused by the policy (`/problems/weak-password`, with `reason`)'),
     },
     async handle({ body }, ctx) {
       const activated = await activateAccount(ctx.services, body, {

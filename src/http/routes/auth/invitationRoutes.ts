@@ -44,7 +44,8 @@ export const invitationRoutes: RouteDecl[] = [
     auth: 'session',
     summary: "Accept a company's invitation with its one-time token: the membership works from now on",
     description:
-      'The token is the one the invitation sent to your address (the inviting company also received it): it works once, for ' +
+      'The token is the one the invitation sent to your address (or that the inviting company handed you, when the service sends ' +
+      'no e-mail): it works once, for ' +
       `this account and company, until it expires (${LIMITS.activation.ttlSeconds / 3600} h) or the company sends a new one. ` +
       'Being signed in proves the account; the token proves the address received the invitation. Answers the companies you may select.',
     params: TenantIdParams,

@@ -29,10 +29,11 @@ export const CompanyUserPage = pageOf(CompanyUserSchema);
 export const ActivationSchema = {
   type: ['object', 'null'],
   additionalProperties: false,
-  required: ['token', 'expiresAt'],
+  required: ['expiresAt'],
   properties: {
     token: str(
-      "One-time token, shown only in this answer: it activates the account this invitation created (POST /auth/activate with a password), or the account's holder accepts the membership with it signed in (POST /auth/invitations/{companyId}/accept)",
+      "One-time token, shown only in this answer: it activates the account this invitation created (POST /auth/activate with a password), or the account's holder accepts the membership with it signed in (POST /auth/invitations/{companyId}/accept). " +
+        "Absent from a company's answers (POST /usuarios, POST /usuarios/{id}/activacion) when the service sends e-mail (SMTP_URL): then only the invited address receives it",
     ),
     expiresAt: str('When the token stops working'),
   },
@@ -42,7 +43,11 @@ export const ActivationSchema = {
 export const InvitationSchema = obj({
   user: CompanyUserSchema,
   activation: ActivationSchema,
-  emailed: { type: 'boolean', description: 'The token was also sent by e-mail to the address (SMTP_URL configured)' },
+  emailed: {
+    type: 'boolean',
+    description:
+      'The token was e-mailed to the address (SMTP_URL configured and the mail server accepted it; when false with SMTP_URL, re-issue it)',
+  },
 });
 
 export const InviteBody = obj({

@@ -14,7 +14,7 @@ import {
 import { inviteUser, reissueInvitation, throttleInvitation } from '../../../commands/platform/invitationWrites.js';
 import { LIMITS } from '../../../limits.js';
 import { companyUser, listCompanyUsers } from '../../../queries/usuarios/companyUsers.js';
-import { sendActivationMail } from '../../../notifications/mailer.js';
+import { deliverInvitation } from './invitationDelivery.js';
 import { PLATFORM_DOCS } from '../../../stores/readStore.js';
 import { platformCollections } from '../../../queries/platform/memberships.js';
 import { notFound, rule } from '../../../commands/decider.js';
@@ -81,8 +81,9 @@ export const userRoutes: RouteDecl[] = [
     summary: 'Invite a person into the company with roles',
     description:
       'The invitation is a *pending* membership (`membership: pending`): it grants nothing until the person accepts it, and ' +
-      `comes with a one-time token (shown only in this answer, valid ${LIMITS.activation.ttlSeconds / 3600} h, also e-mailed to the address ` +
-      'when the service has SMTP_URL). For a new address the token activates the account (POST /auth/activate with a password), ' +
+      `comes with a one-time token valid ${LIMITS.activation.ttlSeconds / 3600} h. When the service has SMTP_URL the token is e-mailed ` +
+      'to the address only (`activation` carries just `expiresAt`; `emailed: false` means the send failed: re-issue it); without ' +
+      'e-mail it is in this answer (shown once) for the company to hand over. For a new address the token activates the account (POST /auth/activate with a password), ' +
       'which accepts the invitation; for an address that already has an account, its holder signs in and accepts with the token ' +
       '(POST /auth/invitations/{companyId}/accept). The answer is the same either way, and until acceptance the person shows only ' +
       "what this company entered (never another company's name, status, second factor or last sign-in). The roles must exist in " +
@@ -102,17 +103,10 @@ export const userRoutes: RouteDecl[] = [
       await throttleInvitation(ctx.services, tenantOf(ctx), ctx.auth!.userId);
       const invited = await inviteUser(ctx.services, { companyId: tenantOf(ctx), ...body }, callerOf(ctx));
       const user = await companyUser(tctx, invited.userId);
-      const company = await platformCollections(ctx.services).companies.get(PLATFORM_DOCS, tenantOf(ctx));
-      const emailed = await sendActivationMail(ctx.services, {
-        to: user.email,
-        name: user.name,
-        companyName: company?.name ?? '',
-        opens: invited.opens,
-        ...invited.activation,
-      });
+      const delivered = await deliverInvitation(ctx, user, { ...invited.activation, opens: invited.opens });
       return {
         status: 201,
-        body: { user, activation: invited.activation, emailed },
+        body: { user, ...delivered },
         headers: writeHeaders({ position: invited.position, location: `/usuarios/${invited.userId}` }),
       };
     },
@@ -250,12 +244,13 @@ export const userRoutes: RouteDecl[] = [
     summary: 'A new invitation token for a pending member (or an activation token for a member who has no password yet)',
     description:
       'The previous token stops working. For a pending member the answer is the same whether or not the address had an account: ' +
-      "the token activates the account only when this company's invitation created it, otherwise it accepts the membership.",
+      "the token activates the account only when this company's invitation created it, otherwise it accepts the membership. " +
+      'Like the invitation, the token is only e-mailed when the service has SMTP_URL, and only in this answer when it has not.',
     params: UserIdParams,
     body: ReasonBody,
     responses: {
       200: ok(
-        'The new activation token (shown once)',
+        'The new token: e-mailed (SMTP_URL), or in this answer (shown once) when the service sends no e-mail',
         {
           type: 'object',
           additionalProperties: false,
@@ -278,19 +273,11 @@ export const userRoutes: RouteDecl[] = [
       await throttleInvitation(ctx.services, tenantOf(ctx), ctx.auth!.userId);
       const user = await companyUser(tctx, params.id);
       const caller = callerOf(ctx, body.reason);
-      const { position, opens, ...activation } =
+      const { position, ...invitation } =
         membership === 'pending'
           ? await reissueInvitation(ctx.services, { companyId: tenantOf(ctx), userId: params.id }, caller)
           : { ...(await reissueActivation(ctx.services, params.id, caller, tenantOf(ctx))), opens: 'account' as const };
-      const company = await platformCollections(ctx.services).companies.get(PLATFORM_DOCS, tenantOf(ctx));
-      const emailed = await sendActivationMail(ctx.services, {
-        to: user.email,
-        name: user.name,
-        companyName: company?.name ?? '',
-        opens,
-        ...activation,
-      });
-      return { status: 200, body: { activation, emailed }, headers: writeHeaders({ position }) };
+      return { status: 200, body: await deliverInvitation(ctx, user, invitation), headers: writeHeaders({ position }) };
     },
   }),
   route<IdParams, NoInput, { reason: string }>({
