@@ -59,11 +59,12 @@ function decideUse(command: Extract<MachineCommand, { type: 'StartMachineUse' | 
     };
     return [{ type: 'MachineUseStarted', data }];
   }
-  const { sessionId, operatingHours, policy } = command.data;
+  const { sessionId, operatingHours, policy, byHand } = command.data;
   if (state.lastSessionId === sessionId) return []; // this session's end was already counted
   const running = state.status === 'in-use' && state.currentSession?.sessionId === sessionId;
   const interrupted = state.interruptedSession?.sessionId === sessionId;
-  if (!running && !interrupted) {
+  // By hand (an ended session's back-entry) the hours count whoever holds the machine now; the holder keeps it.
+  if (!running && !interrupted && !byHand) {
     throw rule('not-in-use-by-session', 'the machine is not in use by this session', { status: state.status });
   }
   new FieldChecks().check(operatingHours > 0 && operatingHours <= 24, 'operatingHours', 'must be more than 0 and at most 24').throwIfAny();
@@ -73,8 +74,10 @@ function decideUse(command: Extract<MachineCommand, { type: 'StartMachineUse' | 
     hourMeter: Math.round((state.hourMeter + operatingHours) * 100) / 100,
     sessionCount: state.sessionCount + 1,
     // After an isolated patient the machine is disinfected whatever the company setting says.
-    disinfectionRequired: policy.disinfectionRequired || (state.currentSession?.patientIsolation ?? []).length > 0,
+    disinfectionRequired:
+      (running || interrupted) && (policy.disinfectionRequired || (state.currentSession?.patientIsolation ?? []).length > 0),
     policyRevision: policy.revision,
+    ...(byHand ? { byHand: true as const } : {}),
   };
   return [{ type: 'MachineUseEnded', data }];
 }

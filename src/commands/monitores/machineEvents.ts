@@ -75,7 +75,13 @@ export type MachineCommand =
   | CommandEnvelope<'StartMachineUse', { sessionId: string; patientId: string; patient: PatientFacts; maintenance: MaintenancePolicy }>
   | CommandEnvelope<
       'EndMachineUse',
-      { sessionId: string; operatingHours: number; policy: { revision: number; disinfectionRequired: boolean } }
+      {
+        sessionId: string;
+        operatingHours: number;
+        policy: { revision: number; disinfectionRequired: boolean };
+        /** A use recorded by hand for an ended session (back-entry): counted even when the session no longer holds the machine. */
+        byHand?: boolean;
+      }
     >
   | CommandEnvelope<'CancelMachineUse', { sessionId: string; reason: string }>
   | CommandEnvelope<'StartDisinfection', { method: string }>
@@ -125,6 +131,8 @@ export type MachineEvent =
         sessionCount: number;
         disinfectionRequired: boolean;
         policyRevision: number;
+        /** Recorded by hand for an ended session (issue 21 item 10); absent when the session's end recorded it. */
+        byHand?: true;
       }
     >
   /** A session's claim given back before its patient got onto the machine: no hours, no session, no disinfection. */
@@ -180,3 +188,6 @@ export const MACHINE_EVENT_TYPES: readonly MachineEvent['type'][] = [
 export function machineValueKey(value: string): string {
   return value.normalize('NFKC').trim().toLowerCase();
 }
+
+/** Operating hours the machine ran for a session: at least one hundredth of an hour once it started. */
+export const operatingHoursOf = (effectiveMinutes: number): number => Math.max(0.01, Math.round((effectiveMinutes / 60) * 100) / 100);

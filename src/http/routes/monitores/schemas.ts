@@ -39,15 +39,7 @@ export const CorrectBody: JsonSchema = {
 };
 
 export const StartUseBody = obj({ sessionId: SessionIdSchema, patientId: IdSchema });
-export const EndUseBody = obj({
-  sessionId: SessionIdSchema,
-  operatingHours: {
-    type: 'number',
-    exclusiveMinimum: 0,
-    maximum: 24,
-    description: 'Operating hours of the session (added to the hour meter)',
-  },
-});
+export const EndUseBody = obj({ sessionId: SessionIdSchema });
 export const StartDisinfectionBody = obj({ method: text(100, 'e.g. heat, heat + citric acid, hypochlorite, peracetic acid') });
 export const DisinfectionBody = obj(
   {
