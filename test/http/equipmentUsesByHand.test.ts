@@ -91,10 +91,7 @@ describe('Equipment uses recorded by hand', () => {
     const rosa = await w.patient(w.a);
     // Charted after a downtime: the session ran 3 h 45 min on the machine, which no claim held, so its end counted nothing.
     const past = await endedOf(w.a, rosa, { machineId }, 225);
-    assert.deepEqual(
-      [(await get(`/monitores/${machineId}`)).hourMeter, (await get(`/monitores/${machineId}`)).sessionCount],
-      [0, 0],
-    );
+    assert.deepEqual([(await get(`/monitores/${machineId}`)).hourMeter, (await get(`/monitores/${machineId}`)).sessionCount], [0, 0]);
     const recorded = expectStatus(await s.post(w.a, `/monitores/${machineId}/usos`, { sessionId: past, patientId: rosa }), 200).body;
     assert.deepEqual([recorded.status, recorded.hourMeter, recorded.sessionCount], ['available', 3.75, 1]);
     const again = expectStatus(await s.post(w.a, `/monitores/${machineId}/usos`, { sessionId: past, patientId: rosa }), 200).body;

@@ -12,7 +12,14 @@ import type { AppServices } from '../../services.js';
 import { companyPolicy } from '../../queries/empresas/companyPolicy.js';
 import { streamName, type EventStore } from '../../stores/eventStore.js';
 import { machineDecider } from './machineDecider.js';
-import { machineValueKey, operatingHoursOf, type MachineCommand, type MachineFields, type MachinePatch, type PatientFacts } from './machineEvents.js';
+import {
+  machineValueKey,
+  operatingHoursOf,
+  type MachineCommand,
+  type MachineFields,
+  type MachinePatch,
+  type PatientFacts,
+} from './machineEvents.js';
 import type { MachineState } from './machineState.js';
 import { claimsOf, MACHINE_GUARDS, UNIQUE_MACHINE_FIELDS } from './machineClaimWrites.js';
 import { maintenancePolicyOf } from './startRules.js';

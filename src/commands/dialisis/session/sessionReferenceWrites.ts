@@ -46,7 +46,9 @@ export async function useByHandOf(
   itemId: string,
 ): Promise<{ effectiveMinutes: number; applied: boolean }> {
   const { state } = await loadAggregate(events, sessionDecider, streamName(tenantId, sessionDecider.category, reference.sessionId));
-  const fact: SessionFact = state.scheduled ? { exists: true, patientId: state.scheduled.patientId, date: state.scheduled.date } : { exists: false };
+  const fact: SessionFact = state.scheduled
+    ? { exists: true, patientId: state.scheduled.patientId, date: state.scheduled.date }
+    : { exists: false };
   // The end's process manager already applied this use: recording it again would count it twice.
   const consequences = await events.readStream(streamName(tenantId, consequenceDecider.category, reference.sessionId));
   const applied = consequences.some((e) => {

@@ -39,7 +39,10 @@ export function checkUseByHand(facts: EndedSessionFacts, patientId: string, kind
     );
   }
   if (facts.equipment[EQUIPMENT_FIELD[kind]] !== itemId) {
-    throw rule('not-equipment-of-session', `the session did not use this ${kind === 'machine' || kind === 'dialyzer' ? kind : `${kind} line`}`);
+    throw rule(
+      'not-equipment-of-session',
+      `the session did not use this ${kind === 'machine' || kind === 'dialyzer' ? kind : `${kind} line`}`,
+    );
   }
   return facts.effectiveMinutes;
 }
