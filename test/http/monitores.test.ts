@@ -180,6 +180,37 @@ describe('Monitores over HTTP', () => {
     expectStatus(await w.call(w.a, 'GET', `/monitores/${plain}/puede-iniciar?pacienteId=${foreign}`), 422, 'validation-failed');
   });
 
+  it('isolation as sets: a patient co-infected with HBV and HCV on a machine serving both; HCV machines are company policy', async () => {
+    const serology = (tests: string[]) => tests.map((test) => ({ test, result: 'positive', sampleDate: '2025-01-15' }));
+    const coInfected = await w.patient(w.a, { serology: serology(['HBsAg', 'antiHCV']) });
+    const hbvOnly = await w.patient(w.a, { serology: serology(['HBsAg']) });
+    const both = (await w.register(w.a, { isolation: ['HCV', 'HBV'] })).body;
+    const hbv = (await w.register(w.a, { isolation: 'HBV' })).body.id as string;
+    const codes = async (machine: string, patient: string): Promise<string[]> =>
+      expectStatus(await w.call(w.a, 'GET', `/monitores/${machine}/puede-iniciar?pacienteId=${patient}`), 200).body.reasons.map(
+        (r: Json) => r.code,
+      );
+    const isolationCodes = async (machine: string, patient: string) =>
+      (await codes(machine, patient)).filter((c) => c.startsWith('isolation'));
+    assert.deepEqual(await isolationCodes(both.id, coInfected), []);
+    // By default only HBV needs a machine of its own (shared/domain.md): the co-infected patient may use an HBV machine.
+    assert.deepEqual(await isolationCodes(hbv, coInfected), []);
+    // A machine that serves HCV never takes a patient without HCV.
+    assert.deepEqual(await isolationCodes(both.id, hbvOnly), ['isolation-machine']);
+    // The company dedicates machines to HCV too: now the co-infected patient needs a machine serving HCV.
+    const policy = expectStatus(await w.call(w.a, 'GET', '/empresas/actual/politica'), 200);
+    const settings = { isolation: { dedicatedMachineFor: ['HBV', 'HCV'] } };
+    const put = await w.call(w.a, 'PUT', '/empresas/actual/politica', {
+      json: { settings, reason: 'HCV machines' },
+      headers: { 'if-match': policy.headers.get('etag')! },
+    });
+    expectStatus(put, 200);
+    assert.deepEqual(await isolationCodes(hbv, coInfected), ['isolation-patient']);
+    assert.deepEqual(await isolationCodes(both.id, coInfected), []);
+    const read = expectStatus(await w.call(w.a, 'GET', `/monitores/${both.id}`), 200);
+    assert.deepEqual(read.body.isolation, ['HBV', 'HCV']);
+  });
+
   it('a corrective ticket closed with a failed test leaves the machine out of service; all passed restores the status', async () => {
     const id = (await w.register(w.a)).body.id as string;
     const opened = expectStatus(await post(`/monitores/${id}/averias`, { severity: 'high', problem: 'Conductivity alarm' }), 200);

@@ -5,7 +5,7 @@ import { DomainError, notFound, rule } from '../decider.js';
 import { FieldChecks, invalidFields, isRealDate, notFutureDate } from '../fieldChecks.js';
 import { CORRECTABLE_MACHINE_FIELDS, type MachineCommand, type MachineEvent, type MachineStatus } from './machineEvents.js';
 import { applyMachinePatch, evolveMachine, initialMachineState, type MachineState } from './machineState.js';
-import { checkMachineFields, optionalText, textOf, trimmedMachine } from './machineChecks.js';
+import { checkMachineFields, normalIsolation, optionalText, textOf, trimmedMachine } from './machineChecks.js';
 import { decideTicket } from './repairTicketRules.js';
 import { startVerdict } from './startRules.js';
 
@@ -25,7 +25,9 @@ function requireStatus(state: MachineState, allowed: MachineStatus[], action: st
 
 function decideCorrection(command: Extract<MachineCommand, { type: 'CorrectMachine' }>, state: MachineState): MachineEvent[] {
   const current = existing(state).fields;
-  const diff = fieldChanges(current, command.data, CORRECTABLE_MACHINE_FIELDS);
+  const patch =
+    command.data.isolation === undefined ? command.data : { ...command.data, isolation: normalIsolation(command.data.isolation) };
+  const diff = fieldChanges(current, patch, CORRECTABLE_MACHINE_FIELDS);
   if (!diff) return [];
   // A new isolation type on a machine in use or not disinfected since its last patient would skip that disinfection.
   if ('isolation' in diff.changes && state.status !== 'available') {
