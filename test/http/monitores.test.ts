@@ -186,12 +186,10 @@ describe('Monitores over HTTP', () => {
     const hbvOnly = await w.patient(w.a, { serology: serology(['HBsAg']) });
     const both = (await w.register(w.a, { isolation: ['HCV', 'HBV'] })).body;
     const hbv = (await w.register(w.a, { isolation: 'HBV' })).body.id as string;
-    const codes = async (machine: string, patient: string): Promise<string[]> =>
-      expectStatus(await w.call(w.a, 'GET', `/monitores/${machine}/puede-iniciar?pacienteId=${patient}`), 200).body.reasons.map(
-        (r: Json) => r.code,
-      );
-    const isolationCodes = async (machine: string, patient: string) =>
-      (await codes(machine, patient)).filter((c) => c.startsWith('isolation'));
+    const isolationCodes = async (machine: string, patient: string): Promise<string[]> => {
+      const verdict = expectStatus(await w.call(w.a, 'GET', `/monitores/${machine}/puede-iniciar?pacienteId=${patient}`), 200);
+      return verdict.body.reasons.map((r: Json) => r.code as string).filter((c: string) => c.startsWith('isolation'));
+    };
     assert.deepEqual(await isolationCodes(both.id, coInfected), []);
     // By default only HBV needs a machine of its own (shared/domain.md): the co-infected patient may use an HBV machine.
     assert.deepEqual(await isolationCodes(hbv, coInfected), []);
