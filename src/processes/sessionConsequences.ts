@@ -8,6 +8,7 @@ import { loadAggregate } from '../commands/handleCommand.js';
 import { recordConsequence, SESSION_CONSEQUENCES_ACTOR } from './consequenceRecording.js';
 import { sessionDecider } from '../commands/dialisis/session/sessionDecider.js';
 import { endMachineUse } from '../commands/monitores/machineWrites.js';
+import { operatingHoursOf } from '../commands/monitores/machineEvents.js';
 import { recordDialyzerUse } from '../commands/filtros-dialisis/dialyzerWrites.js';
 import { recordBloodlineUse } from '../commands/lineas/bloodlineWrites.js';
 import type { AppServices } from '../services.js';
@@ -15,11 +16,6 @@ import { aggregateIdOfStream, categoryOfStream, streamName, tenantOfStream, type
 import type { ProcessManager } from './processRunner.js';
 
 export { SESSION_CONSEQUENCES_ACTOR };
-const HOUR_MINUTES = 60;
-
-/** Operating hours the machine ran for the session: at least one hundredth of an hour once it started. */
-export const operatingHoursOf = (effectiveMinutes: number): number =>
-  Math.max(0.01, Math.round((effectiveMinutes / HOUR_MINUTES) * 100) / 100);
 
 async function react(event: RecordedEvent, services: AppServices): Promise<void> {
   if (categoryOfStream(event.streamName) !== sessionDecider.category) return;

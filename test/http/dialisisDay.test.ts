@@ -8,7 +8,7 @@ import { allText, open, writePng } from './pdfRead.js';
 import { dialyzerBody } from './filtrosWorld.js';
 import { prescriptionBody } from './prescriptionWorld.js';
 import { expectStatus, startDialisisWorld, type Answer, type DialisisWorld, type Json } from './dialisisWorld.js';
-import { sessionSeeds } from './referenceSeeds.js';
+import { endedSessionSeeds } from './referenceSeeds.js';
 
 const MINUTE = 60_000;
 
@@ -77,7 +77,7 @@ describe('Dialisis: a day from the standing plan to the validated session', () =
     const dialyzer = expectStatus(await post(w.a, '/filtros-dialisis', dialyzerBody()), 201).body.id as string;
     const filter = `/filtros-dialisis/${dialyzer}`;
     expectStatus(await post(w.a, `${filter}/asignacion`, { patientId: rosa, baselineTcvMl: 100 }), 200);
-    const earlier = await sessionSeeds(w)(w.a, rosa, w.dateIn(20)); // a use recorded by hand names a real session of hers
+    const earlier = await endedSessionSeeds(w)(w.a, rosa, { dialyzerId: dialyzer }); // an ended session of hers on it
     expectStatus(await post(w.a, `${filter}/usos`, { sessionId: earlier, patientId: rosa }), 200);
     const cycle = {
       operatorId: 'tech-01',

@@ -3,17 +3,17 @@
 // isolation and permissions.
 import assert from 'node:assert/strict';
 import { expectStatus, pdfText, pointers, startFiltrosWorld, type FiltrosWorld, type Json } from './filtrosWorld.js';
-import { sessionSeeds, type SessionOf } from './referenceSeeds.js';
+import { endedSessionSeeds, type EndedSessionOf } from './referenceSeeds.js';
 
 describe('FiltrosDialisis: dialyzers and their reuse', () => {
   let w: FiltrosWorld;
   let patientA: string;
   let patientB: string;
   let nurses: [string, string];
-  let sessionOf: SessionOf;
+  let endedOf: EndedSessionOf;
   before(async () => {
     w = await startFiltrosWorld();
-    sessionOf = sessionSeeds(w);
+    endedOf = endedSessionSeeds(w);
     patientA = await w.patient(w.a, { givenNames: 'Rosa Elena', familyNames: 'Mamani Quispe' });
     patientB = await w.patient(w.a);
     nurses = await w.nurses();
@@ -45,9 +45,9 @@ describe('FiltrosDialisis: dialyzers and their reuse', () => {
     w.server.clock.advance(11 * 3600_000 + 60_000);
     await w.refreshSessions();
   };
-  // A use names a real session of the patient (issue 20 item 8).
+  // A use by hand names an ended session of the patient that used this dialyzer (issue 20 item 8, issue 21 item 10).
   const use = async (id: string, patientId: string, token = w.a) =>
-    w.post(token, id, 'usos', { sessionId: await sessionOf(token, patientId), patientId });
+    w.post(token, id, 'usos', { sessionId: await endedOf(token, patientId, { dialyzerId: id }), patientId });
 
   it('receives a dialyzer in stock, assigns it to its patient, and keeps serials unique within the company', async () => {
     const received = await w.receive(w.a, { serial: ' SN-UNIQUE-1 ' });

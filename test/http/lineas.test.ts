@@ -6,7 +6,7 @@ import { grantMembership, registerUser } from '../../src/commands/platform/platf
 import { newTotpSecret } from '../../src/auth/totp.js';
 import { registration } from './pacientesWorld.js';
 import { expectStatus, startStaffWorld, unique, type Json, type StaffWorld } from './staffWorld.js';
-import { sessionSeeds, type SessionOf } from './referenceSeeds.js';
+import { endedSessionSeeds, type EndedSessionOf } from './referenceSeeds.js';
 
 const A = '/lineas-arteriales';
 const V = '/lineas-venosas';
@@ -22,10 +22,10 @@ const lineBody = (overrides: Json = {}): Json => ({
 
 describe('LineasArterial and LineasVenosa over HTTP', () => {
   let w: StaffWorld;
-  let sessionOf: SessionOf;
+  let endedOf: EndedSessionOf;
   before(async () => {
     w = await startStaffWorld();
-    sessionOf = sessionSeeds(w);
+    endedOf = endedSessionSeeds(w);
   });
   after(async () => w?.close());
 
@@ -35,8 +35,11 @@ describe('LineasArterial and LineasVenosa over HTTP', () => {
     expectStatus(await w.call(token, 'POST', base, { json: lineBody(overrides) }), 201).body;
   const step = (token: string, base: string, id: unknown, path: string, json: Json) =>
     w.call(token, 'POST', `${base}/${String(id)}/${path}`, { json });
-  /** A use names a real session of the patient (issue 20 item 8). */
-  const useOf = async (patientId: string): Promise<Json> => ({ sessionId: await sessionOf(w.a, patientId), patientId });
+  /** A use by hand names an ended session of the patient that used this line (issue 20 item 8, issue 21 item 10). */
+  const useOf = async (patientId: string, base: string, id: string): Promise<Json> => {
+    const equipment = base === A ? { arterialLineId: id } : { venousLineId: id };
+    return { sessionId: await endedOf(w.a, patientId, equipment), patientId };
+  };
   const assignedLine = async (base: string, patientId: string) => {
     const line = await receive(w.a, base);
     expectStatus(await step(w.a, base, line.id, 'asignacion', { patientId }), 200);
@@ -63,11 +66,11 @@ describe('LineasArterial and LineasVenosa over HTTP', () => {
     assert.equal(assigned.body.status, 'assigned');
     expectStatus(await step(w.a, A, id, 'asignacion', { patientId: await patient(w.a) }), 409, 'bloodline-already-assigned');
 
-    const used = expectStatus(await step(w.a, A, id, 'usos', await useOf(p)), 200);
+    const used = expectStatus(await step(w.a, A, id, 'usos', await useOf(p, A, id)), 200);
     assert.equal(used.body.uses, 1);
     assert.equal(used.body.status, 'discarded');
     assert.equal(used.body.discardReason, 'single-use');
-    expectStatus(await step(w.a, A, id, 'usos', await useOf(p)), 409, 'bloodline-discarded');
+    expectStatus(await step(w.a, A, id, 'usos', await useOf(p, A, id)), 409, 'bloodline-discarded');
 
     const history = expectStatus(await w.call(w.a, 'GET', `${A}/${id}/historial`), 200);
     assert.deepEqual(
@@ -89,8 +92,8 @@ describe('LineasArterial and LineasVenosa over HTTP', () => {
     const id = await assignedLine(V, p);
     const line = expectStatus(await w.call(w.a, 'GET', `${V}/${id}`), 200);
     assert.equal(line.body.maxUses, 2);
-    expectStatus(await step(w.a, V, id, 'usos', await useOf(await patient(w.a))), 409, 'bloodline-of-another-patient');
-    const first = expectStatus(await step(w.a, V, id, 'usos', await useOf(p)), 200);
+    expectStatus(await step(w.a, V, id, 'usos', await useOf(await patient(w.a), V, id)), 409, 'bloodline-of-another-patient');
+    const first = expectStatus(await step(w.a, V, id, 'usos', await useOf(p, V, id)), 200);
     assert.equal(first.body.status, 'in-use');
 
     const waiting = expectStatus(await w.call(w.a, 'GET', `${V}/listas?pacienteId=${p}`), 200);
@@ -103,7 +106,7 @@ describe('LineasArterial and LineasVenosa over HTTP', () => {
     assert.equal(stored.body.status, 'stored');
     const ready = expectStatus(await w.call(w.a, 'GET', `${V}/listas?pacienteId=${p}`), 200);
     assert.equal((ready.body.items as { line: { id: string }; ready: boolean }[]).find((i) => i.line.id === id)?.ready, true);
-    const last = expectStatus(await step(w.a, V, id, 'usos', await useOf(p)), 200);
+    const last = expectStatus(await step(w.a, V, id, 'usos', await useOf(p, V, id)), 200);
     assert.equal(last.body.status, 'discarded');
     assert.equal(last.body.discardReason, 'max-uses-reached');
   });

@@ -2,14 +2,18 @@
 // the lifecycle of use, disinfection, maintenance and tickets, the may-start verdict, tenancy and permissions.
 import assert from 'node:assert/strict';
 import { expectStatus, pointers, startMonitoresWorld, unique, type Json, type MonitoresWorld, machineBody } from './monitoresWorld.js';
-import { sessionSeeds, type SessionOf } from './referenceSeeds.js';
+import { randomUUID } from 'node:crypto';
+import { startMachineUse } from '../../src/commands/monitores/machineWrites.js';
+import { endedSessionSeeds, sessionSeeds, type EndedSessionOf, type SessionOf } from './referenceSeeds.js';
 
 describe('Monitores over HTTP', () => {
   let w: MonitoresWorld;
   let sessionOf: SessionOf;
+  let endedOf: EndedSessionOf;
   before(async () => {
     w = await startMonitoresWorld();
     sessionOf = sessionSeeds(w);
+    endedOf = endedSessionSeeds(w, sessionOf);
   });
   after(async () => w?.close());
 
@@ -69,12 +73,20 @@ describe('Monitores over HTTP', () => {
     const patientId = await w.patient(w.a);
     // The test clock starts years after install: record a maintenance so the plan is not overdue by days.
     expectStatus(await post(`/monitores/${id}/mantenimientos-preventivos`, { performedOn: today(), actions: 'Initial check' }), 200);
+    // The session's start claims the machine (as POST .../inicio does); a session that has not ended records no use by hand.
     const [s1, s2] = [await sessionOf(w.a, patientId), await sessionOf(w.a, patientId)];
-    const used = expectStatus(await post(`/monitores/${id}/usos`, { sessionId: s1, patientId }), 200);
-    assert.equal(used.body.status, 'in-use');
-    expectStatus(await post(`/monitores/${id}/usos`, { sessionId: s2, patientId }), 409, 'may-not-start');
-    const ended = expectStatus(await post(`/monitores/${id}/fin-uso`, { sessionId: s1, operatingHours: 4.5 }), 200);
-    assert.deepEqual([ended.body.status, ended.body.hourMeter, ended.body.sessionCount], ['awaiting-disinfection', 4.5, 1]);
+    const claimed = await startMachineUse(w.server.services, startCtx(), id, { sessionId: s1, patientId });
+    assert.equal(claimed.state.status, 'in-use');
+    expectStatus(await post(`/monitores/${id}/usos`, { sessionId: s2, patientId }), 409, 'session-not-ended');
+    expectStatus(await post(`/monitores/${id}/fin-uso`, { sessionId: s1 }), 409, 'session-not-ended');
+    // Another session of the patient that ended on it (charted after a downtime): its 1 h 30 min count, the holder keeps it.
+    const earlier = await endedOf(w.a, patientId, { machineId: id }, 90);
+    const counted = expectStatus(await post(`/monitores/${id}/usos`, { sessionId: earlier, patientId }), 200);
+    assert.deepEqual([counted.body.status, counted.body.hourMeter, counted.body.sessionCount], ['in-use', 1.5, 1]);
+    // Once the holder has ended (4 h 30 min), fin-uso gives the machine back as its end does, with its hours.
+    await endedOf(w.a, patientId, { machineId: id }, 270, s1);
+    const ended = expectStatus(await post(`/monitores/${id}/fin-uso`, { sessionId: s1 }), 200);
+    assert.deepEqual([ended.body.status, ended.body.hourMeter, ended.body.sessionCount], ['awaiting-disinfection', 6, 2]);
     const verdict = expectStatus(await w.call(w.a, 'GET', `/monitores/${id}/puede-iniciar?pacienteId=${patientId}`), 200);
     assert.deepEqual(
       verdict.body.reasons.map((r: Json) => r.code),
@@ -107,6 +119,7 @@ describe('Monitores over HTTP', () => {
         'PreventiveMaintenancePerformed',
         'MachineUseStarted',
         'MachineUseEnded',
+        'MachineUseEnded',
         'MachineDisinfected',
         'MachineCalibrated',
       ],
@@ -130,9 +143,9 @@ describe('Monitores over HTTP', () => {
     const id = (await w.register(w.a, { model })).body.id as string;
     const patientId = await w.patient(w.a);
     expectStatus(await post(`/monitores/${id}/mantenimientos-preventivos`, { performedOn: today(), actions: 'Initial check' }), 200);
-    for (const session of [await sessionOf(w.a, patientId), await sessionOf(w.a, patientId), await sessionOf(w.a, patientId)]) {
+    for (let i = 0; i < 3; i++) {
+      const session = await endedOf(w.a, patientId, { machineId: id }, 20 * 60);
       expectStatus(await post(`/monitores/${id}/usos`, { sessionId: session, patientId }), 200);
-      expectStatus(await post(`/monitores/${id}/fin-uso`, { sessionId: session, operatingHours: 20 }), 200);
     }
     const machine = expectStatus(await w.call(w.a, 'GET', `/monitores/${id}`), 200);
     assert.deepEqual([machine.body.status, machine.body.maintenance.hoursLeft, machine.body.maintenance.overdue], ['available', -10, true]);
@@ -144,8 +157,8 @@ describe('Monitores over HTTP', () => {
     );
     assert.match(verdict.body.reasons[0].message, /10 operating hours/);
     const fourth = await sessionOf(w.a, patientId);
-    const refused = expectStatus(await post(`/monitores/${id}/usos`, { sessionId: fourth, patientId }), 409, 'may-not-start');
-    assert.ok(refused.body.detail.includes('overdue'));
+    const refused = startMachineUse(w.server.services, startCtx(), id, { sessionId: fourth, patientId });
+    await assert.rejects(refused, (err: Error & { code?: string }) => err.code === 'may-not-start' && err.message.includes('overdue'));
     const fresh = (await w.register(w.a)).body.id as string;
     expectStatus(await post(`/monitores/${fresh}/mantenimientos-preventivos`, { performedOn: today(), actions: 'Initial check' }), 200);
     const due = expectStatus(await w.call(w.a, 'GET', '/monitores?pmVenceEnDias=7'), 200);
@@ -165,6 +178,35 @@ describe('Monitores over HTTP', () => {
     assert.ok(other.body.reasons.some((r: Json) => r.code === 'isolation-patient'));
     const foreign = await w.patient(w.b);
     expectStatus(await w.call(w.a, 'GET', `/monitores/${plain}/puede-iniciar?pacienteId=${foreign}`), 422, 'validation-failed');
+  });
+
+  it('isolation as sets: a patient co-infected with HBV and HCV on a machine serving both; HCV machines are company policy', async () => {
+    const serology = (tests: string[]) => tests.map((test) => ({ test, result: 'positive', sampleDate: '2025-01-15' }));
+    const coInfected = await w.patient(w.a, { serology: serology(['HBsAg', 'antiHCV']) });
+    const hbvOnly = await w.patient(w.a, { serology: serology(['HBsAg']) });
+    const both = (await w.register(w.a, { isolation: ['HCV', 'HBV'] })).body;
+    const hbv = (await w.register(w.a, { isolation: 'HBV' })).body.id as string;
+    const isolationCodes = async (machine: string, patient: string): Promise<string[]> => {
+      const verdict = expectStatus(await w.call(w.a, 'GET', `/monitores/${machine}/puede-iniciar?pacienteId=${patient}`), 200);
+      return verdict.body.reasons.map((r: Json) => r.code as string).filter((c: string) => c.startsWith('isolation'));
+    };
+    assert.deepEqual(await isolationCodes(both.id, coInfected), []);
+    // By default only HBV needs a machine of its own (shared/domain.md): the co-infected patient may use an HBV machine.
+    assert.deepEqual(await isolationCodes(hbv, coInfected), []);
+    // A machine that serves HCV never takes a patient without HCV.
+    assert.deepEqual(await isolationCodes(both.id, hbvOnly), ['isolation-machine']);
+    // The company dedicates machines to HCV too: now the co-infected patient needs a machine serving HCV.
+    const policy = expectStatus(await w.call(w.a, 'GET', '/empresas/actual/politica'), 200);
+    const settings = { isolation: { dedicatedMachineFor: ['HBV', 'HCV'] } };
+    const put = await w.call(w.a, 'PUT', '/empresas/actual/politica', {
+      json: { settings, reason: 'HCV machines' },
+      headers: { 'if-match': policy.headers.get('etag')! },
+    });
+    expectStatus(put, 200);
+    assert.deepEqual(await isolationCodes(hbv, coInfected), ['isolation-patient']);
+    assert.deepEqual(await isolationCodes(both.id, coInfected), []);
+    const read = expectStatus(await w.call(w.a, 'GET', `/monitores/${both.id}`), 200);
+    assert.deepEqual(read.body.isolation, ['HBV', 'HCV']);
   });
 
   it('a corrective ticket closed with a failed test leaves the machine out of service; all passed restores the status', async () => {
@@ -244,4 +286,14 @@ describe('Monitores over HTTP', () => {
   });
 
   const today = (): string => w.server.clock.now().toISOString().slice(0, 10);
+  /** The context of the session start's claim (POST /dialisis/sesiones/{id}/inicio claims the machine this way). */
+  const startCtx = () => ({
+    tenantId: w.server.admin.companyId,
+    actor: 'test-session-start',
+    sessionId: null,
+    correlationId: randomUUID(),
+    ip: null,
+    userAgent: null,
+    at: w.server.clock.now().toISOString(),
+  });
 });

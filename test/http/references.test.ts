@@ -109,7 +109,8 @@ describe('References named in a body are real', () => {
       refused(await post(path, { sessionId: foreign, patientId: patient }), '/body/sessionId', /no such dialysis session/);
       refused(await post(path, { sessionId: othersSession, patientId: patient }), '/body/sessionId', /another patient/);
     }
-    expectStatus(await post(`/filtros-dialisis/${dialyzer}/usos`, { sessionId: own, patientId: patient }), 200);
+    // Of the patient but not ended: a use by hand is only for an ended session (issue 21 item 10).
+    expectStatus(await post(`/filtros-dialisis/${dialyzer}/usos`, { sessionId: own, patientId: patient }), 409, 'session-not-ended');
     const disinfection = (afterSessionId: string) => post(`/monitores/${machine}/desinfecciones`, { method: 'heat', afterSessionId });
     refused(await disinfection(randomUUID()), '/body/afterSessionId', /no such dialysis session/);
     refused(await disinfection(foreign), '/body/afterSessionId', /no such dialysis session/);

@@ -2,6 +2,9 @@
 // (architecture.md, Company policy). Defaults and ranges follow domain.md 2.10-2.13 and 3.3-3.8.
 
 export type OverdueMode = 'block' | 'warn';
+/** An infection a machine may be dedicated to (as a patient's serology implies it). */
+export type IsolationCategory = 'HBV' | 'HCV' | 'HIV';
+export const ISOLATION_CATEGORIES: readonly IsolationCategory[] = ['HBV', 'HCV', 'HIV'];
 
 export interface DialyzerModelLimit {
   model: string;
@@ -55,6 +58,10 @@ export interface CompanyPolicy {
   disinfection: {
     /** A station and its machine must be disinfected between two patients. */
     requiredBetweenPatients: boolean;
+  };
+  isolation: {
+    /** Infections whose patients are dialysed only on a machine serving them (domain.md: HBsAg+ -> isolation machine). */
+    dedicatedMachineFor: IsolationCategory[];
   };
   records: {
     /** Hours after signing during which a signed record may still be edited (0 = never; afterwards only addenda). */
@@ -115,6 +122,7 @@ export const DEFAULT_POLICY: CompanyPolicy = deepFreeze<CompanyPolicy>({
   bloodlineReuse: { enabled: false, maxUses: 12 },
   maintenance: { preventiveEveryHours: 1500, preventiveEveryDays: 180, overdueMode: 'block', modelOverrides: [] },
   disinfection: { requiredBetweenPatients: true },
+  isolation: { dedicatedMachineFor: ['HBV'] },
   records: { signedEditWindowHours: 24 },
   sessionLimits: { readings: 300, complications: 50, medications: 50, pauses: 20, amendments: 100, addenda: 50 },
   adequacy: { ufRateThresholdMlKgH: 13, ktvMinimum: 1.2, ktvTarget: 1.4, urrMinimumPercent: 65 },

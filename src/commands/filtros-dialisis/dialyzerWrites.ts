@@ -6,7 +6,7 @@ import { newId, uuidV5 } from '../eventIds.js';
 import { uniqueClaimDecider } from '../uniqueClaim.js';
 import { withClaims, type UniqueGuard } from '../uniqueClaimWrites.js';
 import { patientDecider } from '../pacientes/patientDecider.js';
-import { mustBeSessionOf } from '../dialisis/session/sessionReferenceWrites.js';
+import { byHandContext, mustBeSessionOf, useByHandOf } from '../dialisis/session/sessionReferenceWrites.js';
 import { LIMITS } from '../../limits.js';
 import type { AppServices } from '../../services.js';
 import { companyPolicy } from '../../queries/empresas/companyPolicy.js';
@@ -136,6 +136,20 @@ export async function recordDialyzerUse(
   await mustBeSessionOf(services.events, ctx.tenantId, data); // a session of this company and this patient
   const [patient, policy] = await Promise.all([patientFacts(services, ctx.tenantId, data.patientId), reusePolicy(services, ctx.tenantId)]);
   return send(services, ctx, { type: 'RecordDialyzerUse', aggregateId: dialyzerId, data: { ...data, patient, policy } }, ifMatch);
+}
+
+/** A use recorded by hand (back-entry): only for an ended session of this patient that used this dialyzer (useByHand.ts). */
+export async function recordDialyzerUseByHand(
+  services: AppServices,
+  ctx: CommandContext,
+  dialyzerId: string,
+  data: { sessionId: string; patientId: string },
+  ifMatch: number | null,
+): Promise<Result> {
+  const state = await dialyzerState(services, ctx.tenantId, dialyzerId);
+  const use = await useByHandOf(services.events, ctx.tenantId, data, 'dialyzer', dialyzerId);
+  if (use.applied) return { state, revision: -1, position: null, events: [] }; // the session's end already counted it
+  return recordDialyzerUse(services, byHandContext(ctx, 'dialyzer', data.sessionId), dialyzerId, data, ifMatch);
 }
 
 /** Claims the dialyzer for a session at its start: every pre-use rule judged now; the holder's retry decides nothing. */

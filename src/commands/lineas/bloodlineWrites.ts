@@ -3,7 +3,7 @@
 import { handleCommand, loadAggregate, type CommandContext, type CommandResult } from '../handleCommand.js';
 import { notFound } from '../decider.js';
 import { invalidFields } from '../fieldChecks.js';
-import { mustBeSessionOf } from '../dialisis/session/sessionReferenceWrites.js';
+import { byHandContext, mustBeSessionOf, useByHandOf } from '../dialisis/session/sessionReferenceWrites.js';
 import { newId, uuidV5 } from '../eventIds.js';
 import { uniqueClaimDecider } from '../uniqueClaim.js';
 import { withClaims, type UniqueGuard } from '../uniqueClaimWrites.js';
@@ -109,6 +109,25 @@ export async function recordBloodlineUse(
   await mustBeSessionOf(services.events, ctx.tenantId, data);
   const policy = await linePolicy(services, ctx.tenantId);
   return run(services, ctx, lineType, id, { type: 'RecordBloodlineUse', data: { ...data, policy } }, ifMatch);
+}
+
+/** A use recorded by hand (back-entry): only for an ended session of this patient that used this line (useByHand.ts). */
+export async function recordBloodlineUseByHand(
+  services: AppServices,
+  ctx: CommandContext,
+  lineType: LineType,
+  id: string,
+  data: { sessionId: string; patientId: string },
+  ifMatch: number | null,
+): Promise<Result> {
+  const line = await services.events.readStream(stream(ctx.tenantId, lineType, id), { maxCount: 1 });
+  if (line.length === 0) throw notFound('bloodline');
+  const use = await useByHandOf(services.events, ctx.tenantId, data, lineType, id);
+  if (use.applied) {
+    const { state, revision } = await loadAggregate(services.events, bloodlineDecider(lineType), stream(ctx.tenantId, lineType, id));
+    return { state, revision, position: null, events: [] }; // the session's end already counted it
+  }
+  return recordBloodlineUse(services, byHandContext(ctx, lineType, data.sessionId), lineType, id, data, ifMatch);
 }
 
 /** Claims the line for a session at its start (every rule of a use judged now); the holder's retry decides nothing. */

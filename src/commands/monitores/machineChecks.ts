@@ -1,6 +1,6 @@
 // Field rules of a machine's own data: checked on registration and on the machine a correction would leave.
 import { FieldChecks, isRealDate, notFutureDate } from '../fieldChecks.js';
-import type { MachineFields } from './machineEvents.js';
+import { servedCategories, type MachineFields, type MachineServes } from './machineEvents.js';
 
 export function checkMachineFields(f: MachineFields, at: string): void {
   const checks = new FieldChecks();
@@ -14,8 +14,13 @@ export function checkMachineFields(f: MachineFields, at: string): void {
   checks.throwIfAny();
 }
 
+/** A set of isolation categories kept in one order, so the same set is always the same value. */
+export const normalIsolation = (isolation: MachineServes): MachineServes =>
+  Array.isArray(isolation) ? servedCategories(isolation) : isolation;
+
 export const trimmedMachine = (f: MachineFields): MachineFields => ({
   ...f,
+  isolation: normalIsolation(f.isolation),
   code: f.code.trim(),
   serial: f.serial.trim(),
   brand: f.brand.trim(),

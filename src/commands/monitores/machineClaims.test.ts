@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { scenario } from '../givenWhenThen.js';
 import type { DomainError } from '../decider.js';
 import { machineDecider } from './machineDecider.js';
-import type { MachineCommand, MachineEvent, MaintenancePolicy } from './machineEvents.js';
+import type { MachineCommand, MachineEvent, StartPolicy } from './machineEvents.js';
 
 const given = scenario(machineDecider);
 const at = '2025-03-01T10:00:00.000Z';
@@ -24,7 +24,13 @@ const registered: MachineEvent = {
     isolation: 'none',
   },
 };
-const plan: MaintenancePolicy = { preventiveEveryHours: 1500, preventiveEveryDays: 180, overdueMode: 'block', revision: 3 };
+const plan: StartPolicy = {
+  preventiveEveryHours: 1500,
+  preventiveEveryDays: 180,
+  overdueMode: 'block',
+  revision: 3,
+  dedicatedMachineFor: ['HBV'],
+};
 const patient = { exists: true, active: true, isolation: [] as string[] };
 const start = (sessionId = 'ses1', patientId = 'p1') => cmd('StartMachineUse', { sessionId, patientId, patient, maintenance: plan });
 const started: MachineEvent = {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { failedFields, scenario } from '../givenWhenThen.js';
 import type { DomainError } from '../decider.js';
 import { machineDecider } from './machineDecider.js';
-import type { MachineCommand, MachineEvent, MachineFields, MaintenancePolicy } from './machineEvents.js';
+import type { MachineCommand, MachineEvent, MachineFields, StartPolicy } from './machineEvents.js';
 
 const given = scenario(machineDecider);
 const at = '2025-03-01T10:00:00.000Z';
@@ -24,9 +24,15 @@ const registered = (f: Partial<MachineFields> = {}): MachineEvent => ({
   type: 'MachineRegistered',
   data: { machineId: 'm1', ...fields, ...f },
 });
-const plan: MaintenancePolicy = { preventiveEveryHours: 1500, preventiveEveryDays: 180, overdueMode: 'block', revision: 3 };
+const plan: StartPolicy = {
+  preventiveEveryHours: 1500,
+  preventiveEveryDays: 180,
+  overdueMode: 'block',
+  revision: 3,
+  dedicatedMachineFor: ['HBV'],
+};
 const patient = { exists: true, active: true, isolation: [] as string[] };
-const start = (overrides: { patient?: typeof patient; maintenance?: MaintenancePolicy } = {}, when = at) =>
+const start = (overrides: { patient?: typeof patient; maintenance?: StartPolicy } = {}, when = at) =>
   cmd('StartMachineUse', { sessionId: 'ses1', patientId: 'p1', patient, maintenance: plan, ...overrides }, when);
 const started: MachineEvent = {
   type: 'MachineUseStarted',

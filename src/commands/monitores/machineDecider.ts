@@ -5,7 +5,7 @@ import { DomainError, notFound, rule } from '../decider.js';
 import { FieldChecks, invalidFields, isRealDate, notFutureDate } from '../fieldChecks.js';
 import { CORRECTABLE_MACHINE_FIELDS, type MachineCommand, type MachineEvent, type MachineStatus } from './machineEvents.js';
 import { applyMachinePatch, evolveMachine, initialMachineState, type MachineState } from './machineState.js';
-import { checkMachineFields, optionalText, textOf, trimmedMachine } from './machineChecks.js';
+import { checkMachineFields, normalIsolation, optionalText, textOf, trimmedMachine } from './machineChecks.js';
 import { decideTicket } from './repairTicketRules.js';
 import { startVerdict } from './startRules.js';
 
@@ -25,7 +25,9 @@ function requireStatus(state: MachineState, allowed: MachineStatus[], action: st
 
 function decideCorrection(command: Extract<MachineCommand, { type: 'CorrectMachine' }>, state: MachineState): MachineEvent[] {
   const current = existing(state).fields;
-  const diff = fieldChanges(current, command.data, CORRECTABLE_MACHINE_FIELDS);
+  const patch =
+    command.data.isolation === undefined ? command.data : { ...command.data, isolation: normalIsolation(command.data.isolation) };
+  const diff = fieldChanges(current, patch, CORRECTABLE_MACHINE_FIELDS);
   if (!diff) return [];
   // A new isolation type on a machine in use or not disinfected since its last patient would skip that disinfection.
   if ('isolation' in diff.changes && state.status !== 'available') {
@@ -59,11 +61,12 @@ function decideUse(command: Extract<MachineCommand, { type: 'StartMachineUse' | 
     };
     return [{ type: 'MachineUseStarted', data }];
   }
-  const { sessionId, operatingHours, policy } = command.data;
+  const { sessionId, operatingHours, policy, byHand } = command.data;
   if (state.lastSessionId === sessionId) return []; // this session's end was already counted
   const running = state.status === 'in-use' && state.currentSession?.sessionId === sessionId;
   const interrupted = state.interruptedSession?.sessionId === sessionId;
-  if (!running && !interrupted) {
+  // By hand (an ended session's back-entry) the hours count whoever holds the machine now; the holder keeps it.
+  if (!running && !interrupted && !byHand) {
     throw rule('not-in-use-by-session', 'the machine is not in use by this session', { status: state.status });
   }
   new FieldChecks().check(operatingHours > 0 && operatingHours <= 24, 'operatingHours', 'must be more than 0 and at most 24').throwIfAny();
@@ -73,8 +76,10 @@ function decideUse(command: Extract<MachineCommand, { type: 'StartMachineUse' | 
     hourMeter: Math.round((state.hourMeter + operatingHours) * 100) / 100,
     sessionCount: state.sessionCount + 1,
     // After an isolated patient the machine is disinfected whatever the company setting says.
-    disinfectionRequired: policy.disinfectionRequired || (state.currentSession?.patientIsolation ?? []).length > 0,
+    disinfectionRequired:
+      (running || interrupted) && (policy.disinfectionRequired || (state.currentSession?.patientIsolation ?? []).length > 0),
     policyRevision: policy.revision,
+    ...(byHand ? { byHand: true as const } : {}),
   };
   return [{ type: 'MachineUseEnded', data }];
 }

@@ -1,7 +1,7 @@
 // Dialysis machines of a company (stream `<tenant>.machine-<id>`): commands and events. Who/when/why travel in the
 // event metadata (actor, occurredAt, reason); the status is never set directly, it follows from these events.
 import type { CommandEnvelope, DecidedEvent } from '../decider.js';
-import type { MaintenancePlan, OverdueMode } from '../empresas/policySettings.js';
+import { ISOLATION_CATEGORIES, type IsolationCategory, type MaintenancePlan, type OverdueMode } from '../empresas/policySettings.js';
 
 export const MACHINE_STATUSES = [
   'available',
@@ -17,6 +17,14 @@ export type MachineStatus = (typeof MACHINE_STATUSES)[number];
 
 export const MACHINE_ISOLATIONS = ['none', 'HBV', 'HCV', 'HIV'] as const;
 export type MachineIsolation = (typeof MACHINE_ISOLATIONS)[number];
+/** What a machine serves: 'none' (no isolation), one category, or a set of them (issue 21 item 11: HBV + HCV). */
+export type MachineServes = MachineIsolation | IsolationCategory[];
+
+/** The categories a machine serves, as a set in a stable order: 'none' is the empty set. */
+export function servedCategories(isolation: MachineServes): IsolationCategory[] {
+  const given: readonly string[] = Array.isArray(isolation) ? isolation : [isolation];
+  return ISOLATION_CATEGORIES.filter((c) => given.includes(c));
+}
 
 export const TICKET_STATUSES = ['open', 'assigned', 'in-progress', 'waiting-for-part', 'completed', 'closed'] as const;
 export type TicketStatus = (typeof TICKET_STATUSES)[number];
@@ -32,7 +40,7 @@ export type MachineFields = {
   stationId: string;
   installDate: string;
   warrantyEnd?: string;
-  isolation: MachineIsolation;
+  isolation: MachineServes;
 };
 export type MachinePatch = Partial<Omit<MachineFields, 'warrantyEnd'>> & { warrantyEnd?: string | null };
 export const CORRECTABLE_MACHINE_FIELDS = [
@@ -60,6 +68,11 @@ export interface MaintenancePolicy extends MaintenancePlan {
   overdueMode: OverdueMode;
 }
 
+/** What a start on this machine is judged by: its maintenance plan, and the infections that need a machine of their own. */
+export interface StartPolicy extends MaintenancePolicy {
+  dedicatedMachineFor: readonly string[];
+}
+
 export interface ReturnTest {
   name: string;
   passed: boolean;
@@ -72,10 +85,16 @@ export interface ReplacedPart {
 export type MachineCommand =
   | CommandEnvelope<'RegisterMachine', MachineFields>
   | CommandEnvelope<'CorrectMachine', MachinePatch>
-  | CommandEnvelope<'StartMachineUse', { sessionId: string; patientId: string; patient: PatientFacts; maintenance: MaintenancePolicy }>
+  | CommandEnvelope<'StartMachineUse', { sessionId: string; patientId: string; patient: PatientFacts; maintenance: StartPolicy }>
   | CommandEnvelope<
       'EndMachineUse',
-      { sessionId: string; operatingHours: number; policy: { revision: number; disinfectionRequired: boolean } }
+      {
+        sessionId: string;
+        operatingHours: number;
+        policy: { revision: number; disinfectionRequired: boolean };
+        /** A use recorded by hand for an ended session (back-entry): counted even when the session no longer holds the machine. */
+        byHand?: boolean;
+      }
     >
   | CommandEnvelope<'CancelMachineUse', { sessionId: string; reason: string }>
   | CommandEnvelope<'StartDisinfection', { method: string }>
@@ -125,6 +144,8 @@ export type MachineEvent =
         sessionCount: number;
         disinfectionRequired: boolean;
         policyRevision: number;
+        /** Recorded by hand for an ended session (issue 21 item 10); absent when the session's end recorded it. */
+        byHand?: true;
       }
     >
   /** A session's claim given back before its patient got onto the machine: no hours, no session, no disinfection. */
@@ -180,3 +201,6 @@ export const MACHINE_EVENT_TYPES: readonly MachineEvent['type'][] = [
 export function machineValueKey(value: string): string {
   return value.normalize('NFKC').trim().toLowerCase();
 }
+
+/** Operating hours the machine ran for a session: at least one hundredth of an hour once it started. */
+export const operatingHoursOf = (effectiveMinutes: number): number => Math.max(0.01, Math.round((effectiveMinutes / 60) * 100) / 100);

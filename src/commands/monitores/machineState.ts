@@ -151,8 +151,12 @@ export function evolveMachine(state: MachineState, event: MachineEvent): Machine
     }
     case 'MachineUseEnded': {
       const { sessionId, hourMeter, sessionCount, disinfectionRequired } = event.data;
-      // The end of a session a fault interrupted counts its hours; the machine stays where the repair has it.
-      if (state.status !== 'in-use') return { ...state, hourMeter, sessionCount, interruptedSession: null, lastSessionId: sessionId };
+      if (state.status !== 'in-use' || state.currentSession?.sessionId !== sessionId) {
+        // The end of a session a fault interrupted counts its hours; the machine stays where the repair has it. A use by hand
+        // of a session that no longer holds the machine only counts: it never frees a machine another session holds.
+        if (state.interruptedSession?.sessionId !== sessionId) return { ...state, hourMeter, sessionCount };
+        return { ...state, hourMeter, sessionCount, interruptedSession: null, lastSessionId: sessionId };
+      }
       const status = disinfectionRequired ? 'awaiting-disinfection' : 'available';
       return { ...state, status, hourMeter, sessionCount, currentSession: null, lastSessionId: sessionId };
     }

@@ -5,14 +5,21 @@ import { notFound } from '../decider.js';
 import { newId, uuidV5 } from '../eventIds.js';
 import { releaseClaim, withClaims } from '../uniqueClaimWrites.js';
 import { patientDecider } from '../pacientes/patientDecider.js';
-import { mustBeSessionOf, sessionFact } from '../dialisis/session/sessionReferenceWrites.js';
+import { byHandContext, sessionFact, useByHandOf } from '../dialisis/session/sessionReferenceWrites.js';
 import { NO_SUCH_SESSION } from '../dialisis/session/sessionReference.js';
 import { invalidFields } from '../fieldChecks.js';
 import type { AppServices } from '../../services.js';
 import { companyPolicy } from '../../queries/empresas/companyPolicy.js';
 import { streamName, type EventStore } from '../../stores/eventStore.js';
 import { machineDecider } from './machineDecider.js';
-import { machineValueKey, type MachineCommand, type MachineFields, type MachinePatch, type PatientFacts } from './machineEvents.js';
+import {
+  machineValueKey,
+  operatingHoursOf,
+  type MachineCommand,
+  type MachineFields,
+  type MachinePatch,
+  type PatientFacts,
+} from './machineEvents.js';
 import type { MachineState } from './machineState.js';
 import { claimsOf, MACHINE_GUARDS, UNIQUE_MACHINE_FIELDS } from './machineClaimWrites.js';
 import { maintenancePolicyOf } from './startRules.js';
@@ -91,17 +98,32 @@ export async function startMachineUse(
   );
 }
 
-/** A use recorded by hand (not by the session start): the session it names must be of this company and this patient. */
-export async function recordMachineUse(
+/**
+ * A use recorded by hand (issue 21 item 10): only for an ended session of this patient that used this machine, with the
+ * hours of its effective time (never the caller's); it frees the machine only if that session still holds it, so nothing
+ * by hand frees a machine a running session holds. `holderOnly` (fin-uso) refuses it unless the session holds the machine.
+ */
+export async function recordMachineUseByHand(
   services: AppServices,
   ctx: CommandContext,
   machineId: string,
-  data: { sessionId: string; patientId: string },
+  data: { sessionId: string; patientId?: string },
+  options: { holderOnly: boolean },
 ): Promise<Result> {
-  const machine = await services.events.readStream(machineStream(ctx.tenantId, machineId), { maxCount: 1 });
+  const stream = machineStream(ctx.tenantId, machineId);
+  const machine = await services.events.readStream(stream, { maxCount: 1 });
   if (machine.length === 0) throw notFound('machine'); // another company's machine is a 404 before the body is judged
-  await mustBeSessionOf(services.events, ctx.tenantId, data);
-  return startMachineUse(services, ctx, machineId, data);
+  const use = await useByHandOf(services.events, ctx.tenantId, data, 'machine', machineId);
+  if (use.applied) {
+    const { state, revision } = await loadAggregate(services.events, machineDecider, stream);
+    return { state, revision, position: null, events: [] }; // the session's end already counted it
+  }
+  const operatingHours = operatingHoursOf(use.effectiveMinutes);
+  return endMachineUse(services, byHandContext(ctx, 'machine', data.sessionId), machineId, {
+    sessionId: data.sessionId,
+    operatingHours,
+    byHand: !options.holderOnly,
+  });
 }
 
 /** A disinfection after a named session: that session must be one of this company (422 naming afterSessionId). */
@@ -124,7 +146,7 @@ export async function endMachineUse(
   services: AppServices,
   ctx: CommandContext,
   machineId: string,
-  data: { sessionId: string; operatingHours: number },
+  data: { sessionId: string; operatingHours: number; byHand?: boolean },
 ): Promise<Result> {
   const policy = await companyPolicy(services, ctx.tenantId);
   const decided = { revision: policy.revision, disinfectionRequired: policy.settings.disinfection.requiredBetweenPatients };

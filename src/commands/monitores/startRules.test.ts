@@ -15,7 +15,13 @@ describe('machine start rules', () => {
     assert.deepEqual(planFor(maintenance, ' 5008s '), { preventiveEveryHours: 500, preventiveEveryDays: null });
     assert.deepEqual(planFor(maintenance, '4008S'), { preventiveEveryHours: 1500, preventiveEveryDays: 180 });
     const policy = maintenancePolicyOf({ revision: 7, settings: { ...DEFAULT_POLICY, maintenance } }, '5008S');
-    assert.deepEqual(policy, { preventiveEveryHours: 500, preventiveEveryDays: null, overdueMode: 'block', revision: 7 });
+    assert.deepEqual(policy, {
+      preventiveEveryHours: 500,
+      preventiveEveryDays: null,
+      overdueMode: 'block',
+      revision: 7,
+      dedicatedMachineFor: ['HBV'],
+    });
   });
 
   it('is due by hours or by days, whichever comes first', () => {
@@ -38,7 +44,13 @@ describe('machine start rules', () => {
 
   it('gives every reason at once, and only warns about overdue maintenance under warn', () => {
     const machine = { ...basis, hourMeter: 2000, status: 'in-use' as const, isolation: 'HBV' as const };
-    const block = { preventiveEveryHours: 1500, preventiveEveryDays: 180, overdueMode: 'block' as const, revision: 1 };
+    const block = {
+      preventiveEveryHours: 1500,
+      preventiveEveryDays: 180,
+      overdueMode: 'block' as const,
+      revision: 1,
+      dedicatedMachineFor: ['HBV', 'HCV'],
+    };
     const verdict = startVerdict(machine, { isolation: ['HCV'] }, block, at);
     assert.deepEqual(
       verdict.reasons.map((r) => r.code),

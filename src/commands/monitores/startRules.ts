@@ -1,7 +1,7 @@
 // May this machine start a session for this patient now: every reason it may not, and what only warns. Pure, so the
 // decider (at start of use) and the floor query (before it) judge with the same rules.
 import type { CompanyPolicy, MaintenancePlan } from '../empresas/policySettings.js';
-import type { MachineIsolation, MachineStatus, MaintenancePolicy } from './machineEvents.js';
+import { servedCategories, type MachineServes, type MachineStatus, type StartPolicy } from './machineEvents.js';
 
 export interface StartReason {
   code: string;
@@ -40,12 +40,13 @@ export function planFor(maintenance: CompanyPolicy['maintenance'], model: string
   return { preventiveEveryHours: plan.preventiveEveryHours, preventiveEveryDays: plan.preventiveEveryDays };
 }
 
-/** The maintenance policy a decision about this model uses, with the policy revision the event records. */
-export function maintenancePolicyOf(policy: { revision: number; settings: CompanyPolicy }, model: string): MaintenancePolicy {
+/** The policy a start on this model is judged by (maintenance, isolation), with the policy revision the event records. */
+export function maintenancePolicyOf(policy: { revision: number; settings: CompanyPolicy }, model: string): StartPolicy {
   return {
     ...planFor(policy.settings.maintenance, model),
     overdueMode: policy.settings.maintenance.overdueMode,
     revision: policy.revision,
+    dedicatedMachineFor: policy.settings.isolation.dedicatedMachineFor,
   };
 }
 
@@ -62,27 +63,37 @@ export function maintenanceDue(basis: MaintenanceBasis, plan: MaintenancePlan, a
   return { hoursLeft, dueDate, overdue };
 }
 
-/** Isolation either way: a dedicated machine only for its patients, and an isolated patient only on a machine of theirs. */
-export function isolationReasons(machine: MachineIsolation, patientIsolation: readonly string[]): StartReason[] {
+/**
+ * Isolation as sets (issue 21 item 11): a machine serving infections only takes a patient who has every one of them, and
+ * a patient whose infection the company dedicates machines to (policy; default HBV, shared/domain.md) only a machine
+ * serving it. A patient co-infected with HBV and HCV may so use a machine serving both, or (HCV not dedicated) an HBV one.
+ */
+export function isolationReasons(
+  machine: MachineServes,
+  patientIsolation: readonly string[],
+  dedicatedFor: readonly string[],
+): StartReason[] {
   const reasons: StartReason[] = [];
-  if (machine !== 'none' && !patientIsolation.includes(machine)) {
+  const served: readonly string[] = servedCategories(machine);
+  for (const category of served) {
+    if (patientIsolation.includes(category)) continue;
     reasons.push({
       code: 'isolation-machine',
-      message: `this machine is dedicated to ${machine} patients; the patient is not under ${machine} isolation`,
+      message: `this machine serves ${category} patients; the patient is not under ${category} isolation`,
     });
   }
   for (const needed of patientIsolation) {
-    if (needed === machine) continue;
-    const what = machine === 'none' ? 'a machine without isolation' : `a ${machine} machine`;
+    if (!dedicatedFor.includes(needed) || served.includes(needed)) continue;
+    const what = served.length === 0 ? 'a machine without isolation' : `a machine serving ${served.join(' + ')}`;
     reasons.push({ code: 'isolation-patient', message: `the patient is under ${needed} isolation and may not use ${what}` });
   }
   return reasons;
 }
 
 export function startVerdict(
-  machine: MaintenanceBasis & { status: MachineStatus; isolation: MachineIsolation },
+  machine: MaintenanceBasis & { status: MachineStatus; isolation: MachineServes },
   patient: { isolation: readonly string[] },
-  maintenance: MaintenancePolicy,
+  maintenance: StartPolicy,
   at: string,
 ): StartVerdict {
   const reasons: StartReason[] = [];
@@ -102,6 +113,6 @@ export function startVerdict(
     };
     (maintenance.overdueMode === 'block' ? reasons : warnings).push(overdue);
   }
-  reasons.push(...isolationReasons(machine.isolation, patient.isolation));
+  reasons.push(...isolationReasons(machine.isolation, patient.isolation, maintenance.dedicatedMachineFor));
   return { allowed: reasons.length === 0, reasons, warnings };
 }

@@ -9,7 +9,8 @@ export const MACHINES = 'machines';
 
 export const monitoresProjection: Projection = {
   name: MONITORES_PROJECTION,
-  version: 1,
+  // 2: a late end of a session that no longer holds the machine never frees it (issue 21 item 10): machines fold again.
+  version: 2,
   collections: {
     [MACHINES]: [
       { keys: { tenantId: 1, codeKey: 1, id: 1 }, name: 'by_code' },

@@ -2,7 +2,13 @@
 // the rules cannot drift. The PUT body is the same shape with nothing required: a partial change.
 import type { JsonSchema } from '../../routeTypes.js';
 import { freeText } from '../../commonSchemas.js';
-import { MAX_MODEL_OVERRIDES, MODEL_NAME_MAX_LENGTH, OVERDUE_MODES, POLICY_RANGES } from '../../../commands/empresas/policySettings.js';
+import {
+  ISOLATION_CATEGORIES,
+  MAX_MODEL_OVERRIDES,
+  MODEL_NAME_MAX_LENGTH,
+  OVERDUE_MODES,
+  POLICY_RANGES,
+} from '../../../commands/empresas/policySettings.js';
 
 function num(pointer: string, description: string, nullable = false): JsonSchema {
   const range = POLICY_RANGES[pointer]!;
@@ -79,6 +85,16 @@ function policySchema(partial: boolean): JsonSchema {
     }),
     disinfection: g('Disinfection', {
       requiredBetweenPatients: bool('A station and its machine must be disinfected between two patients'),
+    }),
+    isolation: g('Isolation machines', {
+      dedicatedMachineFor: {
+        type: 'array',
+        uniqueItems: true,
+        items: { enum: [...ISOLATION_CATEGORIES] },
+        description:
+          'Infections whose patients are dialysed only on a machine serving them (default HBV: HBsAg+ -> isolation machine); ' +
+          'e.g. add HCV when the unit dedicates machines to HCV too',
+      },
     }),
     records: g('Signed records', {
       signedEditWindowHours: num('/records/signedEditWindowHours', 'Hours after signing a record may still be edited (then only addenda)'),

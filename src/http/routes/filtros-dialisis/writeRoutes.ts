@@ -9,7 +9,7 @@ import {
   assignDialyzer,
   discardDialyzer,
   receiveDialyzer,
-  recordDialyzerUse,
+  recordDialyzerUseByHand,
   recordPreUseChecks,
   reprocessDialyzer,
 } from '../../../commands/filtros-dialisis/dialyzerWrites.js';
@@ -131,14 +131,16 @@ export const writeRoutes: RouteDecl[] = [
   }),
   actionRoute({
     path: 'usos',
-    summary: 'Record a use of the dialyzer in a session',
+    summary: 'Record by hand the use of the dialyzer in an ended session (back-entry)',
     description:
-      'Refused (409, type = the first reason, reasons[] = every one) unless the dialyzer is ready for this patient: same patient, ' +
-      'not discarded or quarantined, reprocessed since its last use, uses below the maximum of its model, and for a reuse the ' +
-      'pre-use checks passed, germicide dwell and storage time within policy. A single-use dialyzer is discarded after its use. ' +
-      'The session must be one of this patient in this company (422 naming sessionId).',
+      "A session's start claims its dialyzer and its end records the use; by hand only for a session of this patient in this " +
+      'company (422 naming sessionId) that has ended (409 session-not-ended: a running session keeps its dialyzer) and used this ' +
+      'dialyzer (409 not-equipment-of-session); a use already counted changes nothing. Refused (409, type = the first reason, ' +
+      'reasons[] = every one) unless the dialyzer is ready for this patient: same patient, not discarded or quarantined, ' +
+      'reprocessed since its last use, uses below the maximum of its model, and for a reuse the pre-use checks passed, germicide ' +
+      'dwell and storage time within policy. A single-use dialyzer is discarded after its use.',
     body: UseBody,
-    write: recordDialyzerUse,
+    write: recordDialyzerUseByHand,
   }),
   actionRoute({
     path: 'descarte',

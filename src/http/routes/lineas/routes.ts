@@ -11,7 +11,7 @@ import {
   assignBloodline,
   discardBloodline,
   receiveBloodline,
-  recordBloodlineUse,
+  recordBloodlineUseByHand,
   reprocessBloodline,
 } from '../../../commands/lineas/bloodlineWrites.js';
 import { LINEAS_PROJECTION } from '../../../projections/lineas/lineasProjection.js';
@@ -217,10 +217,10 @@ export function lineRoutes(c: LineGroupConfig): RouteDecl[] {
     stepRoute<{ sessionId: string; patientId: string }>(
       c,
       'usos',
-      `Record a use of a ${c.noun} in a session`,
-      'Refused for another patient, over the maximum, awaiting reprocessing or discarded. A line that reaches its maximum (a single-use line after its use) is discarded by the use itself. The session must be one of this patient in this company (422 naming sessionId).',
+      `Record by hand the use of a ${c.noun} in an ended session (back-entry)`,
+      "A session's start claims its lines and its end records the use; by hand only for a session of this patient in this company (422 naming sessionId) that has ended (409 session-not-ended: a running session keeps its lines) and used this line (409 not-equipment-of-session); a use already counted changes nothing. Refused for another patient, over the maximum, awaiting reprocessing or discarded. A line that reaches its maximum (a single-use line after its use) is discarded by the use itself.",
       UseBody,
-      (ctx, id, body, ifMatch) => recordBloodlineUse(ctx.services, commandCtx(ctx), lineType, id, body, ifMatch),
+      (ctx, id, body, ifMatch) => recordBloodlineUseByHand(ctx.services, commandCtx(ctx), lineType, id, body, ifMatch),
     ),
     stepRoute<{ disinfectant: string; integrity: 'passed' | 'leak' | 'kinked-or-cracked' | 'clotted' }>(
       c,

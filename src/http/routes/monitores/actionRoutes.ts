@@ -6,7 +6,7 @@ import type { CommandContext, CommandResult } from '../../../commands/handleComm
 import { newId } from '../../../commands/eventIds.js';
 import type { MachineCommand } from '../../../commands/monitores/machineEvents.js';
 import type { MachineState } from '../../../commands/monitores/machineState.js';
-import { endMachineUse, machineCommand, recordDisinfection, recordMachineUse } from '../../../commands/monitores/machineWrites.js';
+import { machineCommand, recordDisinfection, recordMachineUseByHand } from '../../../commands/monitores/machineWrites.js';
 import { commandCtx, conflict409, ok, precondition412, withFieldPointers, type NoInput } from '../shared/recordSupport.js';
 import { IdSchema } from '../shared/fieldSchemas.js';
 import {
@@ -82,18 +82,23 @@ const plain =
 export const machineActionRoutes: RouteDecl[] = [
   actionRoute(
     'usos',
-    'Start a use: a dialysis session on this machine (the daily record drives it)',
+    'Record by hand the use of an ended session (back-entry): its operating hours and one session',
     StartUseBody,
-    (ctx, cmd, params, body) => recordMachineUse(ctx.services, cmd, params.id, body as { sessionId: string; patientId: string }),
-    'Refused (409 may-not-start, every reason in `reasons`) when the machine is not available, awaits disinfection, is overdue ' +
-      'for preventive maintenance under a blocking policy, or isolation does not match either way. A patient not of this company, or a ' +
-      'session that is not one of this patient in this company: 422.',
+    (ctx, cmd, params, body) =>
+      recordMachineUseByHand(ctx.services, cmd, params.id, body as { sessionId: string; patientId: string }, { holderOnly: false }),
+    "A session's start claims its machine and its end records the use; by hand only for a session of this patient (422 " +
+      'naming sessionId otherwise) that has ended (409 session-not-ended) on this machine (409 not-equipment-of-session). The hours ' +
+      "are the session's effective treatment time. A machine the session still holds is then free (awaiting disinfection per " +
+      'policy); one another session holds stays with it. A use already counted changes nothing.',
   ),
   actionRoute(
     'fin-uso',
-    'End the use of a session: adds its operating hours and one session; the machine then awaits disinfection (per policy)',
+    'End the use of an ended session that still holds the machine: its operating hours and one session; then disinfection per policy',
     EndUseBody,
-    (ctx, cmd, params, body) => endMachineUse(ctx.services, cmd, params.id, body as { sessionId: string; operatingHours: number }),
+    (ctx, cmd, params, body) => recordMachineUseByHand(ctx.services, cmd, params.id, body as { sessionId: string }, { holderOnly: true }),
+    "What the session's end does by itself, for when it could not: the session must have ended (409 session-not-ended: a " +
+      'running session keeps its machine) and used this machine (409 not-equipment-of-session), and hold it (409 ' +
+      "not-in-use-by-session). The hours are the session's effective treatment time, never given by the caller.",
   ),
   actionRoute('desinfecciones/inicio', 'Start disinfecting the machine', StartDisinfectionBody, plain('StartDisinfection')),
   actionRoute(

@@ -2,6 +2,7 @@
 import type { JsonSchema } from '../../routeTypes.js';
 import { freeText } from '../../commonSchemas.js';
 import { FAULT_SEVERITIES, MACHINE_ISOLATIONS, MACHINE_STATUSES, TICKET_STATUSES } from '../../../commands/monitores/machineEvents.js';
+import { ISOLATION_CATEGORIES } from '../../../commands/empresas/policySettings.js';
 import { DateSchema, DateTimeSchema, IdSchema, ReasonSchema, text } from '../shared/fieldSchemas.js';
 
 export const TAG = 'Monitores';
@@ -16,6 +17,12 @@ const obj = (properties: Record<string, JsonSchema>, required: string[] = Object
 });
 const nullable = (schema: JsonSchema): JsonSchema => ({ anyOf: [schema, { type: 'null' }] });
 const SessionIdSchema = text(64, 'Dialysis session id (the daily record)');
+const IsolationSchema: JsonSchema = {
+  anyOf: [
+    { enum: [...MACHINE_ISOLATIONS] },
+    { type: 'array', minItems: 1, maxItems: ISOLATION_CATEGORIES.length, uniqueItems: true, items: { enum: [...ISOLATION_CATEGORIES] } },
+  ],
+};
 
 const fields: Record<string, JsonSchema> = {
   code: { ...text(40), description: 'Unique within the company, compared trimmed and ignoring case' },
@@ -26,7 +33,13 @@ const fields: Record<string, JsonSchema> = {
   stationId: { ...IdSchema, description: 'Station (puesto) of that location' },
   installDate: DateSchema,
   warrantyEnd: DateSchema,
-  isolation: { enum: [...MACHINE_ISOLATIONS], description: 'A dedicated machine serves only patients under that isolation' },
+  isolation: {
+    ...IsolationSchema,
+    description:
+      'What the machine serves: none, one isolation category, or a set of them (e.g. ["HBV", "HCV"] for co-infected patients). ' +
+      'A dedicated machine takes only patients under every category it serves; a patient under a category the company policy ' +
+      'dedicates machines to (isolation.dedicatedMachineFor, default HBV) only a machine serving it',
+  },
 };
 
 export const RegisterBody = obj(fields, ['code', 'serial', 'brand', 'model', 'locationId', 'stationId', 'installDate', 'isolation']);
@@ -39,15 +52,7 @@ export const CorrectBody: JsonSchema = {
 };
 
 export const StartUseBody = obj({ sessionId: SessionIdSchema, patientId: IdSchema });
-export const EndUseBody = obj({
-  sessionId: SessionIdSchema,
-  operatingHours: {
-    type: 'number',
-    exclusiveMinimum: 0,
-    maximum: 24,
-    description: 'Operating hours of the session (added to the hour meter)',
-  },
-});
+export const EndUseBody = obj({ sessionId: SessionIdSchema });
 export const StartDisinfectionBody = obj({ method: text(100, 'e.g. heat, heat + citric acid, hypochlorite, peracetic acid') });
 export const DisinfectionBody = obj(
   {
@@ -148,7 +153,7 @@ export const MachineView = obj(
     stationId: IdSchema,
     installDate: DateSchema,
     warrantyEnd: DateSchema,
-    isolation: { enum: [...MACHINE_ISOLATIONS] },
+    isolation: IsolationSchema,
     status: { enum: [...MACHINE_STATUSES], description: 'Derived from the history, never set directly' },
     hourMeter: { type: 'number', description: 'Operating hours' },
     sessionCount: { type: 'integer' },
