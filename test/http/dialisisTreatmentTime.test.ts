@@ -50,7 +50,7 @@ describe('Dialisis treatment time over HTTP: stated times, plausible kinetics, s
     const path = await startedAt(patientId, 300);
     for (const minutesAgo of [270, 180, 90]) expectStatus(await s.post(w.nurse.token, `${path}/lecturas`, s.reading(minutesAgo)), 200);
     // The end is stated: not in the future, not before the start, not before a reading.
-    assert.deepEqual(pointers(expectStatus(await s.post(w.nurse.token, `${path}/fin`, { endedAt: s.at(-5) }), 422)), ['/body/endedAt']);
+    assert.deepEqual(pointers(expectStatus(await s.post(w.nurse.token, `${path}/fin`, { endedAt: s.at(-10) }), 422)), ['/body/endedAt']);
     assert.deepEqual(pointers(expectStatus(await s.post(w.nurse.token, `${path}/fin`, { endedAt: s.at(301) }), 422)), ['/body/endedAt']);
     assert.deepEqual(pointers(expectStatus(await s.post(w.nurse.token, `${path}/fin`, { endedAt: s.at(100) }), 422)), ['/body/endedAt']);
     const ended = expectStatus(await s.post(w.nurse.token, `${path}/fin`, { endedAt: s.at(60) }), 200).body;
@@ -119,8 +119,9 @@ describe('Dialisis treatment time over HTTP: stated times, plausible kinetics, s
     expectStatus(await s.post(w.nurse.token, `${path}/post-dialisis`, postBlock()), 200);
     const signed = expectStatus(await s.post(w.nurse.token, `${path}/firma`, { code: await w.stepUpCode(w.nurse) }), 200);
     const etag = signed.headers.get('etag')!;
-    // The start was clicked 30 minutes late: the treatment began at 330 minutes ago.
-    const amend = { block: 'times', changes: { startedAt: s.at(330) }, reason: 'Start clicked late', code: await w.stepUpCode(w.nurse) };
+    // The start was clicked 30 minutes late: the treatment began 30 minutes before the recorded start.
+    const earlier = new Date(Date.parse(signed.body.startedAt as string) - 30 * MINUTE).toISOString();
+    const amend = { block: 'times', changes: { startedAt: earlier }, reason: 'Start clicked late', code: await w.stepUpCode(w.nurse) };
     const amended = expectStatus(await s.post(w.nurse.token, `${path}/enmiendas`, amend, { 'If-Match': etag }), 200).body;
     assert.equal(amended.effectiveMinutes, 270);
     const expected = expectedKinetics(70, 25, 4.5, 3.0, 62.5);
@@ -149,15 +150,17 @@ describe('Dialisis treatment time over HTTP: stated times, plausible kinetics, s
     const patientId = await patientWithAccess();
     const first = await startedAt(patientId, 300);
     expectStatus(await s.post(w.nurse.token, `${first}/lecturas`, s.reading(200)), 200);
-    expectStatus(await s.post(w.nurse.token, `${first}/fin`, { endedAt: s.at(60) }), 200);
+    const endedAt = expectStatus(await s.post(w.nurse.token, `${first}/fin`, { endedAt: s.at(60) }), 200).body.endedAt as string;
     expectStatus(await s.post(w.nurse.token, `${first}/post-dialisis`, postBlock()), 200);
 
     await w.advance(3 * 24 * 60 * MINUTE);
-    const second = await startedAt(patientId, 10);
-    const derived = derivedOf(expectStatus(await s.get(second), 200));
-    // 65.5 kg today less 62.5 kg after the last session; from its end (3 days + 60 min ago) to this start (10 min ago).
+    const second = expectStatus(await s.get(await startedAt(patientId, 10)), 200).body;
+    const derived = derivedOf({ body: second });
+    // 65.5 kg today less 62.5 kg after the last session; from its end to this start, about 3 days and 50 minutes.
     assert.equal(derived.idwgKg, 3);
-    assert.equal(derived.interdialyticHours, round(72 + 50 / 60, 1));
+    const hours = (Date.parse(second.startedAt as string) - Date.parse(endedAt)) / (60 * MINUTE);
+    assert.ok(hours > 72.8 && hours < 73, `${hours}`);
+    assert.equal(derived.interdialyticHours, round(hours, 1));
     assert.equal(derived.longInterval, true);
 
     await w.advance(5 * 24 * 60 * MINUTE);

@@ -10,6 +10,7 @@ const derived: DerivedValues = {
   netPostWeightKg: 70,
   idwgKg: 2.5,
   idwgPercentOfDryWeight: 3.6,
+  interdialyticHours: 44,
   ufGoalL: 3.3,
   achievedUfL: 3,
   machineUfL: 3.1,
@@ -19,6 +20,7 @@ const derived: DerivedValues = {
   urrPercent: 68,
   spKtV: 1.31,
   eKtV: 1.15,
+  longInterval: false,
   notComputed: {},
 };
 const calm: ClinicalFlagInput = {
