@@ -120,7 +120,7 @@ function recordBlock(command: Command<'RecordPreDialysis' | 'RecordPostDialysis'
 function endInstant(state: SessionState, stated: string | undefined, at: string, field: string): string {
   const endedAt = stated ?? at;
   const checks = new FieldChecks();
-  checkEnd(checks, field, { startedAt: state.startedAt!, endedAt }, at, state.entrySpan);
+  checkEnd(checks, field, { startedAt: state.startedAt!, endedAt }, at, state.entrySpan, stated !== undefined);
   checks.throwIfAny();
   return endedAt;
 }

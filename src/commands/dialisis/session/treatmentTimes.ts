@@ -22,10 +22,22 @@ export function checkStart(checks: FieldChecks, field: string, startedAt: string
   if (span) checks.check(Date.parse(startedAt) <= Date.parse(span.first), field, 'must not be after a reading, complication or pause');
 }
 
-/** A stated end: not in the future, after the start, and not before anything recorded inside the treatment. */
-export function checkEnd(checks: FieldChecks, field: string, times: { startedAt: string; endedAt: string }, at: string, span: EntrySpan): void {
+/**
+ * An end: not in the future, after the start, and not before anything recorded inside the treatment. An end at the
+ * server's clock (`stated` false) may equal the start (a session ended as soon as it began).
+ */
+export function checkEnd(
+  checks: FieldChecks,
+  field: string,
+  times: { startedAt: string; endedAt: string },
+  at: string,
+  span: EntrySpan,
+  stated = true,
+): void {
   const end = Date.parse(times.endedAt);
+  const start = Date.parse(times.startedAt);
   checks.check(notFutureInstant(times.endedAt, at), field, 'must not be in the future');
-  checks.check(end > Date.parse(times.startedAt), field, 'must be after the start');
-  if (span) checks.check(end >= Date.parse(span.last), field, 'must not be before a reading, complication or pause');
+  checks.check(stated ? end > start : end >= start, field, 'must be after the start');
+  // The server's clock may trail an entry stated within the clock tolerance (notFutureInstant): only a stated end is held to it.
+  if (span && stated) checks.check(end >= Date.parse(span.last), field, 'must not be before a reading, complication or pause');
 }
