@@ -4,6 +4,7 @@
 // access and values judged then; IDWG only within the policy window, with its interval.
 import assert from 'node:assert/strict';
 import { expectStatus, pointers, startDialisisWorld, type DialisisWorld, type Json } from './dialisisWorld.js';
+import { allText, open } from './pdfRead.js';
 import { MINUTE, postBlock, preBlock, safetyChecks, sessionSteps, type SessionSteps } from './dialisisSessionSteps.js';
 
 const round = (value: number, decimals: number): number => Math.round(value * 10 ** decimals) / 10 ** decimals;
@@ -85,6 +86,11 @@ describe('Dialisis treatment time over HTTP: stated times, plausible kinetics, s
       assert.equal(derived[name], null, name);
       assert.equal((derived.notComputed as Json)[name], 'short-session', name);
     }
+    // The sheet says why, never a number.
+    const sheet = await fetch(`${w.server.url}${path}/hoja`, { headers: { authorization: `Bearer ${w.a}` } });
+    assert.equal(sheet.status, 200);
+    const text = await allText(await open(Buffer.from(await sheet.arrayBuffer())));
+    assert.ok(text.includes('No calculado: sesión corta'), 'the sheet names the withheld values');
 
     const cut = await startedAt(await patientWithAccess(), 200);
     expectStatus(await s.post(w.nurse.token, `${cut}/interrupcion`, { reasonCode: 'access-problem', interruptedAt: s.at(20) }), 200);
