@@ -121,7 +121,14 @@ export const DEFAULT_POLICY: CompanyPolicy = deepFreeze<CompanyPolicy>({
   disinfection: { requiredBetweenPatients: true },
   records: { signedEditWindowHours: 24 },
   sessionLimits: { readings: 300, complications: 50, medications: 50, pauses: 20, amendments: 100, addenda: 50 },
-  adequacy: { ufRateThresholdMlKgH: 13, ktvMinimum: 1.2, ktvTarget: 1.4, urrMinimumPercent: 65, kineticsMinimumMinutes: 120, idwgWindowDays: 4 },
+  adequacy: {
+    ufRateThresholdMlKgH: 13,
+    ktvMinimum: 1.2,
+    ktvTarget: 1.4,
+    urrMinimumPercent: 65,
+    kineticsMinimumMinutes: 120,
+    idwgWindowDays: 4,
+  },
   shifts: { defaultCapacity: 20, patientsPerNurse: 4 },
   staff: { licenceWarningDays: 30 },
 });

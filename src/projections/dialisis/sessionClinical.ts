@@ -43,7 +43,7 @@ const ACCESS_KINDS: Record<AccessType, VascularAccessKind> = {
 };
 
 /** The kinetics' access kind of a patient's access type (eKt/V differs for catheters); null when unknown. */
-export const accessKindOf = (type: AccessType | string | null | undefined): VascularAccessKind | null =>
+export const accessKindOf = (type: string | null | undefined): VascularAccessKind | null =>
   type ? (ACCESS_KINDS[type as AccessType] ?? null) : null;
 
 /** The net post-weight of a session (what the next session's IDWG starts from), or null without a post block. */

@@ -67,7 +67,11 @@ export async function freshClinical(scope: TenantScope, doc: SessionDoc, policy?
     sessionAccessKind(scope, doc),
     policy ?? clinicalPolicy(scope),
   ]);
-  const facts = { previousNetPostWeightKg: previous?.netPostWeightKg ?? null, accessKind, interdialyticHours: interdialyticHoursOf(doc, previous) };
+  const facts = {
+    previousNetPostWeightKg: previous?.netPostWeightKg ?? null,
+    accessKind,
+    interdialyticHours: interdialyticHoursOf(doc, previous),
+  };
   return sessionClinical(doc, facts, thresholds);
 }
 

@@ -3,7 +3,12 @@
 import type { TenantScope } from '../tenantScope.js';
 import type { Filter } from '../../stores/readStore.js';
 import type { SessionDoc } from '../../projections/dialisis/sessionDoc.js';
-import { interdialyticHoursOf, netPostWeightOf, sessionClinical, type SessionClinical } from '../../projections/dialisis/sessionClinical.js';
+import {
+  interdialyticHoursOf,
+  netPostWeightOf,
+  sessionClinical,
+  type SessionClinical,
+} from '../../projections/dialisis/sessionClinical.js';
 import { sessions } from './sessions.js';
 import { clinicalPolicy, happenedBefore, judgedOf, patientAccessKind, previousSession } from './sessionClinicalView.js';
 import { accessKindOf } from '../../projections/dialisis/sessionClinical.js';
@@ -61,7 +66,11 @@ export async function treatedWithClinical(
     for (const doc of treated) {
       // A signed record answers what was judged at signing; the others the access they used, the interval since the last.
       const accessKind = doc.vascularAccess ? accessKindOf(doc.vascularAccess.type) : patientKind;
-      const facts = { previousNetPostWeightKg: previous?.netPostWeightKg ?? null, accessKind, interdialyticHours: interdialyticHoursOf(doc, previous) };
+      const facts = {
+        previousNetPostWeightKg: previous?.netPostWeightKg ?? null,
+        accessKind,
+        interdialyticHours: interdialyticHoursOf(doc, previous),
+      };
       result.push({ doc, clinical: judgedOf(doc) ?? sessionClinical(doc, facts, policy) });
       if (doc.post) previous = { netPostWeightKg: netPostWeightOf(doc), endedAt: doc.endedAt };
     }

@@ -65,7 +65,13 @@ describe('derived values of a session', () => {
   });
 
   it('says why each value is missing: no post block yet, no previous session, no time, no access', () => {
-    const values = derivedValues({ ...session, post: null, previousNetPostWeightKg: null, effectiveMinutes: null, interdialyticHours: null });
+    const values = derivedValues({
+      ...session,
+      post: null,
+      previousNetPostWeightKg: null,
+      effectiveMinutes: null,
+      interdialyticHours: null,
+    });
     assert.deepEqual(
       [values.netPreWeightKg, values.ufGoalL, values.idwgKg, values.achievedUfL, values.ufRateMlKgH, values.spKtV],
       [73, 3.3, null, null, null, null],
@@ -142,12 +148,10 @@ describe('derived values of a session', () => {
 
     it('given the previous session beyond the window, when derived, then no IDWG, the interval shown and told long', () => {
       const late = derivedValues({ ...session, interdialyticHours: 4 * 24 + 1, plausibility: policy });
-      assert.deepEqual([late.idwgKg, late.notComputed.idwgKg, late.interdialyticHours, late.longInterval], [
-        null,
-        'previous-session-too-long-ago',
-        97,
-        true,
-      ]);
+      assert.deepEqual(
+        [late.idwgKg, late.notComputed.idwgKg, late.interdialyticHours, late.longInterval],
+        [null, 'previous-session-too-long-ago', 97, true],
+      );
       const weekend = derivedValues({ ...session, interdialyticHours: 68, plausibility: policy });
       assert.deepEqual([weekend.idwgKg, weekend.longInterval], [2.5, true]);
     });

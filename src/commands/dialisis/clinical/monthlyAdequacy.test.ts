@@ -129,7 +129,10 @@ describe('monthly adequacy', () => {
 
     it('given pairs on Monday after the long interval, Wednesday and Friday, then the mid-week Wednesday is the measurement', () => {
       const monday = withDerived(session('p1', '2025-03-10'), { interdialyticHours: 68 });
-      const wednesday = withDerived(session('p1', '2025-03-12'), { interdialyticHours: 44, post: { scaleWeightKg: 70, machineUfMl: 3000, postBunMgDl: 25 } });
+      const wednesday = withDerived(session('p1', '2025-03-12'), {
+        interdialyticHours: 44,
+        post: { scaleWeightKg: 70, machineUfMl: 3000, postBunMgDl: 25 },
+      });
       const friday = withDerived(session('p1', '2025-03-14'), { interdialyticHours: 44 });
       const [march] = monthlyAdequacy([monday, wednesday, friday], policy);
       assert.deepEqual([march!.measuredOn, march!.spKtV], ['2025-03-12', 1.24]);

@@ -22,9 +22,14 @@ export async function judgeClinical(
   const last = recorded.at(-1)!;
   pending.forEach((event, i) => {
     const metadata = { ...last.metadata, occurredAt: at };
-    doc = foldSession(doc, { ...last, type: event.type, data: event.data as never, revision: last.revision + 1 + i, metadata });
+    doc = foldSession(doc, { ...last, type: event.type, data: event.data, revision: last.revision + 1 + i, metadata });
   });
   const { revision, settings } = await companyPolicy(services, tenantId);
   const { derived, flags } = await freshClinical({ services, auth: { tenantId } }, doc!, clinicalPolicyOf(settings));
-  return { derived: derived as unknown as Record<string, unknown>, flags: flags as unknown as Record<string, unknown>[], policyRevision: revision, judgedAt: at };
+  return {
+    derived: derived as unknown as Record<string, unknown>,
+    flags: flags as unknown as Record<string, unknown>[],
+    policyRevision: revision,
+    judgedAt: at,
+  };
 }

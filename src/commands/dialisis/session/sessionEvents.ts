@@ -1,8 +1,10 @@
 // The dialysis session record (domain.md 2 and 8, Dialisis): one stream per session, `dialysisSession-<id>`.
 import type { CommandEnvelope, DecidedEvent } from '../../decider.js';
 import type { SessionLimits } from './sessionLimits.js';
+import type { AccessUsed, JudgedClinical } from './sessionSnapshots.js';
 
 export type { SessionLimit, SessionLimits } from './sessionLimits.js';
+export type { AccessUsed, JudgedClinical } from './sessionSnapshots.js';
 
 export const SESSION_STATUSES = [
   'scheduled',
@@ -202,28 +204,6 @@ export type ScheduledData = {
 
 export const AMENDABLE_BLOCKS = ['pre', 'post', 'safetyChecks', 'times'] as const;
 
-/** The treatment's stated instants, amendable like a block. */
-export type TreatmentTimes = { startedAt: string; endedAt: string };
-
-/** The vascular access the session used, as the patient's record and the prescription said at the start. */
-export type AccessUsed = {
-  accessId: string;
-  type: string;
-  side: string;
-  site: string;
-  needles: { arterialGauge?: number; venousGauge?: number; cannulationTechnique?: string } | null;
-};
-
-/**
- * The derived values and flags as judged when the record was signed (or amended), with the policy revision that judged
- * them: what a signed record shows from then on, whatever the patient's access or the policy become.
- */
-export type JudgedClinical = {
-  derived: Record<string, unknown>;
-  flags: Record<string, unknown>[];
-  policyRevision: number;
-  judgedAt: string;
-};
 export type AmendableBlock = (typeof AMENDABLE_BLOCKS)[number];
 
 export type PatientFacts = {

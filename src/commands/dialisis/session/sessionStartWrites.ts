@@ -41,7 +41,7 @@ async function accessUsed(services: AppServices, tenantId: string, patientId: st
   const patient = await patients({ services, auth: { tenantId } }).get(tenantId, patientId);
   const primary = patient?.vascularAccesses.find((a) => a.primary && a.status === 'active');
   if (!primary) return null;
-  const needles = (rx?.needles ?? null) as AccessUsed['needles'];
+  const needles = rx?.needles ?? null;
   return { accessId: primary.accessId, type: primary.type, side: primary.side, site: primary.site, needles } satisfies AccessUsed;
 }
 

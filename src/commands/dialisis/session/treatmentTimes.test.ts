@@ -24,7 +24,10 @@ import {
 
 const given = scenario(sessionDecider);
 const NOW = plus(600);
-const fields = (...expected: string[]) => (e: unknown) => assert.deepEqual(failedFields(e as never), expected);
+const fields =
+  (...expected: string[]) =>
+  (e: unknown) =>
+    assert.deepEqual(failedFields(e as never), expected);
 
 describe('treatment times', () => {
   it('given a ready session, when started at a stated instant, then the start is that instant, never a future one', () => {
@@ -44,9 +47,15 @@ describe('treatment times', () => {
     given(...ready, started, reading(60))
       .when(end(plus(240)))
       .then({ type: 'SessionEnded', data: { endedAt: plus(240), effectiveMinutes: 240 } });
-    given(...ready, started, reading(60)).when(end(plus(30))).thenError('validation-failed', fields('endedAt'));
-    given(...ready, started).when(end(plus(-10))).thenError('validation-failed', fields('endedAt'));
-    given(...ready, started).when(end(plus(620))).thenError('validation-failed', fields('endedAt'));
+    given(...ready, started, reading(60))
+      .when(end(plus(30)))
+      .thenError('validation-failed', fields('endedAt'));
+    given(...ready, started)
+      .when(end(plus(-10)))
+      .thenError('validation-failed', fields('endedAt'));
+    given(...ready, started)
+      .when(end(plus(620)))
+      .thenError('validation-failed', fields('endedAt'));
     const cut = cmd('InterruptSession', { reasonCode: 'access-problem', interruptedAt: plus(90) }, NOW);
     given(...ready, started, reading(60))
       .when(cut)
@@ -56,7 +65,11 @@ describe('treatment times', () => {
   it('given a signed session, when its times are amended, then the treatment time follows and readings stay inside', () => {
     const judged: JudgedClinical = { derived: { spKtV: 1.3 }, flags: [], policyRevision: 4, judgedAt: NOW };
     const amend = (changes: Record<string, unknown>) =>
-      cmd('AmendSession', { block: 'times', changes, reason: 'Start clicked late', policy: amendPolicy, limits: limits(), by: nurse, judged }, NOW);
+      cmd(
+        'AmendSession',
+        { block: 'times', changes, reason: 'Start clicked late', policy: amendPolicy, limits: limits(), by: nurse, judged },
+        NOW,
+      );
     given(...treated, signed)
       .when(amend({ startedAt: plus(-30) }))
       .then({
@@ -72,8 +85,12 @@ describe('treatment times', () => {
           judged,
         },
       });
-    given(...treated, signed).when(amend({ startedAt: plus(61) })).thenError('validation-failed', fields('changes/startedAt'));
-    given(...treated, signed).when(amend({ endedAt: plus(59) })).thenError('validation-failed', fields('changes/endedAt'));
+    given(...treated, signed)
+      .when(amend({ startedAt: plus(61) }))
+      .thenError('validation-failed', fields('changes/startedAt'));
+    given(...treated, signed)
+      .when(amend({ endedAt: plus(59) }))
+      .thenError('validation-failed', fields('changes/endedAt'));
   });
 
   it('given a session, when signed with the values judged, then the signature carries them', () => {
@@ -85,7 +102,15 @@ describe('treatment times', () => {
 
   it('given a past date, when scheduled with the reason it is late, then it is back-entered', () => {
     const schedule = (over: Record<string, unknown>) =>
-      cmd('ScheduleSession', { ...slot, kind: 'extra', reason: 'Downtime', requestedBy: 'dr1', patient: active, today: '2025-03-04', ...over } as never);
+      cmd('ScheduleSession', {
+        ...slot,
+        kind: 'extra',
+        reason: 'Downtime',
+        requestedBy: 'dr1',
+        patient: active,
+        today: '2025-03-04',
+        ...over,
+      } as never);
     given().when(schedule({})).thenError('validation-failed', fields('lateEntryReason'));
     given()
       .when(schedule({ lateEntryReason: ' Charted after a downtime ' }))
