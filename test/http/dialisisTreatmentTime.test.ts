@@ -116,6 +116,14 @@ describe('Dialisis treatment time over HTTP: stated times, plausible kinetics, s
     const after = expectStatus(await s.get(path), 200).body;
     assert.deepEqual((after.clinical as Json).derived, before);
     assert.equal((after.vascularAccess as Json).type, 'AVF');
+
+    // Nor does a stricter policy: 12.0 mL/kg/h was not above 13 when signed, and stays unflagged under 10.
+    const flagsBefore = (validated.body.clinical as Json).flags;
+    const stricter = { settings: { adequacy: { ufRateThresholdMlKgH: 10 } }, reason: 'Stricter UF rate' };
+    expectStatus(await w.call(w.a, 'PUT', '/empresas/actual/politica', { json: stricter, headers: { 'if-match': 'W/"-1"' } }), 200);
+    const later = expectStatus(await s.get(path), 200).body.clinical as Json;
+    assert.deepEqual([later.flags, later.derived], [flagsBefore, before]);
+    assert.equal(later.policyRevision, (validated.body.clinical as Json).policyRevision);
   });
 
   it('times are amended like any field of a signed session, and the kinetics follow', async () => {
