@@ -101,9 +101,10 @@ describe('Dialisis sessions: start interlocks, adequacy, alerts and tenancy over
   });
 
   it('raises alerts: UF rate above the maximum, spKt/V below 1.2, three missed sessions in a row for the payer', async () => {
-    // An hour's treatment removing 3 L with BUN 70 -> 25: UF rate far above 13 mL/kg/h and a short dose.
+    // Two hours' treatment (the policy's minimum for kinetics) removing 3 L with BUN 70 -> 45: UF rate far above
+    // 13 mL/kg/h and a short dose.
     const patient = await s.prescribedPatient();
-    const short = await s.treatedSession(patient, { post: postBlock({ postBunMgDl: 45 }) });
+    const short = await s.treatedSession(patient, { hours: 2, post: postBlock({ postBunMgDl: 45 }) });
     const spKtV = ((short.recorded.body.clinical as Json).derived as Json).spKtV as number;
     assert.ok(spKtV < 1.2, `spKt/V ${spKtV}`);
     const range = `desde=${w.dateIn(-1)}&hasta=${w.dateIn(6)}`;

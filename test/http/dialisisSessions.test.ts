@@ -128,9 +128,11 @@ describe('Dialisis sessions: events, ranges and signing over HTTP', () => {
     const restingInverted = await nurse(`${path}/pre-dialisis`, preBlock({ bloodPressure: { systolic: 90, diastolic: 95 } }));
     assert.deepEqual(pointers(expectStatus(restingInverted, 422, 'validation-failed')), ['/body/bloodPressure/diastolic']);
     expectStatus(await nurse(`${path}/lecturas`, s.reading(5)), 200);
+    // Two hours: below the policy's 120 minutes the UF rate would be withheld as not plausible (issue 21 item 2).
+    await w.advance(60 * MINUTE);
     expectStatus(await nurse(`${path}/fin`), 200);
 
-    // 3 L in about an hour on 62.5 kg: far above 13 mL/kg/h, recorded and flagged.
+    // 3 L in about two hours on 62.5 kg: far above 13 mL/kg/h, recorded and flagged.
     const recorded = expectStatus(await nurse(`${path}/post-dialisis`, postBlock()), 200);
     assert.ok(flagCodes(recorded).includes('uf-rate-above-maximum'), flagCodes(recorded).join(', '));
     const flag = ((recorded.body.clinical as Json).flags as Json[]).find((f) => f.code === 'uf-rate-above-maximum')!;

@@ -87,6 +87,10 @@ export interface CompanyPolicy {
     ktvTarget: number;
     /** URR (%) below this is flagged. */
     urrMinimumPercent: number;
+    /** Below this effective treatment time (min) the session's kinetics are withheld as not plausible. */
+    kineticsMinimumMinutes: number;
+    /** IDWG is computed only when the previous session ended at most this many days before. */
+    idwgWindowDays: number;
   };
   shifts: {
     /** Patients per shift when a shift does not say otherwise. */
@@ -125,7 +129,14 @@ export const DEFAULT_POLICY: CompanyPolicy = deepFreeze<CompanyPolicy>({
   isolation: { dedicatedMachineFor: ['HBV'] },
   records: { signedEditWindowHours: 24 },
   sessionLimits: { readings: 300, complications: 50, medications: 50, pauses: 20, amendments: 100, addenda: 50 },
-  adequacy: { ufRateThresholdMlKgH: 13, ktvMinimum: 1.2, ktvTarget: 1.4, urrMinimumPercent: 65 },
+  adequacy: {
+    ufRateThresholdMlKgH: 13,
+    ktvMinimum: 1.2,
+    ktvTarget: 1.4,
+    urrMinimumPercent: 65,
+    kineticsMinimumMinutes: 120,
+    idwgWindowDays: 4,
+  },
   shifts: { defaultCapacity: 20, patientsPerNurse: 4 },
   staff: { licenceWarningDays: 30 },
 });
@@ -168,6 +179,8 @@ export const POLICY_RANGES: Readonly<Record<string, NumberRange>> = {
   '/adequacy/ktvMinimum': dec(0.8, 2, 'spKt/V'),
   '/adequacy/ktvTarget': dec(0.8, 3, 'spKt/V'),
   '/adequacy/urrMinimumPercent': dec(50, 90, '%'),
+  '/adequacy/kineticsMinimumMinutes': int(30, 480, 'min'),
+  '/adequacy/idwgWindowDays': int(1, 14, 'days'),
   '/shifts/defaultCapacity': int(1, 200, 'patients'),
   '/shifts/patientsPerNurse': int(1, 20, 'patients'),
   '/staff/licenceWarningDays': int(0, 365, 'days'),

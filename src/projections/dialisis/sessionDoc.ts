@@ -2,7 +2,9 @@
 // medications, signatures, amendments, addenda, the consequences of its end), folded from the session's stream and its
 // consequence stream. Pure, shared by the projection and read-your-writes.
 import type {
+  AccessUsed,
   Complication,
+  JudgedClinical,
   Equipment,
   Medication,
   PostDialysis,
@@ -34,6 +36,8 @@ export type SessionDoc = ProjectedDoc & {
   planId: string | null;
   reason: string | null;
   requestedBy: string | null;
+  /** Why a session of a past date was charted after the fact. */
+  lateEntryReason: string | null;
   status: SessionStatus;
   checkedInAt: string | null;
   startedAt: string | null;
@@ -44,6 +48,8 @@ export type SessionDoc = ProjectedDoc & {
   cancellation: (Stamp & { reason: string }) | null;
   noShow: (Stamp & { note: string | null }) | null;
   equipment: Equipment | null;
+  /** The vascular access used, as recorded at the start. */
+  vascularAccess: AccessUsed | null;
   prescription: PrescriptionSnapshot | null;
   startWarnings: string[];
   pre: PreDialysis | null;
@@ -54,6 +60,8 @@ export type SessionDoc = ProjectedDoc & {
   medications: Entry<Medication & { medicationId: string }>[];
   nurseSignature: SignatureMark | null;
   physicianValidation: SignatureMark | null;
+  /** The derived values and flags as judged at signing (or at the last amendment); null before signing. */
+  judged: JudgedClinical | null;
   /** Validations an amendment withdrew (the record went back to awaiting validation), oldest first. */
   earlierValidations: SignatureMark[];
   amendments: (Stamp & {
@@ -101,6 +109,7 @@ function scheduled(recorded: RecordedEvent, data: Extract<SessionEvent, { type: 
     planId: data.planId ?? null,
     reason: data.reason ?? null,
     requestedBy: data.requestedBy ?? null,
+    lateEntryReason: data.lateEntryReason ?? null,
     status: 'scheduled',
     checkedInAt: null,
     startedAt: null,
@@ -111,6 +120,7 @@ function scheduled(recorded: RecordedEvent, data: Extract<SessionEvent, { type: 
     cancellation: null,
     noShow: null,
     equipment: null,
+    vascularAccess: null,
     prescription: null,
     startWarnings: [],
     pre: null,
@@ -121,6 +131,7 @@ function scheduled(recorded: RecordedEvent, data: Extract<SessionEvent, { type: 
     medications: [],
     nurseSignature: null,
     physicianValidation: null,
+    judged: null,
     earlierValidations: [],
     amendments: [],
     addenda: [],
@@ -148,8 +159,8 @@ function applySession(doc: SessionDoc, event: SessionEvent, stamp: Stamp): Parti
     case 'SafetyChecksRecorded':
       return { safetyChecks: event.data };
     case 'SessionStarted': {
-      const { startedAt, prescription, warnings, ...equipment } = event.data;
-      return { status: 'in-progress', startedAt, prescription, equipment, startWarnings: warnings };
+      const { startedAt, prescription, warnings, vascularAccess, ...equipment } = event.data;
+      return { status: 'in-progress', startedAt, prescription, equipment, startWarnings: warnings, vascularAccess: vascularAccess ?? null };
     }
     case 'SessionPaused':
       return { status: 'paused', pauses: [...doc.pauses, { pausedAt: event.data.pausedAt, reason: event.data.reason, resumedAt: null }] };
@@ -182,22 +193,24 @@ function applySession(doc: SessionDoc, event: SessionEvent, stamp: Stamp): Parti
     case 'SessionMarkedNoShow':
       return { status: 'no-show', noShow: { note: event.data.note ?? null, ...stamp } };
     case 'SessionSignedByNurse': {
-      const { userId, staffId, signedAt } = event.data;
-      return { status: 'signed', nurseSignature: { userId, staffId, at: signedAt } };
+      const { userId, staffId, signedAt, judged } = event.data;
+      return { status: 'signed', nurseSignature: { userId, staffId, at: signedAt }, judged: judged ?? null };
     }
     case 'SessionValidatedByPhysician': {
       const { userId, staffId, validatedAt } = event.data;
       return { status: 'validated', physicianValidation: { userId, staffId, at: validatedAt } };
     }
     case 'SessionAmended': {
-      const { block, changes, previous, reason, amendedBy, returnsToValidation } = event.data;
+      const { block, changes, previous, reason, amendedBy, returnsToValidation, judged, effectiveMinutes } = event.data;
       const amendment = { block, changes, previous, reason, ...(amendedBy ? { amendedBy } : {}), ...stamp };
-      const key = block === 'safetyChecks' ? 'safetyChecks' : block;
-      const current = (doc[key] ?? {}) as Record<string, unknown>;
-      const amended = {
-        [key]: { ...current, ...changes },
-        amendments: [...doc.amendments, { ...amendment, ...(returnsToValidation ? { returnsToValidation } : {}) }],
-      };
+      const amendments = [...doc.amendments, { ...amendment, ...(returnsToValidation ? { returnsToValidation } : {}) }];
+      const rejudged = judged ? { judged } : {};
+      // Corrected times change the record's instants and its treatment time; a block merges its changes.
+      const changed =
+        block === 'times'
+          ? { ...(changes as Partial<Record<'startedAt' | 'endedAt', string>>), effectiveMinutes: effectiveMinutes ?? doc.effectiveMinutes }
+          : { [block]: { ...((doc[block] ?? {}) as Record<string, unknown>), ...changes } };
+      const amended = { ...changed, amendments, ...rejudged };
       if (!returnsToValidation) return amended;
       // Back to awaiting validation: the withdrawn validation stays on the record, beside the amendment.
       const earlier = [...(doc.earlierValidations ?? []), ...(doc.physicianValidation ? [doc.physicianValidation] : [])];

@@ -8,9 +8,11 @@ import type { SessionDoc } from '../../projections/dialisis/sessionDoc.js';
 import {
   accessKindOf,
   clinicalPolicyOf,
+  interdialyticHoursOf,
   netPostWeightOf,
   sessionClinical,
   type ClinicalPolicy,
+  type PreviousSession,
   type SessionClinical,
 } from '../../projections/dialisis/sessionClinical.js';
 import { sessions, sessionView } from './sessions.js';
@@ -36,29 +38,53 @@ export const happenedBefore = (
   b: Pick<SessionDoc, 'date' | 'startedAt' | 'id'>,
 ): boolean => a.date < b.date || (a.date === b.date && (a.startedAt ?? '') < (b.startedAt ?? ''));
 
-/** The net post-weight of the patient's session before this one (the IDWG starts from it), or null. */
-export async function previousNetPostWeight(scope: TenantScope, doc: SessionDoc): Promise<number | null> {
+/** The access kind of the access the session used (recorded at its start); sessions of before: the patient's now. */
+export async function sessionAccessKind(scope: TenantScope, doc: SessionDoc): Promise<ReturnType<typeof accessKindOf>> {
+  if (doc.vascularAccess) return accessKindOf(doc.vascularAccess.type);
+  return patientAccessKind(scope, doc.patientId);
+}
+
+/** The patient's session before this one with a post block (the IDWG starts from it): its net post-weight and end. */
+export async function previousSession(scope: TenantScope, doc: SessionDoc): Promise<PreviousSession | null> {
   const filter = { patientId: doc.patientId, date: { $lte: doc.date }, post: { $ne: null } };
-  const projection = { id: 1, date: 1, startedAt: 1, post: 1 } as const;
+  const projection = { id: 1, date: 1, startedAt: 1, endedAt: 1, post: 1 } as const;
   const page = (await sessions(scope).find(scope.auth.tenantId, filter, {
     sort: { date: -1 },
     limit: PREVIOUS_LOOKBACK,
     projection,
   })) as unknown as {
-    items: Pick<SessionDoc, 'id' | 'date' | 'startedAt' | 'post'>[];
+    items: Pick<SessionDoc, 'id' | 'date' | 'startedAt' | 'endedAt' | 'post'>[];
   };
   const earlier = page.items.filter((s) => s.id !== doc.id && happenedBefore(s, doc));
   earlier.sort((a, b) => (happenedBefore(a, b) ? 1 : -1));
-  return earlier[0] ? netPostWeightOf(earlier[0]) : null;
+  return earlier[0] ? { netPostWeightKg: netPostWeightOf(earlier[0]), endedAt: earlier[0].endedAt } : null;
+}
+
+/** The values as they come out of the record now (the patient's access used, the previous session, the policy given). */
+export async function freshClinical(scope: TenantScope, doc: SessionDoc, policy?: ClinicalPolicy): Promise<SessionClinical> {
+  const [previous, accessKind, thresholds] = await Promise.all([
+    previousSession(scope, doc),
+    sessionAccessKind(scope, doc),
+    policy ?? clinicalPolicy(scope),
+  ]);
+  const facts = {
+    previousNetPostWeightKg: previous?.netPostWeightKg ?? null,
+    accessKind,
+    interdialyticHours: interdialyticHoursOf(doc, previous),
+  };
+  return sessionClinical(doc, facts, thresholds);
+}
+
+/** The values judged at signing (or the last amendment) when the record holds them (issue 21 item 3), else fresh ones. */
+export function judgedOf(doc: SessionDoc): SessionClinical | null {
+  const judged = doc.judged;
+  if (!judged) return null;
+  const { derived, flags, judgedAt, policyRevision } = judged;
+  return { derived, flags, judgedAt, policyRevision } as unknown as SessionClinical;
 }
 
 export async function clinicalOf(scope: TenantScope, doc: SessionDoc, policy?: ClinicalPolicy): Promise<SessionClinical> {
-  const [previousNetPostWeightKg, accessKind, thresholds] = await Promise.all([
-    previousNetPostWeight(scope, doc),
-    patientAccessKind(scope, doc.patientId),
-    policy ?? clinicalPolicy(scope),
-  ]);
-  return sessionClinical(doc, { previousNetPostWeightKg, accessKind }, thresholds);
+  return judgedOf(doc) ?? freshClinical(scope, doc, policy);
 }
 
 /** What clients see of a session: everything recorded, with the derived values and flags. */

@@ -3,9 +3,15 @@
 import type { TenantScope } from '../tenantScope.js';
 import type { Filter } from '../../stores/readStore.js';
 import type { SessionDoc } from '../../projections/dialisis/sessionDoc.js';
-import { netPostWeightOf, sessionClinical, type SessionClinical } from '../../projections/dialisis/sessionClinical.js';
+import {
+  interdialyticHoursOf,
+  netPostWeightOf,
+  sessionClinical,
+  type SessionClinical,
+} from '../../projections/dialisis/sessionClinical.js';
 import { sessions } from './sessions.js';
-import { clinicalPolicy, happenedBefore, patientAccessKind, previousNetPostWeight } from './sessionClinicalView.js';
+import { clinicalPolicy, happenedBefore, judgedOf, patientAccessKind, previousSession } from './sessionClinicalView.js';
+import { accessKindOf } from '../../projections/dialisis/sessionClinical.js';
 
 export interface RangeQuery {
   from: string;
@@ -55,11 +61,18 @@ export async function treatedWithClinical(
   for (const list of byPatient(await sessionsBetween(scope, query)).values()) {
     const treated = list.filter((d) => TREATED_STATUSES.has(d.status));
     if (treated.length === 0) continue;
-    const accessKind = await patientAccessKind(scope, treated[0]!.patientId);
-    let previous = await previousNetPostWeight(scope, treated[0]!);
+    const patientKind = await patientAccessKind(scope, treated[0]!.patientId);
+    let previous = await previousSession(scope, treated[0]!);
     for (const doc of treated) {
-      result.push({ doc, clinical: sessionClinical(doc, { previousNetPostWeightKg: previous, accessKind }, policy) });
-      previous = netPostWeightOf(doc) ?? previous;
+      // A signed record answers what was judged at signing; the others the access they used, the interval since the last.
+      const accessKind = doc.vascularAccess ? accessKindOf(doc.vascularAccess.type) : patientKind;
+      const facts = {
+        previousNetPostWeightKg: previous?.netPostWeightKg ?? null,
+        accessKind,
+        interdialyticHours: interdialyticHoursOf(doc, previous),
+      };
+      result.push({ doc, clinical: judgedOf(doc) ?? sessionClinical(doc, facts, policy) });
+      if (doc.post) previous = { netPostWeightKg: netPostWeightOf(doc), endedAt: doc.endedAt };
     }
   }
   return result;

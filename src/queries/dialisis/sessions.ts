@@ -45,9 +45,11 @@ export async function sessionAfterWrite(
 
 /** What clients see: the document without its internal keys. */
 export function sessionView(doc: SessionDoc): Record<string, unknown> {
-  const { tenantId: _t, _position, counts: _c, ...view } = doc;
-  // Documents projected before validations could be withdrawn have no list: none was.
-  return { ...view, earlierValidations: doc.earlierValidations ?? [] };
+  // The judged values are answered as `clinical` (sessionClinicalView.ts).
+  const { tenantId: _t, _position, counts: _c, judged: _j, ...view } = doc;
+  // Documents projected before validations could be withdrawn have no list: none was (nor the later fields).
+  const later = { lateEntryReason: doc.lateEntryReason ?? null, vascularAccess: doc.vascularAccess ?? null };
+  return { ...view, ...later, earlierValidations: doc.earlierValidations ?? [] };
 }
 
 export type PatientBrief = { id: string; givenNames: string; familyNames: string; documentType: string; documentNumber: string };

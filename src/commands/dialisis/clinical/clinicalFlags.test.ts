@@ -10,6 +10,7 @@ const derived: DerivedValues = {
   netPostWeightKg: 70,
   idwgKg: 2.5,
   idwgPercentOfDryWeight: 3.6,
+  interdialyticHours: 44,
   ufGoalL: 3.3,
   achievedUfL: 3,
   machineUfL: 3.1,
@@ -19,6 +20,7 @@ const derived: DerivedValues = {
   urrPercent: 68,
   spKtV: 1.31,
   eKtV: 1.15,
+  longInterval: false,
   notComputed: {},
 };
 const calm: ClinicalFlagInput = {
@@ -41,7 +43,9 @@ const reading = (index: number, values: Partial<ClinicalFlagInput['readings'][nu
 
 describe('clinical flags', () => {
   it('maps the company adequacy policy to the clinical thresholds (13 mL/kg/h, 1.2, 1.4, 65 % by default)', () => {
-    assert.deepEqual(clinicalPolicyOf(DEFAULT_POLICY), { ufRateMaxMlKgH: 13, ktvMinimum: 1.2, ktvTarget: 1.4, urrMinimumPercent: 65 });
+    const plausibility = { kineticsMinimumMinutes: 120, idwgWindowDays: 4 };
+    const thresholds = { ufRateMaxMlKgH: 13, ktvMinimum: 1.2, ktvTarget: 1.4, urrMinimumPercent: 65, ...plausibility };
+    assert.deepEqual(clinicalPolicyOf(DEFAULT_POLICY), thresholds);
     const stricter = { ...DEFAULT_POLICY, adequacy: { ...DEFAULT_POLICY.adequacy, ufRateThresholdMlKgH: 10 } };
     assert.equal(clinicalPolicyOf(stricter).ufRateMaxMlKgH, 10);
   });

@@ -10,12 +10,21 @@ export interface ClinicalPolicy {
   ktvTarget: number;
   /** URR (%) below this is flagged (KDOQI 2006 minimum 65 %). */
   urrMinimumPercent: number;
+  /** Below this effective treatment time (min) the kinetics are withheld (issue 21 item 2; default 120). */
+  kineticsMinimumMinutes: number;
+  /** IDWG only when the previous session ended at most this many days before (issue 21 item 6; default 4). */
+  idwgWindowDays: number;
 }
 
 /** The clinical thresholds of a company's policy (its `adequacy` settings). */
 export function clinicalPolicyOf(settings: CompanyPolicy): ClinicalPolicy {
-  const { ufRateThresholdMlKgH, ktvMinimum, ktvTarget, urrMinimumPercent } = settings.adequacy;
-  return { ufRateMaxMlKgH: ufRateThresholdMlKgH, ktvMinimum, ktvTarget, urrMinimumPercent };
+  const { ufRateThresholdMlKgH, ktvMinimum, ktvTarget, urrMinimumPercent, kineticsMinimumMinutes, idwgWindowDays } = settings.adequacy;
+  // A policy stored before these settings existed reads them at their defaults.
+  const plausibility = {
+    kineticsMinimumMinutes: kineticsMinimumMinutes ?? DEFAULT_POLICY.adequacy.kineticsMinimumMinutes,
+    idwgWindowDays: idwgWindowDays ?? DEFAULT_POLICY.adequacy.idwgWindowDays,
+  };
+  return { ufRateMaxMlKgH: ufRateThresholdMlKgH, ktvMinimum, ktvTarget, urrMinimumPercent, ...plausibility };
 }
 
 export const DEFAULT_CLINICAL_POLICY: ClinicalPolicy = Object.freeze(clinicalPolicyOf(DEFAULT_POLICY));

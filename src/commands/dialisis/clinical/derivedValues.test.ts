@@ -2,6 +2,8 @@
 import assert from 'node:assert/strict';
 import { derivedValues, type SessionClinicalInput } from './derivedValues.js';
 
+const roundTo2 = (v: number): number => Math.round(v * 100) / 100;
+
 // Net pre 75.0 - 1.5 - 0.5 = 73.0 kg; net post 72.0 - 1.5 - 0.5 = 70.0 kg; dry weight 70 kg; 240 effective minutes.
 const session: SessionClinicalInput = {
   prescription: { durationMinutes: 240, dryWeightKg: 70 },
@@ -10,6 +12,8 @@ const session: SessionClinicalInput = {
   previousNetPostWeightKg: 70.5,
   effectiveMinutes: 240,
   accessKind: 'fistula',
+  // Monday's end to Wednesday's start: the short interval.
+  interdialyticHours: 44,
 };
 
 describe('derived values of a session', () => {
@@ -20,6 +24,7 @@ describe('derived values of a session', () => {
       // IDWG = 73.0 - 70.5 = 2.5 kg, 2.5 / 70 = 3.57 % of the dry weight.
       idwgKg: 2.5,
       idwgPercentOfDryWeight: 3.6,
+      interdialyticHours: 44,
       // UF goal = 73.0 - 70 + 0.3 = 3.3 L.
       ufGoalL: 3.3,
       achievedUfL: 3,
@@ -35,6 +40,7 @@ describe('derived values of a session', () => {
       // eKt/V = 1.241348 - 0.6 x 1.241348 / 4 + 0.03 = 1.085146.
       spKtV: 1.24,
       eKtV: 1.09,
+      longInterval: false,
       notComputed: {},
     });
   });
@@ -59,7 +65,13 @@ describe('derived values of a session', () => {
   });
 
   it('says why each value is missing: no post block yet, no previous session, no time, no access', () => {
-    const values = derivedValues({ ...session, post: null, previousNetPostWeightKg: null, effectiveMinutes: null });
+    const values = derivedValues({
+      ...session,
+      post: null,
+      previousNetPostWeightKg: null,
+      effectiveMinutes: null,
+      interdialyticHours: null,
+    });
     assert.deepEqual(
       [values.netPreWeightKg, values.ufGoalL, values.idwgKg, values.achievedUfL, values.ufRateMlKgH, values.spKtV],
       [73, 3.3, null, null, null, null],
@@ -68,6 +80,7 @@ describe('derived values of a session', () => {
       netPostWeightKg: 'post-missing',
       idwgKg: 'previous-post-weight-missing',
       idwgPercentOfDryWeight: 'previous-post-weight-missing',
+      interdialyticHours: 'previous-post-weight-missing',
       achievedUfL: 'post-missing',
       machineUfL: 'post-missing',
       ufDifferenceL: 'post-missing',
@@ -101,5 +114,46 @@ describe('derived values of a session', () => {
     assert.deepEqual([tooLow.urrPercent, tooLow.spKtV, tooLow.notComputed.spKtV], [97.5, null, 'bun-ratio-below-time-term']);
     const machineZero = derivedValues({ ...session, post: { ...session.post!, machineUfMl: 0 } });
     assert.deepEqual([machineZero.ufDifferenceL, machineZero.notComputed], [3, { ufDifferencePercent: 'machine-uf-zero' }]);
+  });
+
+  describe('plausibility (issue 21 items 1, 2 and 6)', () => {
+    const policy = { kineticsMinimumMinutes: 120, idwgWindowDays: 4 };
+
+    it("given the machine's effective minutes, when derived, then they are the treatment time", () => {
+      const values = derivedValues({ ...session, post: { ...session.post!, machineEffectiveMinutes: 225 } });
+      // t = 3.75 h: spKt/V = -ln(0.357143 - 0.03) + 2.75 x 3.0 / 70 = 1.117595 + 0.117857 = 1.235452.
+      const sp = -Math.log(25 / 70 - 0.008 * 3.75) + ((4 - 3.5 * (25 / 70)) * 3) / 70;
+      assert.deepEqual([values.spKtV, values.eKtV, values.ufRateMlKgH], [roundTo2(sp), roundTo2(sp - (0.6 * sp) / 3.75 + 0.03), 11.4]);
+    });
+
+    it('given 1 effective minute, when derived, then URR, Kt/V and UF rate are withheld as short-session', () => {
+      const values = derivedValues({ ...session, effectiveMinutes: 1, plausibility: policy });
+      assert.deepEqual([values.urrPercent, values.spKtV, values.eKtV, values.ufRateMlKgH], [null, null, null, null]);
+      assert.deepEqual(values.notComputed, {
+        urrPercent: 'short-session',
+        spKtV: 'short-session',
+        eKtV: 'short-session',
+        ufRateMlKgH: 'short-session',
+      });
+      // At the minimum it is computed.
+      assert.equal(derivedValues({ ...session, effectiveMinutes: 120, plausibility: policy }).notComputed.spKtV, undefined);
+    });
+
+    it('given an interrupted session, when derived, then URR and Kt/V are withheld and the UF rate kept', () => {
+      const values = derivedValues({ ...session, effectiveMinutes: 180, interrupted: true, plausibility: policy });
+      assert.deepEqual(values.notComputed, { urrPercent: 'interrupted', spKtV: 'interrupted', eKtV: 'interrupted' });
+      // 3,000 mL / 70 kg / 3 h = 14.29 mL/kg/h.
+      assert.equal(values.ufRateMlKgH, 14.3);
+    });
+
+    it('given the previous session beyond the window, when derived, then no IDWG, the interval shown and told long', () => {
+      const late = derivedValues({ ...session, interdialyticHours: 4 * 24 + 1, plausibility: policy });
+      assert.deepEqual(
+        [late.idwgKg, late.notComputed.idwgKg, late.interdialyticHours, late.longInterval],
+        [null, 'previous-session-too-long-ago', 97, true],
+      );
+      const weekend = derivedValues({ ...session, interdialyticHours: 68, plausibility: policy });
+      assert.deepEqual([weekend.idwgKg, weekend.longInterval], [2.5, true]);
+    });
   });
 });

@@ -1,5 +1,6 @@
 // The derived values of one session (domain.md 2.4, 2.6, 2.10): weights, fluid balance, UF rate and urea kinetics.
-// Facts, not judgements: no policy here (clinicalFlags judges them), so a policy change never rewrites a value.
+// Facts, not judgements (clinicalFlags judges them); the one policy input is plausibility: kinetics of a session too short
+// or interrupted, and an IDWG over too long an interval, are withheld with the reason (issue 21 items 2 and 6).
 import type { PostDialysis, PreDialysis, PrescriptionSnapshot } from '../session/sessionEvents.js';
 import { roundTo } from './rounding.js';
 import { eKtVRateEquation, spKtVDaugirdas, urrPercent, type KineticsReason, type VascularAccessKind } from './ureaKinetics.js';
@@ -9,16 +10,37 @@ type Tare = { scaleWeightKg: number; wheelchairKg?: number | undefined; clothesK
 export interface SessionClinicalInput {
   prescription: Pick<PrescriptionSnapshot, 'durationMinutes' | 'dryWeightKg'> | null;
   pre: Pick<PreDialysis, 'scaleWeightKg' | 'wheelchairKg' | 'clothesKg' | 'fluidsToGiveL' | 'preBunMgDl'> | null;
-  post: Pick<PostDialysis, 'scaleWeightKg' | 'wheelchairKg' | 'clothesKg' | 'machineUfMl' | 'intakeL' | 'postBunMgDl'> | null;
+  post: Pick<
+    PostDialysis,
+    'scaleWeightKg' | 'wheelchairKg' | 'clothesKg' | 'machineUfMl' | 'intakeL' | 'postBunMgDl' | 'machineEffectiveMinutes'
+  > | null;
   /** Net post-weight of the patient's previous session, kg; null when there is none. */
   previousNetPostWeightKg: number | null;
   /** Treatment minutes actually delivered (pauses excluded); null while the session has not ended. */
   effectiveMinutes: number | null;
   accessKind: VascularAccessKind | null;
+  /** The session was interrupted: its urea kinetics are not a delivered dose. */
+  interrupted?: boolean;
+  /** Hours from the previous session's end to this session's start; null when either is unknown. */
+  interdialyticHours?: number | null;
+  /** Below kineticsMinimumMinutes the kinetics are withheld; IDWG only when the interval is within idwgWindowDays. */
+  plausibility?: { kineticsMinimumMinutes: number; idwgWindowDays: number };
 }
 
 export type NotComputedReason =
-  KineticsReason | 'pre-missing' | 'post-missing' | 'prescription-missing' | 'previous-post-weight-missing' | 'machine-uf-zero';
+  | KineticsReason
+  | 'pre-missing'
+  | 'post-missing'
+  | 'prescription-missing'
+  | 'previous-post-weight-missing'
+  | 'machine-uf-zero'
+  /** Effective treatment time below the policy minimum: URR, Kt/V and UF rate would not be plausible. */
+  | 'short-session'
+  /** An interrupted session: URR and Kt/V are not the delivered dose. */
+  | 'interrupted'
+  /** The previous session ended longer ago than the policy's IDWG window. */
+  | 'previous-session-too-long-ago'
+  | 'interval-unknown';
 
 export interface DerivedValues {
   netPreWeightKg: number | null;
@@ -26,6 +48,8 @@ export interface DerivedValues {
   /** Interdialytic weight gain: net pre-weight - previous session's net post-weight. */
   idwgKg: number | null;
   idwgPercentOfDryWeight: number | null;
+  /** Hours from the previous session's end to this session's start (the interval the IDWG was gained over). */
+  interdialyticHours: number | null;
   /** UF goal: net pre-weight - dry weight + fluids to give. */
   ufGoalL: number | null;
   /** Achieved UF: net pre-weight - net post-weight + intake during the session. */
@@ -39,11 +63,16 @@ export interface DerivedValues {
   urrPercent: number | null;
   spKtV: number | null;
   eKtV: number | null;
+  /** The interval is the long one of the week (the 3-day gap of a thrice-weekly schedule); null when unknown. */
+  longInterval: boolean | null;
   /** Why each null value is null. */
   notComputed: Partial<Record<DerivedValueName, NotComputedReason>>;
 }
 
-export type DerivedValueName = Exclude<keyof DerivedValues, 'notComputed'>;
+export type DerivedValueName = Exclude<keyof DerivedValues, 'notComputed' | 'longInterval'>;
+
+/** From 56 h on, an interval is the long one: Fri end -> Mon start is about 68 h, Mon end -> Wed start about 44 h. */
+export const LONG_INTERVAL_HOURS = 56;
 
 /** Weight less wheelchair and clothes (net = scale - wheelchair - clothes). */
 export const netWeightKg = (block: Tare): number => block.scaleWeightKg - (block.wheelchairKg ?? 0) - (block.clothesKg ?? 0);
@@ -62,6 +91,7 @@ const DECIMALS: Record<DerivedValueName, number> = {
   netPostWeightKg: 1,
   idwgKg: 1,
   idwgPercentOfDryWeight: 1,
+  interdialyticHours: 1,
   ufGoalL: 1,
   achievedUfL: 1,
   machineUfL: 1,
@@ -76,7 +106,8 @@ const DECIMALS: Record<DerivedValueName, number> = {
 /** Every derived value of one session, computed from unrounded inputs and rounded once at the end. */
 export function derivedValues(input: SessionClinicalInput): DerivedValues {
   const raw = rawValues(input);
-  const out = { notComputed: {} } as DerivedValues;
+  const hours = input.interdialyticHours ?? null;
+  const out = { notComputed: {}, longInterval: hours === null ? null : hours >= LONG_INTERVAL_HOURS } as DerivedValues;
   for (const name of Object.keys(DECIMALS) as DerivedValueName[]) {
     const computed = raw[name];
     out[name] = computed.value === null ? null : roundTo(computed.value, DECIMALS[name]);
@@ -85,21 +116,39 @@ export function derivedValues(input: SessionClinicalInput): DerivedValues {
   return out;
 }
 
-function rawValues({ prescription, pre, post, previousNetPostWeightKg, effectiveMinutes, accessKind }: SessionClinicalInput): Raw {
+/** The interval, and whether it is too long for an IDWG (the previous post-weight then says nothing of this gain). */
+function interval(input: SessionClinicalInput): { hours: Value; tooLong: boolean } {
+  if (input.interdialyticHours === undefined) return { hours: no('interval-unknown'), tooLong: false };
+  if (input.interdialyticHours === null) {
+    return { hours: no(input.previousNetPostWeightKg === null ? 'previous-post-weight-missing' : 'interval-unknown'), tooLong: false };
+  }
+  const window = input.plausibility?.idwgWindowDays;
+  return { hours: ok(input.interdialyticHours), tooLong: window !== undefined && input.interdialyticHours > window * 24 };
+}
+
+function rawValues(input: SessionClinicalInput): Raw {
+  const { prescription, pre, post, previousNetPostWeightKg, effectiveMinutes, accessKind } = input;
   const netPre = pre ? ok(netWeightKg(pre)) : no('pre-missing');
   const netPost = post ? ok(netWeightKg(post)) : no('post-missing');
   const dry = prescription ? ok(prescription.dryWeightKg) : no('prescription-missing');
-  const hours = effectiveMinutes !== null && effectiveMinutes > 0 ? ok(effectiveMinutes / 60) : no('treatment-time-missing');
+  // The machine's own count of treatment minutes, when stated, is the treatment time (domain.md 2.6 effective duration).
+  const minutes = post?.machineEffectiveMinutes ?? effectiveMinutes;
+  const hours = minutes !== null && minutes > 0 ? ok(minutes / 60) : no('treatment-time-missing');
+  const short = minutes !== null && input.plausibility !== undefined && minutes < input.plausibility.kineticsMinimumMinutes;
+  // Withheld, never printed: a 1-minute session would otherwise show eKt/V -46.55 and a UF rate of 2571 mL/kg/h.
+  const timed = (v: Value): Value => (short ? no('short-session') : v);
+  const urea = (v: Value): Value => (short ? no('short-session') : input.interrupted ? no('interrupted') : v);
   const previousPost = previousNetPostWeightKg === null ? no('previous-post-weight-missing') : ok(previousNetPostWeightKg);
+  const gap = interval(input);
 
-  const idwg = from2(netPre, previousPost, (p, previous) => ok(p - previous));
+  const idwg = gap.tooLong ? no('previous-session-too-long-ago') : from2(netPre, previousPost, (p, previous) => ok(p - previous));
   const weightLoss = from2(netPre, netPost, (p, q) => ok(p - q));
   const achieved = from1(weightLoss, (loss) => ok(loss + (post?.intakeL ?? 0)));
   const machine = post ? ok(post.machineUfMl / 1000) : no('post-missing');
   const difference = from2(achieved, machine, (a, m) => ok(a - m));
 
   const bun = { preBunMgDl: pre?.preBunMgDl, postBunMgDl: post?.postBunMgDl };
-  const urr = from2(netPre, netPost, () => urrPercent(bun));
+  const urr = urea(from2(netPre, netPost, () => urrPercent(bun)));
   // Daugirdas' UF is the weight lost (pre - post) and W the post-dialysis weight.
   const spKtV = from1(urr, () =>
     from2(weightLoss, netPost, (uf, w) => spKtVDaugirdas({ ...bun, hours: hours.value, ufL: uf, postWeightKg: w })),
@@ -110,6 +159,7 @@ function rawValues({ prescription, pre, post, previousNetPostWeightKg, effective
     netPostWeightKg: netPost,
     idwgKg: idwg,
     idwgPercentOfDryWeight: from2(idwg, dry, (gain, d) => ok((gain / d) * 100)),
+    interdialyticHours: gap.hours,
     ufGoalL: from2(netPre, dry, (p, d) => ok(p - d + (pre?.fluidsToGiveL ?? 0))),
     achievedUfL: achieved,
     machineUfL: machine,
@@ -117,7 +167,7 @@ function rawValues({ prescription, pre, post, previousNetPostWeightKg, effective
     ufDifferencePercent: from2(difference, machine, (diff, m) => (m === 0 ? no('machine-uf-zero') : ok((diff / m) * 100))),
     // Normalised to the post-dialysis weight, as NQF 2701 (KCQA) and Assimon 2016 (AJKD 68:911) do: the pre-weight
     // still carries the fluid being removed.
-    ufRateMlKgH: from2(achieved, netPost, (uf, w) => from1(hours, (h) => ok((uf * 1000) / w / h))),
+    ufRateMlKgH: timed(from2(achieved, netPost, (uf, w) => from1(hours, (h) => ok((uf * 1000) / w / h)))),
     urrPercent: urr,
     spKtV,
     eKtV: from1(spKtV, (sp) => eKtVRateEquation(sp, hours.value, accessKind)),

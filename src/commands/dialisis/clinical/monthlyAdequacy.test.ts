@@ -103,4 +103,41 @@ describe('monthly adequacy', () => {
     );
     assert.deepEqual(monthlyAdequacy([], policy), []);
   });
+
+  describe('the representative session (issue 21 item 2)', () => {
+    const withDerived = (base: AdequacySession, overrides: Partial<Parameters<typeof derivedValues>[0]>): AdequacySession => ({
+      ...base,
+      derived: derivedValues({
+        prescription: { durationMinutes: 240, dryWeightKg: 70 },
+        pre: { scaleWeightKg: 73, preBunMgDl: 70 },
+        post: { scaleWeightKg: 70, machineUfMl: 3000, postBunMgDl: 20 },
+        previousNetPostWeightKg: 70.5,
+        effectiveMinutes: 240,
+        accessKind: 'fistula',
+        plausibility: { kineticsMinimumMinutes: 120, idwgWindowDays: 4 },
+        ...overrides,
+      }),
+    });
+
+    it('given a later short or interrupted session with a BUN pair, then the month is measured on the full one', () => {
+      const full = session('p1', '2025-03-05', low);
+      const short = withDerived(session('p1', '2025-03-12'), { effectiveMinutes: 1 });
+      const cut = withDerived(session('p1', '2025-03-19'), { effectiveMinutes: 200, interrupted: true });
+      const [march] = monthlyAdequacy([full, short, cut], policy);
+      assert.deepEqual([march!.measuredOn, march!.spKtV, march!.sessionsWithBunPair], ['2025-03-05', 1.24, 1]);
+    });
+
+    it('given pairs on Monday after the long interval, Wednesday and Friday, then the mid-week Wednesday is the measurement', () => {
+      const monday = withDerived(session('p1', '2025-03-10'), { interdialyticHours: 68 });
+      const wednesday = withDerived(session('p1', '2025-03-12'), {
+        interdialyticHours: 44,
+        post: { scaleWeightKg: 70, machineUfMl: 3000, postBunMgDl: 25 },
+      });
+      const friday = withDerived(session('p1', '2025-03-14'), { interdialyticHours: 44 });
+      const [march] = monthlyAdequacy([monday, wednesday, friday], policy);
+      assert.deepEqual([march!.measuredOn, march!.spKtV], ['2025-03-12', 1.24]);
+      const [noMidWeek] = monthlyAdequacy([monday, friday], policy);
+      assert.equal(noMidWeek!.measuredOn, '2025-03-14');
+    });
+  });
 });

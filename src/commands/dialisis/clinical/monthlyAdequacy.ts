@@ -1,5 +1,6 @@
 // Monthly adequacy per patient (domain.md 2.10, KDOQI 2006 HD adequacy guideline 2: measure the delivered dose at least
-// monthly): the month's measurement is its latest session with a valid BUN pair; a month without one is unmeasured.
+// monthly): the month's measurement is its latest representative session with a valid BUN pair (mid-week, not after the
+// long interval; a short or interrupted session has no Kt/V, so never counts); a month without one is unmeasured.
 import type { ClinicalPolicy } from './clinicalPolicy.js';
 import type { DerivedValues } from './derivedValues.js';
 import { roundTo } from './rounding.js';
@@ -53,6 +54,19 @@ const valuesOf = (sessions: readonly AdequacySession[], name: 'spKtV' | 'urrPerc
 const chronological = (a: AdequacySession, b: AdequacySession): number =>
   a.date.localeCompare(b.date) || (a.at ?? '').localeCompare(b.at ?? '');
 
+const MID_WEEK_DAYS = new Set([3, 4]);
+
+/**
+ * The month's measurement among its sessions with a Kt/V: KDOQI 2006 (HD adequacy, CPR 2) draws the BUN pair at a
+ * mid-week session, so the latest Wednesday or Thursday session not after the long interval; else the latest not after
+ * it; else the latest.
+ */
+function representative(paired: readonly AdequacySession[]): AdequacySession | undefined {
+  const notAfterLong = paired.filter((s) => s.derived.longInterval !== true);
+  const midWeek = notAfterLong.filter((s) => MID_WEEK_DAYS.has(new Date(`${s.date}T00:00:00Z`).getUTCDay()));
+  return (midWeek.length > 0 ? midWeek : notAfterLong.length > 0 ? notAfterLong : paired).at(-1);
+}
+
 /** One row per patient and month that has sessions, ordered by patient then month. */
 export function monthlyAdequacy(sessions: readonly AdequacySession[], policy: ClinicalPolicy): MonthlyAdequacy[] {
   const groups = new Map<string, AdequacySession[]>();
@@ -68,7 +82,7 @@ export function monthlyAdequacy(sessions: readonly AdequacySession[], policy: Cl
 function monthOf(sessions: AdequacySession[], policy: ClinicalPolicy): MonthlyAdequacy {
   const first = sessions[0]!;
   const paired = sessions.filter((s) => s.derived.spKtV !== null);
-  const latest = paired.at(-1);
+  const latest = representative(paired);
   const spKtV = latest?.derived.spKtV ?? null;
   const urrPercent = latest?.derived.urrPercent ?? null;
   return {

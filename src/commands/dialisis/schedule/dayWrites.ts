@@ -72,6 +72,8 @@ export interface ExtraSessionInput {
   kind: 'extra' | 'emergency';
   reason: string;
   requestedBy: string;
+  /** Required for a past date: why the session is charted after the fact. */
+  lateEntryReason?: string;
 }
 
 /** An extra or emergency session: a reason and a requesting collaborator of this company; 409 when none seat is left. */

@@ -41,7 +41,7 @@ describe('session decider', () => {
       .thenError('session-already-scheduled');
   });
 
-  it('never schedules a deceased or discharged patient, nor a date in the past; extra sessions need reason and physician', () => {
+  it('never schedules a deceased or discharged patient, nor a past date without a reason; extra sessions need reason and physician', () => {
     const schedule = (over: Record<string, unknown>) =>
       cmd('ScheduleSession', { ...slot, kind: 'planned', patient: active, today: '2025-03-03', ...over } as never);
     given()
@@ -52,7 +52,7 @@ describe('session decider', () => {
       .thenError('patient-not-schedulable');
     given()
       .when(schedule({ date: '2025-03-02' }))
-      .thenError('validation-failed', (e) => assert.deepEqual(failedFields(e), ['date']));
+      .thenError('validation-failed', (e) => assert.deepEqual(failedFields(e), ['lateEntryReason']));
     given()
       .when(schedule({ kind: 'emergency' }))
       .thenError('validation-failed', (e) => assert.deepEqual(failedFields(e), ['reason', 'requestedBy']));

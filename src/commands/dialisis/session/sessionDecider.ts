@@ -5,7 +5,8 @@ import { FieldChecks, invalidFields, isRealDate, notFutureInstant } from '../../
 import type { AmendableBlock, SessionCommand, SessionEvent, SessionStatus } from './sessionEvents.js';
 import { withinLimit } from './sessionLimits.js';
 import { checkInsideSession, checkWeighedBlock, missingForSigning, sessionStartReasons } from './sessionRules.js';
-import { evolveSession, initialSessionState, treatmentMinutes, type SessionState } from './sessionState.js';
+import { evolveSession, initialSessionState, minutesBetween, treatmentMinutes, type SessionState } from './sessionState.js';
+import { checkEnd, checkStart } from './treatmentTimes.js';
 
 type Command<T extends SessionCommand['type']> = Extract<SessionCommand, { type: T }>;
 
@@ -39,7 +40,9 @@ function schedule(command: Command<'ScheduleSession'>, state: SessionState): Ses
   const checks = new FieldChecks();
   checks.check(patient.exists, 'patientId', 'no such patient in this company');
   checks.check(isRealDate(data.date), 'date', 'is not a real date');
-  checks.check(data.date >= today, 'date', 'must not be in the past');
+  // A past session is charted after the fact (a downtime): only with the reason it is late (issue 21 item 1).
+  const late = data.date < today;
+  checks.check(!late || !blank(data.lateEntryReason), 'lateEntryReason', 'a session of a past date needs the reason it is charted late');
   if (data.kind !== 'planned') {
     checks.check(!blank(data.reason), 'reason', `an ${data.kind} session needs a reason`);
     checks.check(!blank(data.requestedBy), 'requestedBy', `an ${data.kind} session needs the requesting physician`);
@@ -48,16 +51,23 @@ function schedule(command: Command<'ScheduleSession'>, state: SessionState): Ses
   if (patient.status !== SCHEDULABLE_PATIENT) {
     throw rule('patient-not-schedulable', `a patient who is ${patient.status} is never scheduled`, { status: patient.status });
   }
+  const { lateEntryReason, ...rest } = data;
   const reason = data.reason?.trim();
-  return [{ type: 'SessionScheduled', data: { ...data, ...(reason ? { reason } : {}) } }];
+  const lateness = late ? { lateEntryReason: lateEntryReason!.trim() } : {};
+  return [{ type: 'SessionScheduled', data: { ...rest, ...(reason ? { reason } : {}), ...lateness } }];
 }
 
 function start(command: Command<'StartSession'>, state: SessionState): SessionEvent[] {
   if (!state.exists) throw notFound('session');
-  const { prescription, patient, warnings, ...equipment } = command.data;
+  const { prescription, patient, warnings, startedAt: stated, vascularAccess, ...equipment } = command.data;
   const reasons = sessionStartReasons(state, { prescription, patient });
   if (reasons.length > 0) throw rule(reasons[0]!, `the session may not start: ${reasons.join(', ')}`, { reasons });
-  return [{ type: 'SessionStarted', data: { ...equipment, startedAt: command.at, prescription: prescription!, warnings } }];
+  const startedAt = stated ?? command.at;
+  const checks = new FieldChecks();
+  checkStart(checks, 'startedAt', startedAt, command.at, null);
+  checks.throwIfAny();
+  const access = vascularAccess === undefined ? {} : { vascularAccess };
+  return [{ type: 'SessionStarted', data: { ...equipment, startedAt, prescription: prescription!, warnings, ...access } }];
 }
 
 function recordReading(command: Command<'RecordReading'>, state: SessionState): SessionEvent[] {
@@ -106,6 +116,15 @@ function recordBlock(command: Command<'RecordPreDialysis' | 'RecordPostDialysis'
   return pre ? [{ type: 'PreDialysisRecorded', data: command.data }] : [{ type: 'PostDialysisRecorded', data: command.data }];
 }
 
+/** The end (or interruption) instant: stated, or the command's time; inside the rules of treatmentTimes.ts. */
+function endInstant(state: SessionState, stated: string | undefined, at: string, field: string): string {
+  const endedAt = stated ?? at;
+  const checks = new FieldChecks();
+  checkEnd(checks, field, { startedAt: state.startedAt!, endedAt }, at, state.entrySpan, stated !== undefined);
+  checks.throwIfAny();
+  return endedAt;
+}
+
 function sign(command: Command<'SignSession' | 'ValidateSession'>, state: SessionState): SessionEvent[] {
   const { signer } = command.data;
   if (command.type === 'ValidateSession') {
@@ -117,18 +136,20 @@ function sign(command: Command<'SignSession' | 'ValidateSession'>, state: Sessio
   mustBe(state, ['ended', 'interrupted'], 'signing');
   const missing = missingForSigning(state);
   if (missing.length > 0) throw rule('required-fields-missing', `complete before signing: ${missing.join(', ')}`, { missing });
-  return [{ type: 'SessionSignedByNurse', data: { ...signer, signedAt: command.at } }];
+  const judged = command.type === 'SignSession' && command.data.judged ? { judged: command.data.judged } : {};
+  return [{ type: 'SessionSignedByNurse', data: { ...signer, signedAt: command.at, ...judged } }];
 }
 
 function blockOf(state: SessionState, block: AmendableBlock): Record<string, unknown> | null {
   if (block === 'pre') return state.pre;
   if (block === 'post') return state.post;
+  if (block === 'times') return { startedAt: state.startedAt, endedAt: state.endedAt };
   return state.safetyChecks;
 }
 
 function amend(command: Command<'AmendSession'>, state: SessionState): SessionEvent[] {
   mustBe(state, SIGNED, 'amending');
-  const { block, changes, reason, policy, limits, by } = command.data;
+  const { block, changes, reason, policy, limits, by, judged } = command.data;
   withinLimit(state.amendmentCount, limits, 'amendments');
   const windowEnds = Date.parse(state.signedAt!) + policy.signedEditWindowHours * HOUR_MS;
   if (Date.parse(command.at) > windowEnds) {
@@ -144,7 +165,15 @@ function amend(command: Command<'AmendSession'>, state: SessionState): SessionEv
   checks.check(changed.length > 0, 'changes', 'changes nothing');
   checks.throwIfAny();
   const amended = { ...current, ...changes };
-  if (block !== 'safetyChecks') {
+  let times = {};
+  if (block === 'times') {
+    const stated = amended as { startedAt: string; endedAt: string };
+    checkStart(checks, 'changes/startedAt', stated.startedAt, command.at, state.entrySpan);
+    checkEnd(checks, 'changes/endedAt', stated, command.at, state.entrySpan);
+    checks.throwIfAny();
+    // Treatment time from the corrected instants, the pauses left out (as at the end).
+    times = { effectiveMinutes: Math.round(Math.max(0, minutesBetween(stated.startedAt, stated.endedAt) - state.pausedMinutes)) };
+  } else if (block !== 'safetyChecks') {
     checkWeighedBlock(checks, amended as never, 'changes/');
     checks.throwIfAny();
   }
@@ -158,6 +187,8 @@ function amend(command: Command<'AmendSession'>, state: SessionState): SessionEv
     amendedBy: by,
     // A validated record that changes needs a physician's validation again (the earlier one stays in the history).
     ...(state.status === 'validated' ? { returnsToValidation: true as const } : {}),
+    ...times,
+    ...(judged ? { judged } : {}),
   };
   return [{ type: 'SessionAmended', data }];
 }
@@ -191,17 +222,20 @@ function decideSession(command: SessionCommand, state: SessionState): SessionEve
       return recordComplication(command, state);
     case 'AdministerMedication':
       return administer(command, state);
-    case 'EndSession':
+    case 'EndSession': {
       mustBe(state, RUNNING, 'ending');
-      return [{ type: 'SessionEnded', data: { endedAt: command.at, effectiveMinutes: treatmentMinutes(state, command.at) } }];
+      const endedAt = endInstant(state, command.data.endedAt, command.at, 'endedAt');
+      return [{ type: 'SessionEnded', data: { endedAt, effectiveMinutes: treatmentMinutes(state, endedAt) } }];
+    }
     case 'InterruptSession': {
       mustBe(state, RUNNING, 'interrupting');
       const { reasonCode, note } = command.data;
+      const interruptedAt = endInstant(state, command.data.interruptedAt, command.at, 'interruptedAt');
       const data = {
-        interruptedAt: command.at,
+        interruptedAt,
         reasonCode,
         ...(note?.trim() ? { note: note.trim() } : {}),
-        effectiveMinutes: treatmentMinutes(state, command.at),
+        effectiveMinutes: treatmentMinutes(state, interruptedAt),
       };
       return [{ type: 'SessionInterrupted', data }];
     }

@@ -1,8 +1,10 @@
 // The dialysis session record (domain.md 2 and 8, Dialisis): one stream per session, `dialysisSession-<id>`.
 import type { CommandEnvelope, DecidedEvent } from '../../decider.js';
 import type { SessionLimits } from './sessionLimits.js';
+import type { AccessUsed, JudgedClinical } from './sessionSnapshots.js';
 
 export type { SessionLimit, SessionLimits } from './sessionLimits.js';
+export type { AccessUsed, JudgedClinical } from './sessionSnapshots.js';
 
 export const SESSION_STATUSES = [
   'scheduled',
@@ -107,6 +109,8 @@ export type PostDialysis = {
   postBunMgDl?: number;
   /** Fluid taken during the session (oral intake, saline), litres: part of the achieved UF. */
   intakeL?: number;
+  /** Treatment minutes the machine counted: when stated, the kinetics' treatment time. */
+  machineEffectiveMinutes?: number;
 };
 
 /** An intradialytic reading (2.5); `at` lies inside the session. */
@@ -194,9 +198,12 @@ export type ScheduledData = {
   planId?: string;
   reason?: string;
   requestedBy?: string;
+  /** Why a session of a past date is charted after the fact (back-entry, e.g. after a downtime). */
+  lateEntryReason?: string;
 };
 
-export const AMENDABLE_BLOCKS = ['pre', 'post', 'safetyChecks'] as const;
+export const AMENDABLE_BLOCKS = ['pre', 'post', 'safetyChecks', 'times'] as const;
+
 export type AmendableBlock = (typeof AMENDABLE_BLOCKS)[number];
 
 export type PatientFacts = {
@@ -210,7 +217,10 @@ export type SessionEvent =
   | E<'PatientCheckedIn', { checkedInAt: string }>
   | E<'PreDialysisRecorded', PreDialysis>
   | E<'SafetyChecksRecorded', SafetyChecks>
-  | E<'SessionStarted', Equipment & { startedAt: string; prescription: PrescriptionSnapshot; warnings: string[] }>
+  | E<
+      'SessionStarted',
+      Equipment & { startedAt: string; prescription: PrescriptionSnapshot; warnings: string[]; vascularAccess?: AccessUsed | null }
+    >
   | E<'SessionPaused', { pausedAt: string; reason: string }>
   | E<'SessionResumed', { resumedAt: string }>
   | E<'ReadingRecorded', Reading & { readingId: string }>
@@ -221,7 +231,7 @@ export type SessionEvent =
   | E<'SessionInterrupted', { interruptedAt: string; reasonCode: InterruptionReason; note?: string; effectiveMinutes: number }>
   | E<'SessionCancelled', { reason: string }>
   | E<'SessionMarkedNoShow', { note?: string }>
-  | E<'SessionSignedByNurse', Signer & { signedAt: string }>
+  | E<'SessionSignedByNurse', Signer & { signedAt: string; judged?: JudgedClinical }>
   | E<'SessionValidatedByPhysician', Signer & { validatedAt: string }>
   | E<
       'SessionAmended',
@@ -235,6 +245,10 @@ export type SessionEvent =
         amendedBy?: Signer;
         /** The record was validated: the amendment sends it back to awaiting validation (status signed). */
         returnsToValidation?: true;
+        /** A 'times' amendment: the treatment minutes the new instants give (pauses left out). */
+        effectiveMinutes?: number;
+        /** The values judged again on the amended record. */
+        judged?: JudgedClinical;
       }
     >
   | E<'SessionAddendumRecorded', { text: string; reason: string; addedBy?: Signer }>;
@@ -245,18 +259,28 @@ export type SessionCommand =
   | C<'CheckInPatient', Record<string, never>>
   | C<'RecordPreDialysis', PreDialysis>
   | C<'RecordSafetyChecks', SafetyChecks>
-  | C<'StartSession', Equipment & { prescription: PrescriptionSnapshot | null; patient: PatientFacts; warnings: string[] }>
+  | C<
+      'StartSession',
+      Equipment & {
+        prescription: PrescriptionSnapshot | null;
+        patient: PatientFacts;
+        warnings: string[];
+        /** The instant the treatment began, when stated (charted after the fact); else the command's time. */
+        startedAt?: string;
+        vascularAccess?: AccessUsed | null;
+      }
+    >
   | C<'PauseSession', { reason: string; limits: SessionLimits }>
   | C<'ResumeSession', Record<string, never>>
   | C<'RecordReading', Reading & { readingId: string; limits: SessionLimits }>
   | C<'RecordComplication', Complication & { complicationId: string; limits: SessionLimits }>
   | C<'AdministerMedication', Medication & { medicationId: string; limits: SessionLimits }>
-  | C<'EndSession', Record<string, never>>
+  | C<'EndSession', { endedAt?: string }>
   | C<'RecordPostDialysis', PostDialysis>
-  | C<'InterruptSession', { reasonCode: InterruptionReason; note?: string }>
+  | C<'InterruptSession', { reasonCode: InterruptionReason; note?: string; interruptedAt?: string }>
   | C<'CancelSession', { reason: string }>
   | C<'MarkNoShow', { note?: string; /** The company's calendar day now. */ today: string }>
-  | C<'SignSession', { signer: Signer }>
+  | C<'SignSession', { signer: Signer; judged?: JudgedClinical }>
   | C<'ValidateSession', { signer: Signer }>
   | C<
       'AmendSession',
@@ -268,6 +292,7 @@ export type SessionCommand =
         limits: SessionLimits;
         /** The person amending, as the writes confirmed them (staff record, fresh code). */
         by: Signer;
+        judged?: JudgedClinical;
       }
     >
   | C<'AddAddendum', { text: string; reason: string; limits: SessionLimits; by: Signer }>;

@@ -20,15 +20,32 @@ import { contractInForce } from '../../clientes/clientWrites.js';
 import { releaseAuthorizationUnit, reserveAuthorization } from '../../clientes/payerUnitWrites.js';
 import { streamName } from '../../../stores/eventStore.js';
 import { sessionDecider } from './sessionDecider.js';
-import type { Equipment } from './sessionEvents.js';
+import type { AccessUsed, Equipment, PrescriptionSnapshot } from './sessionEvents.js';
 import { sessionStartReasons } from './sessionRules.js';
+import { checkStart } from './treatmentTimes.js';
+import { FieldChecks } from '../../fieldChecks.js';
+import { patients } from '../../../queries/pacientes/readModel.js';
 import { sessionState, type SessionResult } from './sessionWrites.js';
 
 export type StartInput = Omit<Equipment, 'dialyzerId' | 'arterialLineId' | 'venousLineId'> & {
   dialyzerId?: string;
   arterialLineId?: string;
   venousLineId?: string;
+  /** When the treatment began, charted after the fact; else now. */
+  startedAt?: string;
 };
+
+/**
+ * The access the session uses (issue 21 item 3): the patient's primary active access as recorded now, with the
+ * prescription's needles; kept on the session so a later access change never rewrites its eKt/V.
+ */
+async function accessUsed(services: AppServices, tenantId: string, patientId: string, rx: PrescriptionSnapshot | null) {
+  const patient = await patients({ services, auth: { tenantId } }).get(tenantId, patientId);
+  const primary = patient?.vascularAccesses.find((a) => a.primary && a.status === 'active');
+  if (!primary) return null;
+  const needles = rx?.needles ?? null;
+  return { accessId: primary.accessId, type: primary.type, side: primary.side, site: primary.site, needles } satisfies AccessUsed;
+}
 
 /** Every reason, by what it is about: the session itself and each piece of equipment. */
 export type StartRefusal = Partial<Record<'session' | 'machine' | 'dialyzer' | 'arterialLine' | 'venousLine' | 'payer', string[]>>;
@@ -96,6 +113,10 @@ export async function startSession(
   const tenantId = ctx.tenantId;
   const at = ctx.at ?? services.now().toISOString();
   const state = await sessionState(services, tenantId, sessionId);
+  // A stated start is judged before anything is claimed (the decider judges it again).
+  const timeChecks = new FieldChecks();
+  if (input.startedAt) checkStart(timeChecks, 'startedAt', input.startedAt, at, null);
+  timeChecks.throwIfAny();
   const patientId = state.scheduled!.patientId;
   const { state: patientState } = await loadAggregate(services.events, patientDecider, streamName(tenantId, 'patient', patientId));
   const patient = { exists: patientState.exists, status: patientState.status };
@@ -171,7 +192,10 @@ export async function startSession(
     venousLineId: venousLineId ?? null,
   };
   const warnings = [...machine.warnings.map((w) => w.code), ...(payer && 'reason' in payer ? [`payer-${payer.reason}`] : [])];
-  const command = { type: 'StartSession' as const, aggregateId: sessionId, data: { ...equipment, prescription, patient, warnings } };
+  const vascularAccess = await accessUsed(services, tenantId, patientId, prescription);
+  const stated = input.startedAt ? { startedAt: input.startedAt } : {};
+  const data = { ...equipment, prescription, patient, warnings, vascularAccess, ...stated };
+  const command = { type: 'StartSession' as const, aggregateId: sessionId, data };
   try {
     return await handleCommand(services.events, sessionDecider, command, ctx, { ifMatch });
   } catch (err) {

@@ -10,6 +10,7 @@ import type {
   SessionStatus,
   Signer,
 } from './sessionEvents.js';
+import { widened, type EntrySpan } from './treatmentTimes.js';
 
 export interface SessionState {
   exists: boolean;
@@ -27,6 +28,8 @@ export interface SessionState {
   pausedMinutes: number;
   readingIds: string[];
   complicationIds: string[];
+  /** The first and last instants of the readings, complications and pauses: stated times must hold them. */
+  entrySpan: EntrySpan;
   medicationIds: string[];
   /** How many pauses, amendments and addenda so far: the clinical maximums count them. */
   pauseCount: number;
@@ -55,6 +58,7 @@ export const initialSessionState: SessionState = {
   pausedMinutes: 0,
   readingIds: [],
   complicationIds: [],
+  entrySpan: null,
   medicationIds: [],
   pauseCount: 0,
   amendmentCount: 0,
@@ -93,22 +97,33 @@ export function evolveSession(state: SessionState, event: SessionEvent): Session
     case 'SafetyChecksRecorded':
       return { ...state, safetyChecks: event.data };
     case 'SessionStarted': {
-      const { startedAt, prescription, warnings: _w, ...equipment } = event.data;
+      const { startedAt, prescription, warnings: _w, vascularAccess: _a, ...equipment } = event.data;
       return { ...state, status: 'in-progress', startedAt, prescription, equipment };
     }
     case 'SessionPaused':
-      return { ...state, status: 'paused', pausedAt: event.data.pausedAt, pauseCount: state.pauseCount + 1 };
+      return {
+        ...state,
+        status: 'paused',
+        pausedAt: event.data.pausedAt,
+        pauseCount: state.pauseCount + 1,
+        entrySpan: widened(state.entrySpan, event.data.pausedAt),
+      };
     case 'SessionResumed':
       return {
         ...state,
         status: 'in-progress',
         pausedAt: null,
+        entrySpan: widened(state.entrySpan, event.data.resumedAt),
         pausedMinutes: state.pausedMinutes + (state.pausedAt ? minutesBetween(state.pausedAt, event.data.resumedAt) : 0),
       };
     case 'ReadingRecorded':
-      return { ...state, readingIds: [...state.readingIds, event.data.readingId] };
+      return { ...state, readingIds: [...state.readingIds, event.data.readingId], entrySpan: widened(state.entrySpan, event.data.at) };
     case 'ComplicationRecorded':
-      return { ...state, complicationIds: [...state.complicationIds, event.data.complicationId] };
+      return {
+        ...state,
+        complicationIds: [...state.complicationIds, event.data.complicationId],
+        entrySpan: widened(state.entrySpan, event.data.at),
+      };
     case 'MedicationAdministered':
       return { ...state, medicationIds: [...state.medicationIds, event.data.medicationId] };
     case 'SessionEnded':
@@ -144,6 +159,11 @@ export function evolveSession(state: SessionState, event: SessionEvent): Session
         amendmentCount: state.amendmentCount + 1,
         ...(returnsToValidation ? { status: 'signed' as const, validatedBy: null } : {}),
       };
+      if (block === 'times') {
+        const times = changes as Partial<Record<'startedAt' | 'endedAt', string>>;
+        const effectiveMinutes = event.data.effectiveMinutes ?? state.effectiveMinutes;
+        return { ...counted, startedAt: times.startedAt ?? state.startedAt, endedAt: times.endedAt ?? state.endedAt, effectiveMinutes };
+      }
       if (block === 'pre') return { ...counted, pre: merged<PreDialysis>(state.pre, changes) };
       if (block === 'post') return { ...counted, post: merged<PostDialysis>(state.post, changes) };
       return { ...counted, safetyChecks: merged<SafetyChecks>(state.safetyChecks, changes) };

@@ -11,6 +11,7 @@ import { streamName } from '../../../stores/eventStore.js';
 import { sessionDecider } from './sessionDecider.js';
 import type { AmendableBlock, SessionCommand, SessionLimits, Signer } from './sessionEvents.js';
 import type { SessionState } from './sessionState.js';
+import { judgeClinical } from './judgedClinicalWrites.js';
 
 export type SessionResult = CommandResult<SessionState>;
 type Signed = 'SignSession' | 'ValidateSession' | 'AmendSession' | 'AddAddendum';
@@ -91,9 +92,13 @@ async function signedCommand(
   if (ifMatch !== null && ifMatch !== revision) throw new PreconditionFailedError(ifMatch, revision);
   const at = ctx.at ?? services.now().toISOString();
   const probe = { type: input.type, data: input.data({ userId: ctx.actor, staffId: '' }), aggregateId: sessionId, at };
-  sessionDecider.decide({ ...probe, actor: ctx.actor, tenantId: ctx.tenantId } as SessionCommand, state);
+  const pending = sessionDecider.decide({ ...probe, actor: ctx.actor, tenantId: ctx.tenantId } as SessionCommand, state);
+  // Signing and amending fix the values as judged on the record they leave (issue 21 item 3).
+  const judges = input.type === 'SignSession' || input.type === 'AmendSession';
+  const judged = judges ? { judged: await judgeClinical(services, ctx.tenantId, sessionStream(ctx.tenantId, sessionId), pending, at) } : {};
   const signer = await signerOf(services, ctx, input.code, input.physician);
-  const command = { type: input.type, aggregateId: sessionId, data: input.data(signer) } as SessionCommand & { aggregateId: string };
+  const data = { ...input.data(signer), ...judged };
+  const command = { type: input.type, aggregateId: sessionId, data } as SessionCommand & { aggregateId: string };
   return handleCommand(services.events, sessionDecider, command, ctx, { ifMatch });
 }
 

@@ -10,6 +10,7 @@ const DERIVED: Record<string, string> = {
   netPostWeightKg: 'Scale weight less wheelchair and clothes, after',
   idwgKg: "Interdialytic weight gain: net pre-weight less the previous session's net post-weight",
   idwgPercentOfDryWeight: 'IDWG as a percentage of the dry weight',
+  interdialyticHours: "Hours from the previous session's end to this session's start (the IDWG's interval)",
   ufGoalL: 'UF goal: net pre-weight less dry weight plus fluids to give (L)',
   achievedUfL: 'Net pre-weight less net post-weight plus intake (L)',
   machineUfL: 'UF the machine reports (L)',
@@ -23,7 +24,14 @@ const DERIVED: Record<string, string> = {
 
 export const DerivedView: JsonSchema = obj({
   ...Object.fromEntries(Object.entries(DERIVED).map(([k, d]) => [k, value(d)])),
-  notComputed: { type: 'object', additionalProperties: { type: 'string' }, description: 'Why each null value is null' },
+  longInterval: { type: ['boolean', 'null'], description: 'The interval is the long one of the week (56 h or more)' },
+  notComputed: {
+    type: 'object',
+    additionalProperties: { type: 'string' },
+    description:
+      'Why each null value is null, e.g. short-session (effective time below the policy kineticsMinimumMinutes: URR, Kt/V ' +
+      'and UF rate withheld), interrupted (URR and Kt/V withheld), previous-session-too-long-ago (IDWG beyond idwgWindowDays)',
+  },
 });
 
 export const FlagView: JsonSchema = obj({
@@ -34,6 +42,16 @@ export const FlagView: JsonSchema = obj({
 });
 
 export const ClinicalView: JsonSchema = {
-  ...obj({ derived: DerivedView, flags: { type: 'array', items: FlagView } }),
-  description: 'Computed from the record when read (the company thresholds in force); flags never block',
+  ...obj(
+    {
+      derived: DerivedView,
+      flags: { type: 'array', items: FlagView },
+      judgedAt: { type: 'string', format: 'date-time', description: 'Present on a signed record: when these were judged' },
+      policyRevision: { type: 'integer', description: 'Present on a signed record: the company policy revision that judged them' },
+    },
+    ['derived', 'flags'],
+  ),
+  description:
+    'A signed record answers the values and flags judged at signing (or at its last amendment), whatever changed since; ' +
+    'before signing, computed from the record when read (the access used, the company thresholds in force); flags never block',
 };

@@ -102,14 +102,18 @@ export const GenerationView = obj({
   },
 });
 
-export const ExtraSessionBody = obj({
-  patientId: IdSchema,
-  date: DateSchema,
-  shiftId: IdSchema,
-  kind: { enum: ['extra', 'emergency'], description: 'An emergency may take the reserved seats' },
-  reason: freeText(500, 'Why the session is needed'),
-  requestedBy: { ...IdSchema, description: 'The requesting physician: a collaborator (colaborador) of the company' },
-});
+export const ExtraSessionBody = obj(
+  {
+    patientId: IdSchema,
+    date: DateSchema,
+    shiftId: IdSchema,
+    kind: { enum: ['extra', 'emergency'], description: 'An emergency may take the reserved seats' },
+    reason: freeText(500, 'Why the session is needed'),
+    requestedBy: { ...IdSchema, description: 'The requesting physician: a collaborator (colaborador) of the company' },
+    lateEntryReason: freeText(500, 'A session of a past date (back-entry, e.g. after a downtime) needs the reason it is charted late'),
+  },
+  ['patientId', 'date', 'shiftId', 'kind', 'reason', 'requestedBy'],
+);
 export const SessionSlotView = obj(
   {
     sessionId: IdSchema,

@@ -42,6 +42,7 @@ export const SessionView: JsonSchema = obj(
     planId: nullable(IdSchema),
     reason: nullableStr,
     requestedBy: nullable(IdSchema),
+    lateEntryReason: { ...nullableStr, description: 'Why a session of a past date was charted after the fact' },
     status: { enum: [...SESSION_STATUSES], description: 'Derived from the history, never set directly' },
     checkedInAt: nullable(DateTimeSchema),
     startedAt: nullable(DateTimeSchema),
@@ -63,6 +64,16 @@ export const SessionView: JsonSchema = obj(
         ['machineId', 'dialyzerId', 'arterialLineId', 'venousLineId'],
       ),
     ),
+    vascularAccess: nullable({
+      ...obj({
+        accessId: IdSchema,
+        type: str,
+        side: str,
+        site: str,
+        needles: nullable({ type: 'object', description: "The prescription's needle gauges and cannulation technique" }),
+      }),
+      description: "The access used, from the patient's record at the start: a later change never rewrites the session",
+    }),
     prescription: nullable({ type: 'object', description: 'The prescription version the session runs under (a snapshot)' }),
     startWarnings: {
       type: 'array',
@@ -86,7 +97,7 @@ export const SessionView: JsonSchema = obj(
       type: 'array',
       items: obj(
         {
-          block: { enum: ['pre', 'post', 'safetyChecks'] },
+          block: { enum: ['pre', 'post', 'safetyChecks', 'times'] },
           changes: { type: 'object' },
           previous: { type: 'object', description: 'The values before the amendment' },
           reason: str,

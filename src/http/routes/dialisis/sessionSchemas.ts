@@ -75,6 +75,7 @@ const postFields: Record<string, JsonSchema> = {
   conditionAtDischarge: freeText(1000, 'Patient condition at discharge'),
   postBunMgDl: bun,
   intakeL: measure(0, 5, 'L', 'Fluid taken during the session (oral, saline): part of the achieved UF', 2),
+  machineEffectiveMinutes: measure(0, 600, 'min', "Treatment minutes the machine counted: when stated, the kinetics' treatment time", 0),
 };
 export const PostBody = obj(postFields, [...WEIGHED_REQUIRED, 'machineUfMl']);
 
@@ -153,7 +154,15 @@ export const MedicationBody = obj(
 
 export const ReasonBody = obj({ reason: freeText(500, 'Why') });
 export const PauseBody = ReasonBody;
-export const InterruptBody = obj({ reasonCode: { enum: [...INTERRUPTION_REASONS] }, note: freeText(1000) }, ['reasonCode']);
+const stated = (what: string): JsonSchema => ({
+  ...DateTimeSchema,
+  description: `When the treatment ${what}, charted after the fact (default now): not in the future, after the start, after every reading`,
+});
+export const InterruptBody = obj(
+  { reasonCode: { enum: [...INTERRUPTION_REASONS] }, note: freeText(1000), interruptedAt: stated('was interrupted') },
+  ['reasonCode'],
+);
+export const EndBody = obj({ endedAt: stated('ended') }, []);
 export const NoShowBody = obj({ note: freeText(1000) }, []);
 export const EmptyBody = obj({}, []);
 const StepUpCode: JsonSchema = {
@@ -167,8 +176,17 @@ export const SignBody = obj({ code: StepUpCode });
 const partial = (properties: Record<string, JsonSchema>): JsonSchema => ({ ...obj(properties, []), minProperties: 1 });
 const amendmentOf = (block: (typeof AMENDABLE_BLOCKS)[number], properties: Record<string, JsonSchema>): JsonSchema =>
   obj({ block: { const: block }, changes: partial(properties), reason: freeText(500, 'Why the signed record changes'), code: StepUpCode });
+const timesFields: Record<string, JsonSchema> = {
+  startedAt: { ...DateTimeSchema, description: 'When the treatment began: not in the future, not after a reading' },
+  endedAt: { ...DateTimeSchema, description: 'When it ended: not in the future, after the start, not before a reading' },
+};
 export const AmendBody: JsonSchema = {
-  oneOf: [amendmentOf('pre', preFields), amendmentOf('post', postFields), amendmentOf('safetyChecks', safetyFields)],
+  oneOf: [
+    amendmentOf('pre', preFields),
+    amendmentOf('post', postFields),
+    amendmentOf('safetyChecks', safetyFields),
+    amendmentOf('times', timesFields),
+  ],
   description: 'Changes to one block of a signed session, with the reason; the original values stay in the history',
 };
 export const AddendumBody = obj({ text: freeText(4000), reason: freeText(500), code: StepUpCode });
@@ -180,6 +198,7 @@ export const StartBody = obj(
     dialyzerId: IdSchema,
     arterialLineId: IdSchema,
     venousLineId: IdSchema,
+    startedAt: { ...DateTimeSchema, description: 'When the treatment began, charted after the fact (default now): not in the future' },
   },
   ['machineId'],
 );

@@ -26,6 +26,7 @@ import {
   AmendBody,
   ComplicationBody,
   EmptyBody,
+  EndBody,
   InterruptBody,
   MedicationBody,
   PauseBody,
@@ -177,13 +178,14 @@ export const sessionWriteRoutes: RouteDecl[] = [
       return sessionCommand(services, ctx, id, as('AdministerMedication', data), ifMatch);
     },
   }),
-  sessionActionRoute({
+  sessionActionRoute<{ endedAt?: string }>({
     path: 'fin',
-    summary: 'End the treatment',
+    summary: 'End the treatment (now, or at a stated instant when charted after the fact)',
     description:
-      'The effective time leaves out the pauses. The machine then gets the hours and awaits disinfection; the dialyzer and lines get a use (process manager).',
-    body: EmptyBody,
-    write: plain(() => as('EndSession', {})),
+      'The effective time leaves out the pauses. A stated endedAt is not in the future, after the start and not before a reading ' +
+      '(422 naming it). The machine then gets the hours and awaits disinfection; the dialyzer and lines get a use (process manager).',
+    body: EndBody,
+    write: plain((body) => as('EndSession', body)),
   }),
   sessionActionRoute({
     path: 'post-dialisis',
@@ -192,10 +194,10 @@ export const sessionWriteRoutes: RouteDecl[] = [
     body: PostBody,
     write: plain((body) => as('RecordPostDialysis', body)),
   }),
-  sessionActionRoute<{ reasonCode: string; note?: string }>({
+  sessionActionRoute<{ reasonCode: string; note?: string; interruptedAt?: string }>({
     path: 'interrupcion',
     summary: 'Interrupt a treatment in progress (reason code; the partial data is kept)',
-    description: 'The machine, dialyzer and lines still get the use.',
+    description: 'The machine, dialyzer and lines still get the use. interruptedAt is stated like the end (default now).',
     body: InterruptBody,
     write: plain((body) => as('InterruptSession', body)),
   }),
@@ -223,6 +225,7 @@ export const sessionWriteRoutes: RouteDecl[] = [
     path: 'enmiendas',
     summary: 'Amend a block of a signed session, with the reason, within the editing window (a fresh authenticator code)',
     description:
+      "Block 'times' corrects the start and end instants (the treatment time follows). The values and flags are judged again. " +
       "A new event: the original values stay in the history. After the company's editing window only addenda (409 editing-window-closed). " +
       'Needs a person (never an API client, 403 people-only) with a clinical staff record allowed to sign (409 signer-may-not-sign) ' +
       'and a fresh code. An amendment of a validated session sends it back to signed, awaiting validation again; the earlier ' +

@@ -42,7 +42,8 @@ export function startRoute(): RouteDecl {
       'safety checks; the machine may start for this patient (available, disinfected after the last patient, preventive ' +
       'maintenance per policy, isolation both ways) and runs one session at a time; the dialyzer and lines are this ' +
       "patient's and pass every pre-use rule. A refusal (409 session-may-not-start) names every failed rule by item. " +
-      "Equipment of another company, or a station outside the session's location, answers 422 naming the field.",
+      "Equipment of another company, or a station outside the session's location, answers 422 naming the field. " +
+      'A stated startedAt charts a treatment after the fact (not in the future). The session keeps the access it uses.',
     body: StartBody,
     write: async (services, ctx, id, body, ifMatch, request) => {
       // another company's session is 404 before its body is judged

@@ -112,6 +112,11 @@ function policySchema(partial: boolean): JsonSchema {
       ktvMinimum: num('/adequacy/ktvMinimum', 'spKt/V below this is flagged'),
       ktvTarget: num('/adequacy/ktvTarget', 'spKt/V target; not below ktvMinimum'),
       urrMinimumPercent: num('/adequacy/urrMinimumPercent', 'URR below this is flagged'),
+      kineticsMinimumMinutes: num(
+        '/adequacy/kineticsMinimumMinutes',
+        'Below this effective treatment time the kinetics (URR, spKt/V, eKt/V, UF rate) are withheld (notComputed short-session)',
+      ),
+      idwgWindowDays: num('/adequacy/idwgWindowDays', 'IDWG only when the previous session ended at most this many days before'),
     }),
     shifts: g('Shifts', {
       defaultCapacity: num('/shifts/defaultCapacity', 'Patients per shift unless the shift says otherwise'),

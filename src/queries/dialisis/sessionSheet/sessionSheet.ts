@@ -123,6 +123,8 @@ export type SheetDerived = {
   ufRateMlKgH?: number | null;
   achievedUfL?: number | null;
   machineUfL?: number | null;
+  /** Why a value is withheld (short-session, interrupted...): printed instead of a number. */
+  notComputed?: Record<string, string>;
   flags: SheetFlag[];
 };
 

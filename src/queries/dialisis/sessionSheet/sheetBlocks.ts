@@ -151,12 +151,15 @@ export function postAndDerived(w: SheetWriter, sheet: SessionSheet): void {
     : [{ label: 'Post-diálisis', value: 'Sin registro' }];
   const flags = d?.flags ?? [];
   const flagged = (code: string): boolean => flags.some((f) => f.code === code);
+  // A value withheld as not plausible says why, never a number (issue 21 item 2).
+  const shown = (name: 'urrPercent' | 'spKtV' | 'eKtV' | 'ufRateMlKgH', decimals: number, unit = ''): string =>
+    WITHHELD[d?.notComputed?.[name] ?? ''] ?? num(d?.[name], decimals, unit);
   const derivedCells: Cell[] = d
     ? [
-        { label: 'URR', value: num(d.urrPercent, 1, '%'), alert: flagged('urr-below-minimum') },
-        { label: 'spKt/V', value: num(d.spKtV, 2), alert: flagged('ktv-below-minimum') },
-        { label: 'eKt/V', value: num(d.eKtV, 2) },
-        { label: 'Tasa de UF', value: num(d.ufRateMlKgH, 1, 'mL/kg/h'), alert: flagged('uf-rate-above-maximum') },
+        { label: 'URR', value: shown('urrPercent', 1, '%'), alert: flagged('urr-below-minimum') },
+        { label: 'spKt/V', value: shown('spKtV', 2), alert: flagged('ktv-below-minimum') },
+        { label: 'eKt/V', value: shown('eKtV', 2) },
+        { label: 'Tasa de UF', value: shown('ufRateMlKgH', 1, 'mL/kg/h'), alert: flagged('uf-rate-above-maximum') },
         { label: 'UF lograda', value: num(d.achievedUfL, 2, 'L'), alert: flagged('uf-discrepancy') },
         { label: 'UF de máquina', value: num(d.machineUfL, 2, 'L') },
       ]
@@ -164,6 +167,11 @@ export function postAndDerived(w: SheetWriter, sheet: SessionSheet): void {
   w.twoColumns({ title: 'Post-diálisis', cells: postCells }, { title: 'Valores derivados', cells: derivedCells });
   flagLine(w, flags);
 }
+
+const WITHHELD: Record<string, string> = {
+  'short-session': 'No calculado: sesión corta',
+  interrupted: 'No calculado: sesión interrumpida',
+};
 
 function flagLine(w: SheetWriter, flags: SheetFlag[]): void {
   const { doc } = w;

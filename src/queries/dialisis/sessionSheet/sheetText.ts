@@ -79,7 +79,12 @@ const FLAG: Record<string, string> = {
   'uf-discrepancy': 'UF lograda distinta de la UF de máquina',
 };
 
-const BLOCK: Record<string, string> = { pre: 'Pre-diálisis', post: 'Post-diálisis', safetyChecks: 'Controles de seguridad' };
+const BLOCK: Record<string, string> = {
+  pre: 'Pre-diálisis',
+  post: 'Post-diálisis',
+  safetyChecks: 'Controles de seguridad',
+  times: 'Horas del tratamiento',
+};
 
 const FIELD: Record<string, string> = {
   scaleWeightKg: 'Peso báscula (kg)',
