@@ -23,6 +23,13 @@ export interface MaintenanceBasis {
   pmBaseHours: number;
 }
 
+/** What the calibration rules read (absent on read documents folded before they were kept). */
+export interface CalibrationBasis {
+  pmBaseDate: string;
+  failedCalibrations?: string[];
+  calibrationBaseDate?: string;
+}
+
 export interface MaintenanceDue {
   /** Operating hours left before the plan's hours run out (negative: overdue); null when the plan is not by hours. */
   hoursLeft: number | null;
@@ -37,7 +44,14 @@ const modelKey = (model: string): string => model.normalize('NFKC').trim().toLow
 export function planFor(maintenance: CompanyPolicy['maintenance'], model: string): MaintenancePlan {
   const override = maintenance.modelOverrides.find((o) => modelKey(o.model) === modelKey(model));
   const plan = override ?? maintenance;
-  return { preventiveEveryHours: plan.preventiveEveryHours, preventiveEveryDays: plan.preventiveEveryDays };
+  // A model plan without its own calibration interval keeps the general one.
+  const calibrationEveryDays =
+    override?.calibrationEveryDays !== undefined ? override.calibrationEveryDays : maintenance.calibrationEveryDays;
+  return {
+    preventiveEveryHours: plan.preventiveEveryHours,
+    preventiveEveryDays: plan.preventiveEveryDays,
+    calibrationEveryDays: calibrationEveryDays ?? null,
+  };
 }
 
 /** The maintenance policy a decision about this model uses, with the policy revision the event records. */
@@ -62,6 +76,37 @@ export function maintenanceDue(basis: MaintenanceBasis, plan: MaintenancePlan, a
   return { hoursLeft, dueDate, overdue };
 }
 
+/** Next calibration: `everyDays` after the last passing calibration or maintenance (else the install date). */
+export function calibrationDue(
+  baseDate: string,
+  everyDays: number | null | undefined,
+  at: string,
+): { dueDate: string | null; overdue: boolean } {
+  if (everyDays === null || everyDays === undefined || !baseDate) return { dueDate: null, overdue: false };
+  const dueDate = addDays(baseDate, everyDays);
+  return { dueDate, overdue: at.slice(0, 10) > dueDate };
+}
+
+/** Calibration reasons: a failed one always refuses; an overdue one refuses or warns as the maintenance policy says. */
+function calibrationReasons(
+  machine: CalibrationBasis,
+  maintenance: MaintenancePolicy,
+  at: string,
+): { reasons: StartReason[]; warnings: StartReason[] } {
+  const reasons: StartReason[] = [];
+  const warnings: StartReason[] = [];
+  const failed = machine.failedCalibrations ?? [];
+  if (failed.length > 0) {
+    reasons.push({ code: 'calibration-failed', message: `the last calibration of ${failed.join(', ')} failed: a passing one is needed` });
+  }
+  const due = calibrationDue(machine.calibrationBaseDate ?? machine.pmBaseDate, maintenance.calibrationEveryDays, at);
+  if (due.overdue) {
+    const overdue = { code: 'calibration-overdue', message: `calibration is overdue (was due ${due.dueDate})` };
+    (maintenance.overdueMode === 'block' ? reasons : warnings).push(overdue);
+  }
+  return { reasons, warnings };
+}
+
 /** Isolation either way: a dedicated machine only for its patients, and an isolated patient only on a machine of theirs. */
 export function isolationReasons(machine: MachineIsolation, patientIsolation: readonly string[]): StartReason[] {
   const reasons: StartReason[] = [];
@@ -80,7 +125,7 @@ export function isolationReasons(machine: MachineIsolation, patientIsolation: re
 }
 
 export function startVerdict(
-  machine: MaintenanceBasis & { status: MachineStatus; isolation: MachineIsolation },
+  machine: MaintenanceBasis & CalibrationBasis & { status: MachineStatus; isolation: MachineIsolation },
   patient: { isolation: readonly string[] },
   maintenance: MaintenancePolicy,
   at: string,
@@ -102,6 +147,9 @@ export function startVerdict(
     };
     (maintenance.overdueMode === 'block' ? reasons : warnings).push(overdue);
   }
+  const calibration = calibrationReasons(machine, maintenance, at);
+  reasons.push(...calibration.reasons);
+  warnings.push(...calibration.warnings);
   reasons.push(...isolationReasons(machine.isolation, patient.isolation));
   return { allowed: reasons.length === 0, reasons, warnings };
 }

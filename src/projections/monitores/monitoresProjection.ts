@@ -9,7 +9,8 @@ export const MACHINES = 'machines';
 
 export const monitoresProjection: Projection = {
   name: MONITORES_PROJECTION,
-  version: 1,
+  // 2: uses by day since the last maintenance, failed calibrations and the calibration clock (issue 21).
+  version: 2,
   collections: {
     [MACHINES]: [
       { keys: { tenantId: 1, codeKey: 1, id: 1 }, name: 'by_code' },
