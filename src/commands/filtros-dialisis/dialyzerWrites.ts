@@ -10,7 +10,7 @@ import { mustBeSessionOf } from '../dialisis/session/sessionReferenceWrites.js';
 import { LIMITS } from '../../limits.js';
 import type { AppServices } from '../../services.js';
 import { companyPolicy } from '../../queries/empresas/companyPolicy.js';
-import { confirmerFacts, spendConfirmationCodes, type IdentityConfirmation } from './identityConfirmations.js';
+import { confirmerFacts, spendConfirmationCodes, type IdentityConfirmation } from './identityConfirmationWrites.js';
 import { streamName } from '../../stores/eventStore.js';
 import { dialyzerDecider } from './dialyzerDecider.js';
 import type { DialyzerState } from './dialyzerState.js';
