@@ -77,6 +77,15 @@ describe('Dialisis: a day from the standing plan to the validated session', () =
     const dialyzer = expectStatus(await post(w.a, '/filtros-dialisis', dialyzerBody()), 201).body.id as string;
     const filter = `/filtros-dialisis/${dialyzer}`;
     expectStatus(await post(w.a, `${filter}/asignacion`, { patientId: rosa, baselineTcvMl: 100 }), 200);
+    // Two people confirm her, each with their own authenticator code, before the first use and before each reuse.
+    const confirmations = async () => {
+      w.server.nextTotpStep();
+      return [
+        { userId: w.nurse.userId, code: await w.server.totpCode(w.nurse.account.totpSecret) },
+        { userId: w.physician.userId, code: await w.server.totpCode(w.physician.account.totpSecret) },
+      ];
+    };
+    expectStatus(await post(w.a, `${filter}/controles-previos`, { patientId: rosa, identityConfirmations: await confirmations() }), 200);
     const earlier = await endedSessionSeeds(w)(w.a, rosa, { dialyzerId: dialyzer }); // an ended session of hers on it
     expectStatus(await post(w.a, `${filter}/usos`, { sessionId: earlier, patientId: rosa }), 200);
     const cycle = {
@@ -96,7 +105,7 @@ describe('Dialisis: a day from the standing plan to the validated session', () =
       patientId: rosa,
       germicidePotency: 'pass',
       residualTest: 'negative',
-      identityConfirmedBy: [w.nurse.userId, w.physician.userId],
+      identityConfirmations: await confirmations(),
     };
     expectStatus(await post(w.a, `${filter}/controles-previos`, checks), 200);
 

@@ -80,6 +80,17 @@ describe('Dialisis sessions: events, ranges and signing over HTTP', () => {
     const patient = await s.prescribedPatient();
     const dialyzerId = expectStatus(await s.post(w.a, '/filtros-dialisis', dialyzerBody()), 201).body.id as string;
     expectStatus(await s.post(w.a, `/filtros-dialisis/${dialyzerId}/asignacion`, { patientId: patient, baselineTcvMl: 100 }), 200);
+    // Before its first use two people confirm the patient, each with their own authenticator code.
+    w.server.nextTotpStep();
+    const identityConfirmations = [
+      { userId: w.nurse.userId, code: await w.server.totpCode(w.nurse.account.totpSecret) },
+      { userId: w.physician.userId, code: await w.server.totpCode(w.physician.account.totpSecret) },
+    ];
+    const identified = await s.post(w.a, `/filtros-dialisis/${dialyzerId}/controles-previos`, {
+      patientId: patient,
+      identityConfirmations,
+    });
+    expectStatus(identified, 200);
     const { path, machineId } = await s.startedSession(patient, { dialyzerId });
     await w.advance(45 * MINUTE);
     expectStatus(await nurse(`${path}/lecturas`, s.reading(10, { cumulativeUfMl: 500 })), 200);

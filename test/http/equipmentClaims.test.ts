@@ -42,7 +42,9 @@ describe('Equipment claims at session start', () => {
     // Installed yesterday: no preventive maintenance due.
     const installDate = new Date(w.server.clock.now().getTime() - 86_400_000).toISOString().slice(0, 10);
     const machineId = (await w.register(w.a, { installDate, warrantyEnd: '2099-01-01' })).body.id as string;
-    const dialyzerId = expectStatus(await w.call(w.a, 'POST', '/filtros-dialisis', { json: dialyzerBody() }), 201).body.id as string;
+    // Single use: a reusable one would first need two people's identity check (filtrosDialisis, reuseSafeguards suites).
+    const dialyzer = dialyzerBody({ reusable: false });
+    const dialyzerId = expectStatus(await w.call(w.a, 'POST', '/filtros-dialisis', { json: dialyzer }), 201).body.id as string;
     expectStatus(await w.call(w.a, 'POST', `/filtros-dialisis/${dialyzerId}/asignacion`, { json: { patientId, baselineTcvMl: 100 } }), 200);
     const line = async (base: string) => {
       const json = { model: 'AV-Set', lot: 'L1', serial: unique('SER-'), primingVolumeMl: 140, reusable: true, receivedOn: '2025-01-10' };

@@ -2,14 +2,14 @@
 // exclusivity, HBsAg+ under the default policy), the reuse cycle with its checks, the floor queries, the label, company
 // isolation and permissions.
 import assert from 'node:assert/strict';
-import { expectStatus, pdfText, pointers, startFiltrosWorld, type FiltrosWorld, type Json } from './filtrosWorld.js';
+import { expectStatus, pdfText, pointers, startFiltrosWorld, type Confirmer, type FiltrosWorld, type Json } from './filtrosWorld.js';
 import { endedSessionSeeds, type EndedSessionOf } from './referenceSeeds.js';
 
 describe('FiltrosDialisis: dialyzers and their reuse', () => {
   let w: FiltrosWorld;
   let patientA: string;
   let patientB: string;
-  let nurses: [string, string];
+  let nurses: [Confirmer, Confirmer];
   let endedOf: EndedSessionOf;
   before(async () => {
     w = await startFiltrosWorld();
@@ -33,11 +33,12 @@ describe('FiltrosDialisis: dialyzers and their reuse', () => {
     expiresOn: hoursAgo(-24 * 20).slice(0, 10),
     ...overrides,
   });
-  const checks = (patientId: string, overrides: Json = {}): Json => ({
+  // Two people confirm the patient, each with a fresh code of their own authenticator.
+  const checks = async (patientId: string, overrides: Json = {}): Promise<Json> => ({
     patientId,
     germicidePotency: 'pass',
     residualTest: 'negative',
-    identityConfirmedBy: nurses,
+    identityConfirmations: await w.confirmations(nurses),
     ...overrides,
   });
   // The germicide's minimum dwell (11 h for peracetic acid) passes: the sessions it outlived are signed in again.
@@ -84,8 +85,15 @@ describe('FiltrosDialisis: dialyzers and their reuse', () => {
     assert.equal(answer.body.lastTcvPercent, 78);
     const history = expectStatus(await w.call(w.a, 'GET', `/filtros-dialisis/${id}/historial`), 200);
     const types = (history.body.items as Json[]).map((e) => e.type);
-    assert.deepEqual(types, ['DialyzerReceived', 'DialyzerAssignedToPatient', 'DialyzerUsed', 'DialyzerReprocessed', 'DialyzerDiscarded']);
-    const discarded = (history.body.items as Json[])[4]!;
+    assert.deepEqual(types, [
+      'DialyzerReceived',
+      'DialyzerAssignedToPatient',
+      'PreUseChecksRecorded',
+      'DialyzerUsed',
+      'DialyzerReprocessed',
+      'DialyzerDiscarded',
+    ]);
+    const discarded = (history.body.items as Json[])[5]!;
     assert.deepEqual(discarded.data, { reason: 'tcv-below-threshold', policyRevision: -1 });
     expectStatus(await use(id, patientA), 409, 'dialyzer-discarded');
   });
@@ -103,16 +111,13 @@ describe('FiltrosDialisis: dialyzers and their reuse', () => {
     const notYet = expectStatus(await w.call(w.a, 'GET', `/filtros-dialisis/${id}/aptitud?pacienteId=${patientA}`), 200);
     assert.deepEqual(notYet.body, { ready: false, reasons: ['pre-use-checks-missing'] });
 
-    const same = await w.post(w.a, id, 'controles-previos', checks(patientA, { identityConfirmedBy: [nurses[0], nurses[0]] }));
-    assert.deepEqual(pointers(expectStatus(same, 422, 'validation-failed')), ['/body/identityConfirmedBy']);
-    const notStaff = await w.post(
-      w.a,
-      id,
-      'controles-previos',
-      checks(patientA, { identityConfirmedBy: [nurses[0], w.server.admin.userId] }),
-    );
-    assert.deepEqual(pointers(expectStatus(notStaff, 422, 'validation-failed')), ['/body/identityConfirmedBy/1']);
-    expectStatus(await w.post(w.a, id, 'controles-previos', checks(patientA)), 200);
+    const [first] = await w.confirmations([nurses[0]]);
+    const same = await w.post(w.a, id, 'controles-previos', await checks(patientA, { identityConfirmations: [first, first] }));
+    assert.deepEqual(pointers(expectStatus(same, 422, 'validation-failed')), ['/body/identityConfirmations']);
+    const admin = { userId: w.server.admin.userId, code: '000000' };
+    const notStaff = await w.post(w.a, id, 'controles-previos', await checks(patientA, { identityConfirmations: [first, admin] }));
+    assert.deepEqual(pointers(expectStatus(notStaff, 422, 'validation-failed')), ['/body/identityConfirmations/1/userId']);
+    expectStatus(await w.post(w.a, id, 'controles-previos', await checks(patientA)), 200);
 
     const ready = expectStatus(await w.call(w.a, 'GET', `/filtros-dialisis/${id}/aptitud?pacienteId=${patientA}`), 200);
     assert.deepEqual(ready.body, { ready: true, reasons: [] });
@@ -156,16 +161,18 @@ describe('FiltrosDialisis: dialyzers and their reuse', () => {
     expectStatus(await use(id, patientA), 200);
     expectStatus(await w.post(w.a, id, 'reprocesos', cycle()), 200);
     await afterDwell();
-    expectStatus(await w.post(w.a, id, 'controles-previos', checks(patientA)), 200);
-    expectStatus(await use(id, patientA), 200);
-
-    const refused = expectStatus(await use(id, patientA), 409, 'max-uses-reached');
-    assert.deepEqual(refused.body.reasons, ['max-uses-reached', 'awaiting-reprocessing']);
-    expectStatus(await w.post(w.a, id, 'reprocesos', cycle()), 409, 'max-uses-reached');
     const alerts = expectStatus(await w.call(w.a, 'GET', '/filtros-dialisis/alertas'), 200);
     const item = (alerts.body.items as Json[]).find((i) => (i.dialyzer as Json).id === id)!;
     assert.deepEqual(item.alerts, ['near-max-uses']);
     assert.equal(item.maxUses, 2);
+    expectStatus(await w.post(w.a, id, 'controles-previos', await checks(patientA)), 200);
+    // The use that reaches the maximum takes it out of service by itself (issue 21 item 14).
+    const last = expectStatus(await use(id, patientA), 200);
+    assert.deepEqual([last.body.uses, last.body.status, last.body.discardReason], [2, 'discarded', 'max-uses-reached']);
+
+    const refused = expectStatus(await use(id, patientA), 409, 'dialyzer-discarded');
+    assert.deepEqual(refused.body.reasons, ['dialyzer-discarded']);
+    expectStatus(await w.post(w.a, id, 'reprocesos', cycle()), 409, 'dialyzer-discarded');
   });
 
   it('lists a falling TCV, keeps a dialyzer with a failed pre-use check from use, and honours If-Match', async () => {
@@ -183,7 +190,8 @@ describe('FiltrosDialisis: dialyzers and their reuse', () => {
     assert.deepEqual(item.alerts, ['falling-tcv']);
 
     await afterDwell();
-    expectStatus(await w.post(w.a, id, 'controles-previos', checks(patientA, { germicidePotency: 'fail', residualTest: 'positive' })), 200);
+    const failing = await checks(patientA, { germicidePotency: 'fail', residualTest: 'positive' });
+    expectStatus(await w.post(w.a, id, 'controles-previos', failing), 200);
     const verdict = expectStatus(await w.call(w.a, 'GET', `/filtros-dialisis/${id}/aptitud?pacienteId=${patientA}`), 200);
     assert.deepEqual(verdict.body, { ready: false, reasons: ['germicide-potency-failed', 'residual-test-positive'] });
     expectStatus(await use(id, patientA), 409, 'germicide-potency-failed');
@@ -205,7 +213,7 @@ describe('FiltrosDialisis: dialyzers and their reuse', () => {
     const stored = expectStatus(await w.post(w.a, id, 'reprocesos', cycle({ germicide: formaldehyde })), 200);
     assert.equal(stored.body.lastGermicide, 'Formaldehyde 4 %');
     await afterDwell();
-    expectStatus(await w.post(w.a, id, 'controles-previos', checks(patientA)), 200);
+    expectStatus(await w.post(w.a, id, 'controles-previos', await checks(patientA)), 200);
     const verdict = expectStatus(await w.call(w.a, 'GET', `/filtros-dialisis/${id}/aptitud?pacienteId=${patientA}`), 200);
     assert.deepEqual(verdict.body, { ready: false, reasons: ['dwell-time-too-short'] });
     expectStatus(await use(id, patientA), 409, 'dwell-time-too-short');

@@ -29,8 +29,8 @@ describe('LineasArterial and LineasVenosa over HTTP', () => {
   });
   after(async () => w?.close());
 
-  const patient = async (token: string): Promise<string> =>
-    expectStatus(await w.call(token, 'POST', '/pacientes', { json: registration() }), 201).body.id as string;
+  const patient = async (token: string, overrides: Json = {}): Promise<string> =>
+    expectStatus(await w.call(token, 'POST', '/pacientes', { json: registration(overrides) }), 201).body.id as string;
   const receive = async (token: string, base: string, overrides: Json = {}) =>
     expectStatus(await w.call(token, 'POST', base, { json: lineBody(overrides) }), 201).body;
   const step = (token: string, base: string, id: unknown, path: string, json: Json) =>
@@ -104,11 +104,29 @@ describe('LineasArterial and LineasVenosa over HTTP', () => {
 
     const stored = expectStatus(await step(w.a, V, id, 'reprocesos', { disinfectant: 'Peracetic acid', integrity: 'passed' }), 200);
     assert.equal(stored.body.status, 'stored');
+    // Before the reuse: a negative residual germicide test after rinsing, and the germicide's dwell (issue 21 item 14).
+    const rinsing = expectStatus(await w.call(w.a, 'GET', `${V}/listas?pacienteId=${p}`), 200);
+    const unrinsed = (rinsing.body.items as { line: { id: string }; reasons: string[] }[]).find((i) => i.line.id === id);
+    assert.deepEqual(unrinsed?.reasons, ['residual-test-missing']);
+    expectStatus(await step(w.a, V, id, 'usos', await useOf(p, V, id)), 409, 'residual-test-missing');
+    expectStatus(await step(w.a, V, id, 'prueba-residual', { result: 'positive' }), 200);
+    expectStatus(await step(w.a, V, id, 'usos', await useOf(p, V, id)), 409, 'residual-test-positive');
+    expectStatus(await step(w.a, V, id, 'prueba-residual', { result: 'negative' }), 200);
+    expectStatus(await step(w.a, V, id, 'usos', await useOf(p, V, id)), 409, 'dwell-time-too-short');
+    w.server.clock.advance(11 * 3600_000 + 60_000); // peracetic acid: 11 h by default
+    await w.refreshSessions();
     const ready = expectStatus(await w.call(w.a, 'GET', `${V}/listas?pacienteId=${p}`), 200);
     assert.equal((ready.body.items as { line: { id: string }; ready: boolean }[]).find((i) => i.line.id === id)?.ready, true);
     const last = expectStatus(await step(w.a, V, id, 'usos', await useOf(p, V, id)), 200);
     assert.equal(last.body.status, 'discarded');
     assert.equal(last.body.discardReason, 'max-uses-reached');
+
+    // No reuse for an HBsAg-positive patient unless the policy allows it, as for dialyzers.
+    const positive = await patient(w.a, { serology: [{ test: 'HBsAg', result: 'positive', sampleDate: '2025-01-15' }] });
+    const theirs = await assignedLine(V, positive);
+    expectStatus(await step(w.a, V, theirs, 'usos', await useOf(positive, V, theirs)), 200);
+    const hbsag = await step(w.a, V, theirs, 'reprocesos', { disinfectant: 'Peracetic acid', integrity: 'passed' });
+    expectStatus(hbsag, 409, 'hbsag-positive-no-reuse');
   });
 
   it('pairs an arterial line with a venous line of the same patient, recorded on both', async () => {

@@ -92,7 +92,8 @@ describe('References named in a body are real', () => {
       sessionOf(w.b, await w.patient(w.b)),
     ]);
     const machine = (await w.register(w.a)).body.id as string;
-    const dialyzer = expectStatus(await post('/filtros-dialisis', dialyzerBody()), 201).body.id as string;
+    // Single use: a reusable one would first need two people's identity check (issue 21 item 14).
+    const dialyzer = expectStatus(await post('/filtros-dialisis', dialyzerBody({ reusable: false })), 201).body.id as string;
     expectStatus(await post(`/filtros-dialisis/${dialyzer}/asignacion`, { patientId: patient, baselineTcvMl: 100 }), 200);
     const line = {
       model: 'AV-Set Plus',

@@ -30,7 +30,8 @@ export function changedPaths(before: unknown, after: unknown, at = ''): string[]
 }
 
 function rangeProblem(value: unknown, range: NumberRange, nullable: boolean): string | null {
-  if (value === null && nullable) return null;
+  // A model plan without a calibration interval takes the general one.
+  if ((value === null || value === undefined) && nullable) return null;
   if (typeof value !== 'number' || !Number.isFinite(value)) return 'must be a number';
   if (value < range.min || value > range.max) return `must be between ${range.min} and ${range.max} ${range.unit}`;
   if (range.integer && !Number.isInteger(value)) return 'must be a whole number';
@@ -38,7 +39,7 @@ function rangeProblem(value: unknown, range: NumberRange, nullable: boolean): st
 }
 
 /** Numbers that may be null (a maintenance plan by hours only, or by days only). */
-const NULLABLE = /\/preventiveEvery(Hours|Days)$/;
+const NULLABLE = /\/(preventiveEvery(Hours|Days)|calibrationEveryDays)$/;
 
 /** Every number of the policy, concrete pointer -> its range (list entries expanded). */
 function numbersOf(policy: CompanyPolicy): [string, NumberRange][] {

@@ -22,6 +22,8 @@ export interface MaintenancePlan {
   preventiveEveryHours: number | null;
   /** Calendar days between preventive maintenances; null = not by days. Whichever comes first is due. */
   preventiveEveryDays: number | null;
+  /** Days between calibrations (domain.md 3.8: conductivity at least monthly); null = none due; on a model plan, absent = the general one. */
+  calibrationEveryDays?: number | null;
 }
 
 export interface MachineModelPlan extends MaintenancePlan {
@@ -124,7 +126,7 @@ export const DEFAULT_POLICY: CompanyPolicy = deepFreeze<CompanyPolicy>({
     germicideOverrides: [{ germicide: 'formaldehyde', minDwellHours: 24 }],
   },
   bloodlineReuse: { enabled: false, maxUses: 12 },
-  maintenance: { preventiveEveryHours: 1500, preventiveEveryDays: 180, overdueMode: 'block', modelOverrides: [] },
+  maintenance: { preventiveEveryHours: 1500, preventiveEveryDays: 180, calibrationEveryDays: 30, overdueMode: 'block', modelOverrides: [] },
   disinfection: { requiredBetweenPatients: true },
   isolation: { dedicatedMachineFor: ['HBV'] },
   records: { signedEditWindowHours: 24 },
@@ -167,6 +169,8 @@ export const POLICY_RANGES: Readonly<Record<string, NumberRange>> = {
   '/maintenance/preventiveEveryDays': int(7, 730, 'days'),
   '/maintenance/modelOverrides/*/preventiveEveryHours': int(50, 10_000, 'h'),
   '/maintenance/modelOverrides/*/preventiveEveryDays': int(7, 730, 'days'),
+  '/maintenance/calibrationEveryDays': int(1, 365, 'days'),
+  '/maintenance/modelOverrides/*/calibrationEveryDays': int(1, 365, 'days'),
   '/records/signedEditWindowHours': int(0, 168, 'h'),
   // The upper bounds keep the largest possible session document far below MongoDB's 16 MiB (sessionDocBound.test.ts).
   '/sessionLimits/readings': int(1, 480, 'readings'),

@@ -147,7 +147,11 @@ describe('dialyzer decider', () => {
     given(...ready)
       .when(useFor())
       .then({ type: 'DialyzerUsed', data: { sessionId: 's9', patientId: 'p1', useNumber: 2, maxUses: 15, policyRevision: 3, usedAt: at } });
-    given(received(), assigned())
+    const identified: DialyzerEvent = {
+      type: 'PreUseChecksRecorded',
+      data: { patientId: 'p1', identityConfirmedBy: ['n1', 'n2'], checkedAt: at },
+    };
+    given(received(), assigned(), identified)
       .when(useFor())
       .then({ type: 'DialyzerUsed', data: { sessionId: 's9', patientId: 'p1', useNumber: 1, maxUses: 15, policyRevision: 3, usedAt: at } });
   });
@@ -214,10 +218,10 @@ describe('dialyzer decider', () => {
       .then(checks());
     given(received(), assigned(), used(1), reprocessed())
       .when(cmd('RecordPreUseChecks', { ...data, identityConfirmedBy: ['n1', 'n1'], confirmers: staff }))
-      .thenError('validation-failed', (e) => assert.deepEqual(failedFields(e), ['identityConfirmedBy']));
+      .thenError('validation-failed', (e) => assert.deepEqual(failedFields(e), ['identityConfirmations']));
     given(received(), assigned(), used(1), reprocessed())
       .when(cmd('RecordPreUseChecks', { ...data, identityConfirmedBy: ['n1', 'n3'], confirmers: staff }))
-      .thenError('validation-failed', (e) => assert.deepEqual(failedFields(e), ['identityConfirmedBy/1']));
+      .thenError('validation-failed', (e) => assert.deepEqual(failedFields(e), ['identityConfirmations/1/userId']));
     given(received(), assigned(), used(1), reprocessed())
       .when(cmd('RecordPreUseChecks', { ...data, patientId: 'p2', identityConfirmedBy: ['n1', 'n2'], confirmers: staff }))
       .thenError('patient-mismatch');

@@ -88,12 +88,23 @@ function preUseChecks(command: Command<'RecordPreUseChecks'>, state: DialyzerSta
   const s = existing(state);
   const { confirmers, ...data } = command.data;
   if (s.patientId !== data.patientId) throw rule('patient-mismatch', 'the dialyzer belongs to another patient');
-  if (s.status !== 'stored') throw rule('not-stored', 'pre-use checks apply to a reprocessed, stored dialyzer');
+  // Before the first use (assigned, never used) the identity check alone; before a reuse, the reprocessing tests too.
+  const firstUse = s.status === 'assigned' && s.uses === 0;
+  if (s.status !== 'stored' && !firstUse)
+    throw rule('not-stored', 'pre-use checks apply to a new dialyzer before its first use or a reprocessed, stored one');
   const checks = new FieldChecks();
+  if (!firstUse) {
+    checks.check(data.germicidePotency !== undefined, 'germicidePotency', 'is required before a reuse');
+    checks.check(data.residualTest !== undefined, 'residualTest', 'is required before a reuse (residual germicide test)');
+  }
   const people = data.identityConfirmedBy;
-  checks.check(people.length === 2 && people[0] !== people[1], 'identityConfirmedBy', 'must name two different staff members');
+  checks.check(people.length === 2 && people[0] !== people[1], 'identityConfirmations', 'must name two different people');
   people.forEach((userId, i) =>
-    checks.check(confirmers[userId] === true, `identityConfirmedBy/${i}`, 'is not a staff member who may sign clinical records now'),
+    checks.check(
+      confirmers[userId] === true,
+      `identityConfirmations/${i}/userId`,
+      'is not an active member of this company with a staff record that may sign clinical records now',
+    ),
   );
   checks.throwIfAny();
   return [{ type: 'PreUseChecksRecorded', data: { ...data, checkedAt: command.at } }];
@@ -117,8 +128,11 @@ function use(command: Command<'RecordDialyzerUse'>, state: DialyzerState): Dialy
     type: 'DialyzerUsed',
     data: { sessionId, patientId, useNumber, maxUses, policyRevision: policy.revision, usedAt: command.at },
   };
-  if (state.reusable) return [used];
-  return [used, { type: 'DialyzerDiscarded', data: { reason: 'single-use', policyRevision: policy.revision } }];
+  if (!state.reusable) return [used, { type: 'DialyzerDiscarded', data: { reason: 'single-use', policyRevision: policy.revision } }];
+  // The use that reaches the maximum takes it out of service: it is never reprocessed again (domain.md 3.6).
+  if (useNumber >= maxUses)
+    return [used, { type: 'DialyzerDiscarded', data: { reason: 'max-uses-reached', policyRevision: policy.revision } }];
+  return [used];
 }
 
 export function decideDialyzer(command: DialyzerCommand, state: DialyzerState): DialyzerEvent[] {

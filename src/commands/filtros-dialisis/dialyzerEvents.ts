@@ -65,13 +65,15 @@ export type ReprocessingData = {
 
 export type PreUseChecksData = {
   patientId: string;
-  germicidePotency: TestResult;
-  residualTest: 'negative' | 'positive';
-  /** Two different staff members who confirmed the patient's identity. */
+  /** Before a reuse only (a new dialyzer holds no germicide). */
+  germicidePotency?: TestResult;
+  residualTest?: 'negative' | 'positive';
+  /** Two different staff members who confirmed the patient's identity, each with their own authenticator code. */
   identityConfirmedBy: string[];
 };
 
-/** What the write side found about each confirming user: may they sign clinical records of this company now. */
+/** What the write side found about each confirming user: an active, activated member of this company whose staff
+ * record may sign clinical records now (their codes are checked after the decider agrees, so a refusal spends none). */
 export type ConfirmerFacts = Record<string, boolean>;
 
 export type DialyzerCommand =

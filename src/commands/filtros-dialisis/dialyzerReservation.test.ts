@@ -45,6 +45,11 @@ const checks = (residualTest: 'negative' | 'positive' = 'negative'): DialyzerEve
   data: { patientId: 'p1', germicidePotency: 'pass', residualTest, identityConfirmedBy: ['n1', 'n2'], checkedAt: at },
 });
 const stored = [received(), assigned, used1, reprocessed(), checks()];
+/** Two people confirmed the patient before the first use (issue 21 item 14). */
+const identified: DialyzerEvent = {
+  type: 'PreUseChecksRecorded',
+  data: { patientId: 'p1', identityConfirmedBy: ['n1', 'n2'], checkedAt: at },
+};
 
 const reserve = (sessionId = 's1', patientId = 'p1', p: Partial<PatientFacts> = {}, pol: Partial<ReusePolicy> = {}) =>
   cmd('ReserveDialyzerForSession', { sessionId, patientId, patient: { ...patient, ...p }, policy: { ...policy, ...pol } });
@@ -62,7 +67,7 @@ describe('dialyzer reservation at session start', () => {
     given(...stored)
       .when(reserve())
       .then(reserved());
-    given(received(), assigned).when(reserve()).then(reserved('assigned'));
+    given(received(), assigned, identified).when(reserve()).then(reserved('assigned'));
     const after = stateAfter(...stored, reserved());
     assert.deepEqual([after.status, after.reservation?.sessionId], ['in-use', 's1']);
   });

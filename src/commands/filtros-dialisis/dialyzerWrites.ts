@@ -1,6 +1,6 @@
 // Commands on dialyzers as the routes run them: the dialyzer stream, the serial guard that keeps serials unique within
 // the company, and the facts other records hand the decider (company policy, the patient, the confirming staff).
-import { handleCommand, loadAggregate, type CommandContext, type CommandResult } from '../handleCommand.js';
+import { handleCommand, loadAggregate, PreconditionFailedError, type CommandContext, type CommandResult } from '../handleCommand.js';
 import { notFound } from '../decider.js';
 import { newId, uuidV5 } from '../eventIds.js';
 import { uniqueClaimDecider } from '../uniqueClaim.js';
@@ -10,7 +10,7 @@ import { byHandContext, mustBeSessionOf, useByHandOf } from '../dialisis/session
 import { LIMITS } from '../../limits.js';
 import type { AppServices } from '../../services.js';
 import { companyPolicy } from '../../queries/empresas/companyPolicy.js';
-import { maySignClinicalRecords } from '../../queries/colaboradores/maySign.js';
+import { confirmerFacts, spendConfirmationCodes, type IdentityConfirmation } from './identityConfirmationWrites.js';
 import { streamName } from '../../stores/eventStore.js';
 import { dialyzerDecider } from './dialyzerDecider.js';
 import type { DialyzerState } from './dialyzerState.js';
@@ -109,20 +109,27 @@ export async function reprocessDialyzer(
   return send(services, ctx, { type: 'ReprocessDialyzer', aggregateId: dialyzerId, data: { ...data, patient, policy } }, ifMatch);
 }
 
+export type PreUseChecksInput = Omit<PreUseChecksData, 'identityConfirmedBy'> & { identityConfirmations: IdentityConfirmation[] };
+
+/** The pre-use checks: judged first with the people's facts, so a refusal spends no one's code; then each code is spent. */
 export async function recordPreUseChecks(
   services: AppServices,
   ctx: CommandContext,
   dialyzerId: string,
-  data: PreUseChecksData,
+  input: PreUseChecksInput,
   ifMatch: number | null,
 ): Promise<Result> {
-  await dialyzerState(services, ctx.tenantId, dialyzerId);
-  const scope = { services, auth: { tenantId: ctx.tenantId } };
-  const confirmers: Record<string, boolean> = {};
-  for (const userId of new Set(data.identityConfirmedBy)) {
-    confirmers[userId] = (await maySignClinicalRecords(scope, userId, atOf(ctx))).allowed;
-  }
-  return send(services, ctx, { type: 'RecordPreUseChecks', aggregateId: dialyzerId, data: { ...data, confirmers } }, ifMatch);
+  const stream = streamName(ctx.tenantId, dialyzerDecider.category, dialyzerId);
+  const { state, revision } = await loadAggregate(services.events, dialyzerDecider, stream);
+  if (!state.exists) throw notFound('dialyzer');
+  if (ifMatch !== null && ifMatch !== revision) throw new PreconditionFailedError(ifMatch, revision); // before any code is spent
+  const { identityConfirmations, ...checks } = input;
+  const data = { ...checks, identityConfirmedBy: identityConfirmations.map((c) => c.userId) };
+  const confirmers = await confirmerFacts(services, ctx, data.identityConfirmedBy, atOf(ctx));
+  const command = { type: 'RecordPreUseChecks' as const, aggregateId: dialyzerId, data: { ...data, confirmers } };
+  dialyzerDecider.decide({ ...command, at: atOf(ctx), actor: ctx.actor, tenantId: ctx.tenantId }, state);
+  await spendConfirmationCodes(services, ctx, identityConfirmations);
+  return send(services, ctx, command, ifMatch);
 }
 
 export async function recordDialyzerUse(

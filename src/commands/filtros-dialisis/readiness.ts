@@ -77,5 +77,10 @@ export function readinessReasons(
   if (f.status === 'quarantined') reasons.push('quarantined');
   if (f.status === 'used') reasons.push('awaiting-reprocessing');
   if (f.cycle > 0 && f.status === 'stored') reasons.push(...reuseReasons(f, at, policy, hbsagPositive));
+  // A reusable dialyzer gets its patient's label at its first use: two people confirm the patient then too.
+  if (f.reusable && f.status === 'assigned' && f.patientId === patientId) {
+    if (!f.checks) reasons.push('pre-use-checks-missing');
+    else if (new Set(f.checks.identityConfirmedBy).size < 2) reasons.push('identity-not-confirmed');
+  }
   return reasons;
 }

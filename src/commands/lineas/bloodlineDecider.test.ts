@@ -26,8 +26,10 @@ const used = (useNumber: number, maxUses = 3, sessionId = `s${useNumber}`): Bloo
 });
 const reprocessed = (afterUse: number): BloodlineEvent => ({
   type: 'BloodlineReprocessed',
-  data: { disinfectant: 'peracetic acid', integrity: 'passed', afterUse, policyRevision: 3 },
+  data: { disinfectant: 'peracetic acid', integrity: 'passed', afterUse, policyRevision: 3, fillTime: at },
 });
+/** A negative residual germicide test after rinsing: a reprocessed line may be reused (issue 21 item 14). */
+const rinsed: BloodlineEvent = { type: 'BloodlineResidualTested', data: { result: 'negative', testedAt: at } };
 const use = (sessionId: string, policy = enabled, patientId = 'pA') => cmd('RecordBloodlineUse', { sessionId, patientId, policy });
 const reprocess = (policy = enabled, integrity: 'passed' | 'leak' = 'passed') =>
   cmd('ReprocessBloodline', { disinfectant: ' peracetic acid ', integrity, policy });
@@ -87,7 +89,10 @@ describe('bloodline decider', () => {
     given(received(), assigned(3), used(1))
       .when(reprocess(enabled, 'leak'))
       .then(
-        { type: 'BloodlineReprocessed', data: { disinfectant: 'peracetic acid', integrity: 'leak', afterUse: 1, policyRevision: 3 } },
+        {
+          type: 'BloodlineReprocessed',
+          data: { disinfectant: 'peracetic acid', integrity: 'leak', afterUse: 1, policyRevision: 3, fillTime: at },
+        },
         { type: 'BloodlineDiscarded', data: { reason: 'leak', policyRevision: 3 } },
       );
     given(received(), assigned(3)).when(reprocess()).thenError('bloodline-not-used');
@@ -103,10 +108,10 @@ describe('bloodline decider', () => {
   });
 
   it('never exceeds the maximum: the last use discards, and a lowered maximum refuses the next use', () => {
-    given(received(), assigned(3), used(1), reprocessed(1), used(2), reprocessed(2))
+    given(received(), assigned(3), used(1), reprocessed(1), rinsed, used(2), reprocessed(2), rinsed)
       .when(use('s3'))
       .then(used(3), { type: 'BloodlineDiscarded', data: { reason: 'max-uses-reached', policyRevision: 3 } });
-    given(received(), assigned(3), used(1), reprocessed(1), used(2), reprocessed(2))
+    given(received(), assigned(3), used(1), reprocessed(1), rinsed, used(2), reprocessed(2), rinsed)
       .when(use('s3', { revision: 4, enabled: true, maxUses: 2 }))
       .thenError('max-uses-reached');
     // Reuse disabled after a reprocessing: the stored line is spent.

@@ -2,7 +2,7 @@
 // facts about the patient or the partner line come in with the command.
 import type { Decider } from '../decider.js';
 import { DomainError, notFound, rule } from '../decider.js';
-import { FieldChecks, invalidFields, isRealDate, notFutureDate } from '../fieldChecks.js';
+import { FieldChecks, invalidFields, isRealDate, notFutureDate, notFutureInstant } from '../fieldChecks.js';
 import {
   LINE_CATEGORIES,
   maxUsesOf,
@@ -36,11 +36,24 @@ function active(state: BloodlineState): BloodlineState & { patientId: string } {
   return s as BloodlineState & { patientId: string };
 }
 
-/** May the line go into a session now: no other session holds it, it was reprocessed since its last use, uses left. */
-function usableNow(s: BloodlineState, maxUses: number): void {
+/**
+ * May the line go into a session now: no other session holds it, it was reprocessed since its last use, uses left; a
+ * reprocessed line also after its germicide's minimum dwell and with a negative residual test (domain.md 3.2-3.3).
+ */
+function usableNow(s: BloodlineState, maxUses: number, at: string): void {
   if (s.reservation) throw rule('bloodline-in-use-by-another-session', 'the bloodline is in use by another session');
   if (s.status === 'in-use') throw rule('bloodline-awaiting-reprocessing', 'the bloodline was used and not reprocessed since');
   if (s.uses >= maxUses) throw rule('max-uses-reached', `the bloodline has reached its maximum of ${maxUses} uses`, { maxUses });
+  if (s.status !== 'stored') return;
+  if (!s.residualTest) throw rule('residual-test-missing', 'the residual germicide test after rinsing is not recorded');
+  if (s.residualTest !== 'negative')
+    throw rule('residual-test-positive', 'the residual germicide test is positive: rinse again and re-test');
+  const fill = s.fill;
+  if (fill?.fillTime && Date.parse(at) - Date.parse(fill.fillTime) < fill.minDwellHours * 3_600_000) {
+    throw rule('dwell-time-too-short', `the germicide dwell of ${fill.minDwellHours} h has not passed`, {
+      minDwellHours: fill.minDwellHours,
+    });
+  }
 }
 
 type Command<T extends BloodlineCommand['type']> = Extract<BloodlineCommand, { type: T }>;
@@ -51,7 +64,7 @@ function reserve(command: Command<'ReserveBloodlineForSession'>, state: Bloodlin
   const s = active(state);
   if (s.reservation?.sessionId === sessionId || s.lastSessionId === sessionId) return [];
   if (s.patientId !== patientId) throw rule('bloodline-of-another-patient', 'the bloodline belongs to another patient');
-  usableNow(s, maxUsesOf(s.reusable, policy));
+  usableNow(s, maxUsesOf(s.reusable, policy), command.at);
   const data = { sessionId, patientId, reservedAt: command.at, statusBefore: s.status, policyRevision: policy.revision };
   return [{ type: 'BloodlineReservedForSession', data }];
 }
@@ -95,7 +108,7 @@ export function decideBloodline(command: BloodlineCommand, state: BloodlineState
       if (s.patientId !== patientId) throw rule('bloodline-of-another-patient', 'the bloodline belongs to another patient');
       const maxUses = maxUsesOf(s.reusable, policy);
       // The holder's use counts: its rules were judged when the session claimed it, before the patient got onto it.
-      if (s.reservation?.sessionId !== sessionId) usableNow(s, maxUses);
+      if (s.reservation?.sessionId !== sessionId) usableNow(s, maxUses, command.at);
       const useNumber = s.uses + 1;
       const used: BloodlineEvent = {
         type: 'BloodlineUsed',
@@ -106,7 +119,7 @@ export function decideBloodline(command: BloodlineCommand, state: BloodlineState
       return [used, { type: 'BloodlineDiscarded', data: { reason, policyRevision: policy.revision } }];
     }
     case 'ReprocessBloodline': {
-      const { disinfectant, integrity, policy } = command.data;
+      const { disinfectant, integrity, policy, patient } = command.data;
       const s = active(state);
       if (!policy.enabled) {
         throw rule('bloodline-reuse-disabled', 'the company policy does not enable bloodline reuse', {
@@ -117,16 +130,31 @@ export function decideBloodline(command: BloodlineCommand, state: BloodlineState
       if (!s.reusable) throw rule('bloodline-not-reusable', 'the bloodline is single-use');
       if (s.reservation) throw rule('bloodline-in-use-by-session', 'the bloodline is in a running session');
       if (s.status !== 'in-use') throw rule('bloodline-not-used', 'only a line used since its last reprocessing is reprocessed');
+      if (patient?.hbsagPositive && !policy.hbsagPositiveReuse) {
+        throw rule('hbsag-positive-no-reuse', "the company's policy forbids reusing the bloodlines of an HBsAg-positive patient", {
+          policyRevision: policy.revision,
+        });
+      }
       if (disinfectant.trim().length === 0) throw invalidFields([{ field: 'disinfectant', message: 'must not be blank' }]);
+      const fillTime = command.data.fillTime ?? command.at;
+      if (!notFutureInstant(fillTime, command.at)) throw invalidFields([{ field: 'fillTime', message: 'must not be in the future' }]);
       const maxUses = maxUsesOf(s.reusable, policy);
+      const dwell = policy.minDwellHours ? { minDwellHours: policy.minDwellHours } : {};
       const reprocessed: BloodlineEvent = {
         type: 'BloodlineReprocessed',
-        data: { disinfectant: disinfectant.trim(), integrity, afterUse: s.uses, policyRevision: policy.revision },
+        data: { disinfectant: disinfectant.trim(), integrity, afterUse: s.uses, policyRevision: policy.revision, fillTime, ...dwell },
       };
       if (integrity !== 'passed')
         return [reprocessed, { type: 'BloodlineDiscarded', data: { reason: integrity, policyRevision: policy.revision } }];
       if (s.uses >= maxUses) return [{ type: 'BloodlineDiscarded', data: { reason: 'max-uses-reached', policyRevision: policy.revision } }];
       return [reprocessed];
+    }
+    case 'RecordBloodlineResidualTest': {
+      const s = active(state);
+      if (s.status !== 'stored' || s.reservation) {
+        throw rule('bloodline-not-reprocessed', 'the residual test is recorded on a reprocessed line before its next use');
+      }
+      return [{ type: 'BloodlineResidualTested', data: { result: command.data.result, testedAt: command.at } }];
     }
     case 'DiscardBloodline': {
       const s = existing(state);

@@ -27,6 +27,9 @@ export const DISCARD_REASONS = [
 ] as const;
 export type DiscardReason = (typeof DISCARD_REASONS)[number];
 
+export const RESIDUAL_RESULTS = ['negative', 'positive'] as const;
+export type ResidualResult = (typeof RESIDUAL_RESULTS)[number];
+
 export type LineFields = {
   model: string;
   lot: string;
@@ -41,6 +44,10 @@ export interface LinePolicyFacts {
   revision: number;
   enabled: boolean;
   maxUses: number;
+  /** The dialyzer reuse rules apply to bloodlines too (domain.md 3.6): HBsAg-positive reuse only if the policy allows. */
+  hbsagPositiveReuse?: boolean;
+  /** Minimum germicide dwell of the disinfectant of a reprocessing (dialyzerReuse germicide table), in hours. */
+  minDwellHours?: number;
 }
 
 /** What the orchestration found about the other line of a pairing. */
@@ -55,7 +62,19 @@ export type BloodlineCommand =
   | CommandEnvelope<'ReserveBloodlineForSession', { sessionId: string; patientId: string; policy: LinePolicyFacts }>
   | CommandEnvelope<'ReleaseBloodlineReservation', { sessionId: string; reason: string }>
   | CommandEnvelope<'RecordBloodlineUse', { sessionId: string; patientId: string; policy: LinePolicyFacts }>
-  | CommandEnvelope<'ReprocessBloodline', { disinfectant: string; integrity: IntegrityResult; policy: LinePolicyFacts }>
+  | CommandEnvelope<
+      'ReprocessBloodline',
+      {
+        disinfectant: string;
+        integrity: IntegrityResult;
+        /** Start of the germicide dwell (default: now). */
+        fillTime?: string;
+        policy: LinePolicyFacts;
+        patient?: { hbsagPositive: boolean };
+      }
+    >
+  /** The residual germicide test after rinsing, before the reused line goes into a session. */
+  | CommandEnvelope<'RecordBloodlineResidualTest', { result: ResidualResult }>
   | CommandEnvelope<'DiscardBloodline', { reason: DiscardReason; note?: string }>
   | CommandEnvelope<'PairBloodline', { partnerId: string; partner: PartnerFacts }>
   | CommandEnvelope<'UndoBloodlinePairing', { partnerId: string }>;
@@ -70,7 +89,19 @@ export type BloodlineEvent =
   /** The claim of a session that never started given back: `status` is the one the line had before it. */
   | DecidedEvent<'BloodlineReservationReleased', { sessionId: string; reason: string; releasedAt: string; status: LineStatus }>
   | DecidedEvent<'BloodlineUsed', { sessionId: string; patientId: string; useNumber: number; maxUses: number; policyRevision: number }>
-  | DecidedEvent<'BloodlineReprocessed', { disinfectant: string; integrity: IntegrityResult; afterUse: number; policyRevision: number }>
+  | DecidedEvent<
+      'BloodlineReprocessed',
+      {
+        disinfectant: string;
+        integrity: IntegrityResult;
+        afterUse: number;
+        policyRevision: number;
+        /** Start of the germicide dwell and its minimum (absent on reprocessings recorded before they were kept). */
+        fillTime?: string;
+        minDwellHours?: number;
+      }
+    >
+  | DecidedEvent<'BloodlineResidualTested', { result: ResidualResult; testedAt: string }>
   | DecidedEvent<'BloodlineDiscarded', { reason: DiscardReason; note?: string; policyRevision?: number }>
   | DecidedEvent<'BloodlinesPaired', { partnerId: string }>
   | DecidedEvent<'BloodlinePairingUndone', { partnerId: string }>;
@@ -82,6 +113,7 @@ export const BLOODLINE_EVENT_TYPES: readonly BloodlineEvent['type'][] = [
   'BloodlineReservationReleased',
   'BloodlineUsed',
   'BloodlineReprocessed',
+  'BloodlineResidualTested',
   'BloodlineDiscarded',
   'BloodlinesPaired',
   'BloodlinePairingUndone',

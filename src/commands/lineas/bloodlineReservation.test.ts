@@ -45,7 +45,14 @@ const reserved = (statusBefore: 'assigned' | 'stored' = 'stored', sessionId = 's
 });
 const release = (sessionId = 's9', reason = 'dialyzer claim refused') => cmd('ReleaseBloodlineReservation', { sessionId, reason });
 const use = (sessionId = 's9', policy = enabled) => cmd('RecordBloodlineUse', { sessionId, patientId: 'pA', policy });
-const stored = [received(), assigned(), used(1), reprocessed];
+// Reprocessed, rinsed and its residual test negative (issue 21 item 14).
+const stored = [
+  received(),
+  assigned(),
+  used(1),
+  reprocessed,
+  { type: 'BloodlineResidualTested', data: { result: 'negative', testedAt: at } } as BloodlineEvent,
+];
 const stateAfter = (...events: BloodlineEvent[]) => events.reduce((s, e) => decider.evolve(s, e), decider.initialState);
 
 describe('bloodline reservation at session start', () => {

@@ -1,5 +1,5 @@
 // What the bloodline decider remembers of a line's history (both kinds): what its rules need. evolve never throws.
-import type { BloodlineEvent, LineStatus, LineType } from './bloodlineEvents.js';
+import type { BloodlineEvent, LineStatus, LineType, ResidualResult } from './bloodlineEvents.js';
 
 export interface BloodlineState {
   exists: boolean;
@@ -13,6 +13,9 @@ export interface BloodlineState {
   lastSessionId: string | null;
   /** The running session that claimed it at its start, and the status a release gives back. */
   reservation: { sessionId: string; patientId: string; reservedAt: string; statusBefore: LineStatus } | null;
+  /** The last reprocessing's germicide fill and minimum dwell, and the residual test since (null: none yet). */
+  fill?: { fillTime: string | null; minDwellHours: number } | null;
+  residualTest?: ResidualResult | null;
 }
 
 export const initialBloodlineState: BloodlineState = {
@@ -26,6 +29,8 @@ export const initialBloodlineState: BloodlineState = {
   partnerId: null,
   lastSessionId: null,
   reservation: null,
+  fill: null,
+  residualTest: null,
 };
 
 export function evolveBloodline(state: BloodlineState, event: BloodlineEvent): BloodlineState {
@@ -42,10 +47,14 @@ export function evolveBloodline(state: BloodlineState, event: BloodlineEvent): B
       return { ...state, status: event.data.status, reservation: null };
     case 'BloodlineUsed': {
       const { useNumber, maxUses, sessionId } = event.data;
-      return { ...state, status: 'in-use', uses: useNumber, maxUses, lastSessionId: sessionId, reservation: null };
+      return { ...state, status: 'in-use', uses: useNumber, maxUses, lastSessionId: sessionId, reservation: null, residualTest: null };
     }
-    case 'BloodlineReprocessed':
-      return { ...state, status: 'stored' };
+    case 'BloodlineReprocessed': {
+      const fill = { fillTime: event.data.fillTime ?? null, minDwellHours: event.data.minDwellHours ?? 0 };
+      return { ...state, status: 'stored', fill, residualTest: null };
+    }
+    case 'BloodlineResidualTested':
+      return { ...state, residualTest: event.data.result };
     case 'BloodlineDiscarded':
       return { ...state, status: 'discarded', reservation: null };
     case 'BloodlinesPaired':

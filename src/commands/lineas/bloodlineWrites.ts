@@ -13,7 +13,15 @@ import { companyPolicy } from '../../queries/empresas/companyPolicy.js';
 import type { AppServices } from '../../services.js';
 import { streamName, type EventStore } from '../../stores/eventStore.js';
 import { bloodlineDecider, usable, type BloodlineState } from './bloodlineDecider.js';
-import { lineSerialKey, type BloodlineCommand, type LineFields, type LinePolicyFacts, type LineType } from './bloodlineEvents.js';
+import {
+  lineSerialKey,
+  type BloodlineCommand,
+  type LineFields,
+  type LinePolicyFacts,
+  type LineType,
+  type ResidualResult,
+} from './bloodlineEvents.js';
+import { minDwellHoursFor } from '../filtros-dialisis/reusePolicy.js';
 
 type Result = CommandResult<BloodlineState>;
 
@@ -46,9 +54,17 @@ export function serialGuard(lineType: LineType): UniqueGuard {
 
 const stream = (tenantId: string, lineType: LineType, id: string): string => streamName(tenantId, bloodlineDecider(lineType).category, id);
 
-async function linePolicy(services: AppServices, tenantId: string): Promise<LinePolicyFacts> {
+/** The bloodline policy; a disinfectant's minimum dwell comes from the dialyzer reuse germicide table (domain.md 3.3). */
+async function linePolicy(services: AppServices, tenantId: string, disinfectant?: string): Promise<LinePolicyFacts> {
   const { revision, settings } = await companyPolicy(services, tenantId);
-  return { revision, enabled: settings.bloodlineReuse.enabled, maxUses: settings.bloodlineReuse.maxUses };
+  const reuse = settings.dialyzerReuse;
+  return {
+    revision,
+    enabled: settings.bloodlineReuse.enabled,
+    maxUses: settings.bloodlineReuse.maxUses,
+    hbsagPositiveReuse: reuse.hbsagPositiveReuse,
+    ...(disinfectant !== undefined ? { minDwellHours: minDwellHoursFor(disinfectant, { ...reuse, revision }) } : {}),
+  };
 }
 
 function run(
@@ -158,11 +174,29 @@ export async function reprocessBloodline(
   ctx: CommandContext,
   lineType: LineType,
   id: string,
-  data: { disinfectant: string; integrity: 'passed' | 'leak' | 'kinked-or-cracked' | 'clotted' },
+  data: { disinfectant: string; integrity: 'passed' | 'leak' | 'kinked-or-cracked' | 'clotted'; fillTime?: string },
   ifMatch: number | null,
 ): Promise<Result> {
-  const policy = await linePolicy(services, ctx.tenantId);
-  return run(services, ctx, lineType, id, { type: 'ReprocessBloodline', data: { ...data, policy } }, ifMatch);
+  const { state } = await loadAggregate(services.events, bloodlineDecider(lineType), stream(ctx.tenantId, lineType, id));
+  if (!state.exists) throw notFound('bloodline');
+  // HBsAg positive = the owner's isolation includes HBV (as for dialyzers).
+  const owner = state.patientId
+    ? (await loadAggregate(services.events, patientDecider, streamName(ctx.tenantId, 'patient', state.patientId))).state
+    : null;
+  const patient = { hbsagPositive: owner?.isolation.includes('HBV') ?? false };
+  const policy = await linePolicy(services, ctx.tenantId, data.disinfectant.trim());
+  return run(services, ctx, lineType, id, { type: 'ReprocessBloodline', data: { ...data, policy, patient } }, ifMatch);
+}
+
+export function recordResidualTest(
+  services: AppServices,
+  ctx: CommandContext,
+  lineType: LineType,
+  id: string,
+  data: { result: ResidualResult },
+  ifMatch: number | null,
+): Promise<Result> {
+  return run(services, ctx, lineType, id, { type: 'RecordBloodlineResidualTest', data }, ifMatch);
 }
 
 export function discardBloodline(

@@ -136,13 +136,14 @@ describe('machine decider', () => {
       .then(pmStarted);
     const pm: MachineEvent = {
       type: 'PreventiveMaintenancePerformed',
-      data: { performedOn: '2025-02-28', actions: '500 h kit', hourMeter: 4 },
+      data: { performedOn: '2025-02-28', actions: '500 h kit', hourMeter: 4, hoursSincePerformed: 4 },
     };
+    // Performed the day before the session it follows in the record: the session's 4 h ran after it.
     given(registered(), started, ended(), pmStarted)
       .when(cmd('RecordPreventiveMaintenance', { performedOn: '2025-02-28', actions: ' 500 h kit ' }))
       .then(pm);
     const after = stateAfter(registered(), pmStarted, pm);
-    assert.deepEqual([after.status, after.pmBaseDate, after.pmBaseHours], ['available', '2025-02-28', 4]);
+    assert.deepEqual([after.status, after.pmBaseDate, after.pmBaseHours], ['available', '2025-02-28', 0]);
     given(registered())
       .when(cmd('RecordPreventiveMaintenance', { performedOn: '2024-12-01', actions: 'x' }))
       .thenError('validation-failed', (e) => assert.deepEqual(failedFields(e), ['performedOn']));

@@ -93,6 +93,17 @@ function decideCancel(command: Extract<MachineCommand, { type: 'CancelMachineUse
   return [{ type: 'MachineUseCancelled', data: { sessionId, reason: textOf(command.data.reason, 'reason'), cancelledAt: command.at } }];
 }
 
+/**
+ * Operating hours run since a maintenance performed on `performedOn`: none when performed today (every use recorded is
+ * before it), else the uses that started on or after that day (and those of unknown day): a back-dated PM forgives only
+ * the hours before its date.
+ */
+function hoursSince(state: MachineState, performedOn: string, at: string): number {
+  if (performedOn >= at.slice(0, 10)) return 0;
+  const hours = (state.usesSincePm ?? []).filter((u) => u.on === null || u.on >= performedOn).reduce((sum, u) => sum + u.hours, 0);
+  return Math.round(Math.min(hours, state.hourMeter) * 100) / 100;
+}
+
 function decideCare(command: MachineCommand, state: Existing): MachineEvent[] {
   switch (command.type) {
     case 'StartDisinfection':
@@ -133,12 +144,17 @@ function decideCare(command: MachineCommand, state: Existing): MachineEvent[] {
       checks.throwIfAny();
       const technician = optionalText(command.data.technician);
       const actions = textOf(command.data.actions, 'actions');
-      return [
-        {
-          type: 'PreventiveMaintenancePerformed',
-          data: { performedOn, actions, ...(technician ? { technician } : {}), hourMeter: state.hourMeter },
-        },
-      ];
+      const hoursSincePerformed = hoursSince(state, performedOn, command.at);
+      const tests = command.data.tests?.map((t) => ({ name: textOf(t.name, 'tests'), passed: t.passed }));
+      const data = {
+        performedOn,
+        actions,
+        ...(technician ? { technician } : {}),
+        hourMeter: state.hourMeter,
+        ...(hoursSincePerformed > 0 ? { hoursSincePerformed } : {}),
+        ...(tests && tests.length > 0 ? { tests, allPassed: tests.every((t) => t.passed) } : {}),
+      };
+      return [{ type: 'PreventiveMaintenancePerformed', data }];
     }
     case 'RetireMachine':
       if (state.status === 'in-use') throw rule('machine-status', 'a machine in use cannot be retired', { status: state.status });

@@ -101,7 +101,7 @@ export type MachineCommand =
   | CommandEnvelope<'RecordDisinfection', { method: string; chemical?: string; lot?: string; afterSessionId?: string }>
   | CommandEnvelope<'RecordCalibration', { parameter: string; reference: number; measured: number; unit?: string; passed: boolean }>
   | CommandEnvelope<'StartPreventiveMaintenance', Record<string, never>>
-  | CommandEnvelope<'RecordPreventiveMaintenance', { performedOn: string; actions: string; technician?: string }>
+  | CommandEnvelope<'RecordPreventiveMaintenance', { performedOn: string; actions: string; technician?: string; tests?: ReturnTest[] }>
   | CommandEnvelope<'ReportFault', { ticketId: string; severity: FaultSeverity; problem: string }>
   | CommandEnvelope<
       'AdvanceRepairTicket',
@@ -160,7 +160,21 @@ export type MachineEvent =
       { parameter: string; reference: number; measured: number; unit?: string; passed: boolean; performedAt: string }
     >
   | DecidedEvent<'PreventiveMaintenanceStarted', { startedAt: string }>
-  | DecidedEvent<'PreventiveMaintenancePerformed', { performedOn: string; actions: string; technician?: string; hourMeter: number }>
+  | DecidedEvent<
+      'PreventiveMaintenancePerformed',
+      {
+        performedOn: string;
+        actions: string;
+        technician?: string;
+        /** The hour meter when recorded. */
+        hourMeter: number;
+        /** Hours of the uses since the date performed (a back-dated PM does not forgive them); absent = 0. */
+        hoursSincePerformed?: number;
+        /** Return-to-service tests: a failed one keeps the machine in maintenance and the plan is not restarted. */
+        tests?: ReturnTest[];
+        allPassed?: boolean;
+      }
+    >
   | DecidedEvent<
       'MachineFaultReported',
       { ticketId: string; severity: FaultSeverity; problem: string; openedAt: string; statusBeforeFault: MachineStatus }

@@ -44,6 +44,14 @@ export interface MachineState {
   /** A session a fault interrupted: its end still adds its hours and counts it (the status stays the repair's). */
   interruptedSession?: { sessionId: string } | null;
   retireReason: string | null;
+  /** Uses since the last preventive maintenance, by the day each started (null: not known): a back-dated PM keeps them. */
+  usesSincePm: { on: string | null; hours: number }[];
+  /** Parameters whose last calibration failed: the machine stays out of service until each passes. */
+  failedCalibrations: string[];
+  /** Status a failed calibration took the machine out of, given back when the last failed parameter passes. */
+  calibrationHold: MachineStatus | null;
+  /** Day the calibration interval counts from: the last passing calibration or maintenance, else the install date. */
+  calibrationBaseDate: string;
 }
 
 export const initialMachineState: MachineState = {
@@ -62,6 +70,10 @@ export const initialMachineState: MachineState = {
   openTicket: null,
   restoreTo: null,
   retireReason: null,
+  usesSincePm: [],
+  failedCalibrations: [],
+  calibrationHold: null,
+  calibrationBaseDate: '',
 };
 
 export function applyMachinePatch(current: MachineFields, patch: MachinePatch): MachineFields {
@@ -89,6 +101,29 @@ function cancelledUse(state: MachineState, sessionId: string): MachineState {
   // A fault came while the claim was held: the repaired machine needs no disinfection for a patient it never had.
   const restoreTo = state.restoreTo === 'awaiting-disinfection' ? 'available' : state.restoreTo;
   return { ...state, interruptedSession: null, restoreTo };
+}
+
+const later = (a: string | undefined, b: string): string => (a && a > b ? a : b);
+
+/** A failed calibration takes the machine out of service (from wherever it may be taken); all passing again gives it back. */
+function calibratedState(state: MachineState, data: { parameter: string; passed: boolean; performedAt: string }): MachineState {
+  const key = data.parameter.trim().toLowerCase();
+  const others = (state.failedCalibrations ?? []).filter((p) => p !== key);
+  if (!data.passed) {
+    const holdable = ['available', 'awaiting-disinfection', 'disinfecting', 'preventive-maintenance'].includes(state.status);
+    return {
+      ...state,
+      failedCalibrations: [...others, key],
+      ...(holdable ? { status: 'out-of-service' as const, calibrationHold: state.status } : {}),
+    };
+  }
+  const next = {
+    ...state,
+    failedCalibrations: others,
+    calibrationBaseDate: later(state.calibrationBaseDate, data.performedAt.slice(0, 10)),
+  };
+  if (others.length > 0 || state.calibrationHold === null || state.calibrationHold === undefined) return next;
+  return { ...next, status: state.status === 'out-of-service' ? state.calibrationHold : state.status, calibrationHold: null };
 }
 
 function evolveTicket(state: MachineState, event: MachineEvent): MachineState {
@@ -131,7 +166,7 @@ export function evolveMachine(state: MachineState, event: MachineEvent): Machine
   switch (event.type) {
     case 'MachineRegistered': {
       const { machineId: _id, ...fields } = event.data;
-      return { ...initialMachineState, exists: true, fields, pmBaseDate: fields.installDate };
+      return { ...initialMachineState, exists: true, fields, pmBaseDate: fields.installDate, calibrationBaseDate: fields.installDate };
     }
     case 'MachineCorrected': {
       if (!state.fields) return state;
@@ -139,7 +174,8 @@ export function evolveMachine(state: MachineState, event: MachineEvent): Machine
       // A corrected install date never moves the maintenance clock later: a date typed late must not clear an overdue.
       const earlier = fields.installDate < state.pmBaseDate ? fields.installDate : state.pmBaseDate;
       const pmBaseDate = state.lastPreventiveMaintenance ? state.pmBaseDate : earlier;
-      return { ...state, fields, pmBaseDate };
+      const calibrationBaseDate = state.calibrationBaseDate === state.pmBaseDate ? pmBaseDate : state.calibrationBaseDate;
+      return { ...state, fields, pmBaseDate, calibrationBaseDate };
     }
     case 'MachineUseStarted': {
       const { sessionId, patientId, startedAt, patientIsolation } = event.data;
@@ -150,15 +186,18 @@ export function evolveMachine(state: MachineState, event: MachineEvent): Machine
       };
     }
     case 'MachineUseEnded': {
-      const { sessionId, hourMeter, sessionCount, disinfectionRequired } = event.data;
+      const { sessionId, hourMeter, sessionCount, disinfectionRequired, operatingHours } = event.data;
+      const on = state.currentSession?.sessionId === sessionId ? state.currentSession.startedAt.slice(0, 10) : null;
+      const usesSincePm = [...(state.usesSincePm ?? []), { on, hours: operatingHours }];
       if (state.status !== 'in-use' || state.currentSession?.sessionId !== sessionId) {
         // The end of a session a fault interrupted counts its hours; the machine stays where the repair has it. A use by hand
         // of a session that no longer holds the machine only counts: it never frees a machine another session holds.
-        if (state.interruptedSession?.sessionId !== sessionId) return { ...state, hourMeter, sessionCount };
-        return { ...state, hourMeter, sessionCount, interruptedSession: null, lastSessionId: sessionId };
+        if (state.interruptedSession?.sessionId !== sessionId) return { ...state, hourMeter, sessionCount, usesSincePm };
+        return { ...state, hourMeter, sessionCount, usesSincePm, interruptedSession: null, lastSessionId: sessionId };
       }
+      const counted = { hourMeter, sessionCount, lastSessionId: sessionId, usesSincePm };
       const status = disinfectionRequired ? 'awaiting-disinfection' : 'available';
-      return { ...state, status, hourMeter, sessionCount, currentSession: null, lastSessionId: sessionId };
+      return { ...state, ...counted, status, currentSession: null };
     }
     case 'MachineUseCancelled':
       return cancelledUse(state, event.data.sessionId);
@@ -167,17 +206,22 @@ export function evolveMachine(state: MachineState, event: MachineEvent): Machine
     case 'MachineDisinfected':
       return { ...state, status: 'available', lastDisinfection: event.data };
     case 'MachineCalibrated':
-      return { ...state, lastCalibration: event.data };
+      return calibratedState({ ...state, lastCalibration: event.data }, event.data);
     case 'PreventiveMaintenanceStarted':
       return { ...state, status: 'preventive-maintenance' };
     case 'PreventiveMaintenancePerformed': {
-      const { performedOn, hourMeter } = event.data;
+      const { performedOn, hourMeter, hoursSincePerformed, allPassed } = event.data;
+      if (allPassed === false) return { ...state, status: 'preventive-maintenance' };
+      const baseHours = Math.round((hourMeter - (hoursSincePerformed ?? 0)) * 100) / 100;
       return {
         ...state,
         status: 'available',
         pmBaseDate: performedOn,
-        pmBaseHours: hourMeter,
-        lastPreventiveMaintenance: { performedOn, hourMeter },
+        pmBaseHours: baseHours,
+        lastPreventiveMaintenance: { performedOn, hourMeter: baseHours },
+        // Only uses on or after the date performed can still count against a later back-dated maintenance.
+        usesSincePm: (state.usesSincePm ?? []).filter((u) => u.on === null || u.on >= performedOn),
+        calibrationBaseDate: later(state.calibrationBaseDate, performedOn),
       };
     }
     case 'MachineRetired':

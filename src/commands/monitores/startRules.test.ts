@@ -12,12 +12,13 @@ describe('machine start rules', () => {
       ...DEFAULT_POLICY.maintenance,
       modelOverrides: [{ model: '5008S', preventiveEveryHours: 500, preventiveEveryDays: null }],
     };
-    assert.deepEqual(planFor(maintenance, ' 5008s '), { preventiveEveryHours: 500, preventiveEveryDays: null });
-    assert.deepEqual(planFor(maintenance, '4008S'), { preventiveEveryHours: 1500, preventiveEveryDays: 180 });
+    assert.deepEqual(planFor(maintenance, ' 5008s '), { preventiveEveryHours: 500, preventiveEveryDays: null, calibrationEveryDays: 30 });
+    assert.deepEqual(planFor(maintenance, '4008S'), { preventiveEveryHours: 1500, preventiveEveryDays: 180, calibrationEveryDays: 30 });
     const policy = maintenancePolicyOf({ revision: 7, settings: { ...DEFAULT_POLICY, maintenance } }, '5008S');
     assert.deepEqual(policy, {
       preventiveEveryHours: 500,
       preventiveEveryDays: null,
+      calibrationEveryDays: 30,
       overdueMode: 'block',
       revision: 7,
       dedicatedMachineFor: ['HBV'],

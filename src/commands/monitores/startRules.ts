@@ -23,6 +23,13 @@ export interface MaintenanceBasis {
   pmBaseHours: number;
 }
 
+/** What the calibration rules read (absent on read documents folded before they were kept). */
+export interface CalibrationBasis {
+  pmBaseDate: string;
+  failedCalibrations?: string[];
+  calibrationBaseDate?: string;
+}
+
 export interface MaintenanceDue {
   /** Operating hours left before the plan's hours run out (negative: overdue); null when the plan is not by hours. */
   hoursLeft: number | null;
@@ -37,7 +44,14 @@ const modelKey = (model: string): string => model.normalize('NFKC').trim().toLow
 export function planFor(maintenance: CompanyPolicy['maintenance'], model: string): MaintenancePlan {
   const override = maintenance.modelOverrides.find((o) => modelKey(o.model) === modelKey(model));
   const plan = override ?? maintenance;
-  return { preventiveEveryHours: plan.preventiveEveryHours, preventiveEveryDays: plan.preventiveEveryDays };
+  // A model plan without its own calibration interval keeps the general one.
+  const calibrationEveryDays =
+    override?.calibrationEveryDays !== undefined ? override.calibrationEveryDays : maintenance.calibrationEveryDays;
+  return {
+    preventiveEveryHours: plan.preventiveEveryHours,
+    preventiveEveryDays: plan.preventiveEveryDays,
+    calibrationEveryDays: calibrationEveryDays ?? null,
+  };
 }
 
 /** The policy a start on this model is judged by (maintenance, isolation), with the policy revision the event records. */
@@ -61,6 +75,37 @@ export function maintenanceDue(basis: MaintenanceBasis, plan: MaintenancePlan, a
   const today = at.slice(0, 10);
   const overdue = (hoursLeft !== null && hoursLeft <= 0) || (dueDate !== null && today > dueDate);
   return { hoursLeft, dueDate, overdue };
+}
+
+/** Next calibration: `everyDays` after the last passing calibration or maintenance (else the install date). */
+export function calibrationDue(
+  baseDate: string,
+  everyDays: number | null | undefined,
+  at: string,
+): { dueDate: string | null; overdue: boolean } {
+  if (everyDays === null || everyDays === undefined || !baseDate) return { dueDate: null, overdue: false };
+  const dueDate = addDays(baseDate, everyDays);
+  return { dueDate, overdue: at.slice(0, 10) > dueDate };
+}
+
+/** Calibration reasons: a failed one always refuses; an overdue one refuses or warns as the maintenance policy says. */
+function calibrationReasons(
+  machine: CalibrationBasis,
+  maintenance: StartPolicy,
+  at: string,
+): { reasons: StartReason[]; warnings: StartReason[] } {
+  const reasons: StartReason[] = [];
+  const warnings: StartReason[] = [];
+  const failed = machine.failedCalibrations ?? [];
+  if (failed.length > 0) {
+    reasons.push({ code: 'calibration-failed', message: `the last calibration of ${failed.join(', ')} failed: a passing one is needed` });
+  }
+  const due = calibrationDue(machine.calibrationBaseDate ?? machine.pmBaseDate, maintenance.calibrationEveryDays, at);
+  if (due.overdue) {
+    const overdue = { code: 'calibration-overdue', message: `calibration is overdue (was due ${due.dueDate})` };
+    (maintenance.overdueMode === 'block' ? reasons : warnings).push(overdue);
+  }
+  return { reasons, warnings };
 }
 
 /**
@@ -91,7 +136,7 @@ export function isolationReasons(
 }
 
 export function startVerdict(
-  machine: MaintenanceBasis & { status: MachineStatus; isolation: MachineServes },
+  machine: MaintenanceBasis & CalibrationBasis & { status: MachineStatus; isolation: MachineServes },
   patient: { isolation: readonly string[] },
   maintenance: StartPolicy,
   at: string,
@@ -113,6 +158,9 @@ export function startVerdict(
     };
     (maintenance.overdueMode === 'block' ? reasons : warnings).push(overdue);
   }
+  const calibration = calibrationReasons(machine, maintenance, at);
+  reasons.push(...calibration.reasons);
+  warnings.push(...calibration.warnings);
   reasons.push(...isolationReasons(machine.isolation, patient.isolation, maintenance.dedicatedMachineFor));
   return { allowed: reasons.length === 0, reasons, warnings };
 }

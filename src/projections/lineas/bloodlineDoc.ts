@@ -1,7 +1,14 @@
 // The bloodline read model: one document per line (both kinds), folded from its stream. Pure, so the projection and
 // the read-your-writes fallback build the same document.
 export { maxUsesOf } from '../../commands/lineas/bloodlineEvents.js';
-import type { BloodlineEvent, DiscardReason, LineFields, LineStatus, LineType } from '../../commands/lineas/bloodlineEvents.js';
+import type {
+  BloodlineEvent,
+  DiscardReason,
+  LineFields,
+  LineStatus,
+  LineType,
+  ResidualResult,
+} from '../../commands/lineas/bloodlineEvents.js';
 import type { ProjectedDoc } from '../runner/projection.js';
 import { tenantOfStream, type RecordedEvent } from '../../stores/eventStore.js';
 
@@ -20,6 +27,8 @@ export type BloodlineDoc = ProjectedDoc &
     lastSessionId?: string;
     lastUsedAt?: string;
     lastReprocessedAt?: string;
+    /** The residual germicide test since the last reprocessing (absent: none yet). */
+    residualTest?: ResidualResult;
     discardReason?: DiscardReason;
     /** The running session that claimed it at its start (status in-use); absent otherwise. */
     reservation?: { sessionId: string; patientId: string; reservedAt: string };
@@ -84,8 +93,12 @@ export function foldBloodline(doc: BloodlineDoc | null, recorded: RecordedEvent)
         lastSessionId: event.data.sessionId,
         lastUsedAt: at,
       };
-    case 'BloodlineReprocessed':
-      return { ...doc, ...stamp, status: 'stored', lastReprocessedAt: at };
+    case 'BloodlineReprocessed': {
+      const { residualTest: _r, ...rest } = doc;
+      return { ...rest, ...stamp, status: 'stored', lastReprocessedAt: at };
+    }
+    case 'BloodlineResidualTested':
+      return { ...doc, ...stamp, residualTest: event.data.result };
     case 'BloodlineDiscarded':
       return { ...withoutReservation(doc), ...stamp, status: 'discarded', discardReason: event.data.reason };
     case 'BloodlinesPaired':

@@ -9,7 +9,8 @@ export const MACHINES = 'machines';
 
 export const monitoresProjection: Projection = {
   name: MONITORES_PROJECTION,
-  // 2: a late end of a session that no longer holds the machine never frees it (issue 21 item 10): machines fold again.
+  // 2: a late end of a session that no longer holds the machine never frees it; uses by day since the last maintenance,
+  // failed calibrations and the calibration clock (issue 21 items 10 and 12): machines fold again.
   version: 2,
   collections: {
     [MACHINES]: [

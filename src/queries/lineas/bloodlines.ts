@@ -76,7 +76,8 @@ export async function listBloodlines(
 }
 
 /** Why a line may not be used in the next session (empty: ready). */
-export type NotReadyReason = 'in-use-by-another-session' | 'awaiting-reprocessing' | 'max-uses-reached';
+export type NotReadyReason =
+  'in-use-by-another-session' | 'awaiting-reprocessing' | 'max-uses-reached' | 'residual-test-missing' | 'residual-test-positive';
 
 /** The patient's lines of one kind that are not discarded, each with whether it is ready for the next session and why not. */
 export async function readyBloodlines(
@@ -97,6 +98,10 @@ export async function readyBloodlines(
     else if (doc.status === 'in-use') reasons.push('awaiting-reprocessing');
     // The policy in force now decides: a company that disabled reuse makes a used line spent.
     if (doc.uses >= maxUsesOf(doc.reusable, settings.bloodlineReuse)) reasons.push('max-uses-reached');
+    // A reprocessed line goes into a session only after a negative residual germicide test (the claim also checks the dwell).
+    if (doc.status === 'stored' && doc.residualTest !== 'negative') {
+      reasons.push(doc.residualTest === 'positive' ? 'residual-test-positive' : 'residual-test-missing');
+    }
     return { line: bloodlineView(doc), ready: reasons.length === 0, reasons };
   });
   return { policyRevision: revision, items };

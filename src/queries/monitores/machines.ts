@@ -7,7 +7,7 @@ import type { Collection, Filter, Page } from '../../stores/readStore.js';
 import { streamName } from '../../stores/eventStore.js';
 import { MACHINES, MONITORES_PROJECTION } from '../../projections/monitores/monitoresProjection.js';
 import { foldMachine, machineView, type MachineDoc } from '../../projections/monitores/machineDoc.js';
-import { maintenanceDue, planFor, type MaintenanceDue } from '../../projections/monitores/machineReadiness.js';
+import { calibrationDue, maintenanceDue, planFor, type MaintenanceDue } from '../../projections/monitores/machineReadiness.js';
 import { companyPolicy, type CompanyPolicy } from '../empresas/companyPolicy.js';
 
 /** Category of the machine streams (the write side's name for them). */
@@ -55,10 +55,22 @@ export function maintenanceOf(
   return { ...maintenanceDue(doc, plan, at), everyHours: plan.preventiveEveryHours, everyDays: plan.preventiveEveryDays };
 }
 
+/** Next calibration of a machine under the company's plan for its model (retired machines have none). */
+export function calibrationOf(
+  doc: MachineDoc,
+  policy: CompanyPolicy,
+  at: string,
+): (ReturnType<typeof calibrationDue> & { everyDays: number | null }) | null {
+  if (doc.status === 'retired') return null;
+  const everyDays = planFor(policy.maintenance, doc.model).calibrationEveryDays ?? null;
+  return { ...calibrationDue(doc.calibrationBaseDate ?? doc.pmBaseDate, everyDays, at), everyDays };
+}
+
 /** The view of a machine with its next preventive maintenance as of now. */
 export async function machineWithMaintenance(scope: TenantScope, doc: MachineDoc): Promise<Record<string, unknown>> {
   const { settings } = await companyPolicy(scope.services, scope.auth.tenantId);
-  return { ...machineView(doc), maintenance: maintenanceOf(doc, settings, scope.services.now().toISOString()) };
+  const at = scope.services.now().toISOString();
+  return { ...machineView(doc), maintenance: maintenanceOf(doc, settings, at), calibration: calibrationOf(doc, settings, at) };
 }
 
 export interface MachineListQuery {
@@ -79,7 +91,11 @@ export async function listMachines(scope: TenantScope, query: MachineListQuery):
   const tenantId = scope.auth.tenantId;
   const { settings } = await companyPolicy(scope.services, tenantId);
   const at = scope.services.now().toISOString();
-  const withDue = (doc: MachineDoc) => ({ ...machineView(doc), maintenance: maintenanceOf(doc, settings, at) });
+  const withDue = (doc: MachineDoc) => ({
+    ...machineView(doc),
+    maintenance: maintenanceOf(doc, settings, at),
+    calibration: calibrationOf(doc, settings, at),
+  });
   if (query.pmVenceEnDias === undefined) {
     const page = await machines(scope).find(tenantId, filter, { sort: { codeKey: 1 }, limit: query.limit, after: query.cursor ?? null });
     return { items: page.items.map(withDue), nextCursor: page.nextCursor };

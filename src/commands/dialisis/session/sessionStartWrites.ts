@@ -13,6 +13,7 @@ import { releaseBloodlineReservation, reserveBloodlineForSession } from '../../l
 import type { AppServices } from '../../../services.js';
 import { mayStartSession } from '../../../queries/monitores/mayStartSession.js';
 import { readyForUse } from '../../../queries/filtros-dialisis/readyForUse.js';
+import { dialyzerOr404 } from '../../../queries/filtros-dialisis/dialyzers.js';
 import { readyBloodlines } from '../../../queries/lineas/bloodlines.js';
 import { prescriptionInForce } from '../prescription/prescriptionWrites.js';
 import { authorizationFor } from '../../clientes/payerLookupWrites.js';
@@ -25,6 +26,7 @@ import { sessionStartReasons } from './sessionRules.js';
 import { checkStart } from './treatmentTimes.js';
 import { FieldChecks } from '../../fieldChecks.js';
 import { patients } from '../../../queries/pacientes/readModel.js';
+import { prescribedDialyzerReasons, type DialyzerSpec } from './prescribedDialyzer.js';
 import { sessionState, type SessionResult } from './sessionWrites.js';
 
 export type StartInput = Omit<Equipment, 'dialyzerId' | 'arterialLineId' | 'venousLineId'> & {
@@ -131,7 +133,11 @@ export async function startSession(
   if (!machine.allowed) refusal.machine = machine.reasons.map((r) => r.code);
   if (input.dialyzerId) {
     const dialyzer = await readyForUse(scope, input.dialyzerId, patientId, at);
-    if (!dialyzer.ready) refusal.dialyzer = dialyzer.reasons;
+    // The dialyzer must be the prescribed one (its model, flux and surface never change after reception).
+    const spec = await dialyzerOr404(scope, input.dialyzerId);
+    const prescribed = prescription?.dialyzer as DialyzerSpec | undefined;
+    const reasons = [...dialyzer.reasons, ...prescribedDialyzerReasons(spec, prescribed)];
+    if (reasons.length > 0) refusal.dialyzer = reasons;
   }
   for (const [what, lineType, lineId] of [
     ['arterialLine', 'arterial', input.arterialLineId],

@@ -40,8 +40,10 @@ export function startRoute(): RouteDecl {
     description:
       'The patient is active and has a prescription in force that day; the session is checked in with its pre block and passed ' +
       'safety checks; the machine may start for this patient (available, disinfected after the last patient, preventive ' +
-      'maintenance per policy, isolation both ways) and runs one session at a time; the dialyzer and lines are this ' +
-      "patient's and pass every pre-use rule. A refusal (409 session-may-not-start) names every failed rule by item. " +
+      'maintenance and calibration per policy, no failed calibration, isolation both ways) and runs one session at a time; the ' +
+      "dialyzer and lines are this patient's and pass every pre-use rule, and the dialyzer is the prescribed one (model, flux " +
+      'and surface: dialyzer-model-not-prescribed, dialyzer-flux-not-prescribed, dialyzer-surface-not-prescribed; another ' +
+      "dialyzer needs the physician's new prescription, never an override at the bedside). A refusal (409 session-may-not-start) names every failed rule by item. " +
       "Equipment of another company, or a station outside the session's location, answers 422 naming the field. " +
       'A stated startedAt charts a treatment after the fact (not in the future). The session keeps the access it uses.',
     body: StartBody,

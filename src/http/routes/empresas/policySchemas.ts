@@ -32,11 +32,17 @@ const group = (partial: boolean, description: string, properties: Record<string,
   properties,
 });
 
-const list = (item: Record<string, JsonSchema>, description: string): JsonSchema => ({
+/** A list of complete entries; `optional` names the entry properties that may be left out. */
+const list = (item: Record<string, JsonSchema>, description: string, optional: string[] = []): JsonSchema => ({
   type: 'array',
   maxItems: MAX_MODEL_OVERRIDES,
   description: `${description}; a change replaces the whole list`,
-  items: { type: 'object', additionalProperties: false, required: Object.keys(item), properties: item },
+  items: {
+    type: 'object',
+    additionalProperties: false,
+    required: Object.keys(item).filter((k) => !optional.includes(k)),
+    properties: item,
+  },
 });
 
 function policySchema(partial: boolean): JsonSchema {
@@ -70,6 +76,11 @@ function policySchema(partial: boolean): JsonSchema {
     maintenance: g('Preventive maintenance of machines: due at the interval in hours or in days, whichever comes first', {
       preventiveEveryHours: num('/maintenance/preventiveEveryHours', 'Operating hours between preventive maintenances', true),
       preventiveEveryDays: num('/maintenance/preventiveEveryDays', 'Days between preventive maintenances', true),
+      calibrationEveryDays: num(
+        '/maintenance/calibrationEveryDays',
+        'Days between calibrations (null: none due; overdueMode applies)',
+        true,
+      ),
       overdueMode: {
         enum: [...OVERDUE_MODES],
         description: 'An overdue machine: block refuses the session, warn allows it with a warning',
@@ -79,8 +90,10 @@ function policySchema(partial: boolean): JsonSchema {
           model,
           preventiveEveryHours: num('/maintenance/modelOverrides/*/preventiveEveryHours', 'Operating hours between maintenances', true),
           preventiveEveryDays: num('/maintenance/modelOverrides/*/preventiveEveryDays', 'Days between maintenances', true),
+          calibrationEveryDays: num('/maintenance/modelOverrides/*/calibrationEveryDays', 'Days between calibrations of this model', true),
         },
-        'Manufacturer plans per machine model, replacing the general plan for that model (at least one interval each)',
+        'Manufacturer plans per machine model, replacing the general plan for that model (at least one interval each; without calibrationEveryDays the general one applies)',
+        ['calibrationEveryDays'],
       ),
     }),
     disinfection: g('Disinfection', {

@@ -59,18 +59,26 @@ export const ReprocessBody = obj({
   expiresOn: { ...DateSchema, description: 'Use before (end of day)' },
 });
 
-export const PreUseChecksBody = obj({
-  patientId: IdSchema,
-  germicidePotency: { ...result, description: 'Germicide presence/potency verified before rinse' },
-  residualTest: { enum: ['negative', 'positive'], description: 'Residual germicide test after rinse' },
-  identityConfirmedBy: {
-    type: 'array',
-    minItems: 2,
-    maxItems: 2,
-    items: IdSchema,
-    description: 'User ids of the two different staff members who confirmed the patient identity',
+export const PreUseChecksBody = obj(
+  {
+    patientId: IdSchema,
+    germicidePotency: { ...result, description: 'Germicide presence/potency verified before rinse (required before a reuse)' },
+    residualTest: { enum: ['negative', 'positive'], description: 'Residual germicide test after rinse (required before a reuse)' },
+    identityConfirmations: {
+      type: 'array',
+      minItems: 2,
+      maxItems: 2,
+      items: obj({
+        userId: IdSchema,
+        code: { type: 'string', pattern: '^[0-9]{6}$', description: "This person's current authenticator code (spent once)" },
+      }),
+      description:
+        'The two different people who confirmed the patient identity, each with their own authenticator code: active members of ' +
+        'the company with a staff record that may sign clinical records now',
+    },
   },
-});
+  ['patientId', 'identityConfirmations'],
+);
 
 export const UseBody = obj({ sessionId: { ...text(80), description: 'The dialysis session' }, patientId: IdSchema });
 
@@ -79,12 +87,15 @@ export const DiscardBody = obj(
   ['reason'],
 );
 
-const checksView = obj({
-  patientId: IdSchema,
-  germicidePotency: result,
-  residualTest: { enum: ['negative', 'positive'] },
-  identityConfirmedBy: { type: 'array', items: { type: 'string' } },
-});
+const checksView = obj(
+  {
+    patientId: IdSchema,
+    germicidePotency: result,
+    residualTest: { enum: ['negative', 'positive'] },
+    identityConfirmedBy: { type: 'array', items: { type: 'string' }, description: 'The two people who confirmed, each with their code' },
+  },
+  ['patientId', 'identityConfirmedBy'],
+);
 
 const dialyzerViewProperties: Record<string, JsonSchema> = {
   id: IdSchema,

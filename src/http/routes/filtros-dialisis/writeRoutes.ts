@@ -122,10 +122,12 @@ export const writeRoutes: RouteDecl[] = [
   }),
   actionRoute({
     path: 'controles-previos',
-    summary: 'Record the pre-use checks of a reprocessed dialyzer',
+    summary: 'Record the pre-use checks of a dialyzer (before its first use or a reuse)',
     description:
-      'Germicide potency, residual test, and the patient identity confirmed by two different staff members who may sign clinical ' +
-      'records (422 naming identityConfirmedBy otherwise). A failed check keeps the dialyzer from being used.',
+      'The patient identity confirmed by two different people, each with their own current authenticator code: active, ' +
+      'activated members of the company with a staff record that may sign clinical records now (422 naming ' +
+      'identityConfirmations otherwise; a refusal spends no code). Before the first use of a reusable dialyzer this identity ' +
+      'check alone; before a reuse also the germicide potency and the residual test. A failed check keeps the dialyzer from use.',
     body: PreUseChecksBody,
     write: recordPreUseChecks,
   }),
@@ -138,7 +140,8 @@ export const writeRoutes: RouteDecl[] = [
       'dialyzer (409 not-equipment-of-session); a use already counted changes nothing. Refused (409, type = the first reason, ' +
       'reasons[] = every one) unless the dialyzer is ready for this patient: same patient, not discarded or quarantined, ' +
       'reprocessed since its last use, uses below the maximum of its model, and for a reuse the pre-use checks passed, germicide ' +
-      'dwell and storage time within policy. A single-use dialyzer is discarded after its use.',
+      'dwell and storage time within policy; a reusable one also needs the identity check before its first use. A single-use ' +
+      'dialyzer is discarded after its use, any other after the use that reaches its maximum.',
     body: UseBody,
     write: recordDialyzerUseByHand,
   }),

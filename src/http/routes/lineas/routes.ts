@@ -6,12 +6,19 @@ import { etagOf, ifMatchHeader, ifMatchRevision, writeHeaders } from '../../reco
 import { historyRoute } from '../../recordHistoryAnswer.js';
 import { route, type HttpResult, type JsonSchema, type RequestContext, type RouteDecl } from '../../routeTypes.js';
 import type { CommandResult } from '../../../commands/handleCommand.js';
-import { LINE_STATUSES, type DiscardReason, type LineFields, type LineType } from '../../../commands/lineas/bloodlineEvents.js';
+import {
+  LINE_STATUSES,
+  type DiscardReason,
+  type LineFields,
+  type LineType,
+  type ResidualResult,
+} from '../../../commands/lineas/bloodlineEvents.js';
 import {
   assignBloodline,
   discardBloodline,
   receiveBloodline,
   recordBloodlineUseByHand,
+  recordResidualTest,
   reprocessBloodline,
 } from '../../../commands/lineas/bloodlineWrites.js';
 import { LINEAS_PROJECTION } from '../../../projections/lineas/lineasProjection.js';
@@ -41,7 +48,7 @@ import {
   type PageQuery,
 } from '../shared/recordSupport.js';
 import { IdSchema } from '../shared/fieldSchemas.js';
-import { AssignBody, DiscardBody, LineView, ReadyView, ReceiveBody, ReprocessBody, UseBody } from './schemas.js';
+import { AssignBody, DiscardBody, LineView, ReadyView, ReceiveBody, ReprocessBody, ResidualTestBody, UseBody } from './schemas.js';
 
 /** What differs between the two groups. */
 export interface LineGroupConfig {
@@ -222,13 +229,21 @@ export function lineRoutes(c: LineGroupConfig): RouteDecl[] {
       UseBody,
       (ctx, id, body, ifMatch) => recordBloodlineUseByHand(ctx.services, commandCtx(ctx), lineType, id, body, ifMatch),
     ),
-    stepRoute<{ disinfectant: string; integrity: 'passed' | 'leak' | 'kinked-or-cracked' | 'clotted' }>(
+    stepRoute<{ disinfectant: string; integrity: 'passed' | 'leak' | 'kinked-or-cracked' | 'clotted'; fillTime?: string }>(
       c,
       'reprocesos',
       `Record the reprocessing (disinfection) of a used ${c.noun}`,
       'Refused (409 bloodline-reuse-disabled) unless the company policy enables bloodline reuse; a failed integrity check discards the line.',
       ReprocessBody,
       (ctx, id, body, ifMatch) => reprocessBloodline(ctx.services, commandCtx(ctx), lineType, id, body, ifMatch),
+    ),
+    stepRoute<{ result: ResidualResult }>(
+      c,
+      'prueba-residual',
+      `Record the residual germicide test of a reprocessed ${c.noun}, after rinsing`,
+      'A reused line goes into a session only with a negative test recorded since its reprocessing, and after the germicide dwell.',
+      ResidualTestBody,
+      (ctx, id, body, ifMatch) => recordResidualTest(ctx.services, commandCtx(ctx), lineType, id, body, ifMatch),
     ),
     stepRoute<{ reason: DiscardReason; note?: string }>(
       c,

@@ -1,7 +1,13 @@
 // JSON Schemas of /lineas-arteriales and /lineas-venosas: what clients send and what they read (same for both kinds).
 import type { JsonSchema } from '../../routeTypes.js';
 import { freeText } from '../../commonSchemas.js';
-import { DISCARD_REASONS, INTEGRITY_RESULTS, LINE_STATUSES, LINE_TYPES } from '../../../commands/lineas/bloodlineEvents.js';
+import {
+  DISCARD_REASONS,
+  INTEGRITY_RESULTS,
+  LINE_STATUSES,
+  LINE_TYPES,
+  RESIDUAL_RESULTS,
+} from '../../../commands/lineas/bloodlineEvents.js';
 import { DateSchema, DateTimeSchema, IdSchema, text } from '../shared/fieldSchemas.js';
 
 const object = (required: string[], properties: Record<string, JsonSchema>): JsonSchema => ({
@@ -25,6 +31,10 @@ export const UseBody = object(['sessionId', 'patientId'], { sessionId: IdSchema,
 export const ReprocessBody = object(['disinfectant', 'integrity'], {
   disinfectant: text(120, 'Disinfectant or germicide used'),
   integrity: { enum: [...INTEGRITY_RESULTS], description: 'Integrity/visual check: anything but passed discards the line' },
+  fillTime: { ...DateTimeSchema, description: "Start of the germicide dwell (default: now); the germicide's minimum dwell runs from it" },
+});
+export const ResidualTestBody = object(['result'], {
+  result: { enum: [...RESIDUAL_RESULTS], description: 'Residual germicide test after rinsing: negative before the line is reused' },
 });
 export const DiscardBody = object(['reason'], {
   reason: { enum: [...DISCARD_REASONS] },
@@ -73,6 +83,7 @@ export const LineView: JsonSchema = {
     lastSessionId: IdSchema,
     lastUsedAt: DateTimeSchema,
     lastReprocessedAt: DateTimeSchema,
+    residualTest: { enum: ['negative', 'positive'], description: 'Residual germicide test since the last reprocessing' },
     discardReason: { enum: [...DISCARD_REASONS] },
     reservation: {
       ...object(['sessionId', 'patientId', 'reservedAt'], {
@@ -96,7 +107,18 @@ export const ReadyView: JsonSchema = object(['policyRevision', 'items'], {
     items: object(['line', 'ready', 'reasons'], {
       line: LineView,
       ready: { type: 'boolean' },
-      reasons: { type: 'array', items: { enum: ['in-use-by-another-session', 'awaiting-reprocessing', 'max-uses-reached'] } },
+      reasons: {
+        type: 'array',
+        items: {
+          enum: [
+            'in-use-by-another-session',
+            'awaiting-reprocessing',
+            'max-uses-reached',
+            'residual-test-missing',
+            'residual-test-positive',
+          ],
+        },
+      },
     }),
   },
 });

@@ -111,7 +111,7 @@ export const machineActionRoutes: RouteDecl[] = [
   ),
   actionRoute(
     'calibraciones',
-    'Record a calibration (parameter, reference, measured, pass/fail)',
+    'Record a calibration (parameter, reference, measured, pass/fail): a failed one takes the machine out of service until that parameter passes',
     CalibrationBody,
     plain('RecordCalibration'),
   ),
@@ -123,7 +123,7 @@ export const machineActionRoutes: RouteDecl[] = [
   ),
   actionRoute(
     'mantenimientos-preventivos',
-    'Record a preventive maintenance performed: restarts the plan from its date and the hour meter',
+    'Record a preventive maintenance performed: restarts the plan from its date (hours run since that date still count); a failed return-to-service test keeps it in maintenance',
     PreventiveBody,
     plain('RecordPreventiveMaintenance'),
   ),

@@ -74,7 +74,17 @@ export const CalibrationBody = obj(
   ['parameter', 'reference', 'measured', 'passed'],
 );
 export const PreventiveBody = obj(
-  { performedOn: DateSchema, actions: freeText(2000, 'What was done (e.g. 500 h kit, conductivity adjusted)'), technician: text(120) },
+  {
+    performedOn: DateSchema,
+    actions: freeText(2000, 'What was done (e.g. 500 h kit, conductivity adjusted)'),
+    technician: text(120),
+    tests: {
+      type: 'array',
+      maxItems: 50,
+      items: obj({ name: text(120), passed: { type: 'boolean' } }, ['name', 'passed']),
+      description: 'Return-to-service tests: a failed one keeps the machine in preventive maintenance (the plan is not restarted)',
+    },
+  },
   ['performedOn', 'actions'],
 );
 export const FaultBody = obj({ severity: { enum: [...FAULT_SEVERITIES] }, problem: freeText(2000, 'What fails') });
@@ -110,7 +120,7 @@ export const StartVerdictView = obj({
     type: 'array',
     items: StartReason,
     description:
-      'Every reason it may not start (codes: not-available, awaiting-disinfection, maintenance-overdue, isolation-machine, isolation-patient)',
+      'Every reason it may not start (codes: not-available, awaiting-disinfection, maintenance-overdue, calibration-failed, calibration-overdue, isolation-machine, isolation-patient)',
   },
   warnings: { type: 'array', items: StartReason, description: 'What does not block (maintenance-overdue when the policy only warns)' },
 });
@@ -198,6 +208,15 @@ export const MachineView = obj(
     openTicket: { ...nullable(Ticket), description: 'The corrective ticket in course; closed ones are in the history' },
     retireReason: { type: ['string', 'null'] },
     maintenance: { ...nullable(Maintenance), description: 'Next preventive maintenance under the policy of now; null once retired' },
+    failedCalibrations: {
+      type: 'array',
+      items: { type: 'string' },
+      description: 'Parameters whose last calibration failed: the machine is out of service until each passes',
+    },
+    calibration: {
+      ...nullable(obj({ everyDays: { type: ['integer', 'null'] }, dueDate: nullable(DateSchema), overdue: { type: 'boolean' } })),
+      description: 'Next calibration under the policy of now (from the last passing calibration or maintenance); null once retired',
+    },
     createdAt: DateTimeSchema,
     createdBy: { type: 'string' },
     updatedAt: DateTimeSchema,
