@@ -1,6 +1,7 @@
 // The dialysis session record (domain.md 2 and 8, Dialisis): one stream per session, `dialysisSession-<id>`.
 import type { CommandEnvelope, DecidedEvent } from '../../decider.js';
 import type { SessionLimits } from './sessionLimits.js';
+import type { POST_SAMPLE_METHODS, UreaLab } from '../clinical/ureaLab.js';
 
 export type { SessionLimit, SessionLimits } from './sessionLimits.js';
 
@@ -85,6 +86,8 @@ export type PreDialysis = {
   /** Fluids to be returned or given during the session (rinse-back, saline, intake), litres: part of the UF goal. */
   fluidsToGiveL?: number;
   preBunMgDl?: number;
+  /** The pre-dialysis urea as the lab reported it (BUN or urea, mg/dL or mmol/L); preBunMgDl is then its conversion. */
+  preUrea?: UreaLab;
 };
 
 /** The post-dialysis block (2.6). */
@@ -105,6 +108,10 @@ export type PostDialysis = {
   accessState?: string;
   conditionAtDischarge?: string;
   postBunMgDl?: number;
+  /** The post-dialysis urea as the lab reported it; postBunMgDl is then its conversion. */
+  postUrea?: UreaLab;
+  /** How and when the post-dialysis sample was drawn (KDOQI: slow-flow or stop-dialysate-flow, promptly at the end). */
+  postSample?: { method: (typeof POST_SAMPLE_METHODS)[number]; drawnAt: string };
   /** Fluid taken during the session (oral intake, saline), litres: part of the achieved UF. */
   intakeL?: number;
 };

@@ -80,3 +80,14 @@ export function checkInsideSession(checks: FieldChecks, field: string, instant: 
   if (state.endedAt) checks.check(Date.parse(instant) <= Date.parse(state.endedAt), field, 'must not be after the session ended');
   else checks.check(notFutureInstant(instant, at), field, 'must not be in the future');
 }
+
+/** The post-dialysis sample is drawn at the end of the treatment: not before the start, not in the future. */
+export function checkSampleTime(checks: FieldChecks, drawnAt: string, state: SessionState, at: string, prefix = ''): void {
+  const field = `${prefix}postSample/drawnAt`;
+  checks.check(
+    state.startedAt !== null && Date.parse(drawnAt) >= Date.parse(state.startedAt),
+    field,
+    'must not be before the session started',
+  );
+  checks.check(notFutureInstant(drawnAt, at), field, 'must not be in the future');
+}
