@@ -1,5 +1,6 @@
 // The company settings the derived clinical values are judged against (domain.md 2.10 and 2.12): data in, never read here.
 import { DEFAULT_POLICY, type CompanyPolicy } from '../../empresas/policySettings.js';
+import { STD_KTV_TARGETS } from './weeklyAdequacy.js';
 
 export interface ClinicalPolicy {
   /** UF rate above this (mL/kg/h) is flagged; KDOQI 2015 / NQF 2701 use 13. */
@@ -10,12 +11,18 @@ export interface ClinicalPolicy {
   ktvTarget: number;
   /** URR (%) below this is flagged (KDOQI 2006 minimum 65 %). */
   urrMinimumPercent: number;
+  /** stdKt/V below this is flagged when the schedule is not thrice weekly (KDOQI 2015 minimum 2.1). */
+  stdKtVMinimum: number;
+  /** stdKt/V the unit aims for off a thrice-weekly schedule (KDOQI 2015 target 2.3). */
+  stdKtVTarget: number;
 }
 
 /** The clinical thresholds of a company's policy (its `adequacy` settings). */
 export function clinicalPolicyOf(settings: CompanyPolicy): ClinicalPolicy {
   const { ufRateThresholdMlKgH, ktvMinimum, ktvTarget, urrMinimumPercent } = settings.adequacy;
-  return { ufRateMaxMlKgH: ufRateThresholdMlKgH, ktvMinimum, ktvTarget, urrMinimumPercent };
+  // The stdKt/V targets are KDOQI 2015's, not yet company settings.
+  const std = { stdKtVMinimum: STD_KTV_TARGETS.minimum, stdKtVTarget: STD_KTV_TARGETS.target };
+  return { ufRateMaxMlKgH: ufRateThresholdMlKgH, ktvMinimum, ktvTarget, urrMinimumPercent, ...std };
 }
 
 export const DEFAULT_CLINICAL_POLICY: ClinicalPolicy = Object.freeze(clinicalPolicyOf(DEFAULT_POLICY));

@@ -3,11 +3,12 @@
 import type { PostDialysis, PreDialysis, PrescriptionSnapshot } from '../session/sessionEvents.js';
 import { roundTo } from './rounding.js';
 import { eKtVRateEquation, spKtVDaugirdas, urrPercent, type KineticsReason, type VascularAccessKind } from './ureaKinetics.js';
+import { nPcrDepnerDaugirdas, residualStdKtV, stdKtVLeypoldt, ureaVolumeFromWeightL, type AdequacyReason } from './weeklyAdequacy.js';
 
 type Tare = { scaleWeightKg: number; wheelchairKg?: number | undefined; clothesKg?: number | undefined };
 
 export interface SessionClinicalInput {
-  prescription: Pick<PrescriptionSnapshot, 'durationMinutes' | 'dryWeightKg'> | null;
+  prescription: Pick<PrescriptionSnapshot, 'durationMinutes' | 'dryWeightKg' | 'frequencyPerWeek' | 'residualUreaClearance'> | null;
   pre: Pick<PreDialysis, 'scaleWeightKg' | 'wheelchairKg' | 'clothesKg' | 'fluidsToGiveL' | 'preBunMgDl'> | null;
   post: Pick<PostDialysis, 'scaleWeightKg' | 'wheelchairKg' | 'clothesKg' | 'machineUfMl' | 'intakeL' | 'postBunMgDl'> | null;
   /** Net post-weight of the patient's previous session, kg; null when there is none. */
@@ -15,10 +16,18 @@ export interface SessionClinicalInput {
   /** Treatment minutes actually delivered (pauses excluded); null while the session has not ended. */
   effectiveMinutes: number | null;
   accessKind: VascularAccessKind | null;
+  /** Days since the patient's previous session (nPCR's interval); absent or null when unknown. */
+  interdialyticDays?: number | null;
 }
 
 export type NotComputedReason =
-  KineticsReason | 'pre-missing' | 'post-missing' | 'prescription-missing' | 'previous-post-weight-missing' | 'machine-uf-zero';
+  | KineticsReason
+  | AdequacyReason
+  | 'pre-missing'
+  | 'post-missing'
+  | 'prescription-missing'
+  | 'previous-post-weight-missing'
+  | 'machine-uf-zero';
 
 export interface DerivedValues {
   netPreWeightKg: number | null;
@@ -39,6 +48,10 @@ export interface DerivedValues {
   urrPercent: number | null;
   spKtV: number | null;
   eKtV: number | null;
+  /** Weekly standard Kt/V (FHN / Leypoldt) at the prescribed sessions a week, with the residual urea clearance when recorded. */
+  stdKtV: number | null;
+  /** Normalised protein catabolic rate (g/kg/day) from the same BUN pair (Depner & Daugirdas 1996). */
+  nPcrGKgDay: number | null;
   /** Why each null value is null. */
   notComputed: Partial<Record<DerivedValueName, NotComputedReason>>;
 }
@@ -71,6 +84,8 @@ const DECIMALS: Record<DerivedValueName, number> = {
   urrPercent: 1,
   spKtV: 2,
   eKtV: 2,
+  stdKtV: 2,
+  nPcrGKgDay: 2,
 };
 
 /** Every derived value of one session, computed from unrounded inputs and rounded once at the end. */
@@ -85,7 +100,8 @@ export function derivedValues(input: SessionClinicalInput): DerivedValues {
   return out;
 }
 
-function rawValues({ prescription, pre, post, previousNetPostWeightKg, effectiveMinutes, accessKind }: SessionClinicalInput): Raw {
+function rawValues(input: SessionClinicalInput): Raw {
+  const { prescription, pre, post, previousNetPostWeightKg, effectiveMinutes, accessKind } = input;
   const netPre = pre ? ok(netWeightKg(pre)) : no('pre-missing');
   const netPost = post ? ok(netWeightKg(post)) : no('post-missing');
   const dry = prescription ? ok(prescription.dryWeightKg) : no('prescription-missing');
@@ -105,6 +121,9 @@ function rawValues({ prescription, pre, post, previousNetPostWeightKg, effective
     from2(weightLoss, netPost, (uf, w) => spKtVDaugirdas({ ...bun, hours: hours.value, ufL: uf, postWeightKg: w })),
   );
 
+  const eKtV = from1(spKtV, (sp) => eKtVRateEquation(sp, hours.value, accessKind));
+  const weekly = weeklyValues(input, { spKtV, eKtV, netPost });
+
   return {
     netPreWeightKg: netPre,
     netPostWeightKg: netPost,
@@ -120,6 +139,29 @@ function rawValues({ prescription, pre, post, previousNetPostWeightKg, effective
     ufRateMlKgH: from2(achieved, netPost, (uf, w) => from1(hours, (h) => ok((uf * 1000) / w / h))),
     urrPercent: urr,
     spKtV,
-    eKtV: from1(spKtV, (sp) => eKtVRateEquation(sp, hours.value, accessKind)),
+    eKtV,
+    ...weekly,
+  };
+}
+
+/** stdKt/V, its residual share and nPCR (issue 21 item 5): the sessions a week and Kru come from the prescription. */
+function weeklyValues(
+  { prescription, pre, effectiveMinutes, interdialyticDays }: SessionClinicalInput,
+  { spKtV, eKtV, netPost }: { spKtV: Value; eKtV: Value; netPost: Value },
+): Pick<Raw, 'stdKtV' | 'nPcrGKgDay'> {
+  const perWeek = prescription?.frequencyPerWeek ?? null;
+  const kru = prescription?.residualUreaClearance ?? null;
+  const dialysis = from1(eKtV, (e) => stdKtVLeypoldt(e, effectiveMinutes!, perWeek));
+  return {
+    // Kru (when the prescription records it) adds Kru x 10080 / V; V is not modelled here: 55 % of the net post-weight.
+    stdKtV: from2(dialysis, netPost, (d, w) => ok(d + (kru ? residualStdKtV(kru.mlMin, ureaVolumeFromWeightL(w)) : 0))),
+    nPcrGKgDay: from1(spKtV, (sp) =>
+      nPcrDepnerDaugirdas({
+        preBunMgDl: pre!.preBunMgDl!,
+        spKtV: sp,
+        sessionsPerWeek: perWeek,
+        interdialyticDays: interdialyticDays ?? null,
+      }),
+    ),
   };
 }

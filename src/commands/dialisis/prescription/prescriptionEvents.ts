@@ -68,6 +68,8 @@ export type PrescriptionFields = {
   medications: PrescribedMedication[];
   validFrom: string;
   validTo?: string;
+  /** Residual urea clearance the dose is judged with (issue 21 item 5): a measurement the physician prescribes by. */
+  residualUreaClearance?: { mlMin: number; measuredOn: string };
 };
 
 export type Prescriber = { userId: string; staffId: string };

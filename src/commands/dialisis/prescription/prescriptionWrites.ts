@@ -82,6 +82,7 @@ export function snapshotOf(v: PrescriptionVersion): PrescriptionSnapshot {
     prescribedBy: { ...v.prescribedBy },
     validFrom: v.validFrom,
     validTo: v.validTo ?? null,
+    residualUreaClearance: v.residualUreaClearance ? { ...v.residualUreaClearance } : null,
   };
 }
 

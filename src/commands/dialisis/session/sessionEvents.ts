@@ -184,7 +184,17 @@ export type Equipment = {
 };
 
 /** The prescription the session runs under, as the prescription group hands it (a snapshot, never a reference). */
-export type PrescriptionSnapshot = Record<string, unknown> & { version: number; durationMinutes: number; dryWeightKg: number };
+export type PrescriptionSnapshot = Record<string, unknown> & {
+  version: number;
+  durationMinutes: number;
+  dryWeightKg: number;
+  frequencyPerWeek?: number;
+  /** Residual urea clearance the physician recorded with the prescription (issue 21 item 5); absent or null when none. */
+  residualUreaClearance?: ResidualUreaClearance | null;
+};
+
+/** Kru from an interdialytic urine collection: mL/min, and the day it was measured. */
+export type ResidualUreaClearance = { mlMin: number; measuredOn: string };
 
 export type Signer = {
   userId: string;

@@ -106,8 +106,15 @@ const prescriptionFields: Record<string, JsonSchema> = {
   medications: { type: 'array', maxItems: 30, items: Medication, description: 'Given during the sessions (EPO, iron, vitamin D...)' },
   validFrom: { ...DateSchema, description: 'First day in force; not before the validFrom of the version it supersedes' },
   validTo: { ...DateSchema, description: 'Last day in force (optional; not before validFrom)' },
+  residualUreaClearance: {
+    ...obj({
+      mlMin: { type: 'number', minimum: 0, maximum: 30, description: 'Kru, mL/min (interdialytic urine collection)' },
+      measuredOn: { ...DateSchema, description: 'Day of the urine collection' },
+    }),
+    description: 'Residual urea clearance the physician doses by: added to stdKt/V as Kru x 10080 / V (KDOQI 2015)',
+  },
 };
-const OPTIONAL = ['needles', 'catheterLock', 'validTo'];
+const OPTIONAL = ['needles', 'catheterLock', 'validTo', 'residualUreaClearance'];
 
 export const IssueBody = obj(
   prescriptionFields,
