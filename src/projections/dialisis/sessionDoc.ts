@@ -45,6 +45,8 @@ export type SessionDoc = ProjectedDoc & {
   noShow: (Stamp & { note: string | null }) | null;
   equipment: Equipment | null;
   prescription: PrescriptionSnapshot | null;
+  /** The patient's dry weight in force on the session's date, as the start used it (absent on sessions of before). */
+  dryWeight?: { dryWeightKg: number; effectiveDate: string } | null;
   startWarnings: string[];
   pre: PreDialysis | null;
   safetyChecks: SafetyChecks | null;
@@ -148,8 +150,8 @@ function applySession(doc: SessionDoc, event: SessionEvent, stamp: Stamp): Parti
     case 'SafetyChecksRecorded':
       return { safetyChecks: event.data };
     case 'SessionStarted': {
-      const { startedAt, prescription, warnings, ...equipment } = event.data;
-      return { status: 'in-progress', startedAt, prescription, equipment, startWarnings: warnings };
+      const { startedAt, prescription, warnings, dryWeight, ...equipment } = event.data;
+      return { status: 'in-progress', startedAt, prescription, equipment, startWarnings: warnings, dryWeight: dryWeight ?? null };
     }
     case 'SessionPaused':
       return { status: 'paused', pauses: [...doc.pauses, { pausedAt: event.data.pausedAt, reason: event.data.reason, resumedAt: null }] };

@@ -47,7 +47,7 @@ export async function sessionAfterWrite(
 export function sessionView(doc: SessionDoc): Record<string, unknown> {
   const { tenantId: _t, _position, counts: _c, ...view } = doc;
   // Documents projected before validations could be withdrawn have no list: none was.
-  return { ...view, earlierValidations: doc.earlierValidations ?? [] };
+  return { ...view, earlierValidations: doc.earlierValidations ?? [], dryWeight: doc.dryWeight ?? null };
 }
 
 export type PatientBrief = { id: string; givenNames: string; familyNames: string; documentType: string; documentNumber: string };

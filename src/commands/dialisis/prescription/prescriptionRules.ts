@@ -26,7 +26,7 @@ function checkAnticoagulation(a: Anticoagulation, durationMinutes: number, check
 
 export function checkPrescriptionFields(f: PrescriptionFields): void {
   const checks = new FieldChecks();
-  checks.check(oneDecimal(f.dryWeightKg), 'dryWeightKg', 'must have at most one decimal');
+  if (f.dryWeightKg !== undefined) checks.check(oneDecimal(f.dryWeightKg), 'dryWeightKg', 'must have at most one decimal');
   checks.check(f.ufGoalRule.trim().length > 0, 'ufGoalRule', 'must not be blank');
   checks.check(isRealDate(f.validFrom), 'validFrom', 'is not a real date');
   const kru = f.residualUreaClearance;

@@ -55,10 +55,14 @@ function schedule(command: Command<'ScheduleSession'>, state: SessionState): Ses
 
 function start(command: Command<'StartSession'>, state: SessionState): SessionEvent[] {
   if (!state.exists) throw notFound('session');
-  const { prescription, patient, warnings, ...equipment } = command.data;
-  const reasons = sessionStartReasons(state, { prescription, patient });
+  const { prescription, dryWeight, patient, warnings, ...equipment } = command.data;
+  const reasons = sessionStartReasons(state, { prescription, patient, dryWeight });
   if (reasons.length > 0) throw rule(reasons[0]!, `the session may not start: ${reasons.join(', ')}`, { reasons });
-  return [{ type: 'SessionStarted', data: { ...equipment, startedAt: command.at, prescription: prescription!, warnings } }];
+  // One dry weight: the snapshot carries the patient's in force, whatever the prescription once said.
+  const snapshot = { ...prescription!, dryWeightKg: dryWeight!.dryWeightKg };
+  return [
+    { type: 'SessionStarted', data: { ...equipment, startedAt: command.at, prescription: snapshot, dryWeight: dryWeight!, warnings } },
+  ];
 }
 
 function recordReading(command: Command<'RecordReading'>, state: SessionState): SessionEvent[] {
@@ -105,12 +109,10 @@ function recordBlock(command: Command<'RecordPreDialysis' | 'RecordPostDialysis'
   checkWeighedBlock(checks, command.data);
   const urea = withUrea(command.data, pre ? PRE_UREA : POST_UREA);
   if (urea.error) checks.check(false, urea.error.field, urea.error.message);
-  const sample = pre ? undefined : (command.data).postSample;
+  const sample = pre ? undefined : command.data.postSample;
   if (sample) checkSampleTime(checks, sample.drawnAt, state, command.at);
   checks.throwIfAny();
-  return pre
-    ? [{ type: 'PreDialysisRecorded', data: urea.block }]
-    : [{ type: 'PostDialysisRecorded', data: urea.block as PostDialysis }];
+  return pre ? [{ type: 'PreDialysisRecorded', data: urea.block }] : [{ type: 'PostDialysisRecorded', data: urea.block as PostDialysis }];
 }
 
 function sign(command: Command<'SignSession' | 'ValidateSession'>, state: SessionState): SessionEvent[] {

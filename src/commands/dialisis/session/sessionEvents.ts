@@ -184,17 +184,22 @@ export type Equipment = {
 };
 
 /** The prescription the session runs under, as the prescription group hands it (a snapshot, never a reference). */
-export type PrescriptionSnapshot = Record<string, unknown> & {
+export type PrescriptionInForce = Record<string, unknown> & {
   version: number;
   durationMinutes: number;
-  dryWeightKg: number;
   frequencyPerWeek?: number;
   /** Residual urea clearance the physician recorded with the prescription (issue 21 item 5); absent or null when none. */
   residualUreaClearance?: ResidualUreaClearance | null;
 };
 
+/** The snapshot a session keeps: the prescription in force with the patient's dry weight in force (issue 21 item 4). */
+export type PrescriptionSnapshot = PrescriptionInForce & { dryWeightKg: number };
+
 /** Kru from an interdialytic urine collection: mL/min, and the day it was measured. */
 export type ResidualUreaClearance = { mlMin: number; measuredOn: string };
+
+/** A dry weight of the patient and the day it took effect. */
+export type SessionDryWeight = { dryWeightKg: number; effectiveDate: string };
 
 export type Signer = {
   userId: string;
@@ -227,7 +232,17 @@ export type SessionEvent =
   | E<'PatientCheckedIn', { checkedInAt: string }>
   | E<'PreDialysisRecorded', PreDialysis>
   | E<'SafetyChecksRecorded', SafetyChecks>
-  | E<'SessionStarted', Equipment & { startedAt: string; prescription: PrescriptionSnapshot; warnings: string[] }>
+  | E<
+      'SessionStarted',
+      Equipment & {
+        startedAt: string;
+        /** The prescription in force; its dryWeightKg is the patient's dry weight below (absent before issue 21). */
+        prescription: PrescriptionSnapshot;
+        /** The patient's dry weight in force on the session's date (Pacientes' /peso-seco): the one source. */
+        dryWeight?: SessionDryWeight;
+        warnings: string[];
+      }
+    >
   | E<'SessionPaused', { pausedAt: string; reason: string }>
   | E<'SessionResumed', { resumedAt: string }>
   | E<'ReadingRecorded', Reading & { readingId: string }>
@@ -262,7 +277,15 @@ export type SessionCommand =
   | C<'CheckInPatient', Record<string, never>>
   | C<'RecordPreDialysis', PreDialysis>
   | C<'RecordSafetyChecks', SafetyChecks>
-  | C<'StartSession', Equipment & { prescription: PrescriptionSnapshot | null; patient: PatientFacts; warnings: string[] }>
+  | C<
+      'StartSession',
+      Equipment & {
+        prescription: PrescriptionInForce | null;
+        dryWeight: SessionDryWeight | null;
+        patient: PatientFacts;
+        warnings: string[];
+      }
+    >
   | C<'PauseSession', { reason: string; limits: SessionLimits }>
   | C<'ResumeSession', Record<string, never>>
   | C<'RecordReading', Reading & { readingId: string; limits: SessionLimits }>

@@ -6,6 +6,7 @@
 import { DomainError, rule } from '../../decider.js';
 import { handleCommand, loadAggregate, type CommandContext } from '../../handleCommand.js';
 import { patientDecider } from '../../pacientes/patientDecider.js';
+import { dryWeightInForce } from '../../pacientes/patientState.js';
 import { cancelMachineUse, startMachineUse } from '../../monitores/machineWrites.js';
 import { releaseDialyzerReservation, reserveDialyzerForSession } from '../../filtros-dialisis/dialyzerWrites.js';
 import { releaseBloodlineReservation, reserveBloodlineForSession } from '../../lineas/bloodlineWrites.js';
@@ -96,10 +97,12 @@ export async function startSession(
   const patient = { exists: patientState.exists, status: patientState.status };
   const scope = { services, auth: { tenantId } };
   const prescription = await prescriptionInForce(services, tenantId, patientId, state.scheduled!.date);
+  // One dry weight (issue 21 item 4): the patient's record in force on the session's date, read from its stream.
+  const dryWeight = dryWeightInForce(patientState, state.scheduled!.date);
 
   // Judge everything first: a refusal names every failed rule, and nothing is claimed for a start that cannot happen.
   const refusal: StartRefusal = {};
-  const own = sessionStartReasons(state, { patient, prescription });
+  const own = sessionStartReasons(state, { patient, prescription, dryWeight });
   if (own.length > 0) refusal.session = own;
   const machine = await mayStartSession(scope, input.machineId, { isolation: [...patientState.isolation] }, at);
   if (!machine.allowed) refusal.machine = machine.reasons.map((r) => r.code);
@@ -158,7 +161,11 @@ export async function startSession(
     venousLineId: venousLineId ?? null,
   };
   const warnings = [...machine.warnings.map((w) => w.code), ...(payer ? [`payer-${payer.reason}`] : [])];
-  const command = { type: 'StartSession' as const, aggregateId: sessionId, data: { ...equipment, prescription, patient, warnings } };
+  const command = {
+    type: 'StartSession' as const,
+    aggregateId: sessionId,
+    data: { ...equipment, prescription, dryWeight, patient, warnings },
+  };
   try {
     return await handleCommand(services.events, sessionDecider, command, ctx, { ifMatch });
   } catch (err) {

@@ -93,7 +93,7 @@ export function evolveSession(state: SessionState, event: SessionEvent): Session
     case 'SafetyChecksRecorded':
       return { ...state, safetyChecks: event.data };
     case 'SessionStarted': {
-      const { startedAt, prescription, warnings: _w, ...equipment } = event.data;
+      const { startedAt, prescription, warnings: _w, dryWeight: _d, ...equipment } = event.data;
       return { ...state, status: 'in-progress', startedAt, prescription, equipment };
     }
     case 'SessionPaused':

@@ -63,7 +63,14 @@ export const SessionView: JsonSchema = obj(
         ['machineId', 'dialyzerId', 'arterialLineId', 'venousLineId'],
       ),
     ),
-    prescription: nullable({ type: 'object', description: 'The prescription version the session runs under (a snapshot)' }),
+    prescription: nullable({
+      type: 'object',
+      description: "The prescription version the session runs under (a snapshot); its dryWeightKg is the patient's in force",
+    }),
+    dryWeight: {
+      ...nullable(obj({ dryWeightKg: { type: 'number' }, effectiveDate: DateSchema })),
+      description: "The patient's dry weight in force on the session's date (/pacientes/{id}/peso-seco), as the start used it",
+    },
     startWarnings: {
       type: 'array',
       items: str,
