@@ -59,6 +59,17 @@ describe('Dialisis: one dry weight, the patient’s, over HTTP', () => {
     assert.deepEqual(pointers(expectStatus(future, 422, 'validation-failed')), ['/body/dryWeightKg']);
   });
 
+  it("a back-dated dry weight (a prescription's validFrom) does not become the patient's current one over a later one", async () => {
+    const patient = await w.patient(w.a);
+    expectStatus(await s.post(w.a, `/pacientes/${patient}/peso-seco`, { dryWeightKg: 60.5, effectiveDate: w.dateIn(-1) }), 201);
+    const issued = expectStatus(await prescribe(patient, { validFrom: '2025-03-01', dryWeightKg: 63 }), 201);
+    assert.equal(issued.body.dryWeightKg, 63);
+    const seen = 'minPosition=' + encodeURIComponent(issued.headers.get('x-event-position')!);
+    const record = expectStatus(await s.get(`/pacientes/${patient}?${seen}`), 200).body;
+    assert.deepEqual([record.dryWeightKg, (record.dryWeightHistory as Json[]).map((h) => h.dryWeightKg)], [60.5, [62.5, 60.5, 63]]);
+    assert.deepEqual(expectStatus(await start(patient), 200).body.dryWeight, { dryWeightKg: 60.5, effectiveDate: w.dateIn(-1) });
+  });
+
   it('refuses to start a patient without a dry weight in force on the date', async () => {
     const patient = await w.patient(w.a, { dryWeightKg: undefined });
     expectStatus(await prescribe(patient, { dryWeightKg: undefined }), 201);

@@ -106,7 +106,8 @@ export function evolvePatient(state: PatientState, event: PatientEvent): Patient
     case 'DryWeightPrescribed':
       return {
         ...state,
-        dryWeightKg: event.data.dryWeightKg,
+        // The current one is the latest effective (a back-dated one does not replace a later one).
+        dryWeightKg: state.dryWeights.some((w) => w.effectiveDate > event.data.effectiveDate) ? state.dryWeightKg : event.data.dryWeightKg,
         dryWeights: [...state.dryWeights, { dryWeightKg: event.data.dryWeightKg, effectiveDate: event.data.effectiveDate }],
       };
     case 'SerologyRecorded':
