@@ -68,7 +68,8 @@ describe('Dialisis prescriptions over HTTP', () => {
     assert.deepEqual([march.body.version, april.body.version, april.body.dryWeightKg], [1, 2, 61.5]);
     // The session start reads the stream itself: the snapshot of the version in force that day.
     const snapshot = await prescriptionInForce(w.server.services, w.server.admin.companyId, patientId, '2025-03-15');
-    assert.deepEqual([snapshot?.version, snapshot?.durationMinutes, snapshot?.dryWeightKg], [1, 240, 62.5]);
+    // No dry weight of its own: the session takes the patient's in force (issue 21 item 4).
+    assert.deepEqual([snapshot?.version, snapshot?.durationMinutes, snapshot?.dryWeightKg], [1, 240, undefined]);
     assert.equal(await prescriptionInForce(w.server.services, w.server.admin.companyId, patientId, '2025-01-01'), null);
     expectStatus(await issue(patientId, { validFrom: '2025-03-15' }), 409, 'valid-from-before-previous-version');
     expectStatus(await issue(patientId, { validFrom: '2025-05-01' }, doctor.token, { 'if-match': 'W/"0"' }), 412);

@@ -74,7 +74,7 @@ describe('Dialisis sessions: start interlocks, adequacy, alerts and tenancy over
     const month = (measured.recorded.body.date as string).slice(0, 7);
     const report = expectStatus(await s.get(`/dialisis/adecuacion?mes=${month}&${seen(unpaired.recorded)}`), 200).body;
     const targets = report.targets as Json;
-    assert.deepEqual(targets, { ktvMinimum: 1.2, ktvTarget: 1.4, urrMinimumPercent: 65 });
+    assert.deepEqual(targets, { ktvMinimum: 1.2, ktvTarget: 1.4, urrMinimumPercent: 65, stdKtVMinimum: 2.1, stdKtVTarget: 2.3 });
     const rows = report.patients as Json[];
 
     const derived = (measured.recorded.body.clinical as Json).derived as Json;

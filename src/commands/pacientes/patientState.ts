@@ -25,11 +25,23 @@ export interface CoverageState {
   ended: boolean;
 }
 
+/** A dry weight and the day it takes effect. */
+export type DryWeightInForce = { dryWeightKg: number; effectiveDate: IsoDate };
+
+/** The dry weight in force on `date`: the latest effective on or before it (of one day, the last recorded); null when none. */
+export function dryWeightInForce(state: Pick<PatientState, 'dryWeights'>, date: IsoDate): DryWeightInForce | null {
+  let found: DryWeightInForce | null = null;
+  for (const w of state.dryWeights) if (w.effectiveDate <= date && (found === null || w.effectiveDate >= found.effectiveDate)) found = w;
+  return found;
+}
+
 export interface PatientState {
   exists: boolean;
   status: PatientStatus;
   demographics: PatientDemographics | null;
   dryWeightKg: number | null;
+  /** Every dry weight prescribed, as recorded: the one in force on a day is the session's (issue 21 item 4). */
+  dryWeights: DryWeightInForce[];
   serology: SerologyEntry[];
   isolation: Isolation[];
   /** Normalised substances already recorded (duplicates are refused). */
@@ -45,6 +57,7 @@ export const initialPatientState: PatientState = {
   status: 'active',
   demographics: null,
   dryWeightKg: null,
+  dryWeights: [],
   serology: [],
   isolation: [],
   allergySubstances: [],
@@ -78,6 +91,7 @@ export function evolvePatient(state: PatientState, event: PatientEvent): Patient
         status,
         demographics,
         dryWeightKg: dryWeightKg ?? null,
+        dryWeights: dryWeightKg !== undefined ? [{ dryWeightKg, effectiveDate: demographics.admissionDate }] : [],
         serology,
         isolation,
         allergySubstances: allergies.map((a) => termKey(a.substance)),
@@ -90,7 +104,12 @@ export function evolvePatient(state: PatientState, event: PatientEvent): Patient
     case 'PatientStatusChanged':
       return { ...state, status: event.data.status };
     case 'DryWeightPrescribed':
-      return { ...state, dryWeightKg: event.data.dryWeightKg };
+      return {
+        ...state,
+        // The current one is the latest effective (a back-dated one does not replace a later one).
+        dryWeightKg: state.dryWeights.some((w) => w.effectiveDate > event.data.effectiveDate) ? state.dryWeightKg : event.data.dryWeightKg,
+        dryWeights: [...state.dryWeights, { dryWeightKg: event.data.dryWeightKg, effectiveDate: event.data.effectiveDate }],
+      };
     case 'SerologyRecorded':
       return { ...state, serology: [...state.serology, event.data] };
     case 'PatientIsolationChanged':

@@ -51,6 +51,8 @@ export type SessionDoc = ProjectedDoc & {
   /** The vascular access used, as recorded at the start. */
   vascularAccess: AccessUsed | null;
   prescription: PrescriptionSnapshot | null;
+  /** The patient's dry weight in force on the session's date, as the start used it (absent on sessions of before). */
+  dryWeight?: { dryWeightKg: number; effectiveDate: string } | null;
   startWarnings: string[];
   pre: PreDialysis | null;
   safetyChecks: SafetyChecks | null;
@@ -159,8 +161,9 @@ function applySession(doc: SessionDoc, event: SessionEvent, stamp: Stamp): Parti
     case 'SafetyChecksRecorded':
       return { safetyChecks: event.data };
     case 'SessionStarted': {
-      const { startedAt, prescription, warnings, vascularAccess, ...equipment } = event.data;
-      return { status: 'in-progress', startedAt, prescription, equipment, startWarnings: warnings, vascularAccess: vascularAccess ?? null };
+      const { startedAt, prescription, warnings, vascularAccess, dryWeight, ...equipment } = event.data;
+      const started = { vascularAccess: vascularAccess ?? null, dryWeight: dryWeight ?? null };
+      return { status: 'in-progress', startedAt, prescription, equipment, startWarnings: warnings, ...started };
     }
     case 'SessionPaused':
       return { status: 'paused', pauses: [...doc.pauses, { pausedAt: event.data.pausedAt, reason: event.data.reason, resumedAt: null }] };

@@ -20,8 +20,9 @@ const categoryOf = (stream: string): string => stream.slice(stream.indexOf('.') 
 
 export const pacientesProjection: Projection = {
   name: PACIENTES_PROJECTION,
-  // 4: patient lists capped, long ones in patientEntries; 3: note versions in their own collection.
-  version: 4,
+  // 5: the current dry weight is the latest effective; 4: patient lists capped, long ones in patientEntries; 3: note
+  // versions in their own collection.
+  version: 5,
   collections: {
     // Before the patients: written back first, so a patient is never ahead of its entries (its position guards them too).
     [PATIENT_ENTRIES]: [{ keys: { tenantId: 1, patientId: 1, list: 1, ordinal: 1, id: 1 }, name: 'by_patient_list' }],

@@ -186,7 +186,10 @@ export function applyPatientEvent(doc: PatientDoc | null, recorded: RecordedEven
       break;
     case 'DryWeightPrescribed': {
       const { dryWeightKg, effectiveDate, prescribedBy } = event.data;
-      next.dryWeightKg = dryWeightKg;
+      // The current dry weight is the one in force today (the latest effective; none is future-dated): a back-dated one
+      // (a prescription's validFrom) does not replace a later one (issue 21 item 4).
+      const later = doc.dryWeightHistory.some((w) => w.effectiveDate > effectiveDate);
+      if (!later) next.dryWeightKg = dryWeightKg;
       next.dryWeightHistory = [...doc.dryWeightHistory, dryWeightEntry(dryWeightKg, effectiveDate, prescribedBy, s)];
       break;
     }

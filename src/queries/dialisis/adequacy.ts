@@ -23,6 +23,7 @@ export async function adequacyOfMonth(
       patientId: doc.patientId,
       date: doc.date,
       ...(doc.startedAt ? { at: doc.startedAt } : {}),
+      ...(doc.prescription?.frequencyPerWeek !== undefined ? { sessionsPerWeek: doc.prescription.frequencyPerWeek } : {}),
       derived: clinical.derived,
     })),
     policy,
@@ -33,7 +34,13 @@ export async function adequacyOfMonth(
   );
   return {
     month: query.month,
-    targets: { ktvMinimum: policy.ktvMinimum, ktvTarget: policy.ktvTarget, urrMinimumPercent: policy.urrMinimumPercent },
+    targets: {
+      ktvMinimum: policy.ktvMinimum,
+      ktvTarget: policy.ktvTarget,
+      urrMinimumPercent: policy.urrMinimumPercent,
+      stdKtVMinimum: policy.stdKtVMinimum,
+      stdKtVTarget: policy.stdKtVTarget,
+    },
     patients: rows.map((r) => ({ ...r, patient: names.get(r.patientId) ?? { id: r.patientId } })),
   };
 }

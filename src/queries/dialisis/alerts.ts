@@ -12,7 +12,7 @@ export const MISSED_IN_A_ROW = 3;
 /** How far before the range the missed-session runs are traced back. */
 const MISSED_LOOKBACK_DAYS = 31;
 
-const ALERTING_FLAGS = new Set(['uf-rate-above-maximum', 'ktv-below-minimum', 'urr-below-minimum']);
+const ALERTING_FLAGS = new Set(['uf-rate-above-maximum', 'ktv-below-minimum', 'stdktv-below-minimum', 'urr-below-minimum']);
 
 export interface Alert {
   kind: string;

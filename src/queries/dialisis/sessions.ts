@@ -48,7 +48,11 @@ export function sessionView(doc: SessionDoc): Record<string, unknown> {
   // The judged values are answered as `clinical` (sessionClinicalView.ts).
   const { tenantId: _t, _position, counts: _c, judged: _j, ...view } = doc;
   // Documents projected before validations could be withdrawn have no list: none was (nor the later fields).
-  const later = { lateEntryReason: doc.lateEntryReason ?? null, vascularAccess: doc.vascularAccess ?? null };
+  const later = {
+    lateEntryReason: doc.lateEntryReason ?? null,
+    vascularAccess: doc.vascularAccess ?? null,
+    dryWeight: doc.dryWeight ?? null,
+  };
   return { ...view, ...later, earlierValidations: doc.earlierValidations ?? [] };
 }
 

@@ -21,6 +21,8 @@ const derived: DerivedValues = {
   spKtV: 1.31,
   eKtV: 1.15,
   longInterval: false,
+  stdKtV: 2.2,
+  nPcrGKgDay: 1.1,
   notComputed: {},
 };
 const calm: ClinicalFlagInput = {
@@ -44,10 +46,26 @@ const reading = (index: number, values: Partial<ClinicalFlagInput['readings'][nu
 describe('clinical flags', () => {
   it('maps the company adequacy policy to the clinical thresholds (13 mL/kg/h, 1.2, 1.4, 65 % by default)', () => {
     const plausibility = { kineticsMinimumMinutes: 120, idwgWindowDays: 4 };
-    const thresholds = { ufRateMaxMlKgH: 13, ktvMinimum: 1.2, ktvTarget: 1.4, urrMinimumPercent: 65, ...plausibility };
+    const std = { stdKtVMinimum: 2.1, stdKtVTarget: 2.3 };
+    const thresholds = { ufRateMaxMlKgH: 13, ktvMinimum: 1.2, ktvTarget: 1.4, urrMinimumPercent: 65, ...plausibility, ...std };
     assert.deepEqual(clinicalPolicyOf(DEFAULT_POLICY), thresholds);
     const stricter = { ...DEFAULT_POLICY, adequacy: { ...DEFAULT_POLICY.adequacy, ufRateThresholdMlKgH: 10 } };
     assert.equal(clinicalPolicyOf(stricter).ufRateMaxMlKgH, 10);
+  });
+
+  it('judges stdKt/V against the KDOQI 2015 minimum 2.1 when not thrice weekly, and spKt/V only when thrice weekly', () => {
+    const twice = { ...calm, prescription: { ...calm.prescription!, frequencyPerWeek: 2 } };
+    const low = { ...twice, derived: { ...derived, spKtV: 1.1, stdKtV: 2.05 } };
+    assert.deepEqual(clinicalFlags(low, DEFAULT_CLINICAL_POLICY), [
+      { code: 'stdktv-below-minimum', field: 'stdKtV', value: 2.05, threshold: 2.1 },
+    ]);
+    assert.deepEqual(codes({ ...twice, derived: { ...derived, stdKtV: 2.1 } }), []);
+    const thrice = {
+      ...calm,
+      prescription: { ...calm.prescription!, frequencyPerWeek: 3 },
+      derived: { ...derived, spKtV: 1.1, stdKtV: 1.9 },
+    };
+    assert.deepEqual(codes(thrice), ['ktv-below-minimum']);
   });
 
   it('flags nothing in a calm session', () => {

@@ -34,6 +34,7 @@ export const CLINICAL_FLAG_CODES = [
   'duration-short',
   'qb-low',
   'ktv-below-minimum',
+  'stdktv-below-minimum',
   'urr-below-minimum',
   'uf-discrepancy',
 ] as const;
@@ -50,7 +51,7 @@ export interface ClinicalFlag {
 type Vitals = Pick<PreDialysis | PostDialysis, 'bloodPressure' | 'pulse' | 'temperatureC'>;
 
 export interface ClinicalFlagInput {
-  prescription: Pick<PrescriptionSnapshot, 'durationMinutes' | 'dryWeightKg'> | null;
+  prescription: Pick<PrescriptionSnapshot, 'durationMinutes' | 'dryWeightKg' | 'frequencyPerWeek'> | null;
   pre: Vitals | null;
   post: Vitals | null;
   /** Intradialytic readings in the order recorded; the flag's field names a reading by its index here. */
@@ -101,7 +102,10 @@ export function clinicalFlags(input: ClinicalFlagInput, policy: ClinicalPolicy):
   const lowestQb = extreme(input.readings, (r) => r.qbMlMin, 'min');
   if (lowestQb) below('qb-low', `readings/${lowestQb.index}/qbMlMin`, lowestQb.value, T.qbLowMlMin);
 
-  below('ktv-below-minimum', 'spKtV', derived.spKtV, policy.ktvMinimum);
+  // spKt/V targets hold for thrice weekly; other schedules are judged by stdKt/V (KDOQI 2015, guideline 3).
+  const perWeek = prescription?.frequencyPerWeek;
+  if (perWeek === undefined || perWeek === 3) below('ktv-below-minimum', 'spKtV', derived.spKtV, policy.ktvMinimum);
+  else below('stdktv-below-minimum', 'stdKtV', derived.stdKtV, policy.stdKtVMinimum);
   below('urr-below-minimum', 'urrPercent', derived.urrPercent, policy.urrMinimumPercent);
   return flags;
 }

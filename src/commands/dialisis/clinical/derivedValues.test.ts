@@ -6,7 +6,7 @@ const roundTo2 = (v: number): number => Math.round(v * 100) / 100;
 
 // Net pre 75.0 - 1.5 - 0.5 = 73.0 kg; net post 72.0 - 1.5 - 0.5 = 70.0 kg; dry weight 70 kg; 240 effective minutes.
 const session: SessionClinicalInput = {
-  prescription: { durationMinutes: 240, dryWeightKg: 70 },
+  prescription: { durationMinutes: 240, dryWeightKg: 70, frequencyPerWeek: 3 },
   pre: { scaleWeightKg: 75, wheelchairKg: 1.5, clothesKg: 0.5, fluidsToGiveL: 0.3, preBunMgDl: 70 },
   post: { scaleWeightKg: 72, wheelchairKg: 1.5, clothesKg: 0.5, machineUfMl: 3100, postBunMgDl: 25 },
   previousNetPostWeightKg: 70.5,
@@ -41,8 +41,28 @@ describe('derived values of a session', () => {
       spKtV: 1.24,
       eKtV: 1.09,
       longInterval: false,
+      // stdKt/V (FHN / Leypoldt), thrice weekly: 1 - e^-1.085146 = 0.662147; / 1.085146 = 0.610192; 10080 x 0.662147 / 240
+      // = 27.810191; / (0.610192 + 10080 / 720 - 1 = 13.610192) = 2.043336.
+      stdKtV: 2.04,
+      // nPCR mid-week (interval unknown): 70 / (25.8 + 1.15 x 1.241348 + 56.4 / 1.241348 = 72.662037) + 0.168 = 1.131364.
+      nPcrGKgDay: 1.13,
       notComputed: {},
     });
+  });
+
+  it('twice weekly: stdKt/V with the residual urea clearance recorded on the prescription, nPCR after the 3-day interval', () => {
+    const kru = { mlMin: 3, measuredOn: '2025-03-01' };
+    const twice = { ...session, prescription: { ...session.prescription!, frequencyPerWeek: 2, residualUreaClearance: kru } };
+    const values = derivedValues({ ...twice, interdialyticDays: 3 });
+    // Dialysis alone: 27.810191 / (0.610192 + 10080 / 480 - 1 = 20.610192) = 1.349342; residual 3 x 10080 / (0.55 x 70 x 1000)
+    // = 0.785455; total 2.134796: above the KDOQI 2015 minimum 2.1, below the target 2.3.
+    // nPCR: 70 / (33 + 3.6 x 1.241348 + 83.2 / 1.241348 = 104.492777) + 0.168 = 0.837903.
+    assert.deepEqual([values.stdKtV, values.nPcrGKgDay], [2.13, 0.84]);
+    assert.equal(derivedValues({ ...session, prescription: { ...twice.prescription, residualUreaClearance: null } }).stdKtV, 1.35);
+    const unknownInterval = derivedValues({ ...twice, interdialyticHours: null });
+    assert.deepEqual([unknownInterval.nPcrGKgDay, unknownInterval.notComputed.nPcrGKgDay], [null, 'interdialytic-interval-unknown']);
+    const noFrequency = derivedValues({ ...session, prescription: { durationMinutes: 240, dryWeightKg: 70 } });
+    assert.deepEqual([noFrequency.stdKtV, noFrequency.notComputed.stdKtV], [null, 'frequency-missing']);
   });
 
   it('counts the intake during the session in the achieved UF and its rate', () => {
@@ -89,24 +109,36 @@ describe('derived values of a session', () => {
       urrPercent: 'post-missing',
       spKtV: 'post-missing',
       eKtV: 'post-missing',
+      stdKtV: 'post-missing',
+      nPcrGKgDay: 'post-missing',
     });
     const untimed = derivedValues({ ...session, effectiveMinutes: null, accessKind: null });
     assert.deepEqual(untimed.notComputed, {
       ufRateMlKgH: 'treatment-time-missing',
       spKtV: 'treatment-time-missing',
       eKtV: 'treatment-time-missing',
+      stdKtV: 'treatment-time-missing',
+      nPcrGKgDay: 'treatment-time-missing',
     });
     assert.equal(untimed.urrPercent, 64.3);
-    assert.deepEqual(derivedValues({ ...session, accessKind: null }).notComputed, { eKtV: 'access-unknown' });
+    assert.deepEqual(derivedValues({ ...session, accessKind: null }).notComputed, { eKtV: 'access-unknown', stdKtV: 'access-unknown' });
     assert.deepEqual(derivedValues({ ...session, prescription: null }).notComputed, {
       idwgPercentOfDryWeight: 'prescription-missing',
       ufGoalL: 'prescription-missing',
+      stdKtV: 'frequency-missing',
+      nPcrGKgDay: 'frequency-missing',
     });
   });
 
   it('keeps the guards of the BUN pair and of a machine that counted nothing', () => {
     const noPostBun = derivedValues({ ...session, post: { ...session.post!, postBunMgDl: undefined } });
-    assert.deepEqual(noPostBun.notComputed, { urrPercent: 'bun-missing', spKtV: 'bun-missing', eKtV: 'bun-missing' });
+    assert.deepEqual(noPostBun.notComputed, {
+      urrPercent: 'bun-missing',
+      spKtV: 'bun-missing',
+      eKtV: 'bun-missing',
+      stdKtV: 'bun-missing',
+      nPcrGKgDay: 'bun-missing',
+    });
     const noReduction = derivedValues({ ...session, post: { ...session.post!, postBunMgDl: 70 } });
     assert.equal(noReduction.notComputed.spKtV, 'post-bun-not-below-pre');
     const tooLow = derivedValues({ ...session, pre: { ...session.pre!, preBunMgDl: 1000 }, post: { ...session.post!, postBunMgDl: 25 } });
@@ -134,6 +166,9 @@ describe('derived values of a session', () => {
         spKtV: 'short-session',
         eKtV: 'short-session',
         ufRateMlKgH: 'short-session',
+        // stdKt/V and nPCR come from the Kt/V: withheld with it (issue 21 item 5).
+        stdKtV: 'short-session',
+        nPcrGKgDay: 'short-session',
       });
       // At the minimum it is computed.
       assert.equal(derivedValues({ ...session, effectiveMinutes: 120, plausibility: policy }).notComputed.spKtV, undefined);
@@ -141,7 +176,8 @@ describe('derived values of a session', () => {
 
     it('given an interrupted session, when derived, then URR and Kt/V are withheld and the UF rate kept', () => {
       const values = derivedValues({ ...session, effectiveMinutes: 180, interrupted: true, plausibility: policy });
-      assert.deepEqual(values.notComputed, { urrPercent: 'interrupted', spKtV: 'interrupted', eKtV: 'interrupted' });
+      const withheld = { urrPercent: 'interrupted', spKtV: 'interrupted', eKtV: 'interrupted' };
+      assert.deepEqual(values.notComputed, { ...withheld, stdKtV: 'interrupted', nPcrGKgDay: 'interrupted' });
       // 3,000 mL / 70 kg / 3 h = 14.29 mL/kg/h.
       assert.equal(values.ufRateMlKgH, 14.3);
     });

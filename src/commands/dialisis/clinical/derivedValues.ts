@@ -4,11 +4,12 @@
 import type { PostDialysis, PreDialysis, PrescriptionSnapshot } from '../session/sessionEvents.js';
 import { roundTo } from './rounding.js';
 import { eKtVRateEquation, spKtVDaugirdas, urrPercent, type KineticsReason, type VascularAccessKind } from './ureaKinetics.js';
+import { nPcrDepnerDaugirdas, residualStdKtV, stdKtVLeypoldt, ureaVolumeFromWeightL, type AdequacyReason } from './weeklyAdequacy.js';
 
 type Tare = { scaleWeightKg: number; wheelchairKg?: number | undefined; clothesKg?: number | undefined };
 
 export interface SessionClinicalInput {
-  prescription: Pick<PrescriptionSnapshot, 'durationMinutes' | 'dryWeightKg'> | null;
+  prescription: Pick<PrescriptionSnapshot, 'durationMinutes' | 'dryWeightKg' | 'frequencyPerWeek' | 'residualUreaClearance'> | null;
   pre: Pick<PreDialysis, 'scaleWeightKg' | 'wheelchairKg' | 'clothesKg' | 'fluidsToGiveL' | 'preBunMgDl'> | null;
   post: Pick<
     PostDialysis,
@@ -25,10 +26,13 @@ export interface SessionClinicalInput {
   interdialyticHours?: number | null;
   /** Below kineticsMinimumMinutes the kinetics are withheld; IDWG only when the interval is within idwgWindowDays. */
   plausibility?: { kineticsMinimumMinutes: number; idwgWindowDays: number };
+  /** Days since the patient's previous session (nPCR's interval); absent or null when unknown. */
+  interdialyticDays?: number | null;
 }
 
 export type NotComputedReason =
   | KineticsReason
+  | AdequacyReason
   | 'pre-missing'
   | 'post-missing'
   | 'prescription-missing'
@@ -65,6 +69,10 @@ export interface DerivedValues {
   eKtV: number | null;
   /** The interval is the long one of the week (the 3-day gap of a thrice-weekly schedule); null when unknown. */
   longInterval: boolean | null;
+  /** Weekly standard Kt/V (FHN / Leypoldt) at the prescribed sessions a week, with the residual urea clearance when recorded. */
+  stdKtV: number | null;
+  /** Normalised protein catabolic rate (g/kg/day) from the same BUN pair (Depner & Daugirdas 1996). */
+  nPcrGKgDay: number | null;
   /** Why each null value is null. */
   notComputed: Partial<Record<DerivedValueName, NotComputedReason>>;
 }
@@ -101,6 +109,8 @@ const DECIMALS: Record<DerivedValueName, number> = {
   urrPercent: 1,
   spKtV: 2,
   eKtV: 2,
+  stdKtV: 2,
+  nPcrGKgDay: 2,
 };
 
 /** Every derived value of one session, computed from unrounded inputs and rounded once at the end. */
@@ -154,6 +164,9 @@ function rawValues(input: SessionClinicalInput): Raw {
     from2(weightLoss, netPost, (uf, w) => spKtVDaugirdas({ ...bun, hours: hours.value, ufL: uf, postWeightKg: w })),
   );
 
+  const eKtV = from1(spKtV, (sp) => eKtVRateEquation(sp, hours.value, accessKind));
+  const weekly = weeklyValues(input, { spKtV, eKtV, netPost });
+
   return {
     netPreWeightKg: netPre,
     netPostWeightKg: netPost,
@@ -170,6 +183,30 @@ function rawValues(input: SessionClinicalInput): Raw {
     ufRateMlKgH: timed(from2(achieved, netPost, (uf, w) => from1(hours, (h) => ok((uf * 1000) / w / h)))),
     urrPercent: urr,
     spKtV,
-    eKtV: from1(spKtV, (sp) => eKtVRateEquation(sp, hours.value, accessKind)),
+    eKtV,
+    ...weekly,
+  };
+}
+
+/** stdKt/V, its residual share and nPCR (issue 21 item 5): the sessions a week and Kru come from the prescription. */
+function weeklyValues(
+  { prescription, pre, effectiveMinutes, interdialyticDays, interdialyticHours }: SessionClinicalInput,
+  { spKtV, eKtV, netPost }: { spKtV: Value; eKtV: Value; netPost: Value },
+): Pick<Raw, 'stdKtV' | 'nPcrGKgDay'> {
+  const perWeek = prescription?.frequencyPerWeek ?? null;
+  const kru = prescription?.residualUreaClearance ?? null;
+  const dialysis = from1(eKtV, (e) => stdKtVLeypoldt(e, effectiveMinutes!, perWeek));
+  return {
+    // Kru (when the prescription records it) adds Kru x 10080 / V; V is not modelled here: 55 % of the net post-weight.
+    stdKtV: from2(dialysis, netPost, (d, w) => ok(d + (kru ? residualStdKtV(kru.mlMin, ureaVolumeFromWeightL(w)) : 0))),
+    nPcrGKgDay: from1(spKtV, (sp) =>
+      nPcrDepnerDaugirdas({
+        preBunMgDl: pre!.preBunMgDl!,
+        spKtV: sp,
+        sessionsPerWeek: perWeek,
+        // Calendar days of the gap (Friday's end to Monday's start, 68 h, is the 3-day interval) when not stated.
+        interdialyticDays: interdialyticDays ?? (typeof interdialyticHours === 'number' ? Math.ceil(interdialyticHours / 24) : null),
+      }),
+    ),
   };
 }

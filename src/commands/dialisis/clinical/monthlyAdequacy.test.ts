@@ -5,16 +5,22 @@ import { derivedValues } from './derivedValues.js';
 import { monthlyAdequacy, type AdequacySession } from './monthlyAdequacy.js';
 
 // Net 73.0 -> 70.0 kg in 240 min on a fistula, 70.5 kg after the previous session: UF rate 10.7, IDWG 2.5.
-function session(patientId: string, date: string, bun: { pre?: number; post?: number } = {}, at?: string): AdequacySession {
+function session(
+  patientId: string,
+  date: string,
+  bun: { pre?: number; post?: number } = {},
+  at?: string,
+  sessionsPerWeek?: number,
+): AdequacySession {
   const derived = derivedValues({
-    prescription: { durationMinutes: 240, dryWeightKg: 70 },
+    prescription: { durationMinutes: 240, dryWeightKg: 70, ...(sessionsPerWeek ? { frequencyPerWeek: sessionsPerWeek } : {}) },
     pre: { scaleWeightKg: 73, preBunMgDl: bun.pre },
     post: { scaleWeightKg: 70, machineUfMl: 3000, postBunMgDl: bun.post },
     previousNetPostWeightKg: 70.5,
     effectiveMinutes: 240,
     accessKind: 'fistula',
   });
-  return { patientId, date, derived, ...(at ? { at } : {}) };
+  return { patientId, date, derived, ...(at ? { at } : {}), ...(sessionsPerWeek ? { sessionsPerWeek } : {}) };
 }
 // BUN 70 -> 25: URR 64.3 %, spKt/V 1.24, eKt/V 1.09 (worked in derivedValues.test.ts).
 const low = { pre: 70, post: 25 };
@@ -36,6 +42,9 @@ describe('monthly adequacy', () => {
       spKtV: null,
       urrPercent: null,
       eKtV: null,
+      stdKtV: null,
+      nPcrGKgDay: null,
+      judgedBy: 'spKtV',
       spKtVMean: null,
       urrPercentMean: null,
       belowMinimum: null,
@@ -63,6 +72,9 @@ describe('monthly adequacy', () => {
       spKtV: 1.24,
       urrPercent: 64.3,
       eKtV: 1.09,
+      stdKtV: null,
+      nPcrGKgDay: null,
+      judgedBy: 'spKtV',
       spKtVMean: 1.24,
       urrPercentMean: 64.3,
       belowMinimum: false,
@@ -102,6 +114,15 @@ describe('monthly adequacy', () => {
       ],
     );
     assert.deepEqual(monthlyAdequacy([], policy), []);
+  });
+  it('judges a twice-weekly month by stdKt/V against the KDOQI 2015 minimum 2.1 and target 2.3, not by spKt/V', () => {
+    // BUN 70 -> 20: spKt/V 1.37 (above 1.2 and the 1.4 target is near), but twice weekly its stdKt/V is about 1.4: below 2.1.
+    const [march] = monthlyAdequacy([session('p1', '2025-03-03', good, undefined, 2)], policy);
+    assert.equal(march!.judgedBy, 'stdKtV');
+    assert.ok(march!.stdKtV !== null && march!.stdKtV < 2.1, String(march!.stdKtV));
+    assert.deepEqual([march!.belowMinimum, march!.belowTarget], [true, true]);
+    const [thrice] = monthlyAdequacy([session('p1', '2025-03-03', good, undefined, 3)], policy);
+    assert.deepEqual([thrice!.judgedBy, thrice!.belowMinimum], ['spKtV', false]);
   });
 
   describe('the representative session (issue 21 item 2)', () => {

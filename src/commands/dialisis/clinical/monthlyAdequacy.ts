@@ -11,6 +11,8 @@ export interface AdequacySession {
   date: string;
   /** Orders two sessions of one date (the start instant, ISO 8601); optional. */
   at?: string;
+  /** Sessions a week of the prescription the session ran under; absent when unknown (judged as thrice weekly). */
+  sessionsPerWeek?: number;
   derived: DerivedValues;
 }
 
@@ -28,10 +30,15 @@ export interface MonthlyAdequacy {
   spKtV: number | null;
   urrPercent: number | null;
   eKtV: number | null;
+  /** Weekly stdKt/V and nPCR of the measurement session (issue 21 item 5). */
+  stdKtV: number | null;
+  nPcrGKgDay: number | null;
+  /** What the month is judged by: spKt/V thrice weekly (KDOQI 2006), stdKt/V on any other schedule (KDOQI 2015). */
+  judgedBy: 'spKtV' | 'stdKtV';
   /** Means over the month's sessions with a valid pair. */
   spKtVMean: number | null;
   urrPercentMean: number | null;
-  /** The measured spKt/V against the policy minimum and target; null when unmeasured. */
+  /** The measure judged by against its minimum and target (spKt/V: the policy's; stdKt/V: 2.1 and 2.3); null when unmeasured. */
   belowMinimum: boolean | null;
   belowTarget: boolean | null;
   urrBelowMinimum: boolean | null;
@@ -85,6 +92,11 @@ function monthOf(sessions: AdequacySession[], policy: ClinicalPolicy): MonthlyAd
   const latest = representative(paired);
   const spKtV = latest?.derived.spKtV ?? null;
   const urrPercent = latest?.derived.urrPercent ?? null;
+  const stdKtV = latest?.derived.stdKtV ?? null;
+  const perWeek = latest?.sessionsPerWeek ?? first.sessionsPerWeek;
+  const judgedBy = perWeek === undefined || perWeek === 3 ? 'spKtV' : 'stdKtV';
+  const [judged, minimum, target] =
+    judgedBy === 'spKtV' ? [spKtV, policy.ktvMinimum, policy.ktvTarget] : [stdKtV, policy.stdKtVMinimum, policy.stdKtVTarget];
   return {
     patientId: first.patientId,
     month: first.date.slice(0, 7),
@@ -95,10 +107,13 @@ function monthOf(sessions: AdequacySession[], policy: ClinicalPolicy): MonthlyAd
     spKtV,
     urrPercent,
     eKtV: latest?.derived.eKtV ?? null,
+    stdKtV,
+    nPcrGKgDay: latest?.derived.nPcrGKgDay ?? null,
+    judgedBy,
     spKtVMean: mean(valuesOf(paired, 'spKtV'), 2),
     urrPercentMean: mean(valuesOf(paired, 'urrPercent'), 1),
-    belowMinimum: spKtV === null ? null : spKtV < policy.ktvMinimum,
-    belowTarget: spKtV === null ? null : spKtV < policy.ktvTarget,
+    belowMinimum: judged === null ? null : judged < minimum,
+    belowTarget: judged === null ? null : judged < target,
     urrBelowMinimum: urrPercent === null ? null : urrPercent < policy.urrMinimumPercent,
     ufRateMeanMlKgH: mean(valuesOf(sessions, 'ufRateMlKgH'), 1),
     idwgMeanKg: mean(valuesOf(sessions, 'idwgKg'), 1),

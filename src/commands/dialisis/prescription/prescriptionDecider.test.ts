@@ -67,13 +67,14 @@ const issued = (version: number, overrides: Partial<PrescriptionFields> = {}): P
 });
 
 describe('Prescription decider', () => {
-  it('issues version 1 with every field, the caller as prescriber and no predecessor', () => {
+  it('issues version 1 with every field, the caller as prescriber and no predecessor; the dry weight is left to the patient', () => {
+    const { dryWeightKg: _onThePatient, ...prescribed } = fields();
     given()
       .when(issue())
       .then({
         type: 'PrescriptionIssued',
         data: {
-          ...fields(),
+          ...prescribed,
           patientId: 'p1',
           version: 1,
           supersedes: null,
@@ -97,7 +98,8 @@ describe('Prescription decider', () => {
       ],
     );
     assert.equal(versionInForce(state, '2025-03-31')?.version, 1);
-    assert.equal(versionInForce(state, '2025-04-01')?.dryWeightKg, 61);
+    // One dry weight (issue 21 item 4): the writes record 61 kg on the patient; the version keeps no copy.
+    assert.equal(versionInForce(state, '2025-04-01')?.dryWeightKg, undefined);
     assert.equal(versionInForce(state, '2025-02-28'), null);
   });
 

@@ -31,8 +31,11 @@ function decideIssue(command: Extract<PrescriptionCommand, { type: 'IssuePrescri
       { previousVersion: previous.version, previousValidFrom: previous.validFrom },
     );
   }
+  // One dry weight (issue 21 item 4): a dry weight sent with the prescription is the patient's record (the writes put
+  // it there), never a second copy on the prescription.
+  const { dryWeightKg: _recordedOnThePatient, ...prescribed } = trimmedPrescription(fields);
   const data = {
-    ...trimmedPrescription(fields),
+    ...prescribed,
     patientId: command.aggregateId,
     version: (previous?.version ?? 0) + 1,
     supersedes: previous?.version ?? null,

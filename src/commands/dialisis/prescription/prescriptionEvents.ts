@@ -56,7 +56,11 @@ export type PrescriptionFields = {
   modality: Modality;
   durationMinutes: number;
   frequencyPerWeek: number;
-  dryWeightKg: number;
+  /**
+   * Accepted for older clients: recorded as the patient's dry weight from validFrom (Pacientes' /peso-seco), not kept on
+   * the prescription. Versions issued before issue 21 still carry theirs.
+   */
+  dryWeightKg?: number;
   ufGoalRule: string;
   qbMlMin: number;
   qdMlMin: number;
@@ -68,6 +72,8 @@ export type PrescriptionFields = {
   medications: PrescribedMedication[];
   validFrom: string;
   validTo?: string;
+  /** Residual urea clearance the dose is judged with (issue 21 item 5): a measurement the physician prescribes by. */
+  residualUreaClearance?: { mlMin: number; measuredOn: string };
 };
 
 export type Prescriber = { userId: string; staffId: string };

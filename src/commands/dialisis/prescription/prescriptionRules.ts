@@ -26,9 +26,16 @@ function checkAnticoagulation(a: Anticoagulation, durationMinutes: number, check
 
 export function checkPrescriptionFields(f: PrescriptionFields): void {
   const checks = new FieldChecks();
-  checks.check(oneDecimal(f.dryWeightKg), 'dryWeightKg', 'must have at most one decimal');
+  if (f.dryWeightKg !== undefined) checks.check(oneDecimal(f.dryWeightKg), 'dryWeightKg', 'must have at most one decimal');
   checks.check(f.ufGoalRule.trim().length > 0, 'ufGoalRule', 'must not be blank');
   checks.check(isRealDate(f.validFrom), 'validFrom', 'is not a real date');
+  const kru = f.residualUreaClearance;
+  if (kru)
+    checks.check(
+      isRealDate(kru.measuredOn) && kru.measuredOn <= f.validFrom,
+      'residualUreaClearance/measuredOn',
+      'must be a real date, not after validFrom',
+    );
   if (f.validTo !== undefined) {
     checks.check(isRealDate(f.validTo), 'validTo', 'is not a real date');
     // validTo is the last day in force: a one-day prescription has validTo = validFrom.

@@ -2,11 +2,15 @@
 // stream itself (never the read model, so a version issued a moment ago is already in force).
 import { handleCommand, loadAggregate, type CommandContext, type CommandResult } from '../../handleCommand.js';
 import { patientDecider } from '../../pacientes/patientDecider.js';
+import { dryWeightInForce } from '../../pacientes/patientState.js';
+import { patientCommand } from '../../pacientes/patientWrites.js';
+import { DomainError } from '../../decider.js';
+import { invalidFields } from '../../fieldChecks.js';
 import type { AppServices } from '../../../services.js';
 import { maySignClinicalRecords } from '../../../queries/colaboradores/maySign.js';
 import { companyDay } from '../../../queries/empresas/companyCalendar.js';
 import { streamName, type EventStore } from '../../../stores/eventStore.js';
-import type { PrescriptionSnapshot } from '../session/sessionEvents.js';
+import type { PrescriptionInForce } from '../session/sessionEvents.js';
 import { prescriptionDecider } from './prescriptionDecider.js';
 import type { PatientFacts, PrescriberFacts, PrescriptionFields } from './prescriptionEvents.js';
 import { versionInForce, type PrescriptionState, type PrescriptionVersion } from './prescriptionState.js';
@@ -44,7 +48,41 @@ export async function issuePrescription(
     prescriberFacts(services, ctx, at),
   ]);
   const command = { type: 'IssuePrescription' as const, aggregateId: patientId, at, data: { ...fields, patient, prescriber } };
+  if (fields.dryWeightKg !== undefined) {
+    // Judged first, so a refused prescription records no dry weight; then the dry weight goes to the patient's record.
+    const { state } = await loadAggregate(services.events, prescriptionDecider, prescriptionStream(ctx.tenantId, patientId));
+    prescriptionDecider.decide({ ...command, actor: ctx.actor, tenantId: ctx.tenantId }, state);
+    await recordDryWeight(services, { ...ctx, at }, patientId, { dryWeightKg: fields.dryWeightKg, from: fields.validFrom, prescriber });
+  }
   return handleCommand(services.events, prescriptionDecider, command, { ...ctx, at }, { ifMatch });
+}
+
+/**
+ * One dry weight (issue 21 item 4): a dry weight sent with a prescription is prescribed on the patient (Pacientes'
+ * /peso-seco) from the prescription's validFrom, unless that is already the one in force then. A validFrom in the future
+ * cannot carry one (a dry weight takes effect on a day that has come).
+ */
+async function recordDryWeight(
+  services: AppServices,
+  ctx: CommandContext,
+  patientId: string,
+  order: { dryWeightKg: number; from: string; prescriber: PrescriberFacts },
+): Promise<void> {
+  const { state } = await loadAggregate(services.events, patientDecider, streamName(ctx.tenantId, 'patient', patientId));
+  if (dryWeightInForce(state, order.from)?.dryWeightKg === order.dryWeightKg) return;
+  const data = {
+    dryWeightKg: order.dryWeightKg,
+    effectiveDate: order.from,
+    ...(order.prescriber.staffId ? { prescribedBy: order.prescriber.staffId } : {}),
+  };
+  try {
+    await patientCommand(services.events, ctx, patientId, 'PrescribeDryWeight', data, null);
+  } catch (err) {
+    if (!(err instanceof DomainError) || err.code !== 'validation-failed') throw err;
+    throw invalidFields([
+      { field: 'dryWeightKg', message: 'takes effect from validFrom, which has not come: record it at /pacientes/{id}/peso-seco then' },
+    ]);
+  }
 }
 
 /** Discontinues the latest version from `from` (default: the company's today). */
@@ -62,12 +100,14 @@ export async function discontinuePrescription(
   return handleCommand(services.events, prescriptionDecider, command, { ...ctx, at }, { ifMatch });
 }
 
-/** The snapshot a session copies: what the machine is set to and who prescribed it (plain data, never a reference). */
-export function snapshotOf(v: PrescriptionVersion): PrescriptionSnapshot {
+/**
+ * The snapshot a session copies: what the machine is set to and who prescribed it (plain data, never a reference). No
+ * dry weight: the session takes the patient's in force (issue 21 item 4), even from a version that once carried one.
+ */
+export function snapshotOf(v: PrescriptionVersion): PrescriptionInForce {
   return {
     version: v.version,
     durationMinutes: v.durationMinutes,
-    dryWeightKg: v.dryWeightKg,
     modality: v.modality,
     frequencyPerWeek: v.frequencyPerWeek,
     ufGoalRule: v.ufGoalRule,
@@ -82,6 +122,7 @@ export function snapshotOf(v: PrescriptionVersion): PrescriptionSnapshot {
     prescribedBy: { ...v.prescribedBy },
     validFrom: v.validFrom,
     validTo: v.validTo ?? null,
+    residualUreaClearance: v.residualUreaClearance ? { ...v.residualUreaClearance } : null,
   };
 }
 
@@ -91,7 +132,7 @@ export async function prescriptionInForce(
   tenantId: string,
   patientId: string,
   date: string,
-): Promise<PrescriptionSnapshot | null> {
+): Promise<PrescriptionInForce | null> {
   const { state } = await loadAggregate(services.events, prescriptionDecider, prescriptionStream(tenantId, patientId));
   const version = versionInForce(state, date);
   return version ? snapshotOf(version) : null;

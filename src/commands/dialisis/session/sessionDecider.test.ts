@@ -8,6 +8,7 @@ import {
   amendPolicy,
   checkedIn,
   cmd,
+  dryWeight,
   ended,
   equipment,
   limits,
@@ -63,7 +64,7 @@ describe('session decider', () => {
 
   it('starts only a checked-in session with its pre block, passed safety checks and a prescription, naming every reason', () => {
     const start = (over: Record<string, unknown> = {}) =>
-      cmd('StartSession', { ...equipment, prescription, patient: active, warnings: [], ...over });
+      cmd('StartSession', { ...equipment, prescription, dryWeight, patient: active, warnings: [], ...over });
     given(...ready)
       .when(start())
       .then(started);

@@ -2,9 +2,10 @@
 // signed -> validated; cancelled, no-show, interrupted) and the blocks recorded along it. Pure.
 import { notFound, rule, type Decider } from '../../decider.js';
 import { FieldChecks, invalidFields, isRealDate, notFutureInstant } from '../../fieldChecks.js';
-import type { AmendableBlock, SessionCommand, SessionEvent, SessionStatus } from './sessionEvents.js';
+import type { AmendableBlock, PostDialysis, SessionCommand, SessionEvent, SessionStatus } from './sessionEvents.js';
 import { withinLimit } from './sessionLimits.js';
-import { checkInsideSession, checkWeighedBlock, missingForSigning, sessionStartReasons } from './sessionRules.js';
+import { checkInsideSession, checkSampleTime, checkWeighedBlock, missingForSigning, sessionStartReasons } from './sessionRules.js';
+import { PRE_UREA, POST_UREA, ureaChanges, withUrea } from '../clinical/ureaLab.js';
 import { evolveSession, initialSessionState, minutesBetween, treatmentMinutes, type SessionState } from './sessionState.js';
 import { checkEnd, checkStart } from './treatmentTimes.js';
 
@@ -59,15 +60,19 @@ function schedule(command: Command<'ScheduleSession'>, state: SessionState): Ses
 
 function start(command: Command<'StartSession'>, state: SessionState): SessionEvent[] {
   if (!state.exists) throw notFound('session');
-  const { prescription, patient, warnings, startedAt: stated, vascularAccess, ...equipment } = command.data;
-  const reasons = sessionStartReasons(state, { prescription, patient });
+  const { prescription, dryWeight, patient, warnings, startedAt: stated, vascularAccess, ...equipment } = command.data;
+  const reasons = sessionStartReasons(state, { prescription, patient, dryWeight });
   if (reasons.length > 0) throw rule(reasons[0]!, `the session may not start: ${reasons.join(', ')}`, { reasons });
   const startedAt = stated ?? command.at;
   const checks = new FieldChecks();
   checkStart(checks, 'startedAt', startedAt, command.at, null);
   checks.throwIfAny();
   const access = vascularAccess === undefined ? {} : { vascularAccess };
-  return [{ type: 'SessionStarted', data: { ...equipment, startedAt, prescription: prescription!, warnings, ...access } }];
+  // One dry weight: the snapshot carries the patient's in force, whatever the prescription once said.
+  const snapshot = { ...prescription!, dryWeightKg: dryWeight!.dryWeightKg };
+  return [
+    { type: 'SessionStarted', data: { ...equipment, startedAt, prescription: snapshot, dryWeight: dryWeight!, warnings, ...access } },
+  ];
 }
 
 function recordReading(command: Command<'RecordReading'>, state: SessionState): SessionEvent[] {
@@ -112,8 +117,12 @@ function recordBlock(command: Command<'RecordPreDialysis' | 'RecordPostDialysis'
   mustBe(state, pre ? OPEN : ['ended', 'interrupted'], pre ? 'recording the pre-dialysis block' : 'recording the post-dialysis block');
   const checks = new FieldChecks();
   checkWeighedBlock(checks, command.data);
+  const urea = withUrea(command.data, pre ? PRE_UREA : POST_UREA);
+  if (urea.error) checks.check(false, urea.error.field, urea.error.message);
+  const sample = pre ? undefined : command.data.postSample;
+  if (sample) checkSampleTime(checks, sample.drawnAt, state, command.at);
   checks.throwIfAny();
-  return pre ? [{ type: 'PreDialysisRecorded', data: command.data }] : [{ type: 'PostDialysisRecorded', data: command.data }];
+  return pre ? [{ type: 'PreDialysisRecorded', data: urea.block }] : [{ type: 'PostDialysisRecorded', data: urea.block as PostDialysis }];
 }
 
 /** The end (or interruption) instant: stated, or the command's time; inside the rules of treatmentTimes.ts. */
@@ -149,7 +158,11 @@ function blockOf(state: SessionState, block: AmendableBlock): Record<string, unk
 
 function amend(command: Command<'AmendSession'>, state: SessionState): SessionEvent[] {
   mustBe(state, SIGNED, 'amending');
-  const { block, changes, reason, policy, limits, by, judged } = command.data;
+  const { block, reason, policy, limits, by, judged } = command.data;
+  const changes =
+    block === 'safetyChecks'
+      ? command.data.changes
+      : ureaChanges(command.data.changes, blockOf(state, block), block === 'pre' ? PRE_UREA : POST_UREA);
   withinLimit(state.amendmentCount, limits, 'amendments');
   const windowEnds = Date.parse(state.signedAt!) + policy.signedEditWindowHours * HOUR_MS;
   if (Date.parse(command.at) > windowEnds) {
@@ -175,6 +188,10 @@ function amend(command: Command<'AmendSession'>, state: SessionState): SessionEv
     times = { effectiveMinutes: Math.round(Math.max(0, minutesBetween(stated.startedAt, stated.endedAt) - state.pausedMinutes)) };
   } else if (block !== 'safetyChecks') {
     checkWeighedBlock(checks, amended as never, 'changes/');
+    const urea = withUrea(amended, block === 'pre' ? PRE_UREA : POST_UREA);
+    if (urea.error) checks.check(false, `changes/${urea.error.field}`, urea.error.message);
+    const sample = block === 'post' ? (amended as PostDialysis).postSample : undefined;
+    if (sample && changes.postSample !== undefined) checkSampleTime(checks, sample.drawnAt, state, command.at, 'changes/');
     checks.throwIfAny();
   }
   const previous = Object.fromEntries(changed.map((k) => [k, current?.[k] ?? null]));

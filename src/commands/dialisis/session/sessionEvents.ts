@@ -2,6 +2,7 @@
 import type { CommandEnvelope, DecidedEvent } from '../../decider.js';
 import type { SessionLimits } from './sessionLimits.js';
 import type { AccessUsed, JudgedClinical } from './sessionSnapshots.js';
+import type { POST_SAMPLE_METHODS, UreaLab } from '../clinical/ureaLab.js';
 
 export type { SessionLimit, SessionLimits } from './sessionLimits.js';
 export type { AccessUsed, JudgedClinical } from './sessionSnapshots.js';
@@ -87,6 +88,8 @@ export type PreDialysis = {
   /** Fluids to be returned or given during the session (rinse-back, saline, intake), litres: part of the UF goal. */
   fluidsToGiveL?: number;
   preBunMgDl?: number;
+  /** The pre-dialysis urea as the lab reported it (BUN or urea, mg/dL or mmol/L); preBunMgDl is then its conversion. */
+  preUrea?: UreaLab;
 };
 
 /** The post-dialysis block (2.6). */
@@ -107,6 +110,10 @@ export type PostDialysis = {
   accessState?: string;
   conditionAtDischarge?: string;
   postBunMgDl?: number;
+  /** The post-dialysis urea as the lab reported it; postBunMgDl is then its conversion. */
+  postUrea?: UreaLab;
+  /** How and when the post-dialysis sample was drawn (KDOQI: slow-flow or stop-dialysate-flow, promptly at the end). */
+  postSample?: { method: (typeof POST_SAMPLE_METHODS)[number]; drawnAt: string };
   /** Fluid taken during the session (oral intake, saline), litres: part of the achieved UF. */
   intakeL?: number;
   /** Treatment minutes the machine counted: when stated, the kinetics' treatment time. */
@@ -181,7 +188,22 @@ export type Equipment = {
 };
 
 /** The prescription the session runs under, as the prescription group hands it (a snapshot, never a reference). */
-export type PrescriptionSnapshot = Record<string, unknown> & { version: number; durationMinutes: number; dryWeightKg: number };
+export type PrescriptionInForce = Record<string, unknown> & {
+  version: number;
+  durationMinutes: number;
+  frequencyPerWeek?: number;
+  /** Residual urea clearance the physician recorded with the prescription (issue 21 item 5); absent or null when none. */
+  residualUreaClearance?: ResidualUreaClearance | null;
+};
+
+/** The snapshot a session keeps: the prescription in force with the patient's dry weight in force (issue 21 item 4). */
+export type PrescriptionSnapshot = PrescriptionInForce & { dryWeightKg: number };
+
+/** Kru from an interdialytic urine collection: mL/min, and the day it was measured. */
+export type ResidualUreaClearance = { mlMin: number; measuredOn: string };
+
+/** A dry weight of the patient and the day it took effect. */
+export type SessionDryWeight = { dryWeightKg: number; effectiveDate: string };
 
 export type Signer = {
   userId: string;
@@ -219,7 +241,15 @@ export type SessionEvent =
   | E<'SafetyChecksRecorded', SafetyChecks>
   | E<
       'SessionStarted',
-      Equipment & { startedAt: string; prescription: PrescriptionSnapshot; warnings: string[]; vascularAccess?: AccessUsed | null }
+      Equipment & {
+        startedAt: string;
+        /** The prescription in force; its dryWeightKg is the patient's dry weight below (absent before issue 21). */
+        prescription: PrescriptionSnapshot;
+        /** The patient's dry weight in force on the session's date (Pacientes' /peso-seco): the one source. */
+        dryWeight?: SessionDryWeight;
+        warnings: string[];
+        vascularAccess?: AccessUsed | null;
+      }
     >
   | E<'SessionPaused', { pausedAt: string; reason: string }>
   | E<'SessionResumed', { resumedAt: string }>
@@ -262,7 +292,8 @@ export type SessionCommand =
   | C<
       'StartSession',
       Equipment & {
-        prescription: PrescriptionSnapshot | null;
+        prescription: PrescriptionInForce | null;
+        dryWeight: SessionDryWeight | null;
         patient: PatientFacts;
         warnings: string[];
         /** The instant the treatment began, when stated (charted after the fact); else the command's time. */

@@ -13,6 +13,7 @@ export const SESSION_START_REASONS = [
   'session-not-checked-in',
   'patient-inactive',
   'no-prescription-in-force',
+  'no-dry-weight-in-force',
   'pre-dialysis-missing',
   'safety-checks-missing',
   'safety-checks-failed',
@@ -36,12 +37,16 @@ export function failedSafetyChecks(c: SafetyChecks): string[] {
 /** Every reason of the session itself why it may not start now (the equipment adds its own). */
 export function sessionStartReasons(
   state: SessionState,
-  facts: Pick<Extract<SessionCommand, { type: 'StartSession' }>['data'], 'patient' | 'prescription'>,
+  facts: Pick<Extract<SessionCommand, { type: 'StartSession' }>['data'], 'patient' | 'prescription'> & {
+    dryWeight?: Extract<SessionCommand, { type: 'StartSession' }>['data']['dryWeight'];
+  },
 ): SessionStartReason[] {
   const reasons: SessionStartReason[] = [];
   if (state.status !== 'checked-in') reasons.push('session-not-checked-in');
   if (!facts.patient.exists || facts.patient.status !== 'active') reasons.push('patient-inactive');
   if (facts.prescription === null) reasons.push('no-prescription-in-force');
+  // The UF goal and the weight flags need the patient's dry weight (Pacientes) in force on the session's date.
+  if (facts.dryWeight === null) reasons.push('no-dry-weight-in-force');
   if (!state.pre) reasons.push('pre-dialysis-missing');
   if (!state.safetyChecks) reasons.push('safety-checks-missing');
   else if (failedSafetyChecks(state.safetyChecks).length > 0) reasons.push('safety-checks-failed');
@@ -79,4 +84,15 @@ export function checkInsideSession(checks: FieldChecks, field: string, instant: 
   checks.check(start !== null && Date.parse(instant) >= Date.parse(start), field, 'must not be before the session started');
   if (state.endedAt) checks.check(Date.parse(instant) <= Date.parse(state.endedAt), field, 'must not be after the session ended');
   else checks.check(notFutureInstant(instant, at), field, 'must not be in the future');
+}
+
+/** The post-dialysis sample is drawn at the end of the treatment: not before the start, not in the future. */
+export function checkSampleTime(checks: FieldChecks, drawnAt: string, state: SessionState, at: string, prefix = ''): void {
+  const field = `${prefix}postSample/drawnAt`;
+  checks.check(
+    state.startedAt !== null && Date.parse(drawnAt) >= Date.parse(state.startedAt),
+    field,
+    'must not be before the session started',
+  );
+  checks.check(notFutureInstant(drawnAt, at), field, 'must not be in the future');
 }

@@ -7,6 +7,7 @@
 import { DomainError, rule } from '../../decider.js';
 import { handleCommand, loadAggregate, type CommandContext } from '../../handleCommand.js';
 import { patientDecider } from '../../pacientes/patientDecider.js';
+import { dryWeightInForce } from '../../pacientes/patientState.js';
 import { cancelMachineUse, startMachineUse } from '../../monitores/machineWrites.js';
 import { releaseDialyzerReservation, reserveDialyzerForSession } from '../../filtros-dialisis/dialyzerWrites.js';
 import { releaseBloodlineReservation, reserveBloodlineForSession } from '../../lineas/bloodlineWrites.js';
@@ -21,7 +22,7 @@ import { contractInForce } from '../../clientes/clientWrites.js';
 import { releaseAuthorizationUnit, reserveAuthorization } from '../../clientes/payerUnitWrites.js';
 import { streamName } from '../../../stores/eventStore.js';
 import { sessionDecider } from './sessionDecider.js';
-import type { AccessUsed, Equipment, PrescriptionSnapshot } from './sessionEvents.js';
+import type { AccessUsed, Equipment, PrescriptionInForce } from './sessionEvents.js';
 import { sessionStartReasons } from './sessionRules.js';
 import { checkStart } from './treatmentTimes.js';
 import { FieldChecks } from '../../fieldChecks.js';
@@ -41,7 +42,7 @@ export type StartInput = Omit<Equipment, 'dialyzerId' | 'arterialLineId' | 'veno
  * The access the session uses (issue 21 item 3): the patient's primary active access as recorded now, with the
  * prescription's needles; kept on the session so a later access change never rewrites its eKt/V.
  */
-async function accessUsed(services: AppServices, tenantId: string, patientId: string, rx: PrescriptionSnapshot | null) {
+async function accessUsed(services: AppServices, tenantId: string, patientId: string, rx: PrescriptionInForce | null) {
   const patient = await patients({ services, auth: { tenantId } }).get(tenantId, patientId);
   const primary = patient?.vascularAccesses.find((a) => a.primary && a.status === 'active');
   if (!primary) return null;
@@ -124,10 +125,12 @@ export async function startSession(
   const patient = { exists: patientState.exists, status: patientState.status };
   const scope = { services, auth: { tenantId } };
   const prescription = await prescriptionInForce(services, tenantId, patientId, state.scheduled!.date);
+  // One dry weight (issue 21 item 4): the patient's record in force on the session's date, read from its stream.
+  const dryWeight = dryWeightInForce(patientState, state.scheduled!.date);
 
   // Judge everything first: a refusal names every failed rule, and nothing is claimed for a start that cannot happen.
   const refusal: StartRefusal = {};
-  const own = sessionStartReasons(state, { patient, prescription });
+  const own = sessionStartReasons(state, { patient, prescription, dryWeight });
   if (own.length > 0) refusal.session = own;
   const machine = await mayStartSession(scope, input.machineId, { isolation: [...patientState.isolation] }, at);
   if (!machine.allowed) refusal.machine = machine.reasons.map((r) => r.code);
@@ -200,7 +203,7 @@ export async function startSession(
   const warnings = [...machine.warnings.map((w) => w.code), ...(payer && 'reason' in payer ? [`payer-${payer.reason}`] : [])];
   const vascularAccess = await accessUsed(services, tenantId, patientId, prescription);
   const stated = input.startedAt ? { startedAt: input.startedAt } : {};
-  const data = { ...equipment, prescription, patient, warnings, vascularAccess, ...stated };
+  const data = { ...equipment, prescription, dryWeight, patient, warnings, vascularAccess, ...stated };
   const command = { type: 'StartSession' as const, aggregateId: sessionId, data };
   try {
     return await handleCommand(services.events, sessionDecider, command, ctx, { ifMatch });

@@ -97,7 +97,7 @@ export function evolveSession(state: SessionState, event: SessionEvent): Session
     case 'SafetyChecksRecorded':
       return { ...state, safetyChecks: event.data };
     case 'SessionStarted': {
-      const { startedAt, prescription, warnings: _w, vascularAccess: _a, ...equipment } = event.data;
+      const { startedAt, prescription, warnings: _w, vascularAccess: _a, dryWeight: _d, ...equipment } = event.data;
       return { ...state, status: 'in-progress', startedAt, prescription, equipment };
     }
     case 'SessionPaused':

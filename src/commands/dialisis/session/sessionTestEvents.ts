@@ -40,7 +40,12 @@ export const safety: SafetyChecks = {
 };
 export const prescription = { version: 1, durationMinutes: 240, dryWeightKg: 70 };
 export const equipment = { machineId: 'm1', dialyzerId: 'd1', arterialLineId: null, venousLineId: null };
-export const started: SessionEvent = { type: 'SessionStarted', data: { ...equipment, startedAt: T0, prescription, warnings: [] } };
+/** The patient's dry weight in force on the session's date (Pacientes), as the start hands it to the decider. */
+export const dryWeight = { dryWeightKg: 70, effectiveDate: '2025-03-01' };
+export const started: SessionEvent = {
+  type: 'SessionStarted',
+  data: { ...equipment, startedAt: T0, prescription, dryWeight, warnings: [] },
+};
 export const ready = [
   scheduled,
   checkedIn,

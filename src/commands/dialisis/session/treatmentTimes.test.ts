@@ -8,6 +8,7 @@ import {
   active,
   amendPolicy,
   cmd,
+  dryWeight,
   equipment,
   limits,
   nurse,
@@ -33,10 +34,13 @@ describe('treatment times', () => {
   it('given a ready session, when started at a stated instant, then the start is that instant, never a future one', () => {
     const access = { accessId: 'a1', type: 'AVF', side: 'left', site: 'radiocephalic', needles: null };
     const start = (startedAt: string) =>
-      cmd('StartSession', { ...equipment, prescription, patient: active, warnings: [], startedAt, vascularAccess: access }, NOW);
+      cmd('StartSession', { ...equipment, prescription, dryWeight, patient: active, warnings: [], startedAt, vascularAccess: access }, NOW);
     given(...ready)
       .when(start(T0))
-      .then({ type: 'SessionStarted', data: { ...equipment, startedAt: T0, prescription, warnings: [], vascularAccess: access } });
+      .then({
+        type: 'SessionStarted',
+        data: { ...equipment, startedAt: T0, prescription, dryWeight, warnings: [], vascularAccess: access },
+      });
     given(...ready)
       .when(start(plus(620)))
       .thenError('validation-failed', fields('startedAt'));

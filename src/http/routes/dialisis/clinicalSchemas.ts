@@ -20,6 +20,9 @@ const DERIVED: Record<string, string> = {
   urrPercent: 'Urea reduction ratio: (pre - post BUN) / pre BUN x 100',
   spKtV: 'Single-pool Kt/V, Daugirdas second generation (1993)',
   eKtV: 'Equilibrated Kt/V, rate equation (AV access or catheter)',
+  stdKtV:
+    'Weekly standard Kt/V (FHN/Leypoldt, KDOQI 2015) at the prescribed sessions a week, plus residual urea clearance when the prescription records it',
+  nPcrGKgDay: 'nPCR (g/kg/day) from the same BUN pair (Depner & Daugirdas 1996)',
 };
 
 export const DerivedView: JsonSchema = obj({

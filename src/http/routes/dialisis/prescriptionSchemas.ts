@@ -94,7 +94,12 @@ const prescriptionFields: Record<string, JsonSchema> = {
   modality: { enum: [...MODALITIES] },
   durationMinutes: range(60, 480, 'min', 'Session duration', true),
   frequencyPerWeek: range(1, 7, 'sessions', 'Sessions per week', true),
-  dryWeightKg: range(5, 300, 'kg', 'Dry weight, at most one decimal'),
+  dryWeightKg: range(
+    5,
+    300,
+    'kg',
+    "Optional: recorded as the patient's dry weight from validFrom (/pacientes/{id}/peso-seco, the one source sessions use); at most one decimal",
+  ),
   ufGoalRule: freeText(500, 'How the UF goal is set, e.g. pre-weight minus dry weight plus fluids given'),
   qbMlMin: range(100, 600, 'mL/min', 'Blood flow', true),
   qdMlMin: range(100, 800, 'mL/min', 'Dialysate flow', true),
@@ -106,8 +111,15 @@ const prescriptionFields: Record<string, JsonSchema> = {
   medications: { type: 'array', maxItems: 30, items: Medication, description: 'Given during the sessions (EPO, iron, vitamin D...)' },
   validFrom: { ...DateSchema, description: 'First day in force; not before the validFrom of the version it supersedes' },
   validTo: { ...DateSchema, description: 'Last day in force (optional; not before validFrom)' },
+  residualUreaClearance: {
+    ...obj({
+      mlMin: { type: 'number', minimum: 0, maximum: 30, description: 'Kru, mL/min (interdialytic urine collection)' },
+      measuredOn: { ...DateSchema, description: 'Day of the urine collection' },
+    }),
+    description: 'Residual urea clearance the physician doses by: added to stdKt/V as Kru x 10080 / V (KDOQI 2015)',
+  },
 };
-const OPTIONAL = ['needles', 'catheterLock', 'validTo'];
+const OPTIONAL = ['needles', 'catheterLock', 'validTo', 'residualUreaClearance', 'dryWeightKg'];
 
 export const IssueBody = obj(
   prescriptionFields,
@@ -129,6 +141,10 @@ const Version = { type: 'integer', minimum: 1 };
 export const PrescriptionView = obj(
   {
     ...prescriptionFields,
+    dryWeightKg: {
+      type: ['number', 'null'],
+      description: "The patient's dry weight in force (their /peso-seco record) on the day asked, or from this version's effectiveFrom",
+    },
     validTo: nullable(DateSchema),
     patientId: IdSchema,
     version: Version,

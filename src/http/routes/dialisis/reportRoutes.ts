@@ -26,6 +26,9 @@ const AdequacyRow = obj({
   spKtV: num,
   urrPercent: num,
   eKtV: num,
+  stdKtV: { ...num, description: 'Weekly standard Kt/V (FHN/Leypoldt) of the measurement, with residual clearance when recorded' },
+  nPcrGKgDay: { ...num, description: 'nPCR (g/kg/day) of the measurement (Depner & Daugirdas 1996)' },
+  judgedBy: { enum: ['spKtV', 'stdKtV'], description: 'spKt/V thrice weekly (KDOQI 2006); stdKt/V on other schedules (KDOQI 2015)' },
   spKtVMean: num,
   urrPercentMean: num,
   belowMinimum: { type: ['boolean', 'null'] },
@@ -36,12 +39,26 @@ const AdequacyRow = obj({
 });
 const AdequacyView = obj({
   month: { type: 'string' },
-  targets: obj({ ktvMinimum: { type: 'number' }, ktvTarget: { type: 'number' }, urrMinimumPercent: { type: 'number' } }),
+  targets: obj({
+    ktvMinimum: { type: 'number' },
+    ktvTarget: { type: 'number' },
+    urrMinimumPercent: { type: 'number' },
+    stdKtVMinimum: { type: 'number', description: 'KDOQI 2015: 2.1' },
+    stdKtVTarget: { type: 'number', description: 'KDOQI 2015: 2.3' },
+  }),
   patients: { type: 'array', items: AdequacyRow },
 });
 const AlertView = obj({
   kind: {
-    enum: ['uf-rate-above-maximum', 'ktv-below-minimum', 'urr-below-minimum', 'idwg-high', 'consequence-refused', 'missed-sessions'],
+    enum: [
+      'uf-rate-above-maximum',
+      'ktv-below-minimum',
+      'stdktv-below-minimum',
+      'urr-below-minimum',
+      'idwg-high',
+      'consequence-refused',
+      'missed-sessions',
+    ],
   },
   patient: PatientRef,
   date: DateSchema,

@@ -74,7 +74,14 @@ export const SessionView: JsonSchema = obj(
       }),
       description: "The access used, from the patient's record at the start: a later change never rewrites the session",
     }),
-    prescription: nullable({ type: 'object', description: 'The prescription version the session runs under (a snapshot)' }),
+    prescription: nullable({
+      type: 'object',
+      description: "The prescription version the session runs under (a snapshot); its dryWeightKg is the patient's in force",
+    }),
+    dryWeight: {
+      ...nullable(obj({ dryWeightKg: { type: 'number' }, effectiveDate: DateSchema })),
+      description: "The patient's dry weight in force on the session's date (/pacientes/{id}/peso-seco), as the start used it",
+    },
     startWarnings: {
       type: 'array',
       items: str,

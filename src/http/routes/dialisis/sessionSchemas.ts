@@ -9,6 +9,7 @@ import {
   MEDICATION_ROUTES,
   SEVERITIES,
 } from '../../../commands/dialisis/session/sessionEvents.js';
+import { POST_SAMPLE_METHODS, UREA_ANALYTES, UREA_UNITS } from '../../../commands/dialisis/clinical/ureaLab.js';
 import { DateSchema, DateTimeSchema, IdSchema, text } from '../shared/fieldSchemas.js';
 
 export const obj = (properties: Record<string, JsonSchema>, required: string[] = Object.keys(properties)): JsonSchema => ({
@@ -38,7 +39,20 @@ const restingPressure = bloodPressure([20, 300], [20, 300]);
 const intradialyticPressure = bloodPressure([40, 260], [20, 180]);
 const pulse = measure(20, 250, 'bpm', 'Heart rate', 0);
 const temperature = measure(28, 45, '°C', 'Body temperature');
-const bun = measure(1, 300, 'mg/dL', 'Blood urea nitrogen');
+const bun = measure(1, 300, 'mg/dL', 'Blood urea nitrogen (a plain number is BUN in mg/dL)');
+/** Urea as the laboratory reports it; converted to BUN mg/dL (urea mg/dL = BUN x 2.14; BUN mg/dL = mmol/L x 2.8). */
+const ureaLab = (when: string): JsonSchema => ({
+  ...obj({
+    value: { type: 'number', exclusiveMinimum: 0, maximum: 1000, description: 'As reported' },
+    analyte: { enum: [...UREA_ANALYTES], description: 'BUN (urea nitrogen) or urea' },
+    unit: { enum: [...UREA_UNITS] },
+  }),
+  description: `${when} urea as the lab reports it: the BUN mg/dL field is then its conversion (given too, it must agree)`,
+});
+const postSample = obj({
+  method: { enum: [...POST_SAMPLE_METHODS], description: 'How the post sample was drawn (KDOQI: slow-flow or stop-dialysate-flow)' },
+  drawnAt: { ...DateTimeSchema, description: 'When the post sample was drawn: not before the start, not in the future' },
+});
 
 const weighed = {
   scaleWeightKg: weight('Weight on the scale, with wheelchair and clothes'),
@@ -60,6 +74,7 @@ const preFields: Record<string, JsonSchema> = {
   accessAssessment: freeText(1000, 'Thrill/bruit, infection signs, aneurysm; catheter exit site and dressing'),
   fluidsToGiveL: measure(0, 5, 'L', 'Fluids to be returned or given during the session (part of the UF goal)', 2),
   preBunMgDl: bun,
+  preUrea: ureaLab('Pre-dialysis'),
 };
 export const PreBody = obj(preFields, WEIGHED_REQUIRED);
 
@@ -74,6 +89,8 @@ const postFields: Record<string, JsonSchema> = {
   accessState: freeText(1000, 'Access state after the session'),
   conditionAtDischarge: freeText(1000, 'Patient condition at discharge'),
   postBunMgDl: bun,
+  postUrea: ureaLab('Post-dialysis'),
+  postSample,
   intakeL: measure(0, 5, 'L', 'Fluid taken during the session (oral, saline): part of the achieved UF', 2),
   machineEffectiveMinutes: measure(0, 600, 'min', "Treatment minutes the machine counted: when stated, the kinetics' treatment time", 0),
 };

@@ -75,6 +75,7 @@ const FLAG: Record<string, string> = {
   'duration-short': 'Duración efectiva menor a la prescrita',
   'qb-low': 'Qb bajo',
   'ktv-below-minimum': 'spKt/V bajo el mínimo',
+  'stdktv-below-minimum': 'stdKt/V bajo el mínimo',
   'urr-below-minimum': 'URR bajo el mínimo',
   'uf-discrepancy': 'UF lograda distinta de la UF de máquina',
 };
