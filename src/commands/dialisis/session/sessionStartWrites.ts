@@ -20,6 +20,8 @@ import { streamName } from '../../../stores/eventStore.js';
 import { sessionDecider } from './sessionDecider.js';
 import type { Equipment } from './sessionEvents.js';
 import { sessionStartReasons } from './sessionRules.js';
+import { PATIENT_SESSION_IN_PROGRESS } from './runningSessionDecider.js';
+import { claimRunningSession, otherRunningSession, releaseRunningSession } from './runningSessionWrites.js';
 import { sessionState, type SessionResult } from './sessionWrites.js';
 
 export type StartInput = Omit<Equipment, 'dialyzerId' | 'arterialLineId' | 'venousLineId'> & {
@@ -99,7 +101,8 @@ export async function startSession(
 
   // Judge everything first: a refusal names every failed rule, and nothing is claimed for a start that cannot happen.
   const refusal: StartRefusal = {};
-  const own = sessionStartReasons(state, { patient, prescription });
+  const running = await otherRunningSession(services, tenantId, patientId, sessionId);
+  const own = [...sessionStartReasons(state, { patient, prescription }), ...(running ? [PATIENT_SESSION_IN_PROGRESS] : [])];
   if (own.length > 0) refusal.session = own;
   const machine = await mayStartSession(scope, input.machineId, { isolation: [...patientState.isolation] }, at);
   if (!machine.allowed) refusal.machine = machine.reasons.map((r) => r.code);
@@ -124,6 +127,12 @@ export async function startSession(
   const use = { sessionId, patientId };
   const reason = { sessionId, reason: 'session-start-refused' };
   const claims: Claim[] = [
+    // The patient first (one running session per patient, issue 21 item 9), then the equipment.
+    {
+      what: 'session',
+      claim: () => claimRunningSession(services, ctx, patientId, sessionId),
+      release: () => releaseRunningSession(services, ctx, patientId, sessionId, reason.reason),
+    },
     {
       what: 'machine',
       claim: () => startMachineUse(services, ctx, input.machineId, use),
