@@ -14,6 +14,7 @@ import {
   type SessionClinical,
 } from '../../projections/dialisis/sessionClinical.js';
 import { sessions, sessionView } from './sessions.js';
+import { prescriptionVersions } from './prescriptions.js';
 
 /** The company's thresholds for what is shown (the read model: reading the policy's stream on every answer costs). */
 export async function clinicalPolicy(scope: TenantScope): Promise<ClinicalPolicy> {
@@ -52,13 +53,29 @@ export async function previousNetPostWeight(scope: TenantScope, doc: SessionDoc)
   return earlier[0] ? netPostWeightOf(earlier[0]) : null;
 }
 
+/**
+ * The prescription the session is judged against: its snapshot from the start, or before the needle (the pre block's
+ * warnings) the version in force on the session's day.
+ */
+async function prescriptionOf(scope: TenantScope, doc: SessionDoc): Promise<SessionDoc['prescription']> {
+  if (doc.prescription || doc.startedAt) return doc.prescription;
+  const { patientId, date } = doc;
+  const inForce = await prescriptionVersions(scope).findOne(scope.auth.tenantId, {
+    patientId,
+    validFrom: { $lte: date },
+    $or: [{ effectiveTo: null }, { effectiveTo: { $gte: date } }],
+  });
+  return inForce ? { version: inForce.version, durationMinutes: inForce.durationMinutes, dryWeightKg: inForce.dryWeightKg } : null;
+}
+
 export async function clinicalOf(scope: TenantScope, doc: SessionDoc, policy?: ClinicalPolicy): Promise<SessionClinical> {
-  const [previousNetPostWeightKg, accessKind, thresholds] = await Promise.all([
+  const [previousNetPostWeightKg, accessKind, thresholds, prescription] = await Promise.all([
     previousNetPostWeight(scope, doc),
     patientAccessKind(scope, doc.patientId),
     policy ?? clinicalPolicy(scope),
+    doc.pre ? prescriptionOf(scope, doc) : doc.prescription,
   ]);
-  return sessionClinical(doc, { previousNetPostWeightKg, accessKind }, thresholds);
+  return sessionClinical({ ...doc, prescription }, { previousNetPostWeightKg, accessKind }, thresholds);
 }
 
 /** What clients see of a session: everything recorded, with the derived values and flags. */

@@ -14,6 +14,7 @@ import type { SessionDoc, SignatureMark } from '../../projections/dialisis/sessi
 import { shifts } from './scheduleQueries.js';
 import { clinicalOf } from './sessionClinicalView.js';
 import type { SessionSheet, SheetChange, SheetSigner } from './sessionSheet/sessionSheet.js';
+import { accessLabel } from './sessionSheet/sheetText.js';
 
 type Scalar = string | number | boolean | null;
 const scalar = (value: unknown): Scalar =>
@@ -57,6 +58,14 @@ function anticoagulationText(value: unknown): string | undefined {
   if (a.kind === 'ufh')
     return `Heparina ${a.bolusUnits ?? 0} UI bolo + ${a.hourlyUnits ?? 0} UI/h, suspender ${a.stopMinutesBeforeEnd ?? 0} min antes`;
   return `HBPM ${a.doseUnits ?? a.dose ?? ''} ${a.drug ?? ''}`.trim();
+}
+
+/** The access the session used: the patient's primary active access (the one the kinetics take). */
+function accessUsed(
+  patient: { vascularAccesses: { type: string; side: string; site: string; primary: boolean; status: string }[] } | null,
+) {
+  const primary = patient?.vascularAccesses.find((a) => a.primary && a.status === 'active');
+  return primary ? accessLabel(primary) : null;
 }
 
 export async function sessionSheetOf(scope: TenantScope, doc: SessionDoc, generatedAt: string): Promise<SessionSheet> {
@@ -109,6 +118,7 @@ export async function sessionSheetOf(scope: TenantScope, doc: SessionDoc, genera
       machineCode: machine?.code ?? null,
       dialyzer: dialyzer ? { serial: dialyzer.serial, model: dialyzer.model, useNumber: dialyzer.uses } : null,
       bloodlines: { arterial: await line(eq?.arterialLineId), venous: await line(eq?.venousLineId) },
+      access: accessUsed(patient),
       interruption: doc.interruption
         ? { reasonCode: doc.interruption.reasonCode, ...(doc.interruption.note ? { note: doc.interruption.note } : {}) }
         : null,

@@ -20,10 +20,14 @@ export const FLAG_THRESHOLDS = {
   qbLowMlMin: 250,
   /** Scale and machine may disagree by this much: two weighings at 0.1-0.2 kg each plus unrecorded rinse-back or intake. */
   ufDiscrepancyL: 0.5,
+  /** The net post-weight may miss the target (dry) weight by this much either way: one scale reading and a meal. */
+  targetWeightToleranceKg: 0.5,
 } as const;
 
 export const CLINICAL_FLAG_CODES = [
   'uf-rate-above-maximum',
+  'expected-uf-rate-above-maximum',
+  'target-weight-missed',
   'pre-weight-above-dry-weight',
   'post-weight-below-dry-weight',
   'systolic-low',
@@ -45,6 +49,8 @@ export interface ClinicalFlag {
   field: string;
   value: number;
   threshold: number;
+  /** Expected UF rate only: the treatment minutes that would keep the UF goal under the threshold. */
+  minimumMinutes?: number;
 }
 
 type Vitals = Pick<PreDialysis | PostDialysis, 'bloodPressure' | 'pulse' | 'temperatureC'>;
@@ -76,6 +82,8 @@ export function clinicalFlags(input: ClinicalFlagInput, policy: ClinicalPolicy):
 
   above('uf-rate-above-maximum', 'ufRateMlKgH', derived.ufRateMlKgH, policy.ufRateMaxMlKgH);
   if (prescription) {
+    const expected = expectedUfRate(derived.ufGoalL, prescription, policy.ufRateMaxMlKgH);
+    if (expected) flags.push(expected);
     const dry = prescription.dryWeightKg;
     above(
       'pre-weight-above-dry-weight',
@@ -84,6 +92,15 @@ export function clinicalFlags(input: ClinicalFlagInput, policy: ClinicalPolicy):
       roundTo(dry * (1 + T.preWeightAboveDryPercent / 100), 2),
     );
     below('post-weight-below-dry-weight', 'netPostWeightKg', derived.netPostWeightKg, roundTo(dry - T.postWeightBelowDryKg, 2));
+    // The target missed either way (the value is post less target: positive, fluid left on the patient).
+    const miss = derived.netPostWeightKg === null ? null : roundTo(derived.netPostWeightKg - dry, 1);
+    flag(
+      miss !== null && Math.abs(miss) > T.targetWeightToleranceKg,
+      'target-weight-missed',
+      'netPostWeightKg',
+      miss,
+      T.targetWeightToleranceKg,
+    );
   }
   const ufDifference = derived.ufDifferenceL;
   flag(
@@ -104,6 +121,24 @@ export function clinicalFlags(input: ClinicalFlagInput, policy: ClinicalPolicy):
   below('ktv-below-minimum', 'spKtV', derived.spKtV, policy.ktvMinimum);
   below('urr-below-minimum', 'urrPercent', derived.urrPercent, policy.urrMinimumPercent);
   return flags;
+}
+
+/**
+ * Before the needle: the UF goal over the prescribed time, per kg of the target (dry) weight the patient should leave
+ * at (domain.md 2.10, UF rate = mL / kg / h), above the threshold; with the minutes that would keep it under:
+ * goal mL / (threshold x dry kg) x 60, rounded up.
+ */
+function expectedUfRate(
+  ufGoalL: number | null,
+  prescription: Pick<PrescriptionSnapshot, 'durationMinutes' | 'dryWeightKg'>,
+  maxMlKgH: number,
+): ClinicalFlag | null {
+  const { durationMinutes, dryWeightKg } = prescription;
+  if (ufGoalL === null || ufGoalL <= 0 || durationMinutes <= 0 || dryWeightKg <= 0) return null;
+  const rate = (ufGoalL * 1000) / dryWeightKg / (durationMinutes / 60);
+  if (roundTo(rate, 1) <= maxMlKgH) return null;
+  const minimumMinutes = Math.ceil(((ufGoalL * 1000) / (maxMlKgH * dryWeightKg)) * 60);
+  return { code: 'expected-uf-rate-above-maximum', field: 'ufGoalL', value: roundTo(rate, 1), threshold: maxMlKgH, minimumMinutes };
 }
 
 /** Blood pressure, pulse and temperature of the pre and post blocks, and the worst intradialytic reading of each kind. */

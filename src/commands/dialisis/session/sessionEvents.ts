@@ -114,6 +114,8 @@ export type Reading = {
   at: string;
   bloodPressure?: BloodPressure;
   pulse?: number;
+  temperatureC?: number;
+  spo2?: number;
   qbMlMin?: number;
   qdMlMin?: number;
   arterialPressureMmHg?: number;

@@ -100,6 +100,8 @@ export const ReadingBody = obj(
     at: { ...DateTimeSchema, description: 'When it was measured: inside the session' },
     bloodPressure: intradialyticPressure,
     pulse,
+    temperatureC: temperature,
+    spo2: measure(50, 100, '%', 'Oxygen saturation', 0),
     qbMlMin: measure(50, 800, 'mL/min', 'Blood flow', 0),
     qdMlMin: measure(100, 1000, 'mL/min', 'Dialysate flow', 0),
     arterialPressureMmHg: measure(-400, 100, 'mmHg', 'Arterial (pre-pump) pressure', 0),

@@ -30,6 +30,8 @@ export type SheetSession = {
   dialyzer?: { serial: string; model?: string; useNumber: number } | null;
   bloodlines?: { arterial?: { code: string; useNumber: number } | null; venous?: { code: string; useNumber: number } | null } | null;
   interruption?: { reasonCode: string; note?: string } | null;
+  /** The vascular access used, as printed: "FAV izquierda · radiocefálica". */
+  access?: string | null;
 };
 
 export type SheetPrescription = {
@@ -59,6 +61,7 @@ export type SheetPre = {
   idwgKg?: number | null;
   ufGoalL?: number | null;
   preBunMgDl?: number;
+  accessAssessment?: string;
 };
 
 export type SheetSafetyChecks = {
