@@ -72,6 +72,38 @@ describe('Dialisis sessions: before the needle over HTTP', () => {
     }
   });
 
+  it('links an interruption to its complication and flags the treatment time it cost', async () => {
+    const other = await s.startedSession(await s.prescribedPatient());
+    await w.advance(60 * MINUTE);
+    const foreign = expectStatus(await nurse(`${other.path}/complicaciones`, { at: s.at(5), code: 'cramps', severity: 'mild' }), 200);
+    const foreignId = (foreign.body.complications as Json[])[0]!.complicationId as string;
+    const { path } = await s.startedSession(await s.prescribedPatient());
+    await w.advance(75 * MINUTE);
+    const complication = { at: s.at(5), code: 'hypotension', severity: 'severe', intervention: 'Saline 300 mL' };
+    const recorded = expectStatus(await nurse(`${path}/complicaciones`, complication), 200);
+    const complicationId = (recorded.body.complications as Json[])[0]!.complicationId as string;
+    // Another session's complication is not this session's.
+    const elsewhere = await nurse(`${path}/interrupcion`, { reasonCode: 'hemodynamic-instability', complicationId: foreignId });
+    assert.deepEqual(pointers(expectStatus(elsewhere, 422, 'validation-failed')), ['/body/complicationId']);
+
+    const interrupted = expectStatus(await nurse(`${path}/interrupcion`, { reasonCode: 'hemodynamic-instability', complicationId }), 200);
+    const interruption = interrupted.body.interruption as Json;
+    // Prescribed 240 min, about 75 given: the rest is lost.
+    const lost = 240 - (interrupted.body.effectiveMinutes as number);
+    assert.ok(lost > 150 && lost <= 165, `lost ${lost} min`);
+    assert.deepEqual([interruption.complicationId, interruption.lostMinutes], [complicationId, lost]);
+    assert.deepEqual(flagOf(interrupted, 'treatment-time-lost'), {
+      code: 'treatment-time-lost',
+      field: 'interruption/lostMinutes',
+      value: lost,
+      threshold: 0,
+    });
+    const position = encodeURIComponent(interrupted.headers.get('x-event-position')!);
+    const res = await fetch(`${w.server.url}${path}/hoja?minPosition=${position}`, { headers: { authorization: `Bearer ${w.a}` } });
+    const text = await allText(await open(Buffer.from(await res.arrayBuffer())));
+    assert.ok(text.includes(`Hipotensión — ${lost} min perdidos`), text);
+  });
+
   it('prints the pre BUN, the access used and the access assessment on the sheet', async () => {
     const patient = await s.prescribedPatient();
     const access = { type: 'tunneledCVC', side: 'right', site: 'internal jugular', creationDate: w.dateIn(-30) };

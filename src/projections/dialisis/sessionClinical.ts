@@ -51,6 +51,7 @@ export function sessionClinical(
       readings: doc.readings,
       effectiveMinutes: doc.effectiveMinutes,
       derived,
+      lostMinutes: doc.interruption?.lostMinutes ?? null,
     },
     policy,
   );

@@ -40,7 +40,7 @@ export type SessionDoc = ProjectedDoc & {
   endedAt: string | null;
   effectiveMinutes: number | null;
   pauses: { pausedAt: string; reason: string; resumedAt: string | null }[];
-  interruption: (Stamp & { reasonCode: string; note: string | null }) | null;
+  interruption: (Stamp & { reasonCode: string; note: string | null; complicationId?: string | null; lostMinutes?: number | null }) | null;
   cancellation: (Stamp & { reason: string }) | null;
   noShow: (Stamp & { note: string | null }) | null;
   equipment: Equipment | null;
@@ -167,12 +167,18 @@ function applySession(doc: SessionDoc, event: SessionEvent, stamp: Stamp): Parti
     case 'SessionEnded':
       return { status: 'ended', endedAt: event.data.endedAt, effectiveMinutes: event.data.effectiveMinutes };
     case 'SessionInterrupted': {
-      const { interruptedAt, reasonCode, note, effectiveMinutes } = event.data;
+      const { interruptedAt, reasonCode, note, effectiveMinutes, complicationId, lostMinutes } = event.data;
       return {
         status: 'interrupted',
         endedAt: interruptedAt,
         effectiveMinutes,
-        interruption: { reasonCode, note: note ?? null, ...stamp },
+        interruption: {
+          reasonCode,
+          note: note ?? null,
+          complicationId: complicationId ?? null,
+          lostMinutes: lostMinutes ?? null,
+          ...stamp,
+        },
       };
     }
     case 'PostDialysisRecorded':

@@ -14,7 +14,7 @@ import type { SessionDoc, SignatureMark } from '../../projections/dialisis/sessi
 import { shifts } from './scheduleQueries.js';
 import { clinicalOf } from './sessionClinicalView.js';
 import type { SessionSheet, SheetChange, SheetSigner } from './sessionSheet/sessionSheet.js';
-import { accessLabel } from './sessionSheet/sheetText.js';
+import { accessLabel, complicationLabel } from './sessionSheet/sheetText.js';
 
 type Scalar = string | number | boolean | null;
 const scalar = (value: unknown): Scalar =>
@@ -58,6 +58,18 @@ function anticoagulationText(value: unknown): string | undefined {
   if (a.kind === 'ufh')
     return `Heparina ${a.bolusUnits ?? 0} UI bolo + ${a.hourlyUnits ?? 0} UI/h, suspender ${a.stopMinutesBeforeEnd ?? 0} min antes`;
   return `HBPM ${a.doseUnits ?? a.dose ?? ''} ${a.drug ?? ''}`.trim();
+}
+
+/** The interruption as printed: its reason, note, the complication behind it and the minutes it cost. */
+function interruptionOf(doc: SessionDoc): NonNullable<SessionSheet['session']['interruption']> {
+  const { reasonCode, note, complicationId, lostMinutes } = doc.interruption!;
+  const cause = complicationId ? doc.complications.find((c) => c.complicationId === complicationId) : undefined;
+  return {
+    reasonCode,
+    ...(note ? { note } : {}),
+    ...(cause ? { complication: complicationLabel(cause.code) } : {}),
+    ...(lostMinutes ? { lostMinutes } : {}),
+  };
 }
 
 /** The access the session used: the patient's primary active access (the one the kinetics take). */
@@ -119,9 +131,7 @@ export async function sessionSheetOf(scope: TenantScope, doc: SessionDoc, genera
       dialyzer: dialyzer ? { serial: dialyzer.serial, model: dialyzer.model, useNumber: dialyzer.uses } : null,
       bloodlines: { arterial: await line(eq?.arterialLineId), venous: await line(eq?.venousLineId) },
       access: accessUsed(patient),
-      interruption: doc.interruption
-        ? { reasonCode: doc.interruption.reasonCode, ...(doc.interruption.note ? { note: doc.interruption.note } : {}) }
-        : null,
+      interruption: doc.interruption ? interruptionOf(doc) : null,
     },
     prescription: rx
       ? {

@@ -80,6 +80,13 @@ describe('clinical flags', () => {
     assert.deepEqual(codes(withDerived({ netPostWeightKg: 69.4 })), ['target-weight-missed']);
   });
 
+  it('flags the prescribed minutes an interruption cost', () => {
+    assert.deepEqual(clinicalFlags({ ...calm, lostMinutes: 0 }, DEFAULT_CLINICAL_POLICY), []);
+    assert.deepEqual(clinicalFlags({ ...calm, lostMinutes: 165 }, DEFAULT_CLINICAL_POLICY), [
+      { code: 'treatment-time-lost', field: 'interruption/lostMinutes', value: 165, threshold: 0 },
+    ]);
+  });
+
   it('warns before the needle when the UF goal over the prescribed time exceeds the UF rate limit, with the minutes it needs', () => {
     // 3.64 L over 4 h on 70 kg is 13.0 mL/kg/h: at the limit, no warning.
     assert.deepEqual(codes(withDerived({ ufGoalL: 3.64, netPostWeightKg: null })), []);

@@ -28,6 +28,7 @@ export const CLINICAL_FLAG_CODES = [
   'uf-rate-above-maximum',
   'expected-uf-rate-above-maximum',
   'target-weight-missed',
+  'treatment-time-lost',
   'pre-weight-above-dry-weight',
   'post-weight-below-dry-weight',
   'systolic-low',
@@ -64,6 +65,8 @@ export interface ClinicalFlagInput {
   effectiveMinutes: number | null;
   /** This session's derived values (derivedValues), judged at the precision they are shown. */
   derived: DerivedValues;
+  /** Prescribed minutes an interruption cost (absent: not interrupted). */
+  lostMinutes?: number | null;
 }
 
 const T = FLAG_THRESHOLDS;
@@ -113,6 +116,7 @@ export function clinicalFlags(input: ClinicalFlagInput, policy: ClinicalPolicy):
 
   flags.push(...vitalFlags(input));
 
+  above('treatment-time-lost', 'interruption/lostMinutes', input.lostMinutes, 0);
   if (prescription)
     below('duration-short', 'effectiveMinutes', input.effectiveMinutes, prescription.durationMinutes - T.durationShortfallMinutes);
   const lowestQb = extreme(input.readings, (r) => r.qbMlMin, 'min');

@@ -162,6 +162,26 @@ function amend(command: Command<'AmendSession'>, state: SessionState): SessionEv
   return [{ type: 'SessionAmended', data }];
 }
 
+/** An interruption names the complication behind it (recorded on this session) and the prescribed minutes it cost. */
+function interrupt(command: Command<'InterruptSession'>, state: SessionState): SessionEvent[] {
+  mustBe(state, RUNNING, 'interrupting');
+  const { reasonCode, note, complicationId } = command.data;
+  if (complicationId !== undefined && !state.complicationIds.includes(complicationId)) {
+    throw invalidFields([{ field: 'complicationId', message: 'no such complication in this session' }]);
+  }
+  const effectiveMinutes = treatmentMinutes(state, command.at);
+  const prescribed = state.prescription?.durationMinutes;
+  const data = {
+    interruptedAt: command.at,
+    reasonCode,
+    ...(note?.trim() ? { note: note.trim() } : {}),
+    effectiveMinutes,
+    ...(complicationId ? { complicationId } : {}),
+    ...(prescribed ? { lostMinutes: Math.max(0, prescribed - effectiveMinutes) } : {}),
+  };
+  return [{ type: 'SessionInterrupted', data }];
+}
+
 function decideSession(command: SessionCommand, state: SessionState): SessionEvent[] {
   switch (command.type) {
     case 'ScheduleSession':
@@ -194,17 +214,8 @@ function decideSession(command: SessionCommand, state: SessionState): SessionEve
     case 'EndSession':
       mustBe(state, RUNNING, 'ending');
       return [{ type: 'SessionEnded', data: { endedAt: command.at, effectiveMinutes: treatmentMinutes(state, command.at) } }];
-    case 'InterruptSession': {
-      mustBe(state, RUNNING, 'interrupting');
-      const { reasonCode, note } = command.data;
-      const data = {
-        interruptedAt: command.at,
-        reasonCode,
-        ...(note?.trim() ? { note: note.trim() } : {}),
-        effectiveMinutes: treatmentMinutes(state, command.at),
-      };
-      return [{ type: 'SessionInterrupted', data }];
-    }
+    case 'InterruptSession':
+      return interrupt(command, state);
     case 'CancelSession':
       mustBe(state, ['scheduled', 'checked-in'], 'cancelling');
       if (blank(command.data.reason)) throw invalidFields([{ field: 'reason', message: 'a cancellation needs a reason' }]);

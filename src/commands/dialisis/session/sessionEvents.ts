@@ -206,6 +206,9 @@ export type PatientFacts = {
   status: string;
 };
 
+/** What an interruption cost: the complication that caused it (one of the session's) and the prescribed minutes not given. */
+type Lost = { complicationId?: string; lostMinutes?: number };
+
 type E<T extends string, D> = DecidedEvent<T, D>;
 export type SessionEvent =
   | E<'SessionScheduled', ScheduledData>
@@ -220,7 +223,7 @@ export type SessionEvent =
   | E<'MedicationAdministered', Medication & { medicationId: string }>
   | E<'SessionEnded', { endedAt: string; effectiveMinutes: number }>
   | E<'PostDialysisRecorded', PostDialysis>
-  | E<'SessionInterrupted', { interruptedAt: string; reasonCode: InterruptionReason; note?: string; effectiveMinutes: number }>
+  | E<'SessionInterrupted', { interruptedAt: string; reasonCode: InterruptionReason; note?: string; effectiveMinutes: number } & Lost>
   | E<'SessionCancelled', { reason: string }>
   | E<'SessionMarkedNoShow', { note?: string }>
   | E<'SessionSignedByNurse', Signer & { signedAt: string }>
@@ -255,7 +258,7 @@ export type SessionCommand =
   | C<'AdministerMedication', Medication & { medicationId: string; limits: SessionLimits }>
   | C<'EndSession', Record<string, never>>
   | C<'RecordPostDialysis', PostDialysis>
-  | C<'InterruptSession', { reasonCode: InterruptionReason; note?: string }>
+  | C<'InterruptSession', { reasonCode: InterruptionReason; note?: string; complicationId?: string }>
   | C<'CancelSession', { reason: string }>
   | C<'MarkNoShow', { note?: string; /** The company's calendar day now. */ today: string }>
   | C<'SignSession', { signer: Signer }>

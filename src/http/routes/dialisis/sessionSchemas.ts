@@ -155,7 +155,14 @@ export const MedicationBody = obj(
 
 export const ReasonBody = obj({ reason: freeText(500, 'Why') });
 export const PauseBody = ReasonBody;
-export const InterruptBody = obj({ reasonCode: { enum: [...INTERRUPTION_REASONS] }, note: freeText(1000) }, ['reasonCode']);
+export const InterruptBody = obj(
+  {
+    reasonCode: { enum: [...INTERRUPTION_REASONS] },
+    note: freeText(1000),
+    complicationId: { ...IdSchema, description: 'The complication recorded on this session that caused the interruption' },
+  },
+  ['reasonCode'],
+);
 export const NoShowBody = obj({ note: freeText(1000) }, []);
 export const EmptyBody = obj({}, []);
 const StepUpCode: JsonSchema = {

@@ -29,7 +29,7 @@ export type SheetSession = {
   machineCode?: string | null;
   dialyzer?: { serial: string; model?: string; useNumber: number } | null;
   bloodlines?: { arterial?: { code: string; useNumber: number } | null; venous?: { code: string; useNumber: number } | null } | null;
-  interruption?: { reasonCode: string; note?: string } | null;
+  interruption?: { reasonCode: string; note?: string; complication?: string; lostMinutes?: number } | null;
   /** The vascular access used, as printed: "FAV izquierda · radiocefálica". */
   access?: string | null;
 };

@@ -79,8 +79,14 @@ export function sessionAndPrescription(w: SheetWriter, sheet: SessionSheet): voi
     { label: 'Acceso vascular', value: text(s.access) },
   ];
   if (s.interruption) {
-    const note = s.interruption.note ? ` — ${s.interruption.note}` : '';
-    sessionCells.push({ label: 'Interrupción', value: `${interruptionLabel(s.interruption.reasonCode)}${note}`, alert: true });
+    const { note, complication, lostMinutes } = s.interruption;
+    const parts = [
+      interruptionLabel(s.interruption.reasonCode),
+      note,
+      complication,
+      lostMinutes ? `${lostMinutes} min perdidos` : undefined,
+    ];
+    sessionCells.push({ label: 'Interrupción', value: parts.filter(Boolean).join(' — '), alert: true });
   }
   const prescriptionCells: Cell[] = p
     ? [

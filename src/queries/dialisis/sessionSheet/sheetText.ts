@@ -79,6 +79,7 @@ const FLAG: Record<string, string> = {
   'uf-discrepancy': 'UF lograda distinta de la UF de máquina',
   'expected-uf-rate-above-maximum': 'Tasa de UF prevista sobre el máximo',
   'target-weight-missed': 'Peso objetivo no alcanzado',
+  'treatment-time-lost': 'Tiempo de tratamiento perdido por interrupción',
 };
 
 const ACCESS: Record<string, string> = { AVF: 'FAV', AVG: 'Injerto AV', tunneledCVC: 'CVC tunelizado', nonTunneledCVC: 'CVC temporal' };
