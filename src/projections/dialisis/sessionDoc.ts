@@ -44,6 +44,8 @@ export type SessionDoc = ProjectedDoc & {
   cancellation: (Stamp & { reason: string }) | null;
   noShow: (Stamp & { note: string | null }) | null;
   equipment: Equipment | null;
+  /** Machines changed mid-session, oldest first (absent on documents of before). */
+  machineChanges?: (Stamp & { fromMachineId: string; machineId: string; reason: string; changedAt: string; minutesOnPrevious: number })[];
   prescription: PrescriptionSnapshot | null;
   startWarnings: string[];
   pre: PreDialysis | null;
@@ -212,6 +214,12 @@ function applySession(doc: SessionDoc, event: SessionEvent, stamp: Stamp): Parti
     case 'SessionAddendumRecorded': {
       const { text, reason, addedBy } = event.data;
       return { addenda: [...doc.addenda, { text, reason, ...(addedBy ? { addedBy } : {}), ...stamp }] };
+    }
+    case 'MachineChanged': {
+      const { fromMachineId, machineId, stationId, reason, changedAt, minutesOnPrevious } = event.data;
+      const equipment = doc.equipment ? { ...doc.equipment, machineId, ...(stationId ? { stationId } : {}) } : doc.equipment;
+      const change = { fromMachineId, machineId, reason, changedAt, minutesOnPrevious, ...stamp };
+      return { equipment, machineChanges: [...(doc.machineChanges ?? []), change] };
     }
   }
 }

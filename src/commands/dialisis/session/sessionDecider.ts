@@ -5,6 +5,7 @@ import { FieldChecks, invalidFields, isRealDate, notFutureInstant } from '../../
 import type { AmendableBlock, SessionCommand, SessionEvent, SessionStatus } from './sessionEvents.js';
 import { withinLimit } from './sessionLimits.js';
 import { checkInsideSession, checkWeighedBlock, missingForSigning, sessionStartReasons } from './sessionRules.js';
+import { changeMachine } from './machineChange.js';
 import { evolveSession, initialSessionState, treatmentMinutes, type SessionState } from './sessionState.js';
 
 type Command<T extends SessionCommand['type']> = Extract<SessionCommand, { type: T }>;
@@ -232,6 +233,9 @@ function decideSession(command: SessionCommand, state: SessionState): SessionEve
       return sign(command, state);
     case 'AmendSession':
       return amend(command, state);
+    case 'ChangeMachine':
+      mustBe(state, RUNNING, 'changing the machine');
+      return changeMachine(command.data, state, command.at);
     case 'AddAddendum': {
       mustBe(state, SIGNED, 'adding an addendum');
       const { text, reason, limits, by } = command.data;

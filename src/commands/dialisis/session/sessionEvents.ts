@@ -206,6 +206,10 @@ export type PatientFacts = {
   status: string;
 };
 
+/** A machine changed mid-session (machineChange.ts): the new one with its safety checks; the minutes the old one ran. */
+export type ChangeMachineData = { machineId: string; stationId?: string; reason: string; safetyChecks: SafetyChecks };
+export type MachineChangedData = ChangeMachineData & { fromMachineId: string; changedAt: string; minutesOnPrevious: number };
+
 /** What an interruption cost: the complication that caused it (one of the session's) and the prescribed minutes not given. */
 type Lost = { complicationId?: string; lostMinutes?: number };
 
@@ -242,7 +246,8 @@ export type SessionEvent =
         returnsToValidation?: true;
       }
     >
-  | E<'SessionAddendumRecorded', { text: string; reason: string; addedBy?: Signer }>;
+  | E<'SessionAddendumRecorded', { text: string; reason: string; addedBy?: Signer }>
+  | E<'MachineChanged', MachineChangedData>;
 
 type C<T extends string, D> = CommandEnvelope<T, D>;
 export type SessionCommand =
@@ -275,7 +280,8 @@ export type SessionCommand =
         by: Signer;
       }
     >
-  | C<'AddAddendum', { text: string; reason: string; limits: SessionLimits; by: Signer }>;
+  | C<'AddAddendum', { text: string; reason: string; limits: SessionLimits; by: Signer }>
+  | C<'ChangeMachine', ChangeMachineData>;
 
 export const SESSION_EVENT_TYPES: readonly SessionEvent['type'][] = [
   'SessionScheduled',
@@ -297,4 +303,5 @@ export const SESSION_EVENT_TYPES: readonly SessionEvent['type'][] = [
   'SessionValidatedByPhysician',
   'SessionAmended',
   'SessionAddendumRecorded',
+  'MachineChanged',
 ];

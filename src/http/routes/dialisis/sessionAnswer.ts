@@ -117,6 +117,18 @@ export const SessionView: JsonSchema = obj(
         'by',
       ]),
     },
+    machineChanges: {
+      type: 'array',
+      description: 'Machines changed mid-session, oldest first: the old one ran minutesOnPrevious of the treatment',
+      items: obj({
+        fromMachineId: IdSchema,
+        machineId: IdSchema,
+        reason: str,
+        changedAt: DateTimeSchema,
+        minutesOnPrevious: { type: 'number' },
+        ...stamp,
+      }),
+    },
     consequences: {
       type: 'array',
       description: 'What the end of the session did to its equipment and stock; a refused one is an alert',
