@@ -2,6 +2,10 @@
 // interlocks and its own safety checks and is claimed; the old one gets the minutes it ran and awaits disinfection; the
 // end gives the new one the rest. A machine in use by another session, or failing its checks, is refused, holding nothing.
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { startMachineUse } from '../../src/commands/monitores/machineWrites.js';
+import { releaseOrphanedSessionClaims } from '../../src/commands/dialisis/session/equipmentClaimsReconciliation.js';
+import { LIMITS } from '../../src/limits.js';
 import { expectStatus, pointers, startDialisisWorld, type Answer, type DialisisWorld, type Json } from './dialisisWorld.js';
 import { MINUTE, safetyChecks, sessionSteps, type SessionSteps } from './dialisisSessionSteps.js';
 
@@ -53,5 +57,29 @@ describe('Dialisis sessions: a machine changed mid-session over HTTP', () => {
     const after = await machine(second);
     assert.deepEqual([after.status, after.hourMeter, after.sessionCount], ['awaiting-disinfection', hours(rest), 1]);
     expectStatus(await change(path, await s.readyMachine()), 409, 'session-status');
+  });
+
+  it('releases a machine claimed for a change that never landed (a crash before MachineChanged), keeping the session its own', async () => {
+    const { sessionId, machineId: own } = await s.startedSession(await s.prescribedPatient());
+    const patientId = expectStatus(await s.get(s.sessionPath(sessionId)), 200).body.patientId as string;
+    const stranded = await s.readyMachine();
+    const tenantId = w.server.admin.companyId;
+    const ctx = { tenantId, actor: 'test', sessionId: null, correlationId: randomUUID(), ip: null, userAgent: null };
+    const claimed = await startMachineUse(w.server.services, { ...ctx, at: w.server.clock.now().toISOString() }, stranded, {
+      sessionId,
+      patientId,
+    });
+    await w.server.services.projections.waitFor(claimed.position!);
+    assert.deepEqual((await releaseOrphanedSessionClaims(w.server.services, tenantId)).released, []);
+
+    await w.advance((LIMITS.sessionClaims.orphanGraceSeconds + 1) * 1000);
+    const { released } = await releaseOrphanedSessionClaims(w.server.services, tenantId);
+    assert.deepEqual(
+      released.filter((c) => c.sessionId === sessionId).map((c) => [c.kind, c.id]),
+      [['machine', stranded]],
+    );
+    await w.server.services.projections.waitFor(await w.server.services.events.headPosition());
+    assert.equal((await machine(stranded)).status, 'available');
+    assert.equal((await machine(own)).status, 'in-use');
   });
 });
