@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { startMachineUse } from '../../src/commands/monitores/machineWrites.js';
 import { releaseOrphanedSessionClaims } from '../../src/commands/dialisis/session/equipmentClaimsReconciliation.js';
 import { LIMITS } from '../../src/limits.js';
+import { allText, open } from './pdfRead.js';
 import { expectStatus, pointers, startDialisisWorld, type Answer, type DialisisWorld, type Json } from './dialisisWorld.js';
 import { MINUTE, safetyChecks, sessionSteps, type SessionSteps } from './dialisisSessionSteps.js';
 
@@ -49,6 +50,10 @@ describe('Dialisis sessions: a machine changed mid-session over HTTP', () => {
     assert.deepEqual([old.status, old.hourMeter, old.sessionCount], ['awaiting-disinfection', hours(onFirst), 1]);
     const now = await machine(second);
     assert.deepEqual([now.status, (now.currentSession as Json).sessionId], ['in-use', sessionId]);
+    const sheet = await fetch(`${w.server.url}${path}/hoja`, { headers: { authorization: `Bearer ${w.a}` } });
+    const text = await allText(await open(Buffer.from(await sheet.arrayBuffer())));
+    const printed = `Cambio de máquina ${old.code as string} -> ${now.code as string} tras ${onFirst} min: Blood leak alarm`;
+    assert.ok(text.includes(printed), `the sheet shows "${printed}": ${text}`);
 
     await w.advance(45 * MINUTE);
     const ended = expectStatus(await s.post(w.nurse.token, `${path}/fin`), 200);

@@ -72,6 +72,16 @@ function interruptionOf(doc: SessionDoc): NonNullable<SessionSheet['session']['i
   };
 }
 
+/** Each machine change as printed: the codes of both machines, the minutes the old one ran and the reason. */
+async function machineChangesOf(scope: TenantScope, doc: SessionDoc): Promise<string[]> {
+  const code = async (id: string) => (await machines(scope).get(scope.auth.tenantId, id))?.code ?? id;
+  return Promise.all(
+    (doc.machineChanges ?? []).map(
+      async (c) => `${await code(c.fromMachineId)} -> ${await code(c.machineId)} tras ${c.minutesOnPrevious} min: ${c.reason}`,
+    ),
+  );
+}
+
 /** The access the session used: the patient's primary active access (the one the kinetics take). */
 function accessUsed(
   patient: { vascularAccesses: { type: string; side: string; site: string; primary: boolean; status: string }[] } | null,
@@ -130,6 +140,7 @@ export async function sessionSheetOf(scope: TenantScope, doc: SessionDoc, genera
       machineCode: machine?.code ?? null,
       dialyzer: dialyzer ? { serial: dialyzer.serial, model: dialyzer.model, useNumber: dialyzer.uses } : null,
       bloodlines: { arterial: await line(eq?.arterialLineId), venous: await line(eq?.venousLineId) },
+      machineChanges: await machineChangesOf(scope, doc),
       access: accessUsed(patient),
       interruption: doc.interruption ? interruptionOf(doc) : null,
     },

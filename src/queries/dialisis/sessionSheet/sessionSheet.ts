@@ -30,6 +30,8 @@ export type SheetSession = {
   dialyzer?: { serial: string; model?: string; useNumber: number } | null;
   bloodlines?: { arterial?: { code: string; useNumber: number } | null; venous?: { code: string; useNumber: number } | null } | null;
   interruption?: { reasonCode: string; note?: string; complication?: string; lostMinutes?: number } | null;
+  /** Machines changed mid-session, as printed: "M-01 -> M-02 tras 62 min: Blood leak alarm". */
+  machineChanges?: string[];
   /** The vascular access used, as printed: "FAV izquierda · radiocefálica". */
   access?: string | null;
 };

@@ -78,6 +78,7 @@ export function sessionAndPrescription(w: SheetWriter, sheet: SessionSheet): voi
     { label: 'Línea venosa · uso', value: lines?.venous ? `${lines.venous.code} · uso ${lines.venous.useNumber}` : DASH },
     { label: 'Acceso vascular', value: text(s.access) },
   ];
+  for (const change of s.machineChanges ?? []) sessionCells.push({ label: 'Cambio de máquina', value: change, alert: true });
   if (s.interruption) {
     const { note, complication, lostMinutes } = s.interruption;
     const parts = [
