@@ -25,7 +25,16 @@ async function react(event: RecordedEvent, services: AppServices): Promise<void>
   const equipment = state.equipment;
   const patientId = state.scheduled?.patientId;
   if (!equipment || !patientId) return; // never started: nothing was used
-  const effectiveMinutes = (event.data as { effectiveMinutes: number }).effectiveMinutes;
+  if (event.type === 'MachineChanged') {
+    // The machine left mid-session gets the minutes it ran (issue 21 item 8); the rest of the equipment stays on.
+    const { fromMachineId, minutesOnPrevious } = event.data as { fromMachineId: string; minutesOnPrevious: number };
+    await recordConsequence(services, event, sessionId, 'machine-use', fromMachineId, (ctx) =>
+      endMachineUse(services, ctx, fromMachineId, { sessionId, operatingHours: operatingHoursOf(minutesOnPrevious) }),
+    );
+    return;
+  }
+  // The machine in use at the end ran what the earlier ones did not.
+  const effectiveMinutes = (event.data as { effectiveMinutes: number }).effectiveMinutes - state.machineMinutesBefore;
   const use = { sessionId, patientId };
   await recordConsequence(services, event, sessionId, 'machine-use', equipment.machineId, (ctx) =>
     endMachineUse(services, ctx, equipment.machineId, { sessionId, operatingHours: operatingHoursOf(effectiveMinutes) }),
@@ -47,6 +56,6 @@ async function react(event: RecordedEvent, services: AppServices): Promise<void>
 
 export const sessionConsequences: ProcessManager<AppServices> = {
   name: 'session-consequences',
-  eventTypes: ['SessionEnded', 'SessionInterrupted'],
+  eventTypes: ['SessionEnded', 'SessionInterrupted', 'MachineChanged'],
   react,
 };

@@ -168,7 +168,8 @@ describe('Dialisis treatment time over HTTP: stated times, plausible kinetics, s
     expectStatus(await s.post(w.nurse.token, `${first}/post-dialisis`, postBlock()), 200);
 
     await w.advance(3 * 24 * 60 * MINUTE);
-    const second = expectStatus(await s.get(await startedAt(patientId, 10)), 200).body;
+    const secondPath = await startedAt(patientId, 10);
+    const second = expectStatus(await s.get(secondPath), 200).body;
     const derived = derivedOf({ body: second });
     // 65.5 kg today less 62.5 kg after the last session; from its end to this start, about 3 days and 50 minutes.
     assert.equal(derived.idwgKg, 3);
@@ -176,6 +177,8 @@ describe('Dialisis treatment time over HTTP: stated times, plausible kinetics, s
     assert.ok(hours > 72.8 && hours < 73, `${hours}`);
     assert.equal(derived.interdialyticHours, round(hours, 1));
     assert.equal(derived.longInterval, true);
+    // One running session per patient (issue 21 item 9): it ends (with no post block) before the next one starts.
+    expectStatus(await s.post(w.nurse.token, `${secondPath}/fin`, {}), 200);
 
     await w.advance(5 * 24 * 60 * MINUTE);
     const late = derivedOf(expectStatus(await s.get(await startedAt(patientId, 10)), 200));

@@ -73,6 +73,7 @@ export function sessionClinical(
       readings: doc.readings,
       effectiveMinutes: doc.effectiveMinutes,
       derived,
+      lostMinutes: doc.interruption?.lostMinutes ?? null,
     },
     policy,
   );

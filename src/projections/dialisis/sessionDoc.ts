@@ -44,12 +44,14 @@ export type SessionDoc = ProjectedDoc & {
   endedAt: string | null;
   effectiveMinutes: number | null;
   pauses: { pausedAt: string; reason: string; resumedAt: string | null }[];
-  interruption: (Stamp & { reasonCode: string; note: string | null }) | null;
+  interruption: (Stamp & { reasonCode: string; note: string | null; complicationId?: string | null; lostMinutes?: number | null }) | null;
   cancellation: (Stamp & { reason: string }) | null;
   noShow: (Stamp & { note: string | null }) | null;
   equipment: Equipment | null;
   /** The vascular access used, as recorded at the start. */
   vascularAccess: AccessUsed | null;
+  /** Machines changed mid-session, oldest first (absent on documents of before). */
+  machineChanges?: (Stamp & { fromMachineId: string; machineId: string; reason: string; changedAt: string; minutesOnPrevious: number })[];
   prescription: PrescriptionSnapshot | null;
   /** The patient's dry weight in force on the session's date, as the start used it (absent on sessions of before). */
   dryWeight?: { dryWeightKg: number; effectiveDate: string } | null;
@@ -181,12 +183,18 @@ function applySession(doc: SessionDoc, event: SessionEvent, stamp: Stamp): Parti
     case 'SessionEnded':
       return { status: 'ended', endedAt: event.data.endedAt, effectiveMinutes: event.data.effectiveMinutes };
     case 'SessionInterrupted': {
-      const { interruptedAt, reasonCode, note, effectiveMinutes } = event.data;
+      const { interruptedAt, reasonCode, note, effectiveMinutes, complicationId, lostMinutes } = event.data;
       return {
         status: 'interrupted',
         endedAt: interruptedAt,
         effectiveMinutes,
-        interruption: { reasonCode, note: note ?? null, ...stamp },
+        interruption: {
+          reasonCode,
+          note: note ?? null,
+          complicationId: complicationId ?? null,
+          lostMinutes: lostMinutes ?? null,
+          ...stamp,
+        },
       };
     }
     case 'PostDialysisRecorded':
@@ -222,6 +230,12 @@ function applySession(doc: SessionDoc, event: SessionEvent, stamp: Stamp): Parti
     case 'SessionAddendumRecorded': {
       const { text, reason, addedBy } = event.data;
       return { addenda: [...doc.addenda, { text, reason, ...(addedBy ? { addedBy } : {}), ...stamp }] };
+    }
+    case 'MachineChanged': {
+      const { fromMachineId, machineId, stationId, reason, changedAt, minutesOnPrevious } = event.data;
+      const equipment = doc.equipment ? { ...doc.equipment, machineId, ...(stationId ? { stationId } : {}) } : doc.equipment;
+      const change = { fromMachineId, machineId, reason, changedAt, minutesOnPrevious, ...stamp };
+      return { equipment, machineChanges: [...(doc.machineChanges ?? []), change] };
     }
   }
 }

@@ -23,12 +23,16 @@ export type PrescriptionView = Record<string, unknown>;
  * One dry weight (issue 21 item 4): a version shows the patient's dry weight in force on a day (their /peso-seco record,
  * the latest effective on or before it), never a copy of its own; null when none is.
  */
-function withDryWeight(view: PrescriptionView, patient: Pick<PatientDoc, 'dryWeightHistory'> | null, date: string): PrescriptionView {
+export function dryWeightOn(patient: Pick<PatientDoc, 'dryWeightHistory'> | null, date: string): number | null {
   let inForce: { dryWeightKg: number; effectiveDate: string } | null = null;
   for (const w of patient?.dryWeightHistory ?? []) {
     if (w.effectiveDate <= date && (inForce === null || w.effectiveDate >= inForce.effectiveDate)) inForce = w;
   }
-  return { ...view, dryWeightKg: inForce?.dryWeightKg ?? null };
+  return inForce?.dryWeightKg ?? null;
+}
+
+function withDryWeight(view: PrescriptionView, patient: Pick<PatientDoc, 'dryWeightHistory'> | null, date: string): PrescriptionView {
+  return { ...view, dryWeightKg: dryWeightOn(patient, date) };
 }
 
 const fromEffective = (view: PrescriptionView, patient: Pick<PatientDoc, 'dryWeightHistory'> | null): PrescriptionView =>

@@ -16,6 +16,7 @@ import {
   type SessionClinical,
 } from '../../projections/dialisis/sessionClinical.js';
 import { sessions, sessionView } from './sessions.js';
+import { dryWeightOn, prescriptionVersions } from './prescriptions.js';
 
 /** The company's thresholds for what is shown (the read model: reading the policy's stream on every answer costs). */
 export async function clinicalPolicy(scope: TenantScope): Promise<ClinicalPolicy> {
@@ -62,17 +63,18 @@ export async function previousSession(scope: TenantScope, doc: SessionDoc): Prom
 
 /** The values as they come out of the record now (the patient's access used, the previous session, the policy given). */
 export async function freshClinical(scope: TenantScope, doc: SessionDoc, policy?: ClinicalPolicy): Promise<SessionClinical> {
-  const [previous, accessKind, thresholds] = await Promise.all([
+  const [previous, accessKind, thresholds, prescription] = await Promise.all([
     previousSession(scope, doc),
     sessionAccessKind(scope, doc),
     policy ?? clinicalPolicy(scope),
+    doc.pre ? prescriptionOf(scope, doc) : doc.prescription,
   ]);
   const facts = {
     previousNetPostWeightKg: previous?.netPostWeightKg ?? null,
     accessKind,
     interdialyticHours: interdialyticHoursOf(doc, previous),
   };
-  return sessionClinical(doc, facts, thresholds);
+  return sessionClinical({ ...doc, prescription }, facts, thresholds);
 }
 
 /** The values judged at signing (or the last amendment) when the record holds them (issue 21 item 3), else fresh ones. */
@@ -81,6 +83,26 @@ export function judgedOf(doc: SessionDoc): SessionClinical | null {
   if (!judged) return null;
   const { derived, flags, judgedAt, policyRevision } = judged;
   return { derived, flags, judgedAt, policyRevision } as unknown as SessionClinical;
+}
+
+/**
+ * The prescription the session is judged against: its snapshot from the start, or before the needle (the pre block's
+ * warnings) the version in force on the session's day.
+ */
+async function prescriptionOf(scope: TenantScope, doc: SessionDoc): Promise<SessionDoc['prescription']> {
+  if (doc.prescription || doc.startedAt) return doc.prescription;
+  const { patientId, date } = doc;
+  const [inForce, patient] = await Promise.all([
+    prescriptionVersions(scope).findOne(scope.auth.tenantId, {
+      patientId,
+      validFrom: { $lte: date },
+      $or: [{ effectiveTo: null }, { effectiveTo: { $gte: date } }],
+    }),
+    patients(scope).get(scope.auth.tenantId, patientId),
+  ]);
+  // One dry weight (issue 21 item 4): the patient's in force on the session's day, as the start will take it.
+  const dryWeightKg = dryWeightOn(patient, date);
+  return inForce && dryWeightKg !== null ? { version: inForce.version, durationMinutes: inForce.durationMinutes, dryWeightKg } : null;
 }
 
 export async function clinicalOf(scope: TenantScope, doc: SessionDoc, policy?: ClinicalPolicy): Promise<SessionClinical> {

@@ -14,6 +14,7 @@ import type { SessionDoc, SignatureMark } from '../../projections/dialisis/sessi
 import { shifts } from './scheduleQueries.js';
 import { clinicalOf } from './sessionClinicalView.js';
 import type { SessionSheet, SheetChange, SheetSigner } from './sessionSheet/sessionSheet.js';
+import { accessLabel, complicationLabel } from './sessionSheet/sheetText.js';
 
 type Scalar = string | number | boolean | null;
 const scalar = (value: unknown): Scalar =>
@@ -57,6 +58,38 @@ function anticoagulationText(value: unknown): string | undefined {
   if (a.kind === 'ufh')
     return `Heparina ${a.bolusUnits ?? 0} UI bolo + ${a.hourlyUnits ?? 0} UI/h, suspender ${a.stopMinutesBeforeEnd ?? 0} min antes`;
   return `HBPM ${a.doseUnits ?? a.dose ?? ''} ${a.drug ?? ''}`.trim();
+}
+
+/** The interruption as printed: its reason, note, the complication behind it and the minutes it cost. */
+function interruptionOf(doc: SessionDoc): NonNullable<SessionSheet['session']['interruption']> {
+  const { reasonCode, note, complicationId, lostMinutes } = doc.interruption!;
+  const cause = complicationId ? doc.complications.find((c) => c.complicationId === complicationId) : undefined;
+  return {
+    reasonCode,
+    ...(note ? { note } : {}),
+    ...(cause ? { complication: complicationLabel(cause.code) } : {}),
+    ...(lostMinutes ? { lostMinutes } : {}),
+  };
+}
+
+/** Each machine change as printed: the codes of both machines, the minutes the old one ran and the reason. */
+async function machineChangesOf(scope: TenantScope, doc: SessionDoc): Promise<string[]> {
+  const code = async (id: string) => (await machines(scope).get(scope.auth.tenantId, id))?.code ?? id;
+  return Promise.all(
+    (doc.machineChanges ?? []).map(
+      async (c) => `${await code(c.fromMachineId)} -> ${await code(c.machineId)} tras ${c.minutesOnPrevious} min: ${c.reason}`,
+    ),
+  );
+}
+
+/** The access the session used, as its start recorded it; sessions of before: the patient's primary active access. */
+function accessUsed(
+  doc: Pick<SessionDoc, 'vascularAccess'>,
+  patient: { vascularAccesses: { type: string; side: string; site: string; primary: boolean; status: string }[] } | null,
+) {
+  if (doc.vascularAccess) return accessLabel(doc.vascularAccess);
+  const primary = patient?.vascularAccesses.find((a) => a.primary && a.status === 'active');
+  return primary ? accessLabel(primary) : null;
 }
 
 export async function sessionSheetOf(scope: TenantScope, doc: SessionDoc, generatedAt: string): Promise<SessionSheet> {
@@ -109,9 +142,9 @@ export async function sessionSheetOf(scope: TenantScope, doc: SessionDoc, genera
       machineCode: machine?.code ?? null,
       dialyzer: dialyzer ? { serial: dialyzer.serial, model: dialyzer.model, useNumber: dialyzer.uses } : null,
       bloodlines: { arterial: await line(eq?.arterialLineId), venous: await line(eq?.venousLineId) },
-      interruption: doc.interruption
-        ? { reasonCode: doc.interruption.reasonCode, ...(doc.interruption.note ? { note: doc.interruption.note } : {}) }
-        : null,
+      machineChanges: await machineChangesOf(scope, doc),
+      access: accessUsed(doc, patient),
+      interruption: doc.interruption ? interruptionOf(doc) : null,
     },
     prescription: rx
       ? {

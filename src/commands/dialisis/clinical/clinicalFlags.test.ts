@@ -77,16 +77,51 @@ describe('clinical flags', () => {
     assert.deepEqual(clinicalFlags(withDerived({ ufRateMlKgH: 13.1 }), DEFAULT_CLINICAL_POLICY), [
       { code: 'uf-rate-above-maximum', field: 'ufRateMlKgH', value: 13.1, threshold: 13 },
     ]);
-    assert.deepEqual(codes(calm, { ...DEFAULT_CLINICAL_POLICY, ufRateMaxMlKgH: 10 }), ['uf-rate-above-maximum']);
+    assert.deepEqual(codes(calm, { ...DEFAULT_CLINICAL_POLICY, ufRateMaxMlKgH: 10 }), [
+      'uf-rate-above-maximum',
+      'expected-uf-rate-above-maximum',
+    ]);
   });
 
   it('flags a pre-weight above dry weight + 5 % and a post-weight below dry weight - 1 kg', () => {
     // Dry weight 70 kg: 73.5 kg is +5 % exactly, 69 kg is -1 kg exactly.
-    assert.deepEqual(codes(withDerived({ netPreWeightKg: 73.5, netPostWeightKg: 69 })), []);
+    assert.deepEqual(codes(withDerived({ netPreWeightKg: 73.5, netPostWeightKg: 69 })), ['target-weight-missed']);
     assert.deepEqual(clinicalFlags(withDerived({ netPreWeightKg: 73.6, netPostWeightKg: 68.9 }), DEFAULT_CLINICAL_POLICY), [
       { code: 'pre-weight-above-dry-weight', field: 'netPreWeightKg', value: 73.6, threshold: 73.5 },
       { code: 'post-weight-below-dry-weight', field: 'netPostWeightKg', value: 68.9, threshold: 69 },
+      { code: 'target-weight-missed', field: 'netPostWeightKg', value: -1.1, threshold: 0.5 },
     ]);
+  });
+
+  it('flags a post-weight that misses the target (dry) weight by more than 0.5 kg either way', () => {
+    assert.deepEqual(codes(withDerived({ netPostWeightKg: 70.5 })), []);
+    assert.deepEqual(codes(withDerived({ netPostWeightKg: 69.5 })), []);
+    assert.deepEqual(clinicalFlags(withDerived({ netPostWeightKg: 70.6 }), DEFAULT_CLINICAL_POLICY), [
+      { code: 'target-weight-missed', field: 'netPostWeightKg', value: 0.6, threshold: 0.5 },
+    ]);
+    assert.deepEqual(codes(withDerived({ netPostWeightKg: 69.4 })), ['target-weight-missed']);
+  });
+
+  it('flags the prescribed minutes an interruption cost', () => {
+    assert.deepEqual(clinicalFlags({ ...calm, lostMinutes: 0 }, DEFAULT_CLINICAL_POLICY), []);
+    assert.deepEqual(clinicalFlags({ ...calm, lostMinutes: 165 }, DEFAULT_CLINICAL_POLICY), [
+      { code: 'treatment-time-lost', field: 'interruption/lostMinutes', value: 165, threshold: 0 },
+    ]);
+  });
+
+  it('warns before the needle when the UF goal over the prescribed time exceeds the UF rate limit, with the minutes it needs', () => {
+    // 3.64 L over 4 h on 70 kg is 13.0 mL/kg/h: at the limit, no warning.
+    assert.deepEqual(codes(withDerived({ ufGoalL: 3.64, netPostWeightKg: null })), []);
+    // 4.2 L over 4 h on 70 kg: 15 mL/kg/h; under 13 it needs 4200 / (13 x 70) x 60 = 276.9 -> 277 minutes.
+    assert.deepEqual(clinicalFlags(withDerived({ ufGoalL: 4.2, netPostWeightKg: null }), DEFAULT_CLINICAL_POLICY), [
+      { code: 'expected-uf-rate-above-maximum', field: 'ufGoalL', value: 15, threshold: 13, minimumMinutes: 277 },
+    ]);
+    const stricter = clinicalFlags(withDerived({ ufGoalL: 3.3 }), { ...DEFAULT_CLINICAL_POLICY, ufRateMaxMlKgH: 10 });
+    assert.deepEqual(
+      stricter.filter((f) => f.code === 'expected-uf-rate-above-maximum').map((f) => [f.value, f.minimumMinutes]),
+      [[11.8, 283]],
+    );
+    assert.deepEqual(codes(withDerived({ ufGoalL: -0.5, netPostWeightKg: null })), []);
   });
 
   it('flags a scale and machine UF that disagree by more than 0.5 L, either way', () => {

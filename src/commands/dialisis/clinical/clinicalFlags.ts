@@ -20,10 +20,15 @@ export const FLAG_THRESHOLDS = {
   qbLowMlMin: 250,
   /** Scale and machine may disagree by this much: two weighings at 0.1-0.2 kg each plus unrecorded rinse-back or intake. */
   ufDiscrepancyL: 0.5,
+  /** The net post-weight may miss the target (dry) weight by this much either way: one scale reading and a meal. */
+  targetWeightToleranceKg: 0.5,
 } as const;
 
 export const CLINICAL_FLAG_CODES = [
   'uf-rate-above-maximum',
+  'expected-uf-rate-above-maximum',
+  'target-weight-missed',
+  'treatment-time-lost',
   'pre-weight-above-dry-weight',
   'post-weight-below-dry-weight',
   'systolic-low',
@@ -46,6 +51,8 @@ export interface ClinicalFlag {
   field: string;
   value: number;
   threshold: number;
+  /** Expected UF rate only: the treatment minutes that would keep the UF goal under the threshold. */
+  minimumMinutes?: number;
 }
 
 type Vitals = Pick<PreDialysis | PostDialysis, 'bloodPressure' | 'pulse' | 'temperatureC'>;
@@ -59,6 +66,8 @@ export interface ClinicalFlagInput {
   effectiveMinutes: number | null;
   /** This session's derived values (derivedValues), judged at the precision they are shown. */
   derived: DerivedValues;
+  /** Prescribed minutes an interruption cost (absent: not interrupted). */
+  lostMinutes?: number | null;
 }
 
 const T = FLAG_THRESHOLDS;
@@ -77,6 +86,8 @@ export function clinicalFlags(input: ClinicalFlagInput, policy: ClinicalPolicy):
 
   above('uf-rate-above-maximum', 'ufRateMlKgH', derived.ufRateMlKgH, policy.ufRateMaxMlKgH);
   if (prescription) {
+    const expected = expectedUfRate(derived.ufGoalL, prescription, policy.ufRateMaxMlKgH);
+    if (expected) flags.push(expected);
     const dry = prescription.dryWeightKg;
     above(
       'pre-weight-above-dry-weight',
@@ -85,6 +96,15 @@ export function clinicalFlags(input: ClinicalFlagInput, policy: ClinicalPolicy):
       roundTo(dry * (1 + T.preWeightAboveDryPercent / 100), 2),
     );
     below('post-weight-below-dry-weight', 'netPostWeightKg', derived.netPostWeightKg, roundTo(dry - T.postWeightBelowDryKg, 2));
+    // The target missed either way (the value is post less target: positive, fluid left on the patient).
+    const miss = derived.netPostWeightKg === null ? null : roundTo(derived.netPostWeightKg - dry, 1);
+    flag(
+      miss !== null && Math.abs(miss) > T.targetWeightToleranceKg,
+      'target-weight-missed',
+      'netPostWeightKg',
+      miss,
+      T.targetWeightToleranceKg,
+    );
   }
   const ufDifference = derived.ufDifferenceL;
   flag(
@@ -97,6 +117,7 @@ export function clinicalFlags(input: ClinicalFlagInput, policy: ClinicalPolicy):
 
   flags.push(...vitalFlags(input));
 
+  above('treatment-time-lost', 'interruption/lostMinutes', input.lostMinutes, 0);
   if (prescription)
     below('duration-short', 'effectiveMinutes', input.effectiveMinutes, prescription.durationMinutes - T.durationShortfallMinutes);
   const lowestQb = extreme(input.readings, (r) => r.qbMlMin, 'min');
@@ -108,6 +129,24 @@ export function clinicalFlags(input: ClinicalFlagInput, policy: ClinicalPolicy):
   else below('stdktv-below-minimum', 'stdKtV', derived.stdKtV, policy.stdKtVMinimum);
   below('urr-below-minimum', 'urrPercent', derived.urrPercent, policy.urrMinimumPercent);
   return flags;
+}
+
+/**
+ * Before the needle: the UF goal over the prescribed time, per kg of the target (dry) weight the patient should leave
+ * at (domain.md 2.10, UF rate = mL / kg / h), above the threshold; with the minutes that would keep it under:
+ * goal mL / (threshold x dry kg) x 60, rounded up.
+ */
+function expectedUfRate(
+  ufGoalL: number | null,
+  prescription: Pick<PrescriptionSnapshot, 'durationMinutes' | 'dryWeightKg'>,
+  maxMlKgH: number,
+): ClinicalFlag | null {
+  const { durationMinutes, dryWeightKg } = prescription;
+  if (ufGoalL === null || ufGoalL <= 0 || durationMinutes <= 0 || dryWeightKg <= 0) return null;
+  const rate = (ufGoalL * 1000) / dryWeightKg / (durationMinutes / 60);
+  if (roundTo(rate, 1) <= maxMlKgH) return null;
+  const minimumMinutes = Math.ceil(((ufGoalL * 1000) / (maxMlKgH * dryWeightKg)) * 60);
+  return { code: 'expected-uf-rate-above-maximum', field: 'ufGoalL', value: roundTo(rate, 1), threshold: maxMlKgH, minimumMinutes };
 }
 
 /** Blood pressure, pulse and temperature of the pre and post blocks, and the worst intradialytic reading of each kind. */

@@ -74,10 +74,15 @@ export async function sessionClaims(services: AppServices, tenantId: string): Pr
   return claims;
 }
 
-/** Has the session's own stream recorded its start (the main event the claims were taken for)? */
-export async function sessionHasStarted(services: AppServices, tenantId: string, sessionId: string): Promise<boolean> {
+/**
+ * The machines the session's own stream recorded (its start and any change mid-session: the main events the claims
+ * were taken for), or null when it never started.
+ */
+export async function sessionMachines(services: AppServices, tenantId: string, sessionId: string): Promise<Set<string> | null> {
   const events = await services.events.readStream(sessionStream(tenantId, sessionId));
-  return events.some((e) => e.type === 'SessionStarted');
+  if (!events.some((e) => e.type === 'SessionStarted')) return null;
+  const recorded = events.filter((e) => e.type === 'SessionStarted' || e.type === 'MachineChanged');
+  return new Set(recorded.map((e) => (e.data as { machineId: string }).machineId));
 }
 
 /** Gives the claim back; each decider decides nothing when the session no longer holds the record. */

@@ -1,11 +1,12 @@
 // Claims whose main event never came (architecture.md): a session start claims machine, dialyzer and bloodlines first
 // and appends SessionStarted last; a crash in between leaves records held by a session that never started. This
 // releases them once the grace period has passed; it runs at start and periodically (sessionClaimsReconciliationTask).
+// A machine change mid-session claims the new machine before MachineChanged: a crash there leaves one the session never recorded.
 import type { CommandContext } from '../../handleCommand.js';
 import { newId } from '../../eventIds.js';
 import { LIMITS } from '../../../limits.js';
 import type { AppServices } from '../../../services.js';
-import { companyIds, releaseSessionClaim, sessionClaims, sessionHasStarted, type SessionClaim } from './equipmentClaimWrites.js';
+import { companyIds, releaseSessionClaim, sessionClaims, sessionMachines, type SessionClaim } from './equipmentClaimWrites.js';
 
 export const RECONCILIATION_ACTOR = 'process:session-claims-reconciliation';
 export const ORPHANED_CLAIM = 'orphaned-claim';
@@ -30,12 +31,14 @@ function contextFor(tenantId: string, at: string): CommandContext {
 
 async function reconcileCompany(services: AppServices, tenantId: string, at: string): Promise<SessionClaim[]> {
   const released: SessionClaim[] = [];
-  const started = new Map<string, boolean>();
+  const recorded = new Map<string, Set<string> | null>();
   for (const claim of await sessionClaims(services, tenantId)) {
     if (!isOrphanedClaim(claim.claimedAt, false, at, LIMITS.sessionClaims.orphanGraceSeconds)) continue; // still within grace
     // The read model only points at candidates: the session's own stream decides.
-    if (!started.has(claim.sessionId)) started.set(claim.sessionId, await sessionHasStarted(services, tenantId, claim.sessionId));
-    if (started.get(claim.sessionId)) continue;
+    if (!recorded.has(claim.sessionId)) recorded.set(claim.sessionId, await sessionMachines(services, tenantId, claim.sessionId));
+    const machines = recorded.get(claim.sessionId);
+    // Held once started; a machine only if the session recorded it (a change mid-session that never landed did not).
+    if (machines && (claim.kind !== 'machine' || machines.has(claim.id))) continue;
     try {
       await releaseSessionClaim(services, contextFor(tenantId, at), claim, ORPHANED_CLAIM);
       released.push(claim);

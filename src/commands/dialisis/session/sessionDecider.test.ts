@@ -125,7 +125,10 @@ describe('session decider', () => {
       .thenError('session-day-not-reached');
     given(...ready, started)
       .when(cmd('InterruptSession', { reasonCode: 'circuit-clotting' }, plus(90)))
-      .then({ type: 'SessionInterrupted', data: { interruptedAt: plus(90), reasonCode: 'circuit-clotting', effectiveMinutes: 90 } });
+      .then({
+        type: 'SessionInterrupted',
+        data: { interruptedAt: plus(90), reasonCode: 'circuit-clotting', effectiveMinutes: 90, lostMinutes: 150 },
+      });
     const interrupted: SessionEvent = {
       type: 'SessionInterrupted',
       data: { interruptedAt: plus(90), reasonCode: 'circuit-clotting', effectiveMinutes: 90 },
@@ -133,6 +136,28 @@ describe('session decider', () => {
     given(...ready, started, interrupted)
       .when(cmd('SignSession', { signer: nurse }, plus(100)))
       .then({ type: 'SessionSignedByNurse', data: { ...nurse, signedAt: plus(100) } });
+  });
+
+  it("links an interruption to the session's complication behind it and counts the prescribed minutes it cost", () => {
+    const complication: SessionEvent = {
+      type: 'ComplicationRecorded',
+      data: { complicationId: 'c1', at: plus(60), code: 'hypotension', severity: 'severe' },
+    };
+    given(...ready, started, complication)
+      .when(cmd('InterruptSession', { reasonCode: 'hemodynamic-instability', complicationId: 'c1' }, plus(75)))
+      .then({
+        type: 'SessionInterrupted',
+        data: {
+          interruptedAt: plus(75),
+          reasonCode: 'hemodynamic-instability',
+          effectiveMinutes: 75,
+          complicationId: 'c1',
+          lostMinutes: 165,
+        },
+      });
+    given(...ready, started, complication)
+      .when(cmd('InterruptSession', { reasonCode: 'hemodynamic-instability', complicationId: 'c2' }, plus(75)))
+      .thenError('validation-failed', (e) => assert.deepEqual(failedFields(e), ['complicationId']));
   });
 
   it('signs only with the required blocks (409 naming what is missing); the physician validates, not the signer', () => {

@@ -8,6 +8,7 @@ import { checkInsideSession, checkSampleTime, checkWeighedBlock, missingForSigni
 import { PRE_UREA, POST_UREA, ureaChanges, withUrea } from '../clinical/ureaLab.js';
 import { evolveSession, initialSessionState, minutesBetween, treatmentMinutes, type SessionState } from './sessionState.js';
 import { checkEnd, checkStart } from './treatmentTimes.js';
+import { changeMachine } from './machineChange.js';
 
 type Command<T extends SessionCommand['type']> = Extract<SessionCommand, { type: T }>;
 
@@ -210,6 +211,27 @@ function amend(command: Command<'AmendSession'>, state: SessionState): SessionEv
   return [{ type: 'SessionAmended', data }];
 }
 
+/** An interruption names the complication behind it (recorded on this session) and the prescribed minutes it cost. */
+function interrupt(command: Command<'InterruptSession'>, state: SessionState): SessionEvent[] {
+  mustBe(state, RUNNING, 'interrupting');
+  const { reasonCode, note, complicationId } = command.data;
+  if (complicationId !== undefined && !state.complicationIds.includes(complicationId)) {
+    throw invalidFields([{ field: 'complicationId', message: 'no such complication in this session' }]);
+  }
+  const interruptedAt = endInstant(state, command.data.interruptedAt, command.at, 'interruptedAt');
+  const effectiveMinutes = treatmentMinutes(state, interruptedAt);
+  const prescribed = state.prescription?.durationMinutes;
+  const data = {
+    interruptedAt,
+    reasonCode,
+    ...(note?.trim() ? { note: note.trim() } : {}),
+    effectiveMinutes,
+    ...(complicationId ? { complicationId } : {}),
+    ...(prescribed ? { lostMinutes: Math.max(0, prescribed - effectiveMinutes) } : {}),
+  };
+  return [{ type: 'SessionInterrupted', data }];
+}
+
 function decideSession(command: SessionCommand, state: SessionState): SessionEvent[] {
   switch (command.type) {
     case 'ScheduleSession':
@@ -244,18 +266,8 @@ function decideSession(command: SessionCommand, state: SessionState): SessionEve
       const endedAt = endInstant(state, command.data.endedAt, command.at, 'endedAt');
       return [{ type: 'SessionEnded', data: { endedAt, effectiveMinutes: treatmentMinutes(state, endedAt) } }];
     }
-    case 'InterruptSession': {
-      mustBe(state, RUNNING, 'interrupting');
-      const { reasonCode, note } = command.data;
-      const interruptedAt = endInstant(state, command.data.interruptedAt, command.at, 'interruptedAt');
-      const data = {
-        interruptedAt,
-        reasonCode,
-        ...(note?.trim() ? { note: note.trim() } : {}),
-        effectiveMinutes: treatmentMinutes(state, interruptedAt),
-      };
-      return [{ type: 'SessionInterrupted', data }];
-    }
+    case 'InterruptSession':
+      return interrupt(command, state);
     case 'CancelSession':
       mustBe(state, ['scheduled', 'checked-in'], 'cancelling');
       if (blank(command.data.reason)) throw invalidFields([{ field: 'reason', message: 'a cancellation needs a reason' }]);
@@ -272,6 +284,9 @@ function decideSession(command: SessionCommand, state: SessionState): SessionEve
       return sign(command, state);
     case 'AmendSession':
       return amend(command, state);
+    case 'ChangeMachine':
+      mustBe(state, RUNNING, 'changing the machine');
+      return changeMachine(command.data, state, command.at);
     case 'AddAddendum': {
       mustBe(state, SIGNED, 'adding an addendum');
       const { text, reason, limits, by } = command.data;

@@ -125,6 +125,8 @@ export type Reading = {
   at: string;
   bloodPressure?: BloodPressure;
   pulse?: number;
+  temperatureC?: number;
+  spo2?: number;
   qbMlMin?: number;
   qdMlMin?: number;
   arterialPressureMmHg?: number;
@@ -233,6 +235,13 @@ export type PatientFacts = {
   status: string;
 };
 
+/** A machine changed mid-session (machineChange.ts): the new one with its safety checks; the minutes the old one ran. */
+export type ChangeMachineData = { machineId: string; stationId?: string; reason: string; safetyChecks: SafetyChecks };
+export type MachineChangedData = ChangeMachineData & { fromMachineId: string; changedAt: string; minutesOnPrevious: number };
+
+/** What an interruption cost: the complication that caused it (one of the session's) and the prescribed minutes not given. */
+type Lost = { complicationId?: string; lostMinutes?: number };
+
 type E<T extends string, D> = DecidedEvent<T, D>;
 export type SessionEvent =
   | E<'SessionScheduled', ScheduledData>
@@ -258,7 +267,7 @@ export type SessionEvent =
   | E<'MedicationAdministered', Medication & { medicationId: string }>
   | E<'SessionEnded', { endedAt: string; effectiveMinutes: number }>
   | E<'PostDialysisRecorded', PostDialysis>
-  | E<'SessionInterrupted', { interruptedAt: string; reasonCode: InterruptionReason; note?: string; effectiveMinutes: number }>
+  | E<'SessionInterrupted', { interruptedAt: string; reasonCode: InterruptionReason; note?: string; effectiveMinutes: number } & Lost>
   | E<'SessionCancelled', { reason: string }>
   | E<'SessionMarkedNoShow', { note?: string }>
   | E<'SessionSignedByNurse', Signer & { signedAt: string; judged?: JudgedClinical }>
@@ -281,7 +290,8 @@ export type SessionEvent =
         judged?: JudgedClinical;
       }
     >
-  | E<'SessionAddendumRecorded', { text: string; reason: string; addedBy?: Signer }>;
+  | E<'SessionAddendumRecorded', { text: string; reason: string; addedBy?: Signer }>
+  | E<'MachineChanged', MachineChangedData>;
 
 type C<T extends string, D> = CommandEnvelope<T, D>;
 export type SessionCommand =
@@ -308,7 +318,7 @@ export type SessionCommand =
   | C<'AdministerMedication', Medication & { medicationId: string; limits: SessionLimits }>
   | C<'EndSession', { endedAt?: string }>
   | C<'RecordPostDialysis', PostDialysis>
-  | C<'InterruptSession', { reasonCode: InterruptionReason; note?: string; interruptedAt?: string }>
+  | C<'InterruptSession', { reasonCode: InterruptionReason; note?: string; interruptedAt?: string; complicationId?: string }>
   | C<'CancelSession', { reason: string }>
   | C<'MarkNoShow', { note?: string; /** The company's calendar day now. */ today: string }>
   | C<'SignSession', { signer: Signer; judged?: JudgedClinical }>
@@ -326,7 +336,8 @@ export type SessionCommand =
         judged?: JudgedClinical;
       }
     >
-  | C<'AddAddendum', { text: string; reason: string; limits: SessionLimits; by: Signer }>;
+  | C<'AddAddendum', { text: string; reason: string; limits: SessionLimits; by: Signer }>
+  | C<'ChangeMachine', ChangeMachineData>;
 
 export const SESSION_EVENT_TYPES: readonly SessionEvent['type'][] = [
   'SessionScheduled',
@@ -348,4 +359,5 @@ export const SESSION_EVENT_TYPES: readonly SessionEvent['type'][] = [
   'SessionValidatedByPhysician',
   'SessionAmended',
   'SessionAddendumRecorded',
+  'MachineChanged',
 ];

@@ -28,6 +28,8 @@ import { checkStart } from './treatmentTimes.js';
 import { FieldChecks } from '../../fieldChecks.js';
 import { patients } from '../../../queries/pacientes/readModel.js';
 import { prescribedDialyzerReasons, type DialyzerSpec } from './prescribedDialyzer.js';
+import { PATIENT_SESSION_IN_PROGRESS } from './runningSessionDecider.js';
+import { claimRunningSession, otherRunningSession, releaseRunningSession } from './runningSessionWrites.js';
 import { sessionState, type SessionResult } from './sessionWrites.js';
 
 export type StartInput = Omit<Equipment, 'dialyzerId' | 'arterialLineId' | 'venousLineId'> & {
@@ -130,7 +132,8 @@ export async function startSession(
 
   // Judge everything first: a refusal names every failed rule, and nothing is claimed for a start that cannot happen.
   const refusal: StartRefusal = {};
-  const own = sessionStartReasons(state, { patient, prescription, dryWeight });
+  const running = await otherRunningSession(services, tenantId, patientId, sessionId);
+  const own = [...sessionStartReasons(state, { patient, prescription, dryWeight }), ...(running ? [PATIENT_SESSION_IN_PROGRESS] : [])];
   if (own.length > 0) refusal.session = own;
   const machine = await mayStartSession(scope, input.machineId, { isolation: [...patientState.isolation] }, at);
   if (!machine.allowed) refusal.machine = machine.reasons.map((r) => r.code);
@@ -158,7 +161,14 @@ export async function startSession(
 
   const use = { sessionId, patientId };
   const reason = { sessionId, reason: 'session-start-refused' };
-  const claims: Claim[] = [];
+  // The patient first (one running session per patient, issue 21 item 9), then the payer's unit and the equipment.
+  const claims: Claim[] = [
+    {
+      what: 'session',
+      claim: () => claimRunningSession(services, ctx, patientId, sessionId),
+      release: () => releaseRunningSession(services, ctx, patientId, sessionId, reason.reason),
+    },
+  ];
   if (payer && 'reserveFrom' in payer) {
     const held = { authorizationId: '' };
     const unit = { patientId, clientId: payer.reserveFrom, date: state.scheduled!.date, sessionId };

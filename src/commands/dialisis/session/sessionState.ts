@@ -42,6 +42,8 @@ export interface SessionState {
   signedAt: string | null;
   signedBy: Signer | null;
   validatedBy: Signer | null;
+  /** Treatment minutes given on earlier machines (changed mid-session): the current one ran the rest. */
+  machineMinutesBefore: number;
 }
 
 export const initialSessionState: SessionState = {
@@ -70,6 +72,7 @@ export const initialSessionState: SessionState = {
   signedAt: null,
   signedBy: null,
   validatedBy: null,
+  machineMinutesBefore: 0,
 };
 
 const MINUTE_MS = 60_000;
@@ -170,5 +173,10 @@ export function evolveSession(state: SessionState, event: SessionEvent): Session
     }
     case 'SessionAddendumRecorded':
       return { ...state, addendumCount: state.addendumCount + 1 };
+    case 'MachineChanged': {
+      const { machineId, stationId, minutesOnPrevious } = event.data;
+      const equipment = state.equipment ? { ...state.equipment, machineId, ...(stationId ? { stationId } : {}) } : state.equipment;
+      return { ...state, equipment, machineMinutesBefore: state.machineMinutesBefore + minutesOnPrevious };
+    }
   }
 }

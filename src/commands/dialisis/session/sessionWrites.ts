@@ -12,6 +12,7 @@ import { sessionDecider } from './sessionDecider.js';
 import type { AmendableBlock, SessionCommand, SessionLimits, Signer } from './sessionEvents.js';
 import type { SessionState } from './sessionState.js';
 import { judgeClinical } from './judgedClinicalWrites.js';
+import { releaseRunningSession } from './runningSessionWrites.js';
 
 export type SessionResult = CommandResult<SessionState>;
 type Signed = 'SignSession' | 'ValidateSession' | 'AmendSession' | 'AddAddendum';
@@ -19,6 +20,8 @@ type Plain = Exclude<SessionCommand, { type: 'ScheduleSession' | 'StartSession' 
 /** Commands that add an entry to the session: the company's clinical maximums go with them. */
 type Bounded = 'RecordReading' | 'RecordComplication' | 'AdministerMedication' | 'PauseSession';
 const BOUNDED: ReadonlySet<string> = new Set<Bounded>(['RecordReading', 'RecordComplication', 'AdministerMedication', 'PauseSession']);
+/** Commands after which the patient has no running session: the start's claim on the patient is given back. */
+const FREES_PATIENT: ReadonlySet<string> = new Set(['EndSession', 'InterruptSession']);
 /** A command as a route builds it: the writes add the limits. */
 export type PlainInput = { type: Plain['type']; data: unknown };
 
@@ -48,7 +51,12 @@ export async function sessionCommand(
     ? { ...(command.data as object), limits: await sessionLimits(services, ctx.tenantId) }
     : command.data;
   const bounded = { type: command.type, data, aggregateId: sessionId } as Plain & { aggregateId: string };
-  return handleCommand(services.events, sessionDecider, bounded, ctx, { ifMatch });
+  const result = await handleCommand(services.events, sessionDecider, bounded, ctx, { ifMatch });
+  // A crash before this leaves a claim of a session no longer running: the next start takes it over.
+  if (FREES_PATIENT.has(command.type) && result.state.scheduled) {
+    await releaseRunningSession(services, ctx, result.state.scheduled.patientId, sessionId, `session-${result.state.status}`);
+  }
+  return result;
 }
 
 /** Id of an entry added to a session (a reading, a complication, a medication): a retried request reuses it. */

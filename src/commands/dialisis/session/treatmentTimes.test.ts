@@ -61,9 +61,11 @@ describe('treatment times', () => {
       .when(end(plus(620)))
       .thenError('validation-failed', fields('endedAt'));
     const cut = cmd('InterruptSession', { reasonCode: 'access-problem', interruptedAt: plus(90) }, NOW);
+    // 240 prescribed minutes, 90 given: 150 lost (issue 21 item 8).
+    const lost = { effectiveMinutes: 90, lostMinutes: 150 };
     given(...ready, started, reading(60))
       .when(cut)
-      .then({ type: 'SessionInterrupted', data: { interruptedAt: plus(90), reasonCode: 'access-problem', effectiveMinutes: 90 } });
+      .then({ type: 'SessionInterrupted', data: { interruptedAt: plus(90), reasonCode: 'access-problem', ...lost } });
   });
 
   it('given a signed session, when its times are amended, then the treatment time follows and readings stay inside', () => {

@@ -37,12 +37,19 @@ export const DerivedView: JsonSchema = obj({
   },
 });
 
-export const FlagView: JsonSchema = obj({
-  code: { enum: [...CLINICAL_FLAG_CODES] },
-  field: { type: 'string', description: "The derived value's name, or where in the session (readings/2/pulse)" },
-  value: { type: 'number' },
-  threshold: { type: 'number' },
-});
+export const FlagView: JsonSchema = obj(
+  {
+    code: { enum: [...CLINICAL_FLAG_CODES] },
+    field: { type: 'string', description: "The derived value's name, or where in the session (readings/2/pulse)" },
+    value: { type: 'number' },
+    threshold: { type: 'number' },
+    minimumMinutes: {
+      type: 'integer',
+      description: 'expected-uf-rate-above-maximum only: treatment minutes that keep the UF goal under the threshold',
+    },
+  },
+  ['code', 'field', 'value', 'threshold'],
+);
 
 export const ClinicalView: JsonSchema = {
   ...obj(

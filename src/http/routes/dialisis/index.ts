@@ -17,6 +17,7 @@ import { reportRoutes } from './reportRoutes.js';
 import { sessionReadRoutes } from './sessionReadRoutes.js';
 import { sessionWriteRoutes } from './sessionWriteRoutes.js';
 import { startRoute } from './startRoute.js';
+import { machineChangeRoute } from './machineChangeRoute.js';
 import { sheetRoute } from './sheetRoute.js';
 
 export const dialisisGroup: GroupModule = {
@@ -35,6 +36,7 @@ export const dialisisGroup: GroupModule = {
     ...sessionReadRoutes,
     ...sessionWriteRoutes,
     startRoute(),
+    machineChangeRoute(),
     sheetRoute,
     ...reportRoutes,
   ],

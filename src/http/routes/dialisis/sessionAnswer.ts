@@ -49,7 +49,18 @@ export const SessionView: JsonSchema = obj(
     endedAt: nullable(DateTimeSchema),
     effectiveMinutes: { type: ['number', 'null'], description: 'Treatment minutes without the pauses' },
     pauses: { type: 'array', items: obj({ pausedAt: DateTimeSchema, reason: str, resumedAt: nullable(DateTimeSchema) }) },
-    interruption: nullable(obj({ reasonCode: { enum: [...INTERRUPTION_REASONS] }, note: nullableStr, ...stamp })),
+    interruption: nullable(
+      obj(
+        {
+          reasonCode: { enum: [...INTERRUPTION_REASONS] },
+          note: nullableStr,
+          complicationId: { ...nullable(IdSchema), description: 'The complication (of this session) that caused it' },
+          lostMinutes: { type: ['number', 'null'], description: 'Prescribed minutes not given (prescribed less effective)' },
+          ...stamp,
+        },
+        ['reasonCode', 'note', ...Object.keys(stamp)],
+      ),
+    ),
     cancellation: nullable(obj({ reason: str, ...stamp })),
     noShow: nullable(obj({ note: nullableStr, ...stamp })),
     equipment: nullable(
@@ -123,6 +134,18 @@ export const SessionView: JsonSchema = obj(
         'at',
         'by',
       ]),
+    },
+    machineChanges: {
+      type: 'array',
+      description: 'Machines changed mid-session, oldest first: the old one ran minutesOnPrevious of the treatment',
+      items: obj({
+        fromMachineId: IdSchema,
+        machineId: IdSchema,
+        reason: str,
+        changedAt: DateTimeSchema,
+        minutesOnPrevious: { type: 'number' },
+        ...stamp,
+      }),
     },
     consequences: {
       type: 'array',

@@ -118,6 +118,8 @@ export const ReadingBody = obj(
     at: { ...DateTimeSchema, description: 'When it was measured: inside the session' },
     bloodPressure: intradialyticPressure,
     pulse,
+    temperatureC: temperature,
+    spo2: measure(50, 100, '%', 'Oxygen saturation', 0),
     qbMlMin: measure(50, 800, 'mL/min', 'Blood flow', 0),
     qdMlMin: measure(100, 1000, 'mL/min', 'Dialysate flow', 0),
     arterialPressureMmHg: measure(-400, 100, 'mmHg', 'Arterial (pre-pump) pressure', 0),
@@ -176,7 +178,12 @@ const stated = (what: string): JsonSchema => ({
   description: `When the treatment ${what}, charted after the fact (default now): not in the future, after the start, after every reading`,
 });
 export const InterruptBody = obj(
-  { reasonCode: { enum: [...INTERRUPTION_REASONS] }, note: freeText(1000), interruptedAt: stated('was interrupted') },
+  {
+    reasonCode: { enum: [...INTERRUPTION_REASONS] },
+    note: freeText(1000),
+    interruptedAt: stated('was interrupted'),
+    complicationId: { ...IdSchema, description: 'The complication recorded on this session that caused the interruption' },
+  },
   ['reasonCode'],
 );
 export const EndBody = obj({ endedAt: stated('ended') }, []);

@@ -29,7 +29,11 @@ export type SheetSession = {
   machineCode?: string | null;
   dialyzer?: { serial: string; model?: string; useNumber: number } | null;
   bloodlines?: { arterial?: { code: string; useNumber: number } | null; venous?: { code: string; useNumber: number } | null } | null;
-  interruption?: { reasonCode: string; note?: string } | null;
+  interruption?: { reasonCode: string; note?: string; complication?: string; lostMinutes?: number } | null;
+  /** Machines changed mid-session, as printed: "M-01 -> M-02 tras 62 min: Blood leak alarm". */
+  machineChanges?: string[];
+  /** The vascular access used, as printed: "FAV izquierda · radiocefálica". */
+  access?: string | null;
 };
 
 export type SheetPrescription = {
@@ -59,6 +63,7 @@ export type SheetPre = {
   idwgKg?: number | null;
   ufGoalL?: number | null;
   preBunMgDl?: number;
+  accessAssessment?: string;
 };
 
 export type SheetSafetyChecks = {

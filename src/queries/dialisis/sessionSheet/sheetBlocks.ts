@@ -76,10 +76,18 @@ export function sessionAndPrescription(w: SheetWriter, sheet: SessionSheet): voi
     },
     { label: 'Línea arterial · uso', value: lines?.arterial ? `${lines.arterial.code} · uso ${lines.arterial.useNumber}` : DASH },
     { label: 'Línea venosa · uso', value: lines?.venous ? `${lines.venous.code} · uso ${lines.venous.useNumber}` : DASH },
+    { label: 'Acceso vascular', value: text(s.access) },
   ];
+  for (const change of s.machineChanges ?? []) sessionCells.push({ label: 'Cambio de máquina', value: change, alert: true });
   if (s.interruption) {
-    const note = s.interruption.note ? ` — ${s.interruption.note}` : '';
-    sessionCells.push({ label: 'Interrupción', value: `${interruptionLabel(s.interruption.reasonCode)}${note}`, alert: true });
+    const { note, complication, lostMinutes } = s.interruption;
+    const parts = [
+      interruptionLabel(s.interruption.reasonCode),
+      note,
+      complication,
+      lostMinutes ? `${lostMinutes} min perdidos` : undefined,
+    ];
+    sessionCells.push({ label: 'Interrupción', value: parts.filter(Boolean).join(' — '), alert: true });
   }
   const prescriptionCells: Cell[] = p
     ? [
@@ -111,6 +119,9 @@ export function preAndChecks(w: SheetWriter, sheet: SessionSheet): void {
         { label: 'Temperatura', value: num(pre.temperatureC, 1, '°C'), alert: pre.temperatureC >= 37.8 },
         { label: 'Ganancia interdialítica', value: num(pre.idwgKg, 1, 'kg') },
         { label: 'Meta de UF', value: num(pre.ufGoalL, 2, 'L') },
+        { label: 'SpO2', value: num(pre.spo2, 0, '%') },
+        { label: 'BUN pre', value: num(pre.preBunMgDl, 0, 'mg/dL') },
+        { label: 'Valoración del acceso', value: text(pre.accessAssessment) },
       ]
     : [{ label: 'Pre-diálisis', value: 'Sin registro' }];
   const check = (done: boolean | undefined): string => (done === undefined ? DASH : done ? 'Conforme' : 'NO conforme');

@@ -78,7 +78,17 @@ const FLAG: Record<string, string> = {
   'stdktv-below-minimum': 'stdKt/V bajo el mínimo',
   'urr-below-minimum': 'URR bajo el mínimo',
   'uf-discrepancy': 'UF lograda distinta de la UF de máquina',
+  'expected-uf-rate-above-maximum': 'Tasa de UF prevista sobre el máximo',
+  'target-weight-missed': 'Peso objetivo no alcanzado',
+  'treatment-time-lost': 'Tiempo de tratamiento perdido por interrupción',
 };
+
+const ACCESS: Record<string, string> = { AVF: 'FAV', AVG: 'Injerto AV', tunneledCVC: 'CVC tunelizado', nonTunneledCVC: 'CVC temporal' };
+const SIDE: Record<string, string> = { left: 'izquierda', right: 'derecha' };
+
+/** A vascular access as the sheet prints it: type, side and site. */
+export const accessLabel = (access: { type: string; side: string; site?: string }): string =>
+  [`${ACCESS[access.type] ?? access.type} ${SIDE[access.side] ?? access.side}`, access.site].filter(Boolean).join(' · ');
 
 const BLOCK: Record<string, string> = {
   pre: 'Pre-diálisis',

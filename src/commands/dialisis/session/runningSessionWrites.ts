@@ -1,0 +1,50 @@
+// The patient's running-session reservation as the start and the end run it (runningSessionDecider.ts): who holds it,
+// the claim with the facts about its holder, and the release.
+import { handleCommand, loadAggregate, type CommandContext } from '../../handleCommand.js';
+import { LIMITS } from '../../../limits.js';
+import type { AppServices } from '../../../services.js';
+import { streamName } from '../../../stores/eventStore.js';
+import { sessionDecider } from './sessionDecider.js';
+import { runningSessionDecider, type HolderFacts } from './runningSessionDecider.js';
+
+const guardStream = (tenantId: string, patientId: string): string => streamName(tenantId, runningSessionDecider.category, patientId);
+
+/** The session holding the patient's claim and its status now, or null when the patient is free. */
+async function holderFacts(services: AppServices, tenantId: string, patientId: string): Promise<HolderFacts | null> {
+  const { state } = await loadAggregate(services.events, runningSessionDecider, guardStream(tenantId, patientId));
+  if (!state.holder) return null;
+  const { sessionId } = state.holder;
+  const { state: session } = await loadAggregate(services.events, sessionDecider, streamName(tenantId, sessionDecider.category, sessionId));
+  return { sessionId, status: session.exists ? session.status : null, graceSeconds: LIMITS.sessionClaims.orphanGraceSeconds };
+}
+
+/** Another session of the patient holding the claim now (for the start's judged-first refusal), or null. */
+export async function otherRunningSession(
+  services: AppServices,
+  tenantId: string,
+  patientId: string,
+  sessionId: string,
+): Promise<string | null> {
+  const facts = await holderFacts(services, tenantId, patientId);
+  return facts && facts.sessionId !== sessionId && (facts.status === 'in-progress' || facts.status === 'paused') ? facts.sessionId : null;
+}
+
+/** Claims the patient for this session (409 patient-session-in-progress while another one runs). */
+export async function claimRunningSession(services: AppServices, ctx: CommandContext, patientId: string, sessionId: string): Promise<void> {
+  const holder = await holderFacts(services, ctx.tenantId, patientId);
+  const data = { sessionId, ...(holder ? { holder } : {}) };
+  await handleCommand(services.events, runningSessionDecider, { type: 'ClaimRunningSession', aggregateId: patientId, data }, ctx);
+}
+
+/** Gives the claim back; nothing when this session does not hold it. */
+export async function releaseRunningSession(
+  services: AppServices,
+  ctx: CommandContext,
+  patientId: string,
+  sessionId: string,
+  reason: string,
+): Promise<void> {
+  // No idempotency key: the claim may carry the same one, and a keyed release would take it for its own retry.
+  const command = { type: 'ReleaseRunningSession' as const, aggregateId: patientId, data: { sessionId, reason } };
+  await handleCommand(services.events, runningSessionDecider, command, { ...ctx, idempotencyKey: null });
+}
