@@ -9,7 +9,16 @@ const position = streamOf('t1', 'jobPosition', 'jp1');
 const otherCompany = streamOf('t2', 'jobPosition', 'jp1');
 const created = (name = 'Enfermera') => ({
   type: 'JobPositionCreated',
-  data: { positionId: 'jp1', code: 'ENF', name, clinical: true, licenceRequired: true, licensingBody: 'CEP', suggestedRoles: ['nurse'], status: 'active' },
+  data: {
+    positionId: 'jp1',
+    code: 'ENF',
+    name,
+    clinical: true,
+    licenceRequired: true,
+    licensingBody: 'CEP',
+    suggestedRoles: ['nurse'],
+    status: 'active',
+  },
 });
 
 describe('cargos-laborales projection', () => {
@@ -27,13 +36,21 @@ describe('cargos-laborales projection', () => {
   });
 
   it('a correction changes the code it is found by and clears a field sent as null', async () => {
-    const corrected = { type: 'JobPositionCorrected', data: { changes: { code: ' Enf-2 ', licensingBody: null }, previous: { code: 'ENF', licensingBody: 'CEP' } } };
+    const corrected = {
+      type: 'JobPositionCorrected',
+      data: { changes: { code: ' Enf-2 ', licensingBody: null }, previous: { code: 'ENF', licensingBody: 'CEP' } },
+    };
     const outcome = given(position(created(), corrected));
     await outcome.then<JobPositionDoc>(JOB_POSITIONS, 'jp1', (doc) => {
       assert.equal(doc.codeKey, 'enf-2');
       assert.equal(doc.licensingBody, undefined);
     });
-    await outcome.thenFind<JobPositionDoc>(JOB_POSITIONS, { codeKey: 'enf-2' }, (docs) => assert.deepEqual(docs.map((d) => d.id), ['jp1']));
+    await outcome.thenFind<JobPositionDoc>(JOB_POSITIONS, { codeKey: 'enf-2' }, (docs) =>
+      assert.deepEqual(
+        docs.map((d) => d.id),
+        ['jp1'],
+      ),
+    );
   });
 
   it('changes nothing when events are delivered again', async () => {

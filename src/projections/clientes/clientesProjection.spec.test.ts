@@ -24,30 +24,55 @@ const registered = (legalName = 'Seguro Integral de Salud') => ({
 });
 const issued = {
   type: 'AuthorizationIssued',
-  data: { authorizationId: 'a1', clientId: 'c1', patientId: 'p1', code: 'AUT-1', validFrom: '2025-03-01', validTo: '2025-03-31', sessionsAuthorized: 12 },
+  data: {
+    authorizationId: 'a1',
+    clientId: 'c1',
+    patientId: 'p1',
+    code: 'AUT-1',
+    validFrom: '2025-03-01',
+    validTo: '2025-03-31',
+    sessionsAuthorized: 12,
+  },
 };
-const consumed = (sessionId: string, used: number) => ({ type: 'AuthorizationConsumed', data: { sessionId, date: '2025-03-03', used, remaining: 12 - used } });
+const consumed = (sessionId: string, used: number) => ({
+  type: 'AuthorizationConsumed',
+  data: { sessionId, date: '2025-03-03', used, remaining: 12 - used },
+});
 
 describe('clientes projection', () => {
   it('registers a payer, signs and terminates a contract, deactivates it', async () => {
-    const signed = { type: 'ContractSigned', data: { contractId: 'k1', number: 'C-1', serviceCode: '90935', validFrom: '2025-01-01', paymentTermsDays: 30 } };
+    const signed = {
+      type: 'ContractSigned',
+      data: { contractId: 'k1', number: 'C-1', serviceCode: '90935', validFrom: '2025-01-01', paymentTermsDays: 30 },
+    };
     const terminated = { type: 'ContractTerminated', data: { contractId: 'k1', endsOn: '2025-06-30', reason: 'renegotiated' } };
     const deactivated = { type: 'ClientDeactivated', data: { reason: 'no contract' } };
     await given(client(registered(), signed, terminated, deactivated)).then<ClientDoc>(CLIENTS, 'c1', (doc) => {
       assert.deepEqual([doc.status, doc.statusReason, doc.revision], ['inactive', 'no contract', 3]);
-      assert.deepEqual(doc.contracts.map((c) => [c.contractId, c.terminatedOn]), [['k1', '2025-06-30']]);
+      assert.deepEqual(
+        doc.contracts.map((c) => [c.contractId, c.terminatedOn]),
+        [['k1', '2025-06-30']],
+      );
     });
   });
 
   it('a correction re-sorts the payer; an authorization counts its units and keeps a void reason', async () => {
-    const corrected = { type: 'ClientCorrected', data: { changes: { legalName: 'Ánfora Salud' }, previous: { legalName: 'Seguro Integral de Salud' } } };
+    const corrected = {
+      type: 'ClientCorrected',
+      data: { changes: { legalName: 'Ánfora Salud' }, previous: { legalName: 'Seguro Integral de Salud' } },
+    };
     await given(client(registered(), corrected)).then<ClientDoc>(CLIENTS, 'c1', (doc) => assert.equal(doc.nameKey, 'anfora salud'));
     const voided = { type: 'AuthorizationVoided', data: { reason: 'wrong patient' } };
     const outcome = given(authorization(issued, consumed('s1', 1), consumed('s2', 2), voided));
     await outcome.then<AuthorizationDoc>(PAYER_AUTHORIZATIONS, 'a1', (doc) => {
       assert.deepEqual([doc.used, doc.remaining, doc.voided, doc.voidReason], [2, 10, true, 'wrong patient']);
     });
-    await outcome.thenFind<AuthorizationDoc>(PAYER_AUTHORIZATIONS, { patientId: 'p1' }, (docs) => assert.deepEqual(docs.map((d) => d.code), ['AUT-1']));
+    await outcome.thenFind<AuthorizationDoc>(PAYER_AUTHORIZATIONS, { patientId: 'p1' }, (docs) =>
+      assert.deepEqual(
+        docs.map((d) => d.code),
+        ['AUT-1'],
+      ),
+    );
   });
 
   it('changes nothing when events are delivered again', async () => {

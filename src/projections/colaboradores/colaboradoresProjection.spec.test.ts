@@ -7,7 +7,13 @@ import type { StaffDoc } from './staffDoc.js';
 const given = projectionSpec(colaboradoresProjection);
 const staff = streamOf('t1', 'staff', 's1');
 const otherCompany = streamOf('t2', 'staff', 's1');
-const personal = { document: { type: 'DNI', number: '41234567' }, givenNames: 'Rosa', familyNames: 'Mamani', hireDate: '2024-01-15', contractType: 'planilla' };
+const personal = {
+  document: { type: 'DNI', number: '41234567' },
+  givenNames: 'Rosa',
+  familyNames: 'Mamani',
+  hireDate: '2024-01-15',
+  contractType: 'planilla',
+};
 const hired = (familyNames = 'Mamani') => ({
   type: 'StaffHired',
   data: { staffId: 's1', ...personal, familyNames, positionId: 'p1', status: 'active', serology: [], hbvVaccination: [] },
@@ -21,7 +27,16 @@ describe('colaboradores projection', () => {
       { type: 'StaffLicenseRegistered', data: licence },
       { type: 'StaffLinkedToUser', data: { userId: 'u9', previousUserId: null } },
       { type: 'StaffTerminated', data: { terminationDate: '2025-02-28', reason: 'resigned' } },
-      { type: 'StaffRehired', data: { hireDate: '2025-06-01', previousHireDate: '2024-01-15', previousTerminationDate: '2025-02-28', positionId: 'p2', reason: 'back' } },
+      {
+        type: 'StaffRehired',
+        data: {
+          hireDate: '2025-06-01',
+          previousHireDate: '2024-01-15',
+          previousTerminationDate: '2025-02-28',
+          positionId: 'p2',
+          reason: 'back',
+        },
+      },
     );
     await given(history).then<StaffDoc>(STAFF, 's1', (doc) => {
       assert.deepEqual([doc.status, doc.hireDate, doc.positionId, doc.userId], ['active', '2025-06-01', 'p2', 'u9']);

@@ -50,14 +50,25 @@ describe('dialisis prescriptions projection', () => {
       assert.equal(doc.effectiveTo, '2025-04-30');
       assert.equal(doc.discontinued?.reason, 'transplanted');
     });
-    await outcome.thenFind<PrescriptionDoc>(PRESCRIPTION_VERSIONS, { patientId: 'p1' }, (docs) => assert.deepEqual(docs.map((d) => d.version), [2, 1]), {
-      sort: { version: -1 },
-    });
+    await outcome.thenFind<PrescriptionDoc>(
+      PRESCRIPTION_VERSIONS,
+      { patientId: 'p1' },
+      (docs) =>
+        assert.deepEqual(
+          docs.map((d) => d.version),
+          [2, 1],
+        ),
+      {
+        sort: { version: -1 },
+      },
+    );
   });
 
   it('changes nothing when events are delivered again', async () => {
     const events = prescriptions(issued(1, '2025-03-01'), issued(2, '2025-04-01'));
-    await given(events, events[1]!).then<PrescriptionDoc>(PRESCRIPTION_VERSIONS, 'p1:1', (doc) => assert.equal(doc.effectiveTo, '2025-03-31'));
+    await given(events, events[1]!).then<PrescriptionDoc>(PRESCRIPTION_VERSIONS, 'p1:1', (doc) =>
+      assert.equal(doc.effectiveTo, '2025-03-31'),
+    );
     await given(events, prescriptions(discontinued(2, '2025-05-01'))).thenIdempotent();
   });
 
@@ -65,6 +76,8 @@ describe('dialisis prescriptions projection', () => {
     const outcome = given(prescriptions(issued(1, '2025-03-01')), otherCompany(issued(1, '2025-03-01', 180)));
     await outcome.then<PrescriptionDoc>(PRESCRIPTION_VERSIONS, 'p1:1', (doc) => assert.equal(doc.durationMinutes, 240));
     await outcome.in('t2').then<PrescriptionDoc>(PRESCRIPTION_VERSIONS, 'p1:1', (doc) => assert.equal(doc.durationMinutes, 180));
-    await given(otherCompany(issued(1, '2025-03-01'))).in('t1').thenAbsent(PRESCRIPTION_VERSIONS, 'p1:1');
+    await given(otherCompany(issued(1, '2025-03-01')))
+      .in('t1')
+      .thenAbsent(PRESCRIPTION_VERSIONS, 'p1:1');
   });
 });

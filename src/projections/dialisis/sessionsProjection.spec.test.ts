@@ -17,7 +17,14 @@ const refused = {
 const applied = { type: 'ConsequenceApplied', data: { kind: 'machine-use', itemId: 'm1', causeEventId: 'e7' } };
 const amended = {
   type: 'SessionAmended',
-  data: { block: 'post', changes: { pulse: 70 }, previous: { pulse: 74 }, reason: 'transcription', policyRevision: 4, returnsToValidation: true },
+  data: {
+    block: 'post',
+    changes: { pulse: 70 },
+    previous: { pulse: 74 },
+    reason: 'transcription',
+    policyRevision: 4,
+    returnsToValidation: true,
+  },
 };
 
 describe('dialisis sessions projection', () => {
@@ -25,7 +32,10 @@ describe('dialisis sessions projection', () => {
     const treated = session(...ready, started, reading(30), reading(10), ended(), { type: 'PostDialysisRecorded', data: post }, signed);
     await given(treated).then<SessionDoc>(SESSIONS, 's1', (doc) => {
       assert.equal(doc.status, 'signed');
-      assert.deepEqual(doc.readings.map((r) => r.at), [plus(10), plus(30)]);
+      assert.deepEqual(
+        doc.readings.map((r) => r.at),
+        [plus(10), plus(30)],
+      );
       assert.equal(doc.counts.readings, 2);
       assert.equal(doc.effectiveMinutes, 240);
       assert.equal(doc.equipment?.machineId, 'm1');
@@ -36,7 +46,13 @@ describe('dialisis sessions projection', () => {
   it('records the consequences of its end beside it, a refusal counted as an alert, the ETag left to the session stream', async () => {
     const outcome = given(session(...ready, started, ended()), consequences(applied, refused));
     await outcome.then<SessionDoc>(SESSIONS, 's1', (doc) => {
-      assert.deepEqual(doc.consequences.map((c) => [c.kind, c.outcome, c.code]), [['machine-use', 'applied', null], ['dialyzer-use', 'refused', 'dialyzer-expired']]);
+      assert.deepEqual(
+        doc.consequences.map((c) => [c.kind, c.outcome, c.code]),
+        [
+          ['machine-use', 'applied', null],
+          ['dialyzer-use', 'refused', 'dialyzer-expired'],
+        ],
+      );
       assert.equal(doc.counts.refusedConsequences, 1);
       assert.equal(doc.revision, 5);
     });
@@ -44,14 +60,25 @@ describe('dialisis sessions projection', () => {
   });
 
   it('an amendment of a validated record merges its block and sends it back to awaiting validation', async () => {
-    const history = session(...ready, started, ended(), { type: 'PostDialysisRecorded', data: post }, signed, validated, at(plus(400), amended, { actor: 'dr1' }));
+    const history = session(
+      ...ready,
+      started,
+      ended(),
+      { type: 'PostDialysisRecorded', data: post },
+      signed,
+      validated,
+      at(plus(400), amended, { actor: 'dr1' }),
+    );
     await given(history).then<SessionDoc>(SESSIONS, 's1', (doc) => {
       assert.equal(doc.post?.pulse, 70);
       assert.equal(doc.post?.scaleWeightKg, post.scaleWeightKg);
       assert.equal(doc.status, 'signed');
       assert.equal(doc.physicianValidation, null);
       assert.equal(doc.earlierValidations.length, 1);
-      assert.deepEqual(doc.amendments.map((a) => [a.block, a.at, a.by]), [['post', plus(400), 'dr1']]);
+      assert.deepEqual(
+        doc.amendments.map((a) => [a.block, a.at, a.by]),
+        [['post', plus(400), 'dr1']],
+      );
     });
   });
 
@@ -65,6 +92,8 @@ describe('dialisis sessions projection', () => {
     const outcome = given(session(...ready), otherCompany(...ready, started), signIn(started));
     await outcome.then<SessionDoc>(SESSIONS, 's1', (doc) => assert.equal(doc.status, 'checked-in'));
     await outcome.in('t2').then<SessionDoc>(SESSIONS, 's1', (doc) => assert.equal(doc.status, 'in-progress'));
-    await given(otherCompany(...ready)).in('t1').thenAbsent(SESSIONS, 's1');
+    await given(otherCompany(...ready))
+      .in('t1')
+      .thenAbsent(SESSIONS, 's1');
   });
 });

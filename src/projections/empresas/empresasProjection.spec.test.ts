@@ -10,14 +10,22 @@ const policy = streamOf('t1', 'policy', 't1');
 const location = streamOf('t1', 'location', 'l1');
 const otherCompany = streamOf('t2', 'location', 'l1');
 const adopted = { type: 'PolicyAdopted', data: { settings: DEFAULT_POLICY, policyRevision: -1 } };
-const opened = (name = 'Sede Norte') => ({ type: 'LocationOpened', data: { locationId: 'l1', name, address: null, registryCode: '00012345' } });
+const opened = (name = 'Sede Norte') => ({
+  type: 'LocationOpened',
+  data: { locationId: 'l1', name, address: null, registryCode: '00012345' },
+});
 
 describe('empresas projection', () => {
   it('adopts the policy, then follows its changes; settings it never recorded take their defaults', async () => {
     const { staff: _missing, ...older } = DEFAULT_POLICY;
     const changed = {
       type: 'PolicyChanged',
-      data: { settings: { ...older, shifts: { defaultCapacity: 12, patientsPerNurse: 3 } }, changed: ['/shifts'], reason: 'small room', policyRevision: 0 },
+      data: {
+        settings: { ...older, shifts: { defaultCapacity: 12, patientsPerNurse: 3 } },
+        changed: ['/shifts'],
+        reason: 'small room',
+        policyRevision: 0,
+      },
     };
     await given(policy(adopted, changed)).then<PolicyDoc>(COMPANY_POLICIES, 't1', (doc) => {
       assert.equal(doc.settings.shifts.defaultCapacity, 12);
@@ -36,11 +44,20 @@ describe('empresas projection', () => {
     );
     await given(history).then<LocationDoc>(LOCATIONS, 'l1', (doc) => {
       assert.deepEqual([doc.name, doc.sortName, doc.status], ['Ámbito Sur', 'ambito sur', 'open']);
-      assert.deepEqual(doc.stations.map((s) => [s.code, s.status, s.statusReason]), [['P1', 'inactive', 'leak']]);
+      assert.deepEqual(
+        doc.stations.map((s) => [s.code, s.status, s.statusReason]),
+        [['P1', 'inactive', 'leak']],
+      );
       assert.equal(doc.rooms.length, 1);
     });
-    await given(location(opened(), { type: 'LocationClosed', data: { reason: 'moved' } })).thenFind<LocationDoc>(LOCATIONS, { status: 'closed' }, (docs) =>
-      assert.deepEqual(docs.map((d) => d.closedReason), ['moved']),
+    await given(location(opened(), { type: 'LocationClosed', data: { reason: 'moved' } })).thenFind<LocationDoc>(
+      LOCATIONS,
+      { status: 'closed' },
+      (docs) =>
+        assert.deepEqual(
+          docs.map((d) => d.closedReason),
+          ['moved'],
+        ),
     );
   });
 

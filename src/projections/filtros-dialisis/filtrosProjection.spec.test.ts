@@ -16,7 +16,10 @@ const reserved = {
   type: 'DialyzerReservedForSession',
   data: { sessionId: 's1', patientId: 'p1', reservedAt: '2025-03-03T08:00:00.000Z', statusBefore: 'assigned', policyRevision: 1 },
 };
-const released = { type: 'DialyzerReservationReleased', data: { sessionId: 's1', reason: 'cancelled', releasedAt: '2025-03-03T08:30:00.000Z', status: 'assigned' } };
+const released = {
+  type: 'DialyzerReservationReleased',
+  data: { sessionId: 's1', reason: 'cancelled', releasedAt: '2025-03-03T08:30:00.000Z', status: 'assigned' },
+};
 const used = { type: 'DialyzerUsed', data: { sessionId: 's1', patientId: 'p1', useNumber: 1, maxUses: 12, policyRevision: 1 } };
 
 describe('filtros-dialisis projection', () => {
@@ -37,7 +40,10 @@ describe('filtros-dialisis projection', () => {
     });
     const discarded = { type: 'DialyzerDiscarded', data: { reason: 'max-uses-reached' } };
     await given(dialyzer(received(), assigned, discarded)).thenFind<DialyzerDoc>(DIALYZERS, { status: 'discarded' }, (docs) =>
-      assert.deepEqual(docs.map((d) => [d.id, d.discardReason]), [['d1', 'max-uses-reached']]),
+      assert.deepEqual(
+        docs.map((d) => [d.id, d.discardReason]),
+        [['d1', 'max-uses-reached']],
+      ),
     );
   });
 

@@ -13,7 +13,10 @@ const received = (lineId: string, lineType: string, model = 'AV-Set') => ({
   data: { lineId, lineType, model, lot: 'L1', serial: `S-${lineId}`, primingVolumeMl: 150, reusable: true, receivedOn: '2025-03-01' },
 });
 const assigned = { type: 'BloodlineAssignedToPatient', data: { patientId: 'p1', maxUses: 3, policyRevision: 1 } };
-const used = (useNumber: number) => ({ type: 'BloodlineUsed', data: { sessionId: `s${useNumber}`, patientId: 'p1', useNumber, maxUses: 3, policyRevision: 1 } });
+const used = (useNumber: number) => ({
+  type: 'BloodlineUsed',
+  data: { sessionId: `s${useNumber}`, patientId: 'p1', useNumber, maxUses: 3, policyRevision: 1 },
+});
 
 describe('lineas projection', () => {
   it('receives a line, assigns it and counts its uses and the uses left', async () => {
@@ -28,7 +31,12 @@ describe('lineas projection', () => {
     const undone = { type: 'BloodlinePairingUndone', data: { partnerId: 'v1' } };
     const outcome = given(arterial(received('a1', 'arterial'), paired, undone), venous(received('v1', 'venous')));
     await outcome.then<BloodlineDoc>(BLOODLINES, 'a1', (doc) => assert.equal(doc.partnerId, undefined));
-    await outcome.thenFind<BloodlineDoc>(BLOODLINES, { lineType: 'venous' }, (docs) => assert.deepEqual(docs.map((d) => d.id), ['v1']));
+    await outcome.thenFind<BloodlineDoc>(BLOODLINES, { lineType: 'venous' }, (docs) =>
+      assert.deepEqual(
+        docs.map((d) => d.id),
+        ['v1'],
+      ),
+    );
     const discarded = { type: 'BloodlineDiscarded', data: { reason: 'damaged' } };
     await given(arterial(received('a1', 'arterial'), discarded)).then<BloodlineDoc>(BLOODLINES, 'a1', (doc) =>
       assert.deepEqual([doc.status, doc.discardReason], ['discarded', 'damaged']),
@@ -45,6 +53,8 @@ describe('lineas projection', () => {
     const outcome = given(arterial(received('a1', 'arterial')), otherCompany(received('a1', 'arterial', 'Other')));
     await outcome.then<BloodlineDoc>(BLOODLINES, 'a1', (doc) => assert.equal(doc.model, 'AV-Set'));
     await outcome.in('t2').then<BloodlineDoc>(BLOODLINES, 'a1', (doc) => assert.equal(doc.model, 'Other'));
-    await given(otherCompany(received('a1', 'arterial'))).in('t1').thenAbsent(BLOODLINES, 'a1');
+    await given(otherCompany(received('a1', 'arterial')))
+      .in('t1')
+      .thenAbsent(BLOODLINES, 'a1');
   });
 });

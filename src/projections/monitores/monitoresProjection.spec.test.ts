@@ -7,7 +7,16 @@ import type { MachineDoc } from './machineDoc.js';
 const given = projectionSpec(monitoresProjection);
 const machine = streamOf('t1', 'machine', 'm1');
 const otherCompany = streamOf('t2', 'machine', 'm1');
-const fields = { code: 'M-01', serial: 'SN-1', brand: 'Fresenius', model: '4008S', locationId: 'l1', stationId: 's1', installDate: '2025-01-01', isolation: 'none' };
+const fields = {
+  code: 'M-01',
+  serial: 'SN-1',
+  brand: 'Fresenius',
+  model: '4008S',
+  locationId: 'l1',
+  stationId: 's1',
+  installDate: '2025-01-01',
+  isolation: 'none',
+};
 const registered = (code = 'M-01') => ({ type: 'MachineRegistered', data: { machineId: 'm1', ...fields, code } });
 const started = (sessionId: string) => ({
   type: 'MachineUseStarted',
@@ -17,7 +26,10 @@ const ended = (sessionId: string, hourMeter: number, sessionCount: number) => ({
   type: 'MachineUseEnded',
   data: { sessionId, operatingHours: 4, hourMeter, sessionCount, disinfectionRequired: true, policyRevision: 3 },
 });
-const disinfected = { type: 'MachineDisinfected', data: { method: 'heat', afterSessionId: 'ses1', performedAt: '2025-03-01T15:00:00.000Z' } };
+const disinfected = {
+  type: 'MachineDisinfected',
+  data: { method: 'heat', afterSessionId: 'ses1', performedAt: '2025-03-01T15:00:00.000Z' },
+};
 
 describe('monitores projection', () => {
   it('follows a machine through a use and its disinfection, counting hours and sessions', async () => {

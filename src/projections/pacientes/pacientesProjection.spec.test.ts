@@ -18,7 +18,15 @@ const dryWeight = (kg: number, effectiveDate: string, previous: number | null) =
 });
 const recorded = {
   type: 'NursingNoteRecorded',
-  data: { noteId: 'n1', patientId: 'p-1', authorId: 'nurse-1', version: 1, noteType: 'pre', text: 'Llega estable', occurredAt: '2025-03-03T07:50:00.000Z' },
+  data: {
+    noteId: 'n1',
+    patientId: 'p-1',
+    authorId: 'nurse-1',
+    version: 1,
+    noteType: 'pre',
+    text: 'Llega estable',
+    occurredAt: '2025-03-03T07:50:00.000Z',
+  },
 };
 const amended = {
   type: 'NursingNoteAmended',
@@ -27,25 +35,39 @@ const amended = {
 
 describe('pacientes projection', () => {
   it('registers a patient, then follows its status and its dry weight in force', async () => {
-    const changed = { type: 'PatientStatusChanged', data: { status: 'hospitalized', previousStatus: 'active', reason: 'neumonía', effectiveDate: '2025-03-05' } };
+    const changed = {
+      type: 'PatientStatusChanged',
+      data: { status: 'hospitalized', previousStatus: 'active', reason: 'neumonía', effectiveDate: '2025-03-05' },
+    };
     await given(patient(registered(), dryWeight(61, '2025-03-01', 62.5), changed)).then<PatientDoc>(PATIENTS, 'p-1', (doc) => {
       assert.equal(doc.familyNames, 'Quispe Huamán');
       assert.equal(doc.status, 'hospitalized');
       assert.equal(doc.dryWeightKg, 61);
-      assert.deepEqual(doc.dryWeightHistory.map((w) => w.dryWeightKg), [62.5, 61]);
+      assert.deepEqual(
+        doc.dryWeightHistory.map((w) => w.dryWeightKg),
+        [62.5, 61],
+      );
       assert.equal(doc.revision, 2);
     });
   });
 
   it('corrects demographics and keeps the later dry weight in force when an earlier one is back-dated', async () => {
-    const corrected = { type: 'PatientDataCorrected', data: { changes: { givenNames: 'María Josefa' }, previous: { givenNames: 'María José' } } };
+    const corrected = {
+      type: 'PatientDataCorrected',
+      data: { changes: { givenNames: 'María Josefa' }, previous: { givenNames: 'María José' } },
+    };
     const outcome = given(patient(registered(), corrected, dryWeight(61, '2025-03-01', 62.5), dryWeight(60, '2025-02-01', 61)));
     await outcome.then<PatientDoc>(PATIENTS, 'p-1', (doc) => {
       assert.equal(doc.givenNames, 'María Josefa');
       assert.match(doc.searchText, /josefa/);
       assert.equal(doc.dryWeightKg, 61);
     });
-    await outcome.thenFind<PatientDoc>(PATIENTS, { searchText: { $regex: /josefa/ } }, (docs) => assert.deepEqual(docs.map((d) => d.id), ['p-1']));
+    await outcome.thenFind<PatientDoc>(PATIENTS, { searchText: { $regex: /josefa/ } }, (docs) =>
+      assert.deepEqual(
+        docs.map((d) => d.id),
+        ['p-1'],
+      ),
+    );
   });
 
   it('spills a list past its cap into patientEntries, every entry reachable by its place', async () => {
@@ -68,13 +90,30 @@ describe('pacientes projection', () => {
       assert.equal(doc.version, 2);
       assert.equal(doc.amended, true);
     });
-    await outcome.thenFind<NoteVersionDoc>(NOTE_VERSIONS, { noteId: 'n1' }, (docs) => assert.deepEqual(docs.map((d) => [d.version, d.text]), [[1, 'Llega estable'], [2, 'Llega estable, edema leve']]), { sort: { version: 1 } });
+    await outcome.thenFind<NoteVersionDoc>(
+      NOTE_VERSIONS,
+      { noteId: 'n1' },
+      (docs) =>
+        assert.deepEqual(
+          docs.map((d) => [d.version, d.text]),
+          [
+            [1, 'Llega estable'],
+            [2, 'Llega estable, edema leve'],
+          ],
+        ),
+      { sort: { version: 1 } },
+    );
   });
 
   it('changes nothing when events are delivered again', async () => {
     const events = patient(registered(), dryWeight(61, '2025-03-01', 62.5));
     const twice = given(events, events[1]!);
-    await twice.then<PatientDoc>(PATIENTS, 'p-1', (doc) => assert.deepEqual(doc.dryWeightHistory.map((w) => w.dryWeightKg), [62.5, 61]));
+    await twice.then<PatientDoc>(PATIENTS, 'p-1', (doc) =>
+      assert.deepEqual(
+        doc.dryWeightHistory.map((w) => w.dryWeightKg),
+        [62.5, 61],
+      ),
+    );
     await given(events, note(recorded, amended)).thenIdempotent();
   });
 

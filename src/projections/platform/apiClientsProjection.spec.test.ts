@@ -16,10 +16,17 @@ const created = (clientId: string, companyId: string) => ({
 
 describe('platform api clients projection', () => {
   it('creates a client, stamps its tokens, then revokes it', async () => {
-    const token = { type: 'ApiClientTokenIssued', data: { tokenId: 'tk1', expiresAt: '2025-03-03T09:00:00.000Z' }, metadata: { occurredAt: '2025-03-03T08:30:00.000Z' } };
+    const token = {
+      type: 'ApiClientTokenIssued',
+      data: { tokenId: 'tk1', expiresAt: '2025-03-03T09:00:00.000Z' },
+      metadata: { occurredAt: '2025-03-03T08:30:00.000Z' },
+    };
     const revoked = { type: 'ApiClientRevoked', data: { at: '2025-03-04T00:00:00.000Z' } };
     await given(client(created('ac1', 't1'), token, revoked)).then<ApiClientDoc>(C, 'ac1', (doc) => {
-      assert.deepEqual([doc.status, doc.revokedAt, doc.lastTokenAt, doc.companyId], ['revoked', '2025-03-04T00:00:00.000Z', '2025-03-03T08:30:00.000Z', 't1']);
+      assert.deepEqual(
+        [doc.status, doc.revokedAt, doc.lastTokenAt, doc.companyId],
+        ['revoked', '2025-03-04T00:00:00.000Z', '2025-03-03T08:30:00.000Z', 't1'],
+      );
     });
   });
 
@@ -40,7 +47,12 @@ describe('platform api clients projection', () => {
 
   it("lists a company's clients only, all kept in the platform scope", async () => {
     const outcome = given(client(created('ac1', 't1')), otherCompanys(created('ac2', 't2')));
-    await outcome.thenFind<ApiClientDoc>(C, { companyId: 't1' }, (docs) => assert.deepEqual(docs.map((d) => d.id), ['ac1']));
+    await outcome.thenFind<ApiClientDoc>(C, { companyId: 't1' }, (docs) =>
+      assert.deepEqual(
+        docs.map((d) => d.id),
+        ['ac1'],
+      ),
+    );
     await outcome.in('t1').thenAbsent(C, 'ac1');
   });
 });

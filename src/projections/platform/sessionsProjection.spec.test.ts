@@ -34,7 +34,10 @@ describe('platform sessions projection', () => {
       { type: 'LoggedOut', data: { at: '2025-03-03T10:00:00.000Z' } },
     );
     await given(history).then<SessionDoc>(C, 'sess1', (doc) => {
-      assert.deepEqual([doc.companyId, doc.lastActivityAt, doc.endedReason, doc.endedAt], ['t1', '2025-03-03T09:00:00.000Z', 'logout', '2025-03-03T10:00:00.000Z']);
+      assert.deepEqual(
+        [doc.companyId, doc.lastActivityAt, doc.endedReason, doc.endedAt],
+        ['t1', '2025-03-03T09:00:00.000Z', 'logout', '2025-03-03T10:00:00.000Z'],
+      );
     });
   });
 
@@ -54,7 +57,12 @@ describe('platform sessions projection', () => {
 
   it("keeps sessions in the platform scope, a user's own found by user; a dialysis session's start is not a sign-in", async () => {
     const outcome = given(signIn(started('sess1', 'u1')), otherUser(started('sess2', 'u2')), dialysisSession(started('sess3', 'u3')));
-    await outcome.thenFind<SessionDoc>(C, { userId: 'u1' }, (docs) => assert.deepEqual(docs.map((d) => d.id), ['sess1']));
+    await outcome.thenFind<SessionDoc>(C, { userId: 'u1' }, (docs) =>
+      assert.deepEqual(
+        docs.map((d) => d.id),
+        ['sess1'],
+      ),
+    );
     await outcome.thenAbsent(C, 'sess3');
     await outcome.in('t1').thenAbsent(C, 'sess3');
   });

@@ -9,8 +9,21 @@ const given = projectionSpec(usersProjection);
 const user = streamOf(PLATFORM_DOCS, 'user', 'u1');
 const other = streamOf(PLATFORM_DOCS, 'user', 'u2');
 const C = USERS.collection;
-const invited = { type: 'UserInvited', data: { userId: 'u1', email: 'ana@clinic.pe', name: 'Ana', activationHash: 'h', activationExpiresAt: '2025-03-10T00:00:00.000Z', companyId: 't1' } };
-const registered = { type: 'UserRegistered', data: { userId: 'u2', email: 'root@clinic.pe', name: 'Root', passwordHash: 'h', platformAdmin: true } };
+const invited = {
+  type: 'UserInvited',
+  data: {
+    userId: 'u1',
+    email: 'ana@clinic.pe',
+    name: 'Ana',
+    activationHash: 'h',
+    activationExpiresAt: '2025-03-10T00:00:00.000Z',
+    companyId: 't1',
+  },
+};
+const registered = {
+  type: 'UserRegistered',
+  data: { userId: 'u2', email: 'root@clinic.pe', name: 'Root', passwordHash: 'h', platformAdmin: true },
+};
 const accepted = (challengeId: string) => ({ type: 'TotpCodeAccepted', data: { challengeId, timeStep: 1 } });
 
 describe('platform users projection', () => {
@@ -24,12 +37,19 @@ describe('platform users projection', () => {
       accepted('step-up:c2'),
     );
     await given(history).then<UserDoc>(C, 'u1', (doc) => {
-      assert.deepEqual([doc.activated, doc.platformAdmin, doc.totpStatus, doc.lastSignInAt], [true, false, 'confirmed', '2025-03-04T09:00:00.000Z']);
+      assert.deepEqual(
+        [doc.activated, doc.platformAdmin, doc.totpStatus, doc.lastSignInAt],
+        [true, false, 'confirmed', '2025-03-04T09:00:00.000Z'],
+      );
     });
   });
 
   it('a password change and a second-factor reset invalidate earlier sessions but the one that changed it; deactivation', async () => {
-    const changed = { type: 'PasswordChanged', data: { passwordHash: 'h2' }, metadata: { sessionId: 'sess-9', occurredAt: '2025-03-05T10:00:00.000Z' } };
+    const changed = {
+      type: 'PasswordChanged',
+      data: { passwordHash: 'h2' },
+      metadata: { sessionId: 'sess-9', occurredAt: '2025-03-05T10:00:00.000Z' },
+    };
     await given(other(registered, changed)).then<UserDoc>(C, 'u2', (doc) => {
       assert.deepEqual([doc.credentialsChangedAt, doc.credentialsKeptSession], ['2025-03-05T10:00:00.000Z', 'sess-9']);
     });
@@ -47,7 +67,12 @@ describe('platform users projection', () => {
 
   it('keeps accounts in the platform scope, found by e-mail, never in a company', async () => {
     const outcome = given(user(invited), other(registered));
-    await outcome.thenFind<UserDoc>(C, { email: 'ana@clinic.pe' }, (docs) => assert.deepEqual(docs.map((d) => d.id), ['u1']));
+    await outcome.thenFind<UserDoc>(C, { email: 'ana@clinic.pe' }, (docs) =>
+      assert.deepEqual(
+        docs.map((d) => d.id),
+        ['u1'],
+      ),
+    );
     await outcome.in('t1').thenAbsent(C, 'u1');
   });
 });

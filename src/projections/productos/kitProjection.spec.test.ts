@@ -6,7 +6,10 @@ import { SUPPLY_KITS, kitProjection, type SupplyKitDoc } from './kitProjection.j
 const given = projectionSpec(kitProjection);
 const kit = streamOf('t1', 'supplyKit', 'k1');
 const otherCompany = streamOf('t2', 'supplyKit', 'k1');
-const set = (quantity: number) => ({ type: 'SupplyKitSet', data: { kitId: 'k1', warehouseId: 'w1', items: [{ productId: 'pr1', quantity }] } });
+const set = (quantity: number) => ({
+  type: 'SupplyKitSet',
+  data: { kitId: 'k1', warehouseId: 'w1', items: [{ productId: 'pr1', quantity }] },
+});
 const removed = { type: 'SupplyKitRemoved', data: { kitId: 'k1' } };
 
 describe('productos kits projection', () => {
@@ -36,6 +39,8 @@ describe('productos kits projection', () => {
     const outcome = given(kit(set(2)), otherCompany(set(9)));
     await outcome.then<SupplyKitDoc>(SUPPLY_KITS, 'k1', (doc) => assert.equal(doc.items[0]?.quantity, 2));
     await outcome.in('t2').then<SupplyKitDoc>(SUPPLY_KITS, 'k1', (doc) => assert.equal(doc.items[0]?.quantity, 9));
-    await given(otherCompany(set(2))).in('t1').thenAbsent(SUPPLY_KITS, 'k1');
+    await given(otherCompany(set(2)))
+      .in('t1')
+      .thenAbsent(SUPPLY_KITS, 'k1');
   });
 });

@@ -45,24 +45,46 @@ const issued = (movementId: string, quantity: number, after: number) => ({
 
 describe('productos projection', () => {
   it('creates a product and a warehouse, then receives and issues stock: the total, the lot balance and the ledger', async () => {
-    const warehouseCreated = { type: 'WarehouseCreated', data: { warehouseId: 'w1', locationId: 'l1', code: 'ALM-1', name: 'Principal', kind: 'main' } };
+    const warehouseCreated = {
+      type: 'WarehouseCreated',
+      data: { warehouseId: 'w1', locationId: 'l1', code: 'ALM-1', name: 'Principal', kind: 'main' },
+    };
     const outcome = given(product(created()), warehouse(warehouseCreated), stock(received('mv1', 20, 20), issued('mv2', 12, 8)));
     await outcome.then<ProductDoc>(PRODUCTS, 'pr1', (doc) => {
       assert.deepEqual([doc.stock, doc.belowMinimum, doc.revision], [8, true, 0]);
     });
     await outcome.then<WarehouseDoc>(WAREHOUSES, 'w1', (doc) => assert.equal(doc.codeKey, 'alm-1'));
     await outcome.then<BalanceDoc>(BALANCES, 'pr1_w1_L1', (doc) => assert.equal(doc.quantity, 8));
-    await outcome.thenFind<KardexDoc>(KARDEX, { productId: 'pr1' }, (docs) => assert.deepEqual(docs.map((d) => [d.type, d.quantity]), [['StockReceived', 20], ['StockIssued', -12]]), {
-      sort: { seq: 1 },
-    });
+    await outcome.thenFind<KardexDoc>(
+      KARDEX,
+      { productId: 'pr1' },
+      (docs) =>
+        assert.deepEqual(
+          docs.map((d) => [d.type, d.quantity]),
+          [
+            ['StockReceived', 20],
+            ['StockIssued', -12],
+          ],
+        ),
+      {
+        sort: { seq: 1 },
+      },
+    );
   });
 
   it('a correction changes the product, keeping its stock; a deactivation marks it inactive', async () => {
-    const corrected = { type: 'ProductCorrected', data: { changes: { minimumStock: 5, name: 'Suero 0.9 %' }, previous: { minimumStock: 10, name: 'Suero fisiológico' } } };
+    const corrected = {
+      type: 'ProductCorrected',
+      data: { changes: { minimumStock: 5, name: 'Suero 0.9 %' }, previous: { minimumStock: 10, name: 'Suero fisiológico' } },
+    };
     const deactivated = { type: 'ProductDeactivated', data: { reason: 'discontinued' } };
-    await given(product(created()), stock(received('mv1', 8, 8)), product(corrected, deactivated)).then<ProductDoc>(PRODUCTS, 'pr1', (doc) => {
-      assert.deepEqual([doc.name, doc.minimumStock, doc.stock, doc.belowMinimum, doc.active], ['Suero 0.9 %', 5, 8, false, false]);
-    });
+    await given(product(created()), stock(received('mv1', 8, 8)), product(corrected, deactivated)).then<ProductDoc>(
+      PRODUCTS,
+      'pr1',
+      (doc) => {
+        assert.deepEqual([doc.name, doc.minimumStock, doc.stock, doc.belowMinimum, doc.active], ['Suero 0.9 %', 5, 8, false, false]);
+      },
+    );
   });
 
   it('changes nothing when events are delivered again: a movement is counted once', async () => {

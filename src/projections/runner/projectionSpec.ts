@@ -1,8 +1,9 @@
 // Given events / then documents: how projection specs read (Emmett's PostgreSQLProjectionSpec, Marten's projection
 // tests), the read-side twin of src/commands/givenWhenThen.ts. The events go through the runner's own batch
 // (ProjectionBatch: the type filter, the redelivery guard, the undo on a throw, the write-back) into a real embedded
-// read store, numbered as the log would number them. An event listed twice is delivered twice, as after a restart
-// from an older checkpoint: its second delivery must change nothing.
+// read store, numbered as the log would number them. An event listed again is delivered again through a new batch
+// starting just before it, as after a restart from an older checkpoint (list the events after it too for the runner's
+// whole replay): its second delivery must change nothing. `thenIdempotent` replays everything from the start.
 import assert from 'node:assert/strict';
 import { streamName, tenantOfStream, type EventMetadata, type RecordedEvent } from '../../stores/eventStore.js';
 import { createEmbeddedReadStore } from '../../stores/embedded/embeddedReadStore.js';
