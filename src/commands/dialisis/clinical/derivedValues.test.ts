@@ -158,6 +158,15 @@ describe('derived values of a session', () => {
       assert.deepEqual([values.spKtV, values.eKtV, values.ufRateMlKgH], [roundTo2(sp), roundTo2(sp - (0.6 * sp) / 3.75 + 0.03), 11.4]);
     });
 
+    it("given the machine's effective minutes, when derived, then stdKt/V takes them too, as the eKt/V it comes from", () => {
+      const values = derivedValues({ ...session, post: { ...session.post!, machineEffectiveMinutes: 180 } });
+      // FHN/Leypoldt at t = 180 min, thrice weekly, from the eKt/V of the same 3 h (not the 240 min of the clock).
+      const sp = -Math.log(25 / 70 - 0.008 * 3) + ((4 - 3.5 * (25 / 70)) * 3) / 70;
+      const e = sp - (0.6 * sp) / 3 + 0.03;
+      const removed = 1 - Math.exp(-e);
+      assert.equal(values.stdKtV, roundTo2((10080 * removed) / 180 / (removed / e + 10080 / (3 * 180) - 1)));
+    });
+
     it('given 1 effective minute, when derived, then URR, Kt/V and UF rate are withheld as short-session', () => {
       const values = derivedValues({ ...session, effectiveMinutes: 1, plausibility: policy });
       assert.deepEqual([values.urrPercent, values.spKtV, values.eKtV, values.ufRateMlKgH], [null, null, null, null]);
