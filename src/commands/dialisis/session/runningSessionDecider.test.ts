@@ -69,4 +69,23 @@ describe('one running session per patient', () => {
     given(claimed('morning')).when(release('afternoon')).then();
     given().when(release('morning')).then();
   });
+
+  it('a session charted after the fact, stated to start before the running one began, is let in without taking the claim', () => {
+    const running = { sessionId: 'today', status: 'in-progress' as const, startedAt: at(-30), graceSeconds: 120 };
+    const backEntry = (startedAt: string): RunningSessionCommand => ({
+      type: 'ClaimRunningSession',
+      data: { sessionId: 'yesterday', startedAt, holder: running },
+      at: at(0),
+      actor: 'u1',
+      aggregateId: 'p1',
+      tenantId: 't1',
+    });
+    given(claimed('today', -30))
+      .when(backEntry(at(-24 * 60)))
+      .then();
+    // Stated after the running one began: the two would overlap.
+    given(claimed('today', -30))
+      .when(backEntry(at(-10)))
+      .thenError('patient-session-in-progress');
+  });
 });

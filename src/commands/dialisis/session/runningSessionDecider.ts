@@ -16,10 +16,12 @@ export interface HolderFacts {
   sessionId: string;
   status: SessionStatus | null;
   graceSeconds: number;
+  /** When the holder's treatment began; absent or null before its start. */
+  startedAt?: string | null;
 }
 
 export type RunningSessionCommand =
-  | CommandEnvelope<'ClaimRunningSession', { sessionId: string; holder?: HolderFacts }>
+  | CommandEnvelope<'ClaimRunningSession', { sessionId: string; holder?: HolderFacts; startedAt?: string }>
   | CommandEnvelope<'ReleaseRunningSession', { sessionId: string; reason: string }>;
 
 export interface RunningSessionState {
@@ -28,6 +30,13 @@ export interface RunningSessionState {
 
 const RUNNING: readonly (SessionStatus | null)[] = ['in-progress', 'paused'];
 const NOT_YET_STARTED: readonly (SessionStatus | null)[] = ['scheduled', 'checked-in'];
+
+/**
+ * A session charted after the fact (issue 21 item 1), stated to start before the running holder began, does not overlap it
+ * (the end writes hold its end before that instant): it is let in, the holder keeping the claim.
+ */
+export const chartedBefore = (stated: string | undefined, holder: HolderFacts | undefined): boolean =>
+  stated !== undefined && !!holder?.startedAt && RUNNING.includes(holder.status) && Date.parse(stated) < Date.parse(holder.startedAt);
 
 /** The holder keeps the claim while it runs, or while its start may still be finishing; unknown facts keep it too. */
 function stillHeld(state: RunningSessionState, facts: HolderFacts | undefined, at: string): boolean {
@@ -58,6 +67,7 @@ export const runningSessionDecider: Decider<RunningSessionCommand, RunningSessio
         if (state.holder?.sessionId === sessionId) return []; // a retry of the same start
         const claimed: RunningSessionEvent = { type: 'RunningSessionClaimed', data: { sessionId, claimedAt: command.at } };
         if (state.holder === null) return [claimed];
+        if (holder?.sessionId === state.holder.sessionId && chartedBefore(command.data.startedAt, holder)) return [];
         if (stillHeld(state, holder, command.at)) {
           throw rule(PATIENT_SESSION_IN_PROGRESS, 'the patient already has a session in progress', {
             sessionId: state.holder.sessionId,

@@ -5,7 +5,7 @@ import { LIMITS } from '../../../limits.js';
 import type { AppServices } from '../../../services.js';
 import { streamName } from '../../../stores/eventStore.js';
 import { sessionDecider } from './sessionDecider.js';
-import { runningSessionDecider, type HolderFacts } from './runningSessionDecider.js';
+import { chartedBefore, runningSessionDecider, type HolderFacts } from './runningSessionDecider.js';
 
 const guardStream = (tenantId: string, patientId: string): string => streamName(tenantId, runningSessionDecider.category, patientId);
 
@@ -15,24 +15,48 @@ async function holderFacts(services: AppServices, tenantId: string, patientId: s
   if (!state.holder) return null;
   const { sessionId } = state.holder;
   const { state: session } = await loadAggregate(services.events, sessionDecider, streamName(tenantId, sessionDecider.category, sessionId));
-  return { sessionId, status: session.exists ? session.status : null, graceSeconds: LIMITS.sessionClaims.orphanGraceSeconds };
+  const status = session.exists ? session.status : null;
+  return { sessionId, status, startedAt: session.startedAt, graceSeconds: LIMITS.sessionClaims.orphanGraceSeconds };
 }
 
-/** Another session of the patient holding the claim now (for the start's judged-first refusal), or null. */
+/**
+ * Another session of the patient holding the claim now (for the start's judged-first refusal), or null; a start stated
+ * before that one began (a session charted after the fact) does not overlap it.
+ */
 export async function otherRunningSession(
   services: AppServices,
   tenantId: string,
   patientId: string,
   sessionId: string,
+  statedStart?: string,
 ): Promise<string | null> {
   const facts = await holderFacts(services, tenantId, patientId);
-  return facts && facts.sessionId !== sessionId && (facts.status === 'in-progress' || facts.status === 'paused') ? facts.sessionId : null;
+  if (!facts || chartedBefore(statedStart, facts)) return null;
+  return facts.sessionId !== sessionId && (facts.status === 'in-progress' || facts.status === 'paused') ? facts.sessionId : null;
+}
+
+/** The start of the patient's running session other than this one, when this one began before it; else null. */
+export async function runningSinceAfter(
+  services: AppServices,
+  tenantId: string,
+  patientId: string,
+  session: { sessionId: string; startedAt: string | null },
+): Promise<string | null> {
+  const facts = await holderFacts(services, tenantId, patientId);
+  if (!facts || facts.sessionId === session.sessionId || !session.startedAt) return null;
+  return chartedBefore(session.startedAt, facts) ? facts.startedAt! : null;
 }
 
 /** Claims the patient for this session (409 patient-session-in-progress while another one runs). */
-export async function claimRunningSession(services: AppServices, ctx: CommandContext, patientId: string, sessionId: string): Promise<void> {
+export async function claimRunningSession(
+  services: AppServices,
+  ctx: CommandContext,
+  patientId: string,
+  sessionId: string,
+  statedStart?: string,
+): Promise<void> {
   const holder = await holderFacts(services, ctx.tenantId, patientId);
-  const data = { sessionId, ...(holder ? { holder } : {}) };
+  const data = { sessionId, ...(holder ? { holder } : {}), ...(statedStart ? { startedAt: statedStart } : {}) };
   await handleCommand(services.events, runningSessionDecider, { type: 'ClaimRunningSession', aggregateId: patientId, data }, ctx);
 }
 
