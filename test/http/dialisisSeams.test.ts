@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { expectStatus, pointers, startDialisisWorld, type Answer, type DialisisWorld, type Json } from './dialisisWorld.js';
 import { allText, open } from './pdfRead.js';
+import { clientBody, contractBody } from './clientesWorld.js';
 import { MINUTE, postBlock, preBlock, safetyChecks, sessionSteps, type SessionSteps } from './dialisisSessionSteps.js';
 
 const round = (value: number, decimals: number): number => Math.round(value * 10 ** decimals) / 10 ** decimals;
@@ -199,5 +200,46 @@ describe('Dialisis seams between the items of issue 21 over HTTP', () => {
     const pre = expectStatus(await nurse(`${path}/pre-dialisis`, preBlock()), 200);
     const flag = ((pre.body.clinical as Json).flags as Json[]).find((f) => f.code === 'expected-uf-rate-above-maximum');
     assert.equal(flag?.value, round(7500 / 58 / 4, 1));
+  });
+
+  it("(f) a refused start holds no unit and no machine: by the running-session rule, or by the payer's last unit", async () => {
+    const clientId = expectStatus(await s.post(w.a, '/clientes', clientBody()), 201).body.id as string;
+    const terms = contractBody({ validFrom: w.dateIn(-365), withoutAuthorization: 'block' });
+    delete terms.validTo;
+    expectStatus(await s.post(w.a, `/clientes/${clientId}/contratos`, terms), 201);
+    const id = await s.prescribedPatient({ coverages: [{ clientId, memberNumber: 'M-21', validFrom: w.dateIn(-365) }] });
+    const authorization = { patientId: id, code: 'AUT-SEAM', validFrom: w.dateIn(-2), validTo: w.dateIn(30), sessionsAuthorized: 2 };
+    const authId = expectStatus(await s.post(w.a, `/clientes/${clientId}/autorizaciones`, authorization), 201).body.id as string;
+    const units = async (): Promise<Json> => {
+      const a = expectStatus(await s.get(`/clientes/${clientId}/autorizaciones/${authId}`), 200).body;
+      return { used: a.used, reserved: a.reserved, remaining: a.remaining };
+    };
+    await startedAt(id, 30);
+    // Refused by one running session per patient: the second unit stays free, its machine too.
+    const second = await s.extraSession(id);
+    await s.readyToStart(second);
+    const machineId = await s.readyMachine();
+    const refused = await nurse(`${s.sessionPath(second)}/inicio`, { machineId, stationId: w.stationA.stationId });
+    expectStatus(refused, 409, 'session-may-not-start');
+    assert.deepEqual(await units(), { used: 0, reserved: 1, remaining: 1 });
+    assert.equal(expectStatus(await s.get(`/monitores/${machineId}`), 200).body.status, 'available');
+    // A session of yesterday charted now takes the last unit; a third start finds none left.
+    const shiftId = await w.createShift(w.a);
+    const past = { patientId: id, date: w.dateIn(-1), shiftId, kind: 'extra', reason: 'Downtime', requestedBy: w.physician.staffId };
+    const created = expectStatus(await w.extraSession(w.a, { ...past, lateEntryReason: 'Charted after a system downtime' }), 201);
+    const backPath = s.sessionPath(created.body.sessionId as string);
+    await s.readyToStart(created.body.sessionId as string);
+    const back = { machineId: await s.readyMachine(), stationId: w.stationA.stationId, startedAt: s.at(24 * 60) };
+    expectStatus(await nurse(`${backPath}/inicio`, back), 200);
+    assert.deepEqual(await units(), { used: 0, reserved: 2, remaining: 0 });
+    const other = expectStatus(await w.extraSession(w.a, { ...past, shiftId: await w.createShift(w.a), lateEntryReason: 'Downtime' }), 201);
+    await s.readyToStart(other.body.sessionId as string);
+    const none = { machineId: await s.readyMachine(), stationId: w.stationA.stationId, startedAt: s.at(23 * 60) };
+    const noUnit = expectStatus(await nurse(`${s.sessionPath(other.body.sessionId as string)}/inicio`, none), 409, 'session-may-not-start');
+    // Nor may two sessions charted after the fact run at once beside today's.
+    assert.deepEqual((noUnit.body.reasons as Json).session, ['patient-session-in-progress']);
+    assert.ok((noUnit.body.reasons as Json).payer, JSON.stringify(noUnit.body));
+    assert.equal(expectStatus(await s.get(`/monitores/${none.machineId}`), 200).body.status, 'available');
+    assert.deepEqual(await units(), { used: 0, reserved: 2, remaining: 0 });
   });
 });

@@ -11,9 +11,23 @@ const guardStream = (tenantId: string, patientId: string): string => streamName(
 
 /** The session holding the patient's claim and its status now, or null when the patient is free. */
 async function holderFacts(services: AppServices, tenantId: string, patientId: string): Promise<HolderFacts | null> {
+  return (await guardFacts(services, tenantId, patientId)).holder;
+}
+
+/** Facts of the holder and of the session charted beside it (issue 21 item 1). */
+async function guardFacts(
+  services: AppServices,
+  tenantId: string,
+  patientId: string,
+): Promise<{ holder: HolderFacts | null; charting: HolderFacts | null }> {
   const { state } = await loadAggregate(services.events, runningSessionDecider, guardStream(tenantId, patientId));
-  if (!state.holder) return null;
-  const { sessionId } = state.holder;
+  const factsOf = (c: { sessionId: string } | null | undefined): Promise<HolderFacts | null> =>
+    c ? sessionFacts(services, tenantId, c.sessionId) : Promise.resolve(null);
+  const [holder, charting] = await Promise.all([factsOf(state.holder), factsOf(state.charting)]);
+  return { holder, charting };
+}
+
+async function sessionFacts(services: AppServices, tenantId: string, sessionId: string): Promise<HolderFacts> {
   const { state: session } = await loadAggregate(services.events, sessionDecider, streamName(tenantId, sessionDecider.category, sessionId));
   const status = session.exists ? session.status : null;
   return { sessionId, status, startedAt: session.startedAt, graceSeconds: LIMITS.sessionClaims.orphanGraceSeconds };
@@ -30,9 +44,12 @@ export async function otherRunningSession(
   sessionId: string,
   statedStart?: string,
 ): Promise<string | null> {
-  const facts = await holderFacts(services, tenantId, patientId);
-  if (!facts || chartedBefore(statedStart, facts)) return null;
-  return facts.sessionId !== sessionId && (facts.status === 'in-progress' || facts.status === 'paused') ? facts.sessionId : null;
+  const { holder: facts, charting } = await guardFacts(services, tenantId, patientId);
+  const runs = (f: HolderFacts | null): f is HolderFacts =>
+    !!f && f.sessionId !== sessionId && (f.status === 'in-progress' || f.status === 'paused');
+  // Charted beside the running one: one at a time.
+  if (facts && chartedBefore(statedStart, facts)) return runs(charting) ? charting.sessionId : null;
+  return runs(facts) ? facts.sessionId : null;
 }
 
 /** The start of the patient's running session other than this one, when this one began before it; else null. */
@@ -55,8 +72,13 @@ export async function claimRunningSession(
   sessionId: string,
   statedStart?: string,
 ): Promise<void> {
-  const holder = await holderFacts(services, ctx.tenantId, patientId);
-  const data = { sessionId, ...(holder ? { holder } : {}), ...(statedStart ? { startedAt: statedStart } : {}) };
+  const { holder, charting } = await guardFacts(services, ctx.tenantId, patientId);
+  const data = {
+    sessionId,
+    ...(holder ? { holder } : {}),
+    ...(charting ? { charting } : {}),
+    ...(statedStart ? { startedAt: statedStart } : {}),
+  };
   await handleCommand(services.events, runningSessionDecider, { type: 'ClaimRunningSession', aggregateId: patientId, data }, ctx);
 }
 
