@@ -242,4 +242,27 @@ describe('Dialisis seams between the items of issue 21 over HTTP', () => {
     assert.equal(expectStatus(await s.get(`/monitores/${none.machineId}`), 200).body.status, 'available');
     assert.deepEqual(await units(), { used: 0, reserved: 2, remaining: 0 });
   });
+
+  it('(j) an interruption before any treatment is neither billed nor consumed, even once the nurse has signed it', async () => {
+    const clientId = expectStatus(await s.post(w.a, '/clientes', clientBody()), 201).body.id as string;
+    const terms = contractBody({ validFrom: w.dateIn(-365), withoutAuthorization: 'flag' });
+    delete terms.validTo;
+    expectStatus(await s.post(w.a, `/clientes/${clientId}/contratos`, terms), 201);
+    const id = await s.prescribedPatient({ coverages: [{ clientId, memberNumber: 'M-21', validFrom: w.dateIn(-365) }] });
+    const authorization = { patientId: id, code: 'AUT-CUT', validFrom: w.dateIn(-2), validTo: w.dateIn(30), sessionsAuthorized: 2 };
+    const authId = expectStatus(await s.post(w.a, `/clientes/${clientId}/autorizaciones`, authorization), 201).body.id as string;
+    const untreated = await s.startedSession(id);
+    const stopped = expectStatus(await nurse(`${untreated.path}/interrupcion`, { reasonCode: 'access-problem' }), 200);
+    await s.processed(stopped);
+    assert.equal(stopped.body.effectiveMinutes, 0);
+    const signed = expectStatus(await nurse(`${untreated.path}/firma`, { code: await w.stepUpCode(w.nurse) }), 200);
+    assert.equal(derivedOf(signed).spKtV, null);
+    const consume = { sessionId: untreated.sessionId, date: s.today() };
+    expectStatus(await s.post(w.a, `/clientes/${clientId}/autorizaciones/${authId}/consumos`, consume), 409, 'session-not-ended');
+    const month = s.today().slice(0, 7);
+    const report = expectStatus(await s.get(`/clientes/${clientId}/reporte-mensual?mes=${month}`), 200).body;
+    assert.equal((report.rows as Json[]).filter((r) => r.sessionId === untreated.sessionId).length, 0, JSON.stringify(report.rows));
+    const units = expectStatus(await s.get(`/clientes/${clientId}/autorizaciones/${authId}`), 200).body;
+    assert.deepEqual([units.used, units.remaining], [0, 2]);
+  });
 });
