@@ -265,4 +265,19 @@ describe('Dialisis seams between the items of issue 21 over HTTP', () => {
     const units = expectStatus(await s.get(`/clientes/${clientId}/autorizaciones/${authId}`), 200).body;
     assert.deepEqual([units.used, units.remaining], [0, 2]);
   });
+
+  it('(j) corrected times of an interrupted session correct its lost treatment time too', async () => {
+    const { path } = await startedAt(await patient(), 60);
+    const cut = expectStatus(await nurse(`${path}/interrupcion`, { reasonCode: 'access-problem', interruptedAt: s.at(0) }), 200);
+    assert.deepEqual([cut.body.effectiveMinutes, (cut.body.interruption as Json).lostMinutes], [60, 180]);
+    const signed = expectStatus(await nurse(`${path}/firma`, { code: await w.stepUpCode(w.nurse) }), 200);
+    // The start was clicked 30 minutes late: 90 minutes were given, 150 of the prescribed 240 lost.
+    const earlier = new Date(Date.parse(signed.body.startedAt as string) - 30 * MINUTE).toISOString();
+    const amend = { block: 'times', changes: { startedAt: earlier }, reason: 'Start clicked late', code: await w.stepUpCode(w.nurse) };
+    const amended = expectStatus(await s.post(w.nurse.token, `${path}/enmiendas`, amend, { 'If-Match': signed.headers.get('etag')! }), 200);
+    assert.deepEqual([amended.body.effectiveMinutes, (amended.body.interruption as Json).lostMinutes], [90, 150]);
+    const lost = ((amended.body.clinical as Json).flags as Json[]).find((f) => f.code === 'treatment-time-lost');
+    assert.equal(lost?.value, 150);
+    assert.ok((await sheetText(path)).includes('150 min perdidos'));
+  });
 });
