@@ -50,6 +50,25 @@ describe('derived values of a session', () => {
     });
   });
 
+  it('nPCR tells the long interval apart as the longInterval flag does: 51 h mid-week (two shifts apart) is short, 68 h long', () => {
+    const sp = -Math.log(25 / 70 - 0.008 * 4) + ((4 - 3.5 * (25 / 70)) * 3) / 70;
+    const npcr = ([a, b, c]: number[]): number => roundTo2(70 / (a! + b! * sp + c! / sp) + 0.168);
+    const midWeek = derivedValues({ ...session, interdialyticHours: 51 });
+    assert.deepEqual([midWeek.longInterval, midWeek.nPcrGKgDay], [false, npcr([25.8, 1.15, 56.4])]);
+    const weekend = derivedValues({ ...session, interdialyticHours: 68 });
+    assert.deepEqual([weekend.longInterval, weekend.nPcrGKgDay], [true, npcr([36.3, 5.48, 53.5])]);
+    // Twice weekly: Monday to Thursday (68 h) is its short interval, Thursday to Monday (92 h) its long one.
+    const twice = { ...session, prescription: { ...session.prescription!, frequencyPerWeek: 2 } };
+    assert.equal(
+      derivedValues({ ...twice, interdialyticHours: 68 }).nPcrGKgDay,
+      derivedValues({ ...twice, interdialyticDays: 3 }).nPcrGKgDay,
+    );
+    assert.equal(
+      derivedValues({ ...twice, interdialyticHours: 92 }).nPcrGKgDay,
+      derivedValues({ ...twice, interdialyticDays: 4 }).nPcrGKgDay,
+    );
+  });
+
   it('twice weekly: stdKt/V with the residual urea clearance recorded on the prescription, nPCR after the 3-day interval', () => {
     const kru = { mlMin: 3, measuredOn: '2025-03-01' };
     const twice = { ...session, prescription: { ...session.prescription!, frequencyPerWeek: 2, residualUreaClearance: kru } };

@@ -205,9 +205,18 @@ function weeklyValues(
         preBunMgDl: pre!.preBunMgDl!,
         spKtV: sp,
         sessionsPerWeek: perWeek,
-        // Calendar days of the gap (Friday's end to Monday's start, 68 h, is the 3-day interval) when not stated.
-        interdialyticDays: interdialyticDays ?? (typeof interdialyticHours === 'number' ? Math.ceil(interdialyticHours / 24) : null),
+        interdialyticDays: interdialyticDays ?? intervalDays(interdialyticHours),
       }),
     ),
   };
+}
+
+/**
+ * Days of the gap when not stated, told long or short as longInterval is (LONG_INTERVAL_HOURS): Friday's end to Monday's
+ * start (68 h) is 3 days, a mid-week gap two shifts apart (51 h) 2; twice weekly, Monday to Thursday 3 and Thursday to Monday 4.
+ */
+function intervalDays(hours: number | null | undefined): number | null {
+  if (typeof hours !== 'number') return null;
+  const days = Math.round(hours / 24);
+  return hours >= LONG_INTERVAL_HOURS ? Math.max(3, days) : Math.min(2, Math.max(1, days));
 }
