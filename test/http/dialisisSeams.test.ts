@@ -280,4 +280,19 @@ describe('Dialisis seams between the items of issue 21 over HTTP', () => {
     assert.equal(lost?.value, 150);
     assert.ok((await sheetText(path)).includes('150 min perdidos'));
   });
+
+  it('(6) the IDWG starts from the last session treated: one ended without a post weight leaves it unknown, not from an older one', async () => {
+    const id = await patient();
+    await charted(id);
+    await w.advance(48 * 60 * MINUTE);
+    const { path: unweighed } = await startedAt(id, 300);
+    const endedAt = expectStatus(await nurse(`${unweighed}/fin`, { endedAt: s.at(60) }), 200).body.endedAt as string;
+    await w.advance(44 * 60 * MINUTE);
+    const { path } = await startedAt(id, 10);
+    const now = expectStatus(await s.get(path), 200).body;
+    const derived = derivedOf({ body: now });
+    assert.equal(derived.idwgKg, null);
+    assert.equal((derived.notComputed as Json).idwgKg, 'previous-post-weight-missing');
+    assert.equal(derived.interdialyticHours, round((Date.parse(now.startedAt as string) - Date.parse(endedAt)) / (60 * MINUTE), 1));
+  });
 });
