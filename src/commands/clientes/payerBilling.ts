@@ -5,10 +5,13 @@
 
 const ENDED = new Set(['ended', 'signed', 'validated']);
 
-/** Is this session paid by its payer (billed, and one authorization unit consumed)? */
-export function paidByPayer(status: string, effectiveMinutes: number | null): boolean {
-  if (ENDED.has(status)) return true;
-  return status === 'interrupted' && (effectiveMinutes ?? 0) > 0;
+/**
+ * Is this session paid by its payer (billed, and one authorization unit consumed)? An interrupted session stays one once
+ * signed: `interrupted` says so whatever its status now, and only its treatment minutes make it paid.
+ */
+export function paidByPayer(status: string, effectiveMinutes: number | null, interrupted = status === 'interrupted'): boolean {
+  if (interrupted) return (effectiveMinutes ?? 0) > 0 && (status === 'interrupted' || ENDED.has(status));
+  return ENDED.has(status);
 }
 
 /** A session the nurse has signed: an unsigned record is not yet billed (the report flags it). */

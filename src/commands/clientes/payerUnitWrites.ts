@@ -94,7 +94,7 @@ async function paidSessionFact(services: AppServices, tenantId: string, sessionI
   const { state } = await loadAggregate(services.events, sessionDecider, sessionStream(tenantId, sessionId));
   if (!state.exists || !state.scheduled) return { exists: false };
   const { patientId, date } = state.scheduled;
-  return { exists: true, patientId, date, ended: paidByPayer(state.status, state.effectiveMinutes) };
+  return { exists: true, patientId, date, ended: paidByPayer(state.status, state.effectiveMinutes, state.interrupted) };
 }
 
 /** A manual consumption through the client's route: the session read in this company, the patient's other units. */

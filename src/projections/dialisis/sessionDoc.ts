@@ -212,14 +212,18 @@ function applySession(doc: SessionDoc, event: SessionEvent, stamp: Stamp): Parti
       return { status: 'validated', physicianValidation: { userId, staffId, at: validatedAt } };
     }
     case 'SessionAmended': {
-      const { block, changes, previous, reason, amendedBy, returnsToValidation, judged, effectiveMinutes } = event.data;
+      const { block, changes, previous, reason, amendedBy, returnsToValidation, judged, effectiveMinutes, lostMinutes } = event.data;
       const amendment = { block, changes, previous, reason, ...(amendedBy ? { amendedBy } : {}), ...stamp };
       const amendments = [...doc.amendments, { ...amendment, ...(returnsToValidation ? { returnsToValidation } : {}) }];
       const rejudged = judged ? { judged } : {};
       // Corrected times change the record's instants and its treatment time; a block merges its changes.
       const changed =
         block === 'times'
-          ? { ...(changes as Partial<Record<'startedAt' | 'endedAt', string>>), effectiveMinutes: effectiveMinutes ?? doc.effectiveMinutes }
+          ? {
+              ...(changes as Partial<Record<'startedAt' | 'endedAt', string>>),
+              effectiveMinutes: effectiveMinutes ?? doc.effectiveMinutes,
+              ...(lostMinutes !== undefined && doc.interruption ? { interruption: { ...doc.interruption, lostMinutes } } : {}),
+            }
           : { [block]: { ...((doc[block] ?? {}) as Record<string, unknown>), ...changes } };
       const amended = { ...changed, amendments, ...rejudged };
       if (!returnsToValidation) return amended;

@@ -70,7 +70,8 @@ export async function payerReport(scope: TenantScope, clientId: string, month: s
   const rows: PayerReportRow[] = [];
   for (const patient of covered.items) {
     const docs = await sessionsBetween(scope, { from, to, patientId: patient.id });
-    const paid = (d: (typeof docs)[number]) => TREATED_STATUSES.has(d.status) && paidByPayer(d.status, d.effectiveMinutes);
+    const paid = (d: (typeof docs)[number]) =>
+      TREATED_STATUSES.has(d.status) && paidByPayer(d.status, d.effectiveMinutes, d.interruption !== null);
     for (const doc of docs.filter((d) => paid(d) && coveredOn(patient.coverages, clientId, d.date))) {
       const { derived } = sessionClinical(doc, { previousNetPostWeightKg: null, accessKind: null }, DEFAULT_CLINICAL_POLICY);
       const contract = contractInForceOn(client.contracts, doc.date);

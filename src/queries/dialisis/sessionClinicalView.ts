@@ -45,9 +45,12 @@ export async function sessionAccessKind(scope: TenantScope, doc: SessionDoc): Pr
   return patientAccessKind(scope, doc.patientId);
 }
 
-/** The patient's session before this one with a post block (the IDWG starts from it): its net post-weight and end. */
+/**
+ * The patient's last session treated before this one (the IDWG starts from it): its net post-weight (null when it was
+ * never weighed: the gain is then unknown, never taken from an older session) and its end.
+ */
 export async function previousSession(scope: TenantScope, doc: SessionDoc): Promise<PreviousSession | null> {
-  const filter = { patientId: doc.patientId, date: { $lte: doc.date }, post: { $ne: null } };
+  const filter = { patientId: doc.patientId, date: { $lte: doc.date }, endedAt: { $ne: null } };
   const projection = { id: 1, date: 1, startedAt: 1, endedAt: 1, post: 1 } as const;
   const page = (await sessions(scope).find(scope.auth.tenantId, filter, {
     sort: { date: -1 },

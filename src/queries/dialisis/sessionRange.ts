@@ -72,7 +72,7 @@ export async function treatedWithClinical(
         interdialyticHours: interdialyticHoursOf(doc, previous),
       };
       result.push({ doc, clinical: judgedOf(doc) ?? sessionClinical(doc, facts, policy) });
-      if (doc.post) previous = { netPostWeightKg: netPostWeightOf(doc), endedAt: doc.endedAt };
+      if (doc.endedAt) previous = { netPostWeightKg: netPostWeightOf(doc), endedAt: doc.endedAt };
     }
   }
   return result;

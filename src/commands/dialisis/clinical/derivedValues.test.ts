@@ -50,6 +50,25 @@ describe('derived values of a session', () => {
     });
   });
 
+  it('nPCR tells the long interval apart as the longInterval flag does: 51 h mid-week (two shifts apart) is short, 68 h long', () => {
+    const sp = -Math.log(25 / 70 - 0.008 * 4) + ((4 - 3.5 * (25 / 70)) * 3) / 70;
+    const npcr = ([a, b, c]: number[]): number => roundTo2(70 / (a! + b! * sp + c! / sp) + 0.168);
+    const midWeek = derivedValues({ ...session, interdialyticHours: 51 });
+    assert.deepEqual([midWeek.longInterval, midWeek.nPcrGKgDay], [false, npcr([25.8, 1.15, 56.4])]);
+    const weekend = derivedValues({ ...session, interdialyticHours: 68 });
+    assert.deepEqual([weekend.longInterval, weekend.nPcrGKgDay], [true, npcr([36.3, 5.48, 53.5])]);
+    // Twice weekly: Monday to Thursday (68 h) is its short interval, Thursday to Monday (92 h) its long one.
+    const twice = { ...session, prescription: { ...session.prescription!, frequencyPerWeek: 2 } };
+    assert.equal(
+      derivedValues({ ...twice, interdialyticHours: 68 }).nPcrGKgDay,
+      derivedValues({ ...twice, interdialyticDays: 3 }).nPcrGKgDay,
+    );
+    assert.equal(
+      derivedValues({ ...twice, interdialyticHours: 92 }).nPcrGKgDay,
+      derivedValues({ ...twice, interdialyticDays: 4 }).nPcrGKgDay,
+    );
+  });
+
   it('twice weekly: stdKt/V with the residual urea clearance recorded on the prescription, nPCR after the 3-day interval', () => {
     const kru = { mlMin: 3, measuredOn: '2025-03-01' };
     const twice = { ...session, prescription: { ...session.prescription!, frequencyPerWeek: 2, residualUreaClearance: kru } };
@@ -156,6 +175,15 @@ describe('derived values of a session', () => {
       // t = 3.75 h: spKt/V = -ln(0.357143 - 0.03) + 2.75 x 3.0 / 70 = 1.117595 + 0.117857 = 1.235452.
       const sp = -Math.log(25 / 70 - 0.008 * 3.75) + ((4 - 3.5 * (25 / 70)) * 3) / 70;
       assert.deepEqual([values.spKtV, values.eKtV, values.ufRateMlKgH], [roundTo2(sp), roundTo2(sp - (0.6 * sp) / 3.75 + 0.03), 11.4]);
+    });
+
+    it("given the machine's effective minutes, when derived, then stdKt/V takes them too, as the eKt/V it comes from", () => {
+      const values = derivedValues({ ...session, post: { ...session.post!, machineEffectiveMinutes: 180 } });
+      // FHN/Leypoldt at t = 180 min, thrice weekly, from the eKt/V of the same 3 h (not the 240 min of the clock).
+      const sp = -Math.log(25 / 70 - 0.008 * 3) + ((4 - 3.5 * (25 / 70)) * 3) / 70;
+      const e = sp - (0.6 * sp) / 3 + 0.03;
+      const removed = 1 - Math.exp(-e);
+      assert.equal(values.stdKtV, roundTo2((10080 * removed) / 180 / (removed / e + 10080 / (3 * 180) - 1)));
     });
 
     it('given 1 effective minute, when derived, then URR, Kt/V and UF rate are withheld as short-session', () => {

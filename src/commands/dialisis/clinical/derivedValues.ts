@@ -165,7 +165,7 @@ function rawValues(input: SessionClinicalInput): Raw {
   );
 
   const eKtV = from1(spKtV, (sp) => eKtVRateEquation(sp, hours.value, accessKind));
-  const weekly = weeklyValues(input, { spKtV, eKtV, netPost });
+  const weekly = weeklyValues(input, { spKtV, eKtV, netPost, minutes });
 
   return {
     netPreWeightKg: netPre,
@@ -190,12 +190,13 @@ function rawValues(input: SessionClinicalInput): Raw {
 
 /** stdKt/V, its residual share and nPCR (issue 21 item 5): the sessions a week and Kru come from the prescription. */
 function weeklyValues(
-  { prescription, pre, effectiveMinutes, interdialyticDays, interdialyticHours }: SessionClinicalInput,
-  { spKtV, eKtV, netPost }: { spKtV: Value; eKtV: Value; netPost: Value },
+  { prescription, pre, interdialyticDays, interdialyticHours }: SessionClinicalInput,
+  { spKtV, eKtV, netPost, minutes }: { spKtV: Value; eKtV: Value; netPost: Value; minutes: number | null },
 ): Pick<Raw, 'stdKtV' | 'nPcrGKgDay'> {
   const perWeek = prescription?.frequencyPerWeek ?? null;
   const kru = prescription?.residualUreaClearance ?? null;
-  const dialysis = from1(eKtV, (e) => stdKtVLeypoldt(e, effectiveMinutes!, perWeek));
+  // The treatment time of the eKt/V it comes from: the machine's effective minutes when stated (eKt/V needs a time).
+  const dialysis = from1(eKtV, (e) => stdKtVLeypoldt(e, minutes!, perWeek));
   return {
     // Kru (when the prescription records it) adds Kru x 10080 / V; V is not modelled here: 55 % of the net post-weight.
     stdKtV: from2(dialysis, netPost, (d, w) => ok(d + (kru ? residualStdKtV(kru.mlMin, ureaVolumeFromWeightL(w)) : 0))),
@@ -204,9 +205,18 @@ function weeklyValues(
         preBunMgDl: pre!.preBunMgDl!,
         spKtV: sp,
         sessionsPerWeek: perWeek,
-        // Calendar days of the gap (Friday's end to Monday's start, 68 h, is the 3-day interval) when not stated.
-        interdialyticDays: interdialyticDays ?? (typeof interdialyticHours === 'number' ? Math.ceil(interdialyticHours / 24) : null),
+        interdialyticDays: interdialyticDays ?? intervalDays(interdialyticHours),
       }),
     ),
   };
+}
+
+/**
+ * Days of the gap when not stated, told long or short as longInterval is (LONG_INTERVAL_HOURS): Friday's end to Monday's
+ * start (68 h) is 3 days, a mid-week gap two shifts apart (51 h) 2; twice weekly, Monday to Thursday 3 and Thursday to Monday 4.
+ */
+function intervalDays(hours: number | null | undefined): number | null {
+  if (typeof hours !== 'number') return null;
+  const days = Math.round(hours / 24);
+  return hours >= LONG_INTERVAL_HOURS ? Math.max(3, days) : Math.min(2, Math.max(1, days));
 }

@@ -69,4 +69,41 @@ describe('one running session per patient', () => {
     given(claimed('morning')).when(release('afternoon')).then();
     given().when(release('morning')).then();
   });
+
+  it('a session charted after the fact, stated to start before the running one began, runs beside it, one at a time', () => {
+    const running = { sessionId: 'today', status: 'in-progress' as const, startedAt: at(-30), graceSeconds: 120 };
+    const backEntry = (
+      sessionId: string,
+      startedAt: string,
+      charting?: { sessionId: string; status: SessionStatus },
+    ): RunningSessionCommand => ({
+      type: 'ClaimRunningSession',
+      data: { sessionId, startedAt, holder: running, ...(charting ? { charting: { ...charting, graceSeconds: 120 } } : {}) },
+      at: at(0),
+      actor: 'u1',
+      aggregateId: 'p1',
+      tenantId: 't1',
+    });
+    const charted: RunningSessionEvent = { type: 'ChartedSessionClaimed', data: { sessionId: 'yesterday', claimedAt: at(0) } };
+    given(claimed('today', -30))
+      .when(backEntry('yesterday', at(-24 * 60)))
+      .then(charted);
+    given(claimed('today', -30), charted)
+      .when(backEntry('yesterday', at(-24 * 60)))
+      .then();
+    // Stated after the running one began: the two would overlap.
+    given(claimed('today', -30))
+      .when(backEntry('yesterday', at(-10)))
+      .thenError('patient-session-in-progress');
+    // A second one waits for the first charted one to end; its release (or its staleness) frees the place.
+    const second = backEntry('before', at(-48 * 60), { sessionId: 'yesterday', status: 'in-progress' });
+    given(claimed('today', -30), charted).when(second).thenError('patient-session-in-progress');
+    given(claimed('today', -30), charted).when(release('yesterday')).then(released('yesterday'));
+    given(claimed('today', -30), charted, released('yesterday'))
+      .when(backEntry('before', at(-48 * 60)))
+      .then({ type: 'ChartedSessionClaimed', data: { sessionId: 'before', claimedAt: at(0) } });
+    given(claimed('today', -30), charted)
+      .when(backEntry('before', at(-48 * 60), { sessionId: 'yesterday', status: 'ended' }))
+      .then(released('yesterday', 'stale-claim'), { type: 'ChartedSessionClaimed', data: { sessionId: 'before', claimedAt: at(0) } });
+  });
 });

@@ -5,34 +5,80 @@ import { LIMITS } from '../../../limits.js';
 import type { AppServices } from '../../../services.js';
 import { streamName } from '../../../stores/eventStore.js';
 import { sessionDecider } from './sessionDecider.js';
-import { runningSessionDecider, type HolderFacts } from './runningSessionDecider.js';
+import { chartedBefore, runningSessionDecider, type HolderFacts } from './runningSessionDecider.js';
 
 const guardStream = (tenantId: string, patientId: string): string => streamName(tenantId, runningSessionDecider.category, patientId);
 
 /** The session holding the patient's claim and its status now, or null when the patient is free. */
 async function holderFacts(services: AppServices, tenantId: string, patientId: string): Promise<HolderFacts | null> {
-  const { state } = await loadAggregate(services.events, runningSessionDecider, guardStream(tenantId, patientId));
-  if (!state.holder) return null;
-  const { sessionId } = state.holder;
-  const { state: session } = await loadAggregate(services.events, sessionDecider, streamName(tenantId, sessionDecider.category, sessionId));
-  return { sessionId, status: session.exists ? session.status : null, graceSeconds: LIMITS.sessionClaims.orphanGraceSeconds };
+  return (await guardFacts(services, tenantId, patientId)).holder;
 }
 
-/** Another session of the patient holding the claim now (for the start's judged-first refusal), or null. */
+/** Facts of the holder and of the session charted beside it (issue 21 item 1). */
+async function guardFacts(
+  services: AppServices,
+  tenantId: string,
+  patientId: string,
+): Promise<{ holder: HolderFacts | null; charting: HolderFacts | null }> {
+  const { state } = await loadAggregate(services.events, runningSessionDecider, guardStream(tenantId, patientId));
+  const factsOf = (c: { sessionId: string } | null | undefined): Promise<HolderFacts | null> =>
+    c ? sessionFacts(services, tenantId, c.sessionId) : Promise.resolve(null);
+  const [holder, charting] = await Promise.all([factsOf(state.holder), factsOf(state.charting)]);
+  return { holder, charting };
+}
+
+async function sessionFacts(services: AppServices, tenantId: string, sessionId: string): Promise<HolderFacts> {
+  const { state: session } = await loadAggregate(services.events, sessionDecider, streamName(tenantId, sessionDecider.category, sessionId));
+  const status = session.exists ? session.status : null;
+  return { sessionId, status, startedAt: session.startedAt, graceSeconds: LIMITS.sessionClaims.orphanGraceSeconds };
+}
+
+/**
+ * Another session of the patient holding the claim now (for the start's judged-first refusal), or null; a start stated
+ * before that one began (a session charted after the fact) does not overlap it.
+ */
 export async function otherRunningSession(
   services: AppServices,
   tenantId: string,
   patientId: string,
   sessionId: string,
+  statedStart?: string,
+): Promise<string | null> {
+  const { holder: facts, charting } = await guardFacts(services, tenantId, patientId);
+  const runs = (f: HolderFacts | null): f is HolderFacts =>
+    !!f && f.sessionId !== sessionId && (f.status === 'in-progress' || f.status === 'paused');
+  // Charted beside the running one: one at a time.
+  if (facts && chartedBefore(statedStart, facts)) return runs(charting) ? charting.sessionId : null;
+  return runs(facts) ? facts.sessionId : null;
+}
+
+/** The start of the patient's running session other than this one, when this one began before it; else null. */
+export async function runningSinceAfter(
+  services: AppServices,
+  tenantId: string,
+  patientId: string,
+  session: { sessionId: string; startedAt: string | null },
 ): Promise<string | null> {
   const facts = await holderFacts(services, tenantId, patientId);
-  return facts && facts.sessionId !== sessionId && (facts.status === 'in-progress' || facts.status === 'paused') ? facts.sessionId : null;
+  if (!facts || facts.sessionId === session.sessionId || !session.startedAt) return null;
+  return chartedBefore(session.startedAt, facts) ? facts.startedAt! : null;
 }
 
 /** Claims the patient for this session (409 patient-session-in-progress while another one runs). */
-export async function claimRunningSession(services: AppServices, ctx: CommandContext, patientId: string, sessionId: string): Promise<void> {
-  const holder = await holderFacts(services, ctx.tenantId, patientId);
-  const data = { sessionId, ...(holder ? { holder } : {}) };
+export async function claimRunningSession(
+  services: AppServices,
+  ctx: CommandContext,
+  patientId: string,
+  sessionId: string,
+  statedStart?: string,
+): Promise<void> {
+  const { holder, charting } = await guardFacts(services, ctx.tenantId, patientId);
+  const data = {
+    sessionId,
+    ...(holder ? { holder } : {}),
+    ...(charting ? { charting } : {}),
+    ...(statedStart ? { startedAt: statedStart } : {}),
+  };
   await handleCommand(services.events, runningSessionDecider, { type: 'ClaimRunningSession', aggregateId: patientId, data }, ctx);
 }
 

@@ -186,7 +186,10 @@ function amend(command: Command<'AmendSession'>, state: SessionState): SessionEv
     checkEnd(checks, 'changes/endedAt', stated, command.at, state.entrySpan);
     checks.throwIfAny();
     // Treatment time from the corrected instants, the pauses left out (as at the end).
-    times = { effectiveMinutes: Math.round(Math.max(0, minutesBetween(stated.startedAt, stated.endedAt) - state.pausedMinutes)) };
+    const effectiveMinutes = Math.round(Math.max(0, minutesBetween(stated.startedAt, stated.endedAt) - state.pausedMinutes));
+    // An interruption's lost treatment time follows the corrected instants (as the interruption computed it).
+    const prescribed = state.interrupted ? state.prescription?.durationMinutes : undefined;
+    times = { effectiveMinutes, ...(prescribed ? { lostMinutes: Math.max(0, prescribed - effectiveMinutes) } : {}) };
   } else if (block !== 'safetyChecks') {
     checkWeighedBlock(checks, amended as never, 'changes/');
     const urea = withUrea(amended, block === 'pre' ? PRE_UREA : POST_UREA);

@@ -286,6 +286,8 @@ export type SessionEvent =
         returnsToValidation?: true;
         /** A 'times' amendment: the treatment minutes the new instants give (pauses left out). */
         effectiveMinutes?: number;
+        /** A 'times' amendment of an interrupted session: the prescribed minutes the new instants leave ungiven. */
+        lostMinutes?: number;
         /** The values judged again on the amended record. */
         judged?: JudgedClinical;
       }

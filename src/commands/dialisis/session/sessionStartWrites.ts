@@ -132,7 +132,7 @@ export async function startSession(
 
   // Judge everything first: a refusal names every failed rule, and nothing is claimed for a start that cannot happen.
   const refusal: StartRefusal = {};
-  const running = await otherRunningSession(services, tenantId, patientId, sessionId);
+  const running = await otherRunningSession(services, tenantId, patientId, sessionId, input.startedAt);
   const own = [...sessionStartReasons(state, { patient, prescription, dryWeight }), ...(running ? [PATIENT_SESSION_IN_PROGRESS] : [])];
   if (own.length > 0) refusal.session = own;
   const machine = await mayStartSession(scope, input.machineId, { isolation: [...patientState.isolation] }, at);
@@ -165,7 +165,7 @@ export async function startSession(
   const claims: Claim[] = [
     {
       what: 'session',
-      claim: () => claimRunningSession(services, ctx, patientId, sessionId),
+      claim: () => claimRunningSession(services, ctx, patientId, sessionId, input.startedAt),
       release: () => releaseRunningSession(services, ctx, patientId, sessionId, reason.reason),
     },
   ];

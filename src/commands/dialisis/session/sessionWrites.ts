@@ -2,6 +2,7 @@
 // (who may sign, the step-up code, the company's editing window). Starting a session lives in sessionStartWrites.ts.
 import { handleCommand, loadAggregate, PreconditionFailedError, type CommandContext, type CommandResult } from '../../handleCommand.js';
 import { DomainError, notFound, rule } from '../../decider.js';
+import { invalidFields } from '../../fieldChecks.js';
 import { newId, uuidV5 } from '../../eventIds.js';
 import { confirmStepUp } from '../../platform/stepUpWrites.js';
 import type { AppServices } from '../../../services.js';
@@ -12,7 +13,7 @@ import { sessionDecider } from './sessionDecider.js';
 import type { AmendableBlock, SessionCommand, SessionLimits, Signer } from './sessionEvents.js';
 import type { SessionState } from './sessionState.js';
 import { judgeClinical } from './judgedClinicalWrites.js';
-import { releaseRunningSession } from './runningSessionWrites.js';
+import { releaseRunningSession, runningSinceAfter } from './runningSessionWrites.js';
 
 export type SessionResult = CommandResult<SessionState>;
 type Signed = 'SignSession' | 'ValidateSession' | 'AmendSession' | 'AddAddendum';
@@ -50,6 +51,7 @@ export async function sessionCommand(
   const data = BOUNDED.has(command.type)
     ? { ...(command.data as object), limits: await sessionLimits(services, ctx.tenantId) }
     : command.data;
+  if (FREES_PATIENT.has(command.type)) await endsBeforeRunningOne(services, ctx, sessionId, command);
   const bounded = { type: command.type, data, aggregateId: sessionId } as Plain & { aggregateId: string };
   const result = await handleCommand(services.events, sessionDecider, bounded, ctx, { ifMatch });
   // A crash before this leaves a claim of a session no longer running: the next start takes it over.
@@ -57,6 +59,23 @@ export async function sessionCommand(
     await releaseRunningSession(services, ctx, result.state.scheduled.patientId, sessionId, `session-${result.state.status}`);
   }
   return result;
+}
+
+/**
+ * A session charted after the fact while another of the patient runs (issue 21 items 1 and 9) ends, as stated, before
+ * that one began: the patient is never in two treatments at once (422 naming the instant).
+ */
+async function endsBeforeRunningOne(services: AppServices, ctx: CommandContext, sessionId: string, command: PlainInput): Promise<void> {
+  const state = await sessionState(services, ctx.tenantId, sessionId);
+  if (!state.scheduled || !state.startedAt || state.endedAt) return;
+  const other = await runningSinceAfter(services, ctx.tenantId, state.scheduled.patientId, { sessionId, startedAt: state.startedAt });
+  if (!other) return;
+  const field = command.type === 'EndSession' ? 'endedAt' : 'interruptedAt';
+  const stated = (command.data as Partial<Record<'endedAt' | 'interruptedAt', string>>)[field];
+  const end = stated ?? ctx.at ?? services.now().toISOString();
+  if (Date.parse(end) > Date.parse(other)) {
+    throw invalidFields([{ field, message: `the patient's session running since ${other} began before this end: state an end before it` }]);
+  }
 }
 
 /** Id of an entry added to a session (a reading, a complication, a medication): a retried request reuses it. */
