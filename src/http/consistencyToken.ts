@@ -1,6 +1,7 @@
 // X-Event-Position and minPosition travel as an opaque consistency token: the global log position sealed with
 // AES-256-GCM under a key derived from the token-signing key, so no company can read the platform-wide write
 // counter from it, forge one, or replay another deployment's.
+import { canonicalBase64url } from './canonicalBase64.js';
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 import type { AppServices } from '../services.js';
 import { authRuntime } from '../auth/authRuntime.js';
@@ -31,8 +32,8 @@ export function createConsistencyTokens(signingKey: Buffer): ConsistencyTokens {
     },
     open(token) {
       if (!token.startsWith(`${VERSION}.`)) return null;
-      const sealed = Buffer.from(token.slice(VERSION.length + 1), 'base64url');
-      if (sealed.length !== NONCE_BYTES + POSITION_BYTES + TAG_BYTES) return null;
+      const sealed = canonicalBase64url(token.slice(VERSION.length + 1));
+      if (!sealed || sealed.length !== NONCE_BYTES + POSITION_BYTES + TAG_BYTES) return null;
       try {
         const decipher = createDecipheriv('aes-256-gcm', key, sealed.subarray(0, NONCE_BYTES));
         decipher.setAuthTag(sealed.subarray(NONCE_BYTES + POSITION_BYTES));

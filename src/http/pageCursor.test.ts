@@ -27,6 +27,20 @@ describe('page cursor seal', () => {
       assert.equal(codec.open(junk, binding), null, junk);
   });
 
+  it("opens only the canonical spelling: another text for the same bytes (the last character's unused bits) is refused", () => {
+    // 'inner!' seals to 12 + 6 + 16 = 34 bytes: 46 characters, the last carrying 2 bits and 4 unused ones.
+    const sealed = codec.seal('inner!', binding);
+    const last = sealed.at(-1)!;
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    const aliases = [...alphabet]
+      .filter((c) => c !== last)
+      .map((c) => sealed.slice(0, -1) + c)
+      .filter((text) => Buffer.from(text.slice(3), 'base64url').equals(Buffer.from(sealed.slice(3), 'base64url')));
+    assert.ok(aliases.length > 0, 'the seal has an alias spelling to refuse');
+    for (const alias of aliases) assert.equal(codec.open(alias, binding), null, alias);
+    assert.equal(codec.open(sealed, binding), 'inner!');
+  });
+
   it('binds a cursor to its company, route, path parameters and filter, not to the page size', () => {
     const sealed = codec.seal('inner', binding);
     const other = (scope: string, path: string, params: object, query: object) =>

@@ -2,6 +2,7 @@
 // key, with the company, route, path parameters and filter as associated data. A client can then neither forge a
 // cursor (a forged {"$regex": ...} once reached mingo on every document), read the sort values it holds, nor
 // carry it to another company, list, sort or filter. The read stores keep their own plain cursor inside.
+import { canonicalBase64url } from './canonicalBase64.js';
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 import type { AppServices } from '../services.js';
 import { authRuntime } from '../auth/authRuntime.js';
@@ -31,8 +32,8 @@ export function createPageCursors(signingKey: Buffer): PageCursors {
     },
     open(sealed, binding) {
       if (!sealed.startsWith(`${VERSION}.`)) return null;
-      const bytes = Buffer.from(sealed.slice(VERSION.length + 1), 'base64url');
-      if (bytes.length <= NONCE_BYTES + TAG_BYTES) return null;
+      const bytes = canonicalBase64url(sealed.slice(VERSION.length + 1));
+      if (!bytes || bytes.length <= NONCE_BYTES + TAG_BYTES) return null;
       try {
         const decipher = createDecipheriv('aes-256-gcm', key, bytes.subarray(0, NONCE_BYTES));
         decipher.setAAD(Buffer.from(binding, 'utf8'));
