@@ -17,6 +17,16 @@ describe('HTTP spine: contract and Sistema routes', () => {
 
   it('serves an OpenAPI 3.1 document listing every route with its full status table', async () => {
     const doc = (await (await call('/openapi.json')).json()) as Json;
+    // Answers and parameters shared by several operations are components, referenced by $ref.
+    const deref = (o: Json): Json =>
+      o?.$ref
+        ? deref(
+            o.$ref
+              .split('/')
+              .slice(1)
+              .reduce((at: Json, k: string) => at[k], doc),
+          )
+        : o;
     assert.equal(doc.openapi, '3.1.0');
     assertOpenApiShape(doc);
     assert.match(doc.info.version, /^\d+\.\d+\.\d+/);
@@ -66,8 +76,8 @@ describe('HTTP spine: contract and Sistema routes', () => {
     }
     const post = doc.paths['/notas'].post;
     assert.deepEqual(Object.keys(post.responses), ['201', '400', '409', '413', '415', '422', '500']);
-    assert.equal(post.responses['422'].content['application/problem+json'].schema.$ref, '#/components/schemas/Problem');
-    assert.ok(post.parameters.some((p: Json) => p.in === 'header' && p.name === 'Idempotency-Key'));
+    assert.equal(deref(post.responses['422']).content['application/problem+json'].schema.$ref, '#/components/schemas/Problem');
+    assert.ok(post.parameters.map(deref).some((p: Json) => p.in === 'header' && p.name === 'Idempotency-Key'));
     assert.deepEqual(Object.keys(doc.paths['/notas/{id}'].get.responses), ['200', '401', '403', '404', '422', '500']);
     assert.deepEqual(
       Object.keys(doc.paths['/yo'].get.responses),
@@ -76,7 +86,7 @@ describe('HTTP spine: contract and Sistema routes', () => {
     );
     const list = doc.paths['/notas'].get;
     assert.deepEqual(
-      list.parameters.map((p: Json) => `${p.in}:${p.name}`),
+      list.parameters.map(deref).map((p: Json) => `${p.in}:${p.name}`),
       ['query:limit', 'query:cursor', 'query:minPosition'],
     );
     assert.ok(list.responses['503']);
