@@ -215,6 +215,17 @@ export interface OpenApiOptions {
   servers?: { url: string; description?: string }[];
 }
 
+/** The security most operations share, declared once at the top; the operations that have it leave it out. */
+function commonSecurity(paths: Record<string, Obj>): unknown {
+  const ops = Object.values(paths).flatMap((item) => Object.values(item) as Obj[]);
+  const counts = new Map<string, number>();
+  for (const op of ops) counts.set(JSON.stringify(op.security), (counts.get(JSON.stringify(op.security)) ?? 0) + 1);
+  const [text] = [...counts].sort((a, b) => b[1] - a[1])[0] ?? [];
+  if (!text) return undefined;
+  for (const op of ops) if (JSON.stringify(op.security) === text) delete op.security;
+  return JSON.parse(text) as unknown;
+}
+
 /** The OAuth2 client-credentials token route (RFC 6749 4.4), found among the routes by its form-encoded POST. */
 const tokenRouteOf = (groups: readonly GroupModule[]): RouteDecl | undefined =>
   groups.flatMap((g) => g.routes).find((r) => r.method === 'post' && r.formEncoded && r.path.endsWith('/token'));
@@ -231,6 +242,7 @@ export function buildOpenApiDocument(groups: readonly GroupModule[], options: Op
       (paths[route.path] ??= {})[route.method] = operation(route, id, Boolean(tokenRoute));
     }
   }
+  const security = commonSecurity(paths);
   const shapes = nameShapes(paths, { Problem: ProblemSchema });
   const reused = reuseAnswersAndParameters(paths);
   return {
@@ -243,6 +255,7 @@ export function buildOpenApiDocument(groups: readonly GroupModule[], options: Op
     },
     // Relative to where the document is served, so Try-it calls the server that served it.
     servers: options.servers ?? [{ url: '/', description: 'The server that serves this document' }],
+    ...(security ? { security } : {}),
     tags: tagsOf(groups),
     paths,
     components: {

@@ -1,6 +1,8 @@
 // Shapes used more than once in the OpenAPI document become named components referenced by $ref, so the contract
 // stays small and generated clients get named types. The route declarations are never touched: the service
 // validates with them, the document is a copy.
+import { canonicalJson } from './idempotency.js';
+
 type Obj = Record<string, unknown>;
 
 // Where JSON Schema 2020-12 keeps subschemas: by name, by position, or alone.
@@ -21,15 +23,8 @@ const SCHEMA_ONE = [
 
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** JSON with sorted keys: two schemas are the same shape when their canonical texts are equal. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (!isObj(value)) return JSON.stringify(value);
-  const keys = Object.keys(value)
-    .filter((k) => value[k] !== undefined)
-    .sort();
-  return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k])}`).join(',')}}`;
-}
+// Two schemas are the same shape when their canonical texts (sorted keys) are equal.
+export { canonicalJson };
 
 /** A copy of `schema` with each subschema passed through `f` (the keyword and, for maps and lists, the key). */
 function mapChildren(schema: Obj, f: (child: unknown, hint: string, keyword: string) => unknown): Obj {
@@ -62,8 +57,19 @@ export function typedEnums<T>(schema: T): T {
 // Worth a name: an object with properties, or a long choice or enum; a short string or number schema costs
 // about as much as a $ref and reads better inline.
 function worthNaming(schema: Obj, canonical: string): boolean {
+  if (nullableOptions(schema)) return false;
   if (isObj(schema.properties) && Object.keys(schema.properties).length > 0) return true;
   return (Array.isArray(schema.anyOf) || Array.isArray(schema.oneOf) || Array.isArray(schema.enum)) && canonical.length > 60;
+}
+
+// `anyOf: [X, { type: 'null' }]`: X is the shape (named after the property), the wrapper only says it may be null.
+function nullableOptions(schema: Obj): 'anyOf' | 'oneOf' | null {
+  for (const k of ['anyOf', 'oneOf'] as const) {
+    const options = schema[k];
+    if (Array.isArray(options) && options.length === 2 && options.some((o) => isObj(o) && o.type === 'null' && Object.keys(o).length === 1))
+      return k;
+  }
+  return null;
 }
 
 const pascal = (s: string): string =>
@@ -144,6 +150,8 @@ export function schemaHoister(seeds: Record<string, Obj>, knownName: (canonical:
     const c = canonicalOf(schema);
     const known = nameOf.get(c);
     if (known) return { $ref: `#/components/schemas/${known}` };
+    const nullable = nullableOptions(schema);
+    if (nullable) return { ...schema, [nullable]: (schema[nullable] as unknown[]).map((o) => rewriteAt(o, hint, parent)) };
     if ((uses.get(c) ?? 0) < 2) return rewriteIn(schema, hint ? `${parent}${pascal(hint)}` : parent);
     const name = nameFor(schema, c, hint === 'Item' ? `${parent}Item` : hint, parent);
     nameOf.set(c, name);

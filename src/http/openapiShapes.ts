@@ -32,6 +32,8 @@ function parametersOf(op: Obj): Obj[] {
   return [...(Array.isArray(op.parameters) ? op.parameters.filter(isObj) : []), ...headers];
 }
 
+const SHORT_EXAMPLE = 80;
+
 export interface NamedShapes {
   schemas: Record<string, Obj>;
   examples: Record<string, Obj>;
@@ -59,6 +61,11 @@ export function nameShapes(paths: Record<string, Obj>, seeds: Record<string, Obj
       if (!example) continue;
       const value = exampleFor(schema, resolve);
       const key = canonicalJson(value);
+      // A short example is written in place: a reference to it would be longer.
+      if (key.length <= SHORT_EXAMPLE) {
+        media.example = value;
+        continue;
+      }
       let exampleName = exampleNames.get(key);
       if (!exampleName) {
         const ref = isObj(schema) && typeof schema.$ref === 'string' ? schema.$ref.split('/').pop()! : name;

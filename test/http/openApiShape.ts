@@ -66,6 +66,8 @@ export function assertOpenApiShape(doc: Json): void {
   assert.match(doc.openapi, /^3\.1\.\d+$/);
   assert.equal(typeof doc.info?.title, 'string');
   assert.equal(typeof doc.info?.version, 'string');
+  for (const req of doc.security ?? [])
+    for (const name of Object.keys(req)) assert.ok(doc.components.securitySchemes[name], `unknown security scheme ${name}`);
   for (const [path, item] of Object.entries(doc.paths as Json)) {
     assert.match(path, /^\//);
     for (const [method, op] of Object.entries(item as Json)) {
