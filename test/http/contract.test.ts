@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { TOKENS } from './spineTestGroup.js';
 import { problemOf, startSpineServer, type Json, type SpineServer } from './spineServer.js';
-import { assertOpenApiShape } from './openApiShape.js';
+import { assertOpenApiShape, deref } from './openApiShape.js';
 
 describe('HTTP spine: contract and Sistema routes', () => {
   let spine: SpineServer;
@@ -18,15 +18,7 @@ describe('HTTP spine: contract and Sistema routes', () => {
   it('serves an OpenAPI 3.1 document listing every route with its full status table', async () => {
     const doc = (await (await call('/openapi.json')).json()) as Json;
     // Answers and parameters shared by several operations are components, referenced by $ref.
-    const deref = (o: Json): Json =>
-      o?.$ref
-        ? deref(
-            o.$ref
-              .split('/')
-              .slice(1)
-              .reduce((at: Json, k: string) => at[k], doc),
-          )
-        : o;
+    const resolved = (o: Json): Json => deref(o, doc);
     assert.equal(doc.openapi, '3.1.0');
     assertOpenApiShape(doc);
     assert.match(doc.info.version, /^\d+\.\d+\.\d+/);
@@ -76,8 +68,8 @@ describe('HTTP spine: contract and Sistema routes', () => {
     }
     const post = doc.paths['/notas'].post;
     assert.deepEqual(Object.keys(post.responses), ['201', '400', '409', '413', '415', '422', '500']);
-    assert.equal(deref(post.responses['422']).content['application/problem+json'].schema.$ref, '#/components/schemas/Problem');
-    assert.ok(post.parameters.map(deref).some((p: Json) => p.in === 'header' && p.name === 'Idempotency-Key'));
+    assert.equal(resolved(post.responses['422']).content['application/problem+json'].schema.$ref, '#/components/schemas/Problem');
+    assert.ok(post.parameters.map(resolved).some((p: Json) => p.in === 'header' && p.name === 'Idempotency-Key'));
     assert.deepEqual(Object.keys(doc.paths['/notas/{id}'].get.responses), ['200', '401', '403', '404', '422', '500']);
     assert.deepEqual(
       Object.keys(doc.paths['/yo'].get.responses),
@@ -86,7 +78,7 @@ describe('HTTP spine: contract and Sistema routes', () => {
     );
     const list = doc.paths['/notas'].get;
     assert.deepEqual(
-      list.parameters.map(deref).map((p: Json) => `${p.in}:${p.name}`),
+      list.parameters.map(resolved).map((p: Json) => `${p.in}:${p.name}`),
       ['query:limit', 'query:cursor', 'query:minPosition'],
     );
     assert.ok(list.responses['503']);

@@ -52,7 +52,7 @@ function checkHeader(h: Json, where: string, doc: Json) {
 }
 
 /** A parameter, response or header as written, or the component its $ref names (a dangling one fails). */
-function deref(o: Json, doc: Json, where: string): Json {
+export function deref(o: Json, doc: Json, where = 'reference'): Json {
   if (typeof o?.$ref !== 'string') return o;
   const target = o.$ref
     .split('/')
