@@ -136,7 +136,11 @@ export function schemaHoister(seeds: Record<string, Obj>, knownName: (canonical:
       const ref = rewrite(items, { name: `${parent}Item` }) as Obj;
       if (typeof ref.$ref === 'string') return freeName([`${ref.$ref.split('/').pop()}Page`]);
     }
-    return hint ? freeName([pascal(hint), `${parent}${pascal(hint)}`]) : freeName([parent]);
+    if (!hint) return freeName([parent]);
+    if (hint === 'Item') return freeName([`${parent}Item`]); // an array's items
+    // An object is a thing of its own (Address, BloodPressure); an enum or a choice reads with its owner (PatientViewStatus).
+    const own = [pascal(hint), `${parent}${pascal(hint)}`];
+    return freeName(isObj(schema.properties) ? own : own.reverse());
   };
 
   const rewriteIn = (schema: Obj, name: string): Obj =>
@@ -153,7 +157,7 @@ export function schemaHoister(seeds: Record<string, Obj>, knownName: (canonical:
     const nullable = nullableOptions(schema);
     if (nullable) return { ...schema, [nullable]: (schema[nullable] as unknown[]).map((o) => rewriteAt(o, hint, parent)) };
     if ((uses.get(c) ?? 0) < 2) return rewriteIn(schema, hint ? `${parent}${pascal(hint)}` : parent);
-    const name = nameFor(schema, c, hint === 'Item' ? `${parent}Item` : hint, parent);
+    const name = nameFor(schema, c, hint, parent);
     nameOf.set(c, name);
     components[name] = {}; // reserved while its own children are named
     components[name] = rewriteIn(schema, name);

@@ -52,8 +52,8 @@ export function nameShapes(paths: Record<string, Obj>, seeds: Record<string, Obj
   const examples: Record<string, Obj> = {};
   const exampleNames = new Map<string, string>();
   const resolve = (ref: string): unknown => hoister.components()[ref.split('/').pop()!];
+  // Bodies and answers first: a shape shared with a parameter is named after the record it belongs to (PatientViewStatus).
   for (const op of operations) {
-    for (const p of parametersOf(op)) if (isObj(p.schema)) p.schema = hoister.rewrite(p.schema, { name: pascal(String(p.name)) });
     for (const { media, name, example } of mediaOf(op)) {
       if (!isObj(media.schema)) continue;
       const schema = media.schema.$ref ? media.schema : hoister.rewrite(media.schema, { name });
@@ -77,5 +77,7 @@ export function nameShapes(paths: Record<string, Obj>, seeds: Record<string, Obj
       media.examples = { example: { $ref: `#/components/examples/${exampleName}` } };
     }
   }
+  for (const op of operations)
+    for (const p of parametersOf(op)) if (isObj(p.schema)) p.schema = hoister.rewrite(p.schema, { name: pascal(String(p.name)) });
   return { schemas: hoister.components(), examples };
 }
