@@ -8,6 +8,8 @@ import { ProblemSchema } from './commonSchemas.js';
 import { requestHeadersOf, VALIDATION_STATUS } from './validation.js';
 import { apiDescription } from './openapiDescription.js';
 import { titleOf } from './errors.js';
+import { nameShapes } from './openapiShapes.js';
+import { reuseAnswersAndParameters } from './openapiReuse.js';
 
 type Obj = Record<string, unknown>;
 
@@ -146,9 +148,15 @@ function withReplayHeader(route: RouteDecl, declared: Record<number, ResponseDec
   return out;
 }
 
+// An API client's token (OAuth2 client credentials) is bound to its company: it opens tenant routes, never a person's.
+function securityOf(route: RouteDecl, clientCredentials: boolean): Obj[] {
+  if (route.auth === 'public') return [];
+  return route.auth === 'tenant' && clientCredentials ? [{ bearerAuth: [] }, { clientCredentials: [] }] : [{ bearerAuth: [] }];
+}
+
 const REPLAYED_HEADER = "'true' when this is the stored answer of an earlier request with the same Idempotency-Key";
 
-function operation(route: RouteDecl, operationId: string): Obj {
+function operation(route: RouteDecl, operationId: string, clientCredentials: boolean): Obj {
   const declared = route.responses;
   const framework = frameworkResponses(route);
   const all: Record<number, ResponseDecl> = { ...framework, ...withReplayHeader(route, declared) };
@@ -188,7 +196,7 @@ function operation(route: RouteDecl, operationId: string): Obj {
         }
       : {}),
     responses,
-    security: route.auth === 'public' ? [] : [{ bearerAuth: [] }],
+    security: securityOf(route, clientCredentials),
     ...(route.permission ? { 'x-permission': route.permission } : {}),
   };
 }
@@ -207,17 +215,36 @@ export interface OpenApiOptions {
   servers?: { url: string; description?: string }[];
 }
 
+/** The security most operations share, declared once at the top; the operations that have it leave it out. */
+function commonSecurity(paths: Record<string, Obj>): unknown {
+  const ops = Object.values(paths).flatMap((item) => Object.values(item) as Obj[]);
+  const counts = new Map<string, number>();
+  for (const op of ops) counts.set(JSON.stringify(op.security), (counts.get(JSON.stringify(op.security)) ?? 0) + 1);
+  const [text] = [...counts].sort((a, b) => b[1] - a[1])[0] ?? [];
+  if (!text) return undefined;
+  for (const op of ops) if (JSON.stringify(op.security) === text) delete op.security;
+  return JSON.parse(text) as unknown;
+}
+
+/** The OAuth2 client-credentials token route (RFC 6749 4.4), found among the routes by its form-encoded POST. */
+const tokenRouteOf = (groups: readonly GroupModule[]): RouteDecl | undefined =>
+  groups.flatMap((g) => g.routes).find((r) => r.method === 'post' && r.formEncoded && r.path.endsWith('/token'));
+
 export function buildOpenApiDocument(groups: readonly GroupModule[], options: OpenApiOptions = {}): Obj {
   const paths: Record<string, Obj> = {};
   const used = new Set<string>();
+  const tokenRoute = tokenRouteOf(groups);
   for (const group of groups) {
     for (const route of group.routes) {
       let id = operationIdOf(route);
       for (let n = 2; used.has(id); n++) id = `${operationIdOf(route)}${n}`;
       used.add(id);
-      (paths[route.path] ??= {})[route.method] = operation(route, id);
+      (paths[route.path] ??= {})[route.method] = operation(route, id, Boolean(tokenRoute));
     }
   }
+  const security = commonSecurity(paths);
+  const shapes = nameShapes(paths, { Problem: ProblemSchema });
+  const reused = reuseAnswersAndParameters(paths);
   return {
     openapi: '3.1.0',
     jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
@@ -226,12 +253,18 @@ export function buildOpenApiDocument(groups: readonly GroupModule[], options: Op
       version: options.version ?? API_VERSION,
       description: apiDescription(),
     },
-    ...(options.servers ? { servers: options.servers } : {}),
+    // Relative to where the document is served, so Try-it calls the server that served it.
+    servers: options.servers ?? [{ url: '/', description: 'The server that serves this document' }],
+    ...(security ? { security } : {}),
     tags: tagsOf(groups),
     paths,
     components: {
-      schemas: { Problem: ProblemSchema },
+      schemas: shapes.schemas,
+      examples: shapes.examples,
+      responses: reused.responses,
+      parameters: reused.parameters,
       headers: {
+        ...reused.headers,
         XRequestId: {
           description: "Correlation id of the request (the client's X-Request-Id when it sent a safe one)",
           schema: { type: 'string' },
@@ -244,6 +277,15 @@ export function buildOpenApiDocument(groups: readonly GroupModule[], options: Op
           bearerFormat: 'JWT',
           description: 'Access token from POST /auth/verify-2fa or /auth/refresh',
         },
+        ...(tokenRoute
+          ? {
+              clientCredentials: {
+                type: 'oauth2',
+                description: `An API client's bearer token, bound to its company (${tokenRoute.method.toUpperCase()} ${tokenRoute.path})`,
+                flows: { clientCredentials: { tokenUrl: tokenRoute.path, scopes: {} } },
+              },
+            }
+          : {}),
       },
     },
   };

@@ -27,7 +27,8 @@ export function requestHeadersOf(route: RouteDecl): Record<string, HeaderDecl> {
   return { ...(route.idempotent ? { 'Idempotency-Key': IDEMPOTENCY_KEY_HEADER } : {}), ...(route.requestHeaders ?? {}) };
 }
 
-function newAjv(options: { coerce: boolean; defaults: boolean }): Ajv2020 {
+/** The service's Ajv setup (formats, text rule keywords); tests validate the contract's examples with it. */
+export function newAjv(options: { coerce: boolean; defaults: boolean }): Ajv2020 {
   const ajv = new Ajv2020({
     strict: true,
     allErrors: true,

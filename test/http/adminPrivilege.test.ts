@@ -2,6 +2,7 @@
 // admin client's secret, an admin invitee's activation, the admin's second factor, roles or membership.
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../support/harness.js';
+import { deref } from './openApiShape.js';
 import { activateAndEnroll, clientToken, LIMA_PROFILE, registerCompany, signInto, type Person } from './adminWorld.js';
 
 const MORE_PRIVILEGED = '/problems/target-more-privileged';
@@ -140,7 +141,7 @@ describe('Administration: nobody acts on someone more privileged than themselves
       ['post', '/roles/{code}/retiro'],
     ];
     for (const [method, path] of guarded) {
-      const forbidden = doc.paths[path!][method!].responses['403'].description as string;
+      const forbidden = deref(doc.paths[path!][method!].responses['403'], doc).description as string;
       assert.match(forbidden, /target-more-privileged/, `${method} ${path}`);
       assert.match(forbidden, /missing permission/, `${method} ${path}: the framework reasons stay`);
     }

@@ -2,6 +2,7 @@
 // next login, and failures that came without it (someone who knows the e-mail, or even the password) do not hold it.
 import assert from 'node:assert/strict';
 import { startTestServer, TEST_ADMIN, type ApiJson, type HttpAnswer, type TestServer } from '../support/harness.js';
+import { deref } from './openApiShape.js';
 import { wrongCode } from '../support/totpCodes.js';
 import { LIMITS } from '../../src/limits.js';
 import { PLATFORM_TENANT, streamName } from '../../src/stores/eventStore.js';
@@ -111,7 +112,7 @@ describe('HTTP sign-in: trusted devices in the contract', () => {
       assert.ok(loginBody.properties.deviceToken, 'login accepts a device token');
       assert.ok(!loginBody.required.includes('deviceToken'), 'and does not require one');
       assert.match(login.description, /device/i);
-      const verified = schemaOf(doc.paths['/auth/verify-2fa'].post.responses['200'].content['application/json'].schema);
+      const verified = schemaOf(deref(doc.paths['/auth/verify-2fa'].post.responses['200'], doc).content['application/json'].schema);
       assert.ok(verified.required.includes('deviceToken'), 'a completed sign-in returns a device token');
       const described = verified.properties.deviceToken.description as string;
       assert.ok(

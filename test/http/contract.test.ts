@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { TOKENS } from './spineTestGroup.js';
 import { problemOf, startSpineServer, type Json, type SpineServer } from './spineServer.js';
-import { assertOpenApiShape } from './openApiShape.js';
+import { assertOpenApiShape, deref } from './openApiShape.js';
 
 describe('HTTP spine: contract and Sistema routes', () => {
   let spine: SpineServer;
@@ -17,6 +17,8 @@ describe('HTTP spine: contract and Sistema routes', () => {
 
   it('serves an OpenAPI 3.1 document listing every route with its full status table', async () => {
     const doc = (await (await call('/openapi.json')).json()) as Json;
+    // Answers and parameters shared by several operations are components, referenced by $ref.
+    const resolved = (o: Json): Json => deref(o, doc);
     assert.equal(doc.openapi, '3.1.0');
     assertOpenApiShape(doc);
     assert.match(doc.info.version, /^\d+\.\d+\.\d+/);
@@ -61,13 +63,13 @@ describe('HTTP spine: contract and Sistema routes', () => {
         assert.deepEqual(op.tags, [route.tag]);
         for (const status of Object.keys(route.responses)) assert.ok(op.responses[status], `${route.path} documents ${status}`);
         assert.ok(op.responses['500']);
-        assert.deepEqual(op.security, route.auth === 'public' ? [] : [{ bearerAuth: [] }]);
+        assert.deepEqual(op.security ?? doc.security, route.auth === 'public' ? [] : [{ bearerAuth: [] }]);
       }
     }
     const post = doc.paths['/notas'].post;
     assert.deepEqual(Object.keys(post.responses), ['201', '400', '409', '413', '415', '422', '500']);
-    assert.equal(post.responses['422'].content['application/problem+json'].schema.$ref, '#/components/schemas/Problem');
-    assert.ok(post.parameters.some((p: Json) => p.in === 'header' && p.name === 'Idempotency-Key'));
+    assert.equal(resolved(post.responses['422']).content['application/problem+json'].schema.$ref, '#/components/schemas/Problem');
+    assert.ok(post.parameters.map(resolved).some((p: Json) => p.in === 'header' && p.name === 'Idempotency-Key'));
     assert.deepEqual(Object.keys(doc.paths['/notas/{id}'].get.responses), ['200', '401', '403', '404', '422', '500']);
     assert.deepEqual(
       Object.keys(doc.paths['/yo'].get.responses),
@@ -76,7 +78,7 @@ describe('HTTP spine: contract and Sistema routes', () => {
     );
     const list = doc.paths['/notas'].get;
     assert.deepEqual(
-      list.parameters.map((p: Json) => `${p.in}:${p.name}`),
+      list.parameters.map(resolved).map((p: Json) => `${p.in}:${p.name}`),
       ['query:limit', 'query:cursor', 'query:minPosition'],
     );
     assert.ok(list.responses['503']);

@@ -51,10 +51,23 @@ function checkHeader(h: Json, where: string, doc: Json) {
   assert.ok(isSchema(h.schema), `${where}: header without schema`);
 }
 
+/** A parameter, response or header as written, or the component its $ref names (a dangling one fails). */
+export function deref(o: Json, doc: Json, where = 'reference'): Json {
+  if (typeof o?.$ref !== 'string') return o;
+  const target = o.$ref
+    .split('/')
+    .slice(1)
+    .reduce((at: Json | undefined, k: string) => at?.[k], doc);
+  assert.ok(target, `${where}: dangling ${o.$ref}`);
+  return deref(target, doc, where);
+}
+
 export function assertOpenApiShape(doc: Json): void {
   assert.match(doc.openapi, /^3\.1\.\d+$/);
   assert.equal(typeof doc.info?.title, 'string');
   assert.equal(typeof doc.info?.version, 'string');
+  for (const req of doc.security ?? [])
+    for (const name of Object.keys(req)) assert.ok(doc.components.securitySchemes[name], `unknown security scheme ${name}`);
   for (const [path, item] of Object.entries(doc.paths as Json)) {
     assert.match(path, /^\//);
     for (const [method, op] of Object.entries(item as Json)) {
@@ -62,9 +75,10 @@ export function assertOpenApiShape(doc: Json): void {
       assert.ok(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'].includes(method), where);
       onlyKeys(op, OPERATION_KEYS, where);
       const pathParams = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
-      const declared = (op.parameters ?? []).filter((p: Json) => p.in === 'path').map((p: Json) => p.name);
+      const parameters = (op.parameters ?? []).map((p: Json) => deref(p, doc, where));
+      const declared = parameters.filter((p: Json) => p.in === 'path').map((p: Json) => p.name);
       assert.deepEqual(declared.sort(), pathParams.sort(), `${where}: path parameters`);
-      for (const p of op.parameters ?? []) {
+      for (const p of parameters) {
         onlyKeys(p, PARAMETER_KEYS, `${where} parameter ${p.name}`);
         assert.ok(['query', 'header', 'path', 'cookie'].includes(p.in));
         assert.ok(isSchema(p.schema), `${where} parameter ${p.name}: schema`);
@@ -73,7 +87,8 @@ export function assertOpenApiShape(doc: Json): void {
       if (op.requestBody)
         assert.ok(op.requestBody.content && Object.keys(op.requestBody.content).length > 0, `${where}: requestBody.content`);
       assert.ok(Object.keys(op.responses).length > 0);
-      for (const [status, res] of Object.entries(op.responses as Json)) {
+      for (const [status, written] of Object.entries(op.responses as Json)) {
+        const res = deref(written, doc, `${where} ${status}`);
         assert.match(status, /^[1-5](?:[0-9]{2}|XX)$|^default$/);
         onlyKeys(res, RESPONSE_KEYS, `${where} ${status}`);
         assert.equal(typeof res.description, 'string');

@@ -2,7 +2,7 @@
 // (404 for every route of another company's patient) and the OpenAPI entries.
 import assert from 'node:assert/strict';
 import { pacientesGroup } from '../../src/http/routes/pacientes/index.js';
-import { assertOpenApiShape } from './openApiShape.js';
+import { assertOpenApiShape, deref } from './openApiShape.js';
 import { expectStatus, startPacientesWorld, type Answer, type Json, type PacientesWorld } from './pacientesWorld.js';
 
 describe('Pacientes over HTTP: notes, history, isolation between companies', () => {
@@ -180,7 +180,7 @@ describe('Pacientes over HTTP: notes, history, isolation between companies', () 
       for (const status of ['401', '403']) assert.ok(op.responses[status], `${route.method} ${route.path} documents ${status}`);
     }
     const patch = doc.paths['/pacientes/{id}'].patch;
-    assert.ok(patch.parameters.some((p: Json) => p.in === 'header' && p.name === 'If-Match'));
+    assert.ok(patch.parameters.some((p: Json) => deref(p, doc).in === 'header' && deref(p, doc).name === 'If-Match'));
     assert.ok(patch.responses['428'] && patch.responses['412']);
   });
 });
