@@ -163,7 +163,7 @@ function applySession(doc: SessionDoc, event: SessionEvent, stamp: Stamp): Parti
     case 'SafetyChecksRecorded':
       return { safetyChecks: event.data };
     case 'SessionStarted': {
-      const { startedAt, prescription, warnings, vascularAccess, dryWeight, ...equipment } = event.data;
+      const { startedAt, prescription, warnings, vascularAccess, dryWeight, backEntry: _history, ...equipment } = event.data;
       const started = { vascularAccess: vascularAccess ?? null, dryWeight: dryWeight ?? null };
       return { status: 'in-progress', startedAt, prescription, equipment, startWarnings: warnings, ...started };
     }

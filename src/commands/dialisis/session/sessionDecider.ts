@@ -61,14 +61,14 @@ function schedule(command: Command<'ScheduleSession'>, state: SessionState): Ses
 
 function start(command: Command<'StartSession'>, state: SessionState): SessionEvent[] {
   if (!state.exists) throw notFound('session');
-  const { prescription, dryWeight, patient, warnings, startedAt: stated, vascularAccess, ...equipment } = command.data;
+  const { prescription, dryWeight, patient, warnings, startedAt: stated, vascularAccess, backEntry, ...equipment } = command.data;
   const reasons = sessionStartReasons(state, { prescription, patient, dryWeight });
   if (reasons.length > 0) throw rule(reasons[0]!, `the session may not start: ${reasons.join(', ')}`, { reasons });
   const startedAt = stated ?? command.at;
   const checks = new FieldChecks();
   checkStart(checks, 'startedAt', startedAt, command.at, null);
   checks.throwIfAny();
-  const access = vascularAccess === undefined ? {} : { vascularAccess };
+  const access = { ...(vascularAccess === undefined ? {} : { vascularAccess }), ...(backEntry ? { backEntry } : {}) };
   // One dry weight: the snapshot carries the patient's in force, whatever the prescription once said.
   const snapshot = { ...prescription!, dryWeightKg: dryWeight!.dryWeightKg };
   return [
@@ -266,6 +266,10 @@ function decideSession(command: SessionCommand, state: SessionState): SessionEve
       return administer(command, state);
     case 'EndSession': {
       mustBe(state, RUNNING, 'ending');
+      // A session charted after the fact ended in the past: its end is stated, never the clock's now (backEntry.ts).
+      if (state.backEntry && command.data.endedAt === undefined) {
+        throw invalidFields([{ field: 'endedAt', message: 'a session charted after the fact needs the instant it ended' }]);
+      }
       const endedAt = endInstant(state, command.data.endedAt, command.at, 'endedAt');
       return [{ type: 'SessionEnded', data: { endedAt, effectiveMinutes: treatmentMinutes(state, endedAt) } }];
     }
