@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { expectStatus, startDialisisWorld, type DialisisWorld, type Json } from './dialisisWorld.js';
 import { postBlock, sessionSteps, type SessionSteps } from './dialisisSessionSteps.js';
+import { dialyzerBody } from './filtrosWorld.js';
 
 describe('Back-entry of a past session on a machine in use now, over HTTP', () => {
   let w: DialisisWorld;
@@ -28,12 +29,14 @@ describe('Back-entry of a past session on a machine in use now, over HTTP', () =
   }
 
   /** Charts a session from `fromMinutesAgo` to `toMinutesAgo` on the machine; ends, records the post block and signs it. */
-  async function chartedOn(sessionId: string, machineId: string, fromMinutesAgo: number, toMinutesAgo: number) {
+  async function chartedOn(sessionId: string, machineId: string, fromMinutesAgo: number, toMinutesAgo: number, more: Json = {}) {
     const path = s.sessionPath(sessionId);
     await s.readyToStart(sessionId);
-    const start = { machineId, stationId: w.stationA.stationId, startedAt: s.at(fromMinutesAgo) };
+    const start = { machineId, stationId: w.stationA.stationId, startedAt: s.at(fromMinutesAgo), ...more };
     expectStatus(await nurse(`${path}/inicio`, start), 200);
     expectStatus(await nurse(`${path}/lecturas`, s.reading(fromMinutesAgo - 60)), 200);
+    // Its end is charted too: the clock's now is not when a past treatment ended.
+    expectStatus(await nurse(`${path}/fin`), 422, 'validation-failed');
     const ended = expectStatus(await nurse(`${path}/fin`, { endedAt: s.at(toMinutesAgo) }), 200);
     await s.processed(ended);
     expectStatus(await nurse(`${path}/post-dialisis`, postBlock()), 200);
@@ -78,5 +81,25 @@ describe('Back-entry of a past session on a machine in use now, over HTTP', () =
     const sessionId = await s.extraSession(await s.prescribedPatient());
     await chartedOn(sessionId, live.machineId, 5 * 60, 3 * 60);
     await holdsAndCounted(live, before, 2, 1);
+  });
+
+  it("a back-entered session's dialyzer gets its use once, as history", async () => {
+    const live = await running();
+    const patientId = await s.prescribedPatient();
+    const dialyzerId = expectStatus(await s.post(w.a, '/filtros-dialisis', dialyzerBody()), 201).body.id as string;
+    expectStatus(await s.post(w.a, `/filtros-dialisis/${dialyzerId}/asignacion`, { patientId, baselineTcvMl: 100 }), 200);
+    w.server.nextTotpStep();
+    const identityConfirmations = [
+      { userId: w.nurse.userId, code: await w.server.totpCode(w.nurse.account.totpSecret) },
+      { userId: w.physician.userId, code: await w.server.totpCode(w.physician.account.totpSecret) },
+    ];
+    expectStatus(await s.post(w.a, `/filtros-dialisis/${dialyzerId}/controles-previos`, { patientId, identityConfirmations }), 200);
+    const sessionId = await s.extraSession(patientId);
+    await chartedOn(sessionId, live.machineId, 5 * 60, 3 * 60, { dialyzerId });
+    const used = expectStatus(await s.get(`/filtros-dialisis/${dialyzerId}`), 200).body;
+    assert.equal(used.uses, 1);
+    const again = await s.post(w.a, `/filtros-dialisis/${dialyzerId}/usos`, { sessionId, patientId });
+    assert.ok(again.status < 500, JSON.stringify(again.body));
+    assert.equal(expectStatus(await s.get(`/filtros-dialisis/${dialyzerId}`), 200).body.uses, 1);
   });
 });

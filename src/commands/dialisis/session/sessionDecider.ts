@@ -128,6 +128,10 @@ function recordBlock(command: Command<'RecordPreDialysis' | 'RecordPostDialysis'
 
 /** The end (or interruption) instant: stated, or the command's time; inside the rules of treatmentTimes.ts. */
 function endInstant(state: SessionState, stated: string | undefined, at: string, field: string): string {
+  // A session charted after the fact ended in the past: its end is stated, never the clock's now (backEntry.ts).
+  if (state.backEntry && stated === undefined) {
+    throw invalidFields([{ field, message: 'a session charted after the fact needs the instant it ended' }]);
+  }
   const endedAt = stated ?? at;
   const checks = new FieldChecks();
   checkEnd(checks, field, { startedAt: state.startedAt!, endedAt }, at, state.entrySpan, stated !== undefined);
@@ -266,10 +270,6 @@ function decideSession(command: SessionCommand, state: SessionState): SessionEve
       return administer(command, state);
     case 'EndSession': {
       mustBe(state, RUNNING, 'ending');
-      // A session charted after the fact ended in the past: its end is stated, never the clock's now (backEntry.ts).
-      if (state.backEntry && command.data.endedAt === undefined) {
-        throw invalidFields([{ field: 'endedAt', message: 'a session charted after the fact needs the instant it ended' }]);
-      }
       const endedAt = endInstant(state, command.data.endedAt, command.at, 'endedAt');
       return [{ type: 'SessionEnded', data: { endedAt, effectiveMinutes: treatmentMinutes(state, endedAt) } }];
     }
