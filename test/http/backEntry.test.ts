@@ -2,7 +2,7 @@
 // ends and is signed without the machine's live claim; the live session keeps the machine, and the machine's hours and
 // session count take the past session once, as history.
 import assert from 'node:assert/strict';
-import { expectStatus, startDialisisWorld, type DialisisWorld, type Json } from './dialisisWorld.js';
+import { expectStatus, pointers, startDialisisWorld, type DialisisWorld, type Json } from './dialisisWorld.js';
 import { postBlock, sessionSteps, type SessionSteps } from './dialisisSessionSteps.js';
 import { dialyzerBody } from './filtrosWorld.js';
 
@@ -37,6 +37,8 @@ describe('Back-entry of a past session on a machine in use now, over HTTP', () =
     expectStatus(await nurse(`${path}/lecturas`, s.reading(fromMinutesAgo - 60)), 200);
     // Its end is charted too: the clock's now is not when a past treatment ended.
     expectStatus(await nurse(`${path}/fin`), 422, 'validation-failed');
+    // Nor after the machine's current patient began (30 minutes ago): one patient per machine.
+    assert.deepEqual(pointers(expectStatus(await nurse(`${path}/fin`, { endedAt: s.at(10) }), 422)), ['/body/endedAt']);
     const ended = expectStatus(await nurse(`${path}/fin`, { endedAt: s.at(toMinutesAgo) }), 200);
     await s.processed(ended);
     expectStatus(await nurse(`${path}/post-dialisis`, postBlock()), 200);

@@ -2,7 +2,7 @@
 // history, which machine reasons still hold for them, and that such a session ends only at a stated instant.
 import assert from 'node:assert/strict';
 import { failedFields, scenario } from '../../givenWhenThen.js';
-import { historyMachineReasons, isBackEntry } from './backEntry.js';
+import { endsBeforeHolder, historyMachineReasons, isBackEntry } from './backEntry.js';
 import { sessionDecider } from './sessionDecider.js';
 import { active, cmd, dryWeight, equipment, plus, prescription, ready, reading, T0 } from './sessionTestEvents.js';
 
@@ -18,6 +18,14 @@ describe('back-entry of a past session', () => {
     assert.equal(isBackEntry(plus(310), false, holder, 's1'), false);
     assert.equal(isBackEntry(T0, false, { ...holder, sessionId: 's1' }, 's1'), false);
     assert.equal(isBackEntry(T0, false, null, 's1'), false);
+  });
+
+  it("ends before the machine's current patient began, or when nobody else holds the machine", () => {
+    const holder = { sessionId: 'other', startedAt: plus(300) };
+    assert.equal(endsBeforeHolder(plus(240), holder, 's1'), true);
+    assert.equal(endsBeforeHolder(plus(301), holder, 's1'), false);
+    assert.equal(endsBeforeHolder(plus(301), null, 's1'), true);
+    assert.equal(endsBeforeHolder(plus(301), { ...holder, sessionId: 's1' }, 's1'), true);
   });
 
   it('is refused by isolation, calibration and maintenance, never by what the machine does now', () => {

@@ -31,3 +31,11 @@ export function historyMachineReasons(reasons: string[], status: string): string
   if (!PRESENT_ONLY_STATES.has(status)) return reasons;
   return reasons.filter((code) => code !== 'not-available' && code !== 'awaiting-disinfection');
 }
+
+/**
+ * A back-entered session's stated end lies before the session holding its machine now began (one patient per machine):
+ * true when nobody else holds it.
+ */
+export function endsBeforeHolder(end: string, holder: MachineHolder | null, sessionId: string): boolean {
+  return holder === null || holder.sessionId === sessionId || Date.parse(end) <= Date.parse(holder.startedAt);
+}
