@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { failedFields, scenario } from '../../givenWhenThen.js';
 import { endsBeforeHolder, historyMachineReasons, isBackEntry } from './backEntry.js';
 import { sessionDecider } from './sessionDecider.js';
-import { active, cmd, dryWeight, equipment, plus, prescription, ready, reading, T0 } from './sessionTestEvents.js';
+import { active, cmd, dryWeight, equipment, plus, prescription, ready, reading, safety, T0 } from './sessionTestEvents.js';
 
 const given = scenario(sessionDecider);
 const NOW = plus(600);
@@ -34,7 +34,7 @@ describe('back-entry of a past session', () => {
     assert.deepEqual(historyMachineReasons(['not-available'], 'out-of-service'), ['not-available']);
   });
 
-  it('given a back-entered start, when ended without a stated instant, then 422 on endedAt; stated, it ends then', () => {
+  it('given a back-entered start, when ended without a stated instant, then 422 on endedAt; stated, it ends then; it changes no machine', () => {
     const start = { ...equipment, prescription, dryWeight, patient: active, warnings: [], startedAt: T0, backEntry: true as const };
     const started = {
       type: 'SessionStarted' as const,
@@ -49,5 +49,9 @@ describe('back-entry of a past session', () => {
     given(...ready, started, reading(60))
       .when(cmd('EndSession', { endedAt: plus(240) }, NOW))
       .then({ type: 'SessionEnded', data: { endedAt: plus(240), effectiveMinutes: 240 } });
+    const change = { machineId: 'm2', reason: 'Blood leak', safetyChecks: safety };
+    given(...ready, started)
+      .when(cmd('ChangeMachine', change, NOW))
+      .thenError('back-entry-machine-change');
   });
 });
