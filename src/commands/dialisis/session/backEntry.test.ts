@@ -34,7 +34,7 @@ describe('back-entry of a past session', () => {
     assert.deepEqual(historyMachineReasons(['not-available'], 'out-of-service'), ['not-available']);
   });
 
-  it('given a back-entered start, when ended without a stated instant, then 422 on endedAt; stated, it ends then; it changes no machine', () => {
+  it('given a back-entered start, when ended without a stated instant, then 422 on endedAt; stated, it ends then; it changes no machine; of a past date it states its start', () => {
     const start = { ...equipment, prescription, dryWeight, patient: active, warnings: [], startedAt: T0, backEntry: true as const };
     const started = {
       type: 'SessionStarted' as const,
@@ -43,6 +43,12 @@ describe('back-entry of a past session', () => {
     given(...ready)
       .when(cmd('StartSession', start, NOW))
       .then(started);
+    // A session of a past date states when it began: never now.
+    const late = { ...ready[0]!, data: { ...ready[0]!.data, lateEntryReason: 'Downtime' } } as (typeof ready)[number];
+    const { startedAt: _s, backEntry: _b, ...unstated } = start;
+    given(late, ...ready.slice(1))
+      .when(cmd('StartSession', unstated, NOW))
+      .thenError('validation-failed', (e) => assert.deepEqual(failedFields(e as never), ['startedAt']));
     given(...ready, started, reading(60))
       .when(cmd('EndSession', {}, NOW))
       .thenError('validation-failed', (e) => assert.deepEqual(failedFields(e as never), ['endedAt']));

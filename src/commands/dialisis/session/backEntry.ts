@@ -19,6 +19,12 @@ export function isBackEntry(stated: string | undefined, lateEntry: boolean, hold
   return holder !== null && holder.sessionId !== sessionId && Date.parse(stated) < Date.parse(holder.startedAt);
 }
 
+export const PAST_DATE_START = 'a session of a past date states the instant its treatment began';
+
+/** A session of a past date (scheduled with its late-entry reason) started without a stated start: never now. */
+export const pastDateWithoutStart = (state: { scheduled: { lateEntryReason?: string } | null }, stated: string | undefined): boolean =>
+  state.scheduled?.lateEntryReason !== undefined && stated === undefined;
+
 /** Machine states that say what it does now, not what it could do then: a back-entered session is not refused by them. */
 const PRESENT_ONLY_STATES = new Set(['in-use', 'awaiting-disinfection', 'disinfecting', 'available']);
 

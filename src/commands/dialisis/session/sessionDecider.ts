@@ -2,6 +2,7 @@
 // signed -> validated; cancelled, no-show, interrupted) and the blocks recorded along it. Pure.
 import { notFound, rule, type Decider } from '../../decider.js';
 import { FieldChecks, invalidFields, isRealDate, notFutureInstant } from '../../fieldChecks.js';
+import { PAST_DATE_START, pastDateWithoutStart } from './backEntry.js';
 import type { AmendableBlock, PostDialysis, SessionCommand, SessionEvent, SessionStatus } from './sessionEvents.js';
 import { withinLimit } from './sessionLimits.js';
 import { checkInsideSession, checkSampleTime, checkWeighedBlock, missingForSigning, sessionStartReasons } from './sessionRules.js';
@@ -67,6 +68,7 @@ function start(command: Command<'StartSession'>, state: SessionState): SessionEv
   const startedAt = stated ?? command.at;
   const checks = new FieldChecks();
   checkStart(checks, 'startedAt', startedAt, command.at, null);
+  checks.check(!pastDateWithoutStart(state, stated), 'startedAt', PAST_DATE_START);
   checks.throwIfAny();
   const access = { ...(vascularAccess === undefined ? {} : { vascularAccess }), ...(backEntry ? { backEntry } : {}) };
   // One dry weight: the snapshot carries the patient's in force, whatever the prescription once said.

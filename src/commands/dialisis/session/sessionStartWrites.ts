@@ -32,7 +32,7 @@ import { prescribedDialyzerReasons, type DialyzerSpec } from './prescribedDialyz
 import { PATIENT_SESSION_IN_PROGRESS } from './runningSessionDecider.js';
 import { claimRunningSession, otherRunningSession, releaseRunningSession } from './runningSessionWrites.js';
 import { sessionState, type SessionResult } from './sessionWrites.js';
-import { historyMachineReasons, isBackEntry } from './backEntry.js';
+import { historyMachineReasons, isBackEntry, PAST_DATE_START, pastDateWithoutStart } from './backEntry.js';
 
 export type StartInput = Omit<Equipment, 'dialyzerId' | 'arterialLineId' | 'venousLineId'> & {
   dialyzerId?: string;
@@ -123,6 +123,7 @@ export async function startSession(
   // A stated start is judged before anything is claimed (the decider judges it again).
   const timeChecks = new FieldChecks();
   if (input.startedAt) checkStart(timeChecks, 'startedAt', input.startedAt, at, null);
+  timeChecks.check(!pastDateWithoutStart(state, input.startedAt), 'startedAt', PAST_DATE_START);
   timeChecks.throwIfAny();
   const patientId = state.scheduled!.patientId;
   const { state: patientState } = await loadAggregate(services.events, patientDecider, streamName(tenantId, 'patient', patientId));
