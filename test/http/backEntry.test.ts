@@ -64,7 +64,8 @@ describe('Back-entry of a past session on a machine in use now, over HTTP', () =
     const created = expectStatus(await w.extraSession(w.a, { ...body, lateEntryReason: 'Charted after a system downtime' }), 201);
     const pastId = created.body.sessionId as string;
     const { signed } = await chartedOn(pastId, live.machineId, 26 * 60, 22 * 60);
-    assert.equal(signed.body.status, 'signed');
+    assert.deepEqual([signed.body.status, signed.body.backEntry], ['signed', true]);
+    assert.equal(expectStatus(await s.get(live.path), 200).body.backEntry, false);
     await holdsAndCounted(live, before, 4, 1);
     // Recorded again by hand, the past session's use is not counted twice.
     const again = await s.post(w.a, `/monitores/${live.machineId}/usos`, { sessionId: pastId, patientId });
