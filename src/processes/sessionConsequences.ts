@@ -36,8 +36,10 @@ async function react(event: RecordedEvent, services: AppServices): Promise<void>
   // The machine in use at the end ran what the earlier ones did not.
   const effectiveMinutes = (event.data as { effectiveMinutes: number }).effectiveMinutes - state.machineMinutesBefore;
   const use = { sessionId, patientId };
+  // A back-entered session never held the machine: its hours and session are counted as history (backEntry.ts).
+  const history = state.backEntry ? { byHand: true } : {};
   await recordConsequence(services, event, sessionId, 'machine-use', equipment.machineId, (ctx) =>
-    endMachineUse(services, ctx, equipment.machineId, { sessionId, operatingHours: operatingHoursOf(effectiveMinutes) }),
+    endMachineUse(services, ctx, equipment.machineId, { sessionId, operatingHours: operatingHoursOf(effectiveMinutes), ...history }),
   );
   const { dialyzerId, arterialLineId, venousLineId } = equipment;
   if (dialyzerId)

@@ -62,7 +62,8 @@ function decideUse(command: Extract<MachineCommand, { type: 'StartMachineUse' | 
     return [{ type: 'MachineUseStarted', data }];
   }
   const { sessionId, operatingHours, policy, byHand } = command.data;
-  if (state.lastSessionId === sessionId) return []; // this session's end was already counted
+  // This session's end was already counted, live or as history.
+  if (state.lastSessionId === sessionId || state.countedAsHistory?.includes(sessionId)) return [];
   const running = state.status === 'in-use' && state.currentSession?.sessionId === sessionId;
   const interrupted = state.interruptedSession?.sessionId === sessionId;
   // By hand (an ended session's back-entry) the hours count whoever holds the machine now; the holder keeps it.

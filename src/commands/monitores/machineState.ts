@@ -46,6 +46,8 @@ export interface MachineState {
   retireReason: string | null;
   /** Uses since the last preventive maintenance, by the day each started (null: not known): a back-dated PM keeps them. */
   usesSincePm: { on: string | null; hours: number }[];
+  /** Sessions counted as history (a back-entered session's end, a use by hand): never counted twice (issue 21 item 1). */
+  countedAsHistory?: string[];
   /** Parameters whose last calibration failed: the machine stays out of service until each passes. */
   failedCalibrations: string[];
   /** Status a failed calibration took the machine out of, given back when the last failed parameter passes. */
@@ -192,7 +194,10 @@ export function evolveMachine(state: MachineState, event: MachineEvent): Machine
       if (state.status !== 'in-use' || state.currentSession?.sessionId !== sessionId) {
         // The end of a session a fault interrupted counts its hours; the machine stays where the repair has it. A use by hand
         // of a session that no longer holds the machine only counts: it never frees a machine another session holds.
-        if (state.interruptedSession?.sessionId !== sessionId) return { ...state, hourMeter, sessionCount, usesSincePm };
+        if (state.interruptedSession?.sessionId !== sessionId) {
+          const countedAsHistory = [...(state.countedAsHistory ?? []), sessionId];
+          return { ...state, hourMeter, sessionCount, usesSincePm, countedAsHistory };
+        }
         return { ...state, hourMeter, sessionCount, usesSincePm, interruptedSession: null, lastSessionId: sessionId };
       }
       const counted = { hourMeter, sessionCount, lastSessionId: sessionId, usesSincePm };

@@ -61,6 +61,13 @@ describe('machine use recorded by hand', () => {
     assert.deepEqual([state.status, state.currentSession?.sessionId, state.hourMeter], ['in-use', 'running', 3.75]);
   });
 
+  it('counts a session once: its use recorded again as history (a back-entry, by hand) decides nothing', () => {
+    given(registered, startedBy('running'), pastUse('past')).when(end('past', true)).then();
+    given(registered, pastUse('past'), pastUse('other', 7.5, 2))
+      .when(end('past', true))
+      .then();
+  });
+
   it('without byHand (fin-uso) a session that does not hold the machine is refused', () => {
     given(registered, startedBy('running')).when(end('past')).thenError('not-in-use-by-session');
   });

@@ -38,6 +38,8 @@ export type SessionDoc = ProjectedDoc & {
   requestedBy: string | null;
   /** Why a session of a past date was charted after the fact. */
   lateEntryReason: string | null;
+  /** Charted after the fact before its machine's present: its equipment's use counted as history (absent before). */
+  backEntry?: boolean;
   status: SessionStatus;
   checkedInAt: string | null;
   startedAt: string | null;
@@ -163,8 +165,8 @@ function applySession(doc: SessionDoc, event: SessionEvent, stamp: Stamp): Parti
     case 'SafetyChecksRecorded':
       return { safetyChecks: event.data };
     case 'SessionStarted': {
-      const { startedAt, prescription, warnings, vascularAccess, dryWeight, ...equipment } = event.data;
-      const started = { vascularAccess: vascularAccess ?? null, dryWeight: dryWeight ?? null };
+      const { startedAt, prescription, warnings, vascularAccess, dryWeight, backEntry, ...equipment } = event.data;
+      const started = { vascularAccess: vascularAccess ?? null, dryWeight: dryWeight ?? null, backEntry: backEntry === true };
       return { status: 'in-progress', startedAt, prescription, equipment, startWarnings: warnings, ...started };
     }
     case 'SessionPaused':

@@ -50,6 +50,7 @@ export function sessionView(doc: SessionDoc): Record<string, unknown> {
   // Documents projected before validations could be withdrawn have no list: none was (nor the later fields).
   const later = {
     lateEntryReason: doc.lateEntryReason ?? null,
+    backEntry: doc.backEntry ?? false,
     vascularAccess: doc.vascularAccess ?? null,
     dryWeight: doc.dryWeight ?? null,
   };

@@ -10,6 +10,8 @@ import { treatmentMinutes, type SessionState } from './sessionState.js';
 export type { ChangeMachineData, MachineChangedData };
 
 export function changeMachine(data: ChangeMachineData, state: SessionState, at: string): SessionEvent[] {
+  // A back-entered session never took its machine live; a change would take the new one now (not charted yet).
+  if (state.backEntry) throw rule('back-entry-machine-change', 'a session charted after the fact cannot change machine yet');
   const current = state.equipment!.machineId;
   const problems = [];
   if (data.machineId === current) problems.push({ field: 'machineId', message: 'is the machine the session runs on' });

@@ -2,6 +2,7 @@
 // signed -> validated; cancelled, no-show, interrupted) and the blocks recorded along it. Pure.
 import { notFound, rule, type Decider } from '../../decider.js';
 import { FieldChecks, invalidFields, isRealDate, notFutureInstant } from '../../fieldChecks.js';
+import { PAST_DATE_START, pastDateWithoutStart } from './backEntry.js';
 import type { AmendableBlock, PostDialysis, SessionCommand, SessionEvent, SessionStatus } from './sessionEvents.js';
 import { withinLimit } from './sessionLimits.js';
 import { checkInsideSession, checkSampleTime, checkWeighedBlock, missingForSigning, sessionStartReasons } from './sessionRules.js';
@@ -61,14 +62,15 @@ function schedule(command: Command<'ScheduleSession'>, state: SessionState): Ses
 
 function start(command: Command<'StartSession'>, state: SessionState): SessionEvent[] {
   if (!state.exists) throw notFound('session');
-  const { prescription, dryWeight, patient, warnings, startedAt: stated, vascularAccess, ...equipment } = command.data;
+  const { prescription, dryWeight, patient, warnings, startedAt: stated, vascularAccess, backEntry, ...equipment } = command.data;
   const reasons = sessionStartReasons(state, { prescription, patient, dryWeight });
   if (reasons.length > 0) throw rule(reasons[0]!, `the session may not start: ${reasons.join(', ')}`, { reasons });
   const startedAt = stated ?? command.at;
   const checks = new FieldChecks();
   checkStart(checks, 'startedAt', startedAt, command.at, null);
+  checks.check(!pastDateWithoutStart(state, stated), 'startedAt', PAST_DATE_START);
   checks.throwIfAny();
-  const access = vascularAccess === undefined ? {} : { vascularAccess };
+  const access = { ...(vascularAccess === undefined ? {} : { vascularAccess }), ...(backEntry ? { backEntry } : {}) };
   // One dry weight: the snapshot carries the patient's in force, whatever the prescription once said.
   const snapshot = { ...prescription!, dryWeightKg: dryWeight!.dryWeightKg };
   return [
@@ -128,6 +130,10 @@ function recordBlock(command: Command<'RecordPreDialysis' | 'RecordPostDialysis'
 
 /** The end (or interruption) instant: stated, or the command's time; inside the rules of treatmentTimes.ts. */
 function endInstant(state: SessionState, stated: string | undefined, at: string, field: string): string {
+  // A session charted after the fact ended in the past: its end is stated, never the clock's now (backEntry.ts).
+  if (state.backEntry && stated === undefined) {
+    throw invalidFields([{ field, message: 'a session charted after the fact needs the instant it ended' }]);
+  }
   const endedAt = stated ?? at;
   const checks = new FieldChecks();
   checkEnd(checks, field, { startedAt: state.startedAt!, endedAt }, at, state.entrySpan, stated !== undefined);

@@ -258,6 +258,8 @@ export type SessionEvent =
         dryWeight?: SessionDryWeight;
         warnings: string[];
         vascularAccess?: AccessUsed | null;
+        /** Charted after the fact (backEntry.ts): its equipment took no live claim; its end records the use as history. */
+        backEntry?: true;
       }
     >
   | E<'SessionPaused', { pausedAt: string; reason: string }>
@@ -311,6 +313,7 @@ export type SessionCommand =
         /** The instant the treatment began, when stated (charted after the fact); else the command's time. */
         startedAt?: string;
         vascularAccess?: AccessUsed | null;
+        backEntry?: true;
       }
     >
   | C<'PauseSession', { reason: string; limits: SessionLimits }>

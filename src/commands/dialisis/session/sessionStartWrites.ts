@@ -9,6 +9,7 @@ import { handleCommand, loadAggregate, type CommandContext } from '../../handleC
 import { patientDecider } from '../../pacientes/patientDecider.js';
 import { dryWeightInForce } from '../../pacientes/patientState.js';
 import { cancelMachineUse, startMachineUse } from '../../monitores/machineWrites.js';
+import { machineDecider } from '../../monitores/machineDecider.js';
 import { releaseDialyzerReservation, reserveDialyzerForSession } from '../../filtros-dialisis/dialyzerWrites.js';
 import { releaseBloodlineReservation, reserveBloodlineForSession } from '../../lineas/bloodlineWrites.js';
 import type { AppServices } from '../../../services.js';
@@ -31,6 +32,7 @@ import { prescribedDialyzerReasons, type DialyzerSpec } from './prescribedDialyz
 import { PATIENT_SESSION_IN_PROGRESS } from './runningSessionDecider.js';
 import { claimRunningSession, otherRunningSession, releaseRunningSession } from './runningSessionWrites.js';
 import { sessionState, type SessionResult } from './sessionWrites.js';
+import { historyMachineReasons, isBackEntry, PAST_DATE_START, pastDateWithoutStart } from './backEntry.js';
 
 export type StartInput = Omit<Equipment, 'dialyzerId' | 'arterialLineId' | 'venousLineId'> & {
   dialyzerId?: string;
@@ -121,6 +123,7 @@ export async function startSession(
   // A stated start is judged before anything is claimed (the decider judges it again).
   const timeChecks = new FieldChecks();
   if (input.startedAt) checkStart(timeChecks, 'startedAt', input.startedAt, at, null);
+  timeChecks.check(!pastDateWithoutStart(state, input.startedAt), 'startedAt', PAST_DATE_START);
   timeChecks.throwIfAny();
   const patientId = state.scheduled!.patientId;
   const { state: patientState } = await loadAggregate(services.events, patientDecider, streamName(tenantId, 'patient', patientId));
@@ -129,14 +132,22 @@ export async function startSession(
   const prescription = await prescriptionInForce(services, tenantId, patientId, state.scheduled!.date);
   // One dry weight (issue 21 item 4): the patient's record in force on the session's date, read from its stream.
   const dryWeight = dryWeightInForce(patientState, state.scheduled!.date);
+  // Charted after the fact before the machine's present (issue 21 item 1): judged as of then, no live claim taken.
+  const machineStream = streamName(tenantId, machineDecider.category, input.machineId);
+  const { state: machineNow } = await loadAggregate(services.events, machineDecider, machineStream);
+  const lateEntry = state.scheduled!.lateEntryReason !== undefined;
+  const backEntry = isBackEntry(input.startedAt, lateEntry, machineNow.currentSession, sessionId);
 
   // Judge everything first: a refusal names every failed rule, and nothing is claimed for a start that cannot happen.
   const refusal: StartRefusal = {};
   const running = await otherRunningSession(services, tenantId, patientId, sessionId, input.startedAt);
   const own = [...sessionStartReasons(state, { patient, prescription, dryWeight }), ...(running ? [PATIENT_SESSION_IN_PROGRESS] : [])];
   if (own.length > 0) refusal.session = own;
-  const machine = await mayStartSession(scope, input.machineId, { isolation: [...patientState.isolation] }, at);
-  if (!machine.allowed) refusal.machine = machine.reasons.map((r) => r.code);
+  const judgedAt = backEntry ? input.startedAt! : at;
+  const machine = await mayStartSession(scope, input.machineId, { isolation: [...patientState.isolation] }, judgedAt);
+  const machineReasons = machine.reasons.map((r) => r.code);
+  const standing = backEntry ? historyMachineReasons(machineReasons, machineNow.status) : machineReasons;
+  if (standing.length > 0) refusal.machine = standing;
   if (input.dialyzerId) {
     const dialyzer = await readyForUse(scope, input.dialyzerId, patientId, at);
     // The dialyzer must be the prescribed one (its model, flux and surface never change after reception).
@@ -178,13 +189,15 @@ export async function startSession(
       release: () => releaseAuthorizationUnit(services, ctx, held.authorizationId, reason),
     });
   }
-  claims.push({
-    what: 'machine',
-    claim: () => startMachineUse(services, ctx, input.machineId, use),
-    release: () => cancelMachineUse(services, ctx, input.machineId, reason),
-  });
+  // A back-entered session's equipment is not claimed: its end records the use as history (sessionConsequences.ts).
+  if (!backEntry)
+    claims.push({
+      what: 'machine',
+      claim: () => startMachineUse(services, ctx, input.machineId, use),
+      release: () => cancelMachineUse(services, ctx, input.machineId, reason),
+    });
   const { dialyzerId, arterialLineId, venousLineId } = input;
-  if (dialyzerId)
+  if (dialyzerId && !backEntry)
     claims.push({
       what: 'dialyzer',
       claim: () => reserveDialyzerForSession(services, ctx, dialyzerId, use),
@@ -194,7 +207,7 @@ export async function startSession(
     ['arterialLine', 'arterial', arterialLineId],
     ['venousLine', 'venous', venousLineId],
   ] as const) {
-    if (lineId)
+    if (lineId && !backEntry)
       claims.push({
         what,
         claim: () => reserveBloodlineForSession(services, ctx, lineType, lineId, use),
@@ -213,7 +226,8 @@ export async function startSession(
   const warnings = [...machine.warnings.map((w) => w.code), ...(payer && 'reason' in payer ? [`payer-${payer.reason}`] : [])];
   const vascularAccess = await accessUsed(services, tenantId, patientId, prescription);
   const stated = input.startedAt ? { startedAt: input.startedAt } : {};
-  const data = { ...equipment, prescription, dryWeight, patient, warnings, vascularAccess, ...stated };
+  const history = backEntry ? { backEntry: true as const } : {};
+  const data = { ...equipment, prescription, dryWeight, patient, warnings, vascularAccess, ...stated, ...history };
   const command = { type: 'StartSession' as const, aggregateId: sessionId, data };
   try {
     return await handleCommand(services.events, sessionDecider, command, ctx, { ifMatch });

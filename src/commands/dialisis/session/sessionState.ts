@@ -44,6 +44,8 @@ export interface SessionState {
   validatedBy: Signer | null;
   /** Treatment minutes given on earlier machines (changed mid-session): the current one ran the rest. */
   machineMinutesBefore: number;
+  /** Charted after the fact (backEntry.ts): no live claim of its equipment; its end records the use as history. */
+  backEntry: boolean;
 }
 
 export const initialSessionState: SessionState = {
@@ -73,6 +75,7 @@ export const initialSessionState: SessionState = {
   signedBy: null,
   validatedBy: null,
   machineMinutesBefore: 0,
+  backEntry: false,
 };
 
 const MINUTE_MS = 60_000;
@@ -100,8 +103,8 @@ export function evolveSession(state: SessionState, event: SessionEvent): Session
     case 'SafetyChecksRecorded':
       return { ...state, safetyChecks: event.data };
     case 'SessionStarted': {
-      const { startedAt, prescription, warnings: _w, vascularAccess: _a, dryWeight: _d, ...equipment } = event.data;
-      return { ...state, status: 'in-progress', startedAt, prescription, equipment };
+      const { startedAt, prescription, warnings: _w, vascularAccess: _a, dryWeight: _d, backEntry, ...equipment } = event.data;
+      return { ...state, status: 'in-progress', startedAt, prescription, equipment, backEntry: backEntry === true };
     }
     case 'SessionPaused':
       return {

@@ -14,6 +14,7 @@ import type { AmendableBlock, SessionCommand, SessionLimits, Signer } from './se
 import type { SessionState } from './sessionState.js';
 import { judgeClinical } from './judgedClinicalWrites.js';
 import { releaseRunningSession, runningSinceAfter } from './runningSessionWrites.js';
+import { endsBeforeMachineHolder } from './backEntryWrites.js';
 
 export type SessionResult = CommandResult<SessionState>;
 type Signed = 'SignSession' | 'ValidateSession' | 'AmendSession' | 'AddAddendum';
@@ -68,10 +69,12 @@ export async function sessionCommand(
 async function endsBeforeRunningOne(services: AppServices, ctx: CommandContext, sessionId: string, command: PlainInput): Promise<void> {
   const state = await sessionState(services, ctx.tenantId, sessionId);
   if (!state.scheduled || !state.startedAt || state.endedAt) return;
-  const other = await runningSinceAfter(services, ctx.tenantId, state.scheduled.patientId, { sessionId, startedAt: state.startedAt });
-  if (!other) return;
   const field = command.type === 'EndSession' ? 'endedAt' : 'interruptedAt';
   const stated = (command.data as Partial<Record<'endedAt' | 'interruptedAt', string>>)[field];
+  // Nor is its machine's current patient on it at once (issue 21 item 1).
+  await endsBeforeMachineHolder(services, ctx, sessionId, state, field, stated);
+  const other = await runningSinceAfter(services, ctx.tenantId, state.scheduled.patientId, { sessionId, startedAt: state.startedAt });
+  if (!other) return;
   const end = stated ?? ctx.at ?? services.now().toISOString();
   if (Date.parse(end) > Date.parse(other)) {
     throw invalidFields([{ field, message: `the patient's session running since ${other} began before this end: state an end before it` }]);

@@ -43,6 +43,10 @@ export const SessionView: JsonSchema = obj(
     reason: nullableStr,
     requestedBy: nullable(IdSchema),
     lateEntryReason: { ...nullableStr, description: 'Why a session of a past date was charted after the fact' },
+    backEntry: {
+      type: 'boolean',
+      description: "Charted after the fact before its machine's present: it took no live claim, its equipment's use counted as history",
+    },
     status: { enum: [...SESSION_STATUSES], description: 'Derived from the history, never set directly' },
     checkedInAt: nullable(DateTimeSchema),
     startedAt: nullable(DateTimeSchema),
