@@ -3,7 +3,8 @@
 import { notFound, rule, type Decider } from '../../decider.js';
 import { FieldChecks, invalidFields, isRealDate, notFutureInstant } from '../../fieldChecks.js';
 import { PAST_DATE_START, pastDateWithoutStart } from './backEntry.js';
-import type { AmendableBlock, PostDialysis, SessionCommand, SessionEvent, SessionStatus } from './sessionEvents.js';
+import type { AmendableBlock, PostDialysis, SessionEvent, SessionStatus } from './sessionEvents.js';
+import type { SessionCommand } from './sessionCommands.js';
 import { withinLimit } from './sessionLimits.js';
 import { checkInsideSession, checkSampleTime, checkWeighedBlock, missingForSigning, sessionStartReasons } from './sessionRules.js';
 import { PRE_UREA, POST_UREA, ureaChanges, withUrea } from '../clinical/ureaLab.js';

@@ -1,7 +1,8 @@
 // The session's own rules that more than one command reads: may it start (every reason), what signing requires, and
 // the cross-field checks of its blocks. Pure.
 import { FieldChecks, notFutureInstant } from '../../fieldChecks.js';
-import type { BloodPressure, PostDialysis, PreDialysis, SafetyChecks, SessionCommand } from './sessionEvents.js';
+import type { BloodPressure, PostDialysis, PreDialysis, SafetyChecks } from './sessionEvents.js';
+import type { SessionCommand } from './sessionCommands.js';
 import type { SessionState } from './sessionState.js';
 
 /** Conductivity may differ from its target by at most 5 % (AAMI via the FDA QA guidelines, domain.md 2.12). */

@@ -1,5 +1,6 @@
 // The session history the decider tests share: a ready, started, treated and signed session, as events.
-import type { PostDialysis, PreDialysis, SafetyChecks, SessionCommand, SessionEvent, SessionLimits } from './sessionEvents.js';
+import type { PostDialysis, PreDialysis, SafetyChecks, SessionEvent, SessionLimits } from './sessionEvents.js';
+import type { SessionCommand } from './sessionCommands.js';
 
 export const T0 = '2025-03-03T08:00:00.000Z';
 export const plus = (minutes: number): string => new Date(Date.parse(T0) + minutes * 60_000).toISOString();
