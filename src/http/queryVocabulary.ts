@@ -30,8 +30,13 @@ export const QUERY_ALIASES: Readonly<Record<string, string>> = {
   servicio: 'serviceCode',
 };
 
-/** A query name of the vocabulary: camelCase ASCII starting with a lower-case letter. */
-export const isVocabularyName = (name: string): boolean => /^[a-z][a-zA-Z0-9]*$/.test(name) && !(name in QUERY_ALIASES);
+/** Every query name of the service: a new parameter joins this list, in English camelCase, after its JSON field. */
+const QUERY_NAMES: ReadonlySet<string> = new Set([
+  ...Object.values(QUERY_ALIASES),
+  ...['q', 'sort', 'order', 'limit', 'cursor', 'minPosition', 'at', 'userId'],
+]);
+
+export const isVocabularyName = (name: string): boolean => QUERY_NAMES.has(name);
 
 type Props = Record<string, JsonSchema>;
 
