@@ -3,7 +3,15 @@
 // lists the old names it took (`legacyQuery`), the contract declares them `deprecated`, and the pipeline folds them
 // into the new name before validation, so handlers, cursors and audits see only the new names.
 import type { FieldError } from '../problems.js';
-import type { JsonSchema, RouteDecl } from './routeTypes.js';
+
+type JsonSchema = Record<string, unknown>;
+/** What of a route declaration the aliases read (routeTypes.ts declares routes through withQueryAliases). */
+interface QueryDecl {
+  method: string;
+  path: string;
+  query?: JsonSchema;
+  legacyQuery?: readonly string[];
+}
 
 /** Old query name -> its new name; the only place an old name is spelled. */
 export const QUERY_ALIASES: Readonly<Record<string, string>> = {
@@ -41,7 +49,7 @@ export const isVocabularyName = (name: string): boolean => QUERY_NAMES.has(name)
 type Props = Record<string, JsonSchema>;
 
 /** The route with each old name it still takes declared in its query schema as a deprecated copy of the new one. */
-export function withQueryAliases(decl: RouteDecl): RouteDecl {
+export function withQueryAliases<R extends QueryDecl>(decl: R): R {
   const legacy = decl.legacyQuery ?? [];
   if (legacy.length === 0) return decl;
   const label = `${decl.method.toUpperCase()} ${decl.path}`;
@@ -51,7 +59,11 @@ export function withQueryAliases(decl: RouteDecl): RouteDecl {
     const name = QUERY_ALIASES[old];
     if (!name || !props[name]) throw new Error(`${label}: legacy query name '${old}' has no new name in its query schema`);
     const { description: _description, ...schema } = props[name];
-    added[old] = { ...schema, deprecated: true, description: `Deprecated (kept for one version): the old name of \`${name}\`; send \`${name}\`.` };
+    added[old] = {
+      ...schema,
+      deprecated: true,
+      description: `Deprecated (kept for one version): the old name of \`${name}\`; send \`${name}\`.`,
+    };
   }
   return { ...decl, query: { ...decl.query, properties: { ...props, ...added } } };
 }
@@ -62,7 +74,7 @@ const sameValue = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSO
  * Moves each old name the request sent to its new name (in place); an old and a new name sent with different
  * values is a problem naming the old one, never a silent choice.
  */
-export function foldLegacyQuery(route: Pick<RouteDecl, 'legacyQuery'>, query: Record<string, unknown>): FieldError[] {
+export function foldLegacyQuery(route: Pick<QueryDecl, 'legacyQuery'>, query: Record<string, unknown>): FieldError[] {
   const problems: FieldError[] = [];
   for (const old of route.legacyQuery ?? []) {
     if (query[old] === undefined) continue;

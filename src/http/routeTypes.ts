@@ -109,4 +109,4 @@ export interface RouteDecl<P = unknown, Q = unknown, B = unknown> {
 
 /** Declares a route whose handler reads its validated input as P (params), Q (query) and B (body). */
 export const route = <P = Record<string, never>, Q = Record<string, never>, B = undefined>(decl: RouteDecl<P, Q, B>): RouteDecl =>
-  withQueryAliases(decl as RouteDecl);
+  withQueryAliases(decl);

@@ -59,7 +59,9 @@ describe('query vocabulary', () => {
     assert.deepEqual(foldLegacyQuery(route, same), []);
     assert.deepEqual(same, { status: 'active', from: '2026-01-01' });
     const both = { estado: 'active', status: 'inactive' };
-    assert.deepEqual(foldLegacyQuery(route, both), [{ pointer: '/query/estado', message: "conflicts with 'status' (its new name): send only 'status'" }]);
+    assert.deepEqual(foldLegacyQuery(route, both), [
+      { pointer: '/query/estado', message: "conflicts with 'status' (its new name): send only 'status'" },
+    ]);
   });
 });
 

@@ -89,7 +89,10 @@ export interface ShiftListQuery {
 }
 
 export async function listShifts(scope: TenantScope, query: ShiftListQuery): Promise<Page<Record<string, unknown>>> {
-  const filter: Filter = { ...(query.locationId ? { locationId: query.locationId } : {}), ...(query.status ? { status: query.status } : {}) };
+  const filter: Filter = {
+    ...(query.locationId ? { locationId: query.locationId } : {}),
+    ...(query.status ? { status: query.status } : {}),
+  };
   const page = await shifts(scope).find(scope.auth.tenantId, filter, {
     sort: { sortName: 1 },
     limit: query.limit,

@@ -85,7 +85,10 @@ export const contractRoutes: RouteDecl[] = [
       type: 'object',
       additionalProperties: false,
       required: ['date'],
-      properties: { date: DateSchema, serviceCode: { type: 'string', minLength: 1, maxLength: 20, description: 'Service code, e.g. 90935' } },
+      properties: {
+        date: DateSchema,
+        serviceCode: { type: 'string', minLength: 1, maxLength: 20, description: 'Service code, e.g. 90935' },
+      },
     },
     responses: { 200: { description: 'The contract in force on that date', schema: RateView }, 404: notFound404 },
     handle: async (input, ctx) => ({
