@@ -143,7 +143,7 @@ export async function benchDialisis(
   });
   const dayBoard = await runLoad({
     scenario: `GET /dialisis/agenda?fecha (day board, ${SESSIONS} sessions)`,
-    url: `${base}/dialisis/agenda?fecha=${today}`,
+    url: `${base}/dialisis/agenda?date=${today}`,
     headers: auth,
     durationSeconds: seconds,
   });

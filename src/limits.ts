@@ -205,7 +205,7 @@ export const LIMITS = {
     floorScanMax: 2000,
   },
   monitores: {
-    /** `GET /monitores?pmVenceEnDias=` judges at most this many machines of the company (the plan is today's policy, not stored). */
+    /** `GET /monitores?maintenanceDueInDays=` judges at most this many machines of the company (the plan is today's policy, not stored). */
     floorScanMax: 5000,
   },
   renders: {

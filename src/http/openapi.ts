@@ -129,7 +129,8 @@ function parameters(route: RouteDecl): Obj[] {
   const queryRequired = (route.query?.required ?? []) as string[];
   for (const [name, schema] of Object.entries(queryProps)) {
     const description = typeof schema.description === 'string' ? schema.description : undefined;
-    out.push({ name, in: 'query', required: queryRequired.includes(name), schema, ...(description ? { description } : {}) });
+    const deprecated = schema.deprecated === true ? { deprecated: true } : {}; // an old name kept for one version (queryVocabulary.ts)
+    out.push({ name, in: 'query', required: queryRequired.includes(name), schema, ...(description ? { description } : {}), ...deprecated });
   }
   for (const [name, h] of Object.entries(requestHeadersOf(route))) {
     out.push({ name, in: 'header', required: Boolean(h.required), description: h.description, schema: h.schema ?? { type: 'string' } });

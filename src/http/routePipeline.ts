@@ -6,6 +6,7 @@ import { ProblemError } from '../problems.js';
 import type { HttpResult, RequestContext, ResponseDecl, RouteDecl, RouteInput } from './routeTypes.js';
 import type { FieldError } from '../problems.js';
 import { principalFor, clientOf, type Authenticate } from './routeAuth.js';
+import { foldLegacyQuery } from './queryVocabulary.js';
 import { compileRouteValidator, toJson, type RouteValidator } from './validation.js';
 import { internalError, toHttpError } from './errors.js';
 import { markRouteAuth, tenantScopeOf } from './commandContext.js';
@@ -107,9 +108,11 @@ export function routeHandler(route: RouteDecl, deps: PipelineDeps): Koa.Middlewa
     const status = toHttpError(err)?.status;
     const principal = ctx.state.principal as Principal | undefined;
     if (!route.auditAccess || (status !== 403 && status !== 404) || !principal?.tenantId) return;
+    const query: Record<string, unknown> = { ...ctx.query };
+    foldLegacyQuery(route, query); // the audit reads the new names, whichever the request sent
     const asSent: RouteInput = input ?? {
       params: { ...(ctx.params as Record<string, string>) },
-      query: { ...ctx.query },
+      query,
       body: undefined,
       headers: ctx.headers as Record<string, string | undefined>,
     };

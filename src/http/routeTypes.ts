@@ -2,6 +2,7 @@
 // and the OpenAPI document all come from the declaration (see http/app.ts and http/openapi.ts).
 import type { AppServices } from '../services.js';
 import type { Principal } from '../auth/principal.js';
+import { withQueryAliases } from './queryVocabulary.js';
 
 export type JsonSchema = Record<string, unknown>;
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -84,6 +85,8 @@ export interface RouteDecl<P = unknown, Q = unknown, B = unknown> {
   permission?: string;
   params?: JsonSchema;
   query?: JsonSchema;
+  /** Old query names this route still takes for one version (deprecated aliases, see http/queryVocabulary.ts). */
+  legacyQuery?: readonly string[];
   body?: JsonSchema;
   /** Request headers the route reads (documented), e.g. { 'If-Match': { required: false, description } } */
   requestHeaders?: Record<string, { required?: boolean; description: string; schema?: JsonSchema }>;
@@ -105,4 +108,5 @@ export interface RouteDecl<P = unknown, Q = unknown, B = unknown> {
 }
 
 /** Declares a route whose handler reads its validated input as P (params), Q (query) and B (body). */
-export const route = <P = Record<string, never>, Q = Record<string, never>, B = undefined>(decl: RouteDecl<P, Q, B>): RouteDecl => decl;
+export const route = <P = Record<string, never>, Q = Record<string, never>, B = undefined>(decl: RouteDecl<P, Q, B>): RouteDecl =>
+  withQueryAliases(decl);

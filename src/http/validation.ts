@@ -4,6 +4,7 @@ import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.
 import addFormatsModule from 'ajv-formats';
 import { ProblemError, type FieldError } from '../problems.js';
 import type { JsonSchema, RouteDecl } from './routeTypes.js';
+import { foldLegacyQuery } from './queryVocabulary.js';
 import { LIMITS } from '../limits.js';
 import { FREE_TEXT, TEXT_RULE, TEXT_RULE_MESSAGE, acceptableText, withTextRules, type TextMode } from './textRules.js';
 
@@ -177,6 +178,7 @@ export function compileRouteValidator(route: RouteDecl): RouteValidator & { comp
       const p = { ...raw.params };
       if (params && !params(p)) errors.push(...fieldErrors('/params', params.errors));
       const q = { ...raw.query };
+      errors.push(...foldLegacyQuery(route, q));
       if (query && !query(q)) errors.push(...fieldErrors('/query', query.errors));
       const h: Record<string, string | undefined> = {};
       for (const name of Object.keys(headerDecls)) {

@@ -104,4 +104,13 @@ describe('Access audit over HTTP: reads naming a patient, and refused reads', ()
     assert.deepEqual(entries.map(what), [['dialysisSession', sessionId, '/dialisis/sesiones/{id}', 403, 'denied', undefined]]);
     assert.equal(entries[0]!.actor, member.userId);
   });
+
+  it('a refused read names the patient the request named, under its old query name too (issue 22 item 6)', async () => {
+    const patientId = await s.prescribedPatient();
+    const member = await w.memberWith(['pacientes:read']);
+    const refused = await read(member.token, `/dialisis/alertas?desde=${w.dateIn(0)}&hasta=${w.dateIn(1)}&pacienteId=${patientId}`);
+    expectStatus(refused.answer, 403);
+    const entries = await entriesOf(companyA(), refused.correlationId);
+    assert.deepEqual(entries.map(what), [['dialysisAlertList', patientId, '/dialisis/alertas', 403, 'denied', undefined]]);
+  });
 });

@@ -136,7 +136,7 @@ describe('Dialisis sessions: start interlocks, adequacy, alerts and tenancy over
     }
 
     const tooLong = await s.get(`/dialisis/alertas?desde=${w.dateIn(0)}&hasta=${w.dateIn(93)}`);
-    assert.deepEqual(pointers(expectStatus(tooLong, 422, 'validation-failed')), ['/query/hasta']);
+    assert.deepEqual(pointers(expectStatus(tooLong, 422, 'validation-failed')), ['/query/to']);
     expectStatus(await s.get(`/dialisis/alertas?desde=${w.dateIn(0)}&hasta=${w.dateIn(92)}`), 200);
   });
 

@@ -36,7 +36,7 @@ export async function authorizationWithStatus(scope: TenantScope, doc: Authoriza
 }
 
 export interface AuthorizationListQuery {
-  pacienteId?: string;
+  patientId?: string;
   limit: number;
   cursor?: string;
 }
@@ -47,7 +47,7 @@ export async function listAuthorizations(
   clientId: string,
   query: AuthorizationListQuery,
 ): Promise<Page<Record<string, unknown>>> {
-  const filter: Filter = { clientId, ...(query.pacienteId ? { patientId: query.pacienteId } : {}) };
+  const filter: Filter = { clientId, ...(query.patientId ? { patientId: query.patientId } : {}) };
   const page = await authorizations(scope).find(scope.auth.tenantId, filter, {
     sort: { validFrom: 1 },
     limit: query.limit,

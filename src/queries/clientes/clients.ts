@@ -78,16 +78,16 @@ export function clientView(doc: ClientDoc): Record<string, unknown> {
 }
 
 export interface ClientListQuery {
-  estado?: string;
-  tipo?: string;
+  status?: string;
+  payerType?: string;
   limit: number;
   cursor?: string;
 }
 
 export async function listClients(scope: TenantScope, query: ClientListQuery): Promise<Page<Record<string, unknown>>> {
   const filter: Filter = {};
-  if (query.estado) filter.status = query.estado;
-  if (query.tipo) filter.payerType = query.tipo;
+  if (query.status) filter.status = query.status;
+  if (query.payerType) filter.payerType = query.payerType;
   const page = await clients(scope).find(scope.auth.tenantId, filter, {
     sort: { nameKey: 1 },
     limit: query.limit,

@@ -8,11 +8,11 @@ import { staffView } from '../../projections/colaboradores/staffDoc.js';
 import { staffRecords } from './staffRecords.js';
 
 export interface StaffListQuery {
-  estado?: 'activo' | 'cesado';
-  cargoId?: string;
-  /** vencida: expired before today; por-vencer: expires today or within `dias` days. */
-  licencia?: 'vencida' | 'por-vencer';
-  dias?: number;
+  status?: 'activo' | 'cesado';
+  positionId?: string;
+  /** vencida: expired before today; por-vencer: expires today or within `days` days. */
+  licence?: 'vencida' | 'por-vencer';
+  days?: number;
   limit: number;
   cursor?: string;
 }
@@ -23,18 +23,18 @@ const addDays = (date: string, days: number): string =>
 /** The filter of a list query on day `today` (YYYY-MM-DD, the company's calendar day). */
 export function staffFilter(query: Omit<StaffListQuery, 'limit' | 'cursor'>, today: string): Filter {
   const filter: Filter = {};
-  if (query.estado) filter.status = query.estado === 'activo' ? 'active' : 'terminated';
-  if (query.cargoId) filter.positionId = query.cargoId;
-  if (query.licencia === 'vencida') filter.licenceExpiresOn = { $ne: null, $lt: today };
-  if (query.licencia === 'por-vencer') {
-    filter.licenceExpiresOn = { $gte: today, $lte: addDays(today, query.dias ?? LIMITS.staffRecord.licenceExpiringDefaultDays) };
+  if (query.status) filter.status = query.status === 'activo' ? 'active' : 'terminated';
+  if (query.positionId) filter.positionId = query.positionId;
+  if (query.licence === 'vencida') filter.licenceExpiresOn = { $ne: null, $lt: today };
+  if (query.licence === 'por-vencer') {
+    filter.licenceExpiresOn = { $gte: today, $lte: addDays(today, query.days ?? LIMITS.staffRecord.licenceExpiringDefaultDays) };
   }
   return filter;
 }
 
 export async function listStaff(scope: TenantScope, query: StaffListQuery): Promise<Page<Record<string, unknown>>> {
   const today = await companyDay(scope, scope.services.now());
-  const sort: SortSpec = query.licencia ? { licenceExpiresOn: 1 } : { sortName: 1 };
+  const sort: SortSpec = query.licence ? { licenceExpiresOn: 1 } : { sortName: 1 };
   const page = await staffRecords(scope).find(scope.auth.tenantId, staffFilter(query, today), {
     sort,
     limit: query.limit,

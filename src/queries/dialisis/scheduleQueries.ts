@@ -82,14 +82,17 @@ export const planAfterWrite = (
 export { planView, shiftView };
 
 export interface ShiftListQuery {
-  sedeId?: string;
-  estado?: 'active' | 'retired';
+  locationId?: string;
+  status?: 'active' | 'retired';
   limit: number;
   cursor?: string;
 }
 
 export async function listShifts(scope: TenantScope, query: ShiftListQuery): Promise<Page<Record<string, unknown>>> {
-  const filter: Filter = { ...(query.sedeId ? { locationId: query.sedeId } : {}), ...(query.estado ? { status: query.estado } : {}) };
+  const filter: Filter = {
+    ...(query.locationId ? { locationId: query.locationId } : {}),
+    ...(query.status ? { status: query.status } : {}),
+  };
   const page = await shifts(scope).find(scope.auth.tenantId, filter, {
     sort: { sortName: 1 },
     limit: query.limit,
@@ -99,18 +102,18 @@ export async function listShifts(scope: TenantScope, query: ShiftListQuery): Pro
 }
 
 export interface PlanListQuery {
-  pacienteId?: string;
-  turnoId?: string;
-  estado?: 'active' | 'ended';
+  patientId?: string;
+  shiftId?: string;
+  status?: 'active' | 'ended';
   limit: number;
   cursor?: string;
 }
 
 export async function listPlans(scope: TenantScope, query: PlanListQuery): Promise<Page<Record<string, unknown>>> {
   const filter: Filter = {
-    ...(query.pacienteId ? { patientId: query.pacienteId } : {}),
-    ...(query.turnoId ? { shiftId: query.turnoId } : {}),
-    ...(query.estado ? { status: query.estado } : {}),
+    ...(query.patientId ? { patientId: query.patientId } : {}),
+    ...(query.shiftId ? { shiftId: query.shiftId } : {}),
+    ...(query.status ? { status: query.status } : {}),
   };
   const page = await plans(scope).find(scope.auth.tenantId, filter, {
     sort: { effectiveFrom: 1 },

@@ -74,8 +74,8 @@ export async function machineWithMaintenance(scope: TenantScope, doc: MachineDoc
 }
 
 export interface MachineListQuery {
-  estado?: string;
-  pmVenceEnDias?: number;
+  status?: string;
+  maintenanceDueInDays?: number;
   limit: number;
   cursor?: string;
 }
@@ -83,11 +83,11 @@ export interface MachineListQuery {
 const addDays = (at: string, days: number): string => new Date(Date.parse(at) + days * 86_400_000).toISOString().slice(0, 10);
 
 /**
- * Machines by code, optionally of one status. With pmVenceEnDias only those whose preventive maintenance falls due within
+ * Machines by code, optionally of one status. With maintenanceDueInDays only those whose preventive maintenance falls due within
  * that many days (or is already overdue, by hours or days), all in one page: the plan is the policy of now, not stored.
  */
 export async function listMachines(scope: TenantScope, query: MachineListQuery): Promise<Page<Record<string, unknown>>> {
-  const filter: Filter = query.estado ? { status: query.estado } : {};
+  const filter: Filter = query.status ? { status: query.status } : {};
   const tenantId = scope.auth.tenantId;
   const { settings } = await companyPolicy(scope.services, tenantId);
   const at = scope.services.now().toISOString();
@@ -96,11 +96,11 @@ export async function listMachines(scope: TenantScope, query: MachineListQuery):
     maintenance: maintenanceOf(doc, settings, at),
     calibration: calibrationOf(doc, settings, at),
   });
-  if (query.pmVenceEnDias === undefined) {
+  if (query.maintenanceDueInDays === undefined) {
     const page = await machines(scope).find(tenantId, filter, { sort: { codeKey: 1 }, limit: query.limit, after: query.cursor ?? null });
     return { items: page.items.map(withDue), nextCursor: page.nextCursor };
   }
-  const horizon = addDays(at, query.pmVenceEnDias);
+  const horizon = addDays(at, query.maintenanceDueInDays);
   const due: Record<string, unknown>[] = [];
   let after: string | null = null;
   for (let scanned = 0; scanned < LIMITS.monitores.floorScanMax;) {

@@ -62,18 +62,18 @@ export async function productAfterWrite(
 }
 
 export interface ProductListQuery {
-  categoria?: string;
-  bajoMinimo?: boolean;
-  activo?: boolean;
+  category?: string;
+  belowMinimum?: boolean;
+  active?: boolean;
   limit: number;
   cursor?: string;
 }
 
 export async function listProducts(scope: TenantScope, query: ProductListQuery): Promise<Page<Record<string, unknown>>> {
   const filter: Filter = {};
-  if (query.categoria) filter.category = query.categoria;
-  if (query.bajoMinimo !== undefined) filter.belowMinimum = query.bajoMinimo;
-  if (query.activo !== undefined) filter.active = query.activo;
+  if (query.category) filter.category = query.category;
+  if (query.belowMinimum !== undefined) filter.belowMinimum = query.belowMinimum;
+  if (query.active !== undefined) filter.active = query.active;
   const page = await products(scope).find(scope.auth.tenantId, filter, {
     sort: { codeKey: 1 },
     limit: query.limit,
@@ -84,9 +84,9 @@ export async function listProducts(scope: TenantScope, query: ProductListQuery):
 
 export async function listWarehouses(
   scope: TenantScope,
-  query: { sedeId?: string; limit: number; cursor?: string },
+  query: { locationId?: string; limit: number; cursor?: string },
 ): Promise<Page<Record<string, unknown>>> {
-  const filter: Filter = query.sedeId ? { locationId: query.sedeId } : {};
+  const filter: Filter = query.locationId ? { locationId: query.locationId } : {};
   const page = await warehouses(scope).find(scope.auth.tenantId, filter, {
     sort: { codeKey: 1 },
     limit: query.limit,

@@ -80,9 +80,9 @@ export async function lotsExpiring(scope: TenantScope, days: number) {
 }
 
 export interface KardexQuery {
-  almacenId?: string;
-  desde?: string;
-  hasta?: string;
+  warehouseId?: string;
+  from?: string;
+  to?: string;
 }
 
 const nextDay = (date: string): string => new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
@@ -90,11 +90,11 @@ const nextDay = (date: string): string => new Date(Date.parse(`${date}T00:00:00Z
 /** The movements of a product, oldest first, each with the balances after it (per warehouse and per lot). */
 export async function productKardex(scope: TenantScope, productId: string, query: KardexQuery): Promise<Record<string, unknown>[]> {
   const at: Record<string, string> = {};
-  if (query.desde) at.$gte = query.desde;
-  if (query.hasta) at.$lt = nextDay(query.hasta);
+  if (query.from) at.$gte = query.from;
+  if (query.to) at.$lt = nextDay(query.to);
   const filter: Filter = {
     productId,
-    ...(query.almacenId ? { warehouseId: query.almacenId } : {}),
+    ...(query.warehouseId ? { warehouseId: query.warehouseId } : {}),
     ...(Object.keys(at).length ? { at } : {}),
   };
   const rows = await every<KardexDoc>(scope, (after) =>

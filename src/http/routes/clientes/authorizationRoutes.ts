@@ -97,6 +97,7 @@ export const authorizationRoutes: RouteDecl[] = [
   route<IdParams, AuthorizationListQuery & MinPositionQuery>({
     method: 'get',
     path: '/clientes/{id}/autorizaciones',
+    legacyQuery: ['pacienteId'],
     tag: TAG,
     auth: 'tenant',
     permission: READ,
@@ -105,7 +106,7 @@ export const authorizationRoutes: RouteDecl[] = [
     query: {
       type: 'object',
       additionalProperties: false,
-      properties: { pacienteId: IdSchema, ...pageQueryProperties, ...minPositionQueryProperty },
+      properties: { patientId: IdSchema, ...pageQueryProperties, ...minPositionQueryProperty },
     },
     responses: {
       200: { description: 'A page of authorizations', schema: pageOf(AuthorizationView) },
@@ -113,7 +114,7 @@ export const authorizationRoutes: RouteDecl[] = [
       404: notFound404,
       503: unavailable503,
     },
-    auditAccess: (input) => ({ recordType: 'payerAuthorizationList', recordId: input.query.pacienteId ?? null }),
+    auditAccess: (input) => ({ recordType: 'payerAuthorizationList', recordId: input.query.patientId ?? null }),
     handle: async (input, ctx) => {
       await awaitMinPosition(ctx, input.query.minPosition, [CLIENTES_PROJECTION]);
       await clientOr404(tenantCtx(ctx), input.params.id);

@@ -76,6 +76,7 @@ export const clientRoutes: RouteDecl[] = [
   route<NoInput, ClientListQuery & MinPositionQuery>({
     method: 'get',
     path: '/clientes',
+    legacyQuery: ['estado', 'tipo'],
     tag: TAG,
     auth: 'tenant',
     permission: READ,
@@ -84,8 +85,8 @@ export const clientRoutes: RouteDecl[] = [
       type: 'object',
       additionalProperties: false,
       properties: {
-        estado: { enum: [...CLIENT_STATUSES] },
-        tipo: { enum: [...PAYER_TYPES] },
+        status: { enum: [...CLIENT_STATUSES] },
+        payerType: { enum: [...PAYER_TYPES] },
         ...pageQueryProperties,
         ...minPositionQueryProperty,
       },

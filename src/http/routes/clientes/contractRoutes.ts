@@ -72,9 +72,10 @@ export const contractRoutes: RouteDecl[] = [
       return { status: 200, body: { items } };
     },
   }),
-  route<IdParams, { servicio?: string; fecha: string }>({
+  route<IdParams, { serviceCode?: string; date: string }>({
     method: 'get',
     path: '/clientes/{id}/tarifa',
+    legacyQuery: ['fecha', 'servicio'],
     tag: TAG,
     auth: 'tenant',
     permission: READ,
@@ -83,13 +84,16 @@ export const contractRoutes: RouteDecl[] = [
     query: {
       type: 'object',
       additionalProperties: false,
-      required: ['fecha'],
-      properties: { fecha: DateSchema, servicio: { type: 'string', minLength: 1, maxLength: 20, description: 'Service code, e.g. 90935' } },
+      required: ['date'],
+      properties: {
+        date: DateSchema,
+        serviceCode: { type: 'string', minLength: 1, maxLength: 20, description: 'Service code, e.g. 90935' },
+      },
     },
     responses: { 200: { description: 'The contract in force on that date', schema: RateView }, 404: notFound404 },
     handle: async (input, ctx) => ({
       status: 200,
-      body: await rateInForce(tenantCtx(ctx), input.params.id, input.query.servicio, input.query.fecha),
+      body: await rateInForce(tenantCtx(ctx), input.params.id, input.query.serviceCode, input.query.date),
     }),
   }),
   route<ContractParams>({

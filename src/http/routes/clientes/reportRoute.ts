@@ -44,11 +44,12 @@ const ReportView = obj({
   flaggedTotals: { ...Totals, description: 'Rows flagged, kept out of the amount due until resolved' },
 });
 
-type ReportQuery = MinPositionQuery & { mes: string; formato?: 'json' | 'csv' };
+type ReportQuery = MinPositionQuery & { month: string; format?: 'json' | 'csv' };
 
 export const reportRoute: RouteDecl = route<{ id: string }, ReportQuery>({
   method: 'get',
   path: '/clientes/{id}/reporte-mensual',
+  legacyQuery: ['mes', 'formato'],
   tag: TAG,
   auth: 'tenant',
   permission: READ,
@@ -58,16 +59,16 @@ export const reportRoute: RouteDecl = route<{ id: string }, ReportQuery>({
     'payers ask for), the authorization consumed, and the rate in force that day; totals per currency. A session is billed ' +
     'when its treatment ended, or it was interrupted after some treatment (the rule authorization units follow); a row ' +
     'without the authorization its contract requires, or not yet signed, is flagged and totalled apart (flaggedTotals), ' +
-    'out of the amount due. `formato=csv` or ' +
+    'out of the amount due. `format=csv` or ' +
     `\`Accept: text/csv\` answers text/csv. ${CSV_FORMULA_NOTE}`,
   params: { type: 'object', additionalProperties: false, required: ['id'], properties: { id: IdSchema } },
   query: {
     type: 'object',
     additionalProperties: false,
-    required: ['mes'],
+    required: ['month'],
     properties: {
-      mes: { type: 'string', pattern: '^[0-9]{4}-(0[1-9]|1[0-2])$', description: 'YYYY-MM' },
-      formato: { enum: ['json', 'csv'] },
+      month: { type: 'string', pattern: '^[0-9]{4}-(0[1-9]|1[0-2])$', description: 'YYYY-MM' },
+      format: { enum: ['json', 'csv'] },
       ...minPositionQueryProperty,
     },
   },
@@ -79,9 +80,9 @@ export const reportRoute: RouteDecl = route<{ id: string }, ReportQuery>({
   auditAccess: (input) => ({ recordType: 'payerMonthlyReport', recordId: input.params.id }),
   handle: async (input, ctx) => {
     await awaitMinPosition(ctx, input.query.minPosition);
-    const report = await payerReport(tenantCtx(ctx), input.params.id, input.query.mes);
-    const { formato } = input.query;
-    const csv = formato === 'csv' || (formato === undefined && /\btext\/csv\b/i.test(input.headers.accept ?? ''));
+    const report = await payerReport(tenantCtx(ctx), input.params.id, input.query.month);
+    const { format } = input.query;
+    const csv = format === 'csv' || (format === undefined && /\btext\/csv\b/i.test(input.headers.accept ?? ''));
     const auditPatientIds = report.rows.map((r) => r.patientId); // the CSV names them by name and document only
     if (csv) return { status: 200, body: await payerReportCsv(report.rows), contentType: 'text/csv; charset=utf-8', auditPatientIds };
     return { status: 200, body: report };

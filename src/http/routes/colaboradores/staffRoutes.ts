@@ -60,21 +60,22 @@ export const staffRoutes: RouteDecl[] = [
   route<NoInput, StaffListQuery & MinPositionQuery>({
     method: 'get',
     path: '/colaboradores',
+    legacyQuery: ['estado', 'cargoId', 'licencia', 'dias'],
     tag: TAG,
     auth: 'tenant',
     permission: READ,
     summary: 'List staff by name, or by licence expiry when filtering on licences',
     description:
-      'Dates compare against the service clock, as calendar dates in the company time zone (UTC when it has none): licencia=vencida lists licences that expired before today; ' +
-      `licencia=por-vencer those expiring today or within dias days (default ${licenceExpiringDefaultDays}, max ${licenceExpiringMaxDays}).`,
+      'Dates compare against the service clock, as calendar dates in the company time zone (UTC when it has none): licence=vencida lists licences that expired before today; ' +
+      `licence=por-vencer those expiring today or within days days (default ${licenceExpiringDefaultDays}, max ${licenceExpiringMaxDays}).`,
     query: {
       type: 'object',
       additionalProperties: false,
       properties: {
-        estado: { enum: ['activo', 'cesado'] },
-        cargoId: { ...IdSchema, description: 'Only staff holding this job position' },
-        licencia: { enum: ['vencida', 'por-vencer'] },
-        dias: { type: 'integer', minimum: 0, maximum: licenceExpiringMaxDays, description: 'Window of licencia=por-vencer, in days' },
+        status: { enum: ['activo', 'cesado'] },
+        positionId: { ...IdSchema, description: 'Only staff holding this job position' },
+        licence: { enum: ['vencida', 'por-vencer'] },
+        days: { type: 'integer', minimum: 0, maximum: licenceExpiringMaxDays, description: 'Window of licence=por-vencer, in days' },
         ...pageQueryProperties,
         ...minPositionQueryProperty,
       },

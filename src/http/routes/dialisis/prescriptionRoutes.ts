@@ -115,15 +115,16 @@ export const prescriptionRoutes: RouteDecl[] = [
       return { status: 200, body: page, headers: writeHeaders({ revision }) };
     },
   }),
-  route<Params, MinPositionQuery & { fecha?: string }>({
+  route<Params, MinPositionQuery & { date?: string }>({
     method: 'get',
     path: `${BASE}/vigente`,
+    legacyQuery: ['fecha'],
     tag: TAG,
     auth: 'tenant',
     permission: READ,
     summary: 'The prescription version in force on a day (default: the company’s today)',
     params: PatientParams,
-    query: { ...minPositionOnly, properties: { ...minPositionOnly.properties, fecha: DateSchema } },
+    query: { ...minPositionOnly, properties: { ...minPositionOnly.properties, date: DateSchema } },
     responses: {
       200: ok('The version in force', PrescriptionView, { ETag: RECORD_HEADERS.ETag }),
       404: problem('No such patient in the selected company, or no prescription in force that day'),
@@ -133,7 +134,7 @@ export const prescriptionRoutes: RouteDecl[] = [
     handle: async (input, ctx) => {
       await awaitMinPosition(ctx, input.query.minPosition, [PRESCRIPTIONS_PROJECTION]);
       const scope = tenantCtx(ctx);
-      const date = input.query.fecha ?? (await companyDay(scope, ctx.services.now()));
+      const date = input.query.date ?? (await companyDay(scope, ctx.services.now()));
       const view = await prescriptionInForceOr404(scope, input.params.patientId, date);
       const revision = await prescriptionRevision(scope, input.params.patientId);
       return { status: 200, body: view, headers: writeHeaders({ revision }) };

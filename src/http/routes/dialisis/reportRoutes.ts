@@ -71,13 +71,14 @@ const AlertView = obj({
   notifyPayer: { type: 'boolean', description: 'The payer is to be notified (three missed sessions in a row)' },
 });
 
-type AdequacyQuery = MinPositionQuery & { mes: string; pacienteId?: string; sedeId?: string };
-type AlertQuery = MinPositionQuery & { desde: string; hasta: string; sedeId?: string; pacienteId?: string };
+type AdequacyQuery = MinPositionQuery & { month: string; patientId?: string; locationId?: string };
+type AlertQuery = MinPositionQuery & { from: string; to: string; locationId?: string; patientId?: string };
 
 export const reportRoutes: RouteDecl[] = [
   route<NoInput, AdequacyQuery>({
     method: 'get',
     path: '/dialisis/adecuacion',
+    legacyQuery: ['mes', 'pacienteId', 'sedeId'],
     tag: TAG,
     auth: 'tenant',
     permission: READ,
@@ -85,23 +86,23 @@ export const reportRoutes: RouteDecl[] = [
     query: {
       type: 'object',
       additionalProperties: false,
-      required: ['mes'],
+      required: ['month'],
       properties: {
-        mes: { type: 'string', pattern: '^[0-9]{4}-(0[1-9]|1[0-2])$', description: 'YYYY-MM' },
-        pacienteId: IdSchema,
-        sedeId: IdSchema,
+        month: { type: 'string', pattern: '^[0-9]{4}-(0[1-9]|1[0-2])$', description: 'YYYY-MM' },
+        patientId: IdSchema,
+        locationId: IdSchema,
         ...minPositionQueryProperty,
       },
     },
     responses: { 200: { description: 'One row per patient with sessions in the month', schema: AdequacyView }, 503: unavailable503 },
-    auditAccess: (input) => ({ recordType: 'adequacyReport', recordId: input.query.pacienteId ?? null }),
+    auditAccess: (input) => ({ recordType: 'adequacyReport', recordId: input.query.patientId ?? null }),
     handle: async (input, ctx) => {
       await awaitMinPosition(ctx, input.query.minPosition, [SESSIONS_PROJECTION]);
-      const { mes, pacienteId, sedeId } = input.query;
+      const { month, patientId, locationId } = input.query;
       const body = await adequacyOfMonth(tenantCtx(ctx), {
-        month: mes,
-        ...(pacienteId ? { patientId: pacienteId } : {}),
-        ...(sedeId ? { locationId: sedeId } : {}),
+        month,
+        ...(patientId ? { patientId } : {}),
+        ...(locationId ? { locationId } : {}),
       });
       return { status: 200, body };
     },
@@ -109,6 +110,7 @@ export const reportRoutes: RouteDecl[] = [
   route<NoInput, AlertQuery>({
     method: 'get',
     path: '/dialisis/alertas',
+    legacyQuery: ['desde', 'hasta', 'sedeId', 'pacienteId'],
     tag: TAG,
     auth: 'tenant',
     permission: READ,
@@ -117,26 +119,26 @@ export const reportRoutes: RouteDecl[] = [
     query: {
       type: 'object',
       additionalProperties: false,
-      required: ['desde', 'hasta'],
-      properties: { desde: DateSchema, hasta: DateSchema, sedeId: IdSchema, pacienteId: IdSchema, ...minPositionQueryProperty },
+      required: ['from', 'to'],
+      properties: { from: DateSchema, to: DateSchema, locationId: IdSchema, patientId: IdSchema, ...minPositionQueryProperty },
     },
     responses: {
       200: { description: 'The alerts, by date', schema: obj({ items: { type: 'array', items: AlertView } }) },
-      422: problem('hasta before desde, or a range longer than allowed'),
+      422: problem('to before from, or a range longer than allowed'),
       503: unavailable503,
     },
-    auditAccess: (input) => ({ recordType: 'dialysisAlertList', recordId: input.query.pacienteId ?? null }),
+    auditAccess: (input) => ({ recordType: 'dialysisAlertList', recordId: input.query.patientId ?? null }),
     handle: async (input, ctx) => {
       await awaitMinPosition(ctx, input.query.minPosition, [SESSIONS_PROJECTION]);
-      const { desde, hasta, sedeId, pacienteId } = input.query;
-      const days = (Date.parse(hasta) - Date.parse(desde)) / 86_400_000;
+      const { from, to, locationId, patientId } = input.query;
+      const days = (Date.parse(to) - Date.parse(from)) / 86_400_000;
       if (!(days >= 0 && days <= MAX_ALERT_DAYS)) {
-        const message = `must be on or after desde and at most ${MAX_ALERT_DAYS} days later`;
-        throw new ProblemError(422, 'validation-failed', 'Unprocessable Content', `hasta: ${message}`, {}, [
-          { pointer: '/query/hasta', message },
+        const message = `must be on or after from and at most ${MAX_ALERT_DAYS} days later`;
+        throw new ProblemError(422, 'validation-failed', 'Unprocessable Content', `to: ${message}`, {}, [
+          { pointer: '/query/to', message },
         ]);
       }
-      const query = { from: desde, to: hasta, ...(sedeId ? { locationId: sedeId } : {}), ...(pacienteId ? { patientId: pacienteId } : {}) };
+      const query = { from, to, ...(locationId ? { locationId } : {}), ...(patientId ? { patientId } : {}) };
       return { status: 200, body: { items: await sessionAlerts(tenantCtx(ctx), query) } };
     },
   }),

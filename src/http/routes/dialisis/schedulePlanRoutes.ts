@@ -68,6 +68,7 @@ export const planRoutes: RouteDecl[] = [
   route<NoInput, PlanListQuery & MinPositionQuery>({
     method: 'get',
     path: '/dialisis/planes',
+    legacyQuery: ['pacienteId', 'turnoId', 'estado'],
     tag: TAG,
     auth: 'tenant',
     permission: READ,
@@ -76,15 +77,15 @@ export const planRoutes: RouteDecl[] = [
       type: 'object',
       additionalProperties: false,
       properties: {
-        pacienteId: IdSchema,
-        turnoId: IdSchema,
-        estado: { enum: ['active', 'ended'] },
+        patientId: IdSchema,
+        shiftId: IdSchema,
+        status: { enum: ['active', 'ended'] },
         ...pageQueryProperties,
         ...minPositionQueryProperty,
       },
     },
     responses: { 200: { description: 'A page of plans', schema: pageOf(PlanView) }, 400: badCursor400, 503: unavailable503 },
-    auditAccess: (input) => ({ recordType: 'schedulePlanList', recordId: input.query.pacienteId ?? null }),
+    auditAccess: (input) => ({ recordType: 'schedulePlanList', recordId: input.query.patientId ?? null }),
     handle: async (input, ctx) => {
       await awaitMinPosition(ctx, input.query.minPosition, [SCHEDULE_PROJECTION]);
       return { status: 200, body: await listPlans(tenantCtx(ctx), input.query) };

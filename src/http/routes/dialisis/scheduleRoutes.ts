@@ -60,6 +60,7 @@ export const shiftRoutes: RouteDecl[] = [
   route<NoInput, ShiftListQuery & MinPositionQuery>({
     method: 'get',
     path: '/dialisis/turnos',
+    legacyQuery: ['sedeId', 'estado'],
     tag: TAG,
     auth: 'tenant',
     permission: READ,
@@ -67,7 +68,7 @@ export const shiftRoutes: RouteDecl[] = [
     query: {
       type: 'object',
       additionalProperties: false,
-      properties: { sedeId: IdSchema, estado: { enum: ['active', 'retired'] }, ...pageQueryProperties, ...minPositionQueryProperty },
+      properties: { locationId: IdSchema, status: { enum: ['active', 'retired'] }, ...pageQueryProperties, ...minPositionQueryProperty },
     },
     responses: { 200: { description: 'A page of shifts', schema: pageOf(ShiftView) }, 400: badCursor400, 503: unavailable503 },
     handle: async (input, ctx) => {

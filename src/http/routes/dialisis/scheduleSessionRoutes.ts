@@ -137,9 +137,10 @@ export const scheduleSessionRoutes: RouteDecl[] = [
         return slotAnswer(await endSessionSlot(ctx.services, commandCtx(ctx), input.params.id, command));
       }),
   }),
-  route<IdParams, { fecha: string; minPosition?: string }>({
+  route<IdParams, { date: string; minPosition?: string }>({
     method: 'get',
     path: '/dialisis/turnos/{id}/ocupacion',
+    legacyQuery: ['fecha'],
     tag: TAG,
     auth: 'tenant',
     permission: READ,
@@ -148,8 +149,8 @@ export const scheduleSessionRoutes: RouteDecl[] = [
     query: {
       type: 'object',
       additionalProperties: false,
-      required: ['fecha'],
-      properties: { fecha: DateSchema, ...minPositionQueryProperty },
+      required: ['date'],
+      properties: { date: DateSchema, ...minPositionQueryProperty },
     },
     responses: { 200: { description: 'The occupancy', schema: OccupancyView }, 404: shift404, 503: unavailable503 },
     auditAccess: (input) => ({ recordType: 'shiftOccupancy', recordId: input.params.id }),
@@ -158,7 +159,7 @@ export const scheduleSessionRoutes: RouteDecl[] = [
       const scope = tenantCtx(ctx);
       if (!input.query.minPosition) await awaitScheduleHead(scope);
       const shift = await shiftOr404(scope, input.params.id);
-      return { status: 200, body: await occupancyOf(scope, shift, input.query.fecha) };
+      return { status: 200, body: await occupancyOf(scope, shift, input.query.date) };
     },
   }),
 ];

@@ -77,7 +77,7 @@ const BoardView = obj({
   },
 });
 
-type BoardQuery = MinPositionQuery & { fecha: string; sedeId?: string; turnoId?: string };
+type BoardQuery = MinPositionQuery & { date: string; locationId?: string; shiftId?: string };
 
 export const sessionReadRoutes: RouteDecl[] = [
   route<IdParams, MinPositionQuery>({
@@ -101,6 +101,7 @@ export const sessionReadRoutes: RouteDecl[] = [
   route<NoInput, BoardQuery>({
     method: 'get',
     path: '/dialisis/agenda',
+    legacyQuery: ['fecha', 'sedeId', 'turnoId'],
     tag: TAG,
     auth: 'tenant',
     permission: READ,
@@ -108,25 +109,26 @@ export const sessionReadRoutes: RouteDecl[] = [
     query: {
       type: 'object',
       additionalProperties: false,
-      required: ['fecha'],
-      properties: { fecha: DateSchema, sedeId: IdSchema, turnoId: IdSchema, ...minPositionQueryProperty },
+      required: ['date'],
+      properties: { date: DateSchema, locationId: IdSchema, shiftId: IdSchema, ...minPositionQueryProperty },
     },
     responses: { 200: { description: 'The board', schema: BoardView }, 503: unavailable503 },
-    auditAccess: (input) => ({ recordType: 'dialysisDayBoard', recordId: input.query.fecha ?? null }),
+    auditAccess: (input) => ({ recordType: 'dialysisDayBoard', recordId: input.query.date ?? null }),
     handle: async (input, ctx) => {
       await awaitMinPosition(ctx, input.query.minPosition, [SESSIONS_PROJECTION]);
-      const { fecha, sedeId, turnoId } = input.query;
+      const { date, locationId, shiftId } = input.query;
       const board = await dayBoard(tenantCtx(ctx), {
-        date: fecha,
-        ...(sedeId ? { locationId: sedeId } : {}),
-        ...(turnoId ? { shiftId: turnoId } : {}),
+        date: date,
+        ...(locationId ? { locationId: locationId } : {}),
+        ...(shiftId ? { shiftId: shiftId } : {}),
       });
       return { status: 200, body: board };
     },
   }),
-  route<{ patientId: string }, MinPositionQuery & PatientSessionsQuery & { desde?: string; hasta?: string }>({
+  route<{ patientId: string }, MinPositionQuery & PatientSessionsQuery & { from?: string; to?: string }>({
     method: 'get',
     path: '/dialisis/pacientes/{patientId}/sesiones',
+    legacyQuery: ['desde', 'hasta'],
     tag: TAG,
     auth: 'tenant',
     permission: READ,
@@ -135,7 +137,7 @@ export const sessionReadRoutes: RouteDecl[] = [
     query: {
       type: 'object',
       additionalProperties: false,
-      properties: { desde: DateSchema, hasta: DateSchema, ...pageQueryProperties, ...minPositionQueryProperty },
+      properties: { from: DateSchema, to: DateSchema, ...pageQueryProperties, ...minPositionQueryProperty },
     },
     responses: {
       200: { description: 'A page of sessions', schema: pageOf(SessionSummary) },
@@ -148,8 +150,8 @@ export const sessionReadRoutes: RouteDecl[] = [
       await awaitMinPosition(ctx, input.query.minPosition, [SESSIONS_PROJECTION]);
       const scope = tenantCtx(ctx);
       await patientOr404(scope, input.params.patientId);
-      const { desde, hasta, limit, cursor } = input.query;
-      const query = { limit, ...(cursor ? { cursor } : {}), ...(desde ? { from: desde } : {}), ...(hasta ? { to: hasta } : {}) };
+      const { from, to, limit, cursor } = input.query;
+      const query = { limit, ...(cursor ? { cursor } : {}), ...(from ? { from: from } : {}), ...(to ? { to: to } : {}) };
       return { status: 200, body: await patientSessions(scope, input.params.patientId, query) };
     },
   }),

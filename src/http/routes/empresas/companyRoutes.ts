@@ -179,21 +179,22 @@ export const companyRoutes: RouteDecl[] = [
       };
     },
   }),
-  route<NoInput, { limit: number; cursor?: string; estado?: 'activa' | 'suspendida'; minPosition?: string }>({
+  route<NoInput, { limit: number; cursor?: string; status?: 'activa' | 'suspendida'; minPosition?: string }>({
     method: 'get',
     path: '/empresas',
+    legacyQuery: ['estado'],
     tag: TAG,
     auth: 'platform',
     summary: 'Platform: the companies, by trade name',
     query: {
       type: 'object',
       additionalProperties: false,
-      properties: { ...pageQueryProperties, ...minPositionQueryProperty, estado: { type: 'string', enum: ['activa', 'suspendida'] } },
+      properties: { ...pageQueryProperties, ...minPositionQueryProperty, status: { type: 'string', enum: ['activa', 'suspendida'] } },
     },
     responses: { 200: ok('A page of companies', CompanyPage), 400: badCursor400, 503: behind503 },
     async handle({ query }, ctx) {
       await awaitMinPosition(ctx, query.minPosition);
-      const status = query.estado === 'activa' ? 'active' : query.estado === 'suspendida' ? 'suspended' : undefined;
+      const status = query.status === 'activa' ? 'active' : query.status === 'suspendida' ? 'suspended' : undefined;
       return {
         status: 200,
         body: await listCompanies(ctx.services, { limit: query.limit, cursor: query.cursor ?? null, ...(status ? { status } : {}) }),

@@ -28,16 +28,17 @@ const minPositionOnly = { type: 'object', additionalProperties: false, propertie
 const forPatient = {
   type: 'object',
   additionalProperties: false,
-  required: ['pacienteId'],
-  properties: { pacienteId: IdSchema, ...minPositionQueryProperty },
+  required: ['patientId'],
+  properties: { patientId: IdSchema, ...minPositionQueryProperty },
 };
-type PatientQuery = MinPositionQuery & { pacienteId: string };
-type ListQuery = PageQuery & { pacienteId?: string; estado?: (typeof DIALYZER_STATUSES)[number] };
+type PatientQuery = MinPositionQuery & { patientId: string };
+type ListQuery = PageQuery & { patientId?: string; status?: (typeof DIALYZER_STATUSES)[number] };
 
 export const readRoutes: RouteDecl[] = [
   route<NoInput, ListQuery>({
     method: 'get',
     path: '/filtros-dialisis',
+    legacyQuery: ['pacienteId', 'estado'],
     tag: TAG,
     auth: 'tenant',
     permission: READ,
@@ -45,30 +46,31 @@ export const readRoutes: RouteDecl[] = [
     query: {
       type: 'object',
       additionalProperties: false,
-      properties: { pacienteId: IdSchema, estado: { enum: [...DIALYZER_STATUSES] }, ...pageQueryProperties, ...minPositionQueryProperty },
+      properties: { patientId: IdSchema, status: { enum: [...DIALYZER_STATUSES] }, ...pageQueryProperties, ...minPositionQueryProperty },
     },
     responses: { 200: { description: 'A page of dialyzers', schema: pageOf(DialyzerView) }, 400: badCursor400, 503: unavailable503 },
-    auditAccess: (input) => ({ recordType: 'dialyzerList', recordId: input.query.pacienteId ?? null }),
+    auditAccess: (input) => ({ recordType: 'dialyzerList', recordId: input.query.patientId ?? null }),
     handle: async (input, ctx) => {
       await awaitMinPosition(ctx, input.query.minPosition, [FILTROS_PROJECTION]);
-      const { pacienteId, estado, limit, cursor } = input.query;
-      return { status: 200, body: await listDialyzers(tenantCtx(ctx), { patientId: pacienteId, status: estado, limit, cursor }) };
+      const { patientId, status, limit, cursor } = input.query;
+      return { status: 200, body: await listDialyzers(tenantCtx(ctx), { patientId: patientId, status: status, limit, cursor }) };
     },
   }),
   route<NoInput, PatientQuery>({
     method: 'get',
     path: '/filtros-dialisis/listos',
+    legacyQuery: ['pacienteId'],
     tag: TAG,
     auth: 'tenant',
     permission: READ,
     summary: "The patient's dialyzers in service, ready ones first, each with why it is not ready",
     query: forPatient,
     responses: { 200: { description: 'Dialyzers of the patient', schema: ReadyListView }, 503: unavailable503 },
-    auditAccess: (input) => ({ recordType: 'dialyzerList', recordId: input.query.pacienteId ?? null }),
+    auditAccess: (input) => ({ recordType: 'dialyzerList', recordId: input.query.patientId ?? null }),
     handle: async (input, ctx) => {
       await awaitMinPosition(ctx, input.query.minPosition, [FILTROS_PROJECTION]);
       const at = ctx.services.now().toISOString();
-      return { status: 200, body: await readyForPatient(tenantCtx(ctx), input.query.pacienteId, at) };
+      return { status: 200, body: await readyForPatient(tenantCtx(ctx), input.query.patientId, at) };
     },
   }),
   route<NoInput, MinPositionQuery>({
@@ -106,6 +108,7 @@ export const readRoutes: RouteDecl[] = [
   route<IdParams, PatientQuery>({
     method: 'get',
     path: '/filtros-dialisis/{id}/aptitud',
+    legacyQuery: ['pacienteId'],
     tag: TAG,
     auth: 'tenant',
     permission: READ,
@@ -113,11 +116,11 @@ export const readRoutes: RouteDecl[] = [
     params: Params,
     query: forPatient,
     responses: { 200: { description: 'The verdict', schema: ReadinessView }, 404: notFound404, 503: unavailable503 },
-    auditAccess: (input) => ({ recordType: 'dialyzerReadiness', recordId: input.params.id, patientIds: [input.query.pacienteId] }),
+    auditAccess: (input) => ({ recordType: 'dialyzerReadiness', recordId: input.params.id, patientIds: [input.query.patientId] }),
     handle: async (input, ctx) => {
       await awaitMinPosition(ctx, input.query.minPosition, [FILTROS_PROJECTION]);
       const at = ctx.services.now().toISOString();
-      return { status: 200, body: await readyForUse(tenantCtx(ctx), input.params.id, input.query.pacienteId, at) };
+      return { status: 200, body: await readyForUse(tenantCtx(ctx), input.params.id, input.query.patientId, at) };
     },
   }),
   route<IdParams, MinPositionQuery>({

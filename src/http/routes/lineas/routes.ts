@@ -150,9 +150,10 @@ export function lineRoutes(c: LineGroupConfig): RouteDecl[] {
         return { status: 200, body: await listBloodlines(tenantCtx(ctx), lineType, input.query) };
       },
     }),
-    route<NoInput, { pacienteId: string } & MinPositionQuery>({
+    route<NoInput, { patientId: string } & MinPositionQuery>({
       method: 'get',
       path: `${c.base}/listas`,
+      legacyQuery: ['pacienteId'],
       tag: c.tag,
       auth: 'tenant',
       permission: c.read,
@@ -161,28 +162,29 @@ export function lineRoutes(c: LineGroupConfig): RouteDecl[] {
       query: {
         type: 'object',
         additionalProperties: false,
-        required: ['pacienteId'],
-        properties: { pacienteId: IdSchema, ...minPositionQueryProperty },
+        required: ['patientId'],
+        properties: { patientId: IdSchema, ...minPositionQueryProperty },
       },
       responses: { 200: { description: 'The lines with their readiness', schema: ReadyView }, 503: unavailable503 },
-      auditAccess: (input) => ({ recordType: 'bloodlineList', recordId: input.query.pacienteId ?? null }),
+      auditAccess: (input) => ({ recordType: 'bloodlineList', recordId: input.query.patientId ?? null }),
       handle: async (input, ctx) => {
         await awaitMinPosition(ctx, input.query.minPosition, [LINEAS_PROJECTION]);
-        return { status: 200, body: await readyBloodlines(tenantCtx(ctx), lineType, input.query.pacienteId) };
+        return { status: 200, body: await readyBloodlines(tenantCtx(ctx), lineType, input.query.patientId) };
       },
     }),
-    route<NoInput, PageQuery & { margen?: number }>({
+    route<NoInput, PageQuery & { margin?: number }>({
       method: 'get',
       path: `${c.base}/cerca-del-maximo`,
+      legacyQuery: ['margen'],
       tag: c.tag,
       auth: 'tenant',
       permission: c.read,
-      summary: `${c.noun}s in service with at most \`margen\` uses left, fewest first`,
+      summary: `${c.noun}s in service with at most \`margin\` uses left, fewest first`,
       query: {
         type: 'object',
         additionalProperties: false,
         properties: {
-          margen: { type: 'integer', minimum: 0, maximum: 100, default: LIMITS.bloodlines.nearMaximumDefaultMargin },
+          margin: { type: 'integer', minimum: 0, maximum: 100, default: LIMITS.bloodlines.nearMaximumDefaultMargin },
           ...pageQueryProperties,
           ...minPositionQueryProperty,
         },
@@ -191,8 +193,8 @@ export function lineRoutes(c: LineGroupConfig): RouteDecl[] {
       auditAccess: () => ({ recordType: 'bloodlineList', recordId: null }),
       handle: async (input, ctx) => {
         await awaitMinPosition(ctx, input.query.minPosition, [LINEAS_PROJECTION]);
-        const { margen, limit, cursor } = input.query;
-        const query = { margin: margen ?? LIMITS.bloodlines.nearMaximumDefaultMargin, limit, ...(cursor ? { cursor } : {}) };
+        const { margin, limit, cursor } = input.query;
+        const query = { margin: margin ?? LIMITS.bloodlines.nearMaximumDefaultMargin, limit, ...(cursor ? { cursor } : {}) };
         return { status: 200, body: await bloodlinesNearMaximum(tenantCtx(ctx), lineType, query) };
       },
     }),

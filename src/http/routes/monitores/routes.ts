@@ -61,19 +61,20 @@ export const machineRoutes: RouteDecl[] = [
   route<NoInput, MachineListQuery & MinPositionQuery>({
     method: 'get',
     path: '/monitores',
+    legacyQuery: ['estado', 'pmVenceEnDias'],
     tag: TAG,
     auth: 'tenant',
     permission: READ,
     summary: 'List machines by code: by status, and with preventive maintenance due within N days',
     description:
-      'With pmVenceEnDias the answer holds every machine whose preventive maintenance falls due within that many days or is ' +
+      'With maintenanceDueInDays the answer holds every machine whose preventive maintenance falls due within that many days or is ' +
       'already overdue (by hours or days), in one page (nextCursor null).',
     query: {
       type: 'object',
       additionalProperties: false,
       properties: {
-        estado: { enum: [...MACHINE_STATUSES] },
-        pmVenceEnDias: { type: 'integer', minimum: 0, maximum: 730 },
+        status: { enum: [...MACHINE_STATUSES] },
+        maintenanceDueInDays: { type: 'integer', minimum: 0, maximum: 730 },
         ...pageQueryProperties,
         ...minPositionQueryProperty,
       },
@@ -135,27 +136,28 @@ export const machineRoutes: RouteDecl[] = [
         return machineAnswer(ctx, input.params.id, result);
       }),
   }),
-  route<IdParams, { pacienteId: string }>({
+  route<IdParams, { patientId: string }>({
     method: 'get',
     path: '/monitores/{id}/puede-iniciar',
+    legacyQuery: ['pacienteId'],
     tag: TAG,
     auth: 'tenant',
     permission: READ,
     summary: 'May this machine start a session for this patient now? Every reason if not',
     description:
       'Status (available, not awaiting disinfection), preventive maintenance under the company policy (overdue blocks, or only ' +
-      'warns when the policy says warn) and isolation both ways. A patient not of this company answers 422 naming pacienteId.',
+      'warns when the policy says warn) and isolation both ways. A patient not of this company answers 422 naming patientId.',
     params: Params,
-    query: { type: 'object', additionalProperties: false, required: ['pacienteId'], properties: { pacienteId: IdSchema } },
+    query: { type: 'object', additionalProperties: false, required: ['patientId'], properties: { patientId: IdSchema } },
     responses: { 200: { description: 'The verdict', schema: StartVerdictView }, 404: notFound404 },
-    auditAccess: (input) => ({ recordType: 'machineStartVerdict', recordId: input.params.id, patientIds: [input.query.pacienteId] }),
+    auditAccess: (input) => ({ recordType: 'machineStartVerdict', recordId: input.params.id, patientIds: [input.query.patientId] }),
     handle: async (input, ctx) => {
       const scope = tenantCtx(ctx);
       await machineOr404(scope, input.params.id);
-      const patient = await patients(scope).get(scope.auth.tenantId, input.query.pacienteId);
+      const patient = await patients(scope).get(scope.auth.tenantId, input.query.patientId);
       if (!patient) {
-        throw new ProblemError(422, 'validation-failed', 'Unprocessable Content', 'pacienteId: no such patient in this company', {}, [
-          { pointer: '/query/pacienteId', message: 'no such patient in this company' },
+        throw new ProblemError(422, 'validation-failed', 'Unprocessable Content', 'patientId: no such patient in this company', {}, [
+          { pointer: '/query/patientId', message: 'no such patient in this company' },
         ]);
       }
       const verdict = await mayStartSession(scope, input.params.id, { isolation: patient.isolation }, ctx.services.now());

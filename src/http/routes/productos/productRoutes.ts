@@ -69,6 +69,7 @@ export const productRoutes: RouteDecl[] = [
   route<NoInput, ProductListQuery & MinPositionQuery>({
     method: 'get',
     path: '/productos',
+    legacyQuery: ['categoria', 'bajoMinimo', 'activo'],
     tag: TAG,
     auth: 'tenant',
     permission: READ,
@@ -77,9 +78,9 @@ export const productRoutes: RouteDecl[] = [
       type: 'object',
       additionalProperties: false,
       properties: {
-        categoria: { enum: [...PRODUCT_CATEGORIES] },
-        bajoMinimo: { type: 'boolean' },
-        activo: { type: 'boolean' },
+        category: { enum: [...PRODUCT_CATEGORIES] },
+        belowMinimum: { type: 'boolean' },
+        active: { type: 'boolean' },
         ...pageQueryProperties,
         ...minPositionQueryProperty,
       },
@@ -101,7 +102,7 @@ export const productRoutes: RouteDecl[] = [
     responses: { 200: { description: 'A page of products', schema: pageOf(ProductView) }, 400: badCursor400, 503: unavailable503 },
     handle: async (input, ctx) => {
       await awaitMinPosition(ctx, input.query.minPosition, [PRODUCTOS_PROJECTION]);
-      return { status: 200, body: await listProducts(tenantCtx(ctx), { ...input.query, bajoMinimo: true, activo: true }) };
+      return { status: 200, body: await listProducts(tenantCtx(ctx), { ...input.query, belowMinimum: true, active: true }) };
     },
   }),
   route<IdParams, MinPositionQuery>({

@@ -119,44 +119,47 @@ export const stockRoutes: RouteDecl[] = [
     'Expired lots may be written off (that is what it is for); kind expiry is only for an expired lot (409 lot-not-expired ' +
       'naming kind), anything else is a loss; never below zero.',
   ),
-  route<IdParams, { almacenId?: string } & MinPositionQuery>({
+  route<IdParams, { warehouseId?: string } & MinPositionQuery>({
     ...GET,
     path: '/productos/{id}/saldos',
+    legacyQuery: ['almacenId'],
     summary: 'Balance of the product by warehouse and lot (expired lots flagged)',
     params: Params,
-    query: { type: 'object', additionalProperties: false, properties: { almacenId: IdSchema, ...minPositionQueryProperty } },
+    query: { type: 'object', additionalProperties: false, properties: { warehouseId: IdSchema, ...minPositionQueryProperty } },
     responses: { 200: { description: 'The balances', schema: BalancesView }, 404: notFound404, 503: unavailable503 },
     handle: async (input, ctx) => {
       await awaitMinPosition(ctx, input.query.minPosition, [PRODUCTOS_PROJECTION]);
       await productOr404(tenantCtx(ctx), input.params.id);
-      return { status: 200, body: await productBalances(tenantCtx(ctx), input.params.id, input.query.almacenId) };
+      return { status: 200, body: await productBalances(tenantCtx(ctx), input.params.id, input.query.warehouseId) };
     },
   }),
-  route<IdParams, { almacenId: string } & MinPositionQuery>({
+  route<IdParams, { warehouseId: string } & MinPositionQuery>({
     ...GET,
     path: '/productos/{id}/fefo',
+    legacyQuery: ['almacenId'],
     summary: 'Lots of the product in a warehouse in FEFO order: the order an issue without a lot takes them (expired lots left out)',
     params: Params,
     query: {
       type: 'object',
       additionalProperties: false,
-      required: ['almacenId'],
-      properties: { almacenId: IdSchema, ...minPositionQueryProperty },
+      required: ['warehouseId'],
+      properties: { warehouseId: IdSchema, ...minPositionQueryProperty },
     },
     responses: { 200: { description: 'The lots, earliest expiry first', schema: FefoView }, 404: notFound404, 503: unavailable503 },
     handle: async (input, ctx) => {
       await awaitMinPosition(ctx, input.query.minPosition, [PRODUCTOS_PROJECTION]);
       await productOr404(tenantCtx(ctx), input.params.id);
-      await warehouseOr404(tenantCtx(ctx), input.query.almacenId);
-      return { status: 200, body: await fefoOrder(tenantCtx(ctx), input.params.id, input.query.almacenId) };
+      await warehouseOr404(tenantCtx(ctx), input.query.warehouseId);
+      return { status: 200, body: await fefoOrder(tenantCtx(ctx), input.params.id, input.query.warehouseId) };
     },
   }),
-  route<IdParams, KardexQuery & { formato?: 'json' | 'csv' } & MinPositionQuery>({
+  route<IdParams, KardexQuery & { format?: 'json' | 'csv' } & MinPositionQuery>({
     ...GET,
     path: '/productos/{id}/kardex',
+    legacyQuery: ['almacenId', 'desde', 'hasta', 'formato'],
     summary: 'The ledger of the product between two dates: every movement with the running balance after it (JSON or CSV)',
     description:
-      'Oldest first; desde and hasta are inclusive UTC dates of the movements. `formato=csv` or `Accept: text/csv` answers text/csv ' +
+      'Oldest first; from and to are inclusive UTC dates of the movements. `format=csv` or `Accept: text/csv` answers text/csv ' +
       'with a header row (at, type, movementId, warehouseId, lot, expiry, quantity, lotBalanceAfter, balanceAfter, reason, reference, actor, ' +
       'costPerUnit, valueAfter, productCode, productName). Each line is valued at the weighted average cost of its warehouse: receipts ' +
       'at their unit cost, everything else at the average; valueAfter is the stock value of the warehouse after it. ' +
@@ -166,10 +169,10 @@ export const stockRoutes: RouteDecl[] = [
       type: 'object',
       additionalProperties: false,
       properties: {
-        almacenId: IdSchema,
-        desde: DateSchema,
-        hasta: DateSchema,
-        formato: { enum: ['json', 'csv'] },
+        warehouseId: IdSchema,
+        from: DateSchema,
+        to: DateSchema,
+        format: { enum: ['json', 'csv'] },
         ...minPositionQueryProperty,
       },
     },
@@ -179,28 +182,29 @@ export const stockRoutes: RouteDecl[] = [
     handle: async (input, ctx) => {
       await awaitMinPosition(ctx, input.query.minPosition, [PRODUCTOS_PROJECTION]);
       const product = await productOr404(tenantCtx(ctx), input.params.id);
-      const { formato, minPosition: _m, ...query } = input.query;
+      const { format, minPosition: _m, ...query } = input.query;
       const items = await productKardex(tenantCtx(ctx), input.params.id, query);
-      const csv = formato === 'csv' || (formato === undefined && /\btext\/csv\b/i.test(input.headers.accept ?? ''));
+      const csv = format === 'csv' || (format === undefined && /\btext\/csv\b/i.test(input.headers.accept ?? ''));
       const named = { productCode: product.code, productName: product.name };
       const auditPatientIds = patientIdsIn(items); // the CSV names them inside its reference column
       if (csv) return { status: 200, body: await kardexCsv(items, named), contentType: 'text/csv; charset=utf-8', auditPatientIds };
       return { status: 200, body: { productId: input.params.id, ...named, unit: product.unit, items } };
     },
   }),
-  route<Record<string, never>, { dias: number } & MinPositionQuery>({
+  route<Record<string, never>, { days: number } & MinPositionQuery>({
     ...GET,
     path: '/productos/lotes-por-vencer',
+    legacyQuery: ['dias'],
     summary: 'Lots with stock that expire within N days of the company day (already expired ones included, flagged)',
     query: {
       type: 'object',
       additionalProperties: false,
-      properties: { dias: { type: 'integer', minimum: 0, maximum: 730, default: 30 }, ...minPositionQueryProperty },
+      properties: { days: { type: 'integer', minimum: 0, maximum: 730, default: 30 }, ...minPositionQueryProperty },
     },
     responses: { 200: { description: 'The lots, earliest expiry first', schema: ExpiringView }, 503: unavailable503 },
     handle: async (input, ctx) => {
       await awaitMinPosition(ctx, input.query.minPosition, [PRODUCTOS_PROJECTION]);
-      return { status: 200, body: await lotsExpiring(tenantCtx(ctx), input.query.dias) };
+      return { status: 200, body: await lotsExpiring(tenantCtx(ctx), input.query.days) };
     },
   }),
 ];

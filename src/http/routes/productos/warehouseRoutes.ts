@@ -62,9 +62,10 @@ export const warehouseRoutes: RouteDecl[] = [
         };
       }),
   }),
-  route<NoInput, { sedeId?: string; limit: number; cursor?: string } & MinPositionQuery>({
+  route<NoInput, { locationId?: string; limit: number; cursor?: string } & MinPositionQuery>({
     method: 'get',
     path: '/productos/almacenes',
+    legacyQuery: ['sedeId'],
     tag: TAG,
     auth: 'tenant',
     permission: READ,
@@ -72,7 +73,7 @@ export const warehouseRoutes: RouteDecl[] = [
     query: {
       type: 'object',
       additionalProperties: false,
-      properties: { sedeId: IdSchema, ...pageQueryProperties, ...minPositionQueryProperty },
+      properties: { locationId: IdSchema, ...pageQueryProperties, ...minPositionQueryProperty },
     },
     responses: { 200: { description: 'A page of warehouses', schema: pageOf(WarehouseView) }, 400: badCursor400, 503: unavailable503 },
     handle: async (input, ctx) => {

@@ -51,7 +51,7 @@ export const ADMIN = 'usuarios:admin';
 
 const notMember404 = problem('No such user in the selected company (a user of another company is reported the same way)');
 type IdParams = { id: string };
-type ListQuery = { limit: number; cursor?: string; membresia?: 'activa' | 'pendiente' | 'revocada'; minPosition?: string };
+type ListQuery = { limit: number; cursor?: string; membership?: 'activa' | 'pendiente' | 'revocada'; minPosition?: string };
 const MEMBERSHIP_FILTER = { activa: 'active', pendiente: 'pending', revocada: 'revoked' } as const;
 const throttled429 = problem('Too many invitations (per company or per inviting person); wait Retry-After seconds', {
   'Retry-After': 'Seconds to wait before trying again',
@@ -114,6 +114,7 @@ export const userRoutes: RouteDecl[] = [
   route<NoInput, ListQuery>({
     method: 'get',
     path: '/usuarios',
+    legacyQuery: ['membresia'],
     tag: TAG,
     auth: 'tenant',
     permission: READ,
@@ -125,13 +126,13 @@ export const userRoutes: RouteDecl[] = [
       properties: {
         ...pageQueryProperties,
         ...minPositionQueryProperty,
-        membresia: { type: 'string', enum: ['activa', 'pendiente', 'revocada'] },
+        membership: { type: 'string', enum: ['activa', 'pendiente', 'revocada'] },
       },
     },
     responses: { 200: ok('A page of users', CompanyUserPage), 400: badCursor400, 503: behind503 },
     async handle({ query }, ctx) {
       await awaitMinPosition(ctx, query.minPosition);
-      const membership = query.membresia ? MEMBERSHIP_FILTER[query.membresia] : undefined;
+      const membership = query.membership ? MEMBERSHIP_FILTER[query.membership] : undefined;
       const page = await listCompanyUsers(ctx as TenantRequestContext, {
         limit: query.limit,
         cursor: query.cursor ?? null,
