@@ -4,6 +4,9 @@ import type { CommandResult } from '../commands/handleCommand.js';
 import { writeHeaders } from './recordHeaders.js';
 import type { HttpResult, RequestContext, TenantRequestContext } from './routeTypes.js';
 
+/** What a write tells its answer: the stream's revision after it and the global position of its last event. */
+export type WriteOutcome = Pick<CommandResult<unknown>, 'revision' | 'position'>;
+
 /** What a written record document carries: its stream revision and the global position it was projected at. */
 export interface WrittenDoc {
   revision: number;
@@ -13,7 +16,7 @@ export interface WrittenDoc {
 /** What varies between the groups: how to read the record at least at the write, its view, where a new one lives. */
 export interface RecordAnswerModel<D extends WrittenDoc> {
   /** The record at least at the write's revision: waits for the projection, else folds the stream (`xxxAfterWrite`). */
-  afterWrite: (scope: TenantRequestContext, id: string, result: CommandResult<unknown>) => Promise<D>;
+  afterWrite: (scope: TenantRequestContext, id: string, result: WriteOutcome) => Promise<D>;
   /** The body of the answer. */
   view: (doc: D, scope: TenantRequestContext) => unknown;
   /** Location of a created record (sent on a 201 only). */
@@ -32,7 +35,7 @@ export async function recordAnswer<D extends WrittenDoc>(
   ctx: RequestContext,
   model: RecordAnswerModel<D>,
   id: string,
-  result: CommandResult<unknown>,
+  result: WriteOutcome,
   status: number,
   options: RecordAnswerOptions = {},
 ): Promise<HttpResult> {
