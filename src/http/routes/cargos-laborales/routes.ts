@@ -1,7 +1,8 @@
 // /cargos-laborales: create, list, read, correct (If-Match), deactivate, reactivate, and the position's history.
+import { recordAnswer } from '../../recordAnswer.js';
 import { minPositionQueryProperty, pageOf, pageQueryProperties, problem } from '../../commonSchemas.js';
 import { awaitMinPosition } from '../../readYourWrites.js';
-import { etagOf, ifMatchHeader, ifMatchRevision, writeHeaders } from '../../recordHeaders.js';
+import { etagOf, ifMatchHeader, ifMatchRevision } from '../../recordHeaders.js';
 import { historyRoute } from '../../recordHistoryAnswer.js';
 import { route, type HttpResult, type RequestContext, type RouteDecl } from '../../routeTypes.js';
 import type { CommandResult } from '../../../commands/handleCommand.js';
@@ -43,16 +44,9 @@ const Params = { type: 'object', additionalProperties: false, required: ['id'], 
 const notFound404 = problem("No such job position in the selected company (another company's position is reported the same way)");
 const minPositionOnly = { type: 'object', additionalProperties: false, properties: { ...minPositionQueryProperty } };
 
-async function positionAnswer(ctx: RequestContext, id: string, result: CommandResult<unknown>, status: number): Promise<HttpResult> {
-  const doc = await jobPositionAfterWrite(tenantCtx(ctx), id, result);
-  const position = result.position ?? BigInt(doc._position);
-  const location = status === 201 ? `/cargos-laborales/${id}` : undefined;
-  return {
-    status,
-    body: jobPositionView(doc),
-    headers: writeHeaders({ revision: doc.revision, position, ...(location ? { location } : {}) }),
-  };
-}
+const positionRecord = { afterWrite: jobPositionAfterWrite, view: jobPositionView, location: (id: string) => `/cargos-laborales/${id}` };
+const positionAnswer = (ctx: RequestContext, id: string, result: CommandResult<unknown>, status: number): Promise<HttpResult> =>
+  recordAnswer(ctx, positionRecord, id, result, status);
 
 const statusRoute = (path: string, type: 'DeactivateJobPosition' | 'ReactivateJobPosition', summary: string): RouteDecl =>
   route<IdParams, NoInput, { reason: string }>({

@@ -1,14 +1,21 @@
 // /clientes/{id}/contratos: sign, list, read, terminate early; and the rate in force on a date.
-import { writeHeaders } from '../../recordHeaders.js';
+import { recordAnswer, type RecordAnswerModel } from '../../recordAnswer.js';
 import { route, type RouteDecl } from '../../routeTypes.js';
 import { newId, uuidV5 } from '../../../commands/eventIds.js';
 import type { ContractTerms } from '../../../commands/clientes/clientEvents.js';
 import { clientCommand } from '../../../commands/clientes/clientWrites.js';
 import { clientAfterWrite, clientOr404, contractOr404, contractView, rateInForce } from '../../../queries/clientes/clients.js';
+import type { ClientDoc } from '../../../projections/clientes/clientDoc.js';
 import { commandCtx, conflict409, ok, RECORD_HEADERS, tenantCtx, withFieldPointers, type NoInput } from '../shared/recordSupport.js';
 import { DateSchema } from '../shared/fieldSchemas.js';
 import { ContractBody, ContractView, RateView, READ, TAG, TerminateBody, WRITE } from './schemas.js';
 import { ContractIdParams, notFound404, Params, type ContractParams, type IdParams } from './support.js';
+
+/** A contract is answered from its client's record: the client's revision is the contract's ETag. */
+const contractRecord = (clientId: string, contractId: string): RecordAnswerModel<ClientDoc> => ({
+  afterWrite: clientAfterWrite,
+  view: (doc) => contractView(contractOr404(doc, contractId), clientId),
+});
 
 export const contractRoutes: RouteDecl[] = [
   route<IdParams, NoInput, ContractTerms>({
@@ -41,14 +48,8 @@ export const contractRoutes: RouteDecl[] = [
           { type: 'SignContract', data: { ...input.body, contractId } },
           null,
         );
-        const doc = await clientAfterWrite(tenantCtx(ctx), clientId, result);
-        const position = result.position ?? BigInt(doc._position);
         const location = `/clientes/${clientId}/contratos/${contractId}`;
-        return {
-          status: 201,
-          body: contractView(contractOr404(doc, contractId), clientId),
-          headers: writeHeaders({ revision: doc.revision, position, location }),
-        };
+        return recordAnswer(ctx, contractRecord(clientId, contractId), clientId, result, 201, { location });
       }),
   }),
   route<IdParams>({
@@ -131,13 +132,7 @@ export const contractRoutes: RouteDecl[] = [
           { type: 'TerminateContract', data },
           null,
         );
-        const doc = await clientAfterWrite(tenantCtx(ctx), id, result);
-        const position = result.position ?? BigInt(doc._position);
-        return {
-          status: 200,
-          body: contractView(contractOr404(doc, contractId), id),
-          headers: writeHeaders({ revision: doc.revision, position }),
-        };
+        return recordAnswer(ctx, contractRecord(id, contractId), id, result, 200);
       }),
   }),
 ];

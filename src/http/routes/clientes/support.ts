@@ -1,12 +1,11 @@
 // What the /clientes routes share: params, the 404s, the answers after a write.
 import { problem } from '../../commonSchemas.js';
-import { writeHeaders } from '../../recordHeaders.js';
+import { recordAnswer } from '../../recordAnswer.js';
 import type { HttpResult, RequestContext } from '../../routeTypes.js';
 import type { CommandResult } from '../../../commands/handleCommand.js';
 import { authorizationAfterWrite, clientAfterWrite, clientView } from '../../../queries/clientes/clients.js';
 import { authorizationWithStatus } from '../../../queries/clientes/authorizations.js';
 import { IdSchema } from '../shared/fieldSchemas.js';
-import { tenantCtx } from '../shared/recordSupport.js';
 
 export type IdParams = { id: string };
 export type ContractParams = { id: string; contractId: string };
@@ -24,30 +23,27 @@ export const notFound404 = problem(
   "No such client (contract, authorization) in the selected company (another company's is reported the same way)",
 );
 
-export async function clientAnswer(ctx: RequestContext, id: string, result: CommandResult<unknown>, status = 200): Promise<HttpResult> {
-  const doc = await clientAfterWrite(tenantCtx(ctx), id, result);
-  const position = result.position ?? BigInt(doc._position);
-  return {
-    status,
-    body: clientView(doc),
-    headers: writeHeaders({ revision: doc.revision, position, ...(status === 201 ? { location: `/clientes/${id}` } : {}) }),
-  };
-}
+/** The client after a write (see recordAnswer); a 201 points at the client. */
+const clientRecord = { afterWrite: clientAfterWrite, view: clientView, location: (id: string) => `/clientes/${id}` };
+export const clientAnswer = (ctx: RequestContext, id: string, result: CommandResult<unknown>, status = 200): Promise<HttpResult> =>
+  recordAnswer(ctx, clientRecord, id, result, status);
 
-export async function authorizationAnswer(
+/** The authorization after a write, with its status; a 201 points at it under its client. */
+export const authorizationAnswer = (
   ctx: RequestContext,
   clientId: string,
   id: string,
   result: CommandResult<unknown>,
   status = 200,
-): Promise<HttpResult> {
-  const scope = tenantCtx(ctx);
-  const doc = await authorizationAfterWrite(scope, id, result);
-  const position = result.position ?? BigInt(doc._position);
-  const location = status === 201 ? `/clientes/${clientId}/autorizaciones/${id}` : undefined;
-  return {
+): Promise<HttpResult> =>
+  recordAnswer(
+    ctx,
+    {
+      afterWrite: authorizationAfterWrite,
+      view: (doc, scope) => authorizationWithStatus(scope, doc),
+      location: (authId) => `/clientes/${clientId}/autorizaciones/${authId}`,
+    },
+    id,
+    result,
     status,
-    body: await authorizationWithStatus(scope, doc),
-    headers: writeHeaders({ revision: doc.revision, position, ...(location ? { location } : {}) }),
-  };
-}
+  );

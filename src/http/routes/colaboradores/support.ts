@@ -5,7 +5,7 @@ import { staffView } from '../../../projections/colaboradores/staffDoc.js';
 import { membershipIn } from '../../../queries/platform/memberships.js';
 import { staffAfterWrite } from '../../../queries/colaboradores/staffRecords.js';
 import { problem } from '../../commonSchemas.js';
-import { writeHeaders } from '../../recordHeaders.js';
+import { recordAnswer } from '../../recordAnswer.js';
 import type { HttpResult, RequestContext } from '../../routeTypes.js';
 import { IdSchema } from '../shared/fieldSchemas.js';
 import { tenantCtx } from '../shared/recordSupport.js';
@@ -15,17 +15,9 @@ export const Params = { type: 'object', additionalProperties: false, required: [
 export const notFound404 = problem("No such staff member in the selected company (another company's record is reported the same way)");
 
 /** The staff record as the read model now has it, with ETag and position; a 201 points at the record. */
-export async function staffAnswer(
-  ctx: RequestContext,
-  staffId: string,
-  result: CommandResult<unknown>,
-  status: number,
-): Promise<HttpResult> {
-  const doc = await staffAfterWrite(tenantCtx(ctx), staffId, result);
-  const position = result.position ?? BigInt(doc._position);
-  const location = status === 201 ? `/colaboradores/${staffId}` : undefined;
-  return { status, body: staffView(doc), headers: writeHeaders({ revision: doc.revision, position, ...(location ? { location } : {}) }) };
-}
+const staffRecord = { afterWrite: staffAfterWrite, view: staffView, location: (id: string) => `/colaboradores/${id}` };
+export const staffAnswer = (ctx: RequestContext, staffId: string, result: CommandResult<unknown>, status: number): Promise<HttpResult> =>
+  recordAnswer(ctx, staffRecord, staffId, result, status);
 
 /** A staff record links only to a member of its own company: anyone else answers 422 naming userId. */
 export async function requireMember(ctx: RequestContext, userId: string, pointer: string): Promise<void> {

@@ -1,7 +1,9 @@
 // /dialisis/turnos: the shifts of each location (their occupancy on a date is in scheduleSessionRoutes.ts).
+import type { TenantScope } from '../../../queries/tenantScope.js';
+import { recordAnswer, type WriteOutcome } from '../../recordAnswer.js';
 import { minPositionQueryProperty, pageOf, pageQueryProperties, problem } from '../../commonSchemas.js';
 import { awaitMinPosition } from '../../readYourWrites.js';
-import { etagOf, ifMatchHeader, ifMatchRevision, writeHeaders } from '../../recordHeaders.js';
+import { etagOf, ifMatchHeader, ifMatchRevision } from '../../recordHeaders.js';
 import { route, type HttpResult, type RequestContext, type RouteDecl } from '../../routeTypes.js';
 import type { ShiftPatch } from '../../../commands/dialisis/schedule/shiftEvents.js';
 import { correctShift, defineShift, retireShift, type ShiftInput } from '../../../commands/dialisis/schedule/scheduleWrites.js';
@@ -30,12 +32,13 @@ const Params = { type: 'object', additionalProperties: false, required: ['id'], 
 const minPositionOnly = { type: 'object', additionalProperties: false, properties: { ...minPositionQueryProperty } };
 const shift404 = problem("No such shift in the selected company (another company's shift is reported the same way)");
 
-async function shiftAnswer(ctx: RequestContext, id: string, position: bigint | null, status = 200): Promise<HttpResult> {
-  const doc = await shiftAfterWrite(tenantCtx(ctx), id, position);
-  const location = status === 201 ? `/dialisis/turnos/${id}` : undefined;
-  const headers = writeHeaders({ revision: doc.revision, position: position ?? BigInt(doc._position), ...(location ? { location } : {}) });
-  return { status, body: shiftView(doc), headers };
-}
+const shiftRecord = {
+  afterWrite: (scope: TenantScope, id: string, result: WriteOutcome) => shiftAfterWrite(scope, id, result.position),
+  view: shiftView,
+  location: (id: string) => `/dialisis/turnos/${id}`,
+};
+const shiftAnswer = (ctx: RequestContext, id: string, result: WriteOutcome, status = 200): Promise<HttpResult> =>
+  recordAnswer(ctx, shiftRecord, id, result, status);
 
 export const shiftRoutes: RouteDecl[] = [
   route<NoInput, NoInput, ShiftInput>({
@@ -54,7 +57,7 @@ export const shiftRoutes: RouteDecl[] = [
     handle: (input, ctx) =>
       withFieldPointers(async () => {
         const { shiftId, result } = await defineShift(ctx.services, commandCtx(ctx), input.body);
-        return shiftAnswer(ctx, shiftId, result.position, 201);
+        return shiftAnswer(ctx, shiftId, result, 201);
       }),
   }),
   route<NoInput, ShiftListQuery & MinPositionQuery>({
@@ -111,7 +114,7 @@ export const shiftRoutes: RouteDecl[] = [
         const ifMatch = ifMatchRevision(input.headers['if-match'], { required: true });
         const { reason, ...patch } = input.body;
         const result = await correctShift(ctx.services, commandCtx(ctx, reason), input.params.id, patch, ifMatch);
-        return shiftAnswer(ctx, input.params.id, result.position);
+        return shiftAnswer(ctx, input.params.id, result);
       }),
   }),
   route<IdParams, NoInput, { reason: string }>({
@@ -130,7 +133,7 @@ export const shiftRoutes: RouteDecl[] = [
         const ifMatch = ifMatchRevision(input.headers['if-match']);
         const cmd = commandCtx(ctx, input.body.reason);
         const result = await retireShift(ctx.services, cmd, input.params.id, input.body.reason, ifMatch);
-        return shiftAnswer(ctx, input.params.id, result.position);
+        return shiftAnswer(ctx, input.params.id, result);
       }),
   }),
 ];

@@ -1,14 +1,14 @@
 // The session as clients see it (schema) and the answer every session write gives: the session at least at the
 // write's revision, with its ETag and event position.
-import { writeHeaders } from '../../recordHeaders.js';
+import { recordAnswer, type RecordAnswerModel } from '../../recordAnswer.js';
 import type { HttpResult, JsonSchema, RequestContext } from '../../routeTypes.js';
 import type { CommandResult } from '../../../commands/handleCommand.js';
 import { INTERRUPTION_REASONS, SESSION_KINDS, SESSION_STATUSES } from '../../../commands/dialisis/session/sessionEvents.js';
+import type { SessionDoc } from '../../../projections/dialisis/sessionDoc.js';
 import { sessionAfterWrite } from '../../../queries/dialisis/sessions.js';
 import { sessionWithClinical } from '../../../queries/dialisis/sessionClinicalView.js';
 import { ClinicalView } from './clinicalSchemas.js';
 import { DateSchema, DateTimeSchema, IdSchema, nullable } from '../shared/fieldSchemas.js';
-import { tenantCtx } from '../shared/recordSupport.js';
 import { ComplicationBody, MedicationBody, PostBody, PreBody, ReadingBody, SafetyBody, obj } from './sessionSchemas.js';
 
 const str = { type: 'string' };
@@ -189,14 +189,11 @@ export const SessionView: JsonSchema = obj(
   ],
 );
 
-export async function sessionAnswer(ctx: RequestContext, id: string, result: CommandResult<unknown>, status = 200): Promise<HttpResult> {
-  const scope = tenantCtx(ctx);
-  const doc = await sessionAfterWrite(scope, id, result);
-  const position = result.position ?? BigInt(doc._position);
-  const location = status === 201 ? `/dialisis/sesiones/${id}` : undefined;
-  return {
-    status,
-    body: await sessionWithClinical(scope, doc),
-    headers: writeHeaders({ revision: doc.revision, position, ...(location ? { location } : {}) }),
-  };
-}
+/** The session after a write, with its clinical values (see recordAnswer); a 201 points at it. */
+const sessionRecord: RecordAnswerModel<SessionDoc> = {
+  afterWrite: sessionAfterWrite,
+  view: (doc, scope) => sessionWithClinical(scope, doc),
+  location: (id) => `/dialisis/sesiones/${id}`,
+};
+export const sessionAnswer = (ctx: RequestContext, id: string, result: CommandResult<unknown>, status = 200): Promise<HttpResult> =>
+  recordAnswer(ctx, sessionRecord, id, result, status);

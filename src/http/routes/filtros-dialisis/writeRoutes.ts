@@ -1,6 +1,7 @@
 // /filtros-dialisis writes: receive, assign to a patient, reprocess, pre-use checks, use, discard.
+import { recordAnswer } from '../../recordAnswer.js';
 import { problem } from '../../commonSchemas.js';
-import { ifMatchHeader, ifMatchRevision, writeHeaders } from '../../recordHeaders.js';
+import { ifMatchHeader, ifMatchRevision } from '../../recordHeaders.js';
 import { route, type HttpResult, type RequestContext, type RouteDecl } from '../../routeTypes.js';
 import type { CommandContext, CommandResult } from '../../../commands/handleCommand.js';
 import type { AppServices } from '../../../services.js';
@@ -15,16 +16,7 @@ import {
 } from '../../../commands/filtros-dialisis/dialyzerWrites.js';
 import { dialyzerView } from '../../../projections/filtros-dialisis/dialyzerDoc.js';
 import { dialyzerAfterWrite } from '../../../queries/filtros-dialisis/dialyzers.js';
-import {
-  commandCtx,
-  conflict409,
-  ok,
-  precondition412,
-  RECORD_HEADERS,
-  tenantCtx,
-  withFieldPointers,
-  type NoInput,
-} from '../shared/recordSupport.js';
+import { commandCtx, conflict409, ok, precondition412, RECORD_HEADERS, withFieldPointers, type NoInput } from '../shared/recordSupport.js';
 import { IdSchema } from '../shared/fieldSchemas.js';
 import { AssignBody, DialyzerView, DiscardBody, PreUseChecksBody, ReceiveBody, ReprocessBody, TAG, UseBody, WRITE } from './schemas.js';
 
@@ -33,16 +25,10 @@ export const Params = { type: 'object', additionalProperties: false, required: [
 export const notFound404 = problem("No such dialyzer in the selected company (another company's dialyzer is reported the same way)");
 const invalid422 = problem('A field broke a rule (errors[] names it), e.g. a patient that is not of this company');
 
-export async function dialyzerAnswer(ctx: RequestContext, id: string, result: CommandResult<unknown>, status: number): Promise<HttpResult> {
-  const doc = await dialyzerAfterWrite(tenantCtx(ctx), id, result);
-  const position = result.position ?? BigInt(doc._position);
-  const location = status === 201 ? `/filtros-dialisis/${id}` : undefined;
-  return {
-    status,
-    body: dialyzerView(doc),
-    headers: writeHeaders({ revision: doc.revision, position, ...(location ? { location } : {}) }),
-  };
-}
+/** The dialyzer after a write (see recordAnswer); a 201 points at it. */
+const dialyzerRecord = { afterWrite: dialyzerAfterWrite, view: dialyzerView, location: (id: string) => `/filtros-dialisis/${id}` };
+export const dialyzerAnswer = (ctx: RequestContext, id: string, result: CommandResult<unknown>, status: number): Promise<HttpResult> =>
+  recordAnswer(ctx, dialyzerRecord, id, result, status);
 
 type Write<B> = (
   services: AppServices,

@@ -1,8 +1,9 @@
 // One route factory for both bloodline groups: receive, list, read, assign, record a use, reprocess, discard, the
 // floor queries (ready for the next session, near the maximum) and the history, under each kind's own path and tag.
+import { recordAnswer } from '../../recordAnswer.js';
 import { minPositionQueryProperty, pageOf, pageQueryProperties, problem } from '../../commonSchemas.js';
 import { awaitMinPosition } from '../../readYourWrites.js';
-import { etagOf, ifMatchHeader, ifMatchRevision, writeHeaders } from '../../recordHeaders.js';
+import { etagOf, ifMatchHeader, ifMatchRevision } from '../../recordHeaders.js';
 import { historyRoute } from '../../recordHistoryAnswer.js';
 import { route, type HttpResult, type JsonSchema, type RequestContext, type RouteDecl } from '../../routeTypes.js';
 import type { CommandResult } from '../../../commands/handleCommand.js';
@@ -69,22 +70,24 @@ export const notFound404 = (c: LineGroupConfig) =>
   problem(`No such ${c.noun} in the selected company (another company's line is reported the same way)`);
 
 /** The answer of a write: the line as written, with its ETag and the position to read it anywhere. */
-export async function lineAnswer(
+export const lineAnswer = (
   ctx: RequestContext,
   c: LineGroupConfig,
   id: string,
   result: CommandResult<unknown>,
   status: number,
-): Promise<HttpResult> {
-  const doc = await bloodlineAfterWrite(tenantCtx(ctx), c.lineType, id, result);
-  const position = result.position ?? BigInt(doc._position);
-  const location = status === 201 ? `${c.base}/${id}` : undefined;
-  return {
+): Promise<HttpResult> =>
+  recordAnswer(
+    ctx,
+    {
+      afterWrite: (scope, lineId, written) => bloodlineAfterWrite(scope, c.lineType, lineId, written),
+      view: bloodlineView,
+      location: (lineId) => `${c.base}/${lineId}`,
+    },
+    id,
+    result,
     status,
-    body: bloodlineView(doc),
-    headers: writeHeaders({ revision: doc.revision, position, ...(location ? { location } : {}) }),
-  };
-}
+  );
 
 type Step<B> = (ctx: RequestContext, id: string, body: B, ifMatch: number | null) => Promise<CommandResult<unknown>>;
 

@@ -1,11 +1,13 @@
 // What the /monitores routes share: params, the 404, the answer after a write, the station check.
 import { problem } from '../../commonSchemas.js';
-import { writeHeaders } from '../../recordHeaders.js';
+import { recordAnswer } from '../../recordAnswer.js';
 import type { HttpResult, RequestContext } from '../../routeTypes.js';
 import type { CommandResult } from '../../../commands/handleCommand.js';
 import { ProblemError } from '../../../problems.js';
 import { stationOf } from '../../../queries/empresas/locationQueries.js';
 import { machineAfterWrite, machineWithMaintenance } from '../../../queries/monitores/machines.js';
+import type { MachineDoc } from '../../../projections/monitores/machineDoc.js';
+import type { TenantScope } from '../../../queries/tenantScope.js';
 import { IdSchema } from '../shared/fieldSchemas.js';
 import { tenantCtx } from '../shared/recordSupport.js';
 
@@ -13,17 +15,14 @@ export type IdParams = { id: string };
 export const Params = { type: 'object', additionalProperties: false, required: ['id'], properties: { id: IdSchema } };
 export const notFound404 = problem("No such machine in the selected company (another company's machine is reported the same way)");
 
-export async function machineAnswer(ctx: RequestContext, id: string, result: CommandResult<unknown>, status = 200): Promise<HttpResult> {
-  const scope = tenantCtx(ctx);
-  const doc = await machineAfterWrite(scope, id, result);
-  const position = result.position ?? BigInt(doc._position);
-  const location = status === 201 ? `/monitores/${id}` : undefined;
-  return {
-    status,
-    body: await machineWithMaintenance(scope, doc),
-    headers: writeHeaders({ revision: doc.revision, position, ...(location ? { location } : {}) }),
-  };
-}
+/** The machine after a write, with its maintenance status (see recordAnswer). */
+const machineRecord = {
+  afterWrite: machineAfterWrite,
+  view: (doc: MachineDoc, scope: TenantScope) => machineWithMaintenance(scope, doc),
+  location: (id: string) => `/monitores/${id}`,
+};
+export const machineAnswer = (ctx: RequestContext, id: string, result: CommandResult<unknown>, status = 200): Promise<HttpResult> =>
+  recordAnswer(ctx, machineRecord, id, result, status);
 
 /** The station must be one of this company's (422 naming stationId otherwise). */
 export async function mustBeStation(ctx: RequestContext, locationId: string, stationId: string): Promise<void> {

@@ -1,13 +1,12 @@
 // What every Pacientes route shares: tag, permissions, params, problem responses, the answer of a write.
 import type { CommandResult } from '../../../commands/handleCommand.js';
 import { problem } from '../../commonSchemas.js';
-import { writeHeaders } from '../../recordHeaders.js';
+import { recordAnswer, type RecordAnswerModel } from '../../recordAnswer.js';
 import type { HttpResult, JsonSchema, RequestContext } from '../../routeTypes.js';
-import { noteView } from '../../../projections/pacientes/noteDoc.js';
+import { noteView, type NoteDoc, type NoteVersion } from '../../../projections/pacientes/noteDoc.js';
 import { patientView } from '../../../projections/pacientes/patientDoc.js';
 import { IdSchema } from './patientSchemas.js';
 import { noteAfterWrite, patientAfterWrite } from '../../../queries/pacientes/readModel.js';
-import { tenantCtx } from '../shared/recordSupport.js';
 
 // The shared pieces, re-exported: the Pacientes routes import their support from one place.
 export {
@@ -52,30 +51,27 @@ export const notFound404 = problem("No such patient in the selected company (ano
  * The answer of a patient write: the patient as the read model now has it, with ETag and position. A 201 (a new
  * patient, or a new entry of one: allergy, coverage, access...) points at the patient record, which lists the entry.
  */
-export async function patientAnswer(
+const patientRecord = { afterWrite: patientAfterWrite, view: patientView, location: (id: string) => `/pacientes/${id}` };
+export const patientAnswer = (
   ctx: RequestContext,
   patientId: string,
   result: CommandResult<unknown>,
   status: number,
-): Promise<HttpResult> {
-  const doc = await patientAfterWrite(tenantCtx(ctx), patientId, result);
-  const position = result.position ?? BigInt(doc._position);
-  const location = status === 201 ? `/pacientes/${patientId}` : undefined;
-  return { status, body: patientView(doc), headers: writeHeaders({ revision: doc.revision, position, ...(location ? { location } : {}) }) };
-}
+): Promise<HttpResult> => recordAnswer(ctx, patientRecord, patientId, result, status);
 
-export async function noteAnswer(
+/** The note after a write with its latest versions; a location only where the caller names one. */
+type WrittenNote = { revision: number; _position: NoteDoc['_position']; doc: NoteDoc; versions: NoteVersion[] };
+const noteRecord: RecordAnswerModel<WrittenNote> = {
+  afterWrite: async (scope, noteId, result) => {
+    const { doc, versions } = await noteAfterWrite(scope, noteId, result);
+    return { revision: doc.revision, _position: doc._position, doc, versions };
+  },
+  view: ({ doc, versions }) => noteView(doc, versions),
+};
+export const noteAnswer = (
   ctx: RequestContext,
   noteId: string,
   result: CommandResult<unknown>,
   status: number,
   location?: string,
-): Promise<HttpResult> {
-  const { doc, versions } = await noteAfterWrite(tenantCtx(ctx), noteId, result);
-  const position = result.position ?? BigInt(doc._position);
-  return {
-    status,
-    body: noteView(doc, versions),
-    headers: writeHeaders({ revision: doc.revision, position, ...(location ? { location } : {}) }),
-  };
-}
+): Promise<HttpResult> => recordAnswer(ctx, noteRecord, noteId, result, status, location ? { location } : {});

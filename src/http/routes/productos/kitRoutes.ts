@@ -1,5 +1,6 @@
 // /productos/kits: the supply kit a session consumes when it ends (issue 11 item 3): the company default and each
 // patient's own (which, when set, replaces the default for that patient). A replacement names the ETag it read.
+import { recordAnswer, type RecordAnswerModel, type WriteOutcome } from '../../recordAnswer.js';
 import { minPositionQueryProperty, pageQueryProperties, problem, pageOf } from '../../commonSchemas.js';
 import { awaitMinPosition } from '../../readYourWrites.js';
 import { etagOf, ifMatchHeader, ifMatchRevision, preconditionRequired, writeHeaders } from '../../recordHeaders.js';
@@ -7,7 +8,7 @@ import { recordHistoryAnswer, RecordHistoryEntrySchema } from '../../recordHisto
 import { route, type HttpResult, type JsonSchema, type RequestContext, type RouteDecl } from '../../routeTypes.js';
 import type { KitFields } from '../../../commands/productos/kitEvents.js';
 import { removeSupplyKit, setSupplyKit, supplyKitOf } from '../../../commands/productos/kitWrites.js';
-import { KITS_PROJECTION } from '../../../projections/productos/kitProjection.js';
+import { KITS_PROJECTION, type SupplyKitDoc } from '../../../projections/productos/kitProjection.js';
 import {
   COMPANY_DEFAULT_KIT_ID,
   kitAfterWrite,
@@ -85,12 +86,17 @@ const PATIENT: Where = {
   what: "A patient's own kit",
 };
 
-async function kitAnswer(ctx: RequestContext, kitId: string, result: { revision: number; position: bigint | null }): Promise<HttpResult> {
-  const doc = await kitAfterWrite(tenantCtx(ctx), kitId, result);
-  if (!doc) throw new Error('the kit just written is absent'); // a set kit is always there
-  const position = result.position ?? BigInt(doc._position);
-  return { status: 200, body: await kitView(tenantCtx(ctx), doc), headers: writeHeaders({ revision: doc.revision, position }) };
-}
+/** The kit after a write (see recordAnswer); a set kit is always there. */
+const kitRecord: RecordAnswerModel<SupplyKitDoc> = {
+  afterWrite: async (scope, kitId, result) => {
+    const doc = await kitAfterWrite(scope, kitId, result);
+    if (!doc) throw new Error('the kit just written is absent');
+    return doc;
+  },
+  view: (doc, scope) => kitView(scope, doc),
+};
+const kitAnswer = (ctx: RequestContext, kitId: string, result: WriteOutcome): Promise<HttpResult> =>
+  recordAnswer(ctx, kitRecord, kitId, result, 200);
 
 function kitRoutesOf(where: Where): RouteDecl[] {
   const params = where.params ? { params: where.params } : {};

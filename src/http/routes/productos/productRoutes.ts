@@ -1,7 +1,8 @@
 // /productos: register, list (category, below minimum), read, correct (If-Match), deactivate, history.
+import { recordAnswer } from '../../recordAnswer.js';
 import { minPositionQueryProperty, pageOf, pageQueryProperties, problem } from '../../commonSchemas.js';
 import { awaitMinPosition } from '../../readYourWrites.js';
-import { etagOf, ifMatchHeader, ifMatchRevision, writeHeaders } from '../../recordHeaders.js';
+import { etagOf, ifMatchHeader, ifMatchRevision } from '../../recordHeaders.js';
 import { historyRoute } from '../../recordHistoryAnswer.js';
 import { route, type HttpResult, type RequestContext, type RouteDecl } from '../../routeTypes.js';
 import type { CommandResult } from '../../../commands/handleCommand.js';
@@ -38,15 +39,9 @@ export const Params = { type: 'object', additionalProperties: false, required: [
 export const notFound404 = problem("No such product in the selected company (another company's product is reported the same way)");
 const minPositionOnly = { type: 'object', additionalProperties: false, properties: { ...minPositionQueryProperty } };
 
-async function productAnswer(ctx: RequestContext, id: string, result: CommandResult<unknown>, status = 200): Promise<HttpResult> {
-  const doc = await productAfterWrite(tenantCtx(ctx), id, result);
-  const position = result.position ?? BigInt(doc._position);
-  return {
-    status,
-    body: productView(doc),
-    headers: writeHeaders({ revision: doc.revision, position, ...(status === 201 ? { location: `/productos/${id}` } : {}) }),
-  };
-}
+const productRecord = { afterWrite: productAfterWrite, view: productView, location: (id: string) => `/productos/${id}` };
+const productAnswer = (ctx: RequestContext, id: string, result: CommandResult<unknown>, status = 200): Promise<HttpResult> =>
+  recordAnswer(ctx, productRecord, id, result, status);
 
 export const productRoutes: RouteDecl[] = [
   route<NoInput, NoInput, ProductFields>({
