@@ -24,7 +24,7 @@ import { prescribedDialyzerReasons, type DialyzerSpec } from './prescribedDialyz
 import { PATIENT_SESSION_IN_PROGRESS } from './runningSessionDecider.js';
 import { claimRunningSession, releaseRunningSession } from './runningSessionWrites.js';
 import { sessionState, type SessionResult } from './sessionWrites.js';
-import { loadStartFacts } from './startFacts.js';
+import { loadStartFacts, type LoadStartFacts } from './startFactWrites.js';
 import { historyMachineReasons, isBackEntry, PAST_DATE_START, pastDateWithoutStart } from './backEntry.js';
 
 export type StartInput = Omit<Equipment, 'dialyzerId' | 'arterialLineId' | 'venousLineId'> & {
@@ -77,6 +77,7 @@ export async function startSession(
   sessionId: string,
   input: StartInput,
   ifMatch: number | null,
+  loadFacts: LoadStartFacts = loadStartFacts,
 ): Promise<SessionResult> {
   const tenantId = ctx.tenantId;
   const at = ctx.at ?? services.now().toISOString();
@@ -87,8 +88,8 @@ export async function startSession(
   timeChecks.check(!pastDateWithoutStart(state, input.startedAt), 'startedAt', PAST_DATE_START);
   timeChecks.throwIfAny();
   const patientId = state.scheduled!.patientId;
-  // Every fact the start judges, loaded once (startFacts.ts): the rules and claims below receive them.
-  const facts = await loadStartFacts(services, tenantId, sessionId, state, input);
+  // Every fact the start judges, loaded once (startFactWrites.ts): the rules and claims below receive them.
+  const facts = await loadFacts(services, tenantId, sessionId, state, input);
   const { policy, patient: patientState, prescription, dryWeight, machineNow, payer } = facts;
   const patient = { exists: patientState.exists, status: patientState.status };
   const scope = { services, auth: { tenantId } };
