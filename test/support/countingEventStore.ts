@@ -5,6 +5,8 @@ import type { EventStore } from '../../src/stores/eventStore.js';
 export interface ReadCounts {
   /** Events returned by readStream so far, per stream name. */
   byStream: Map<string, number>;
+  /** readStream calls so far, per stream name (a fold of an empty stream still counts as a read). */
+  callsByStream: Map<string, number>;
   /** Events returned by readStream so far, over every stream. */
   total(): number;
   /** Events returned so far by streams whose name starts with this prefix. */
@@ -14,11 +16,16 @@ export interface ReadCounts {
 
 export function countingEventStore(inner: EventStore): { store: EventStore; reads: ReadCounts } {
   const byStream = new Map<string, number>();
+  const callsByStream = new Map<string, number>();
   const reads: ReadCounts = {
     byStream,
+    callsByStream,
     total: () => [...byStream.values()].reduce((a, b) => a + b, 0),
     under: (prefix) => [...byStream].filter(([name]) => name.startsWith(prefix)).reduce((a, [, n]) => a + n, 0),
-    reset: () => byStream.clear(),
+    reset: () => {
+      byStream.clear();
+      callsByStream.clear();
+    },
   };
   const store: EventStore = {
     kind: inner.kind,
@@ -26,6 +33,7 @@ export function countingEventStore(inner: EventStore): { store: EventStore; read
     async readStream(stream, options) {
       const events = await inner.readStream(stream, options);
       byStream.set(stream, (byStream.get(stream) ?? 0) + events.length);
+      callsByStream.set(stream, (callsByStream.get(stream) ?? 0) + 1);
       return events;
     },
     readAll: (...a) => inner.readAll(...a),

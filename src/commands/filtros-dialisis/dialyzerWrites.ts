@@ -9,7 +9,8 @@ import { patientDecider } from '../pacientes/patientDecider.js';
 import { byHandContext, mustBeSessionOf, useByHandOf } from '../dialisis/session/sessionReferenceWrites.js';
 import { LIMITS } from '../../limits.js';
 import type { AppServices } from '../../services.js';
-import { companyPolicy } from '../../queries/empresas/companyPolicy.js';
+import { companyPolicy, type PolicyFacts } from '../../queries/empresas/companyPolicy.js';
+import type { PatientState } from '../pacientes/patientState.js';
 import { confirmerFacts, spendConfirmationCodes, type IdentityConfirmation } from './identityConfirmationWrites.js';
 import { streamName } from '../../stores/eventStore.js';
 import { dialyzerDecider } from './dialyzerDecider.js';
@@ -64,12 +65,19 @@ export async function receiveDialyzer(
 async function patientFacts(services: AppServices, tenantId: string, patientId: string | null): Promise<PatientFacts> {
   if (patientId === null) return { exists: false, active: false, hbsagPositive: false };
   const { state } = await loadAggregate(services.events, patientDecider, streamName(tenantId, patientDecider.category, patientId));
-  return { exists: state.exists, active: state.status === 'active', hbsagPositive: state.isolation.includes('HBV') };
+  return patientFactsOf(state);
 }
 
+const patientFactsOf = (state: PatientState): PatientFacts => ({
+  exists: state.exists,
+  active: state.status === 'active',
+  hbsagPositive: state.isolation.includes('HBV'),
+});
+
+const reusePolicyOf = ({ revision, settings }: PolicyFacts): ReusePolicy => ({ ...settings.dialyzerReuse, revision });
+
 async function reusePolicy(services: AppServices, tenantId: string): Promise<ReusePolicy> {
-  const { revision, settings } = await companyPolicy(services, tenantId);
-  return { ...settings.dialyzerReuse, revision };
+  return reusePolicyOf(await companyPolicy(services, tenantId));
 }
 
 async function dialyzerState(services: AppServices, tenantId: string, dialyzerId: string): Promise<DialyzerState> {
@@ -165,9 +173,13 @@ export async function reserveDialyzerForSession(
   ctx: CommandContext,
   dialyzerId: string,
   data: { sessionId: string; patientId: string },
+  given?: { patient: PatientState; policy: PolicyFacts },
 ): Promise<Result> {
   await dialyzerState(services, ctx.tenantId, dialyzerId);
-  const [patient, policy] = await Promise.all([patientFacts(services, ctx.tenantId, data.patientId), reusePolicy(services, ctx.tenantId)]);
+  // The session start hands in the facts it loaded once (startFactWrites.ts); other callers load them here.
+  const [patient, policy] = given
+    ? [patientFactsOf(given.patient), reusePolicyOf(given.policy)]
+    : await Promise.all([patientFacts(services, ctx.tenantId, data.patientId), reusePolicy(services, ctx.tenantId)]);
   return send(services, ctx, { type: 'ReserveDialyzerForSession', aggregateId: dialyzerId, data: { ...data, patient, policy } }, null);
 }
 

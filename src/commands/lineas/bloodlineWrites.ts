@@ -9,7 +9,7 @@ import { uniqueClaimDecider } from '../uniqueClaim.js';
 import { withClaims, type UniqueGuard } from '../uniqueClaimWrites.js';
 import { patientDecider } from '../pacientes/patientDecider.js';
 import { LIMITS } from '../../limits.js';
-import { companyPolicy } from '../../queries/empresas/companyPolicy.js';
+import { companyPolicy, type PolicyFacts } from '../../queries/empresas/companyPolicy.js';
 import type { AppServices } from '../../services.js';
 import { streamName, type EventStore } from '../../stores/eventStore.js';
 import { bloodlineDecider, usable, type BloodlineState } from './bloodlineDecider.js';
@@ -56,7 +56,10 @@ const stream = (tenantId: string, lineType: LineType, id: string): string => str
 
 /** The bloodline policy; a disinfectant's minimum dwell comes from the dialyzer reuse germicide table (domain.md 3.3). */
 async function linePolicy(services: AppServices, tenantId: string, disinfectant?: string): Promise<LinePolicyFacts> {
-  const { revision, settings } = await companyPolicy(services, tenantId);
+  return linePolicyOf(await companyPolicy(services, tenantId), disinfectant);
+}
+
+function linePolicyOf({ revision, settings }: PolicyFacts, disinfectant?: string): LinePolicyFacts {
   const reuse = settings.dialyzerReuse;
   return {
     revision,
@@ -153,8 +156,10 @@ export async function reserveBloodlineForSession(
   lineType: LineType,
   id: string,
   data: { sessionId: string; patientId: string },
+  given?: PolicyFacts,
 ): Promise<Result> {
-  const policy = await linePolicy(services, ctx.tenantId);
+  // The session start hands in the policy it folded once (startFactWrites.ts); other callers fold it here.
+  const policy = given ? linePolicyOf(given) : await linePolicy(services, ctx.tenantId);
   return run(services, ctx, lineType, id, { type: 'ReserveBloodlineForSession', data: { ...data, policy } });
 }
 

@@ -9,7 +9,7 @@ import { byHandContext, sessionFact, useByHandOf } from '../dialisis/session/ses
 import { NO_SUCH_SESSION } from '../dialisis/session/sessionReference.js';
 import { invalidFields } from '../fieldChecks.js';
 import type { AppServices } from '../../services.js';
-import { companyPolicy } from '../../queries/empresas/companyPolicy.js';
+import { companyPolicy, type PolicyFacts } from '../../queries/empresas/companyPolicy.js';
 import { streamName, type EventStore } from '../../stores/eventStore.js';
 import { machineDecider } from './machineDecider.js';
 import {
@@ -21,6 +21,7 @@ import {
   type PatientFacts,
 } from './machineEvents.js';
 import type { MachineState } from './machineState.js';
+import type { PatientState } from '../pacientes/patientState.js';
 import { claimsOf, MACHINE_GUARDS, UNIQUE_MACHINE_FIELDS } from './machineClaimWrites.js';
 import { maintenancePolicyOf } from './startRules.js';
 
@@ -74,21 +75,28 @@ export async function correctMachine(
 /** The patient as the decider needs it; a patient of another company is simply absent. */
 async function patientFacts(events: EventStore, tenantId: string, patientId: string): Promise<PatientFacts> {
   const { state } = await loadAggregate(events, patientDecider, streamName(tenantId, 'patient', patientId));
-  return { exists: state.exists, active: state.status === 'active', isolation: [...state.isolation] };
+  return patientFactsOf(state);
 }
+
+const patientFactsOf = (state: PatientState): PatientFacts => ({
+  exists: state.exists,
+  active: state.status === 'active',
+  isolation: [...state.isolation],
+});
 
 export async function startMachineUse(
   services: AppServices,
   ctx: CommandContext,
   machineId: string,
   data: { sessionId: string; patientId: string },
+  given?: { patient: PatientState; policy: PolicyFacts },
 ): Promise<Result> {
   const { state } = await loadAggregate(services.events, machineDecider, machineStream(ctx.tenantId, machineId));
   if (!state.fields) throw notFound('machine');
-  const [patient, policy] = await Promise.all([
-    patientFacts(services.events, ctx.tenantId, data.patientId),
-    companyPolicy(services, ctx.tenantId),
-  ]);
+  // The session start hands in the facts it loaded once (startFactWrites.ts); other callers load them here.
+  const [patient, policy] = given
+    ? [patientFactsOf(given.patient), given.policy]
+    : await Promise.all([patientFacts(services.events, ctx.tenantId, data.patientId), companyPolicy(services, ctx.tenantId)]);
   const maintenance = maintenancePolicyOf(policy, state.fields.model);
   return handleCommand(
     services.events,

@@ -22,11 +22,17 @@ export async function policyView(services: AppServices, tenantId: string): Promi
   return { revision: doc.revision, settings: doc.settings, updatedAt: doc.updatedAt, updatedBy: doc.updatedBy };
 }
 
+/** The policy as a decision takes it: its revision (recorded in the event) and its settings. */
+export interface PolicyFacts {
+  revision: number;
+  settings: CompanyPolicy;
+}
+
 /**
  * The policy in force for a decision, folded from the company's policy stream itself (a few events): a read model
  * behind, rebuilding or stopped must never hand a decider the defaults instead of the company's stricter rules.
  */
-export async function companyPolicy(services: AppServices, tenantId: string): Promise<{ revision: number; settings: CompanyPolicy }> {
+export async function companyPolicy(services: AppServices, tenantId: string): Promise<PolicyFacts> {
   const events = await services.events.readStream(streamName(tenantId, 'policy', tenantId));
   const doc = events.reduce<PolicyDoc | null>((folded, event) => foldPolicy(folded, event), null);
   return doc ? { revision: doc.revision, settings: doc.settings } : { revision: -1, settings: DEFAULT_POLICY };

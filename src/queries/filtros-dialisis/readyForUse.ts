@@ -2,7 +2,7 @@
 // patient's dialyzers are ready for the next session, and which are near their maximum or losing volume.
 import { LIMITS } from '../../limits.js';
 import type { TenantScope } from '../tenantScope.js';
-import { companyPolicy } from '../empresas/companyPolicy.js';
+import { companyPolicy, type PolicyFacts } from '../empresas/companyPolicy.js';
 import { patients } from '../pacientes/readModel.js';
 import {
   dialyzerView,
@@ -19,8 +19,8 @@ export interface Readiness {
   reasons: ReadinessReason[];
 }
 
-async function reusePolicy(scope: TenantScope): Promise<ReusePolicy> {
-  const { revision, settings } = await companyPolicy(scope.services, scope.auth.tenantId);
+async function reusePolicy(scope: TenantScope, given?: PolicyFacts): Promise<ReusePolicy> {
+  const { revision, settings } = given ?? (await companyPolicy(scope.services, scope.auth.tenantId));
   return { ...settings.dialyzerReuse, revision };
 }
 
@@ -31,8 +31,18 @@ async function hbsagPositive(scope: TenantScope, patientId: string): Promise<boo
 }
 
 /** May the dialyzer be used for this patient at `at`? Every failed rule is a reason (404 for another company's dialyzer). */
-export async function readyForUse(scope: TenantScope, dialyzerId: string, patientId: string, at: string): Promise<Readiness> {
-  const [doc, policy, hbsag] = await Promise.all([dialyzerOr404(scope, dialyzerId), reusePolicy(scope), hbsagPositive(scope, patientId)]);
+export async function readyForUse(
+  scope: TenantScope,
+  dialyzerId: string,
+  patientId: string,
+  at: string,
+  policyFacts?: PolicyFacts,
+): Promise<Readiness> {
+  const [doc, policy, hbsag] = await Promise.all([
+    dialyzerOr404(scope, dialyzerId),
+    reusePolicy(scope, policyFacts),
+    hbsagPositive(scope, patientId),
+  ]);
   const reasons = readinessReasons(doc, patientId, at, policy, hbsag);
   return { ready: reasons.length === 0, reasons };
 }

@@ -5,7 +5,7 @@ import { notFoundProblem } from '../../problems.js';
 import type { TenantScope } from '../tenantScope.js';
 import type { Collection, Filter, Page } from '../../stores/readStore.js';
 import { streamName } from '../../stores/eventStore.js';
-import { companyPolicy } from '../empresas/companyPolicy.js';
+import { companyPolicy, type PolicyFacts } from '../empresas/companyPolicy.js';
 import { BLOODLINES, LINEAS_PROJECTION } from '../../projections/lineas/lineasProjection.js';
 import { bloodlineView, foldBloodline, maxUsesOf, type BloodlineDoc } from '../../projections/lineas/bloodlineDoc.js';
 
@@ -84,8 +84,9 @@ export async function readyBloodlines(
   scope: TenantScope,
   lineType: LineKind,
   patientId: string,
+  given?: PolicyFacts,
 ): Promise<{ policyRevision: number; items: { line: Record<string, unknown>; ready: boolean; reasons: NotReadyReason[] }[] }> {
-  const { revision, settings } = await companyPolicy(scope.services, scope.auth.tenantId);
+  const { revision, settings } = given ?? (await companyPolicy(scope.services, scope.auth.tenantId));
   const page = await bloodlines(scope).find(
     scope.auth.tenantId,
     { lineType, patientId, status: { $ne: 'discarded' } },

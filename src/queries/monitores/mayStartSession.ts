@@ -1,6 +1,6 @@
 // For the daily record: may this machine start a session for this patient now, and if not, every reason.
 import type { TenantScope } from '../tenantScope.js';
-import { companyPolicy } from '../empresas/companyPolicy.js';
+import { companyPolicy, type PolicyFacts } from '../empresas/companyPolicy.js';
 import { maintenancePolicyOf, startVerdict, type StartVerdict } from '../../projections/monitores/machineReadiness.js';
 import { machineOr404 } from './machines.js';
 
@@ -15,9 +15,11 @@ export async function mayStartSession(
   machineId: string,
   patient: { isolation: string[] },
   at: Date | string,
+  given?: PolicyFacts,
 ): Promise<StartVerdict> {
   const doc = await machineOr404(scope, machineId);
-  const policy = await companyPolicy(scope.services, scope.auth.tenantId);
+  // A caller that already folded the policy (the session start's facts) hands it in.
+  const policy = given ?? (await companyPolicy(scope.services, scope.auth.tenantId));
   const instant = typeof at === 'string' ? at : at.toISOString();
   return startVerdict(doc, patient, maintenancePolicyOf(policy, doc.model), instant);
 }

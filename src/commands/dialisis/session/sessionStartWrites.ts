@@ -5,11 +5,8 @@
 // that the reconciliation releases (equipmentClaimsReconciliation.ts). A contract that blocks sessions without
 // authorization has the unit reserved the same way, first (issue 21 item 17).
 import { DomainError, rule } from '../../decider.js';
-import { handleCommand, loadAggregate, type CommandContext } from '../../handleCommand.js';
-import { patientDecider } from '../../pacientes/patientDecider.js';
-import { dryWeightInForce } from '../../pacientes/patientState.js';
+import { handleCommand, type CommandContext } from '../../handleCommand.js';
 import { cancelMachineUse, startMachineUse } from '../../monitores/machineWrites.js';
-import { machineDecider } from '../../monitores/machineDecider.js';
 import { releaseDialyzerReservation, reserveDialyzerForSession } from '../../filtros-dialisis/dialyzerWrites.js';
 import { releaseBloodlineReservation, reserveBloodlineForSession } from '../../lineas/bloodlineWrites.js';
 import type { AppServices } from '../../../services.js';
@@ -17,21 +14,17 @@ import { mayStartSession } from '../../../queries/monitores/mayStartSession.js';
 import { readyForUse } from '../../../queries/filtros-dialisis/readyForUse.js';
 import { dialyzerOr404 } from '../../../queries/filtros-dialisis/dialyzers.js';
 import { readyBloodlines } from '../../../queries/lineas/bloodlines.js';
-import { prescriptionInForce } from '../prescription/prescriptionWrites.js';
-import { authorizationFor } from '../../clientes/payerLookupWrites.js';
-import { contractInForce } from '../../clientes/clientWrites.js';
 import { releaseAuthorizationUnit, reserveAuthorization } from '../../clientes/payerUnitWrites.js';
-import { streamName } from '../../../stores/eventStore.js';
 import { sessionDecider } from './sessionDecider.js';
-import type { AccessUsed, Equipment, PrescriptionInForce } from './sessionEvents.js';
+import type { Equipment } from './sessionEvents.js';
 import { sessionStartReasons } from './sessionRules.js';
 import { checkStart } from './treatmentTimes.js';
 import { FieldChecks } from '../../fieldChecks.js';
-import { patients } from '../../../queries/pacientes/readModel.js';
 import { prescribedDialyzerReasons, type DialyzerSpec } from './prescribedDialyzer.js';
 import { PATIENT_SESSION_IN_PROGRESS } from './runningSessionDecider.js';
-import { claimRunningSession, otherRunningSession, releaseRunningSession } from './runningSessionWrites.js';
+import { claimRunningSession, releaseRunningSession } from './runningSessionWrites.js';
 import { sessionState, type SessionResult } from './sessionWrites.js';
+import { loadStartFacts, type LoadStartFacts } from './startFactWrites.js';
 import { historyMachineReasons, isBackEntry, PAST_DATE_START, pastDateWithoutStart } from './backEntry.js';
 
 export type StartInput = Omit<Equipment, 'dialyzerId' | 'arterialLineId' | 'venousLineId'> & {
@@ -41,18 +34,6 @@ export type StartInput = Omit<Equipment, 'dialyzerId' | 'arterialLineId' | 'veno
   /** When the treatment began, charted after the fact; else now. */
   startedAt?: string;
 };
-
-/**
- * The access the session uses (issue 21 item 3): the patient's primary active access as recorded now, with the
- * prescription's needles; kept on the session so a later access change never rewrites its eKt/V.
- */
-async function accessUsed(services: AppServices, tenantId: string, patientId: string, rx: PrescriptionInForce | null) {
-  const patient = await patients({ services, auth: { tenantId } }).get(tenantId, patientId);
-  const primary = patient?.vascularAccesses.find((a) => a.primary && a.status === 'active');
-  if (!primary) return null;
-  const needles = rx?.needles ?? null;
-  return { accessId: primary.accessId, type: primary.type, side: primary.side, site: primary.site, needles } satisfies AccessUsed;
-}
 
 /** Every reason, by what it is about: the session itself and each piece of equipment. */
 export type StartRefusal = Partial<Record<'session' | 'machine' | 'dialyzer' | 'arterialLine' | 'venousLine' | 'payer', string[]>>;
@@ -90,32 +71,13 @@ async function claimAll(claims: Claim[]): Promise<void> {
   }
 }
 
-/**
- * No valid payer authorization that day under a contract that requires one: blocked or flagged as the contract says
- * (issue 11 item 6). Null when nothing is missing, or the patient has no coverage (self-pay).
- */
-async function payerVerdict(
-  services: AppServices,
-  tenantId: string,
-  patientId: string,
-  date: string,
-): Promise<{ block: boolean; reason: string } | { reserveFrom: string } | null> {
-  const lookup = await authorizationFor(services, tenantId, patientId, date);
-  if (lookup.clientId === null) return null;
-  const contract = await contractInForce(services, tenantId, lookup.clientId, date);
-  if (!contract?.authorizationRequired) return null;
-  const block = contract.withoutAuthorization === 'block';
-  // A contract that blocks without authorization holds the unit from the start (issue 21 item 17): a reservation.
-  if (lookup.authorization) return block ? { reserveFrom: lookup.clientId } : null;
-  return { block, reason: lookup.reason };
-}
-
 export async function startSession(
   services: AppServices,
   ctx: CommandContext,
   sessionId: string,
   input: StartInput,
   ifMatch: number | null,
+  loadFacts: LoadStartFacts = loadStartFacts,
 ): Promise<SessionResult> {
   const tenantId = ctx.tenantId;
   const at = ctx.at ?? services.now().toISOString();
@@ -126,30 +88,27 @@ export async function startSession(
   timeChecks.check(!pastDateWithoutStart(state, input.startedAt), 'startedAt', PAST_DATE_START);
   timeChecks.throwIfAny();
   const patientId = state.scheduled!.patientId;
-  const { state: patientState } = await loadAggregate(services.events, patientDecider, streamName(tenantId, 'patient', patientId));
+  // Every fact the start judges, loaded once (startFactWrites.ts): the rules and claims below receive them.
+  const facts = await loadFacts(services, tenantId, sessionId, state, input);
+  const { policy, patient: patientState, prescription, dryWeight, machineNow, payer } = facts;
   const patient = { exists: patientState.exists, status: patientState.status };
   const scope = { services, auth: { tenantId } };
-  const prescription = await prescriptionInForce(services, tenantId, patientId, state.scheduled!.date);
-  // One dry weight (issue 21 item 4): the patient's record in force on the session's date, read from its stream.
-  const dryWeight = dryWeightInForce(patientState, state.scheduled!.date);
   // Charted after the fact before the machine's present (issue 21 item 1): judged as of then, no live claim taken.
-  const machineStream = streamName(tenantId, machineDecider.category, input.machineId);
-  const { state: machineNow } = await loadAggregate(services.events, machineDecider, machineStream);
   const lateEntry = state.scheduled!.lateEntryReason !== undefined;
   const backEntry = isBackEntry(input.startedAt, lateEntry, machineNow.currentSession, sessionId);
 
   // Judge everything first: a refusal names every failed rule, and nothing is claimed for a start that cannot happen.
   const refusal: StartRefusal = {};
-  const running = await otherRunningSession(services, tenantId, patientId, sessionId, input.startedAt);
+  const running = facts.otherRunning !== null;
   const own = [...sessionStartReasons(state, { patient, prescription, dryWeight }), ...(running ? [PATIENT_SESSION_IN_PROGRESS] : [])];
   if (own.length > 0) refusal.session = own;
   const judgedAt = backEntry ? input.startedAt! : at;
-  const machine = await mayStartSession(scope, input.machineId, { isolation: [...patientState.isolation] }, judgedAt);
+  const machine = await mayStartSession(scope, input.machineId, { isolation: [...patientState.isolation] }, judgedAt, policy);
   const machineReasons = machine.reasons.map((r) => r.code);
   const standing = backEntry ? historyMachineReasons(machineReasons, machineNow.status) : machineReasons;
   if (standing.length > 0) refusal.machine = standing;
   if (input.dialyzerId) {
-    const dialyzer = await readyForUse(scope, input.dialyzerId, patientId, at);
+    const dialyzer = await readyForUse(scope, input.dialyzerId, patientId, at, policy);
     // The dialyzer must be the prescribed one (its model, flux and surface never change after reception).
     const spec = await dialyzerOr404(scope, input.dialyzerId);
     const prescribed = prescription?.dialyzer as DialyzerSpec | undefined;
@@ -161,12 +120,11 @@ export async function startSession(
     ['venousLine', 'venous', input.venousLineId],
   ] as const) {
     if (!lineId) continue;
-    const { items } = await readyBloodlines(scope, lineType, patientId);
+    const { items } = await readyBloodlines(scope, lineType, patientId, policy);
     const line = items.find((item) => item.line.id === lineId);
     const reasons = line ? line.reasons : ['not-a-line-of-this-patient'];
     if (reasons.length > 0) refusal[what] = reasons;
   }
-  const payer = await payerVerdict(services, tenantId, patientId, state.scheduled!.date);
   if (payer && 'block' in payer && payer.block) refusal.payer = [payer.reason];
   if (Object.keys(refusal).length > 0) refuse(refusal);
 
@@ -193,14 +151,14 @@ export async function startSession(
   if (!backEntry)
     claims.push({
       what: 'machine',
-      claim: () => startMachineUse(services, ctx, input.machineId, use),
+      claim: () => startMachineUse(services, ctx, input.machineId, use, { patient: patientState, policy }),
       release: () => cancelMachineUse(services, ctx, input.machineId, reason),
     });
   const { dialyzerId, arterialLineId, venousLineId } = input;
   if (dialyzerId && !backEntry)
     claims.push({
       what: 'dialyzer',
-      claim: () => reserveDialyzerForSession(services, ctx, dialyzerId, use),
+      claim: () => reserveDialyzerForSession(services, ctx, dialyzerId, use, { patient: patientState, policy }),
       release: () => releaseDialyzerReservation(services, ctx, dialyzerId, reason),
     });
   for (const [what, lineType, lineId] of [
@@ -210,7 +168,7 @@ export async function startSession(
     if (lineId && !backEntry)
       claims.push({
         what,
-        claim: () => reserveBloodlineForSession(services, ctx, lineType, lineId, use),
+        claim: () => reserveBloodlineForSession(services, ctx, lineType, lineId, use, policy),
         release: () => releaseBloodlineReservation(services, ctx, lineType, lineId, reason),
       });
   }
@@ -224,7 +182,7 @@ export async function startSession(
     venousLineId: venousLineId ?? null,
   };
   const warnings = [...machine.warnings.map((w) => w.code), ...(payer && 'reason' in payer ? [`payer-${payer.reason}`] : [])];
-  const vascularAccess = await accessUsed(services, tenantId, patientId, prescription);
+  const vascularAccess = facts.access;
   const stated = input.startedAt ? { startedAt: input.startedAt } : {};
   const history = backEntry ? { backEntry: true as const } : {};
   const data = { ...equipment, prescription, dryWeight, patient, warnings, vascularAccess, ...stated, ...history };
