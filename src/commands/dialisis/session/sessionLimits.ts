@@ -1,19 +1,12 @@
 // The company's clinical maximums of one session and the rule that keeps each list within its own. Pure.
 import { rule } from '../../decider.js';
+import type { CompanyPolicy } from '../../empresas/policySettings.js';
 
 /**
  * The company's clinical maximums of one session (Empresas policy, sessionLimits), with the policy revision that set
  * them: the writes hand them in, the decider refuses the entry beyond one (the read model stays bounded).
  */
-export type SessionLimits = {
-  revision: number;
-  readings: number;
-  complications: number;
-  medications: number;
-  pauses: number;
-  amendments: number;
-  addenda: number;
-};
+export type SessionLimits = CompanyPolicy['sessionLimits'] & { revision: number };
 export type SessionLimit = Exclude<keyof SessionLimits, 'revision'>;
 
 /** One more entry must stay within the company's clinical maximum of a session (a 409 naming the limit). */
