@@ -75,7 +75,7 @@ describe('Dialisis signed records over HTTP: who changes them, who validates, an
     assert.deepEqual(session.amendments, []);
   });
 
-  it("validates and prescribes only from a physician's position: a licensed nurse holding the physician role may do neither", async () => {
+  it("validates, prescribes and discontinues only from a physician's position: a licensed nurse with the physician role may not", async () => {
     const path = await signedSession();
     // The world's clock moved on (treated sessions last an hour): sign in again.
     nurseWithPhysicianRole.token = await w.server.signInAndSelect(nurseWithPhysicianRole.account);
@@ -87,6 +87,12 @@ describe('Dialisis signed records over HTTP: who changes them, who validates, an
     expectStatus(await s.post(w.physician.token, `/dialisis/pacientes/${patientId}/prescripciones`, prescriptionBody()), 201);
     const validated = expectStatus(await s.post(w.physician.token, `${path}/validacion`, { code: await code(w.physician) }), 200);
     assert.equal(validated.body.status, 'validated');
+    // Discontinuing a prescription is prescribing too: only from a physician's position.
+    const stop = `/dialisis/pacientes/${patientId}/prescripciones/suspension`;
+    const refusedStop = await s.post(nurseWithPhysicianRole.token, stop, { reason: 'Transplanted' });
+    assert.deepEqual(expectStatus(refusedStop, 403, 'prescriber-may-not-sign').body.reasons, ['position-not-physician']);
+    const stopped = expectStatus(await s.post(w.physician.token, stop, { reason: 'Transplanted' }), 200);
+    assert.deepEqual(stopped.body.discontinued.by, { userId: w.physician.userId, staffId: w.physician.staffId });
   });
 
   it('an amendment after validation sends the session back for validation; the view and the sheet show both', async () => {

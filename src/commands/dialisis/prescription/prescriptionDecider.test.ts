@@ -2,13 +2,13 @@
 import assert from 'node:assert/strict';
 import { failedFields, scenario } from '../../givenWhenThen.js';
 import { prescriptionDecider } from './prescriptionDecider.js';
-import type { PrescriptionCommand, PrescriptionEvent, PrescriptionFields } from './prescriptionEvents.js';
+import type { PrescriberFacts, PrescriptionCommand, PrescriptionEvent, PrescriptionFields } from './prescriptionEvents.js';
 import { evolvePrescription, initialPrescriptionState, versionInForce } from './prescriptionState.js';
 
 const given = scenario(prescriptionDecider);
 const T0 = '2025-03-03T08:00:00.000Z';
 const active = { exists: true, status: 'active' };
-const physician = { userId: 'u-doc', staffId: 'st-doc', allowed: true, reasons: [] };
+const physician: PrescriberFacts = { userId: 'u-doc', staffId: 'st-doc', allowed: true, reasons: [] };
 
 const fields = (overrides: Partial<PrescriptionFields> = {}): PrescriptionFields => ({
   modality: 'HD',
@@ -45,9 +45,9 @@ const issue = (overrides: Partial<PrescriptionFields> = {}, extra: Record<string
   tenantId: 't1',
 });
 
-const discontinueCmd = (from: string, reason = 'transplanted', patient = active): PrescriptionCommand => ({
+const discontinueCmd = (from: string, reason = 'transplanted', patient = active, prescriber = physician): PrescriptionCommand => ({
   type: 'DiscontinuePrescription',
-  data: { from, reason, patient },
+  data: { from, reason, patient, prescriber },
   at: T0,
   actor: 'u-doc',
   aggregateId: 'p1',
@@ -187,7 +187,7 @@ describe('Prescription decider', () => {
       .when(discontinueCmd('2025-05-01'))
       .then({
         type: 'PrescriptionDiscontinued',
-        data: { version: 1, from: '2025-05-01', reason: 'transplanted', discontinuedAt: T0 },
+        data: { version: 1, from: '2025-05-01', reason: 'transplanted', discontinuedAt: T0, by: { userId: 'u-doc', staffId: 'st-doc' } },
       });
     const state = [issued(1), ...given(issued(1)).when(discontinueCmd('2025-05-01')).events()].reduce(
       evolvePrescription,
@@ -195,6 +195,13 @@ describe('Prescription decider', () => {
     );
     assert.equal(versionInForce(state, '2025-04-30')?.version, 1);
     assert.equal(versionInForce(state, '2025-05-01'), null);
+  });
+
+  it('refuses a discontinuation by anyone but a physician allowed to sign (issue 20 item 7: it is prescribing too)', () => {
+    const nurse = { userId: 'u-nurse', staffId: 'st-nurse', allowed: false, reasons: ['position-not-physician'] };
+    given(issued(1))
+      .when(discontinueCmd('2025-05-01', 'transplanted', active, nurse))
+      .thenError('prescriber-may-not-sign', (e) => assert.deepEqual(e.details?.reasons, ['position-not-physician']));
   });
 
   it('refuses to discontinue nothing, twice, before validFrom, or after the version ended', () => {

@@ -3,7 +3,7 @@
 import type { Decider } from '../../decider.js';
 import { DomainError, notFound, rule } from '../../decider.js';
 import { FieldChecks, isRealDate } from '../../fieldChecks.js';
-import type { PatientFacts, PrescriptionCommand, PrescriptionEvent } from './prescriptionEvents.js';
+import type { PatientFacts, PrescriberFacts, PrescriptionCommand, PrescriptionEvent } from './prescriptionEvents.js';
 import { checkPrescriptionFields, trimmedPrescription } from './prescriptionRules.js';
 import { evolvePrescription, initialPrescriptionState, latestVersion, type PrescriptionState } from './prescriptionState.js';
 
@@ -14,14 +14,20 @@ function mustBeActive(patient: PatientFacts): void {
   if (patient.status !== 'active') throw rule('patient-inactive', `the patient is ${patient.status}`, { status: patient.status });
 }
 
-function decideIssue(command: Extract<PrescriptionCommand, { type: 'IssuePrescription' }>, state: PrescriptionState): PrescriptionEvent[] {
-  const { patient, prescriber, ...fields } = command.data;
-  mustBeActive(patient);
+/** Prescribing and discontinuing are a physician's: a staff record of a physician's position allowed to sign now. */
+function mustBePrescriber(prescriber: PrescriberFacts): { userId: string; staffId: string } {
   if (!prescriber.allowed || !prescriber.staffId) {
     throw new DomainError('prescriber-may-not-sign', `you may not sign clinical records now: ${prescriber.reasons.join(', ')}`, 403, {
       reasons: prescriber.reasons,
     });
   }
+  return { userId: prescriber.userId, staffId: prescriber.staffId };
+}
+
+function decideIssue(command: Extract<PrescriptionCommand, { type: 'IssuePrescription' }>, state: PrescriptionState): PrescriptionEvent[] {
+  const { patient, prescriber, ...fields } = command.data;
+  mustBeActive(patient);
+  const prescribedBy = mustBePrescriber(prescriber);
   checkPrescriptionFields(fields);
   const previous = latestVersion(state);
   if (previous && fields.validFrom < previous.validFrom) {
@@ -39,7 +45,7 @@ function decideIssue(command: Extract<PrescriptionCommand, { type: 'IssuePrescri
     patientId: command.aggregateId,
     version: (previous?.version ?? 0) + 1,
     supersedes: previous?.version ?? null,
-    prescribedBy: { userId: prescriber.userId, staffId: prescriber.staffId },
+    prescribedBy,
     issuedAt: command.at,
   };
   return [{ type: 'PrescriptionIssued', data }];
@@ -49,8 +55,9 @@ function decideDiscontinue(
   command: Extract<PrescriptionCommand, { type: 'DiscontinuePrescription' }>,
   state: PrescriptionState,
 ): PrescriptionEvent[] {
-  const { patient, from } = command.data;
+  const { patient, from, prescriber } = command.data;
   if (!patient.exists) throw notFound('patient');
+  const by = mustBePrescriber(prescriber);
   const current = latestVersion(state);
   if (!current) throw rule('no-prescription', 'the patient has no prescription to discontinue');
   if (current.discontinued) {
@@ -64,7 +71,7 @@ function decideDiscontinue(
   if (current.effectiveTo !== null && from > current.effectiveTo) {
     throw rule('prescription-ended', `version ${current.version} is in force only through ${current.effectiveTo}`);
   }
-  const data = { version: current.version, from, reason: command.data.reason.trim(), discontinuedAt: command.at };
+  const data = { version: current.version, from, reason: command.data.reason.trim(), discontinuedAt: command.at, by };
   return [{ type: 'PrescriptionDiscontinued', data }];
 }
 

@@ -82,17 +82,20 @@ export type Prescriber = { userId: string; staffId: string };
 export type PatientFacts = { exists: boolean; status: string };
 
 /** The caller's standing to sign clinical records at the command time (Colaboradores' verdict). */
+/** A version stopped from `from`, why and by whom (`by`: absent on discontinuations recorded before a physician was required). */
+export type Discontinuation = { from: string; reason: string; discontinuedAt: string; by?: Prescriber };
+
 export type PrescriberFacts = { userId: string; staffId: string | null; allowed: boolean; reasons: string[] };
 
 export type PrescriptionCommand =
   | CommandEnvelope<'IssuePrescription', PrescriptionFields & { patient: PatientFacts; prescriber: PrescriberFacts }>
-  | CommandEnvelope<'DiscontinuePrescription', { from: string; reason: string; patient: PatientFacts }>;
+  | CommandEnvelope<'DiscontinuePrescription', { from: string; reason: string; patient: PatientFacts; prescriber: PrescriberFacts }>;
 
 export type PrescriptionEvent =
   | DecidedEvent<
       'PrescriptionIssued',
       PrescriptionFields & { patientId: string; version: number; supersedes: number | null; prescribedBy: Prescriber; issuedAt: string }
     >
-  | DecidedEvent<'PrescriptionDiscontinued', { version: number; from: string; reason: string; discontinuedAt: string }>;
+  | DecidedEvent<'PrescriptionDiscontinued', Discontinuation & { version: number }>;
 
 export const PRESCRIPTION_EVENT_TYPES: readonly PrescriptionEvent['type'][] = ['PrescriptionIssued', 'PrescriptionDiscontinued'];

@@ -1,6 +1,6 @@
 // A patient's prescriptions as their history leaves them: every version with its effective period. Pure; the read model
 // applies the same steps (supersede, discontinue) so both sides agree on which version is in force on a day.
-import type { Prescriber, PrescriptionEvent, PrescriptionFields } from './prescriptionEvents.js';
+import type { Discontinuation, Prescriber, PrescriptionEvent, PrescriptionFields } from './prescriptionEvents.js';
 
 export type PrescriptionVersion = PrescriptionFields & {
   version: number;
@@ -10,7 +10,7 @@ export type PrescriptionVersion = PrescriptionFields & {
   issuedAt: string;
   /** Last day in force (inclusive): validTo, cut to the day before a successor's validFrom or a discontinuation; null = open. */
   effectiveTo: string | null;
-  discontinued: { from: string; reason: string; discontinuedAt: string } | null;
+  discontinued: Discontinuation | null;
 };
 
 export interface PrescriptionState {
@@ -32,12 +32,10 @@ export function supersede(previous: PrescriptionVersion, successor: { version: n
 }
 
 /** A version discontinued from `from`: no longer in force that day. */
-export function discontinue(
-  version: PrescriptionVersion,
-  data: { from: string; reason: string; discontinuedAt: string },
-): PrescriptionVersion {
-  const { from, reason, discontinuedAt } = data;
-  return { ...version, discontinued: { from, reason, discontinuedAt }, effectiveTo: earlier(version.effectiveTo, dayBefore(from)) };
+export function discontinue(version: PrescriptionVersion, data: Discontinuation): PrescriptionVersion {
+  const { from, reason, discontinuedAt, by } = data;
+  const discontinued = { from, reason, discontinuedAt, ...(by ? { by } : {}) };
+  return { ...version, discontinued, effectiveTo: earlier(version.effectiveTo, dayBefore(from)) };
 }
 
 /** A new version as its event states it (in force from validFrom through validTo, or open). */

@@ -94,9 +94,13 @@ export async function discontinuePrescription(
   ifMatch: number | null,
 ): Promise<PrescriptionResult> {
   const at = commandTime(services, ctx);
-  const patient = await patientFacts(services.events, ctx.tenantId, patientId);
+  const [patient, prescriber] = await Promise.all([
+    patientFacts(services.events, ctx.tenantId, patientId),
+    prescriberFacts(services, ctx, at),
+  ]);
   const from = input.from ?? (await companyDay({ services, auth: { tenantId: ctx.tenantId } }, new Date(at)));
-  const command = { type: 'DiscontinuePrescription' as const, aggregateId: patientId, at, data: { from, reason: input.reason, patient } };
+  const data = { from, reason: input.reason, patient, prescriber };
+  const command = { type: 'DiscontinuePrescription' as const, aggregateId: patientId, at, data };
   return handleCommand(services.events, prescriptionDecider, command, { ...ctx, at }, { ifMatch });
 }
 

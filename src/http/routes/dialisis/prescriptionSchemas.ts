@@ -159,7 +159,17 @@ export const PrescriptionView = obj(
       description:
         'Last day in force: validTo, cut to the day before a successor or a discontinuation; before effectiveFrom = never in force',
     },
-    discontinued: nullable(obj({ from: DateSchema, reason: { type: 'string' }, discontinuedAt: DateTimeSchema })),
+    discontinued: nullable(
+      obj(
+        {
+          from: DateSchema,
+          reason: { type: 'string' },
+          discontinuedAt: DateTimeSchema,
+          by: { ...obj({ userId: { type: 'string' }, staffId: { type: 'string' } }), description: 'The physician who discontinued it' },
+        },
+        ['from', 'reason', 'discontinuedAt'],
+      ),
+    ),
   },
   [
     ...Object.keys(prescriptionFields).filter((k) => !OPTIONAL.includes(k)),
