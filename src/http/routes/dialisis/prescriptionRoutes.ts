@@ -148,6 +148,8 @@ export const prescriptionRoutes: RouteDecl[] = [
     permission: PRESCRIBE,
     summary: 'Discontinue the latest prescription version from a day (default: the company’s today)',
     description:
+      "Like issuing, the caller must hold a physician's staff record allowed to sign clinical records now (403 " +
+      'prescriber-may-not-sign); the version records who discontinued it (`discontinued.by`). ' +
       'No version is in force from `from` on; the version keeps its history. Refused (409) without a prescription ' +
       '(no-prescription), twice (prescription-discontinued) or after the version ended (prescription-ended); a `from` before ' +
       'its validFrom answers 422 naming from.',
@@ -156,6 +158,7 @@ export const prescriptionRoutes: RouteDecl[] = [
     requestHeaders: ifMatch,
     responses: {
       200: ok('The discontinued version', PrescriptionView),
+      403: forbidden403,
       404: notFound404,
       409: conflict409,
       412: precondition412,
