@@ -7,30 +7,12 @@ import type { DomainError } from '../decider.js';
 import { DEFAULT_POLICY } from '../empresas/policySettings.js';
 import { machineDecider } from './machineDecider.js';
 import type { MachineCommand, MachineEvent, MachineFields, StartPolicy } from './machineEvents.js';
+import { machineRegistered, startPolicy } from './machineTestEvents.js';
 
 const given = scenario(machineDecider);
 const at = '2025-03-01T10:00:00.000Z';
-const registered = (isolation: MachineFields['isolation']): MachineEvent => ({
-  type: 'MachineRegistered',
-  data: {
-    machineId: 'm1',
-    code: 'M-01',
-    serial: 'SN-1',
-    brand: 'Fresenius',
-    model: '4008S',
-    locationId: 'l1',
-    stationId: 's1',
-    installDate: '2025-01-01',
-    isolation,
-  },
-});
-const byDefault: StartPolicy = {
-  preventiveEveryHours: 1500,
-  preventiveEveryDays: 180,
-  overdueMode: 'block',
-  revision: 3,
-  dedicatedMachineFor: DEFAULT_POLICY.isolation.dedicatedMachineFor,
-};
+const registered = (isolation: MachineFields['isolation']): MachineEvent => machineRegistered({ isolation });
+const byDefault = startPolicy({ dedicatedMachineFor: DEFAULT_POLICY.isolation.dedicatedMachineFor });
 const hcvToo: StartPolicy = { ...byDefault, dedicatedMachineFor: ['HBV', 'HCV'] };
 const start = (isolation: string[], maintenance = byDefault): MachineCommand => ({
   type: 'StartMachineUse',

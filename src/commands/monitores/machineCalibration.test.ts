@@ -3,33 +3,16 @@ import assert from 'node:assert/strict';
 import { scenario } from '../givenWhenThen.js';
 import type { DomainError } from '../decider.js';
 import { machineDecider } from './machineDecider.js';
-import type { MachineCommand, MachineEvent, MachineFields, StartPolicy } from './machineEvents.js';
+import type { MachineCommand, MachineEvent, StartPolicy } from './machineEvents.js';
 import { calibrationDue, startVerdict } from './startRules.js';
+import { machineRegistered, startPolicy } from './machineTestEvents.js';
 
 const given = scenario(machineDecider);
 const at = '2025-03-01T10:00:00.000Z';
 const cmd = <T extends MachineCommand['type']>(type: T, data: Extract<MachineCommand, { type: T }>['data'], when = at): MachineCommand =>
   ({ type, data, at: when, actor: 'u1', aggregateId: 'm1', tenantId: 't1' }) as MachineCommand;
-const fields: MachineFields = {
-  code: 'M-01',
-  serial: 'SN-1',
-  brand: 'Fresenius',
-  model: '4008S',
-  locationId: 'l1',
-  stationId: 's1',
-  installDate: '2025-02-20',
-  isolation: 'none',
-};
-const registered: MachineEvent = { type: 'MachineRegistered', data: { machineId: 'm1', ...fields } };
-const plan = (overrides: Partial<StartPolicy> = {}): StartPolicy => ({
-  preventiveEveryHours: 1500,
-  preventiveEveryDays: 180,
-  calibrationEveryDays: 30,
-  overdueMode: 'block',
-  revision: 3,
-  dedicatedMachineFor: ['HBV'],
-  ...overrides,
-});
+const registered = machineRegistered({ installDate: '2025-02-20' });
+const plan = (overrides: Partial<StartPolicy> = {}): StartPolicy => startPolicy({ calibrationEveryDays: 30, ...overrides });
 const patient = { exists: true, active: true, isolation: [] as string[] };
 const start = (maintenance = plan(), when = at) =>
   cmd('StartMachineUse', { sessionId: 'ses9', patientId: 'p1', patient, maintenance }, when);

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { scenario } from '../givenWhenThen.js';
 import { machineDecider } from './machineDecider.js';
 import type { MachineCommand, MachineEvent } from './machineEvents.js';
+import { machineRegistered } from './machineTestEvents.js';
 
 const given = scenario(machineDecider);
 const at = '2025-03-01T10:00:00.000Z';
@@ -16,20 +17,7 @@ const end = (sessionId: string, byHand?: boolean): MachineCommand => ({
   aggregateId: 'm1',
   tenantId: 't1',
 });
-const registered: MachineEvent = {
-  type: 'MachineRegistered',
-  data: {
-    machineId: 'm1',
-    code: 'M-01',
-    serial: 'SN-1',
-    brand: 'Fresenius',
-    model: '4008S',
-    locationId: 'l1',
-    stationId: 's1',
-    installDate: '2025-01-01',
-    isolation: 'none',
-  },
-};
+const registered = machineRegistered();
 const startedBy = (sessionId: string): MachineEvent => ({
   type: 'MachineUseStarted',
   data: { sessionId, patientId: 'p2', startedAt: at, warnings: [], policyRevision: 3, patientIsolation: [] },
