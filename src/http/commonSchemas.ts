@@ -1,5 +1,6 @@
 // JSON Schemas shared by route declarations. The OpenAPI document names ProblemSchema once in
 // components and every error response refers to it.
+import Type from 'typebox';
 import { LIMITS } from '../limits.js';
 import type { JsonSchema, ResponseDecl } from './routeTypes.js';
 import { FREE_TEXT } from './textRules.js';
@@ -97,3 +98,12 @@ export const pageOf = (item: JsonSchema): JsonSchema => ({
   },
   additionalProperties: false,
 });
+
+/** The page and read-your-writes query fields as TypeBox properties, for queries typed from their schema. */
+export const PageQueryFields = {
+  limit: Type.Optional(Type.Integer(pageQueryProperties.limit)),
+  cursor: Type.Optional(Type.String(pageQueryProperties.cursor)),
+};
+export const MinPositionField = { minPosition: Type.Optional(Type.String(minPositionQueryProperty.minPosition)) };
+/** Query of a read that accepts only minPosition. */
+export const MinPositionQuerySchema = Type.Object(MinPositionField, { additionalProperties: false });

@@ -7,7 +7,7 @@ type Doc = { id: string; name: string; revision: number; _position: number };
 const ctx = {} as RequestContext;
 const seen: unknown[] = [];
 const model: RecordAnswerModel<Doc> = {
-  afterWrite: async (_scope, id, result) => {
+  latest: async (_scope, id, result) => {
     seen.push(result);
     return { id, name: 'Fresenius', revision: 3, _position: 41 };
   },

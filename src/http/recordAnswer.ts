@@ -1,11 +1,10 @@
 // One answer for every record write: the record as the read model has it after the write (read-your-writes), its
 // view, ETag of its revision, X-Event-Position and, on a 201, Location. Each group passes what varies as a descriptor.
-import type { CommandResult } from '../commands/handleCommand.js';
+import type { WriteOutcome } from '../queries/recordModel.js';
 import { writeHeaders } from './recordHeaders.js';
 import type { HttpResult, RequestContext, TenantRequestContext } from './routeTypes.js';
 
-/** What a write tells its answer: the stream's revision after it and the global position of its last event. */
-export type WriteOutcome = Pick<CommandResult<unknown>, 'revision' | 'position'>;
+export type { WriteOutcome };
 
 /** What a written record document carries: its stream revision and the global position it was projected at. */
 export interface WrittenDoc {
@@ -16,7 +15,7 @@ export interface WrittenDoc {
 /** What varies between the groups: how to read the record at least at the write, its view, where a new one lives. */
 export interface RecordAnswerModel<D extends WrittenDoc> {
   /** The record at least at the write's revision: waits for the projection, else folds the stream (`xxxAfterWrite`). */
-  afterWrite: (scope: TenantRequestContext, id: string, result: WriteOutcome) => Promise<D>;
+  latest: (scope: TenantRequestContext, id: string, result: WriteOutcome) => Promise<D>;
   /** The body of the answer. */
   view: (doc: D, scope: TenantRequestContext) => unknown;
   /** Location of a created record (sent on a 201 only). */
@@ -40,7 +39,7 @@ export async function recordAnswer<D extends WrittenDoc>(
   options: RecordAnswerOptions = {},
 ): Promise<HttpResult> {
   const scope = ctx as TenantRequestContext; // record writes are tenant routes
-  const doc = await model.afterWrite(scope, id, result);
+  const doc = await model.latest(scope, id, result);
   const position = result.position ?? BigInt(doc._position);
   const location = options.location ?? (status === 201 ? model.location?.(id) : undefined);
   const view = await model.view(doc, scope);

@@ -6,7 +6,7 @@ import { ConsistencyTokenSchema, minPositionQueryProperty, pageOf, pageQueryProp
 import { awaitMinPosition } from './readYourWrites.js';
 import { consistencyTokens } from './consistencyToken.js';
 import {
-  route,
+  handTypedRoute,
   type HttpResult,
   type JsonSchema,
   type RequestContext,
@@ -63,7 +63,7 @@ export function historyRoute(decl: {
   /** Throws the group's 404 when the record is not one of the company's. */
   exists(scope: TenantScope, id: string): Promise<unknown>;
 }): RouteDecl {
-  return route<Record<string, string>, { limit: number; cursor?: string; minPosition?: string }>({
+  return handTypedRoute<Record<string, string>, { limit: number; cursor?: string; minPosition?: string }>({
     method: 'get',
     path: decl.path,
     tag: decl.tag,

@@ -2,9 +2,12 @@
 // and the OpenAPI document all come from the declaration (see http/app.ts and http/openapi.ts).
 import type { AppServices } from '../services.js';
 import type { Principal } from '../auth/principal.js';
+import type { Static, TSchema } from 'typebox';
 import { withQueryAliases } from './queryVocabulary.js';
 
-export type JsonSchema = Record<string, unknown>;
+/** A JSON Schema value: a plain object or a TypeBox schema (whose interfaces admit only an any-valued index signature). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- schemas are data read by the generator and Ajv
+export type JsonSchema = { readonly [key: string]: any };
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 /**
@@ -107,6 +110,26 @@ export interface RouteDecl<P = unknown, Q = unknown, B = unknown> {
   handle(input: RouteInput<P, Q, B>, ctx: RequestContext): Promise<HttpResult>;
 }
 
-/** Declares a route whose handler reads its validated input as P (params), Q (query) and B (body). */
-export const route = <P = Record<string, never>, Q = Record<string, never>, B = undefined>(decl: RouteDecl<P, Q, B>): RouteDecl =>
+/** What a declared input schema gives the handler: its TypeBox type; nothing when the route declares none. */
+export type InputOf<S> = S extends undefined ? Record<string, never> : S extends TSchema ? Static<S> : never;
+type BodyOf<S> = S extends undefined ? undefined : S extends TSchema ? Static<S> : never;
+
+/** A route whose handler's input types are inferred from its TypeBox schemas, so schema and type cannot drift. */
+export type TypedRouteDecl<PS, QS, BS> = Omit<RouteDecl<InputOf<PS>, InputOf<QS>, BodyOf<BS>>, 'params' | 'query' | 'body'> & {
+  params?: PS;
+  query?: QS;
+  body?: BS;
+};
+
+/** Declares a route; its handler reads params, query and body typed from their schemas (declared once, with TypeBox). */
+export const route = <
+  PS extends TSchema | undefined = undefined,
+  QS extends TSchema | undefined = undefined,
+  BS extends TSchema | undefined = undefined,
+>(
+  decl: TypedRouteDecl<PS, QS, BS>,
+): RouteDecl => withQueryAliases(decl as unknown as RouteDecl<unknown, unknown, unknown>);
+
+/** A route whose handler's input types are written by hand beside its schemas: being replaced by `route`. */
+export const handTypedRoute = <P = Record<string, never>, Q = Record<string, never>, B = undefined>(decl: RouteDecl<P, Q, B>): RouteDecl =>
   withQueryAliases(decl);

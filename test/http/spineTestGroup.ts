@@ -1,7 +1,7 @@
 // A small resource group declared for the spine tests: real routes, a real decider through handleCommand,
 // a real projection, and an Authenticate that knows a fixed table of tokens.
 import type { GroupModule } from '../../src/http/groupModule.js';
-import { route, type RouteDecl } from '../../src/http/routeTypes.js';
+import { handTypedRoute, type RouteDecl } from '../../src/http/routeTypes.js';
 import type { Principal } from '../../src/auth/principal.js';
 import type { Authenticate } from '../../src/http/app.js';
 import { unauthorized } from '../../src/problems.js';
@@ -114,7 +114,7 @@ const PREPARED_CONFORMING = PreparedJson.of({ ok: true });
 export function testGroup(gate: { current: ReturnType<typeof newGate> | null }): GroupModule {
   const tag = 'Notas';
   const routes: RouteDecl[] = [
-    route<None, None, NoteData>({
+    handTypedRoute<None, None, NoteData>({
       method: 'post',
       path: '/notas',
       tag,
@@ -144,7 +144,7 @@ export function testGroup(gate: { current: ReturnType<typeof newGate> | null }):
         };
       },
     }),
-    route<None, PageQuery>({
+    handTypedRoute<None, PageQuery>({
       method: 'get',
       path: '/notas',
       tag,
@@ -168,7 +168,7 @@ export function testGroup(gate: { current: ReturnType<typeof newGate> | null }):
         return { status: 200, body: { limit: q.limit, items: page.items } };
       },
     }),
-    route<{ id: string }>({
+    handTypedRoute<{ id: string }>({
       method: 'get',
       path: '/notas/{id}',
       tag,
@@ -210,7 +210,7 @@ export function testGroup(gate: { current: ReturnType<typeof newGate> | null }):
       responses: { 200: { description: 'Never' } },
       handle: () => Promise.reject(new Error('secret internal detail: /var/lib/clinic/db.sqlite')),
     },
-    route<None, None, { kind: 'rule' | 'fields' }>({
+    handTypedRoute<None, None, { kind: 'rule' | 'fields' }>({
       method: 'post',
       path: '/reglas',
       tag,

@@ -1,47 +1,22 @@
-// Queries over the job positions read model, with read-your-writes: a write waits for the projection to apply its
-// events, then reads; if the bounded wait runs out it folds the position's own stream instead.
-import { LIMITS } from '../../limits.js';
-import { notFoundProblem } from '../../problems.js';
+// Queries over the job positions read model: the record model (get, or404, latest after a write) and the list.
 import type { TenantScope } from '../tenantScope.js';
-import type { Collection, Filter, Page } from '../../stores/readStore.js';
-import { streamName } from '../../stores/eventStore.js';
+import type { Filter, Page } from '../../stores/readStore.js';
+import { recordModel } from '../recordModel.js';
 import { CARGOS_PROJECTION, JOB_POSITIONS } from '../../projections/cargos-laborales/cargosProjection.js';
 import { foldJobPosition, jobPositionView, type JobPositionDoc } from '../../projections/cargos-laborales/jobPositionDoc.js';
 
 /** Category of the position streams (the write side's name for them). */
 export const JOB_POSITION_CATEGORY = 'jobPosition';
 
-export const jobPositions = (scope: TenantScope): Collection<JobPositionDoc> =>
-  scope.services.projections.collection<JobPositionDoc>(CARGOS_PROJECTION, JOB_POSITIONS);
-
-/** A position of the caller's company, or 404 (another company's position is exactly as absent). */
-export async function jobPositionOr404(scope: TenantScope, id: string): Promise<JobPositionDoc> {
-  const doc = await jobPositions(scope).get(scope.auth.tenantId, id);
-  if (!doc) throw notFoundProblem('Job position not found');
-  return doc;
-}
-
-/** The position at least at the write's revision: from the read model, or folded from its stream when the model lags. */
-export async function jobPositionAfterWrite(
-  scope: TenantScope,
-  id: string,
-  result: { revision: number; position: bigint | null },
-): Promise<JobPositionDoc> {
-  if (result.position !== null) {
-    await scope.services.projections.waitFor(result.position, {
-      projections: [CARGOS_PROJECTION],
-      timeoutMs: LIMITS.readYourWrites.maxWaitMs,
-    });
-  }
-  const tenantId = scope.auth.tenantId;
-  const doc = await jobPositions(scope).get(tenantId, id);
-  if (doc && doc.revision >= result.revision) return doc;
-  let folded: JobPositionDoc | null = null;
-  for (const e of await scope.services.events.readStream(streamName(tenantId, JOB_POSITION_CATEGORY, id)))
-    folded = foldJobPosition(folded, e);
-  if (!folded) throw notFoundProblem('Job position not found');
-  return folded;
-}
+/** The job position record: get, or404 and the read-after-write latest. */
+export const jobPositionModel = recordModel<JobPositionDoc>({
+  projection: CARGOS_PROJECTION,
+  collection: JOB_POSITIONS,
+  category: JOB_POSITION_CATEGORY,
+  fold: foldJobPosition,
+  notFound: 'Job position not found',
+});
+export const jobPositions = jobPositionModel.collection;
 
 export interface JobPositionListQuery {
   status?: 'active' | 'inactive';

@@ -1,6 +1,6 @@
 // /auth routes beyond the sign-in the specification fixes: activating an invitation, changing one's own password,
 // and the OAuth 2.0 client-credentials token endpoint for programs.
-import { route, type RouteDecl } from '../../routeTypes.js';
+import { handTypedRoute, type RouteDecl } from '../../routeTypes.js';
 import { problem } from '../../commonSchemas.js';
 import { LIMITS } from '../../../limits.js';
 import { ProblemError } from '../../../problems.js';
@@ -42,7 +42,7 @@ function basicCredentials(header: string | undefined): { clientId: string; clien
 }
 
 export const accountRoutes: RouteDecl[] = [
-  route<NoInput, NoInput, { token: string; password: string }>({
+  handTypedRoute<NoInput, NoInput, { token: string; password: string }>({
     method: 'post',
     path: '/auth/activate',
     tag: TAG,
@@ -72,7 +72,7 @@ export const accountRoutes: RouteDecl[] = [
       return { status: 200, body: { userId: activated.userId, email: activated.email } };
     },
   }),
-  route<NoInput, NoInput, { currentPassword: string; code: string; newPassword: string }>({
+  handTypedRoute<NoInput, NoInput, { currentPassword: string; code: string; newPassword: string }>({
     method: 'post',
     path: '/auth/password',
     tag: TAG,
@@ -86,7 +86,7 @@ export const accountRoutes: RouteDecl[] = [
       return { status: 204 };
     },
   }),
-  route<NoInput, NoInput, TokenBody>({
+  handTypedRoute<NoInput, NoInput, TokenBody>({
     method: 'post',
     path: '/auth/token',
     tag: TAG,

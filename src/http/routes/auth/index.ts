@@ -1,7 +1,7 @@
 // The Auth group: the sign-in flow the public specification fixes (/auth/*, /tenants*), plus the
 // platform read models it needs (users, sessions, companies and memberships).
 import type { GroupModule } from '../../groupModule.js';
-import { route, type RequestContext, type RouteDecl } from '../../routeTypes.js';
+import { handTypedRoute, type RequestContext, type RouteDecl } from '../../routeTypes.js';
 import { problem } from '../../commonSchemas.js';
 import { LIMITS } from '../../../limits.js';
 import { login, type Client } from '../../../commands/platform/signInWrites.js';
@@ -44,7 +44,7 @@ const verify_ = LIMITS.throttling.verify2fa;
 type NoInput = Record<string, never>;
 
 const routes: RouteDecl[] = [
-  route<NoInput, NoInput, LoginData>({
+  handTypedRoute<NoInput, NoInput, LoginData>({
     method: 'post',
     path: '/auth/login',
     tag: AUTH_TAG,
@@ -69,7 +69,7 @@ const routes: RouteDecl[] = [
     },
     handle: async (input, ctx) => ({ status: 200, body: await login(ctx.services, input.body, clientOf(ctx)) }),
   }),
-  route<NoInput, NoInput, Verify2faData>({
+  handTypedRoute<NoInput, NoInput, Verify2faData>({
     method: 'post',
     path: '/auth/verify-2fa',
     tag: AUTH_TAG,
@@ -92,7 +92,7 @@ const routes: RouteDecl[] = [
     },
     handle: async (input, ctx) => ({ status: 200, body: await verifySecondFactor(ctx.services, input.body, clientOf(ctx)) }),
   }),
-  route<NoInput, NoInput, RefreshData>({
+  handTypedRoute<NoInput, NoInput, RefreshData>({
     method: 'post',
     path: '/auth/refresh',
     tag: AUTH_TAG,
@@ -137,7 +137,7 @@ const routes: RouteDecl[] = [
     responses: { 200: { description: "Companies with the user's roles", schema: TenantsResponse } },
     handle: async (_input, ctx) => ({ status: 200, body: await listTenants(ctx.services, ctx.auth!.userId) }),
   },
-  route<SelectTenantParams>({
+  handTypedRoute<SelectTenantParams>({
     method: 'post',
     path: '/tenants/{id}/select',
     tag: AUTH_TAG,

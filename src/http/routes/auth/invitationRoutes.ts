@@ -1,7 +1,7 @@
 // /auth/invitations: the pending memberships offered to the signed-in person, which they accept with the invitation's
 // one-time token (e-mailed to the address, or handed over by the inviting company) or decline. Until then the
 // membership grants nothing: it is not in GET /tenants and cannot be selected.
-import { route, type RouteDecl } from '../../routeTypes.js';
+import { handTypedRoute, type RouteDecl } from '../../routeTypes.js';
 import { problem } from '../../commonSchemas.js';
 import { LIMITS } from '../../../limits.js';
 import { acceptInvitation, declineInvitation } from '../../../commands/platform/invitationWrites.js';
@@ -25,7 +25,7 @@ const InvitationItem = obj({
 });
 
 export const invitationRoutes: RouteDecl[] = [
-  route({
+  handTypedRoute({
     method: 'get',
     path: '/auth/invitations',
     tag: TAG,
@@ -37,7 +37,7 @@ export const invitationRoutes: RouteDecl[] = [
     },
     handle: async (_input, ctx) => ({ status: 200, body: await pendingInvitations(ctx.services, ctx.auth!.userId) }),
   }),
-  route<SelectTenantParams, NoInput, { token: string }>({
+  handTypedRoute<SelectTenantParams, NoInput, { token: string }>({
     method: 'post',
     path: '/auth/invitations/{id}/accept',
     tag: TAG,
@@ -66,7 +66,7 @@ export const invitationRoutes: RouteDecl[] = [
       return { status: 200, body: await listTenants(ctx.services, ctx.auth!.userId), headers: writeHeaders({ position }) };
     },
   }),
-  route<SelectTenantParams>({
+  handTypedRoute<SelectTenantParams>({
     method: 'post',
     path: '/auth/invitations/{id}/decline',
     tag: TAG,

@@ -1,90 +1,72 @@
-// JSON Schemas of /cargos-laborales: what clients send and what they read.
-import type { JsonSchema } from '../../routeTypes.js';
+// JSON Schemas of /cargos-laborales: what clients send and what they read, declared once with TypeBox.
+import Type from 'typebox';
 import { POSITION_STATUSES, ROLE_CODE_PATTERN } from '../../../commands/cargos-laborales/jobPositionEvents.js';
-import { text, ReasonSchema } from '../shared/fieldSchemas.js';
+import { IdSchema, text, ReasonSchema } from '../shared/fieldSchemas.js';
 
 export const TAG = 'CargosLaborales';
 export const READ = 'cargos-laborales:read';
 export const WRITE = 'cargos-laborales:write';
 
-const fields: Record<string, JsonSchema> = {
-  code: { ...text(40), description: 'Unique within the company, compared trimmed and ignoring case' },
+const licensingBody = text(120, 'Who licenses the holders (e.g. CMP, CEP, RETHUS); required when licenceRequired');
+const fields = {
+  code: text(40, 'Unique within the company, compared trimmed and ignoring case'),
   name: text(120),
-  clinical: { type: 'boolean', description: 'Its holders take part in patient care (and may sign clinical records)' },
-  licenceRequired: { type: 'boolean', description: 'Its holders need a valid professional licence' },
-  licensingBody: text(120, 'Who licenses the holders (e.g. CMP, CEP, RETHUS); required when licenceRequired'),
-  suggestedRoles: {
-    type: 'array',
+  clinical: Type.Boolean({ description: 'Its holders take part in patient care (and may sign clinical records)' }),
+  licenceRequired: Type.Boolean({ description: 'Its holders need a valid professional licence' }),
+  suggestedRoles: Type.Array(Type.String({ pattern: ROLE_CODE_PATTERN }), {
     maxItems: 20,
-    items: { type: 'string', pattern: ROLE_CODE_PATTERN },
     description: 'Role codes suggested for the user accounts of its staff',
-  },
-  physician: {
-    type: 'boolean',
+  }),
+  physician: Type.Boolean({
     description:
       "A physician's position (clinical, licence required; default false): only its holders validate dialysis sessions and issue prescriptions",
+  }),
+};
+
+export const CreatePositionBody = Type.Object(
+  {
+    code: fields.code,
+    name: fields.name,
+    clinical: fields.clinical,
+    licenceRequired: fields.licenceRequired,
+    licensingBody: Type.Optional(licensingBody),
+    suggestedRoles: Type.Optional(fields.suggestedRoles),
+    physician: Type.Optional(fields.physician),
   },
-};
+  { additionalProperties: false },
+);
 
-export const CreatePositionBody: JsonSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['code', 'name', 'clinical', 'licenceRequired'],
-  properties: fields,
-};
-
-export const CorrectPositionBody: JsonSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['reason'],
-  minProperties: 2,
-  properties: {
-    ...fields,
-    licensingBody: { anyOf: [fields.licensingBody!, { type: 'null' }], description: 'null clears it' },
+export const CorrectPositionBody = Type.Object(
+  {
+    code: Type.Optional(fields.code),
+    name: Type.Optional(fields.name),
+    clinical: Type.Optional(fields.clinical),
+    licenceRequired: Type.Optional(fields.licenceRequired),
+    licensingBody: Type.Optional(Type.Union([licensingBody, Type.Null()], { description: 'null clears it' })),
+    suggestedRoles: Type.Optional(fields.suggestedRoles),
+    physician: Type.Optional(fields.physician),
     reason: ReasonSchema,
   },
-};
+  { additionalProperties: false, minProperties: 2 },
+);
 
-export const ReasonBody: JsonSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['reason'],
-  properties: { reason: ReasonSchema },
-};
-
-export const PositionView: JsonSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: [
-    'id',
-    'revision',
-    'code',
-    'name',
-    'clinical',
-    'licenceRequired',
-    'suggestedRoles',
-    'physician',
-    'status',
-    'createdAt',
-    'createdBy',
-    'updatedAt',
-    'updatedBy',
-  ],
-  properties: {
-    id: { type: 'string', format: 'uuid' },
-    revision: { type: 'integer', minimum: 0 },
-    code: { type: 'string' },
-    name: { type: 'string' },
-    clinical: { type: 'boolean' },
-    licenceRequired: { type: 'boolean' },
-    licensingBody: { type: 'string' },
-    suggestedRoles: { type: 'array', items: { type: 'string' } },
-    physician: { type: 'boolean', description: 'Its holders validate sessions and issue prescriptions' },
-    status: { enum: [...POSITION_STATUSES], description: 'An inactive position stays with its staff but is given to no one new' },
-    statusReason: { type: 'string' },
-    createdAt: { type: 'string', format: 'date-time' },
-    createdBy: { type: 'string' },
-    updatedAt: { type: 'string', format: 'date-time' },
-    updatedBy: { type: 'string' },
+export const PositionView = Type.Object(
+  {
+    id: IdSchema,
+    revision: Type.Integer({ minimum: 0 }),
+    code: Type.String(),
+    name: Type.String(),
+    clinical: Type.Boolean(),
+    licenceRequired: Type.Boolean(),
+    licensingBody: Type.Optional(Type.String()),
+    suggestedRoles: Type.Array(Type.String()),
+    physician: Type.Boolean({ description: 'Its holders validate sessions and issue prescriptions' }),
+    status: Type.Enum(POSITION_STATUSES, { description: 'An inactive position stays with its staff but is given to no one new' }),
+    statusReason: Type.Optional(Type.String()),
+    createdAt: Type.String({ format: 'date-time' }),
+    createdBy: Type.String(),
+    updatedAt: Type.String({ format: 'date-time' }),
+    updatedBy: Type.String(),
   },
-};
+  { additionalProperties: false },
+);

@@ -3,7 +3,7 @@ import { minPositionQueryProperty, pageOf, pageQueryProperties } from '../../com
 import { awaitMinPosition } from '../../readYourWrites.js';
 import { etagOf, ifMatchHeader, ifMatchRevision } from '../../recordHeaders.js';
 import { recordHistoryAnswer, RecordHistoryEntrySchema } from '../../recordHistoryAnswer.js';
-import { route, type JsonSchema, type RouteDecl } from '../../routeTypes.js';
+import { handTypedRoute, type JsonSchema, type RouteDecl } from '../../routeTypes.js';
 import type { AuthorizationCommand, AuthorizationTerms } from '../../../commands/clientes/authorizationEvents.js';
 import { authorizationCommand, issueAuthorization } from '../../../commands/clientes/authorizationWrites.js';
 import { consumeForSession } from '../../../commands/clientes/payerUnitWrites.js';
@@ -35,7 +35,7 @@ import { AuthIdParams, authorizationAnswer, notFound404, Params, type AuthParams
 type Later = Exclude<AuthorizationCommand, { type: 'IssueAuthorization' | 'ReserveAuthorization' }>;
 
 const actionRoute = (path: string, type: Later['type'], body: JsonSchema, summary: string, description: string): RouteDecl =>
-  route<AuthParams, NoInput, Record<string, string>>({
+  handTypedRoute<AuthParams, NoInput, Record<string, string>>({
     method: 'post',
     path: `/clientes/{id}/autorizaciones/{authId}/${path}`,
     tag: TAG,
@@ -69,7 +69,7 @@ const actionRoute = (path: string, type: Later['type'], body: JsonSchema, summar
   });
 
 export const authorizationRoutes: RouteDecl[] = [
-  route<IdParams, NoInput, Omit<AuthorizationTerms, 'clientId'>>({
+  handTypedRoute<IdParams, NoInput, Omit<AuthorizationTerms, 'clientId'>>({
     method: 'post',
     path: '/clientes/{id}/autorizaciones',
     tag: TAG,
@@ -94,7 +94,7 @@ export const authorizationRoutes: RouteDecl[] = [
         return authorizationAnswer(ctx, input.params.id, authorizationId, result, 201);
       }),
   }),
-  route<IdParams, AuthorizationListQuery & MinPositionQuery>({
+  handTypedRoute<IdParams, AuthorizationListQuery & MinPositionQuery>({
     method: 'get',
     path: '/clientes/{id}/autorizaciones',
     legacyQuery: ['pacienteId'],
@@ -121,7 +121,7 @@ export const authorizationRoutes: RouteDecl[] = [
       return { status: 200, body: await listAuthorizations(tenantCtx(ctx), input.params.id, input.query) };
     },
   }),
-  route<AuthParams, MinPositionQuery>({
+  handTypedRoute<AuthParams, MinPositionQuery>({
     method: 'get',
     path: '/clientes/{id}/autorizaciones/{authId}',
     tag: TAG,
@@ -164,7 +164,7 @@ export const authorizationRoutes: RouteDecl[] = [
     'Void the authorization with a reason',
     'A voided authorization pays no session.',
   ),
-  route<AuthParams, { limit: number; cursor?: string; minPosition?: string }>({
+  handTypedRoute<AuthParams, { limit: number; cursor?: string; minPosition?: string }>({
     method: 'get',
     path: '/clientes/{id}/autorizaciones/{authId}/historial',
     tag: TAG,

@@ -3,7 +3,7 @@ import { minPositionQueryProperty, pageOf, pageQueryProperties } from '../../com
 import { awaitMinPosition } from '../../readYourWrites.js';
 import { etagOf, ifMatchHeader, ifMatchRevision } from '../../recordHeaders.js';
 import { historyRoute } from '../../recordHistoryAnswer.js';
-import { route, type RouteDecl } from '../../routeTypes.js';
+import { handTypedRoute, type RouteDecl } from '../../routeTypes.js';
 import { CLIENT_STATUSES, PAYER_TYPES, type ClientFields, type ClientPatch } from '../../../commands/clientes/clientEvents.js';
 import { clientCommand, correctClient, registerClient } from '../../../commands/clientes/clientWrites.js';
 import { CLIENTES_PROJECTION } from '../../../projections/clientes/clientesProjection.js';
@@ -28,7 +28,7 @@ import { clientAnswer, notFound404, Params, type IdParams } from './support.js';
 const minPositionOnly = { type: 'object', additionalProperties: false, properties: { ...minPositionQueryProperty } };
 
 const statusRoute = (path: string, type: 'DeactivateClient' | 'ReactivateClient', summary: string): RouteDecl =>
-  route<IdParams, NoInput, { reason: string }>({
+  handTypedRoute<IdParams, NoInput, { reason: string }>({
     method: 'post',
     path: `/clientes/{id}/${path}`,
     tag: TAG,
@@ -54,7 +54,7 @@ const statusRoute = (path: string, type: 'DeactivateClient' | 'ReactivateClient'
   });
 
 export const clientRoutes: RouteDecl[] = [
-  route<NoInput, NoInput, ClientFields>({
+  handTypedRoute<NoInput, NoInput, ClientFields>({
     method: 'post',
     path: '/clientes',
     tag: TAG,
@@ -73,7 +73,7 @@ export const clientRoutes: RouteDecl[] = [
         return clientAnswer(ctx, clientId, result, 201);
       }),
   }),
-  route<NoInput, ClientListQuery & MinPositionQuery>({
+  handTypedRoute<NoInput, ClientListQuery & MinPositionQuery>({
     method: 'get',
     path: '/clientes',
     legacyQuery: ['estado', 'tipo'],
@@ -97,7 +97,7 @@ export const clientRoutes: RouteDecl[] = [
       return { status: 200, body: await listClients(tenantCtx(ctx), input.query) };
     },
   }),
-  route<IdParams, MinPositionQuery>({
+  handTypedRoute<IdParams, MinPositionQuery>({
     method: 'get',
     path: '/clientes/{id}',
     tag: TAG,
@@ -113,7 +113,7 @@ export const clientRoutes: RouteDecl[] = [
       return { status: 200, body: clientView(doc), headers: { ETag: etagOf(doc.revision) } };
     },
   }),
-  route<IdParams, NoInput, ClientPatch & { reason: string }>({
+  handTypedRoute<IdParams, NoInput, ClientPatch & { reason: string }>({
     method: 'patch',
     path: '/clientes/{id}',
     tag: TAG,

@@ -1,6 +1,6 @@
 // /clientes/{id}/contratos: sign, list, read, terminate early; and the rate in force on a date.
 import { recordAnswer, type RecordAnswerModel } from '../../recordAnswer.js';
-import { route, type RouteDecl } from '../../routeTypes.js';
+import { handTypedRoute, type RouteDecl } from '../../routeTypes.js';
 import { newId, uuidV5 } from '../../../commands/eventIds.js';
 import type { ContractTerms } from '../../../commands/clientes/clientEvents.js';
 import { clientCommand } from '../../../commands/clientes/clientWrites.js';
@@ -13,12 +13,12 @@ import { ContractIdParams, notFound404, Params, type ContractParams, type IdPara
 
 /** A contract is answered from its client's record: the client's revision is the contract's ETag. */
 const contractRecord = (clientId: string, contractId: string): RecordAnswerModel<ClientDoc> => ({
-  afterWrite: clientAfterWrite,
+  latest: clientAfterWrite,
   view: (doc) => contractView(contractOr404(doc, contractId), clientId),
 });
 
 export const contractRoutes: RouteDecl[] = [
-  route<IdParams, NoInput, ContractTerms>({
+  handTypedRoute<IdParams, NoInput, ContractTerms>({
     method: 'post',
     path: '/clientes/{id}/contratos',
     tag: TAG,
@@ -52,7 +52,7 @@ export const contractRoutes: RouteDecl[] = [
         return recordAnswer(ctx, contractRecord(clientId, contractId), clientId, result, 201, { location });
       }),
   }),
-  route<IdParams>({
+  handTypedRoute<IdParams>({
     method: 'get',
     path: '/clientes/{id}/contratos',
     tag: TAG,
@@ -73,7 +73,7 @@ export const contractRoutes: RouteDecl[] = [
       return { status: 200, body: { items } };
     },
   }),
-  route<IdParams, { serviceCode?: string; date: string }>({
+  handTypedRoute<IdParams, { serviceCode?: string; date: string }>({
     method: 'get',
     path: '/clientes/{id}/tarifa',
     legacyQuery: ['fecha', 'servicio'],
@@ -97,7 +97,7 @@ export const contractRoutes: RouteDecl[] = [
       body: await rateInForce(tenantCtx(ctx), input.params.id, input.query.serviceCode, input.query.date),
     }),
   }),
-  route<ContractParams>({
+  handTypedRoute<ContractParams>({
     method: 'get',
     path: '/clientes/{id}/contratos/{contractId}',
     tag: TAG,
@@ -111,7 +111,7 @@ export const contractRoutes: RouteDecl[] = [
       return { status: 200, body: contractView(contractOr404(doc, input.params.contractId), doc.id) };
     },
   }),
-  route<ContractParams, NoInput, { endsOn: string; reason: string }>({
+  handTypedRoute<ContractParams, NoInput, { endsOn: string; reason: string }>({
     method: 'post',
     path: '/clientes/{id}/contratos/{contractId}/terminacion',
     tag: TAG,

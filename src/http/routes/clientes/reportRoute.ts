@@ -1,7 +1,7 @@
 // GET /clientes/{id}/reporte-mensual: the monthly payer report (issue 11 item 7), as JSON or CSV.
 import { minPositionQueryProperty, problem } from '../../commonSchemas.js';
 import { awaitMinPosition } from '../../readYourWrites.js';
-import { route, type RouteDecl } from '../../routeTypes.js';
+import { handTypedRoute, type RouteDecl } from '../../routeTypes.js';
 import { payerReport, payerReportCsv } from '../../../queries/clientes/payerReport.js';
 import { CSV_FORMULA_NOTE } from '../../../queries/csv.js';
 import { DateSchema, IdSchema } from '../shared/fieldSchemas.js';
@@ -46,7 +46,7 @@ const ReportView = obj({
 
 type ReportQuery = MinPositionQuery & { month: string; format?: 'json' | 'csv' };
 
-export const reportRoute: RouteDecl = route<{ id: string }, ReportQuery>({
+export const reportRoute: RouteDecl = handTypedRoute<{ id: string }, ReportQuery>({
   method: 'get',
   path: '/clientes/{id}/reporte-mensual',
   legacyQuery: ['mes', 'formato'],

@@ -24,7 +24,7 @@ export const notFound404 = problem(
 );
 
 /** The client after a write (see recordAnswer); a 201 points at the client. */
-const clientRecord = { afterWrite: clientAfterWrite, view: clientView, location: (id: string) => `/clientes/${id}` };
+const clientRecord = { latest: clientAfterWrite, view: clientView, location: (id: string) => `/clientes/${id}` };
 export const clientAnswer = (ctx: RequestContext, id: string, result: CommandResult<unknown>, status = 200): Promise<HttpResult> =>
   recordAnswer(ctx, clientRecord, id, result, status);
 
@@ -39,7 +39,7 @@ export const authorizationAnswer = (
   recordAnswer(
     ctx,
     {
-      afterWrite: authorizationAfterWrite,
+      latest: authorizationAfterWrite,
       view: (doc, scope) => authorizationWithStatus(scope, doc),
       location: (authId) => `/clientes/${clientId}/autorizaciones/${authId}`,
     },

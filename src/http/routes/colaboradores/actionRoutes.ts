@@ -8,7 +8,7 @@ import { STAFF_CATEGORY } from '../../../queries/colaboradores/staffRecords.js';
 import { notFoundProblem } from '../../../problems.js';
 import type { CommandContext } from '../../../commands/handleCommand.js';
 import { ifMatchHeader, ifMatchRevision } from '../../recordHeaders.js';
-import { route, type JsonSchema, type RequestContext, type RouteDecl } from '../../routeTypes.js';
+import { handTypedRoute, type JsonSchema, type RequestContext, type RouteDecl } from '../../routeTypes.js';
 import {
   commandCtx,
   tenantCtx,
@@ -45,7 +45,7 @@ interface Action<B> {
 }
 
 const action = <B>(a: Action<B>): RouteDecl =>
-  route<IdParams, NoInput, B>({
+  handTypedRoute<IdParams, NoInput, B>({
     method: 'post',
     path: `/colaboradores/{id}/${a.path}`,
     tag: TAG,

@@ -3,7 +3,7 @@ import { minPositionQueryProperty, pageOf, pageQueryProperties } from '../../com
 import { awaitMinPosition } from '../../readYourWrites.js';
 import { etagOf, ifMatchHeader, ifMatchRevision } from '../../recordHeaders.js';
 import { historyRoute } from '../../recordHistoryAnswer.js';
-import { route, type RouteDecl } from '../../routeTypes.js';
+import { handTypedRoute, type RouteDecl } from '../../routeTypes.js';
 import { LIMITS } from '../../../limits.js';
 import type { HireStaffData } from '../../../commands/colaboradores/staffEvents.js';
 import type { StaffPatch } from '../../../commands/colaboradores/staffTypes.js';
@@ -36,7 +36,7 @@ const minPositionOnly = { type: 'object', additionalProperties: false, propertie
 const { licenceExpiringDefaultDays, licenceExpiringMaxDays } = LIMITS.staffRecord;
 
 export const staffRoutes: RouteDecl[] = [
-  route<NoInput, NoInput, Omit<HireStaffData, 'position'>>({
+  handTypedRoute<NoInput, NoInput, Omit<HireStaffData, 'position'>>({
     method: 'post',
     path: '/colaboradores',
     tag: TAG,
@@ -57,7 +57,7 @@ export const staffRoutes: RouteDecl[] = [
         return staffAnswer(ctx, staffId, result, 201);
       }),
   }),
-  route<NoInput, StaffListQuery & MinPositionQuery>({
+  handTypedRoute<NoInput, StaffListQuery & MinPositionQuery>({
     method: 'get',
     path: '/colaboradores',
     legacyQuery: ['estado', 'cargoId', 'licencia', 'dias'],
@@ -87,7 +87,7 @@ export const staffRoutes: RouteDecl[] = [
       return { status: 200, body: await listStaff(tenantCtx(ctx), input.query) };
     },
   }),
-  route<NoInput, { userId?: string; at?: string } & MinPositionQuery>({
+  handTypedRoute<NoInput, { userId?: string; at?: string } & MinPositionQuery>({
     method: 'get',
     path: '/colaboradores/firma-habilitada',
     tag: TAG,
@@ -115,7 +115,7 @@ export const staffRoutes: RouteDecl[] = [
       return { status: 200, body: verdict };
     },
   }),
-  route<IdParams, MinPositionQuery>({
+  handTypedRoute<IdParams, MinPositionQuery>({
     method: 'get',
     path: '/colaboradores/{id}',
     tag: TAG,
@@ -132,7 +132,7 @@ export const staffRoutes: RouteDecl[] = [
       return { status: 200, body: staffView(doc), headers: { ETag: etagOf(doc.revision) } };
     },
   }),
-  route<IdParams, NoInput, StaffPatch & { reason: string }>({
+  handTypedRoute<IdParams, NoInput, StaffPatch & { reason: string }>({
     method: 'patch',
     path: '/colaboradores/{id}',
     tag: TAG,

@@ -15,7 +15,7 @@ export const Params = { type: 'object', additionalProperties: false, required: [
 export const notFound404 = problem("No such staff member in the selected company (another company's record is reported the same way)");
 
 /** The staff record as the read model now has it, with ETag and position; a 201 points at the record. */
-const staffRecord = { afterWrite: staffAfterWrite, view: staffView, location: (id: string) => `/colaboradores/${id}` };
+const staffRecord = { latest: staffAfterWrite, view: staffView, location: (id: string) => `/colaboradores/${id}` };
 export const staffAnswer = (ctx: RequestContext, staffId: string, result: CommandResult<unknown>, status: number): Promise<HttpResult> =>
   recordAnswer(ctx, staffRecord, staffId, result, status);
 

@@ -3,7 +3,7 @@
 import { minPositionQueryProperty, pageOf, pageQueryProperties, problem } from '../../commonSchemas.js';
 import { awaitMinPosition } from '../../readYourWrites.js';
 import { ifMatchHeader, ifMatchRevision, writeHeaders } from '../../recordHeaders.js';
-import { route, type HttpResult, type RequestContext, type RouteDecl } from '../../routeTypes.js';
+import { handTypedRoute, type HttpResult, type RequestContext, type RouteDecl } from '../../routeTypes.js';
 import type { PrescriptionFields } from '../../../commands/dialisis/prescription/prescriptionEvents.js';
 import {
   discontinuePrescription,
@@ -59,7 +59,7 @@ async function answer(ctx: RequestContext, patientId: string, result: Prescripti
 }
 
 export const prescriptionRoutes: RouteDecl[] = [
-  route<Params, NoInput, PrescriptionFields>({
+  handTypedRoute<Params, NoInput, PrescriptionFields>({
     method: 'post',
     path: BASE,
     tag: TAG,
@@ -91,7 +91,7 @@ export const prescriptionRoutes: RouteDecl[] = [
         return answer(ctx, input.params.patientId, result, 201);
       }),
   }),
-  route<Params, PageQuery>({
+  handTypedRoute<Params, PageQuery>({
     method: 'get',
     path: BASE,
     tag: TAG,
@@ -115,7 +115,7 @@ export const prescriptionRoutes: RouteDecl[] = [
       return { status: 200, body: page, headers: writeHeaders({ revision }) };
     },
   }),
-  route<Params, MinPositionQuery & { date?: string }>({
+  handTypedRoute<Params, MinPositionQuery & { date?: string }>({
     method: 'get',
     path: `${BASE}/vigente`,
     legacyQuery: ['fecha'],
@@ -140,7 +140,7 @@ export const prescriptionRoutes: RouteDecl[] = [
       return { status: 200, body: view, headers: writeHeaders({ revision }) };
     },
   }),
-  route<Params, NoInput, { reason: string; from?: string }>({
+  handTypedRoute<Params, NoInput, { reason: string; from?: string }>({
     method: 'post',
     path: `${BASE}/suspension`,
     tag: TAG,

@@ -1,7 +1,7 @@
 // Monthly adequacy per patient and the alerts of a date range (issue 10 item 8).
 import { minPositionQueryProperty, problem } from '../../commonSchemas.js';
 import { awaitMinPosition } from '../../readYourWrites.js';
-import { route, type RouteDecl } from '../../routeTypes.js';
+import { handTypedRoute, type RouteDecl } from '../../routeTypes.js';
 import { ProblemError } from '../../../problems.js';
 import { SESSIONS_PROJECTION } from '../../../projections/dialisis/sessionsProjection.js';
 import { adequacyOfMonth } from '../../../queries/dialisis/adequacy.js';
@@ -75,7 +75,7 @@ type AdequacyQuery = MinPositionQuery & { month: string; patientId?: string; loc
 type AlertQuery = MinPositionQuery & { from: string; to: string; locationId?: string; patientId?: string };
 
 export const reportRoutes: RouteDecl[] = [
-  route<NoInput, AdequacyQuery>({
+  handTypedRoute<NoInput, AdequacyQuery>({
     method: 'get',
     path: '/dialisis/adecuacion',
     legacyQuery: ['mes', 'pacienteId', 'sedeId'],
@@ -107,7 +107,7 @@ export const reportRoutes: RouteDecl[] = [
       return { status: 200, body };
     },
   }),
-  route<NoInput, AlertQuery>({
+  handTypedRoute<NoInput, AlertQuery>({
     method: 'get',
     path: '/dialisis/alertas',
     legacyQuery: ['desde', 'hasta', 'sedeId', 'pacienteId'],

@@ -2,7 +2,7 @@
 import { minPositionQueryProperty, pageOf, pageQueryProperties, problem } from '../../commonSchemas.js';
 import { awaitMinPosition } from '../../readYourWrites.js';
 import { writeHeaders } from '../../recordHeaders.js';
-import { route, type RequestContext, type RouteDecl } from '../../routeTypes.js';
+import { handTypedRoute, type RequestContext, type RouteDecl } from '../../routeTypes.js';
 import { createStandingPlan, endStandingPlan, type PlanInput } from '../../../commands/dialisis/schedule/scheduleWrites.js';
 import { SCHEDULE_PROJECTION } from '../../../projections/dialisis/scheduleProjection.js';
 import {
@@ -45,7 +45,7 @@ async function planAnswer(ctx: RequestContext, plan: { planId: string; patientId
 }
 
 export const planRoutes: RouteDecl[] = [
-  route<NoInput, NoInput, PlanInput>({
+  handTypedRoute<NoInput, NoInput, PlanInput>({
     method: 'post',
     path: '/dialisis/planes',
     tag: TAG,
@@ -65,7 +65,7 @@ export const planRoutes: RouteDecl[] = [
         return planAnswer(ctx, { planId, patientId: input.body.patientId }, result.position, 201);
       }),
   }),
-  route<NoInput, PlanListQuery & MinPositionQuery>({
+  handTypedRoute<NoInput, PlanListQuery & MinPositionQuery>({
     method: 'get',
     path: '/dialisis/planes',
     legacyQuery: ['pacienteId', 'turnoId', 'estado'],
@@ -91,7 +91,7 @@ export const planRoutes: RouteDecl[] = [
       return { status: 200, body: await listPlans(tenantCtx(ctx), input.query) };
     },
   }),
-  route<IdParams, MinPositionQuery>({
+  handTypedRoute<IdParams, MinPositionQuery>({
     method: 'get',
     path: '/dialisis/planes/{id}',
     tag: TAG,
@@ -107,7 +107,7 @@ export const planRoutes: RouteDecl[] = [
       return { status: 200, body: planView(await planOr404(tenantCtx(ctx), input.params.id)) };
     },
   }),
-  route<IdParams, NoInput, { effectiveTo: string; reason: string }>({
+  handTypedRoute<IdParams, NoInput, { effectiveTo: string; reason: string }>({
     method: 'post',
     path: '/dialisis/planes/{id}/fin',
     tag: TAG,

@@ -4,7 +4,7 @@ import { recordAnswer, type WriteOutcome } from '../../recordAnswer.js';
 import { minPositionQueryProperty, pageOf, pageQueryProperties, problem } from '../../commonSchemas.js';
 import { awaitMinPosition } from '../../readYourWrites.js';
 import { etagOf, ifMatchHeader, ifMatchRevision } from '../../recordHeaders.js';
-import { route, type HttpResult, type RequestContext, type RouteDecl } from '../../routeTypes.js';
+import { handTypedRoute, type HttpResult, type RequestContext, type RouteDecl } from '../../routeTypes.js';
 import type { ShiftPatch } from '../../../commands/dialisis/schedule/shiftEvents.js';
 import { correctShift, defineShift, retireShift, type ShiftInput } from '../../../commands/dialisis/schedule/scheduleWrites.js';
 import { SCHEDULE_PROJECTION } from '../../../projections/dialisis/scheduleProjection.js';
@@ -33,7 +33,7 @@ const minPositionOnly = { type: 'object', additionalProperties: false, propertie
 const shift404 = problem("No such shift in the selected company (another company's shift is reported the same way)");
 
 const shiftRecord = {
-  afterWrite: (scope: TenantScope, id: string, result: WriteOutcome) => shiftAfterWrite(scope, id, result.position),
+  latest: (scope: TenantScope, id: string, result: WriteOutcome) => shiftAfterWrite(scope, id, result.position),
   view: shiftView,
   location: (id: string) => `/dialisis/turnos/${id}`,
 };
@@ -41,7 +41,7 @@ const shiftAnswer = (ctx: RequestContext, id: string, result: WriteOutcome, stat
   recordAnswer(ctx, shiftRecord, id, result, status);
 
 export const shiftRoutes: RouteDecl[] = [
-  route<NoInput, NoInput, ShiftInput>({
+  handTypedRoute<NoInput, NoInput, ShiftInput>({
     method: 'post',
     path: '/dialisis/turnos',
     tag: TAG,
@@ -60,7 +60,7 @@ export const shiftRoutes: RouteDecl[] = [
         return shiftAnswer(ctx, shiftId, result, 201);
       }),
   }),
-  route<NoInput, ShiftListQuery & MinPositionQuery>({
+  handTypedRoute<NoInput, ShiftListQuery & MinPositionQuery>({
     method: 'get',
     path: '/dialisis/turnos',
     legacyQuery: ['sedeId', 'estado'],
@@ -79,7 +79,7 @@ export const shiftRoutes: RouteDecl[] = [
       return { status: 200, body: await listShifts(tenantCtx(ctx), input.query) };
     },
   }),
-  route<IdParams, MinPositionQuery>({
+  handTypedRoute<IdParams, MinPositionQuery>({
     method: 'get',
     path: '/dialisis/turnos/{id}',
     tag: TAG,
@@ -95,7 +95,7 @@ export const shiftRoutes: RouteDecl[] = [
       return { status: 200, body: shiftView(doc), headers: { ETag: etagOf(doc.revision) } };
     },
   }),
-  route<IdParams, NoInput, ShiftPatch & { reason: string }>({
+  handTypedRoute<IdParams, NoInput, ShiftPatch & { reason: string }>({
     method: 'patch',
     path: '/dialisis/turnos/{id}',
     tag: TAG,
@@ -117,7 +117,7 @@ export const shiftRoutes: RouteDecl[] = [
         return shiftAnswer(ctx, input.params.id, result);
       }),
   }),
-  route<IdParams, NoInput, { reason: string }>({
+  handTypedRoute<IdParams, NoInput, { reason: string }>({
     method: 'post',
     path: '/dialisis/turnos/{id}/baja',
     tag: TAG,

@@ -4,7 +4,7 @@ import { minPositionQueryProperty, problem } from '../../commonSchemas.js';
 import { ProblemError } from '../../../problems.js';
 import { DomainError } from '../../../commands/decider.js';
 import { writeHeaders } from '../../recordHeaders.js';
-import { route, type HttpResult, type RouteDecl } from '../../routeTypes.js';
+import { handTypedRoute, type HttpResult, type RouteDecl } from '../../routeTypes.js';
 import type { CommandResult } from '../../../commands/handleCommand.js';
 import type { SessionState } from '../../../commands/dialisis/session/sessionState.js';
 import { generateDay, requestExtraSession, type ExtraSessionInput } from '../../../commands/dialisis/schedule/dayWrites.js';
@@ -52,7 +52,7 @@ function slotAnswer(result: CommandResult<SessionState>, status = 200): HttpResu
 }
 
 export const scheduleSessionRoutes: RouteDecl[] = [
-  route<{ fecha: string }, NoInput, { locationId?: string } | undefined>({
+  handTypedRoute<{ fecha: string }, NoInput, { locationId?: string } | undefined>({
     method: 'post',
     path: '/dialisis/agenda/{fecha}/generacion',
     tag: TAG,
@@ -80,7 +80,7 @@ export const scheduleSessionRoutes: RouteDecl[] = [
       }
     },
   }),
-  route<NoInput, NoInput, ExtraSessionInput>({
+  handTypedRoute<NoInput, NoInput, ExtraSessionInput>({
     method: 'post',
     path: '/dialisis/sesiones',
     tag: TAG,
@@ -100,7 +100,7 @@ export const scheduleSessionRoutes: RouteDecl[] = [
     handle: (input, ctx) =>
       withFieldPointers(async () => slotAnswer((await requestExtraSession(ctx.services, commandCtx(ctx), input.body)).session, 201)),
   }),
-  route<IdParams, NoInput, { reason: string }>({
+  handTypedRoute<IdParams, NoInput, { reason: string }>({
     method: 'post',
     path: '/dialisis/sesiones/{id}/cancelacion',
     tag: TAG,
@@ -120,7 +120,7 @@ export const scheduleSessionRoutes: RouteDecl[] = [
         ),
       ),
   }),
-  route<IdParams, NoInput, { note?: string } | undefined>({
+  handTypedRoute<IdParams, NoInput, { note?: string } | undefined>({
     method: 'post',
     path: '/dialisis/sesiones/{id}/inasistencia',
     tag: TAG,
@@ -137,7 +137,7 @@ export const scheduleSessionRoutes: RouteDecl[] = [
         return slotAnswer(await endSessionSlot(ctx.services, commandCtx(ctx), input.params.id, command));
       }),
   }),
-  route<IdParams, { date: string; minPosition?: string }>({
+  handTypedRoute<IdParams, { date: string; minPosition?: string }>({
     method: 'get',
     path: '/dialisis/turnos/{id}/ocupacion',
     legacyQuery: ['fecha'],

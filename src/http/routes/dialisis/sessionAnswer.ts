@@ -191,7 +191,7 @@ export const SessionView: JsonSchema = obj(
 
 /** The session after a write, with its clinical values (see recordAnswer); a 201 points at it. */
 const sessionRecord: RecordAnswerModel<SessionDoc> = {
-  afterWrite: sessionAfterWrite,
+  latest: sessionAfterWrite,
   view: (doc, scope) => sessionWithClinical(scope, doc),
   location: (id) => `/dialisis/sesiones/${id}`,
 };

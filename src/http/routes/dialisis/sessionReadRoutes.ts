@@ -3,7 +3,7 @@ import { minPositionQueryProperty, pageOf, pageQueryProperties, problem } from '
 import { awaitMinPosition } from '../../readYourWrites.js';
 import { etagOf } from '../../recordHeaders.js';
 import { historyRoute } from '../../recordHistoryAnswer.js';
-import { route, type RouteDecl } from '../../routeTypes.js';
+import { handTypedRoute, type RouteDecl } from '../../routeTypes.js';
 import { SESSION_KINDS, SESSION_STATUSES } from '../../../commands/dialisis/session/sessionEvents.js';
 import { SESSIONS_PROJECTION } from '../../../projections/dialisis/sessionsProjection.js';
 import { patientOr404 } from '../../../queries/pacientes/readModel.js';
@@ -80,7 +80,7 @@ const BoardView = obj({
 type BoardQuery = MinPositionQuery & { date: string; locationId?: string; shiftId?: string };
 
 export const sessionReadRoutes: RouteDecl[] = [
-  route<IdParams, MinPositionQuery>({
+  handTypedRoute<IdParams, MinPositionQuery>({
     method: 'get',
     path: '/dialisis/sesiones/{id}',
     tag: TAG,
@@ -98,7 +98,7 @@ export const sessionReadRoutes: RouteDecl[] = [
       return { status: 200, body: await sessionWithClinical(scope, doc), headers: { ETag: etagOf(doc.revision) } };
     },
   }),
-  route<NoInput, BoardQuery>({
+  handTypedRoute<NoInput, BoardQuery>({
     method: 'get',
     path: '/dialisis/agenda',
     legacyQuery: ['fecha', 'sedeId', 'turnoId'],
@@ -125,7 +125,7 @@ export const sessionReadRoutes: RouteDecl[] = [
       return { status: 200, body: board };
     },
   }),
-  route<{ patientId: string }, MinPositionQuery & PatientSessionsQuery & { from?: string; to?: string }>({
+  handTypedRoute<{ patientId: string }, MinPositionQuery & PatientSessionsQuery & { from?: string; to?: string }>({
     method: 'get',
     path: '/dialisis/pacientes/{patientId}/sesiones',
     legacyQuery: ['desde', 'hasta'],

@@ -3,7 +3,7 @@
 // (step-up code), amendments and addenda. Each answers the whole session as recorded.
 import { problem } from '../../commonSchemas.js';
 import { ifMatchHeader, ifMatchRevision } from '../../recordHeaders.js';
-import { route, type HttpResult, type RequestContext, type ResponseDecl, type RouteDecl } from '../../routeTypes.js';
+import { handTypedRoute, type HttpResult, type RequestContext, type ResponseDecl, type RouteDecl } from '../../routeTypes.js';
 import type { CommandContext } from '../../../commands/handleCommand.js';
 import type { AppServices } from '../../../services.js';
 import type { AmendableBlock } from '../../../commands/dialisis/session/sessionEvents.js';
@@ -70,7 +70,7 @@ export function sessionActionRoute<B>(decl: {
   write: Write<B>;
 }): RouteDecl {
   const required = decl.ifMatchRequired === true;
-  return route<IdParams, NoInput, B>({
+  return handTypedRoute<IdParams, NoInput, B>({
     method: 'post',
     path: `/dialisis/sesiones/{id}/${decl.path}`,
     tag: 'Dialisis',

@@ -2,7 +2,7 @@
 import { minPositionQueryProperty, problem } from '../../commonSchemas.js';
 import { LIMITS } from '../../../limits.js';
 import { awaitMinPosition } from '../../readYourWrites.js';
-import { route, type RouteDecl } from '../../routeTypes.js';
+import { handTypedRoute, type RouteDecl } from '../../routeTypes.js';
 import { SESSIONS_PROJECTION } from '../../../projections/dialisis/sessionsProjection.js';
 import { sessionOr404 } from '../../../queries/dialisis/sessions.js';
 import { sessionSheetOf } from '../../../queries/dialisis/sessionSheetData.js';
@@ -10,7 +10,7 @@ import { IdSchema } from '../shared/fieldSchemas.js';
 import { tenantCtx, type MinPositionQuery } from '../shared/recordSupport.js';
 import { READ, TAG } from './permissions.js';
 
-export const sheetRoute: RouteDecl = route<{ id: string }, MinPositionQuery>({
+export const sheetRoute: RouteDecl = handTypedRoute<{ id: string }, MinPositionQuery>({
   method: 'get',
   path: '/dialisis/sesiones/{id}/hoja',
   tag: TAG,

@@ -1,6 +1,6 @@
 // /empresas: the platform registers, lists, suspends and reactivates companies; /empresas/actual: a company admin
 // reads and corrects their own company and switches its optional modules.
-import { route, type RouteDecl, type TenantRequestContext } from '../../routeTypes.js';
+import { handTypedRoute, type RouteDecl, type TenantRequestContext } from '../../routeTypes.js';
 import { minPositionQueryProperty, pageQueryProperties, problem } from '../../commonSchemas.js';
 import { awaitMinPosition } from '../../readYourWrites.js';
 import { etagOf, ifMatchHeader, ifMatchRevision, writeHeaders } from '../../recordHeaders.js';
@@ -55,7 +55,7 @@ async function companyAnswer(
 }
 
 function statusRoute(path: string, type: 'SuspendCompany' | 'ReactivateCompany', summary: string): RouteDecl {
-  return route<{ id: string }, NoInput, { reason: string }>({
+  return handTypedRoute<{ id: string }, NoInput, { reason: string }>({
     method: 'post',
     path,
     tag: TAG,
@@ -77,7 +77,7 @@ function statusRoute(path: string, type: 'SuspendCompany' | 'ReactivateCompany',
 
 // /empresas/actual first: the router must not take 'actual' for a company id.
 export const companyRoutes: RouteDecl[] = [
-  route<NoInput, { minPosition?: string }>({
+  handTypedRoute<NoInput, { minPosition?: string }>({
     method: 'get',
     path: '/empresas/actual',
     tag: TAG,
@@ -92,7 +92,7 @@ export const companyRoutes: RouteDecl[] = [
       return { status: 200, body: companyView(doc), headers: { ETag: etagOf(doc.revision) } };
     },
   }),
-  route<NoInput, NoInput, Partial<CompanyProfile> & { reason: string }>({
+  handTypedRoute<NoInput, NoInput, Partial<CompanyProfile> & { reason: string }>({
     method: 'patch',
     path: '/empresas/actual',
     tag: TAG,
@@ -121,7 +121,7 @@ export const companyRoutes: RouteDecl[] = [
       return companyAnswer(ctx, tenantOf(ctx), result.position);
     },
   }),
-  route<NoInput, NoInput, { modules: string[]; reason: string }>({
+  handTypedRoute<NoInput, NoInput, { modules: string[]; reason: string }>({
     method: 'put',
     path: '/empresas/actual/modulos',
     tag: TAG,
@@ -139,7 +139,7 @@ export const companyRoutes: RouteDecl[] = [
       return companyAnswer(ctx, tenantOf(ctx), result.position);
     },
   }),
-  route<NoInput, NoInput, RegisterInput>({
+  handTypedRoute<NoInput, NoInput, RegisterInput>({
     method: 'post',
     path: '/empresas',
     tag: TAG,
@@ -179,7 +179,7 @@ export const companyRoutes: RouteDecl[] = [
       };
     },
   }),
-  route<NoInput, { limit: number; cursor?: string; status?: 'activa' | 'suspendida'; minPosition?: string }>({
+  handTypedRoute<NoInput, { limit: number; cursor?: string; status?: 'activa' | 'suspendida'; minPosition?: string }>({
     method: 'get',
     path: '/empresas',
     legacyQuery: ['estado'],
@@ -201,7 +201,7 @@ export const companyRoutes: RouteDecl[] = [
       };
     },
   }),
-  route<{ id: string }>({
+  handTypedRoute<{ id: string }>({
     method: 'get',
     path: '/empresas/{id}',
     tag: TAG,
@@ -214,7 +214,7 @@ export const companyRoutes: RouteDecl[] = [
       return { status: 200, body: companyView(doc), headers: { ETag: etagOf(doc.revision) } };
     },
   }),
-  route<{ id: string }, NoInput, { admin: FirstAdmin; reason: string }>({
+  handTypedRoute<{ id: string }, NoInput, { admin: FirstAdmin; reason: string }>({
     method: 'post',
     path: '/empresas/{id}/administradores',
     tag: TAG,

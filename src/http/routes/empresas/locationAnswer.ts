@@ -18,7 +18,7 @@ export const optionalIfMatch = { 'If-Match': ifMatchHeader(false) };
 export const writeResponses = { 404: locationNotFound404, 409: conflict409, 412: precondition412 };
 
 /** The location as the read model has it after the write, with its ETag and position (and what the write created). */
-const locationRecord = { afterWrite: locationAfterWrite, view: locationView, location: (id: string) => `${BASE}/${id}` };
+const locationRecord = { latest: locationAfterWrite, view: locationView, location: (id: string) => `${BASE}/${id}` };
 export const locationAnswer = (
   ctx: RequestContext,
   locationId: string,

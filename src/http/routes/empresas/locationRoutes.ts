@@ -3,7 +3,7 @@ import { historyRoute } from '../../recordHistoryAnswer.js';
 import { minPositionQueryProperty, pageOf, pageQueryProperties } from '../../commonSchemas.js';
 import { awaitMinPosition } from '../../readYourWrites.js';
 import { etagOf, ifMatchHeader, ifMatchRevision } from '../../recordHeaders.js';
-import { route, type RouteDecl } from '../../routeTypes.js';
+import { handTypedRoute, type RouteDecl } from '../../routeTypes.js';
 import type { LocationAddress, LocationPatch } from '../../../commands/empresas/locationEvents.js';
 import { correctLocation, locationCommand, openLocation } from '../../../commands/empresas/locationWrites.js';
 import { EMPRESAS_PROJECTION } from '../../../projections/empresas/empresasProjection.js';
@@ -30,7 +30,7 @@ import { BASE, locationAnswer, optionalIfMatch, writeResponses, type LocationIdP
 const minPositionOnly = { type: 'object', additionalProperties: false, properties: { ...minPositionQueryProperty } };
 
 export const locationRoutes: RouteDecl[] = [
-  route<NoInput, LocationListQuery & MinPositionQuery>({
+  handTypedRoute<NoInput, LocationListQuery & MinPositionQuery>({
     method: 'get',
     path: BASE,
     tag: TAG,
@@ -48,7 +48,7 @@ export const locationRoutes: RouteDecl[] = [
       return { status: 200, body: await listLocations(tenantCtx(ctx), input.query) };
     },
   }),
-  route<NoInput, NoInput, { name: string; address?: LocationAddress; registryCode?: string }>({
+  handTypedRoute<NoInput, NoInput, { name: string; address?: LocationAddress; registryCode?: string }>({
     method: 'post',
     path: BASE,
     tag: TAG,
@@ -66,7 +66,7 @@ export const locationRoutes: RouteDecl[] = [
         return locationAnswer(ctx, locationId, result, 201);
       }),
   }),
-  route<LocationIdParams, MinPositionQuery>({
+  handTypedRoute<LocationIdParams, MinPositionQuery>({
     method: 'get',
     path: `${BASE}/{sedeId}`,
     tag: TAG,
@@ -82,7 +82,7 @@ export const locationRoutes: RouteDecl[] = [
       return { status: 200, body: locationView(doc), headers: { ETag: etagOf(doc.revision) } };
     },
   }),
-  route<LocationIdParams, NoInput, LocationPatch & { reason?: string }>({
+  handTypedRoute<LocationIdParams, NoInput, LocationPatch & { reason?: string }>({
     method: 'patch',
     path: `${BASE}/{sedeId}`,
     tag: TAG,
@@ -105,7 +105,7 @@ export const locationRoutes: RouteDecl[] = [
         return locationAnswer(ctx, input.params.sedeId, result, 200);
       }),
   }),
-  route<LocationIdParams, NoInput, Reason>({
+  handTypedRoute<LocationIdParams, NoInput, Reason>({
     method: 'post',
     path: `${BASE}/{sedeId}/cierre`,
     tag: TAG,

@@ -2,7 +2,7 @@
 import { minPositionQueryProperty, pageOf, pageQueryProperties } from '../../commonSchemas.js';
 import { awaitMinPosition } from '../../readYourWrites.js';
 import { etagOf, ifMatchHeader, ifMatchRevision, writeHeaders } from '../../recordHeaders.js';
-import { route, type HttpResult, type RequestContext, type RouteDecl } from '../../routeTypes.js';
+import { handTypedRoute, type HttpResult, type RequestContext, type RouteDecl } from '../../routeTypes.js';
 import type { CommandResult } from '../../../commands/handleCommand.js';
 import { changePolicy } from '../../../commands/empresas/policyWrites.js';
 import type { ChangePolicyData } from '../../../commands/empresas/policyDecider.js';
@@ -49,7 +49,7 @@ async function changeAnswer(ctx: RequestContext, result: CommandResult<unknown>)
 }
 
 export const policyRoutes: RouteDecl[] = [
-  route<NoInput, MinPositionQuery>({
+  handTypedRoute<NoInput, MinPositionQuery>({
     method: 'get',
     path: PATH,
     tag: TAG,
@@ -67,7 +67,7 @@ export const policyRoutes: RouteDecl[] = [
       return { status: 200, body, headers: { ETag: etagOf(body.revision) } };
     },
   }),
-  route<NoInput, NoInput, ChangePolicyData>({
+  handTypedRoute<NoInput, NoInput, ChangePolicyData>({
     method: 'put',
     path: PATH,
     tag: TAG,
@@ -93,7 +93,7 @@ export const policyRoutes: RouteDecl[] = [
         return changeAnswer(ctx, result);
       }),
   }),
-  route<NoInput, PageQuery>({
+  handTypedRoute<NoInput, PageQuery>({
     method: 'get',
     path: `${PATH}/historial`,
     tag: TAG,

@@ -1,6 +1,6 @@
 // /empresas/actual/sedes/{sedeId}/salas and /puestos: rooms (salas) and dialysis stations (puestos) of a location.
 import { ifMatchRevision } from '../../recordHeaders.js';
-import { route, type RouteDecl } from '../../routeTypes.js';
+import { handTypedRoute, type RouteDecl } from '../../routeTypes.js';
 import type { RoomIsolation } from '../../../commands/empresas/locationEvents.js';
 import { locationCommand, newEntityId } from '../../../commands/empresas/locationWrites.js';
 import { commandCtx, ok, RECORD_HEADERS, withFieldPointers, type NoInput } from '../shared/recordSupport.js';
@@ -28,7 +28,7 @@ import {
 
 /** A station's deactivation or reactivation: same shape, opposite event. */
 const stationStatusRoute = (segment: 'desactivacion' | 'reactivacion', type: 'DeactivateStation' | 'ReactivateStation', summary: string) =>
-  route<StationIdParams, NoInput, Reason>({
+  handTypedRoute<StationIdParams, NoInput, Reason>({
     method: 'post',
     path: `${BASE}/{sedeId}/puestos/{puestoId}/${segment}`,
     tag: TAG,
@@ -51,7 +51,7 @@ const stationStatusRoute = (segment: 'desactivacion' | 'reactivacion', type: 'De
   });
 
 export const roomAndStationRoutes: RouteDecl[] = [
-  route<LocationIdParams, NoInput, { name: string; isolation: RoomIsolation }>({
+  handTypedRoute<LocationIdParams, NoInput, { name: string; isolation: RoomIsolation }>({
     method: 'post',
     path: `${BASE}/{sedeId}/salas`,
     tag: TAG,
@@ -76,7 +76,7 @@ export const roomAndStationRoutes: RouteDecl[] = [
         return locationAnswer(ctx, input.params.sedeId, result, 201, roomId);
       }),
   }),
-  route<RoomIdParams, NoInput, { name: string; reason?: string }>({
+  handTypedRoute<RoomIdParams, NoInput, { name: string; reason?: string }>({
     method: 'patch',
     path: `${BASE}/{sedeId}/salas/{salaId}`,
     tag: TAG,
@@ -96,7 +96,7 @@ export const roomAndStationRoutes: RouteDecl[] = [
         return locationAnswer(ctx, sedeId, result, 200);
       }),
   }),
-  route<LocationIdParams, NoInput, { code: string; roomId: string }>({
+  handTypedRoute<LocationIdParams, NoInput, { code: string; roomId: string }>({
     method: 'post',
     path: `${BASE}/{sedeId}/puestos`,
     tag: TAG,

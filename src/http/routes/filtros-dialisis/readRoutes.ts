@@ -4,7 +4,7 @@ import { minPositionQueryProperty, pageOf, pageQueryProperties } from '../../com
 import { awaitMinPosition } from '../../readYourWrites.js';
 import { etagOf } from '../../recordHeaders.js';
 import { historyRoute } from '../../recordHistoryAnswer.js';
-import { route, type RouteDecl } from '../../routeTypes.js';
+import { handTypedRoute, type RouteDecl } from '../../routeTypes.js';
 import { FILTROS_PROJECTION } from '../../../projections/filtros-dialisis/filtrosProjection.js';
 import { DIALYZER_STATUSES, dialyzerView } from '../../../projections/filtros-dialisis/dialyzerDoc.js';
 import { DIALYZER_CATEGORY, dialyzerOr404, listDialyzers } from '../../../queries/filtros-dialisis/dialyzers.js';
@@ -35,7 +35,7 @@ type PatientQuery = MinPositionQuery & { patientId: string };
 type ListQuery = PageQuery & { patientId?: string; status?: (typeof DIALYZER_STATUSES)[number] };
 
 export const readRoutes: RouteDecl[] = [
-  route<NoInput, ListQuery>({
+  handTypedRoute<NoInput, ListQuery>({
     method: 'get',
     path: '/filtros-dialisis',
     legacyQuery: ['pacienteId', 'estado'],
@@ -56,7 +56,7 @@ export const readRoutes: RouteDecl[] = [
       return { status: 200, body: await listDialyzers(tenantCtx(ctx), { patientId: patientId, status: status, limit, cursor }) };
     },
   }),
-  route<NoInput, PatientQuery>({
+  handTypedRoute<NoInput, PatientQuery>({
     method: 'get',
     path: '/filtros-dialisis/listos',
     legacyQuery: ['pacienteId'],
@@ -73,7 +73,7 @@ export const readRoutes: RouteDecl[] = [
       return { status: 200, body: await readyForPatient(tenantCtx(ctx), input.query.patientId, at) };
     },
   }),
-  route<NoInput, MinPositionQuery>({
+  handTypedRoute<NoInput, MinPositionQuery>({
     method: 'get',
     path: '/filtros-dialisis/alertas',
     tag: TAG,
@@ -88,7 +88,7 @@ export const readRoutes: RouteDecl[] = [
       return { status: 200, body: await dialyzerAlerts(tenantCtx(ctx)) };
     },
   }),
-  route<IdParams, MinPositionQuery>({
+  handTypedRoute<IdParams, MinPositionQuery>({
     method: 'get',
     path: '/filtros-dialisis/{id}',
     tag: TAG,
@@ -105,7 +105,7 @@ export const readRoutes: RouteDecl[] = [
       return { status: 200, body: dialyzerView(doc), headers: { ETag: etagOf(doc.revision) } };
     },
   }),
-  route<IdParams, PatientQuery>({
+  handTypedRoute<IdParams, PatientQuery>({
     method: 'get',
     path: '/filtros-dialisis/{id}/aptitud',
     legacyQuery: ['pacienteId'],
@@ -123,7 +123,7 @@ export const readRoutes: RouteDecl[] = [
       return { status: 200, body: await readyForUse(tenantCtx(ctx), input.params.id, input.query.patientId, at) };
     },
   }),
-  route<IdParams, MinPositionQuery>({
+  handTypedRoute<IdParams, MinPositionQuery>({
     method: 'get',
     path: '/filtros-dialisis/{id}/etiqueta',
     tag: TAG,

@@ -2,7 +2,7 @@
 import { recordAnswer } from '../../recordAnswer.js';
 import { problem } from '../../commonSchemas.js';
 import { ifMatchHeader, ifMatchRevision } from '../../recordHeaders.js';
-import { route, type HttpResult, type RequestContext, type RouteDecl } from '../../routeTypes.js';
+import { handTypedRoute, type HttpResult, type RequestContext, type RouteDecl } from '../../routeTypes.js';
 import type { CommandContext, CommandResult } from '../../../commands/handleCommand.js';
 import type { AppServices } from '../../../services.js';
 import type { DialyzerFields } from '../../../commands/filtros-dialisis/dialyzerEvents.js';
@@ -26,7 +26,7 @@ export const notFound404 = problem("No such dialyzer in the selected company (an
 const invalid422 = problem('A field broke a rule (errors[] names it), e.g. a patient that is not of this company');
 
 /** The dialyzer after a write (see recordAnswer); a 201 points at it. */
-const dialyzerRecord = { afterWrite: dialyzerAfterWrite, view: dialyzerView, location: (id: string) => `/filtros-dialisis/${id}` };
+const dialyzerRecord = { latest: dialyzerAfterWrite, view: dialyzerView, location: (id: string) => `/filtros-dialisis/${id}` };
 export const dialyzerAnswer = (ctx: RequestContext, id: string, result: CommandResult<unknown>, status: number): Promise<HttpResult> =>
   recordAnswer(ctx, dialyzerRecord, id, result, status);
 
@@ -45,7 +45,7 @@ function actionRoute<B>(decl: {
   body: Record<string, unknown>;
   write: Write<B>;
 }): RouteDecl {
-  return route<IdParams, NoInput, B>({
+  return handTypedRoute<IdParams, NoInput, B>({
     method: 'post',
     path: `/filtros-dialisis/{id}/${decl.path}`,
     tag: TAG,
@@ -67,7 +67,7 @@ function actionRoute<B>(decl: {
 }
 
 export const writeRoutes: RouteDecl[] = [
-  route<NoInput, NoInput, DialyzerFields>({
+  handTypedRoute<NoInput, NoInput, DialyzerFields>({
     method: 'post',
     path: '/filtros-dialisis',
     tag: TAG,

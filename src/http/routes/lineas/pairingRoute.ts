@@ -1,6 +1,6 @@
 // POST /lineas-arteriales/{id}/emparejamiento: pairs an arterial line with a venous line of the same patient.
 import { ifMatchHeader, ifMatchRevision } from '../../recordHeaders.js';
-import { route, type RouteDecl } from '../../routeTypes.js';
+import { handTypedRoute, type RouteDecl } from '../../routeTypes.js';
 import { pairBloodlines } from '../../../commands/lineas/bloodlineWrites.js';
 import { forbidden } from '../../../problems.js';
 
@@ -10,7 +10,7 @@ import { lineAnswer, notFound404, Params, type IdParams, type LineGroupConfig } 
 import { LineView, PairBody } from './schemas.js';
 
 export const pairingRoute = (c: LineGroupConfig): RouteDecl =>
-  route<IdParams, NoInput, { venosaId: string }>({
+  handTypedRoute<IdParams, NoInput, { venosaId: string }>({
     method: 'post',
     path: `${c.base}/{id}/emparejamiento`,
     tag: c.tag,

@@ -5,7 +5,7 @@ import { minPositionQueryProperty, pageOf, pageQueryProperties, problem } from '
 import { awaitMinPosition } from '../../readYourWrites.js';
 import { etagOf, ifMatchHeader, ifMatchRevision } from '../../recordHeaders.js';
 import { historyRoute } from '../../recordHistoryAnswer.js';
-import { route, type HttpResult, type JsonSchema, type RequestContext, type RouteDecl } from '../../routeTypes.js';
+import { handTypedRoute, type HttpResult, type JsonSchema, type RequestContext, type RouteDecl } from '../../routeTypes.js';
 import type { CommandResult } from '../../../commands/handleCommand.js';
 import {
   LINE_STATUSES,
@@ -80,7 +80,7 @@ export const lineAnswer = (
   recordAnswer(
     ctx,
     {
-      afterWrite: (scope, lineId, written) => bloodlineAfterWrite(scope, c.lineType, lineId, written),
+      latest: (scope, lineId, written) => bloodlineAfterWrite(scope, c.lineType, lineId, written),
       view: bloodlineView,
       location: (lineId) => `${c.base}/${lineId}`,
     },
@@ -92,7 +92,7 @@ export const lineAnswer = (
 type Step<B> = (ctx: RequestContext, id: string, body: B, ifMatch: number | null) => Promise<CommandResult<unknown>>;
 
 function stepRoute<B>(c: LineGroupConfig, path: string, summary: string, description: string, body: JsonSchema, step: Step<B>): RouteDecl {
-  return route<IdParams, NoInput, B>({
+  return handTypedRoute<IdParams, NoInput, B>({
     method: 'post',
     path: `${c.base}/{id}/${path}`,
     tag: c.tag,
@@ -116,7 +116,7 @@ function stepRoute<B>(c: LineGroupConfig, path: string, summary: string, descrip
 export function lineRoutes(c: LineGroupConfig): RouteDecl[] {
   const { lineType } = c;
   return [
-    route<NoInput, NoInput, LineFields>({
+    handTypedRoute<NoInput, NoInput, LineFields>({
       method: 'post',
       path: c.base,
       tag: c.tag,
@@ -134,7 +134,7 @@ export function lineRoutes(c: LineGroupConfig): RouteDecl[] {
           return lineAnswer(ctx, c, lineId, result, 201);
         }),
     }),
-    route<NoInput, BloodlineListQuery & MinPositionQuery>({
+    handTypedRoute<NoInput, BloodlineListQuery & MinPositionQuery>({
       method: 'get',
       path: c.base,
       tag: c.tag,
@@ -153,7 +153,7 @@ export function lineRoutes(c: LineGroupConfig): RouteDecl[] {
         return { status: 200, body: await listBloodlines(tenantCtx(ctx), lineType, input.query) };
       },
     }),
-    route<NoInput, { patientId: string } & MinPositionQuery>({
+    handTypedRoute<NoInput, { patientId: string } & MinPositionQuery>({
       method: 'get',
       path: `${c.base}/listas`,
       legacyQuery: ['pacienteId'],
@@ -175,7 +175,7 @@ export function lineRoutes(c: LineGroupConfig): RouteDecl[] {
         return { status: 200, body: await readyBloodlines(tenantCtx(ctx), lineType, input.query.patientId) };
       },
     }),
-    route<NoInput, PageQuery & { margin?: number }>({
+    handTypedRoute<NoInput, PageQuery & { margin?: number }>({
       method: 'get',
       path: `${c.base}/cerca-del-maximo`,
       legacyQuery: ['margen'],
@@ -201,7 +201,7 @@ export function lineRoutes(c: LineGroupConfig): RouteDecl[] {
         return { status: 200, body: await bloodlinesNearMaximum(tenantCtx(ctx), lineType, query) };
       },
     }),
-    route<IdParams, MinPositionQuery>({
+    handTypedRoute<IdParams, MinPositionQuery>({
       method: 'get',
       path: `${c.base}/{id}`,
       tag: c.tag,

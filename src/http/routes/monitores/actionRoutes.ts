@@ -1,7 +1,7 @@
 // /monitores/{id}/...: what happens to a machine (use, disinfection, calibration, maintenance, faults, retirement).
 // Each answers the machine with its derived status; If-Match is optional (412 when sent and stale).
 import { ifMatchHeader, ifMatchRevision } from '../../recordHeaders.js';
-import { route, type JsonSchema, type RequestContext, type RouteDecl } from '../../routeTypes.js';
+import { handTypedRoute, type JsonSchema, type RequestContext, type RouteDecl } from '../../routeTypes.js';
 import type { CommandContext, CommandResult } from '../../../commands/handleCommand.js';
 import { newId } from '../../../commands/eventIds.js';
 import type { MachineCommand } from '../../../commands/monitores/machineEvents.js';
@@ -45,7 +45,7 @@ const TicketParams = {
 };
 
 function actionRoute(path: string, summary: string, body: JsonSchema | null, run: Run, description?: string): RouteDecl {
-  return route<Params, NoInput, Body>({
+  return handTypedRoute<Params, NoInput, Body>({
     method: 'post',
     path: `/monitores/{id}/${path}`,
     tag: TAG,

@@ -3,7 +3,7 @@ import { minPositionQueryProperty, pageOf, pageQueryProperties } from '../../com
 import { awaitMinPosition } from '../../readYourWrites.js';
 import { etagOf, ifMatchHeader, ifMatchRevision } from '../../recordHeaders.js';
 import { historyRoute } from '../../recordHistoryAnswer.js';
-import { route, type RouteDecl } from '../../routeTypes.js';
+import { handTypedRoute, type RouteDecl } from '../../routeTypes.js';
 import { ProblemError } from '../../../problems.js';
 import { MACHINE_STATUSES, type MachineFields, type MachinePatch } from '../../../commands/monitores/machineEvents.js';
 import { correctMachine, registerMachine } from '../../../commands/monitores/machineWrites.js';
@@ -38,7 +38,7 @@ import { machineAnswer, mustBeStation, notFound404, Params, type IdParams } from
 const minPositionOnly = { type: 'object', additionalProperties: false, properties: { ...minPositionQueryProperty } };
 
 export const machineRoutes: RouteDecl[] = [
-  route<NoInput, NoInput, MachineFields>({
+  handTypedRoute<NoInput, NoInput, MachineFields>({
     method: 'post',
     path: '/monitores',
     tag: TAG,
@@ -58,7 +58,7 @@ export const machineRoutes: RouteDecl[] = [
         return machineAnswer(ctx, machineId, result, 201);
       }),
   }),
-  route<NoInput, MachineListQuery & MinPositionQuery>({
+  handTypedRoute<NoInput, MachineListQuery & MinPositionQuery>({
     method: 'get',
     path: '/monitores',
     legacyQuery: ['estado', 'pmVenceEnDias'],
@@ -86,7 +86,7 @@ export const machineRoutes: RouteDecl[] = [
       return { status: 200, body: await listMachines(tenantCtx(ctx), input.query) };
     },
   }),
-  route<IdParams, MinPositionQuery>({
+  handTypedRoute<IdParams, MinPositionQuery>({
     method: 'get',
     path: '/monitores/{id}',
     tag: TAG,
@@ -103,7 +103,7 @@ export const machineRoutes: RouteDecl[] = [
       return { status: 200, body: await machineWithMaintenance(tenantCtx(ctx), doc), headers: { ETag: etagOf(doc.revision) } };
     },
   }),
-  route<IdParams, NoInput, MachinePatch & { reason: string }>({
+  handTypedRoute<IdParams, NoInput, MachinePatch & { reason: string }>({
     method: 'patch',
     path: '/monitores/{id}',
     tag: TAG,
@@ -136,7 +136,7 @@ export const machineRoutes: RouteDecl[] = [
         return machineAnswer(ctx, input.params.id, result);
       }),
   }),
-  route<IdParams, { patientId: string }>({
+  handTypedRoute<IdParams, { patientId: string }>({
     method: 'get',
     path: '/monitores/{id}/puede-iniciar',
     legacyQuery: ['pacienteId'],

@@ -17,7 +17,7 @@ export const notFound404 = problem("No such machine in the selected company (ano
 
 /** The machine after a write, with its maintenance status (see recordAnswer). */
 const machineRecord = {
-  afterWrite: machineAfterWrite,
+  latest: machineAfterWrite,
   view: (doc: MachineDoc, scope: TenantScope) => machineWithMaintenance(scope, doc),
   location: (id: string) => `/monitores/${id}`,
 };

@@ -2,7 +2,7 @@
 // Each answers the patient as it now is, with its new ETag; If-Match is optional (412 when it does not match).
 import { mustBeCompanyClients } from './coverageClients.js';
 import { ifMatchHeader, ifMatchRevision } from '../../recordHeaders.js';
-import { route, type HttpResult, type RequestContext, type RouteDecl, type RouteInput } from '../../routeTypes.js';
+import { handTypedRoute, type HttpResult, type RequestContext, type RouteDecl, type RouteInput } from '../../routeTypes.js';
 import { newId, uuidV5 } from '../../../commands/eventIds.js';
 import type {
   ChangePatientStatusData,
@@ -55,7 +55,7 @@ function clinicalRoute<B, P extends PatientIdParams = PatientIdParams>(
   run: Run<P, B>,
   extra: Partial<RouteDecl<P, NoInput, B>> = {},
 ): RouteDecl {
-  return route<P, NoInput, B>({
+  return handTypedRoute<P, NoInput, B>({
     method: 'post',
     path: `/pacientes/{id}${path}`,
     tag: TAG,

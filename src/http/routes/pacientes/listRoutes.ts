@@ -2,7 +2,7 @@
 // accesses), oldest first, page by page. The patient record itself keeps only the latest of each (LIMITS.patientRecord).
 import { minPositionQueryProperty, pageOf, pageQueryProperties } from '../../commonSchemas.js';
 import { awaitMinPosition } from '../../readYourWrites.js';
-import { route, type RouteDecl } from '../../routeTypes.js';
+import { handTypedRoute, type RouteDecl } from '../../routeTypes.js';
 import { PACIENTES_PROJECTION } from '../../../projections/pacientes/pacientesProjection.js';
 import { PATIENT_LISTS, type PatientList } from '../../../projections/pacientes/patientEntries.js';
 import { patientListPage } from '../../../queries/pacientes/patientLists.js';
@@ -29,7 +29,7 @@ const SUMMARIES: Record<PatientList, string> = {
 };
 
 const listRoute = (list: PatientList): RouteDecl =>
-  route<PatientIdParams, PageQuery>({
+  handTypedRoute<PatientIdParams, PageQuery>({
     method: 'get',
     path: `/pacientes/{id}${PATIENT_LIST_PATHS[list]}`,
     tag: TAG,

@@ -3,7 +3,7 @@ import { minPositionQueryProperty, pageOf, pageQueryProperties } from '../../com
 import { awaitMinPosition } from '../../readYourWrites.js';
 import { etagOf, ifMatchHeader, ifMatchRevision } from '../../recordHeaders.js';
 import { notFoundProblem } from '../../../problems.js';
-import { route, type RouteDecl } from '../../routeTypes.js';
+import { handTypedRoute, type RouteDecl } from '../../routeTypes.js';
 import type { NoteContent, NoteContentPatch } from '../../../commands/pacientes/nursingNote.js';
 import { noteView } from '../../../projections/pacientes/noteDoc.js';
 import { amendNote, recordNote } from '../../../commands/pacientes/noteWrites.js';
@@ -73,7 +73,7 @@ type AmendNoteInput = Omit<NoteContentPatch, 'noteType' | 'occurredAt'> &
 const noteNotFound = () => notFoundProblem('Nursing note not found');
 
 export const noteRoutes: RouteDecl[] = [
-  route<PatientIdParams, NoInput, RecordNoteInput>({
+  handTypedRoute<PatientIdParams, NoInput, RecordNoteInput>({
     method: 'post',
     path: '/pacientes/{id}/notas',
     tag: TAG,
@@ -92,7 +92,7 @@ export const noteRoutes: RouteDecl[] = [
         return noteAnswer(ctx, noteId, result, 201, `/pacientes/${id}/notas/${noteId}`);
       }),
   }),
-  route<PatientIdParams, PageQuery>({
+  handTypedRoute<PatientIdParams, PageQuery>({
     method: 'get',
     path: '/pacientes/{id}/notas',
     tag: TAG,
@@ -114,7 +114,7 @@ export const noteRoutes: RouteDecl[] = [
       return { status: 200, body: await listNotes(tenantCtx(ctx), input.params.id, input.query.limit, input.query.cursor) };
     },
   }),
-  route<NoteIdParams, MinPositionQuery>({
+  handTypedRoute<NoteIdParams, MinPositionQuery>({
     method: 'get',
     path: '/pacientes/{id}/notas/{noteId}',
     tag: TAG,
@@ -132,7 +132,7 @@ export const noteRoutes: RouteDecl[] = [
       return { status: 200, body: noteView(doc, await latestVersions(tenantCtx(ctx), doc)), headers: { ETag: etagOf(doc.revision) } };
     },
   }),
-  route<NoteIdParams, PageQuery>({
+  handTypedRoute<NoteIdParams, PageQuery>({
     method: 'get',
     path: '/pacientes/{id}/notas/{noteId}/versiones',
     tag: TAG,
@@ -155,7 +155,7 @@ export const noteRoutes: RouteDecl[] = [
       return { status: 200, body: await versionPage(tenantCtx(ctx), doc, input.query.limit, input.query.cursor) };
     },
   }),
-  route<NoteIdParams, NoInput, AmendNoteInput>({
+  handTypedRoute<NoteIdParams, NoInput, AmendNoteInput>({
     method: 'post',
     path: '/pacientes/{id}/notas/{noteId}/enmiendas',
     tag: TAG,

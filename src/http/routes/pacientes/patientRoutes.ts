@@ -3,7 +3,7 @@ import { mustBeCompanyClients } from './coverageClients.js';
 import { minPositionQueryProperty, pageOf, pageQueryProperties } from '../../commonSchemas.js';
 import { awaitMinPosition } from '../../readYourWrites.js';
 import { etagOf, ifMatchHeader, ifMatchRevision } from '../../recordHeaders.js';
-import { route, type RouteDecl } from '../../routeTypes.js';
+import { handTypedRoute, type RouteDecl } from '../../routeTypes.js';
 import { PATIENT_STATUSES } from '../../../commands/pacientes/patientTypes.js';
 import type { RegisterPatientData } from '../../../commands/pacientes/patientCommands.js';
 import type { AllergyEntry, CorrectableField, CoverageEntry, PatientDemographics } from '../../../commands/pacientes/patientTypes.js';
@@ -69,7 +69,7 @@ function withEntryIds(body: RegisterPatientInput, key: string | null): RegisterP
 const minPositionOnly = { type: 'object', additionalProperties: false, properties: { ...minPositionQueryProperty } };
 
 export const patientRoutes: RouteDecl[] = [
-  route<NoInput, NoInput, RegisterPatientInput>({
+  handTypedRoute<NoInput, NoInput, RegisterPatientInput>({
     method: 'post',
     path: '/pacientes',
     tag: TAG,
@@ -92,7 +92,7 @@ export const patientRoutes: RouteDecl[] = [
         return patientAnswer(ctx, patientId, result, 201);
       }),
   }),
-  route<NoInput, PatientListQuery & MinPositionQuery>({
+  handTypedRoute<NoInput, PatientListQuery & MinPositionQuery>({
     method: 'get',
     path: '/pacientes',
     tag: TAG,
@@ -123,7 +123,7 @@ export const patientRoutes: RouteDecl[] = [
       return { status: 200, body: await preparedPatientList(tenantCtx(ctx), input.query, prepare) };
     },
   }),
-  route<PatientIdParams, MinPositionQuery>({
+  handTypedRoute<PatientIdParams, MinPositionQuery>({
     method: 'get',
     path: '/pacientes/{id}',
     tag: TAG,
@@ -140,7 +140,7 @@ export const patientRoutes: RouteDecl[] = [
       return { status: 200, body: patientView(doc), headers: { ETag: etagOf(doc.revision) } };
     },
   }),
-  route<PatientIdParams, NoInput, PatientCorrection>({
+  handTypedRoute<PatientIdParams, NoInput, PatientCorrection>({
     method: 'patch',
     path: '/pacientes/{id}',
     tag: TAG,
@@ -170,7 +170,7 @@ export const patientRoutes: RouteDecl[] = [
         return patientAnswer(ctx, input.params.id, result, 200);
       }),
   }),
-  route<PatientIdParams, PageQuery>({
+  handTypedRoute<PatientIdParams, PageQuery>({
     method: 'get',
     path: '/pacientes/{id}/historial',
     tag: TAG,

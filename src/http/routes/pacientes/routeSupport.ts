@@ -51,7 +51,7 @@ export const notFound404 = problem("No such patient in the selected company (ano
  * The answer of a patient write: the patient as the read model now has it, with ETag and position. A 201 (a new
  * patient, or a new entry of one: allergy, coverage, access...) points at the patient record, which lists the entry.
  */
-const patientRecord = { afterWrite: patientAfterWrite, view: patientView, location: (id: string) => `/pacientes/${id}` };
+const patientRecord = { latest: patientAfterWrite, view: patientView, location: (id: string) => `/pacientes/${id}` };
 export const patientAnswer = (
   ctx: RequestContext,
   patientId: string,
@@ -62,7 +62,7 @@ export const patientAnswer = (
 /** The note after a write with its latest versions; a location only where the caller names one. */
 type WrittenNote = { revision: number; _position: NoteDoc['_position']; doc: NoteDoc; versions: NoteVersion[] };
 const noteRecord: RecordAnswerModel<WrittenNote> = {
-  afterWrite: async (scope, noteId, result) => {
+  latest: async (scope, noteId, result) => {
     const { doc, versions } = await noteAfterWrite(scope, noteId, result);
     return { revision: doc.revision, _position: doc._position, doc, versions };
   },

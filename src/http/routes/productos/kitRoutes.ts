@@ -5,7 +5,7 @@ import { minPositionQueryProperty, pageQueryProperties, problem, pageOf } from '
 import { awaitMinPosition } from '../../readYourWrites.js';
 import { etagOf, ifMatchHeader, ifMatchRevision, preconditionRequired, writeHeaders } from '../../recordHeaders.js';
 import { recordHistoryAnswer, RecordHistoryEntrySchema } from '../../recordHistoryAnswer.js';
-import { route, type HttpResult, type JsonSchema, type RequestContext, type RouteDecl } from '../../routeTypes.js';
+import { handTypedRoute, type HttpResult, type JsonSchema, type RequestContext, type RouteDecl } from '../../routeTypes.js';
 import type { KitFields } from '../../../commands/productos/kitEvents.js';
 import { removeSupplyKit, setSupplyKit, supplyKitOf } from '../../../commands/productos/kitWrites.js';
 import { KITS_PROJECTION, type SupplyKitDoc } from '../../../projections/productos/kitProjection.js';
@@ -88,7 +88,7 @@ const PATIENT: Where = {
 
 /** The kit after a write (see recordAnswer); a set kit is always there. */
 const kitRecord: RecordAnswerModel<SupplyKitDoc> = {
-  afterWrite: async (scope, kitId, result) => {
+  latest: async (scope, kitId, result) => {
     const doc = await kitAfterWrite(scope, kitId, result);
     if (!doc) throw new Error('the kit just written is absent');
     return doc;
@@ -101,7 +101,7 @@ const kitAnswer = (ctx: RequestContext, kitId: string, result: WriteOutcome): Pr
 function kitRoutesOf(where: Where): RouteDecl[] {
   const params = where.params ? { params: where.params } : {};
   const routes: RouteDecl[] = [
-    route<Record<string, string>, MinPositionQuery>({
+    handTypedRoute<Record<string, string>, MinPositionQuery>({
       method: 'get',
       path: where.path,
       tag: TAG,
@@ -118,7 +118,7 @@ function kitRoutesOf(where: Where): RouteDecl[] {
         return { status: 200, body: await kitView(tenantCtx(ctx), doc), headers: { ETag: etagOf(doc.revision) } };
       },
     }),
-    route<Record<string, string>, NoInput, KitFields & { reason?: string }>({
+    handTypedRoute<Record<string, string>, NoInput, KitFields & { reason?: string }>({
       method: 'put',
       path: where.path,
       tag: TAG,
@@ -150,7 +150,7 @@ function kitRoutesOf(where: Where): RouteDecl[] {
           return kitAnswer(ctx, kitId, result);
         }),
     }),
-    route<Record<string, string>, PageQuery>({
+    handTypedRoute<Record<string, string>, PageQuery>({
       method: 'get',
       path: `${where.path}/historial`,
       tag: TAG,
@@ -178,7 +178,7 @@ function kitRoutesOf(where: Where): RouteDecl[] {
   return routes;
 }
 
-const removePatientKit = route<PatientParams, NoInput, { reason: string }>({
+const removePatientKit = handTypedRoute<PatientParams, NoInput, { reason: string }>({
   method: 'delete',
   path: PATIENT.path,
   tag: TAG,

@@ -4,7 +4,7 @@ import { minPositionQueryProperty, pageOf, pageQueryProperties, problem } from '
 import { awaitMinPosition } from '../../readYourWrites.js';
 import { etagOf, ifMatchHeader, ifMatchRevision } from '../../recordHeaders.js';
 import { historyRoute } from '../../recordHistoryAnswer.js';
-import { route, type HttpResult, type RequestContext, type RouteDecl } from '../../routeTypes.js';
+import { handTypedRoute, type HttpResult, type RequestContext, type RouteDecl } from '../../routeTypes.js';
 import type { CommandResult } from '../../../commands/handleCommand.js';
 import { PRODUCT_CATEGORIES, type ProductFields, type ProductPatch } from '../../../commands/productos/productEvents.js';
 import { correctProduct, createProduct, deactivateProduct } from '../../../commands/productos/productWrites.js';
@@ -39,12 +39,12 @@ export const Params = { type: 'object', additionalProperties: false, required: [
 export const notFound404 = problem("No such product in the selected company (another company's product is reported the same way)");
 const minPositionOnly = { type: 'object', additionalProperties: false, properties: { ...minPositionQueryProperty } };
 
-const productRecord = { afterWrite: productAfterWrite, view: productView, location: (id: string) => `/productos/${id}` };
+const productRecord = { latest: productAfterWrite, view: productView, location: (id: string) => `/productos/${id}` };
 const productAnswer = (ctx: RequestContext, id: string, result: CommandResult<unknown>, status = 200): Promise<HttpResult> =>
   recordAnswer(ctx, productRecord, id, result, status);
 
 export const productRoutes: RouteDecl[] = [
-  route<NoInput, NoInput, ProductFields>({
+  handTypedRoute<NoInput, NoInput, ProductFields>({
     method: 'post',
     path: '/productos',
     tag: TAG,
@@ -61,7 +61,7 @@ export const productRoutes: RouteDecl[] = [
         return productAnswer(ctx, productId, result, 201);
       }),
   }),
-  route<NoInput, ProductListQuery & MinPositionQuery>({
+  handTypedRoute<NoInput, ProductListQuery & MinPositionQuery>({
     method: 'get',
     path: '/productos',
     legacyQuery: ['categoria', 'bajoMinimo', 'activo'],
@@ -86,7 +86,7 @@ export const productRoutes: RouteDecl[] = [
       return { status: 200, body: await listProducts(tenantCtx(ctx), input.query) };
     },
   }),
-  route<NoInput, { limit: number; cursor?: string } & MinPositionQuery>({
+  handTypedRoute<NoInput, { limit: number; cursor?: string } & MinPositionQuery>({
     method: 'get',
     path: '/productos/bajo-minimo',
     tag: TAG,
@@ -100,7 +100,7 @@ export const productRoutes: RouteDecl[] = [
       return { status: 200, body: await listProducts(tenantCtx(ctx), { ...input.query, belowMinimum: true, active: true }) };
     },
   }),
-  route<IdParams, MinPositionQuery>({
+  handTypedRoute<IdParams, MinPositionQuery>({
     method: 'get',
     path: '/productos/{id}',
     tag: TAG,
@@ -116,7 +116,7 @@ export const productRoutes: RouteDecl[] = [
       return { status: 200, body: productView(doc), headers: { ETag: etagOf(doc.revision) } };
     },
   }),
-  route<IdParams, NoInput, ProductPatch & { reason: string }>({
+  handTypedRoute<IdParams, NoInput, ProductPatch & { reason: string }>({
     method: 'patch',
     path: '/productos/{id}',
     tag: TAG,
@@ -143,7 +143,7 @@ export const productRoutes: RouteDecl[] = [
         return productAnswer(ctx, input.params.id, result);
       }),
   }),
-  route<IdParams, NoInput, { reason: string }>({
+  handTypedRoute<IdParams, NoInput, { reason: string }>({
     method: 'post',
     path: '/productos/{id}/desactivacion',
     tag: TAG,

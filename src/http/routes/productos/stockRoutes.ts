@@ -3,7 +3,7 @@
 import { minPositionQueryProperty } from '../../commonSchemas.js';
 import { awaitMinPosition } from '../../readYourWrites.js';
 import { writeHeaders } from '../../recordHeaders.js';
-import { route, type JsonSchema, type RequestContext, type RouteDecl } from '../../routeTypes.js';
+import { handTypedRoute, type JsonSchema, type RequestContext, type RouteDecl } from '../../routeTypes.js';
 import { patientIdsIn } from '../../routeAudit.js';
 import type { CommandContext } from '../../../commands/handleCommand.js';
 import type { MovementOutcome } from '../../../commands/productos/stockWrites.js';
@@ -46,7 +46,7 @@ type Body = Record<string, unknown>;
 type Run = (ctx: RequestContext, cmd: CommandContext, productId: string, body: Body) => Promise<MovementOutcome>;
 
 function movementRoute(path: string, summary: string, body: JsonSchema, run: Run, description: string): RouteDecl {
-  return route<IdParams, Record<string, never>, Body>({
+  return handTypedRoute<IdParams, Record<string, never>, Body>({
     method: 'post',
     path: `/productos/{id}/${path}`,
     tag: TAG,
@@ -119,7 +119,7 @@ export const stockRoutes: RouteDecl[] = [
     'Expired lots may be written off (that is what it is for); kind expiry is only for an expired lot (409 lot-not-expired ' +
       'naming kind), anything else is a loss; never below zero.',
   ),
-  route<IdParams, { warehouseId?: string } & MinPositionQuery>({
+  handTypedRoute<IdParams, { warehouseId?: string } & MinPositionQuery>({
     ...GET,
     path: '/productos/{id}/saldos',
     legacyQuery: ['almacenId'],
@@ -133,7 +133,7 @@ export const stockRoutes: RouteDecl[] = [
       return { status: 200, body: await productBalances(tenantCtx(ctx), input.params.id, input.query.warehouseId) };
     },
   }),
-  route<IdParams, { warehouseId: string } & MinPositionQuery>({
+  handTypedRoute<IdParams, { warehouseId: string } & MinPositionQuery>({
     ...GET,
     path: '/productos/{id}/fefo',
     legacyQuery: ['almacenId'],
@@ -153,7 +153,7 @@ export const stockRoutes: RouteDecl[] = [
       return { status: 200, body: await fefoOrder(tenantCtx(ctx), input.params.id, input.query.warehouseId) };
     },
   }),
-  route<IdParams, KardexQuery & { format?: 'json' | 'csv' } & MinPositionQuery>({
+  handTypedRoute<IdParams, KardexQuery & { format?: 'json' | 'csv' } & MinPositionQuery>({
     ...GET,
     path: '/productos/{id}/kardex',
     legacyQuery: ['almacenId', 'desde', 'hasta', 'formato'],
@@ -191,7 +191,7 @@ export const stockRoutes: RouteDecl[] = [
       return { status: 200, body: { productId: input.params.id, ...named, unit: product.unit, items } };
     },
   }),
-  route<Record<string, never>, { days: number } & MinPositionQuery>({
+  handTypedRoute<Record<string, never>, { days: number } & MinPositionQuery>({
     ...GET,
     path: '/productos/lotes-por-vencer',
     legacyQuery: ['dias'],

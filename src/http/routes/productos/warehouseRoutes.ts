@@ -2,7 +2,7 @@
 import { minPositionQueryProperty, pageOf, pageQueryProperties, problem } from '../../commonSchemas.js';
 import { awaitMinPosition } from '../../readYourWrites.js';
 import { writeHeaders } from '../../recordHeaders.js';
-import { route, type RouteDecl } from '../../routeTypes.js';
+import { handTypedRoute, type RouteDecl } from '../../routeTypes.js';
 import { ProblemError } from '../../../problems.js';
 import type { WarehouseFields } from '../../../commands/productos/productEvents.js';
 import { createWarehouse } from '../../../commands/productos/productWrites.js';
@@ -29,7 +29,7 @@ import { Params, type IdParams } from './productRoutes.js';
 const warehouse404 = problem("No such warehouse in the selected company (another company's warehouse is reported the same way)");
 
 export const warehouseRoutes: RouteDecl[] = [
-  route<NoInput, NoInput, WarehouseFields>({
+  handTypedRoute<NoInput, NoInput, WarehouseFields>({
     method: 'post',
     path: '/productos/almacenes',
     tag: TAG,
@@ -62,7 +62,7 @@ export const warehouseRoutes: RouteDecl[] = [
         };
       }),
   }),
-  route<NoInput, { locationId?: string; limit: number; cursor?: string } & MinPositionQuery>({
+  handTypedRoute<NoInput, { locationId?: string; limit: number; cursor?: string } & MinPositionQuery>({
     method: 'get',
     path: '/productos/almacenes',
     legacyQuery: ['sedeId'],
@@ -81,7 +81,7 @@ export const warehouseRoutes: RouteDecl[] = [
       return { status: 200, body: await listWarehouses(tenantCtx(ctx), input.query) };
     },
   }),
-  route<IdParams>({
+  handTypedRoute<IdParams>({
     method: 'get',
     path: '/productos/almacenes/{id}',
     tag: TAG,

@@ -1,6 +1,6 @@
 // The Roles group: built-in roles (one per job in a dialysis unit), custom roles, and the permission catalogue.
 import type { GroupModule } from '../../groupModule.js';
-import { route, type RouteDecl, type TenantRequestContext } from '../../routeTypes.js';
+import { handTypedRoute, type RouteDecl, type TenantRequestContext } from '../../routeTypes.js';
 import { problem } from '../../commonSchemas.js';
 import { writeHeaders } from '../../recordHeaders.js';
 import { handleCommand } from '../../../commands/handleCommand.js';
@@ -75,7 +75,7 @@ async function companyWrite(ctx: TenantRequestContext, command: object, reason?:
 }
 
 const routes: RouteDecl[] = [
-  route({
+  handTypedRoute({
     method: 'get',
     path: '/roles',
     tag: TAG,
@@ -87,7 +87,7 @@ const routes: RouteDecl[] = [
       return { status: 200, body: { items: await companyRoles(ctx as TenantRequestContext) } };
     },
   }),
-  route({
+  handTypedRoute({
     method: 'get',
     path: '/roles/permisos',
     tag: TAG,
@@ -104,7 +104,7 @@ const routes: RouteDecl[] = [
       return { status: 200, body: { items: permissionEntries() } };
     },
   }),
-  route<{ code: string }>({
+  handTypedRoute<{ code: string }>({
     method: 'get',
     path: '/roles/{code}',
     tag: TAG,
@@ -117,7 +117,7 @@ const routes: RouteDecl[] = [
       return { status: 200, body: await companyRole(ctx as TenantRequestContext, params.code) };
     },
   }),
-  route<NoInput, NoInput, RoleInput & { code: string }>({
+  handTypedRoute<NoInput, NoInput, RoleInput & { code: string }>({
     method: 'post',
     path: '/roles',
     tag: TAG,
@@ -141,7 +141,7 @@ const routes: RouteDecl[] = [
       return { status: 201, body: await companyRole(tctx, code), headers: writeHeaders({ position, location: `/roles/${code}` }) };
     },
   }),
-  route<{ code: string }, NoInput, RoleInput>({
+  handTypedRoute<{ code: string }, NoInput, RoleInput>({
     method: 'put',
     path: '/roles/{code}',
     tag: TAG,
@@ -167,7 +167,7 @@ const routes: RouteDecl[] = [
       return { status: 200, body: await companyRole(tctx, params.code), headers: writeHeaders({ position }) };
     },
   }),
-  route<{ code: string }, NoInput, { reason: string }>({
+  handTypedRoute<{ code: string }, NoInput, { reason: string }>({
     method: 'post',
     path: '/roles/{code}/retiro',
     tag: TAG,

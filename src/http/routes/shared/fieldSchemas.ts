@@ -1,16 +1,19 @@
-// Field schemas every group's routes share: ids, dates, bounded text, the reason of a change.
-import type { JsonSchema } from '../../routeTypes.js';
+// Field schemas every group's routes share: ids, dates, bounded text, the reason of a change. TypeBox values, so a
+// route's handler input is typed from them.
+import Type, { type TSchema, type TString, type TUnion, type TNull } from 'typebox';
 
-export const text = (maxLength: number, description?: string): JsonSchema => ({
-  type: 'string',
-  minLength: 1,
-  maxLength,
-  ...(description ? { description } : {}),
-});
-export const DateSchema: JsonSchema = { type: 'string', format: 'date', description: 'Calendar date YYYY-MM-DD' };
-export const DateTimeSchema: JsonSchema = { type: 'string', format: 'date-time', description: 'Instant, ISO-8601 with offset' };
-export const IdSchema: JsonSchema = { type: 'string', format: 'uuid' };
+export const text = (maxLength: number, description?: string): TString =>
+  Type.String({ minLength: 1, maxLength, ...(description ? { description } : {}) });
+export const DateSchema = Type.String({ format: 'date', description: 'Calendar date YYYY-MM-DD' });
+export const DateTimeSchema = Type.String({ format: 'date-time', description: 'Instant, ISO-8601 with offset' });
+export const IdSchema = Type.String({ format: 'uuid' });
 export const ReasonSchema = text(500, 'Why: recorded with the event and shown in the history');
 
 /** The schema, or null. */
-export const nullable = (schema: JsonSchema): JsonSchema => ({ anyOf: [schema, { type: 'null' }] });
+export const nullable = <S extends TSchema>(schema: S): TUnion<[S, TNull]> => Type.Union([schema, Type.Null()]);
+
+/** Path parameters of a record route: its id. */
+export const IdParams = Type.Object({ id: IdSchema }, { additionalProperties: false });
+
+/** The body of a change that needs only its reason (deactivate, reactivate, cancel...). */
+export const ReasonBody = Type.Object({ reason: ReasonSchema }, { additionalProperties: false });

@@ -1,7 +1,7 @@
 // The Sistema group: liveness, readiness, the API contract (OpenAPI + docs page) and projection
 // operations. It needs the whole list of groups for /openapi.json, hence a factory.
 import type { GroupModule } from '../../groupModule.js';
-import { route, type RouteDecl } from '../../routeTypes.js';
+import { handTypedRoute, type RouteDecl } from '../../routeTypes.js';
 import { ProblemError, notFoundProblem } from '../../../problems.js';
 import { problem } from '../../commonSchemas.js';
 import { buildOpenApiDocument, type OpenApiOptions } from '../../openapi.js';
@@ -86,7 +86,7 @@ export function sistemaGroup(getGroups: () => readonly GroupModule[], openApiOpt
       },
       handle: () => Promise.resolve(docsPage()),
     },
-    route<{ file: string }>({
+    handTypedRoute<{ file: string }>({
       method: 'get',
       path: `${DOCS_ASSET_PREFIX}/{file}`,
       tag: SISTEMA_TAG,
@@ -113,7 +113,7 @@ export function sistemaGroup(getGroups: () => readonly GroupModule[], openApiOpt
       responses: { 200: { description: 'Projection runner status', schema: ProjectionListSchema } },
       handle: async (_input, ctx) => ({ status: 200, body: { items: await ctx.services.projections.status() } }),
     },
-    route<ProjectionName>({
+    handTypedRoute<ProjectionName>({
       method: 'get',
       path: '/sistema/proyecciones/{name}',
       tag: SISTEMA_TAG,
@@ -128,7 +128,7 @@ export function sistemaGroup(getGroups: () => readonly GroupModule[], openApiOpt
         return { status: 200, body: status };
       },
     }),
-    route<ProjectionName>({
+    handTypedRoute<ProjectionName>({
       method: 'post',
       path: '/sistema/proyecciones/{name}/reconstruir',
       tag: SISTEMA_TAG,

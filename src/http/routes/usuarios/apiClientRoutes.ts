@@ -1,5 +1,5 @@
 // /integraciones: API clients of the selected company (programs that sign in with client credentials).
-import { route, type RouteDecl, type TenantRequestContext } from '../../routeTypes.js';
+import { handTypedRoute, type RouteDecl, type TenantRequestContext } from '../../routeTypes.js';
 import { pageOf, pageQueryProperties, problem } from '../../commonSchemas.js';
 import { writeHeaders } from '../../recordHeaders.js';
 import { LIMITS } from '../../../limits.js';
@@ -53,7 +53,7 @@ const client404 = problem('No such API client in the selected company');
 type IdParams = { id: string };
 
 export const apiClientRoutes: RouteDecl[] = [
-  route<NoInput, NoInput, { name: string; roles: string[] }>({
+  handTypedRoute<NoInput, NoInput, { name: string; roles: string[] }>({
     method: 'post',
     path: '/integraciones',
     tag: TAG,
@@ -81,7 +81,7 @@ export const apiClientRoutes: RouteDecl[] = [
       };
     },
   }),
-  route<NoInput, { limit: number; cursor?: string }>({
+  handTypedRoute<NoInput, { limit: number; cursor?: string }>({
     method: 'get',
     path: '/integraciones',
     tag: TAG,
@@ -97,7 +97,7 @@ export const apiClientRoutes: RouteDecl[] = [
       };
     },
   }),
-  route<IdParams>({
+  handTypedRoute<IdParams>({
     method: 'get',
     path: '/integraciones/{id}',
     tag: TAG,
@@ -110,7 +110,7 @@ export const apiClientRoutes: RouteDecl[] = [
       return { status: 200, body: await companyApiClient(ctx as TenantRequestContext, params.id) };
     },
   }),
-  route<IdParams, NoInput, { graceSeconds?: number; reason: string }>({
+  handTypedRoute<IdParams, NoInput, { graceSeconds?: number; reason: string }>({
     method: 'post',
     path: '/integraciones/{id}/rotacion',
     tag: TAG,
@@ -150,7 +150,7 @@ export const apiClientRoutes: RouteDecl[] = [
       };
     },
   }),
-  route<IdParams, NoInput, { roles: string[]; reason: string }>({
+  handTypedRoute<IdParams, NoInput, { roles: string[]; reason: string }>({
     method: 'put',
     path: '/integraciones/{id}/roles',
     tag: TAG,
@@ -178,7 +178,7 @@ export const apiClientRoutes: RouteDecl[] = [
       return { status: 200, body: await companyApiClient(ctx as TenantRequestContext, params.id), headers: writeHeaders({ position }) };
     },
   }),
-  route<IdParams, NoInput, { reason: string }>({
+  handTypedRoute<IdParams, NoInput, { reason: string }>({
     method: 'post',
     path: '/integraciones/{id}/revocacion',
     tag: TAG,

@@ -1,6 +1,6 @@
 // /usuarios: the people of the selected company (invite, list, read, roles, revoke, second-factor reset, a new
 // activation token) and the platform's deactivation of an account.
-import { route, type RouteDecl } from '../../routeTypes.js';
+import { handTypedRoute, type RouteDecl } from '../../routeTypes.js';
 import { pageQueryProperties, minPositionQueryProperty, problem } from '../../commonSchemas.js';
 import { awaitMinPosition } from '../../readYourWrites.js';
 import { writeHeaders } from '../../recordHeaders.js';
@@ -71,7 +71,7 @@ const written = async (ctx: TenantRequestContext, userId: string, position: bigi
 });
 
 export const userRoutes: RouteDecl[] = [
-  route<NoInput, NoInput, { email: string; name: string; roles: string[] }>({
+  handTypedRoute<NoInput, NoInput, { email: string; name: string; roles: string[] }>({
     method: 'post',
     path: '/usuarios',
     tag: TAG,
@@ -111,7 +111,7 @@ export const userRoutes: RouteDecl[] = [
       };
     },
   }),
-  route<NoInput, ListQuery>({
+  handTypedRoute<NoInput, ListQuery>({
     method: 'get',
     path: '/usuarios',
     legacyQuery: ['membresia'],
@@ -141,7 +141,7 @@ export const userRoutes: RouteDecl[] = [
       return { status: 200, body: page };
     },
   }),
-  route<IdParams, { minPosition?: string }>({
+  handTypedRoute<IdParams, { minPosition?: string }>({
     method: 'get',
     path: '/usuarios/{id}',
     tag: TAG,
@@ -156,7 +156,7 @@ export const userRoutes: RouteDecl[] = [
       return { status: 200, body: await companyUser(ctx as TenantRequestContext, params.id) };
     },
   }),
-  route<IdParams, NoInput, { roles: string[]; reason: string }>({
+  handTypedRoute<IdParams, NoInput, { roles: string[]; reason: string }>({
     method: 'put',
     path: '/usuarios/{id}/roles',
     tag: TAG,
@@ -186,7 +186,7 @@ export const userRoutes: RouteDecl[] = [
       return written(tctx, params.id, position);
     },
   }),
-  route<IdParams, NoInput, { reason: string }>({
+  handTypedRoute<IdParams, NoInput, { reason: string }>({
     method: 'post',
     path: '/usuarios/{id}/revocacion',
     tag: TAG,
@@ -211,7 +211,7 @@ export const userRoutes: RouteDecl[] = [
       return written(tctx, params.id, position);
     },
   }),
-  route<IdParams, NoInput, { reason: string }>({
+  handTypedRoute<IdParams, NoInput, { reason: string }>({
     method: 'post',
     path: '/usuarios/{id}/reinicio-2fa',
     tag: TAG,
@@ -236,7 +236,7 @@ export const userRoutes: RouteDecl[] = [
       return written(tctx, params.id, position);
     },
   }),
-  route<IdParams, NoInput, { reason: string }>({
+  handTypedRoute<IdParams, NoInput, { reason: string }>({
     method: 'post',
     path: '/usuarios/{id}/activacion',
     tag: TAG,
@@ -281,7 +281,7 @@ export const userRoutes: RouteDecl[] = [
       return { status: 200, body: await deliverInvitation(ctx, user, invitation), headers: writeHeaders({ position }) };
     },
   }),
-  route<IdParams, NoInput, { reason: string }>({
+  handTypedRoute<IdParams, NoInput, { reason: string }>({
     method: 'post',
     path: '/usuarios/{id}/desactivacion',
     tag: TAG,

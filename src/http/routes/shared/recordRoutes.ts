@@ -1,0 +1,244 @@
+// The route kit of a record kept in one stream: create, list, read, correct with If-Match, status actions and
+// history, declared once here; a group names its record model, view, schemas and commands.
+import Type, { type Static, type TObject, type TProperties, type TSchema } from 'typebox';
+import type { RecordDoc, RecordModel, WriteOutcome } from '../../../queries/recordModel.js';
+import type { TenantScope } from '../../../queries/tenantScope.js';
+import type { Page } from '../../../stores/readStore.js';
+import { MinPositionField, MinPositionQuerySchema, pageOf, PageQueryFields, problem } from '../../commonSchemas.js';
+import { recordAnswer, type RecordAnswerOptions } from '../../recordAnswer.js';
+import { etagOf, ifMatchHeader, ifMatchRevision } from '../../recordHeaders.js';
+import { historyRoute } from '../../recordHistoryAnswer.js';
+import { awaitMinPosition } from '../../readYourWrites.js';
+import { route, type AccessedRecord, type HttpResult, type RequestContext, type ResponseDecl, type RouteDecl } from '../../routeTypes.js';
+import { IdParams, ReasonBody } from './fieldSchemas.js';
+import {
+  badCursor400,
+  conflict409,
+  ok,
+  precondition412,
+  RECORD_HEADERS,
+  required428,
+  tenantCtx,
+  unavailable503,
+  withFieldPointers,
+} from './recordSupport.js';
+
+export interface RecordKitSpec<D extends RecordDoc> {
+  /** OpenAPI tag (the group). */
+  tag: string;
+  /** Collection path, e.g. '/cargos-laborales'; a record is `${base}/{id}`. */
+  base: string;
+  read: string;
+  write: string;
+  /** What one record is called in summaries and the 404 ('job position'). */
+  noun: string;
+  model: RecordModel<D>;
+  /** The answer body of a record. */
+  view: (doc: D, scope: TenantScope) => unknown;
+  viewSchema: TSchema;
+  /** Record type in the access audit, for groups whose reads are audited. */
+  auditAs?: string;
+}
+
+type Extra = { description?: string; responses?: Record<number, ResponseDecl> };
+type Handler<B> = (id: string, body: B, ctx: RequestContext, ifMatch: number | null) => Promise<WriteOutcome>;
+type ListQuery<F extends TProperties> = Static<TObject<F>> & { limit?: number; cursor?: string; minPosition?: string };
+
+/** The routes of one record, with the 404, params and write answer they share. */
+export function recordKit<D extends RecordDoc>(spec: RecordKitSpec<D>) {
+  const { tag, base, model, noun } = spec;
+  const notFound404 = problem(`No such ${noun} in the selected company (another company's ${noun} is reported the same way)`);
+  const answered = { latest: model.latest, view: spec.view, location: (id: string) => `${base}/${id}` };
+  const answer = (
+    ctx: RequestContext,
+    id: string,
+    result: WriteOutcome,
+    status = 200,
+    options?: RecordAnswerOptions,
+  ): Promise<HttpResult> => recordAnswer(ctx, answered, id, result, status, options);
+  const audit = (id: string | null): AccessedRecord | null =>
+    spec.auditAs ? { recordType: id === null ? `${spec.auditAs}List` : spec.auditAs, recordId: id } : null;
+  const auditRead = spec.auditAs ? { auditAccess: (input: { params: { id: string } }) => audit(input.params.id) } : {};
+
+  /** Action on a record (POST `${base}/{id}/${path}`): If-Match optional or required, body a reason by default. */
+  function action<B extends TSchema = typeof ReasonBody>(
+    decl: Extra & { path: string; summary: string; body?: B; ifMatch?: 'optional' | 'required'; handle: Handler<Static<B>> },
+  ): RouteDecl {
+    const required = decl.ifMatch === 'required';
+    return route({
+      method: 'post',
+      path: `${base}/{id}/${decl.path}`,
+      tag,
+      auth: 'tenant',
+      permission: spec.write,
+      summary: decl.summary,
+      ...(decl.description ? { description: decl.description } : {}),
+      params: IdParams,
+      body: (decl.body ?? ReasonBody) as B,
+      requestHeaders: { 'If-Match': ifMatchHeader(required) },
+      responses: {
+        200: ok(`The ${noun}`, spec.viewSchema),
+        404: notFound404,
+        409: conflict409,
+        412: precondition412,
+        ...((required ? { 428: required428 } : {}) as Record<number, ResponseDecl>),
+        ...decl.responses,
+      },
+      handle: (input, ctx) =>
+        withFieldPointers(async () => {
+          const ifMatch = required ? ifMatchRevision(input.headers['if-match'], { required }) : ifMatchRevision(input.headers['if-match']);
+          const result = await decl.handle(input.params.id, input.body as Static<B>, ctx, ifMatch);
+          return answer(ctx, input.params.id, result);
+        }),
+    });
+  }
+
+  return {
+    notFound404,
+    answer,
+    action,
+
+    /** POST `${base}`: an idempotent create answering 201 with Location. */
+    create<B extends TSchema>(
+      decl: Extra & {
+        summary: string;
+        body: B;
+        handle: (body: Static<B>, ctx: RequestContext) => Promise<{ id: string; result: WriteOutcome }>;
+      },
+    ): RouteDecl {
+      return route({
+        method: 'post',
+        path: base,
+        tag,
+        auth: 'tenant',
+        permission: spec.write,
+        idempotent: true,
+        summary: decl.summary,
+        ...(decl.description ? { description: decl.description } : {}),
+        body: decl.body,
+        responses: {
+          201: ok(`The new ${noun}`, spec.viewSchema, { ...RECORD_HEADERS, Location: `URL of the ${noun}` }),
+          409: conflict409,
+          ...decl.responses,
+        },
+        handle: (input, ctx) =>
+          withFieldPointers(async () => {
+            const { id, result } = await decl.handle(input.body as Static<B>, ctx);
+            return answer(ctx, id, result, 201);
+          }),
+      });
+    },
+
+    /** GET `${base}`: a page of records filtered by `filters`, read-your-writes with minPosition. */
+    list<F extends TProperties>(
+      decl: Extra & {
+        summary: string;
+        filters: F;
+        legacyQuery?: readonly string[];
+        list: (scope: TenantScope, query: ListQuery<F> & { limit: number }) => Promise<Page<unknown>>;
+      },
+    ): RouteDecl {
+      const query = Type.Object({ ...decl.filters, ...PageQueryFields, ...MinPositionField }, { additionalProperties: false });
+      return route({
+        method: 'get',
+        path: base,
+        tag,
+        auth: 'tenant',
+        permission: spec.read,
+        summary: decl.summary,
+        ...(decl.description ? { description: decl.description } : {}),
+        ...(decl.legacyQuery ? { legacyQuery: decl.legacyQuery } : {}),
+        query,
+        responses: { 200: { description: `A page of ${noun}s`, schema: pageOf(spec.viewSchema) }, 400: badCursor400, 503: unavailable503 },
+        ...(spec.auditAs ? { auditAccess: () => audit(null) } : {}),
+        handle: async (input, ctx) => {
+          const q = input.query as ListQuery<F>;
+          await awaitMinPosition(ctx, q.minPosition, [model.projection]);
+          // Ajv's useDefaults filled limit from the schema's default.
+          return { status: 200, body: await decl.list(tenantCtx(ctx), q as ListQuery<F> & { limit: number }) };
+        },
+      });
+    },
+
+    /** GET `${base}/{id}`: the record with its ETag, read-your-writes with minPosition. */
+    read(decl: Extra & { summary: string }): RouteDecl {
+      return route({
+        method: 'get',
+        path: `${base}/{id}`,
+        tag,
+        auth: 'tenant',
+        permission: spec.read,
+        summary: decl.summary,
+        ...(decl.description ? { description: decl.description } : {}),
+        params: IdParams,
+        query: MinPositionQuerySchema,
+        responses: {
+          200: ok(`The ${noun}`, spec.viewSchema, { ETag: RECORD_HEADERS.ETag }),
+          404: notFound404,
+          503: unavailable503,
+          ...decl.responses,
+        },
+        ...auditRead,
+        handle: async (input, ctx) => {
+          await awaitMinPosition(ctx, input.query.minPosition, [model.projection]);
+          const doc = await model.or404(tenantCtx(ctx), input.params.id);
+          return { status: 200, body: await spec.view(doc, tenantCtx(ctx)), headers: { ETag: etagOf(doc.revision) } };
+        },
+      });
+    },
+
+    /** PATCH `${base}/{id}`: a correction with its reason; If-Match required (428 without, 412 when changed). */
+    patch<B extends TSchema>(
+      decl: Extra & {
+        summary: string;
+        body: B;
+        handle: (id: string, body: Static<B>, ctx: RequestContext, ifMatch: number) => Promise<WriteOutcome>;
+      },
+    ): RouteDecl {
+      return route({
+        method: 'patch',
+        path: `${base}/{id}`,
+        tag,
+        auth: 'tenant',
+        permission: spec.write,
+        summary: decl.summary,
+        description:
+          decl.description ?? `Partial update with a reason; If-Match is required (428 without it, 412 when the ${noun} changed).`,
+        params: IdParams,
+        body: decl.body,
+        requestHeaders: { 'If-Match': ifMatchHeader(true) },
+        responses: {
+          200: ok(`The corrected ${noun}`, spec.viewSchema),
+          404: notFound404,
+          409: conflict409,
+          412: precondition412,
+          428: required428,
+          ...decl.responses,
+        },
+        handle: (input, ctx) =>
+          withFieldPointers(async () => {
+            const ifMatch = ifMatchRevision(input.headers['if-match'], { required: true });
+            const result = await decl.handle(input.params.id, input.body as Static<B>, ctx, ifMatch);
+            return answer(ctx, input.params.id, result);
+          }),
+      });
+    },
+
+    /** GET `${base}/{id}/historial`: who, when, why and what of every change. */
+    history(decl: { summary?: string } = {}): RouteDecl {
+      return historyRoute({
+        path: `${base}/{id}/historial`,
+        tag,
+        permission: spec.read,
+        summary: decl.summary ?? `The ${noun}'s history: who, when, why and what of every change, oldest first`,
+        params: IdParams,
+        idParam: 'id',
+        ...(spec.auditAs ? { auditAs: spec.auditAs } : {}),
+        category: model.category,
+        projection: model.projection,
+        notFound: notFound404,
+        exists: model.or404,
+      });
+    },
+  };
+}
