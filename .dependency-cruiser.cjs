@@ -22,7 +22,7 @@ module.exports = {
       name: 'write-side-never-imports-read-side',
       comment:
         'A command gets the facts it reads from read models through a port it declares (a loader wired at the composition ' +
-        'root, e.g. src/facts/platform/), never by importing a query or a projection. The non-platform groups are excluded ' +
+        'root: src/facts/), never by importing a query, a projection or the loader itself. The non-platform groups are excluded ' +
         'until their facts are ported too (issue 22).',
       severity: 'error',
       from: {
@@ -30,7 +30,7 @@ module.exports = {
         pathNot:
           '^src/commands/(cargos-laborales|clientes|colaboradores|dialisis|empresas|filtros-dialisis|lineas|monitores|pacientes|productos)/',
       },
-      to: { path: '^src/(queries|projections)/' },
+      to: { path: '^src/(queries|projections|facts)/' },
     },
     {
       name: 'projections-never-import-http',
