@@ -19,6 +19,20 @@ module.exports = {
       to: { path: '^src/commands/' },
     },
     {
+      name: 'write-side-never-imports-read-side',
+      comment:
+        'A command gets the facts it reads from read models through a port it declares (a loader wired at the composition ' +
+        'root: src/facts/), never by importing a query, a projection or the loader itself. The non-platform groups are excluded ' +
+        'until their facts are ported too (issue 22).',
+      severity: 'error',
+      from: {
+        path: '^src/commands/',
+        pathNot:
+          '^src/commands/(cargos-laborales|clientes|colaboradores|dialisis|empresas|filtros-dialisis|lineas|monitores|pacientes|productos)/',
+      },
+      to: { path: '^src/(queries|projections|facts)/' },
+    },
+    {
       name: 'projections-never-import-http',
       comment: 'A projection turns events into documents; it knows nothing of requests.',
       severity: 'error',

@@ -22,6 +22,7 @@ import { authRuntime } from './auth/authRuntime.js';
 import { bootstrap, type BootstrapCredentials, type BootstrapResult } from './commands/platform/bootstrapWrites.js';
 import { bootstrapBanner } from './bootstrapBanner.js';
 import { setPermissionCatalog } from './queries/platform/permissionCatalog.js';
+import { platformFactsFrom } from './facts/platform/platformFactsLoader.js';
 import { createRenders } from './render/renders.js';
 
 export interface StartServerOptions {
@@ -138,7 +139,7 @@ export async function startServer(config: Config, opts: StartServerOptions = {})
     cleanup.push(() => processes.stop());
     const renders = createRenders(config, logger);
     cleanup.push(() => renders.close());
-    services = { config, events, reads, projections, processes, logger, renders, now };
+    services = { config, events, reads, projections, processes, logger, renders, now, platformFacts: platformFactsFrom(projections) };
     await authRuntime(services); // load or create the keys now: a bad key setting stops the start
     const expectedUrl = config.port ? `http://${urlHost(config.host)}:${config.port}` : null;
     const printBanner = async (credentials: BootstrapCredentials): Promise<void> => {

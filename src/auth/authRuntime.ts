@@ -31,7 +31,7 @@ function jwtSecretBytes(secret: string): Buffer {
   return bytes;
 }
 
-async function createRuntime(services: AppServices): Promise<AuthRuntime> {
+async function createRuntime(services: Pick<AppServices, 'config'>): Promise<AuthRuntime> {
   const { config } = services;
   const jwtKey = config.jwtSecret
     ? jwtSecretBytes(config.jwtSecret)
@@ -51,7 +51,7 @@ async function createRuntime(services: AppServices): Promise<AuthRuntime> {
   };
 }
 
-export function authRuntime(services: AppServices): Promise<AuthRuntime> {
+export function authRuntime(services: Pick<AppServices, 'config' | 'events'>): Promise<AuthRuntime> {
   let runtime = runtimes.get(services.events);
   if (!runtime) {
     runtime = createRuntime(services);

@@ -158,3 +158,17 @@ export function roleOf(custom: Record<string, RoleDefinition>, code: string): Ro
     return { name: builtIn.name, permissions: [...builtIn.permissions], grantsAll: builtIn.grantsAll, description: builtIn.description };
   return custom[code];
 }
+
+/**
+ * Company permissions a set of roles grants; `catalog` is every company permission the registered groups declare.
+ * Anything a role lists outside the catalog grants nothing: a company role never reaches the platform.
+ */
+export function permissionsOf(roles: Record<string, RoleDefinition>, held: readonly string[], catalog: readonly string[]): string[] {
+  const out = new Set<string>();
+  for (const code of held) {
+    const role = roleOf(roles, code);
+    if (!role) continue;
+    for (const p of role.grantsAll ? catalog : role.permissions) if (catalog.includes(p)) out.add(p);
+  }
+  return [...out].sort();
+}

@@ -102,6 +102,28 @@ describe('dependency rules (npm run lint:deps)', function () {
       },
     ],
     [
+      'write-side-never-imports-read-side',
+      {
+        'src/commands/widgets/widgetWrites.ts':
+          "import { list } from '../../queries/widgets.js';\nimport { widgetDecider } from './decider.js';\nexport const write = () => [list, widgetDecider];\n",
+      },
+    ],
+    [
+      'write-side-never-imports-read-side',
+      {
+        'src/commands/widgets/widgetWrites.ts':
+          "import { projection } from '../../projections/widgets.js';\nexport const write = () => projection;\n",
+      },
+    ],
+    [
+      'write-side-never-imports-read-side',
+      {
+        'src/facts/widgets.ts': "import { list } from '../queries/widgets.js';\nexport const widgetFacts = { list };\n",
+        'src/commands/widgets/widgetWrites.ts':
+          "import { widgetFacts } from '../../facts/widgets.js';\nexport const write = () => widgetFacts;\n",
+      },
+    ],
+    [
       'stores-are-the-bottom-layer',
       { 'src/stores/eventStore.ts': "import { projection } from '../projections/widgets.js';\nexport const store = projection;\n" },
     ],

@@ -1,6 +1,5 @@
 // API clients: a company admin creates one with roles (its secret shown once), rotates its secret, changes its roles or
 // revokes it; a program exchanges its credentials for a short-lived token bound to the client's company.
-import type { AppServices } from '../../services.js';
 import { handleCommand, loadAggregate } from '../handleCommand.js';
 import { DomainError } from '../decider.js';
 import { PLATFORM_TENANT, streamName } from '../../stores/eventStore.js';
@@ -8,10 +7,15 @@ import { LIMITS } from '../../limits.js';
 import { tooManyRequests } from '../../problems.js';
 import { apiClientDecider } from './apiClient/decider.js';
 import { companyDecider, decideCompany } from './company/decider.js';
-import { API_CLIENTS } from '../../projections/platform/platformReadModels.js';
 import { authRuntime } from '../../auth/authRuntime.js';
 import { randomToken, sha256Hex, signAccessToken } from '../../auth/tokens.js';
-import { awaitPlatformReadModels, platformContext, type PlatformCaller } from './platformWrites.js';
+import {
+  awaitPlatformReadModels,
+  platformContext,
+  type PlatformCaller,
+  type PlatformServices,
+  type ReadYourWrites,
+} from './platformWrites.js';
 import { newId } from '../eventIds.js';
 
 /** The actor of every event a program causes, and the subject of its tokens. */
@@ -20,7 +24,7 @@ export const clientActor = (clientId: string): string => `client:${clientId}`;
 const clientStream = (clientId: string): string => streamName(PLATFORM_TENANT, apiClientDecider.category, clientId);
 
 /** The roles must exist in the company: checked on the company's own rules before anything is written. */
-async function checkRoles(services: AppServices, companyId: string, roles: string[], actor: string): Promise<void> {
+async function checkRoles(services: PlatformServices, companyId: string, roles: string[], actor: string): Promise<void> {
   const company = await loadAggregate(services.events, companyDecider, streamName(PLATFORM_TENANT, companyDecider.category, companyId));
   decideCompany(
     {
@@ -35,8 +39,9 @@ async function checkRoles(services: AppServices, companyId: string, roles: strin
   );
 }
 
+/** Every API client write folds what it judges (company roles, the client) from streams; only the wait reads models. */
 export async function createApiClient(
-  services: AppServices,
+  services: PlatformServices<ReadYourWrites>,
   input: { companyId: string; name: string; roles: string[] },
   caller: PlatformCaller,
 ): Promise<{ clientId: string; clientSecret: string; position: bigint | null }> {
@@ -50,12 +55,12 @@ export async function createApiClient(
     platformContext(services, caller),
     { expectNew: true },
   );
-  await awaitPlatformReadModels(services, result.position, [API_CLIENTS.projection]);
+  await awaitPlatformReadModels(services, result.position, ['apiClients']);
   return { clientId, clientSecret, position: result.position };
 }
 
 export async function rotateApiClientSecret(
-  services: AppServices,
+  services: PlatformServices<ReadYourWrites>,
   input: { clientId: string; graceSeconds: number },
   caller: PlatformCaller,
 ): Promise<{ clientSecret: string; previousValidUntil: string | null; position: bigint | null }> {
@@ -70,12 +75,12 @@ export async function rotateApiClientSecret(
     },
     platformContext(services, caller),
   );
-  await awaitPlatformReadModels(services, result.position, [API_CLIENTS.projection]);
+  await awaitPlatformReadModels(services, result.position, ['apiClients']);
   return { clientSecret, previousValidUntil: result.state.previous?.validUntil ?? null, position: result.position };
 }
 
 export async function changeApiClientRoles(
-  services: AppServices,
+  services: PlatformServices<ReadYourWrites>,
   input: { companyId: string; clientId: string; roles: string[] },
   caller: PlatformCaller,
 ): Promise<bigint | null> {
@@ -86,18 +91,22 @@ export async function changeApiClientRoles(
     { type: 'ChangeApiClientRoles', aggregateId: input.clientId, data: { roles: input.roles } },
     platformContext(services, caller),
   );
-  await awaitPlatformReadModels(services, result.position, [API_CLIENTS.projection]);
+  await awaitPlatformReadModels(services, result.position, ['apiClients']);
   return result.position;
 }
 
-export async function revokeApiClient(services: AppServices, clientId: string, caller: PlatformCaller): Promise<bigint | null> {
+export async function revokeApiClient(
+  services: PlatformServices<ReadYourWrites>,
+  clientId: string,
+  caller: PlatformCaller,
+): Promise<bigint | null> {
   const result = await handleCommand(
     services.events,
     apiClientDecider,
     { type: 'RevokeApiClient', aggregateId: clientId, data: {} },
     platformContext(services, caller),
   );
-  await awaitPlatformReadModels(services, result.position, [API_CLIENTS.projection]);
+  await awaitPlatformReadModels(services, result.position, ['apiClients']);
   return result.position;
 }
 
@@ -107,7 +116,7 @@ const CLIENT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}
 
 /** RFC 6749 4.4: client credentials -> a bearer token bound to the client's company. Throttled per address and per client. */
 export async function issueClientToken(
-  services: AppServices,
+  services: PlatformServices<ReadYourWrites>,
   input: { clientId: string; clientSecret: string },
   client: { ip: string | null; userAgent: string | null; correlationId: string },
 ): Promise<{ accessToken: string; expiresIn: number }> {
@@ -137,7 +146,7 @@ export async function issueClientToken(
       },
       platformContext(services, { actor, sessionId: null, ...client }),
     );
-    await awaitPlatformReadModels(services, result.position, [API_CLIENTS.projection]);
+    await awaitPlatformReadModels(services, result.position, ['apiClients']);
   } catch (err) {
     if (err instanceof DomainError && err.code === 'invalid-client') runtime.clientFailures.hit(failureKey, now.getTime());
     throw err;

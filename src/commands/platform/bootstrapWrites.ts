@@ -2,7 +2,6 @@
 // Exactly one process wins the claim (no_stream append); every later step is idempotent, so a start that
 // was interrupted finishes on the next one.
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { AppServices } from '../../services.js';
 import { handleCommand, loadAggregate } from '../handleCommand.js';
 import { DomainError } from '../decider.js';
 import { PLATFORM_TENANT, streamName } from '../../stores/eventStore.js';
@@ -10,10 +9,18 @@ import { BOOTSTRAP_ID, bootstrapDecider } from './bootstrap/decider.js';
 import { userDecider } from './user/decider.js';
 import { ADMIN_ROLE } from './company/events.js';
 import { normalizeEmail } from './emailGuard/decider.js';
-import { grantMembership, newCompanyId, platformContext, registerCompany, registerUser, SYSTEM_CALLER } from './platformWrites.js';
+import {
+  grantMembership,
+  newCompanyId,
+  platformContext,
+  registerCompany,
+  registerUser,
+  SYSTEM_CALLER,
+  type PlatformServices,
+  type ReadYourWrites,
+} from './platformWrites.js';
 import { isAcceptableTotpSecret, newTotpSecret, normalizeTotpSecret, otpauthUri } from '../../auth/totp.js';
 import { checkNewPassword } from '../../auth/passwordPolicy.js';
-import { COMPANIES, USERS } from '../../projections/platform/platformReadModels.js';
 
 export const DEFAULT_ADMIN_EMAIL = 'admin@dialysis.example';
 export const DEFAULT_COMPANY_NAME = 'First Clinic';
@@ -36,7 +43,7 @@ export interface BootstrapResult {
 }
 
 /** Values from BOOTSTRAP_* (validated), the missing ones generated. Invalid values stop the start. */
-export function bootstrapCredentials(services: AppServices): BootstrapCredentials {
+export function bootstrapCredentials(services: Pick<PlatformServices, 'config'>): BootstrapCredentials {
   const given = services.config.bootstrap;
   const generated: string[] = [];
   const pick = (name: string, value: string | null, make: () => string): string => {
@@ -59,8 +66,9 @@ export function bootstrapCredentials(services: AppServices): BootstrapCredential
 
 const bootstrapStream = streamName(PLATFORM_TENANT, bootstrapDecider.category, BOOTSTRAP_ID);
 
+/** Every fact is folded from a stream (strong): the bootstrap claim, the administrator; only the last wait reads models. */
 export async function bootstrap(
-  services: AppServices,
+  services: PlatformServices<ReadYourWrites>,
   options: { announce?: (credentials: BootstrapCredentials) => void | Promise<void> } = {},
 ): Promise<BootstrapResult> {
   const current = await loadAggregate(services.events, bootstrapDecider, bootstrapStream);
@@ -132,7 +140,7 @@ export async function bootstrap(
   );
   position = done.position ?? position;
   // Sign-in reads users, companies and memberships right after the first start.
-  if (position !== null) await services.projections.waitFor(position, { projections: [USERS.projection, COMPANIES.projection] });
+  if (position !== null) await services.platformFacts.caughtUp(position, ['users', 'companies']);
   if (created) services.logger.info('platform bootstrapped', { adminUserId, companyId, adminEmail: credentials.email });
   return { created, adminUserId, companyId };
 }

@@ -3,7 +3,6 @@
 import type { AppServices } from '../../services.js';
 import { handleCommand, loadAggregate, type CommandResult } from '../handleCommand.js';
 import { DomainError } from '../decider.js';
-import { PLATFORM_DOCS } from '../../stores/readStore.js';
 import { streamName } from '../../stores/eventStore.js';
 import { companyDecider, type CompanyCommand } from './company/decider.js';
 import { ADMIN_ROLE } from './company/events.js';
@@ -12,8 +11,16 @@ import type { CompanyProfile } from './company/profile.js';
 import { uniqueClaimDecider } from '../uniqueClaim.js';
 import { releaseClaim, withClaims, type UniqueGuard } from '../uniqueClaimWrites.js';
 import { LIMITS } from '../../limits.js';
-import { COMPANIES, MEMBERSHIPS, USERS, type UserDoc } from '../../projections/platform/platformReadModels.js';
-import { awaitPlatformReadModels, grantMembership, newCompanyId, platformContext, type PlatformCaller } from './platformWrites.js';
+import {
+  awaitPlatformReadModels,
+  grantMembership,
+  newCompanyId,
+  platformContext,
+  type PlatformCaller,
+  type PlatformServices,
+  type ReadYourWrites,
+} from './platformWrites.js';
+import type { PlatformFacts, PlatformModel } from './platformFacts.js';
 import { inviteUser, type Activation } from './invitationWrites.js';
 import { adoptDefaultPolicy } from '../empresas/policyWrites.js';
 
@@ -43,21 +50,25 @@ const taxIdClaim = (companyId: string, profile: Pick<CompanyProfile, 'country' |
   claim: { holderId: companyId, key: `${profile.country}:${profile.taxId.number}` },
 });
 
+/** Appointing an admin: whether the named account is active (eventual, platformUsers); the company is folded (strong). */
+export type AppointAdminFacts = Pick<PlatformFacts, 'accountActive'> & ReadYourWrites;
+
+const COMPANY_MODELS: readonly PlatformModel[] = ['companies', 'memberships', 'users'];
+
 const adminProblem = (message: string) =>
   new DomainError('validation-failed', `Invalid data: admin: ${message}`, 422, { errors: [{ field: 'admin', message }] });
 
 /** Makes an account (existing, or invited now) an admin of the company: at registration, or to recover a company without one. */
 export async function appointAdmin(
-  services: AppServices,
+  services: PlatformServices<AppointAdminFacts>,
   companyId: string,
   who: FirstAdmin,
   caller: PlatformCaller,
 ): Promise<Omit<RegisteredCompany, 'companyId'>> {
   if ('userId' in who) {
-    const user = await services.projections.collection<UserDoc>(USERS.projection, USERS.collection).get(PLATFORM_DOCS, who.userId);
-    if (!user?.active) throw adminProblem('no active user has this id');
+    if (!(await services.platformFacts.accountActive(who.userId))) throw adminProblem('no active user has this id');
     const { position } = await grantMembership(services, { companyId, userId: who.userId, roles: [ADMIN_ROLE] }, caller);
-    await awaitPlatformReadModels(services, position, [COMPANIES.projection, MEMBERSHIPS.projection, USERS.projection]);
+    await awaitPlatformReadModels(services, position, COMPANY_MODELS);
     return { admin: { userId: who.userId, accountCreated: false, activation: null }, opens: null, position };
   }
   const invited = await inviteUser(services, { companyId, email: who.email, name: who.name, roles: [ADMIN_ROLE] }, caller);
@@ -65,7 +76,10 @@ export async function appointAdmin(
   return { admin, opens: invited.opens, position: invited.position };
 }
 
-/** Registers a company (tax id unique on the platform, default policy adopted) with its first company admin. */
+/**
+ * Registers a company (tax id unique on the platform, default policy adopted) with its first company admin. Takes the
+ * whole AppServices only because adoptDefaultPolicy (empresas group) still does; it reads AppointAdminFacts.
+ */
 export async function registerCompanyWithAdmin(
   services: AppServices,
   input: { profile: CompanyProfile; modules?: string[]; admin: FirstAdmin },
@@ -74,8 +88,7 @@ export async function registerCompanyWithAdmin(
   // Everything that can be checked is checked before the first write: a refusal leaves nothing behind.
   const profile = checkedProfile(input.profile);
   if ('userId' in input.admin) {
-    const user = await services.projections.collection<UserDoc>(USERS.projection, USERS.collection).get(PLATFORM_DOCS, input.admin.userId);
-    if (!user?.active) throw adminProblem('no active user has this id');
+    if (!(await services.platformFacts.accountActive(input.admin.userId))) throw adminProblem('no active user has this id');
   }
   const companyId = newCompanyId();
   const ctx = platformContext(services, caller);
@@ -91,13 +104,13 @@ export async function registerCompanyWithAdmin(
   );
   await adoptDefaultPolicy(services, companyId, caller);
   const { admin, opens, position } = await appointAdmin(services, companyId, input.admin, caller);
-  await awaitPlatformReadModels(services, position, [COMPANIES.projection, MEMBERSHIPS.projection, USERS.projection]);
+  await awaitPlatformReadModels(services, position, COMPANY_MODELS);
   return { companyId, admin, opens, position };
 }
 
 /** One command on a company's stream, then its read model; `ifMatch` applies it only to that revision. */
 export async function companyCommand(
-  services: AppServices,
+  services: PlatformServices<ReadYourWrites>,
   command: Omit<CompanyCommand, 'at' | 'actor' | 'tenantId'>,
   caller: PlatformCaller,
   ifMatch?: number | null,
@@ -109,13 +122,13 @@ export async function companyCommand(
     platformContext(services, caller),
     ifMatch === undefined || ifMatch === null ? {} : { ifMatch },
   );
-  await awaitPlatformReadModels(services, result.position, [COMPANIES.projection]);
+  await awaitPlatformReadModels(services, result.position, ['companies']);
   return result;
 }
 
 /** A company admin's correction of the profile; a new tax id is reserved first (still unique on the platform). */
 export async function correctCompanyProfile(
-  services: AppServices,
+  services: PlatformServices<ReadYourWrites>,
   input: { companyId: string; changes: Partial<CompanyProfile>; current: Partial<CompanyProfile>; ifMatch: number },
   caller: PlatformCaller,
 ): Promise<CommandResult<unknown>> {

@@ -2,7 +2,6 @@
 // activation token is that token (only the company whose invitation created an account ever holds one); an address
 // that already has an account is only offered the membership, which its holder accepts signed in with the token.
 // Nothing of a pending membership works before it is accepted, and the inviting company learns the same either way.
-import type { AppServices } from '../../services.js';
 import { handleCommand, loadAggregate } from '../handleCommand.js';
 import { DomainError } from '../decider.js';
 import { PLATFORM_TENANT, streamName } from '../../stores/eventStore.js';
@@ -13,11 +12,18 @@ import { emailGuardDecider, emailGuardId, normalizeEmail } from './emailGuard/de
 import { companyDecider, decideCompany } from './company/decider.js';
 import { randomToken, sha256Hex } from '../../auth/tokens.js';
 import { authRuntime } from '../../auth/authRuntime.js';
-import { COMPANIES, MEMBERSHIPS, SESSIONS, USERS } from '../../projections/platform/platformReadModels.js';
-import { awaitPlatformReadModels, platformContext, type PlatformCaller } from './platformWrites.js';
+import {
+  awaitPlatformReadModels,
+  platformContext,
+  type PlatformCaller,
+  type PlatformServices,
+  type ReadYourWrites,
+} from './platformWrites.js';
+import type { PlatformModel } from './platformFacts.js';
 import { newId } from '../eventIds.js';
 
-const PLATFORM_MODELS = [USERS.projection, COMPANIES.projection, MEMBERSHIPS.projection, SESSIONS.projection];
+/** What an invitation write waits for: every platform model a member's next request reads. */
+export const PLATFORM_MODELS: readonly PlatformModel[] = ['users', 'companies', 'memberships', 'sessions'];
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 /** What a write that lost a creation race answers: the other request created the record. */
 const RACE_LOST = ['email-taken', 'already-exists', 'user-exists'];
@@ -28,7 +34,7 @@ export interface Activation {
   expiresAt: string;
 }
 
-export function newActivation(services: AppServices, userId: string): Activation & { hash: string } {
+export function newActivation(services: Pick<PlatformServices, 'now'>, userId: string): Activation & { hash: string } {
   const token = `${userId}.${randomToken()}`;
   const expiresAt = new Date(services.now().getTime() + LIMITS.activation.ttlSeconds * 1000).toISOString();
   return { token, expiresAt, hash: sha256Hex(token) };
@@ -49,7 +55,7 @@ export interface Invitation {
 }
 
 /** 429 once the company or the inviting person has sent their hour's invitations (they send the platform's e-mail). */
-export async function throttleInvitation(services: AppServices, companyId: string, inviter: string): Promise<void> {
+export async function throttleInvitation(services: PlatformServices, companyId: string, inviter: string): Promise<void> {
   const runtime = await authRuntime(services);
   const now = services.now().getTime();
   const wait = Math.max(runtime.invitesPerCompany.waitFor(companyId, now), runtime.invitesPerInviter.waitFor(inviter, now));
@@ -59,7 +65,7 @@ export async function throttleInvitation(services: AppServices, companyId: strin
 }
 
 /** The account the guard of this e-mail names, reserving it for a new id when the e-mail is new. */
-async function accountIdFor(services: AppServices, email: string, caller: PlatformCaller): Promise<string> {
+async function accountIdFor(services: PlatformServices, email: string, caller: PlatformCaller): Promise<string> {
   const guardId = emailGuardId(email);
   const guardStream = streamName(PLATFORM_TENANT, emailGuardDecider.category, guardId);
   const known = (await loadAggregate(services.events, emailGuardDecider, guardStream)).state.userId;
@@ -83,7 +89,7 @@ async function accountIdFor(services: AppServices, email: string, caller: Platfo
 
 /** Writes the invited account when it does not exist yet (the guard may name one never written); false if it existed. */
 async function createAccount(
-  services: AppServices,
+  services: PlatformServices,
   input: { userId: string; email: string; name: string; companyId: string; fresh: Activation & { hash: string } },
   caller: PlatformCaller,
 ): Promise<boolean> {
@@ -112,9 +118,12 @@ async function createAccount(
 const createdHereAndWaiting = (account: UserState, companyId: string): boolean =>
   account.exists && account.active && !account.passwordHash && account.invitedBy === companyId;
 
-/** Invites a person into a company with roles: a pending membership, and a new account when the e-mail has none. */
+/**
+ * Invites a person into a company with roles: a pending membership, and a new account when the e-mail has none. Every
+ * fact is folded from a stream (strong): the company's roles, the e-mail's guard, the account; only the wait reads models.
+ */
 export async function inviteUser(
-  services: AppServices,
+  services: PlatformServices<ReadYourWrites>,
   input: { companyId: string; email: string; name: string; roles: string[] },
   caller: PlatformCaller,
 ): Promise<Invitation> {
@@ -149,7 +158,7 @@ export async function inviteUser(
 }
 
 async function offer(
-  services: AppServices,
+  services: PlatformServices,
   input: { companyId: string; userId: string; roles: string[]; name: string; email: string; fresh: Activation & { hash: string } },
   caller: PlatformCaller,
 ): Promise<bigint | null> {
@@ -169,7 +178,7 @@ async function offer(
 }
 
 async function issueActivation(
-  services: AppServices,
+  services: PlatformServices,
   userId: string,
   companyId: string | null,
   fresh: Activation & { hash: string },
@@ -189,7 +198,7 @@ async function issueActivation(
  * company's invitation created it and nobody activated it yet; for anyone else it only accepts the membership.
  */
 export async function reissueInvitation(
-  services: AppServices,
+  services: PlatformServices<ReadYourWrites>,
   input: { companyId: string; userId: string },
   caller: PlatformCaller,
 ): Promise<Activation & { opens: Invitation['opens']; position: bigint | null }> {
@@ -225,7 +234,7 @@ export async function reissueInvitation(
 
 /** The signed-in holder accepts a pending membership with its one-time token: from now on it works like any other. */
 export async function acceptInvitation(
-  services: AppServices,
+  services: PlatformServices<ReadYourWrites>,
   input: { userId: string; companyId: string; token: string },
   caller: PlatformCaller,
 ): Promise<bigint | null> {
@@ -241,7 +250,7 @@ export async function acceptInvitation(
 
 /** The signed-in holder declines a pending membership: it ends, and the company sees it ended. */
 export async function declineInvitation(
-  services: AppServices,
+  services: PlatformServices<ReadYourWrites>,
   input: { userId: string; companyId: string },
   caller: PlatformCaller,
 ): Promise<bigint | null> {
@@ -260,7 +269,7 @@ export async function declineInvitation(
  * failure here leaves the membership pending: the person, signed in, accepts it with the same token.
  */
 export async function acceptCreatingInvitation(
-  services: AppServices,
+  services: PlatformServices<ReadYourWrites>,
   input: { userId: string; companyId: string | null; presentedHash: string },
   caller: PlatformCaller,
 ): Promise<void> {

@@ -14,6 +14,7 @@ import { authRuntime } from '../../auth/authRuntime.js';
 import { hashPassword } from '../../auth/passwords.js';
 import { checkNewPassword } from '../../auth/passwordPolicy.js';
 import { isAcceptableTotpSecret, normalizeTotpSecret } from '../../auth/totp.js';
+import type { PlatformFacts, PlatformModel } from './platformFacts.js';
 
 export interface PlatformCaller {
   actor: string;
@@ -29,7 +30,20 @@ export interface PlatformCaller {
 
 export const SYSTEM_CALLER: PlatformCaller = { actor: 'system' };
 
-export function platformContext(services: AppServices, caller: PlatformCaller, idempotencyKey?: string | null): CommandContext {
+/**
+ * What a platform orchestration is handed: the services without the read models, and the loader of the facts `F` it
+ * names (a part of PlatformFacts, wired at the composition root). Any AppServices is one.
+ */
+export type PlatformServices<F = unknown> = Omit<AppServices, 'reads' | 'projections' | 'platformFacts'> & { platformFacts: F };
+
+/** The one fact every write that answers after its read models needs: the wait for them. */
+export type ReadYourWrites = Pick<PlatformFacts, 'caughtUp'>;
+
+export function platformContext(
+  services: Pick<AppServices, 'now'>,
+  caller: PlatformCaller,
+  idempotencyKey?: string | null,
+): CommandContext {
   return {
     tenantId: PLATFORM_TENANT,
     actor: caller.actor,
@@ -64,7 +78,7 @@ const keyed = (caller: PlatformCaller, step: string): string | null => (caller.i
 
 /** Reserves the e-mail (guard stream, no_stream) and registers the user. */
 export async function registerUser(
-  services: AppServices,
+  services: PlatformServices,
   user: NewUser,
   caller: PlatformCaller,
 ): Promise<{ userId: string; position: bigint | null }> {
@@ -122,7 +136,7 @@ export async function registerUser(
 }
 
 export async function registerCompany(
-  services: AppServices,
+  services: PlatformServices,
   company: { name: string; legalName?: string | null; taxId?: string | null; companyId?: string },
   caller: PlatformCaller,
 ): Promise<{ companyId: string; position: bigint | null }> {
@@ -142,7 +156,7 @@ export async function registerCompany(
 }
 
 export async function grantMembership(
-  services: AppServices,
+  services: PlatformServices,
   membership: { companyId: string; userId: string; roles: string[] },
   caller: PlatformCaller,
 ): Promise<{ position: bigint | null }> {
@@ -160,7 +174,11 @@ export async function grantMembership(
  * Waits until the named platform read models applied a write (the ones the next request reads, e.g. sessions
  * after sign-in): a failed unrelated projection must not end the wait early. 503 when the bounded wait runs out.
  */
-export async function awaitPlatformReadModels(services: AppServices, position: bigint | null, projections: string[]): Promise<void> {
+export async function awaitPlatformReadModels(
+  services: { platformFacts: ReadYourWrites },
+  position: bigint | null,
+  models: readonly PlatformModel[],
+): Promise<void> {
   if (position === null) return;
-  if (!(await services.projections.waitFor(position, { projections, timeoutMs: LIMITS.readYourWrites.maxWaitMs }))) throw readModelBehind();
+  if (!(await services.platformFacts.caughtUp(position, models, { timeoutMs: LIMITS.readYourWrites.maxWaitMs }))) throw readModelBehind();
 }

@@ -1,6 +1,5 @@
 // Sign-in, step 2: challenge + code -> session, tokens and a device token. Every attempt, good or bad, is an event.
 import { randomUUID } from 'node:crypto';
-import type { AppServices } from '../../services.js';
 import { handleCommand, loadAggregate } from '../handleCommand.js';
 import { DomainError } from '../decider.js';
 import { PLATFORM_TENANT, streamName } from '../../stores/eventStore.js';
@@ -9,12 +8,11 @@ import { tooManyRequests } from '../../problems.js';
 import { userDecider } from './user/decider.js';
 import { challengeDecider, challengeUsability } from './challenge/decider.js';
 import { sessionDecider } from './session/decider.js';
-import { SESSIONS } from '../../projections/platform/platformReadModels.js';
 import { authRuntime } from '../../auth/authRuntime.js';
 import { invalidChallenge, invalidCode, throttledAs429 } from './signInProblems.js';
 import { checkTotpCode } from '../../auth/totp.js';
 import { newRefreshToken, randomToken, sha256Hex, signAccessToken } from '../../auth/tokens.js';
-import { awaitPlatformReadModels, platformContext } from './platformWrites.js';
+import { awaitPlatformReadModels, platformContext, type PlatformServices, type ReadYourWrites } from './platformWrites.js';
 import { caller, type Client, type SignedIn } from './signInWrites.js';
 
 export const CODE_POLICY = {
@@ -22,7 +20,7 @@ export const CODE_POLICY = {
   windowSeconds: LIMITS.throttling.verify2fa.windowSeconds,
 };
 
-async function recordWrongCode(services: AppServices, userId: string, challengeId: string, client: Client): Promise<never> {
+async function recordWrongCode(services: PlatformServices, userId: string, challengeId: string, client: Client): Promise<never> {
   const ctx = platformContext(services, caller(client, userId));
   try {
     await handleCommand(services.events, challengeDecider, { type: 'RecordChallengeCodeFailure', aggregateId: challengeId, data: {} }, ctx);
@@ -33,8 +31,12 @@ async function recordWrongCode(services: AppServices, userId: string, challengeI
   throw invalidCode();
 }
 
+/**
+ * The second step's facts are all folded from streams (strong): the challenge, the user (secret, throttles, devices);
+ * only the wait for the sessions model reads the read side.
+ */
 export async function verifySecondFactor(
-  services: AppServices,
+  services: PlatformServices<ReadYourWrites>,
   input: { challenge: string; code: string },
   client: Client,
 ): Promise<SignedIn> {
@@ -140,7 +142,7 @@ export async function verifySecondFactor(
     },
     sessionCtx,
   );
-  await awaitPlatformReadModels(services, started.position, [SESSIONS.projection]);
+  await awaitPlatformReadModels(services, started.position, ['sessions']);
   const access = signAccessToken(runtime.jwt, user.userId, sessionId, now);
   return { accessToken: access.token, tokenType: 'Bearer', expiresIn: access.expiresIn, refreshToken, deviceToken };
 }

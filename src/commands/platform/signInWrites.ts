@@ -1,8 +1,6 @@
 // Sign-in, step 1: password -> challenge (with TOTP enrollment on first sign-in); step 2 is secondFactorWrites.ts.
 // Every attempt, good or bad, is an event.
-import type { AppServices } from '../../services.js';
 import { handleCommand } from '../handleCommand.js';
-import { PLATFORM_DOCS } from '../../stores/readStore.js';
 import { LIMITS } from '../../limits.js';
 import { tooManyRequests } from '../../problems.js';
 import { userDecider, type UserState } from './user/decider.js';
@@ -10,13 +8,19 @@ import { trustedDeviceOf } from './user/signInBuckets.js';
 import { unknownLoginDecider, unknownLoginId } from './unknownLogin/decider.js';
 import { normalizeEmail } from './emailGuard/decider.js';
 import { challengeDecider } from './challenge/decider.js';
-import { USERS, type UserDoc } from '../../projections/platform/platformReadModels.js';
 import { authRuntime, type AuthRuntime } from '../../auth/authRuntime.js';
 import { invalidCredentials, throttledAs429 } from './signInProblems.js';
 import { verifyPassword } from '../../auth/passwords.js';
 import { newTotpSecret, otpauthUri, qrPngDataUri } from '../../auth/totp.js';
 import { randomToken, sha256Hex } from '../../auth/tokens.js';
-import { awaitPlatformReadModels, platformContext, type PlatformCaller } from './platformWrites.js';
+import { awaitPlatformReadModels, platformContext, type PlatformCaller, type PlatformServices } from './platformWrites.js';
+import type { PlatformFacts } from './platformFacts.js';
+
+/**
+ * Sign-in's facts: the account an e-mail names (eventual, platformUsers) and the wait for the users model; the account
+ * itself (password, throttles, second factor) is folded from its stream (strong) when the attempt is reserved.
+ */
+export type SignInFacts = Pick<PlatformFacts, 'userByEmail' | 'caughtUp'>;
 
 export interface Client {
   ip: string | null;
@@ -51,7 +55,7 @@ const maxOpenChallenges = LIMITS.challenge.maxOpenPerUser;
 
 export const caller = (client: Client, actor: string, sessionId: string | null = null): PlatformCaller => ({ actor, sessionId, ...client });
 
-async function failUnknownAccount(services: AppServices, email: string, password: string, client: Client): Promise<never> {
+async function failUnknownAccount(services: PlatformServices, email: string, password: string, client: Client): Promise<never> {
   // Counted before the dummy check, as an account's attempt is: a burst is answered exactly as for an account.
   await throttledAs429(
     handleCommand(
@@ -65,7 +69,7 @@ async function failUnknownAccount(services: AppServices, email: string, password
   throw invalidCredentials();
 }
 
-async function enrollmentFor(services: AppServices, runtime: AuthRuntime, user: UserState, client: Client): Promise<Enrollment> {
+async function enrollmentFor(services: PlatformServices, runtime: AuthRuntime, user: UserState, client: Client): Promise<Enrollment> {
   let sealed = user.totp.encryptedSecret;
   if (user.totp.status === 'none' || !sealed) {
     const result = await handleCommand(
@@ -83,7 +87,7 @@ async function enrollmentFor(services: AppServices, runtime: AuthRuntime, user: 
 }
 
 export async function login(
-  services: AppServices,
+  services: PlatformServices<SignInFacts>,
   input: { email: string; password: string; deviceToken?: string },
   client: Client,
 ): Promise<{ challenge: string; expiresIn: number; enrollment?: Enrollment }> {
@@ -94,8 +98,8 @@ export async function login(
   if (ipWait > 0) throw tooManyRequests(ipWait, 'Too many sign-in attempts from this address; retry later');
 
   const email = normalizeEmail(input.email);
-  const doc = await services.projections.collection<UserDoc>(USERS.projection, USERS.collection).findOne(PLATFORM_DOCS, { email });
-  if (!doc) return failUnknownAccount(services, email, input.password, client);
+  const accountId = await services.platformFacts.userByEmail(email);
+  if (!accountId) return failUnknownAccount(services, email, input.password, client);
 
   // The attempt is counted on the user's stream before the password is checked: a burst cannot outrun the throttle.
   // A valid device token counts it on that device, so failures that came without the token do not hold it.
@@ -104,8 +108,8 @@ export async function login(
     handleCommand(
       services.events,
       userDecider,
-      { type: 'ReserveLoginAttempt', aggregateId: doc.id, data: { policy: LOGIN_POLICY, deviceTokenHash, maxOpenChallenges } },
-      platformContext(services, caller(client, doc.id)),
+      { type: 'ReserveLoginAttempt', aggregateId: accountId, data: { policy: LOGIN_POLICY, deviceTokenHash, maxOpenChallenges } },
+      platformContext(services, caller(client, accountId)),
     ),
   );
   const deviceId = trustedDeviceOf(user, deviceTokenHash, at)?.deviceId ?? null;
@@ -151,6 +155,6 @@ export async function login(
     ctx,
     { expectNew: true },
   );
-  await awaitPlatformReadModels(services, issued.position, [USERS.projection]);
+  await awaitPlatformReadModels(services, issued.position, ['users']);
   return { challenge, expiresIn: ttl, ...(enrollment ? { enrollment } : {}) };
 }

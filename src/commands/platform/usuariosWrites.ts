@@ -1,7 +1,6 @@
 // Usuarios: a company changes its members' roles, revokes memberships, resets second factors; the platform deactivates
 // accounts; a person activates an invitation (invitationWrites.ts) and changes their own password. Every write goes
 // through handleCommand.
-import type { AppServices } from '../../services.js';
 import { handleCommand, loadAggregate } from '../handleCommand.js';
 import { DomainError } from '../decider.js';
 import { PLATFORM_TENANT, streamName } from '../../stores/eventStore.js';
@@ -12,16 +11,22 @@ import { hashPassword, verifyPassword } from '../../auth/passwords.js';
 import { checkNewPassword } from '../../auth/passwordPolicy.js';
 import { sha256Hex } from '../../auth/tokens.js';
 import { authRuntime } from '../../auth/authRuntime.js';
-import { COMPANIES, MEMBERSHIPS, SESSIONS, USERS } from '../../projections/platform/platformReadModels.js';
-import { awaitPlatformReadModels, platformContext, type PlatformCaller } from './platformWrites.js';
-import { revokeSessionsOf } from './sessionRevocationWrites.js';
-import { acceptCreatingInvitation, newActivation, type Activation } from './invitationWrites.js';
-import { invitationOpenedBy } from './invitationTokenWrites.js';
+import {
+  awaitPlatformReadModels,
+  platformContext,
+  type PlatformCaller,
+  type PlatformServices,
+  type ReadYourWrites,
+} from './platformWrites.js';
+import { revokeSessionsOf, type SessionRevocationFacts } from './sessionRevocationWrites.js';
+import { acceptCreatingInvitation, newActivation, PLATFORM_MODELS, type Activation } from './invitationWrites.js';
+import { invitationOpenedBy, type InvitationTokenFacts } from './invitationTokenWrites.js';
 import { throttledAs429 } from './signInProblems.js';
 import { LOGIN_POLICY } from './signInWrites.js';
 import { checkStepUpCode } from './stepUpWrites.js';
 
-const PLATFORM_MODELS = [USERS.projection, COMPANIES.projection, MEMBERSHIPS.projection, SESSIONS.projection];
+/** Activating: the invitation the token opens (InvitationTokenFacts); the account is folded from its stream (strong). */
+export type ActivationFacts = InvitationTokenFacts & ReadYourWrites;
 
 const userStream = (userId: string): string => streamName(PLATFORM_TENANT, userDecider.category, userId);
 
@@ -47,7 +52,7 @@ async function checkedPasswordHash(password: string, who: { email: string; name:
 
 /** A new activation token for an invited member who has not chosen a password yet (the previous token stops working). */
 export async function reissueActivation(
-  services: AppServices,
+  services: PlatformServices,
   userId: string,
   caller: PlatformCaller,
   companyId: string | null = null,
@@ -66,7 +71,7 @@ const ACTIVATION_TOKEN = /^([0-9a-f-]{36})\.[A-Za-z0-9_-]{43}$/;
 
 /** The invited person sets a password with the activation token; the first sign-in then enrolls the authenticator. */
 export async function activateAccount(
-  services: AppServices,
+  services: PlatformServices<ActivationFacts>,
   input: { token: string; password: string },
   caller: Omit<PlatformCaller, 'actor'>,
 ): Promise<{ userId: string; email: string; position: bigint | null }> {
@@ -92,7 +97,7 @@ export async function activateAccount(
     { type: 'ActivateUser', aggregateId: userId, data: { presentedHash, passwordHash } },
     platformContext(services, { ...caller, actor: userId }),
   );
-  await awaitPlatformReadModels(services, result.position, [USERS.projection]);
+  await awaitPlatformReadModels(services, result.position, ['users']);
   await acceptCreatingInvitation(services, { userId, companyId: state.invitedBy, presentedHash }, { ...caller, actor: userId });
   return { userId, email: state.email, position: result.position };
 }
@@ -101,7 +106,12 @@ const wrongField = (field: string, message: string): DomainError =>
   new DomainError('validation-failed', `${field}: ${message}`, 422, { errors: [{ field, message }] });
 
 /** The current password at a step-up counts like a login attempt: the same growing delays, cleared when right. */
-async function checkCurrentPassword(services: AppServices, userId: string, password: string, caller: PlatformCaller): Promise<UserState> {
+async function checkCurrentPassword(
+  services: PlatformServices,
+  userId: string,
+  password: string,
+  caller: PlatformCaller,
+): Promise<UserState> {
   const ctx = platformContext(services, caller);
   const { state: user } = await throttledAs429(
     handleCommand(
@@ -131,7 +141,7 @@ async function checkCurrentPassword(services: AppServices, userId: string, passw
 
 /** A person changes their own password: current password and a fresh TOTP code; their other sessions end. */
 export async function changeOwnPassword(
-  services: AppServices,
+  services: PlatformServices<SessionRevocationFacts>,
   input: { userId: string; sessionId: string; currentPassword: string; code: string; newPassword: string },
   caller: PlatformCaller,
 ): Promise<void> {
@@ -149,7 +159,7 @@ export async function changeOwnPassword(
 
 /** A member's roles in the company; takes effect on their next request. */
 export async function changeMemberRoles(
-  services: AppServices,
+  services: PlatformServices<ReadYourWrites>,
   input: { companyId: string; userId: string; roles: string[] },
   caller: PlatformCaller,
 ): Promise<bigint | null> {
@@ -165,7 +175,7 @@ export async function changeMemberRoles(
 
 /** Ends a membership and the sessions working inside that company. */
 export async function revokeMember(
-  services: AppServices,
+  services: PlatformServices<SessionRevocationFacts>,
   input: { companyId: string; userId: string },
   caller: PlatformCaller,
 ): Promise<bigint | null> {
@@ -181,27 +191,35 @@ export async function revokeMember(
 }
 
 /** The user must enroll a new authenticator at the next sign-in; their sessions end. */
-export async function resetSecondFactor(services: AppServices, userId: string, caller: PlatformCaller): Promise<bigint | null> {
+export async function resetSecondFactor(
+  services: PlatformServices<SessionRevocationFacts>,
+  userId: string,
+  caller: PlatformCaller,
+): Promise<bigint | null> {
   const result = await handleCommand(
     services.events,
     userDecider,
     { type: 'ResetTwoFactor', aggregateId: userId, data: {} },
     platformContext(services, caller),
   );
-  await awaitPlatformReadModels(services, result.position, [USERS.projection]);
+  await awaitPlatformReadModels(services, result.position, ['users']);
   await revokeSessionsOf(services, { userId }, 'two-factor-reset', caller);
   return result.position;
 }
 
 /** Platform: the account can no longer sign in, and every session of it ends now. */
-export async function deactivateAccount(services: AppServices, userId: string, caller: PlatformCaller): Promise<bigint | null> {
+export async function deactivateAccount(
+  services: PlatformServices<SessionRevocationFacts>,
+  userId: string,
+  caller: PlatformCaller,
+): Promise<bigint | null> {
   const result = await handleCommand(
     services.events,
     userDecider,
     { type: 'DeactivateUser', aggregateId: userId, data: {} },
     platformContext(services, caller),
   );
-  await awaitPlatformReadModels(services, result.position, [USERS.projection]);
+  await awaitPlatformReadModels(services, result.position, ['users']);
   await revokeSessionsOf(services, { userId }, 'user-deactivated', caller);
   return result.position;
 }

@@ -19,9 +19,9 @@ import {
   type UserDoc,
 } from '../../projections/platform/platformReadModels.js';
 import { permissionCatalog } from './permissionCatalog.js';
-import { roleOf } from '../../permissions/builtInRoles.js';
+import { permissionsOf } from '../../permissions/builtInRoles.js';
 
-export const platformCollections = (services: AppServices) => ({
+export const platformCollections = (services: Pick<AppServices, 'projections'>) => ({
   users: services.projections.collection<UserDoc>(USERS.projection, USERS.collection),
   sessions: services.projections.collection<SessionDoc>(SESSIONS.projection, SESSIONS.collection),
   companies: services.projections.collection<CompanyDoc>(COMPANIES.projection, COMPANIES.collection),
@@ -31,7 +31,7 @@ export const platformCollections = (services: AppServices) => ({
 
 /** The user's active membership in a company with its company, or null (not a member, or no such company). */
 export async function membershipIn(
-  services: AppServices,
+  services: Pick<AppServices, 'projections'>,
   userId: string,
   companyId: string,
 ): Promise<{ company: CompanyDoc; membership: MembershipDoc } | null> {
@@ -40,20 +40,6 @@ export async function membershipIn(
   if (!membership?.active) return null;
   const company = await models.companies.get(PLATFORM_DOCS, companyId);
   return company ? { company, membership } : null;
-}
-
-/**
- * Company permissions a set of roles grants; `catalog` is every company permission the registered groups declare.
- * Anything a role lists outside the catalog grants nothing: a company role never reaches the platform.
- */
-export function permissionsOf(roles: CompanyDoc['roles'], held: readonly string[], catalog: readonly string[]): string[] {
-  const out = new Set<string>();
-  for (const code of held) {
-    const role = roleOf(roles, code);
-    if (!role) continue;
-    for (const p of role.grantsAll ? catalog : role.permissions) if (catalog.includes(p)) out.add(p);
-  }
-  return [...out].sort();
 }
 
 export const permissionsIn = (company: CompanyDoc, membership: MembershipDoc): string[] =>

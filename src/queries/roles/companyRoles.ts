@@ -2,8 +2,8 @@
 import type { TenantScope } from '../tenantScope.js';
 import { PLATFORM_DOCS } from '../../stores/readStore.js';
 import { notFoundProblem } from '../../problems.js';
-import { ADMIN_ROLE, BUILT_IN_ROLES } from '../../permissions/builtInRoles.js';
-import { platformCollections, permissionsOf } from '../platform/memberships.js';
+import { ADMIN_ROLE, BUILT_IN_ROLES, permissionsOf } from '../../permissions/builtInRoles.js';
+import { platformCollections } from '../platform/memberships.js';
 import { permissionCatalog } from '../platform/permissionCatalog.js';
 
 export interface RoleView {

@@ -9,7 +9,6 @@ import { PLATFORM_DOCS } from '../../../stores/readStore.js';
 import { platformCollections } from '../../../queries/platform/memberships.js';
 import { companyDecider } from '../../../commands/platform/company/decider.js';
 import { awaitPlatformReadModels, platformContext } from '../../../commands/platform/platformWrites.js';
-import { COMPANIES } from '../../../projections/platform/platformReadModels.js';
 import { companyRole, companyRoles } from '../../../queries/roles/companyRoles.js';
 import { permissionCatalog, permissionEntries } from '../../../queries/platform/permissionCatalog.js';
 import {
@@ -70,7 +69,7 @@ async function companyWrite(ctx: TenantRequestContext, command: object, reason?:
     command as never,
     platformContext(ctx.services, callerOf(ctx, reason)),
   );
-  await awaitPlatformReadModels(ctx.services, result.position, [COMPANIES.projection]);
+  await awaitPlatformReadModels(ctx.services, result.position, ['companies']);
   return result.position;
 }
 

@@ -6,7 +6,8 @@ import { decidePrivilege } from '../../../commands/platform/privilege/decider.js
 import { freeText, problem } from '../../commonSchemas.js';
 import { ProblemError } from '../../../problems.js';
 import { PLATFORM_DOCS } from '../../../stores/readStore.js';
-import { permissionsOf, platformCollections } from '../../../queries/platform/memberships.js';
+import { platformCollections } from '../../../queries/platform/memberships.js';
+import { permissionsOf } from '../../../permissions/builtInRoles.js';
 import { permissionCatalog } from '../../../queries/platform/permissionCatalog.js';
 import type { JsonSchema, RequestContext, ResponseDecl, TenantRequestContext } from '../../routeTypes.js';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { permissionsOf } from './memberships.js';
+import { permissionsOf } from './builtInRoles.js';
 
-describe('platform memberships: permissions a membership grants', () => {
+describe('permissions a set of roles grants', () => {
   const roles = {
     admin: { name: 'Administrator', permissions: [], grantsAll: true },
     scribe: { name: 'Scribe', permissions: ['pacientes:read'], grantsAll: false },
