@@ -19,6 +19,15 @@ module.exports = {
       to: { path: '^src/commands/' },
     },
     {
+      name: 'write-side-never-imports-read-side-dialisis',
+      comment:
+        'A command gets what the read side knows as facts from its loader (src/facts/<group>/, wired by the routes), never by ' +
+        'importing a query or a projection (issue 22 items 2 and 3). Dialisis first; the lead widens it to src/commands/.',
+      severity: 'error',
+      from: { path: '^src/commands/dialisis/' },
+      to: { path: '^src/(queries|projections)/' },
+    },
+    {
       name: 'projections-never-import-http',
       comment: 'A projection turns events into documents; it knows nothing of requests.',
       severity: 'error',
