@@ -28,7 +28,7 @@ module.exports = {
       from: {
         path: '^src/commands/',
         pathNot:
-          '^src/commands/(cargos-laborales|clientes|colaboradores|dialisis|empresas|filtros-dialisis|lineas|monitores|pacientes|productos)/',
+          '^src/commands/(cargos-laborales|clientes|colaboradores|empresas|filtros-dialisis|lineas|monitores|pacientes|productos)/',
       },
       to: { path: '^src/(queries|projections|facts)/' },
     },

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { startMachineUse } from '../../src/commands/monitores/machineWrites.js';
 import { releaseOrphanedSessionClaims } from '../../src/commands/dialisis/session/equipmentClaimsReconciliation.js';
+import { reconciliationDeps } from '../../src/facts/dialisis/index.js';
 import { LIMITS } from '../../src/limits.js';
 import { allText, open } from './pdfRead.js';
 import { expectStatus, pointers, startDialisisWorld, type Answer, type DialisisWorld, type Json } from './dialisisWorld.js';
@@ -75,10 +76,10 @@ describe('Dialisis sessions: a machine changed mid-session over HTTP', () => {
       patientId,
     });
     await w.server.services.projections.waitFor(claimed.position!);
-    assert.deepEqual((await releaseOrphanedSessionClaims(w.server.services, tenantId)).released, []);
+    assert.deepEqual((await releaseOrphanedSessionClaims(reconciliationDeps(w.server.services), tenantId)).released, []);
 
     await w.advance((LIMITS.sessionClaims.orphanGraceSeconds + 1) * 1000);
-    const { released } = await releaseOrphanedSessionClaims(w.server.services, tenantId);
+    const { released } = await releaseOrphanedSessionClaims(reconciliationDeps(w.server.services), tenantId);
     assert.deepEqual(
       released.filter((c) => c.sessionId === sessionId).map((c) => [c.kind, c.id]),
       [['machine', stranded]],

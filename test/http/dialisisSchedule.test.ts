@@ -6,6 +6,7 @@ import { expectStatus, pointers, startDialisisWorld, type DialisisWorld } from '
 import { handleCommand } from '../../src/commands/handleCommand.js';
 import { shiftDayDecider, shiftDayId } from '../../src/commands/dialisis/schedule/shiftDayDecider.js';
 import { releaseOrphanedSeats } from '../../src/commands/dialisis/schedule/orphanedSeatWrites.js';
+import { scheduleDeps } from '../../src/facts/dialisis/index.js';
 import { commandContextFor } from './staleClaimsSupport.js';
 
 describe('Dialisis schedule: shifts, standing plans and the day', () => {
@@ -208,11 +209,11 @@ describe('Dialisis schedule: shifts, standing plans and the day', () => {
     );
     const patient = await w.patient(w.a);
     expectStatus(await w.extraSession(w.a, extra(patient, date, shift)), 409, 'shift-full');
-    assert.equal(await releaseOrphanedSeats(w.server.services, w.server.admin.companyId), 0);
+    assert.equal(await releaseOrphanedSeats(scheduleDeps(w.server.services), w.server.admin.companyId), 0);
     w.server.clock.advance(11 * 60 * 1000);
     await w.refreshSessions();
-    assert.equal(await releaseOrphanedSeats(w.server.services), 1);
+    assert.equal(await releaseOrphanedSeats(scheduleDeps(w.server.services)), 1);
     expectStatus(await w.extraSession(w.a, extra(patient, date, shift)), 201);
-    assert.equal(await releaseOrphanedSeats(w.server.services), 0);
+    assert.equal(await releaseOrphanedSeats(scheduleDeps(w.server.services)), 0);
   });
 });

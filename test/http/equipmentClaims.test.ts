@@ -8,6 +8,7 @@ import { startMachineUse } from '../../src/commands/monitores/machineWrites.js';
 import { reserveDialyzerForSession } from '../../src/commands/filtros-dialisis/dialyzerWrites.js';
 import { reserveBloodlineForSession } from '../../src/commands/lineas/bloodlineWrites.js';
 import { releaseOrphanedSessionClaims } from '../../src/commands/dialisis/session/equipmentClaimsReconciliation.js';
+import { reconciliationDeps } from '../../src/facts/dialisis/index.js';
 import { sessionStream } from '../../src/commands/dialisis/session/sessionWrites.js';
 import { LIMITS } from '../../src/limits.js';
 import { dialyzerBody } from './filtrosWorld.js';
@@ -133,13 +134,13 @@ describe('Equipment claims at session start', () => {
     await recordSessionStarted(started, startedSession);
 
     // Within the grace a start may still be finishing: nothing is released.
-    assert.deepEqual((await releaseOrphanedSessionClaims(services(), tenantA())).released, []);
+    assert.deepEqual((await releaseOrphanedSessionClaims(reconciliationDeps(services()), tenantA())).released, []);
     w.server.clock.advance((LIMITS.sessionClaims.orphanGraceSeconds + 1) * 1000);
     // A run for another company never reaches company A's records.
     const companyB = expectStatus(await w.call(w.b, 'GET', '/empresas/actual'), 200).body.id as string;
-    assert.deepEqual((await releaseOrphanedSessionClaims(services(), companyB)).released, []);
+    assert.deepEqual((await releaseOrphanedSessionClaims(reconciliationDeps(services()), companyB)).released, []);
 
-    const { released } = await releaseOrphanedSessionClaims(services());
+    const { released } = await releaseOrphanedSessionClaims(reconciliationDeps(services()));
     const orphaned = released.filter((c) => c.sessionId === orphanSession);
     assert.deepEqual(orphaned.map((c) => c.kind).sort(), ['arterial', 'dialyzer', 'machine', 'venous']);
     assert.equal(released.filter((c) => c.sessionId === startedSession).length, 0);
@@ -171,6 +172,6 @@ describe('Equipment claims at session start', () => {
     assert.equal((await get(`/filtros-dialisis/${started.dialyzerId}`)).status, 'in-use');
     assert.equal((await get(`/lineas-venosas/${started.venousId}`)).status, 'in-use');
     // A second run finds nothing more to release.
-    assert.equal((await releaseOrphanedSessionClaims(services(), tenantA())).released.length, 0);
+    assert.equal((await releaseOrphanedSessionClaims(reconciliationDeps(services()), tenantA())).released.length, 0);
   });
 });

@@ -9,6 +9,7 @@ import { MINUTE, sessionSteps, type SessionSteps } from './dialisisSessionSteps.
 import { randomUUID } from 'node:crypto';
 import { reserveAuthorization } from '../../src/commands/clientes/payerUnitWrites.js';
 import { releaseOrphanedSessionClaims } from '../../src/commands/dialisis/session/equipmentClaimsReconciliation.js';
+import { reconciliationDeps } from '../../src/facts/dialisis/index.js';
 import { LIMITS } from '../../src/limits.js';
 
 /** Retries an assertion on a read model until it holds (the projection follows the write), at most 2 s. */
@@ -119,7 +120,7 @@ describe('Payer rules that span records (issue 21 items 17 and 18)', () => {
     );
     await eventually(async () => assert.deepEqual(await units(authPath), { used: 0, reserved: 1, remaining: 0 }));
     const payerClaims = async () =>
-      (await releaseOrphanedSessionClaims(services, tenantId)).released.filter((c) => c.kind === 'payer-authorization');
+      (await releaseOrphanedSessionClaims(reconciliationDeps(services), tenantId)).released.filter((c) => c.kind === 'payer-authorization');
     assert.deepEqual(await payerClaims(), []);
     w.server.clock.advance((LIMITS.sessionClaims.orphanGraceSeconds + 1) * 1000);
     assert.deepEqual(

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { startPeriodicTasks } from '../../src/processes/periodicTasks.js';
 import { dialisisGroup } from '../../src/http/routes/dialisis/index.js';
-import { sessionClaimsReconciliationTask } from '../../src/commands/dialisis/session/equipmentClaimsReconciliation.js';
+import { SESSION_CLAIMS_RECONCILIATION } from '../../src/commands/dialisis/session/equipmentClaimsReconciliation.js';
 
 const silent = { debug() {}, info() {}, warn() {}, error() {} };
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -33,6 +33,6 @@ describe('periodic tasks', () => {
   });
 
   it('the Dialisis group runs the reconciliation of orphaned session claims', () => {
-    assert.ok(dialisisGroup.periodicTasks?.includes(sessionClaimsReconciliationTask));
+    assert.ok(dialisisGroup.periodicTasks?.some((task) => task.name === SESSION_CLAIMS_RECONCILIATION));
   });
 });

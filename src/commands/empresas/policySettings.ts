@@ -30,6 +30,12 @@ export interface MachineModelPlan extends MaintenancePlan {
   model: string;
 }
 
+/** The policy as a decision takes it: its revision (recorded in the event it decides) and its settings. */
+export interface PolicyFacts {
+  revision: number;
+  settings: CompanyPolicy;
+}
+
 export interface CompanyPolicy {
   dialyzerReuse: {
     /** Maximum uses of a dialyzer whose model has no override (1 = single use). */

@@ -176,7 +176,7 @@ export async function reserveDialyzerForSession(
   given?: { patient: PatientState; policy: PolicyFacts },
 ): Promise<Result> {
   await dialyzerState(services, ctx.tenantId, dialyzerId);
-  // The session start hands in the facts it loaded once (startFactWrites.ts); other callers load them here.
+  // The session start hands in the facts it loaded once (startFacts.ts); other callers load them here.
   const [patient, policy] = given
     ? [patientFactsOf(given.patient), reusePolicyOf(given.policy)]
     : await Promise.all([patientFacts(services, ctx.tenantId, data.patientId), reusePolicy(services, ctx.tenantId)]);

@@ -158,7 +158,7 @@ export async function reserveBloodlineForSession(
   data: { sessionId: string; patientId: string },
   given?: PolicyFacts,
 ): Promise<Result> {
-  // The session start hands in the policy it folded once (startFactWrites.ts); other callers fold it here.
+  // The session start hands in the policy it folded once (startFacts.ts); other callers fold it here.
   const policy = given ? linePolicyOf(given) : await linePolicy(services, ctx.tenantId);
   return run(services, ctx, lineType, id, { type: 'ReserveBloodlineForSession', data: { ...data, policy } });
 }

@@ -93,7 +93,7 @@ export async function startMachineUse(
 ): Promise<Result> {
   const { state } = await loadAggregate(services.events, machineDecider, machineStream(ctx.tenantId, machineId));
   if (!state.fields) throw notFound('machine');
-  // The session start hands in the facts it loaded once (startFactWrites.ts); other callers load them here.
+  // The session start hands in the facts it loaded once (startFacts.ts); other callers load them here.
   const [patient, policy] = given
     ? [patientFactsOf(given.patient), given.policy]
     : await Promise.all([patientFacts(services.events, ctx.tenantId, data.patientId), companyPolicy(services, ctx.tenantId)]);

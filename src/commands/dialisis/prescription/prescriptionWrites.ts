@@ -1,60 +1,56 @@
-// Commands on a patient's prescription as the routes run them, and the read the session start uses: the prescription
-// stream itself (never the read model, so a version issued a moment ago is already in force).
+// Commands on a patient's prescription as the routes run them, with their facts (prescriptionFacts.ts), and the read the
+// session start uses: the prescription stream itself (never the read model, so a version issued a moment ago is in force).
 import { handleCommand, loadAggregate, type CommandContext, type CommandResult } from '../../handleCommand.js';
 import { patientDecider } from '../../pacientes/patientDecider.js';
 import { dryWeightInForce } from '../../pacientes/patientState.js';
 import { patientCommand } from '../../pacientes/patientWrites.js';
 import { DomainError } from '../../decider.js';
 import { invalidFields } from '../../fieldChecks.js';
-import type { AppServices } from '../../../services.js';
-import { maySignClinicalRecords } from '../../../queries/colaboradores/maySign.js';
-import { companyDay } from '../../../queries/empresas/companyCalendar.js';
 import { streamName, type EventStore } from '../../../stores/eventStore.js';
 import type { PrescriptionInForce } from '../session/sessionEvents.js';
 import { prescriptionDecider } from './prescriptionDecider.js';
 import type { PatientFacts, PrescriberFacts, PrescriptionFields } from './prescriptionEvents.js';
+import type { LoadPrescriptionFacts } from './prescriptionFacts.js';
 import { versionInForce, type PrescriptionState, type PrescriptionVersion } from './prescriptionState.js';
 
 export type PrescriptionResult = CommandResult<PrescriptionState>;
+
+/** What a prescription command is run with: the event store, the clock and the facts' loader. */
+export interface PrescriptionDeps {
+  events: EventStore;
+  now: () => Date;
+  loadFacts: LoadPrescriptionFacts;
+}
 
 export const prescriptionStream = (tenantId: string, patientId: string): string =>
   streamName(tenantId, prescriptionDecider.category, patientId);
 
 /** The patient as the decider needs it; a patient of another company is simply absent. */
-async function patientFacts(events: EventStore, tenantId: string, patientId: string): Promise<PatientFacts> {
+export async function patientFacts(events: EventStore, tenantId: string, patientId: string): Promise<PatientFacts> {
   const { state } = await loadAggregate(events, patientDecider, streamName(tenantId, 'patient', patientId));
   return { exists: state.exists, status: state.status };
 }
 
-const commandTime = (services: AppServices, ctx: CommandContext): string => ctx.at ?? services.now().toISOString();
-
-/** The caller is the prescriber: a physician's staff record allowed to sign clinical records at the command time. */
-async function prescriberFacts(services: AppServices, ctx: CommandContext, at: string): Promise<PrescriberFacts> {
-  const verdict = await maySignClinicalRecords({ services, auth: { tenantId: ctx.tenantId } }, ctx.actor, at, 'physician');
-  return { userId: ctx.actor, staffId: verdict.staffId, allowed: verdict.allowed, reasons: [...verdict.reasons] };
-}
+const commandTime = (deps: PrescriptionDeps, ctx: CommandContext): string => ctx.at ?? deps.now().toISOString();
 
 /** Issues the next version of the patient's prescription (If-Match: the stream revision the physician read). */
 export async function issuePrescription(
-  services: AppServices,
+  deps: PrescriptionDeps,
   ctx: CommandContext,
   patientId: string,
   fields: PrescriptionFields,
   ifMatch: number | null,
 ): Promise<PrescriptionResult> {
-  const at = commandTime(services, ctx);
-  const [patient, prescriber] = await Promise.all([
-    patientFacts(services.events, ctx.tenantId, patientId),
-    prescriberFacts(services, ctx, at),
-  ]);
+  const at = commandTime(deps, ctx);
+  const { patient, prescriber } = await deps.loadFacts(ctx.tenantId, patientId, { actor: ctx.actor, at });
   const command = { type: 'IssuePrescription' as const, aggregateId: patientId, at, data: { ...fields, patient, prescriber } };
   if (fields.dryWeightKg !== undefined) {
     // Judged first, so a refused prescription records no dry weight; then the dry weight goes to the patient's record.
-    const { state } = await loadAggregate(services.events, prescriptionDecider, prescriptionStream(ctx.tenantId, patientId));
+    const { state } = await loadAggregate(deps.events, prescriptionDecider, prescriptionStream(ctx.tenantId, patientId));
     prescriptionDecider.decide({ ...command, actor: ctx.actor, tenantId: ctx.tenantId }, state);
-    await recordDryWeight(services, { ...ctx, at }, patientId, { dryWeightKg: fields.dryWeightKg, from: fields.validFrom, prescriber });
+    await recordDryWeight(deps.events, { ...ctx, at }, patientId, { dryWeightKg: fields.dryWeightKg, from: fields.validFrom, prescriber });
   }
-  return handleCommand(services.events, prescriptionDecider, command, { ...ctx, at }, { ifMatch });
+  return handleCommand(deps.events, prescriptionDecider, command, { ...ctx, at }, { ifMatch });
 }
 
 /**
@@ -63,12 +59,12 @@ export async function issuePrescription(
  * cannot carry one (a dry weight takes effect on a day that has come).
  */
 async function recordDryWeight(
-  services: AppServices,
+  events: EventStore,
   ctx: CommandContext,
   patientId: string,
   order: { dryWeightKg: number; from: string; prescriber: PrescriberFacts },
 ): Promise<void> {
-  const { state } = await loadAggregate(services.events, patientDecider, streamName(ctx.tenantId, 'patient', patientId));
+  const { state } = await loadAggregate(events, patientDecider, streamName(ctx.tenantId, 'patient', patientId));
   if (dryWeightInForce(state, order.from)?.dryWeightKg === order.dryWeightKg) return;
   const data = {
     dryWeightKg: order.dryWeightKg,
@@ -76,7 +72,7 @@ async function recordDryWeight(
     ...(order.prescriber.staffId ? { prescribedBy: order.prescriber.staffId } : {}),
   };
   try {
-    await patientCommand(services.events, ctx, patientId, 'PrescribeDryWeight', data, null);
+    await patientCommand(events, ctx, patientId, 'PrescribeDryWeight', data, null);
   } catch (err) {
     if (!(err instanceof DomainError) || err.code !== 'validation-failed') throw err;
     throw invalidFields([
@@ -87,21 +83,18 @@ async function recordDryWeight(
 
 /** Discontinues the latest version from `from` (default: the company's today). */
 export async function discontinuePrescription(
-  services: AppServices,
+  deps: PrescriptionDeps,
   ctx: CommandContext,
   patientId: string,
   input: { reason: string; from?: string },
   ifMatch: number | null,
 ): Promise<PrescriptionResult> {
-  const at = commandTime(services, ctx);
-  const [patient, prescriber] = await Promise.all([
-    patientFacts(services.events, ctx.tenantId, patientId),
-    prescriberFacts(services, ctx, at),
-  ]);
-  const from = input.from ?? (await companyDay({ services, auth: { tenantId: ctx.tenantId } }, new Date(at)));
+  const at = commandTime(deps, ctx);
+  const { patient, prescriber, today } = await deps.loadFacts(ctx.tenantId, patientId, { actor: ctx.actor, at });
+  const from = input.from ?? (await today());
   const data = { from, reason: input.reason, patient, prescriber };
   const command = { type: 'DiscontinuePrescription' as const, aggregateId: patientId, at, data };
-  return handleCommand(services.events, prescriptionDecider, command, { ...ctx, at }, { ifMatch });
+  return handleCommand(deps.events, prescriptionDecider, command, { ...ctx, at }, { ifMatch });
 }
 
 /**
@@ -132,12 +125,12 @@ export function snapshotOf(v: PrescriptionVersion): PrescriptionInForce {
 
 /** The version of the patient's prescription in force on `date` (YYYY-MM-DD), read from its stream; null when none. */
 export async function prescriptionInForce(
-  services: AppServices,
+  deps: { events: EventStore },
   tenantId: string,
   patientId: string,
   date: string,
 ): Promise<PrescriptionInForce | null> {
-  const { state } = await loadAggregate(services.events, prescriptionDecider, prescriptionStream(tenantId, patientId));
+  const { state } = await loadAggregate(deps.events, prescriptionDecider, prescriptionStream(tenantId, patientId));
   const version = versionInForce(state, date);
   return version ? snapshotOf(version) : null;
 }

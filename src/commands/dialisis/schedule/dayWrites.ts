@@ -3,14 +3,9 @@
 import { DomainError, rule } from '../../decider.js';
 import type { CommandContext } from '../../handleCommand.js';
 import { invalidFields } from '../../fieldChecks.js';
-import type { AppServices } from '../../../services.js';
-import { companyDay } from '../../../queries/empresas/companyCalendar.js';
-import { awaitScheduleHead, plansInEffect } from '../../../queries/dialisis/scheduleQueries.js';
-import { readModelBehind } from '../../../problems.js';
 import type { ShiftState } from './shiftDecider.js';
-import { isoWeekdayOf } from './shiftEvents.js';
 import { patientFacts, shiftOf, staffFacts } from './scheduleFactWrites.js';
-import { scheduleWithSeat, type ScheduledSession } from './seatWrites.js';
+import { scheduleWithSeat, type ScheduleDeps, type ScheduledSession } from './seatWrites.js';
 
 /** Refusals that leave one patient unscheduled without stopping the rest of the day. */
 const SKIPPED_CODES = new Set(['shift-full', 'shift-retired', 'shift-not-running', 'patient-not-schedulable']);
@@ -25,29 +20,26 @@ export interface DayGeneration {
   skipped: { patientId: string; shiftId: string; planId: string; reason: string }[];
 }
 
-const today = (services: AppServices, tenantId: string, ctx: CommandContext) =>
-  companyDay({ services, auth: { tenantId } }, new Date(ctx.at ?? services.now().toISOString()));
+const today = (deps: ScheduleDeps, ctx: CommandContext) => deps.facts.today(ctx.tenantId, new Date(ctx.at ?? deps.now().toISOString()));
 
-export async function generateDay(services: AppServices, ctx: CommandContext, date: string, locationId?: string): Promise<DayGeneration> {
-  const scope = { services, auth: { tenantId: ctx.tenantId } };
-  const day = await today(services, ctx.tenantId, ctx);
+export async function generateDay(deps: ScheduleDeps, ctx: CommandContext, date: string, locationId?: string): Promise<DayGeneration> {
+  const day = await today(deps, ctx);
   if (date < day) throw invalidFields([{ field: 'fecha', message: `must not be in the past (today is ${day})` }]);
-  // Plans come from the read model: it must hold every plan written so far, or a plan just created would be missed.
-  if (!(await awaitScheduleHead(scope))) throw readModelBehind();
-  const planned = await plansInEffect(scope, date, isoWeekdayOf(date), locationId);
+  // Plans come from the read model, once it holds every plan written so far (a plan just created is never missed).
+  const planned = await deps.facts.plansInEffect(ctx.tenantId, date, locationId);
   const shifts = new Map<string, Promise<{ state: ShiftState }>>();
   const answer: DayGeneration = { date, scheduled: 0, created: 0, sessions: [], skipped: [] };
   for (const plan of planned) {
     const { patientId, shiftId, planId } = plan;
-    if (!shifts.has(shiftId)) shifts.set(shiftId, shiftOf(services.events, ctx.tenantId, shiftId));
-    const [{ state: shift }, patient] = await Promise.all([shifts.get(shiftId)!, patientFacts(services.events, ctx.tenantId, patientId)]);
+    if (!shifts.has(shiftId)) shifts.set(shiftId, shiftOf(deps.events, ctx.tenantId, shiftId));
+    const [{ state: shift }, patient] = await Promise.all([shifts.get(shiftId)!, patientFacts(deps.events, ctx.tenantId, patientId)]);
     if (patient.status !== 'active') {
       answer.skipped.push({ patientId, shiftId, planId, reason: `patient-${patient.status}` });
       continue;
     }
     let done: ScheduledSession | { sessionId: string; created: false };
     try {
-      done = await scheduleWithSeat(services, ctx, { patientId, date, shiftId, kind: 'planned', planId }, { patient, shift, today: day });
+      done = await scheduleWithSeat(deps, ctx, { patientId, date, shiftId, kind: 'planned', planId }, { patient, shift, today: day });
     } catch (err) {
       if (!(err instanceof DomainError)) throw err;
       if (err.code === 'session-already-scheduled') {
@@ -77,12 +69,12 @@ export interface ExtraSessionInput {
 }
 
 /** An extra or emergency session: a reason and a requesting collaborator of this company; 409 when none seat is left. */
-export async function requestExtraSession(services: AppServices, ctx: CommandContext, input: ExtraSessionInput): Promise<ScheduledSession> {
+export async function requestExtraSession(deps: ScheduleDeps, ctx: CommandContext, input: ExtraSessionInput): Promise<ScheduledSession> {
   const [{ state: shift }, patient, staff, day] = await Promise.all([
-    shiftOf(services.events, ctx.tenantId, input.shiftId),
-    patientFacts(services.events, ctx.tenantId, input.patientId),
-    staffFacts(services.events, ctx.tenantId, input.requestedBy),
-    today(services, ctx.tenantId, ctx),
+    shiftOf(deps.events, ctx.tenantId, input.shiftId),
+    patientFacts(deps.events, ctx.tenantId, input.patientId),
+    staffFacts(deps.events, ctx.tenantId, input.requestedBy),
+    today(deps, ctx),
   ]);
   const problems = [
     ...(shift.exists ? [] : [{ field: 'shiftId', message: 'no such shift in this company' }]),
@@ -90,5 +82,5 @@ export async function requestExtraSession(services: AppServices, ctx: CommandCon
   ];
   if (problems.length > 0) throw invalidFields(problems);
   if (!staff.active) throw rule('requester-terminated', 'the requesting collaborator is no longer with the company');
-  return scheduleWithSeat(services, ctx, input, { patient, shift, today: day });
+  return scheduleWithSeat(deps, ctx, input, { patient, shift, today: day });
 }

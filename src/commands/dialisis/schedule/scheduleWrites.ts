@@ -1,12 +1,12 @@
-// Shift and standing-plan commands as the routes run them: each gathers the facts its decider needs, then appends.
+// Shift and standing-plan commands as the routes run them: each gathers the facts its decider needs (scheduleFacts.ts,
+// scheduleFactWrites.ts), then appends.
 import { handleCommand, type CommandContext, type CommandResult } from '../../handleCommand.js';
 import { newId, uuidV5 } from '../../eventIds.js';
-import type { AppServices } from '../../../services.js';
-import { companyPolicy } from '../../../queries/empresas/companyPolicy.js';
 import type { IsoWeekday, ShiftFields, ShiftPatch } from './shiftEvents.js';
 import { shiftDecider, type ShiftState } from './shiftDecider.js';
 import { standingPlanDecider, type StandingPlansState } from './standingPlanDecider.js';
 import { locationFacts, patientFacts, shiftOf } from './scheduleFactWrites.js';
+import type { ScheduleDeps } from './seatWrites.js';
 
 /** A retried creation (same Idempotency-Key) names the same id; otherwise a fresh one. */
 const newIdFor = (kind: string, idempotencyKey: string | null | undefined): string =>
@@ -15,17 +15,17 @@ const newIdFor = (kind: string, idempotencyKey: string | null | undefined): stri
 export type ShiftInput = Omit<ShiftFields, 'capacity'> & { capacity?: number };
 
 export async function defineShift(
-  services: AppServices,
+  deps: Pick<ScheduleDeps, 'events' | 'facts'>,
   ctx: CommandContext,
   input: ShiftInput,
 ): Promise<{ shiftId: string; result: CommandResult<ShiftState> }> {
   const shiftId = newIdFor('shift', ctx.idempotencyKey);
   const [location, policy] = await Promise.all([
-    locationFacts(services.events, ctx.tenantId, input.locationId),
-    companyPolicy(services, ctx.tenantId),
+    locationFacts(deps.events, ctx.tenantId, input.locationId),
+    deps.facts.policy(ctx.tenantId),
   ]);
   const data = { ...input, location, policy: { revision: policy.revision, defaultCapacity: policy.settings.shifts.defaultCapacity } };
-  const result = await handleCommand(services.events, shiftDecider, { type: 'DefineShift', aggregateId: shiftId, data }, ctx, {
+  const result = await handleCommand(deps.events, shiftDecider, { type: 'DefineShift', aggregateId: shiftId, data }, ctx, {
     expectNew: true,
     assumeNew: true,
   });
@@ -34,25 +34,25 @@ export async function defineShift(
 
 /** A correction under If-Match; a new location must be one of this company's, open. */
 export async function correctShift(
-  services: AppServices,
+  deps: Pick<ScheduleDeps, 'events'>,
   ctx: CommandContext,
   shiftId: string,
   patch: ShiftPatch,
   ifMatch: number,
 ): Promise<CommandResult<ShiftState>> {
-  const location = patch.locationId ? await locationFacts(services.events, ctx.tenantId, patch.locationId) : undefined;
+  const location = patch.locationId ? await locationFacts(deps.events, ctx.tenantId, patch.locationId) : undefined;
   const data = { ...patch, ...(location ? { location } : {}) };
-  return handleCommand(services.events, shiftDecider, { type: 'CorrectShift', aggregateId: shiftId, data }, ctx, { ifMatch });
+  return handleCommand(deps.events, shiftDecider, { type: 'CorrectShift', aggregateId: shiftId, data }, ctx, { ifMatch });
 }
 
 export function retireShift(
-  services: AppServices,
+  deps: Pick<ScheduleDeps, 'events'>,
   ctx: CommandContext,
   shiftId: string,
   reason: string,
   ifMatch: number | null,
 ): Promise<CommandResult<ShiftState>> {
-  return handleCommand(services.events, shiftDecider, { type: 'RetireShift', aggregateId: shiftId, data: { reason } }, ctx, { ifMatch });
+  return handleCommand(deps.events, shiftDecider, { type: 'RetireShift', aggregateId: shiftId, data: { reason } }, ctx, { ifMatch });
 }
 
 export interface PlanInput {
@@ -65,14 +65,14 @@ export interface PlanInput {
 
 /** A plan goes to its patient's plan stream, where the overlap rule sees every other plan of that patient. */
 export async function createStandingPlan(
-  services: AppServices,
+  deps: Pick<ScheduleDeps, 'events'>,
   ctx: CommandContext,
   input: PlanInput,
 ): Promise<{ planId: string; result: CommandResult<StandingPlansState> }> {
   const planId = newIdFor('standingPlan', ctx.idempotencyKey);
   const [patient, { state: shift }] = await Promise.all([
-    patientFacts(services.events, ctx.tenantId, input.patientId),
-    shiftOf(services.events, ctx.tenantId, input.shiftId),
+    patientFacts(deps.events, ctx.tenantId, input.patientId),
+    shiftOf(deps.events, ctx.tenantId, input.shiftId),
   ]);
   const shiftFacts = {
     exists: shift.exists,
@@ -82,7 +82,7 @@ export async function createStandingPlan(
   };
   const data = { ...input, planId, patient, shift: shiftFacts };
   const result = await handleCommand(
-    services.events,
+    deps.events,
     standingPlanDecider,
     { type: 'CreateStandingPlan', aggregateId: input.patientId, data },
     ctx,
@@ -91,13 +91,13 @@ export async function createStandingPlan(
 }
 
 export function endStandingPlan(
-  services: AppServices,
+  deps: Pick<ScheduleDeps, 'events'>,
   ctx: CommandContext,
   plan: { planId: string; patientId: string },
   input: { effectiveTo: string; reason: string },
 ): Promise<CommandResult<StandingPlansState>> {
   return handleCommand(
-    services.events,
+    deps.events,
     standingPlanDecider,
     { type: 'EndStandingPlan', aggregateId: plan.patientId, data: { planId: plan.planId, ...input } },
     ctx,

@@ -2,16 +2,22 @@
 // then the session is scheduled on its own stream; if that fails the seat is given back. Cancellation and no-show
 // give the seat back after the session event.
 import { notFound } from '../../decider.js';
-import { companyDay } from '../../../queries/empresas/companyCalendar.js';
 import { handleCommand, loadAggregate, type CommandContext, type CommandResult } from '../../handleCommand.js';
-import type { AppServices } from '../../../services.js';
-import { streamName } from '../../../stores/eventStore.js';
+import { streamName, type EventStore } from '../../../stores/eventStore.js';
 import { sessionDecider } from '../session/sessionDecider.js';
 import type { PatientFacts, ScheduledData } from '../session/sessionEvents.js';
 import { sessionIdFor } from '../session/sessionIds.js';
 import type { SessionState } from '../session/sessionState.js';
 import type { ShiftState } from './shiftDecider.js';
+import type { ScheduleFacts } from './scheduleFacts.js';
 import { shiftDayDecider, shiftDayId, type SeatReleaseReason, type ShiftSeatFacts } from './shiftDayDecider.js';
+
+/** What the schedule's commands are run with: the event store, the clock and the facts' loader. */
+export interface ScheduleDeps {
+  events: EventStore;
+  now: () => Date;
+  facts: ScheduleFacts;
+}
 
 export type SessionRequest = Omit<ScheduledData, 'sessionId' | 'locationId'>;
 
@@ -27,7 +33,7 @@ export const seatFactsOf = (shift: ShiftState): ShiftSeatFacts => ({
 });
 
 export async function releaseSeat(
-  services: AppServices,
+  deps: Pick<ScheduleDeps, 'events'>,
   ctx: CommandContext,
   seat: { shiftId: string; date: string; sessionId: string },
   reason: SeatReleaseReason,
@@ -37,7 +43,7 @@ export async function releaseSeat(
     aggregateId: shiftDayId(seat.shiftId, seat.date),
     data: { sessionId: seat.sessionId, reason },
   };
-  await handleCommand(services.events, shiftDayDecider, command, seatCtx(ctx));
+  await handleCommand(deps.events, shiftDayDecider, command, seatCtx(ctx));
 }
 
 export interface ScheduledSession {
@@ -52,7 +58,7 @@ export interface ScheduledSession {
  * the request first (nothing is claimed for a request it refuses, nor for a session that already exists).
  */
 export async function scheduleWithSeat(
-  services: AppServices,
+  deps: Pick<ScheduleDeps, 'events' | 'now'>,
   ctx: CommandContext,
   request: SessionRequest,
   facts: { patient: PatientFacts; shift: ShiftState; today: string },
@@ -61,19 +67,19 @@ export async function scheduleWithSeat(
   const data = { ...request, sessionId, locationId: facts.shift.fields?.locationId ?? '', patient: facts.patient, today: facts.today };
   const command = { type: 'ScheduleSession' as const, aggregateId: sessionId, data };
   const stream = streamName(ctx.tenantId, sessionDecider.category, sessionId);
-  const { state, revision } = await loadAggregate(services.events, sessionDecider, stream);
-  const at = ctx.at ?? services.now().toISOString();
+  const { state, revision } = await loadAggregate(deps.events, sessionDecider, stream);
+  const at = ctx.at ?? deps.now().toISOString();
   const probe = sessionDecider.decide({ ...command, at, actor: ctx.actor, tenantId: ctx.tenantId }, state);
   if (probe.length === 0) return { sessionId, created: false, session: { state, revision, position: null, events: [] } };
   const seat = { type: 'ClaimSeat' as const, aggregateId: shiftDayId(request.shiftId, request.date) };
   const seatData = { sessionId, patientId: request.patientId, kind: request.kind, date: request.date, shift: seatFactsOf(facts.shift) };
-  const claimed = await handleCommand(services.events, shiftDayDecider, { ...seat, data: seatData }, seatCtx(ctx));
+  const claimed = await handleCommand(deps.events, shiftDayDecider, { ...seat, data: seatData }, seatCtx(ctx));
   try {
-    const session = await handleCommand(services.events, sessionDecider, command, ctx);
+    const session = await handleCommand(deps.events, sessionDecider, command, ctx);
     return { sessionId, created: session.events.length > 0, session };
   } catch (err) {
     // Give back only a seat this call took: a seat held already belongs to the session that exists.
-    if (claimed.events.length > 0) await releaseSeat(services, ctx, { ...request, sessionId }, 'not-scheduled').catch(() => undefined);
+    if (claimed.events.length > 0) await releaseSeat(deps, ctx, { ...request, sessionId }, 'not-scheduled').catch(() => undefined);
     throw err;
   }
 }
@@ -83,9 +89,9 @@ type SlotCommand =
   | { type: 'MarkNoShow'; data: { note?: string }; aggregateId: string };
 
 /** A no-show is judged against the company's calendar day. */
-async function withToday(services: AppServices, ctx: CommandContext, command: SlotCommand) {
+async function withToday(deps: ScheduleDeps, ctx: CommandContext, command: SlotCommand) {
   if (command.type === 'CancelSession') return command;
-  const today = await companyDay({ services, auth: { tenantId: ctx.tenantId } }, new Date(ctx.at ?? services.now().toISOString()));
+  const today = await deps.facts.today(ctx.tenantId, new Date(ctx.at ?? deps.now().toISOString()));
   return { ...command, data: { ...command.data, today } };
 }
 
@@ -94,20 +100,20 @@ async function withToday(services: AppServices, ctx: CommandContext, command: Sl
  * only makes sure the seat is free (the process may have stopped between the two writes).
  */
 export async function endSessionSlot(
-  services: AppServices,
+  deps: ScheduleDeps,
   ctx: CommandContext,
   sessionId: string,
   command: { type: 'CancelSession'; data: { reason: string } } | { type: 'MarkNoShow'; data: { note?: string } },
 ): Promise<CommandResult<SessionState>> {
   const stream = streamName(ctx.tenantId, sessionDecider.category, sessionId);
-  const loaded = await loadAggregate(services.events, sessionDecider, stream);
+  const loaded = await loadAggregate(deps.events, sessionDecider, stream);
   if (!loaded.state.exists || !loaded.state.scheduled) throw notFound('session');
   const target = command.type === 'CancelSession' ? 'cancelled' : 'no-show';
   const result =
     loaded.state.status === target
       ? { state: loaded.state, revision: loaded.revision, position: null, events: [] }
-      : await handleCommand(services.events, sessionDecider, await withToday(services, ctx, { ...command, aggregateId: sessionId }), ctx);
+      : await handleCommand(deps.events, sessionDecider, await withToday(deps, ctx, { ...command, aggregateId: sessionId }), ctx);
   const { shiftId, date } = loaded.state.scheduled;
-  await releaseSeat(services, ctx, { shiftId, date, sessionId }, target === 'cancelled' ? 'cancelled' : 'no-show');
+  await releaseSeat(deps, ctx, { shiftId, date, sessionId }, target === 'cancelled' ? 'cancelled' : 'no-show');
   return result;
 }

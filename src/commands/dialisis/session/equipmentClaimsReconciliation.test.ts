@@ -12,6 +12,7 @@ describe('orphaned session claims', () => {
   });
 
   it('runs periodically at the documented interval', () => {
-    assert.equal(sessionClaimsReconciliationTask.everyMs, LIMITS.sessionClaims.reconcileEverySeconds * 1000);
+    const task = sessionClaimsReconciliationTask(() => ({ companyIds: async () => [], sessionClaims: async () => [] }));
+    assert.equal(task.everyMs, LIMITS.sessionClaims.reconcileEverySeconds * 1000);
   });
 });

@@ -6,7 +6,19 @@ import type { CommandContext } from '../../handleCommand.js';
 import { newId } from '../../eventIds.js';
 import { LIMITS } from '../../../limits.js';
 import type { AppServices } from '../../../services.js';
-import { companyIds, releaseSessionClaim, sessionClaims, sessionMachines, type SessionClaim } from './equipmentClaimWrites.js';
+import {
+  releaseSessionClaim,
+  sessionMachines,
+  type LoadSessionClaimFacts,
+  type SessionClaim,
+  type SessionClaimFacts,
+} from './equipmentClaimWrites.js';
+
+/** What the reconciliation is run with: the services its releases write through, and its facts. */
+export interface ReconciliationDeps {
+  services: AppServices;
+  facts: SessionClaimFacts;
+}
 
 export const RECONCILIATION_ACTOR = 'process:session-claims-reconciliation';
 export const ORPHANED_CLAIM = 'orphaned-claim';
@@ -29,10 +41,10 @@ function contextFor(tenantId: string, at: string): CommandContext {
   };
 }
 
-async function reconcileCompany(services: AppServices, tenantId: string, at: string): Promise<SessionClaim[]> {
+async function reconcileCompany({ services, facts }: ReconciliationDeps, tenantId: string, at: string): Promise<SessionClaim[]> {
   const released: SessionClaim[] = [];
   const recorded = new Map<string, Set<string> | null>();
-  for (const claim of await sessionClaims(services, tenantId)) {
+  for (const claim of await facts.sessionClaims(tenantId)) {
     if (!isOrphanedClaim(claim.claimedAt, false, at, LIMITS.sessionClaims.orphanGraceSeconds)) continue; // still within grace
     // The read model only points at candidates: the session's own stream decides.
     if (!recorded.has(claim.sessionId)) recorded.set(claim.sessionId, await sessionMachines(services, tenantId, claim.sessionId));
@@ -51,19 +63,22 @@ async function reconcileCompany(services: AppServices, tenantId: string, at: str
 }
 
 /** Releases every claim held by a session that never started, of one company or of all; answers what it released. */
-export async function releaseOrphanedSessionClaims(services: AppServices, tenantId?: string): Promise<{ released: SessionClaim[] }> {
+export async function releaseOrphanedSessionClaims(deps: ReconciliationDeps, tenantId?: string): Promise<{ released: SessionClaim[] }> {
+  const { services } = deps;
   const at = services.now().toISOString();
   const released: SessionClaim[] = [];
-  for (const id of tenantId ? [tenantId] : await companyIds(services)) released.push(...(await reconcileCompany(services, id, at)));
+  for (const id of tenantId ? [tenantId] : await deps.facts.companyIds()) released.push(...(await reconcileCompany(deps, id, at)));
   if (released.length > 0) services.logger.warn('released equipment claims of sessions that never started', { count: released.length });
   return { released };
 }
 
+export const SESSION_CLAIMS_RECONCILIATION = 'session-claims-reconciliation';
+
 /** The reconciliation as the service runs it: at start, then every LIMITS.sessionClaims.reconcileEverySeconds. */
-export const sessionClaimsReconciliationTask = {
-  name: 'session-claims-reconciliation',
+export const sessionClaimsReconciliationTask = (loadFacts: LoadSessionClaimFacts) => ({
+  name: SESSION_CLAIMS_RECONCILIATION,
   everyMs: LIMITS.sessionClaims.reconcileEverySeconds * 1000,
   run: async (services: AppServices): Promise<void> => {
-    await releaseOrphanedSessionClaims(services);
+    await releaseOrphanedSessionClaims({ services, facts: loadFacts(services) });
   },
-};
+});

@@ -4,14 +4,18 @@
 // The old machine's use ends with the minutes it ran when the consequences process manager sees MachineChanged.
 import { DomainError, notFound, rule } from '../../decider.js';
 import { handleCommand, loadAggregate, PreconditionFailedError, type CommandContext } from '../../handleCommand.js';
-import { patientDecider } from '../../pacientes/patientDecider.js';
 import { cancelMachineUse, startMachineUse } from '../../monitores/machineWrites.js';
 import type { AppServices } from '../../../services.js';
-import { mayStartSession } from '../../../queries/monitores/mayStartSession.js';
-import { streamName } from '../../../stores/eventStore.js';
 import type { ChangeMachineData } from './machineChange.js';
 import { sessionDecider } from './sessionDecider.js';
+import type { LoadMachineChangeFacts } from './sessionFacts.js';
 import { sessionStream, type SessionResult } from './sessionWrites.js';
+
+/** What a machine change is run with: its facts' loader, and the services the machine's claim writes through. */
+export interface MachineChangeDeps {
+  services: AppServices;
+  loadFacts: LoadMachineChangeFacts;
+}
 
 function refuse(reasons: string[]): never {
   throw rule('machine-change-refused', `the machine may not take over the session: ${reasons.join(', ')}`, {
@@ -20,24 +24,25 @@ function refuse(reasons: string[]): never {
 }
 
 export async function changeSessionMachine(
-  services: AppServices,
+  deps: MachineChangeDeps,
   ctx: CommandContext,
   sessionId: string,
   input: ChangeMachineData,
   ifMatch: number | null,
 ): Promise<SessionResult> {
+  const { services } = deps;
   const tenantId = ctx.tenantId;
   const at = ctx.at ?? services.now().toISOString();
   const { state, revision } = await loadAggregate(services.events, sessionDecider, sessionStream(tenantId, sessionId));
   if (!state.exists) throw notFound('session');
+  // The new machine's facts (sessionFacts.ts), its references first: a machine or station not this company's is 422.
+  const facts = await deps.loadFacts(tenantId, state, input, at);
   if (ifMatch !== null && ifMatch !== revision) throw new PreconditionFailedError(ifMatch, revision);
   // The session's own rules first: nothing is claimed for a change that cannot happen.
   sessionDecider.decide({ type: 'ChangeMachine', data: input, at, actor: ctx.actor, aggregateId: sessionId, tenantId }, state);
 
   const patientId = state.scheduled!.patientId;
-  const { state: patient } = await loadAggregate(services.events, patientDecider, streamName(tenantId, 'patient', patientId));
-  const verdict = await mayStartSession({ services, auth: { tenantId } }, input.machineId, { isolation: [...patient.isolation] }, at);
-  if (!verdict.allowed) refuse(verdict.reasons.map((r) => r.code));
+  if (!facts.machine.allowed) refuse(facts.machine.reasons);
   try {
     await startMachineUse(services, ctx, input.machineId, { sessionId, patientId });
   } catch (err) {

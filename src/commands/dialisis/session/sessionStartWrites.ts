@@ -10,10 +10,6 @@ import { cancelMachineUse, startMachineUse } from '../../monitores/machineWrites
 import { releaseDialyzerReservation, reserveDialyzerForSession } from '../../filtros-dialisis/dialyzerWrites.js';
 import { releaseBloodlineReservation, reserveBloodlineForSession } from '../../lineas/bloodlineWrites.js';
 import type { AppServices } from '../../../services.js';
-import { mayStartSession } from '../../../queries/monitores/mayStartSession.js';
-import { readyForUse } from '../../../queries/filtros-dialisis/readyForUse.js';
-import { dialyzerOr404 } from '../../../queries/filtros-dialisis/dialyzers.js';
-import { readyBloodlines } from '../../../queries/lineas/bloodlines.js';
 import { releaseAuthorizationUnit, reserveAuthorization } from '../../clientes/payerUnitWrites.js';
 import { sessionDecider } from './sessionDecider.js';
 import type { Equipment } from './sessionEvents.js';
@@ -24,18 +20,17 @@ import { prescribedDialyzerReasons, type DialyzerSpec } from './prescribedDialyz
 import { PATIENT_SESSION_IN_PROGRESS } from './runningSessionDecider.js';
 import { claimRunningSession, releaseRunningSession } from './runningSessionWrites.js';
 import { sessionState, type SessionResult } from './sessionWrites.js';
-import { loadStartFacts, type LoadStartFacts } from './startFactWrites.js';
+import type { LoadStartFacts, StartInput } from './startFacts.js';
 import { historyMachineReasons, isBackEntry, PAST_DATE_START, pastDateWithoutStart } from './backEntry.js';
 
-export type StartInput = Omit<Equipment, 'dialyzerId' | 'arterialLineId' | 'venousLineId'> & {
-  dialyzerId?: string;
-  arterialLineId?: string;
-  venousLineId?: string;
-  /** When the treatment began, charted after the fact; else now. */
-  startedAt?: string;
-};
+/**
+ * What a start is run with: its facts' loader, and the services its claims write through (each group's claim takes them).
+ */
+export interface StartDeps {
+  services: AppServices;
+  loadFacts: LoadStartFacts;
+}
 
-/** Every reason, by what it is about: the session itself and each piece of equipment. */
 export type StartRefusal = Partial<Record<'session' | 'machine' | 'dialyzer' | 'arterialLine' | 'venousLine' | 'payer', string[]>>;
 
 interface Claim {
@@ -72,27 +67,27 @@ async function claimAll(claims: Claim[]): Promise<void> {
 }
 
 export async function startSession(
-  services: AppServices,
+  deps: StartDeps,
   ctx: CommandContext,
   sessionId: string,
   input: StartInput,
   ifMatch: number | null,
-  loadFacts: LoadStartFacts = loadStartFacts,
 ): Promise<SessionResult> {
+  const { services } = deps;
   const tenantId = ctx.tenantId;
   const at = ctx.at ?? services.now().toISOString();
   const state = await sessionState(services, tenantId, sessionId);
+  // Every fact the start judges, loaded once (startFacts.ts), its references first (422 naming the field): the rules and
+  // claims below receive them.
+  const facts = await deps.loadFacts(tenantId, sessionId, state, input, at);
   // A stated start is judged before anything is claimed (the decider judges it again).
   const timeChecks = new FieldChecks();
   if (input.startedAt) checkStart(timeChecks, 'startedAt', input.startedAt, at, null);
   timeChecks.check(!pastDateWithoutStart(state, input.startedAt), 'startedAt', PAST_DATE_START);
   timeChecks.throwIfAny();
   const patientId = state.scheduled!.patientId;
-  // Every fact the start judges, loaded once (startFactWrites.ts): the rules and claims below receive them.
-  const facts = await loadFacts(services, tenantId, sessionId, state, input);
   const { policy, patient: patientState, prescription, dryWeight, machineNow, payer } = facts;
   const patient = { exists: patientState.exists, status: patientState.status };
-  const scope = { services, auth: { tenantId } };
   // Charted after the fact before the machine's present (issue 21 item 1): judged as of then, no live claim taken.
   const lateEntry = state.scheduled!.lateEntryReason !== undefined;
   const backEntry = isBackEntry(input.startedAt, lateEntry, machineNow.currentSession, sessionId);
@@ -102,28 +97,18 @@ export async function startSession(
   const running = facts.otherRunning !== null;
   const own = [...sessionStartReasons(state, { patient, prescription, dryWeight }), ...(running ? [PATIENT_SESSION_IN_PROGRESS] : [])];
   if (own.length > 0) refusal.session = own;
-  const judgedAt = backEntry ? input.startedAt! : at;
-  const machine = await mayStartSession(scope, input.machineId, { isolation: [...patientState.isolation] }, judgedAt, policy);
-  const machineReasons = machine.reasons.map((r) => r.code);
+  const machineReasons = facts.machine.reasons;
   const standing = backEntry ? historyMachineReasons(machineReasons, machineNow.status) : machineReasons;
   if (standing.length > 0) refusal.machine = standing;
-  if (input.dialyzerId) {
-    const dialyzer = await readyForUse(scope, input.dialyzerId, patientId, at, policy);
+  if (facts.dialyzer) {
     // The dialyzer must be the prescribed one (its model, flux and surface never change after reception).
-    const spec = await dialyzerOr404(scope, input.dialyzerId);
     const prescribed = prescription?.dialyzer as DialyzerSpec | undefined;
-    const reasons = [...dialyzer.reasons, ...prescribedDialyzerReasons(spec, prescribed)];
+    const reasons = [...facts.dialyzer.reasons, ...prescribedDialyzerReasons(facts.dialyzer.spec, prescribed)];
     if (reasons.length > 0) refusal.dialyzer = reasons;
   }
-  for (const [what, lineType, lineId] of [
-    ['arterialLine', 'arterial', input.arterialLineId],
-    ['venousLine', 'venous', input.venousLineId],
-  ] as const) {
-    if (!lineId) continue;
-    const { items } = await readyBloodlines(scope, lineType, patientId, policy);
-    const line = items.find((item) => item.line.id === lineId);
-    const reasons = line ? line.reasons : ['not-a-line-of-this-patient'];
-    if (reasons.length > 0) refusal[what] = reasons;
+  for (const what of ['arterialLine', 'venousLine'] as const) {
+    const reasons = facts.lines[what];
+    if (reasons && reasons.length > 0) refusal[what] = reasons;
   }
   if (payer && 'block' in payer && payer.block) refusal.payer = [payer.reason];
   if (Object.keys(refusal).length > 0) refuse(refusal);
@@ -181,7 +166,7 @@ export async function startSession(
     arterialLineId: arterialLineId ?? null,
     venousLineId: venousLineId ?? null,
   };
-  const warnings = [...machine.warnings.map((w) => w.code), ...(payer && 'reason' in payer ? [`payer-${payer.reason}`] : [])];
+  const warnings = [...facts.machine.warnings, ...(payer && 'reason' in payer ? [`payer-${payer.reason}`] : [])];
   const vascularAccess = facts.access;
   const stated = input.startedAt ? { startedAt: input.startedAt } : {};
   const history = backEntry ? { backEntry: true as const } : {};

@@ -1,19 +1,19 @@
 // Commands on a session as the routes run them: the session stream, and the facts other records hand the decider
-// (who may sign, the step-up code, the company's editing window). Starting a session lives in sessionStartWrites.ts.
+// (who may sign, the step-up code, the company's editing window), from the loaders of sessionFacts.ts. Starting a
+// session lives in sessionStartWrites.ts.
 import { handleCommand, loadAggregate, PreconditionFailedError, type CommandContext, type CommandResult } from '../../handleCommand.js';
 import { DomainError, notFound, rule } from '../../decider.js';
 import { invalidFields } from '../../fieldChecks.js';
 import { newId, uuidV5 } from '../../eventIds.js';
 import { confirmStepUp } from '../../platform/stepUpWrites.js';
 import type { AppServices } from '../../../services.js';
-import { companyPolicy } from '../../../queries/empresas/companyPolicy.js';
-import { maySignClinicalRecords } from '../../../queries/colaboradores/maySign.js';
 import { streamName } from '../../../stores/eventStore.js';
 import { sessionDecider } from './sessionDecider.js';
+import type { PolicyFacts } from '../../empresas/policySettings.js';
 import type { AmendableBlock, SessionLimits, Signer } from './sessionEvents.js';
 import type { SessionCommand } from './sessionCommands.js';
 import type { SessionState } from './sessionState.js';
-import { judgeClinical } from './judgedClinicalWrites.js';
+import type { LoadSessionCommandFacts, LoadSignFacts, SignFacts } from './sessionFacts.js';
 import { releaseRunningSession, runningSinceAfter } from './runningSessionWrites.js';
 import { endsBeforeMachineHolder } from './backEntryWrites.js';
 
@@ -36,22 +36,32 @@ export async function sessionState(services: AppServices, tenantId: string, sess
   return state;
 }
 
-/** The company's clinical maximums of a session, with the policy revision that set them. */
-async function sessionLimits(services: AppServices, tenantId: string): Promise<SessionLimits> {
-  const { revision, settings } = await companyPolicy(services, tenantId);
-  return { revision, ...settings.sessionLimits };
+/** What a session command is run with: its facts' loader, and the services its writes go through. */
+export interface SessionDeps {
+  services: AppServices;
+  loadFacts: LoadSessionCommandFacts;
 }
+
+/** What a signed command is run with: its facts' loader, and the services the step-up code is spent through. */
+export interface SignDeps {
+  services: AppServices;
+  loadFacts: LoadSignFacts;
+}
+
+/** The company's clinical maximums of a session, with the policy revision that set them. */
+const limitsOf = ({ revision, settings }: PolicyFacts): SessionLimits => ({ revision, ...settings.sessionLimits });
 
 /** Commands that need nothing but the session's own stream (and, for an entry, the company's maximums). */
 export async function sessionCommand(
-  services: AppServices,
+  deps: SessionDeps,
   ctx: CommandContext,
   sessionId: string,
   command: PlainInput,
   ifMatch: number | null,
 ): Promise<SessionResult> {
+  const { services } = deps;
   const data = BOUNDED.has(command.type)
-    ? { ...(command.data as object), limits: await sessionLimits(services, ctx.tenantId) }
+    ? { ...(command.data as object), limits: limitsOf(await deps.loadFacts(ctx.tenantId).policy()) }
     : command.data;
   if (FREES_PATIENT.has(command.type)) await endsBeforeRunningOne(services, ctx, sessionId, command);
   const bounded = { type: command.type, data, aggregateId: sessionId } as Plain & { aggregateId: string };
@@ -82,6 +92,25 @@ async function endsBeforeRunningOne(services: AppServices, ctx: CommandContext, 
   }
 }
 
+/** A medication naming a product names one of the company's, after the session is found (another company's is 404). */
+export async function administerMedication(
+  deps: SessionDeps,
+  ctx: CommandContext,
+  sessionId: string,
+  body: Record<string, unknown> & { medicationId: string },
+  ifMatch: number | null,
+): Promise<SessionResult> {
+  await sessionState(deps.services, ctx.tenantId, sessionId);
+  const productId = body.productId as string | undefined;
+  const problems = [];
+  if (productId === undefined && body.stockQuantity !== undefined) problems.push({ field: 'stockQuantity', message: 'needs productId' });
+  if (productId !== undefined && !(await deps.loadFacts(ctx.tenantId).isCompanyProduct(productId))) {
+    problems.push({ field: 'productId', message: 'no such product in this company' });
+  }
+  if (problems.length > 0) throw invalidFields(problems);
+  return sessionCommand(deps, ctx, sessionId, { type: 'AdministerMedication', data: body }, ifMatch);
+}
+
 /** Id of an entry added to a session (a reading, a complication, a medication): a retried request reuses it. */
 export const entryIdFor = (kind: string, sessionId: string, idempotencyKey: string | null | undefined): string =>
   idempotencyKey ? uuidV5(`${kind}\u0000${sessionId}\u0000${idempotencyKey}`) : newId();
@@ -93,10 +122,8 @@ const isApiClient = (actor: string): boolean => actor.startsWith('client:');
  * The person acting on the signed record: never an API client; a staff record allowed to sign clinical records now (a
  * physician's position for a physician's act); and a fresh authenticator code (step-up), spent last.
  */
-async function signerOf(services: AppServices, ctx: CommandContext, code: string, physician: boolean): Promise<Signer> {
-  const at = ctx.at ?? services.now().toISOString();
-  const act = physician ? 'physician' : 'clinical';
-  const verdict = await maySignClinicalRecords({ services, auth: { tenantId: ctx.tenantId } }, ctx.actor, at, act);
+async function signerOf(services: AppServices, ctx: CommandContext, code: string, facts: SignFacts): Promise<Signer> {
+  const verdict = facts.signer;
   if (!verdict.allowed || !verdict.staffId) {
     throw rule('signer-may-not-sign', `you may not sign clinical records now: ${verdict.reasons.join(', ')}`, { reasons: verdict.reasons });
   }
@@ -104,38 +131,41 @@ async function signerOf(services: AppServices, ctx: CommandContext, code: string
   return { userId: ctx.actor, staffId: verdict.staffId };
 }
 
-type SignedInput = { type: Signed; data: (signer: Signer) => Record<string, unknown> };
+type SignedInput = { type: Signed; data: (signer: Signer, policy: PolicyFacts) => Record<string, unknown> };
 
 /** A command that needs the signer: judged on the record first, so a refusal never spends the person's code. */
 async function signedCommand(
-  services: AppServices,
+  deps: SignDeps,
   ctx: CommandContext,
   sessionId: string,
   input: SignedInput & { code: string; physician: boolean },
   ifMatch: number | null,
 ): Promise<SessionResult> {
+  const { services } = deps;
   if (isApiClient(ctx.actor)) {
     throw new DomainError('people-only', 'a signed clinical record is signed and changed by a person, never by an API client', 403);
   }
-  const { state, revision } = await loadAggregate(services.events, sessionDecider, sessionStream(ctx.tenantId, sessionId));
+  const { state, revision, events } = await loadAggregate(services.events, sessionDecider, sessionStream(ctx.tenantId, sessionId));
   if (!state.exists) throw notFound('session');
   // A stale If-Match is answered before the code is spent, like any other refusal.
   if (ifMatch !== null && ifMatch !== revision) throw new PreconditionFailedError(ifMatch, revision);
   const at = ctx.at ?? services.now().toISOString();
-  const probe = { type: input.type, data: input.data({ userId: ctx.actor, staffId: '' }), aggregateId: sessionId, at };
+  // The policy, the signer's standing and the judge, loaded once (sessionFacts.ts).
+  const facts = await deps.loadFacts(ctx.tenantId, { actor: ctx.actor, at, act: input.physician ? 'physician' : 'clinical' });
+  const probe = { type: input.type, data: input.data({ userId: ctx.actor, staffId: '' }, facts.policy), aggregateId: sessionId, at };
   const pending = sessionDecider.decide({ ...probe, actor: ctx.actor, tenantId: ctx.tenantId } as SessionCommand, state);
   // Signing and amending fix the values as judged on the record they leave (issue 21 item 3).
   const judges = input.type === 'SignSession' || input.type === 'AmendSession';
-  const judged = judges ? { judged: await judgeClinical(services, ctx.tenantId, sessionStream(ctx.tenantId, sessionId), pending, at) } : {};
-  const signer = await signerOf(services, ctx, input.code, input.physician);
-  const data = { ...input.data(signer), ...judged };
+  const judged = judges ? { judged: await facts.judge(events, pending) } : {};
+  const signer = await signerOf(services, ctx, input.code, facts);
+  const data = { ...input.data(signer, facts.policy), ...judged };
   const command = { type: input.type, aggregateId: sessionId, data } as SessionCommand & { aggregateId: string };
   return handleCommand(services.events, sessionDecider, command, ctx, { ifMatch });
 }
 
 /** The nurse's sign-off (kind 'sign') or the physician's validation (kind 'validate': a physician's position). */
 export function signSession(
-  services: AppServices,
+  deps: SignDeps,
   ctx: CommandContext,
   sessionId: string,
   input: { kind: 'sign' | 'validate'; code: string },
@@ -143,34 +173,33 @@ export function signSession(
 ): Promise<SessionResult> {
   const type = input.kind === 'sign' ? 'SignSession' : 'ValidateSession';
   const physician = input.kind === 'validate';
-  return signedCommand(services, ctx, sessionId, { type, data: (signer) => ({ signer }), code: input.code, physician }, ifMatch);
+  return signedCommand(deps, ctx, sessionId, { type, data: (signer) => ({ signer }), code: input.code, physician }, ifMatch);
 }
 
 /** An amendment of a signed record: the editing window and the maximums of the company, by a person with a fresh code. */
-export async function amendSession(
-  services: AppServices,
+export function amendSession(
+  deps: SignDeps,
   ctx: CommandContext,
   sessionId: string,
   input: { block: AmendableBlock; changes: Record<string, unknown>; reason: string; code: string },
   ifMatch: number | null,
 ): Promise<SessionResult> {
-  const { revision, settings } = await companyPolicy(services, ctx.tenantId);
-  const policy = { revision, signedEditWindowHours: settings.records.signedEditWindowHours };
-  const limits = { revision, ...settings.sessionLimits };
   const { code, ...amendment } = input;
-  const data = (by: Signer) => ({ ...amendment, policy, limits, by });
-  return signedCommand(services, ctx, sessionId, { type: 'AmendSession', data, code, physician: false }, ifMatch);
+  const data = (by: Signer, { revision, settings }: PolicyFacts) => {
+    const policy = { revision, signedEditWindowHours: settings.records.signedEditWindowHours };
+    return { ...amendment, policy, limits: limitsOf({ revision, settings }), by };
+  };
+  return signedCommand(deps, ctx, sessionId, { type: 'AmendSession', data, code, physician: false }, ifMatch);
 }
 
 /** An addendum to a signed record, by a person with a clinical staff record and a fresh code. */
-export async function addAddendum(
-  services: AppServices,
+export function addAddendum(
+  deps: SignDeps,
   ctx: CommandContext,
   sessionId: string,
   input: { text: string; reason: string; code: string },
   ifMatch: number | null,
 ): Promise<SessionResult> {
-  const limits = await sessionLimits(services, ctx.tenantId);
-  const data = (by: Signer) => ({ text: input.text, reason: input.reason, limits, by });
-  return signedCommand(services, ctx, sessionId, { type: 'AddAddendum', data, code: input.code, physician: false }, ifMatch);
+  const data = (by: Signer, policy: PolicyFacts) => ({ text: input.text, reason: input.reason, limits: limitsOf(policy), by });
+  return signedCommand(deps, ctx, sessionId, { type: 'AddAddendum', data, code: input.code, physician: false }, ifMatch);
 }

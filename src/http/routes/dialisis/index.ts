@@ -6,9 +6,8 @@ import { prescriptionsProjection } from '../../../projections/dialisis/prescript
 import { sessionConsequences } from '../../../processes/sessionConsequences.js';
 import { sessionPayer } from '../../../processes/sessionPayer.js';
 import { sessionSupplies } from '../../../processes/sessionSupplies.js';
-import { sessionClaimsReconciliationTask } from '../../../commands/dialisis/session/equipmentClaimsReconciliation.js';
 import { prescriptionRoutes } from './prescriptionRoutes.js';
-import { orphanedSeatsTask } from '../../../commands/dialisis/schedule/orphanedSeatWrites.js';
+import { dialisisPeriodicTasks } from '../../../facts/dialisis/index.js';
 import { scheduleProjection } from '../../../projections/dialisis/scheduleProjection.js';
 import { planRoutes } from './schedulePlanRoutes.js';
 import { shiftRoutes } from './scheduleRoutes.js';
@@ -42,5 +41,5 @@ export const dialisisGroup: GroupModule = {
   ],
   projections: [sessionsProjection, prescriptionsProjection, scheduleProjection],
   processes: [sessionConsequences, sessionPayer, sessionSupplies],
-  periodicTasks: [sessionClaimsReconciliationTask, orphanedSeatsTask],
+  periodicTasks: dialisisPeriodicTasks,
 };

@@ -2,15 +2,11 @@
 // the new machine is this company's (422 naming machineId) and passes the interlocks and its own safety checks, it is
 // claimed for the session, and the old one ends its use with the minutes it ran.
 import type { RouteDecl } from '../../routeTypes.js';
-import { invalidFields } from '../../../commands/fieldChecks.js';
 import type { ChangeMachineData } from '../../../commands/dialisis/session/machineChange.js';
 import { changeSessionMachine } from '../../../commands/dialisis/session/machineChangeWrites.js';
-import { sessionState } from '../../../commands/dialisis/session/sessionWrites.js';
-import { stationOf } from '../../../queries/empresas/locationQueries.js';
-import { machines } from '../../../queries/monitores/machines.js';
+import { machineChangeDeps } from '../../../facts/dialisis/index.js';
 import { freeText } from '../../commonSchemas.js';
 import { IdSchema } from '../shared/fieldSchemas.js';
-import { tenantCtx } from '../shared/recordSupport.js';
 import { SafetyBody, obj } from './sessionSchemas.js';
 import { sessionActionRoute } from './sessionWriteRoutes.js';
 
@@ -34,17 +30,7 @@ export function machineChangeRoute(): RouteDecl {
       'its safety checks must pass (409 safety-checks-failed). The old machine then gets the treatment minutes it ran and awaits ' +
       'disinfection (process manager). A machine of another company, or a station outside the session location, is 422.',
     body: MachineChangeBody,
-    write: async (services, ctx, id, body, ifMatch, request) => {
-      // another company's session is 404 before its body is judged
-      const { locationId } = (await sessionState(services, ctx.tenantId, id)).scheduled!;
-      const scope = tenantCtx(request);
-      if (body.stationId && !(await stationOf(scope, locationId, body.stationId))) {
-        throw invalidFields([{ field: 'stationId', message: "no such station in the session's location" }]);
-      }
-      if (!(await machines(scope).get(ctx.tenantId, body.machineId))) {
-        throw invalidFields([{ field: 'machineId', message: 'no such machine in this company' }]);
-      }
-      return changeSessionMachine(services, ctx, id, body, ifMatch);
-    },
+    // Another company's session is 404 before its body is judged; the machine and station are checked by the change's facts.
+    write: (services, ctx, id, body, ifMatch) => changeSessionMachine(machineChangeDeps(services), ctx, id, body, ifMatch),
   });
 }

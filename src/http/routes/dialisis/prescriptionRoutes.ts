@@ -10,6 +10,7 @@ import {
   issuePrescription,
   type PrescriptionResult,
 } from '../../../commands/dialisis/prescription/prescriptionWrites.js';
+import { prescriptionDeps } from '../../../facts/dialisis/index.js';
 import { PRESCRIPTIONS_PROJECTION } from '../../../projections/dialisis/prescriptionsProjection.js';
 import { companyDay } from '../../../queries/empresas/companyCalendar.js';
 import {
@@ -87,7 +88,13 @@ export const prescriptionRoutes: RouteDecl[] = [
     handle: (input, ctx) =>
       withFieldPointers(async () => {
         const expected = ifMatchRevision(input.headers['if-match']);
-        const result = await issuePrescription(ctx.services, commandCtx(ctx), input.params.patientId, input.body, expected);
+        const result = await issuePrescription(
+          prescriptionDeps(ctx.services),
+          commandCtx(ctx),
+          input.params.patientId,
+          input.body,
+          expected,
+        );
         return answer(ctx, input.params.patientId, result, 201);
       }),
   }),
@@ -167,7 +174,7 @@ export const prescriptionRoutes: RouteDecl[] = [
       withFieldPointers(async () => {
         const expected = ifMatchRevision(input.headers['if-match']);
         const cmd = commandCtx(ctx, input.body.reason);
-        const result = await discontinuePrescription(ctx.services, cmd, input.params.patientId, input.body, expected);
+        const result = await discontinuePrescription(prescriptionDeps(ctx.services), cmd, input.params.patientId, input.body, expected);
         return answer(ctx, input.params.patientId, result, 200);
       }),
   }),

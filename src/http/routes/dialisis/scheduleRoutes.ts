@@ -7,6 +7,7 @@ import { etagOf, ifMatchHeader, ifMatchRevision } from '../../recordHeaders.js';
 import { handTypedRoute, type HttpResult, type RequestContext, type RouteDecl } from '../../routeTypes.js';
 import type { ShiftPatch } from '../../../commands/dialisis/schedule/shiftEvents.js';
 import { correctShift, defineShift, retireShift, type ShiftInput } from '../../../commands/dialisis/schedule/scheduleWrites.js';
+import { scheduleDeps } from '../../../facts/dialisis/index.js';
 import { SCHEDULE_PROJECTION } from '../../../projections/dialisis/scheduleProjection.js';
 import { listShifts, shiftAfterWrite, shiftOr404, shiftView, type ShiftListQuery } from '../../../queries/dialisis/scheduleQueries.js';
 import {
@@ -56,7 +57,7 @@ export const shiftRoutes: RouteDecl[] = [
     responses: { 201: ok('The new shift', ShiftView, { ...RECORD_HEADERS, Location: 'URL of the shift' }), 409: conflict409 },
     handle: (input, ctx) =>
       withFieldPointers(async () => {
-        const { shiftId, result } = await defineShift(ctx.services, commandCtx(ctx), input.body);
+        const { shiftId, result } = await defineShift(scheduleDeps(ctx.services), commandCtx(ctx), input.body);
         return shiftAnswer(ctx, shiftId, result, 201);
       }),
   }),

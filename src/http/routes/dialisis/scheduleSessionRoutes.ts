@@ -9,6 +9,7 @@ import type { CommandResult } from '../../../commands/handleCommand.js';
 import type { SessionState } from '../../../commands/dialisis/session/sessionState.js';
 import { generateDay, requestExtraSession, type ExtraSessionInput } from '../../../commands/dialisis/schedule/dayWrites.js';
 import { endSessionSlot } from '../../../commands/dialisis/schedule/seatWrites.js';
+import { scheduleDeps } from '../../../facts/dialisis/index.js';
 import { SCHEDULE_PROJECTION } from '../../../projections/dialisis/scheduleProjection.js';
 import { awaitScheduleHead, shiftOr404 } from '../../../queries/dialisis/scheduleQueries.js';
 import { occupancyOf } from '../../../queries/dialisis/scheduleOccupancy.js';
@@ -68,7 +69,10 @@ export const scheduleSessionRoutes: RouteDecl[] = [
     responses: { 200: { description: 'What the day holds now', schema: GenerationView }, 503: unavailable503 },
     handle: async (input, ctx) => {
       try {
-        return { status: 200, body: await generateDay(ctx.services, commandCtx(ctx), input.params.fecha, input.body?.locationId) };
+        return {
+          status: 200,
+          body: await generateDay(scheduleDeps(ctx.services), commandCtx(ctx), input.params.fecha, input.body?.locationId),
+        };
       } catch (err) {
         // The date travels in the path: its field errors point there.
         if (err instanceof DomainError && err.code === 'validation-failed') {
@@ -98,7 +102,9 @@ export const scheduleSessionRoutes: RouteDecl[] = [
       409: conflict409,
     },
     handle: (input, ctx) =>
-      withFieldPointers(async () => slotAnswer((await requestExtraSession(ctx.services, commandCtx(ctx), input.body)).session, 201)),
+      withFieldPointers(async () =>
+        slotAnswer((await requestExtraSession(scheduleDeps(ctx.services), commandCtx(ctx), input.body)).session, 201),
+      ),
   }),
   handTypedRoute<IdParams, NoInput, { reason: string }>({
     method: 'post',
@@ -113,7 +119,7 @@ export const scheduleSessionRoutes: RouteDecl[] = [
     handle: (input, ctx) =>
       withFieldPointers(async () =>
         slotAnswer(
-          await endSessionSlot(ctx.services, commandCtx(ctx, input.body.reason), input.params.id, {
+          await endSessionSlot(scheduleDeps(ctx.services), commandCtx(ctx, input.body.reason), input.params.id, {
             type: 'CancelSession',
             data: { reason: input.body.reason },
           }),
@@ -134,7 +140,7 @@ export const scheduleSessionRoutes: RouteDecl[] = [
       withFieldPointers(async () => {
         const note = input.body?.note;
         const command = { type: 'MarkNoShow' as const, data: note ? { note } : {} };
-        return slotAnswer(await endSessionSlot(ctx.services, commandCtx(ctx), input.params.id, command));
+        return slotAnswer(await endSessionSlot(scheduleDeps(ctx.services), commandCtx(ctx), input.params.id, command));
       }),
   }),
   handTypedRoute<IdParams, { date: string; minPosition?: string }>({

@@ -9,16 +9,15 @@ import type { AppServices } from '../../../services.js';
 import type { AmendableBlock } from '../../../commands/dialisis/session/sessionEvents.js';
 import {
   addAddendum,
+  administerMedication,
   amendSession,
   entryIdFor,
   sessionCommand,
-  sessionState,
   signSession,
   type PlainInput,
   type SessionResult,
 } from '../../../commands/dialisis/session/sessionWrites.js';
-import { invalidFields } from '../../../commands/fieldChecks.js';
-import { isCompanyProduct } from '../../../commands/productos/kitWrites.js';
+import { sessionDeps, signDeps } from '../../../facts/dialisis/index.js';
 import { commandCtx, conflict409, ok, precondition412, required428, withFieldPointers, type NoInput } from '../shared/recordSupport.js';
 import { IdSchema } from '../shared/fieldSchemas.js';
 import {
@@ -91,22 +90,10 @@ export function sessionActionRoute<B>(decl: {
   });
 }
 
-/** A medication naming a product names one of the company's, after the session is found (another company's is 404). */
-async function mustBeMedicationProduct(services: AppServices, ctx: CommandContext, sessionId: string, body: Record<string, unknown>) {
-  await sessionState(services, ctx.tenantId, sessionId);
-  const productId = body.productId as string | undefined;
-  const problems = [];
-  if (productId === undefined && body.stockQuantity !== undefined) problems.push({ field: 'stockQuantity', message: 'needs productId' });
-  if (productId !== undefined && !(await isCompanyProduct(services, ctx.tenantId, productId))) {
-    problems.push({ field: 'productId', message: 'no such product in this company' });
-  }
-  if (problems.length > 0) throw invalidFields(problems);
-}
-
 const plain =
   <B>(toCommand: (body: B, id: string, ctx: CommandContext) => PlainInput): Write<B> =>
   (services, ctx, id, body, ifMatch) =>
-    sessionCommand(services, ctx, id, toCommand(body, id, ctx), ifMatch);
+    sessionCommand(sessionDeps(services), ctx, id, toCommand(body, id, ctx), ifMatch);
 const as = <T extends PlainInput['type']>(type: T, data: unknown): PlainInput => ({ type, data });
 
 export const sessionWriteRoutes: RouteDecl[] = [
@@ -172,10 +159,9 @@ export const sessionWriteRoutes: RouteDecl[] = [
       "when the session ends, its supplies issue stockQuantity units (default 1) of it, with the lot, from the kit's warehouse. " +
       "At most the company's sessionLimits.medications (409 session-limit-reached).",
     body: MedicationBody,
-    write: async (services, ctx, id, body, ifMatch) => {
-      await mustBeMedicationProduct(services, ctx, id, body);
+    write: (services, ctx, id, body, ifMatch) => {
       const data = { ...body, medicationId: entryIdFor('medication', id, ctx.idempotencyKey) };
-      return sessionCommand(services, ctx, id, as('AdministerMedication', data), ifMatch);
+      return administerMedication(sessionDeps(services), ctx, id, data, ifMatch);
     },
   }),
   sessionActionRoute<{ endedAt?: string }>({
@@ -209,7 +195,7 @@ export const sessionWriteRoutes: RouteDecl[] = [
       'Needs a person (never an API client, 403 people-only) with a clinical staff record allowed to sign.',
     body: SignBody,
     permission: 'dialisis:sign',
-    write: (services, ctx, id, body, ifMatch) => signSession(services, ctx, id, { kind: 'sign', code: body.code }, ifMatch),
+    write: (services, ctx, id, body, ifMatch) => signSession(signDeps(services), ctx, id, { kind: 'sign', code: body.code }, ifMatch),
   }),
   sessionActionRoute<{ code: string }>({
     path: 'validacion',
@@ -219,7 +205,7 @@ export const sessionWriteRoutes: RouteDecl[] = [
       'physician) with a valid licence: any other answers 409 signer-may-not-sign naming the reasons (position-not-physician).',
     body: SignBody,
     permission: 'dialisis:validate',
-    write: (services, ctx, id, body, ifMatch) => signSession(services, ctx, id, { kind: 'validate', code: body.code }, ifMatch),
+    write: (services, ctx, id, body, ifMatch) => signSession(signDeps(services), ctx, id, { kind: 'validate', code: body.code }, ifMatch),
   }),
   sessionActionRoute<{ block: AmendableBlock; changes: Record<string, unknown>; reason: string; code: string }>({
     path: 'enmiendas',
@@ -233,7 +219,7 @@ export const sessionWriteRoutes: RouteDecl[] = [
     body: AmendBody,
     permission: 'dialisis:sign',
     ifMatchRequired: true,
-    write: (services, ctx, id, body, ifMatch) => amendSession(services, ctx, id, body, ifMatch),
+    write: (services, ctx, id, body, ifMatch) => amendSession(signDeps(services), ctx, id, body, ifMatch),
   }),
   sessionActionRoute<{ text: string; reason: string; code: string }>({
     path: 'adendas',
@@ -243,6 +229,6 @@ export const sessionWriteRoutes: RouteDecl[] = [
       "clinical staff record allowed to sign and a fresh code. At most the company's sessionLimits.addenda (409 session-limit-reached).",
     body: AddendumBody,
     permission: 'dialisis:sign',
-    write: (services, ctx, id, body, ifMatch) => addAddendum(services, ctx, id, body, ifMatch),
+    write: (services, ctx, id, body, ifMatch) => addAddendum(signDeps(services), ctx, id, body, ifMatch),
   }),
 ];
