@@ -120,21 +120,30 @@ function responseObject(status: number, decl: ResponseDecl): Obj {
   return out;
 }
 
+// A parameter's description is said once, on the parameter (Swagger UI shows it there), not again in its schema.
+function parameter(name: string, where: 'path' | 'query' | 'header', required: boolean, schema: JsonSchema, description?: unknown): Obj {
+  const { description: own, ...rest } = schema;
+  const text = typeof description === 'string' ? description : typeof own === 'string' ? own : undefined;
+  const deprecated = schema.deprecated === true ? { deprecated: true } : {}; // an old name kept for one version (queryVocabulary.ts)
+  return {
+    name,
+    in: where,
+    ...(required ? { required } : {}),
+    ...(text ? { description: text } : {}),
+    ...deprecated,
+    schema: text === own ? rest : schema,
+  };
+}
+
 function parameters(route: RouteDecl): Obj[] {
   const out: Obj[] = [];
   const paramProps = (route.params?.properties ?? {}) as Record<string, JsonSchema>;
-  for (const name of pathParamsOf(route.path))
-    out.push({ name, in: 'path', required: true, schema: paramProps[name] ?? { type: 'string' } });
+  for (const name of pathParamsOf(route.path)) out.push(parameter(name, 'path', true, paramProps[name] ?? { type: 'string' }));
   const queryProps = (route.query?.properties ?? {}) as Record<string, JsonSchema>;
   const queryRequired = (route.query?.required ?? []) as string[];
-  for (const [name, schema] of Object.entries(queryProps)) {
-    const description = typeof schema.description === 'string' ? schema.description : undefined;
-    const deprecated = schema.deprecated === true ? { deprecated: true } : {}; // an old name kept for one version (queryVocabulary.ts)
-    out.push({ name, in: 'query', required: queryRequired.includes(name), schema, ...(description ? { description } : {}), ...deprecated });
-  }
-  for (const [name, h] of Object.entries(requestHeadersOf(route))) {
-    out.push({ name, in: 'header', required: Boolean(h.required), description: h.description, schema: h.schema ?? { type: 'string' } });
-  }
+  for (const [name, schema] of Object.entries(queryProps)) out.push(parameter(name, 'query', queryRequired.includes(name), schema));
+  for (const [name, h] of Object.entries(requestHeadersOf(route)))
+    out.push(parameter(name, 'header', Boolean(h.required), h.schema ?? { type: 'string' }, h.description));
   return out;
 }
 
@@ -169,15 +178,14 @@ function operation(route: RouteDecl, operationId: string, clientCredentials: boo
     .map(Number)
     .sort((a, b) => a - b))
     responses[String(status)] = responseObject(status, all[status]!);
+  // What every operation of a kind shares is said once in info.description (Company, Audit, Idempotency); an operation
+  // names only what is its own, and the 403 answer names its permission.
   const notes = [
     route.description,
-    route.auth === 'tenant' ? 'Works inside the company selected on the session.' : null,
+    route.auth === 'public' ? 'Public: no token needed.' : null,
+    route.auth === 'session' ? 'For people: works without a selected company; an API client token answers 403.' : null,
     route.auth === 'platform' ? 'Platform operation: platform administrators only; no company role grants it.' : null,
-    route.permission ? `Requires the permission \`${route.permission}\`.` : null,
-    route.idempotent ? 'Accepts `Idempotency-Key`.' : null,
-    route.auditAccess
-      ? 'Reads are recorded in the access audit log (who, when, from where, the record and the patients named), and so are refused reads (403, 404) with their outcome.'
-      : null,
+    route.auditAccess ? 'Reads are audited, refused ones too (see Audit).' : null,
   ].filter(Boolean);
   return {
     operationId,

@@ -22,7 +22,8 @@ nothing is overwritten, and every record keeps who changed it, when, from where 
   whole session (reuse detection).
 - **Logout** (\`POST /auth/logout\`) revokes the session at once: its tokens are refused from the next request.
 - **Company**: most routes work inside a company. Select one with \`POST /tenants/{id}/select\`; before that they answer
-  403 \`/problems/company-not-selected\`. Another company's records answer 404.
+  403 \`/problems/company-not-selected\`. Another company's records answer 404. Every operation whose security accepts
+  \`clientCredentials\` works inside the selected company (an API client's token is bound to its own); the others say what they need.
 - **Invitations**: a company admin invites people (\`POST /usuarios\`): every invitation is a *pending* membership that grants
   nothing (not in \`GET /tenants\`, not selectable, no permission) until the person accepts it, and it comes with a one-time
   token (${hours(L.activation.ttlSeconds)}): with e-mail configured it goes only to the address (the company's answer carries
@@ -107,8 +108,9 @@ unexpected field; business-rule and revision conflicts answer 409; unknown route
 ## Audit
 Every change is an event carrying who (user and session), when (UTC), where (client IP and user agent), the
 correlation id and, where the command has one, the reason. Sign-ins, failed attempts, second-factor replays, company
-selections, refreshes and logouts are recorded too, and reads of clinical records are audited (who read which record,
-when, from where). The log is append-only and kept at least ${L.audit.retentionYears} years.
+selections, refreshes and logouts are recorded too, and reads of clinical records are audited (who read which record and
+the patients it names, when, from where); refused reads (403, 404) are recorded too, with their outcome.
+The operations whose reads are audited say so. The log is append-only and kept at least ${L.audit.retentionYears} years.
 
 ## Versioning
 \`info.version\` follows semantic versioning. Within a major version changes are additive only (new routes, new
