@@ -179,12 +179,13 @@ function operation(route: RouteDecl, operationId: string, clientCredentials: boo
     .sort((a, b) => a - b))
     responses[String(status)] = responseObject(status, all[status]!);
   // What every operation of a kind shares is said once in info.description (Company, Audit, Idempotency); an operation
-  // names only what is its own, and the 403 answer names its permission.
+  // names its own rules, who may call it and its permission.
   const notes = [
     route.description,
     route.auth === 'public' ? 'Public: no token needed.' : null,
     route.auth === 'session' ? 'For people: works without a selected company; an API client token answers 403.' : null,
     route.auth === 'platform' ? 'Platform operation: platform administrators only; no company role grants it.' : null,
+    route.permission ? `Permission: \`${route.permission}\`.` : null,
     route.auditAccess ? 'Reads are audited, refused ones too (see Audit).' : null,
   ].filter(Boolean);
   return {
