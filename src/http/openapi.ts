@@ -68,7 +68,8 @@ export function frameworkResponses(route: RouteDecl): Record<number, ResponseDec
   if (route.auth === 'tenant' || route.permission) {
     const reasons = [
       route.auth === 'tenant' ? 'no company selected on the session (`/problems/company-not-selected`)' : null,
-      route.permission ? `missing permission \`${route.permission}\` (\`/problems/forbidden\`)` : null,
+      // The permission itself is named in the operation's description: one 403 answer serves every permission.
+      route.permission ? 'missing permission (the operation names it) (`/problems/forbidden`)' : null,
       route.auth === 'tenant' && isOptionalModule(route.tag)
         ? 'the module is switched off for the company (`/problems/module-disabled`)'
         : null,
