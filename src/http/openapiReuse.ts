@@ -1,5 +1,5 @@
 // The framework gives most operations the same answers (401, 500, 422...) and parameters (limit, cursor, minPosition,
-// Idempotency-Key): each one used by more than one operation is written once in components and referenced by $ref.
+// Idempotency-Key), some the same body: each one used by more than one operation is written once in components.
 import { canonicalJson } from './openapiComponents.js';
 import { titleOf } from './errors.js';
 
@@ -15,7 +15,7 @@ const pascal = (s: string): string =>
 
 /** Counts identical objects of one kind, names those used more than once (the most used wins the plain name) and
  * references them. */
-function reuser(kind: 'responses' | 'parameters' | 'headers') {
+function reuser(kind: 'responses' | 'parameters' | 'headers' | 'requestBodies') {
   const uses = new Map<string, number>();
   const bases = new Map<string, string>();
   const components: Record<string, Obj> = {};
@@ -60,6 +60,7 @@ const headersOf = (response: unknown): Obj => (isObj(response) && isObj(response
 
 export interface ReusedParts {
   responses: Record<string, Obj>;
+  requestBodies: Record<string, Obj>;
   parameters: Record<string, Obj>;
   headers: Record<string, Obj>;
 }
@@ -70,6 +71,7 @@ export function reuseAnswersAndParameters(paths: Record<string, Obj>): ReusedPar
   const responses = reuser('responses');
   const parameters = reuser('parameters');
   const headers = reuser('headers');
+  const bodies = reuser('requestBodies');
   const answersOf = (op: Obj) => Object.values(isObj(op.responses) ? op.responses : {});
   for (const op of operations)
     for (const r of answersOf(op))
@@ -90,11 +92,18 @@ export function reuseAnswersAndParameters(paths: Record<string, Obj>): ReusedPar
     for (const [status, r] of Object.entries(isObj(op.responses) ? op.responses : {}))
       if (isObj(r)) responses.count(r, `${Number(status) < 300 ? schemaName(r) : ''}${pascal(titleOf(Number(status)))}`);
     for (const p of Array.isArray(op.parameters) ? op.parameters : []) if (isObj(p)) parameters.count(p, parameterName(p));
+    if (isObj(op.requestBody)) bodies.count(op.requestBody, schemaName(op.requestBody) || `${pascal(String(op.operationId))}Body`);
   }
   for (const op of operations) {
     const answers = isObj(op.responses) ? op.responses : {};
     for (const [status, r] of Object.entries(answers)) if (isObj(r)) answers[status] = responses.ref(r);
     if (Array.isArray(op.parameters)) op.parameters = op.parameters.map((p: unknown) => (isObj(p) ? parameters.ref(p) : p));
+    if (isObj(op.requestBody)) op.requestBody = bodies.ref(op.requestBody);
   }
-  return { responses: responses.components(), parameters: parameters.components(), headers: headers.components() };
+  return {
+    responses: responses.components(),
+    requestBodies: bodies.components(),
+    parameters: parameters.components(),
+    headers: headers.components(),
+  };
 }
