@@ -48,7 +48,8 @@ const TSCONFIG = {
   files: ['types.ts', 'client.ts', 'usage.ts'],
 };
 
-describe('OpenAPI document: generated clients', () => {
+describe('OpenAPI document: generated clients', function () {
+  this.timeout(300_000); // two CLIs on a 600 KB document; a loaded machine takes its time
   let dir: string;
   before(() => {
     dir = mkdtempSync(join(tmpdir(), 'openapi-clients-'));
