@@ -68,7 +68,8 @@ export function frameworkResponses(route: RouteDecl): Record<number, ResponseDec
   if (route.auth === 'tenant' || route.permission) {
     const reasons = [
       route.auth === 'tenant' ? 'no company selected on the session (`/problems/company-not-selected`)' : null,
-      route.permission ? `missing permission \`${route.permission}\` (\`/problems/forbidden\`)` : null,
+      // The permission itself is named in the operation's description: one 403 answer serves every permission.
+      route.permission ? 'missing permission (the operation names it) (`/problems/forbidden`)' : null,
       route.auth === 'tenant' && isOptionalModule(route.tag)
         ? 'the module is switched off for the company (`/problems/module-disabled`)'
         : null,
@@ -108,9 +109,10 @@ export function frameworkResponses(route: RouteDecl): Record<number, ResponseDec
 
 function responseObject(status: number, decl: ResponseDecl): Obj {
   const isError = status >= 400;
-  const headers: Obj = { 'X-Request-Id': { $ref: '#/components/headers/XRequestId' } };
+  // X-Request-Id, on every answer, is said once in info.description (Requests) rather than on each of 2,300 answers.
+  const headers: Obj = {};
   for (const [name, description] of Object.entries(decl.headers ?? {})) headers[name] = { description, schema: { type: 'string' } };
-  const out: Obj = { description: decl.description || titleOf(status), headers };
+  const out: Obj = { description: decl.description || titleOf(status), ...(Object.keys(headers).length > 0 ? { headers } : {}) };
   if (isError) {
     const schema = !decl.schema || decl.schema === ProblemSchema ? PROBLEM_REF : decl.schema;
     out.content = { [decl.contentType ?? 'application/problem+json']: { schema } };
@@ -120,21 +122,30 @@ function responseObject(status: number, decl: ResponseDecl): Obj {
   return out;
 }
 
+// A parameter's description is said once, on the parameter (Swagger UI shows it there), not again in its schema.
+function parameter(name: string, where: 'path' | 'query' | 'header', required: boolean, schema: JsonSchema, description?: unknown): Obj {
+  const { description: own, ...rest } = schema;
+  const text = typeof description === 'string' ? description : typeof own === 'string' ? own : undefined;
+  const deprecated = schema.deprecated === true ? { deprecated: true } : {}; // an old name kept for one version (queryVocabulary.ts)
+  return {
+    name,
+    in: where,
+    ...(required ? { required } : {}),
+    ...(text ? { description: text } : {}),
+    ...deprecated,
+    schema: text === own ? rest : schema,
+  };
+}
+
 function parameters(route: RouteDecl): Obj[] {
   const out: Obj[] = [];
   const paramProps = (route.params?.properties ?? {}) as Record<string, JsonSchema>;
-  for (const name of pathParamsOf(route.path))
-    out.push({ name, in: 'path', required: true, schema: paramProps[name] ?? { type: 'string' } });
+  for (const name of pathParamsOf(route.path)) out.push(parameter(name, 'path', true, paramProps[name] ?? { type: 'string' }));
   const queryProps = (route.query?.properties ?? {}) as Record<string, JsonSchema>;
   const queryRequired = (route.query?.required ?? []) as string[];
-  for (const [name, schema] of Object.entries(queryProps)) {
-    const description = typeof schema.description === 'string' ? schema.description : undefined;
-    const deprecated = schema.deprecated === true ? { deprecated: true } : {}; // an old name kept for one version (queryVocabulary.ts)
-    out.push({ name, in: 'query', required: queryRequired.includes(name), schema, ...(description ? { description } : {}), ...deprecated });
-  }
-  for (const [name, h] of Object.entries(requestHeadersOf(route))) {
-    out.push({ name, in: 'header', required: Boolean(h.required), description: h.description, schema: h.schema ?? { type: 'string' } });
-  }
+  for (const [name, schema] of Object.entries(queryProps)) out.push(parameter(name, 'query', queryRequired.includes(name), schema));
+  for (const [name, h] of Object.entries(requestHeadersOf(route)))
+    out.push(parameter(name, 'header', Boolean(h.required), h.schema ?? { type: 'string' }, h.description));
   return out;
 }
 
@@ -169,15 +180,15 @@ function operation(route: RouteDecl, operationId: string, clientCredentials: boo
     .map(Number)
     .sort((a, b) => a - b))
     responses[String(status)] = responseObject(status, all[status]!);
+  // What every operation of a kind shares is said once in info.description (Company, Audit, Idempotency); an operation
+  // names its own rules, who may call it and its permission.
   const notes = [
     route.description,
-    route.auth === 'tenant' ? 'Works inside the company selected on the session.' : null,
+    route.auth === 'public' ? 'Public: no token needed.' : null,
+    route.auth === 'session' ? 'For people: works without a selected company; an API client token answers 403.' : null,
     route.auth === 'platform' ? 'Platform operation: platform administrators only; no company role grants it.' : null,
-    route.permission ? `Requires the permission \`${route.permission}\`.` : null,
-    route.idempotent ? 'Accepts `Idempotency-Key`.' : null,
-    route.auditAccess
-      ? 'Reads are recorded in the access audit log (who, when, from where, the record and the patients named), and so are refused reads (403, 404) with their outcome.'
-      : null,
+    route.permission ? `Permission: \`${route.permission}\`.` : null,
+    route.auditAccess ? 'Reads are audited, refused ones too (see Audit).' : null,
   ].filter(Boolean);
   return {
     operationId,
@@ -198,7 +209,6 @@ function operation(route: RouteDecl, operationId: string, clientCredentials: boo
       : {}),
     responses,
     security: securityOf(route, clientCredentials),
-    ...(route.permission ? { 'x-permission': route.permission } : {}),
   };
 }
 
@@ -263,14 +273,9 @@ export function buildOpenApiDocument(groups: readonly GroupModule[], options: Op
       schemas: shapes.schemas,
       examples: shapes.examples,
       responses: reused.responses,
+      requestBodies: reused.requestBodies,
       parameters: reused.parameters,
-      headers: {
-        ...reused.headers,
-        XRequestId: {
-          description: "Correlation id of the request (the client's X-Request-Id when it sent a safe one)",
-          schema: { type: 'string' },
-        },
-      },
+      headers: reused.headers,
       securitySchemes: {
         bearerAuth: {
           type: 'http',

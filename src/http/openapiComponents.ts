@@ -54,6 +54,12 @@ export function typedEnums<T>(schema: T): T {
   return out as T;
 }
 
+// What a reference `{"$ref":"#/components/schemas/Name"}` costs, about.
+const REF_COST = 45;
+// A field is named when it recurs (at least this often) and naming it saves this many bytes: fewer, telling names.
+const FIELD_USES = 3;
+const FIELD_SAVING = 100;
+
 // Worth a name: an object with properties, or a long choice or enum; a short string or number schema costs
 // about as much as a $ref and reads better inline.
 function worthNaming(schema: Obj, canonical: string): boolean {
@@ -114,15 +120,38 @@ export function schemaHoister(seeds: Record<string, Obj>, knownName: (canonical:
     return c;
   };
 
-  const count = (schema: unknown): void => {
+  // The property names a shape is found under: a field used under one name only (nextCursor) is named after it.
+  // Fields are counted once per shape they sit in (a shared shape is written once), shapes at every use.
+  const keys = new Map<string, Set<string | null>>();
+  const fieldUses = new Map<string, number>();
+  const countAt = (schema: unknown, key: string | null, firstSight: boolean): void => {
     if (!isObj(schema)) return;
     const c = canonicalOf(schema);
+    const seen = uses.has(c) || fieldUses.has(c);
     if (worthNaming(schema, c)) uses.set(c, (uses.get(c) ?? 0) + 1);
-    mapChildren(schema, (child) => count(child));
+    else if (firstSight && !nullableOptions(schema)) {
+      fieldUses.set(c, (fieldUses.get(c) ?? 0) + 1);
+      if (!keys.has(c)) keys.set(c, new Set());
+      keys.get(c)!.add(key);
+    }
+    const inside = firstSight && !(seen && isObj(schema.properties));
+    mapChildren(schema, (child, k, keyword) => countAt(child, SCHEMA_MAPS.includes(keyword) ? k : null, inside));
+  };
+  const count = (schema: unknown): void => countAt(schema, null, true);
+
+  // A field (string, number...) is named when it is declared with a name (DateSchema) or always found under one
+  // property name, and its references cost less than writing it out at each use.
+  const fieldName = (c: string): string | undefined => {
+    const known = knownName(c);
+    const [only, ...more] = keys.get(c) ?? [];
+    const name = known ?? (more.length === 0 && only ? pascal(only) : undefined);
+    const n = fieldUses.get(c) ?? 0;
+    return name && n >= FIELD_USES && (c.length - REF_COST) * n - c.length > FIELD_SAVING ? name : undefined;
   };
 
+  const isTaken = (n: string): boolean => n in components || [...nameOf.values()].includes(n);
   const freeName = (candidates: string[]): string => {
-    const taken = (n: string) => n in components || [...nameOf.values()].includes(n);
+    const taken = isTaken;
     for (const n of candidates) if (!taken(n)) return n;
     for (let i = 2; ; i++) if (!taken(`${candidates[0]}${i}`)) return `${candidates[0]}${i}`;
   };
@@ -156,8 +185,11 @@ export function schemaHoister(seeds: Record<string, Obj>, knownName: (canonical:
     if (known) return { $ref: `#/components/schemas/${known}` };
     const nullable = nullableOptions(schema);
     if (nullable) return { ...schema, [nullable]: (schema[nullable] as unknown[]).map((o) => rewriteAt(o, hint, parent)) };
-    if ((uses.get(c) ?? 0) < 2) return rewriteIn(schema, hint ? `${parent}${pascal(hint)}` : parent);
-    const name = nameFor(schema, c, hint, parent);
+    const shape = worthNaming(schema, c);
+    const field = shape ? undefined : fieldName(c);
+    if (shape ? (uses.get(c) ?? 0) < 2 : !field) return rewriteIn(schema, hint ? `${parent}${pascal(hint)}` : parent);
+    if (field && !shape && isTaken(field)) return rewriteIn(schema, parent); // a field's name is its own or none
+    const name = field ? field : nameFor(schema, c, hint, parent);
     nameOf.set(c, name);
     components[name] = {}; // reserved while its own children are named
     components[name] = rewriteIn(schema, name);

@@ -22,7 +22,8 @@ nothing is overwritten, and every record keeps who changed it, when, from where 
   whole session (reuse detection).
 - **Logout** (\`POST /auth/logout\`) revokes the session at once: its tokens are refused from the next request.
 - **Company**: most routes work inside a company. Select one with \`POST /tenants/{id}/select\`; before that they answer
-  403 \`/problems/company-not-selected\`. Another company's records answer 404.
+  403 \`/problems/company-not-selected\`. Another company's records answer 404. Every operation whose security accepts
+  \`clientCredentials\` works inside the selected company (an API client's token is bound to its own); the others say what they need.
 - **Invitations**: a company admin invites people (\`POST /usuarios\`): every invitation is a *pending* membership that grants
   nothing (not in \`GET /tenants\`, not selectable, no permission) until the person accepts it, and it comes with a one-time
   token (${hours(L.activation.ttlSeconds)}): with e-mail configured it goes only to the address (the company's answer carries
@@ -60,6 +61,8 @@ nothing is overwritten, and every record keeps who changed it, when, from where 
 ## Requests
 - Bodies are JSON (\`Content-Type: application/json\`, UTF-8), at most ${L.body.maxBytes / 1024} KiB (413 above; 415 for
   another content type or a compressed body: send no \`Content-Encoding\`; 400 for malformed JSON).
+- Every answer, success or problem, carries \`X-Request-Id\`: the correlation id of the request (the client's own
+  \`X-Request-Id\` when it sent a safe one), also the \`correlationId\` of a problem.
 - JSON field names are camelCase; dates are ISO-8601; global event positions are decimal strings.
 - **Lists**: \`limit\` (default ${L.pagination.defaultLimit}, max ${L.pagination.maxLimit}) and an opaque \`cursor\` (the previous page's
   \`nextCursor\`; null on the last page). Sorting is stable. A cursor is sealed by the service for one company, path and set of
@@ -107,8 +110,9 @@ unexpected field; business-rule and revision conflicts answer 409; unknown route
 ## Audit
 Every change is an event carrying who (user and session), when (UTC), where (client IP and user agent), the
 correlation id and, where the command has one, the reason. Sign-ins, failed attempts, second-factor replays, company
-selections, refreshes and logouts are recorded too, and reads of clinical records are audited (who read which record,
-when, from where). The log is append-only and kept at least ${L.audit.retentionYears} years.
+selections, refreshes and logouts are recorded too, and reads of clinical records are audited (who read which record and
+the patients it names, when, from where); refused reads (403, 404) are recorded too, with their outcome.
+The operations whose reads are audited say so. The log is append-only and kept at least ${L.audit.retentionYears} years.
 
 ## Versioning
 \`info.version\` follows semantic versioning. Within a major version changes are additive only (new routes, new

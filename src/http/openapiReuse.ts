@@ -1,5 +1,5 @@
 // The framework gives most operations the same answers (401, 500, 422...) and parameters (limit, cursor, minPosition,
-// Idempotency-Key): each one used by more than one operation is written once in components and referenced by $ref.
+// Idempotency-Key), some the same body: each one used by more than one operation is written once in components.
 import { canonicalJson } from './openapiComponents.js';
 import { titleOf } from './errors.js';
 
@@ -13,28 +13,39 @@ const pascal = (s: string): string =>
     .map((w) => w[0]!.toUpperCase() + w.slice(1))
     .join('');
 
-/** Counts, names (first use wins the plain name) and references identical objects of one kind. */
-function reuser(kind: 'responses' | 'parameters' | 'headers') {
+/** Counts identical objects of one kind, names those used more than once (the most used wins the plain name) and
+ * references them. */
+function reuser(kind: 'responses' | 'parameters' | 'headers' | 'requestBodies') {
   const uses = new Map<string, number>();
-  const names = new Map<string, string>();
+  const bases = new Map<string, string>();
   const components: Record<string, Obj> = {};
+  let names: Map<string, string> | null = null;
+  const assign = (): Map<string, string> => {
+    const out = new Map<string, string>();
+    const shared = [...uses].filter(([, n]) => n > 1).sort((a, b) => b[1] - a[1]); // stable: first seen first on a tie
+    for (const [c] of shared) {
+      const base = bases.get(c)!;
+      let n = base;
+      for (let i = 2; n in components; i++) n = `${base}${i}`;
+      out.set(c, n);
+      components[n] = JSON.parse(c) as Obj;
+    }
+    return out;
+  };
   return {
-    components,
-    count(o: Obj) {
+    components: () => {
+      names ??= assign();
+      return components;
+    },
+    count(o: Obj, name: string) {
       const c = canonicalJson(o);
       uses.set(c, (uses.get(c) ?? 0) + 1);
+      if (!bases.has(c)) bases.set(c, name);
     },
-    ref(o: Obj, name: string): Obj {
-      const c = canonicalJson(o);
-      if ((uses.get(c) ?? 0) < 2) return o;
-      let n = names.get(c);
-      if (!n) {
-        n = name;
-        for (let i = 2; n in components; i++) n = `${name}${i}`;
-        names.set(c, n);
-        components[n] = o;
-      }
-      return { $ref: `#/components/${kind}/${n}` };
+    ref(o: Obj): Obj {
+      names ??= assign();
+      const n = names.get(canonicalJson(o));
+      return n ? { $ref: `#/components/${kind}/${n}` } : o;
     },
   };
 }
@@ -49,6 +60,7 @@ const headersOf = (response: unknown): Obj => (isObj(response) && isObj(response
 
 export interface ReusedParts {
   responses: Record<string, Obj>;
+  requestBodies: Record<string, Obj>;
   parameters: Record<string, Obj>;
   headers: Record<string, Obj>;
 }
@@ -59,24 +71,39 @@ export function reuseAnswersAndParameters(paths: Record<string, Obj>): ReusedPar
   const responses = reuser('responses');
   const parameters = reuser('parameters');
   const headers = reuser('headers');
+  const bodies = reuser('requestBodies');
   const answersOf = (op: Obj) => Object.values(isObj(op.responses) ? op.responses : {});
   for (const op of operations)
-    for (const r of answersOf(op)) for (const h of Object.values(headersOf(r))) if (isObj(h) && !h.$ref) headers.count(h);
+    for (const r of answersOf(op))
+      for (const [name, h] of Object.entries(headersOf(r))) if (isObj(h) && !h.$ref) headers.count(h, pascal(name));
   for (const op of operations)
     for (const r of answersOf(op)) {
       const hs = headersOf(r);
-      for (const [name, h] of Object.entries(hs)) if (isObj(h) && !h.$ref) hs[name] = headers.ref(h, pascal(name));
+      for (const [name, h] of Object.entries(hs)) if (isObj(h) && !h.$ref) hs[name] = headers.ref(h);
     }
+  // A parameter is named after itself (Limit, IfMatch); with its place too when a name is used in two places.
+  const placesOf = new Map<string, Set<unknown>>();
+  for (const op of operations)
+    for (const p of Array.isArray(op.parameters) ? op.parameters.filter(isObj) : [])
+      placesOf.set(String(p.name), (placesOf.get(String(p.name)) ?? new Set()).add(p.in));
+  const parameterName = (p: Obj): string =>
+    pascal(placesOf.get(String(p.name))!.size > 1 ? `${String(p.name)} ${String(p.in)}` : String(p.name));
   for (const op of operations) {
-    for (const r of Object.values(isObj(op.responses) ? op.responses : {})) if (isObj(r)) responses.count(r);
-    for (const p of Array.isArray(op.parameters) ? op.parameters : []) if (isObj(p)) parameters.count(p);
+    for (const [status, r] of Object.entries(isObj(op.responses) ? op.responses : {}))
+      if (isObj(r)) responses.count(r, `${Number(status) < 300 ? schemaName(r) : ''}${pascal(titleOf(Number(status)))}`);
+    for (const p of Array.isArray(op.parameters) ? op.parameters : []) if (isObj(p)) parameters.count(p, parameterName(p));
+    if (isObj(op.requestBody)) bodies.count(op.requestBody, schemaName(op.requestBody) || `${pascal(String(op.operationId))}Body`);
   }
   for (const op of operations) {
     const answers = isObj(op.responses) ? op.responses : {};
-    for (const [status, r] of Object.entries(answers))
-      if (isObj(r)) answers[status] = responses.ref(r, `${Number(status) < 300 ? schemaName(r) : ''}${pascal(titleOf(Number(status)))}`);
-    if (Array.isArray(op.parameters))
-      op.parameters = op.parameters.map((p: unknown) => (isObj(p) ? parameters.ref(p, pascal(`${String(p.name)} ${String(p.in)}`)) : p));
+    for (const [status, r] of Object.entries(answers)) if (isObj(r)) answers[status] = responses.ref(r);
+    if (Array.isArray(op.parameters)) op.parameters = op.parameters.map((p: unknown) => (isObj(p) ? parameters.ref(p) : p));
+    if (isObj(op.requestBody)) op.requestBody = bodies.ref(op.requestBody);
   }
-  return { responses: responses.components, parameters: parameters.components, headers: headers.components };
+  return {
+    responses: responses.components(),
+    requestBodies: bodies.components(),
+    parameters: parameters.components(),
+    headers: headers.components(),
+  };
 }

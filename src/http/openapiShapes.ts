@@ -53,6 +53,7 @@ export function nameShapes(paths: Record<string, Obj>, seeds: Record<string, Obj
   const exampleNames = new Map<string, string>();
   const resolve = (ref: string): unknown => hoister.components()[ref.split('/').pop()!];
   // Bodies and answers first: a shape shared with a parameter is named after the record it belongs to (PatientViewStatus).
+  const shown: { media: Obj; value: unknown; key: string; name: string; ref: string }[] = [];
   for (const op of operations) {
     for (const { media, name, example } of mediaOf(op)) {
       if (!isObj(media.schema)) continue;
@@ -60,22 +61,27 @@ export function nameShapes(paths: Record<string, Obj>, seeds: Record<string, Obj
       media.schema = schema;
       if (!example) continue;
       const value = exampleFor(schema, resolve);
-      const key = canonicalJson(value);
-      // A short example is written in place: a reference to it would be longer.
-      if (key.length <= SHORT_EXAMPLE) {
-        media.example = value;
-        continue;
-      }
-      let exampleName = exampleNames.get(key);
-      if (!exampleName) {
-        const ref = isObj(schema) && typeof schema.$ref === 'string' ? schema.$ref.split('/').pop()! : name;
-        exampleName = ref in examples ? name : ref;
-        for (let i = 2; exampleName in examples; i++) exampleName = `${ref}${i}`;
-        examples[exampleName] = { summary: `A valid ${ref}`, value };
-        exampleNames.set(key, exampleName);
-      }
-      media.examples = { example: { $ref: `#/components/examples/${exampleName}` } };
+      const ref = isObj(schema) && typeof schema.$ref === 'string' ? schema.$ref.split('/').pop()! : name;
+      shown.push({ media, value, key: canonicalJson(value), name, ref });
     }
+  }
+  // An example shown by several operations is a component; one shown once, or short (a reference would be longer), is
+  // written in place.
+  const uses = new Map<string, number>();
+  for (const { key } of shown) uses.set(key, (uses.get(key) ?? 0) + 1);
+  for (const { media, value, key, name, ref } of shown) {
+    if (key.length <= SHORT_EXAMPLE || uses.get(key)! < 2) {
+      media.example = value;
+      continue;
+    }
+    let exampleName = exampleNames.get(key);
+    if (!exampleName) {
+      exampleName = ref in examples ? name : ref;
+      for (let i = 2; exampleName in examples; i++) exampleName = `${ref}${i}`;
+      examples[exampleName] = { summary: `A valid ${ref}`, value };
+      exampleNames.set(key, exampleName);
+    }
+    media.examples = { example: { $ref: `#/components/examples/${exampleName}` } };
   }
   for (const op of operations)
     for (const p of parametersOf(op)) if (isObj(p.schema)) p.schema = hoister.rewrite(p.schema, { name: pascal(String(p.name)) });

@@ -84,8 +84,8 @@ export function assertOpenApiShape(doc: Json): void {
         assert.ok(isSchema(p.schema), `${where} parameter ${p.name}: schema`);
         if (p.in === 'path') assert.equal(p.required, true);
       }
-      if (op.requestBody)
-        assert.ok(op.requestBody.content && Object.keys(op.requestBody.content).length > 0, `${where}: requestBody.content`);
+      const body = op.requestBody ? deref(op.requestBody, doc, `${where} body`) : undefined;
+      if (body) assert.ok(body.content && Object.keys(body.content).length > 0, `${where}: requestBody.content`);
       assert.ok(Object.keys(op.responses).length > 0);
       for (const [status, written] of Object.entries(op.responses as Json)) {
         const res = deref(written, doc, `${where} ${status}`);

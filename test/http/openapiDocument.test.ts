@@ -65,9 +65,9 @@ describe('OpenAPI document of the service', () => {
     assertOpenApiShape(doc);
   });
 
-  it('stays small (2.1 MB before the components), names shared shapes as components and types every enum', () => {
-    // 642 KiB with this generator alone; the issue's 600 KiB needs the route kits (one declaration per body and answer).
-    assert.ok(Buffer.byteLength(text) < 660 * 1024, `${Buffer.byteLength(text)} bytes`);
+  it('stays small (2.1 MB before the components, 671 KB before shared notes and answers), names shared shapes and types enums', () => {
+    // 587 KB (573 KiB): the issue asks for less than 600 KB.
+    assert.ok(Buffer.byteLength(text) < 585 * 1024, `${Buffer.byteLength(text)} bytes`);
     const seen = new Map<string, number>();
     const walk = (node: unknown, inPaths: boolean): void => {
       if (Array.isArray(node)) return node.forEach((n) => walk(n, inPaths));
@@ -89,7 +89,7 @@ describe('OpenAPI document of the service', () => {
     for (const route of routes) {
       const op = doc.paths[route.path][route.method];
       const where = `${route.method.toUpperCase()} ${route.path}`;
-      if (route.body) assert.deepEqual(inlined(op.requestBody.content['application/json'].schema), typedEnums(route.body), where);
+      if (route.body) assert.deepEqual(inlined(deref(op.requestBody).content['application/json'].schema), typedEnums(route.body), where);
       for (const [status, decl] of Object.entries(route.responses))
         if (decl.schema && Number(status) < 300)
           assert.deepEqual(
@@ -121,7 +121,11 @@ describe('OpenAPI document of the service', () => {
         checked++;
       };
       if (route.body)
-        check(withTextRules(route.body), exampleOf(doc.paths[route.path][route.method].requestBody.content['application/json']), 'body');
+        check(
+          withTextRules(route.body),
+          exampleOf(deref(doc.paths[route.path][route.method].requestBody).content['application/json']),
+          'body',
+        );
       for (const [status, decl] of Object.entries(route.responses)) {
         const media = Number(status) < 300 ? mediaOf(route, Number(status))?.['application/json'] : undefined;
         if (decl.schema && media) check(decl.schema, exampleOf(media), status);
