@@ -2,11 +2,12 @@
 import { recordHistory } from '../queries/recordHistory.js';
 import type { TenantScope } from '../queries/tenantScope.js';
 import { InvalidCursorError } from '../stores/readCursor.js';
-import { ConsistencyTokenSchema, minPositionQueryProperty, pageOf, pageQueryProperties, problem } from './commonSchemas.js';
+import Type, { type TObject, type TString } from 'typebox';
+import { ConsistencyTokenSchema, MinPositionField, pageOf, PageQueryFields, problem } from './commonSchemas.js';
 import { awaitMinPosition } from './readYourWrites.js';
 import { consistencyTokens } from './consistencyToken.js';
 import {
-  handTypedRoute,
+  route,
   type HttpResult,
   type JsonSchema,
   type RequestContext,
@@ -52,6 +53,7 @@ export function historyRoute(decl: {
   tag: string;
   permission: string;
   summary: string;
+  /** Path parameters: strings, one of them naming the record. */
   params: JsonSchema;
   /** Path parameter naming the record. */
   idParam: string;
@@ -63,7 +65,7 @@ export function historyRoute(decl: {
   /** Throws the group's 404 when the record is not one of the company's. */
   exists(scope: TenantScope, id: string): Promise<unknown>;
 }): RouteDecl {
-  return handTypedRoute<Record<string, string>, { limit: number; cursor?: string; minPosition?: string }>({
+  return route({
     method: 'get',
     path: decl.path,
     tag: decl.tag,
@@ -71,15 +73,22 @@ export function historyRoute(decl: {
     permission: decl.permission,
     summary: decl.summary,
     description: 'Who (actor), when (occurredAt), why (reason) and what (type and data) of every event, oldest first, with its revision.',
-    params: decl.params,
-    query: { type: 'object', additionalProperties: false, properties: { ...pageQueryProperties, ...minPositionQueryProperty } },
+    params: decl.params as TObject<Record<string, TString>>,
+    query: Type.Object({ ...PageQueryFields, ...MinPositionField }, { additionalProperties: false }),
     responses: {
       200: { description: 'A page of the history, oldest first', schema: pageOf(RecordHistoryEntrySchema) },
       400: problem('The cursor is malformed or belongs to another query'),
       404: decl.notFound,
       503: problem('The read model did not reach minPosition within the bounded wait; retry', { 'Retry-After': 'Seconds to wait' }),
     },
-    ...(decl.auditAs ? { auditAccess: (input) => ({ recordType: decl.auditAs!, recordId: input.params[decl.idParam] ?? null }) } : {}),
+    ...(decl.auditAs
+      ? {
+          auditAccess: (input: { params: Record<string, string> }) => ({
+            recordType: decl.auditAs!,
+            recordId: input.params[decl.idParam] ?? null,
+          }),
+        }
+      : {}),
     handle: async (input, ctx) => {
       const scope = ctx as TenantRequestContext;
       await awaitMinPosition(ctx, input.query.minPosition, [decl.projection]);

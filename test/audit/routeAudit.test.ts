@@ -6,7 +6,7 @@ import { LIMITS } from '../../src/limits.js';
 import type { Logger } from '../../src/logger.js';
 import { PreparedJson } from '../../src/http/preparedJson.js';
 import { auditRead, pageItemIds, patientIdsIn, type Reader } from '../../src/http/routeAudit.js';
-import { handTypedRoute, type HttpResult, type RouteDecl, type RouteInput } from '../../src/http/routeTypes.js';
+import { route, type HttpResult, type RouteDecl, type RouteInput } from '../../src/http/routeTypes.js';
 
 const logged: string[] = [];
 const logger: Logger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: (msg) => void logged.push(msg) };
@@ -23,7 +23,7 @@ const reader: Reader = {
 };
 const input: RouteInput = { params: { id: 'r1' }, query: {}, body: undefined, headers: {} };
 const listRoute = (audit: RouteDecl['auditAccess']): RouteDecl =>
-  handTypedRoute({
+  route({
     method: 'get',
     path: '/things',
     tag: 'T',

@@ -1,11 +1,12 @@
 // A small resource group declared for the spine tests: real routes, a real decider through handleCommand,
 // a real projection, and an Authenticate that knows a fixed table of tokens.
 import type { GroupModule } from '../../src/http/groupModule.js';
-import { handTypedRoute, type RouteDecl } from '../../src/http/routeTypes.js';
+import Type from 'typebox';
+import { route, type RouteDecl } from '../../src/http/routeTypes.js';
 import type { Principal } from '../../src/auth/principal.js';
 import type { Authenticate } from '../../src/http/app.js';
 import { unauthorized } from '../../src/problems.js';
-import { problem, pageQueryProperties, minPositionQueryProperty } from '../../src/http/commonSchemas.js';
+import { problem, PageQueryFields, MinPositionField } from '../../src/http/commonSchemas.js';
 import { commandContextOf } from '../../src/http/commandContext.js';
 import { writeHeaders } from '../../src/http/recordHeaders.js';
 import { awaitMinPosition } from '../../src/http/readYourWrites.js';
@@ -75,24 +76,19 @@ export const notesProjection: Projection = {
     })),
 };
 
-const NoteBody = {
-  type: 'object',
-  required: ['text', 'priority'],
-  properties: { text: { type: 'string', minLength: 1, maxLength: 200 }, priority: { type: 'integer', minimum: 1, maximum: 5 } },
-  additionalProperties: false,
-};
+const NoteBody = Type.Object(
+  { text: Type.String({ minLength: 1, maxLength: 200 }), priority: Type.Integer({ minimum: 1, maximum: 5 }) },
+  { additionalProperties: false },
+);
 const NoteView = {
   type: 'object',
   required: ['id', 'text', 'priority'],
   properties: { id: { type: 'string' }, text: { type: 'string' }, priority: { type: 'integer' }, position: { type: 'string' } },
   additionalProperties: false,
 };
-const IdParams = { type: 'object', required: ['id'], properties: { id: { type: 'string', format: 'uuid' } }, additionalProperties: false };
-/** Params or query a route does not declare. */
-type None = Record<string, never>;
-type NoteData = NoteCommand['data'];
-/** The list query: the schema's default fills in limit. */
-type PageQuery = { limit: number; cursor?: string; minPosition?: string };
+const IdParams = Type.Object({ id: Type.String({ format: 'uuid' }) }, { additionalProperties: false });
+const PageQuery = Type.Object({ ...PageQueryFields, ...MinPositionField }, { additionalProperties: false });
+const RuleBody = Type.Object({ kind: Type.Enum(['rule', 'fields']) });
 
 /** Lets a test hold the slow route's handler until it has observed what it wants. */
 export interface Gate {
@@ -114,7 +110,7 @@ const PREPARED_CONFORMING = PreparedJson.of({ ok: true });
 export function testGroup(gate: { current: ReturnType<typeof newGate> | null }): GroupModule {
   const tag = 'Notas';
   const routes: RouteDecl[] = [
-    handTypedRoute<None, None, NoteData>({
+    route({
       method: 'post',
       path: '/notas',
       tag,
@@ -144,13 +140,13 @@ export function testGroup(gate: { current: ReturnType<typeof newGate> | null }):
         };
       },
     }),
-    handTypedRoute<None, PageQuery>({
+    route({
       method: 'get',
       path: '/notas',
       tag,
       auth: 'public',
       summary: 'List notes (read your writes)',
-      query: { type: 'object', properties: { ...pageQueryProperties, ...minPositionQueryProperty }, additionalProperties: false },
+      query: PageQuery,
       responses: {
         200: {
           description: 'Notes',
@@ -168,7 +164,7 @@ export function testGroup(gate: { current: ReturnType<typeof newGate> | null }):
         return { status: 200, body: { limit: q.limit, items: page.items } };
       },
     }),
-    handTypedRoute<{ id: string }>({
+    route({
       method: 'get',
       path: '/notas/{id}',
       tag,
@@ -210,13 +206,13 @@ export function testGroup(gate: { current: ReturnType<typeof newGate> | null }):
       responses: { 200: { description: 'Never' } },
       handle: () => Promise.reject(new Error('secret internal detail: /var/lib/clinic/db.sqlite')),
     },
-    handTypedRoute<None, None, { kind: 'rule' | 'fields' }>({
+    route({
       method: 'post',
       path: '/reglas',
       tag,
       auth: 'public',
       summary: 'Breaks business rules',
-      body: { type: 'object', required: ['kind'], properties: { kind: { enum: ['rule', 'fields'] } } },
+      body: RuleBody,
       responses: { 200: { description: 'Never' }, 409: problem('Rule broken'), 422: problem('Fields') },
       handle: (input) =>
         Promise.reject(

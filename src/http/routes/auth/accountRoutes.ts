@@ -1,6 +1,6 @@
 // /auth routes beyond the sign-in the specification fixes: activating an invitation, changing one's own password,
 // and the OAuth 2.0 client-credentials token endpoint for programs.
-import { handTypedRoute, type RouteDecl } from '../../routeTypes.js';
+import { route, type RouteDecl } from '../../routeTypes.js';
 import { problem } from '../../commonSchemas.js';
 import { LIMITS } from '../../../limits.js';
 import { ProblemError } from '../../../problems.js';
@@ -8,7 +8,9 @@ import { DomainError } from '../../../commands/decider.js';
 import { activateAccount, changeOwnPassword } from '../../../commands/platform/usuariosWrites.js';
 import { issueClientToken } from '../../../commands/platform/apiClientWrites.js';
 import { ActivateBody, ActivatedSchema, ChangePasswordBody } from '../usuarios/schemas.js';
-import { callerOf, obj, str, type NoInput } from '../shared/adminSupport.js';
+import Type from 'typebox';
+import { callerOf, obj, str } from '../shared/adminSupport.js';
+import { closed } from '../shared/fieldSchemas.js';
 
 const TAG = 'Auth';
 const pw = LIMITS.newPassword;
@@ -24,7 +26,12 @@ const oauthError = (status: 400 | 401, error: string, detail: string, headers: R
     error,
   });
 
-type TokenBody = { grant_type?: string; client_id?: string; client_secret?: string; scope?: string };
+const TokenBody = closed({
+  grant_type: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  client_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  client_secret: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
+  scope: Type.Optional(Type.String({ maxLength: 512, description: 'Ignored: the client has the permissions of its roles' })),
+});
 
 function basicCredentials(header: string | undefined): { clientId: string; clientSecret: string } | null {
   const m = /^Basic +([A-Za-z0-9+/=]+) *$/i.exec(header ?? '');
@@ -42,7 +49,7 @@ function basicCredentials(header: string | undefined): { clientId: string; clien
 }
 
 export const accountRoutes: RouteDecl[] = [
-  handTypedRoute<NoInput, NoInput, { token: string; password: string }>({
+  route({
     method: 'post',
     path: '/auth/activate',
     tag: TAG,
@@ -72,7 +79,7 @@ export const accountRoutes: RouteDecl[] = [
       return { status: 200, body: { userId: activated.userId, email: activated.email } };
     },
   }),
-  handTypedRoute<NoInput, NoInput, { currentPassword: string; code: string; newPassword: string }>({
+  route({
     method: 'post',
     path: '/auth/password',
     tag: TAG,
@@ -86,7 +93,7 @@ export const accountRoutes: RouteDecl[] = [
       return { status: 204 };
     },
   }),
-  handTypedRoute<NoInput, NoInput, TokenBody>({
+  route({
     method: 'post',
     path: '/auth/token',
     tag: TAG,
@@ -98,16 +105,7 @@ export const accountRoutes: RouteDecl[] = [
       `client_secret in the body. The token lives ${LIMITS.apiClients.tokenTtlSeconds} s and stops working at once when the client is revoked; ` +
       `no refresh token. Throttled: ${LIMITS.apiClients.perIpPerMinute} requests per minute per address, ${LIMITS.apiClients.clientFailuresPerWindow} ` +
       `wrong secrets per client and address per ${LIMITS.apiClients.windowSeconds / 60} min (429 with Retry-After). Errors carry the RFC's \`error\` member.`,
-    body: {
-      type: 'object',
-      additionalProperties: false,
-      properties: {
-        grant_type: { type: 'string', minLength: 1, maxLength: 64 },
-        client_id: { type: 'string', minLength: 1, maxLength: 64 },
-        client_secret: { type: 'string', minLength: 1, maxLength: 256 },
-        scope: { type: 'string', maxLength: 512, description: 'Ignored: the client has the permissions of its roles' },
-      },
-    },
+    body: TokenBody,
     requestHeaders: { Authorization: { required: false, description: 'Basic base64(client_id:client_secret)' } },
     responses: {
       200: {

@@ -1,7 +1,7 @@
 // The Auth group: the sign-in flow the public specification fixes (/auth/*, /tenants*), plus the
 // platform read models it needs (users, sessions, companies and memberships).
 import type { GroupModule } from '../../groupModule.js';
-import { handTypedRoute, type RequestContext, type RouteDecl } from '../../routeTypes.js';
+import { route, type RequestContext, type RouteDecl } from '../../routeTypes.js';
 import { problem } from '../../commonSchemas.js';
 import { LIMITS } from '../../../limits.js';
 import { login, type Client } from '../../../commands/platform/signInWrites.js';
@@ -24,10 +24,6 @@ import {
   SignedInSchema,
   TokenPairSchema,
   Verify2faBody,
-  type LoginData,
-  type RefreshData,
-  type SelectTenantParams,
-  type Verify2faData,
 } from './schemas.js';
 
 export const AUTH_TAG = 'Auth';
@@ -41,10 +37,9 @@ const throttled = (what: string) =>
 const login_ = LIMITS.throttling.login;
 const verify_ = LIMITS.throttling.verify2fa;
 /** Params or query a route does not declare. */
-type NoInput = Record<string, never>;
 
 const routes: RouteDecl[] = [
-  handTypedRoute<NoInput, NoInput, LoginData>({
+  route({
     method: 'post',
     path: '/auth/login',
     tag: AUTH_TAG,
@@ -69,7 +64,7 @@ const routes: RouteDecl[] = [
     },
     handle: async (input, ctx) => ({ status: 200, body: await login(ctx.services, input.body, clientOf(ctx)) }),
   }),
-  handTypedRoute<NoInput, NoInput, Verify2faData>({
+  route({
     method: 'post',
     path: '/auth/verify-2fa',
     tag: AUTH_TAG,
@@ -92,7 +87,7 @@ const routes: RouteDecl[] = [
     },
     handle: async (input, ctx) => ({ status: 200, body: await verifySecondFactor(ctx.services, input.body, clientOf(ctx)) }),
   }),
-  handTypedRoute<NoInput, NoInput, RefreshData>({
+  route({
     method: 'post',
     path: '/auth/refresh',
     tag: AUTH_TAG,
@@ -137,7 +132,7 @@ const routes: RouteDecl[] = [
     responses: { 200: { description: "Companies with the user's roles", schema: TenantsResponse } },
     handle: async (_input, ctx) => ({ status: 200, body: await listTenants(ctx.services, ctx.auth!.userId) }),
   },
-  handTypedRoute<SelectTenantParams>({
+  route({
     method: 'post',
     path: '/tenants/{id}/select',
     tag: AUTH_TAG,

@@ -1,15 +1,17 @@
 // /auth/invitations: the pending memberships offered to the signed-in person, which they accept with the invitation's
 // one-time token (e-mailed to the address, or handed over by the inviting company) or decline. Until then the
 // membership grants nothing: it is not in GET /tenants and cannot be selected.
-import { handTypedRoute, type RouteDecl } from '../../routeTypes.js';
+import { route, type RouteDecl } from '../../routeTypes.js';
 import { problem } from '../../commonSchemas.js';
 import { LIMITS } from '../../../limits.js';
 import { acceptInvitation, declineInvitation } from '../../../commands/platform/invitationWrites.js';
 import { pendingInvitations } from '../../../queries/platform/invitations.js';
 import { listTenants } from '../../../queries/platform/memberships.js';
-import { callerOf, obj, str, WRITE_HEADERS, type NoInput } from '../shared/adminSupport.js';
+import Type from 'typebox';
+import { callerOf, obj, str, WRITE_HEADERS } from '../shared/adminSupport.js';
+import { closed } from '../shared/fieldSchemas.js';
 import { writeHeaders } from '../../recordHeaders.js';
-import { TenantIdParams, TenantsResponse, type SelectTenantParams } from './schemas.js';
+import { TenantIdParams, TenantsResponse } from './schemas.js';
 
 const TAG = 'Auth';
 const behind503 = problem('The write was recorded but its read model did not apply it in time; retry', {
@@ -25,7 +27,7 @@ const InvitationItem = obj({
 });
 
 export const invitationRoutes: RouteDecl[] = [
-  handTypedRoute({
+  route({
     method: 'get',
     path: '/auth/invitations',
     tag: TAG,
@@ -37,7 +39,7 @@ export const invitationRoutes: RouteDecl[] = [
     },
     handle: async (_input, ctx) => ({ status: 200, body: await pendingInvitations(ctx.services, ctx.auth!.userId) }),
   }),
-  handTypedRoute<SelectTenantParams, NoInput, { token: string }>({
+  route({
     method: 'post',
     path: '/auth/invitations/{id}/accept',
     tag: TAG,
@@ -49,7 +51,7 @@ export const invitationRoutes: RouteDecl[] = [
       `this account and company, until it expires (${LIMITS.activation.ttlSeconds / 3600} h) or the company sends a new one. ` +
       'Being signed in proves the account; the token proves the address received the invitation. Answers the companies you may select.',
     params: TenantIdParams,
-    body: obj({ token: { type: 'string', minLength: 1, maxLength: 200, description: 'The invitation token' } }),
+    body: closed({ token: Type.String({ minLength: 1, maxLength: 200, description: 'The invitation token' }) }),
     responses: {
       200: { description: 'Accepted: the companies you may select', schema: TenantsResponse, headers: WRITE_HEADERS },
       400: problem('The token is not valid for this invitation (unknown, used, replaced or expired): `/problems/invitation-invalid`'),
@@ -66,7 +68,7 @@ export const invitationRoutes: RouteDecl[] = [
       return { status: 200, body: await listTenants(ctx.services, ctx.auth!.userId), headers: writeHeaders({ position }) };
     },
   }),
-  handTypedRoute<SelectTenantParams>({
+  route({
     method: 'post',
     path: '/auth/invitations/{id}/decline',
     tag: TAG,

@@ -1,6 +1,8 @@
 // JSON Schemas of the Auth group: request bodies and every success answer, exactly as the API returns them.
-// Each request schema is followed by the type its handler reads.
+// Request schemas are TypeBox values: their handlers' input types come from them.
+import Type from 'typebox';
 import type { JsonSchema } from '../../routeTypes.js';
+import { closed } from '../shared/fieldSchemas.js';
 import { LIMITS } from '../../../limits.js';
 import { PASSWORD_POLICY } from '../../../auth/passwords.js';
 
@@ -15,20 +17,20 @@ const strings = (description: string): JsonSchema => ({ type: 'array', items: { 
 
 const deviceDays = LIMITS.deviceToken.ttlSeconds / 86_400;
 
-export const LoginBody = obj(
-  {
-    email: str('E-mail of the account (case-insensitive)', { format: 'email', maxLength: 254 }),
-    password: str('Password', { minLength: 1, maxLength: PASSWORD_POLICY.maxLength }),
-    deviceToken: str(
-      'The device token of the last sign-in completed on this client (`deviceToken` of POST /auth/verify-2fa). ' +
+export const LoginBody = closed({
+  email: Type.String({ description: 'E-mail of the account (case-insensitive)', format: 'email', maxLength: 254 }),
+  password: Type.String({ description: 'Password', minLength: 1, maxLength: PASSWORD_POLICY.maxLength }),
+  deviceToken: Type.Optional(
+    Type.String({
+      description:
+        'The device token of the last sign-in completed on this client (`deviceToken` of POST /auth/verify-2fa). ' +
         'While it is valid for this account, this attempt and its second factor are throttled on this device alone, ' +
         'not by failures that came without it; a token that is unknown, expired, retired or of another account counts as absent',
-      { minLength: 1, maxLength: 128 },
-    ),
-  },
-  ['email', 'password'],
-);
-export type LoginData = { email: string; password: string; deviceToken?: string };
+      minLength: 1,
+      maxLength: 128,
+    }),
+  ),
+});
 
 export const EnrollmentSchema = obj({
   secret: str('TOTP secret (Base32; SHA-1, 6 digits, 30 s) to enter in an authenticator app'),
@@ -50,11 +52,10 @@ export const LoginResponse = obj(
   ['challenge', 'expiresIn'],
 );
 
-export const Verify2faBody = obj({
-  challenge: str('The challenge from POST /auth/login', { minLength: 1, maxLength: 128 }),
-  code: str('Current 6-digit code of the authenticator app', { minLength: 1, maxLength: 32 }),
+export const Verify2faBody = closed({
+  challenge: Type.String({ description: 'The challenge from POST /auth/login', minLength: 1, maxLength: 128 }),
+  code: Type.String({ description: 'Current 6-digit code of the authenticator app', minLength: 1, maxLength: 32 }),
 });
-export type Verify2faData = { challenge: string; code: string };
 
 const tokenPairProperties: Record<string, JsonSchema> = {
   accessToken: str(`JWT (${LIMITS.accessToken.algorithm}) for Authorization: Bearer; lives ${LIMITS.accessToken.ttlSeconds} s`),
@@ -74,8 +75,7 @@ export const SignedInSchema = obj({
   ),
 });
 
-export const RefreshBody = obj({ refreshToken: str('The latest refresh token', { minLength: 1, maxLength: 256 }) });
-export type RefreshData = { refreshToken: string };
+export const RefreshBody = closed({ refreshToken: Type.String({ description: 'The latest refresh token', minLength: 1, maxLength: 256 }) });
 
 const CompanyRef = obj({ id: str('Company id'), name: str('Company name') });
 
@@ -87,8 +87,7 @@ export const TenantsResponse = obj({
   },
 });
 
-export const TenantIdParams = obj({ id: str('Company id', { minLength: 1, maxLength: 64 }) });
-export type SelectTenantParams = { id: string };
+export const TenantIdParams = closed({ id: Type.String({ description: 'Company id', minLength: 1, maxLength: 64 }) });
 
 export const SelectionResponse = obj({
   company: CompanyRef,

@@ -1,6 +1,7 @@
 // The Roles group: built-in roles (one per job in a dialysis unit), custom roles, and the permission catalogue.
 import type { GroupModule } from '../../groupModule.js';
-import { handTypedRoute, type RouteDecl, type TenantRequestContext } from '../../routeTypes.js';
+import Type from 'typebox';
+import { route, type RouteDecl, type TenantRequestContext } from '../../routeTypes.js';
 import { problem } from '../../commonSchemas.js';
 import { writeHeaders } from '../../recordHeaders.js';
 import { handleCommand } from '../../../commands/handleCommand.js';
@@ -22,7 +23,6 @@ import {
   str,
   tenantOf,
   WRITE_HEADERS,
-  type NoInput,
   mustHoldWhatTheyGrant,
   privilegedCaller,
   refusals403,
@@ -33,7 +33,7 @@ const TAG = 'Roles';
 const READ = 'roles:read';
 const ADMIN = 'roles:admin';
 
-const PERMISSION = { type: 'string', pattern: '^[a-z][a-z0-9-]*:[a-z][a-z0-9-]*$', description: '<group>:<action>' };
+const PERMISSION = Type.String({ pattern: '^[a-z][a-z0-9-]*:[a-z][a-z0-9-]*$', description: '<group>:<action>' });
 const RoleSchema = obj({
   code: str('Role code'),
   name: str('Name'),
@@ -43,24 +43,17 @@ const RoleSchema = obj({
   permissions: { type: 'array', items: { type: 'string' }, description: 'What the role grants today' },
   members: { type: 'integer', description: 'Active members holding it' },
 });
-const RoleBody = obj(
-  {
-    name: { type: 'string', minLength: 1, maxLength: 100 },
-    description: { type: 'string', minLength: 1, maxLength: 500 },
-    permissions: { type: 'array', maxItems: 200, uniqueItems: true, items: PERMISSION },
-    reason: reasonSchema,
-  },
-  ['name', 'permissions'],
-);
-const CreateRoleBody = {
-  ...RoleBody,
-  required: ['code', 'name', 'permissions'],
-  properties: { code: ROLE_CODE, ...(RoleBody.properties as object) },
+const roleFields = {
+  name: Type.String({ minLength: 1, maxLength: 100 }),
+  description: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
+  permissions: Type.Array(PERMISSION, { maxItems: 200, uniqueItems: true }),
+  reason: Type.Optional(reasonSchema),
 };
-const CodeParams = obj({ code: ROLE_CODE });
+const RoleBody = Type.Object(roleFields, { additionalProperties: false });
+const CreateRoleBody = Type.Object({ code: ROLE_CODE, ...roleFields }, { additionalProperties: false });
+const CodeParams = Type.Object({ code: ROLE_CODE }, { additionalProperties: false });
+const RetireBody = Type.Object({ reason: reasonSchema }, { additionalProperties: false });
 const role404 = problem('No such role in the selected company');
-
-type RoleInput = { name: string; description?: string; permissions: string[]; reason?: string };
 
 async function companyWrite(ctx: TenantRequestContext, command: object, reason?: string) {
   const result = await handleCommand(
@@ -74,7 +67,7 @@ async function companyWrite(ctx: TenantRequestContext, command: object, reason?:
 }
 
 const routes: RouteDecl[] = [
-  handTypedRoute({
+  route({
     method: 'get',
     path: '/roles',
     tag: TAG,
@@ -86,7 +79,7 @@ const routes: RouteDecl[] = [
       return { status: 200, body: { items: await companyRoles(ctx as TenantRequestContext) } };
     },
   }),
-  handTypedRoute({
+  route({
     method: 'get',
     path: '/roles/permisos',
     tag: TAG,
@@ -103,7 +96,7 @@ const routes: RouteDecl[] = [
       return { status: 200, body: { items: permissionEntries() } };
     },
   }),
-  handTypedRoute<{ code: string }>({
+  route({
     method: 'get',
     path: '/roles/{code}',
     tag: TAG,
@@ -116,7 +109,7 @@ const routes: RouteDecl[] = [
       return { status: 200, body: await companyRole(ctx as TenantRequestContext, params.code) };
     },
   }),
-  handTypedRoute<NoInput, NoInput, RoleInput & { code: string }>({
+  route({
     method: 'post',
     path: '/roles',
     tag: TAG,
@@ -140,7 +133,7 @@ const routes: RouteDecl[] = [
       return { status: 201, body: await companyRole(tctx, code), headers: writeHeaders({ position, location: `/roles/${code}` }) };
     },
   }),
-  handTypedRoute<{ code: string }, NoInput, RoleInput>({
+  route({
     method: 'put',
     path: '/roles/{code}',
     tag: TAG,
@@ -166,7 +159,7 @@ const routes: RouteDecl[] = [
       return { status: 200, body: await companyRole(tctx, params.code), headers: writeHeaders({ position }) };
     },
   }),
-  handTypedRoute<{ code: string }, NoInput, { reason: string }>({
+  route({
     method: 'post',
     path: '/roles/{code}/retiro',
     tag: TAG,
@@ -174,7 +167,7 @@ const routes: RouteDecl[] = [
     permission: ADMIN,
     summary: 'Retire a custom role nobody holds',
     params: CodeParams,
-    body: obj({ reason: reasonSchema }),
+    body: RetireBody,
     responses: {
       204: ok('Retired', undefined, WRITE_HEADERS),
       403: refusals403('outranked'),

@@ -1,5 +1,6 @@
 // What the administration groups (Empresas, Usuarios, Roles) share: problem responses, the caller of a platform
 // write made from a request, and small schema builders.
+import Type, { type TString, type TStringOptions } from 'typebox';
 import type { PlatformCaller } from '../../../commands/platform/platformWrites.js';
 import type { PrivilegedCaller } from '../../../commands/platform/privilegeWrites.js';
 import { decidePrivilege } from '../../../commands/platform/privilege/decider.js';
@@ -42,19 +43,15 @@ export const tenantOf = (ctx: RequestContext): string => (ctx as TenantRequestCo
 
 export const reasonSchema = freeText(500, 'Why: recorded with the event and shown in the history');
 
-export const str = (description: string, extra: JsonSchema = {}): JsonSchema => ({ type: 'string', description, ...extra });
+export const str = (description: string, extra: TStringOptions = {}): TString => Type.String({ description, ...extra });
 export const obj = (properties: Record<string, JsonSchema>, required: string[] = Object.keys(properties)): JsonSchema => ({
   type: 'object',
   additionalProperties: false,
   required,
   properties,
 });
-export const ROLE_CODE: JsonSchema = {
-  type: 'string',
-  pattern: '^[a-z][a-z0-9-]{1,39}$',
-  description: 'Role code (lower case, digits, dashes)',
-};
-export const UUID: JsonSchema = { type: 'string', pattern: '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' };
+export const ROLE_CODE = Type.String({ pattern: '^[a-z][a-z0-9-]{1,39}$', description: 'Role code (lower case, digits, dashes)' });
+export const UUID = Type.String({ pattern: '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' });
 
 /** Nobody hands out more than they hold: the roles (or permissions) granted must be within the caller's own permissions. */
 export async function mustHoldWhatTheyGrant(ctx: RequestContext, grant: { roles?: string[]; permissions?: string[] }): Promise<void> {

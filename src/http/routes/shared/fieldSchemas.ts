@@ -1,6 +1,6 @@
 // Field schemas every group's routes share: ids, dates, bounded text, the reason of a change. TypeBox values, so a
 // route's handler input is typed from them.
-import Type, { type TSchema, type TString, type TUnion, type TNull } from 'typebox';
+import Type, { type TNull, type TObject, type TObjectOptions, type TProperties, type TSchema, type TString, type TUnion } from 'typebox';
 
 export const text = (maxLength: number, description?: string): TString =>
   Type.String({ minLength: 1, maxLength, ...(description ? { description } : {}) });
@@ -12,8 +12,12 @@ export const ReasonSchema = text(500, 'Why: recorded with the event and shown in
 /** The schema, or null. */
 export const nullable = <S extends TSchema>(schema: S): TUnion<[S, TNull]> => Type.Union([schema, Type.Null()]);
 
+/** A closed object: a property not declared is refused (422 naming it). */
+export const closed = <P extends TProperties>(properties: P, options: TObjectOptions = {}): TObject<P> =>
+  Type.Object(properties, { additionalProperties: false, ...options });
+
 /** Path parameters of a record route: its id. */
-export const IdParams = Type.Object({ id: IdSchema }, { additionalProperties: false });
+export const IdParams = closed({ id: IdSchema });
 
 /** The body of a change that needs only its reason (deactivate, reactivate, cancel...). */
-export const ReasonBody = Type.Object({ reason: ReasonSchema }, { additionalProperties: false });
+export const ReasonBody = closed({ reason: ReasonSchema });

@@ -42,7 +42,7 @@ export interface RecordKitSpec<D extends RecordDoc> {
 
 type Extra = { description?: string; responses?: Record<number, ResponseDecl> };
 type Handler<B> = (id: string, body: B, ctx: RequestContext, ifMatch: number | null) => Promise<WriteOutcome>;
-type ListQuery<F extends TProperties> = Static<TObject<F>> & { limit?: number; cursor?: string; minPosition?: string };
+type ListQuery<F extends TProperties> = Static<TObject<F>> & { limit: number; cursor?: string; minPosition?: string };
 
 /** The routes of one record, with the 404, params and write answer they share. */
 export function recordKit<D extends RecordDoc>(spec: RecordKitSpec<D>) {
@@ -135,7 +135,7 @@ export function recordKit<D extends RecordDoc>(spec: RecordKitSpec<D>) {
         summary: string;
         filters: F;
         legacyQuery?: readonly string[];
-        list: (scope: TenantScope, query: ListQuery<F> & { limit: number }) => Promise<Page<unknown>>;
+        list: (scope: TenantScope, query: ListQuery<F>) => Promise<Page<unknown>>;
       },
     ): RouteDecl {
       const query = Type.Object({ ...decl.filters, ...PageQueryFields, ...MinPositionField }, { additionalProperties: false });
@@ -154,8 +154,7 @@ export function recordKit<D extends RecordDoc>(spec: RecordKitSpec<D>) {
         handle: async (input, ctx) => {
           const q = input.query as ListQuery<F>;
           await awaitMinPosition(ctx, q.minPosition, [model.projection]);
-          // Ajv's useDefaults filled limit from the schema's default.
-          return { status: 200, body: await decl.list(tenantCtx(ctx), q as ListQuery<F> & { limit: number }) };
+          return { status: 200, body: await decl.list(tenantCtx(ctx), q) };
         },
       });
     },

@@ -1,9 +1,11 @@
 // The Sistema group: liveness, readiness, the API contract (OpenAPI + docs page) and projection
 // operations. It needs the whole list of groups for /openapi.json, hence a factory.
 import type { GroupModule } from '../../groupModule.js';
-import { handTypedRoute, type RouteDecl } from '../../routeTypes.js';
+import { route, type RouteDecl } from '../../routeTypes.js';
 import { ProblemError, notFoundProblem } from '../../../problems.js';
+import Type from 'typebox';
 import { problem } from '../../commonSchemas.js';
+import { closed } from '../shared/fieldSchemas.js';
 import { buildOpenApiDocument, type OpenApiOptions } from '../../openapi.js';
 import { docsAsset, docsPage, DOCS_ASSET_PREFIX } from './docsPage.js';
 import { readiness } from './readiness.js';
@@ -20,8 +22,6 @@ import {
 } from './schemas.js';
 
 export const SISTEMA_TAG = 'Sistema';
-
-type ProjectionName = { name: string };
 
 const statusUrl = (name: string) => `/sistema/proyecciones/${encodeURIComponent(name)}`;
 
@@ -86,18 +86,13 @@ export function sistemaGroup(getGroups: () => readonly GroupModule[], openApiOpt
       },
       handle: () => Promise.resolve(docsPage()),
     },
-    handTypedRoute<{ file: string }>({
+    route({
       method: 'get',
       path: `${DOCS_ASSET_PREFIX}/{file}`,
       tag: SISTEMA_TAG,
       auth: 'public',
       summary: 'Static files of the documentation page',
-      params: {
-        type: 'object',
-        required: ['file'],
-        properties: { file: { type: 'string', minLength: 1, maxLength: 64 } },
-        additionalProperties: false,
-      },
+      params: closed({ file: Type.String({ minLength: 1, maxLength: 64 }) }),
       responses: {
         200: { description: 'A CSS, JavaScript or PNG file', contentType: 'application/octet-stream' },
         404: problem('No such asset'),
@@ -113,7 +108,7 @@ export function sistemaGroup(getGroups: () => readonly GroupModule[], openApiOpt
       responses: { 200: { description: 'Projection runner status', schema: ProjectionListSchema } },
       handle: async (_input, ctx) => ({ status: 200, body: { items: await ctx.services.projections.status() } }),
     },
-    handTypedRoute<ProjectionName>({
+    route({
       method: 'get',
       path: '/sistema/proyecciones/{name}',
       tag: SISTEMA_TAG,
@@ -128,7 +123,7 @@ export function sistemaGroup(getGroups: () => readonly GroupModule[], openApiOpt
         return { status: 200, body: status };
       },
     }),
-    handTypedRoute<ProjectionName>({
+    route({
       method: 'post',
       path: '/sistema/proyecciones/{name}/reconstruir',
       tag: SISTEMA_TAG,

@@ -1,12 +1,9 @@
 // Response schemas of the Sistema group.
+import Type from 'typebox';
+import { closed } from '../shared/fieldSchemas.js';
 import type { JsonSchema } from '../../routeTypes.js';
 
-export const ProjectionNameParams: JsonSchema = {
-  type: 'object',
-  required: ['name'],
-  properties: { name: { type: 'string', minLength: 1, maxLength: 100, pattern: '^[A-Za-z0-9_.-]+$' } },
-  additionalProperties: false,
-};
+export const ProjectionNameParams = closed({ name: Type.String({ minLength: 1, maxLength: 100, pattern: '^[A-Za-z0-9_.-]+$' }) });
 
 const RebuildProgressSchema: JsonSchema = {
   type: 'object',

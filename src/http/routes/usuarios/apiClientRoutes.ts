@@ -1,6 +1,8 @@
 // /integraciones: API clients of the selected company (programs that sign in with client credentials).
-import { handTypedRoute, type RouteDecl, type TenantRequestContext } from '../../routeTypes.js';
-import { pageOf, pageQueryProperties, problem } from '../../commonSchemas.js';
+import Type from 'typebox';
+import { route, type RouteDecl, type TenantRequestContext } from '../../routeTypes.js';
+import { pageOf, PageQueryFields, problem } from '../../commonSchemas.js';
+import { closed } from '../shared/fieldSchemas.js';
 import { writeHeaders } from '../../recordHeaders.js';
 import { LIMITS } from '../../../limits.js';
 import {
@@ -22,7 +24,6 @@ import {
   tenantOf,
   UUID,
   WRITE_HEADERS,
-  type NoInput,
   mustHoldWhatTheyGrant,
   privilegedCaller,
   refusals403,
@@ -48,12 +49,11 @@ const WithSecret = obj({
   client: ApiClientSchema,
   clientSecret: str('The secret: shown only in this answer (stored hashed); send it to POST /auth/token'),
 });
-const ClientParams = obj({ id: UUID });
+const ClientParams = closed({ id: UUID });
 const client404 = problem('No such API client in the selected company');
-type IdParams = { id: string };
 
 export const apiClientRoutes: RouteDecl[] = [
-  handTypedRoute<NoInput, NoInput, { name: string; roles: string[] }>({
+  route({
     method: 'post',
     path: '/integraciones',
     tag: TAG,
@@ -64,7 +64,7 @@ export const apiClientRoutes: RouteDecl[] = [
     description:
       `The program exchanges client_id and client_secret at POST /auth/token (OAuth 2.0 client credentials) for a ${LIMITS.apiClients.tokenTtlSeconds / 60}-minute ` +
       'bearer token bound to this company. Every event it causes names `client:<id>` as the actor.',
-    body: obj({ name: { type: 'string', minLength: 1, maxLength: 100 }, roles: RolesSchema }),
+    body: closed({ name: Type.String({ minLength: 1, maxLength: 100 }), roles: RolesSchema }),
     responses: {
       201: ok('The client and its secret', WithSecret, { ...WRITE_HEADERS, Location: 'URL of the client' }),
       403: refusals403('grant'),
@@ -81,14 +81,14 @@ export const apiClientRoutes: RouteDecl[] = [
       };
     },
   }),
-  handTypedRoute<NoInput, { limit: number; cursor?: string }>({
+  route({
     method: 'get',
     path: '/integraciones',
     tag: TAG,
     auth: 'tenant',
     permission: READ,
     summary: "The company's API clients",
-    query: { type: 'object', additionalProperties: false, properties: { ...pageQueryProperties } },
+    query: closed(PageQueryFields),
     responses: { 200: ok('A page of clients', pageOf(ApiClientSchema)), 400: badCursor400 },
     async handle({ query }, ctx) {
       return {
@@ -97,7 +97,7 @@ export const apiClientRoutes: RouteDecl[] = [
       };
     },
   }),
-  handTypedRoute<IdParams>({
+  route({
     method: 'get',
     path: '/integraciones/{id}',
     tag: TAG,
@@ -110,7 +110,7 @@ export const apiClientRoutes: RouteDecl[] = [
       return { status: 200, body: await companyApiClient(ctx as TenantRequestContext, params.id) };
     },
   }),
-  handTypedRoute<IdParams, NoInput, { graceSeconds?: number; reason: string }>({
+  route({
     method: 'post',
     path: '/integraciones/{id}/rotacion',
     tag: TAG,
@@ -118,19 +118,17 @@ export const apiClientRoutes: RouteDecl[] = [
     permission: ADMIN,
     summary: 'Rotate the secret: a new one is shown once; the old one keeps working for the grace period',
     params: ClientParams,
-    body: obj(
-      {
-        graceSeconds: {
-          type: 'integer',
+    body: closed({
+      graceSeconds: Type.Optional(
+        Type.Integer({
           minimum: 0,
           maximum: LIMITS.apiClients.maxGraceSeconds,
           default: LIMITS.apiClients.defaultGraceSeconds,
           description: `How long the old secret still works (default ${LIMITS.apiClients.defaultGraceSeconds} s; 0 ends it now)`,
-        },
-        reason: reasonSchema,
-      },
-      ['reason'],
-    ),
+        }),
+      ),
+      reason: reasonSchema,
+    }),
     responses: {
       200: ok('The client and its new secret', WithSecret, WRITE_HEADERS),
       403: refusals403('outranked'),
@@ -150,7 +148,7 @@ export const apiClientRoutes: RouteDecl[] = [
       };
     },
   }),
-  handTypedRoute<IdParams, NoInput, { roles: string[]; reason: string }>({
+  route({
     method: 'put',
     path: '/integraciones/{id}/roles',
     tag: TAG,
@@ -158,7 +156,7 @@ export const apiClientRoutes: RouteDecl[] = [
     permission: ADMIN,
     summary: "Change an API client's roles (effective on its next request)",
     params: ClientParams,
-    body: obj({ roles: RolesSchema, reason: reasonSchema }),
+    body: closed({ roles: RolesSchema, reason: reasonSchema }),
     responses: {
       200: ok('The client', ApiClientSchema, WRITE_HEADERS),
       403: refusals403('outranked', 'grant'),
@@ -178,7 +176,7 @@ export const apiClientRoutes: RouteDecl[] = [
       return { status: 200, body: await companyApiClient(ctx as TenantRequestContext, params.id), headers: writeHeaders({ position }) };
     },
   }),
-  handTypedRoute<IdParams, NoInput, { reason: string }>({
+  route({
     method: 'post',
     path: '/integraciones/{id}/revocacion',
     tag: TAG,
@@ -186,7 +184,7 @@ export const apiClientRoutes: RouteDecl[] = [
     permission: ADMIN,
     summary: 'Revoke an API client: its tokens stop working at once, for good',
     params: ClientParams,
-    body: obj({ reason: reasonSchema }),
+    body: closed({ reason: reasonSchema }),
     responses: { 200: ok('The client', ApiClientSchema, WRITE_HEADERS), 403: refusals403('outranked'), 404: client404, 503: behind503 },
     async handle({ params, body }, ctx) {
       await companyApiClient(ctx as TenantRequestContext, params.id);

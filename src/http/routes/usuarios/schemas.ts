@@ -1,9 +1,10 @@
 // Shapes of the Usuarios routes: the people of a company, invitations, roles, API clients.
-import type { JsonSchema } from '../../routeTypes.js';
+import Type from 'typebox';
+import { closed } from '../shared/fieldSchemas.js';
 import { obj, reasonSchema, ROLE_CODE, str, UUID } from '../shared/adminSupport.js';
 import { pageOf } from '../../commonSchemas.js';
 
-export const RolesSchema: JsonSchema = { type: 'array', minItems: 1, maxItems: 20, uniqueItems: true, items: ROLE_CODE };
+export const RolesSchema = Type.Array(ROLE_CODE, { minItems: 1, maxItems: 20, uniqueItems: true });
 
 export const CompanyUserSchema = obj({
   id: str('User id'),
@@ -50,22 +51,21 @@ export const InvitationSchema = obj({
   },
 });
 
-export const InviteBody = obj({
-  email: { type: 'string', minLength: 3, maxLength: 254, format: 'email' },
-  name: { type: 'string', minLength: 1, maxLength: 200 },
+const password = Type.String({ minLength: 1, maxLength: 1024 });
+
+export const InviteBody = closed({
+  email: Type.String({ minLength: 3, maxLength: 254, format: 'email' }),
+  name: Type.String({ minLength: 1, maxLength: 200 }),
   roles: RolesSchema,
 });
-export const RolesBody = obj({ roles: RolesSchema, reason: reasonSchema });
-export const ReasonBody = obj({ reason: reasonSchema });
-export const UserIdParams = obj({ id: UUID });
+export const RolesBody = closed({ roles: RolesSchema, reason: reasonSchema });
+export const ReasonBody = closed({ reason: reasonSchema });
+export const UserIdParams = closed({ id: UUID });
 
-export const ActivateBody = obj({
-  token: { type: 'string', minLength: 1, maxLength: 200 },
-  password: { type: 'string', minLength: 1, maxLength: 1024 },
-});
+export const ActivateBody = closed({ token: Type.String({ minLength: 1, maxLength: 200 }), password });
 export const ActivatedSchema = obj({ userId: str('User id'), email: str('Sign in with this e-mail and the new password') });
-export const ChangePasswordBody = obj({
-  currentPassword: { type: 'string', minLength: 1, maxLength: 1024 },
-  code: { type: 'string', minLength: 1, maxLength: 16, description: 'A current code of your authenticator' },
-  newPassword: { type: 'string', minLength: 1, maxLength: 1024 },
+export const ChangePasswordBody = closed({
+  currentPassword: password,
+  code: Type.String({ minLength: 1, maxLength: 16, description: 'A current code of your authenticator' }),
+  newPassword: password,
 });

@@ -1,7 +1,8 @@
 // /usuarios: the people of the selected company (invite, list, read, roles, revoke, second-factor reset, a new
 // activation token) and the platform's deactivation of an account.
-import { handTypedRoute, type RouteDecl } from '../../routeTypes.js';
-import { pageQueryProperties, minPositionQueryProperty, problem } from '../../commonSchemas.js';
+import Type from 'typebox';
+import { route, type RouteDecl } from '../../routeTypes.js';
+import { MinPositionField, MinPositionQuerySchema, PageQueryFields, problem } from '../../commonSchemas.js';
 import { awaitMinPosition } from '../../readYourWrites.js';
 import { writeHeaders } from '../../recordHeaders.js';
 import {
@@ -15,6 +16,7 @@ import { inviteUser, reissueInvitation, throttleInvitation } from '../../../comm
 import { LIMITS } from '../../../limits.js';
 import { companyUser, listCompanyUsers } from '../../../queries/usuarios/companyUsers.js';
 import { deliverInvitation } from './invitationDelivery.js';
+import { closed } from '../shared/fieldSchemas.js';
 import { PLATFORM_DOCS } from '../../../stores/readStore.js';
 import { platformCollections } from '../../../queries/platform/memberships.js';
 import { notFound, rule } from '../../../commands/decider.js';
@@ -26,7 +28,6 @@ import {
   ok,
   tenantOf,
   WRITE_HEADERS,
-  type NoInput,
   mustHoldWhatTheyGrant,
   mustBeCompanyOwnedAccount,
   privilegedCaller,
@@ -50,8 +51,6 @@ export const READ = 'usuarios:read';
 export const ADMIN = 'usuarios:admin';
 
 const notMember404 = problem('No such user in the selected company (a user of another company is reported the same way)');
-type IdParams = { id: string };
-type ListQuery = { limit: number; cursor?: string; membership?: 'activa' | 'pendiente' | 'revocada'; minPosition?: string };
 const MEMBERSHIP_FILTER = { activa: 'active', pendiente: 'pending', revocada: 'revoked' } as const;
 const throttled429 = problem('Too many invitations (per company or per inviting person); wait Retry-After seconds', {
   'Retry-After': 'Seconds to wait before trying again',
@@ -71,7 +70,7 @@ const written = async (ctx: TenantRequestContext, userId: string, position: bigi
 });
 
 export const userRoutes: RouteDecl[] = [
-  handTypedRoute<NoInput, NoInput, { email: string; name: string; roles: string[] }>({
+  route({
     method: 'post',
     path: '/usuarios',
     tag: TAG,
@@ -111,7 +110,7 @@ export const userRoutes: RouteDecl[] = [
       };
     },
   }),
-  handTypedRoute<NoInput, ListQuery>({
+  route({
     method: 'get',
     path: '/usuarios',
     legacyQuery: ['membresia'],
@@ -120,15 +119,7 @@ export const userRoutes: RouteDecl[] = [
     permission: READ,
     summary: 'The people of the company with roles, membership, account status and last sign-in',
     description: 'A person who has not accepted the invitation (`membership: pending`) shows only what this company entered.',
-    query: {
-      type: 'object',
-      additionalProperties: false,
-      properties: {
-        ...pageQueryProperties,
-        ...minPositionQueryProperty,
-        membership: { type: 'string', enum: ['activa', 'pendiente', 'revocada'] },
-      },
-    },
+    query: closed({ ...PageQueryFields, ...MinPositionField, membership: Type.Optional(Type.Enum(['activa', 'pendiente', 'revocada'])) }),
     responses: { 200: ok('A page of users', CompanyUserPage), 400: badCursor400, 503: behind503 },
     async handle({ query }, ctx) {
       await awaitMinPosition(ctx, query.minPosition);
@@ -141,7 +132,7 @@ export const userRoutes: RouteDecl[] = [
       return { status: 200, body: page };
     },
   }),
-  handTypedRoute<IdParams, { minPosition?: string }>({
+  route({
     method: 'get',
     path: '/usuarios/{id}',
     tag: TAG,
@@ -149,14 +140,14 @@ export const userRoutes: RouteDecl[] = [
     permission: READ,
     summary: 'A user of the company',
     params: UserIdParams,
-    query: { type: 'object', additionalProperties: false, properties: { ...minPositionQueryProperty } },
+    query: MinPositionQuerySchema,
     responses: { 200: ok('The user', CompanyUserSchema), 404: notMember404, 503: behind503 },
     async handle({ params, query }, ctx) {
       await awaitMinPosition(ctx, query.minPosition);
       return { status: 200, body: await companyUser(ctx as TenantRequestContext, params.id) };
     },
   }),
-  handTypedRoute<IdParams, NoInput, { roles: string[]; reason: string }>({
+  route({
     method: 'put',
     path: '/usuarios/{id}/roles',
     tag: TAG,
@@ -186,7 +177,7 @@ export const userRoutes: RouteDecl[] = [
       return written(tctx, params.id, position);
     },
   }),
-  handTypedRoute<IdParams, NoInput, { reason: string }>({
+  route({
     method: 'post',
     path: '/usuarios/{id}/revocacion',
     tag: TAG,
@@ -211,7 +202,7 @@ export const userRoutes: RouteDecl[] = [
       return written(tctx, params.id, position);
     },
   }),
-  handTypedRoute<IdParams, NoInput, { reason: string }>({
+  route({
     method: 'post',
     path: '/usuarios/{id}/reinicio-2fa',
     tag: TAG,
@@ -236,7 +227,7 @@ export const userRoutes: RouteDecl[] = [
       return written(tctx, params.id, position);
     },
   }),
-  handTypedRoute<IdParams, NoInput, { reason: string }>({
+  route({
     method: 'post',
     path: '/usuarios/{id}/activacion',
     tag: TAG,
@@ -281,7 +272,7 @@ export const userRoutes: RouteDecl[] = [
       return { status: 200, body: await deliverInvitation(ctx, user, invitation), headers: writeHeaders({ position }) };
     },
   }),
-  handTypedRoute<IdParams, NoInput, { reason: string }>({
+  route({
     method: 'post',
     path: '/usuarios/{id}/desactivacion',
     tag: TAG,
