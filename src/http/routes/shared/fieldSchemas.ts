@@ -12,6 +12,11 @@ export const ReasonSchema = text(500, 'Why: recorded with the event and shown in
 /** The schema, or null. */
 export const nullable = <S extends TSchema>(schema: S): TUnion<[S, TNull]> => Type.Union([schema, Type.Null()]);
 
+/** A string or null, as JSON Schema's `type: ['string', 'null']` (views). */
+export const StringOrNull = Type.Unsafe<string | null>({ type: ['string', 'null'] });
+/** A number or null, as JSON Schema's `type: ['number', 'null']` (views). */
+export const NumberOrNull = Type.Unsafe<number | null>({ type: ['number', 'null'] });
+
 /** Path parameters of a record route: its id. */
 export const IdParams = Type.Object({ id: IdSchema }, { additionalProperties: false });
 
