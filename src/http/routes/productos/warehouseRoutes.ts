@@ -1,7 +1,5 @@
 // /productos/almacenes: warehouses per location of the company (main, pharmacy, ward).
-import Type, { type Static } from 'typebox';
-import { MinPositionField, pageOf, PageQueryFields, problem } from '../../commonSchemas.js';
-import { awaitMinPosition } from '../../readYourWrites.js';
+import Type from 'typebox';
 import { writeHeaders } from '../../recordHeaders.js';
 import { route, type RouteDecl } from '../../routeTypes.js';
 import { ProblemError } from '../../../problems.js';
@@ -9,24 +7,22 @@ import { createWarehouse } from '../../../commands/productos/productWrites.js';
 import { warehouseView } from '../../../projections/productos/productDocs.js';
 import { locations } from '../../../queries/empresas/readModel.js';
 import { awaitWrite, listWarehouses, warehouseModel } from '../../../queries/productos/products.js';
-import {
-  badCursor400,
-  commandCtx,
-  conflict409,
-  ok,
-  RECORD_HEADERS,
-  tenantCtx,
-  unavailable503,
-  withFieldPointers,
-} from '../shared/recordSupport.js';
+import { commandCtx, conflict409, ok, RECORD_HEADERS, tenantCtx, withFieldPointers } from '../shared/recordSupport.js';
+import { recordKit } from '../shared/recordRoutes.js';
 import { IdParams, IdSchema } from '../shared/fieldSchemas.js';
 import { CreateWarehouseBody, READ, TAG, WarehouseView, WRITE } from './schemas.js';
 
-const warehouse404 = problem("No such warehouse in the selected company (another company's warehouse is reported the same way)");
-const ListQuery = Type.Object(
-  { locationId: Type.Optional(IdSchema), ...PageQueryFields, ...MinPositionField },
-  { additionalProperties: false },
-);
+/** The kit's list and 404; a warehouse's create and read answer without an ETag (it never changes). */
+const warehouses = recordKit({
+  tag: TAG,
+  base: '/productos/almacenes',
+  read: READ,
+  write: WRITE,
+  noun: 'warehouse',
+  model: warehouseModel,
+  view: warehouseView,
+  viewSchema: WarehouseView,
+});
 
 export const warehouseRoutes: RouteDecl[] = [
   route({
@@ -63,21 +59,11 @@ export const warehouseRoutes: RouteDecl[] = [
         };
       }),
   }),
-  route({
-    method: 'get',
-    path: '/productos/almacenes',
-    legacyQuery: ['sedeId'],
-    tag: TAG,
-    auth: 'tenant',
-    permission: READ,
+  warehouses.list({
     summary: 'List warehouses by code, optionally of one location',
-    query: ListQuery,
-    responses: { 200: { description: 'A page of warehouses', schema: pageOf(WarehouseView) }, 400: badCursor400, 503: unavailable503 },
-    handle: async (input, ctx) => {
-      await awaitMinPosition(ctx, input.query.minPosition, [warehouseModel.projection]);
-      // Ajv's useDefaults filled limit from the schema's default.
-      return { status: 200, body: await listWarehouses(tenantCtx(ctx), input.query as Static<typeof ListQuery> & { limit: number }) };
-    },
+    legacyQuery: ['sedeId'],
+    filters: { locationId: Type.Optional(IdSchema) },
+    list: listWarehouses,
   }),
   route({
     method: 'get',
@@ -87,7 +73,7 @@ export const warehouseRoutes: RouteDecl[] = [
     permission: READ,
     summary: 'Read a warehouse',
     params: IdParams,
-    responses: { 200: { description: 'The warehouse', schema: WarehouseView }, 404: warehouse404 },
+    responses: { 200: { description: 'The warehouse', schema: WarehouseView }, 404: warehouses.notFound404 },
     handle: async (input, ctx) => ({ status: 200, body: warehouseView(await warehouseModel.or404(tenantCtx(ctx), input.params.id)) }),
   }),
 ];
