@@ -62,8 +62,8 @@ export function historyRoute(decl: {
   category: string;
   projection: string;
   notFound: ResponseDecl;
-  /** Throws the group's 404 when the record is not one of the company's. */
-  exists(scope: TenantScope, id: string): Promise<unknown>;
+  /** Throws the group's 404 when the record is not one of the company's (a nested record: not of its parent, in params). */
+  exists(scope: TenantScope, id: string, params: Record<string, string>): Promise<unknown>;
 }): RouteDecl {
   return route({
     method: 'get',
@@ -93,7 +93,7 @@ export function historyRoute(decl: {
       const scope = ctx as TenantRequestContext;
       await awaitMinPosition(ctx, input.query.minPosition, [decl.projection]);
       const id = input.params[decl.idParam]!;
-      await decl.exists(scope, id);
+      await decl.exists(scope, id, input.params);
       return recordHistoryAnswer(scope, decl.category, id, input.query);
     },
   });

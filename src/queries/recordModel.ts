@@ -26,6 +26,11 @@ export interface RecordModelSpec<D extends RecordDoc> {
   fold: (doc: D | null, event: RecordedEvent) => D | null;
   /** What a missing record is called in its 404 ("Machine not found"). */
   notFound: string;
+  /**
+   * A record other streams also project into (a product's stock): what the record folded from its own stream takes
+   * from the stored document (null when there is none yet). Unset: the folded record as it is.
+   */
+  fromStored?: (folded: D, stored: D | null) => D;
 }
 
 export interface RecordModel<D extends RecordDoc> {
@@ -78,7 +83,7 @@ export function recordModel<D extends RecordDoc>(spec: RecordModelSpec<D>): Reco
       if (doc && doc.revision >= write.revision) return doc;
       const fromStream = await folded(scope, id);
       if (!fromStream) throw notFoundProblem(spec.notFound);
-      return fromStream;
+      return spec.fromStored ? spec.fromStored(fromStream, doc) : fromStream;
     },
   };
 }

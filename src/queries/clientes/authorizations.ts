@@ -5,11 +5,11 @@ import type { Filter, Page } from '../../stores/readStore.js';
 import { companyDay } from '../empresas/companyCalendar.js';
 import { authorizationStatusOn } from '../../projections/clientes/clientesProjection.js';
 import { authorizationStateOf, type AuthorizationDoc } from '../../projections/clientes/authorizationDoc.js';
-import { authorizations } from './clients.js';
+import { authorizationModel, authorizations } from './clients.js';
 
-/** An authorization of this client of the caller's company, or 404. */
-export async function authorizationOr404(scope: TenantScope, clientId: string, id: string): Promise<AuthorizationDoc> {
-  const doc = await authorizations(scope).get(scope.auth.tenantId, id);
+/** An authorization of this client of the caller's company, or 404 (one of another client is exactly as absent). */
+export async function authorizationOfClient(scope: TenantScope, clientId: string, id: string): Promise<AuthorizationDoc> {
+  const doc = await authorizationModel.get(scope, id);
   if (doc?.clientId !== clientId) throw notFoundProblem('Authorization not found');
   return doc;
 }

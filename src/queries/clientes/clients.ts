@@ -1,10 +1,9 @@
-// Queries over the payer read model, with read-your-writes: a write waits for the projection to apply its events, then
-// reads; if the bounded wait runs out it folds the record's own stream instead.
-import { LIMITS } from '../../limits.js';
+// Queries over the payer read model: the client and authorization record models (get, or404, latest after a write),
+// contracts as clients read them, the list, and the rate in force.
 import { notFoundProblem } from '../../problems.js';
 import type { TenantScope } from '../tenantScope.js';
-import type { Collection, Filter, Page } from '../../stores/readStore.js';
-import { streamName, type RecordedEvent } from '../../stores/eventStore.js';
+import type { Filter, Page } from '../../stores/readStore.js';
+import { recordModel } from '../recordModel.js';
 import {
   AUTHORIZATION_CATEGORY,
   CLIENT_CATEGORY,
@@ -19,47 +18,24 @@ import { foldAuthorization, type AuthorizationDoc } from '../../projections/clie
 
 export { CLIENT_CATEGORY, AUTHORIZATION_CATEGORY } from '../../projections/clientes/clientesProjection.js';
 
-export const clients = (scope: TenantScope): Collection<ClientDoc> =>
-  scope.services.projections.collection<ClientDoc>(CLIENTES_PROJECTION, CLIENTS);
-export const authorizations = (scope: TenantScope): Collection<AuthorizationDoc> =>
-  scope.services.projections.collection<AuthorizationDoc>(CLIENTES_PROJECTION, PAYER_AUTHORIZATIONS);
-
-/** A client of the caller's company, or 404 (another company's client is exactly as absent). Pacientes may check a coverage's clientId with it. */
-export async function clientOr404(scope: TenantScope, id: string): Promise<ClientDoc> {
-  const doc = await clients(scope).get(scope.auth.tenantId, id);
-  if (!doc) throw notFoundProblem('Client not found');
-  return doc;
-}
-
-type Fold<T> = (doc: T | null, event: RecordedEvent) => T | null;
-
-/** The record at least at the write's revision: from the read model, or folded from its stream when the model lags. */
-export async function afterWrite<T extends { revision: number }>(
-  scope: TenantScope,
-  collection: Collection<T & { id: string; tenantId: string }>,
-  category: string,
-  id: string,
-  fold: Fold<T>,
-  result: { revision: number; position: bigint | null },
-): Promise<T> {
-  if (result.position !== null) {
-    await scope.services.projections.waitFor(result.position, {
-      projections: [CLIENTES_PROJECTION],
-      timeoutMs: LIMITS.readYourWrites.maxWaitMs,
-    });
-  }
-  const doc = await collection.get(scope.auth.tenantId, id);
-  if (doc && doc.revision >= result.revision) return doc;
-  let folded: T | null = null;
-  for (const e of await scope.services.events.readStream(streamName(scope.auth.tenantId, category, id))) folded = fold(folded, e);
-  if (!folded) throw notFoundProblem('Not found');
-  return folded;
-}
-
-export const clientAfterWrite = (scope: TenantScope, id: string, result: { revision: number; position: bigint | null }) =>
-  afterWrite<ClientDoc>(scope, clients(scope), CLIENT_CATEGORY, id, foldClient, result);
-export const authorizationAfterWrite = (scope: TenantScope, id: string, result: { revision: number; position: bigint | null }) =>
-  afterWrite<AuthorizationDoc>(scope, authorizations(scope), AUTHORIZATION_CATEGORY, id, foldAuthorization, result);
+/** The client record: get, or404 (Pacientes checks a coverage's clientId with it) and the read-after-write latest. */
+export const clientModel = recordModel<ClientDoc>({
+  projection: CLIENTES_PROJECTION,
+  collection: CLIENTS,
+  category: CLIENT_CATEGORY,
+  fold: foldClient,
+  notFound: 'Client not found',
+});
+/** The payer authorization record (its own stream, under a client). */
+export const authorizationModel = recordModel<AuthorizationDoc>({
+  projection: CLIENTES_PROJECTION,
+  collection: PAYER_AUTHORIZATIONS,
+  category: AUTHORIZATION_CATEGORY,
+  fold: foldAuthorization,
+  notFound: 'Authorization not found',
+});
+export const clients = clientModel.collection;
+export const authorizations = authorizationModel.collection;
 
 type Contract = ClientDoc['contracts'][number];
 
@@ -96,8 +72,8 @@ export async function listClients(scope: TenantScope, query: ClientListQuery): P
   return { items: page.items.map(clientView), nextCursor: page.nextCursor };
 }
 
-/** A contract of this client, or 404. */
-export function contractOr404(doc: ClientDoc, contractId: string): Contract {
+/** A contract of this client's document, or 404. */
+export function contractIn(doc: ClientDoc, contractId: string): Contract {
   const contract = doc.contracts.find((c) => c.contractId === contractId);
   if (!contract) throw notFoundProblem('Contract not found');
   return contract;
@@ -105,7 +81,7 @@ export function contractOr404(doc: ClientDoc, contractId: string): Contract {
 
 /** The contract (with its rate) in force on a date for a service, or null. */
 export async function rateInForce(scope: TenantScope, clientId: string, serviceCode: string | undefined, date: string) {
-  const doc = await clientOr404(scope, clientId);
+  const doc = await clientModel.or404(scope, clientId);
   const contract = contractInForceOn(doc.contracts, date, serviceCode);
   return { date, serviceCode: serviceCode ?? null, contract: contract ? contractView(contract, clientId) : null };
 }

@@ -10,7 +10,7 @@ import { sessionsBetween, TREATED_STATUSES } from '../dialisis/sessionRange.js';
 import { monthEnd } from '../dialisis/adequacy.js';
 import { DEFAULT_CLINICAL_POLICY, sessionClinical } from '../../projections/dialisis/sessionClinical.js';
 import { contractInForceOn, amountTimes, isSigned, paidByPayer } from '../../projections/clientes/clientesProjection.js';
-import { authorizations, clientOr404 } from './clients.js';
+import { authorizations, clientModel } from './clients.js';
 
 export interface PayerReportRow {
   patientId: string;
@@ -58,7 +58,7 @@ const coveredOn = (coverages: { clientId?: string; validFrom: string; validTo?: 
 
 export async function payerReport(scope: TenantScope, clientId: string, month: string) {
   const tenantId = scope.auth.tenantId;
-  const client = await clientOr404(scope, clientId);
+  const client = await clientModel.or404(scope, clientId);
   const from = `${month}-01`;
   const to = monthEnd(month);
   const covered = await patients(scope).find(tenantId, { 'coverages.clientId': clientId }, { limit: 10_000 });

@@ -1,13 +1,14 @@
-// Queries over products and warehouses, with read-your-writes: a write waits for the projection to apply its events,
-// then reads; if the bounded wait runs out it folds the product's own stream instead.
+// Queries over products and warehouses: the product and warehouse record models (get, or404, the product's latest after
+// a write), the balance and kardex collections, and the lists.
 import { LIMITS } from '../../limits.js';
-import { notFoundProblem } from '../../problems.js';
 import type { TenantScope } from '../tenantScope.js';
 import type { Collection, Filter, Page } from '../../stores/readStore.js';
-import { streamName } from '../../stores/eventStore.js';
+import type { RecordedEvent } from '../../stores/eventStore.js';
+import { recordModel } from '../recordModel.js';
 import { BALANCES, KARDEX, PRODUCTOS_PROJECTION, PRODUCTS, WAREHOUSES } from '../../projections/productos/productosProjection.js';
 import {
   foldProduct,
+  foldWarehouse,
   productView,
   warehouseView,
   type BalanceDoc,
@@ -18,47 +19,46 @@ import {
 
 /** Category of the product streams (the write side's name for them). */
 export const PRODUCT_CATEGORY = 'product';
+/** Category of the warehouse streams (the write side's name for them). */
+export const WAREHOUSE_CATEGORY = 'warehouse';
 
-const collection = <T extends ProductDoc | WarehouseDoc | BalanceDoc | KardexDoc>(scope: TenantScope, name: string): Collection<T> =>
+/** The product record; its stock is projected from the movements, so a product folded from its own stream takes the stored one. */
+export const productModel = recordModel<ProductDoc>({
+  projection: PRODUCTOS_PROJECTION,
+  collection: PRODUCTS,
+  category: PRODUCT_CATEGORY,
+  fold: foldProduct,
+  notFound: 'Product not found',
+  fromStored: (folded, stored) => {
+    const stock = stored?.stock ?? 0;
+    return { ...folded, stock, belowMinimum: stock < folded.minimumStock };
+  },
+});
+
+/**
+ * A warehouse is created and never changed: one event, so always revision 0, which its document does not store (its
+ * view does not show one). The model serves get and or404; its create answers without an ETag.
+ */
+type WarehouseRecord = WarehouseDoc & { revision: number };
+export const warehouseModel = recordModel<WarehouseRecord>({
+  projection: PRODUCTOS_PROJECTION,
+  collection: WAREHOUSES,
+  category: WAREHOUSE_CATEGORY,
+  fold: (doc: WarehouseRecord | null, event: RecordedEvent) => foldWarehouse(doc, event) as WarehouseRecord | null,
+  notFound: 'Warehouse not found',
+});
+
+const collection = <T extends BalanceDoc | KardexDoc>(scope: TenantScope, name: string): Collection<T> =>
   scope.services.projections.collection<T>(PRODUCTOS_PROJECTION, name);
-export const products = (scope: TenantScope) => collection<ProductDoc>(scope, PRODUCTS);
-export const warehouses = (scope: TenantScope) => collection<WarehouseDoc>(scope, WAREHOUSES);
+export const products = productModel.collection;
+export const warehouses = warehouseModel.collection;
 export const balances = (scope: TenantScope) => collection<BalanceDoc>(scope, BALANCES);
 export const kardex = (scope: TenantScope) => collection<KardexDoc>(scope, KARDEX);
-
-/** A product of the caller's company, or 404 (another company's product is exactly as absent). */
-export async function productOr404(scope: TenantScope, id: string): Promise<ProductDoc> {
-  const doc = await products(scope).get(scope.auth.tenantId, id);
-  if (!doc) throw notFoundProblem('Product not found');
-  return doc;
-}
-
-export async function warehouseOr404(scope: TenantScope, id: string): Promise<WarehouseDoc> {
-  const doc = await warehouses(scope).get(scope.auth.tenantId, id);
-  if (!doc) throw notFoundProblem('Warehouse not found');
-  return doc;
-}
 
 /** Waits (bounded) until the read model has applied a write. */
 export async function awaitWrite(scope: TenantScope, position: bigint | null): Promise<void> {
   if (position === null) return;
   await scope.services.projections.waitFor(position, { projections: [PRODUCTOS_PROJECTION], timeoutMs: LIMITS.readYourWrites.maxWaitMs });
-}
-
-/** The product at least at the write's revision: from the read model, or folded from its stream when the model lags. */
-export async function productAfterWrite(
-  scope: TenantScope,
-  id: string,
-  result: { revision: number; position: bigint | null },
-): Promise<ProductDoc> {
-  await awaitWrite(scope, result.position);
-  const tenantId = scope.auth.tenantId;
-  const doc = await products(scope).get(tenantId, id);
-  if (doc && doc.revision >= result.revision) return doc;
-  let folded: ProductDoc | null = null;
-  for (const e of await scope.services.events.readStream(streamName(tenantId, PRODUCT_CATEGORY, id))) folded = foldProduct(folded, e);
-  if (!folded) throw notFoundProblem('Product not found');
-  return { ...folded, stock: doc?.stock ?? 0, belowMinimum: (doc?.stock ?? 0) < folded.minimumStock };
 }
 
 export interface ProductListQuery {

@@ -1,20 +1,18 @@
 // /clientes/{id}/autorizaciones: issue, list (by patient), read, consume a unit for a session, release it, void, history.
-import { minPositionQueryProperty, pageOf, pageQueryProperties } from '../../commonSchemas.js';
+import Type, { type Static, type TSchema } from 'typebox';
+import { MinPositionField, MinPositionQuerySchema, pageOf, PageQueryFields } from '../../commonSchemas.js';
 import { awaitMinPosition } from '../../readYourWrites.js';
+import { recordAnswer, type RecordAnswerModel, type WriteOutcome } from '../../recordAnswer.js';
 import { etagOf, ifMatchHeader, ifMatchRevision } from '../../recordHeaders.js';
-import { recordHistoryAnswer, RecordHistoryEntrySchema } from '../../recordHistoryAnswer.js';
-import { handTypedRoute, type JsonSchema, type RouteDecl } from '../../routeTypes.js';
-import type { AuthorizationCommand, AuthorizationTerms } from '../../../commands/clientes/authorizationEvents.js';
+import { historyRoute } from '../../recordHistoryAnswer.js';
+import { route, type RequestContext, type RouteDecl } from '../../routeTypes.js';
+import type { CommandContext } from '../../../commands/handleCommand.js';
 import { authorizationCommand, issueAuthorization } from '../../../commands/clientes/authorizationWrites.js';
 import { consumeForSession } from '../../../commands/clientes/payerUnitWrites.js';
 import { CLIENTES_PROJECTION } from '../../../projections/clientes/clientesProjection.js';
-import { AUTHORIZATION_CATEGORY, clientOr404 } from '../../../queries/clientes/clients.js';
-import {
-  authorizationOr404,
-  authorizationWithStatus,
-  listAuthorizations,
-  type AuthorizationListQuery,
-} from '../../../queries/clientes/authorizations.js';
+import type { AuthorizationDoc } from '../../../projections/clientes/authorizationDoc.js';
+import { authorizationModel, clientModel } from '../../../queries/clientes/clients.js';
+import { authorizationOfClient, authorizationWithStatus, listAuthorizations } from '../../../queries/clientes/authorizations.js';
 import {
   badCursor400,
   commandCtx,
@@ -25,17 +23,29 @@ import {
   tenantCtx,
   unavailable503,
   withFieldPointers,
-  type MinPositionQuery,
-  type NoInput,
 } from '../shared/recordSupport.js';
-import { IdSchema } from '../shared/fieldSchemas.js';
-import { AuthorizationView, ConsumeBody, IssueBody, READ, ReasonBody, ReleaseBody, TAG, WRITE } from './schemas.js';
-import { AuthIdParams, authorizationAnswer, notFound404, Params, type AuthParams, type IdParams } from './support.js';
+import { IdParams, IdSchema, ReasonBody } from '../shared/fieldSchemas.js';
+import { AuthIdParams, AuthorizationView, ConsumeBody, IssueBody, READ, ReleaseBody, TAG, WRITE } from './schemas.js';
+import { underClient404 } from './support.js';
 
-type Later = Exclude<AuthorizationCommand, { type: 'IssueAuthorization' | 'ReserveAuthorization' }>;
+/** The authorization after a write, with its status on the company's today; a 201 points at it under its client. */
+const authorizationRecord = (clientId: string): RecordAnswerModel<AuthorizationDoc> => ({
+  latest: authorizationModel.latest,
+  view: (doc, scope) => authorizationWithStatus(scope, doc),
+  location: (authId) => `/clientes/${clientId}/autorizaciones/${authId}`,
+});
 
-const actionRoute = (path: string, type: Later['type'], body: JsonSchema, summary: string, description: string): RouteDecl =>
-  handTypedRoute<AuthParams, NoInput, Record<string, string>>({
+type Run<B> = (
+  ctx: RequestContext,
+  cmd: CommandContext,
+  clientId: string,
+  authId: string,
+  body: B,
+  ifMatch: number | null,
+) => Promise<WriteOutcome>;
+
+const action = <B extends TSchema>(path: string, body: B, summary: string, description: string, run: Run<Static<B>>): RouteDecl =>
+  route({
     method: 'post',
     path: `/clientes/{id}/autorizaciones/{authId}/${path}`,
     tag: TAG,
@@ -46,30 +56,30 @@ const actionRoute = (path: string, type: Later['type'], body: JsonSchema, summar
     params: AuthIdParams,
     body,
     requestHeaders: { 'If-Match': ifMatchHeader(false) },
-    responses: { 200: ok('The authorization', AuthorizationView), 404: notFound404, 409: conflict409, 412: precondition412 },
+    responses: { 200: ok('The authorization', AuthorizationView), 404: underClient404, 409: conflict409, 412: precondition412 },
     handle: (input, ctx) =>
       withFieldPointers(async () => {
         const { id, authId } = input.params;
-        const ifMatch = ifMatchRevision(input.headers['if-match']);
-        const cmd = commandCtx(ctx, input.body.reason ?? null);
-        // A manual consumption is judged with the session and the patient's other units (issue 21 item 17).
-        const result =
-          type === 'ConsumeAuthorization'
-            ? await consumeForSession(ctx.services, cmd, id, authId, input.body as { sessionId: string; date: string }, ifMatch)
-            : await authorizationCommand(
-                ctx.services.events,
-                cmd,
-                id,
-                authId,
-                { type, data: input.body } as Pick<Exclude<Later, { type: 'ConsumeAuthorization' }>, 'type' | 'data'>,
-                ifMatch,
-              );
-        return authorizationAnswer(ctx, id, authId, result);
+        const reason = (input.body as { reason?: string }).reason ?? null;
+        const result = await run(
+          ctx,
+          commandCtx(ctx, reason),
+          id,
+          authId,
+          input.body as Static<B>,
+          ifMatchRevision(input.headers['if-match']),
+        );
+        return recordAnswer(ctx, authorizationRecord(id), authId, result, 200);
       }),
   });
 
+const ListQuery = Type.Object(
+  { patientId: Type.Optional(IdSchema), ...PageQueryFields, ...MinPositionField },
+  { additionalProperties: false },
+);
+
 export const authorizationRoutes: RouteDecl[] = [
-  handTypedRoute<IdParams, NoInput, Omit<AuthorizationTerms, 'clientId'>>({
+  route({
     method: 'post',
     path: '/clientes/{id}/autorizaciones',
     tag: TAG,
@@ -81,20 +91,20 @@ export const authorizationRoutes: RouteDecl[] = [
       'The code is unique per client (409 duplicate-authorization-code); the patient must be of the company (422 naming ' +
       'patientId); an inactive client issues none (409 client-inactive); the patient needs a coverage by this client ' +
       'sharing a day with the period (409 patient-not-covered).',
-    params: Params,
+    params: IdParams,
     body: IssueBody,
     responses: {
       201: ok('The new authorization', AuthorizationView, { ...RECORD_HEADERS, Location: 'URL of the authorization' }),
-      404: notFound404,
+      404: underClient404,
       409: conflict409,
     },
     handle: (input, ctx) =>
       withFieldPointers(async () => {
         const { authorizationId, result } = await issueAuthorization(ctx.services.events, commandCtx(ctx), input.params.id, input.body);
-        return authorizationAnswer(ctx, input.params.id, authorizationId, result, 201);
+        return recordAnswer(ctx, authorizationRecord(input.params.id), authorizationId, result, 201);
       }),
   }),
-  handTypedRoute<IdParams, AuthorizationListQuery & MinPositionQuery>({
+  route({
     method: 'get',
     path: '/clientes/{id}/autorizaciones',
     legacyQuery: ['pacienteId'],
@@ -102,26 +112,24 @@ export const authorizationRoutes: RouteDecl[] = [
     auth: 'tenant',
     permission: READ,
     summary: "The client's authorizations by start of period, optionally of one patient, with used, remaining and status",
-    params: Params,
-    query: {
-      type: 'object',
-      additionalProperties: false,
-      properties: { patientId: IdSchema, ...pageQueryProperties, ...minPositionQueryProperty },
-    },
+    params: IdParams,
+    query: ListQuery,
     responses: {
       200: { description: 'A page of authorizations', schema: pageOf(AuthorizationView) },
       400: badCursor400,
-      404: notFound404,
+      404: underClient404,
       503: unavailable503,
     },
     auditAccess: (input) => ({ recordType: 'payerAuthorizationList', recordId: input.query.patientId ?? null }),
     handle: async (input, ctx) => {
       await awaitMinPosition(ctx, input.query.minPosition, [CLIENTES_PROJECTION]);
-      await clientOr404(tenantCtx(ctx), input.params.id);
-      return { status: 200, body: await listAuthorizations(tenantCtx(ctx), input.params.id, input.query) };
+      await clientModel.or404(tenantCtx(ctx), input.params.id);
+      // Ajv's useDefaults filled limit from the schema's default.
+      const query = input.query as Static<typeof ListQuery> & { limit: number };
+      return { status: 200, body: await listAuthorizations(tenantCtx(ctx), input.params.id, query) };
     },
   }),
-  handTypedRoute<AuthParams, MinPositionQuery>({
+  route({
     method: 'get',
     path: '/clientes/{id}/autorizaciones/{authId}',
     tag: TAG,
@@ -129,18 +137,17 @@ export const authorizationRoutes: RouteDecl[] = [
     permission: READ,
     summary: 'Read an authorization: used, remaining, the sessions that consumed it, status on the company today',
     params: AuthIdParams,
-    query: { type: 'object', additionalProperties: false, properties: { ...minPositionQueryProperty } },
-    responses: { 200: ok('The authorization', AuthorizationView, { ETag: RECORD_HEADERS.ETag }), 404: notFound404, 503: unavailable503 },
+    query: MinPositionQuerySchema,
+    responses: { 200: ok('The authorization', AuthorizationView, { ETag: RECORD_HEADERS.ETag }), 404: underClient404, 503: unavailable503 },
     auditAccess: (input) => ({ recordType: 'payerAuthorization', recordId: input.params.authId }),
     handle: async (input, ctx) => {
       await awaitMinPosition(ctx, input.query.minPosition, [CLIENTES_PROJECTION]);
-      const doc = await authorizationOr404(tenantCtx(ctx), input.params.id, input.params.authId);
+      const doc = await authorizationOfClient(tenantCtx(ctx), input.params.id, input.params.authId);
       return { status: 200, body: await authorizationWithStatus(tenantCtx(ctx), doc), headers: { ETag: etagOf(doc.revision) } };
     },
   }),
-  actionRoute(
+  action(
     'consumos',
-    'ConsumeAuthorization',
     ConsumeBody,
     'Consume one unit for a session (manual; completed sessions consume through the daily record)',
     "The session must be a session of the authorization's patient in this company, and the date its date (422 naming " +
@@ -149,41 +156,36 @@ export const authorizationRoutes: RouteDecl[] = [
       "patient's authorizations is refused (409 session-already-paid), as is one beyond the contract's sessions per month " +
       '(409 monthly-cap-reached). Refused (409) when exhausted (authorization-exhausted), the date is past the period ' +
       '(authorization-expired) or before it (authorization-outside-period), or it is voided.',
+    // A manual consumption is judged with the session and the patient's other units (issue 21 item 17).
+    (ctx, cmd, clientId, authId, body, ifMatch) => consumeForSession(ctx.services, cmd, clientId, authId, body, ifMatch),
   ),
-  actionRoute(
+  action(
     'liberaciones',
-    'ReleaseAuthorization',
     ReleaseBody,
     'Give back the unit a session consumed or reserved (a cancelled consumption), with a reason',
     'Only a unit the session holds: releasing twice, or a session that holds none, answers 409 authorization-not-consumed.',
+    (ctx, cmd, clientId, authId, body, ifMatch) =>
+      authorizationCommand(ctx.services.events, cmd, clientId, authId, { type: 'ReleaseAuthorization', data: body }, ifMatch),
   ),
-  actionRoute(
+  action(
     'anulacion',
-    'VoidAuthorization',
     ReasonBody,
     'Void the authorization with a reason',
     'A voided authorization pays no session.',
+    (ctx, cmd, clientId, authId, body, ifMatch) =>
+      authorizationCommand(ctx.services.events, cmd, clientId, authId, { type: 'VoidAuthorization', data: body }, ifMatch),
   ),
-  handTypedRoute<AuthParams, { limit: number; cursor?: string; minPosition?: string }>({
-    method: 'get',
+  historyRoute({
     path: '/clientes/{id}/autorizaciones/{authId}/historial',
     tag: TAG,
-    auth: 'tenant',
     permission: READ,
     summary: "The authorization's history: issue, consumptions, releases, void; who, when, why, oldest first",
     params: AuthIdParams,
-    query: { type: 'object', additionalProperties: false, properties: { ...pageQueryProperties, ...minPositionQueryProperty } },
-    responses: {
-      200: { description: 'A page of the history, oldest first', schema: pageOf(RecordHistoryEntrySchema) },
-      400: badCursor400,
-      404: notFound404,
-      503: unavailable503,
-    },
-    auditAccess: (input) => ({ recordType: 'payerAuthorizationHistory', recordId: input.params.authId }),
-    handle: async (input, ctx) => {
-      await awaitMinPosition(ctx, input.query.minPosition, [CLIENTES_PROJECTION]);
-      await authorizationOr404(tenantCtx(ctx), input.params.id, input.params.authId);
-      return recordHistoryAnswer(tenantCtx(ctx), AUTHORIZATION_CATEGORY, input.params.authId, input.query);
-    },
+    idParam: 'authId',
+    auditAs: 'payerAuthorizationHistory',
+    category: authorizationModel.category,
+    projection: CLIENTES_PROJECTION,
+    notFound: underClient404,
+    exists: (scope, authId, params) => authorizationOfClient(scope, params.id!, authId),
   }),
 ];

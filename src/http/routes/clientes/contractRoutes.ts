@@ -1,24 +1,32 @@
 // /clientes/{id}/contratos: sign, list, read, terminate early; and the rate in force on a date.
+import Type from 'typebox';
 import { recordAnswer, type RecordAnswerModel } from '../../recordAnswer.js';
-import { handTypedRoute, type RouteDecl } from '../../routeTypes.js';
+import { route, type RouteDecl } from '../../routeTypes.js';
 import { newId, uuidV5 } from '../../../commands/eventIds.js';
-import type { ContractTerms } from '../../../commands/clientes/clientEvents.js';
 import { clientCommand } from '../../../commands/clientes/clientWrites.js';
-import { clientAfterWrite, clientOr404, contractOr404, contractView, rateInForce } from '../../../queries/clientes/clients.js';
+import { clientModel, contractIn, contractView, rateInForce } from '../../../queries/clientes/clients.js';
 import type { ClientDoc } from '../../../projections/clientes/clientDoc.js';
-import { commandCtx, conflict409, ok, RECORD_HEADERS, tenantCtx, withFieldPointers, type NoInput } from '../shared/recordSupport.js';
-import { DateSchema } from '../shared/fieldSchemas.js';
-import { ContractBody, ContractView, RateView, READ, TAG, TerminateBody, WRITE } from './schemas.js';
-import { ContractIdParams, notFound404, Params, type ContractParams, type IdParams } from './support.js';
+import { commandCtx, conflict409, ok, RECORD_HEADERS, tenantCtx, withFieldPointers } from '../shared/recordSupport.js';
+import { DateSchema, IdParams } from '../shared/fieldSchemas.js';
+import { ContractBody, ContractIdParams, ContractView, RateView, READ, TAG, TerminateBody, WRITE } from './schemas.js';
+import { underClient404 } from './support.js';
 
 /** A contract is answered from its client's record: the client's revision is the contract's ETag. */
 const contractRecord = (clientId: string, contractId: string): RecordAnswerModel<ClientDoc> => ({
-  latest: clientAfterWrite,
-  view: (doc) => contractView(contractOr404(doc, contractId), clientId),
+  latest: clientModel.latest,
+  view: (doc) => contractView(contractIn(doc, contractId), clientId),
 });
 
+const RateQuery = Type.Object(
+  {
+    date: DateSchema,
+    serviceCode: Type.Optional(Type.String({ minLength: 1, maxLength: 20, description: 'Service code, e.g. 90935' })),
+  },
+  { additionalProperties: false },
+);
+
 export const contractRoutes: RouteDecl[] = [
-  handTypedRoute<IdParams, NoInput, ContractTerms>({
+  route({
     method: 'post',
     path: '/clientes/{id}/contratos',
     tag: TAG,
@@ -30,11 +38,11 @@ export const contractRoutes: RouteDecl[] = [
       'One contract per client and service at a time: a validity that shares a day with another contract of the same service ' +
       '(terminated ones count up to their last day) answers 409 contract-overlap. The number is unique per client (409). ' +
       'An inactive client signs none (409 client-inactive).',
-    params: Params,
+    params: IdParams,
     body: ContractBody,
     responses: {
       201: ok('The new contract', ContractView, { ...RECORD_HEADERS, Location: 'URL of the contract' }),
-      404: notFound404,
+      404: underClient404,
       409: conflict409,
     },
     handle: (input, ctx) =>
@@ -52,28 +60,25 @@ export const contractRoutes: RouteDecl[] = [
         return recordAnswer(ctx, contractRecord(clientId, contractId), clientId, result, 201, { location });
       }),
   }),
-  handTypedRoute<IdParams>({
+  route({
     method: 'get',
     path: '/clientes/{id}/contratos',
     tag: TAG,
     auth: 'tenant',
     permission: READ,
     summary: "The client's contracts, by start of validity",
-    params: Params,
+    params: IdParams,
     responses: {
-      200: {
-        description: 'The contracts',
-        schema: { type: 'object', required: ['items'], properties: { items: { type: 'array', items: ContractView } } },
-      },
-      404: notFound404,
+      200: { description: 'The contracts', schema: Type.Object({ items: Type.Array(ContractView) }) },
+      404: underClient404,
     },
     handle: async (input, ctx) => {
-      const doc = await clientOr404(tenantCtx(ctx), input.params.id);
+      const doc = await clientModel.or404(tenantCtx(ctx), input.params.id);
       const items = [...doc.contracts].sort((a, b) => a.validFrom.localeCompare(b.validFrom)).map((c) => contractView(c, doc.id));
       return { status: 200, body: { items } };
     },
   }),
-  handTypedRoute<IdParams, { serviceCode?: string; date: string }>({
+  route({
     method: 'get',
     path: '/clientes/{id}/tarifa',
     legacyQuery: ['fecha', 'servicio'],
@@ -81,23 +86,15 @@ export const contractRoutes: RouteDecl[] = [
     auth: 'tenant',
     permission: READ,
     summary: 'The rate in force: the contract of the service whose validity holds the date (contract null when none)',
-    params: Params,
-    query: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['date'],
-      properties: {
-        date: DateSchema,
-        serviceCode: { type: 'string', minLength: 1, maxLength: 20, description: 'Service code, e.g. 90935' },
-      },
-    },
-    responses: { 200: { description: 'The contract in force on that date', schema: RateView }, 404: notFound404 },
+    params: IdParams,
+    query: RateQuery,
+    responses: { 200: { description: 'The contract in force on that date', schema: RateView }, 404: underClient404 },
     handle: async (input, ctx) => ({
       status: 200,
       body: await rateInForce(tenantCtx(ctx), input.params.id, input.query.serviceCode, input.query.date),
     }),
   }),
-  handTypedRoute<ContractParams>({
+  route({
     method: 'get',
     path: '/clientes/{id}/contratos/{contractId}',
     tag: TAG,
@@ -105,13 +102,13 @@ export const contractRoutes: RouteDecl[] = [
     permission: READ,
     summary: 'Read a contract',
     params: ContractIdParams,
-    responses: { 200: { description: 'The contract', schema: ContractView }, 404: notFound404 },
+    responses: { 200: { description: 'The contract', schema: ContractView }, 404: underClient404 },
     handle: async (input, ctx) => {
-      const doc = await clientOr404(tenantCtx(ctx), input.params.id);
-      return { status: 200, body: contractView(contractOr404(doc, input.params.contractId), doc.id) };
+      const doc = await clientModel.or404(tenantCtx(ctx), input.params.id);
+      return { status: 200, body: contractView(contractIn(doc, input.params.contractId), doc.id) };
     },
   }),
-  handTypedRoute<ContractParams, NoInput, { endsOn: string; reason: string }>({
+  route({
     method: 'post',
     path: '/clientes/{id}/contratos/{contractId}/terminacion',
     tag: TAG,
@@ -120,7 +117,7 @@ export const contractRoutes: RouteDecl[] = [
     summary: 'Terminate a contract early with a reason: endsOn becomes its last day in force',
     params: ContractIdParams,
     body: TerminateBody,
-    responses: { 200: ok('The terminated contract', ContractView), 404: notFound404, 409: conflict409 },
+    responses: { 200: ok('The terminated contract', ContractView), 404: underClient404, 409: conflict409 },
     handle: (input, ctx) =>
       withFieldPointers(async () => {
         const { id, contractId } = input.params;

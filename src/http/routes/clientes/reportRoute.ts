@@ -1,52 +1,57 @@
 // GET /clientes/{id}/reporte-mensual: the monthly payer report (issue 11 item 7), as JSON or CSV.
-import { minPositionQueryProperty, problem } from '../../commonSchemas.js';
+import Type from 'typebox';
+import { MinPositionField } from '../../commonSchemas.js';
 import { awaitMinPosition } from '../../readYourWrites.js';
-import { handTypedRoute, type RouteDecl } from '../../routeTypes.js';
+import { route, type RouteDecl } from '../../routeTypes.js';
 import { payerReport, payerReportCsv } from '../../../queries/clientes/payerReport.js';
 import { CSV_FORMULA_NOTE } from '../../../queries/csv.js';
-import { DateSchema, IdSchema } from '../shared/fieldSchemas.js';
-import { tenantCtx, unavailable503, type MinPositionQuery } from '../shared/recordSupport.js';
-import { obj, READ, TAG } from './schemas.js';
+import { DateSchema, IdParams, IdSchema, NumberOrNull, StringOrNull } from '../shared/fieldSchemas.js';
+import { tenantCtx, unavailable503 } from '../shared/recordSupport.js';
+import { closed, READ, TAG } from './schemas.js';
+import { clients } from './support.js';
 
-const num = { type: ['number', 'null'] };
-const str = { type: ['string', 'null'] };
-
-const Row = obj({
+const Row = closed({
   patientId: IdSchema,
-  patientName: { type: 'string' },
-  document: { type: 'string' },
+  patientName: Type.String(),
+  document: Type.String(),
   sessionId: IdSchema,
   date: DateSchema,
-  status: { type: 'string' },
-  dryWeightKg: num,
-  preWeightKg: { ...num, description: 'Net pre-dialysis weight' },
-  postWeightKg: { ...num, description: 'Net post-dialysis weight' },
-  treatmentHours: { ...num, description: 'Effective treatment time in decimal hours' },
-  ufLitres: { ...num, description: 'Ultrafiltration achieved (scale), else the machine total, in litres' },
-  authorizationCode: str,
-  contractNumber: str,
-  amount: { ...str, description: 'Rate of the contract in force on the session date (decimal string)' },
-  currency: str,
-  flags: {
-    type: 'array',
-    items: { enum: ['no-authorization', 'unsigned'] },
+  status: Type.String(),
+  dryWeightKg: NumberOrNull,
+  preWeightKg: { ...NumberOrNull, description: 'Net pre-dialysis weight' },
+  postWeightKg: { ...NumberOrNull, description: 'Net post-dialysis weight' },
+  treatmentHours: { ...NumberOrNull, description: 'Effective treatment time in decimal hours' },
+  ufLitres: { ...NumberOrNull, description: 'Ultrafiltration achieved (scale), else the machine total, in litres' },
+  authorizationCode: StringOrNull,
+  contractNumber: StringOrNull,
+  amount: { ...StringOrNull, description: 'Rate of the contract in force on the session date (decimal string)' },
+  currency: StringOrNull,
+  flags: Type.Array(Type.Enum(['no-authorization', 'unsigned']), {
     description: 'Why the row is not in the amount due: no authorization where the contract requires one; not signed',
-  },
+  }),
 });
-const Totals = { type: 'array', items: obj({ currency: { type: 'string' }, sessions: { type: 'integer' }, amount: { type: 'string' } }) };
-const ReportView = obj({
+const totals = (description: string) =>
+  Type.Array(closed({ currency: Type.String(), sessions: Type.Integer(), amount: Type.String() }), { description });
+const ReportView = closed({
   clientId: IdSchema,
-  clientName: { type: 'string' },
-  month: { type: 'string' },
-  sessions: { type: 'integer' },
-  rows: { type: 'array', items: Row },
-  totals: { ...Totals, description: 'The amount due: rows without flags' },
-  flaggedTotals: { ...Totals, description: 'Rows flagged, kept out of the amount due until resolved' },
+  clientName: Type.String(),
+  month: Type.String(),
+  sessions: Type.Integer(),
+  rows: Type.Array(Row),
+  totals: totals('The amount due: rows without flags'),
+  flaggedTotals: totals('Rows flagged, kept out of the amount due until resolved'),
 });
 
-type ReportQuery = MinPositionQuery & { month: string; format?: 'json' | 'csv' };
+const ReportQuery = Type.Object(
+  {
+    month: Type.String({ pattern: '^[0-9]{4}-(0[1-9]|1[0-2])$', description: 'YYYY-MM' }),
+    format: Type.Optional(Type.Enum(['json', 'csv'])),
+    ...MinPositionField,
+  },
+  { additionalProperties: false },
+);
 
-export const reportRoute: RouteDecl = handTypedRoute<{ id: string }, ReportQuery>({
+export const reportRoute: RouteDecl = route({
   method: 'get',
   path: '/clientes/{id}/reporte-mensual',
   legacyQuery: ['mes', 'formato'],
@@ -61,20 +66,11 @@ export const reportRoute: RouteDecl = handTypedRoute<{ id: string }, ReportQuery
     'without the authorization its contract requires, or not yet signed, is flagged and totalled apart (flaggedTotals), ' +
     'out of the amount due. `format=csv` or ' +
     `\`Accept: text/csv\` answers text/csv. ${CSV_FORMULA_NOTE}`,
-  params: { type: 'object', additionalProperties: false, required: ['id'], properties: { id: IdSchema } },
-  query: {
-    type: 'object',
-    additionalProperties: false,
-    required: ['month'],
-    properties: {
-      month: { type: 'string', pattern: '^[0-9]{4}-(0[1-9]|1[0-2])$', description: 'YYYY-MM' },
-      format: { enum: ['json', 'csv'] },
-      ...minPositionQueryProperty,
-    },
-  },
+  params: IdParams,
+  query: ReportQuery,
   responses: {
     200: { description: 'The report (text/csv when asked)', schema: ReportView },
-    404: problem("No such client in the selected company (another company's client is reported the same way)"),
+    404: clients.notFound404,
     503: unavailable503,
   },
   auditAccess: (input) => ({ recordType: 'payerMonthlyReport', recordId: input.params.id }),

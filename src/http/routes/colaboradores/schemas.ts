@@ -1,5 +1,5 @@
-// JSON Schemas of /colaboradores: what clients send and what they read.
-import type { JsonSchema } from '../../routeTypes.js';
+// JSON Schemas of /colaboradores: what clients send and what they read, declared once with TypeBox.
+import Type from 'typebox';
 import {
   CONTRACT_TYPES,
   STAFF_DOCUMENT_TYPES,
@@ -8,187 +8,148 @@ import {
   STAFF_STATUSES,
 } from '../../../commands/colaboradores/staffTypes.js';
 import { SIGNING_REASONS } from '../../../queries/colaboradores/signingRule.js';
-import { DateSchema, IdSchema, ReasonSchema, text } from '../shared/fieldSchemas.js';
+import { DateSchema, IdSchema, nullable, ReasonSchema, StringOrNull, text } from '../shared/fieldSchemas.js';
 
 export const TAG = 'Colaboradores';
 export const READ = 'colaboradores:read';
 export const WRITE = 'colaboradores:write';
 
-export const UserIdSchema: JsonSchema = {
-  type: 'string',
-  minLength: 1,
-  maxLength: 64,
-  description: 'Id of a user account of the platform',
-};
+export const UserIdSchema = Type.String({ minLength: 1, maxLength: 64, description: 'Id of a user account of the platform' });
 
-const DocumentSchema: JsonSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['type', 'number'],
-  description: 'Identity document: unique within the company, the number compared ignoring case, spaces, dots and dashes',
-  properties: {
-    type: { enum: [...STAFF_DOCUMENT_TYPES] },
-    number: { type: 'string', minLength: 1, maxLength: 32, pattern: '^[A-Za-z0-9][A-Za-z0-9 .\\-/]*$' },
+const DocumentSchema = Type.Object(
+  {
+    type: Type.Enum(STAFF_DOCUMENT_TYPES),
+    number: Type.String({ minLength: 1, maxLength: 32, pattern: '^[A-Za-z0-9][A-Za-z0-9 .\\-/]*$' }),
   },
-};
-
-export const LicenceSchema: JsonSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['body', 'number', 'expiresOn'],
-  description: 'Professional licence; valid through expiresOn',
-  properties: {
-    body: text(120, 'Licensing body, e.g. CMP, CEP, RETHUS, cédula profesional'),
-    number: text(40),
-    expiresOn: DateSchema,
-    specialtyRegistry: text(40, 'Specialty registry number, e.g. RNE'),
+  {
+    additionalProperties: false,
+    description: 'Identity document: unique within the company, the number compared ignoring case, spaces, dots and dashes',
   },
-};
+);
 
-export const SerologySchema: JsonSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['test', 'result', 'takenOn'],
-  properties: { test: { enum: [...STAFF_SEROLOGY_TESTS] }, result: { enum: [...STAFF_SEROLOGY_RESULTS] }, takenOn: DateSchema },
+const licenceFields = {
+  body: text(120, 'Licensing body, e.g. CMP, CEP, RETHUS, cédula profesional'),
+  number: text(40),
+  expiresOn: DateSchema,
+  specialtyRegistry: Type.Optional(text(40, 'Specialty registry number, e.g. RNE')),
 };
+const licence = (description: string) => Type.Object(licenceFields, { additionalProperties: false, description });
+export const LicenceSchema = licence('Professional licence; valid through expiresOn');
 
-export const DoseSchema: JsonSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['dose', 'givenOn'],
-  properties: {
-    dose: { type: 'integer', minimum: 1, maximum: 10, description: 'Dose number (1, 2, 3, boosters after)' },
+export const SerologySchema = Type.Object(
+  { test: Type.Enum(STAFF_SEROLOGY_TESTS), result: Type.Enum(STAFF_SEROLOGY_RESULTS), takenOn: DateSchema },
+  { additionalProperties: false },
+);
+
+export const DoseSchema = Type.Object(
+  {
+    dose: Type.Integer({ minimum: 1, maximum: 10, description: 'Dose number (1, 2, 3, boosters after)' }),
     givenOn: DateSchema,
   },
-};
+  { additionalProperties: false },
+);
 
-const contractType: JsonSchema = {
-  enum: [...CONTRACT_TYPES],
+const contractType = Type.Enum(CONTRACT_TYPES, {
   description: 'planilla: payroll employee; honorarios: fees for services; temporal: fixed-term contract; otro: anything else',
-};
+});
 
-const personal: Record<string, JsonSchema> = {
+const personal = {
   document: DocumentSchema,
   givenNames: text(100),
   familyNames: text(100),
-  profession: text(120),
   hireDate: { ...DateSchema, description: 'First day of employment (may be ahead)' },
   contractType,
 };
+const profession = text(120);
 
-export const HireBody: JsonSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['document', 'givenNames', 'familyNames', 'positionId', 'hireDate', 'contractType'],
-  properties: {
+export const HireBody = Type.Object(
+  {
     ...personal,
+    profession: Type.Optional(profession),
     positionId: { ...IdSchema, description: 'An active job position of the company' },
-    licence: { ...LicenceSchema, description: 'Required when the position requires a licence' },
-    serology: { type: 'array', maxItems: 50, items: SerologySchema },
-    hbvVaccination: { type: 'array', maxItems: 10, items: DoseSchema },
-    userId: { ...UserIdSchema, description: 'A member of the company; a user is linked to at most one staff record' },
+    licence: Type.Optional(licence('Required when the position requires a licence')),
+    serology: Type.Optional(Type.Array(SerologySchema, { maxItems: 50 })),
+    hbvVaccination: Type.Optional(Type.Array(DoseSchema, { maxItems: 10 })),
+    userId: Type.Optional({ ...UserIdSchema, description: 'A member of the company; a user is linked to at most one staff record' }),
   },
-};
+  { additionalProperties: false },
+);
 
-export const CorrectBody: JsonSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['reason'],
-  minProperties: 2,
-  properties: { ...personal, profession: { anyOf: [personal.profession!, { type: 'null' }] }, reason: ReasonSchema },
-};
+export const CorrectBody = Type.Object(
+  {
+    document: Type.Optional(personal.document),
+    givenNames: Type.Optional(personal.givenNames),
+    familyNames: Type.Optional(personal.familyNames),
+    profession: Type.Optional(nullable(profession)),
+    hireDate: Type.Optional(personal.hireDate),
+    contractType: Type.Optional(personal.contractType),
+    reason: ReasonSchema,
+  },
+  { additionalProperties: false, minProperties: 2 },
+);
 
-export const PositionChangeBody: JsonSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['positionId'],
-  properties: { positionId: IdSchema, effectiveDate: { ...DateSchema, description: 'Default: today' }, reason: ReasonSchema },
-};
+export const PositionChangeBody = Type.Object(
+  {
+    positionId: IdSchema,
+    effectiveDate: Type.Optional({ ...DateSchema, description: 'Default: today' }),
+    reason: Type.Optional(ReasonSchema),
+  },
+  { additionalProperties: false },
+);
 
-export const LinkBody: JsonSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['userId'],
-  properties: { userId: UserIdSchema },
-};
+export const LinkBody = Type.Object({ userId: UserIdSchema }, { additionalProperties: false });
 
-export const TerminationBody: JsonSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['terminationDate', 'reason'],
-  properties: {
+export const TerminationBody = Type.Object(
+  {
     terminationDate: { ...DateSchema, description: 'First day without employment; not in the future, not before the hire date' },
     reason: ReasonSchema,
   },
-};
+  { additionalProperties: false },
+);
 
-export const RehireBody: JsonSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['hireDate', 'reason'],
-  properties: {
+export const RehireBody = Type.Object(
+  {
     hireDate: { ...DateSchema, description: 'First day of the new employment; not before the termination date' },
-    positionId: { ...IdSchema, description: 'An active job position of the company; default: the last one held' },
+    positionId: Type.Optional({ ...IdSchema, description: 'An active job position of the company; default: the last one held' }),
     reason: ReasonSchema,
   },
-};
+  { additionalProperties: false },
+);
 
-const instant = { type: 'string', format: 'date-time' };
-export const StaffView: JsonSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: [
-    'id',
-    'revision',
-    'document',
-    'givenNames',
-    'familyNames',
-    'positionId',
-    'hireDate',
-    'contractType',
-    'status',
-    'serology',
-    'hbvVaccination',
-    'serologyCount',
-    'vaccinationCount',
-    'createdAt',
-    'createdBy',
-    'updatedAt',
-    'updatedBy',
-  ],
-  properties: {
+const instant = Type.String({ format: 'date-time' });
+export const StaffView = Type.Object(
+  {
     id: IdSchema,
-    revision: { type: 'integer', minimum: 0 },
+    revision: Type.Integer({ minimum: 0 }),
     document: DocumentSchema,
-    givenNames: { type: 'string' },
-    familyNames: { type: 'string' },
-    profession: { type: 'string' },
+    givenNames: Type.String(),
+    familyNames: Type.String(),
+    profession: Type.Optional(Type.String()),
     positionId: IdSchema,
-    licence: LicenceSchema,
-    serology: { type: 'array', items: SerologySchema, description: 'The latest results; serologyCount tells how many in all' },
-    hbvVaccination: { type: 'array', items: DoseSchema, description: 'The latest doses; vaccinationCount tells how many in all' },
-    serologyCount: { type: 'integer', minimum: 0 },
-    vaccinationCount: { type: 'integer', minimum: 0 },
+    licence: Type.Optional(LicenceSchema),
+    serology: Type.Array(SerologySchema, { description: 'The latest results; serologyCount tells how many in all' }),
+    hbvVaccination: Type.Array(DoseSchema, { description: 'The latest doses; vaccinationCount tells how many in all' }),
+    serologyCount: Type.Integer({ minimum: 0 }),
+    vaccinationCount: Type.Integer({ minimum: 0 }),
     hireDate: DateSchema,
     contractType,
-    status: { enum: [...STAFF_STATUSES] },
-    terminationDate: DateSchema,
-    terminationReason: { type: 'string' },
-    userId: { type: 'string' },
+    status: Type.Enum(STAFF_STATUSES),
+    terminationDate: Type.Optional(DateSchema),
+    terminationReason: Type.Optional(Type.String()),
+    userId: Type.Optional(Type.String()),
     createdAt: instant,
-    createdBy: { type: 'string' },
+    createdBy: Type.String(),
     updatedAt: instant,
-    updatedBy: { type: 'string' },
+    updatedBy: Type.String(),
   },
-};
+  { additionalProperties: false },
+);
 
-export const SigningView: JsonSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['allowed', 'reasons', 'staffId'],
-  properties: {
-    allowed: { type: 'boolean' },
-    reasons: { type: 'array', items: { enum: [...SIGNING_REASONS] }, description: 'Every condition that failed' },
-    staffId: { type: ['string', 'null'], description: 'The staff record linked to the user, if any' },
+export const SigningView = Type.Object(
+  {
+    allowed: Type.Boolean(),
+    reasons: Type.Array(Type.Enum(SIGNING_REASONS), { description: 'Every condition that failed' }),
+    staffId: { ...StringOrNull, description: 'The staff record linked to the user, if any' },
   },
-};
+  { additionalProperties: false },
+);

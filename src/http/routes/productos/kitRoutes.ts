@@ -1,22 +1,15 @@
 // /productos/kits: the supply kit a session consumes when it ends (issue 11 item 3): the company default and each
 // patient's own (which, when set, replaces the default for that patient). A replacement names the ETag it read.
-import { recordAnswer, type RecordAnswerModel, type WriteOutcome } from '../../recordAnswer.js';
-import { minPositionQueryProperty, pageQueryProperties, problem, pageOf } from '../../commonSchemas.js';
+import Type from 'typebox';
+import { recordAnswer, type RecordAnswerModel } from '../../recordAnswer.js';
+import { MinPositionField, MinPositionQuerySchema, pageOf, PageQueryFields, problem } from '../../commonSchemas.js';
 import { awaitMinPosition } from '../../readYourWrites.js';
 import { etagOf, ifMatchHeader, ifMatchRevision, preconditionRequired, writeHeaders } from '../../recordHeaders.js';
 import { recordHistoryAnswer, RecordHistoryEntrySchema } from '../../recordHistoryAnswer.js';
-import { handTypedRoute, type HttpResult, type JsonSchema, type RequestContext, type RouteDecl } from '../../routeTypes.js';
-import type { KitFields } from '../../../commands/productos/kitEvents.js';
+import { route, type RouteDecl } from '../../routeTypes.js';
 import { removeSupplyKit, setSupplyKit, supplyKitOf } from '../../../commands/productos/kitWrites.js';
-import { KITS_PROJECTION, type SupplyKitDoc } from '../../../projections/productos/kitProjection.js';
-import {
-  COMPANY_DEFAULT_KIT_ID,
-  kitAfterWrite,
-  kitEverSet,
-  kitOr404,
-  kitView,
-  SUPPLY_KIT_CATEGORY,
-} from '../../../queries/productos/kits.js';
+import type { SupplyKitDoc } from '../../../projections/productos/kitProjection.js';
+import { COMPANY_DEFAULT_KIT_ID, kitModel, kitView } from '../../../queries/productos/kits.js';
 import {
   badCursor400,
   commandCtx,
@@ -28,97 +21,79 @@ import {
   tenantCtx,
   unavailable503,
   withFieldPointers,
-  type MinPositionQuery,
-  type NoInput,
-  type PageQuery,
 } from '../shared/recordSupport.js';
-import { DateTimeSchema, IdSchema, ReasonSchema } from '../shared/fieldSchemas.js';
-import { obj, READ, TAG, WRITE } from './schemas.js';
+import { DateTimeSchema, IdSchema, nullable, ReasonSchema } from '../shared/fieldSchemas.js';
+import { closed, READ, TAG, WRITE } from './schemas.js';
 
-type PatientParams = { patientId: string };
-const PatientParamsSchema = obj({ patientId: IdSchema });
-const Quantity: JsonSchema = { type: 'number', exclusiveMinimum: 0, maximum: 10_000, description: 'Units consumed per session' };
+const PatientParams = closed({ patientId: IdSchema });
+const Quantity = Type.Number({ exclusiveMinimum: 0, maximum: 10_000, description: 'Units consumed per session' });
 
-const KitBody = obj(
-  {
-    warehouseId: { ...IdSchema, description: 'The warehouse the session consumes from (medications given with a product too)' },
-    items: {
-      type: 'array',
-      maxItems: 50,
-      items: obj({ productId: IdSchema, quantity: Quantity }),
-      description: 'One line per product, each an active product of the company; an empty list means nothing by default',
-    },
-    reason: ReasonSchema,
-  },
-  ['warehouseId', 'items'],
-);
+const KitBody = closed({
+  warehouseId: { ...IdSchema, description: 'The warehouse the session consumes from (medications given with a product too)' },
+  items: Type.Array(closed({ productId: IdSchema, quantity: Quantity }), {
+    maxItems: 50,
+    description: 'One line per product, each an active product of the company; an empty list means nothing by default',
+  }),
+  reason: Type.Optional(ReasonSchema),
+});
 
-const KitView = obj({
-  id: { type: 'string', description: 'The patient id, or company-default' },
-  patientId: { anyOf: [IdSchema, { type: 'null' }], description: 'null for the company default' },
+const KitView = closed({
+  id: Type.String({ description: 'The patient id, or company-default' }),
+  patientId: { ...nullable(IdSchema), description: 'null for the company default' },
   warehouseId: IdSchema,
-  items: {
-    type: 'array',
-    items: obj(
-      { productId: IdSchema, quantity: { type: 'number' }, code: { type: 'string' }, name: { type: 'string' }, unit: { type: 'string' } },
-      ['productId', 'quantity'],
-    ),
-  },
-  revision: { type: 'integer', minimum: 0 },
+  items: Type.Array(
+    closed({
+      productId: IdSchema,
+      quantity: Type.Number(),
+      code: Type.Optional(Type.String()),
+      name: Type.Optional(Type.String()),
+      unit: Type.Optional(Type.String()),
+    }),
+  ),
+  revision: Type.Integer({ minimum: 0 }),
   createdAt: DateTimeSchema,
-  createdBy: { type: 'string' },
+  createdBy: Type.String(),
   updatedAt: DateTimeSchema,
-  updatedBy: { type: 'string' },
+  updatedBy: Type.String(),
 });
 
 const kit404 = problem(
   "No supply kit is set here, or no such patient in the selected company (another company's is reported the same way)",
 );
-const minPositionOnly = { type: 'object', additionalProperties: false, properties: { ...minPositionQueryProperty } };
-const pageQuery = { type: 'object', additionalProperties: false, properties: { ...pageQueryProperties, ...minPositionQueryProperty } };
+const PageQuery = Type.Object({ ...PageQueryFields, ...MinPositionField }, { additionalProperties: false });
 
-type Where = { path: string; params?: JsonSchema; kitIdOf: (params: Record<string, string>) => string; what: string };
+type Where = { path: string; params?: typeof PatientParams; kitIdOf: (params: { patientId?: string }) => string; what: string };
 const DEFAULT: Where = { path: '/productos/kits/predeterminado', kitIdOf: () => COMPANY_DEFAULT_KIT_ID, what: "The company's default kit" };
 const PATIENT: Where = {
   path: '/productos/kits/pacientes/{patientId}',
-  params: PatientParamsSchema,
-  kitIdOf: (params) => params.patientId!,
+  params: PatientParams,
+  kitIdOf: (params) => params.patientId ?? '',
   what: "A patient's own kit",
 };
 
 /** The kit after a write (see recordAnswer); a set kit is always there. */
-const kitRecord: RecordAnswerModel<SupplyKitDoc> = {
-  latest: async (scope, kitId, result) => {
-    const doc = await kitAfterWrite(scope, kitId, result);
-    if (!doc) throw new Error('the kit just written is absent');
-    return doc;
-  },
-  view: (doc, scope) => kitView(scope, doc),
-};
-const kitAnswer = (ctx: RequestContext, kitId: string, result: WriteOutcome): Promise<HttpResult> =>
-  recordAnswer(ctx, kitRecord, kitId, result, 200);
+const kitRecord: RecordAnswerModel<SupplyKitDoc> = { latest: kitModel.latest, view: (doc, scope) => kitView(scope, doc) };
 
 function kitRoutesOf(where: Where): RouteDecl[] {
-  const params = where.params ? { params: where.params } : {};
   const routes: RouteDecl[] = [
-    handTypedRoute<Record<string, string>, MinPositionQuery>({
+    route({
       method: 'get',
       path: where.path,
       tag: TAG,
       auth: 'tenant',
       permission: READ,
       summary: `${where.what}: the warehouse and the products a session consumes when it ends`,
-      ...params,
-      query: minPositionOnly,
+      params: where.params,
+      query: MinPositionQuerySchema,
       responses: { 200: ok('The kit', KitView, { ETag: RECORD_HEADERS.ETag }), 404: kit404, 503: unavailable503 },
       auditAccess: (input) => ({ recordType: 'supplyKit', recordId: where.kitIdOf(input.params) }),
       handle: async (input, ctx) => {
-        await awaitMinPosition(ctx, input.query.minPosition, [KITS_PROJECTION]);
-        const doc = await kitOr404(tenantCtx(ctx), where.kitIdOf(input.params));
+        await awaitMinPosition(ctx, input.query.minPosition, [kitModel.projection]);
+        const doc = await kitModel.or404(tenantCtx(ctx), where.kitIdOf(input.params));
         return { status: 200, body: await kitView(tenantCtx(ctx), doc), headers: { ETag: etagOf(doc.revision) } };
       },
     }),
-    handTypedRoute<Record<string, string>, NoInput, KitFields & { reason?: string }>({
+    route({
       method: 'put',
       path: where.path,
       tag: TAG,
@@ -129,7 +104,7 @@ function kitRoutesOf(where: Where): RouteDecl[] {
         'The whole kit at once. Replacing a kit needs If-Match with its ETag (428 without it, 412 when it changed since); setting one ' +
         'where none is needs none. The warehouse and every product must be of the company, the products active, each listed once, ' +
         'quantities above 0 (422 naming the field). The same kit again records nothing.',
-      ...params,
+      params: where.params,
       body: KitBody,
       requestHeaders: { 'If-Match': ifMatchHeader(false) },
       responses: {
@@ -147,10 +122,10 @@ function kitRoutesOf(where: Where): RouteDecl[] {
           const command = commandCtx(ctx, reason);
           if (ifMatch === null && (await supplyKitOf(ctx.services, command.tenantId, kitId)).state.kit) throw preconditionRequired();
           const result = await setSupplyKit(ctx.services, command, kitId, fields, ifMatch);
-          return kitAnswer(ctx, kitId, result);
+          return recordAnswer(ctx, kitRecord, kitId, result, 200);
         }),
     }),
-    handTypedRoute<Record<string, string>, PageQuery>({
+    route({
       method: 'get',
       path: `${where.path}/historial`,
       tag: TAG,
@@ -158,8 +133,8 @@ function kitRoutesOf(where: Where): RouteDecl[] {
       permission: READ,
       summary: `${where.what}: its history (every kit set, and removals), who, when, why, oldest first`,
       description: 'Who (actor), when (occurredAt), why (reason) and what (type and data) of every event, oldest first, with its revision.',
-      ...params,
-      query: pageQuery,
+      params: where.params,
+      query: PageQuery,
       responses: {
         200: { description: 'A page of the history, oldest first', schema: pageOf(RecordHistoryEntrySchema) },
         400: badCursor400,
@@ -168,17 +143,19 @@ function kitRoutesOf(where: Where): RouteDecl[] {
       },
       auditAccess: (input) => ({ recordType: 'supplyKitHistory', recordId: where.kitIdOf(input.params) }),
       handle: async (input, ctx) => {
-        await awaitMinPosition(ctx, input.query.minPosition, [KITS_PROJECTION]);
+        await awaitMinPosition(ctx, input.query.minPosition, [kitModel.projection]);
         const kitId = where.kitIdOf(input.params);
-        await kitEverSet(tenantCtx(ctx), kitId);
-        return recordHistoryAnswer(tenantCtx(ctx), SUPPLY_KIT_CATEGORY, kitId, input.query);
+        // A removed kit keeps its history: a kit ever set is readable.
+        await kitModel.mustExist(tenantCtx(ctx), kitId);
+        // Ajv's useDefaults filled limit from the schema's default.
+        return recordHistoryAnswer(tenantCtx(ctx), kitModel.category, kitId, input.query as { limit: number; cursor?: string });
       },
     }),
   ];
   return routes;
 }
 
-const removePatientKit = handTypedRoute<PatientParams, NoInput, { reason: string }>({
+const removePatientKit = route({
   method: 'delete',
   path: PATIENT.path,
   tag: TAG,
@@ -186,7 +163,7 @@ const removePatientKit = handTypedRoute<PatientParams, NoInput, { reason: string
   permission: WRITE,
   summary: "Remove a patient's own kit: their sessions consume the company default again",
   description: 'If-Match optional (412 when the kit changed since).',
-  params: PatientParamsSchema,
+  params: PatientParams,
   requestHeaders: { 'If-Match': ifMatchHeader(false) },
   responses: {
     204: { description: 'Removed', headers: { 'X-Event-Position': RECORD_HEADERS['X-Event-Position'] } },

@@ -1,35 +1,31 @@
 // /productos/almacenes: warehouses per location of the company (main, pharmacy, ward).
-import { minPositionQueryProperty, pageOf, pageQueryProperties, problem } from '../../commonSchemas.js';
-import { awaitMinPosition } from '../../readYourWrites.js';
+import Type from 'typebox';
 import { writeHeaders } from '../../recordHeaders.js';
-import { handTypedRoute, type RouteDecl } from '../../routeTypes.js';
+import { route, type RouteDecl } from '../../routeTypes.js';
 import { ProblemError } from '../../../problems.js';
-import type { WarehouseFields } from '../../../commands/productos/productEvents.js';
 import { createWarehouse } from '../../../commands/productos/productWrites.js';
-import { PRODUCTOS_PROJECTION } from '../../../projections/productos/productosProjection.js';
 import { warehouseView } from '../../../projections/productos/productDocs.js';
 import { locations } from '../../../queries/empresas/readModel.js';
-import { awaitWrite, listWarehouses, warehouseOr404 } from '../../../queries/productos/products.js';
-import {
-  badCursor400,
-  commandCtx,
-  conflict409,
-  ok,
-  RECORD_HEADERS,
-  tenantCtx,
-  unavailable503,
-  withFieldPointers,
-  type MinPositionQuery,
-  type NoInput,
-} from '../shared/recordSupport.js';
-import { IdSchema } from '../shared/fieldSchemas.js';
+import { awaitWrite, listWarehouses, warehouseModel } from '../../../queries/productos/products.js';
+import { commandCtx, conflict409, ok, RECORD_HEADERS, tenantCtx, withFieldPointers } from '../shared/recordSupport.js';
+import { recordKit } from '../shared/recordRoutes.js';
+import { IdParams, IdSchema } from '../shared/fieldSchemas.js';
 import { CreateWarehouseBody, READ, TAG, WarehouseView, WRITE } from './schemas.js';
-import { Params, type IdParams } from './productRoutes.js';
 
-const warehouse404 = problem("No such warehouse in the selected company (another company's warehouse is reported the same way)");
+/** The kit's list and 404; a warehouse's create and read answer without an ETag (it never changes). */
+const warehouses = recordKit({
+  tag: TAG,
+  base: '/productos/almacenes',
+  read: READ,
+  write: WRITE,
+  noun: 'warehouse',
+  model: warehouseModel,
+  view: warehouseView,
+  viewSchema: WarehouseView,
+});
 
 export const warehouseRoutes: RouteDecl[] = [
-  handTypedRoute<NoInput, NoInput, WarehouseFields>({
+  route({
     method: 'post',
     path: '/productos/almacenes',
     tag: TAG,
@@ -53,8 +49,9 @@ export const warehouseRoutes: RouteDecl[] = [
           ]);
         }
         const { warehouseId, result } = await createWarehouse(ctx.services.events, commandCtx(ctx), input.body);
+        // A warehouse never changes: once projected it is the one just created (no ETag: nothing to update).
         await awaitWrite(scope, result.position);
-        const doc = await warehouseOr404(scope, warehouseId);
+        const doc = await warehouseModel.or404(scope, warehouseId);
         return {
           status: 201,
           body: warehouseView(doc),
@@ -62,34 +59,21 @@ export const warehouseRoutes: RouteDecl[] = [
         };
       }),
   }),
-  handTypedRoute<NoInput, { locationId?: string; limit: number; cursor?: string } & MinPositionQuery>({
-    method: 'get',
-    path: '/productos/almacenes',
-    legacyQuery: ['sedeId'],
-    tag: TAG,
-    auth: 'tenant',
-    permission: READ,
+  warehouses.list({
     summary: 'List warehouses by code, optionally of one location',
-    query: {
-      type: 'object',
-      additionalProperties: false,
-      properties: { locationId: IdSchema, ...pageQueryProperties, ...minPositionQueryProperty },
-    },
-    responses: { 200: { description: 'A page of warehouses', schema: pageOf(WarehouseView) }, 400: badCursor400, 503: unavailable503 },
-    handle: async (input, ctx) => {
-      await awaitMinPosition(ctx, input.query.minPosition, [PRODUCTOS_PROJECTION]);
-      return { status: 200, body: await listWarehouses(tenantCtx(ctx), input.query) };
-    },
+    legacyQuery: ['sedeId'],
+    filters: { locationId: Type.Optional(IdSchema) },
+    list: listWarehouses,
   }),
-  handTypedRoute<IdParams>({
+  route({
     method: 'get',
     path: '/productos/almacenes/{id}',
     tag: TAG,
     auth: 'tenant',
     permission: READ,
     summary: 'Read a warehouse',
-    params: Params,
-    responses: { 200: { description: 'The warehouse', schema: WarehouseView }, 404: warehouse404 },
-    handle: async (input, ctx) => ({ status: 200, body: warehouseView(await warehouseOr404(tenantCtx(ctx), input.params.id)) }),
+    params: IdParams,
+    responses: { 200: { description: 'The warehouse', schema: WarehouseView }, 404: warehouses.notFound404 },
+    handle: async (input, ctx) => ({ status: 200, body: warehouseView(await warehouseModel.or404(tenantCtx(ctx), input.params.id)) }),
   }),
 ];

@@ -16,6 +16,11 @@ export const nullable = <S extends TSchema>(schema: S): TUnion<[S, TNull]> => Ty
 export const closed = <P extends TProperties>(properties: P, options: TObjectOptions = {}): TObject<P> =>
   Type.Object(properties, { additionalProperties: false, ...options });
 
+/** A string or null, as JSON Schema's `type: ['string', 'null']` (views). */
+export const StringOrNull = Type.Unsafe<string | null>({ type: ['string', 'null'] });
+/** A number or null, as JSON Schema's `type: ['number', 'null']` (views). */
+export const NumberOrNull = Type.Unsafe<number | null>({ type: ['number', 'null'] });
+
 /** Path parameters of a record route: its id. */
 export const IdParams = closed({ id: IdSchema });
 

@@ -60,11 +60,26 @@ export function recordKit<D extends RecordDoc>(spec: RecordKitSpec<D>) {
     spec.auditAs ? { recordType: id === null ? `${spec.auditAs}List` : spec.auditAs, recordId: id } : null;
   const auditRead = spec.auditAs ? { auditAccess: (input: { params: { id: string } }) => audit(input.params.id) } : {};
 
-  /** Action on a record (POST `${base}/{id}/${path}`): If-Match optional or required, body a reason by default. */
+  /**
+   * Action on a record (POST `${base}/{id}/${path}`): If-Match optional or required, body a reason by default; status 201
+   * when it adds an entry to the record (answered with the record and its Location).
+   */
   function action<B extends TSchema = typeof ReasonBody>(
-    decl: Extra & { path: string; summary: string; body?: B; ifMatch?: 'optional' | 'required'; handle: Handler<Static<B>> },
+    decl: Extra & {
+      path: string;
+      summary: string;
+      body?: B;
+      ifMatch?: 'optional' | 'required';
+      status?: 200 | 201;
+      handle: Handler<Static<B>>;
+    },
   ): RouteDecl {
     const required = decl.ifMatch === 'required';
+    const status = decl.status ?? 200;
+    const answered =
+      status === 201
+        ? ok(`The ${noun} with the new entry`, spec.viewSchema, { ...RECORD_HEADERS, Location: `URL of the ${noun}` })
+        : ok(`The ${noun}`, spec.viewSchema);
     return route({
       method: 'post',
       path: `${base}/{id}/${decl.path}`,
@@ -77,7 +92,7 @@ export function recordKit<D extends RecordDoc>(spec: RecordKitSpec<D>) {
       body: (decl.body ?? ReasonBody) as B,
       requestHeaders: { 'If-Match': ifMatchHeader(required) },
       responses: {
-        200: ok(`The ${noun}`, spec.viewSchema),
+        [status]: answered,
         404: notFound404,
         409: conflict409,
         412: precondition412,
@@ -88,7 +103,7 @@ export function recordKit<D extends RecordDoc>(spec: RecordKitSpec<D>) {
         withFieldPointers(async () => {
           const ifMatch = required ? ifMatchRevision(input.headers['if-match'], { required }) : ifMatchRevision(input.headers['if-match']);
           const result = await decl.handle(input.params.id, input.body as Static<B>, ctx, ifMatch);
-          return answer(ctx, input.params.id, result);
+          return answer(ctx, input.params.id, result, status);
         }),
     });
   }
