@@ -12,6 +12,15 @@ module.exports = {
       to: { path: ['^src/(http|stores|projections|queries)/', '(^|/)node_modules/(koa|@koa/[^/]+|koa-[^/]+)/'] },
     },
     {
+      name: 'write-side-never-imports-read-side-groups',
+      comment:
+        'A command of these groups gets facts from other streams or models from an injected loader (src/facts/<group>/, ' +
+        'wired in server.ts), never by importing a query or projection (issue 22 items 2 and 3).',
+      severity: 'error',
+      from: { path: '^src/commands/(productos|lineas|filtros-dialisis|clientes|monitores)/' },
+      to: { path: '^src/(queries|projections)/' },
+    },
+    {
       name: 'queries-never-import-commands',
       comment: 'Queries read read models; they never reach into the write side.',
       severity: 'error',

@@ -23,6 +23,7 @@ import { bootstrap, type BootstrapCredentials, type BootstrapResult } from './co
 import { bootstrapBanner } from './bootstrapBanner.js';
 import { setPermissionCatalog } from './queries/platform/permissionCatalog.js';
 import { createRenders } from './render/renders.js';
+import { factLoaders } from './facts/factLoaders.js';
 
 export interface StartServerOptions {
   /** 2xx bodies that drift from their schema: 'enforce' (tests) answers 500; 'log' (default) logs and answers. */
@@ -138,7 +139,7 @@ export async function startServer(config: Config, opts: StartServerOptions = {})
     cleanup.push(() => processes.stop());
     const renders = createRenders(config, logger);
     cleanup.push(() => renders.close());
-    services = { config, events, reads, projections, processes, logger, renders, now };
+    services = { config, events, reads, projections, processes, logger, renders, now, facts: factLoaders(() => services!) };
     await authRuntime(services); // load or create the keys now: a bad key setting stops the start
     const expectedUrl = config.port ? `http://${urlHost(config.host)}:${config.port}` : null;
     const printBanner = async (credentials: BootstrapCredentials): Promise<void> => {

@@ -6,6 +6,7 @@ import type { ProjectionRunner } from './projections/runner/runnerTypes.js';
 import type { Logger } from './logger.js';
 import type { ProcessRunner } from './processes/processRunner.js';
 import type { Renders } from './render/renders.js';
+import type { FactLoaders } from './commands/factLoaders.js';
 
 export interface AppServices {
   config: Config;
@@ -17,6 +18,8 @@ export interface AppServices {
   logger: Logger;
   /** PDF renders off the event loop: a worker pool with a per-company limit and a cache. */
   renders: Renders;
+  /** The facts commands take from other streams and read models (src/facts/, wired in server.ts). */
+  facts: FactLoaders;
   /** Current time; tests may pass a controllable clock. */
   now(): Date;
 }

@@ -17,6 +17,8 @@ import { createEmbeddedReadStore } from '../../src/stores/embedded/embeddedReadS
 import { startProcessManagers } from '../../src/processes/processRunner.js';
 import { createProjectionRunner } from '../../src/projections/runner/projectionRunner.js';
 import { createRenders } from '../../src/render/renders.js';
+import { factLoaders } from '../../src/facts/factLoaders.js';
+import type { AppServices } from '../../src/services.js';
 import { newGate, testAuthenticate, testGroup } from './spineTestGroup.js';
 
 export type Json = Record<string, ApiJson>;
@@ -53,7 +55,18 @@ export async function startSpineServer(options: { responseCheck?: 'enforce' | 'l
   for (const g of groups) for (const p of g.projections) projections.register(p);
   await projections.start();
   const processes = startProcessManagers({ events, reads, logger, services: () => null }, []);
-  const services = { config, events, reads, projections, processes, logger, renders: createRenders(config, logger), now: () => new Date() };
+  const renders = createRenders(config, logger);
+  const services: AppServices = {
+    config,
+    events,
+    reads,
+    projections,
+    processes,
+    logger,
+    renders,
+    now: () => new Date(),
+    facts: factLoaders(() => services),
+  };
   const app = buildApp(services, { groups, authenticate: testAuthenticate, responseCheck: options.responseCheck ?? 'enforce' });
   const server = app.listen(0, '127.0.0.1');
   await new Promise<void>((resolve) => server.once('listening', () => resolve()));

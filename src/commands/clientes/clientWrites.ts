@@ -98,7 +98,7 @@ export type ContractInForce = Contract & { clientId: string; clientStatus: Clien
  * read model never hands the daily record or the payer report another rate. Null when none (or no such client).
  */
 export async function contractInForce(
-  services: AppServices,
+  services: { events: EventStore },
   tenantId: string,
   clientId: string,
   date: string,

@@ -8,8 +8,7 @@ import { patientDecider } from '../pacientes/patientDecider.js';
 import { byHandContext, sessionFact, useByHandOf } from '../dialisis/session/sessionReferenceWrites.js';
 import { NO_SUCH_SESSION } from '../dialisis/session/sessionReference.js';
 import { invalidFields } from '../fieldChecks.js';
-import type { AppServices } from '../../services.js';
-import { companyPolicy, type PolicyFacts } from '../../queries/empresas/companyPolicy.js';
+import type { FactLoaders, PolicyFacts } from '../factLoaders.js';
 import { streamName, type EventStore } from '../../stores/eventStore.js';
 import { machineDecider } from './machineDecider.js';
 import {
@@ -26,6 +25,12 @@ import { claimsOf, MACHINE_GUARDS, UNIQUE_MACHINE_FIELDS } from './machineClaimW
 import { maintenancePolicyOf } from './startRules.js';
 
 type Result = CommandResult<MachineState>;
+
+/** A machine's uses need the event store and the company policy's loader (wired in server.ts), not the whole AppServices. */
+export interface MachineDeps {
+  events: EventStore;
+  facts: Pick<FactLoaders, 'policy'>;
+}
 const machineStream = (tenantId: string, id: string): string => streamName(tenantId, machineDecider.category, id);
 
 /** A retried registration (same Idempotency-Key) targets the same machine id; otherwise a fresh one. */
@@ -85,7 +90,7 @@ const patientFactsOf = (state: PatientState): PatientFacts => ({
 });
 
 export async function startMachineUse(
-  services: AppServices,
+  services: MachineDeps,
   ctx: CommandContext,
   machineId: string,
   data: { sessionId: string; patientId: string },
@@ -96,7 +101,7 @@ export async function startMachineUse(
   // The session start hands in the facts it loaded once (startFactWrites.ts); other callers load them here.
   const [patient, policy] = given
     ? [patientFactsOf(given.patient), given.policy]
-    : await Promise.all([patientFacts(services.events, ctx.tenantId, data.patientId), companyPolicy(services, ctx.tenantId)]);
+    : await Promise.all([patientFacts(services.events, ctx.tenantId, data.patientId), services.facts.policy(ctx.tenantId)]);
   const maintenance = maintenancePolicyOf(policy, state.fields.model);
   return handleCommand(
     services.events,
@@ -112,7 +117,7 @@ export async function startMachineUse(
  * by hand frees a machine a running session holds. `holderOnly` (fin-uso) refuses it unless the session holds the machine.
  */
 export async function recordMachineUseByHand(
-  services: AppServices,
+  services: MachineDeps,
   ctx: CommandContext,
   machineId: string,
   data: { sessionId: string; patientId?: string },
@@ -136,7 +141,7 @@ export async function recordMachineUseByHand(
 
 /** A disinfection after a named session: that session must be one of this company (422 naming afterSessionId). */
 export async function recordDisinfection(
-  services: AppServices,
+  services: MachineDeps,
   ctx: CommandContext,
   machineId: string,
   data: { method: string; chemical?: string; lot?: string; afterSessionId?: string },
@@ -151,12 +156,12 @@ export async function recordDisinfection(
 }
 
 export async function endMachineUse(
-  services: AppServices,
+  services: MachineDeps,
   ctx: CommandContext,
   machineId: string,
   data: { sessionId: string; operatingHours: number; byHand?: boolean },
 ): Promise<Result> {
-  const policy = await companyPolicy(services, ctx.tenantId);
+  const policy = await services.facts.policy(ctx.tenantId);
   const decided = { revision: policy.revision, disinfectionRequired: policy.settings.disinfection.requiredBetweenPatients };
   return handleCommand(
     services.events,
@@ -168,7 +173,7 @@ export async function endMachineUse(
 
 /** Gives back the machine a session claimed and never started (compensation, reconciliation); a no-op for any other session. */
 export function cancelMachineUse(
-  services: AppServices,
+  services: MachineDeps,
   ctx: CommandContext,
   machineId: string,
   data: { sessionId: string; reason: string },
