@@ -13,6 +13,10 @@ export interface FactLoaders {
   policy(tenantId: string): Promise<PolicyFacts>;
   /** Read from the companies model (eventual): the company's calendar day (YYYY-MM-DD) at `at`, in its time zone. */
   companyDay(tenantId: string, at: Date): Promise<string>;
+  /** Read from the memberships model (eventual): the user is an active member of the company. */
+  isMember(userId: string, tenantId: string): Promise<boolean>;
+  /** Read from the companies model (eventual): the codes that name no role of the company (built-in or its own). */
+  unknownRoles(tenantId: string, codes: readonly string[]): Promise<string[]>;
   stock: StockFactLoaders;
   confirmers: ConfirmerFactLoaders;
   authorizations: AuthorizationFactLoaders;

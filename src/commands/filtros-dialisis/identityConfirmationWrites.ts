@@ -25,7 +25,7 @@ const activated = (user: UserState): boolean =>
 
 /** What the decider needs of each person: may they confirm a patient's identity in this company now. */
 export async function confirmerFacts(
-  deps: { events: EventStore; facts: Pick<FactLoaders, 'confirmers'> },
+  deps: { events: EventStore; facts: Pick<FactLoaders, 'isMember' | 'confirmers'> },
   ctx: CommandContext,
   userIds: string[],
   at: string,
@@ -34,7 +34,7 @@ export async function confirmerFacts(
   for (const userId of new Set(userIds)) {
     const [user, member, maySign] = await Promise.all([
       userOf(deps.events, userId),
-      deps.facts.confirmers.isActiveMember(userId, ctx.tenantId),
+      deps.facts.isMember(userId, ctx.tenantId),
       deps.facts.confirmers.maySignClinicalRecords(ctx.tenantId, userId, at),
     ]);
     facts[userId] = activated(user) && member && maySign;

@@ -6,11 +6,6 @@ import { etagOf, ifMatchHeader, ifMatchRevision } from '../../recordHeaders.js';
 import { historyRoute } from '../../recordHistoryAnswer.js';
 import { route, type HttpResult, type RequestContext, type RouteDecl } from '../../routeTypes.js';
 import type { CommandResult } from '../../../commands/handleCommand.js';
-import { roleOf } from '../../../permissions/builtInRoles.js';
-import { platformCollections } from '../../../queries/platform/memberships.js';
-import { PLATFORM_DOCS } from '../../../stores/readStore.js';
-import { streamName } from '../../../stores/eventStore.js';
-import { notFoundProblem, ProblemError } from '../../../problems.js';
 import { POSITION_STATUSES, type JobPositionFields, type JobPositionPatch } from '../../../commands/cargos-laborales/jobPositionEvents.js';
 import { changePositionStatus, correctJobPosition, createJobPosition } from '../../../commands/cargos-laborales/jobPositionWrites.js';
 import { CARGOS_PROJECTION } from '../../../projections/cargos-laborales/cargosProjection.js';
@@ -69,17 +64,6 @@ const statusRoute = (path: string, type: 'DeactivateJobPosition' | 'ReactivateJo
       }),
   });
 
-/** Suggested roles name roles of this company (built-in or its own): 422 naming suggestedRoles otherwise. */
-async function mustBeCompanyRoles(ctx: RequestContext, roles: string[]): Promise<void> {
-  const company = await platformCollections(ctx.services).companies.get(PLATFORM_DOCS, tenantCtx(ctx).auth.tenantId);
-  const unknown = roles.filter((code) => !roleOf(company?.roles ?? {}, code));
-  if (unknown.length === 0) return;
-  const message = `not roles of this company: ${unknown.join(', ')}`;
-  throw new ProblemError(422, 'validation-failed', 'Unprocessable Content', `suggestedRoles: ${message}`, {}, [
-    { pointer: '/body/suggestedRoles', message },
-  ]);
-}
-
 export const cargosRoutes: RouteDecl[] = [
   route<NoInput, NoInput, Omit<JobPositionFields, 'suggestedRoles'> & { suggestedRoles?: string[] }>({
     method: 'post',
@@ -94,8 +78,7 @@ export const cargosRoutes: RouteDecl[] = [
     responses: { 201: ok('The new position', PositionView, { ...RECORD_HEADERS, Location: 'URL of the position' }), 409: conflict409 },
     handle: (input, ctx) =>
       withFieldPointers(async () => {
-        await mustBeCompanyRoles(ctx, input.body.suggestedRoles ?? []);
-        const { positionId, result } = await createJobPosition(ctx.services.events, commandCtx(ctx), {
+        const { positionId, result } = await createJobPosition(ctx.services, commandCtx(ctx), {
           ...input.body,
           suggestedRoles: input.body.suggestedRoles ?? [],
         });
@@ -160,13 +143,7 @@ export const cargosRoutes: RouteDecl[] = [
         const header = input.headers['if-match'];
         const ifMatch = ifMatchRevision(header, { required: true });
         const { reason, ...patch } = input.body;
-        if (patch.suggestedRoles) {
-          // Another company's position answers 404 before its body is judged.
-          const stream = streamName(tenantCtx(ctx).auth.tenantId, JOB_POSITION_CATEGORY, input.params.id);
-          if ((await ctx.services.events.readStream(stream, { maxCount: 1 })).length === 0) throw notFoundProblem('Job position not found');
-          await mustBeCompanyRoles(ctx, patch.suggestedRoles);
-        }
-        const result = await correctJobPosition(ctx.services.events, commandCtx(ctx, reason), input.params.id, patch, ifMatch);
+        const result = await correctJobPosition(ctx.services, commandCtx(ctx, reason), input.params.id, patch, ifMatch);
         return positionAnswer(ctx, input.params.id, result, 200);
       }),
   }),

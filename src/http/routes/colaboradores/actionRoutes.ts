@@ -3,22 +3,11 @@
 import type { CommandResult } from '../../../commands/handleCommand.js';
 import type { HbvDose, IsoDate, Licence, StaffSerology } from '../../../commands/colaboradores/staffTypes.js';
 import { changeStaffPosition, linkStaffToUser, rehireStaff, staffCommand } from '../../../commands/colaboradores/staffWrites.js';
-import { streamName, type EventStore } from '../../../stores/eventStore.js';
-import { STAFF_CATEGORY } from '../../../queries/colaboradores/staffRecords.js';
-import { notFoundProblem } from '../../../problems.js';
+import type { AppServices } from '../../../services.js';
 import type { CommandContext } from '../../../commands/handleCommand.js';
 import { ifMatchHeader, ifMatchRevision } from '../../recordHeaders.js';
-import { route, type JsonSchema, type RequestContext, type RouteDecl } from '../../routeTypes.js';
-import {
-  commandCtx,
-  tenantCtx,
-  conflict409,
-  ok,
-  precondition412,
-  RECORD_HEADERS,
-  withFieldPointers,
-  type NoInput,
-} from '../shared/recordSupport.js';
+import { route, type JsonSchema, type RouteDecl } from '../../routeTypes.js';
+import { commandCtx, conflict409, ok, precondition412, RECORD_HEADERS, withFieldPointers, type NoInput } from '../shared/recordSupport.js';
 import {
   DoseSchema,
   LicenceSchema,
@@ -31,7 +20,7 @@ import {
   TerminationBody,
   WRITE,
 } from './schemas.js';
-import { notFound404, Params, requireMember, staffAnswer, type IdParams } from './support.js';
+import { notFound404, Params, staffAnswer, type IdParams } from './support.js';
 
 interface Action<B> {
   path: string;
@@ -40,8 +29,7 @@ interface Action<B> {
   body: JsonSchema;
   status: 200 | 201;
   reason?: (body: B) => string | undefined;
-  before?: (body: B, ctx: RequestContext) => Promise<void>;
-  run(events: EventStore, ctx: CommandContext, staffId: string, body: B, ifMatch: number | null): Promise<CommandResult<unknown>>;
+  run(services: AppServices, ctx: CommandContext, staffId: string, body: B, ifMatch: number | null): Promise<CommandResult<unknown>>;
 }
 
 const action = <B>(a: Action<B>): RouteDecl =>
@@ -68,15 +56,8 @@ const action = <B>(a: Action<B>): RouteDecl =>
     handle: (input, ctx) =>
       withFieldPointers(async () => {
         const ifMatch = ifMatchRevision(input.headers['if-match']);
-        if (a.before) {
-          // Another company's record answers 404 before anything in the body is judged.
-          const stream = streamName(tenantCtx(ctx).auth.tenantId, STAFF_CATEGORY, input.params.id);
-          const first = await ctx.services.events.readStream(stream, { maxCount: 1 });
-          if (first.length === 0) throw notFoundProblem('Staff member not found');
-          await a.before(input.body, ctx);
-        }
         const cctx = commandCtx(ctx, a.reason?.(input.body) ?? null);
-        const result = await a.run(ctx.services.events, cctx, input.params.id, input.body, ifMatch);
+        const result = await a.run(ctx.services, cctx, input.params.id, input.body, ifMatch);
         return staffAnswer(ctx, input.params.id, result, a.status);
       }),
   });
@@ -88,21 +69,21 @@ export const actionRoutes: RouteDecl[] = [
     description: 'The first licence is registered (StaffLicenseRegistered); a later one renews it and may not expire earlier (422).',
     body: LicenceSchema,
     status: 200,
-    run: (events, ctx, id, body, ifMatch) => staffCommand(events, ctx, id, 'RegisterStaffLicence', body, ifMatch),
+    run: ({ events }, ctx, id, body, ifMatch) => staffCommand(events, ctx, id, 'RegisterStaffLicence', body, ifMatch),
   }),
   action<StaffSerology>({
     path: 'serologias',
     summary: 'Record a serology result (HBsAg, anti-HBs, anti-HCV, HIV)',
     body: SerologySchema,
     status: 201,
-    run: (events, ctx, id, body, ifMatch) => staffCommand(events, ctx, id, 'RecordStaffSerology', body, ifMatch),
+    run: ({ events }, ctx, id, body, ifMatch) => staffCommand(events, ctx, id, 'RecordStaffSerology', body, ifMatch),
   }),
   action<HbvDose>({
     path: 'vacunas-hbv',
     summary: 'Record a hepatitis B vaccine dose (each dose number once: 409 dose-already-recorded)',
     body: DoseSchema,
     status: 201,
-    run: (events, ctx, id, body, ifMatch) => staffCommand(events, ctx, id, 'RecordStaffVaccination', body, ifMatch),
+    run: ({ events }, ctx, id, body, ifMatch) => staffCommand(events, ctx, id, 'RecordStaffVaccination', body, ifMatch),
   }),
   action<{ positionId: string; effectiveDate?: IsoDate; reason?: string }>({
     path: 'cambio-cargo',
@@ -111,7 +92,7 @@ export const actionRoutes: RouteDecl[] = [
     body: PositionChangeBody,
     status: 200,
     reason: (body) => body.reason,
-    run: (events, ctx, id, { positionId, effectiveDate }, ifMatch) =>
+    run: ({ events }, ctx, id, { positionId, effectiveDate }, ifMatch) =>
       changeStaffPosition(events, ctx, id, { positionId, ...(effectiveDate ? { effectiveDate } : {}) }, ifMatch),
   }),
   action<{ userId: string }>({
@@ -121,8 +102,7 @@ export const actionRoutes: RouteDecl[] = [
       'The user must be a member of the company (422) and linked to no other staff record (409 user-already-linked); a previous link is replaced.',
     body: LinkBody,
     status: 200,
-    before: (body, ctx) => requireMember(ctx, body.userId, '/body/userId'),
-    run: (events, ctx, id, body, ifMatch) => linkStaffToUser(events, ctx, id, body.userId, ifMatch),
+    run: (services, ctx, id, body, ifMatch) => linkStaffToUser(services, ctx, id, body.userId, ifMatch),
   }),
   action<{ terminationDate: IsoDate; reason: string }>({
     path: 'cese',
@@ -131,7 +111,7 @@ export const actionRoutes: RouteDecl[] = [
     body: TerminationBody,
     status: 200,
     reason: (body) => body.reason,
-    run: (events, ctx, id, body, ifMatch) => staffCommand(events, ctx, id, 'TerminateStaff', body, ifMatch),
+    run: ({ events }, ctx, id, body, ifMatch) => staffCommand(events, ctx, id, 'TerminateStaff', body, ifMatch),
   }),
   action<{ hireDate: IsoDate; positionId?: string; reason: string }>({
     path: 'reingreso',
@@ -142,6 +122,6 @@ export const actionRoutes: RouteDecl[] = [
     body: RehireBody,
     status: 200,
     reason: (body) => body.reason,
-    run: (events, ctx, id, body, ifMatch) => rehireStaff(events, ctx, id, body, ifMatch),
+    run: ({ events }, ctx, id, body, ifMatch) => rehireStaff(events, ctx, id, body, ifMatch),
   }),
 ];

@@ -29,7 +29,7 @@ import {
   type NoInput,
 } from '../shared/recordSupport.js';
 import { IdSchema } from '../shared/fieldSchemas.js';
-import { notFound404, Params, requireMember, staffAnswer, type IdParams } from './support.js';
+import { notFound404, Params, staffAnswer, type IdParams } from './support.js';
 import { CorrectBody, HireBody, READ, SigningView, StaffView, TAG, UserIdSchema, WRITE } from './schemas.js';
 
 const minPositionOnly = { type: 'object', additionalProperties: false, properties: { ...minPositionQueryProperty } };
@@ -52,8 +52,7 @@ export const staffRoutes: RouteDecl[] = [
     responses: { 201: ok('The new staff record', StaffView, { ...RECORD_HEADERS, Location: 'URL of the record' }), 409: conflict409 },
     handle: (input, ctx) =>
       withFieldPointers(async () => {
-        if (input.body.userId) await requireMember(ctx, input.body.userId, '/body/userId');
-        const { staffId, result } = await hireStaff(ctx.services.events, commandCtx(ctx), input.body);
+        const { staffId, result } = await hireStaff(ctx.services, commandCtx(ctx), input.body);
         return staffAnswer(ctx, staffId, result, 201);
       }),
   }),
