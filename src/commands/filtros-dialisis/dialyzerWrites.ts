@@ -86,6 +86,19 @@ async function reusePolicy(services: DialyzerDeps, tenantId: string): Promise<Re
   return reusePolicyOf(await services.facts.policy(tenantId));
 }
 
+/** What a use, a reprocessing or a session's reservation judges beside the dialyzer itself, gathered once. */
+interface DialyzerUseFacts {
+  /** Folded from the patient's stream (strong). */
+  patient: PatientFacts;
+  /** Folded once from the company's policy stream (strong), through the injected loader. */
+  policy: ReusePolicy;
+}
+
+async function loadUseFacts(services: DialyzerDeps, tenantId: string, patientId: string | null): Promise<DialyzerUseFacts> {
+  const [patient, policy] = await Promise.all([patientFacts(services, tenantId, patientId), reusePolicy(services, tenantId)]);
+  return { patient, policy };
+}
+
 async function dialyzerState(services: DialyzerDeps, tenantId: string, dialyzerId: string): Promise<DialyzerState> {
   const { state } = await loadAggregate(services.events, dialyzerDecider, streamName(tenantId, dialyzerDecider.category, dialyzerId));
   if (!state.exists) throw notFound('dialyzer');
@@ -119,7 +132,7 @@ export async function reprocessDialyzer(
   ifMatch: number | null,
 ): Promise<Result> {
   const state = await dialyzerState(services, ctx.tenantId, dialyzerId);
-  const [patient, policy] = await Promise.all([patientFacts(services, ctx.tenantId, state.patientId), reusePolicy(services, ctx.tenantId)]);
+  const { patient, policy } = await loadUseFacts(services, ctx.tenantId, state.patientId);
   return send(services, ctx, { type: 'ReprocessDialyzer', aggregateId: dialyzerId, data: { ...data, patient, policy } }, ifMatch);
 }
 
@@ -155,7 +168,7 @@ export async function recordDialyzerUse(
 ): Promise<Result> {
   await dialyzerState(services, ctx.tenantId, dialyzerId);
   await mustBeSessionOf(services.events, ctx.tenantId, data); // a session of this company and this patient
-  const [patient, policy] = await Promise.all([patientFacts(services, ctx.tenantId, data.patientId), reusePolicy(services, ctx.tenantId)]);
+  const { patient, policy } = await loadUseFacts(services, ctx.tenantId, data.patientId);
   return send(services, ctx, { type: 'RecordDialyzerUse', aggregateId: dialyzerId, data: { ...data, patient, policy } }, ifMatch);
 }
 
@@ -183,9 +196,9 @@ export async function reserveDialyzerForSession(
 ): Promise<Result> {
   await dialyzerState(services, ctx.tenantId, dialyzerId);
   // The session start hands in the facts it loaded once (startFactWrites.ts); other callers load them here.
-  const [patient, policy] = given
-    ? [patientFactsOf(given.patient), reusePolicyOf(given.policy)]
-    : await Promise.all([patientFacts(services, ctx.tenantId, data.patientId), reusePolicy(services, ctx.tenantId)]);
+  const { patient, policy } = given
+    ? { patient: patientFactsOf(given.patient), policy: reusePolicyOf(given.policy) }
+    : await loadUseFacts(services, ctx.tenantId, data.patientId);
   return send(services, ctx, { type: 'ReserveDialyzerForSession', aggregateId: dialyzerId, data: { ...data, patient, policy } }, null);
 }
 

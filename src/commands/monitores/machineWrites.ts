@@ -89,6 +89,19 @@ const patientFactsOf = (state: PatientState): PatientFacts => ({
   isolation: [...state.isolation],
 });
 
+/** What a use's start judges beside the machine itself, gathered once. */
+interface MachineUseFacts {
+  /** Folded from the patient's stream (strong). */
+  patient: PatientFacts;
+  /** Folded once from the company's policy stream (strong), through the injected loader. */
+  policy: PolicyFacts;
+}
+
+async function loadUseFacts(services: MachineDeps, tenantId: string, patientId: string): Promise<MachineUseFacts> {
+  const [patient, policy] = await Promise.all([patientFacts(services.events, tenantId, patientId), services.facts.policy(tenantId)]);
+  return { patient, policy };
+}
+
 export async function startMachineUse(
   services: MachineDeps,
   ctx: CommandContext,
@@ -99,9 +112,9 @@ export async function startMachineUse(
   const { state } = await loadAggregate(services.events, machineDecider, machineStream(ctx.tenantId, machineId));
   if (!state.fields) throw notFound('machine');
   // The session start hands in the facts it loaded once (startFactWrites.ts); other callers load them here.
-  const [patient, policy] = given
-    ? [patientFactsOf(given.patient), given.policy]
-    : await Promise.all([patientFacts(services.events, ctx.tenantId, data.patientId), services.facts.policy(ctx.tenantId)]);
+  const { patient, policy } = given
+    ? { patient: patientFactsOf(given.patient), policy: given.policy }
+    : await loadUseFacts(services, ctx.tenantId, data.patientId);
   const maintenance = maintenancePolicyOf(policy, state.fields.model);
   return handleCommand(
     services.events,
