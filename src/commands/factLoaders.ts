@@ -17,6 +17,10 @@ export interface FactLoaders {
   isMember(userId: string, tenantId: string): Promise<boolean>;
   /** Read from the companies model (eventual): the codes that name no role of the company (built-in or its own). */
   unknownRoles(tenantId: string, codes: readonly string[]): Promise<string[]>;
+  /** Read from the locations model (eventual): a location of the company. */
+  isLocation(tenantId: string, locationId: string): Promise<boolean>;
+  /** Read from the locations model (eventual): a station at that location of the company. */
+  isStation(tenantId: string, locationId: string, stationId: string): Promise<boolean>;
   stock: StockFactLoaders;
   confirmers: ConfirmerFactLoaders;
   authorizations: AuthorizationFactLoaders;

@@ -1,7 +1,7 @@
 // Commands on machines as the routes run them: the machine stream, the code and serial guards, and the facts the
 // decider needs from elsewhere (the company policy, the patient of a session).
 import { handleCommand, loadAggregate, PreconditionFailedError, type CommandContext, type CommandResult } from '../handleCommand.js';
-import { notFound } from '../decider.js';
+import { DomainError, notFound } from '../decider.js';
 import { newId, uuidV5 } from '../eventIds.js';
 import { releaseClaim, withClaims } from '../uniqueClaimWrites.js';
 import { patientDecider } from '../pacientes/patientDecider.js';
@@ -26,10 +26,17 @@ import { maintenancePolicyOf } from './startRules.js';
 
 type Result = CommandResult<MachineState>;
 
-/** A machine's uses need the event store and the company policy's loader (wired in server.ts), not the whole AppServices. */
+/** A machine's writes need the event store and the company facts they judge (wired in server.ts), not the whole AppServices. */
 export interface MachineDeps {
   events: EventStore;
-  facts: Pick<FactLoaders, 'policy'>;
+  facts: Pick<FactLoaders, 'policy' | 'isStation'>;
+}
+
+/** The station must be one of this company's (422 naming stationId otherwise). */
+async function mustBeStation(deps: Pick<MachineDeps, 'facts'>, tenantId: string, locationId: string, stationId: string): Promise<void> {
+  if (await deps.facts.isStation(tenantId, locationId, stationId)) return;
+  const message = 'no such station at that location of this company';
+  throw new DomainError('validation-failed', `stationId: ${message}`, 422, { errors: [{ field: 'stationId', message }] });
 }
 const machineStream = (tenantId: string, id: string): string => streamName(tenantId, machineDecider.category, id);
 
@@ -38,10 +45,12 @@ const newMachineId = (idempotencyKey: string | null | undefined): string =>
   idempotencyKey ? uuidV5(`machine\u0000${idempotencyKey}`) : newId();
 
 export async function registerMachine(
-  events: EventStore,
+  deps: Pick<MachineDeps, 'events' | 'facts'>,
   ctx: CommandContext,
   data: MachineFields,
 ): Promise<{ machineId: string; result: Result }> {
+  const { events } = deps;
+  await mustBeStation(deps, ctx.tenantId, data.locationId, data.stationId);
   const machineId = newMachineId(ctx.idempotencyKey);
   const command = { type: 'RegisterMachine' as const, aggregateId: machineId, data };
   // Check the data first (pure), so a refused registration never holds a code or a serial.
@@ -57,15 +66,20 @@ export async function registerMachine(
 
 /** A correction; a new code or serial is claimed first and the old one released after. */
 export async function correctMachine(
-  events: EventStore,
+  deps: MachineDeps,
   ctx: CommandContext,
   machineId: string,
   patch: MachinePatch,
   ifMatch: number,
 ): Promise<Result> {
+  const { events } = deps;
   const command = { type: 'CorrectMachine' as const, aggregateId: machineId, data: patch };
   const { state, revision } = await loadAggregate(events, machineDecider, machineStream(ctx.tenantId, machineId));
-  if (!state.fields) throw notFound('machine');
+  const movesStation = patch.locationId !== undefined || patch.stationId !== undefined;
+  if (!state.fields) throw movesStation ? new DomainError('not-found', 'Machine not found', 404) : notFound('machine');
+  // A move names a station of this company (422 before the revision is compared).
+  if (movesStation)
+    await mustBeStation(deps, ctx.tenantId, patch.locationId ?? state.fields.locationId, patch.stationId ?? state.fields.stationId);
   if (ifMatch !== revision) throw new PreconditionFailedError(ifMatch, revision);
   const current = state.fields;
   const moved = UNIQUE_MACHINE_FIELDS.filter((f) => patch[f] !== undefined && machineValueKey(patch[f]) !== machineValueKey(current[f]));

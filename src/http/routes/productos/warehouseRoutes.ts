@@ -3,12 +3,10 @@ import { minPositionQueryProperty, pageOf, pageQueryProperties, problem } from '
 import { awaitMinPosition } from '../../readYourWrites.js';
 import { writeHeaders } from '../../recordHeaders.js';
 import { route, type RouteDecl } from '../../routeTypes.js';
-import { ProblemError } from '../../../problems.js';
 import type { WarehouseFields } from '../../../commands/productos/productEvents.js';
 import { createWarehouse } from '../../../commands/productos/productWrites.js';
 import { PRODUCTOS_PROJECTION } from '../../../projections/productos/productosProjection.js';
 import { warehouseView } from '../../../projections/productos/productDocs.js';
-import { locations } from '../../../queries/empresas/readModel.js';
 import { awaitWrite, listWarehouses, warehouseOr404 } from '../../../queries/productos/products.js';
 import {
   badCursor400,
@@ -46,13 +44,7 @@ export const warehouseRoutes: RouteDecl[] = [
     handle: (input, ctx) =>
       withFieldPointers(async () => {
         const scope = tenantCtx(ctx);
-        if (!(await locations(scope).get(scope.auth.tenantId, input.body.locationId))) {
-          const message = 'no such location in this company';
-          throw new ProblemError(422, 'validation-failed', 'Unprocessable Content', `locationId: ${message}`, {}, [
-            { pointer: '/body/locationId', message },
-          ]);
-        }
-        const { warehouseId, result } = await createWarehouse(ctx.services.events, commandCtx(ctx), input.body);
+        const { warehouseId, result } = await createWarehouse(ctx.services, commandCtx(ctx), input.body);
         await awaitWrite(scope, result.position);
         const doc = await warehouseOr404(scope, warehouseId);
         return {
