@@ -21,6 +21,13 @@ module.exports = {
       to: { path: '^src/(queries|projections)/' },
     },
     {
+      name: 'fact-loaders-are-wired-at-the-root',
+      comment: 'The loaders in src/facts reach commands only through AppServices.facts, wired in server.ts (issue 22 item 3).',
+      severity: 'error',
+      from: { path: '^src/', pathNot: ['^src/facts/', '^src/server[.]ts$'] },
+      to: { path: '^src/facts/' },
+    },
+    {
       name: 'queries-never-import-commands',
       comment: 'Queries read read models; they never reach into the write side.',
       severity: 'error',
