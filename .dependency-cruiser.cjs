@@ -12,6 +12,24 @@ module.exports = {
       to: { path: ['^src/(http|stores|projections|queries)/', '(^|/)node_modules/(koa|@koa/[^/]+|koa-[^/]+)/'] },
     },
     {
+      name: 'write-side-never-imports-read-side-groups',
+      comment:
+        'A command of these groups gets facts from other streams or models from an injected loader (src/facts/<group>/, ' +
+        'wired in server.ts), never by importing a query or projection (issue 22 items 2 and 3).',
+      severity: 'error',
+      from: { path: '^src/commands/(productos|lineas|filtros-dialisis|clientes|monitores)/' },
+      to: { path: '^src/(queries|projections)/' },
+    },
+    {
+      name: 'fact-loaders-are-wired-at-the-root',
+      comment:
+        'The loaders in src/facts reach commands only through AppServices.facts, wired in server.ts (issue 22 item 3). ' +
+        'Dialisis routes still hand in their own loaders until they join AppServices.facts.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: ['^src/facts/', '^src/server[.]ts$', '^src/http/routes/dialisis/'] },
+      to: { path: '^src/facts/' },
+    },
+    {
       name: 'queries-never-import-commands',
       comment: 'Queries read read models; they never reach into the write side.',
       severity: 'error',
@@ -27,8 +45,7 @@ module.exports = {
       severity: 'error',
       from: {
         path: '^src/commands/',
-        pathNot:
-          '^src/commands/(cargos-laborales|clientes|colaboradores|empresas|filtros-dialisis|lineas|monitores|pacientes|productos)/',
+        pathNot: '^src/commands/(cargos-laborales|clientes|colaboradores|empresas|filtros-dialisis|lineas|monitores|pacientes|productos)/',
       },
       to: { path: '^src/(queries|projections|facts)/' },
     },

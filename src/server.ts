@@ -24,6 +24,7 @@ import { bootstrapBanner } from './bootstrapBanner.js';
 import { setPermissionCatalog } from './queries/platform/permissionCatalog.js';
 import { platformFactsFrom } from './facts/platform/platformFactsLoader.js';
 import { createRenders } from './render/renders.js';
+import { factLoaders } from './facts/factLoaders.js';
 
 export interface StartServerOptions {
   /** 2xx bodies that drift from their schema: 'enforce' (tests) answers 500; 'log' (default) logs and answers. */
@@ -139,7 +140,18 @@ export async function startServer(config: Config, opts: StartServerOptions = {})
     cleanup.push(() => processes.stop());
     const renders = createRenders(config, logger);
     cleanup.push(() => renders.close());
-    services = { config, events, reads, projections, processes, logger, renders, now, platformFacts: platformFactsFrom(projections) };
+    services = {
+      config,
+      events,
+      reads,
+      projections,
+      processes,
+      logger,
+      renders,
+      now,
+      platformFacts: platformFactsFrom(projections),
+      facts: factLoaders(() => services!),
+    };
     await authRuntime(services); // load or create the keys now: a bad key setting stops the start
     const expectedUrl = config.port ? `http://${urlHost(config.host)}:${config.port}` : null;
     const printBanner = async (credentials: BootstrapCredentials): Promise<void> => {

@@ -7,6 +7,7 @@ import type { Logger } from './logger.js';
 import type { ProcessRunner } from './processes/processRunner.js';
 import type { Renders } from './render/renders.js';
 import type { PlatformFacts } from './commands/platform/platformFacts.js';
+import type { FactLoaders } from './commands/factLoaders.js';
 
 export interface AppServices {
   config: Config;
@@ -20,6 +21,8 @@ export interface AppServices {
   renders: Renders;
   /** The facts platform writes read from read models (src/facts/platform/): the write side never imports a query. */
   platformFacts: PlatformFacts;
+  /** The facts commands take from other streams and read models (src/facts/, wired in server.ts). */
+  facts: FactLoaders;
   /** Current time; tests may pass a controllable clock. */
   now(): Date;
 }

@@ -42,10 +42,22 @@ describe('CargosLaborales over HTTP', () => {
     });
     expectStatus(unknown, 422, 'validation-failed');
     assert.deepEqual(pointers(unknown), ['/body/suggestedRoles']);
-    expectStatus(
+    assert.equal(unknown.body.detail, 'suggestedRoles: not roles of this company: astronaut');
+    const created = expectStatus(
       await world.call(world.a, 'POST', '/cargos-laborales', { json: positionBody({ suggestedRoles: ['nurse', 'physician'] }) }),
       201,
     );
+    // A correction of the roles: another company's position is 404 before the roles are judged, then 422, then 412.
+    const correct = (token: string, roles: string[], etag: string) =>
+      world.call(token, 'PATCH', `/cargos-laborales/${created.body.id}`, {
+        json: { suggestedRoles: roles, reason: 'roles' },
+        headers: { 'if-match': etag },
+      });
+    const absent = expectStatus(await correct(world.b, ['astronaut'], 'W/"0"'), 404, 'not-found');
+    assert.equal(absent.body.detail, 'Job position not found');
+    assert.deepEqual(pointers(expectStatus(await correct(world.a, ['astronaut'], 'W/"5"'), 422)), ['/body/suggestedRoles']);
+    expectStatus(await correct(world.a, ['nurse'], 'W/"5"'), 412);
+    expectStatus(await correct(world.a, ['nurse'], 'W/"0"'), 200);
   });
 
   it('refuses a licence requirement without a licensing body (422 naming it)', async () => {

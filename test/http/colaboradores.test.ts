@@ -215,6 +215,11 @@ describe('Colaboradores over HTTP: staff records', () => {
     expectStatus(taken, 409, 'user-already-linked');
     const stranger = await world.call(world.a, 'POST', `/colaboradores/${second.body.id}/usuario`, { json: { userId: randomUUID() } });
     assert.deepEqual(pointers(expectStatus(stranger, 422)), ['/body/userId']);
+    assert.equal(stranger.body.detail, 'userId must be a user account that belongs to this company');
+    const elsewhere = await world.call(world.b, 'POST', `/colaboradores/${second.body.id}/usuario`, { json: { userId: randomUUID() } });
+    assert.equal(expectStatus(elsewhere, 404, 'not-found').body.detail, 'Staff member not found');
+    const hired = await world.call(world.a, 'POST', '/colaboradores', { json: staffBody(nurseId, { userId: randomUUID() }) });
+    assert.deepEqual(pointers(expectStatus(hired, 422)), ['/body/userId']);
     // Relinking the first record to someone else frees the user.
     const other = await world.newMember();
     expectStatus(await world.call(world.a, 'POST', `/colaboradores/${first.body.id}/usuario`, { json: { userId: other } }), 200);

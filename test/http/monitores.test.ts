@@ -40,6 +40,20 @@ describe('Monitores over HTTP', () => {
     assert.deepEqual(pointers(expectStatus(answer, 422, 'validation-failed')), ['/body/stationId']);
   });
 
+  it("a correction that moves the machine names a station of the company: 404 for another company's machine, then 422, then 412", async () => {
+    const created = await w.register(w.a);
+    const path = `/monitores/${created.body.id}`;
+    const move = (station: { locationId: string; stationId: string }, etag: string, token = w.a) =>
+      w.call(token, 'PATCH', path, { json: { ...station, reason: 'moved' }, headers: { 'if-match': etag } });
+    const absent = expectStatus(await move(w.stationB, 'W/"0"', w.b), 404, 'not-found');
+    assert.equal(absent.body.detail, 'Machine not found');
+    const refused = expectStatus(await move(w.stationB, 'W/"7"'), 422, 'validation-failed');
+    assert.deepEqual(pointers(refused), ['/body/stationId']);
+    assert.equal(refused.body.detail, 'stationId: no such station at that location of this company');
+    expectStatus(await move(w.stationA, 'W/"7"'), 412);
+    expectStatus(await move(w.stationA, 'W/"0"'), 200);
+  });
+
   it('keeps code and serial unique within a company, also under concurrent registrations (409); another company may reuse them', async () => {
     const first = await w.register(w.a);
     const again = await w.call(w.a, 'POST', '/monitores', {

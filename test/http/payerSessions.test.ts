@@ -121,13 +121,15 @@ describe('Clientes and the daily record: authorizations, the start under the con
     const coverage = { clientId: theirs, memberNumber: 'M-1', validFrom: w.dateIn(-30) };
     const refused = await s.post(w.a, '/pacientes', registration({ coverages: [coverage] }));
     assert.deepEqual(pointers(expectStatus(refused, 422)), ['/body/coverages/0/clientId']);
+    assert.equal(refused.body.detail, '/body/coverages/0/clientId: no such client (payer) in this company');
     const ours = await payer();
     const patient = await w.patient(w.a);
     const added = await s.post(w.a, `/pacientes/${patient}/coberturas`, { ...coverage, clientId: theirs });
     assert.deepEqual(pointers(expectStatus(added, 422)), ['/body/clientId']);
     expectStatus(await s.post(w.a, `/pacientes/${patient}/coberturas`, { ...coverage, clientId: ours }), 201);
     const otherPatient = await w.patient(w.b);
-    expectStatus(await s.post(w.a, `/pacientes/${otherPatient}/coberturas`, { ...coverage, clientId: ours }), 404);
+    const absent = await s.post(w.a, `/pacientes/${otherPatient}/coberturas`, { ...coverage, clientId: ours });
+    assert.equal(expectStatus(absent, 404).body.detail, 'Patient not found');
   });
 });
 

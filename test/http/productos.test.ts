@@ -102,6 +102,7 @@ describe('Productos over HTTP: products and warehouses', () => {
   it('creates warehouses only at locations of the company (422 naming locationId) and lists them by location', async () => {
     const bad = await w.post('/productos/almacenes', { locationId: w.locationB, code: 'X', name: 'X', kind: 'main' });
     assert.deepEqual(pointers(expectStatus(bad, 422, 'validation-failed')), ['/body/locationId']);
+    assert.equal(bad.body.detail, 'locationId: no such location in this company');
     const id = await w.warehouse(w.a, { kind: 'ward' });
     const list = expectStatus(await w.get(`/productos/almacenes?sedeId=${w.locationA}&limit=200`), 200);
     assert.ok(list.body.items.some((x: { id: string; kind: string }) => x.id === id && x.kind === 'ward'));

@@ -18,6 +18,8 @@ import { startProcessManagers } from '../../src/processes/processRunner.js';
 import { createProjectionRunner } from '../../src/projections/runner/projectionRunner.js';
 import { createRenders } from '../../src/render/renders.js';
 import { platformFactsFrom } from '../../src/facts/platform/platformFactsLoader.js';
+import { factLoaders } from '../../src/facts/factLoaders.js';
+import type { AppServices } from '../../src/services.js';
 import { newGate, testAuthenticate, testGroup } from './spineTestGroup.js';
 
 export type Json = Record<string, ApiJson>;
@@ -55,7 +57,7 @@ export async function startSpineServer(options: { responseCheck?: 'enforce' | 'l
   await projections.start();
   const processes = startProcessManagers({ events, reads, logger, services: () => null }, []);
   const renders = createRenders(config, logger);
-  const services = {
+  const services: AppServices = {
     config,
     events,
     reads,
@@ -65,6 +67,7 @@ export async function startSpineServer(options: { responseCheck?: 'enforce' | 'l
     renders,
     now: () => new Date(),
     platformFacts: platformFactsFrom(projections),
+    facts: factLoaders(() => services),
   };
   const app = buildApp(services, { groups, authenticate: testAuthenticate, responseCheck: options.responseCheck ?? 'enforce' });
   const server = app.listen(0, '127.0.0.1');

@@ -1,7 +1,9 @@
 // Commands on job positions as the routes run them: the position stream plus, for creation and code corrections,
-// the code guard that keeps codes unique within the company.
+// the code guard that keeps codes unique within the company, and the suggested roles checked against the company's
+// roles (an injected loader, src/facts/empresas/: read from the companies model).
 import { handleCommand, loadAggregate, PreconditionFailedError, type CommandContext, type CommandResult } from '../handleCommand.js';
-import { notFound } from '../decider.js';
+import { DomainError, notFound } from '../decider.js';
+import type { FactLoaders } from '../factLoaders.js';
 import { newId, uuidV5 } from '../eventIds.js';
 import { uniqueClaimDecider } from '../uniqueClaim.js';
 import { releaseClaim, withClaims, type UniqueGuard } from '../uniqueClaimWrites.js';
@@ -21,15 +23,31 @@ export const POSITION_CODE_GUARD: UniqueGuard = {
   },
 };
 
+/** A position's writes need the event store and the company's roles (wired in server.ts), not the whole AppServices. */
+export interface PositionDeps {
+  events: EventStore;
+  facts: Pick<FactLoaders, 'unknownRoles'>;
+}
+
+/** Suggested roles name roles of this company (built-in or its own): 422 naming suggestedRoles otherwise. */
+async function mustBeCompanyRoles(deps: PositionDeps, tenantId: string, roles: readonly string[]): Promise<void> {
+  const unknown = await deps.facts.unknownRoles(tenantId, roles);
+  if (unknown.length === 0) return;
+  const message = `not roles of this company: ${unknown.join(', ')}`;
+  throw new DomainError('validation-failed', `suggestedRoles: ${message}`, 422, { errors: [{ field: 'suggestedRoles', message }] });
+}
+
 /** A retried creation (same Idempotency-Key) targets the same position id; otherwise a fresh one. */
 const newPositionId = (idempotencyKey: string | null | undefined): string =>
   idempotencyKey ? uuidV5(`jobPosition\u0000${idempotencyKey}`) : newId();
 
 export async function createJobPosition(
-  events: EventStore,
+  deps: PositionDeps,
   ctx: CommandContext,
   data: JobPositionFields,
 ): Promise<{ positionId: string; result: CommandResult<JobPositionState> }> {
+  const { events } = deps;
+  await mustBeCompanyRoles(deps, ctx.tenantId, data.suggestedRoles);
   const positionId = newPositionId(ctx.idempotencyKey);
   const command = { type: 'CreateJobPosition' as const, aggregateId: positionId, data };
   // Check the data first (pure), so a refused creation never holds a code.
@@ -46,18 +64,24 @@ export async function createJobPosition(
 
 /** A correction; when it changes the code, the new code is claimed first and the old one released after. */
 export async function correctJobPosition(
-  events: EventStore,
+  deps: PositionDeps,
   ctx: CommandContext,
   positionId: string,
   patch: JobPositionPatch,
   ifMatch: number,
 ): Promise<CommandResult<JobPositionState>> {
+  const { events } = deps;
   const command = { type: 'CorrectJobPosition' as const, aggregateId: positionId, data: patch };
   const { state, revision } = await loadAggregate(
     events,
     jobPositionDecider,
     streamName(ctx.tenantId, jobPositionDecider.category, positionId),
   );
+  if (patch.suggestedRoles) {
+    // Another company's position answers 404 before its body is judged.
+    if (revision === -1) throw new DomainError('not-found', 'Job position not found', 404);
+    await mustBeCompanyRoles(deps, ctx.tenantId, patch.suggestedRoles);
+  }
   if (!state.exists || !state.fields) throw notFound('job position');
   if (ifMatch !== revision) throw new PreconditionFailedError(ifMatch, revision);
   const before = positionCodeKey(state.fields.code);

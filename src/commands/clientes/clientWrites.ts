@@ -6,7 +6,6 @@ import { newId, uuidV5 } from '../eventIds.js';
 import { uniqueClaimDecider } from '../uniqueClaim.js';
 import { releaseClaim, withClaims, type UniqueGuard } from '../uniqueClaimWrites.js';
 import { LIMITS } from '../../limits.js';
-import type { AppServices } from '../../services.js';
 import { streamName, type EventStore } from '../../stores/eventStore.js';
 import { clientDecider } from './clientDecider.js';
 import { taxIdKey, type ClientCommand, type ClientFields, type ClientPatch, type Contract } from './clientEvents.js';
@@ -98,7 +97,7 @@ export type ContractInForce = Contract & { clientId: string; clientStatus: Clien
  * read model never hands the daily record or the payer report another rate. Null when none (or no such client).
  */
 export async function contractInForce(
-  services: AppServices,
+  services: { events: EventStore },
   tenantId: string,
   clientId: string,
   date: string,
@@ -111,7 +110,7 @@ export async function contractInForce(
 }
 
 /** Whether a client of this company exists (from its stream: a client registered a moment ago counts). */
-export async function clientExists(services: AppServices, tenantId: string, clientId: string): Promise<boolean> {
+export async function clientExists(services: { events: EventStore }, tenantId: string, clientId: string): Promise<boolean> {
   const { state } = await loadAggregate(services.events, clientDecider, clientStream(tenantId, clientId));
   return state.fields !== null;
 }

@@ -1,11 +1,10 @@
 // For the daily record (the lead's session hook): the patient's valid payer authorization on a date, and consuming one
-// unit of it for a session. Candidates come from the read model; every decision is taken on the streams themselves.
+// unit of it for a session. Candidates come from the read model (an injected loader: src/facts/clientes/); every
+// decision is taken on the streams themselves.
 import { handleCommand, loadAggregate, type CommandContext } from '../handleCommand.js';
 import { DomainError } from '../decider.js';
-import type { AppServices } from '../../services.js';
-import { streamName } from '../../stores/eventStore.js';
-import { CLIENTES_PROJECTION, PAYER_AUTHORIZATIONS } from '../../projections/clientes/clientesProjection.js';
-import type { AuthorizationDoc } from '../../projections/clientes/authorizationDoc.js';
+import type { FactLoaders } from '../factLoaders.js';
+import { streamName, type EventStore } from '../../stores/eventStore.js';
 import { patientDecider } from '../pacientes/patientDecider.js';
 import type { PatientEvent } from '../pacientes/patientEvents.js';
 import { authorizationDecider, holdsUnit, refusalOn, remainingOf, type AuthorizationState } from './authorizationDecider.js';
@@ -13,6 +12,12 @@ import type { AuthorizationTerms } from './authorizationEvents.js';
 import { authorizationStream } from './authorizationWrites.js';
 import { coverageClientOn, coveragesOf } from './payerCoverage.js';
 import { contractInForce } from './clientWrites.js';
+
+/** A payer lookup's dependencies: the event store and where the authorizations are found (not the whole AppServices). */
+export interface PayerDeps {
+  events: EventStore;
+  facts: Pick<FactLoaders, 'authorizations'>;
+}
 
 /** Why no authorization pays: a stable code the daily record can flag or block with. */
 export type NoAuthorizationReason =
@@ -42,7 +47,7 @@ const found = (s: AuthorizationState): FoundAuthorization => ({
 
 /** The client to look under: the one given, else the client of the patient's coverage valid on the date. */
 export async function payerOf(
-  services: AppServices,
+  services: { events: EventStore },
   tenantId: string,
   patientId: string,
   date: string,
@@ -55,16 +60,14 @@ export async function payerOf(
 
 /** The patient's authorizations from this client, each as its stream leaves it; the one ending soonest first. */
 export async function candidates(
-  services: AppServices,
+  services: PayerDeps,
   tenantId: string,
   patientId: string,
   clientId: string,
 ): Promise<AuthorizationState[]> {
-  const docs = await services.projections
-    .collection<AuthorizationDoc>(CLIENTES_PROJECTION, PAYER_AUTHORIZATIONS)
-    .find(tenantId, { patientId, clientId }, { sort: { validFrom: 1, id: 1 }, limit: 200 });
+  const ids = await services.facts.authorizations.idsOf(tenantId, { patientId, clientId }, 200);
   const states = await Promise.all(
-    docs.items.map(async (d) => (await loadAggregate(services.events, authorizationDecider, authorizationStream(tenantId, d.id))).state),
+    ids.map(async (id) => (await loadAggregate(services.events, authorizationDecider, authorizationStream(tenantId, id))).state),
   );
   return states.filter((s) => s.terms).sort((a, b) => a.terms!.validTo.localeCompare(b.terms!.validTo));
 }
@@ -88,7 +91,7 @@ export function bestRefusal(states: AuthorizationState[], date: string): NoAutho
  * that day), or null with the reason. Several valid: the one ending soonest.
  */
 export async function authorizationFor(
-  services: AppServices,
+  services: PayerDeps,
   tenantId: string,
   patientId: string,
   date: string,
@@ -107,7 +110,7 @@ export async function authorizationFor(
  * units consumed and units reserved by running sessions, other than this session's own.
  */
 export async function monthlyCapReached(
-  services: AppServices,
+  services: { events: EventStore },
   tenantId: string,
   clientId: string,
   date: string,
@@ -129,7 +132,7 @@ export async function monthlyCapReached(
  * client consumes nothing more. The caller read the session and knows its treatment ended.
  */
 export async function consumeAuthorization(
-  services: AppServices,
+  services: PayerDeps,
   ctx: CommandContext,
   input: { patientId: string; clientId?: string; date: string; sessionId: string },
 ): Promise<ConsumeOutcome> {

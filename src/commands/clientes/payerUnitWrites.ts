@@ -4,35 +4,28 @@
 // the reconciliation releases it; a manual consumption is judged with what spans the patient's authorizations.
 import { handleCommand, loadAggregate, type CommandContext, type CommandResult } from '../handleCommand.js';
 import { DomainError, notFound, rule } from '../decider.js';
-import type { AppServices } from '../../services.js';
 import { sessionDecider } from '../dialisis/session/sessionDecider.js';
 import { sessionStream } from '../dialisis/session/sessionWrites.js';
 import { authorizationDecider, holdsUnit, refusalOn, type AuthorizationState } from './authorizationDecider.js';
 import type { PaidSessionFact, PayerFacts } from './authorizationEvents.js';
 import { authorizationStream } from './authorizationWrites.js';
-import { bestRefusal, candidates, monthlyCapReached } from './payerLookupWrites.js';
+import { bestRefusal, candidates, monthlyCapReached, type PayerDeps } from './payerLookupWrites.js';
 import { paidByPayer } from './payerBilling.js';
 import { LIMITS } from '../../limits.js';
-import { CLIENTES_PROJECTION, PAYER_AUTHORIZATIONS } from '../../projections/clientes/clientesProjection.js';
-import type { AuthorizationDoc } from '../../projections/clientes/authorizationDoc.js';
 
 type Result = CommandResult<AuthorizationState>;
 
 /** Every authorization of the patient, of any client, each as its stream leaves it (the read model finds them). */
-async function patientAuthorizations(services: AppServices, tenantId: string, patientId: string): Promise<AuthorizationState[]> {
-  const docs = await services.projections
-    .collection<AuthorizationDoc>(CLIENTES_PROJECTION, PAYER_AUTHORIZATIONS)
-    .find(tenantId, { patientId }, { sort: { validFrom: 1, id: 1 }, limit: LIMITS.pagination.maxLimit });
+async function patientAuthorizations(services: PayerDeps, tenantId: string, patientId: string): Promise<AuthorizationState[]> {
+  const ids = await services.facts.authorizations.idsOf(tenantId, { patientId }, LIMITS.pagination.maxLimit);
   const stream = (id: string) => authorizationStream(tenantId, id);
-  const states = await Promise.all(
-    docs.items.map(async (d) => (await loadAggregate(services.events, authorizationDecider, stream(d.id))).state),
-  );
+  const states = await Promise.all(ids.map(async (id) => (await loadAggregate(services.events, authorizationDecider, stream(id))).state));
   return states.filter((s) => s.terms);
 }
 
 /** Who else holds the session (one session, one unit across all the patient's authorizations) and the month's cap. */
 async function payerFacts(
-  services: AppServices,
+  services: PayerDeps,
   tenantId: string,
   mine: AuthorizationState,
   at: { sessionId: string; date: string },
@@ -51,7 +44,7 @@ async function payerFacts(
  * authorization that holds it. Refused (409, the reason as code) when none can: exhausted, expired, the month's cap.
  */
 export async function reserveAuthorization(
-  services: AppServices,
+  services: PayerDeps,
   ctx: CommandContext,
   input: { patientId: string; clientId: string; date: string; sessionId: string },
 ): Promise<string> {
@@ -78,7 +71,7 @@ export async function reserveAuthorization(
 
 /** Gives back the unit a session holds (reserved or consumed); nothing when it holds none (a retry, a replay). */
 export async function releaseAuthorizationUnit(
-  services: AppServices,
+  services: PayerDeps,
   ctx: CommandContext,
   authorizationId: string,
   data: { sessionId: string; reason: string },
@@ -90,7 +83,7 @@ export async function releaseAuthorizationUnit(
 }
 
 /** The session as a manual consumption names it: whose, which day, and whether it is paid (its treatment ended). */
-async function paidSessionFact(services: AppServices, tenantId: string, sessionId: string): Promise<PaidSessionFact> {
+async function paidSessionFact(services: PayerDeps, tenantId: string, sessionId: string): Promise<PaidSessionFact> {
   const { state } = await loadAggregate(services.events, sessionDecider, sessionStream(tenantId, sessionId));
   if (!state.exists || !state.scheduled) return { exists: false };
   const { patientId, date } = state.scheduled;
@@ -99,7 +92,7 @@ async function paidSessionFact(services: AppServices, tenantId: string, sessionI
 
 /** A manual consumption through the client's route: the session read in this company, the patient's other units. */
 export async function consumeForSession(
-  services: AppServices,
+  services: PayerDeps,
   ctx: CommandContext,
   clientId: string,
   authorizationId: string,
@@ -116,7 +109,7 @@ export async function consumeForSession(
 
 /** Gives back every unit a session reserved and will never consume (interrupted before any treatment); their ids. */
 export async function releaseReservedUnits(
-  services: AppServices,
+  services: PayerDeps,
   ctx: CommandContext,
   input: { patientId: string; sessionId: string; reason: string },
 ): Promise<string[]> {

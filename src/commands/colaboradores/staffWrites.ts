@@ -1,7 +1,9 @@
 // Commands on staff records as the routes run them: the staff stream, the job position it names (loaded here, its
-// facts handed to the decider), and the guards that keep a document and a linked user unique within the company.
+// facts handed to the decider), and the guards that keep a document and a linked user unique within the company; a
+// linked user must be a member of the company (an injected loader, src/facts/empresas/: the memberships model).
 import { handleCommand, loadAggregate, PreconditionFailedError, type CommandContext, type CommandResult } from '../handleCommand.js';
-import { notFound } from '../decider.js';
+import { DomainError, notFound } from '../decider.js';
+import type { FactLoaders } from '../factLoaders.js';
 import { newId, uuidV5 } from '../eventIds.js';
 import { uniqueClaimDecider } from '../uniqueClaim.js';
 import { releaseClaim, withClaims, type UniqueGuard } from '../uniqueClaimWrites.js';
@@ -54,11 +56,26 @@ export async function positionFacts(events: EventStore, tenantId: string, positi
 
 const commandAt = (ctx: CommandContext) => ({ at: ctx.at ?? new Date().toISOString(), actor: ctx.actor, tenantId: ctx.tenantId });
 
+/** A hire and a user link need the event store and the company's members (wired in server.ts), not the whole AppServices. */
+export interface StaffDeps {
+  events: EventStore;
+  facts: Pick<FactLoaders, 'isMember'>;
+}
+
+/** A staff record links only to a member of its own company: anyone else answers 422 naming userId. */
+async function mustBeMember(deps: StaffDeps, tenantId: string, userId: string): Promise<void> {
+  if (await deps.facts.isMember(userId, tenantId)) return;
+  const detail = 'userId must be a user account that belongs to this company';
+  throw new DomainError('validation-failed', detail, 422, { errors: [{ field: 'userId', message: detail }] });
+}
+
 export async function hireStaff(
-  events: EventStore,
+  deps: StaffDeps,
   ctx: CommandContext,
   data: Omit<HireStaffData, 'position'>,
 ): Promise<{ staffId: string; result: CommandResult<StaffState> }> {
+  const { events } = deps;
+  if (data.userId) await mustBeMember(deps, ctx.tenantId, data.userId);
   const staffId = newStaffId(ctx.idempotencyKey);
   const position = await positionFacts(events, ctx.tenantId, data.positionId);
   const command = { type: 'HireStaff' as const, aggregateId: staffId, data: { ...data, position } };
@@ -71,8 +88,15 @@ export async function hireStaff(
   return { staffId, result };
 }
 
-async function loadStaff(events: EventStore, ctx: CommandContext, staffId: string, ifMatch: number | null) {
+async function loadStaff(
+  events: EventStore,
+  ctx: CommandContext,
+  staffId: string,
+  ifMatch: number | null,
+  before?: (revision: number) => Promise<void>,
+) {
   const loaded = await loadAggregate(events, staffDecider, streamName(ctx.tenantId, staffDecider.category, staffId));
+  await before?.(loaded.revision);
   if (!loaded.state.exists || !loaded.state.personal) throw notFound('staff member');
   if (ifMatch !== null && ifMatch !== loaded.revision) throw new PreconditionFailedError(ifMatch, loaded.revision);
   return loaded.state as StaffState & { personal: NonNullable<StaffState['personal']> };
@@ -100,13 +124,18 @@ export async function correctStaff(
 
 /** Links the record to a user account: the user is claimed first; a previous link is released after. */
 export async function linkStaffToUser(
-  events: EventStore,
+  deps: StaffDeps,
   ctx: CommandContext,
   staffId: string,
   userId: string,
   ifMatch: number | null,
 ): Promise<CommandResult<StaffState>> {
-  const state = await loadStaff(events, ctx, staffId, ifMatch);
+  const { events } = deps;
+  const state = await loadStaff(events, ctx, staffId, ifMatch, async (revision) => {
+    // Another company's record answers 404 before anything in the body is judged.
+    if (revision === -1) throw new DomainError('not-found', 'Staff member not found', 404);
+    await mustBeMember(deps, ctx.tenantId, userId);
+  });
   const command = { type: 'LinkStaffToUser' as const, aggregateId: staffId, data: { userId } };
   if (state.userId === userId) return handleCommand(events, staffDecider, command, ctx, { ifMatch });
   // The decider refuses a terminated record before anything is claimed.

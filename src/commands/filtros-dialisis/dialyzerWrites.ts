@@ -9,10 +9,10 @@ import { patientDecider } from '../pacientes/patientDecider.js';
 import { byHandContext, mustBeSessionOf, useByHandOf } from '../dialisis/session/sessionReferenceWrites.js';
 import { LIMITS } from '../../limits.js';
 import type { AppServices } from '../../services.js';
-import { companyPolicy, type PolicyFacts } from '../../queries/empresas/companyPolicy.js';
+import type { FactLoaders, PolicyFacts } from '../factLoaders.js';
 import type { PatientState } from '../pacientes/patientState.js';
 import { confirmerFacts, spendConfirmationCodes, type IdentityConfirmation } from './identityConfirmationWrites.js';
-import { streamName } from '../../stores/eventStore.js';
+import { streamName, type EventStore } from '../../stores/eventStore.js';
 import { dialyzerDecider } from './dialyzerDecider.js';
 import type { DialyzerState } from './dialyzerState.js';
 import {
@@ -39,6 +39,12 @@ export const DIALYZER_SERIAL_GUARD: UniqueGuard = {
 
 type Result = CommandResult<DialyzerState>;
 
+/** A dialyzer's writes need the event store and the policy's loader (wired in server.ts), not the whole AppServices. */
+export interface DialyzerDeps {
+  events: EventStore;
+  facts: Pick<FactLoaders, 'policy'>;
+}
+
 /** A retried reception (same Idempotency-Key) targets the same dialyzer id; otherwise a fresh one. */
 const newDialyzerId = (idempotencyKey: string | null | undefined): string =>
   idempotencyKey ? uuidV5(`dialyzer\u0000${idempotencyKey}`) : newId();
@@ -46,7 +52,7 @@ const newDialyzerId = (idempotencyKey: string | null | undefined): string =>
 const atOf = (ctx: CommandContext): string => ctx.at ?? new Date().toISOString();
 
 export async function receiveDialyzer(
-  services: AppServices,
+  services: DialyzerDeps,
   ctx: CommandContext,
   data: DialyzerFields,
 ): Promise<{ dialyzerId: string; result: Result }> {
@@ -62,7 +68,7 @@ export async function receiveDialyzer(
 }
 
 /** The patient as this company knows it: one of another company is simply absent. */
-async function patientFacts(services: AppServices, tenantId: string, patientId: string | null): Promise<PatientFacts> {
+async function patientFacts(services: DialyzerDeps, tenantId: string, patientId: string | null): Promise<PatientFacts> {
   if (patientId === null) return { exists: false, active: false, hbsagPositive: false };
   const { state } = await loadAggregate(services.events, patientDecider, streamName(tenantId, patientDecider.category, patientId));
   return patientFactsOf(state);
@@ -76,25 +82,38 @@ const patientFactsOf = (state: PatientState): PatientFacts => ({
 
 const reusePolicyOf = ({ revision, settings }: PolicyFacts): ReusePolicy => ({ ...settings.dialyzerReuse, revision });
 
-async function reusePolicy(services: AppServices, tenantId: string): Promise<ReusePolicy> {
-  return reusePolicyOf(await companyPolicy(services, tenantId));
+async function reusePolicy(services: DialyzerDeps, tenantId: string): Promise<ReusePolicy> {
+  return reusePolicyOf(await services.facts.policy(tenantId));
 }
 
-async function dialyzerState(services: AppServices, tenantId: string, dialyzerId: string): Promise<DialyzerState> {
+/** What a use, a reprocessing or a session's reservation judges beside the dialyzer itself, gathered once. */
+interface DialyzerUseFacts {
+  /** Folded from the patient's stream (strong). */
+  patient: PatientFacts;
+  /** Folded once from the company's policy stream (strong), through the injected loader. */
+  policy: ReusePolicy;
+}
+
+async function loadUseFacts(services: DialyzerDeps, tenantId: string, patientId: string | null): Promise<DialyzerUseFacts> {
+  const [patient, policy] = await Promise.all([patientFacts(services, tenantId, patientId), reusePolicy(services, tenantId)]);
+  return { patient, policy };
+}
+
+async function dialyzerState(services: DialyzerDeps, tenantId: string, dialyzerId: string): Promise<DialyzerState> {
   const { state } = await loadAggregate(services.events, dialyzerDecider, streamName(tenantId, dialyzerDecider.category, dialyzerId));
   if (!state.exists) throw notFound('dialyzer');
   return state;
 }
 
 const send = (
-  services: AppServices,
+  services: DialyzerDeps,
   ctx: CommandContext,
   command: Omit<DialyzerCommand, 'at' | 'actor' | 'tenantId'>,
   ifMatch: number | null,
 ) => handleCommand(services.events, dialyzerDecider, command as DialyzerCommand, ctx, { ifMatch });
 
 export async function assignDialyzer(
-  services: AppServices,
+  services: DialyzerDeps,
   ctx: CommandContext,
   dialyzerId: string,
   data: { patientId: string; baselineTcvMl: number },
@@ -106,14 +125,14 @@ export async function assignDialyzer(
 }
 
 export async function reprocessDialyzer(
-  services: AppServices,
+  services: DialyzerDeps,
   ctx: CommandContext,
   dialyzerId: string,
   data: ReprocessingData,
   ifMatch: number | null,
 ): Promise<Result> {
   const state = await dialyzerState(services, ctx.tenantId, dialyzerId);
-  const [patient, policy] = await Promise.all([patientFacts(services, ctx.tenantId, state.patientId), reusePolicy(services, ctx.tenantId)]);
+  const { patient, policy } = await loadUseFacts(services, ctx.tenantId, state.patientId);
   return send(services, ctx, { type: 'ReprocessDialyzer', aggregateId: dialyzerId, data: { ...data, patient, policy } }, ifMatch);
 }
 
@@ -141,7 +160,7 @@ export async function recordPreUseChecks(
 }
 
 export async function recordDialyzerUse(
-  services: AppServices,
+  services: DialyzerDeps,
   ctx: CommandContext,
   dialyzerId: string,
   data: { sessionId: string; patientId: string },
@@ -149,13 +168,13 @@ export async function recordDialyzerUse(
 ): Promise<Result> {
   await dialyzerState(services, ctx.tenantId, dialyzerId);
   await mustBeSessionOf(services.events, ctx.tenantId, data); // a session of this company and this patient
-  const [patient, policy] = await Promise.all([patientFacts(services, ctx.tenantId, data.patientId), reusePolicy(services, ctx.tenantId)]);
+  const { patient, policy } = await loadUseFacts(services, ctx.tenantId, data.patientId);
   return send(services, ctx, { type: 'RecordDialyzerUse', aggregateId: dialyzerId, data: { ...data, patient, policy } }, ifMatch);
 }
 
 /** A use recorded by hand (back-entry): only for an ended session of this patient that used this dialyzer (useByHand.ts). */
 export async function recordDialyzerUseByHand(
-  services: AppServices,
+  services: DialyzerDeps,
   ctx: CommandContext,
   dialyzerId: string,
   data: { sessionId: string; patientId: string },
@@ -169,7 +188,7 @@ export async function recordDialyzerUseByHand(
 
 /** Claims the dialyzer for a session at its start: every pre-use rule judged now; the holder's retry decides nothing. */
 export async function reserveDialyzerForSession(
-  services: AppServices,
+  services: DialyzerDeps,
   ctx: CommandContext,
   dialyzerId: string,
   data: { sessionId: string; patientId: string },
@@ -177,15 +196,15 @@ export async function reserveDialyzerForSession(
 ): Promise<Result> {
   await dialyzerState(services, ctx.tenantId, dialyzerId);
   // The session start hands in the facts it loaded once (startFacts.ts); other callers load them here.
-  const [patient, policy] = given
-    ? [patientFactsOf(given.patient), reusePolicyOf(given.policy)]
-    : await Promise.all([patientFacts(services, ctx.tenantId, data.patientId), reusePolicy(services, ctx.tenantId)]);
+  const { patient, policy } = given
+    ? { patient: patientFactsOf(given.patient), policy: reusePolicyOf(given.policy) }
+    : await loadUseFacts(services, ctx.tenantId, data.patientId);
   return send(services, ctx, { type: 'ReserveDialyzerForSession', aggregateId: dialyzerId, data: { ...data, patient, policy } }, null);
 }
 
 /** Gives back the claim of a session that never started (no use counted); a no-op for any other session. */
 export function releaseDialyzerReservation(
-  services: AppServices,
+  services: DialyzerDeps,
   ctx: CommandContext,
   dialyzerId: string,
   data: { sessionId: string; reason: string },
@@ -194,7 +213,7 @@ export function releaseDialyzerReservation(
 }
 
 export function discardDialyzer(
-  services: AppServices,
+  services: DialyzerDeps,
   ctx: CommandContext,
   dialyzerId: string,
   data: { reason: DiscardReason; note?: string },

@@ -1,14 +1,14 @@
 // The two-person identity check before a dialyzer's use (issue 21 item 14): each person confirms with their own
 // authenticator code. A person counts only as an activated, active account, an active member of this company, with
 // a staff record that may sign clinical records now; their codes are checked (and spent) only after the decider agreed.
+// The membership and the staff record come from read models through injected loaders (src/facts/filtros-dialisis/).
 import type { AppServices } from '../../services.js';
 import { DomainError } from '../decider.js';
 import { loadAggregate, type CommandContext } from '../handleCommand.js';
-import { PLATFORM_TENANT, streamName } from '../../stores/eventStore.js';
+import { PLATFORM_TENANT, streamName, type EventStore } from '../../stores/eventStore.js';
 import { userDecider, type UserState } from '../platform/user/decider.js';
 import { checkStepUpCode } from '../platform/stepUpWrites.js';
-import { membershipIn } from '../../queries/platform/memberships.js';
-import { maySignClinicalRecords } from '../../queries/colaboradores/maySign.js';
+import type { FactLoaders } from '../factLoaders.js';
 import type { ConfirmerFacts } from './dialyzerEvents.js';
 
 export interface IdentityConfirmation {
@@ -16,23 +16,28 @@ export interface IdentityConfirmation {
   code: string;
 }
 
-const userOf = async (services: AppServices, userId: string): Promise<UserState> =>
-  (await loadAggregate(services.events, userDecider, streamName(PLATFORM_TENANT, userDecider.category, userId))).state;
+const userOf = async (events: EventStore, userId: string): Promise<UserState> =>
+  (await loadAggregate(events, userDecider, streamName(PLATFORM_TENANT, userDecider.category, userId))).state;
 
 /** An invited account never activated has no password and no second factor: it confirms nothing. */
 const activated = (user: UserState): boolean =>
   user.exists && user.active && user.passwordHash !== '' && user.activation === null && user.totp.status === 'confirmed';
 
 /** What the decider needs of each person: may they confirm a patient's identity in this company now. */
-export async function confirmerFacts(services: AppServices, ctx: CommandContext, userIds: string[], at: string): Promise<ConfirmerFacts> {
+export async function confirmerFacts(
+  deps: { events: EventStore; facts: Pick<FactLoaders, 'isMember' | 'confirmers'> },
+  ctx: CommandContext,
+  userIds: string[],
+  at: string,
+): Promise<ConfirmerFacts> {
   const facts: ConfirmerFacts = {};
   for (const userId of new Set(userIds)) {
-    const [user, member, verdict] = await Promise.all([
-      userOf(services, userId),
-      membershipIn(services, userId, ctx.tenantId),
-      maySignClinicalRecords({ services, auth: { tenantId: ctx.tenantId } }, userId, at),
+    const [user, member, maySign] = await Promise.all([
+      userOf(deps.events, userId),
+      deps.facts.isMember(userId, ctx.tenantId),
+      deps.facts.confirmers.maySignClinicalRecords(ctx.tenantId, userId, at),
     ]);
-    facts[userId] = activated(user) && member !== null && verdict.allowed;
+    facts[userId] = activated(user) && member && maySign;
   }
   return facts;
 }
@@ -45,7 +50,7 @@ export async function spendConfirmationCodes(
 ): Promise<void> {
   for (const [i, { userId, code }] of confirmations.entries()) {
     try {
-      await checkStepUpCode(services, await userOf(services, userId), code, { ...ctx, actor: ctx.actor });
+      await checkStepUpCode(services, await userOf(services.events, userId), code, { ...ctx, actor: ctx.actor });
     } catch (err) {
       if (!(err instanceof DomainError) || err.status !== 422) throw err;
       const field = `identityConfirmations/${i}/code`;

@@ -9,8 +9,7 @@ import { uniqueClaimDecider } from '../uniqueClaim.js';
 import { withClaims, type UniqueGuard } from '../uniqueClaimWrites.js';
 import { patientDecider } from '../pacientes/patientDecider.js';
 import { LIMITS } from '../../limits.js';
-import { companyPolicy, type PolicyFacts } from '../../queries/empresas/companyPolicy.js';
-import type { AppServices } from '../../services.js';
+import type { FactLoaders, PolicyFacts } from '../factLoaders.js';
 import { streamName, type EventStore } from '../../stores/eventStore.js';
 import { bloodlineDecider, usable, type BloodlineState } from './bloodlineDecider.js';
 import {
@@ -52,11 +51,17 @@ export function serialGuard(lineType: LineType): UniqueGuard {
   return guard;
 }
 
+/** A line's writes need the event store and the company policy's loader (wired in server.ts), not the whole AppServices. */
+export interface LineDeps {
+  events: EventStore;
+  facts: Pick<FactLoaders, 'policy'>;
+}
+
 const stream = (tenantId: string, lineType: LineType, id: string): string => streamName(tenantId, bloodlineDecider(lineType).category, id);
 
 /** The bloodline policy; a disinfectant's minimum dwell comes from the dialyzer reuse germicide table (domain.md 3.3). */
-async function linePolicy(services: AppServices, tenantId: string, disinfectant?: string): Promise<LinePolicyFacts> {
-  return linePolicyOf(await companyPolicy(services, tenantId), disinfectant);
+async function linePolicy(deps: LineDeps, tenantId: string, disinfectant?: string): Promise<LinePolicyFacts> {
+  return linePolicyOf(await deps.facts.policy(tenantId), disinfectant);
 }
 
 function linePolicyOf({ revision, settings }: PolicyFacts, disinfectant?: string): LinePolicyFacts {
@@ -71,7 +76,7 @@ function linePolicyOf({ revision, settings }: PolicyFacts, disinfectant?: string
 }
 
 function run(
-  services: AppServices,
+  services: LineDeps,
   ctx: CommandContext,
   lineType: LineType,
   id: string,
@@ -82,7 +87,7 @@ function run(
 }
 
 export async function receiveBloodline(
-  services: AppServices,
+  services: LineDeps,
   ctx: CommandContext,
   lineType: LineType,
   data: LineFields,
@@ -100,7 +105,7 @@ export async function receiveBloodline(
 }
 
 export async function assignBloodline(
-  services: AppServices,
+  services: LineDeps,
   ctx: CommandContext,
   lineType: LineType,
   id: string,
@@ -115,7 +120,7 @@ export async function assignBloodline(
 }
 
 export async function recordBloodlineUse(
-  services: AppServices,
+  services: LineDeps,
   ctx: CommandContext,
   lineType: LineType,
   id: string,
@@ -132,7 +137,7 @@ export async function recordBloodlineUse(
 
 /** A use recorded by hand (back-entry): only for an ended session of this patient that used this line (useByHand.ts). */
 export async function recordBloodlineUseByHand(
-  services: AppServices,
+  services: LineDeps,
   ctx: CommandContext,
   lineType: LineType,
   id: string,
@@ -151,7 +156,7 @@ export async function recordBloodlineUseByHand(
 
 /** Claims the line for a session at its start (every rule of a use judged now); the holder's retry decides nothing. */
 export async function reserveBloodlineForSession(
-  services: AppServices,
+  services: LineDeps,
   ctx: CommandContext,
   lineType: LineType,
   id: string,
@@ -165,7 +170,7 @@ export async function reserveBloodlineForSession(
 
 /** Gives back the claim of a session that never started (no use counted); a no-op for any other session. */
 export function releaseBloodlineReservation(
-  services: AppServices,
+  services: LineDeps,
   ctx: CommandContext,
   lineType: LineType,
   id: string,
@@ -175,7 +180,7 @@ export function releaseBloodlineReservation(
 }
 
 export async function reprocessBloodline(
-  services: AppServices,
+  services: LineDeps,
   ctx: CommandContext,
   lineType: LineType,
   id: string,
@@ -194,7 +199,7 @@ export async function reprocessBloodline(
 }
 
 export function recordResidualTest(
-  services: AppServices,
+  services: LineDeps,
   ctx: CommandContext,
   lineType: LineType,
   id: string,
@@ -205,7 +210,7 @@ export function recordResidualTest(
 }
 
 export function discardBloodline(
-  services: AppServices,
+  services: LineDeps,
   ctx: CommandContext,
   lineType: LineType,
   id: string,
@@ -221,7 +226,7 @@ export function discardBloodline(
  * and a retry is idempotent on both sides (a line already paired with this partner decides nothing).
  */
 export async function pairBloodlines(
-  services: AppServices,
+  services: LineDeps,
   ctx: CommandContext,
   arterialId: string,
   venousId: string,

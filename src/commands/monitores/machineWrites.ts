@@ -1,15 +1,14 @@
 // Commands on machines as the routes run them: the machine stream, the code and serial guards, and the facts the
 // decider needs from elsewhere (the company policy, the patient of a session).
 import { handleCommand, loadAggregate, PreconditionFailedError, type CommandContext, type CommandResult } from '../handleCommand.js';
-import { notFound } from '../decider.js';
+import { DomainError, notFound } from '../decider.js';
 import { newId, uuidV5 } from '../eventIds.js';
 import { releaseClaim, withClaims } from '../uniqueClaimWrites.js';
 import { patientDecider } from '../pacientes/patientDecider.js';
 import { byHandContext, sessionFact, useByHandOf } from '../dialisis/session/sessionReferenceWrites.js';
 import { NO_SUCH_SESSION } from '../dialisis/session/sessionReference.js';
 import { invalidFields } from '../fieldChecks.js';
-import type { AppServices } from '../../services.js';
-import { companyPolicy, type PolicyFacts } from '../../queries/empresas/companyPolicy.js';
+import type { FactLoaders, PolicyFacts } from '../factLoaders.js';
 import { streamName, type EventStore } from '../../stores/eventStore.js';
 import { machineDecider } from './machineDecider.js';
 import {
@@ -26,6 +25,19 @@ import { claimsOf, MACHINE_GUARDS, UNIQUE_MACHINE_FIELDS } from './machineClaimW
 import { maintenancePolicyOf } from './startRules.js';
 
 type Result = CommandResult<MachineState>;
+
+/** A machine's writes need the event store and the company facts they judge (wired in server.ts), not the whole AppServices. */
+export interface MachineDeps {
+  events: EventStore;
+  facts: Pick<FactLoaders, 'policy' | 'isStation'>;
+}
+
+/** The station must be one of this company's (422 naming stationId otherwise). */
+async function mustBeStation(deps: Pick<MachineDeps, 'facts'>, tenantId: string, locationId: string, stationId: string): Promise<void> {
+  if (await deps.facts.isStation(tenantId, locationId, stationId)) return;
+  const message = 'no such station at that location of this company';
+  throw new DomainError('validation-failed', `stationId: ${message}`, 422, { errors: [{ field: 'stationId', message }] });
+}
 const machineStream = (tenantId: string, id: string): string => streamName(tenantId, machineDecider.category, id);
 
 /** A retried registration (same Idempotency-Key) targets the same machine id; otherwise a fresh one. */
@@ -33,10 +45,12 @@ const newMachineId = (idempotencyKey: string | null | undefined): string =>
   idempotencyKey ? uuidV5(`machine\u0000${idempotencyKey}`) : newId();
 
 export async function registerMachine(
-  events: EventStore,
+  deps: Pick<MachineDeps, 'events' | 'facts'>,
   ctx: CommandContext,
   data: MachineFields,
 ): Promise<{ machineId: string; result: Result }> {
+  const { events } = deps;
+  await mustBeStation(deps, ctx.tenantId, data.locationId, data.stationId);
   const machineId = newMachineId(ctx.idempotencyKey);
   const command = { type: 'RegisterMachine' as const, aggregateId: machineId, data };
   // Check the data first (pure), so a refused registration never holds a code or a serial.
@@ -52,15 +66,20 @@ export async function registerMachine(
 
 /** A correction; a new code or serial is claimed first and the old one released after. */
 export async function correctMachine(
-  events: EventStore,
+  deps: MachineDeps,
   ctx: CommandContext,
   machineId: string,
   patch: MachinePatch,
   ifMatch: number,
 ): Promise<Result> {
+  const { events } = deps;
   const command = { type: 'CorrectMachine' as const, aggregateId: machineId, data: patch };
   const { state, revision } = await loadAggregate(events, machineDecider, machineStream(ctx.tenantId, machineId));
-  if (!state.fields) throw notFound('machine');
+  const movesStation = patch.locationId !== undefined || patch.stationId !== undefined;
+  if (!state.fields) throw movesStation ? new DomainError('not-found', 'Machine not found', 404) : notFound('machine');
+  // A move names a station of this company (422 before the revision is compared).
+  if (movesStation)
+    await mustBeStation(deps, ctx.tenantId, patch.locationId ?? state.fields.locationId, patch.stationId ?? state.fields.stationId);
   if (ifMatch !== revision) throw new PreconditionFailedError(ifMatch, revision);
   const current = state.fields;
   const moved = UNIQUE_MACHINE_FIELDS.filter((f) => patch[f] !== undefined && machineValueKey(patch[f]) !== machineValueKey(current[f]));
@@ -84,8 +103,21 @@ const patientFactsOf = (state: PatientState): PatientFacts => ({
   isolation: [...state.isolation],
 });
 
+/** What a use's start judges beside the machine itself, gathered once. */
+interface MachineUseFacts {
+  /** Folded from the patient's stream (strong). */
+  patient: PatientFacts;
+  /** Folded once from the company's policy stream (strong), through the injected loader. */
+  policy: PolicyFacts;
+}
+
+async function loadUseFacts(services: MachineDeps, tenantId: string, patientId: string): Promise<MachineUseFacts> {
+  const [patient, policy] = await Promise.all([patientFacts(services.events, tenantId, patientId), services.facts.policy(tenantId)]);
+  return { patient, policy };
+}
+
 export async function startMachineUse(
-  services: AppServices,
+  services: MachineDeps,
   ctx: CommandContext,
   machineId: string,
   data: { sessionId: string; patientId: string },
@@ -94,9 +126,9 @@ export async function startMachineUse(
   const { state } = await loadAggregate(services.events, machineDecider, machineStream(ctx.tenantId, machineId));
   if (!state.fields) throw notFound('machine');
   // The session start hands in the facts it loaded once (startFacts.ts); other callers load them here.
-  const [patient, policy] = given
-    ? [patientFactsOf(given.patient), given.policy]
-    : await Promise.all([patientFacts(services.events, ctx.tenantId, data.patientId), companyPolicy(services, ctx.tenantId)]);
+  const { patient, policy } = given
+    ? { patient: patientFactsOf(given.patient), policy: given.policy }
+    : await loadUseFacts(services, ctx.tenantId, data.patientId);
   const maintenance = maintenancePolicyOf(policy, state.fields.model);
   return handleCommand(
     services.events,
@@ -112,7 +144,7 @@ export async function startMachineUse(
  * by hand frees a machine a running session holds. `holderOnly` (fin-uso) refuses it unless the session holds the machine.
  */
 export async function recordMachineUseByHand(
-  services: AppServices,
+  services: MachineDeps,
   ctx: CommandContext,
   machineId: string,
   data: { sessionId: string; patientId?: string },
@@ -136,7 +168,7 @@ export async function recordMachineUseByHand(
 
 /** A disinfection after a named session: that session must be one of this company (422 naming afterSessionId). */
 export async function recordDisinfection(
-  services: AppServices,
+  services: MachineDeps,
   ctx: CommandContext,
   machineId: string,
   data: { method: string; chemical?: string; lot?: string; afterSessionId?: string },
@@ -151,12 +183,12 @@ export async function recordDisinfection(
 }
 
 export async function endMachineUse(
-  services: AppServices,
+  services: MachineDeps,
   ctx: CommandContext,
   machineId: string,
   data: { sessionId: string; operatingHours: number; byHand?: boolean },
 ): Promise<Result> {
-  const policy = await companyPolicy(services, ctx.tenantId);
+  const policy = await services.facts.policy(ctx.tenantId);
   const decided = { revision: policy.revision, disinfectionRequired: policy.settings.disinfection.requiredBetweenPatients };
   return handleCommand(
     services.events,
@@ -168,7 +200,7 @@ export async function endMachineUse(
 
 /** Gives back the machine a session claimed and never started (compensation, reconciliation); a no-op for any other session. */
 export function cancelMachineUse(
-  services: AppServices,
+  services: MachineDeps,
   ctx: CommandContext,
   machineId: string,
   data: { sessionId: string; reason: string },

@@ -4,11 +4,10 @@
 import type { CommandContext } from '../handleCommand.js';
 import { DomainError } from '../decider.js';
 import { FieldChecks } from '../fieldChecks.js';
-import type { AppServices } from '../../services.js';
 import { SERIALIZED_CATEGORIES, type ProductFields } from './productEvents.js';
 import type { EquipmentInput, IssueReference } from './stockEvents.js';
-import { completeSerializedIssue } from './serializeWrites.js';
-import { movementIdFor, mustBeReference, productFacts } from './stockFactWrites.js';
+import { completeSerializedIssue, type SerializeDeps } from './serializeWrites.js';
+import { movementIdFor, mustBeReference, productFacts, type StockDeps } from './stockFactWrites.js';
 import { issueFromStock, portionsOf, type MovementOutcome } from './stockWrites.js';
 
 export interface IssueInput {
@@ -48,7 +47,12 @@ const referenceOf = (input: IssueInput): IssueReference =>
       ? { kind: 'patient', patientId: input.patientId }
       : { kind: 'consumption' };
 
-export async function issueStock(services: AppServices, ctx: CommandContext, productId: string, input: IssueInput): Promise<IssueOutcome> {
+export async function issueStock(
+  services: SerializeDeps,
+  ctx: CommandContext,
+  productId: string,
+  input: IssueInput,
+): Promise<IssueOutcome> {
   const { fields } = await productFacts(services, ctx, productId);
   new FieldChecks()
     .check(
@@ -94,7 +98,7 @@ export type ConsumedItem =
  * unknown product) is reported per item, never thrown: the caller records it as an alert.
  */
 export async function consumeForSession(
-  services: AppServices,
+  services: StockDeps,
   ctx: CommandContext,
   input: SessionConsumption,
 ): Promise<{ items: ConsumedItem[] }> {

@@ -4,8 +4,7 @@
 import { handleCommand, loadAggregate, type CommandContext, type CommandResult } from '../handleCommand.js';
 import { notFound } from '../decider.js';
 import { patientDecider } from '../pacientes/patientDecider.js';
-import type { AppServices } from '../../services.js';
-import { streamName } from '../../stores/eventStore.js';
+import { streamName, type EventStore } from '../../stores/eventStore.js';
 import { productDecider, warehouseDecider } from './productDecider.js';
 import { initialSupplyKitState, supplyKitDecider, type SupplyKitState } from './kitDecider.js';
 import { COMPANY_DEFAULT_KIT, type KitFacts, type KitFields, type SupplyKitEvent } from './kitEvents.js';
@@ -13,12 +12,15 @@ import { COMPANY_DEFAULT_KIT, type KitFacts, type KitFields, type SupplyKitEvent
 const kitStream = (tenantId: string, kitId: string): string => streamName(tenantId, supplyKitDecider.category, kitId);
 
 /** True when the product is one of this company's (active or not). */
-export async function isCompanyProduct(services: AppServices, tenantId: string, productId: string): Promise<boolean> {
+/** A kit's writes read and append streams only: the event store, not the whole AppServices. */
+type KitDeps = { events: EventStore };
+
+export async function isCompanyProduct(services: KitDeps, tenantId: string, productId: string): Promise<boolean> {
   const { state } = await loadAggregate(services.events, productDecider, streamName(tenantId, productDecider.category, productId));
   return state.fields !== null;
 }
 
-async function kitFacts(services: AppServices, tenantId: string, fields: KitFields): Promise<KitFacts> {
+async function kitFacts(services: KitDeps, tenantId: string, fields: KitFields): Promise<KitFacts> {
   const warehouse = await loadAggregate(
     services.events,
     warehouseDecider,
@@ -33,14 +35,14 @@ async function kitFacts(services: AppServices, tenantId: string, fields: KitFiel
 }
 
 /** A patient's kit belongs to a patient of this company (404 otherwise, as another company's patient is absent). */
-export async function mustBeKitOwner(services: AppServices, tenantId: string, kitId: string): Promise<void> {
+export async function mustBeKitOwner(services: KitDeps, tenantId: string, kitId: string): Promise<void> {
   if (kitId === COMPANY_DEFAULT_KIT) return;
   const { state } = await loadAggregate(services.events, patientDecider, streamName(tenantId, patientDecider.category, kitId));
   if (!state.exists) throw notFound('patient');
 }
 
 export async function supplyKitOf(
-  services: AppServices,
+  services: KitDeps,
   tenantId: string,
   kitId: string,
 ): Promise<{ state: SupplyKitState; revision: number }> {
@@ -53,7 +55,7 @@ export async function supplyKitOf(
  * so a concurrent change is a conflict, never lost.
  */
 export async function setSupplyKit(
-  services: AppServices,
+  services: KitDeps,
   ctx: CommandContext,
   kitId: string,
   fields: KitFields,
@@ -68,7 +70,7 @@ export async function setSupplyKit(
 }
 
 export async function removeSupplyKit(
-  services: AppServices,
+  services: KitDeps,
   ctx: CommandContext,
   kitId: string,
   ifMatch: number | null,
@@ -77,7 +79,7 @@ export async function removeSupplyKit(
   return handleCommand(services.events, supplyKitDecider, { type: 'RemoveSupplyKit', aggregateId: kitId, data: {} }, ctx, { ifMatch });
 }
 
-async function kitBefore(services: AppServices, tenantId: string, kitId: string, position: bigint): Promise<KitFields | null> {
+async function kitBefore(services: KitDeps, tenantId: string, kitId: string, position: bigint): Promise<KitFields | null> {
   let state = initialSupplyKitState;
   for (const e of await services.events.readStream(kitStream(tenantId, kitId))) {
     if (e.position >= position) break;
@@ -88,7 +90,7 @@ async function kitBefore(services: AppServices, tenantId: string, kitId: string,
 
 /** The kit in force for a patient just before `position` of the log: their own, else the company default, else none. */
 export async function supplyKitInForce(
-  services: AppServices,
+  services: KitDeps,
   tenantId: string,
   patientId: string,
   position: bigint,

@@ -2,9 +2,8 @@
 // stated expiry with it), and recorded by the first movement that brings the lot in (a reservation on the lot's stream,
 // so two warehouses receiving a new lot at once cannot record two expiries: the second is refused).
 import { handleCommand, loadAggregate, type CommandContext } from '../handleCommand.js';
-import type { AppServices } from '../../services.js';
-import { balances } from '../../queries/productos/products.js';
-import { streamName } from '../../stores/eventStore.js';
+import { streamName, type EventStore } from '../../stores/eventStore.js';
+import type { StockDeps } from './stockFactWrites.js';
 import { lotDecider, lotRegistryId } from './lotDecider.js';
 import type { LotPortion, StockFacts } from './stockEvents.js';
 
@@ -13,7 +12,7 @@ import type { LotPortion, StockFacts } from './stockEvents.js';
  * record yet: its expiry is then the earliest any warehouse holds (the read model points at it; the record follows).
  */
 export async function withLotExpiry(
-  services: AppServices,
+  deps: Pick<StockDeps, 'events' | 'facts'>,
   tenantId: string,
   productId: string,
   facts: StockFacts,
@@ -22,17 +21,15 @@ export async function withLotExpiry(
   const named = lot?.trim();
   if (!facts.product.lotTracked || !named) return facts;
   const stream = streamName(tenantId, lotDecider.category, lotRegistryId(productId, named));
-  const { state } = await loadAggregate(services.events, lotDecider, stream);
+  const { state } = await loadAggregate(deps.events, lotDecider, stream);
   if (state.expiry !== undefined) return { ...facts, lotExpiry: state.expiry };
-  const scope = { services, auth: { tenantId } };
-  const held = await balances(scope).find(tenantId, { productId, lot: named, expiry: { $ne: null } }, { sort: { expiry: 1 }, limit: 1 });
-  const earliest = held.items[0]?.expiry;
+  const earliest = await deps.facts.stock.earliestHeldExpiry(tenantId, productId, named);
   return earliest ? { ...facts, lotExpiry: earliest } : facts;
 }
 
 /** Records the expiry of every lot the movement brings in (refused with 409 lot-expiry-conflict naming `field`). */
 export async function recordLotExpiries(
-  services: AppServices,
+  services: { events: EventStore },
   ctx: CommandContext,
   productId: string,
   movementId: string,

@@ -1,7 +1,8 @@
 // Commands on products and warehouses as the routes run them: the product stream with its code and barcode guards
 // (unique within the company), and the warehouse stream.
 import { handleCommand, loadAggregate, PreconditionFailedError, type CommandContext, type CommandResult } from '../handleCommand.js';
-import { notFound } from '../decider.js';
+import { DomainError, notFound } from '../decider.js';
+import type { FactLoaders } from '../factLoaders.js';
 import { newId, uuidV5 } from '../eventIds.js';
 import { uniqueClaimDecider } from '../uniqueClaim.js';
 import { releaseClaim, withClaims, type UniqueGuard } from '../uniqueClaimWrites.js';
@@ -91,11 +92,17 @@ export function deactivateProduct(
   return handleCommand(events, productDecider, { type: 'DeactivateProduct', aggregateId: productId, data: { reason } }, ctx, { ifMatch });
 }
 
+/** A warehouse stands at a location of the company (read from the locations model through the injected loader). */
 export async function createWarehouse(
-  events: EventStore,
+  deps: { events: EventStore; facts: Pick<FactLoaders, 'isLocation'> },
   ctx: CommandContext,
   data: WarehouseFields,
 ): Promise<{ warehouseId: string; result: CommandResult<WarehouseState> }> {
+  const { events } = deps;
+  if (!(await deps.facts.isLocation(ctx.tenantId, data.locationId))) {
+    const message = 'no such location in this company';
+    throw new DomainError('validation-failed', `locationId: ${message}`, 422, { errors: [{ field: 'locationId', message }] });
+  }
   const warehouseId = idFor('warehouse', ctx.idempotencyKey);
   const command = { type: 'CreateWarehouse' as const, aggregateId: warehouseId, data };
   const result = await handleCommand(events, warehouseDecider, command, ctx, { expectNew: true, assumeNew: true });

@@ -5,12 +5,11 @@
 // a patient no longer active), the stock takes the unit back.
 import type { CommandContext } from '../handleCommand.js';
 import { DomainError } from '../decider.js';
-import { assignDialyzer, receiveDialyzer } from '../filtros-dialisis/dialyzerWrites.js';
-import { assignBloodline, receiveBloodline } from '../lineas/bloodlineWrites.js';
-import type { AppServices } from '../../services.js';
+import { assignDialyzer, receiveDialyzer, type DialyzerDeps } from '../filtros-dialisis/dialyzerWrites.js';
+import { assignBloodline, receiveBloodline, type LineDeps } from '../lineas/bloodlineWrites.js';
 import type { ProductFields } from './productEvents.js';
 import type { EquipmentInput, LotPortion } from './stockEvents.js';
-import { productFacts } from './stockFactWrites.js';
+import { productFacts, type StockDeps } from './stockFactWrites.js';
 import { runStock } from './stockWrites.js';
 
 /** What the StockIssued event of a serialized issue says: enough to create the item or to give the unit back. */
@@ -25,10 +24,13 @@ export interface SerializedIssueIntent {
 
 export const issueRevertKey = (movementId: string): string => `issue-revert\u0000${movementId}`;
 
+/** The stock's dependencies and the items' (the company policy for the assignment). */
+export type SerializeDeps = StockDeps & DialyzerDeps & LineDeps;
+
 export type SerializedItem = { dialyzerId?: string; lineId?: string; position: bigint | null };
 
 async function serialize(
-  services: AppServices,
+  services: SerializeDeps,
   ctx: CommandContext,
   product: ProductFields,
   intent: SerializedIssueIntent,
@@ -62,7 +64,7 @@ async function serialize(
 
 /** Creates and assigns the item; on a refusal gives the unit back and rethrows. A store error is left to the retry. */
 export async function completeSerializedIssue(
-  services: AppServices,
+  services: SerializeDeps,
   ctx: CommandContext,
   intent: SerializedIssueIntent,
 ): Promise<SerializedItem> {

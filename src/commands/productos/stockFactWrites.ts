@@ -1,16 +1,23 @@
 // What a stock movement needs from elsewhere: the product (404 when not of this company), the warehouses named in the
-// body (422 naming the field), the issue's patient or session, and the company's calendar day of the movement.
+// body (422 naming the field), the issue's patient or session, and the company's calendar day of the movement. What
+// comes from read models is injected (StockDeps: src/facts/productos/, wired in server.ts), never imported.
 import { loadAggregate, type CommandContext } from '../handleCommand.js';
 import { notFound } from '../decider.js';
 import { invalidFields } from '../fieldChecks.js';
 import { newId, uuidV5 } from '../eventIds.js';
 import { patientDecider } from '../pacientes/patientDecider.js';
-import type { AppServices } from '../../services.js';
-import { companyDay } from '../../queries/empresas/companyCalendar.js';
-import { streamName } from '../../stores/eventStore.js';
+import type { FactLoaders } from '../factLoaders.js';
+import { streamName, type EventStore } from '../../stores/eventStore.js';
 import { productDecider, warehouseDecider } from './productDecider.js';
 import { isCountableUnit, type ProductFields } from './productEvents.js';
 import type { StockFacts } from './stockEvents.js';
+
+/** A stock movement's dependencies: the event store, the clock, and its fact loaders (not the whole AppServices). */
+export interface StockDeps {
+  events: EventStore;
+  now(): Date;
+  facts: Pick<FactLoaders, 'companyDay' | 'stock'>;
+}
 
 export interface ProductFacts {
   fields: ProductFields;
@@ -21,11 +28,11 @@ export interface ProductFacts {
 export const movementIdFor = (kind: string, idempotencyKey: string | null | undefined): string =>
   idempotencyKey ? uuidV5(`${kind}\u0000${idempotencyKey}`) : newId();
 
-export async function productFacts(services: AppServices, ctx: CommandContext, productId: string): Promise<ProductFacts> {
-  const { state } = await loadAggregate(services.events, productDecider, streamName(ctx.tenantId, productDecider.category, productId));
+export async function productFacts(deps: StockDeps, ctx: CommandContext, productId: string): Promise<ProductFacts> {
+  const { state } = await loadAggregate(deps.events, productDecider, streamName(ctx.tenantId, productDecider.category, productId));
   if (!state.fields) throw notFound('product');
-  const at = ctx.at ?? services.now().toISOString();
-  const today = await companyDay({ services, auth: { tenantId: ctx.tenantId } }, new Date(at));
+  const at = ctx.at ?? deps.now().toISOString();
+  const today = await deps.facts.companyDay(ctx.tenantId, new Date(at));
   const { lotTracked, expiryTracked, prescriptionDrug, unit, cost } = state.fields;
   const countable = isCountableUnit(unit);
   const product = { active: state.active, lotTracked, expiryTracked, prescriptionDrug, countable, ...(cost ? { cost: cost.amount } : {}) };
@@ -33,14 +40,19 @@ export async function productFacts(services: AppServices, ctx: CommandContext, p
 }
 
 /** The warehouse must be one of this company's (422 naming `field` otherwise). */
-export async function mustBeWarehouse(services: AppServices, tenantId: string, warehouseId: string, field: string): Promise<void> {
+export async function mustBeWarehouse(
+  services: { events: EventStore },
+  tenantId: string,
+  warehouseId: string,
+  field: string,
+): Promise<void> {
   const { state } = await loadAggregate(services.events, warehouseDecider, streamName(tenantId, warehouseDecider.category, warehouseId));
   if (!state.fields) throw invalidFields([{ field, message: 'no such warehouse in this company' }]);
 }
 
 /** The issue's patient must be an active patient of this company; a session must exist in it (422 naming the field). */
 export async function mustBeReference(
-  services: AppServices,
+  services: { events: EventStore },
   tenantId: string,
   reference: { patientId?: string; sessionId?: string },
 ): Promise<void> {

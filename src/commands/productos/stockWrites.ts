@@ -1,7 +1,6 @@
 // Stock movements as the routes run them: one command on the stream of (product, warehouse); a movement that brings a
 // lot in first records the lot's expiry company-wide. Transfers, which write two streams, are in transferWrites.ts.
 import { handleCommand, loadAggregate, type CommandContext, type CommandResult } from '../handleCommand.js';
-import type { AppServices } from '../../services.js';
 import type { Money } from './productEvents.js';
 import { stockDecider } from './stockDecider.js';
 import {
@@ -14,7 +13,7 @@ import {
   type WriteOffKind,
 } from './stockEvents.js';
 import type { StockState } from './stockState.js';
-import { movementIdFor, mustBeWarehouse, productFacts } from './stockFactWrites.js';
+import { movementIdFor, mustBeWarehouse, productFacts, type StockDeps } from './stockFactWrites.js';
 import { recordLotExpiries, withLotExpiry } from './lotWrites.js';
 import { streamName } from '../../stores/eventStore.js';
 
@@ -31,7 +30,7 @@ export interface MovementOutcome {
 type Data<T extends StockCommand['type']> = Extract<StockCommand, { type: T }>['data'];
 
 export function runStock<T extends StockCommand['type']>(
-  services: AppServices,
+  services: StockDeps,
   ctx: CommandContext,
   type: T,
   data: Data<T>,
@@ -62,7 +61,7 @@ export function outcomeOf(movementId: string, productId: string, result: Command
  * one records nothing), then the lot's expiry is recorded company-wide (a reservation), then the movement is appended.
  */
 async function runIncoming<T extends 'ReceiveStock' | 'AdjustStock'>(
-  services: AppServices,
+  services: StockDeps,
   ctx: CommandContext,
   type: T,
   data: Data<T>,
@@ -97,7 +96,7 @@ export interface ReceiptInput {
 }
 
 export async function receiveStock(
-  services: AppServices,
+  services: StockDeps,
   ctx: CommandContext,
   productId: string,
   input: ReceiptInput,
@@ -118,7 +117,7 @@ export interface AdjustmentInput {
 }
 
 export async function adjustStock(
-  services: AppServices,
+  services: StockDeps,
   ctx: CommandContext,
   productId: string,
   input: AdjustmentInput,
@@ -142,7 +141,7 @@ export interface WriteOffInput {
 }
 
 export async function writeOffStock(
-  services: AppServices,
+  services: StockDeps,
   ctx: CommandContext,
   productId: string,
   input: WriteOffInput,
@@ -166,7 +165,7 @@ export interface IssueCore {
 
 /** The stock part of an issue (no serialization): the session process manager and the route share it. */
 export async function issueFromStock(
-  services: AppServices,
+  services: StockDeps,
   ctx: CommandContext,
   productId: string,
   movementId: string,

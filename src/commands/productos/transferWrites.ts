@@ -4,13 +4,12 @@
 // adds the units once. When the destination refuses (a rule), the source takes them back; never both.
 import { DomainError } from '../decider.js';
 import type { CommandContext, CommandResult } from '../handleCommand.js';
-import type { AppServices } from '../../services.js';
 import { streamName } from '../../stores/eventStore.js';
 import { stockDecider } from './stockDecider.js';
 import { stockId, type LotPortion } from './stockEvents.js';
 import type { StockState } from './stockState.js';
 import { recordLotExpiries } from './lotWrites.js';
-import { movementIdFor, mustBeWarehouse, productFacts } from './stockFactWrites.js';
+import { movementIdFor, mustBeWarehouse, productFacts, type StockDeps } from './stockFactWrites.js';
 import { outcomeOf, portionsOf, runStock, type MovementOutcome } from './stockWrites.js';
 
 export interface TransferInput {
@@ -38,7 +37,7 @@ export const transferRevertKey = (movementId: string): string => `transfer-rever
  * on a refusal, back into the source. A store error is thrown as it is: the process manager retries the completion.
  */
 export async function completeTransfer(
-  services: AppServices,
+  services: StockDeps,
   ctx: CommandContext,
   intent: TransferIntent,
 ): Promise<CommandResult<StockState>> {
@@ -73,7 +72,7 @@ export async function completeTransfer(
 
 /** Out of the source (its decider checks the balance and takes the lots, by FEFO when none is named), then completed. */
 export async function transferStock(
-  services: AppServices,
+  services: StockDeps,
   ctx: CommandContext,
   productId: string,
   input: TransferInput,

@@ -2,10 +2,9 @@
 // link, termination and rehire. If-Match is optional on each (412 when it names an older revision).
 import type { RouteDecl } from '../../routeTypes.js';
 import { changeStaffPosition, linkStaffToUser, rehireStaff, staffCommand } from '../../../commands/colaboradores/staffWrites.js';
-import { staffModel } from '../../../queries/colaboradores/staffRecords.js';
-import { commandCtx, tenantCtx } from '../shared/recordSupport.js';
+import { commandCtx } from '../shared/recordSupport.js';
 import { DoseSchema, LicenceSchema, LinkBody, PositionChangeBody, RehireBody, SerologySchema, TerminationBody } from './schemas.js';
-import { requireMember, staff } from './support.js';
+import { staff } from './support.js';
 
 export const actionRoutes: RouteDecl[] = [
   staff.action({
@@ -49,12 +48,7 @@ export const actionRoutes: RouteDecl[] = [
     description:
       'The user must be a member of the company (422) and linked to no other staff record (409 user-already-linked); a previous link is replaced.',
     body: LinkBody,
-    handle: async (id, { userId }, ctx, ifMatch) => {
-      // Another company's record answers 404 before anything in the body is judged.
-      await staffModel.mustExist(tenantCtx(ctx), id);
-      await requireMember(ctx, userId, '/body/userId');
-      return linkStaffToUser(ctx.services.events, commandCtx(ctx), id, userId, ifMatch);
-    },
+    handle: (id, { userId }, ctx, ifMatch) => linkStaffToUser(ctx.services, commandCtx(ctx), id, userId, ifMatch),
   }),
   staff.action({
     path: 'cese',

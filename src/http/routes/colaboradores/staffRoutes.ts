@@ -13,7 +13,7 @@ import { listStaff } from '../../../queries/colaboradores/staffList.js';
 import { staffModel } from '../../../queries/colaboradores/staffRecords.js';
 import { commandCtx, tenantCtx, unavailable503 } from '../shared/recordSupport.js';
 import { IdParams, IdSchema } from '../shared/fieldSchemas.js';
-import { requireMember, staff } from './support.js';
+import { staff } from './support.js';
 import { CorrectBody, HireBody, READ, SigningView, TAG, UserIdSchema } from './schemas.js';
 
 const { licenceExpiringDefaultDays, licenceExpiringMaxDays } = LIMITS.staffRecord;
@@ -36,8 +36,7 @@ export const staffRoutes: RouteDecl[] = [
       'company and linked to no other staff record (409 user-already-linked).',
     body: HireBody,
     handle: async (body, ctx) => {
-      if (body.userId) await requireMember(ctx, body.userId, '/body/userId');
-      const { staffId, result } = await hireStaff(ctx.services.events, commandCtx(ctx), body);
+      const { staffId, result } = await hireStaff(ctx.services, commandCtx(ctx), body);
       return { id: staffId, result };
     },
   }),

@@ -33,7 +33,7 @@ import {
 } from '../shared/recordSupport.js';
 import { IdSchema } from '../shared/fieldSchemas.js';
 import { CorrectBody, MachineView, READ, RegisterBody, StartVerdictView, TAG, WRITE } from './schemas.js';
-import { machineAnswer, mustBeStation, notFound404, Params, type IdParams } from './support.js';
+import { machineAnswer, notFound404, Params, type IdParams } from './support.js';
 
 const minPositionOnly = { type: 'object', additionalProperties: false, properties: { ...minPositionQueryProperty } };
 
@@ -53,8 +53,7 @@ export const machineRoutes: RouteDecl[] = [
     responses: { 201: ok('The new machine', MachineView, { ...RECORD_HEADERS, Location: 'URL of the machine' }), 409: conflict409 },
     handle: (input, ctx) =>
       withFieldPointers(async () => {
-        await mustBeStation(ctx, input.body.locationId, input.body.stationId);
-        const { machineId, result } = await registerMachine(ctx.services.events, commandCtx(ctx), input.body);
+        const { machineId, result } = await registerMachine(ctx.services, commandCtx(ctx), input.body);
         return machineAnswer(ctx, machineId, result, 201);
       }),
   }),
@@ -128,11 +127,7 @@ export const machineRoutes: RouteDecl[] = [
         const header = input.headers['if-match'];
         const ifMatch = ifMatchRevision(header, { required: true });
         const { reason, ...patch } = input.body;
-        if (patch.locationId !== undefined || patch.stationId !== undefined) {
-          const current = await machineOr404(tenantCtx(ctx), input.params.id);
-          await mustBeStation(ctx, patch.locationId ?? current.locationId, patch.stationId ?? current.stationId);
-        }
-        const result = await correctMachine(ctx.services.events, commandCtx(ctx, reason), input.params.id, patch, ifMatch);
+        const result = await correctMachine(ctx.services, commandCtx(ctx, reason), input.params.id, patch, ifMatch);
         return machineAnswer(ctx, input.params.id, result);
       }),
   }),

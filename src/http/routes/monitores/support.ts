@@ -1,15 +1,12 @@
-// What the /monitores routes share: params, the 404, the answer after a write, the station check.
+// What the /monitores routes share: params, the 404, the answer after a write.
 import { problem } from '../../commonSchemas.js';
 import { recordAnswer } from '../../recordAnswer.js';
 import type { HttpResult, RequestContext } from '../../routeTypes.js';
 import type { CommandResult } from '../../../commands/handleCommand.js';
-import { ProblemError } from '../../../problems.js';
-import { stationOf } from '../../../queries/empresas/locationQueries.js';
 import { machineAfterWrite, machineWithMaintenance } from '../../../queries/monitores/machines.js';
 import type { MachineDoc } from '../../../projections/monitores/machineDoc.js';
 import type { TenantScope } from '../../../queries/tenantScope.js';
 import { IdSchema } from '../shared/fieldSchemas.js';
-import { tenantCtx } from '../shared/recordSupport.js';
 
 export type IdParams = { id: string };
 export const Params = { type: 'object', additionalProperties: false, required: ['id'], properties: { id: IdSchema } };
@@ -23,12 +20,3 @@ const machineRecord = {
 };
 export const machineAnswer = (ctx: RequestContext, id: string, result: CommandResult<unknown>, status = 200): Promise<HttpResult> =>
   recordAnswer(ctx, machineRecord, id, result, status);
-
-/** The station must be one of this company's (422 naming stationId otherwise). */
-export async function mustBeStation(ctx: RequestContext, locationId: string, stationId: string): Promise<void> {
-  if (await stationOf(tenantCtx(ctx), locationId, stationId)) return;
-  const message = 'no such station at that location of this company';
-  throw new ProblemError(422, 'validation-failed', 'Unprocessable Content', `stationId: ${message}`, {}, [
-    { pointer: '/body/stationId', message },
-  ]);
-}

@@ -1,7 +1,8 @@
 // Clinical facts recorded on a patient: status, dry weight, serology, allergies, coverage, vascular accesses.
 // Each answers the patient as it now is, with its new ETag; If-Match is optional (412 when it does not match).
-import { mustBeCompanyClients } from './coverageClients.js';
+import { mustBeCompanyClients } from '../../../commands/pacientes/coverageClientWrites.js';
 import { ifMatchHeader, ifMatchRevision } from '../../recordHeaders.js';
+import { tenantCtx } from '../shared/recordSupport.js';
 import { handTypedRoute, type HttpResult, type RequestContext, type RouteDecl, type RouteInput } from '../../routeTypes.js';
 import { newId, uuidV5 } from '../../../commands/eventIds.js';
 import type {
@@ -152,7 +153,7 @@ export const clinicalRoutes: RouteDecl[] = [
     true,
     async (input, ctx, ifMatch) => {
       const { id } = input.params;
-      await mustBeCompanyClients(ctx, [input.body], () => '/body', id);
+      await mustBeCompanyClients(ctx.services.events, tenantCtx(ctx).auth.tenantId, [input.body], () => '', id);
       const coverageId = entryId(ctx, 'coverage');
       const result = await patientCommand(ctx.services.events, commandCtx(ctx), id, 'AddCoverage', { ...input.body, coverageId }, ifMatch);
       return patientAnswer(ctx, id, result, 201);

@@ -1,5 +1,5 @@
 // /pacientes: register, list and search, read, correct, and the record's history.
-import { mustBeCompanyClients } from './coverageClients.js';
+import { mustBeCompanyClients } from '../../../commands/pacientes/coverageClientWrites.js';
 import { minPositionQueryProperty, pageOf, pageQueryProperties } from '../../commonSchemas.js';
 import { awaitMinPosition } from '../../readYourWrites.js';
 import { etagOf, ifMatchHeader, ifMatchRevision } from '../../recordHeaders.js';
@@ -86,7 +86,7 @@ export const patientRoutes: RouteDecl[] = [
     },
     handle: (input, ctx) =>
       withFieldPointers(async () => {
-        await mustBeCompanyClients(ctx, input.body.coverages ?? [], (i) => `/body/coverages/${i}`);
+        await mustBeCompanyClients(ctx.services.events, tenantCtx(ctx).auth.tenantId, input.body.coverages ?? [], (i) => `coverages/${i}`);
         const data = withEntryIds(input.body, ctx.idempotencyKey);
         const { patientId, result } = await registerPatient(ctx.services.events, commandCtx(ctx), data);
         return patientAnswer(ctx, patientId, result, 201);

@@ -148,7 +148,7 @@ function kitRoutesOf(where: Where): RouteDecl[] {
         // A removed kit keeps its history: a kit ever set is readable.
         await kitModel.mustExist(tenantCtx(ctx), kitId);
         // Ajv's useDefaults filled limit from the schema's default.
-        return recordHistoryAnswer(tenantCtx(ctx), kitModel.category, kitId, input.query as { limit: number; cursor?: string });
+        return recordHistoryAnswer(tenantCtx(ctx), kitModel.category, kitId, input.query);
       },
     }),
   ];

@@ -2,10 +2,8 @@
 import Type from 'typebox';
 import { writeHeaders } from '../../recordHeaders.js';
 import { route, type RouteDecl } from '../../routeTypes.js';
-import { ProblemError } from '../../../problems.js';
 import { createWarehouse } from '../../../commands/productos/productWrites.js';
 import { warehouseView } from '../../../projections/productos/productDocs.js';
-import { locations } from '../../../queries/empresas/readModel.js';
 import { awaitWrite, listWarehouses, warehouseModel } from '../../../queries/productos/products.js';
 import { commandCtx, conflict409, ok, RECORD_HEADERS, tenantCtx, withFieldPointers } from '../shared/recordSupport.js';
 import { recordKit } from '../shared/recordRoutes.js';
@@ -42,13 +40,7 @@ export const warehouseRoutes: RouteDecl[] = [
     handle: (input, ctx) =>
       withFieldPointers(async () => {
         const scope = tenantCtx(ctx);
-        if (!(await locations(scope).get(scope.auth.tenantId, input.body.locationId))) {
-          const message = 'no such location in this company';
-          throw new ProblemError(422, 'validation-failed', 'Unprocessable Content', `locationId: ${message}`, {}, [
-            { pointer: '/body/locationId', message },
-          ]);
-        }
-        const { warehouseId, result } = await createWarehouse(ctx.services.events, commandCtx(ctx), input.body);
+        const { warehouseId, result } = await createWarehouse(ctx.services, commandCtx(ctx), input.body);
         // A warehouse never changes: once projected it is the one just created (no ETag: nothing to update).
         await awaitWrite(scope, result.position);
         const doc = await warehouseModel.or404(scope, warehouseId);
