@@ -147,7 +147,6 @@ function kitRoutesOf(where: Where): RouteDecl[] {
         const kitId = where.kitIdOf(input.params);
         // A removed kit keeps its history: a kit ever set is readable.
         await kitModel.mustExist(tenantCtx(ctx), kitId);
-        // Ajv's useDefaults filled limit from the schema's default.
         return recordHistoryAnswer(tenantCtx(ctx), kitModel.category, kitId, input.query);
       },
     }),
