@@ -1,6 +1,6 @@
 // JSON Schemas shared by route declarations. The OpenAPI document names ProblemSchema once in
 // components and every error response refers to it.
-import Type from 'typebox';
+import Type, { type TUnsafe } from 'typebox';
 import { LIMITS } from '../limits.js';
 import type { JsonSchema, ResponseDecl } from './routeTypes.js';
 import { FREE_TEXT } from './textRules.js';
@@ -42,13 +42,14 @@ export const problem = (description: string, headers?: Record<string, string>): 
 });
 
 /** Free text (notes, narratives): tab and line breaks allowed; other control characters and bidi overrides never (textRules.ts). */
-export const freeText = (maxLength: number, description?: string): JsonSchema => ({
-  type: 'string',
-  minLength: 1,
-  maxLength,
-  [FREE_TEXT]: true,
-  description: `${description ? `${description}. ` : ''}Free text: tab and line breaks allowed`,
-});
+export const freeText = (maxLength: number, description?: string): TUnsafe<string> =>
+  Type.Unsafe<string>({
+    type: 'string',
+    minLength: 1,
+    maxLength,
+    [FREE_TEXT]: true,
+    description: `${description ? `${description}. ` : ''}Free text: tab and line breaks allowed`,
+  });
 
 /** A global log position as it leaves the service: sealed, usable as minPosition (consistencyToken.ts). */
 export const ConsistencyTokenSchema: JsonSchema = {

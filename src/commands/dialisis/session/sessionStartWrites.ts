@@ -12,7 +12,7 @@ import { releaseBloodlineReservation, reserveBloodlineForSession } from '../../l
 import type { AppServices } from '../../../services.js';
 import { mayStartSession } from '../../../queries/monitores/mayStartSession.js';
 import { readyForUse } from '../../../queries/filtros-dialisis/readyForUse.js';
-import { dialyzerOr404 } from '../../../queries/filtros-dialisis/dialyzers.js';
+import { dialyzerModel } from '../../../queries/filtros-dialisis/dialyzers.js';
 import { readyBloodlines } from '../../../queries/lineas/bloodlines.js';
 import { releaseAuthorizationUnit, reserveAuthorization } from '../../clientes/payerUnitWrites.js';
 import { sessionDecider } from './sessionDecider.js';
@@ -110,7 +110,7 @@ export async function startSession(
   if (input.dialyzerId) {
     const dialyzer = await readyForUse(scope, input.dialyzerId, patientId, at, policy);
     // The dialyzer must be the prescribed one (its model, flux and surface never change after reception).
-    const spec = await dialyzerOr404(scope, input.dialyzerId);
+    const spec = await dialyzerModel.or404(scope, input.dialyzerId);
     const prescribed = prescription?.dialyzer as DialyzerSpec | undefined;
     const reasons = [...dialyzer.reasons, ...prescribedDialyzerReasons(spec, prescribed)];
     if (reasons.length > 0) refusal.dialyzer = reasons;

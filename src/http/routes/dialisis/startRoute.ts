@@ -8,7 +8,7 @@ import { sessionState } from '../../../commands/dialisis/session/sessionWrites.j
 import { stationOf } from '../../../queries/empresas/locationQueries.js';
 import { machines } from '../../../queries/monitores/machines.js';
 import { dialyzers } from '../../../queries/filtros-dialisis/dialyzers.js';
-import { bloodlineOr404 } from '../../../queries/lineas/bloodlines.js';
+import { bloodlineModels } from '../../../queries/lineas/bloodlines.js';
 import { tenantCtx } from '../shared/recordSupport.js';
 import { StartBody } from './sessionSchemas.js';
 import { sessionActionRoute } from './sessionWriteRoutes.js';
@@ -29,7 +29,7 @@ async function mustBeCompanyEquipment(ctx: RequestContext, locationId: string, b
     ['arterialLineId', 'arterial', body.arterialLineId],
     ['venousLineId', 'venous', body.venousLineId],
   ] as const) {
-    if (id) await bloodlineOr404(scope, lineType, id).catch(() => Promise.reject(absent(field, `${lineType} line`)));
+    if (id) await bloodlineModels[lineType].or404(scope, id).catch(() => Promise.reject(absent(field, `${lineType} line`)));
   }
 }
 
