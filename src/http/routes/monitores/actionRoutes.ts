@@ -1,6 +1,6 @@
 // /monitores/{id}/...: what happens to a machine (use, disinfection, calibration, maintenance, faults, retirement).
 // Each answers the machine with its derived status; If-Match is optional (412 when sent and stale).
-import Type from 'typebox';
+import Type, { type Static, type TSchema } from 'typebox';
 import { ifMatchHeader, ifMatchRevision } from '../../recordHeaders.js';
 import { route, type RouteDecl } from '../../routeTypes.js';
 import { newId } from '../../../commands/eventIds.js';
@@ -24,7 +24,34 @@ import {
 } from './schemas.js';
 import { machineKit } from './support.js';
 
+/** What machineCommand runs: a command of the machine stream alone. */
+type PlainCommand = Parameters<typeof machineCommand>[3];
+
 const TicketParams = Type.Object({ id: IdSchema, ticketId: IdSchema }, { additionalProperties: false });
+
+/** A command on the machine stream alone, built from the body. */
+const commandAction = <B extends TSchema>(path: string, summary: string, body: B, command: (data: Static<B>) => PlainCommand) =>
+  machineKit.action({
+    path,
+    summary,
+    body,
+    handle: (id, data, ctx, ifMatch) => machineCommand(ctx.services.events, commandCtx(ctx), id, command(data), ifMatch),
+  });
+
+/** A step of the machine's open corrective ticket named in the path: the body plus the ticket id is the command's data. */
+const ticketAction = <B extends TSchema>(
+  path: string,
+  decl: { summary: string; description?: string; body: B; command: (data: Static<B> & { ticketId: string }) => PlainCommand },
+) =>
+  machineKit.action({
+    path: `averias/{ticketId}/${path}`,
+    summary: decl.summary,
+    ...(decl.description ? { description: decl.description } : {}),
+    params: TicketParams,
+    body: decl.body,
+    handle: (id, body, ctx, ifMatch, { ticketId }) =>
+      machineCommand(ctx.services.events, commandCtx(ctx), id, decl.command({ ...body, ticketId }), ifMatch),
+  });
 
 /** Taking the machine into preventive maintenance: an action without a body. */
 const startPreventiveMaintenance = route({
@@ -69,13 +96,10 @@ export const machineActionRoutes: RouteDecl[] = [
     body: EndUseBody,
     handle: (id, body, ctx) => recordMachineUseByHand(ctx.services, commandCtx(ctx), id, body, { holderOnly: true }),
   }),
-  machineKit.action({
-    path: 'desinfecciones/inicio',
-    summary: 'Start disinfecting the machine',
-    body: StartDisinfectionBody,
-    handle: (id, data, ctx, ifMatch) =>
-      machineCommand(ctx.services.events, commandCtx(ctx), id, { type: 'StartDisinfection', data }, ifMatch),
-  }),
+  commandAction('desinfecciones/inicio', 'Start disinfecting the machine', StartDisinfectionBody, (data) => ({
+    type: 'StartDisinfection',
+    data,
+  })),
   machineKit.action({
     path: 'desinfecciones',
     summary: 'Record a disinfection (method, chemical and lot, after which session): the machine is available',
@@ -83,23 +107,19 @@ export const machineActionRoutes: RouteDecl[] = [
     body: DisinfectionBody,
     handle: (id, body, ctx, ifMatch) => recordDisinfection(ctx.services, commandCtx(ctx), id, body, ifMatch),
   }),
-  machineKit.action({
-    path: 'calibraciones',
-    summary:
-      'Record a calibration (parameter, reference, measured, pass/fail): a failed one takes the machine out of service until that parameter passes',
-    body: CalibrationBody,
-    handle: (id, data, ctx, ifMatch) =>
-      machineCommand(ctx.services.events, commandCtx(ctx), id, { type: 'RecordCalibration', data }, ifMatch),
-  }),
+  commandAction(
+    'calibraciones',
+    'Record a calibration (parameter, reference, measured, pass/fail): a failed one takes the machine out of service until that parameter passes',
+    CalibrationBody,
+    (data) => ({ type: 'RecordCalibration', data }),
+  ),
   startPreventiveMaintenance,
-  machineKit.action({
-    path: 'mantenimientos-preventivos',
-    summary:
-      'Record a preventive maintenance performed: restarts the plan from its date (hours run since that date still count); a failed return-to-service test keeps it in maintenance',
-    body: PreventiveBody,
-    handle: (id, data, ctx, ifMatch) =>
-      machineCommand(ctx.services.events, commandCtx(ctx), id, { type: 'RecordPreventiveMaintenance', data }, ifMatch),
-  }),
+  commandAction(
+    'mantenimientos-preventivos',
+    'Record a preventive maintenance performed: restarts the plan from its date (hours run since that date still count); a failed return-to-service test keeps it in maintenance',
+    PreventiveBody,
+    (data) => ({ type: 'RecordPreventiveMaintenance', data }),
+  ),
   machineKit.action({
     path: 'averias',
     summary: 'Report a fault: opens a corrective ticket (its id is openTicket.ticketId) and takes the machine into corrective maintenance',
@@ -108,31 +128,22 @@ export const machineActionRoutes: RouteDecl[] = [
     handle: (id, body, ctx) =>
       machineCommand(ctx.services.events, commandCtx(ctx), id, { type: 'ReportFault', data: { ...body, ticketId: newId() } }, null),
   }),
-  machineKit.action({
-    path: 'averias/{ticketId}/estado',
+  ticketAction('estado', {
     summary: 'Move the corrective ticket: assigned (to a technician), in-progress, waiting-for-part',
-    params: TicketParams,
     body: TicketStepBody,
-    handle: (id, body, ctx, ifMatch, { ticketId }) =>
-      machineCommand(ctx.services.events, commandCtx(ctx), id, { type: 'AdvanceRepairTicket', data: { ...body, ticketId } }, ifMatch),
+    command: (data) => ({ type: 'AdvanceRepairTicket', data }),
   }),
-  machineKit.action({
-    path: 'averias/{ticketId}/reparacion',
+  ticketAction('reparacion', {
     summary: 'Complete the repair: work done, parts replaced, cost, downtime',
-    params: TicketParams,
     body: RepairBody,
-    handle: (id, body, ctx, ifMatch, { ticketId }) =>
-      machineCommand(ctx.services.events, commandCtx(ctx), id, { type: 'CompleteRepair', data: { ...body, ticketId } }, ifMatch),
+    command: (data) => ({ type: 'CompleteRepair', data }),
   }),
-  machineKit.action({
-    path: 'averias/{ticketId}/cierre',
+  ticketAction('cierre', {
     summary: 'Close the ticket with its return-to-service tests',
     description:
       'With every test passed the machine returns to the status it had before the fault; any failed test leaves it out of service.',
-    params: TicketParams,
     body: CloseBody,
-    handle: (id, body, ctx, ifMatch, { ticketId }) =>
-      machineCommand(ctx.services.events, commandCtx(ctx), id, { type: 'CloseRepairTicket', data: { ...body, ticketId } }, ifMatch),
+    command: (data) => ({ type: 'CloseRepairTicket', data }),
   }),
   machineKit.action({
     path: 'baja',
