@@ -31,6 +31,8 @@ export interface RecordModelSpec<D extends RecordDoc> {
    * from the stored document (null when there is none yet). Unset: the folded record as it is.
    */
   fromStored?: (folded: D, stored: D | null) => D;
+  /** Which documents of the collection are this model's records (a collection shared by kinds, e.g. bloodlines). */
+  where?: (doc: D) => boolean;
 }
 
 export interface RecordModel<D extends RecordDoc> {
@@ -51,7 +53,10 @@ export interface RecordModel<D extends RecordDoc> {
 
 export function recordModel<D extends RecordDoc>(spec: RecordModelSpec<D>): RecordModel<D> {
   const collection = (scope: TenantScope): Collection<D> => scope.services.projections.collection<D>(spec.projection, spec.collection);
-  const get = (scope: TenantScope, id: string): Promise<D | null> => collection(scope).get(scope.auth.tenantId, id);
+  const get = async (scope: TenantScope, id: string): Promise<D | null> => {
+    const doc = await collection(scope).get(scope.auth.tenantId, id);
+    return doc && (!spec.where || spec.where(doc)) ? doc : null;
+  };
   const folded = async (scope: TenantScope, id: string): Promise<D | null> => {
     let doc: D | null = null;
     for (const e of await scope.services.events.readStream(streamName(scope.auth.tenantId, spec.category, id))) doc = spec.fold(doc, e);

@@ -22,9 +22,9 @@ import { patients } from '../../queries/pacientes/readModel.js';
 import { stationOf } from '../../queries/empresas/locationQueries.js';
 import { machines } from '../../queries/monitores/machines.js';
 import { mayStartSession } from '../../queries/monitores/mayStartSession.js';
-import { dialyzerOr404, dialyzers } from '../../queries/filtros-dialisis/dialyzers.js';
+import { dialyzerModel, dialyzers } from '../../queries/filtros-dialisis/dialyzers.js';
 import { readyForUse } from '../../queries/filtros-dialisis/readyForUse.js';
-import { bloodlineOr404, readyBloodlines } from '../../queries/lineas/bloodlines.js';
+import { bloodlineModels, readyBloodlines } from '../../queries/lineas/bloodlines.js';
 import { streamName } from '../../stores/eventStore.js';
 
 type Scope = { services: AppServices; auth: { tenantId: string } };
@@ -48,7 +48,7 @@ async function mustBeCompanyEquipment(scope: Scope, locationId: string, input: S
   if (input.dialyzerId && !(await dialyzers(scope).get(tenantId, input.dialyzerId))) throw absent('dialyzerId', 'dialyzer');
   for (const [, lineType, field] of LINES) {
     const id = input[field];
-    if (id) await bloodlineOr404(scope, lineType, id).catch(() => Promise.reject(absent(field, `${lineType} line`)));
+    if (id) await bloodlineModels[lineType].or404(scope, id).catch(() => Promise.reject(absent(field, `${lineType} line`)));
   }
 }
 
@@ -81,7 +81,7 @@ async function payerVerdict(scope: Scope, patientId: string, date: string, payer
 /** The dialyzer's and the lines' pre-use verdicts, with the policy folded above. */
 async function disposables(scope: Scope, patientId: string, input: StartInput, at: string, policy: PolicyFacts) {
   const dialyzer = input.dialyzerId
-    ? Promise.all([readyForUse(scope, input.dialyzerId, patientId, at, policy), dialyzerOr404(scope, input.dialyzerId)])
+    ? Promise.all([readyForUse(scope, input.dialyzerId, patientId, at, policy), dialyzerModel.or404(scope, input.dialyzerId)])
     : null;
   const lines: StartFacts['lines'] = {};
   for (const [what, lineType, field] of LINES) {

@@ -1,46 +1,24 @@
-// Queries over the dialyzer read model, with read-your-writes: a write waits for the projection to apply its events,
-// then reads; if the bounded wait runs out it folds the dialyzer's own stream instead.
+// Queries over the dialyzer read model: the record model (get, or404, latest after a write), the list and the
+// dialyzers in service.
 import { LIMITS } from '../../limits.js';
-import { notFoundProblem } from '../../problems.js';
 import type { TenantScope } from '../tenantScope.js';
-import type { Collection, Filter, Page } from '../../stores/readStore.js';
-import { streamName } from '../../stores/eventStore.js';
+import type { Filter, Page } from '../../stores/readStore.js';
+import { recordModel } from '../recordModel.js';
 import { DIALYZERS, FILTROS_PROJECTION } from '../../projections/filtros-dialisis/filtrosProjection.js';
 import { dialyzerView, foldDialyzer, type DialyzerDoc } from '../../projections/filtros-dialisis/dialyzerDoc.js';
 
 /** Category of the dialyzer streams (the write side's name for them). */
 export const DIALYZER_CATEGORY = 'dialyzer';
 
-export const dialyzers = (scope: TenantScope): Collection<DialyzerDoc> =>
-  scope.services.projections.collection<DialyzerDoc>(FILTROS_PROJECTION, DIALYZERS);
-
-/** A dialyzer of the caller's company, or 404 (another company's dialyzer is exactly as absent). */
-export async function dialyzerOr404(scope: TenantScope, id: string): Promise<DialyzerDoc> {
-  const doc = await dialyzers(scope).get(scope.auth.tenantId, id);
-  if (!doc) throw notFoundProblem('Dialyzer not found');
-  return doc;
-}
-
-/** The dialyzer at least at the write's revision: from the read model, or folded from its stream when the model lags. */
-export async function dialyzerAfterWrite(
-  scope: TenantScope,
-  id: string,
-  result: { revision: number; position: bigint | null },
-): Promise<DialyzerDoc> {
-  if (result.position !== null) {
-    await scope.services.projections.waitFor(result.position, {
-      projections: [FILTROS_PROJECTION],
-      timeoutMs: LIMITS.readYourWrites.maxWaitMs,
-    });
-  }
-  const tenantId = scope.auth.tenantId;
-  const doc = await dialyzers(scope).get(tenantId, id);
-  if (doc && doc.revision >= result.revision) return doc;
-  let folded: DialyzerDoc | null = null;
-  for (const e of await scope.services.events.readStream(streamName(tenantId, DIALYZER_CATEGORY, id))) folded = foldDialyzer(folded, e);
-  if (!folded) throw notFoundProblem('Dialyzer not found');
-  return folded;
-}
+/** The dialyzer record: get, or404 and the read-after-write latest. */
+export const dialyzerModel = recordModel<DialyzerDoc>({
+  projection: FILTROS_PROJECTION,
+  collection: DIALYZERS,
+  category: DIALYZER_CATEGORY,
+  fold: foldDialyzer,
+  notFound: 'Dialyzer not found',
+});
+export const dialyzers = dialyzerModel.collection;
 
 export interface DialyzerListQuery {
   patientId?: string;

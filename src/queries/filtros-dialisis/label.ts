@@ -2,7 +2,7 @@
 // last reprocessing and baseline TCV.
 import type { TenantScope } from '../tenantScope.js';
 import { patients } from '../pacientes/readModel.js';
-import { dialyzerOr404 } from './dialyzers.js';
+import { dialyzerModel } from './dialyzers.js';
 
 export interface DialyzerLabel {
   dialyzerId: string;
@@ -20,7 +20,7 @@ export interface DialyzerLabel {
 }
 
 export async function dialyzerLabel(scope: TenantScope, id: string): Promise<DialyzerLabel> {
-  const doc = await dialyzerOr404(scope, id);
+  const doc = await dialyzerModel.or404(scope, id);
   const patient = doc.patientId ? await patients(scope).get(scope.auth.tenantId, doc.patientId) : null;
   return {
     dialyzerId: doc.id,

@@ -12,7 +12,7 @@ import {
   type ReadinessReason,
   type ReusePolicy,
 } from '../../projections/filtros-dialisis/dialyzerDoc.js';
-import { dialyzerOr404, dialyzersInService } from './dialyzers.js';
+import { dialyzerModel, dialyzersInService } from './dialyzers.js';
 
 export interface Readiness {
   ready: boolean;
@@ -39,7 +39,7 @@ export async function readyForUse(
   policyFacts?: PolicyFacts,
 ): Promise<Readiness> {
   const [doc, policy, hbsag] = await Promise.all([
-    dialyzerOr404(scope, dialyzerId),
+    dialyzerModel.or404(scope, dialyzerId),
     reusePolicy(scope, policyFacts),
     hbsagPositive(scope, patientId),
   ]);

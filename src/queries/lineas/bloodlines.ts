@@ -1,10 +1,9 @@
-// Queries over the bloodline read model (both kinds), with read-your-writes: a write waits for the projection, and
-// folds the line's own stream when the bounded wait runs out.
+// Queries over the bloodline read model (both kinds): one record model per kind (get, or404, latest after a write),
+// the list and the floor queries.
 import { LIMITS } from '../../limits.js';
-import { notFoundProblem } from '../../problems.js';
 import type { TenantScope } from '../tenantScope.js';
-import type { Collection, Filter, Page } from '../../stores/readStore.js';
-import { streamName } from '../../stores/eventStore.js';
+import type { Filter, Page } from '../../stores/readStore.js';
+import { recordModel, type RecordModel } from '../recordModel.js';
 import { companyPolicy, type PolicyFacts } from '../empresas/companyPolicy.js';
 import { BLOODLINES, LINEAS_PROJECTION } from '../../projections/lineas/lineasProjection.js';
 import { bloodlineView, foldBloodline, maxUsesOf, type BloodlineDoc } from '../../projections/lineas/bloodlineDoc.js';
@@ -14,40 +13,23 @@ export type LineKind = BloodlineDoc['lineType'];
 /** Stream category of each kind (the write side's names for them). */
 export const LINE_STREAM_CATEGORIES: Record<LineKind, string> = { arterial: 'arterialLine', venous: 'venousLine' };
 
-export const bloodlines = (scope: TenantScope): Collection<BloodlineDoc> =>
-  scope.services.projections.collection<BloodlineDoc>(LINEAS_PROJECTION, BLOODLINES);
+/** The line record of each kind: get, or404 and the read-after-write latest (a line of the other kind is as absent). */
+const lineModel = (lineType: LineKind): RecordModel<BloodlineDoc> =>
+  recordModel<BloodlineDoc>({
+    projection: LINEAS_PROJECTION,
+    collection: BLOODLINES,
+    category: LINE_STREAM_CATEGORIES[lineType],
+    fold: foldBloodline,
+    notFound: lineType === 'arterial' ? 'Arterial line not found' : 'Venous line not found',
+    where: (doc) => doc.lineType === lineType,
+  });
+export const bloodlineModels: Record<LineKind, RecordModel<BloodlineDoc>> = {
+  arterial: lineModel('arterial'),
+  venous: lineModel('venous'),
+};
 
-const absent = (lineType: LineKind) => notFoundProblem(lineType === 'arterial' ? 'Arterial line not found' : 'Venous line not found');
-
-/** A line of this kind of the caller's company, or 404 (another company's line, or a line of the other kind, is as absent). */
-export async function bloodlineOr404(scope: TenantScope, lineType: LineKind, id: string): Promise<BloodlineDoc> {
-  const doc = await bloodlines(scope).get(scope.auth.tenantId, id);
-  if (!doc || doc.lineType !== lineType) throw absent(lineType);
-  return doc;
-}
-
-/** The line at least at the write's revision: from the read model, or folded from its stream when the model lags. */
-export async function bloodlineAfterWrite(
-  scope: TenantScope,
-  lineType: LineKind,
-  id: string,
-  result: { revision: number; position: bigint | null },
-): Promise<BloodlineDoc> {
-  if (result.position !== null) {
-    await scope.services.projections.waitFor(result.position, {
-      projections: [LINEAS_PROJECTION],
-      timeoutMs: LIMITS.readYourWrites.maxWaitMs,
-    });
-  }
-  const tenantId = scope.auth.tenantId;
-  const doc = await bloodlines(scope).get(tenantId, id);
-  if (doc && doc.lineType === lineType && doc.revision >= result.revision) return doc;
-  let folded: BloodlineDoc | null = null;
-  for (const e of await scope.services.events.readStream(streamName(tenantId, LINE_STREAM_CATEGORIES[lineType], id)))
-    folded = foldBloodline(folded, e);
-  if (!folded) throw absent(lineType);
-  return folded;
-}
+/** Both kinds of line share one collection. */
+export const bloodlines = bloodlineModels.arterial.collection;
 
 export interface BloodlineListQuery {
   status?: BloodlineDoc['status'];

@@ -1,10 +1,9 @@
-// Queries over the machines read model, with read-your-writes: a write waits for the projection to apply its events,
-// then reads; if the bounded wait runs out it folds the machine's own stream instead.
+// Queries over the machines read model: the record model (get, or404, latest after a write), the view with the
+// maintenance of now, and the list.
 import { LIMITS } from '../../limits.js';
-import { notFoundProblem } from '../../problems.js';
 import type { TenantScope } from '../tenantScope.js';
-import type { Collection, Filter, Page } from '../../stores/readStore.js';
-import { streamName } from '../../stores/eventStore.js';
+import type { Filter, Page } from '../../stores/readStore.js';
+import { recordModel } from '../recordModel.js';
 import { MACHINES, MONITORES_PROJECTION } from '../../projections/monitores/monitoresProjection.js';
 import { foldMachine, machineView, type MachineDoc } from '../../projections/monitores/machineDoc.js';
 import { calibrationDue, maintenanceDue, planFor, type MaintenanceDue } from '../../projections/monitores/machineReadiness.js';
@@ -13,36 +12,15 @@ import { companyPolicy, type CompanyPolicy } from '../empresas/companyPolicy.js'
 /** Category of the machine streams (the write side's name for them). */
 export const MACHINE_CATEGORY = 'machine';
 
-export const machines = (scope: TenantScope): Collection<MachineDoc> =>
-  scope.services.projections.collection<MachineDoc>(MONITORES_PROJECTION, MACHINES);
-
-/** A machine of the caller's company, or 404 (another company's machine is exactly as absent). */
-export async function machineOr404(scope: TenantScope, id: string): Promise<MachineDoc> {
-  const doc = await machines(scope).get(scope.auth.tenantId, id);
-  if (!doc) throw notFoundProblem('Machine not found');
-  return doc;
-}
-
-/** The machine at least at the write's revision: from the read model, or folded from its stream when the model lags. */
-export async function machineAfterWrite(
-  scope: TenantScope,
-  id: string,
-  result: { revision: number; position: bigint | null },
-): Promise<MachineDoc> {
-  if (result.position !== null) {
-    await scope.services.projections.waitFor(result.position, {
-      projections: [MONITORES_PROJECTION],
-      timeoutMs: LIMITS.readYourWrites.maxWaitMs,
-    });
-  }
-  const tenantId = scope.auth.tenantId;
-  const doc = await machines(scope).get(tenantId, id);
-  if (doc && doc.revision >= result.revision) return doc;
-  let folded: MachineDoc | null = null;
-  for (const e of await scope.services.events.readStream(streamName(tenantId, MACHINE_CATEGORY, id))) folded = foldMachine(folded, e);
-  if (!folded) throw notFoundProblem('Machine not found');
-  return folded;
-}
+/** The machine record: get, or404, the read-after-write latest (its view adds the maintenance of now). */
+export const machineModel = recordModel<MachineDoc>({
+  projection: MONITORES_PROJECTION,
+  collection: MACHINES,
+  category: MACHINE_CATEGORY,
+  fold: foldMachine,
+  notFound: 'Machine not found',
+});
+export const machines = machineModel.collection;
 
 /** Next preventive maintenance of a machine under the company's plan for its model (retired machines have none). */
 export function maintenanceOf(

@@ -2,7 +2,7 @@
 import type { TenantScope } from '../tenantScope.js';
 import { companyPolicy, type PolicyFacts } from '../empresas/companyPolicy.js';
 import { maintenancePolicyOf, startVerdict, type StartVerdict } from '../../projections/monitores/machineReadiness.js';
-import { machineOr404 } from './machines.js';
+import { machineModel } from './machines.js';
 
 export type { StartReason, StartVerdict } from '../../projections/monitores/machineReadiness.js';
 
@@ -17,7 +17,7 @@ export async function mayStartSession(
   at: Date | string,
   given?: PolicyFacts,
 ): Promise<StartVerdict> {
-  const doc = await machineOr404(scope, machineId);
+  const doc = await machineModel.or404(scope, machineId);
   // A caller that already folded the policy (the session start's facts) hands it in.
   const policy = given ?? (await companyPolicy(scope.services, scope.auth.tenantId));
   const instant = typeof at === 'string' ? at : at.toISOString();

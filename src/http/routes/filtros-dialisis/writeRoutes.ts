@@ -1,11 +1,9 @@
 // /filtros-dialisis writes: receive, assign to a patient, reprocess, pre-use checks, use, discard.
-import { recordAnswer } from '../../recordAnswer.js';
+import type { Static, TSchema } from 'typebox';
 import { problem } from '../../commonSchemas.js';
-import { ifMatchHeader, ifMatchRevision } from '../../recordHeaders.js';
-import { handTypedRoute, type HttpResult, type RequestContext, type RouteDecl } from '../../routeTypes.js';
-import type { CommandContext, CommandResult } from '../../../commands/handleCommand.js';
+import type { RouteDecl } from '../../routeTypes.js';
+import type { CommandContext } from '../../../commands/handleCommand.js';
 import type { AppServices } from '../../../services.js';
-import type { DialyzerFields } from '../../../commands/filtros-dialisis/dialyzerEvents.js';
 import {
   assignDialyzer,
   discardDialyzer,
@@ -15,87 +13,68 @@ import {
   reprocessDialyzer,
 } from '../../../commands/filtros-dialisis/dialyzerWrites.js';
 import { dialyzerView } from '../../../projections/filtros-dialisis/dialyzerDoc.js';
-import { dialyzerAfterWrite } from '../../../queries/filtros-dialisis/dialyzers.js';
-import { commandCtx, conflict409, ok, precondition412, RECORD_HEADERS, withFieldPointers, type NoInput } from '../shared/recordSupport.js';
-import { IdSchema } from '../shared/fieldSchemas.js';
-import { AssignBody, DialyzerView, DiscardBody, PreUseChecksBody, ReceiveBody, ReprocessBody, TAG, UseBody, WRITE } from './schemas.js';
+import { dialyzerModel } from '../../../queries/filtros-dialisis/dialyzers.js';
+import type { WriteOutcome } from '../../../queries/recordModel.js';
+import { recordKit } from '../shared/recordRoutes.js';
+import { commandCtx } from '../shared/recordSupport.js';
+import {
+  AssignBody,
+  DialyzerView,
+  DiscardBody,
+  PreUseChecksBody,
+  READ,
+  ReceiveBody,
+  ReprocessBody,
+  TAG,
+  UseBody,
+  WRITE,
+} from './schemas.js';
 
-export type IdParams = { id: string };
-export const Params = { type: 'object', additionalProperties: false, required: ['id'], properties: { id: IdSchema } };
-export const notFound404 = problem("No such dialyzer in the selected company (another company's dialyzer is reported the same way)");
+export const dialyzerKit = recordKit({
+  tag: TAG,
+  base: '/filtros-dialisis',
+  read: READ,
+  write: WRITE,
+  noun: 'dialyzer',
+  model: dialyzerModel,
+  view: dialyzerView,
+  viewSchema: DialyzerView,
+  auditAs: 'dialyzer',
+});
 const invalid422 = problem('A field broke a rule (errors[] names it), e.g. a patient that is not of this company');
 
-/** The dialyzer after a write (see recordAnswer); a 201 points at it. */
-const dialyzerRecord = { latest: dialyzerAfterWrite, view: dialyzerView, location: (id: string) => `/filtros-dialisis/${id}` };
-export const dialyzerAnswer = (ctx: RequestContext, id: string, result: CommandResult<unknown>, status: number): Promise<HttpResult> =>
-  recordAnswer(ctx, dialyzerRecord, id, result, status);
+type Write<B> = (services: AppServices, ctx: CommandContext, id: string, body: B, ifMatch: number | null) => Promise<WriteOutcome>;
 
-type Write<B> = (
-  services: AppServices,
-  ctx: CommandContext,
-  id: string,
-  body: B,
-  ifMatch: number | null,
-) => Promise<CommandResult<unknown>>;
-
-function actionRoute<B>(decl: {
-  path: string;
-  summary: string;
-  description: string;
-  body: Record<string, unknown>;
-  write: Write<B>;
-}): RouteDecl {
-  return handTypedRoute<IdParams, NoInput, B>({
-    method: 'post',
-    path: `/filtros-dialisis/{id}/${decl.path}`,
-    tag: TAG,
-    auth: 'tenant',
-    permission: WRITE,
+/** A step in the dialyzer's life: If-Match optional, 422 when a field breaks a rule. */
+const step = <B extends TSchema>(decl: { path: string; summary: string; description: string; body: B; write: Write<Static<B>> }) =>
+  dialyzerKit.action({
+    path: decl.path,
     summary: decl.summary,
     description: decl.description,
-    params: Params,
     body: decl.body,
-    requestHeaders: { 'If-Match': ifMatchHeader(false) },
-    responses: { 200: ok('The dialyzer', DialyzerView), 404: notFound404, 409: conflict409, 412: precondition412, 422: invalid422 },
-    handle: (input, ctx) =>
-      withFieldPointers(async () => {
-        const ifMatch = ifMatchRevision(input.headers['if-match']);
-        const result = await decl.write(ctx.services, commandCtx(ctx), input.params.id, input.body, ifMatch);
-        return dialyzerAnswer(ctx, input.params.id, result, 200);
-      }),
+    responses: { 422: invalid422 },
+    handle: (id, body, ctx, ifMatch) => decl.write(ctx.services, commandCtx(ctx), id, body, ifMatch),
   });
-}
 
 export const writeRoutes: RouteDecl[] = [
-  handTypedRoute<NoInput, NoInput, DialyzerFields>({
-    method: 'post',
-    path: '/filtros-dialisis',
-    tag: TAG,
-    auth: 'tenant',
-    permission: WRITE,
-    idempotent: true,
+  dialyzerKit.create({
     summary: 'Receive a dialyzer (in stock)',
     description: 'The serial is unique within the company (trimmed, ignoring case): a second one answers 409 duplicate-serial.',
     body: ReceiveBody,
-    responses: {
-      201: ok('The new dialyzer', DialyzerView, { ...RECORD_HEADERS, Location: 'URL of the dialyzer' }),
-      409: conflict409,
-      422: invalid422,
+    responses: { 422: invalid422 },
+    handle: async (body, ctx) => {
+      const { dialyzerId, result } = await receiveDialyzer(ctx.services, commandCtx(ctx), body);
+      return { id: dialyzerId, result };
     },
-    handle: (input, ctx) =>
-      withFieldPointers(async () => {
-        const { dialyzerId, result } = await receiveDialyzer(ctx.services, commandCtx(ctx), input.body);
-        return dialyzerAnswer(ctx, dialyzerId, result, 201);
-      }),
   }),
-  actionRoute({
+  step({
     path: 'asignacion',
     summary: 'Assign the dialyzer to its patient with the baseline TCV',
     description: 'Patient-exclusive for life: another patient answers 409 patient-mismatch. A patient not of this company: 422.',
     body: AssignBody,
     write: assignDialyzer,
   }),
-  actionRoute({
+  step({
     path: 'reprocesos',
     summary: 'Record a reprocessing cycle',
     description:
@@ -106,7 +85,7 @@ export const writeRoutes: RouteDecl[] = [
     body: ReprocessBody,
     write: reprocessDialyzer,
   }),
-  actionRoute({
+  step({
     path: 'controles-previos',
     summary: 'Record the pre-use checks of a dialyzer (before its first use or a reuse)',
     description:
@@ -117,7 +96,7 @@ export const writeRoutes: RouteDecl[] = [
     body: PreUseChecksBody,
     write: recordPreUseChecks,
   }),
-  actionRoute({
+  step({
     path: 'usos',
     summary: 'Record by hand the use of the dialyzer in an ended session (back-entry)',
     description:
@@ -131,7 +110,7 @@ export const writeRoutes: RouteDecl[] = [
     body: UseBody,
     write: recordDialyzerUseByHand,
   }),
-  actionRoute({
+  step({
     path: 'descarte',
     summary: 'Discard the dialyzer (final) with a reason from the list',
     description: 'Discarded is terminal: every later command answers 409 dialyzer-discarded.',

@@ -1,19 +1,10 @@
 // One route factory for both bloodline groups: receive, list, read, assign, record a use, reprocess, discard, the
 // floor queries (ready for the next session, near the maximum) and the history, under each kind's own path and tag.
-import { recordAnswer } from '../../recordAnswer.js';
-import { minPositionQueryProperty, pageOf, pageQueryProperties, problem } from '../../commonSchemas.js';
+import Type, { type Static, type TSchema } from 'typebox';
+import { MinPositionField, pageOf, PageQueryFields } from '../../commonSchemas.js';
 import { awaitMinPosition } from '../../readYourWrites.js';
-import { etagOf, ifMatchHeader, ifMatchRevision } from '../../recordHeaders.js';
-import { historyRoute } from '../../recordHistoryAnswer.js';
-import { handTypedRoute, type HttpResult, type JsonSchema, type RequestContext, type RouteDecl } from '../../routeTypes.js';
-import type { CommandResult } from '../../../commands/handleCommand.js';
-import {
-  LINE_STATUSES,
-  type DiscardReason,
-  type LineFields,
-  type LineType,
-  type ResidualResult,
-} from '../../../commands/lineas/bloodlineEvents.js';
+import { route, type RequestContext, type RouteDecl } from '../../routeTypes.js';
+import { LINE_STATUSES, type LineType } from '../../../commands/lineas/bloodlineEvents.js';
 import {
   assignBloodline,
   discardBloodline,
@@ -24,30 +15,11 @@ import {
 } from '../../../commands/lineas/bloodlineWrites.js';
 import { LINEAS_PROJECTION } from '../../../projections/lineas/lineasProjection.js';
 import { bloodlineView } from '../../../projections/lineas/bloodlineDoc.js';
-import {
-  bloodlineAfterWrite,
-  bloodlineOr404,
-  bloodlinesNearMaximum,
-  LINE_STREAM_CATEGORIES,
-  listBloodlines,
-  readyBloodlines,
-  type BloodlineListQuery,
-} from '../../../queries/lineas/bloodlines.js';
+import { bloodlineModels, bloodlinesNearMaximum, listBloodlines, readyBloodlines } from '../../../queries/lineas/bloodlines.js';
+import type { WriteOutcome } from '../../../queries/recordModel.js';
 import { LIMITS } from '../../../limits.js';
-import {
-  badCursor400,
-  commandCtx,
-  conflict409,
-  ok,
-  precondition412,
-  RECORD_HEADERS,
-  tenantCtx,
-  unavailable503,
-  withFieldPointers,
-  type MinPositionQuery,
-  type NoInput,
-  type PageQuery,
-} from '../shared/recordSupport.js';
+import { badCursor400, commandCtx, tenantCtx, unavailable503 } from '../shared/recordSupport.js';
+import { recordKit } from '../shared/recordRoutes.js';
 import { IdSchema } from '../shared/fieldSchemas.js';
 import { AssignBody, DiscardBody, LineView, ReadyView, ReceiveBody, ReprocessBody, ResidualTestBody, UseBody } from './schemas.js';
 
@@ -62,98 +34,45 @@ export interface LineGroupConfig {
   noun: string;
 }
 
-export type IdParams = { id: string };
-export const Params: JsonSchema = { type: 'object', additionalProperties: false, required: ['id'], properties: { id: IdSchema } };
-const minPositionOnly = { type: 'object', additionalProperties: false, properties: { ...minPositionQueryProperty } };
-
-export const notFound404 = (c: LineGroupConfig) =>
-  problem(`No such ${c.noun} in the selected company (another company's line is reported the same way)`);
-
-/** The answer of a write: the line as written, with its ETag and the position to read it anywhere. */
-export const lineAnswer = (
-  ctx: RequestContext,
-  c: LineGroupConfig,
-  id: string,
-  result: CommandResult<unknown>,
-  status: number,
-): Promise<HttpResult> =>
-  recordAnswer(
-    ctx,
-    {
-      latest: (scope, lineId, written) => bloodlineAfterWrite(scope, c.lineType, lineId, written),
-      view: bloodlineView,
-      location: (lineId) => `${c.base}/${lineId}`,
-    },
-    id,
-    result,
-    status,
-  );
-
-type Step<B> = (ctx: RequestContext, id: string, body: B, ifMatch: number | null) => Promise<CommandResult<unknown>>;
-
-function stepRoute<B>(c: LineGroupConfig, path: string, summary: string, description: string, body: JsonSchema, step: Step<B>): RouteDecl {
-  return handTypedRoute<IdParams, NoInput, B>({
-    method: 'post',
-    path: `${c.base}/{id}/${path}`,
+/** The route kit of one kind of line: its record model, 404 and write answer. */
+export const lineKit = (c: LineGroupConfig) =>
+  recordKit({
     tag: c.tag,
-    auth: 'tenant',
-    permission: c.write,
-    summary,
-    description,
-    params: Params,
-    body,
-    requestHeaders: { 'If-Match': ifMatchHeader(false) },
-    responses: { 200: ok(`The ${c.noun}`, LineView), 404: notFound404(c), 409: conflict409, 412: precondition412 },
-    handle: (input, ctx) =>
-      withFieldPointers(async () => {
-        const ifMatch = ifMatchRevision(input.headers['if-match']);
-        const result = await step(ctx, input.params.id, input.body, ifMatch);
-        return lineAnswer(ctx, c, input.params.id, result, 200);
-      }),
+    base: c.base,
+    read: c.read,
+    write: c.write,
+    noun: c.noun,
+    model: bloodlineModels[c.lineType],
+    view: bloodlineView,
+    viewSchema: LineView,
+    auditAs: 'bloodline',
   });
-}
 
 export function lineRoutes(c: LineGroupConfig): RouteDecl[] {
   const { lineType } = c;
+  const lines = lineKit(c);
+  type Step<B> = (ctx: RequestContext, id: string, body: B, ifMatch: number | null) => Promise<WriteOutcome>;
+  /** A step in the line's life: If-Match optional. */
+  const step = <B extends TSchema>(path: string, summary: string, description: string, body: B, write: Step<Static<B>>): RouteDecl =>
+    lines.action({ path, summary, description, body, handle: (id, input, ctx, ifMatch) => write(ctx, id, input, ifMatch) });
+
   return [
-    handTypedRoute<NoInput, NoInput, LineFields>({
-      method: 'post',
-      path: c.base,
-      tag: c.tag,
-      auth: 'tenant',
-      permission: c.write,
-      idempotent: true,
+    lines.create({
       summary: `Receive a ${c.noun} into stock`,
       description:
         'The serial is unique within the company for this kind of line (trimmed, ignoring case): a second one answers 409 duplicate-serial.',
       body: ReceiveBody,
-      responses: { 201: ok(`The new ${c.noun}`, LineView, { ...RECORD_HEADERS, Location: 'URL of the line' }), 409: conflict409 },
-      handle: (input, ctx) =>
-        withFieldPointers(async () => {
-          const { lineId, result } = await receiveBloodline(ctx.services, commandCtx(ctx), lineType, input.body);
-          return lineAnswer(ctx, c, lineId, result, 201);
-        }),
+      handle: async (body, ctx) => {
+        const { lineId, result } = await receiveBloodline(ctx.services, commandCtx(ctx), lineType, body);
+        return { id: lineId, result };
+      },
     }),
-    handTypedRoute<NoInput, BloodlineListQuery & MinPositionQuery>({
-      method: 'get',
-      path: c.base,
-      tag: c.tag,
-      auth: 'tenant',
-      permission: c.read,
+    lines.list({
       summary: `List ${c.noun}s, newest reception first`,
-      query: {
-        type: 'object',
-        additionalProperties: false,
-        properties: { status: { enum: [...LINE_STATUSES] }, patientId: IdSchema, ...pageQueryProperties, ...minPositionQueryProperty },
-      },
-      responses: { 200: { description: 'A page of lines', schema: pageOf(LineView) }, 400: badCursor400, 503: unavailable503 },
-      auditAccess: () => ({ recordType: 'bloodlineList', recordId: null }),
-      handle: async (input, ctx) => {
-        await awaitMinPosition(ctx, input.query.minPosition, [LINEAS_PROJECTION]);
-        return { status: 200, body: await listBloodlines(tenantCtx(ctx), lineType, input.query) };
-      },
+      filters: { status: Type.Optional(Type.Enum(LINE_STATUSES)), patientId: Type.Optional(IdSchema) },
+      list: (scope, query) => listBloodlines(scope, lineType, query),
     }),
-    handTypedRoute<NoInput, { patientId: string } & MinPositionQuery>({
+    route({
       method: 'get',
       path: `${c.base}/listas`,
       legacyQuery: ['pacienteId'],
@@ -162,12 +81,7 @@ export function lineRoutes(c: LineGroupConfig): RouteDecl[] {
       permission: c.read,
       summary: `The patient's ${c.noun}s (not discarded) and whether each is ready for the next session, with why not`,
       description: 'Judged by the company policy in force now: a used line awaits reprocessing; a line at its maximum uses is spent.',
-      query: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['patientId'],
-        properties: { patientId: IdSchema, ...minPositionQueryProperty },
-      },
+      query: Type.Object({ patientId: IdSchema, ...MinPositionField }, { additionalProperties: false }),
       responses: { 200: { description: 'The lines with their readiness', schema: ReadyView }, 503: unavailable503 },
       auditAccess: (input) => ({ recordType: 'bloodlineList', recordId: input.query.patientId ?? null }),
       handle: async (input, ctx) => {
@@ -175,7 +89,7 @@ export function lineRoutes(c: LineGroupConfig): RouteDecl[] {
         return { status: 200, body: await readyBloodlines(tenantCtx(ctx), lineType, input.query.patientId) };
       },
     }),
-    handTypedRoute<NoInput, PageQuery & { margin?: number }>({
+    route({
       method: 'get',
       path: `${c.base}/cerca-del-maximo`,
       legacyQuery: ['margen'],
@@ -183,93 +97,64 @@ export function lineRoutes(c: LineGroupConfig): RouteDecl[] {
       auth: 'tenant',
       permission: c.read,
       summary: `${c.noun}s in service with at most \`margin\` uses left, fewest first`,
-      query: {
-        type: 'object',
-        additionalProperties: false,
-        properties: {
-          margin: { type: 'integer', minimum: 0, maximum: 100, default: LIMITS.bloodlines.nearMaximumDefaultMargin },
-          ...pageQueryProperties,
-          ...minPositionQueryProperty,
+      query: Type.Object(
+        {
+          margin: Type.Optional(Type.Integer({ minimum: 0, maximum: 100, default: LIMITS.bloodlines.nearMaximumDefaultMargin })),
+          ...PageQueryFields,
+          ...MinPositionField,
         },
-      },
+        { additionalProperties: false },
+      ),
       responses: { 200: { description: 'A page of lines', schema: pageOf(LineView) }, 400: badCursor400, 503: unavailable503 },
       auditAccess: () => ({ recordType: 'bloodlineList', recordId: null }),
       handle: async (input, ctx) => {
         await awaitMinPosition(ctx, input.query.minPosition, [LINEAS_PROJECTION]);
-        const { margin, limit, cursor } = input.query;
+        const { margin, cursor } = input.query;
+        // Ajv's useDefaults filled limit from the schema's default.
+        const limit = input.query.limit!;
         const query = { margin: margin ?? LIMITS.bloodlines.nearMaximumDefaultMargin, limit, ...(cursor ? { cursor } : {}) };
         return { status: 200, body: await bloodlinesNearMaximum(tenantCtx(ctx), lineType, query) };
       },
     }),
-    handTypedRoute<IdParams, MinPositionQuery>({
-      method: 'get',
-      path: `${c.base}/{id}`,
-      tag: c.tag,
-      auth: 'tenant',
-      permission: c.read,
-      summary: `Read a ${c.noun}`,
-      params: Params,
-      query: minPositionOnly,
-      responses: { 200: ok(`The ${c.noun}`, LineView, { ETag: RECORD_HEADERS.ETag }), 404: notFound404(c), 503: unavailable503 },
-      auditAccess: (input) => ({ recordType: 'bloodline', recordId: input.params.id }),
-      handle: async (input, ctx) => {
-        await awaitMinPosition(ctx, input.query.minPosition, [LINEAS_PROJECTION]);
-        const doc = await bloodlineOr404(tenantCtx(ctx), lineType, input.params.id);
-        return { status: 200, body: bloodlineView(doc), headers: { ETag: etagOf(doc.revision) } };
-      },
-    }),
-    stepRoute<{ patientId: string }>(
-      c,
+    lines.read({ summary: `Read a ${c.noun}` }),
+    step(
       'asignacion',
       `Assign a ${c.noun} to a patient (for life)`,
       'Its maximum uses come from the company policy (bloodlineReuse.maxUses when reuse is enabled and the line is reusable; 1 otherwise). A patient of another company answers 422 naming patientId.',
       AssignBody,
       (ctx, id, body, ifMatch) => assignBloodline(ctx.services, commandCtx(ctx), lineType, id, body.patientId, ifMatch),
     ),
-    stepRoute<{ sessionId: string; patientId: string }>(
-      c,
+    step(
       'usos',
       `Record by hand the use of a ${c.noun} in an ended session (back-entry)`,
       "A session's start claims its lines and its end records the use; by hand only for a session of this patient in this company (422 naming sessionId) that has ended (409 session-not-ended: a running session keeps its lines) and used this line (409 not-equipment-of-session); a use already counted changes nothing. Refused for another patient, over the maximum, awaiting reprocessing or discarded. A line that reaches its maximum (a single-use line after its use) is discarded by the use itself.",
       UseBody,
       (ctx, id, body, ifMatch) => recordBloodlineUseByHand(ctx.services, commandCtx(ctx), lineType, id, body, ifMatch),
     ),
-    stepRoute<{ disinfectant: string; integrity: 'passed' | 'leak' | 'kinked-or-cracked' | 'clotted'; fillTime?: string }>(
-      c,
+    step(
       'reprocesos',
       `Record the reprocessing (disinfection) of a used ${c.noun}`,
       'Refused (409 bloodline-reuse-disabled) unless the company policy enables bloodline reuse; a failed integrity check discards the line.',
       ReprocessBody,
       (ctx, id, body, ifMatch) => reprocessBloodline(ctx.services, commandCtx(ctx), lineType, id, body, ifMatch),
     ),
-    stepRoute<{ result: ResidualResult }>(
-      c,
+    step(
       'prueba-residual',
       `Record the residual germicide test of a reprocessed ${c.noun}, after rinsing`,
       'A reused line goes into a session only with a negative test recorded since its reprocessing, and after the germicide dwell.',
       ResidualTestBody,
       (ctx, id, body, ifMatch) => recordResidualTest(ctx.services, commandCtx(ctx), lineType, id, body, ifMatch),
     ),
-    stepRoute<{ reason: DiscardReason; note?: string }>(
-      c,
+    step(
       'descarte',
       `Discard a ${c.noun} (terminal)`,
       'With a reason from the list; a discarded line is never used again.',
       DiscardBody,
       (ctx, id, body, ifMatch) => discardBloodline(ctx.services, commandCtx(ctx, body.note ?? null), lineType, id, body, ifMatch),
     ),
-    historyRoute({
-      path: `${c.base}/{id}/historial`,
-      tag: c.tag,
-      permission: c.read,
+    lines.history({
       summary: `The ${c.noun}'s history: who, when, why and what of every change, oldest first`,
-      params: Params,
-      idParam: 'id',
       auditAs: 'bloodlineHistory',
-      category: LINE_STREAM_CATEGORIES[lineType],
-      projection: LINEAS_PROJECTION,
-      notFound: notFound404(c),
-      exists: (scope, id) => bloodlineOr404(scope, lineType, id),
     }),
   ];
 }

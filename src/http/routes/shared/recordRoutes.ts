@@ -41,7 +41,13 @@ export interface RecordKitSpec<D extends RecordDoc> {
 }
 
 type Extra = { description?: string; responses?: Record<number, ResponseDecl> };
-type Handler<B> = (id: string, body: B, ctx: RequestContext, ifMatch: number | null) => Promise<WriteOutcome>;
+type Handler<B, P = { id: string }> = (
+  id: string,
+  body: B,
+  ctx: RequestContext,
+  ifMatch: number | null,
+  params: P,
+) => Promise<WriteOutcome>;
 type ListQuery<F extends TProperties> = Static<TObject<F>> & { limit: number; cursor?: string; minPosition?: string };
 
 /** The routes of one record, with the 404, params and write answer they share. */
@@ -64,14 +70,16 @@ export function recordKit<D extends RecordDoc>(spec: RecordKitSpec<D>) {
    * Action on a record (POST `${base}/{id}/${path}`): If-Match optional or required, body a reason by default; status 201
    * when it adds an entry to the record (answered with the record and its Location).
    */
-  function action<B extends TSchema = typeof ReasonBody>(
+  function action<B extends TSchema = typeof ReasonBody, P extends TSchema = typeof IdParams>(
     decl: Extra & {
       path: string;
       summary: string;
       body?: B;
+      /** Path parameters when the path names more than the record's id (e.g. `{ticketId}`); the handler gets them. */
+      params?: P;
       ifMatch?: 'optional' | 'required';
       status?: 200 | 201;
-      handle: Handler<Static<B>>;
+      handle: Handler<Static<B>, Static<P>>;
     },
   ): RouteDecl {
     const required = decl.ifMatch === 'required';
@@ -88,7 +96,7 @@ export function recordKit<D extends RecordDoc>(spec: RecordKitSpec<D>) {
       permission: spec.write,
       summary: decl.summary,
       ...(decl.description ? { description: decl.description } : {}),
-      params: IdParams,
+      params: (decl.params ?? IdParams) as P,
       body: (decl.body ?? ReasonBody) as B,
       requestHeaders: { 'If-Match': ifMatchHeader(required) },
       responses: {
@@ -102,8 +110,9 @@ export function recordKit<D extends RecordDoc>(spec: RecordKitSpec<D>) {
       handle: (input, ctx) =>
         withFieldPointers(async () => {
           const ifMatch = required ? ifMatchRevision(input.headers['if-match'], { required }) : ifMatchRevision(input.headers['if-match']);
-          const result = await decl.handle(input.params.id, input.body as Static<B>, ctx, ifMatch);
-          return answer(ctx, input.params.id, result, status);
+          const { id } = input.params as { id: string };
+          const result = await decl.handle(id, input.body as Static<B>, ctx, ifMatch, input.params as Static<P>);
+          return answer(ctx, id, result, status);
         }),
     });
   }
@@ -150,6 +159,8 @@ export function recordKit<D extends RecordDoc>(spec: RecordKitSpec<D>) {
         summary: string;
         filters: F;
         legacyQuery?: readonly string[];
+        /** The record id the access audit names for this query (e.g. the patient filtered by); null by default. */
+        auditId?: (query: ListQuery<F>) => string | null;
         list: (scope: TenantScope, query: ListQuery<F>) => Promise<Page<unknown>>;
       },
     ): RouteDecl {
@@ -165,7 +176,14 @@ export function recordKit<D extends RecordDoc>(spec: RecordKitSpec<D>) {
         ...(decl.legacyQuery ? { legacyQuery: decl.legacyQuery } : {}),
         query,
         responses: { 200: { description: `A page of ${noun}s`, schema: pageOf(spec.viewSchema) }, 400: badCursor400, 503: unavailable503 },
-        ...(spec.auditAs ? { auditAccess: () => audit(null) } : {}),
+        ...(spec.auditAs
+          ? {
+              auditAccess: (input: { query: unknown }) => ({
+                ...audit(null)!,
+                recordId: decl.auditId?.(input.query as ListQuery<F>) ?? null,
+              }),
+            }
+          : {}),
         handle: async (input, ctx) => {
           const q = input.query as ListQuery<F>;
           await awaitMinPosition(ctx, q.minPosition, [model.projection]);
@@ -239,7 +257,7 @@ export function recordKit<D extends RecordDoc>(spec: RecordKitSpec<D>) {
     },
 
     /** GET `${base}/{id}/historial`: who, when, why and what of every change. */
-    history(decl: { summary?: string } = {}): RouteDecl {
+    history(decl: { summary?: string; auditAs?: string } = {}): RouteDecl {
       return historyRoute({
         path: `${base}/{id}/historial`,
         tag,
@@ -247,7 +265,7 @@ export function recordKit<D extends RecordDoc>(spec: RecordKitSpec<D>) {
         summary: decl.summary ?? `The ${noun}'s history: who, when, why and what of every change, oldest first`,
         params: IdParams,
         idParam: 'id',
-        ...(spec.auditAs ? { auditAs: spec.auditAs } : {}),
+        ...((decl.auditAs ?? spec.auditAs) ? { auditAs: decl.auditAs ?? spec.auditAs } : {}),
         category: model.category,
         projection: model.projection,
         notFound: notFound404,
