@@ -2,7 +2,7 @@
 import { fieldChanges } from '../fieldChanges.js';
 import type { Decider } from '../decider.js';
 import { DomainError, notFound, rule } from '../decider.js';
-import { FieldChecks } from '../fieldChecks.js';
+import { FieldChecks } from '../shared/fieldChecks.js';
 import {
   CORRECTABLE_POSITION_FIELDS,
   type JobPositionCommand,

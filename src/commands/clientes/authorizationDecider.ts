@@ -2,7 +2,7 @@
 // per session at most. Pure.
 import type { Decider } from '../decider.js';
 import { DomainError, notFound, rule } from '../decider.js';
-import { FieldChecks, invalidFields, isRealDate } from '../fieldChecks.js';
+import { FieldChecks, invalidFields, isRealDate } from '../shared/fieldChecks.js';
 import { checkSessionReference } from '../dialisis/session/sessionReference.js';
 import {
   MAX_SESSIONS_AUTHORIZED,

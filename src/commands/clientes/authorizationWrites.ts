@@ -13,7 +13,7 @@ import { clientDecider } from './clientDecider.js';
 import { authorizationDecider, type AuthorizationState } from './authorizationDecider.js';
 import { authorizationCodeKey, type AuthorizationCommand, type AuthorizationTerms } from './authorizationEvents.js';
 import { coveragesOf } from './payerCoverage.js';
-import { periodsOverlap } from './contractRules.js';
+import { periodsOverlap } from './shared/contractRules.js';
 
 type Result = CommandResult<AuthorizationState>;
 export const authorizationStream = (tenantId: string, id: string): string => streamName(tenantId, authorizationDecider.category, id);

@@ -2,11 +2,11 @@
 import { fieldChanges } from '../fieldChanges.js';
 import type { Decider } from '../decider.js';
 import { DomainError, notFound, rule } from '../decider.js';
-import { FieldChecks, isRealDate } from '../fieldChecks.js';
+import { FieldChecks, isRealDate } from '../shared/fieldChecks.js';
 import { CORRECTABLE_CLIENT_FIELDS, type ClientCommand, type ClientEvent } from './clientEvents.js';
-import { applyClientPatch, evolveClient, initialClientState, type ClientState } from './clientState.js';
+import { applyClientPatch, evolveClient, initialClientState, type ClientState } from './shared/clientState.js';
 import { checkedClient, checkedContractTerms } from './clientRules.js';
-import { lastDayOf, overlapping } from './contractRules.js';
+import { lastDayOf, overlapping } from './shared/contractRules.js';
 
 /** Contracts of one client stay few (one per service and period): the document that holds them stays bounded. */
 export const MAX_CONTRACTS_PER_CLIENT = 200;

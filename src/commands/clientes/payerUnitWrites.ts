@@ -11,7 +11,7 @@ import { authorizationDecider, holdsUnit, refusalOn, type AuthorizationState } f
 import type { PaidSessionFact, PayerFacts } from './authorizationEvents.js';
 import { authorizationStream } from './authorizationWrites.js';
 import { bestRefusal, candidates, monthlyCapReached } from './payerLookupWrites.js';
-import { paidByPayer } from './payerBilling.js';
+import { paidByPayer } from './shared/payerBilling.js';
 import { LIMITS } from '../../limits.js';
 import { CLIENTES_PROJECTION, PAYER_AUTHORIZATIONS } from '../../projections/clientes/clientesProjection.js';
 import type { AuthorizationDoc } from '../../projections/clientes/authorizationDoc.js';

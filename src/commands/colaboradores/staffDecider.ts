@@ -2,7 +2,7 @@
 import { fieldChanges } from '../fieldChanges.js';
 import type { Decider } from '../decider.js';
 import { DomainError, notFound, rule } from '../decider.js';
-import { FieldChecks } from '../fieldChecks.js';
+import { FieldChecks } from '../shared/fieldChecks.js';
 import type { HireStaffData, StaffCommand, StaffEvent } from './staffEvents.js';
 import { checkDate, checkDose, checkLicence, checkPersonal, checkPosition, checkSerology } from './staffRules.js';
 import { applyStaffPatch, evolveStaff, initialStaffState, type StaffState } from './staffState.js';

@@ -1,7 +1,7 @@
 // Every rule about a location, its rooms and its stations. Pure: ids and time come in with the command.
 import type { Decider } from '../decider.js';
 import { DomainError, notFound, rule } from '../decider.js';
-import { FieldChecks } from '../fieldChecks.js';
+import { FieldChecks } from '../shared/fieldChecks.js';
 import { LIMITS } from '../../limits.js';
 import type { LocationCommand, LocationDetails, LocationEvent, LocationPatch, RoomIsolation } from './locationEvents.js';
 

@@ -3,7 +3,7 @@ import { failedFields, scenario } from '../givenWhenThen.js';
 import type { CommandEnvelope } from '../decider.js';
 import { policyDecider, type ChangePolicyData, type PolicyCommand, type PolicyEvent } from './policyDecider.js';
 import { mergePolicy } from './policyRules.js';
-import { DEFAULT_POLICY, type CompanyPolicy, type PolicyPatch } from './policySettings.js';
+import { DEFAULT_POLICY, type CompanyPolicy, type PolicyPatch } from './shared/policySettings.js';
 
 const given = scenario(policyDecider);
 const withDefaults = (patch: PolicyPatch): CompanyPolicy => mergePolicy(DEFAULT_POLICY, patch);

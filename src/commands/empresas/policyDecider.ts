@@ -1,8 +1,8 @@
 // The company policy aggregate (stream `<tenant>.policy-<tenantId>`): one per company, versioned by its events.
 import type { CommandEnvelope, DecidedEvent, Decider } from '../decider.js';
-import { FieldChecks } from '../fieldChecks.js';
+import { FieldChecks } from '../shared/fieldChecks.js';
 import { changedPaths, checkPolicy, mergePolicy } from './policyRules.js';
-import { DEFAULT_POLICY, withDefaultsForNewSettings, type CompanyPolicy, type PolicyPatch } from './policySettings.js';
+import { DEFAULT_POLICY, withDefaultsForNewSettings, type CompanyPolicy, type PolicyPatch } from './shared/policySettings.js';
 
 export type PolicyEvent =
   // Defaults recorded explicitly when the company is registered.

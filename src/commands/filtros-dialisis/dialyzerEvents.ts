@@ -1,7 +1,7 @@
 // Dialyzers of a company (stream `<tenant>.dialyzer-<id>`): commands, events and the values they carry.
 // Who/when/why travel in the event metadata (actor, occurredAt, reason).
 import type { CommandEnvelope, DecidedEvent } from '../decider.js';
-import type { ReusePolicy } from './reusePolicy.js';
+import type { ReusePolicy } from './shared/reusePolicy.js';
 
 /** in-stock: received; assigned: has its patient, never used; in-use: claimed by a running session; used: awaiting
  * reprocessing; stored: reprocessed. */

@@ -2,9 +2,9 @@
 import { fieldChanges } from '../fieldChanges.js';
 import type { Decider } from '../decider.js';
 import { DomainError, notFound, rule } from '../decider.js';
-import { FieldChecks, invalidFields, isRealDate, notFutureDate } from '../fieldChecks.js';
+import { FieldChecks, invalidFields, isRealDate, notFutureDate } from '../shared/fieldChecks.js';
 import { CORRECTABLE_MACHINE_FIELDS, type MachineCommand, type MachineEvent, type MachineStatus } from './machineEvents.js';
-import { applyMachinePatch, evolveMachine, initialMachineState, type MachineState } from './machineState.js';
+import { applyMachinePatch, evolveMachine, initialMachineState, type MachineState } from './shared/machineState.js';
 import { checkMachineFields, normalIsolation, optionalText, textOf, trimmedMachine } from './machineChecks.js';
 import { decideTicket } from './repairTicketRules.js';
 import { startVerdict } from './startRules.js';

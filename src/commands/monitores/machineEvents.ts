@@ -1,7 +1,7 @@
 // Dialysis machines of a company (stream `<tenant>.machine-<id>`): commands and events. Who/when/why travel in the
 // event metadata (actor, occurredAt, reason); the status is never set directly, it follows from these events.
 import type { CommandEnvelope, DecidedEvent } from '../decider.js';
-import { ISOLATION_CATEGORIES, type IsolationCategory, type MaintenancePlan, type OverdueMode } from '../empresas/policySettings.js';
+import { ISOLATION_CATEGORIES, type IsolationCategory, type MaintenancePlan, type OverdueMode } from '../empresas/shared/policySettings.js';
 
 export const MACHINE_STATUSES = [
   'available',

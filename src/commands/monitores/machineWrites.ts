@@ -7,7 +7,7 @@ import { releaseClaim, withClaims } from '../uniqueClaimWrites.js';
 import { patientDecider } from '../pacientes/patientDecider.js';
 import { byHandContext, sessionFact, useByHandOf } from '../dialisis/session/sessionReferenceWrites.js';
 import { NO_SUCH_SESSION } from '../dialisis/session/sessionReference.js';
-import { invalidFields } from '../fieldChecks.js';
+import { invalidFields } from '../shared/fieldChecks.js';
 import type { AppServices } from '../../services.js';
 import { companyPolicy, type PolicyFacts } from '../../queries/empresas/companyPolicy.js';
 import { streamName, type EventStore } from '../../stores/eventStore.js';
@@ -20,7 +20,7 @@ import {
   type MachinePatch,
   type PatientFacts,
 } from './machineEvents.js';
-import type { MachineState } from './machineState.js';
+import type { MachineState } from './shared/machineState.js';
 import type { PatientState } from '../pacientes/patientState.js';
 import { claimsOf, MACHINE_GUARDS, UNIQUE_MACHINE_FIELDS } from './machineClaimWrites.js';
 import { maintenancePolicyOf } from './startRules.js';

@@ -1,7 +1,7 @@
 // Every rule of a supply kit. Pure: the products and the warehouse it names come in as facts with the command.
 import type { Decider } from '../decider.js';
 import { notFound } from '../decider.js';
-import { FieldChecks } from '../fieldChecks.js';
+import { FieldChecks } from '../shared/fieldChecks.js';
 import { SUPPLY_KIT_CATEGORY, type KitFields, type SupplyKitCommand, type SupplyKitEvent } from './kitEvents.js';
 
 export interface SupplyKitState {

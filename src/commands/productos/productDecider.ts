@@ -2,7 +2,7 @@
 import type { Decider } from '../decider.js';
 import { DomainError, notFound, rule } from '../decider.js';
 import { fieldChanges } from '../fieldChanges.js';
-import { FieldChecks } from '../fieldChecks.js';
+import { FieldChecks } from '../shared/fieldChecks.js';
 import {
   CORRECTABLE_PRODUCT_FIELDS,
   type ProductCommand,

@@ -2,7 +2,7 @@
 // tracked, FEFO when an issue names no lot. Pure: the product's flags and the company's day come in with the command.
 import type { Decider } from '../decider.js';
 import { rule } from '../decider.js';
-import { FieldChecks, isRealDate } from '../fieldChecks.js';
+import { FieldChecks, isRealDate } from '../shared/fieldChecks.js';
 import { lotExpiryConflict } from './lotDecider.js';
 import type { LotPortion, MovementLine, StockCommand, StockEvent, StockFacts } from './stockEvents.js';
 import {

@@ -2,7 +2,7 @@
 // body (422 naming the field), the patient or session, and the company's calendar day of the movement.
 import { loadAggregate, type CommandContext } from '../handleCommand.js';
 import { notFound } from '../decider.js';
-import { invalidFields } from '../fieldChecks.js';
+import { invalidFields } from '../shared/fieldChecks.js';
 import { newId, uuidV5 } from '../eventIds.js';
 import { patientDecider } from '../pacientes/patientDecider.js';
 import type { AppServices } from '../../services.js';

@@ -2,7 +2,7 @@
 // (so the read side and the write side never disagree), plus who/when. Pure, shared by the projection and
 // read-your-writes.
 import type { ClientEvent, ClientFields } from '../../commands/clientes/clientEvents.js';
-import { evolveClient, initialClientState, type ClientState } from '../../commands/clientes/clientState.js';
+import { evolveClient, initialClientState, type ClientState } from '../../commands/clientes/shared/clientState.js';
 import type { ProjectedDoc } from '../runner/projection.js';
 import { tenantOfStream, type RecordedEvent } from '../../stores/eventStore.js';
 

@@ -1,7 +1,7 @@
 // The machine read model: one document per machine, the decider's own state folded from its stream (so the read model
 // and the write side never disagree on the status), plus who/when. Pure, shared by the projection and read-your-writes.
 import { machineValueKey, type MachineEvent, type MachineFields } from '../../commands/monitores/machineEvents.js';
-import { evolveMachine, initialMachineState, type MachineState } from '../../commands/monitores/machineState.js';
+import { evolveMachine, initialMachineState, type MachineState } from '../../commands/monitores/shared/machineState.js';
 import type { ProjectedDoc } from '../runner/projection.js';
 import { tenantOfStream, type RecordedEvent } from '../../stores/eventStore.js';
 

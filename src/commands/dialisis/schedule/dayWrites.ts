@@ -2,7 +2,7 @@
 // session id is fixed by patient, date and shift), and extra or emergency sessions on request. Each holds a seat.
 import { DomainError, rule } from '../../decider.js';
 import type { CommandContext } from '../../handleCommand.js';
-import { invalidFields } from '../../fieldChecks.js';
+import { invalidFields } from '../../shared/fieldChecks.js';
 import type { AppServices } from '../../../services.js';
 import { companyDay } from '../../../queries/empresas/companyCalendar.js';
 import { awaitScheduleHead, plansInEffect } from '../../../queries/dialisis/scheduleQueries.js';

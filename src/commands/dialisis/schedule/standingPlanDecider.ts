@@ -1,7 +1,7 @@
 // Every rule about a patient's standing plans: an active patient, a shift that runs on those weekdays, and never two
 // plans of the patient on one weekday over overlapping dates. Pure.
 import { DomainError, notFound, rule, type Decider } from '../../decider.js';
-import { FieldChecks, isRealDate } from '../../fieldChecks.js';
+import { FieldChecks, isRealDate } from '../../shared/fieldChecks.js';
 import { normalWeekdays, rangesOverlap, requiredText } from './scheduleRules.js';
 import type { StandingPlan, StandingPlanCommand, StandingPlanEvent } from './standingPlanEvents.js';
 

@@ -5,7 +5,7 @@ import type { AppServices } from '../../../services.js';
 import { foldSession, type SessionDoc } from '../../../projections/dialisis/sessionDoc.js';
 import { freshClinical } from '../../../queries/dialisis/sessionClinicalView.js';
 import { companyPolicy } from '../../../queries/empresas/companyPolicy.js';
-import { clinicalPolicyOf } from '../clinical/clinicalPolicy.js';
+import { clinicalPolicyOf } from '../shared/clinicalPolicy.js';
 import type { JudgedClinical, SessionEvent } from './sessionEvents.js';
 
 /** The session stream folded with the events about to be appended (`pending`), judged as of `at`. */

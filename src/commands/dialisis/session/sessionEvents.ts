@@ -1,10 +1,10 @@
 // The dialysis session record (domain.md 2 and 8, Dialisis): one stream per session, `dialysisSession-<id>`.
 import type { DecidedEvent } from '../../decider.js';
-import type { AccessUsed, JudgedClinical } from './sessionSnapshots.js';
-import type { POST_SAMPLE_METHODS, UreaLab } from '../clinical/ureaLab.js';
+import type { AccessUsed, JudgedClinical } from '../shared/sessionSnapshots.js';
+import type { POST_SAMPLE_METHODS, UreaLab } from '../shared/ureaLab.js';
 
 export type { SessionLimit, SessionLimits } from './sessionLimits.js';
-export type { AccessUsed, JudgedClinical } from './sessionSnapshots.js';
+export type { AccessUsed, JudgedClinical } from '../shared/sessionSnapshots.js';
 
 export const SESSION_STATUSES = [
   'scheduled',

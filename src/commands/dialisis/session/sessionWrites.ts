@@ -2,7 +2,7 @@
 // (who may sign, the step-up code, the company's editing window). Starting a session lives in sessionStartWrites.ts.
 import { handleCommand, loadAggregate, PreconditionFailedError, type CommandContext, type CommandResult } from '../../handleCommand.js';
 import { DomainError, notFound, rule } from '../../decider.js';
-import { invalidFields } from '../../fieldChecks.js';
+import { invalidFields } from '../../shared/fieldChecks.js';
 import { newId, uuidV5 } from '../../eventIds.js';
 import { confirmStepUp } from '../../platform/stepUpWrites.js';
 import type { AppServices } from '../../../services.js';

@@ -5,7 +5,7 @@ import { loadAggregate } from '../../handleCommand.js';
 import { patientDecider } from '../../pacientes/patientDecider.js';
 import { dryWeightInForce, type DryWeightInForce, type PatientState } from '../../pacientes/patientState.js';
 import { machineDecider } from '../../monitores/machineDecider.js';
-import type { MachineState } from '../../monitores/machineState.js';
+import type { MachineState } from '../../monitores/shared/machineState.js';
 import { authorizationFor } from '../../clientes/payerLookupWrites.js';
 import { coverageClientOn, coveragesOf } from '../../clientes/payerCoverage.js';
 import type { PatientEvent } from '../../pacientes/patientEvents.js';

@@ -2,7 +2,7 @@
 // the new machine is this company's (422 naming machineId) and passes the interlocks and its own safety checks, it is
 // claimed for the session, and the old one ends its use with the minutes it ran.
 import type { RouteDecl } from '../../routeTypes.js';
-import { invalidFields } from '../../../commands/fieldChecks.js';
+import { invalidFields } from '../../../commands/shared/fieldChecks.js';
 import type { ChangeMachineData } from '../../../commands/dialisis/session/machineChange.js';
 import { changeSessionMachine } from '../../../commands/dialisis/session/machineChangeWrites.js';
 import { sessionState } from '../../../commands/dialisis/session/sessionWrites.js';

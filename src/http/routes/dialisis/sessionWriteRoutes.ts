@@ -17,7 +17,7 @@ import {
   type PlainInput,
   type SessionResult,
 } from '../../../commands/dialisis/session/sessionWrites.js';
-import { invalidFields } from '../../../commands/fieldChecks.js';
+import { invalidFields } from '../../../commands/shared/fieldChecks.js';
 import { isCompanyProduct } from '../../../commands/productos/kitWrites.js';
 import { commandCtx, conflict409, ok, precondition412, required428, withFieldPointers, type NoInput } from '../shared/recordSupport.js';
 import { IdSchema } from '../shared/fieldSchemas.js';

@@ -2,7 +2,7 @@
 // be this company's, the station one of the session's location (422 naming the field); every rule that refuses the
 // start is named in one 409.
 import type { RouteDecl, RequestContext } from '../../routeTypes.js';
-import { invalidFields } from '../../../commands/fieldChecks.js';
+import { invalidFields } from '../../../commands/shared/fieldChecks.js';
 import { startSession, type StartInput } from '../../../commands/dialisis/session/sessionStartWrites.js';
 import { sessionState } from '../../../commands/dialisis/session/sessionWrites.js';
 import { stationOf } from '../../../queries/empresas/locationQueries.js';

@@ -5,7 +5,7 @@ import { route, type JsonSchema, type RequestContext, type RouteDecl } from '../
 import type { CommandContext, CommandResult } from '../../../commands/handleCommand.js';
 import { newId } from '../../../commands/eventIds.js';
 import type { MachineCommand } from '../../../commands/monitores/machineEvents.js';
-import type { MachineState } from '../../../commands/monitores/machineState.js';
+import type { MachineState } from '../../../commands/monitores/shared/machineState.js';
 import { machineCommand, recordDisinfection, recordMachineUseByHand } from '../../../commands/monitores/machineWrites.js';
 import { commandCtx, conflict409, ok, precondition412, withFieldPointers, type NoInput } from '../shared/recordSupport.js';
 import { IdSchema } from '../shared/fieldSchemas.js';
