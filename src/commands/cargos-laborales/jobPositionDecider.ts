@@ -1,5 +1,5 @@
 // Every rule about a job position. Pure: time and ids come in with the command.
-import { fieldChanges } from '../fieldChanges.js';
+import { fieldChanges } from '../shared/fieldChanges.js';
 import type { Decider } from '../decider.js';
 import { DomainError, notFound, rule } from '../decider.js';
 import { FieldChecks } from '../shared/fieldChecks.js';

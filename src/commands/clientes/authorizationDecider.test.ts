@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { failedFields, scenario } from '../givenWhenThen.js';
 import { authorizationDecider, authorizationStatusOn } from './authorizationDecider.js';
 import type { AuthorizationCommand, AuthorizationEvent, AuthorizationTerms } from './authorizationEvents.js';
-import type { SessionFact } from '../dialisis/session/sessionReference.js';
+import type { SessionFact } from '../dialisis/shared/sessionReference.js';
 
 const given = scenario(authorizationDecider);
 const at = '2025-03-01T10:00:00.000Z';

@@ -3,7 +3,7 @@
 import type { Decider } from '../decider.js';
 import { DomainError, notFound, rule } from '../decider.js';
 import { FieldChecks, invalidFields, isRealDate } from '../shared/fieldChecks.js';
-import { checkSessionReference } from '../dialisis/session/sessionReference.js';
+import { checkSessionReference } from '../dialisis/shared/sessionReference.js';
 import {
   MAX_SESSIONS_AUTHORIZED,
   type AuthorizationCommand,

@@ -2,7 +2,7 @@
 // unique per client, consumed one unit per session (idempotent per session), reserved at a session's start (issue 21),
 // released, voided.
 import type { CommandEnvelope, DecidedEvent } from '../decider.js';
-import type { SessionFact } from '../dialisis/session/sessionReference.js';
+import type { SessionFact } from '../dialisis/shared/sessionReference.js';
 
 export type AuthorizationTerms = {
   clientId: string;

@@ -1,5 +1,5 @@
 // Every rule about a staff record in one place. Pure: time, ids and the job position's facts come in with the command.
-import { fieldChanges } from '../fieldChanges.js';
+import { fieldChanges } from '../shared/fieldChanges.js';
 import type { Decider } from '../decider.js';
 import { DomainError, notFound, rule } from '../decider.js';
 import { FieldChecks } from '../shared/fieldChecks.js';

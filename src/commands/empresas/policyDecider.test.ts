@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { failedFields, scenario } from '../givenWhenThen.js';
 import type { CommandEnvelope } from '../decider.js';
-import { policyDecider, type ChangePolicyData, type PolicyCommand, type PolicyEvent } from './policyDecider.js';
+import { policyDecider } from './policyDecider.js';
+import type { ChangePolicyData, PolicyCommand, PolicyEvent } from './policyEvents.js';
 import { mergePolicy } from './policyRules.js';
 import { DEFAULT_POLICY, type CompanyPolicy, type PolicyPatch } from './shared/policySettings.js';
 

@@ -6,7 +6,7 @@ import { newId, uuidV5 } from '../eventIds.js';
 import { releaseClaim, withClaims } from '../uniqueClaimWrites.js';
 import { patientDecider } from '../pacientes/patientDecider.js';
 import { byHandContext, sessionFact, useByHandOf } from '../dialisis/session/sessionReferenceWrites.js';
-import { NO_SUCH_SESSION } from '../dialisis/session/sessionReference.js';
+import { NO_SUCH_SESSION } from '../dialisis/shared/sessionReference.js';
 import { invalidFields } from '../shared/fieldChecks.js';
 import type { AppServices } from '../../services.js';
 import { companyPolicy, type PolicyFacts } from '../../queries/empresas/companyPolicy.js';
@@ -23,7 +23,7 @@ import {
 import type { MachineState } from './shared/machineState.js';
 import type { PatientState } from '../pacientes/patientState.js';
 import { claimsOf, MACHINE_GUARDS, UNIQUE_MACHINE_FIELDS } from './machineClaimWrites.js';
-import { maintenancePolicyOf } from './startRules.js';
+import { maintenancePolicyOf } from './shared/startRules.js';
 
 type Result = CommandResult<MachineState>;
 const machineStream = (tenantId: string, id: string): string => streamName(tenantId, machineDecider.category, id);

@@ -5,7 +5,7 @@ import { patientDecider } from './patientDecider.js';
 import { streamName, type EventStore } from '../../stores/eventStore.js';
 import { newId, uuidV5 } from '../eventIds.js';
 import { sessionFact } from '../dialisis/session/sessionReferenceWrites.js';
-import type { SessionFact } from '../dialisis/session/sessionReference.js';
+import type { SessionFact } from '../dialisis/shared/sessionReference.js';
 
 /** The session a note names, read in the caller's company (the decider judges it); nothing when none is named. */
 const namedSession = async (

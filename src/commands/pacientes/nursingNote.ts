@@ -3,7 +3,7 @@
 import type { CommandEnvelope, DecidedEvent, Decider } from '../decider.js';
 import { notFound, rule } from '../decider.js';
 import { FieldChecks, notFutureInstant } from './fieldRules.js';
-import { checkSessionReference, type SessionFact } from '../dialisis/session/sessionReference.js';
+import { checkSessionReference, type SessionFact } from '../dialisis/shared/sessionReference.js';
 import type { PatientStatus } from './patientTypes.js';
 
 export const NOTE_TYPES = ['pre', 'intra', 'post', 'general'] as const;

@@ -7,7 +7,8 @@ import { patientDecider } from '../pacientes/patientDecider.js';
 import type { AppServices } from '../../services.js';
 import { streamName } from '../../stores/eventStore.js';
 import { productDecider, warehouseDecider } from './productDecider.js';
-import { initialSupplyKitState, supplyKitDecider, type SupplyKitState } from './kitDecider.js';
+import { supplyKitDecider } from './kitDecider.js';
+import { initialSupplyKitState, type SupplyKitState } from './shared/kitState.js';
 import { COMPANY_DEFAULT_KIT, type KitFacts, type KitFields, type SupplyKitEvent } from './kitEvents.js';
 
 const kitStream = (tenantId: string, kitId: string): string => streamName(tenantId, supplyKitDecider.category, kitId);

@@ -16,7 +16,7 @@ import {
   round3,
   round4,
   type StockState,
-} from './stockState.js';
+} from './shared/stockState.js';
 
 type Target = Pick<MovementLine, 'movementId' | 'productId' | 'warehouseId'>;
 

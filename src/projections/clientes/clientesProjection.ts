@@ -41,8 +41,3 @@ export const clientesProjection: Projection = {
     }
   },
 };
-
-/** The contract rules the read side needs, handed over from the write model so a query and the decider agree. */
-export { contractInForceOn, lastDayOf, amountTimes } from '../../commands/clientes/shared/contractRules.js';
-export { authorizationStatusOn } from '../../commands/clientes/authorizationDecider.js';
-export { paidByPayer, isSigned } from '../../commands/clientes/shared/payerBilling.js';

@@ -7,10 +7,6 @@ import type { VascularAccessKind } from '../../commands/dialisis/shared/ureaKine
 import type { AccessType } from '../../commands/pacientes/patientTypes.js';
 import type { SessionDoc } from './sessionDoc.js';
 
-export { clinicalPolicyOf, DEFAULT_CLINICAL_POLICY, type ClinicalPolicy } from '../../commands/dialisis/shared/clinicalPolicy.js';
-export { monthlyAdequacy, type MonthlyAdequacy } from '../../commands/dialisis/shared/monthlyAdequacy.js';
-export type { ClinicalFlag } from '../../commands/dialisis/shared/clinicalFlags.js';
-export type { DerivedValues } from '../../commands/dialisis/shared/derivedValues.js';
 
 export interface SessionClinical {
   derived: DerivedValues;

@@ -1,6 +1,6 @@
 // Read models of the Empresas group's tenant side: the company policy and the locations (sedes).
 import { LOCATION_EVENT_TYPES } from '../../commands/empresas/locationEvents.js';
-import { POLICY_EVENT_TYPES } from '../../commands/empresas/policyDecider.js';
+import { POLICY_EVENT_TYPES } from '../../commands/empresas/policyEvents.js';
 import { tenantOfStream } from '../../stores/eventStore.js';
 import { applyFold, type Projection } from '../runner/projection.js';
 import { foldLocation, type LocationDoc } from './locationDoc.js';

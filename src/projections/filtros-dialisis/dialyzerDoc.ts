@@ -11,9 +11,6 @@ import type { ReadinessFacts } from '../../commands/filtros-dialisis/shared/read
 import type { ProjectedDoc } from '../runner/projection.js';
 import { tenantOfStream, type RecordedEvent } from '../../stores/eventStore.js';
 
-export { readinessReasons, READINESS_REASONS, type ReadinessReason } from '../../commands/filtros-dialisis/shared/readiness.js';
-export { maxUsesFor, type ReusePolicy } from '../../commands/filtros-dialisis/shared/reusePolicy.js';
-export { DIALYZER_STATUSES, DISCARD_REASONS, FLUXES, TEST_RESULTS } from '../../commands/filtros-dialisis/dialyzerEvents.js';
 
 export type DialyzerDoc = ProjectedDoc &
   DialyzerFields &

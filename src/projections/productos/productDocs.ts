@@ -1,9 +1,9 @@
 // Documents of the Productos read model, each a pure fold of its events: products (with their total stock and whether
 // it is below the minimum), warehouses, balances per (product, warehouse, lot), and the kardex (one per movement line).
-import { evolveProduct, initialProductState } from '../../commands/productos/productDecider.js';
+import { evolveProduct, initialProductState } from '../../commands/productos/shared/productState.js';
 import { productValueKey, type ProductEvent, type ProductFields, type WarehouseFields } from '../../commands/productos/productEvents.js';
 import type { MovementLine, StockEvent } from '../../commands/productos/stockEvents.js';
-import { lotKey, round3 } from '../../commands/productos/stockState.js';
+import { lotKey, round3 } from '../../commands/productos/shared/stockState.js';
 import type { ProjectedDoc } from '../runner/projection.js';
 import { aggregateIdOfStream, tenantOfStream, type RecordedEvent } from '../../stores/eventStore.js';
 

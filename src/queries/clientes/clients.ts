@@ -5,15 +5,8 @@ import { notFoundProblem } from '../../problems.js';
 import type { TenantScope } from '../tenantScope.js';
 import type { Collection, Filter, Page } from '../../stores/readStore.js';
 import { streamName, type RecordedEvent } from '../../stores/eventStore.js';
-import {
-  AUTHORIZATION_CATEGORY,
-  CLIENT_CATEGORY,
-  CLIENTES_PROJECTION,
-  CLIENTS,
-  contractInForceOn,
-  lastDayOf,
-  PAYER_AUTHORIZATIONS,
-} from '../../projections/clientes/clientesProjection.js';
+import { AUTHORIZATION_CATEGORY, CLIENT_CATEGORY, CLIENTES_PROJECTION, CLIENTS, PAYER_AUTHORIZATIONS } from '../../projections/clientes/clientesProjection.js';
+import { contractInForceOn, lastDayOf } from '../../commands/clientes/shared/contractRules.js';
 import { foldClient, type ClientDoc } from '../../projections/clientes/clientDoc.js';
 import { foldAuthorization, type AuthorizationDoc } from '../../projections/clientes/authorizationDoc.js';
 

@@ -1,11 +1,11 @@
 // The one way other groups read the company policy: pass it to a decider, and record `revision` in the event it
 // decides (architecture.md, Company policy), so an auditor sees which rule applied.
 import type { AppServices } from '../../services.js';
-import { DEFAULT_POLICY, foldPolicy, type CompanyPolicy, type PolicyDoc } from '../../projections/empresas/policyDoc.js';
+import { foldPolicy, type PolicyDoc } from '../../projections/empresas/policyDoc.js';
+import { DEFAULT_POLICY, type CompanyPolicy } from '../../commands/empresas/shared/policySettings.js';
 import { streamName } from '../../stores/eventStore.js';
 import { policies } from './readModel.js';
 
-export type { CompanyPolicy } from '../../projections/empresas/policyDoc.js';
 
 export interface PolicyView {
   /** Revision of the policy stream; -1 while nothing is recorded and the defaults apply. */

@@ -1,7 +1,7 @@
 // The policy's history: each recorded change with who/when/why, the fields it changed with their values before and
 // after, and the revision it produced and the one it replaced (-1: the defaults).
 import { valueAtPointer } from '../../jsonPointer.js';
-import { DEFAULT_POLICY, type CompanyPolicy } from '../../projections/empresas/policyDoc.js';
+import { DEFAULT_POLICY, type CompanyPolicy } from '../../commands/empresas/shared/policySettings.js';
 import type { TenantScope } from '../tenantScope.js';
 import { historyStamp, streamHistory } from './streamHistory.js';
 

@@ -7,7 +7,8 @@ import type { Collection, Filter, Page } from '../../stores/readStore.js';
 import { streamName } from '../../stores/eventStore.js';
 import { companyPolicy, type PolicyFacts } from '../empresas/companyPolicy.js';
 import { BLOODLINES, LINEAS_PROJECTION } from '../../projections/lineas/lineasProjection.js';
-import { bloodlineView, foldBloodline, maxUsesOf, type BloodlineDoc } from '../../projections/lineas/bloodlineDoc.js';
+import { bloodlineView, foldBloodline, type BloodlineDoc } from '../../projections/lineas/bloodlineDoc.js';
+import { maxUsesOf } from '../../commands/lineas/bloodlineEvents.js';
 
 export type LineKind = BloodlineDoc['lineType'];
 

@@ -7,8 +7,9 @@ import type { Collection, Filter, Page } from '../../stores/readStore.js';
 import { streamName } from '../../stores/eventStore.js';
 import { MACHINES, MONITORES_PROJECTION } from '../../projections/monitores/monitoresProjection.js';
 import { foldMachine, machineView, type MachineDoc } from '../../projections/monitores/machineDoc.js';
-import { calibrationDue, maintenanceDue, planFor, type MaintenanceDue } from '../../projections/monitores/machineReadiness.js';
-import { companyPolicy, type CompanyPolicy } from '../empresas/companyPolicy.js';
+import { calibrationDue, maintenanceDue, planFor, type MaintenanceDue } from '../../commands/monitores/shared/startRules.js';
+import { companyPolicy } from '../empresas/companyPolicy.js';
+import { type CompanyPolicy } from '../../commands/empresas/shared/policySettings.js';
 
 /** Category of the machine streams (the write side's name for them). */
 export const MACHINE_CATEGORY = 'machine';

@@ -1,6 +1,6 @@
 // Every rule about a shift: its windows, its seats and its location. Pure: the location and the policy come in.
 import { DomainError, notFound, rule, type Decider } from '../../decider.js';
-import { fieldChanges } from '../../fieldChanges.js';
+import { fieldChanges } from '../../shared/fieldChanges.js';
 import { FieldChecks } from '../../shared/fieldChecks.js';
 import { normalWeekdays, requiredText } from './scheduleRules.js';
 import {

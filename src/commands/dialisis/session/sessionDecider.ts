@@ -5,7 +5,7 @@ import { FieldChecks, invalidFields, isRealDate, notFutureInstant } from '../../
 import { PAST_DATE_START, pastDateWithoutStart } from './backEntry.js';
 import type { AmendableBlock, PostDialysis, SessionEvent, SessionStatus } from './sessionEvents.js';
 import type { SessionCommand } from './sessionCommands.js';
-import { withinLimit } from './sessionLimits.js';
+import { withinLimit } from '../shared/sessionLimits.js';
 import { checkInsideSession, checkSampleTime, checkWeighedBlock, missingForSigning, sessionStartReasons } from './sessionRules.js';
 import { PRE_UREA, POST_UREA, ureaChanges, withUrea } from '../shared/ureaLab.js';
 import { evolveSession, initialSessionState, minutesBetween, treatmentMinutes, type SessionState } from './sessionState.js';

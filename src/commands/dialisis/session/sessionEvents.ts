@@ -3,7 +3,7 @@ import type { DecidedEvent } from '../../decider.js';
 import type { AccessUsed, JudgedClinical } from '../shared/sessionSnapshots.js';
 import type { POST_SAMPLE_METHODS, UreaLab } from '../shared/ureaLab.js';
 
-export type { SessionLimit, SessionLimits } from './sessionLimits.js';
+export type { SessionLimit, SessionLimits } from '../shared/sessionLimits.js';
 export type { AccessUsed, JudgedClinical } from '../shared/sessionSnapshots.js';
 
 export const SESSION_STATUSES = [

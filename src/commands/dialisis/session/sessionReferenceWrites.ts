@@ -3,7 +3,7 @@
 import { streamName, type EventStore } from '../../../stores/eventStore.js';
 import { sessionDecider } from './sessionDecider.js';
 import type { ScheduledData } from './sessionEvents.js';
-import { checkSessionReference, type SessionFact } from './sessionReference.js';
+import { checkSessionReference, type SessionFact } from '../shared/sessionReference.js';
 import { FieldChecks } from '../../shared/fieldChecks.js';
 import { loadAggregate, type CommandContext } from '../../handleCommand.js';
 import { consequenceDecider } from '../consequences/consequenceDecider.js';

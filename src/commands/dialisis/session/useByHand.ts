@@ -4,7 +4,7 @@
 import { rule } from '../../decider.js';
 import { FieldChecks } from '../../shared/fieldChecks.js';
 import type { Equipment } from './sessionEvents.js';
-import { checkSessionReference, type SessionFact } from './sessionReference.js';
+import { checkSessionReference, type SessionFact } from '../shared/sessionReference.js';
 
 export type UsedEquipment = 'machine' | 'dialyzer' | 'arterial' | 'venous';
 
