@@ -8,7 +8,8 @@ import { CLIENTES_PROJECTION, PAYER_AUTHORIZATIONS } from '../../projections/cli
 import type { AuthorizationDoc } from '../../projections/clientes/authorizationDoc.js';
 import { patientDecider } from '../pacientes/patientDecider.js';
 import type { PatientEvent } from '../pacientes/patientEvents.js';
-import { authorizationDecider, holdsUnit, refusalOn, remainingOf, type AuthorizationState } from './authorizationDecider.js';
+import { authorizationDecider } from './authorizationDecider.js';
+import { holdsUnit, refusalOn, remainingOf, type AuthorizationState } from './shared/authorizationState.js';
 import type { AuthorizationTerms } from './authorizationEvents.js';
 import { authorizationStream } from './authorizationWrites.js';
 import { coverageClientOn, coveragesOf } from './payerCoverage.js';

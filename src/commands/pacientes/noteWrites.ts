@@ -1,6 +1,7 @@
 // Nursing-note commands as the routes run them: the patient is looked up in the caller's company first.
 import { handleCommand, loadAggregate, type CommandContext, type CommandResult } from '../handleCommand.js';
-import { nursingNoteDecider, type NoteContent, type NoteContentPatch, type NursingNoteState } from './nursingNote.js';
+import { nursingNoteDecider, type NursingNoteState } from './nursingNote.js';
+import { type NoteContent, type NoteContentPatch } from './nursingNoteEvents.js';
 import { patientDecider } from './patientDecider.js';
 import { streamName, type EventStore } from '../../stores/eventStore.js';
 import { newId, uuidV5 } from '../eventIds.js';

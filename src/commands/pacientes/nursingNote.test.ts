@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import type { CommandEnvelope } from '../decider.js';
 import { failedFields, scenario } from '../givenWhenThen.js';
-import { nursingNoteDecider, type NursingNoteCommand, type NursingNoteEvent } from './nursingNote.js';
+import { nursingNoteDecider, type NursingNoteCommand } from './nursingNote.js';
+import { type NursingNoteEvent } from './nursingNoteEvents.js';
 import type { SessionFact } from '../dialisis/shared/sessionReference.js';
 import { normaliseDocumentNumber, patientDocumentDecider, type PatientDocumentCommand } from './patientDocument.js';
 

@@ -3,7 +3,7 @@
 import { applyTo, type Projection } from '../runner/projection.js';
 import { PLATFORM_DOCS } from '../../stores/readStore.js';
 import { COMPANY_EVENT_TYPES, type CompanyEvent } from '../../commands/platform/company/events.js';
-import { OPTIONAL_MODULES } from '../../commands/platform/company/profile.js';
+import { OPTIONAL_MODULES } from '../../commands/platform/company/events.js';
 import { aggregateIdOf, COMPANIES, MEMBERSHIPS, membershipId, type CompanyDoc, type MembershipDoc } from './platformReadModels.js';
 
 type CompanyFold = Omit<CompanyDoc, '_position'>;

@@ -11,7 +11,8 @@ import type { PatientFacts, ScheduledData } from '../session/sessionEvents.js';
 import { sessionIdFor } from '../session/sessionIds.js';
 import type { SessionState } from '../session/sessionState.js';
 import type { ShiftState } from './shiftDecider.js';
-import { shiftDayDecider, shiftDayId, type SeatReleaseReason, type ShiftSeatFacts } from './shiftDayDecider.js';
+import { shiftDayDecider, type ShiftSeatFacts } from './shiftDayDecider.js';
+import { shiftDayId, type SeatReleaseReason } from './shiftDayEvents.js';
 
 export type SessionRequest = Omit<ScheduledData, 'sessionId' | 'locationId'>;
 
