@@ -8,7 +8,7 @@ import { startMachineUse } from '../../src/commands/monitores/machineWrites.js';
 import { reserveDialyzerForSession } from '../../src/commands/filtros-dialisis/dialyzerWrites.js';
 import { reserveBloodlineForSession } from '../../src/commands/lineas/bloodlineWrites.js';
 import { releaseOrphanedSessionClaims } from '../../src/commands/dialisis/session/equipmentClaimsReconciliation.js';
-import { sessionStream } from '../../src/commands/dialisis/session/sessionWrites.js';
+import { sessionStream } from '../../src/commands/dialisis/session/sessionEvents.js';
 import { LIMITS } from '../../src/limits.js';
 import { dialyzerBody } from './filtrosWorld.js';
 import { expectStatus, startMonitoresWorld, unique, type Json, type MonitoresWorld } from './monitoresWorld.js';

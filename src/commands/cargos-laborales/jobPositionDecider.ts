@@ -10,6 +10,7 @@ import {
   type JobPositionFields,
   type JobPositionPatch,
   type PositionStatus,
+  JOB_POSITION_CATEGORY,
 } from './jobPositionEvents.js';
 
 export interface JobPositionState {
@@ -103,7 +104,7 @@ export function evolveJobPosition(state: JobPositionState, event: JobPositionEve
 }
 
 export const jobPositionDecider: Decider<JobPositionCommand, JobPositionEvent, JobPositionState> = {
-  category: 'jobPosition',
+  category: JOB_POSITION_CATEGORY,
   initialState: initialJobPositionState,
   evolve: evolveJobPosition,
   decide: decideJobPosition,

@@ -8,9 +8,8 @@ import {
   MAX_SESSIONS_AUTHORIZED,
   type AuthorizationCommand,
   type AuthorizationEvent,
-  type AuthorizationStatus,
-  type AuthorizationTerms,
   type PayerFacts,
+  AUTHORIZATION_CATEGORY,
 } from './authorizationEvents.js';
 import {
   evolveAuthorization,
@@ -125,7 +124,7 @@ export function decideAuthorization(command: AuthorizationCommand, state: Author
 }
 
 export const authorizationDecider: Decider<AuthorizationCommand, AuthorizationEvent, AuthorizationState> = {
-  category: 'payerAuthorization',
+  category: AUTHORIZATION_CATEGORY,
   initialState: initialAuthorizationState,
   evolve: evolveAuthorization,
   decide: decideAuthorization,

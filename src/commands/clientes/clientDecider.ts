@@ -3,7 +3,7 @@ import { fieldChanges } from '../shared/fieldChanges.js';
 import type { Decider } from '../decider.js';
 import { DomainError, notFound, rule } from '../decider.js';
 import { FieldChecks, isRealDate } from '../shared/fieldChecks.js';
-import { CORRECTABLE_CLIENT_FIELDS, type ClientCommand, type ClientEvent } from './clientEvents.js';
+import { CORRECTABLE_CLIENT_FIELDS, type ClientCommand, type ClientEvent, CLIENT_CATEGORY } from './clientEvents.js';
 import { applyClientPatch, evolveClient, initialClientState, type ClientState } from './shared/clientState.js';
 import { checkedClient, checkedContractTerms } from './clientRules.js';
 import { lastDayOf, overlapping } from './shared/contractRules.js';
@@ -92,7 +92,7 @@ export function decideClient(command: ClientCommand, state: ClientState): Client
 }
 
 export const clientDecider: Decider<ClientCommand, ClientEvent, ClientState> = {
-  category: 'client',
+  category: CLIENT_CATEGORY,
   initialState: initialClientState,
   evolve: evolveClient,
   decide: decideClient,

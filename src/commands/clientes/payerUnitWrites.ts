@@ -6,7 +6,7 @@ import { handleCommand, loadAggregate, type CommandContext, type CommandResult }
 import { DomainError, notFound, rule } from '../decider.js';
 import type { AppServices } from '../../services.js';
 import { sessionDecider } from '../dialisis/session/sessionDecider.js';
-import { sessionStream } from '../dialisis/session/sessionWrites.js';
+import { sessionStream } from '../dialisis/session/sessionEvents.js';
 import { authorizationDecider } from './authorizationDecider.js';
 import { holdsUnit, refusalOn, type AuthorizationState } from './shared/authorizationState.js';
 import type { PaidSessionFact, PayerFacts } from './authorizationEvents.js';

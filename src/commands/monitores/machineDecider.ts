@@ -3,7 +3,13 @@ import { fieldChanges } from '../shared/fieldChanges.js';
 import type { Decider } from '../decider.js';
 import { DomainError, notFound, rule } from '../decider.js';
 import { FieldChecks, invalidFields, isRealDate, notFutureDate } from '../shared/fieldChecks.js';
-import { CORRECTABLE_MACHINE_FIELDS, type MachineCommand, type MachineEvent, type MachineStatus } from './machineEvents.js';
+import {
+  CORRECTABLE_MACHINE_FIELDS,
+  type MachineCommand,
+  type MachineEvent,
+  type MachineStatus,
+  MACHINE_CATEGORY,
+} from './machineEvents.js';
 import { applyMachinePatch, evolveMachine, initialMachineState, type MachineState } from './shared/machineState.js';
 import { checkMachineFields, normalIsolation, optionalText, textOf, trimmedMachine } from './machineChecks.js';
 import { decideTicket } from './repairTicketRules.js';
@@ -190,7 +196,7 @@ export function decideMachine(command: MachineCommand, state: MachineState): Mac
 }
 
 export const machineDecider: Decider<MachineCommand, MachineEvent, MachineState> = {
-  category: 'machine',
+  category: MACHINE_CATEGORY,
   initialState: initialMachineState,
   evolve: evolveMachine,
   decide: decideMachine,

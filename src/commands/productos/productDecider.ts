@@ -12,6 +12,8 @@ import {
   type WarehouseCommand,
   type WarehouseEvent,
   type WarehouseFields,
+  PRODUCT_CATEGORY,
+  WAREHOUSE_CATEGORY,
 } from './productEvents.js';
 
 function checkProduct(f: ProductFields): void {
@@ -57,7 +59,7 @@ export function decideProduct(command: ProductCommand, state: ProductState): Pro
 }
 
 export const productDecider: Decider<ProductCommand, ProductEvent, ProductState> = {
-  category: 'product',
+  category: PRODUCT_CATEGORY,
   initialState: initialProductState,
   evolve: evolveProduct,
   decide: decideProduct,
@@ -68,7 +70,7 @@ export interface WarehouseState {
 }
 
 export const warehouseDecider: Decider<WarehouseCommand, WarehouseEvent, WarehouseState> = {
-  category: 'warehouse',
+  category: WAREHOUSE_CATEGORY,
   initialState: { fields: null },
   evolve: (_state, event) => {
     const { warehouseId: _id, ...fields } = event.data;

@@ -5,6 +5,7 @@ import { rule } from '../decider.js';
 import { FieldChecks, isRealDate } from '../shared/fieldChecks.js';
 import { lotExpiryConflict } from './lotDecider.js';
 import type { LotPortion, MovementLine, StockCommand, StockEvent, StockFacts } from './stockEvents.js';
+import { STOCK_CATEGORY } from './stockEvents.js';
 import {
   averageCost,
   evolveStock,
@@ -224,7 +225,7 @@ export function decideStock(command: StockCommand, state: StockState): StockEven
 }
 
 export const stockDecider: Decider<StockCommand, StockEvent, StockState> = {
-  category: 'stock',
+  category: STOCK_CATEGORY,
   initialState: initialStockState,
   evolve: evolveStock,
   decide: decideStock,

@@ -5,6 +5,7 @@ import { notFound } from '../decider.js';
 import { invalidFields } from '../shared/fieldChecks.js';
 import { newId, uuidV5 } from '../eventIds.js';
 import { patientDecider } from '../pacientes/patientDecider.js';
+import { sessionStream } from '../dialisis/session/sessionEvents.js';
 import type { AppServices } from '../../services.js';
 import { companyDay } from '../../queries/empresas/companyCalendar.js';
 import { streamName } from '../../stores/eventStore.js';
@@ -54,7 +55,7 @@ export async function mustBeReference(
       throw invalidFields([{ field: 'patientId', message: 'no such active patient in this company' }]);
   }
   if (reference.sessionId !== undefined) {
-    const held = await services.events.readStream(streamName(tenantId, 'dialysisSession', reference.sessionId), { maxCount: 1 });
+    const held = await services.events.readStream(sessionStream(tenantId, reference.sessionId), { maxCount: 1 });
     if (held.length === 0) throw invalidFields([{ field: 'sessionId', message: 'no such dialysis session in this company' }]);
   }
 }

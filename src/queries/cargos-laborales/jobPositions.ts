@@ -7,9 +7,7 @@ import type { Collection, Filter, Page } from '../../stores/readStore.js';
 import { streamName } from '../../stores/eventStore.js';
 import { CARGOS_PROJECTION, JOB_POSITIONS } from '../../projections/cargos-laborales/cargosProjection.js';
 import { foldJobPosition, jobPositionView, type JobPositionDoc } from '../../projections/cargos-laborales/jobPositionDoc.js';
-
-/** Category of the position streams (the write side's name for them). */
-export const JOB_POSITION_CATEGORY = 'jobPosition';
+import { JOB_POSITION_CATEGORY } from '../../commands/cargos-laborales/jobPositionEvents.js';
 
 export const jobPositions = (scope: TenantScope): Collection<JobPositionDoc> =>
   scope.services.projections.collection<JobPositionDoc>(CARGOS_PROJECTION, JOB_POSITIONS);

@@ -5,12 +5,12 @@ import { notFoundProblem } from '../../problems.js';
 import type { TenantScope } from '../tenantScope.js';
 import type { Collection, Filter, Page } from '../../stores/readStore.js';
 import { streamName, type RecordedEvent } from '../../stores/eventStore.js';
-import { AUTHORIZATION_CATEGORY, CLIENT_CATEGORY, CLIENTES_PROJECTION, CLIENTS, PAYER_AUTHORIZATIONS } from '../../projections/clientes/clientesProjection.js';
+import { CLIENTES_PROJECTION, CLIENTS, PAYER_AUTHORIZATIONS } from '../../projections/clientes/clientesProjection.js';
+import { AUTHORIZATION_CATEGORY } from '../../commands/clientes/authorizationEvents.js';
+import { CLIENT_CATEGORY } from '../../commands/clientes/clientEvents.js';
 import { contractInForceOn, lastDayOf } from '../../commands/clientes/shared/contractRules.js';
 import { foldClient, type ClientDoc } from '../../projections/clientes/clientDoc.js';
 import { foldAuthorization, type AuthorizationDoc } from '../../projections/clientes/authorizationDoc.js';
-
-export { CLIENT_CATEGORY, AUTHORIZATION_CATEGORY } from '../../projections/clientes/clientesProjection.js';
 
 export const clients = (scope: TenantScope): Collection<ClientDoc> =>
   scope.services.projections.collection<ClientDoc>(CLIENTES_PROJECTION, CLIENTS);

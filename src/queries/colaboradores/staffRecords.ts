@@ -7,9 +7,7 @@ import type { Collection } from '../../stores/readStore.js';
 import { streamName } from '../../stores/eventStore.js';
 import { COLABORADORES_PROJECTION, STAFF } from '../../projections/colaboradores/colaboradoresProjection.js';
 import { foldStaff, type StaffDoc } from '../../projections/colaboradores/staffDoc.js';
-
-/** Category of the staff streams (the write side's name for them). */
-export const STAFF_CATEGORY = 'staff';
+import { STAFF_CATEGORY } from '../../commands/colaboradores/staffEvents.js';
 
 export const staffRecords = (scope: TenantScope): Collection<StaffDoc> =>
   scope.services.projections.collection<StaffDoc>(COLABORADORES_PROJECTION, STAFF);

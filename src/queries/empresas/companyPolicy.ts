@@ -3,9 +3,8 @@
 import type { AppServices } from '../../services.js';
 import { foldPolicy, type PolicyDoc } from '../../projections/empresas/policyDoc.js';
 import { DEFAULT_POLICY, type CompanyPolicy } from '../../commands/empresas/shared/policySettings.js';
-import { streamName } from '../../stores/eventStore.js';
 import { policies } from './readModel.js';
-
+import { policyStream } from '../../commands/empresas/policyEvents.js';
 
 export interface PolicyView {
   /** Revision of the policy stream; -1 while nothing is recorded and the defaults apply. */
@@ -33,7 +32,7 @@ export interface PolicyFacts {
  * behind, rebuilding or stopped must never hand a decider the defaults instead of the company's stricter rules.
  */
 export async function companyPolicy(services: AppServices, tenantId: string): Promise<PolicyFacts> {
-  const events = await services.events.readStream(streamName(tenantId, 'policy', tenantId));
+  const events = await services.events.readStream(policyStream(tenantId));
   const doc = events.reduce<PolicyDoc | null>((folded, event) => foldPolicy(folded, event), null);
   return doc ? { revision: doc.revision, settings: doc.settings } : { revision: -1, settings: DEFAULT_POLICY };
 }

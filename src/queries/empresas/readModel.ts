@@ -9,6 +9,8 @@ import type { AppServices } from '../../services.js';
 import { COMPANY_POLICIES, EMPRESAS_PROJECTION, LOCATIONS } from '../../projections/empresas/empresasProjection.js';
 import { foldLocation, type LocationDoc } from '../../projections/empresas/locationDoc.js';
 import { foldPolicy, type PolicyDoc } from '../../projections/empresas/policyDoc.js';
+import { POLICY_CATEGORY } from '../../commands/empresas/policyEvents.js';
+import { LOCATION_CATEGORY } from '../../commands/empresas/locationEvents.js';
 
 /** Where a write left its stream. */
 export interface WriteOutcome {
@@ -39,7 +41,7 @@ export async function policyAfterWrite(scope: TenantScope, result: WriteOutcome)
   const tenantId = scope.auth.tenantId;
   const doc = await policies(scope.services).get(tenantId, tenantId);
   if (result.revision < 0 || (doc && doc.revision >= result.revision)) return doc;
-  return foldStream<PolicyDoc>(scope, 'policy', tenantId, foldPolicy);
+  return foldStream<PolicyDoc>(scope, POLICY_CATEGORY, tenantId, foldPolicy);
 }
 
 /** The location at least at the write's revision. */
@@ -47,7 +49,7 @@ export async function locationAfterWrite(scope: TenantScope, locationId: string,
   await awaitWrite(scope, result.position);
   const doc = await locations(scope).get(scope.auth.tenantId, locationId);
   if (doc && doc.revision >= result.revision) return doc;
-  const folded = await foldStream<LocationDoc>(scope, 'location', locationId, foldLocation);
+  const folded = await foldStream<LocationDoc>(scope, LOCATION_CATEGORY, locationId, foldLocation);
   if (!folded) throw notFoundProblem('Location not found');
   return folded;
 }

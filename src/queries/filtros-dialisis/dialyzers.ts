@@ -7,9 +7,7 @@ import type { Collection, Filter, Page } from '../../stores/readStore.js';
 import { streamName } from '../../stores/eventStore.js';
 import { DIALYZERS, FILTROS_PROJECTION } from '../../projections/filtros-dialisis/filtrosProjection.js';
 import { dialyzerView, foldDialyzer, type DialyzerDoc } from '../../projections/filtros-dialisis/dialyzerDoc.js';
-
-/** Category of the dialyzer streams (the write side's name for them). */
-export const DIALYZER_CATEGORY = 'dialyzer';
+import { DIALYZER_CATEGORY } from '../../commands/filtros-dialisis/dialyzerEvents.js';
 
 export const dialyzers = (scope: TenantScope): Collection<DialyzerDoc> =>
   scope.services.projections.collection<DialyzerDoc>(FILTROS_PROJECTION, DIALYZERS);

@@ -8,12 +8,9 @@ import { streamName } from '../../stores/eventStore.js';
 import { companyPolicy, type PolicyFacts } from '../empresas/companyPolicy.js';
 import { BLOODLINES, LINEAS_PROJECTION } from '../../projections/lineas/lineasProjection.js';
 import { bloodlineView, foldBloodline, type BloodlineDoc } from '../../projections/lineas/bloodlineDoc.js';
-import { maxUsesOf } from '../../commands/lineas/bloodlineEvents.js';
+import { maxUsesOf, LINE_CATEGORIES } from '../../commands/lineas/bloodlineEvents.js';
 
 export type LineKind = BloodlineDoc['lineType'];
-
-/** Stream category of each kind (the write side's names for them). */
-export const LINE_STREAM_CATEGORIES: Record<LineKind, string> = { arterial: 'arterialLine', venous: 'venousLine' };
 
 export const bloodlines = (scope: TenantScope): Collection<BloodlineDoc> =>
   scope.services.projections.collection<BloodlineDoc>(LINEAS_PROJECTION, BLOODLINES);
@@ -44,7 +41,7 @@ export async function bloodlineAfterWrite(
   const doc = await bloodlines(scope).get(tenantId, id);
   if (doc && doc.lineType === lineType && doc.revision >= result.revision) return doc;
   let folded: BloodlineDoc | null = null;
-  for (const e of await scope.services.events.readStream(streamName(tenantId, LINE_STREAM_CATEGORIES[lineType], id)))
+  for (const e of await scope.services.events.readStream(streamName(tenantId, LINE_CATEGORIES[lineType], id)))
     folded = foldBloodline(folded, e);
   if (!folded) throw absent(lineType);
   return folded;

@@ -10,9 +10,7 @@ import { foldMachine, machineView, type MachineDoc } from '../../projections/mon
 import { calibrationDue, maintenanceDue, planFor, type MaintenanceDue } from '../../commands/monitores/shared/startRules.js';
 import { companyPolicy } from '../empresas/companyPolicy.js';
 import { type CompanyPolicy } from '../../commands/empresas/shared/policySettings.js';
-
-/** Category of the machine streams (the write side's name for them). */
-export const MACHINE_CATEGORY = 'machine';
+import { MACHINE_CATEGORY } from '../../commands/monitores/machineEvents.js';
 
 export const machines = (scope: TenantScope): Collection<MachineDoc> =>
   scope.services.projections.collection<MachineDoc>(MONITORES_PROJECTION, MACHINES);

@@ -15,9 +15,7 @@ import {
   type ProductDoc,
   type WarehouseDoc,
 } from '../../projections/productos/productDocs.js';
-
-/** Category of the product streams (the write side's name for them). */
-export const PRODUCT_CATEGORY = 'product';
+import { PRODUCT_CATEGORY } from '../../commands/productos/productEvents.js';
 
 const collection = <T extends ProductDoc | WarehouseDoc | BalanceDoc | KardexDoc>(scope: TenantScope, name: string): Collection<T> =>
   scope.services.projections.collection<T>(PRODUCTOS_PROJECTION, name);

@@ -10,6 +10,7 @@ import {
   type ShiftEvent,
   type ShiftFields,
   type ShiftPatch,
+  SHIFT_CATEGORY,
 } from './shiftEvents.js';
 
 export interface ShiftState {
@@ -101,7 +102,7 @@ function decideShift(command: ShiftCommand, state: ShiftState): ShiftEvent[] {
 }
 
 export const shiftDecider: Decider<ShiftCommand, ShiftEvent, ShiftState> = {
-  category: 'shift',
+  category: SHIFT_CATEGORY,
   initialState: initialShiftState,
   evolve: evolveShift,
   decide: decideShift,

@@ -4,6 +4,7 @@ import { DomainError, notFound, rule, type Decider } from '../../decider.js';
 import { FieldChecks, isRealDate } from '../../shared/fieldChecks.js';
 import { normalWeekdays, rangesOverlap, requiredText } from './scheduleRules.js';
 import type { StandingPlan, StandingPlanCommand, StandingPlanEvent } from './standingPlanEvents.js';
+import { PLAN_CATEGORY } from './standingPlanEvents.js';
 
 export interface StandingPlansState {
   plans: Record<string, StandingPlan & { ended: boolean }>;
@@ -86,7 +87,7 @@ function decideStandingPlans(command: StandingPlanCommand, state: StandingPlansS
 }
 
 export const standingPlanDecider: Decider<StandingPlanCommand, StandingPlanEvent, StandingPlansState> = {
-  category: 'standingPlans',
+  category: PLAN_CATEGORY,
   initialState: initialStandingPlansState,
   evolve: evolveStandingPlans,
   decide: decideStandingPlans,

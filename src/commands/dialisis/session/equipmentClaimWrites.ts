@@ -16,7 +16,7 @@ import type { BloodlineDoc } from '../../../projections/lineas/bloodlineDoc.js';
 import { CLIENTES_PROJECTION, PAYER_AUTHORIZATIONS } from '../../../projections/clientes/clientesProjection.js';
 import type { AuthorizationDoc } from '../../../projections/clientes/authorizationDoc.js';
 import { releaseAuthorizationUnit } from '../../clientes/payerUnitWrites.js';
-import { sessionStream } from './sessionWrites.js';
+import { sessionStream } from './sessionEvents.js';
 
 export type ClaimKind = 'machine' | 'dialyzer' | 'arterial' | 'venous' | 'payer-authorization';
 

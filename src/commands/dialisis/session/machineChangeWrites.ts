@@ -11,7 +11,8 @@ import { mayStartSession } from '../../../queries/monitores/mayStartSession.js';
 import { streamName } from '../../../stores/eventStore.js';
 import type { ChangeMachineData } from './machineChange.js';
 import { sessionDecider } from './sessionDecider.js';
-import { sessionStream, type SessionResult } from './sessionWrites.js';
+import { type SessionResult } from './sessionWrites.js';
+import { sessionStream } from './sessionEvents.js';
 
 function refuse(reasons: string[]): never {
   throw rule('machine-change-refused', `the machine may not take over the session: ${reasons.join(', ')}`, {

@@ -4,6 +4,7 @@ import { notFound, rule, type Decider } from '../../decider.js';
 import { FieldChecks, invalidFields, isRealDate, notFutureInstant } from '../../shared/fieldChecks.js';
 import { PAST_DATE_START, pastDateWithoutStart } from './backEntry.js';
 import type { AmendableBlock, PostDialysis, SessionEvent, SessionStatus } from './sessionEvents.js';
+import { SESSION_CATEGORY } from './sessionEvents.js';
 import type { SessionCommand } from './sessionCommands.js';
 import { withinLimit } from '../shared/sessionLimits.js';
 import { checkInsideSession, checkSampleTime, checkWeighedBlock, missingForSigning, sessionStartReasons } from './sessionRules.js';
@@ -311,7 +312,7 @@ function decideSession(command: SessionCommand, state: SessionState): SessionEve
 }
 
 export const sessionDecider: Decider<SessionCommand, SessionEvent, SessionState> = {
-  category: 'dialysisSession',
+  category: SESSION_CATEGORY,
   initialState: initialSessionState,
   evolve: evolveSession,
   decide: decideSession,

@@ -5,6 +5,11 @@ import type { POST_SAMPLE_METHODS, UreaLab } from '../shared/ureaLab.js';
 
 export type { SessionLimit, SessionLimits } from '../shared/sessionLimits.js';
 export type { AccessUsed, JudgedClinical } from '../shared/sessionSnapshots.js';
+import { streamName } from '../../../stores/streamNames.js';
+
+/** The category of the dialysis session streams: written once, here (the decider, the writes and the read side take it). */
+export const SESSION_CATEGORY = 'dialysisSession';
+export const sessionStream = (tenantId: string, sessionId: string): string => streamName(tenantId, SESSION_CATEGORY, sessionId);
 
 export const SESSION_STATUSES = [
   'scheduled',

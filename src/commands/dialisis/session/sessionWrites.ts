@@ -8,9 +8,9 @@ import { confirmStepUp } from '../../platform/stepUpWrites.js';
 import type { AppServices } from '../../../services.js';
 import { companyPolicy } from '../../../queries/empresas/companyPolicy.js';
 import { maySignClinicalRecords } from '../../../queries/colaboradores/maySign.js';
-import { streamName } from '../../../stores/eventStore.js';
 import { sessionDecider } from './sessionDecider.js';
 import type { AmendableBlock, SessionLimits, Signer } from './sessionEvents.js';
+import { sessionStream } from './sessionEvents.js';
 import type { SessionCommand } from './sessionCommands.js';
 import type { SessionState } from './sessionState.js';
 import { judgeClinical } from './judgedClinicalWrites.js';
@@ -27,8 +27,6 @@ const BOUNDED: ReadonlySet<string> = new Set<Bounded>(['RecordReading', 'RecordC
 const FREES_PATIENT: ReadonlySet<string> = new Set(['EndSession', 'InterruptSession']);
 /** A command as a route builds it: the writes add the limits. */
 export type PlainInput = { type: Plain['type']; data: unknown };
-
-export const sessionStream = (tenantId: string, sessionId: string): string => streamName(tenantId, sessionDecider.category, sessionId);
 
 export async function sessionState(services: AppServices, tenantId: string, sessionId: string): Promise<SessionState> {
   const { state } = await loadAggregate(services.events, sessionDecider, sessionStream(tenantId, sessionId));

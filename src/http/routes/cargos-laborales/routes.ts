@@ -11,12 +11,16 @@ import { platformCollections } from '../../../queries/platform/memberships.js';
 import { PLATFORM_DOCS } from '../../../stores/readStore.js';
 import { streamName } from '../../../stores/eventStore.js';
 import { notFoundProblem, ProblemError } from '../../../problems.js';
-import { POSITION_STATUSES, type JobPositionFields, type JobPositionPatch } from '../../../commands/cargos-laborales/jobPositionEvents.js';
+import {
+  POSITION_STATUSES,
+  type JobPositionFields,
+  type JobPositionPatch,
+  JOB_POSITION_CATEGORY,
+} from '../../../commands/cargos-laborales/jobPositionEvents.js';
 import { changePositionStatus, correctJobPosition, createJobPosition } from '../../../commands/cargos-laborales/jobPositionWrites.js';
 import { CARGOS_PROJECTION } from '../../../projections/cargos-laborales/cargosProjection.js';
 import { jobPositionView } from '../../../projections/cargos-laborales/jobPositionDoc.js';
 import {
-  JOB_POSITION_CATEGORY,
   jobPositionAfterWrite,
   jobPositionOr404,
   listJobPositions,

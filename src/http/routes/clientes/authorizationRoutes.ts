@@ -5,10 +5,11 @@ import { etagOf, ifMatchHeader, ifMatchRevision } from '../../recordHeaders.js';
 import { recordHistoryAnswer, RecordHistoryEntrySchema } from '../../recordHistoryAnswer.js';
 import { route, type JsonSchema, type RouteDecl } from '../../routeTypes.js';
 import type { AuthorizationCommand, AuthorizationTerms } from '../../../commands/clientes/authorizationEvents.js';
+import { AUTHORIZATION_CATEGORY } from '../../../commands/clientes/authorizationEvents.js';
 import { authorizationCommand, issueAuthorization } from '../../../commands/clientes/authorizationWrites.js';
 import { consumeForSession } from '../../../commands/clientes/payerUnitWrites.js';
 import { CLIENTES_PROJECTION } from '../../../projections/clientes/clientesProjection.js';
-import { AUTHORIZATION_CATEGORY, clientOr404 } from '../../../queries/clientes/clients.js';
+import { clientOr404 } from '../../../queries/clientes/clients.js';
 import {
   authorizationOr404,
   authorizationWithStatus,

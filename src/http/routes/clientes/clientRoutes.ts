@@ -4,10 +4,16 @@ import { awaitMinPosition } from '../../readYourWrites.js';
 import { etagOf, ifMatchHeader, ifMatchRevision } from '../../recordHeaders.js';
 import { historyRoute } from '../../recordHistoryAnswer.js';
 import { route, type RouteDecl } from '../../routeTypes.js';
-import { CLIENT_STATUSES, PAYER_TYPES, type ClientFields, type ClientPatch } from '../../../commands/clientes/clientEvents.js';
+import {
+  CLIENT_STATUSES,
+  PAYER_TYPES,
+  type ClientFields,
+  type ClientPatch,
+  CLIENT_CATEGORY,
+} from '../../../commands/clientes/clientEvents.js';
 import { clientCommand, correctClient, registerClient } from '../../../commands/clientes/clientWrites.js';
 import { CLIENTES_PROJECTION } from '../../../projections/clientes/clientesProjection.js';
-import { CLIENT_CATEGORY, clientOr404, clientView, listClients, type ClientListQuery } from '../../../queries/clientes/clients.js';
+import { clientOr404, clientView, listClients, type ClientListQuery } from '../../../queries/clientes/clients.js';
 import {
   badCursor400,
   commandCtx,

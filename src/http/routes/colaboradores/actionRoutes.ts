@@ -1,12 +1,11 @@
 // Sub-resources of a staff record: licence registration or renewal, serology, HBV vaccination, position change, user
 // link, termination and rehire. If-Match is optional on each (412 when it names an older revision).
-import type { CommandResult } from '../../../commands/handleCommand.js';
+import type { CommandResult, CommandContext } from '../../../commands/handleCommand.js';
 import type { HbvDose, IsoDate, Licence, StaffSerology } from '../../../commands/colaboradores/staffTypes.js';
 import { changeStaffPosition, linkStaffToUser, rehireStaff, staffCommand } from '../../../commands/colaboradores/staffWrites.js';
 import { streamName, type EventStore } from '../../../stores/eventStore.js';
-import { STAFF_CATEGORY } from '../../../queries/colaboradores/staffRecords.js';
+import { STAFF_CATEGORY } from '../../../commands/colaboradores/staffEvents.js';
 import { notFoundProblem } from '../../../problems.js';
-import type { CommandContext } from '../../../commands/handleCommand.js';
 import { ifMatchHeader, ifMatchRevision } from '../../recordHeaders.js';
 import { route, type JsonSchema, type RequestContext, type RouteDecl } from '../../routeTypes.js';
 import {

@@ -6,6 +6,7 @@ import { historyRoute } from '../../recordHistoryAnswer.js';
 import { route, type RouteDecl } from '../../routeTypes.js';
 import { LIMITS } from '../../../limits.js';
 import type { HireStaffData } from '../../../commands/colaboradores/staffEvents.js';
+import { STAFF_CATEGORY } from '../../../commands/colaboradores/staffEvents.js';
 import type { StaffPatch } from '../../../commands/colaboradores/staffTypes.js';
 import { correctStaff, hireStaff } from '../../../commands/colaboradores/staffWrites.js';
 import { COLABORADORES_PROJECTION } from '../../../projections/colaboradores/colaboradoresProjection.js';
@@ -13,7 +14,7 @@ import { CARGOS_PROJECTION } from '../../../projections/cargos-laborales/cargosP
 import { staffView } from '../../../projections/colaboradores/staffDoc.js';
 import { maySignClinicalRecords } from '../../../queries/colaboradores/maySign.js';
 import { listStaff, type StaffListQuery } from '../../../queries/colaboradores/staffList.js';
-import { STAFF_CATEGORY, staffOr404 } from '../../../queries/colaboradores/staffRecords.js';
+import { staffOr404 } from '../../../queries/colaboradores/staffRecords.js';
 import {
   badCursor400,
   commandCtx,

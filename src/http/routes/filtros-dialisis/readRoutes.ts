@@ -7,8 +7,8 @@ import { historyRoute } from '../../recordHistoryAnswer.js';
 import { route, type RouteDecl } from '../../routeTypes.js';
 import { FILTROS_PROJECTION } from '../../../projections/filtros-dialisis/filtrosProjection.js';
 import { dialyzerView } from '../../../projections/filtros-dialisis/dialyzerDoc.js';
-import { DIALYZER_STATUSES } from '../../../commands/filtros-dialisis/dialyzerEvents.js';
-import { DIALYZER_CATEGORY, dialyzerOr404, listDialyzers } from '../../../queries/filtros-dialisis/dialyzers.js';
+import { DIALYZER_STATUSES, DIALYZER_CATEGORY } from '../../../commands/filtros-dialisis/dialyzerEvents.js';
+import { dialyzerOr404, listDialyzers } from '../../../queries/filtros-dialisis/dialyzers.js';
 import { dialyzerAlerts, readyForPatient, readyForUse } from '../../../queries/filtros-dialisis/readyForUse.js';
 import { dialyzerLabel } from '../../../queries/filtros-dialisis/label.js';
 import {

@@ -13,6 +13,7 @@ import {
   type LineFields,
   type LineType,
   type ResidualResult,
+  LINE_CATEGORIES,
 } from '../../../commands/lineas/bloodlineEvents.js';
 import {
   assignBloodline,
@@ -28,7 +29,6 @@ import {
   bloodlineAfterWrite,
   bloodlineOr404,
   bloodlinesNearMaximum,
-  LINE_STREAM_CATEGORIES,
   listBloodlines,
   readyBloodlines,
   type BloodlineListQuery,
@@ -266,7 +266,7 @@ export function lineRoutes(c: LineGroupConfig): RouteDecl[] {
       params: Params,
       idParam: 'id',
       auditAs: 'bloodlineHistory',
-      category: LINE_STREAM_CATEGORIES[lineType],
+      category: LINE_CATEGORIES[lineType],
       projection: LINEAS_PROJECTION,
       notFound: notFound404(c),
       exists: (scope, id) => bloodlineOr404(scope, lineType, id),

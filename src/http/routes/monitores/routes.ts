@@ -5,17 +5,11 @@ import { etagOf, ifMatchHeader, ifMatchRevision } from '../../recordHeaders.js';
 import { historyRoute } from '../../recordHistoryAnswer.js';
 import { route, type RouteDecl } from '../../routeTypes.js';
 import { ProblemError } from '../../../problems.js';
-import { MACHINE_STATUSES, type MachineFields, type MachinePatch } from '../../../commands/monitores/machineEvents.js';
+import { MACHINE_STATUSES, type MachineFields, type MachinePatch, MACHINE_CATEGORY } from '../../../commands/monitores/machineEvents.js';
 import { correctMachine, registerMachine } from '../../../commands/monitores/machineWrites.js';
 import { MONITORES_PROJECTION } from '../../../projections/monitores/monitoresProjection.js';
 import { patients } from '../../../queries/pacientes/readModel.js';
-import {
-  MACHINE_CATEGORY,
-  listMachines,
-  machineOr404,
-  machineWithMaintenance,
-  type MachineListQuery,
-} from '../../../queries/monitores/machines.js';
+import { listMachines, machineOr404, machineWithMaintenance, type MachineListQuery } from '../../../queries/monitores/machines.js';
 import { mayStartSession } from '../../../queries/monitores/mayStartSession.js';
 import {
   badCursor400,

@@ -7,16 +7,10 @@ import { etagOf, ifMatchHeader, ifMatchRevision, preconditionRequired, writeHead
 import { recordHistoryAnswer, RecordHistoryEntrySchema } from '../../recordHistoryAnswer.js';
 import { route, type HttpResult, type JsonSchema, type RequestContext, type RouteDecl } from '../../routeTypes.js';
 import type { KitFields } from '../../../commands/productos/kitEvents.js';
+import { SUPPLY_KIT_CATEGORY } from '../../../commands/productos/kitEvents.js';
 import { removeSupplyKit, setSupplyKit, supplyKitOf } from '../../../commands/productos/kitWrites.js';
 import { KITS_PROJECTION, type SupplyKitDoc } from '../../../projections/productos/kitProjection.js';
-import {
-  COMPANY_DEFAULT_KIT_ID,
-  kitAfterWrite,
-  kitEverSet,
-  kitOr404,
-  kitView,
-  SUPPLY_KIT_CATEGORY,
-} from '../../../queries/productos/kits.js';
+import { COMPANY_DEFAULT_KIT_ID, kitAfterWrite, kitEverSet, kitOr404, kitView } from '../../../queries/productos/kits.js';
 import {
   badCursor400,
   commandCtx,

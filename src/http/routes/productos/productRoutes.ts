@@ -6,17 +6,11 @@ import { etagOf, ifMatchHeader, ifMatchRevision } from '../../recordHeaders.js';
 import { historyRoute } from '../../recordHistoryAnswer.js';
 import { route, type HttpResult, type RequestContext, type RouteDecl } from '../../routeTypes.js';
 import type { CommandResult } from '../../../commands/handleCommand.js';
-import { PRODUCT_CATEGORIES, type ProductFields, type ProductPatch } from '../../../commands/productos/productEvents.js';
+import { PRODUCT_CATEGORIES, type ProductFields, type ProductPatch, PRODUCT_CATEGORY } from '../../../commands/productos/productEvents.js';
 import { correctProduct, createProduct, deactivateProduct } from '../../../commands/productos/productWrites.js';
 import { PRODUCTOS_PROJECTION } from '../../../projections/productos/productosProjection.js';
 import { productView } from '../../../projections/productos/productDocs.js';
-import {
-  listProducts,
-  PRODUCT_CATEGORY,
-  productAfterWrite,
-  productOr404,
-  type ProductListQuery,
-} from '../../../queries/productos/products.js';
+import { listProducts, productAfterWrite, productOr404, type ProductListQuery } from '../../../queries/productos/products.js';
 import {
   badCursor400,
   commandCtx,
