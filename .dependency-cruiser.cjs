@@ -9,14 +9,32 @@ module.exports = {
         'projections, queries or Koa; only the orchestration files (*Writes.ts) may load and append.',
       severity: 'error',
       from: { path: ['^src/commands/[^/]+/', '^src/commands/(decider|eventIds)[.]ts$'], pathNot: '[wW]rites[.]ts$' },
-      to: { path: ['^src/(http|stores|projections|queries)/', '(^|/)node_modules/(koa|@koa/[^/]+|koa-[^/]+)/'] },
+      to: {
+        path: ['^src/(http|stores|projections|queries)/', '(^|/)node_modules/(koa|@koa/[^/]+|koa-[^/]+)/'],
+        // Stream names are pure: an event contract builds its stream function on them.
+        pathNot: '^src/stores/streamNames[.]ts$',
+      },
     },
     {
-      name: 'queries-never-import-commands',
-      comment: 'Queries read read models; they never reach into the write side.',
+      name: 'read-side-reaches-write-side-only-through-contracts',
+      comment:
+        'Queries and projections see the write side only through its contracts, directly or through any chain of ' +
+        'imports: the events files (event union, stream category and function, the value types events carry, with ' +
+        'the *Types.ts files they spell them in), the shared/ homes of the rules both wings judge identically, and ' +
+        'the generic decider.ts (DecidedEvent, CommandEnvelope, DomainError).',
       severity: 'error',
-      from: { path: '^src/queries/' },
-      to: { path: '^src/commands/' },
+      from: { path: '^src/(queries|projections)/', pathNot: '[.]test[.]ts$' },
+      to: {
+        path: '^src/commands/',
+        pathNot: [
+          '[a-z](Events|Types)[.]ts$',
+          '/events[.]ts$',
+          '^src/commands/shared/',
+          '^src/commands/[a-z-]+/shared/',
+          '^src/commands/decider[.]ts$',
+        ],
+        reachable: true,
+      },
     },
     {
       name: 'projections-never-import-http',
