@@ -128,11 +128,4 @@ export class EventStoreUnusableError extends Error {
 }
 
 // Stream names are pure and live apart so the event contracts (src/commands/**/*Events.ts) can build them.
-export {
-  TENANT_ID_PATTERN,
-  PLATFORM_TENANT,
-  streamName,
-  tenantOfStream,
-  categoryOfStream,
-  aggregateIdOfStream,
-} from './streamNames.js';
+export { TENANT_ID_PATTERN, PLATFORM_TENANT, streamName, tenantOfStream, categoryOfStream, aggregateIdOfStream } from './streamNames.js';

@@ -1,7 +1,14 @@
 // The payer authorization read model: one document per authorization, folded with the decider's own evolve; used and
 // remaining are stored, the status (expired needs the company's today) is derived when read.
 import type { AuthorizationEvent, AuthorizationTerms } from '../../commands/clientes/authorizationEvents.js';
-import { evolveAuthorization, initialAuthorizationState, remainingOf, reservedOf, usedOf, type AuthorizationState } from '../../commands/clientes/shared/authorizationState.js';
+import {
+  evolveAuthorization,
+  initialAuthorizationState,
+  remainingOf,
+  reservedOf,
+  usedOf,
+  type AuthorizationState,
+} from '../../commands/clientes/shared/authorizationState.js';
 import type { ProjectedDoc } from '../runner/projection.js';
 import { tenantOfStream, type RecordedEvent } from '../../stores/eventStore.js';
 import { idOfStream } from './clientDoc.js';

@@ -7,7 +7,6 @@ import type { VascularAccessKind } from '../../commands/dialisis/shared/ureaKine
 import type { AccessType } from '../../commands/pacientes/patientTypes.js';
 import type { SessionDoc } from './sessionDoc.js';
 
-
 export interface SessionClinical {
   derived: DerivedValues;
   flags: ClinicalFlag[];

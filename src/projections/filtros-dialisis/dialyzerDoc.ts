@@ -11,7 +11,6 @@ import type { ReadinessFacts } from '../../commands/filtros-dialisis/shared/read
 import type { ProjectedDoc } from '../runner/projection.js';
 import { tenantOfStream, type RecordedEvent } from '../../stores/eventStore.js';
 
-
 export type DialyzerDoc = ProjectedDoc &
   DialyzerFields &
   ReadinessFacts & {

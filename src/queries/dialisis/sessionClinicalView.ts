@@ -5,7 +5,14 @@ import { policies } from '../empresas/readModel.js';
 import { DEFAULT_POLICY } from '../../commands/empresas/shared/policySettings.js';
 import { patients } from '../pacientes/readModel.js';
 import type { SessionDoc } from '../../projections/dialisis/sessionDoc.js';
-import { accessKindOf, interdialyticHoursOf, netPostWeightOf, sessionClinical, type PreviousSession, type SessionClinical } from '../../projections/dialisis/sessionClinical.js';
+import {
+  accessKindOf,
+  interdialyticHoursOf,
+  netPostWeightOf,
+  sessionClinical,
+  type PreviousSession,
+  type SessionClinical,
+} from '../../projections/dialisis/sessionClinical.js';
 import { clinicalPolicyOf, type ClinicalPolicy } from '../../commands/dialisis/shared/clinicalPolicy.js';
 import { sessions, sessionView } from './sessions.js';
 import { dryWeightOn, prescriptionVersions } from './prescriptions.js';

@@ -4,7 +4,6 @@ import { companyPolicy, type PolicyFacts } from '../empresas/companyPolicy.js';
 import { maintenancePolicyOf, startVerdict, type StartVerdict } from '../../commands/monitores/shared/startRules.js';
 import { machineOr404 } from './machines.js';
 
-
 /**
  * The machine's status (available, not awaiting disinfection), its preventive maintenance under the company policy
  * (overdue blocks or only warns, per policy) and isolation both ways. A machine of another company answers 404.

@@ -44,7 +44,6 @@ export type OptionalModule = (typeof OPTIONAL_MODULES)[number];
 
 export const isOptionalModule = (tag: string): tag is OptionalModule => (OPTIONAL_MODULES as readonly string[]).includes(tag);
 
-
 /** A company is active, or suspended (its members cannot sign in to it). */
 export type CompanyStatus = 'active' | 'suspended';
 
