@@ -9,16 +9,41 @@ module.exports = {
         'projections, queries or Koa; only the orchestration files (*Writes.ts) may load and append.',
       severity: 'error',
       from: { path: ['^src/commands/[^/]+/', '^src/commands/(decider|eventIds)[.]ts$'], pathNot: '[wW]rites[.]ts$' },
-      to: { path: ['^src/(http|stores|projections|queries)/', '(^|/)node_modules/(koa|@koa/[^/]+|koa-[^/]+)/'] },
+      to: {
+        path: ['^src/(http|stores|projections|queries)/', '(^|/)node_modules/(koa|@koa/[^/]+|koa-[^/]+)/'],
+        // Stream names are pure: an event contract builds its stream function on them.
+        pathNot: '^src/stores/streamNames[.]ts$',
+      },
     },
     {
-      name: 'write-side-never-imports-read-side-groups',
+      name: 'read-side-reaches-write-side-only-through-contracts',
       comment:
-        'A command of these groups gets facts from other streams or models from an injected loader (src/facts/<group>/, ' +
-        'wired in server.ts), never by importing a query or projection (issue 22 items 2 and 3).',
+        'Queries and projections see the write side only through its contracts, directly or through any chain of ' +
+        'imports: the events files (event union, stream category and function, the value types events carry, with ' +
+        'the *Types.ts files they spell them in), the shared/ homes of the rules both wings judge identically, and ' +
+        'the generic decider.ts (DecidedEvent, CommandEnvelope, DomainError).',
       severity: 'error',
-      from: { path: '^src/commands/(productos|lineas|filtros-dialisis|clientes|monitores)/' },
-      to: { path: '^src/(queries|projections)/' },
+      from: { path: '^src/(queries|projections)/', pathNot: '[.]test[.]ts$' },
+      to: {
+        path: '^src/commands/',
+        pathNot: [
+          '[a-z](Events|Types)[.]ts$',
+          '/events[.]ts$',
+          '^src/commands/shared/',
+          '^src/commands/[a-z-]+/shared/',
+          '^src/commands/decider[.]ts$',
+        ],
+        reachable: true,
+      },
+    },
+    {
+      name: 'write-side-never-imports-read-side',
+      comment:
+        'A command gets the facts it reads from read models through a port it declares (a loader wired at the composition ' +
+        'root: src/facts/), never by importing a query, a projection or the loader itself.',
+      severity: 'error',
+      from: { path: '^src/commands/' },
+      to: { path: '^src/(queries|projections|facts)/' },
     },
     {
       name: 'fact-loaders-are-wired-at-the-root',
@@ -28,26 +53,6 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/', pathNot: ['^src/facts/', '^src/server[.]ts$', '^src/http/routes/dialisis/'] },
       to: { path: '^src/facts/' },
-    },
-    {
-      name: 'queries-never-import-commands',
-      comment: 'Queries read read models; they never reach into the write side.',
-      severity: 'error',
-      from: { path: '^src/queries/' },
-      to: { path: '^src/commands/' },
-    },
-    {
-      name: 'write-side-never-imports-read-side',
-      comment:
-        'A command gets the facts it reads from read models through a port it declares (a loader wired at the composition ' +
-        'root: src/facts/), never by importing a query, a projection or the loader itself. The non-platform groups are excluded ' +
-        'until their facts are ported too (issue 22).',
-      severity: 'error',
-      from: {
-        path: '^src/commands/',
-        pathNot: '^src/commands/(cargos-laborales|clientes|colaboradores|empresas|filtros-dialisis|lineas|monitores|pacientes|productos)/',
-      },
-      to: { path: '^src/(queries|projections|facts)/' },
     },
     {
       name: 'projections-never-import-http',

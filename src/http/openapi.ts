@@ -1,7 +1,7 @@
 // The OpenAPI 3.1 document, built from the same route declarations that drive routing and validation,
 // with the framework's own answers (auth, validation, limits) added to every route where they apply.
 import { readFileSync } from 'node:fs';
-import { isOptionalModule } from '../commands/platform/company/profile.js';
+import { isOptionalModule } from '../commands/platform/company/events.js';
 import type { GroupModule } from './groupModule.js';
 import type { JsonSchema, ResponseDecl, RouteDecl } from './routeTypes.js';
 import { ProblemSchema } from './commonSchemas.js';

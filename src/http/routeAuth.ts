@@ -5,7 +5,7 @@ import type { AppServices } from '../services.js';
 import { ProblemError, forbidden, unauthorized } from '../problems.js';
 import type { Principal } from '../auth/principal.js';
 import type { RouteDecl } from './routeTypes.js';
-import { isOptionalModule } from '../commands/platform/company/profile.js';
+import { isOptionalModule } from '../commands/platform/company/events.js';
 
 /** Verifies an access token (signature, claims, live session); throws ProblemError 401 when it is not valid. */
 export type Authenticate = (

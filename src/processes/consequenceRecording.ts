@@ -2,7 +2,8 @@
 // event's time with keys derived from its id, and is recorded on the session's consequence stream as applied or refused.
 import { DomainError } from '../commands/decider.js';
 import { handleCommand, type CommandContext } from '../commands/handleCommand.js';
-import { consequenceDecider, type ConsequenceKind } from '../commands/dialisis/consequences/consequenceDecider.js';
+import { consequenceDecider } from '../commands/dialisis/consequences/consequenceDecider.js';
+import { type ConsequenceKind } from '../commands/dialisis/consequences/consequenceEvents.js';
 import type { AppServices } from '../services.js';
 import { tenantOfStream, type RecordedEvent } from '../stores/eventStore.js';
 

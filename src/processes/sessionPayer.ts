@@ -7,7 +7,7 @@ import { loadAggregate } from '../commands/handleCommand.js';
 import { sessionDecider } from '../commands/dialisis/session/sessionDecider.js';
 import { consumeAuthorization } from '../commands/clientes/payerLookupWrites.js';
 import { contractInForce } from '../commands/clientes/clientWrites.js';
-import { paidByPayer } from '../commands/clientes/payerBilling.js';
+import { paidByPayer } from '../commands/clientes/shared/payerBilling.js';
 import { releaseReservedUnits } from '../commands/clientes/payerUnitWrites.js';
 import type { AppServices } from '../services.js';
 import { aggregateIdOfStream, categoryOfStream, streamName, tenantOfStream, type RecordedEvent } from '../stores/eventStore.js';

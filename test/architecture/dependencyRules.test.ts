@@ -34,14 +34,21 @@ function cruise(dir: string): Promise<{ code: number; output: string }> {
 
 const CLEAN_TREE: Record<string, string> = {
   'src/stores/eventStore.ts': 'export const store = 1;\n',
+  'src/stores/streamNames.ts': 'export const streamName = (t: string, c: string, id: string) => `${t}.${c}-${id}`;\n',
   'src/commands/decider.ts': 'export type Decider = { category: string };\n',
+  // The contract: category and stream function (on the pure stream names), and a rule both wings judge.
+  'src/commands/widgets/widgetEvents.ts':
+    "import { streamName } from '../../stores/streamNames.js';\nexport const WIDGET_CATEGORY = 'widget';\nexport const widgetStream = (t: string, id: string) => streamName(t, WIDGET_CATEGORY, id);\n",
+  'src/commands/widgets/shared/widgetRules.ts':
+    "import { WIDGET_CATEGORY } from '../widgetEvents.js';\nexport const isWidget = (c: string) => c === WIDGET_CATEGORY;\n",
   'src/commands/widgets/decider.ts':
-    "import type { Decider } from '../decider.js';\nexport const widgetDecider: Decider = { category: 'widget' };\n",
+    "import type { Decider } from '../decider.js';\nimport { WIDGET_CATEGORY } from './widgetEvents.js';\nimport { isWidget } from './shared/widgetRules.js';\nexport const widgetDecider: Decider = { category: isWidget(WIDGET_CATEGORY) ? WIDGET_CATEGORY : '' };\n",
   'src/commands/widgets/widgetWrites.ts':
     "import { store } from '../../stores/eventStore.js';\nimport { widgetDecider } from './decider.js';\nexport const write = () => [store, widgetDecider];\n",
   'src/projections/widgets.ts':
-    "import { widgetDecider } from '../commands/widgets/decider.js';\nexport const projection = widgetDecider.category;\n",
-  'src/queries/widgets.ts': "import { projection } from '../projections/widgets.js';\nexport const list = () => projection;\n",
+    "import { WIDGET_CATEGORY } from '../commands/widgets/widgetEvents.js';\nimport { isWidget } from '../commands/widgets/shared/widgetRules.js';\nexport const projection = isWidget(WIDGET_CATEGORY);\n",
+  'src/queries/widgets.ts':
+    "import { projection } from '../projections/widgets.js';\nimport { widgetStream } from '../commands/widgets/widgetEvents.js';\nexport const list = () => [projection, widgetStream];\n",
   'src/http/routes/widgets.ts':
     "import { write } from '../../commands/widgets/widgetWrites.js';\nimport { list } from '../../queries/widgets.js';\nexport const routes = [write, list];\n",
   'src/server.ts': "import { routes } from './http/routes/widgets.js';\nexport const app = routes;\n",
@@ -81,10 +88,35 @@ describe('dependency rules (npm run lint:deps)', function () {
     ],
     ['deciders-are-pure', { 'src/commands/widgets/rules.ts': "import type Koa from 'koa';\nexport type C = Koa.Context;\n" }],
     [
-      'queries-never-import-commands',
+      'read-side-reaches-write-side-only-through-contracts',
       {
         'src/queries/widgets.ts':
           "import { widgetDecider } from '../commands/widgets/decider.js';\nexport const list = () => widgetDecider;\n",
+      },
+    ],
+    [
+      'read-side-reaches-write-side-only-through-contracts',
+      {
+        'src/projections/widgets.ts':
+          "import type { Decider } from '../commands/decider.js';\nimport { widgetDecider } from '../commands/widgets/decider.js';\nexport const projection: Decider = widgetDecider;\n",
+      },
+    ],
+    // Through a chain: a shared home that leans on the decider, an events file that leans on a write rule.
+    [
+      'read-side-reaches-write-side-only-through-contracts',
+      {
+        'src/commands/widgets/shared/widgetRules.ts':
+          "import { widgetDecider } from '../decider.js';\nexport const isWidget = (c: string) => c === widgetDecider.category;\n",
+        'src/commands/widgets/decider.ts':
+          "import type { Decider } from '../decider.js';\nimport { WIDGET_CATEGORY } from './widgetEvents.js';\nexport const widgetDecider: Decider = { category: WIDGET_CATEGORY };\n",
+      },
+    ],
+    [
+      'read-side-reaches-write-side-only-through-contracts',
+      {
+        'src/commands/widgets/widgetEvents.ts':
+          "import { streamName } from '../../stores/streamNames.js';\nimport { WIDGET_LIMIT } from './widgetLimits.js';\nexport const WIDGET_CATEGORY = 'widget';\nexport const widgetStream = (t: string, id: string) => streamName(t, WIDGET_CATEGORY, id + WIDGET_LIMIT);\n",
+        'src/commands/widgets/widgetLimits.ts': 'export const WIDGET_LIMIT = 3;\n',
       },
     ],
     [

@@ -4,7 +4,8 @@
 import assert from 'node:assert/strict';
 import { expectStatus, pointers, startDialisisWorld, type DialisisWorld } from './dialisisWorld.js';
 import { handleCommand } from '../../src/commands/handleCommand.js';
-import { shiftDayDecider, shiftDayId } from '../../src/commands/dialisis/schedule/shiftDayDecider.js';
+import { shiftDayDecider } from '../../src/commands/dialisis/schedule/shiftDayDecider.js';
+import { shiftDayId } from '../../src/commands/dialisis/schedule/shiftDayEvents.js';
 import { releaseOrphanedSeats } from '../../src/commands/dialisis/schedule/orphanedSeatWrites.js';
 import { scheduleDeps } from '../../src/facts/dialisis/index.js';
 import { commandContextFor } from './staleClaimsSupport.js';

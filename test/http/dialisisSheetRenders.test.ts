@@ -3,7 +3,7 @@
 // is answered from the cache with the same bytes, a new revision renders again.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { sessionStream } from '../../src/commands/dialisis/session/sessionWrites.js';
+import { sessionStream } from '../../src/commands/dialisis/session/sessionEvents.js';
 import { LIMITS } from '../../src/limits.js';
 import { expectStatus, startDialisisWorld, type DialisisWorld } from './dialisisWorld.js';
 import { sessionSteps } from './dialisisSessionSteps.js';

@@ -1,6 +1,6 @@
 // The company policy over real HTTP: defaults, partial changes with If-Match, validation, history, permissions.
 import assert from 'node:assert/strict';
-import { DEFAULT_POLICY } from '../../src/commands/empresas/policySettings.js';
+import { DEFAULT_POLICY } from '../../src/commands/empresas/shared/policySettings.js';
 import { adoptDefaultPolicy } from '../../src/commands/empresas/policyWrites.js';
 import { companyPolicy } from '../../src/queries/empresas/companyPolicy.js';
 import { expectStatus, pointers, startEmpresasWorld, type EmpresasWorld } from './empresasWorld.js';

@@ -9,7 +9,7 @@ import { reserveDialyzerForSession } from '../../src/commands/filtros-dialisis/d
 import { reserveBloodlineForSession } from '../../src/commands/lineas/bloodlineWrites.js';
 import { releaseOrphanedSessionClaims } from '../../src/commands/dialisis/session/equipmentClaimsReconciliation.js';
 import { reconciliationDeps } from '../../src/facts/dialisis/index.js';
-import { sessionStream } from '../../src/commands/dialisis/session/sessionWrites.js';
+import { sessionStream } from '../../src/commands/dialisis/session/sessionEvents.js';
 import { LIMITS } from '../../src/limits.js';
 import { dialyzerBody } from './filtrosWorld.js';
 import { expectStatus, startMonitoresWorld, unique, type Json, type MonitoresWorld } from './monitoresWorld.js';

@@ -2,7 +2,7 @@
 // requesting collaborator, and an extra session of a patient on a date (never in the past; by default each session of a
 // patient falls on the next free day from tomorrow, so a suite may ask for as many as it needs).
 import { randomUUID } from 'node:crypto';
-import { sessionStream } from '../../src/commands/dialisis/session/sessionWrites.js';
+import { sessionStream } from '../../src/commands/dialisis/session/sessionEvents.js';
 import { shiftBody } from './dialisisWorld.js';
 import { expectStatus, unique, type StaffWorld } from './staffWorld.js';
 

@@ -1,8 +1,8 @@
 // Every rule about a job position. Pure: time and ids come in with the command.
-import { fieldChanges } from '../fieldChanges.js';
+import { fieldChanges } from '../shared/fieldChanges.js';
 import type { Decider } from '../decider.js';
 import { DomainError, notFound, rule } from '../decider.js';
-import { FieldChecks } from '../fieldChecks.js';
+import { FieldChecks } from '../shared/fieldChecks.js';
 import {
   CORRECTABLE_POSITION_FIELDS,
   type JobPositionCommand,
@@ -10,6 +10,7 @@ import {
   type JobPositionFields,
   type JobPositionPatch,
   type PositionStatus,
+  JOB_POSITION_CATEGORY,
 } from './jobPositionEvents.js';
 
 export interface JobPositionState {
@@ -103,7 +104,7 @@ export function evolveJobPosition(state: JobPositionState, event: JobPositionEve
 }
 
 export const jobPositionDecider: Decider<JobPositionCommand, JobPositionEvent, JobPositionState> = {
-  category: 'jobPosition',
+  category: JOB_POSITION_CATEGORY,
   initialState: initialJobPositionState,
   evolve: evolveJobPosition,
   decide: decideJobPosition,

@@ -1,6 +1,11 @@
 // Job positions of a company (stream `<tenant>.jobPosition-<id>`): commands, events and the position's fields.
 // Who/when/why travel in the event metadata (actor, occurredAt, reason).
 import type { CommandEnvelope, DecidedEvent } from '../decider.js';
+import { streamName } from '../../stores/streamNames.js';
+
+/** The category of the position streams: written once, here (the decider, the writes and the read side take it). */
+export const JOB_POSITION_CATEGORY = 'jobPosition';
+export const jobPositionStream = (tenantId: string, positionId: string): string => streamName(tenantId, JOB_POSITION_CATEGORY, positionId);
 
 export const POSITION_STATUSES = ['active', 'inactive'] as const;
 export type PositionStatus = (typeof POSITION_STATUSES)[number];

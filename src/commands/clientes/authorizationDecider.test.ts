@@ -1,9 +1,10 @@
 // Given authorization events / when a command / then events or a refusal: period, units, one unit per session.
 import assert from 'node:assert/strict';
 import { failedFields, scenario } from '../givenWhenThen.js';
-import { authorizationDecider, authorizationStatusOn } from './authorizationDecider.js';
+import { authorizationDecider } from './authorizationDecider.js';
+import { authorizationStatusOn } from './shared/authorizationState.js';
 import type { AuthorizationCommand, AuthorizationEvent, AuthorizationTerms } from './authorizationEvents.js';
-import type { SessionFact } from '../dialisis/session/sessionReference.js';
+import type { SessionFact } from '../dialisis/shared/sessionReference.js';
 
 const given = scenario(authorizationDecider);
 const at = '2025-03-01T10:00:00.000Z';

@@ -2,7 +2,13 @@
 // unique per client, consumed one unit per session (idempotent per session), reserved at a session's start (issue 21),
 // released, voided.
 import type { CommandEnvelope, DecidedEvent } from '../decider.js';
-import type { SessionFact } from '../dialisis/session/sessionReference.js';
+import type { SessionFact } from '../dialisis/shared/sessionReference.js';
+import { streamName } from '../../stores/streamNames.js';
+
+/** The category of the payer authorization streams: written once, here (the decider, the writes and the read side take it). */
+export const AUTHORIZATION_CATEGORY = 'payerAuthorization';
+export const authorizationStream = (tenantId: string, authorizationId: string): string =>
+  streamName(tenantId, AUTHORIZATION_CATEGORY, authorizationId);
 
 export type AuthorizationTerms = {
   clientId: string;

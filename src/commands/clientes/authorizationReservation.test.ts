@@ -3,7 +3,8 @@
 // across the patient's authorizations and keeps the month's cap; an authorization needs the patient's coverage.
 import assert from 'node:assert/strict';
 import { scenario } from '../givenWhenThen.js';
-import { authorizationDecider, remainingOf } from './authorizationDecider.js';
+import { authorizationDecider } from './authorizationDecider.js';
+import { remainingOf } from './shared/authorizationState.js';
 import type { AuthorizationCommand, AuthorizationEvent, PayerFacts } from './authorizationEvents.js';
 
 const given = scenario(authorizationDecider);

@@ -10,10 +10,11 @@ import type { PatientEvent } from '../pacientes/patientEvents.js';
 import { LIMITS } from '../../limits.js';
 import { streamName, type EventStore } from '../../stores/eventStore.js';
 import { clientDecider } from './clientDecider.js';
-import { authorizationDecider, type AuthorizationState } from './authorizationDecider.js';
+import { authorizationDecider } from './authorizationDecider.js';
+import { type AuthorizationState } from './shared/authorizationState.js';
 import { authorizationCodeKey, type AuthorizationCommand, type AuthorizationTerms } from './authorizationEvents.js';
 import { coveragesOf } from './payerCoverage.js';
-import { periodsOverlap } from './contractRules.js';
+import { periodsOverlap } from './shared/contractRules.js';
 
 type Result = CommandResult<AuthorizationState>;
 export const authorizationStream = (tenantId: string, id: string): string => streamName(tenantId, authorizationDecider.category, id);

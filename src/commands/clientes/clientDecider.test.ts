@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { failedFields, scenario } from '../givenWhenThen.js';
 import { clientDecider } from './clientDecider.js';
 import type { ClientCommand, ClientEvent, ClientFields, ContractTerms } from './clientEvents.js';
-import { amountTimes, contractInForceOn } from './contractRules.js';
+import { amountTimes, contractInForceOn } from './shared/contractRules.js';
 
 const given = scenario(clientDecider);
 const at = '2025-03-01T10:00:00.000Z';

@@ -1,12 +1,12 @@
 // Every rule about a payer and its contracts. Pure: time and ids come in with the command.
-import { fieldChanges } from '../fieldChanges.js';
+import { fieldChanges } from '../shared/fieldChanges.js';
 import type { Decider } from '../decider.js';
 import { DomainError, notFound, rule } from '../decider.js';
-import { FieldChecks, isRealDate } from '../fieldChecks.js';
-import { CORRECTABLE_CLIENT_FIELDS, type ClientCommand, type ClientEvent } from './clientEvents.js';
-import { applyClientPatch, evolveClient, initialClientState, type ClientState } from './clientState.js';
+import { FieldChecks, isRealDate } from '../shared/fieldChecks.js';
+import { CORRECTABLE_CLIENT_FIELDS, type ClientCommand, type ClientEvent, CLIENT_CATEGORY } from './clientEvents.js';
+import { applyClientPatch, evolveClient, initialClientState, type ClientState } from './shared/clientState.js';
 import { checkedClient, checkedContractTerms } from './clientRules.js';
-import { lastDayOf, overlapping } from './contractRules.js';
+import { lastDayOf, overlapping } from './shared/contractRules.js';
 
 /** Contracts of one client stay few (one per service and period): the document that holds them stays bounded. */
 export const MAX_CONTRACTS_PER_CLIENT = 200;
@@ -92,7 +92,7 @@ export function decideClient(command: ClientCommand, state: ClientState): Client
 }
 
 export const clientDecider: Decider<ClientCommand, ClientEvent, ClientState> = {
-  category: 'client',
+  category: CLIENT_CATEGORY,
   initialState: initialClientState,
   evolve: evolveClient,
   decide: decideClient,

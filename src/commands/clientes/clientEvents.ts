@@ -1,6 +1,11 @@
 // Payers of a company (stream `<tenant>.client-<id>`) with their contracts in the same stream: the rule "one contract per
 // client and service at a time" then needs one stream only. Who/when/why travel in the event metadata.
 import type { CommandEnvelope, DecidedEvent } from '../decider.js';
+import { streamName } from '../../stores/streamNames.js';
+
+/** The category of the client streams: written once, here (the decider, the writes and the read side take it). */
+export const CLIENT_CATEGORY = 'client';
+export const clientStream = (tenantId: string, clientId: string): string => streamName(tenantId, CLIENT_CATEGORY, clientId);
 
 export const PAYER_TYPES = ['social-security', 'public-insurer', 'private-insurer', 'employer', 'self-pay'] as const;
 export type PayerType = (typeof PAYER_TYPES)[number];

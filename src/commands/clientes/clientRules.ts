@@ -1,9 +1,9 @@
 // Field rules of a payer and of a contract: the tax id checked by the same validator as Empresas (check digit), the
 // currency and its minor units. Every broken field named in one 422; what is kept is trimmed and canonical.
-import { FieldChecks, isRealDate } from '../fieldChecks.js';
+import { FieldChecks, isRealDate } from '../shared/fieldChecks.js';
 import { validateTaxId } from '../empresas/taxIds.js';
 import type { ClientFields, ContractTerms } from './clientEvents.js';
-import { minorUnitsOf, serviceKey } from './contractRules.js';
+import { minorUnitsOf, serviceKey } from './shared/contractRules.js';
 
 const trimmedOrUndefined = (value: string | undefined): string | undefined => (value?.trim() ? value.trim() : undefined);
 

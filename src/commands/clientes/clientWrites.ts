@@ -9,8 +9,8 @@ import { LIMITS } from '../../limits.js';
 import { streamName, type EventStore } from '../../stores/eventStore.js';
 import { clientDecider } from './clientDecider.js';
 import { taxIdKey, type ClientCommand, type ClientFields, type ClientPatch, type Contract } from './clientEvents.js';
-import type { ClientState } from './clientState.js';
-import { contractInForceOn } from './contractRules.js';
+import type { ClientState } from './shared/clientState.js';
+import { contractInForceOn } from './shared/contractRules.js';
 
 type Result = CommandResult<ClientState>;
 const clientStream = (tenantId: string, id: string): string => streamName(tenantId, clientDecider.category, id);

@@ -5,12 +5,13 @@
 import { handleCommand, loadAggregate, type CommandContext, type CommandResult } from '../handleCommand.js';
 import { DomainError, notFound, rule } from '../decider.js';
 import { sessionDecider } from '../dialisis/session/sessionDecider.js';
-import { sessionStream } from '../dialisis/session/sessionWrites.js';
-import { authorizationDecider, holdsUnit, refusalOn, type AuthorizationState } from './authorizationDecider.js';
+import { sessionStream } from '../dialisis/session/sessionEvents.js';
+import { authorizationDecider } from './authorizationDecider.js';
+import { holdsUnit, refusalOn, type AuthorizationState } from './shared/authorizationState.js';
 import type { PaidSessionFact, PayerFacts } from './authorizationEvents.js';
 import { authorizationStream } from './authorizationWrites.js';
 import { bestRefusal, candidates, monthlyCapReached, type PayerDeps } from './payerLookupWrites.js';
-import { paidByPayer } from './payerBilling.js';
+import { paidByPayer } from './shared/payerBilling.js';
 import { LIMITS } from '../../limits.js';
 
 type Result = CommandResult<AuthorizationState>;

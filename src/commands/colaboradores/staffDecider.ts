@@ -1,9 +1,10 @@
 // Every rule about a staff record in one place. Pure: time, ids and the job position's facts come in with the command.
-import { fieldChanges } from '../fieldChanges.js';
+import { fieldChanges } from '../shared/fieldChanges.js';
 import type { Decider } from '../decider.js';
 import { DomainError, notFound, rule } from '../decider.js';
-import { FieldChecks } from '../fieldChecks.js';
+import { FieldChecks } from '../shared/fieldChecks.js';
 import type { HireStaffData, StaffCommand, StaffEvent } from './staffEvents.js';
+import { STAFF_CATEGORY } from './staffEvents.js';
 import { checkDate, checkDose, checkLicence, checkPersonal, checkPosition, checkSerology } from './staffRules.js';
 import { applyStaffPatch, evolveStaff, initialStaffState, type StaffState } from './staffState.js';
 import { CORRECTABLE_STAFF_FIELDS, type Licence, type StaffPatch, type StaffPersonal } from './staffTypes.js';
@@ -152,7 +153,7 @@ export function decideStaff(command: StaffCommand, state: StaffState): StaffEven
 }
 
 export const staffDecider: Decider<StaffCommand, StaffEvent, StaffState> = {
-  category: 'staff',
+  category: STAFF_CATEGORY,
   initialState: initialStaffState,
   evolve: evolveStaff,
   decide: decideStaff,

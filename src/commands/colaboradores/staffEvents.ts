@@ -2,6 +2,11 @@
 // (the job position named) come in with the command; who/when/why travel in the event metadata.
 import type { CommandEnvelope, DecidedEvent } from '../decider.js';
 import type { HbvDose, IsoDate, Licence, PositionFacts, StaffPatch, StaffPersonal, StaffSerology } from './staffTypes.js';
+import { streamName } from '../../stores/streamNames.js';
+
+/** The category of the staff streams: written once, here (the decider, the writes and the read side take it). */
+export const STAFF_CATEGORY = 'staff';
+export const staffStream = (tenantId: string, staffId: string): string => streamName(tenantId, STAFF_CATEGORY, staffId);
 
 export type HireStaffData = StaffPersonal & {
   positionId: string;

@@ -1,5 +1,5 @@
 // Field rules of a staff record that need the command time, another field or the job position named.
-import { FieldChecks, isRealDate, notFutureDate } from '../fieldChecks.js';
+import { FieldChecks, isRealDate, notFutureDate } from '../shared/fieldChecks.js';
 import type { HbvDose, Licence, PositionFacts, StaffPersonal, StaffSerology } from './staffTypes.js';
 
 /** A real calendar date, and (unless `future` is allowed) not in the future at the command time. */

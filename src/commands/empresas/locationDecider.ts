@@ -1,9 +1,10 @@
 // Every rule about a location, its rooms and its stations. Pure: ids and time come in with the command.
 import type { Decider } from '../decider.js';
 import { DomainError, notFound, rule } from '../decider.js';
-import { FieldChecks } from '../fieldChecks.js';
+import { FieldChecks } from '../shared/fieldChecks.js';
 import { LIMITS } from '../../limits.js';
 import type { LocationCommand, LocationDetails, LocationEvent, LocationPatch, RoomIsolation } from './locationEvents.js';
+import { LOCATION_CATEGORY } from './locationEvents.js';
 
 export interface LocationState {
   exists: boolean;
@@ -178,7 +179,7 @@ export function decideLocation(command: LocationCommand, state: LocationState): 
 }
 
 export const locationDecider: Decider<LocationCommand, LocationEvent, LocationState> = {
-  category: 'location',
+  category: LOCATION_CATEGORY,
   initialState: initialLocationState,
   evolve: evolveLocation,
   decide: decideLocation,

@@ -1,5 +1,10 @@
 // Events and commands of a location (sede, stream `<tenant>.location-<locationId>`) with its rooms and stations.
 import type { CommandEnvelope, DecidedEvent } from '../decider.js';
+import { streamName } from '../../stores/streamNames.js';
+
+/** The category of the location streams: written once, here (the decider, the writes and the read side take it). */
+export const LOCATION_CATEGORY = 'location';
+export const locationStream = (tenantId: string, locationId: string): string => streamName(tenantId, LOCATION_CATEGORY, locationId);
 
 export type RoomIsolation = 'none' | 'HBV' | 'HCV' | 'HIV';
 export const ROOM_ISOLATIONS: readonly RoomIsolation[] = ['none', 'HBV', 'HCV', 'HIV'];

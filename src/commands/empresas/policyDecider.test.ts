@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { failedFields, scenario } from '../givenWhenThen.js';
 import type { CommandEnvelope } from '../decider.js';
-import { policyDecider, type ChangePolicyData, type PolicyCommand, type PolicyEvent } from './policyDecider.js';
+import { policyDecider } from './policyDecider.js';
+import type { ChangePolicyData, PolicyCommand, PolicyEvent } from './policyEvents.js';
 import { mergePolicy } from './policyRules.js';
-import { DEFAULT_POLICY, type CompanyPolicy, type PolicyPatch } from './policySettings.js';
+import { DEFAULT_POLICY, type CompanyPolicy, type PolicyPatch } from './shared/policySettings.js';
 
 const given = scenario(policyDecider);
 const withDefaults = (patch: PolicyPatch): CompanyPolicy => mergePolicy(DEFAULT_POLICY, patch);

@@ -1,25 +1,9 @@
 // The company policy aggregate (stream `<tenant>.policy-<tenantId>`): one per company, versioned by its events.
-import type { CommandEnvelope, DecidedEvent, Decider } from '../decider.js';
-import { FieldChecks } from '../fieldChecks.js';
+import type { Decider } from '../decider.js';
+import { FieldChecks } from '../shared/fieldChecks.js';
+import { POLICY_CATEGORY, type PolicyCommand, type PolicyEvent } from './policyEvents.js';
 import { changedPaths, checkPolicy, mergePolicy } from './policyRules.js';
-import { DEFAULT_POLICY, withDefaultsForNewSettings, type CompanyPolicy, type PolicyPatch } from './policySettings.js';
-
-export type PolicyEvent =
-  // Defaults recorded explicitly when the company is registered.
-  | DecidedEvent<'PolicyAdopted', { settings: CompanyPolicy; policyRevision: number }>
-  // settings: the whole new policy; changed: JSON pointers of what differs; policyRevision: the revision it replaced
-  // (-1 = the defaults, never recorded), so an auditor sees which rules were in force before.
-  | DecidedEvent<'PolicyChanged', { settings: CompanyPolicy; changed: string[]; reason: string; policyRevision: number }>;
-
-export const POLICY_EVENT_TYPES: readonly PolicyEvent['type'][] = ['PolicyAdopted', 'PolicyChanged'];
-
-export type PolicyCommand =
-  CommandEnvelope<'AdoptDefaultPolicy', Record<string, never>> | CommandEnvelope<'ChangePolicy', ChangePolicyData>;
-
-export interface ChangePolicyData {
-  settings: PolicyPatch;
-  reason: string;
-}
+import { DEFAULT_POLICY, withDefaultsForNewSettings, type CompanyPolicy, type PolicyPatch } from './shared/policySettings.js';
 
 export interface PolicyState {
   /** Revision of the policy stream (-1: nothing recorded, the defaults apply). */
@@ -65,7 +49,7 @@ export function decidePolicy(command: PolicyCommand, state: PolicyState): Policy
 }
 
 export const policyDecider: Decider<PolicyCommand, PolicyEvent, PolicyState> = {
-  category: 'policy',
+  category: POLICY_CATEGORY,
   initialState: initialPolicyState,
   evolve: evolvePolicy,
   decide: decidePolicy,

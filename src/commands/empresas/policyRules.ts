@@ -1,8 +1,8 @@
 // Merging a partial change into the policy, listing what it changed, and the rules the whole policy must keep.
-import { FieldChecks } from '../fieldChecks.js';
+import { FieldChecks } from '../shared/fieldChecks.js';
 import { pointerToken, valueAtPointer } from '../../jsonPointer.js';
-import type { CompanyPolicy, NumberRange, PolicyPatch } from './policySettings.js';
-import { MAX_MODEL_OVERRIDES, POLICY_RANGES } from './policySettings.js';
+import type { CompanyPolicy, NumberRange, PolicyPatch } from './shared/policySettings.js';
+import { MAX_MODEL_OVERRIDES, POLICY_RANGES } from './shared/policySettings.js';
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 

@@ -4,7 +4,8 @@ import { DomainError } from '../decider.js';
 import { uuidV5 } from '../eventIds.js';
 import type { AppServices } from '../../services.js';
 import { streamName } from '../../stores/eventStore.js';
-import { policyDecider, type ChangePolicyData, type PolicyState } from './policyDecider.js';
+import { policyDecider, type PolicyState } from './policyDecider.js';
+import type { ChangePolicyData } from './policyEvents.js';
 
 /** Who records the defaults: the registration flow's caller (a platform administrator, or 'system'). */
 export interface PolicyCaller {

@@ -1,10 +1,10 @@
 // Given dialyzer events / when a command / then events or a refusal: every reuse rule of domain.md 3.
 import assert from 'node:assert/strict';
-import { DEFAULT_POLICY } from '../empresas/policySettings.js';
+import { DEFAULT_POLICY } from '../empresas/shared/policySettings.js';
 import { failedFields, scenario } from '../givenWhenThen.js';
 import { dialyzerDecider } from './dialyzerDecider.js';
 import type { DialyzerCommand, DialyzerEvent, DialyzerFields, PatientFacts, ReprocessingData } from './dialyzerEvents.js';
-import type { ReusePolicy } from './reusePolicy.js';
+import type { ReusePolicy } from './shared/reusePolicy.js';
 
 const given = scenario(dialyzerDecider);
 const at = '2025-03-02T10:00:00.000Z';

@@ -3,11 +3,12 @@
 // a failed pressure-leak test only quarantines it, since a re-test after a new reprocessing may pass.
 import type { Decider } from '../decider.js';
 import { DomainError, notFound, rule } from '../decider.js';
-import { FieldChecks, isRealDate, notFutureInstant } from '../fieldChecks.js';
+import { FieldChecks, isRealDate, notFutureInstant } from '../shared/fieldChecks.js';
 import type { DialyzerCommand, DialyzerEvent, DialyzerFields, PatientFacts } from './dialyzerEvents.js';
+import { DIALYZER_CATEGORY } from './dialyzerEvents.js';
 import { initialDialyzerState, evolveDialyzer, type DialyzerState } from './dialyzerState.js';
-import { readinessReasons } from './readiness.js';
-import { maxUsesFor, tcvPercentOf } from './reusePolicy.js';
+import { readinessReasons } from './shared/readiness.js';
+import { maxUsesFor, tcvPercentOf } from './shared/reusePolicy.js';
 import { release, reserve } from './reservationRules.js';
 
 type Command<T extends DialyzerCommand['type']> = Extract<DialyzerCommand, { type: T }>;
@@ -160,7 +161,7 @@ export function decideDialyzer(command: DialyzerCommand, state: DialyzerState): 
 }
 
 export const dialyzerDecider: Decider<DialyzerCommand, DialyzerEvent, DialyzerState> = {
-  category: 'dialyzer',
+  category: DIALYZER_CATEGORY,
   initialState: initialDialyzerState,
   evolve: evolveDialyzer,
   decide: decideDialyzer,

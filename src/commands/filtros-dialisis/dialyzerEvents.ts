@@ -1,7 +1,12 @@
 // Dialyzers of a company (stream `<tenant>.dialyzer-<id>`): commands, events and the values they carry.
 // Who/when/why travel in the event metadata (actor, occurredAt, reason).
 import type { CommandEnvelope, DecidedEvent } from '../decider.js';
-import type { ReusePolicy } from './reusePolicy.js';
+import type { ReusePolicy } from './shared/reusePolicy.js';
+import { streamName } from '../../stores/streamNames.js';
+
+/** The category of the dialyzer streams: written once, here (the decider, the writes and the read side take it). */
+export const DIALYZER_CATEGORY = 'dialyzer';
+export const dialyzerStream = (tenantId: string, dialyzerId: string): string => streamName(tenantId, DIALYZER_CATEGORY, dialyzerId);
 
 /** in-stock: received; assigned: has its patient, never used; in-use: claimed by a running session; used: awaiting
  * reprocessing; stored: reprocessed. */

@@ -1,11 +1,11 @@
 // Given dialyzer events / when a session claims, releases or uses it / then: the claim at session start re-checks every
 // pre-use rule, holds the dialyzer for one running session, and gives it back untouched when the session never started.
 import assert from 'node:assert/strict';
-import { DEFAULT_POLICY } from '../empresas/policySettings.js';
+import { DEFAULT_POLICY } from '../empresas/shared/policySettings.js';
 import { failedFields, scenario } from '../givenWhenThen.js';
 import { dialyzerDecider } from './dialyzerDecider.js';
 import type { DialyzerCommand, DialyzerEvent, PatientFacts } from './dialyzerEvents.js';
-import type { ReusePolicy } from './reusePolicy.js';
+import type { ReusePolicy } from './shared/reusePolicy.js';
 
 const given = scenario(dialyzerDecider);
 const at = '2025-03-02T10:00:00.000Z';

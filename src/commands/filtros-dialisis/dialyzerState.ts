@@ -1,6 +1,6 @@
 // What the dialyzer decider remembers of its history: what its rules need. evolve never throws.
 import type { DialyzerEvent, DialyzerFields, DialyzerStatus } from './dialyzerEvents.js';
-import type { ReadinessFacts } from './readiness.js';
+import type { ReadinessFacts } from './shared/readiness.js';
 
 export interface DialyzerState extends ReadinessFacts {
   exists: boolean;

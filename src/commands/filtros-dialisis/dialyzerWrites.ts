@@ -24,7 +24,7 @@ import {
   type PreUseChecksData,
   type ReprocessingData,
 } from './dialyzerEvents.js';
-import type { ReusePolicy } from './reusePolicy.js';
+import type { ReusePolicy } from './shared/reusePolicy.js';
 
 export const DIALYZER_SERIAL_GUARD: UniqueGuard = {
   decider: uniqueClaimDecider('dialyzerSerial', 'duplicate-serial', 'another dialyzer of this company already has this serial'),

@@ -1,10 +1,10 @@
 // A dialyzer claimed at a session's start (reservation) and given back when the session never started. The claim
 // re-checks every pre-use rule at that moment, so a session never starts on a dialyzer that may not be used.
 import { notFound, rule } from '../decider.js';
-import { FieldChecks } from '../fieldChecks.js';
+import { FieldChecks } from '../shared/fieldChecks.js';
 import type { DialyzerCommand, DialyzerEvent } from './dialyzerEvents.js';
 import type { DialyzerState } from './dialyzerState.js';
-import { readinessReasons } from './readiness.js';
+import { readinessReasons } from './shared/readiness.js';
 
 type Command<T extends DialyzerCommand['type']> = Extract<DialyzerCommand, { type: T }>;
 

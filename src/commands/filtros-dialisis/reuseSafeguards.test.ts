@@ -2,11 +2,11 @@
 // two-person identity check also before the first use of a reusable dialyzer, the reprocessing tests required before a
 // reuse, and a dialyzer reaching its maximum uses leaving service by itself.
 import assert from 'node:assert/strict';
-import { DEFAULT_POLICY } from '../empresas/policySettings.js';
+import { DEFAULT_POLICY } from '../empresas/shared/policySettings.js';
 import { failedFields, scenario } from '../givenWhenThen.js';
 import { dialyzerDecider } from './dialyzerDecider.js';
 import type { DialyzerCommand, DialyzerEvent, DialyzerFields, PatientFacts } from './dialyzerEvents.js';
-import type { ReusePolicy } from './reusePolicy.js';
+import type { ReusePolicy } from './shared/reusePolicy.js';
 
 const given = scenario(dialyzerDecider);
 const at = '2025-03-02T10:00:00.000Z';

@@ -2,7 +2,7 @@
 // facts about the patient or the partner line come in with the command.
 import type { Decider } from '../decider.js';
 import { DomainError, notFound, rule } from '../decider.js';
-import { FieldChecks, invalidFields, isRealDate, notFutureDate, notFutureInstant } from '../fieldChecks.js';
+import { FieldChecks, invalidFields, isRealDate, notFutureDate, notFutureInstant } from '../shared/fieldChecks.js';
 import {
   LINE_CATEGORIES,
   maxUsesOf,

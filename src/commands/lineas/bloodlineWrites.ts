@@ -2,7 +2,7 @@
 // handed to the decider, and the pairing that writes both lines' streams.
 import { handleCommand, loadAggregate, type CommandContext, type CommandResult } from '../handleCommand.js';
 import { notFound } from '../decider.js';
-import { invalidFields } from '../fieldChecks.js';
+import { invalidFields } from '../shared/fieldChecks.js';
 import { byHandContext, mustBeSessionOf, useByHandOf } from '../dialisis/session/sessionReferenceWrites.js';
 import { newId, uuidV5 } from '../eventIds.js';
 import { uniqueClaimDecider } from '../uniqueClaim.js';
@@ -20,7 +20,7 @@ import {
   type LineType,
   type ResidualResult,
 } from './bloodlineEvents.js';
-import { minDwellHoursFor } from '../filtros-dialisis/reusePolicy.js';
+import { minDwellHoursFor } from '../filtros-dialisis/shared/reusePolicy.js';
 
 type Result = CommandResult<BloodlineState>;
 

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { scenario } from '../givenWhenThen.js';
 import type { DomainError } from '../decider.js';
-import { DEFAULT_POLICY } from '../empresas/policySettings.js';
+import { DEFAULT_POLICY } from '../empresas/shared/policySettings.js';
 import { machineDecider } from './machineDecider.js';
 import type { MachineCommand, MachineEvent, MachineFields, StartPolicy } from './machineEvents.js';
 import { machineRegistered, startPolicy } from './machineTestEvents.js';

@@ -4,7 +4,7 @@ import { scenario } from '../givenWhenThen.js';
 import type { DomainError } from '../decider.js';
 import { machineDecider } from './machineDecider.js';
 import type { MachineCommand, MachineEvent, StartPolicy } from './machineEvents.js';
-import { calibrationDue, startVerdict } from './startRules.js';
+import { calibrationDue, startVerdict } from './shared/startRules.js';
 import { machineRegistered, startPolicy } from './machineTestEvents.js';
 
 const given = scenario(machineDecider);

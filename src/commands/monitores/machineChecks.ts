@@ -1,5 +1,5 @@
 // Field rules of a machine's own data: checked on registration and on the machine a correction would leave.
-import { FieldChecks, isRealDate, notFutureDate } from '../fieldChecks.js';
+import { FieldChecks, isRealDate, notFutureDate } from '../shared/fieldChecks.js';
 import { servedCategories, type MachineFields, type MachineServes } from './machineEvents.js';
 
 export function checkMachineFields(f: MachineFields, at: string): void {

@@ -1,13 +1,19 @@
 // Every rule about a dialysis machine. Pure: time, ids, the patient's facts and the company policy come in with the command.
-import { fieldChanges } from '../fieldChanges.js';
+import { fieldChanges } from '../shared/fieldChanges.js';
 import type { Decider } from '../decider.js';
 import { DomainError, notFound, rule } from '../decider.js';
-import { FieldChecks, invalidFields, isRealDate, notFutureDate } from '../fieldChecks.js';
-import { CORRECTABLE_MACHINE_FIELDS, type MachineCommand, type MachineEvent, type MachineStatus } from './machineEvents.js';
-import { applyMachinePatch, evolveMachine, initialMachineState, type MachineState } from './machineState.js';
+import { FieldChecks, invalidFields, isRealDate, notFutureDate } from '../shared/fieldChecks.js';
+import {
+  CORRECTABLE_MACHINE_FIELDS,
+  type MachineCommand,
+  type MachineEvent,
+  type MachineStatus,
+  MACHINE_CATEGORY,
+} from './machineEvents.js';
+import { applyMachinePatch, evolveMachine, initialMachineState, type MachineState } from './shared/machineState.js';
 import { checkMachineFields, normalIsolation, optionalText, textOf, trimmedMachine } from './machineChecks.js';
 import { decideTicket } from './repairTicketRules.js';
-import { startVerdict } from './startRules.js';
+import { startVerdict } from './shared/startRules.js';
 
 type Existing = MachineState & { fields: NonNullable<MachineState['fields']> };
 
@@ -190,7 +196,7 @@ export function decideMachine(command: MachineCommand, state: MachineState): Mac
 }
 
 export const machineDecider: Decider<MachineCommand, MachineEvent, MachineState> = {
-  category: 'machine',
+  category: MACHINE_CATEGORY,
   initialState: initialMachineState,
   evolve: evolveMachine,
   decide: decideMachine,

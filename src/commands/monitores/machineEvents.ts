@@ -1,7 +1,12 @@
 // Dialysis machines of a company (stream `<tenant>.machine-<id>`): commands and events. Who/when/why travel in the
 // event metadata (actor, occurredAt, reason); the status is never set directly, it follows from these events.
 import type { CommandEnvelope, DecidedEvent } from '../decider.js';
-import { ISOLATION_CATEGORIES, type IsolationCategory, type MaintenancePlan, type OverdueMode } from '../empresas/policySettings.js';
+import { ISOLATION_CATEGORIES, type IsolationCategory, type MaintenancePlan, type OverdueMode } from '../empresas/shared/policySettings.js';
+import { streamName } from '../../stores/streamNames.js';
+
+/** The category of the machine streams: written once, here (the decider, the writes and the read side take it). */
+export const MACHINE_CATEGORY = 'machine';
+export const machineStream = (tenantId: string, machineId: string): string => streamName(tenantId, MACHINE_CATEGORY, machineId);
 
 export const MACHINE_STATUSES = [
   'available',

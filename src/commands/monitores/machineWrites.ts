@@ -6,8 +6,8 @@ import { newId, uuidV5 } from '../eventIds.js';
 import { releaseClaim, withClaims } from '../uniqueClaimWrites.js';
 import { patientDecider } from '../pacientes/patientDecider.js';
 import { byHandContext, sessionFact, useByHandOf } from '../dialisis/session/sessionReferenceWrites.js';
-import { NO_SUCH_SESSION } from '../dialisis/session/sessionReference.js';
-import { invalidFields } from '../fieldChecks.js';
+import { NO_SUCH_SESSION } from '../dialisis/shared/sessionReference.js';
+import { invalidFields } from '../shared/fieldChecks.js';
 import type { FactLoaders, PolicyFacts } from '../factLoaders.js';
 import { streamName, type EventStore } from '../../stores/eventStore.js';
 import { machineDecider } from './machineDecider.js';
@@ -19,10 +19,10 @@ import {
   type MachinePatch,
   type PatientFacts,
 } from './machineEvents.js';
-import type { MachineState } from './machineState.js';
+import type { MachineState } from './shared/machineState.js';
 import type { PatientState } from '../pacientes/patientState.js';
 import { claimsOf, MACHINE_GUARDS, UNIQUE_MACHINE_FIELDS } from './machineClaimWrites.js';
-import { maintenancePolicyOf } from './startRules.js';
+import { maintenancePolicyOf } from './shared/startRules.js';
 
 type Result = CommandResult<MachineState>;
 

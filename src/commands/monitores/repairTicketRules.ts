@@ -1,9 +1,9 @@
 // The corrective ticket a fault opens: open -> assigned -> in-progress (<-> waiting-for-part) -> completed -> closed.
 // Closing needs return-to-service tests; a failed one leaves the machine out of service.
 import { DomainError, notFound, rule } from '../decider.js';
-import { FieldChecks } from '../fieldChecks.js';
+import { FieldChecks } from '../shared/fieldChecks.js';
 import type { MachineCommand, MachineEvent, TicketStatus } from './machineEvents.js';
-import type { MachineState, RepairTicket } from './machineState.js';
+import type { MachineState, RepairTicket } from './shared/machineState.js';
 import { optionalText, textOf } from './machineChecks.js';
 
 type TicketCommand = Extract<MachineCommand, { type: 'ReportFault' | 'AdvanceRepairTicket' | 'CompleteRepair' | 'CloseRepairTicket' }>;

@@ -1,8 +1,8 @@
 // Rules on single values and between fields (domain.md 2.12). JSON Schemas check shapes and plain ranges;
 // these check what a schema cannot: one decimal, dates against the command time, date order.
-import { notFutureDate } from '../fieldChecks.js';
+import { notFutureDate } from '../shared/fieldChecks.js';
 
-export * from '../fieldChecks.js';
+export * from '../shared/fieldChecks.js';
 
 export const MIN_WEIGHT_KG = 5;
 export const MAX_WEIGHT_KG = 300;

@@ -1,11 +1,12 @@
 // Nursing-note commands as the routes run them: the patient is looked up in the caller's company first.
 import { handleCommand, loadAggregate, type CommandContext, type CommandResult } from '../handleCommand.js';
-import { nursingNoteDecider, type NoteContent, type NoteContentPatch, type NursingNoteState } from './nursingNote.js';
+import { nursingNoteDecider, type NursingNoteState } from './nursingNote.js';
+import { type NoteContent, type NoteContentPatch } from './nursingNoteEvents.js';
 import { patientDecider } from './patientDecider.js';
 import { streamName, type EventStore } from '../../stores/eventStore.js';
 import { newId, uuidV5 } from '../eventIds.js';
 import { sessionFact } from '../dialisis/session/sessionReferenceWrites.js';
-import type { SessionFact } from '../dialisis/session/sessionReference.js';
+import type { SessionFact } from '../dialisis/shared/sessionReference.js';
 
 /** The session a note names, read in the caller's company (the decider judges it); nothing when none is named. */
 const namedSession = async (

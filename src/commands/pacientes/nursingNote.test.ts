@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import type { CommandEnvelope } from '../decider.js';
 import { failedFields, scenario } from '../givenWhenThen.js';
-import { nursingNoteDecider, type NursingNoteCommand, type NursingNoteEvent } from './nursingNote.js';
-import type { SessionFact } from '../dialisis/session/sessionReference.js';
+import { nursingNoteDecider, type NursingNoteCommand } from './nursingNote.js';
+import { type NursingNoteEvent } from './nursingNoteEvents.js';
+import type { SessionFact } from '../dialisis/shared/sessionReference.js';
 import { normaliseDocumentNumber, patientDocumentDecider, type PatientDocumentCommand } from './patientDocument.js';
 
 const NOW = '2025-03-10T14:00:00.000Z';

@@ -1,38 +1,18 @@
 // Nursing notes (domain.md 4): their own aggregate, `<tenant>.nursingNote-<noteId>`, referencing the patient.
 // A note is never overwritten: an amendment is a new version with a mandatory reason; earlier versions stay.
-import type { CommandEnvelope, DecidedEvent, Decider } from '../decider.js';
+import type { CommandEnvelope, Decider } from '../decider.js';
 import { notFound, rule } from '../decider.js';
 import { FieldChecks, notFutureInstant } from './fieldRules.js';
-import { checkSessionReference, type SessionFact } from '../dialisis/session/sessionReference.js';
+import { checkSessionReference, type SessionFact } from '../dialisis/shared/sessionReference.js';
 import type { PatientStatus } from './patientTypes.js';
-
-export const NOTE_TYPES = ['pre', 'intra', 'post', 'general'] as const;
-export type NoteType = (typeof NOTE_TYPES)[number];
-
-/** SOAPIE structure (Peru, NTS 139-MINSA): any subset of the six parts. */
-export const SOAPIE_PARTS = ['subjective', 'objective', 'assessment', 'plan', 'intervention', 'evaluation'] as const;
-export type Soapie = { [K in (typeof SOAPIE_PARTS)[number]]?: string };
-
-export type NoteContent = {
-  noteType: NoteType;
-  text?: string;
-  soapie?: Soapie;
-  authorLicence?: string;
-  /** When the observed facts happened (clinical time), not when they were typed. */
-  occurredAt: string;
-  /** The dialysis session the note belongs to, when any. */
-  dialysisSessionId?: string;
-};
-
-export type NursingNoteEvent =
-  | DecidedEvent<'NursingNoteRecorded', NoteContent & { noteId: string; patientId: string; authorId: string; version: 1 }>
-  | DecidedEvent<
-      'NursingNoteAmended',
-      NoteContent & { noteId: string; patientId: string; amendedBy: string; version: number; reason: string }
-    >;
-
-/** An amendment names what changes: omitted parts keep their value, null clears an optional part. */
-export type NoteContentPatch = { [K in keyof NoteContent]?: NoteContent[K] | null };
+import {
+  NURSING_NOTE_CATEGORY,
+  SOAPIE_PARTS,
+  type Soapie,
+  type NoteContent,
+  type NoteContentPatch,
+  type NursingNoteEvent,
+} from './nursingNoteEvents.js';
 
 /** What the handler knows of the patient (looked up in the same company): null when there is none. */
 export type PatientFact = { status: PatientStatus } | null;
@@ -82,7 +62,7 @@ function checkContent(checks: FieldChecks, content: NoteContent, at: string): vo
 }
 
 export const nursingNoteDecider: Decider<NursingNoteCommand, NursingNoteEvent, NursingNoteState> = {
-  category: 'nursingNote',
+  category: NURSING_NOTE_CATEGORY,
   initialState: { exists: false, patientId: null, version: 0, content: null },
   evolve(state, event) {
     const { noteId: _n, patientId, version, ...rest } = event.data;

@@ -4,6 +4,7 @@ import { DomainError, notFound, rule } from '../decider.js';
 import { FieldChecks } from './fieldRules.js';
 import type { PatientCommand, RegisterPatientData } from './patientCommands.js';
 import type { PatientEvent } from './patientEvents.js';
+import { PATIENT_CATEGORY } from './patientEvents.js';
 import { checkAllergy, checkCoverage, checkDemographics, checkDryWeight, checkPastDate, checkSerology } from './patientRules.js';
 import { applyPatch, evolvePatient, initialPatientState, termKey, type PatientState } from './patientState.js';
 import { canChangeStatus, STATUS_TRANSITIONS } from './patientStatus.js';
@@ -162,7 +163,7 @@ export function decidePatient(command: PatientCommand, state: PatientState): Pat
 }
 
 export const patientDecider: Decider<PatientCommand, PatientEvent, PatientState> = {
-  category: 'patient',
+  category: PATIENT_CATEGORY,
   initialState: initialPatientState,
   evolve: evolvePatient,
   decide: decidePatient,

@@ -14,6 +14,11 @@ import type {
   PatientStatus,
   SerologyEntry,
 } from './patientTypes.js';
+import { streamName } from '../../stores/streamNames.js';
+
+/** The category of the patient streams: written once, here (the decider, the writes and the read side take it). */
+export const PATIENT_CATEGORY = 'patient';
+export const patientStream = (tenantId: string, patientId: string): string => streamName(tenantId, PATIENT_CATEGORY, patientId);
 
 export type PatientRegisteredData = PatientDemographics & {
   patientId: string;

@@ -5,9 +5,9 @@ import { handleCommand, loadAggregate, type CommandResult } from '../handleComma
 import { DomainError } from '../decider.js';
 import { streamName } from '../../stores/eventStore.js';
 import { companyDecider, type CompanyCommand } from './company/decider.js';
+import type { CompanyProfile } from './company/events.js';
 import { ADMIN_ROLE } from './company/events.js';
 import { checkedProfile } from './company/profileRules.js';
-import type { CompanyProfile } from './company/profile.js';
 import { uniqueClaimDecider } from '../uniqueClaim.js';
 import { releaseClaim, withClaims, type UniqueGuard } from '../uniqueClaimWrites.js';
 import { LIMITS } from '../../limits.js';

@@ -3,7 +3,7 @@
 // that is refused the stock takes the unit back. consumeForSession is what the session process manager calls.
 import type { CommandContext } from '../handleCommand.js';
 import { DomainError } from '../decider.js';
-import { FieldChecks } from '../fieldChecks.js';
+import { FieldChecks } from '../shared/fieldChecks.js';
 import { SERIALIZED_CATEGORIES, type ProductFields } from './productEvents.js';
 import type { EquipmentInput, IssueReference } from './stockEvents.js';
 import { completeSerializedIssue, type SerializeDeps } from './serializeWrites.js';

@@ -1,24 +1,9 @@
 // Every rule of a supply kit. Pure: the products and the warehouse it names come in as facts with the command.
 import type { Decider } from '../decider.js';
 import { notFound } from '../decider.js';
-import { FieldChecks } from '../fieldChecks.js';
+import { FieldChecks } from '../shared/fieldChecks.js';
 import { SUPPLY_KIT_CATEGORY, type KitFields, type SupplyKitCommand, type SupplyKitEvent } from './kitEvents.js';
-
-export interface SupplyKitState {
-  /** The kit in force; null when never set or removed. */
-  kit: KitFields | null;
-}
-
-export const initialSupplyKitState: SupplyKitState = { kit: null };
-
-export function evolveSupplyKit(_state: SupplyKitState, event: SupplyKitEvent): SupplyKitState {
-  switch (event.type) {
-    case 'SupplyKitSet':
-      return { kit: { warehouseId: event.data.warehouseId, items: event.data.items.map((i) => ({ ...i })) } };
-    case 'SupplyKitRemoved':
-      return { kit: null };
-  }
-}
+import { evolveSupplyKit, initialSupplyKitState, type SupplyKitState } from './shared/kitState.js';
 
 const sameKit = (a: KitFields, b: KitFields): boolean =>
   a.warehouseId === b.warehouseId &&

@@ -1,8 +1,11 @@
 // Supply kits (issue 11 item 3): what a session consumes by default, from which warehouse. One stream per kit,
 // `<tenant>.supplyKit-<id>`: the id is the patient's, or `company-default` for the kit of patients without their own.
 import type { CommandEnvelope, DecidedEvent } from '../decider.js';
+import { streamName } from '../../stores/streamNames.js';
 
+/** The category of the supply kit streams: written once, here (the decider, the writes and the read side take it). */
 export const SUPPLY_KIT_CATEGORY = 'supplyKit';
+export const kitStream = (tenantId: string, kitId: string): string => streamName(tenantId, SUPPLY_KIT_CATEGORY, kitId);
 export const COMPANY_DEFAULT_KIT = 'company-default';
 
 export type KitItem = { productId: string; quantity: number };

@@ -6,7 +6,8 @@ import { notFound } from '../decider.js';
 import { patientDecider } from '../pacientes/patientDecider.js';
 import { streamName, type EventStore } from '../../stores/eventStore.js';
 import { productDecider, warehouseDecider } from './productDecider.js';
-import { initialSupplyKitState, supplyKitDecider, type SupplyKitState } from './kitDecider.js';
+import { supplyKitDecider } from './kitDecider.js';
+import { initialSupplyKitState, type SupplyKitState } from './shared/kitState.js';
 import { COMPANY_DEFAULT_KIT, type KitFacts, type KitFields, type SupplyKitEvent } from './kitEvents.js';
 
 const kitStream = (tenantId: string, kitId: string): string => streamName(tenantId, supplyKitDecider.category, kitId);

@@ -1,8 +1,9 @@
 // Every rule about a product's own data and about a warehouse. Pure: ids and time come in with the command.
 import type { Decider } from '../decider.js';
 import { DomainError, notFound, rule } from '../decider.js';
-import { fieldChanges } from '../fieldChanges.js';
-import { FieldChecks } from '../fieldChecks.js';
+import { fieldChanges } from '../shared/fieldChanges.js';
+import { FieldChecks } from '../shared/fieldChecks.js';
+import { applyProductChanges, evolveProduct, initialProductState, type ProductState } from './shared/productState.js';
 import {
   CORRECTABLE_PRODUCT_FIELDS,
   type ProductCommand,
@@ -11,36 +12,9 @@ import {
   type WarehouseCommand,
   type WarehouseEvent,
   type WarehouseFields,
+  PRODUCT_CATEGORY,
+  WAREHOUSE_CATEGORY,
 } from './productEvents.js';
-
-export interface ProductState {
-  exists: boolean;
-  fields: ProductFields | null;
-  active: boolean;
-}
-export const initialProductState: ProductState = { exists: false, fields: null, active: false };
-
-export function applyProductChanges(current: ProductFields, changes: Record<string, unknown>): ProductFields {
-  const next: Record<string, unknown> = { ...current };
-  for (const [field, value] of Object.entries(changes)) {
-    if (value === null || value === undefined) delete next[field];
-    else next[field] = value;
-  }
-  return next as unknown as ProductFields;
-}
-
-export function evolveProduct(state: ProductState, event: ProductEvent): ProductState {
-  switch (event.type) {
-    case 'ProductCreated': {
-      const { productId: _id, ...fields } = event.data;
-      return { exists: true, fields, active: true };
-    }
-    case 'ProductCorrected':
-      return state.fields ? { ...state, fields: applyProductChanges(state.fields, event.data.changes) } : state;
-    case 'ProductDeactivated':
-      return { ...state, active: false };
-  }
-}
 
 function checkProduct(f: ProductFields): void {
   const checks = new FieldChecks();
@@ -85,7 +59,7 @@ export function decideProduct(command: ProductCommand, state: ProductState): Pro
 }
 
 export const productDecider: Decider<ProductCommand, ProductEvent, ProductState> = {
-  category: 'product',
+  category: PRODUCT_CATEGORY,
   initialState: initialProductState,
   evolve: evolveProduct,
   decide: decideProduct,
@@ -96,7 +70,7 @@ export interface WarehouseState {
 }
 
 export const warehouseDecider: Decider<WarehouseCommand, WarehouseEvent, WarehouseState> = {
-  category: 'warehouse',
+  category: WAREHOUSE_CATEGORY,
   initialState: { fields: null },
   evolve: (_state, event) => {
     const { warehouseId: _id, ...fields } = event.data;

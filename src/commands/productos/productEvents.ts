@@ -1,6 +1,15 @@
 // Products of a company (stream `<tenant>.product-<id>`) and its warehouses (`<tenant>.warehouse-<id>`): commands and
 // events. Stock movements live in their own streams (stockEvents.ts); who/when/why travel in the event metadata.
 import type { CommandEnvelope, DecidedEvent } from '../decider.js';
+import { streamName } from '../../stores/streamNames.js';
+
+/** The category of the warehouse streams: written once, here (the decider, the writes and the read side take it). */
+export const WAREHOUSE_CATEGORY = 'warehouse';
+export const warehouseStream = (tenantId: string, warehouseId: string): string => streamName(tenantId, WAREHOUSE_CATEGORY, warehouseId);
+
+/** The category of the product streams: written once, here (the decider, the writes and the read side take it). */
+export const PRODUCT_CATEGORY = 'product';
+export const productStream = (tenantId: string, productId: string): string => streamName(tenantId, PRODUCT_CATEGORY, productId);
 
 export const PRODUCT_CATEGORIES = [
   'dialyzer',

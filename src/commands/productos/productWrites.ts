@@ -8,7 +8,8 @@ import { uniqueClaimDecider } from '../uniqueClaim.js';
 import { releaseClaim, withClaims, type UniqueGuard } from '../uniqueClaimWrites.js';
 import { LIMITS } from '../../limits.js';
 import { streamName, type EventStore } from '../../stores/eventStore.js';
-import { productDecider, warehouseDecider, type ProductState, type WarehouseState } from './productDecider.js';
+import { productDecider, warehouseDecider, type WarehouseState } from './productDecider.js';
+import type { ProductState } from './shared/productState.js';
 import { productValueKey, type ProductFields, type ProductPatch, type WarehouseFields } from './productEvents.js';
 
 type Unique = 'code' | 'barcode';

@@ -2,9 +2,10 @@
 // tracked, FEFO when an issue names no lot. Pure: the product's flags and the company's day come in with the command.
 import type { Decider } from '../decider.js';
 import { rule } from '../decider.js';
-import { FieldChecks, isRealDate } from '../fieldChecks.js';
+import { FieldChecks, isRealDate } from '../shared/fieldChecks.js';
 import { lotExpiryConflict } from './lotDecider.js';
 import type { LotPortion, MovementLine, StockCommand, StockEvent, StockFacts } from './stockEvents.js';
+import { STOCK_CATEGORY } from './stockEvents.js';
 import {
   averageCost,
   evolveStock,
@@ -16,7 +17,7 @@ import {
   round3,
   round4,
   type StockState,
-} from './stockState.js';
+} from './shared/stockState.js';
 
 type Target = Pick<MovementLine, 'movementId' | 'productId' | 'warehouseId'>;
 
@@ -224,7 +225,7 @@ export function decideStock(command: StockCommand, state: StockState): StockEven
 }
 
 export const stockDecider: Decider<StockCommand, StockEvent, StockState> = {
-  category: 'stock',
+  category: STOCK_CATEGORY,
   initialState: initialStockState,
   evolve: evolveStock,
   decide: decideStock,

@@ -4,6 +4,9 @@ import type { CommandEnvelope, DecidedEvent } from '../decider.js';
 import type { LineType } from '../lineas/bloodlineEvents.js';
 import type { Money } from './productEvents.js';
 
+/** The category of the stock (one per product and warehouse) streams: written once, here (the decider, the writes and the read side take it). */
+export const STOCK_CATEGORY = 'stock';
+
 /** What the orchestration found about the product, and the company's calendar day of the movement. */
 export interface StockFacts {
   product: {

@@ -1,9 +1,10 @@
 // What a stock movement needs from elsewhere: the product (404 when not of this company), the warehouses named in the
 // body (422 naming the field), the patient or session, and the company's calendar day of the movement. What
 // comes from read models is injected (StockDeps: src/facts/productos/, wired in server.ts), never imported.
+import { sessionStream } from '../dialisis/session/sessionEvents.js';
 import { loadAggregate, type CommandContext } from '../handleCommand.js';
 import { notFound } from '../decider.js';
-import { invalidFields } from '../fieldChecks.js';
+import { invalidFields } from '../shared/fieldChecks.js';
 import { newId, uuidV5 } from '../eventIds.js';
 import { patientDecider } from '../pacientes/patientDecider.js';
 import type { FactLoaders } from '../factLoaders.js';
@@ -66,7 +67,7 @@ export async function mustBeReference(
       throw invalidFields([{ field: 'patientId', message: 'no such active patient in this company' }]);
   }
   if (reference.sessionId !== undefined) {
-    const held = await services.events.readStream(streamName(tenantId, 'dialysisSession', reference.sessionId), { maxCount: 1 });
+    const held = await services.events.readStream(sessionStream(tenantId, reference.sessionId), { maxCount: 1 });
     if (held.length === 0) throw invalidFields([{ field: 'sessionId', message: 'no such dialysis session in this company' }]);
   }
 }

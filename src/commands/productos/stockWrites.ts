@@ -12,7 +12,7 @@ import {
   type StockCommand,
   type WriteOffKind,
 } from './stockEvents.js';
-import type { StockState } from './stockState.js';
+import type { StockState } from './shared/stockState.js';
 import { movementIdFor, mustBeWarehouse, productFacts, type StockDeps } from './stockFactWrites.js';
 import { recordLotExpiries, withLotExpiry } from './lotWrites.js';
 import { streamName } from '../../stores/eventStore.js';

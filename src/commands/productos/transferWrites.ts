@@ -7,7 +7,7 @@ import type { CommandContext, CommandResult } from '../handleCommand.js';
 import { streamName } from '../../stores/eventStore.js';
 import { stockDecider } from './stockDecider.js';
 import { stockId, type LotPortion } from './stockEvents.js';
-import type { StockState } from './stockState.js';
+import type { StockState } from './shared/stockState.js';
 import { recordLotExpiries } from './lotWrites.js';
 import { movementIdFor, mustBeWarehouse, productFacts, type StockDeps } from './stockFactWrites.js';
 import { outcomeOf, portionsOf, runStock, type MovementOutcome } from './stockWrites.js';

@@ -3,8 +3,8 @@
 // answers them from then on, so a later change of the patient's access or of the policy never rewrites it. A fact of
 // the signature (SignFacts.judge): it folds the session into its read document and reads the models, so it lives here.
 import type { AppServices } from '../../services.js';
-import type { PolicyFacts } from '../../commands/empresas/policySettings.js';
-import { clinicalPolicyOf } from '../../commands/dialisis/clinical/clinicalPolicy.js';
+import type { PolicyFacts } from '../../commands/empresas/shared/policySettings.js';
+import { clinicalPolicyOf } from '../../commands/dialisis/shared/clinicalPolicy.js';
 import type { JudgedClinical, SessionEvent } from '../../commands/dialisis/session/sessionEvents.js';
 import { foldSession, type SessionDoc } from '../../projections/dialisis/sessionDoc.js';
 import { freshClinical } from '../../queries/dialisis/sessionClinicalView.js';

@@ -2,7 +2,7 @@
 // a signature's policy, signer and judge; a plain command's maximums and a medication's product; a machine change's
 // references, patient and machine verdict. Outside src/commands because they read read models.
 import { loadAggregate } from '../../commands/handleCommand.js';
-import { invalidFields } from '../../commands/fieldChecks.js';
+import { invalidFields } from '../../commands/shared/fieldChecks.js';
 import { patientDecider } from '../../commands/pacientes/patientDecider.js';
 import { isCompanyProduct } from '../../commands/productos/kitWrites.js';
 import type { LoadMachineChangeFacts, LoadSessionCommandFacts, LoadSignFacts } from '../../commands/dialisis/session/sessionFacts.js';

@@ -2,7 +2,7 @@
 // the input's references checked first (422 naming the field), then every stream read once and every model read once,
 // the independent ones side by side. It lives outside src/commands because it reads read models.
 import { loadAggregate } from '../../commands/handleCommand.js';
-import { invalidFields } from '../../commands/fieldChecks.js';
+import { invalidFields } from '../../commands/shared/fieldChecks.js';
 import { patientDecider } from '../../commands/pacientes/patientDecider.js';
 import { dryWeightInForce } from '../../commands/pacientes/patientState.js';
 import type { PatientEvent } from '../../commands/pacientes/patientEvents.js';
@@ -15,7 +15,7 @@ import { otherRunningSession } from '../../commands/dialisis/session/runningSess
 import { isBackEntry } from '../../commands/dialisis/session/backEntry.js';
 import type { AccessUsed, PrescriptionInForce } from '../../commands/dialisis/session/sessionEvents.js';
 import type { LoadStartFacts, PayerVerdict, StartFacts, StartInput } from '../../commands/dialisis/session/startFacts.js';
-import type { PolicyFacts } from '../../commands/empresas/policySettings.js';
+import type { PolicyFacts } from '../../commands/empresas/shared/policySettings.js';
 import type { AppServices } from '../../services.js';
 import { companyPolicy } from '../../queries/empresas/companyPolicy.js';
 import { patients } from '../../queries/pacientes/readModel.js';

@@ -8,7 +8,7 @@ import {
   reservedOf,
   usedOf,
   type AuthorizationState,
-} from '../../commands/clientes/authorizationDecider.js';
+} from '../../commands/clientes/shared/authorizationState.js';
 import type { ProjectedDoc } from '../runner/projection.js';
 import { tenantOfStream, type RecordedEvent } from '../../stores/eventStore.js';
 import { idOfStream } from './clientDoc.js';

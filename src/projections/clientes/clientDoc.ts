@@ -1,8 +1,8 @@
 // The payer read model: one document per client with its contracts, the decider's own state folded from its stream
 // (so the read side and the write side never disagree), plus who/when. Pure, shared by the projection and
 // read-your-writes.
-import type { ClientEvent, ClientFields } from '../../commands/clientes/clientEvents.js';
-import { evolveClient, initialClientState, type ClientState } from '../../commands/clientes/clientState.js';
+import { CORRECTABLE_CLIENT_FIELDS, type ClientEvent, type ClientFields } from '../../commands/clientes/clientEvents.js';
+import { evolveClient, initialClientState, type ClientState } from '../../commands/clientes/shared/clientState.js';
 import type { ProjectedDoc } from '../runner/projection.js';
 import { tenantOfStream, type RecordedEvent } from '../../stores/eventStore.js';
 
@@ -19,14 +19,13 @@ export type ClientDoc = ProjectedDoc &
     nameKey: string;
   };
 
-const FIELD_NAMES = ['legalName', 'tradeName', 'payerType', 'country', 'taxId', 'fiscalAddress', 'contacts', 'billingEmail'] as const;
-
 /** The id of a stream `<tenant>.<category>-<id>`. */
 export const idOfStream = (stream: string): string => stream.slice(stream.indexOf('-') + 1);
 
 export function clientStateOf(doc: ClientDoc): ClientState {
   const fields: Record<string, unknown> = {};
-  for (const name of FIELD_NAMES) if (doc[name] !== undefined) fields[name] = doc[name];
+  // Every field of a client is correctable: the contract's list names them all.
+  for (const name of CORRECTABLE_CLIENT_FIELDS) if (doc[name] !== undefined) fields[name] = doc[name];
   return {
     exists: true,
     fields: fields as ClientFields,

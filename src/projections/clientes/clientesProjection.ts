@@ -1,6 +1,6 @@
 // Read model of the Clientes group: payers with their contracts, and payer authorizations per patient.
-import { CLIENT_EVENT_TYPES } from '../../commands/clientes/clientEvents.js';
-import { AUTHORIZATION_EVENT_TYPES } from '../../commands/clientes/authorizationEvents.js';
+import { CLIENT_EVENT_TYPES, CLIENT_CATEGORY } from '../../commands/clientes/clientEvents.js';
+import { AUTHORIZATION_EVENT_TYPES, AUTHORIZATION_CATEGORY } from '../../commands/clientes/authorizationEvents.js';
 import { applyFold, type Projection } from '../runner/projection.js';
 import { categoryOfStream, tenantOfStream } from '../../stores/eventStore.js';
 import { foldClient, idOfStream, type ClientDoc } from './clientDoc.js';
@@ -9,9 +9,6 @@ import { foldAuthorization, type AuthorizationDoc } from './authorizationDoc.js'
 export const CLIENTES_PROJECTION = 'clientes';
 export const CLIENTS = 'clients';
 export const PAYER_AUTHORIZATIONS = 'payerAuthorizations';
-/** Stream categories of the write side (the deciders' names for them). */
-export const CLIENT_CATEGORY = 'client';
-export const AUTHORIZATION_CATEGORY = 'payerAuthorization';
 
 export const clientesProjection: Projection = {
   name: CLIENTES_PROJECTION,
@@ -41,8 +38,3 @@ export const clientesProjection: Projection = {
     }
   },
 };
-
-/** The contract rules the read side needs, handed over from the write model so a query and the decider agree. */
-export { contractInForceOn, lastDayOf, amountTimes } from '../../commands/clientes/contractRules.js';
-export { authorizationStatusOn } from '../../commands/clientes/authorizationDecider.js';
-export { paidByPayer, isSigned } from '../../commands/clientes/payerBilling.js';

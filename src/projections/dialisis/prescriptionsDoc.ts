@@ -1,7 +1,7 @@
 // The prescription read model: one document per version (a patient's versions never grow one document), folded with
 // the write side's own steps (supersede, discontinue), so both agree on each version's effective period.
 import type { PrescriptionEvent } from '../../commands/dialisis/prescription/prescriptionEvents.js';
-import { discontinue, issuedVersion, supersede, type PrescriptionVersion } from '../../commands/dialisis/prescription/prescriptionState.js';
+import { discontinue, issuedVersion, supersede, type PrescriptionVersion } from '../../commands/dialisis/shared/prescriptionState.js';
 import type { ProjectedDoc } from '../runner/projection.js';
 import { tenantOfStream, type RecordedEvent } from '../../stores/eventStore.js';
 

@@ -1,7 +1,7 @@
 // Read-model documents of the schedule: shifts, standing plans and the seats of each shift-day. Pure folds.
 import type { ShiftEvent, ShiftFields, ShiftPatch } from '../../commands/dialisis/schedule/shiftEvents.js';
 import type { StandingPlan, StandingPlanEvent } from '../../commands/dialisis/schedule/standingPlanEvents.js';
-import type { ShiftDayEvent } from '../../commands/dialisis/schedule/shiftDayDecider.js';
+import type { ShiftDayEvent } from '../../commands/dialisis/schedule/shiftDayEvents.js';
 import type { ScheduledData, SessionKind } from '../../commands/dialisis/session/sessionEvents.js';
 import type { ProjectedDoc } from '../runner/projection.js';
 import { aggregateIdOfStream, tenantOfStream, type RecordedEvent } from '../../stores/eventStore.js';

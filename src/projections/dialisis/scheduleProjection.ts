@@ -1,7 +1,7 @@
 // Read model of the schedule: shifts, standing plans, and the seats taken in each shift on each date.
 import { SHIFT_EVENT_TYPES } from '../../commands/dialisis/schedule/shiftEvents.js';
 import { STANDING_PLAN_EVENT_TYPES } from '../../commands/dialisis/schedule/standingPlanEvents.js';
-import { SHIFT_DAY_EVENT_TYPES } from '../../commands/dialisis/schedule/shiftDayDecider.js';
+import { SHIFT_DAY_EVENT_TYPES } from '../../commands/dialisis/schedule/shiftDayEvents.js';
 import type { ScheduledData } from '../../commands/dialisis/session/sessionEvents.js';
 import { applyFold, type Projection } from '../runner/projection.js';
 import { aggregateIdOfStream, tenantOfStream } from '../../stores/eventStore.js';

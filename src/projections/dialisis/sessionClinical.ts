@@ -1,16 +1,11 @@
 // The derived clinical values and flags of a session read model (issue 10 item 6), from the pure clinical functions:
 // computed when read, so a correction or a policy change shows at once and nothing stale is stored.
-import { clinicalFlags, type ClinicalFlag } from '../../commands/dialisis/clinical/clinicalFlags.js';
-import type { ClinicalPolicy } from '../../commands/dialisis/clinical/clinicalPolicy.js';
-import { derivedValues, netWeightKg, type DerivedValues } from '../../commands/dialisis/clinical/derivedValues.js';
-import type { VascularAccessKind } from '../../commands/dialisis/clinical/ureaKinetics.js';
+import { clinicalFlags, type ClinicalFlag } from '../../commands/dialisis/shared/clinicalFlags.js';
+import type { ClinicalPolicy } from '../../commands/dialisis/shared/clinicalPolicy.js';
+import { derivedValues, netWeightKg, type DerivedValues } from '../../commands/dialisis/shared/derivedValues.js';
+import type { VascularAccessKind } from '../../commands/dialisis/shared/ureaKinetics.js';
 import type { AccessType } from '../../commands/pacientes/patientTypes.js';
 import type { SessionDoc } from './sessionDoc.js';
-
-export { clinicalPolicyOf, DEFAULT_CLINICAL_POLICY, type ClinicalPolicy } from '../../commands/dialisis/clinical/clinicalPolicy.js';
-export { monthlyAdequacy, type MonthlyAdequacy } from '../../commands/dialisis/clinical/monthlyAdequacy.js';
-export type { ClinicalFlag } from '../../commands/dialisis/clinical/clinicalFlags.js';
-export type { DerivedValues } from '../../commands/dialisis/clinical/derivedValues.js';
 
 export interface SessionClinical {
   derived: DerivedValues;

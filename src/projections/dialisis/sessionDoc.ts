@@ -17,7 +17,7 @@ import type {
   SessionStatus,
   Signer,
 } from '../../commands/dialisis/session/sessionEvents.js';
-import type { ConsequenceEvent } from '../../commands/dialisis/consequences/consequenceDecider.js';
+import type { ConsequenceEvent } from '../../commands/dialisis/consequences/consequenceEvents.js';
 import type { ProjectedDoc } from '../runner/projection.js';
 import { tenantOfStream, type RecordedEvent } from '../../stores/eventStore.js';
 

@@ -1,12 +1,13 @@
 // Read model of the dialysis sessions: one document per session, for the day board, a patient's sessions and the sheet.
-import { SESSION_EVENT_TYPES } from '../../commands/dialisis/session/sessionEvents.js';
+import { SESSION_EVENT_TYPES, SESSION_CATEGORY } from '../../commands/dialisis/session/sessionEvents.js';
 import { applyFold, type Projection } from '../runner/projection.js';
 import { aggregateIdOfStream, categoryOfStream, tenantOfStream } from '../../stores/eventStore.js';
 import { CONSEQUENCE_EVENT_TYPES, foldSession, type SessionDoc } from './sessionDoc.js';
+import { SESSION_CONSEQUENCES_CATEGORY } from '../../commands/dialisis/consequences/consequenceEvents.js';
 
 export const SESSIONS_PROJECTION = 'dialisis-sessions';
 export const SESSIONS = 'sessions';
-const SESSION_CATEGORIES = new Set(['dialysisSession', 'sessionConsequences']);
+const SESSION_CATEGORIES = new Set([SESSION_CATEGORY, SESSION_CONSEQUENCES_CATEGORY]);
 
 export const sessionsProjection: Projection = {
   name: SESSIONS_PROJECTION,

@@ -2,7 +2,8 @@
 import assert from 'node:assert/strict';
 import { projectionSpec, streamOf } from '../runner/projectionSpec.js';
 import { COMPANY_POLICIES, LOCATIONS, empresasProjection } from './empresasProjection.js';
-import { DEFAULT_POLICY, type PolicyDoc } from './policyDoc.js';
+import { type PolicyDoc } from './policyDoc.js';
+import { DEFAULT_POLICY } from '../../commands/empresas/shared/policySettings.js';
 import type { LocationDoc } from './locationDoc.js';
 
 const given = projectionSpec(empresasProjection);

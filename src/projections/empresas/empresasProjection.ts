@@ -1,6 +1,6 @@
 // Read models of the Empresas group's tenant side: the company policy and the locations (sedes).
-import { LOCATION_EVENT_TYPES } from '../../commands/empresas/locationEvents.js';
-import { POLICY_EVENT_TYPES } from '../../commands/empresas/policyDecider.js';
+import { LOCATION_EVENT_TYPES, LOCATION_CATEGORY } from '../../commands/empresas/locationEvents.js';
+import { POLICY_CATEGORY, POLICY_EVENT_TYPES } from '../../commands/empresas/policyEvents.js';
 import { tenantOfStream } from '../../stores/eventStore.js';
 import { applyFold, type Projection } from '../runner/projection.js';
 import { foldLocation, type LocationDoc } from './locationDoc.js';
@@ -29,7 +29,8 @@ export const empresasProjection: Projection = {
   handle(event, tx) {
     const category = categoryOf(event.streamName);
     const tenantId = tenantOfStream(event.streamName);
-    if (category === 'policy') return applyFold<PolicyDoc>(tx, COMPANY_POLICIES, tenantId, idOf(event.streamName), event, foldPolicy);
-    if (category === 'location') return applyFold<LocationDoc>(tx, LOCATIONS, tenantId, idOf(event.streamName), event, foldLocation);
+    if (category === POLICY_CATEGORY)
+      return applyFold<PolicyDoc>(tx, COMPANY_POLICIES, tenantId, idOf(event.streamName), event, foldPolicy);
+    if (category === LOCATION_CATEGORY) return applyFold<LocationDoc>(tx, LOCATIONS, tenantId, idOf(event.streamName), event, foldLocation);
   },
 };

@@ -1,9 +1,7 @@
 // The company policy read model: one document per company (id = tenant id), folded from the policy stream.
-import type { PolicyEvent } from '../../commands/empresas/policyDecider.js';
-import { withDefaultsForNewSettings, type CompanyPolicy } from '../../commands/empresas/policySettings.js';
+import type { PolicyEvent } from '../../commands/empresas/policyEvents.js';
+import { withDefaultsForNewSettings, type CompanyPolicy } from '../../commands/empresas/shared/policySettings.js';
 
-// Queries never import the write side: they read the policy's shape and defaults through its read model.
-export { DEFAULT_POLICY, type CompanyPolicy } from '../../commands/empresas/policySettings.js';
 import type { RecordedEvent } from '../../stores/eventStore.js';
 import { tenantOfStream } from '../../stores/eventStore.js';
 import type { ProjectedDoc } from '../runner/projection.js';

@@ -7,13 +7,9 @@ import {
   type DialyzerFields,
   type DiscardReason,
 } from '../../commands/filtros-dialisis/dialyzerEvents.js';
-import type { ReadinessFacts } from '../../commands/filtros-dialisis/readiness.js';
+import type { ReadinessFacts } from '../../commands/filtros-dialisis/shared/readiness.js';
 import type { ProjectedDoc } from '../runner/projection.js';
 import { tenantOfStream, type RecordedEvent } from '../../stores/eventStore.js';
-
-export { readinessReasons, READINESS_REASONS, type ReadinessReason } from '../../commands/filtros-dialisis/readiness.js';
-export { maxUsesFor, type ReusePolicy } from '../../commands/filtros-dialisis/reusePolicy.js';
-export { DIALYZER_STATUSES, DISCARD_REASONS, FLUXES, TEST_RESULTS } from '../../commands/filtros-dialisis/dialyzerEvents.js';
 
 export type DialyzerDoc = ProjectedDoc &
   DialyzerFields &

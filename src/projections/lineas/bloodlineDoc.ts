@@ -1,6 +1,5 @@
 // The bloodline read model: one document per line (both kinds), folded from its stream. Pure, so the projection and
 // the read-your-writes fallback build the same document.
-export { maxUsesOf } from '../../commands/lineas/bloodlineEvents.js';
 import type {
   BloodlineEvent,
   DiscardReason,

@@ -1,7 +1,12 @@
 // The machine read model: one document per machine, the decider's own state folded from its stream (so the read model
 // and the write side never disagree on the status), plus who/when. Pure, shared by the projection and read-your-writes.
-import { machineValueKey, type MachineEvent, type MachineFields } from '../../commands/monitores/machineEvents.js';
-import { evolveMachine, initialMachineState, type MachineState } from '../../commands/monitores/machineState.js';
+import {
+  CORRECTABLE_MACHINE_FIELDS,
+  machineValueKey,
+  type MachineEvent,
+  type MachineFields,
+} from '../../commands/monitores/machineEvents.js';
+import { evolveMachine, initialMachineState, type MachineState } from '../../commands/monitores/shared/machineState.js';
 import type { ProjectedDoc } from '../runner/projection.js';
 import { tenantOfStream, type RecordedEvent } from '../../stores/eventStore.js';
 
@@ -18,15 +23,14 @@ export type MachineDoc = ProjectedDoc &
     codeKey: string;
   };
 
-const FIELD_NAMES = ['code', 'serial', 'brand', 'model', 'locationId', 'stationId', 'installDate', 'warrantyEnd', 'isolation'] as const;
-
 /** The id of a stream `<tenant>.<category>-<id>`. */
 export const idOfStream = (stream: string): string => stream.slice(stream.indexOf('-') + 1);
 
 function stateOf(doc: MachineDoc): MachineState {
   const fields: Record<string, unknown> = {};
   const rest: Record<string, unknown> = { ...doc };
-  for (const name of FIELD_NAMES) {
+  // Every field of a machine is correctable: the contract's list names them all.
+  for (const name of CORRECTABLE_MACHINE_FIELDS) {
     if (doc[name] !== undefined) fields[name] = doc[name];
     delete rest[name];
   }

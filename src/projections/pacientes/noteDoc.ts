@@ -1,7 +1,7 @@
 // The nursing-note read model: one document per note with its current content; its versions live in their own
 // collection (one document each), so a note's document stays the same size however often it is amended. Most notes
 // are never amended: their only version is the current content, stored as a version only once an amendment comes.
-import type { NoteContent, NursingNoteEvent } from '../../commands/pacientes/nursingNote.js';
+import type { NoteContent, NursingNoteEvent } from '../../commands/pacientes/nursingNoteEvents.js';
 import { sharedString, type ProjectedDoc } from '../runner/projection.js';
 import type { RecordedEvent } from '../../stores/eventStore.js';
 

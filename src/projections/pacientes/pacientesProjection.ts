@@ -1,12 +1,13 @@
 // Read models of the Pacientes group: patients (searchable census) with the entries their lists outgrow, and nursing
 // notes with their versions.
-import { PATIENT_EVENT_TYPES } from '../../commands/pacientes/patientEvents.js';
+import { PATIENT_EVENT_TYPES, PATIENT_CATEGORY } from '../../commands/pacientes/patientEvents.js';
 import { applyFold, type Projection } from '../runner/projection.js';
 import { tenantOfStream } from '../../stores/eventStore.js';
 import { amendmentVersion, firstVersion, foldNote, versionDoc, type NoteDoc } from './noteDoc.js';
 import { applyPatientEvent, idOfStream, withCappedLists, type PatientDoc } from './patientDoc.js';
 import type { EntryChange } from './patientEntries.js';
 import { changeSpilledEntries, PATIENT_ENTRIES, spilledEntries } from './patientListDocs.js';
+import { NURSING_NOTE_CATEGORY } from '../../commands/pacientes/nursingNoteEvents.js';
 
 export const PACIENTES_PROJECTION = 'pacientes';
 export const PATIENTS = 'patients';
@@ -40,7 +41,7 @@ export const pacientesProjection: Projection = {
   // Synchronous when the store lends its documents (embedded): no promise per event.
   handle(event, tx) {
     const category = categoryOf(event.streamName);
-    if (category === 'patient') {
+    if (category === PATIENT_CATEGORY) {
       // What the event changes in existing entries: also applied to the stored ones of lists past their cap.
       const changed: { patient: PatientDoc | null; changes: EntryChange[] } = { patient: null, changes: [] };
       const applied = applyFold<PatientDoc>(tx, PATIENTS, tenantOfStream(event.streamName), idOfStream(event.streamName), event, (doc) => {
@@ -55,7 +56,7 @@ export const pacientesProjection: Projection = {
       if (applied) return applied.then(() => changeSpilledEntries(tx, changed.patient, changed.changes, Number(event.position)));
       return changed.changes.length > 0 ? changeSpilledEntries(tx, changed.patient, changed.changes, Number(event.position)) : undefined;
     }
-    if (category === 'nursingNote') {
+    if (category === NURSING_NOTE_CATEGORY) {
       const tenantId = tenantOfStream(event.streamName);
       // A note keeps its patient document's id string rather than its own copy: one per patient, not per note.
       // (Closures left unnamed: tsx wraps every named one in a naming call, a cost per event.)

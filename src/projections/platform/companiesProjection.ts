@@ -2,8 +2,7 @@
 // selection, permissions on every request, GET /empresas and the Usuarios lists.
 import { applyTo, type Projection } from '../runner/projection.js';
 import { PLATFORM_DOCS } from '../../stores/readStore.js';
-import { COMPANY_EVENT_TYPES, type CompanyEvent } from '../../commands/platform/company/events.js';
-import { OPTIONAL_MODULES } from '../../commands/platform/company/profile.js';
+import { COMPANY_EVENT_TYPES, type CompanyEvent, OPTIONAL_MODULES } from '../../commands/platform/company/events.js';
 import { aggregateIdOf, COMPANIES, MEMBERSHIPS, membershipId, type CompanyDoc, type MembershipDoc } from './platformReadModels.js';
 
 type CompanyFold = Omit<CompanyDoc, '_position'>;

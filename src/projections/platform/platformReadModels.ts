@@ -2,9 +2,8 @@
 import type { ProjectedDoc } from '../runner/projection.js';
 import type { RecordedEvent } from '../../stores/eventStore.js';
 import type { SessionEndReason } from '../../commands/platform/session/events.js';
-import type { TotpStatus } from '../../commands/platform/user/decider.js';
-import type { CompanyStatus } from '../../commands/platform/company/decider.js';
-import type { CompanyProfile } from '../../commands/platform/company/profile.js';
+import type { TotpStatus } from '../../commands/platform/user/events.js';
+import type { CompanyStatus, CompanyProfile } from '../../commands/platform/company/events.js';
 
 export const USERS = { projection: 'platformUsers', collection: 'platformUsers' } as const;
 export const SESSIONS = { projection: 'platformSessions', collection: 'platformSessions' } as const;

@@ -3,12 +3,12 @@ import { applyTo, type Projection } from '../runner/projection.js';
 import { PLATFORM_DOCS } from '../../stores/readStore.js';
 import { categoryOfStream } from '../../stores/eventStore.js';
 import type { SessionEvent } from '../../commands/platform/session/events.js';
+import { SIGN_IN_SESSION_CATEGORY } from '../../commands/platform/session/events.js';
 import { aggregateIdOf, SESSIONS, type SessionDoc } from './platformReadModels.js';
 
 type Fold = Omit<SessionDoc, '_position'>;
 
 /** Category of the sign-in session streams (the platform session decider's). */
-const SIGN_IN_SESSION_CATEGORY = 'session';
 
 export const sessionsProjection: Projection = {
   name: SESSIONS.projection,

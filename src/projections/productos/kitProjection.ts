@@ -1,5 +1,5 @@
 // Read model of the supply kits: one document per kit in force (a removed kit is deleted; its history stays in the log).
-import { evolveSupplyKit, initialSupplyKitState } from '../../commands/productos/kitDecider.js';
+import { evolveSupplyKit, initialSupplyKitState } from '../../commands/productos/shared/kitState.js';
 import { SUPPLY_KIT_EVENT_TYPES, type KitItem, type SupplyKitEvent } from '../../commands/productos/kitEvents.js';
 import { applyFold, type ProjectedDoc, type Projection } from '../runner/projection.js';
 import { aggregateIdOfStream, tenantOfStream, type RecordedEvent } from '../../stores/eventStore.js';

@@ -1,9 +1,15 @@
 // Documents of the Productos read model, each a pure fold of its events: products (with their total stock and whether
 // it is below the minimum), warehouses, balances per (product, warehouse, lot), and the kardex (one per movement line).
-import { evolveProduct, initialProductState } from '../../commands/productos/productDecider.js';
-import { productValueKey, type ProductEvent, type ProductFields, type WarehouseFields } from '../../commands/productos/productEvents.js';
+import { evolveProduct, initialProductState } from '../../commands/productos/shared/productState.js';
+import {
+  CORRECTABLE_PRODUCT_FIELDS,
+  productValueKey,
+  type ProductEvent,
+  type ProductFields,
+  type WarehouseFields,
+} from '../../commands/productos/productEvents.js';
 import type { MovementLine, StockEvent } from '../../commands/productos/stockEvents.js';
-import { lotKey, round3 } from '../../commands/productos/stockState.js';
+import { lotKey, round3 } from '../../commands/productos/shared/stockState.js';
 import type { ProjectedDoc } from '../runner/projection.js';
 import { aggregateIdOfStream, tenantOfStream, type RecordedEvent } from '../../stores/eventStore.js';
 
@@ -50,23 +56,11 @@ export function foldProduct(doc: ProductDoc | null, recorded: RecordedEvent): Pr
   };
 }
 
-const FIELD_NAMES = [
-  'code',
-  'name',
-  'category',
-  'unit',
-  'barcode',
-  'minimumStock',
-  'reusable',
-  'lotTracked',
-  'expiryTracked',
-  'prescriptionDrug',
-  'cost',
-];
-
 function fieldsOf(doc: ProductDoc): ProductFields {
   const fields: Record<string, unknown> = {};
-  for (const name of FIELD_NAMES) if (doc[name as keyof ProductDoc] !== undefined) fields[name] = doc[name as keyof ProductDoc];
+  // Every field of a product is correctable: the contract's list names them all.
+  for (const name of CORRECTABLE_PRODUCT_FIELDS)
+    if (doc[name as keyof ProductDoc] !== undefined) fields[name] = doc[name as keyof ProductDoc];
   return fields as unknown as ProductFields;
 }
 

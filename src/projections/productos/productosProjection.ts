@@ -1,6 +1,11 @@
 // Read model of the Productos group: products, warehouses, balances per lot and the kardex; rebuildable from the log.
-import { PRODUCT_EVENT_TYPES, WAREHOUSE_EVENT_TYPES } from '../../commands/productos/productEvents.js';
-import { STOCK_EVENT_TYPES, type MovementLine } from '../../commands/productos/stockEvents.js';
+import {
+  PRODUCT_EVENT_TYPES,
+  WAREHOUSE_EVENT_TYPES,
+  PRODUCT_CATEGORY,
+  WAREHOUSE_CATEGORY,
+} from '../../commands/productos/productEvents.js';
+import { STOCK_EVENT_TYPES, type MovementLine, STOCK_CATEGORY } from '../../commands/productos/stockEvents.js';
 import { applyFold, type Projection } from '../runner/projection.js';
 import { aggregateIdOfStream, categoryOfStream, tenantOfStream } from '../../stores/eventStore.js';
 import {
@@ -41,11 +46,11 @@ export const productosProjection: Projection = {
   async handle(event, tx) {
     const tenantId = tenantOfStream(event.streamName);
     const category = categoryOfStream(event.streamName);
-    if (category === 'product') {
+    if (category === PRODUCT_CATEGORY) {
       await applyFold<ProductDoc>(tx, PRODUCTS, tenantId, aggregateIdOfStream(event.streamName), event, foldProduct);
-    } else if (category === 'warehouse') {
+    } else if (category === WAREHOUSE_CATEGORY) {
       await applyFold<WarehouseDoc>(tx, WAREHOUSES, tenantId, aggregateIdOfStream(event.streamName), event, foldWarehouse);
-    } else if (category === 'stock') {
+    } else if (category === STOCK_CATEGORY) {
       const line = event.data as MovementLine;
       await applyFold<KardexDoc>(tx, KARDEX, tenantId, event.id, event, (doc) => doc ?? kardexDoc(event));
       await applyFold<BalanceDoc>(tx, BALANCES, tenantId, balanceId(line), event, foldBalance);

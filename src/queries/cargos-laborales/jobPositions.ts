@@ -4,9 +4,7 @@ import type { Filter, Page } from '../../stores/readStore.js';
 import { recordModel } from '../recordModel.js';
 import { CARGOS_PROJECTION, JOB_POSITIONS } from '../../projections/cargos-laborales/cargosProjection.js';
 import { foldJobPosition, jobPositionView, type JobPositionDoc } from '../../projections/cargos-laborales/jobPositionDoc.js';
-
-/** Category of the position streams (the write side's name for them). */
-export const JOB_POSITION_CATEGORY = 'jobPosition';
+import { JOB_POSITION_CATEGORY } from '../../commands/cargos-laborales/jobPositionEvents.js';
 
 /** The job position record: get, or404 and the read-after-write latest. */
 export const jobPositionModel = recordModel<JobPositionDoc>({

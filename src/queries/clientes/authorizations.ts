@@ -3,7 +3,7 @@ import { notFoundProblem } from '../../problems.js';
 import type { TenantScope } from '../tenantScope.js';
 import type { Filter, Page } from '../../stores/readStore.js';
 import { companyDay } from '../empresas/companyCalendar.js';
-import { authorizationStatusOn } from '../../projections/clientes/clientesProjection.js';
+import { authorizationStatusOn } from '../../commands/clientes/shared/authorizationState.js';
 import { authorizationStateOf, type AuthorizationDoc } from '../../projections/clientes/authorizationDoc.js';
 import { authorizationModel, authorizations } from './clients.js';
 

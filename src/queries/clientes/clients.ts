@@ -4,19 +4,12 @@ import { notFoundProblem } from '../../problems.js';
 import type { TenantScope } from '../tenantScope.js';
 import type { Filter, Page } from '../../stores/readStore.js';
 import { recordModel } from '../recordModel.js';
-import {
-  AUTHORIZATION_CATEGORY,
-  CLIENT_CATEGORY,
-  CLIENTES_PROJECTION,
-  CLIENTS,
-  contractInForceOn,
-  lastDayOf,
-  PAYER_AUTHORIZATIONS,
-} from '../../projections/clientes/clientesProjection.js';
+import { CLIENTES_PROJECTION, CLIENTS, PAYER_AUTHORIZATIONS } from '../../projections/clientes/clientesProjection.js';
+import { AUTHORIZATION_CATEGORY } from '../../commands/clientes/authorizationEvents.js';
+import { CLIENT_CATEGORY } from '../../commands/clientes/clientEvents.js';
+import { contractInForceOn, lastDayOf } from '../../commands/clientes/shared/contractRules.js';
 import { foldClient, type ClientDoc } from '../../projections/clientes/clientDoc.js';
 import { foldAuthorization, type AuthorizationDoc } from '../../projections/clientes/authorizationDoc.js';
-
-export { CLIENT_CATEGORY, AUTHORIZATION_CATEGORY } from '../../projections/clientes/clientesProjection.js';
 
 /** The client record: get, or404 (Pacientes checks a coverage's clientId with it) and the read-after-write latest. */
 export const clientModel = recordModel<ClientDoc>({

@@ -8,8 +8,10 @@ import type { TenantScope } from '../tenantScope.js';
 import { patients } from '../pacientes/readModel.js';
 import { sessionsBetween, TREATED_STATUSES } from '../dialisis/sessionRange.js';
 import { monthEnd } from '../dialisis/adequacy.js';
-import { DEFAULT_CLINICAL_POLICY, sessionClinical } from '../../projections/dialisis/sessionClinical.js';
-import { contractInForceOn, amountTimes, isSigned, paidByPayer } from '../../projections/clientes/clientesProjection.js';
+import { sessionClinical } from '../../projections/dialisis/sessionClinical.js';
+import { DEFAULT_CLINICAL_POLICY } from '../../commands/dialisis/shared/clinicalPolicy.js';
+import { isSigned, paidByPayer } from '../../commands/clientes/shared/payerBilling.js';
+import { contractInForceOn, amountTimes } from '../../commands/clientes/shared/contractRules.js';
 import { authorizations, clientModel } from './clients.js';
 
 export interface PayerReportRow {

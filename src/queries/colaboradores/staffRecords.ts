@@ -3,9 +3,7 @@
 import { recordModel } from '../recordModel.js';
 import { COLABORADORES_PROJECTION, STAFF } from '../../projections/colaboradores/colaboradoresProjection.js';
 import { foldStaff, type StaffDoc } from '../../projections/colaboradores/staffDoc.js';
-
-/** Category of the staff streams (the write side's name for them). */
-export const STAFF_CATEGORY = 'staff';
+import { STAFF_CATEGORY } from '../../commands/colaboradores/staffEvents.js';
 
 /** The staff record: another company's record is exactly as absent. */
 export const staffModel = recordModel<StaffDoc>({

@@ -1,6 +1,6 @@
 // Monthly adequacy per patient (issue 10 item 8): the month's measured spKt/V and URR against the company's targets.
 import type { TenantScope } from '../tenantScope.js';
-import { monthlyAdequacy, type MonthlyAdequacy } from '../../projections/dialisis/sessionClinical.js';
+import { monthlyAdequacy, type MonthlyAdequacy } from '../../commands/dialisis/shared/monthlyAdequacy.js';
 import { patientBriefs, type PatientBrief } from './sessions.js';
 import { clinicalPolicy } from './sessionClinicalView.js';
 import { treatedWithClinical } from './sessionRange.js';

@@ -10,9 +10,7 @@ import { foldVersionDoc, prescriptionDocId, prescriptionView, type PrescriptionD
 import { PACIENTES_PROJECTION } from '../../projections/pacientes/pacientesProjection.js';
 import type { PatientDoc } from '../../projections/pacientes/patientDoc.js';
 import { patientOr404, patients } from '../pacientes/readModel.js';
-
-/** Category of the prescription streams (the write side's name for them): one stream per patient. */
-export const PRESCRIPTION_CATEGORY = 'prescription';
+import { PRESCRIPTION_CATEGORY } from '../../commands/dialisis/prescription/prescriptionEvents.js';
 
 export const prescriptionVersions = (scope: TenantScope): Collection<PrescriptionDoc> =>
   scope.services.projections.collection<PrescriptionDoc>(PRESCRIPTIONS_PROJECTION, PRESCRIPTION_VERSIONS);

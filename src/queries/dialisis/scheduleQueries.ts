@@ -7,10 +7,8 @@ import type { Collection, Filter, Page } from '../../stores/readStore.js';
 import { streamName, type RecordedEvent } from '../../stores/eventStore.js';
 import { PLANS, SCHEDULE_PROJECTION, SHIFTS } from '../../projections/dialisis/scheduleProjection.js';
 import { foldPlan, foldShift, planView, shiftView, type PlanDoc, type ShiftDoc } from '../../projections/dialisis/scheduleDocs.js';
-
-/** Categories of the streams the schedule folds (the write side's names for them). */
-export const SHIFT_CATEGORY = 'shift';
-export const PLAN_CATEGORY = 'standingPlans';
+import { SHIFT_CATEGORY } from '../../commands/dialisis/schedule/shiftEvents.js';
+import { PLAN_CATEGORY } from '../../commands/dialisis/schedule/standingPlanEvents.js';
 
 export const shifts = (scope: TenantScope): Collection<ShiftDoc> =>
   scope.services.projections.collection<ShiftDoc>(SCHEDULE_PROJECTION, SHIFTS);

@@ -2,19 +2,18 @@
 // previous session's net post-weight (for the IDWG) are looked up here, the values computed by the pure functions.
 import type { TenantScope } from '../tenantScope.js';
 import { policies } from '../empresas/readModel.js';
-import { DEFAULT_POLICY } from '../../projections/empresas/policyDoc.js';
+import { DEFAULT_POLICY } from '../../commands/empresas/shared/policySettings.js';
 import { patients } from '../pacientes/readModel.js';
 import type { SessionDoc } from '../../projections/dialisis/sessionDoc.js';
 import {
   accessKindOf,
-  clinicalPolicyOf,
   interdialyticHoursOf,
   netPostWeightOf,
   sessionClinical,
-  type ClinicalPolicy,
   type PreviousSession,
   type SessionClinical,
 } from '../../projections/dialisis/sessionClinical.js';
+import { clinicalPolicyOf, type ClinicalPolicy } from '../../commands/dialisis/shared/clinicalPolicy.js';
 import { sessions, sessionView } from './sessions.js';
 import { dryWeightOn, prescriptionVersions } from './prescriptions.js';
 

@@ -8,9 +8,7 @@ import { streamName } from '../../stores/eventStore.js';
 import { SESSIONS, SESSIONS_PROJECTION } from '../../projections/dialisis/sessionsProjection.js';
 import { foldSession, type SessionDoc } from '../../projections/dialisis/sessionDoc.js';
 import { patients } from '../pacientes/readModel.js';
-
-/** Category of the session streams (the write side's name for them). */
-export const SESSION_CATEGORY = 'dialysisSession';
+import { SESSION_CATEGORY } from '../../commands/dialisis/session/sessionEvents.js';
 
 export const sessions = (scope: TenantScope): Collection<SessionDoc> =>
   scope.services.projections.collection<SessionDoc>(SESSIONS_PROJECTION, SESSIONS);

@@ -1,5 +1,5 @@
 // Companies as the platform lists them and as a company admin reads their own.
-import type { AppServices } from '../../services.js';
+import type { ReadServices } from '../../readServices.js';
 import { PLATFORM_DOCS } from '../../stores/readStore.js';
 import { notFoundProblem } from '../../problems.js';
 import { platformCollections } from '../platform/memberships.js';
@@ -27,14 +27,14 @@ export const companyView = (doc: CompanyDoc): CompanyView => ({
   registeredAt: doc.registeredAt,
 });
 
-export async function companyDoc(services: AppServices, companyId: string): Promise<CompanyDoc> {
+export async function companyDoc(services: ReadServices, companyId: string): Promise<CompanyDoc> {
   const doc = await platformCollections(services).companies.get(PLATFORM_DOCS, companyId);
   if (!doc) throw notFoundProblem('No such company');
   return doc;
 }
 
 export async function listCompanies(
-  services: AppServices,
+  services: ReadServices,
   query: { status?: 'active' | 'suspended'; limit: number; cursor?: string | null },
 ): Promise<{ items: CompanyView[]; nextCursor: string | null }> {
   const filter = query.status ? { status: query.status } : {};

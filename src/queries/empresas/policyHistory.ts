@@ -1,9 +1,10 @@
 // The policy's history: each recorded change with who/when/why, the fields it changed with their values before and
 // after, and the revision it produced and the one it replaced (-1: the defaults).
 import { valueAtPointer } from '../../jsonPointer.js';
-import { DEFAULT_POLICY, type CompanyPolicy } from '../../projections/empresas/policyDoc.js';
+import { DEFAULT_POLICY, type CompanyPolicy } from '../../commands/empresas/shared/policySettings.js';
 import type { TenantScope } from '../tenantScope.js';
 import { historyStamp, streamHistory } from './streamHistory.js';
+import { POLICY_CATEGORY } from '../../commands/empresas/policyEvents.js';
 
 export interface PolicyHistoryEntry extends ReturnType<typeof historyStamp> {
   policyRevision: number;
@@ -16,11 +17,13 @@ export async function policyHistory(
   cursor?: string,
 ): Promise<{ items: PolicyHistoryEntry[]; nextCursor: string | null }> {
   const tenantId = scope.auth.tenantId;
-  const page = await streamHistory(scope, 'policy', tenantId, limit, cursor);
+  const page = await streamHistory(scope, POLICY_CATEGORY, tenantId, limit, cursor);
   // The values before the first entry of the page: the event just before it (or the defaults).
   const first = page.events[0];
   const before =
-    first && first.revision > 0 ? (await streamHistory(scope, 'policy', tenantId, 1, undefined, first.revision - 1)).events[0] : undefined;
+    first && first.revision > 0
+      ? (await streamHistory(scope, POLICY_CATEGORY, tenantId, 1, undefined, first.revision - 1)).events[0]
+      : undefined;
   let previous = (before?.data.settings as CompanyPolicy | undefined) ?? DEFAULT_POLICY;
   const items = page.events.map((e) => {
     const data = e.data as { settings: CompanyPolicy; changed?: string[]; policyRevision: number };

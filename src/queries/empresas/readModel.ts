@@ -5,10 +5,12 @@ import { notFoundProblem } from '../../problems.js';
 import { streamName, type RecordedEvent } from '../../stores/eventStore.js';
 import type { Collection } from '../../stores/readStore.js';
 import type { TenantScope } from '../tenantScope.js';
-import type { AppServices } from '../../services.js';
+import type { ReadServices } from '../../readServices.js';
 import { COMPANY_POLICIES, EMPRESAS_PROJECTION, LOCATIONS } from '../../projections/empresas/empresasProjection.js';
 import { foldLocation, type LocationDoc } from '../../projections/empresas/locationDoc.js';
 import { foldPolicy, type PolicyDoc } from '../../projections/empresas/policyDoc.js';
+import { POLICY_CATEGORY } from '../../commands/empresas/policyEvents.js';
+import { LOCATION_CATEGORY } from '../../commands/empresas/locationEvents.js';
 
 /** Where a write left its stream. */
 export interface WriteOutcome {
@@ -16,7 +18,7 @@ export interface WriteOutcome {
   position: bigint | null;
 }
 
-export const policies = (services: AppServices): Collection<PolicyDoc> =>
+export const policies = (services: ReadServices): Collection<PolicyDoc> =>
   services.projections.collection<PolicyDoc>(EMPRESAS_PROJECTION, COMPANY_POLICIES);
 
 export const locations = (scope: TenantScope): Collection<LocationDoc> =>
@@ -39,7 +41,7 @@ export async function policyAfterWrite(scope: TenantScope, result: WriteOutcome)
   const tenantId = scope.auth.tenantId;
   const doc = await policies(scope.services).get(tenantId, tenantId);
   if (result.revision < 0 || (doc && doc.revision >= result.revision)) return doc;
-  return foldStream<PolicyDoc>(scope, 'policy', tenantId, foldPolicy);
+  return foldStream<PolicyDoc>(scope, POLICY_CATEGORY, tenantId, foldPolicy);
 }
 
 /** The location at least at the write's revision. */
@@ -47,7 +49,7 @@ export async function locationAfterWrite(scope: TenantScope, locationId: string,
   await awaitWrite(scope, result.position);
   const doc = await locations(scope).get(scope.auth.tenantId, locationId);
   if (doc && doc.revision >= result.revision) return doc;
-  const folded = await foldStream<LocationDoc>(scope, 'location', locationId, foldLocation);
+  const folded = await foldStream<LocationDoc>(scope, LOCATION_CATEGORY, locationId, foldLocation);
   if (!folded) throw notFoundProblem('Location not found');
   return folded;
 }

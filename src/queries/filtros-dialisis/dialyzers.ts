@@ -6,9 +6,7 @@ import type { Filter, Page } from '../../stores/readStore.js';
 import { recordModel } from '../recordModel.js';
 import { DIALYZERS, FILTROS_PROJECTION } from '../../projections/filtros-dialisis/filtrosProjection.js';
 import { dialyzerView, foldDialyzer, type DialyzerDoc } from '../../projections/filtros-dialisis/dialyzerDoc.js';
-
-/** Category of the dialyzer streams (the write side's name for them). */
-export const DIALYZER_CATEGORY = 'dialyzer';
+import { DIALYZER_CATEGORY } from '../../commands/filtros-dialisis/dialyzerEvents.js';
 
 /** The dialyzer record: get, or404 and the read-after-write latest. */
 export const dialyzerModel = recordModel<DialyzerDoc>({

@@ -4,14 +4,9 @@ import { LIMITS } from '../../limits.js';
 import type { TenantScope } from '../tenantScope.js';
 import { companyPolicy, type PolicyFacts } from '../empresas/companyPolicy.js';
 import { patients } from '../pacientes/readModel.js';
-import {
-  dialyzerView,
-  maxUsesFor,
-  readinessReasons,
-  type DialyzerDoc,
-  type ReadinessReason,
-  type ReusePolicy,
-} from '../../projections/filtros-dialisis/dialyzerDoc.js';
+import { dialyzerView, type DialyzerDoc } from '../../projections/filtros-dialisis/dialyzerDoc.js';
+import { maxUsesFor, type ReusePolicy } from '../../commands/filtros-dialisis/shared/reusePolicy.js';
+import { readinessReasons, type ReadinessReason } from '../../commands/filtros-dialisis/shared/readiness.js';
 import { dialyzerModel, dialyzersInService } from './dialyzers.js';
 
 export interface Readiness {

@@ -6,7 +6,8 @@ import type { Filter, Page } from '../../stores/readStore.js';
 import { recordModel, type RecordModel } from '../recordModel.js';
 import { companyPolicy, type PolicyFacts } from '../empresas/companyPolicy.js';
 import { BLOODLINES, LINEAS_PROJECTION } from '../../projections/lineas/lineasProjection.js';
-import { bloodlineView, foldBloodline, maxUsesOf, type BloodlineDoc } from '../../projections/lineas/bloodlineDoc.js';
+import { bloodlineView, foldBloodline, type BloodlineDoc } from '../../projections/lineas/bloodlineDoc.js';
+import { maxUsesOf, LINE_CATEGORIES } from '../../commands/lineas/bloodlineEvents.js';
 
 export type LineKind = BloodlineDoc['lineType'];
 

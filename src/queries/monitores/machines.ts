@@ -6,11 +6,10 @@ import type { Filter, Page } from '../../stores/readStore.js';
 import { recordModel } from '../recordModel.js';
 import { MACHINES, MONITORES_PROJECTION } from '../../projections/monitores/monitoresProjection.js';
 import { foldMachine, machineView, type MachineDoc } from '../../projections/monitores/machineDoc.js';
-import { calibrationDue, maintenanceDue, planFor, type MaintenanceDue } from '../../projections/monitores/machineReadiness.js';
-import { companyPolicy, type CompanyPolicy } from '../empresas/companyPolicy.js';
-
-/** Category of the machine streams (the write side's name for them). */
-export const MACHINE_CATEGORY = 'machine';
+import { calibrationDue, maintenanceDue, planFor, type MaintenanceDue } from '../../commands/monitores/shared/startRules.js';
+import { companyPolicy } from '../empresas/companyPolicy.js';
+import { type CompanyPolicy } from '../../commands/empresas/shared/policySettings.js';
+import { MACHINE_CATEGORY } from '../../commands/monitores/machineEvents.js';
 
 /** The machine record: get, or404, the read-after-write latest (its view adds the maintenance of now). */
 export const machineModel = recordModel<MachineDoc>({

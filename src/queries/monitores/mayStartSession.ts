@@ -1,10 +1,8 @@
 // For the daily record: may this machine start a session for this patient now, and if not, every reason.
 import type { TenantScope } from '../tenantScope.js';
 import { companyPolicy, type PolicyFacts } from '../empresas/companyPolicy.js';
-import { maintenancePolicyOf, startVerdict, type StartVerdict } from '../../projections/monitores/machineReadiness.js';
+import { maintenancePolicyOf, startVerdict, type StartVerdict } from '../../commands/monitores/shared/startRules.js';
 import { machineModel } from './machines.js';
-
-export type { StartReason, StartVerdict } from '../../projections/monitores/machineReadiness.js';
 
 /**
  * The machine's status (available, not awaiting disinfection), its preventive maintenance under the company policy

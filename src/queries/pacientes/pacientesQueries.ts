@@ -8,6 +8,8 @@ import type { PatientDoc } from '../../projections/pacientes/patientDoc.js';
 import { searchFilter } from '../../projections/pacientes/searchText.js';
 import { PACIENTES_PROJECTION, PATIENTS } from '../../projections/pacientes/pacientesProjection.js';
 import { preparedPage } from '../preparedPages.js';
+import { PATIENT_CATEGORY } from '../../commands/pacientes/patientEvents.js';
+import { NURSING_NOTE_CATEGORY } from '../../commands/pacientes/nursingNoteEvents.js';
 
 export const SORT_FIELDS = { name: 'sortName', admissionDate: 'admissionDate', createdAt: 'createdAt' } as const;
 export type PatientSort = keyof typeof SORT_FIELDS;
@@ -145,9 +147,9 @@ export interface HistoryPage {
 export async function patientHistory(ctx: TenantScope, patientId: string, limit: number, after: bigint | null): Promise<HistoryPage> {
   const tenantId = ctx.auth.tenantId;
   const read = (category: string, id: string) => ctx.services.events.readStream(streamName(tenantId, category, id));
-  const own = (await read('patient', patientId)).map(entryOf('patient', patientId));
+  const own = (await read(PATIENT_CATEGORY, patientId)).map(entryOf('patient', patientId));
   const notes = await Promise.all(
-    (await noteIdsOf(ctx, patientId)).map(async (id) => (await read('nursingNote', id)).map(entryOf('nursingNote', id))),
+    (await noteIdsOf(ctx, patientId)).map(async (id) => (await read(NURSING_NOTE_CATEGORY, id)).map(entryOf('nursingNote', id))),
   );
   const all = [...own, ...notes.flat()].filter((e) => after === null || e.position > after);
   all.sort((a, b) => (a.position < b.position ? -1 : 1));

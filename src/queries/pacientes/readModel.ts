@@ -4,11 +4,13 @@ import { LIMITS } from '../../limits.js';
 import { notFoundProblem } from '../../problems.js';
 import type { TenantScope } from '../tenantScope.js';
 import type { Collection } from '../../stores/readStore.js';
-import { streamName, type RecordedEvent } from '../../stores/eventStore.js';
+import { type RecordedEvent } from '../../stores/eventStore.js';
 import { foldNote, versionsFromStream, type NoteDoc, type NoteVersion } from '../../projections/pacientes/noteDoc.js';
 import { latestVersions } from './noteVersions.js';
 import { foldPatient, type PatientDoc } from '../../projections/pacientes/patientDoc.js';
 import { NURSING_NOTES, PACIENTES_PROJECTION, PATIENTS } from '../../projections/pacientes/pacientesProjection.js';
+import { patientStream } from '../../commands/pacientes/patientEvents.js';
+import { nursingNoteStream } from '../../commands/pacientes/nursingNoteEvents.js';
 
 /** Where a write left its stream: the revision to read at least, and the global position to wait for. */
 export interface WriteOutcome {
@@ -43,7 +45,7 @@ export async function patientAfterWrite(ctx: TenantScope, id: string, result: Wr
   const tenantId = ctx.auth.tenantId;
   const doc = await patients(ctx).get(tenantId, id);
   if (doc && doc.revision >= result.revision) return doc;
-  const folded = foldStream<PatientDoc>(await ctx.services.events.readStream(streamName(tenantId, 'patient', id)), foldPatient);
+  const folded = foldStream<PatientDoc>(await ctx.services.events.readStream(patientStream(tenantId, id)), foldPatient);
   if (!folded) throw notFoundProblem('Patient not found');
   return folded;
 }
@@ -58,7 +60,7 @@ export async function noteAfterWrite(
   const tenantId = ctx.auth.tenantId;
   const doc = await nursingNotes(ctx).get(tenantId, noteId);
   if (doc && doc.revision >= result.revision) return { doc, versions: await latestVersions(ctx, doc) };
-  const events = await ctx.services.events.readStream(streamName(tenantId, 'nursingNote', noteId));
+  const events = await ctx.services.events.readStream(nursingNoteStream(tenantId, noteId));
   const folded = foldStream<NoteDoc>(events, foldNote);
   if (!folded) throw notFoundProblem('Nursing note not found');
   return { doc: folded, versions: versionsFromStream(events).slice(-LIMITS.nursingNotes.versionsInline) };

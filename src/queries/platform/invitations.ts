@@ -1,5 +1,5 @@
 // The pending memberships offered to a signed-in person: which companies invited them, with which roles, until when.
-import type { AppServices } from '../../services.js';
+import type { ReadServices } from '../../readServices.js';
 import { PLATFORM_DOCS } from '../../stores/readStore.js';
 import { LIMITS } from '../../limits.js';
 import { platformCollections } from './memberships.js';
@@ -12,7 +12,7 @@ export interface PendingInvitation {
   expiresAt: string;
 }
 
-export async function pendingInvitations(services: AppServices, userId: string): Promise<{ items: PendingInvitation[] }> {
+export async function pendingInvitations(services: ReadServices, userId: string): Promise<{ items: PendingInvitation[] }> {
   const models = platformCollections(services);
   const page = await models.memberships.find(PLATFORM_DOCS, { userId, status: 'pending' }, { limit: LIMITS.pagination.maxLimit });
   const items: PendingInvitation[] = [];

@@ -1,6 +1,6 @@
 // Who belongs to which company with which permissions, and what a signed-in user sees of it: the platform
 // read models that sign-in, company selection and every authenticated request consult.
-import type { AppServices } from '../../services.js';
+import type { ReadServices } from '../../readServices.js';
 import type { Principal } from '../../auth/principal.js';
 import { PLATFORM_DOCS } from '../../stores/readStore.js';
 import { LIMITS } from '../../limits.js';
@@ -21,7 +21,7 @@ import {
 import { permissionCatalog } from './permissionCatalog.js';
 import { permissionsOf } from '../../permissions/builtInRoles.js';
 
-export const platformCollections = (services: Pick<AppServices, 'projections'>) => ({
+export const platformCollections = (services: Pick<ReadServices, 'projections'>) => ({
   users: services.projections.collection<UserDoc>(USERS.projection, USERS.collection),
   sessions: services.projections.collection<SessionDoc>(SESSIONS.projection, SESSIONS.collection),
   companies: services.projections.collection<CompanyDoc>(COMPANIES.projection, COMPANIES.collection),
@@ -31,7 +31,7 @@ export const platformCollections = (services: Pick<AppServices, 'projections'>) 
 
 /** The user's active membership in a company with its company, or null (not a member, or no such company). */
 export async function membershipIn(
-  services: Pick<AppServices, 'projections'>,
+  services: Pick<ReadServices, 'projections'>,
   userId: string,
   companyId: string,
 ): Promise<{ company: CompanyDoc; membership: MembershipDoc } | null> {
@@ -46,7 +46,7 @@ export const permissionsIn = (company: CompanyDoc, membership: MembershipDoc): s
   permissionsOf(company.roles, membership.roles, permissionCatalog());
 
 export async function listTenants(
-  services: AppServices,
+  services: ReadServices,
   userId: string,
 ): Promise<{ items: { id: string; name: string; roles: string[] }[] }> {
   const models = platformCollections(services);
@@ -60,7 +60,7 @@ export async function listTenants(
   return { items };
 }
 
-export async function describeMe(services: AppServices, principal: Principal) {
+export async function describeMe(services: ReadServices, principal: Principal) {
   const models = platformCollections(services);
   const [user, session] = await Promise.all([
     models.users.get(PLATFORM_DOCS, principal.userId),

@@ -4,9 +4,8 @@ import type { TenantScope } from '../tenantScope.js';
 import { recordModel } from '../recordModel.js';
 import { foldSupplyKit, KITS_PROJECTION, SUPPLY_KITS, type SupplyKitDoc } from '../../projections/productos/kitProjection.js';
 import { products } from './products.js';
+import { SUPPLY_KIT_CATEGORY } from '../../commands/productos/kitEvents.js';
 
-/** Category of the kit streams (the write side's name for them), and the id of the company's default kit. */
-export const SUPPLY_KIT_CATEGORY = 'supplyKit';
 export const COMPANY_DEFAULT_KIT_ID = 'company-default';
 
 /** The kit in force of an id (the patient's, or the company default); a removed kit keeps its stream (mustExist: ever set). */

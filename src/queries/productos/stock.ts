@@ -4,7 +4,7 @@ import { csvTextInTurns } from '../csvChunks.js';
 import type { TenantScope } from '../tenantScope.js';
 import type { Filter } from '../../stores/readStore.js';
 import { kardexView, type BalanceDoc, type KardexDoc } from '../../projections/productos/productDocs.js';
-import { fefoLots, isExpired } from '../../projections/productos/stockRules.js';
+import { fefoLots, isExpired } from '../../commands/productos/shared/stockState.js';
 import { companyDay } from '../empresas/companyCalendar.js';
 import { balances, kardex } from './products.js';
 

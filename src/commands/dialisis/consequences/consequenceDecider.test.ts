@@ -1,5 +1,6 @@
 import { scenario } from '../../givenWhenThen.js';
-import { consequenceDecider, type ConsequenceCommand, type ConsequenceEvent } from './consequenceDecider.js';
+import { consequenceDecider, type ConsequenceCommand } from './consequenceDecider.js';
+import { type ConsequenceEvent } from './consequenceEvents.js';
 
 const given = scenario(consequenceDecider);
 const data = { kind: 'machine-use', itemId: 'm1', causeEventId: 'e1' } as const;

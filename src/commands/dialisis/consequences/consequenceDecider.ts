@@ -1,28 +1,8 @@
 // What the consequences of a session came to (architecture.md, process managers): each applied or refused consequence
 // is recorded on the session's own consequence stream, so a refusal becomes a visible alert, never a silent loss.
 // One stream per session (`sessionConsequences-<sessionId>`); a consequence already recorded decides nothing.
-import type { CommandEnvelope, DecidedEvent, Decider } from '../../decider.js';
-
-export const CONSEQUENCE_KINDS = [
-  'machine-use',
-  'dialyzer-use',
-  'arterial-line-use',
-  'venous-line-use',
-  'payer-authorization',
-  'supply',
-] as const;
-export type ConsequenceKind = (typeof CONSEQUENCE_KINDS)[number];
-
-export type ConsequenceData = {
-  kind: ConsequenceKind;
-  itemId: string;
-  /** The session event that caused it (SessionEnded or SessionInterrupted). */
-  causeEventId: string;
-};
-
-export type ConsequenceEvent =
-  | DecidedEvent<'ConsequenceApplied', ConsequenceData>
-  | DecidedEvent<'ConsequenceRefused', ConsequenceData & { code: string; message: string }>;
+import type { CommandEnvelope, Decider } from '../../decider.js';
+import { SESSION_CONSEQUENCES_CATEGORY, type ConsequenceData, type ConsequenceEvent } from './consequenceEvents.js';
 
 export type ConsequenceCommand = CommandEnvelope<
   'RecordConsequence',
@@ -36,7 +16,7 @@ export interface ConsequenceState {
 const keyOf = (d: ConsequenceData): string => `${d.kind}\u0000${d.itemId}\u0000${d.causeEventId}`;
 
 export const consequenceDecider: Decider<ConsequenceCommand, ConsequenceEvent, ConsequenceState> = {
-  category: 'sessionConsequences',
+  category: SESSION_CONSEQUENCES_CATEGORY,
   initialState: { recorded: [] },
   evolve: (state, event) => ({ recorded: [...state.recorded, keyOf(event.data)] }),
   decide(command, state) {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { failedFields, scenario } from '../../givenWhenThen.js';
 import { prescriptionDecider } from './prescriptionDecider.js';
 import type { PrescriberFacts, PrescriptionCommand, PrescriptionEvent, PrescriptionFields } from './prescriptionEvents.js';
-import { evolvePrescription, initialPrescriptionState, versionInForce } from './prescriptionState.js';
+import { evolvePrescription, initialPrescriptionState, versionInForce } from '../shared/prescriptionState.js';
 
 const given = scenario(prescriptionDecider);
 const T0 = '2025-03-03T08:00:00.000Z';

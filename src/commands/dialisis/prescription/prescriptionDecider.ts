@@ -2,10 +2,11 @@
 // time come in with the command.
 import type { Decider } from '../../decider.js';
 import { DomainError, notFound, rule } from '../../decider.js';
-import { FieldChecks, isRealDate } from '../../fieldChecks.js';
+import { FieldChecks, isRealDate } from '../../shared/fieldChecks.js';
 import type { PatientFacts, PrescriberFacts, PrescriptionCommand, PrescriptionEvent } from './prescriptionEvents.js';
+import { PRESCRIPTION_CATEGORY } from './prescriptionEvents.js';
 import { checkPrescriptionFields, trimmedPrescription } from './prescriptionRules.js';
-import { evolvePrescription, initialPrescriptionState, latestVersion, type PrescriptionState } from './prescriptionState.js';
+import { evolvePrescription, initialPrescriptionState, latestVersion, type PrescriptionState } from '../shared/prescriptionState.js';
 
 function mustBeActive(patient: PatientFacts): void {
   if (!patient.exists) throw notFound('patient');
@@ -85,7 +86,7 @@ export function decidePrescription(command: PrescriptionCommand, state: Prescrip
 }
 
 export const prescriptionDecider: Decider<PrescriptionCommand, PrescriptionEvent, PrescriptionState> = {
-  category: 'prescription',
+  category: PRESCRIPTION_CATEGORY,
   initialState: initialPrescriptionState,
   evolve: evolvePrescription,
   decide: decidePrescription,

@@ -2,6 +2,12 @@
 // A new version supersedes the one before from its validFrom on; every version stays in the history.
 import type { CommandEnvelope, DecidedEvent } from '../../decider.js';
 import type { MedicationRoute } from '../session/sessionEvents.js';
+import { streamName } from '../../../stores/streamNames.js';
+
+/** The category of the prescription streams: written once, here (the decider, the writes and the read side take it). */
+export const PRESCRIPTION_CATEGORY = 'prescription';
+/** One stream per patient: every prescription version of the patient. */
+export const prescriptionStream = (tenantId: string, patientId: string): string => streamName(tenantId, PRESCRIPTION_CATEGORY, patientId);
 
 export const MODALITIES = ['HD', 'HDF-pre', 'HDF-post', 'HF', 'SLED', 'IUF'] as const;
 export type Modality = (typeof MODALITIES)[number];

@@ -1,6 +1,6 @@
 // Rules between the fields of one prescription (what a JSON Schema cannot say): one decimal, date order, and which
 // anticoagulation details each kind needs. Every broken field is named in one 422.
-import { FieldChecks, isRealDate } from '../../fieldChecks.js';
+import { FieldChecks, isRealDate } from '../../shared/fieldChecks.js';
 import type { Anticoagulation, AnticoagulationKind, PrescriptionFields } from './prescriptionEvents.js';
 
 const DETAILS_OF: Record<AnticoagulationKind, (keyof Anticoagulation)[]> = {

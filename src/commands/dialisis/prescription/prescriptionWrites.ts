@@ -5,13 +5,13 @@ import { patientDecider } from '../../pacientes/patientDecider.js';
 import { dryWeightInForce } from '../../pacientes/patientState.js';
 import { patientCommand } from '../../pacientes/patientWrites.js';
 import { DomainError } from '../../decider.js';
-import { invalidFields } from '../../fieldChecks.js';
+import { invalidFields } from '../../shared/fieldChecks.js';
 import { streamName, type EventStore } from '../../../stores/eventStore.js';
 import type { PrescriptionInForce } from '../session/sessionEvents.js';
 import { prescriptionDecider } from './prescriptionDecider.js';
 import type { PatientFacts, PrescriberFacts, PrescriptionFields } from './prescriptionEvents.js';
 import type { LoadPrescriptionFacts } from './prescriptionFacts.js';
-import { versionInForce, type PrescriptionState, type PrescriptionVersion } from './prescriptionState.js';
+import { versionInForce, type PrescriptionState, type PrescriptionVersion } from '../shared/prescriptionState.js';
 
 export type PrescriptionResult = CommandResult<PrescriptionState>;
 

@@ -2,7 +2,7 @@
 // session id is fixed by patient, date and shift), and extra or emergency sessions on request. Each holds a seat.
 import { DomainError, rule } from '../../decider.js';
 import type { CommandContext } from '../../handleCommand.js';
-import { invalidFields } from '../../fieldChecks.js';
+import { invalidFields } from '../../shared/fieldChecks.js';
 import type { ShiftState } from './shiftDecider.js';
 import { patientFacts, shiftOf, staffFacts } from './scheduleFactWrites.js';
 import { scheduleWithSeat, type ScheduleDeps, type ScheduledSession } from './seatWrites.js';

@@ -1,7 +1,7 @@
 // The facts the schedule's commands take from outside their streams (issue 22 item 3), declared here and loaded by
 // src/facts/dialisis/scheduleFactLoader.ts: each says whether it is folded from a stream (strong) or read from a model
 // (eventual). What the deciders read from other aggregates' own streams stays in scheduleFactWrites.ts.
-import type { PolicyFacts } from '../../empresas/policySettings.js';
+import type { PolicyFacts } from '../../empresas/shared/policySettings.js';
 
 /** A standing plan in effect on a date, as the schedule model holds it. */
 export interface PlanInEffect {

@@ -1,5 +1,5 @@
 // Small rules the schedule deciders share: required text, weekday sets, date ranges.
-import { FieldChecks } from '../../fieldChecks.js';
+import { FieldChecks } from '../../shared/fieldChecks.js';
 
 /** A required free text of a command: trimmed, never blank (422 naming it). */
 export function requiredText(value: string, field: string): string {

@@ -10,7 +10,8 @@ import { sessionIdFor } from '../session/sessionIds.js';
 import type { SessionState } from '../session/sessionState.js';
 import type { ShiftState } from './shiftDecider.js';
 import type { ScheduleFacts } from './scheduleFacts.js';
-import { shiftDayDecider, shiftDayId, type SeatReleaseReason, type ShiftSeatFacts } from './shiftDayDecider.js';
+import { shiftDayDecider, type ShiftSeatFacts } from './shiftDayDecider.js';
+import { shiftDayId, type SeatReleaseReason } from './shiftDayEvents.js';
 
 /** What the schedule's commands are run with: the event store, the clock and the facts' loader. */
 export interface ScheduleDeps {

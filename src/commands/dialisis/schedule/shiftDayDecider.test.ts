@@ -1,7 +1,8 @@
 // Given seats / when a claim or release / then events or a refusal: a shift keeps within its capacity, emergencies
 // may take the reserved seats, claims and releases are safe to retry, orphaned seats go back after the grace period.
 import { scenario } from '../../givenWhenThen.js';
-import { shiftDayDecider, type ShiftDayCommand, type ShiftDayEvent, type ShiftSeatFacts } from './shiftDayDecider.js';
+import { shiftDayDecider, type ShiftDayCommand, type ShiftSeatFacts } from './shiftDayDecider.js';
+import { type ShiftDayEvent } from './shiftDayEvents.js';
 
 const given = scenario(shiftDayDecider);
 const T0 = '2025-03-03T08:00:00.000Z';

@@ -1,11 +1,10 @@
 // The seats of one shift on one date (stream `<tenant>.shiftDay-<shiftId>_<date>`): the reservation that keeps a
 // shift within its capacity (architecture.md, rules that span aggregates). A session claims its seat here before its
 // own stream is written; cancellation, no-show and a failed scheduling give it back. Pure.
-import { rule, type CommandEnvelope, type DecidedEvent, type Decider } from '../../decider.js';
+import { rule, type CommandEnvelope, type Decider } from '../../decider.js';
 import type { SessionKind } from '../session/sessionEvents.js';
 import { isoWeekdayOf, type IsoWeekday } from './shiftEvents.js';
-
-export type SeatReleaseReason = 'cancelled' | 'no-show' | 'not-scheduled' | 'orphaned-claim';
+import { SHIFT_DAY_CATEGORY, type SeatReleaseReason, type ShiftDayEvent } from './shiftDayEvents.js';
 
 /** The shift as the write found it, with the seats it has now. */
 export type ShiftSeatFacts = {
@@ -22,24 +21,12 @@ export type ShiftDayCommand =
   /** Reconciliation: a seat whose session stream never appeared, older than the grace period, is given back. */
   | CommandEnvelope<'ReleaseOrphanedSeat', { sessionId: string; sessionExists: boolean; graceSeconds: number }>;
 
-export type ShiftDayEvent =
-  | DecidedEvent<
-      'SeatClaimed',
-      { sessionId: string; patientId: string; kind: SessionKind; claimedAt: string; capacity: number; reservedCapacity: number }
-    >
-  | DecidedEvent<'SeatReleased', { sessionId: string; reason: SeatReleaseReason }>;
-
-export const SHIFT_DAY_EVENT_TYPES: readonly ShiftDayEvent['type'][] = ['SeatClaimed', 'SeatReleased'];
-
 export type Seat = { patientId: string; kind: SessionKind; claimedAt: string };
 export interface ShiftDayState {
   seats: Record<string, Seat>;
 }
 
 export const initialShiftDayState: ShiftDayState = { seats: {} };
-
-/** Id of the shift-day stream of a shift on a date. */
-export const shiftDayId = (shiftId: string, date: string): string => `${shiftId}_${date}`;
 
 function claim(command: Extract<ShiftDayCommand, { type: 'ClaimSeat' }>, state: ShiftDayState): ShiftDayEvent[] {
   const { sessionId, patientId, kind, date, shift } = command.data;
@@ -98,7 +85,7 @@ export function evolveShiftDay(state: ShiftDayState, event: ShiftDayEvent): Shif
 }
 
 export const shiftDayDecider: Decider<ShiftDayCommand, ShiftDayEvent, ShiftDayState> = {
-  category: 'shiftDay',
+  category: SHIFT_DAY_CATEGORY,
   initialState: initialShiftDayState,
   evolve: evolveShiftDay,
   decide: decideShiftDay,

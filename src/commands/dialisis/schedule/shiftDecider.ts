@@ -1,7 +1,7 @@
 // Every rule about a shift: its windows, its seats and its location. Pure: the location and the policy come in.
 import { DomainError, notFound, rule, type Decider } from '../../decider.js';
-import { fieldChanges } from '../../fieldChanges.js';
-import { FieldChecks } from '../../fieldChecks.js';
+import { fieldChanges } from '../../shared/fieldChanges.js';
+import { FieldChecks } from '../../shared/fieldChecks.js';
 import { normalWeekdays, requiredText } from './scheduleRules.js';
 import {
   CORRECTABLE_SHIFT_FIELDS,
@@ -10,6 +10,7 @@ import {
   type ShiftEvent,
   type ShiftFields,
   type ShiftPatch,
+  SHIFT_CATEGORY,
 } from './shiftEvents.js';
 
 export interface ShiftState {
@@ -101,7 +102,7 @@ function decideShift(command: ShiftCommand, state: ShiftState): ShiftEvent[] {
 }
 
 export const shiftDecider: Decider<ShiftCommand, ShiftEvent, ShiftState> = {
-  category: 'shift',
+  category: SHIFT_CATEGORY,
   initialState: initialShiftState,
   evolve: evolveShift,
   decide: decideShift,

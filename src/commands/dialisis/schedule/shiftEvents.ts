@@ -1,6 +1,11 @@
 // A shift (turno) of one location: when it dialyses, how long the cleaning takes, and how many seats it has (stream
 // `<tenant>.shift-<id>`). Seats of a day are held by the shift-day stream (shiftDayDecider.ts).
 import type { CommandEnvelope, DecidedEvent } from '../../decider.js';
+import { streamName } from '../../../stores/streamNames.js';
+
+/** The category of the shift streams: written once, here (the decider, the writes and the read side take it). */
+export const SHIFT_CATEGORY = 'shift';
+export const shiftStream = (tenantId: string, shiftId: string): string => streamName(tenantId, SHIFT_CATEGORY, shiftId);
 
 /** ISO weekdays: 1 = Monday ... 7 = Sunday. */
 export type IsoWeekday = 1 | 2 | 3 | 4 | 5 | 6 | 7;

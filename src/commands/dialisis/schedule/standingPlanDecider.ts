@@ -1,9 +1,10 @@
 // Every rule about a patient's standing plans: an active patient, a shift that runs on those weekdays, and never two
 // plans of the patient on one weekday over overlapping dates. Pure.
 import { DomainError, notFound, rule, type Decider } from '../../decider.js';
-import { FieldChecks, isRealDate } from '../../fieldChecks.js';
+import { FieldChecks, isRealDate } from '../../shared/fieldChecks.js';
 import { normalWeekdays, rangesOverlap, requiredText } from './scheduleRules.js';
 import type { StandingPlan, StandingPlanCommand, StandingPlanEvent } from './standingPlanEvents.js';
+import { PLAN_CATEGORY } from './standingPlanEvents.js';
 
 export interface StandingPlansState {
   plans: Record<string, StandingPlan & { ended: boolean }>;
@@ -86,7 +87,7 @@ function decideStandingPlans(command: StandingPlanCommand, state: StandingPlansS
 }
 
 export const standingPlanDecider: Decider<StandingPlanCommand, StandingPlanEvent, StandingPlansState> = {
-  category: 'standingPlans',
+  category: PLAN_CATEGORY,
   initialState: initialStandingPlansState,
   evolve: evolveStandingPlans,
   decide: decideStandingPlans,

@@ -2,6 +2,12 @@
 // so "no two plans on the same weekday at the same time" is one decider's rule.
 import type { CommandEnvelope, DecidedEvent } from '../../decider.js';
 import type { IsoWeekday } from './shiftEvents.js';
+import { streamName } from '../../../stores/streamNames.js';
+
+/** The category of the standing plan streams: written once, here (the decider, the writes and the read side take it). */
+export const PLAN_CATEGORY = 'standingPlans';
+/** One stream per patient: the patient's standing plans. */
+export const standingPlanStream = (tenantId: string, patientId: string): string => streamName(tenantId, PLAN_CATEGORY, patientId);
 
 export type StandingPlan = {
   planId: string;

@@ -1,7 +1,7 @@
 // What a back-entered session's end reads (issue 21 item 1): the session holding its machine now and when that one
 // began (its own stated start, else when it took the machine), so a past treatment never overlaps it on that machine.
 import { loadAggregate, type CommandContext } from '../../handleCommand.js';
-import { invalidFields } from '../../fieldChecks.js';
+import { invalidFields } from '../../shared/fieldChecks.js';
 import { machineDecider } from '../../monitores/machineDecider.js';
 import type { AppServices } from '../../../services.js';
 import { streamName } from '../../../stores/eventStore.js';

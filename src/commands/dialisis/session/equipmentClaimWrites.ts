@@ -6,7 +6,7 @@ import { releaseDialyzerReservation } from '../../filtros-dialisis/dialyzerWrite
 import { releaseBloodlineReservation } from '../../lineas/bloodlineWrites.js';
 import type { AppServices } from '../../../services.js';
 import { releaseAuthorizationUnit } from '../../clientes/payerUnitWrites.js';
-import { sessionStream } from './sessionWrites.js';
+import { sessionStream } from './sessionEvents.js';
 
 export type ClaimKind = 'machine' | 'dialyzer' | 'arterial' | 'venous' | 'payer-authorization';
 

@@ -2,7 +2,7 @@
 // checks (the writes have it pass the start's interlocks and claim it first); the old one is given back with the
 // treatment minutes it ran (the consequences process manager ends its use). Pure.
 import { rule } from '../../decider.js';
-import { invalidFields } from '../../fieldChecks.js';
+import { invalidFields } from '../../shared/fieldChecks.js';
 import type { ChangeMachineData, MachineChangedData, SessionEvent } from './sessionEvents.js';
 import { failedSafetyChecks } from './sessionRules.js';
 import { treatmentMinutes, type SessionState } from './sessionState.js';

@@ -9,7 +9,8 @@ import type { AppServices } from '../../../services.js';
 import type { ChangeMachineData } from './machineChange.js';
 import { sessionDecider } from './sessionDecider.js';
 import type { LoadMachineChangeFacts } from './sessionFacts.js';
-import { sessionStream, type SessionResult } from './sessionWrites.js';
+import type { SessionResult } from './sessionWrites.js';
+import { sessionStream } from './sessionEvents.js';
 
 /** What a machine change is run with: its facts' loader, and the services the machine's claim writes through. */
 export interface MachineChangeDeps {

@@ -1,7 +1,7 @@
 // What can be asked of a dialysis session (sessionDecider.ts): the commands, with the facts the writes hand in.
 import type { CommandEnvelope } from '../../decider.js';
-import type { SessionLimits } from './sessionLimits.js';
-import type { AccessUsed, JudgedClinical } from './sessionSnapshots.js';
+import type { SessionLimits } from '../shared/sessionLimits.js';
+import type { AccessUsed, JudgedClinical } from '../shared/sessionSnapshots.js';
 import type {
   AmendableBlock,
   ChangeMachineData,

@@ -1,13 +1,14 @@
 // The session decider: the lifecycle of domain.md 2.1 (scheduled -> checked in -> started <-> paused -> ended ->
 // signed -> validated; cancelled, no-show, interrupted) and the blocks recorded along it. Pure.
 import { notFound, rule, type Decider } from '../../decider.js';
-import { FieldChecks, invalidFields, isRealDate, notFutureInstant } from '../../fieldChecks.js';
+import { FieldChecks, invalidFields, isRealDate, notFutureInstant } from '../../shared/fieldChecks.js';
 import { PAST_DATE_START, pastDateWithoutStart } from './backEntry.js';
 import type { AmendableBlock, PostDialysis, SessionEvent, SessionStatus } from './sessionEvents.js';
+import { SESSION_CATEGORY } from './sessionEvents.js';
 import type { SessionCommand } from './sessionCommands.js';
-import { withinLimit } from './sessionLimits.js';
+import { withinLimit } from '../shared/sessionLimits.js';
 import { checkInsideSession, checkSampleTime, checkWeighedBlock, missingForSigning, sessionStartReasons } from './sessionRules.js';
-import { PRE_UREA, POST_UREA, ureaChanges, withUrea } from '../clinical/ureaLab.js';
+import { PRE_UREA, POST_UREA, ureaChanges, withUrea } from '../shared/ureaLab.js';
 import { evolveSession, initialSessionState, minutesBetween, treatmentMinutes, type SessionState } from './sessionState.js';
 import { checkEnd, checkStart } from './treatmentTimes.js';
 import { changeMachine } from './machineChange.js';
@@ -311,7 +312,7 @@ function decideSession(command: SessionCommand, state: SessionState): SessionEve
 }
 
 export const sessionDecider: Decider<SessionCommand, SessionEvent, SessionState> = {
-  category: 'dialysisSession',
+  category: SESSION_CATEGORY,
   initialState: initialSessionState,
   evolve: evolveSession,
   decide: decideSession,

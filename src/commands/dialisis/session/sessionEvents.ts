@@ -1,10 +1,15 @@
 // The dialysis session record (domain.md 2 and 8, Dialisis): one stream per session, `dialysisSession-<id>`.
 import type { DecidedEvent } from '../../decider.js';
-import type { AccessUsed, JudgedClinical } from './sessionSnapshots.js';
-import type { POST_SAMPLE_METHODS, UreaLab } from '../clinical/ureaLab.js';
+import type { AccessUsed, JudgedClinical } from '../shared/sessionSnapshots.js';
+import type { POST_SAMPLE_METHODS, UreaLab } from '../shared/ureaLab.js';
 
-export type { SessionLimit, SessionLimits } from './sessionLimits.js';
-export type { AccessUsed, JudgedClinical } from './sessionSnapshots.js';
+export type { SessionLimit, SessionLimits } from '../shared/sessionLimits.js';
+export type { AccessUsed, JudgedClinical } from '../shared/sessionSnapshots.js';
+import { streamName } from '../../../stores/streamNames.js';
+
+/** The category of the dialysis session streams: written once, here (the decider, the writes and the read side take it). */
+export const SESSION_CATEGORY = 'dialysisSession';
+export const sessionStream = (tenantId: string, sessionId: string): string => streamName(tenantId, SESSION_CATEGORY, sessionId);
 
 export const SESSION_STATUSES = [
   'scheduled',

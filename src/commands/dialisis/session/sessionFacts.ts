@@ -2,7 +2,7 @@
 // loader each (src/facts/dialisis/sessionFactLoaders.ts): each says whether it is folded from a stream (strong) or read
 // from a model (eventual). The start's are in startFacts.ts.
 import type { LoadedAggregate } from '../../snapshots.js';
-import type { PolicyFacts } from '../../empresas/policySettings.js';
+import type { PolicyFacts } from '../../empresas/shared/policySettings.js';
 import type { JudgedClinical, SessionEvent } from './sessionEvents.js';
 import type { SessionState } from './sessionState.js';
 import type { EquipmentVerdict } from './startFacts.js';

@@ -3,8 +3,8 @@
 import { streamName, type EventStore } from '../../../stores/eventStore.js';
 import { sessionDecider } from './sessionDecider.js';
 import type { ScheduledData } from './sessionEvents.js';
-import { checkSessionReference, type SessionFact } from './sessionReference.js';
-import { FieldChecks } from '../../fieldChecks.js';
+import { checkSessionReference, type SessionFact } from '../shared/sessionReference.js';
+import { FieldChecks } from '../../shared/fieldChecks.js';
 import { loadAggregate, type CommandContext } from '../../handleCommand.js';
 import { consequenceDecider } from '../consequences/consequenceDecider.js';
 import { checkUseByHand, type UsedEquipment } from './useByHand.js';

@@ -1,6 +1,6 @@
 // The session's own rules that more than one command reads: may it start (every reason), what signing requires, and
 // the cross-field checks of its blocks. Pure.
-import { FieldChecks, notFutureInstant } from '../../fieldChecks.js';
+import { FieldChecks, notFutureInstant } from '../../shared/fieldChecks.js';
 import type { BloodPressure, PostDialysis, PreDialysis, SafetyChecks } from './sessionEvents.js';
 import type { SessionCommand } from './sessionCommands.js';
 import type { SessionState } from './sessionState.js';

@@ -15,7 +15,7 @@ import { sessionDecider } from './sessionDecider.js';
 import type { Equipment } from './sessionEvents.js';
 import { sessionStartReasons } from './sessionRules.js';
 import { checkStart } from './treatmentTimes.js';
-import { FieldChecks } from '../../fieldChecks.js';
+import { FieldChecks } from '../../shared/fieldChecks.js';
 import { prescribedDialyzerReasons, type DialyzerSpec } from './prescribedDialyzer.js';
 import { PATIENT_SESSION_IN_PROGRESS } from './runningSessionDecider.js';
 import { claimRunningSession, releaseRunningSession } from './runningSessionWrites.js';

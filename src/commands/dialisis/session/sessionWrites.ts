@@ -3,14 +3,15 @@
 // session lives in sessionStartWrites.ts.
 import { handleCommand, loadAggregate, PreconditionFailedError, type CommandContext, type CommandResult } from '../../handleCommand.js';
 import { DomainError, notFound, rule } from '../../decider.js';
-import { invalidFields } from '../../fieldChecks.js';
+import { invalidFields } from '../../shared/fieldChecks.js';
 import { newId, uuidV5 } from '../../eventIds.js';
 import { confirmStepUp } from '../../platform/stepUpWrites.js';
 import type { AppServices } from '../../../services.js';
 import { streamName } from '../../../stores/eventStore.js';
 import { sessionDecider } from './sessionDecider.js';
-import type { PolicyFacts } from '../../empresas/policySettings.js';
+import type { PolicyFacts } from '../../empresas/shared/policySettings.js';
 import type { AmendableBlock, SessionLimits, Signer } from './sessionEvents.js';
+import { sessionStream } from './sessionEvents.js';
 import type { SessionCommand } from './sessionCommands.js';
 import type { SessionState } from './sessionState.js';
 import type { LoadSessionCommandFacts, LoadSignFacts, SignFacts } from './sessionFacts.js';
@@ -27,8 +28,6 @@ const BOUNDED: ReadonlySet<string> = new Set<Bounded>(['RecordReading', 'RecordC
 const FREES_PATIENT: ReadonlySet<string> = new Set(['EndSession', 'InterruptSession']);
 /** A command as a route builds it: the writes add the limits. */
 export type PlainInput = { type: Plain['type']; data: unknown };
-
-export const sessionStream = (tenantId: string, sessionId: string): string => streamName(tenantId, sessionDecider.category, sessionId);
 
 export async function sessionState(services: AppServices, tenantId: string, sessionId: string): Promise<SessionState> {
   const { state } = await loadAggregate(services.events, sessionDecider, sessionStream(tenantId, sessionId));

@@ -1,9 +1,9 @@
 // The facts a session start judges (issue 22 item 3), declared here and gathered once by one loader before any rule or
 // claim (src/facts/dialisis/startFactLoader.ts): each says where it comes from, folded from a stream (strong) or read
 // from a model (eventual). The rules and claims of the start receive them instead of loading the policy or the patient again.
-import type { PolicyFacts } from '../../empresas/policySettings.js';
+import type { PolicyFacts } from '../../empresas/shared/policySettings.js';
 import type { DryWeightInForce, PatientState } from '../../pacientes/patientState.js';
-import type { MachineState } from '../../monitores/machineState.js';
+import type { MachineState } from '../../monitores/shared/machineState.js';
 import type { AccessUsed, Equipment, PrescriptionInForce } from './sessionEvents.js';
 import type { SessionState } from './sessionState.js';
 import type { DialyzerSpec } from './prescribedDialyzer.js';

@@ -1,7 +1,7 @@
 // Stated treatment instants (issue 21 item 1): a start and an end charted after the fact, or corrected by an amendment,
 // are not in the future, the end comes after the start, and every reading, complication and pause lies between them
 // (domain.md 2.12, Times). Pure.
-import { FieldChecks, notFutureInstant } from '../../fieldChecks.js';
+import { FieldChecks, notFutureInstant } from '../../shared/fieldChecks.js';
 
 /** The first and last instants recorded inside the treatment (readings, complications, pauses), or null. */
 export type EntrySpan = { first: string; last: string } | null;

@@ -1,7 +1,7 @@
 // Given a session / when the lab's urea is recorded as the lab reports it / then the block keeps it and its BUN mg/dL.
 import assert from 'node:assert/strict';
 import { failedFields, scenario } from '../../givenWhenThen.js';
-import { bunMgDlOf } from '../clinical/ureaLab.js';
+import { bunMgDlOf } from '../shared/ureaLab.js';
 import { sessionDecider } from './sessionDecider.js';
 import {
   amendPolicy,

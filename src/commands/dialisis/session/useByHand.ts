@@ -2,9 +2,9 @@
 // manager records the use, so by hand a use is only back-entry (a downtime, a consequence the end could not apply): for a
 // session of this patient that has ended and names that equipment, with the machine's hours from its effective time.
 import { rule } from '../../decider.js';
-import { FieldChecks } from '../../fieldChecks.js';
+import { FieldChecks } from '../../shared/fieldChecks.js';
 import type { Equipment } from './sessionEvents.js';
-import { checkSessionReference, type SessionFact } from './sessionReference.js';
+import { checkSessionReference, type SessionFact } from '../shared/sessionReference.js';
 
 export type UsedEquipment = 'machine' | 'dialyzer' | 'arterial' | 'venous';
 

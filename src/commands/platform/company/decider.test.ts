@@ -1,7 +1,7 @@
 import { command, given } from '../deciderSpec.js';
 import { companyDecider, type CompanyCommand } from './decider.js';
 import type { CompanyEvent } from './events.js';
-import { OPTIONAL_MODULES } from './profile.js';
+import { OPTIONAL_MODULES } from './events.js';
 
 const cmd = (type: CompanyCommand['type'], data: unknown) => command<CompanyCommand>(type, data as never, { aggregateId: 'c1' });
 const registered: CompanyEvent = {

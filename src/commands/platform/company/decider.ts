@@ -1,15 +1,20 @@
 // A company: the tenant every clinical record belongs to; its profile, status, modules, roles and who may act in it.
 import type { CommandEnvelope, Decider } from '../../decider.js';
 import { DomainError, notFound, rule } from '../../decider.js';
-import { ADMIN_ROLE, type CompanyEvent } from './events.js';
 import { isBuiltInRole, type RoleDefinition } from '../../../permissions/builtInRoles.js';
-import { CORRECTABLE_PROFILE_FIELDS, isOptionalModule, OPTIONAL_MODULES, type CompanyProfile } from './profile.js';
+import {
+  ADMIN_ROLE,
+  CORRECTABLE_PROFILE_FIELDS,
+  isOptionalModule,
+  OPTIONAL_MODULES,
+  type CompanyEvent,
+  type CompanyProfile,
+  type CompanyStatus,
+} from './events.js';
 import { checkedProfile } from './profileRules.js';
 import { decideOffer, type MembershipOffer, type OfferCommand } from './membershipOffers.js';
 
 export type { RoleDefinition };
-
-export type CompanyStatus = 'active' | 'suspended';
 
 export interface CompanyState {
   exists: boolean;

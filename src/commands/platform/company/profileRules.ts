@@ -2,7 +2,7 @@
 // time zone and ISO 4217 currency. Every broken field is named in one 422.
 import { DomainError } from '../../decider.js';
 import { validateTaxId } from '../../empresas/taxIds.js';
-import type { CompanyProfile } from './profile.js';
+import type { CompanyProfile } from './events.js';
 
 interface FieldProblem {
   field: string;

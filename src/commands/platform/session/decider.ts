@@ -2,6 +2,7 @@
 import type { CommandEnvelope, Decider } from '../../decider.js';
 import { rule } from '../../decider.js';
 import type { SessionEndReason, SessionEvent, SessionRevocationReason } from './events.js';
+import { SIGN_IN_SESSION_CATEGORY } from './events.js';
 
 type Started = Extract<SessionEvent, { type: 'SessionStarted' }>['data'];
 
@@ -124,7 +125,7 @@ export function decideSession(cmd: SessionCommand, s: SessionState): SessionEven
 }
 
 export const sessionDecider: Decider<SessionCommand, SessionEvent, SessionState> = {
-  category: 'session',
+  category: SIGN_IN_SESSION_CATEGORY,
   initialState: initialSessionState,
   evolve: evolveSession,
   decide: decideSession,

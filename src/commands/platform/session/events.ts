@@ -1,6 +1,9 @@
 // Events of a server-side session: started after the second factor, bound to a company, kept alive by
 // activity and refresh-token rotation, ended by logout, revocation or expiry.
 
+/** The category of the sign-in session (platform tenant) streams: written once, here (the decider, the writes and the read side take it). */
+export const SIGN_IN_SESSION_CATEGORY = 'session';
+
 /** Why an administrator's or the account's change ended a session. */
 export type SessionRevocationReason =
   'refresh-token-reuse' | 'revoked' | 'user-deactivated' | 'membership-revoked' | 'password-changed' | 'two-factor-reset';

@@ -2,7 +2,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { CommandEnvelope, Decider } from '../../decider.js';
 import { DomainError, notFound, rule } from '../../decider.js';
-import type { UserEvent } from './events.js';
+import type { TotpStatus, UserEvent } from './events.js';
 import {
   codeRetryAfterSeconds,
   loginRetryAfterSeconds,
@@ -23,8 +23,6 @@ import {
   type SignInBucket,
   type SignInBuckets,
 } from './signInBuckets.js';
-
-export type TotpStatus = 'none' | 'pending' | 'confirmed';
 
 export interface UserState extends SignInBuckets {
   exists: boolean;

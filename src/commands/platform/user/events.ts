@@ -4,6 +4,9 @@
 /** Challenge ids of codes given at a step-up (not a sign-in) start with this. */
 export const STEP_UP_PREFIX = 'step-up:';
 
+/** The second factor of an account: none, pending its first code, or confirmed. */
+export type TotpStatus = 'none' | 'pending' | 'confirmed';
+
 export type UserEvent =
   | { type: 'UserRegistered'; data: { userId: string; email: string; name: string; passwordHash: string; platformAdmin: boolean } }
   /**

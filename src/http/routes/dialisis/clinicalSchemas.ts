@@ -1,6 +1,6 @@
 // The derived clinical values of a session, its flags and the monthly adequacy, as clients see them.
 import type { JsonSchema } from '../../routeTypes.js';
-import { CLINICAL_FLAG_CODES } from '../../../commands/dialisis/clinical/clinicalFlags.js';
+import { CLINICAL_FLAG_CODES } from '../../../commands/dialisis/shared/clinicalFlags.js';
 import { obj } from './sessionSchemas.js';
 
 const value = (description: string): JsonSchema => ({ type: ['number', 'null'], description });

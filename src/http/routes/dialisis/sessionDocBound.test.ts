@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { BSON } from 'mongodb';
 import type { JsonSchema } from '../../routeTypes.js';
-import { DEFAULT_POLICY, POLICY_RANGES, type CompanyPolicy } from '../../../commands/empresas/policySettings.js';
+import { DEFAULT_POLICY, POLICY_RANGES, type CompanyPolicy } from '../../../commands/empresas/shared/policySettings.js';
 import { foldSession, type SessionDoc } from '../../../projections/dialisis/sessionDoc.js';
 import type { RecordedEvent } from '../../../stores/eventStore.js';
 import { sessionView } from '../../../queries/dialisis/sessions.js';

@@ -4,16 +4,10 @@ import { awaitMinPosition } from '../../readYourWrites.js';
 import { etagOf } from '../../recordHeaders.js';
 import { historyRoute } from '../../recordHistoryAnswer.js';
 import { handTypedRoute, type RouteDecl } from '../../routeTypes.js';
-import { SESSION_KINDS, SESSION_STATUSES } from '../../../commands/dialisis/session/sessionEvents.js';
+import { SESSION_KINDS, SESSION_STATUSES, SESSION_CATEGORY } from '../../../commands/dialisis/session/sessionEvents.js';
 import { SESSIONS_PROJECTION } from '../../../projections/dialisis/sessionsProjection.js';
 import { patientOr404 } from '../../../queries/pacientes/readModel.js';
-import {
-  SESSION_CATEGORY,
-  dayBoard,
-  patientSessions,
-  sessionOr404,
-  type PatientSessionsQuery,
-} from '../../../queries/dialisis/sessions.js';
+import { dayBoard, patientSessions, sessionOr404, type PatientSessionsQuery } from '../../../queries/dialisis/sessions.js';
 import { sessionWithClinical } from '../../../queries/dialisis/sessionClinicalView.js';
 import { DateSchema, DateTimeSchema, IdSchema, nullable } from '../shared/fieldSchemas.js';
 import {

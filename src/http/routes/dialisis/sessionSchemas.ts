@@ -9,7 +9,7 @@ import {
   MEDICATION_ROUTES,
   SEVERITIES,
 } from '../../../commands/dialisis/session/sessionEvents.js';
-import { POST_SAMPLE_METHODS, UREA_ANALYTES, UREA_UNITS } from '../../../commands/dialisis/clinical/ureaLab.js';
+import { POST_SAMPLE_METHODS, UREA_ANALYTES, UREA_UNITS } from '../../../commands/dialisis/shared/ureaLab.js';
 import { DateSchema, DateTimeSchema, IdSchema, text } from '../shared/fieldSchemas.js';
 
 export const obj = (properties: Record<string, JsonSchema>, required: string[] = Object.keys(properties)): JsonSchema => ({

@@ -11,7 +11,7 @@ import {
   registerCompanyWithAdmin,
   type FirstAdmin,
 } from '../../../commands/platform/empresasWrites.js';
-import type { CompanyProfile } from '../../../commands/platform/company/profile.js';
+import type { CompanyProfile } from '../../../commands/platform/company/events.js';
 import { companyDoc, companyView, listCompanies } from '../../../queries/empresas/companies.js';
 import { sendActivationMail } from '../../../notifications/mailer.js';
 import {

@@ -2,7 +2,7 @@
 import type { JsonSchema } from '../../routeTypes.js';
 import { pageOf } from '../../commonSchemas.js';
 import { obj, reasonSchema, str, UUID } from '../shared/adminSupport.js';
-import { OPTIONAL_MODULES } from '../../../commands/platform/company/profile.js';
+import { OPTIONAL_MODULES } from '../../../commands/platform/company/events.js';
 import { ActivationSchema } from '../usuarios/schemas.js';
 
 const name = (max: number): JsonSchema => ({ type: 'string', minLength: 1, maxLength: max });

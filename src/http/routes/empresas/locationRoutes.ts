@@ -4,7 +4,7 @@ import { minPositionQueryProperty, pageOf, pageQueryProperties } from '../../com
 import { awaitMinPosition } from '../../readYourWrites.js';
 import { etagOf, ifMatchHeader, ifMatchRevision } from '../../recordHeaders.js';
 import { handTypedRoute, type RouteDecl } from '../../routeTypes.js';
-import type { LocationAddress, LocationPatch } from '../../../commands/empresas/locationEvents.js';
+import { LOCATION_CATEGORY, type LocationAddress, type LocationPatch } from '../../../commands/empresas/locationEvents.js';
 import { correctLocation, locationCommand, openLocation } from '../../../commands/empresas/locationWrites.js';
 import { EMPRESAS_PROJECTION } from '../../../projections/empresas/empresasProjection.js';
 import { locationView } from '../../../projections/empresas/locationDoc.js';
@@ -138,7 +138,7 @@ export const locationRoutes: RouteDecl[] = [
     summary: "The location's history: who, when, why and what of every event, oldest first",
     params: LocationParams,
     idParam: 'sedeId',
-    category: 'location',
+    category: LOCATION_CATEGORY,
     projection: EMPRESAS_PROJECTION,
     notFound: locationNotFound404,
     exists: locationOr404,

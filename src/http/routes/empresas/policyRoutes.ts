@@ -5,7 +5,7 @@ import { etagOf, ifMatchHeader, ifMatchRevision, writeHeaders } from '../../reco
 import { handTypedRoute, type HttpResult, type RequestContext, type RouteDecl } from '../../routeTypes.js';
 import type { CommandResult } from '../../../commands/handleCommand.js';
 import { changePolicy } from '../../../commands/empresas/policyWrites.js';
-import type { ChangePolicyData } from '../../../commands/empresas/policyDecider.js';
+import type { ChangePolicyData } from '../../../commands/empresas/policyEvents.js';
 import { EMPRESAS_PROJECTION } from '../../../projections/empresas/empresasProjection.js';
 import { policyView } from '../../../queries/empresas/companyPolicy.js';
 import { policyAfterWrite } from '../../../queries/empresas/readModel.js';

@@ -8,7 +8,7 @@ import {
   MODEL_NAME_MAX_LENGTH,
   OVERDUE_MODES,
   POLICY_RANGES,
-} from '../../../commands/empresas/policySettings.js';
+} from '../../../commands/empresas/shared/policySettings.js';
 
 function num(pointer: string, description: string, nullable = false): JsonSchema {
   const range = POLICY_RANGES[pointer]!;

@@ -5,7 +5,7 @@ import { MinPositionField, MinPositionQuerySchema } from '../../commonSchemas.js
 import { awaitMinPosition } from '../../readYourWrites.js';
 import { route, type RouteDecl } from '../../routeTypes.js';
 import { FILTROS_PROJECTION } from '../../../projections/filtros-dialisis/filtrosProjection.js';
-import { DIALYZER_STATUSES } from '../../../projections/filtros-dialisis/dialyzerDoc.js';
+import { DIALYZER_STATUSES } from '../../../commands/filtros-dialisis/dialyzerEvents.js';
 import { listDialyzers } from '../../../queries/filtros-dialisis/dialyzers.js';
 import { dialyzerAlerts, readyForPatient, readyForUse } from '../../../queries/filtros-dialisis/readyForUse.js';
 import { dialyzerLabel } from '../../../queries/filtros-dialisis/label.js';

@@ -1,13 +1,8 @@
 // JSON Schemas of /filtros-dialisis: what clients send and what they read, declared once with TypeBox.
 import Type, { type TObject, type TProperties } from 'typebox';
 import { freeText } from '../../commonSchemas.js';
-import {
-  DIALYZER_STATUSES,
-  DISCARD_REASONS,
-  FLUXES,
-  READINESS_REASONS,
-  TEST_RESULTS,
-} from '../../../projections/filtros-dialisis/dialyzerDoc.js';
+import { DIALYZER_STATUSES, DISCARD_REASONS, FLUXES, TEST_RESULTS } from '../../../commands/filtros-dialisis/dialyzerEvents.js';
+import { READINESS_REASONS } from '../../../commands/filtros-dialisis/shared/readiness.js';
 import { IdSchema, nullable, text } from '../shared/fieldSchemas.js';
 
 export const TAG = 'FiltrosDialisis';

@@ -2,7 +2,7 @@
 import Type, { type TObject, type TProperties } from 'typebox';
 import { freeText } from '../../commonSchemas.js';
 import { FAULT_SEVERITIES, MACHINE_ISOLATIONS, MACHINE_STATUSES, TICKET_STATUSES } from '../../../commands/monitores/machineEvents.js';
-import { ISOLATION_CATEGORIES } from '../../../commands/empresas/policySettings.js';
+import { ISOLATION_CATEGORIES } from '../../../commands/empresas/shared/policySettings.js';
 import { DateSchema, DateTimeSchema, IdSchema, nullable, ReasonSchema, text } from '../shared/fieldSchemas.js';
 
 export const TAG = 'Monitores';

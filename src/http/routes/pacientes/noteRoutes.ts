@@ -4,7 +4,7 @@ import { awaitMinPosition } from '../../readYourWrites.js';
 import { etagOf, ifMatchHeader, ifMatchRevision } from '../../recordHeaders.js';
 import { notFoundProblem } from '../../../problems.js';
 import { handTypedRoute, type RouteDecl } from '../../routeTypes.js';
-import type { NoteContent, NoteContentPatch } from '../../../commands/pacientes/nursingNote.js';
+import type { NoteContent, NoteContentPatch } from '../../../commands/pacientes/nursingNoteEvents.js';
 import { noteView } from '../../../projections/pacientes/noteDoc.js';
 import { amendNote, recordNote } from '../../../commands/pacientes/noteWrites.js';
 import { ReasonSchema } from './patientSchemas.js';

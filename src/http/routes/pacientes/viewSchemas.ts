@@ -3,7 +3,7 @@ import type { JsonSchema } from '../../routeTypes.js';
 import { ConsistencyTokenSchema, freeText } from '../../commonSchemas.js';
 import { LIMITS } from '../../../limits.js';
 import { ACCESS_STATUSES, ISOLATIONS, PATIENT_STATUSES } from '../../../commands/pacientes/patientTypes.js';
-import { NOTE_TYPES, SOAPIE_PARTS } from '../../../commands/pacientes/nursingNote.js';
+import { NOTE_TYPES, SOAPIE_PARTS } from '../../../commands/pacientes/nursingNoteEvents.js';
 import { PATIENT_SUMMARY_FIELDS } from '../../../queries/pacientes/pacientesQueries.js';
 import { PATIENT_LISTS, type PatientList } from '../../../projections/pacientes/patientEntries.js';
 import {

@@ -2,7 +2,7 @@
 // and field-rule errors answered like schema violations.
 import type { CommandContext } from '../../../commands/handleCommand.js';
 import { DomainError } from '../../../commands/decider.js';
-import type { FieldProblem } from '../../../commands/fieldChecks.js';
+import type { FieldProblem } from '../../../commands/shared/fieldChecks.js';
 import { commandContextOf } from '../../commandContext.js';
 import { problem } from '../../commonSchemas.js';
 import { ProblemError } from '../../../problems.js';

@@ -1,5 +1,6 @@
 // What the printed session sheet shows (domain.md 2): plain data, already resolved to names, so rendering is pure.
 // Instants are ISO 8601 strings shown in `timeZone`; codes (status, complication, route...) are the API's own.
+import type { SafetyChecks } from '../../../commands/dialisis/session/sessionEvents.js';
 
 export type SheetBloodPressure = { systolic: number; diastolic: number };
 
@@ -64,20 +65,6 @@ export type SheetPre = {
   ufGoalL?: number | null;
   preBunMgDl?: number;
   accessAssessment?: string;
-};
-
-export type SheetSafetyChecks = {
-  conductivityMsCm: number;
-  conductivityTargetMsCm: number;
-  dialysatePh?: number;
-  dialysateTemperatureC: number;
-  residualDisinfectantAbsent: boolean;
-  airDetectorTested: boolean;
-  bloodLeakDetectorArmed: boolean;
-  ufControlTested?: boolean;
-  alarmsTested: boolean;
-  checkedBy: string;
-  checkedAt?: string;
 };
 
 export type SheetReading = {
@@ -152,7 +139,8 @@ export type SessionSheet = {
   session: SheetSession;
   prescription: SheetPrescription | null;
   pre: SheetPre | null;
-  safetyChecks: SheetSafetyChecks | null;
+  /** The checks as recorded (SafetyChecksRecorded), with when. */
+  safetyChecks: (SafetyChecks & { checkedAt?: string }) | null;
   readings: SheetReading[];
   complications: SheetComplication[];
   medications: SheetMedication[];

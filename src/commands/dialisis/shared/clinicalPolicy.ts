@@ -1,5 +1,5 @@
 // The company settings the derived clinical values are judged against (domain.md 2.10 and 2.12): data in, never read here.
-import { DEFAULT_POLICY, type CompanyPolicy } from '../../empresas/policySettings.js';
+import { DEFAULT_POLICY, type CompanyPolicy } from '../../empresas/shared/policySettings.js';
 import { STD_KTV_TARGETS } from './weeklyAdequacy.js';
 
 export interface ClinicalPolicy {

@@ -1,6 +1,6 @@
 // The company's clinical maximums of one session and the rule that keeps each list within its own. Pure.
 import { rule } from '../../decider.js';
-import type { CompanyPolicy } from '../../empresas/policySettings.js';
+import type { CompanyPolicy } from '../../empresas/shared/policySettings.js';
 
 /**
  * The company's clinical maximums of one session (Empresas policy, sessionLimits), with the policy revision that set

@@ -1,5 +1,5 @@
 // Field rules any decider shares: every broken field named in one 422, and dates judged against the command time.
-import { DomainError } from './decider.js';
+import { DomainError } from '../decider.js';
 
 /** A field that broke a rule; `field` is a path in the command data, e.g. 'birthDate' or 'serology/0/sampleDate'. */
 export interface FieldProblem {

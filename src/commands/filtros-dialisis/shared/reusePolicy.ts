@@ -1,6 +1,6 @@
 // The part of the company policy a dialyzer's rules read (policySettings.ts dialyzerReuse), with the policy revision
 // that every event a policy rule decided records.
-import type { CompanyPolicy } from '../empresas/policySettings.js';
+import type { CompanyPolicy } from '../../empresas/shared/policySettings.js';
 
 export type ReusePolicy = CompanyPolicy['dialyzerReuse'] & { revision: number };
 

@@ -1,6 +1,6 @@
 // Rules of a payer's contracts shared by the decider and the read side: the last day a contract is in force, overlaps
 // of one service, the contract in force on a date, and exact money on decimal strings.
-import type { Contract } from './clientEvents.js';
+import type { Contract } from '../clientEvents.js';
 
 /** A contract terminated before it started never was in force: its last day is before its first. */
 export function lastDayOf(c: Pick<Contract, 'validTo' | 'terminatedOn'>): string | null {

@@ -1,6 +1,6 @@
 // Each soft flag at its threshold (not flagged) and just past it (flagged), from domain.md 2.10 and 2.12.
 import assert from 'node:assert/strict';
-import { DEFAULT_POLICY } from '../../empresas/policySettings.js';
+import { DEFAULT_POLICY } from '../../empresas/shared/policySettings.js';
 import { DEFAULT_CLINICAL_POLICY, clinicalPolicyOf } from './clinicalPolicy.js';
 import { clinicalFlags, type ClinicalFlagInput } from './clinicalFlags.js';
 import { derivedValues, type DerivedValues } from './derivedValues.js';

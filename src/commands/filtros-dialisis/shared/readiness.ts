@@ -1,6 +1,6 @@
 // May this dialyzer be used for this patient now? Every failed rule is a reason. Pure: the use command refuses with
 // these reasons, and the floor query (readyForUse) answers them from the read model.
-import type { DialyzerStatus, PreUseChecksData } from './dialyzerEvents.js';
+import type { DialyzerStatus, PreUseChecksData } from '../dialyzerEvents.js';
 import { maxUsesFor, minDwellHoursFor, type ReusePolicy } from './reusePolicy.js';
 
 export const READINESS_REASONS = [

@@ -1,5 +1,5 @@
 // The balance of one product in one warehouse, per lot, as its movements leave it; and the FEFO order of its lots.
-import type { LotPortion, StockEvent } from './stockEvents.js';
+import type { LotPortion, StockEvent } from '../stockEvents.js';
 
 export interface StockState {
   /** Per lot key (the lot, or '' for a product that is not lot-tracked). */

@@ -1,5 +1,5 @@
 // A payer as its history leaves it: fields, status and contracts. `evolve` never throws (history is fact).
-import type { ClientEvent, ClientFields, ClientPatch, ClientStatus, Contract } from './clientEvents.js';
+import type { ClientEvent, ClientFields, ClientPatch, ClientStatus, Contract } from '../clientEvents.js';
 
 export interface ClientState {
   exists: boolean;

@@ -1,6 +1,6 @@
 // A patient's prescriptions as their history leaves them: every version with its effective period. Pure; the read model
 // applies the same steps (supersede, discontinue) so both sides agree on which version is in force on a day.
-import type { Discontinuation, Prescriber, PrescriptionEvent, PrescriptionFields } from './prescriptionEvents.js';
+import type { Discontinuation, Prescriber, PrescriptionEvent, PrescriptionFields } from '../prescription/prescriptionEvents.js';
 
 export type PrescriptionVersion = PrescriptionFields & {
   version: number;

@@ -8,7 +8,7 @@ import type {
   MachineStatus,
   ReplacedPart,
   TicketStatus,
-} from './machineEvents.js';
+} from '../machineEvents.js';
 
 export interface RepairTicket {
   ticketId: string;

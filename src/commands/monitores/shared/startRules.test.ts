@@ -1,6 +1,6 @@
 // The preventive maintenance plan and the may-start verdict, as the decider and the floor query both use them.
 import assert from 'node:assert/strict';
-import { DEFAULT_POLICY } from '../empresas/policySettings.js';
+import { DEFAULT_POLICY } from '../../empresas/shared/policySettings.js';
 import { maintenanceDue, maintenancePolicyOf, planFor, startVerdict } from './startRules.js';
 
 const basis = { hourMeter: 0, pmBaseDate: '2025-01-01', pmBaseHours: 0 };

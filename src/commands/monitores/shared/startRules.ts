@@ -1,7 +1,7 @@
 // May this machine start a session for this patient now: every reason it may not, and what only warns. Pure, so the
 // decider (at start of use) and the floor query (before it) judge with the same rules.
-import type { CompanyPolicy, MaintenancePlan } from '../empresas/policySettings.js';
-import { servedCategories, type MachineServes, type MachineStatus, type StartPolicy } from './machineEvents.js';
+import type { CompanyPolicy, MaintenancePlan } from '../../empresas/shared/policySettings.js';
+import { servedCategories, type MachineServes, type MachineStatus, type StartPolicy } from '../machineEvents.js';
 
 export interface StartReason {
   code: string;

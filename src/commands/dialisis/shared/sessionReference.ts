@@ -1,6 +1,6 @@
 // What a record that names a dialysis session (a nursing note, a payer authorization's consumption) knows of it: the
 // orchestration reads the session in the caller's company and hands the fact to the decider, which judges it.
-import type { FieldChecks } from '../../fieldChecks.js';
+import type { FieldChecks } from '../../shared/fieldChecks.js';
 
 /** The session as the caller's company knows it: absent (another company's is absent too), or whose and which day. */
 export type SessionFact = { exists: false } | { exists: true; patientId: string; date: string };
