@@ -11,15 +11,12 @@ import { maxUsesOf, LINE_CATEGORIES } from '../../commands/lineas/bloodlineEvent
 
 export type LineKind = BloodlineDoc['lineType'];
 
-/** Stream category of each kind (the write side's names for them). */
-export const LINE_STREAM_CATEGORIES: Record<LineKind, string> = { arterial: 'arterialLine', venous: 'venousLine' };
-
 /** The line record of each kind: get, or404 and the read-after-write latest (a line of the other kind is as absent). */
 const lineModel = (lineType: LineKind): RecordModel<BloodlineDoc> =>
   recordModel<BloodlineDoc>({
     projection: LINEAS_PROJECTION,
     collection: BLOODLINES,
-    category: LINE_STREAM_CATEGORIES[lineType],
+    category: LINE_CATEGORIES[lineType],
     fold: foldBloodline,
     notFound: lineType === 'arterial' ? 'Arterial line not found' : 'Venous line not found',
     where: (doc) => doc.lineType === lineType,

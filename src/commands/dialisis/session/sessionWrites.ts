@@ -7,7 +7,6 @@ import { invalidFields } from '../../shared/fieldChecks.js';
 import { newId, uuidV5 } from '../../eventIds.js';
 import { confirmStepUp } from '../../platform/stepUpWrites.js';
 import type { AppServices } from '../../../services.js';
-import { streamName } from '../../../stores/eventStore.js';
 import { sessionDecider } from './sessionDecider.js';
 import type { PolicyFacts } from '../../empresas/shared/policySettings.js';
 import type { AmendableBlock, SessionLimits, Signer } from './sessionEvents.js';
