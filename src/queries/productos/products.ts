@@ -1,5 +1,6 @@
 // Queries over products and warehouses: the product and warehouse record models (get, or404, the product's latest after
 // a write), the balance and kardex collections, and the lists.
+import { PRODUCT_CATEGORY, WAREHOUSE_CATEGORY } from '../../commands/productos/productEvents.js';
 import { LIMITS } from '../../limits.js';
 import type { TenantScope } from '../tenantScope.js';
 import type { Collection, Filter, Page } from '../../stores/readStore.js';
@@ -16,11 +17,6 @@ import {
   type ProductDoc,
   type WarehouseDoc,
 } from '../../projections/productos/productDocs.js';
-
-/** Category of the product streams (the write side's name for them). */
-export const PRODUCT_CATEGORY = 'product';
-/** Category of the warehouse streams (the write side's name for them). */
-export const WAREHOUSE_CATEGORY = 'warehouse';
 
 /** The product record; its stock is projected from the movements, so a product folded from its own stream takes the stored one. */
 export const productModel = recordModel<ProductDoc>({
