@@ -111,7 +111,7 @@ export function lineRoutes(c: LineGroupConfig): RouteDecl[] {
         await awaitMinPosition(ctx, input.query.minPosition, [LINEAS_PROJECTION]);
         const { margin, cursor } = input.query;
         // Ajv's useDefaults filled limit from the schema's default.
-        const limit = input.query.limit!;
+        const limit = input.query.limit;
         const query = { margin: margin ?? LIMITS.bloodlines.nearMaximumDefaultMargin, limit, ...(cursor ? { cursor } : {}) };
         return { status: 200, body: await bloodlinesNearMaximum(tenantCtx(ctx), lineType, query) };
       },
