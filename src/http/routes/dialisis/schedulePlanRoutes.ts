@@ -1,7 +1,7 @@
 // /dialisis/planes: the patients' standing plans (patient x weekdays x shift, from a date to a date). A plan lives in its
 // patient's plan stream: its writes name that stream (streamId) for the read after them.
 import Type from 'typebox';
-import { pageOf, PageQueryFields, MinPositionField, MinPositionQuerySchema } from '../../commonSchemas.js';
+import { pageOf, PageQueryFields, problem, MinPositionField, MinPositionQuerySchema } from '../../commonSchemas.js';
 import { awaitMinPosition } from '../../readYourWrites.js';
 import { route, type RouteDecl } from '../../routeTypes.js';
 import { createStandingPlan, endStandingPlan } from '../../../commands/dialisis/schedule/scheduleWrites.js';
@@ -33,6 +33,7 @@ const plans = recordKit({
   viewSchema: PlanView,
 });
 
+const plan404 = problem("No such standing plan in the selected company (another company's plan is reported the same way)");
 const PlanListQuery = Type.Object(
   {
     patientId: Type.Optional(IdSchema),
@@ -84,7 +85,7 @@ export const planRoutes: RouteDecl[] = [
     summary: 'Read a standing plan',
     params: IdParams,
     query: MinPositionQuerySchema,
-    responses: { 200: { description: 'The plan', schema: PlanView }, 404: plans.notFound404, 503: unavailable503 },
+    responses: { 200: { description: 'The plan', schema: PlanView }, 404: plan404, 503: unavailable503 },
     auditAccess: (input) => ({ recordType: 'schedulePlan', recordId: input.params.id }),
     handle: async (input, ctx) => {
       await awaitMinPosition(ctx, input.query.minPosition, [SCHEDULE_PROJECTION]);
@@ -100,7 +101,7 @@ export const planRoutes: RouteDecl[] = [
     summary: 'End a standing plan: its last day and why (sessions already scheduled stay as they are)',
     params: IdParams,
     body: PlanEndBody,
-    responses: { 200: ok('The ended plan', PlanView), 404: plans.notFound404, 409: conflict409 },
+    responses: { 200: ok('The ended plan', PlanView), 404: plan404, 409: conflict409 },
     handle: (input, ctx) =>
       withFieldPointers(async () => {
         await awaitScheduleHead(tenantCtx(ctx));
