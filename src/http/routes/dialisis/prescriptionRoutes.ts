@@ -1,108 +1,23 @@
 // /dialisis/pacientes/{patientId}/prescripciones: issue a version (the caller prescribes), list the versions, the one in
 // force on a day, discontinue. The ETag is the revision of the patient's prescription stream.
-import Type, { type Static, type TSchema } from 'typebox';
+import Type from 'typebox';
 import { MinPositionField, pageOf, PageQueryFields, problem } from '../../commonSchemas.js';
 import { awaitMinPosition } from '../../readYourWrites.js';
-import { recordAnswer } from '../../recordAnswer.js';
-import { ifMatchHeader, ifMatchRevision, writeHeaders } from '../../recordHeaders.js';
-import { route, type HttpResult, type RequestContext, type ResponseDecl, type RouteDecl } from '../../routeTypes.js';
-import {
-  discontinuePrescription,
-  issuePrescription,
-  type PrescriptionDeps,
-  type PrescriptionResult,
-} from '../../../commands/dialisis/prescription/prescriptionWrites.js';
-import { prescriptionDeps } from '../../../facts/dialisis/index.js';
+import { writeHeaders } from '../../recordHeaders.js';
+import { route, type RouteDecl } from '../../routeTypes.js';
+import { discontinuePrescription, issuePrescription } from '../../../commands/dialisis/prescription/prescriptionWrites.js';
 import { PRESCRIPTIONS_PROJECTION } from '../../../projections/dialisis/prescriptionsProjection.js';
 import { companyDay } from '../../../queries/empresas/companyCalendar.js';
-import { prescriptionDocId } from '../../../projections/dialisis/prescriptionsDoc.js';
-import {
-  listPrescriptions,
-  prescriptionInForceOr404,
-  prescriptionModel,
-  prescriptionRevision,
-  prescriptionVersionView,
-} from '../../../queries/dialisis/prescriptions.js';
-import {
-  badCursor400,
-  commandCtx,
-  conflict409,
-  ok,
-  precondition412,
-  RECORD_HEADERS,
-  tenantCtx,
-  unavailable503,
-  withFieldPointers,
-} from '../shared/recordSupport.js';
+import { listPrescriptions, prescriptionInForceOr404, prescriptionRevision } from '../../../queries/dialisis/prescriptions.js';
+import { badCursor400, commandCtx, ok, RECORD_HEADERS, tenantCtx, unavailable503 } from '../shared/recordSupport.js';
 import { DateSchema } from '../shared/fieldSchemas.js';
-import { PRESCRIBE, READ, TAG } from './permissions.js';
+import { READ, TAG } from './permissions.js';
+import { patient404, prescribeRoute } from './prescriptionKit.js';
 import { DiscontinueBody, IssueBody, PatientParams, PrescriptionView } from './prescriptionSchemas.js';
 
 const BASE = '/dialisis/pacientes/{patientId}/prescripciones';
-const notFound404 = problem("No such patient in the selected company (another company's patient is reported the same way)");
-const forbidden403 = problem(
-  'Missing permission dialisis:prescribe (`/problems/forbidden`), or the caller may not sign clinical records now: no staff ' +
-    'record, not a clinical position, not a physician position, no valid licence (`/problems/prescriber-may-not-sign`, ' +
-    'reasons[]); and the framework reasons',
-);
-const ifMatch = { 'If-Match': ifMatchHeader(false) };
 const PageQuery = Type.Object({ ...PageQueryFields, ...MinPositionField }, { additionalProperties: false });
 const InForceQuery = Type.Object({ ...MinPositionField, date: Type.Optional(DateSchema) }, { additionalProperties: false });
-
-/** The version a write produced or changed (the patient's versions list is where a new one lives). */
-const versionRecord = {
-  latest: prescriptionModel.latest,
-  view: prescriptionVersionView,
-  location: (id: string) => `/dialisis/pacientes/${id.slice(0, id.lastIndexOf(':'))}/prescripciones`,
-};
-function answer(ctx: RequestContext, patientId: string, result: PrescriptionResult, status: 200 | 201): Promise<HttpResult> {
-  const version = (result.events[0]?.data as { version?: number } | undefined)?.version;
-  return recordAnswer(ctx, versionRecord, prescriptionDocId(patientId, version ?? 0), result, status);
-}
-
-/** A prescriber's write on the patient's prescription stream (If-Match optional): answers the version it wrote. */
-function prescribeRoute<B extends TSchema>(decl: {
-  path: string;
-  created: boolean;
-  summary: string;
-  description: string;
-  body: B;
-  answered: ResponseDecl;
-  write: (
-    deps: PrescriptionDeps,
-    ctx: RequestContext,
-    patientId: string,
-    body: Static<B>,
-    expected: number | null,
-  ) => Promise<PrescriptionResult>;
-}): RouteDecl {
-  return route({
-    method: 'post',
-    path: decl.path,
-    tag: TAG,
-    auth: 'tenant',
-    permission: PRESCRIBE,
-    ...(decl.created ? { idempotent: true } : {}),
-    summary: decl.summary,
-    description: decl.description,
-    params: PatientParams,
-    body: decl.body,
-    requestHeaders: ifMatch,
-    responses: {
-      [decl.created ? 201 : 200]: decl.answered,
-      403: forbidden403,
-      404: notFound404,
-      409: conflict409,
-      412: precondition412,
-    },
-    handle: (input, ctx) =>
-      withFieldPointers(async () => {
-        const expected = ifMatchRevision(input.headers['if-match']);
-        const result = await decl.write(prescriptionDeps(ctx.services), ctx, input.params.patientId, input.body as Static<B>, expected);
-        return answer(ctx, input.params.patientId, result, decl.created ? 201 : 200);
-      }),
-  });
-}
 
 export const prescriptionRoutes: RouteDecl[] = [
   prescribeRoute({
@@ -132,7 +47,7 @@ export const prescriptionRoutes: RouteDecl[] = [
     responses: {
       200: ok('A page of versions', pageOf(PrescriptionView), { ETag: RECORD_HEADERS.ETag }),
       400: badCursor400,
-      404: notFound404,
+      404: patient404,
       503: unavailable503,
     },
     auditAccess: (input) => ({ recordType: 'prescriptionList', recordId: input.params.patientId }),

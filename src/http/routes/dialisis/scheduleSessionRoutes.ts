@@ -1,6 +1,6 @@
 // The day's schedule: generation from the standing plans, extra and emergency sessions, cancellation and no-show (each
 // giving the seat back), and who holds the seats of a shift on a date.
-import Type from 'typebox';
+import Type, { type Static, type TSchema } from 'typebox';
 import { MinPositionField, problem } from '../../commonSchemas.js';
 import { ProblemError } from '../../../problems.js';
 import { DomainError } from '../../../commands/decider.js';
@@ -40,6 +40,36 @@ function slotAnswer(result: CommandResult<SessionState>, status = 200): HttpResu
     body: { sessionId, patientId, date, shiftId, locationId, kind, status: result.state.status },
     headers: writeHeaders({ revision: result.revision, position: result.position, ...(location ? { location } : {}) }),
   };
+}
+
+type SlotEnd = Parameters<typeof endSessionSlot>[3];
+
+/** A scheduled session's slot ended before it starts (cancelled, no-show): its seat is given back; answers the slot. */
+function slotEndRoute<B extends TSchema>(decl: {
+  path: string;
+  summary: string;
+  body: B;
+  answered: string;
+  command: (body: Static<B>) => SlotEnd;
+  reason?: (body: Static<B>) => string;
+}): RouteDecl {
+  return route({
+    method: 'post',
+    path: `/dialisis/sesiones/{id}/${decl.path}`,
+    tag: TAG,
+    auth: 'tenant',
+    permission: WRITE,
+    summary: decl.summary,
+    params: IdParams,
+    body: decl.body,
+    responses: { 200: ok(decl.answered, SessionSlotView), 404: session404, 409: conflict409 },
+    handle: (input, ctx) =>
+      withFieldPointers(async () => {
+        const body = input.body as Static<B>;
+        const cmd = commandCtx(ctx, decl.reason?.(body));
+        return slotAnswer(await endSessionSlot(scheduleDeps(ctx.services), cmd, input.params.id, decl.command(body)));
+      }),
+  });
 }
 
 export const scheduleSessionRoutes: RouteDecl[] = [
@@ -96,42 +126,21 @@ export const scheduleSessionRoutes: RouteDecl[] = [
         slotAnswer((await requestExtraSession(scheduleDeps(ctx.services), commandCtx(ctx), input.body)).session, 201),
       ),
   }),
-  route({
-    method: 'post',
-    path: '/dialisis/sesiones/{id}/cancelacion',
-    tag: TAG,
-    auth: 'tenant',
-    permission: WRITE,
+  slotEndRoute({
+    path: 'cancelacion',
     summary: 'Cancel a session before it starts, with a reason: its seat is given back',
-    params: IdParams,
     body: CancelBody,
-    responses: { 200: ok('The cancelled session', SessionSlotView), 404: session404, 409: conflict409 },
-    handle: (input, ctx) =>
-      withFieldPointers(async () =>
-        slotAnswer(
-          await endSessionSlot(scheduleDeps(ctx.services), commandCtx(ctx, input.body.reason), input.params.id, {
-            type: 'CancelSession',
-            data: { reason: input.body.reason },
-          }),
-        ),
-      ),
+    answered: 'The cancelled session',
+    command: ({ reason }) => ({ type: 'CancelSession', data: { reason } }),
+    reason: ({ reason }) => reason,
   }),
-  route({
-    method: 'post',
-    path: '/dialisis/sesiones/{id}/inasistencia',
-    tag: TAG,
-    auth: 'tenant',
-    permission: WRITE,
+  slotEndRoute({
+    path: 'inasistencia',
     summary: 'Mark a scheduled session as a no-show: its seat is given back for an extra or emergency patient',
-    params: IdParams,
     body: NoShowBody,
-    responses: { 200: ok('The session, no-show', SessionSlotView), 404: session404, 409: conflict409 },
-    handle: (input, ctx) =>
-      withFieldPointers(async () => {
-        const note = input.body?.note;
-        const command = { type: 'MarkNoShow' as const, data: note ? { note } : {} };
-        return slotAnswer(await endSessionSlot(scheduleDeps(ctx.services), commandCtx(ctx), input.params.id, command));
-      }),
+    answered: 'The session, no-show',
+    // The body may be absent altogether.
+    command: (body?: { note?: string }) => ({ type: 'MarkNoShow', data: body?.note ? { note: body.note } : {} }),
   }),
   route({
     method: 'get',
