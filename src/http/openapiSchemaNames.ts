@@ -10,7 +10,7 @@ import * as dialisisClinicalSchemas from './routes/dialisis/clinicalSchemas.js';
 import * as dialisisPrescriptionSchemas from './routes/dialisis/prescriptionSchemas.js';
 import * as dialisisScheduleSchemas from './routes/dialisis/scheduleSchemas.js';
 import * as dialisisSessionSchemas from './routes/dialisis/sessionSchemas.js';
-import * as dialisisSessionAnswer from './routes/dialisis/sessionAnswer.js';
+import * as dialisisSessionView from './routes/dialisis/sessionViewSchema.js';
 import * as empresasCompanySchemas from './routes/empresas/companySchemas.js';
 import * as empresasLocationSchemas from './routes/empresas/locationSchemas.js';
 import * as empresasPolicySchemas from './routes/empresas/policySchemas.js';
@@ -36,7 +36,7 @@ const MODULES: readonly Record<string, unknown>[] = [
   dialisisPrescriptionSchemas,
   dialisisScheduleSchemas,
   dialisisSessionSchemas,
-  dialisisSessionAnswer,
+  dialisisSessionView,
   empresasCompanySchemas,
   empresasLocationSchemas,
   empresasPolicySchemas,

@@ -10,6 +10,8 @@ import type { TenantScope } from './tenantScope.js';
 export interface WriteOutcome {
   revision: number;
   position: bigint | null;
+  /** The stream written, for a record kept in another's stream whose id does not name it (a plan in its patient's). */
+  streamId?: string;
 }
 
 /** A record document as projected: its stream revision and the position it was projected at. */
@@ -22,8 +24,12 @@ export interface RecordModelSpec<D extends RecordDoc> {
   collection: string;
   /** The aggregate's stream category, from its event contract. */
   category: string;
-  /** The document folded from the record's own stream, event by event (the projection's own fold). */
-  fold: (doc: D | null, event: RecordedEvent) => D | null;
+  /** The document folded from the record's own stream, event by event (the projection's own fold); `id` is the record's. */
+  fold: (doc: D | null, event: RecordedEvent, id: string) => D | null;
+  /** For a record kept in another's stream (a prescription version in its patient's): that stream's id (default: the record's). */
+  streamOf?: (id: string) => string;
+  /** Read models the record's view also reads, waited for after a write with the record's own. */
+  alsoAwait?: readonly string[];
   /** What a missing record is called in its 404 ("Machine not found"). */
   notFound: string;
   /**
@@ -46,7 +52,7 @@ export interface RecordModel<D extends RecordDoc> {
   /** The record at least at a write's revision: waits (bounded) for the projection, else folds its own stream. */
   readonly latest: (scope: TenantScope, id: string, write: WriteOutcome) => Promise<D>;
   /** The record folded from its stream alone (null when it has no event): strong, never behind. */
-  readonly folded: (scope: TenantScope, id: string) => Promise<D | null>;
+  readonly folded: (scope: TenantScope, id: string, streamId?: string) => Promise<D | null>;
   /** 404 unless the company's stream of the record has an event: strong, reads one event. */
   readonly mustExist: (scope: TenantScope, id: string) => Promise<void>;
 }
@@ -57,9 +63,12 @@ export function recordModel<D extends RecordDoc>(spec: RecordModelSpec<D>): Reco
     const doc = await collection(scope).get(scope.auth.tenantId, id);
     return doc && (!spec.where || spec.where(doc)) ? doc : null;
   };
-  const folded = async (scope: TenantScope, id: string): Promise<D | null> => {
+  const streamOf = spec.streamOf ?? ((id: string) => id);
+  const folded = async (scope: TenantScope, id: string, streamId = streamOf(id)): Promise<D | null> => {
     let doc: D | null = null;
-    for (const e of await scope.services.events.readStream(streamName(scope.auth.tenantId, spec.category, id))) doc = spec.fold(doc, e);
+    for (const e of await scope.services.events.readStream(streamName(scope.auth.tenantId, spec.category, streamId))) {
+      doc = spec.fold(doc, e, id);
+    }
     return doc;
   };
   return {
@@ -69,7 +78,7 @@ export function recordModel<D extends RecordDoc>(spec: RecordModelSpec<D>): Reco
     get,
     folded,
     mustExist: async (scope, id) => {
-      const stream = streamName(scope.auth.tenantId, spec.category, id);
+      const stream = streamName(scope.auth.tenantId, spec.category, streamOf(id));
       if ((await scope.services.events.readStream(stream, { maxCount: 1 })).length === 0) throw notFoundProblem(spec.notFound);
     },
     or404: async (scope, id) => {
@@ -80,13 +89,13 @@ export function recordModel<D extends RecordDoc>(spec: RecordModelSpec<D>): Reco
     latest: async (scope, id, write) => {
       if (write.position !== null) {
         await scope.services.projections.waitFor(write.position, {
-          projections: [spec.projection],
+          projections: [spec.projection, ...(spec.alsoAwait ?? [])],
           timeoutMs: LIMITS.readYourWrites.maxWaitMs,
         });
       }
       const doc = await get(scope, id);
       if (doc && doc.revision >= write.revision) return doc;
-      const fromStream = await folded(scope, id);
+      const fromStream = await folded(scope, id, write.streamId);
       if (!fromStream) throw notFoundProblem(spec.notFound);
       return spec.fromStored ? spec.fromStored(fromStream, doc) : fromStream;
     },

@@ -1,19 +1,35 @@
 // Queries over the prescription read model: a patient's versions newest first, the one in force on a day, and the
-// version a write produced (folded from the stream when the read model lags).
-import { LIMITS } from '../../limits.js';
+// version record (a version kept in its patient's prescription stream; read after a write, folded when the model lags).
 import { notFoundProblem } from '../../problems.js';
 import type { TenantScope } from '../tenantScope.js';
-import type { Collection, Page } from '../../stores/readStore.js';
-import { streamName } from '../../stores/eventStore.js';
+import type { Page } from '../../stores/readStore.js';
+import { recordModel } from '../recordModel.js';
 import { PRESCRIPTION_VERSIONS, PRESCRIPTIONS_PROJECTION } from '../../projections/dialisis/prescriptionsProjection.js';
-import { foldVersionDoc, prescriptionDocId, prescriptionView, type PrescriptionDoc } from '../../projections/dialisis/prescriptionsDoc.js';
+import { foldsOf, prescriptionView, type PrescriptionDoc } from '../../projections/dialisis/prescriptionsDoc.js';
 import { PACIENTES_PROJECTION } from '../../projections/pacientes/pacientesProjection.js';
 import type { PatientDoc } from '../../projections/pacientes/patientDoc.js';
 import { patientOr404, patients } from '../pacientes/readModel.js';
 import { PRESCRIPTION_CATEGORY } from '../../commands/dialisis/prescription/prescriptionEvents.js';
 
-export const prescriptionVersions = (scope: TenantScope): Collection<PrescriptionDoc> =>
-  scope.services.projections.collection<PrescriptionDoc>(PRESCRIPTIONS_PROJECTION, PRESCRIPTION_VERSIONS);
+/** The patient of a version record (its id is `<patientId>:<version>`, prescriptionDocId). */
+const patientOfVersion = (id: string): string => id.slice(0, id.lastIndexOf(':'));
+
+/** A prescription version: kept in its patient's stream, folded from the events that touch that version. */
+export const prescriptionModel = recordModel<PrescriptionDoc>({
+  projection: PRESCRIPTIONS_PROJECTION,
+  collection: PRESCRIPTION_VERSIONS,
+  category: PRESCRIPTION_CATEGORY,
+  fold: (doc, event, id) => {
+    const version = Number(id.slice(id.lastIndexOf(':') + 1));
+    for (const f of foldsOf(event)) if (f.version === version) doc = f.fold(doc, event);
+    return doc;
+  },
+  streamOf: patientOfVersion,
+  // The patient's read model too: a dry weight sent with the prescription was recorded there just before.
+  alsoAwait: [PACIENTES_PROJECTION],
+  notFound: 'Prescription not found',
+});
+export const prescriptionVersions = prescriptionModel.collection;
 
 export type PrescriptionView = Record<string, unknown>;
 
@@ -69,25 +85,7 @@ export async function prescriptionInForceOr404(scope: TenantScope, patientId: st
   return withDryWeight(prescriptionView(doc), patient, date);
 }
 
-/** The version a write produced or changed, at least at the write's revision. */
-export async function prescriptionAfterWrite(
-  scope: TenantScope,
-  patientId: string,
-  version: number,
-  result: { revision: number; position: bigint | null },
-): Promise<PrescriptionView> {
-  if (result.position !== null) {
-    await scope.services.projections.waitFor(result.position, {
-      // The patient's read model too: a dry weight sent with the prescription was recorded there just before.
-      projections: [PRESCRIPTIONS_PROJECTION, PACIENTES_PROJECTION],
-      timeoutMs: LIMITS.readYourWrites.maxWaitMs,
-    });
-  }
-  const tenantId = scope.auth.tenantId;
-  const patient = await patients(scope).get(tenantId, patientId);
-  const doc = await prescriptionVersions(scope).get(tenantId, prescriptionDocId(patientId, version));
-  if (doc && doc.revision >= result.revision) return fromEffective(prescriptionView(doc), patient);
-  const folded = foldVersionDoc(await scope.services.events.readStream(streamName(tenantId, PRESCRIPTION_CATEGORY, patientId)), version);
-  if (!folded) throw notFoundProblem('Prescription not found');
-  return fromEffective(prescriptionView(folded), patient);
+/** A version as clients see it: with the patient's dry weight in force from its effectiveFrom. */
+export async function prescriptionVersionView(doc: PrescriptionDoc, scope: TenantScope): Promise<PrescriptionView> {
+  return fromEffective(prescriptionView(doc), await patients(scope).get(scope.auth.tenantId, doc.patientId));
 }

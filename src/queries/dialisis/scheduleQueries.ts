@@ -1,32 +1,33 @@
 // Queries over the schedule read model: shifts, standing plans, and which plans are in effect on a date.
-// Reads after a write wait for the projection to apply it; if the bounded wait runs out they fold the stream instead.
+// Shifts and plans are record models (reads after a write wait for the projection, else fold the stream).
 import { LIMITS } from '../../limits.js';
-import { notFoundProblem } from '../../problems.js';
 import type { TenantScope } from '../tenantScope.js';
-import type { Collection, Filter, Page } from '../../stores/readStore.js';
-import { streamName, type RecordedEvent } from '../../stores/eventStore.js';
+import type { Filter, Page } from '../../stores/readStore.js';
+import { recordModel } from '../recordModel.js';
 import { PLANS, SCHEDULE_PROJECTION, SHIFTS } from '../../projections/dialisis/scheduleProjection.js';
 import { foldPlan, foldShift, planView, shiftView, type PlanDoc, type ShiftDoc } from '../../projections/dialisis/scheduleDocs.js';
 import { SHIFT_CATEGORY } from '../../commands/dialisis/schedule/shiftEvents.js';
 import { PLAN_CATEGORY } from '../../commands/dialisis/schedule/standingPlanEvents.js';
 
-export const shifts = (scope: TenantScope): Collection<ShiftDoc> =>
-  scope.services.projections.collection<ShiftDoc>(SCHEDULE_PROJECTION, SHIFTS);
-export const plans = (scope: TenantScope): Collection<PlanDoc> =>
-  scope.services.projections.collection<PlanDoc>(SCHEDULE_PROJECTION, PLANS);
+/** The shift record: get, or404 and the read-after-write latest. */
+export const shiftModel = recordModel<ShiftDoc>({
+  projection: SCHEDULE_PROJECTION,
+  collection: SHIFTS,
+  category: SHIFT_CATEGORY,
+  fold: foldShift,
+  notFound: 'Shift not found',
+});
+export const shifts = shiftModel.collection;
 
-/** A shift of the caller's company, or 404 (another company's shift is exactly as absent). */
-export async function shiftOr404(scope: TenantScope, id: string): Promise<ShiftDoc> {
-  const doc = await shifts(scope).get(scope.auth.tenantId, id);
-  if (!doc) throw notFoundProblem('Shift not found');
-  return doc;
-}
-
-export async function planOr404(scope: TenantScope, id: string): Promise<PlanDoc> {
-  const doc = await plans(scope).get(scope.auth.tenantId, id);
-  if (!doc) throw notFoundProblem('Standing plan not found');
-  return doc;
-}
+/** The standing plan record, kept in its patient's plan stream (a write names that stream: `streamId`). */
+export const planModel = recordModel<PlanDoc>({
+  projection: SCHEDULE_PROJECTION,
+  collection: PLANS,
+  category: PLAN_CATEGORY,
+  fold: (doc, event, planId) => ((event.data as { planId?: string }).planId === planId ? foldPlan(doc, event) : doc),
+  notFound: 'Standing plan not found',
+});
+export const plans = planModel.collection;
 
 /** Waits (bounded) until the schedule read model has every event of this company written so far. */
 export async function awaitScheduleHead(scope: TenantScope): Promise<boolean> {
@@ -37,45 +38,6 @@ export async function awaitScheduleHead(scope: TenantScope): Promise<boolean> {
     tenant: scope.auth.tenantId,
   });
 }
-
-async function afterWrite<T extends { revision: number }>(
-  scope: TenantScope,
-  position: bigint | null,
-  read: () => Promise<T | null>,
-  fold: (events: RecordedEvent[]) => T | null,
-  stream: string,
-): Promise<T> {
-  if (position !== null) {
-    await scope.services.projections.waitFor(position, { projections: [SCHEDULE_PROJECTION], timeoutMs: LIMITS.readYourWrites.maxWaitMs });
-  }
-  const doc = await read();
-  const folded = fold(await scope.services.events.readStream(stream));
-  if (doc && (!folded || doc.revision >= folded.revision)) return doc;
-  if (!folded) throw notFoundProblem('Not found');
-  return folded;
-}
-
-export const shiftAfterWrite = (scope: TenantScope, id: string, position: bigint | null): Promise<ShiftDoc> =>
-  afterWrite(
-    scope,
-    position,
-    () => shifts(scope).get(scope.auth.tenantId, id),
-    (events) => events.reduce<ShiftDoc | null>(foldShift, null),
-    streamName(scope.auth.tenantId, SHIFT_CATEGORY, id),
-  );
-
-export const planAfterWrite = (
-  scope: TenantScope,
-  plan: { planId: string; patientId: string },
-  position: bigint | null,
-): Promise<PlanDoc> =>
-  afterWrite(
-    scope,
-    position,
-    () => plans(scope).get(scope.auth.tenantId, plan.planId),
-    (events) => events.filter((e) => (e.data as { planId?: string }).planId === plan.planId).reduce<PlanDoc | null>(foldPlan, null),
-    streamName(scope.auth.tenantId, PLAN_CATEGORY, plan.patientId),
-  );
 
 export { planView, shiftView };
 

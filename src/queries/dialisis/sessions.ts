@@ -1,45 +1,22 @@
-// Queries over the session read model, with read-your-writes: a write waits for the projection to apply its events,
-// then reads; if the bounded wait runs out it folds the session's own stream instead.
-import { LIMITS } from '../../limits.js';
-import { notFoundProblem } from '../../problems.js';
+// Queries over the session read model: the session record model (read-your-writes: a write waits for the projection
+// to apply its events, then reads; if the bounded wait runs out it folds the session's own stream), the board, the lists.
 import type { TenantScope } from '../tenantScope.js';
-import type { Collection, Filter, Page } from '../../stores/readStore.js';
-import { streamName } from '../../stores/eventStore.js';
+import type { Filter, Page } from '../../stores/readStore.js';
+import { recordModel } from '../recordModel.js';
 import { SESSIONS, SESSIONS_PROJECTION } from '../../projections/dialisis/sessionsProjection.js';
 import { foldSession, type SessionDoc } from '../../projections/dialisis/sessionDoc.js';
 import { patients } from '../pacientes/readModel.js';
 import { SESSION_CATEGORY } from '../../commands/dialisis/session/sessionEvents.js';
 
-export const sessions = (scope: TenantScope): Collection<SessionDoc> =>
-  scope.services.projections.collection<SessionDoc>(SESSIONS_PROJECTION, SESSIONS);
-
-/** A session of the caller's company, or 404 (another company's session is exactly as absent). */
-export async function sessionOr404(scope: TenantScope, id: string): Promise<SessionDoc> {
-  const doc = await sessions(scope).get(scope.auth.tenantId, id);
-  if (!doc) throw notFoundProblem('Session not found');
-  return doc;
-}
-
-/** The session at least at the write's revision: from the read model, or folded from its stream when the model lags. */
-export async function sessionAfterWrite(
-  scope: TenantScope,
-  id: string,
-  result: { revision: number; position: bigint | null },
-): Promise<SessionDoc> {
-  if (result.position !== null) {
-    await scope.services.projections.waitFor(result.position, {
-      projections: [SESSIONS_PROJECTION],
-      timeoutMs: LIMITS.readYourWrites.maxWaitMs,
-    });
-  }
-  const tenantId = scope.auth.tenantId;
-  const doc = await sessions(scope).get(tenantId, id);
-  if (doc && doc.revision >= result.revision) return doc;
-  let folded: SessionDoc | null = null;
-  for (const e of await scope.services.events.readStream(streamName(tenantId, SESSION_CATEGORY, id))) folded = foldSession(folded, e);
-  if (!folded) throw notFoundProblem('Session not found');
-  return folded;
-}
+/** The session record: get, or404 and the read-after-write latest (the sessions read model, else its stream). */
+export const sessionModel = recordModel<SessionDoc>({
+  projection: SESSIONS_PROJECTION,
+  collection: SESSIONS,
+  category: SESSION_CATEGORY,
+  fold: foldSession,
+  notFound: 'Session not found',
+});
+export const sessions = sessionModel.collection;
 
 /** What clients see: the document without its internal keys. */
 export function sessionView(doc: SessionDoc): Record<string, unknown> {

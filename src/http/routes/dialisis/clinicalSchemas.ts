@@ -1,9 +1,9 @@
 // The derived clinical values of a session, its flags and the monthly adequacy, as clients see them.
-import type { JsonSchema } from '../../routeTypes.js';
+import Type, { type TNull, type TNumber, type TUnion } from 'typebox';
 import { CLINICAL_FLAG_CODES } from '../../../commands/dialisis/shared/clinicalFlags.js';
-import { obj } from './sessionSchemas.js';
+import { obj } from './schemaParts.js';
 
-const value = (description: string): JsonSchema => ({ type: ['number', 'null'], description });
+const value = (description: string): TUnion<[TNumber, TNull]> => Type.Union([Type.Number(), Type.Null()], { description });
 
 const DERIVED: Record<string, string> = {
   netPreWeightKg: 'Scale weight less wheelchair and clothes, before',
@@ -25,43 +25,44 @@ const DERIVED: Record<string, string> = {
   nPcrGKgDay: 'nPCR (g/kg/day) from the same BUN pair (Depner & Daugirdas 1996)',
 };
 
-export const DerivedView: JsonSchema = obj({
-  ...Object.fromEntries(Object.entries(DERIVED).map(([k, d]) => [k, value(d)])),
-  longInterval: { type: ['boolean', 'null'], description: 'The interval is the long one of the week (56 h or more)' },
-  notComputed: {
-    type: 'object',
-    additionalProperties: { type: 'string' },
-    description:
-      'Why each null value is null, e.g. short-session (effective time below the policy kineticsMinimumMinutes: URR, Kt/V ' +
-      'and UF rate withheld), interrupted (URR and Kt/V withheld), previous-session-too-long-ago (IDWG beyond idwgWindowDays)',
-  },
+export const DerivedView = obj({
+  ...(Object.fromEntries(Object.entries(DERIVED).map(([k, d]) => [k, value(d)])) as Record<string, ReturnType<typeof value>>),
+  longInterval: Type.Union([Type.Boolean(), Type.Null()], { description: 'The interval is the long one of the week (56 h or more)' }),
+  notComputed: Type.Object(
+    {},
+    {
+      additionalProperties: Type.String(),
+      description:
+        'Why each null value is null, e.g. short-session (effective time below the policy kineticsMinimumMinutes: URR, Kt/V ' +
+        'and UF rate withheld), interrupted (URR and Kt/V withheld), previous-session-too-long-ago (IDWG beyond idwgWindowDays)',
+    },
+  ),
 });
 
-export const FlagView: JsonSchema = obj(
+export const FlagView = obj(
   {
-    code: { enum: [...CLINICAL_FLAG_CODES] },
-    field: { type: 'string', description: "The derived value's name, or where in the session (readings/2/pulse)" },
-    value: { type: 'number' },
-    threshold: { type: 'number' },
-    minimumMinutes: {
-      type: 'integer',
+    code: Type.Enum(CLINICAL_FLAG_CODES),
+    field: Type.String({ description: "The derived value's name, or where in the session (readings/2/pulse)" }),
+    value: Type.Number(),
+    threshold: Type.Number(),
+    minimumMinutes: Type.Integer({
       description: 'expected-uf-rate-above-maximum only: treatment minutes that keep the UF goal under the threshold',
-    },
+    }),
   },
   ['code', 'field', 'value', 'threshold'],
 );
 
-export const ClinicalView: JsonSchema = {
-  ...obj(
-    {
-      derived: DerivedView,
-      flags: { type: 'array', items: FlagView },
-      judgedAt: { type: 'string', format: 'date-time', description: 'Present on a signed record: when these were judged' },
-      policyRevision: { type: 'integer', description: 'Present on a signed record: the company policy revision that judged them' },
-    },
-    ['derived', 'flags'],
-  ),
-  description:
-    'A signed record answers the values and flags judged at signing (or at its last amendment), whatever changed since; ' +
-    'before signing, computed from the record when read (the access used, the company thresholds in force); flags never block',
-};
+export const ClinicalView = obj(
+  {
+    derived: DerivedView,
+    flags: Type.Array(FlagView),
+    judgedAt: Type.String({ format: 'date-time', description: 'Present on a signed record: when these were judged' }),
+    policyRevision: Type.Integer({ description: 'Present on a signed record: the company policy revision that judged them' }),
+  },
+  ['derived', 'flags'],
+  {
+    description:
+      'A signed record answers the values and flags judged at signing (or at its last amendment), whatever changed since; ' +
+      'before signing, computed from the record when read (the access used, the company thresholds in force); flags never block',
+  },
+);

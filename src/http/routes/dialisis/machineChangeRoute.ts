@@ -2,26 +2,25 @@
 // the new machine is this company's (422 naming machineId) and passes the interlocks and its own safety checks, it is
 // claimed for the session, and the old one ends its use with the minutes it ran.
 import type { RouteDecl } from '../../routeTypes.js';
-import type { ChangeMachineData } from '../../../commands/dialisis/session/machineChange.js';
 import { changeSessionMachine } from '../../../commands/dialisis/session/machineChangeWrites.js';
 import { machineChangeDeps } from '../../../facts/dialisis/index.js';
-import { freeText } from '../../commonSchemas.js';
 import { IdSchema } from '../shared/fieldSchemas.js';
-import { SafetyBody, obj } from './sessionSchemas.js';
-import { sessionActionRoute } from './sessionWriteRoutes.js';
+import { described, freeText, obj } from './schemaParts.js';
+import { SafetyBody } from './sessionSchemas.js';
+import { sessionActionRoute } from './sessionKit.js';
 
 const MachineChangeBody = obj(
   {
-    machineId: { ...IdSchema, description: 'The machine that takes over the treatment' },
+    machineId: described(IdSchema, 'The machine that takes over the treatment'),
     stationId: IdSchema,
     reason: freeText(1000, 'Why the machine was changed (alarm, failure, clotting...)'),
-    safetyChecks: { ...SafetyBody, description: "The new machine's per-treatment safety checks (domain.md 2.13): all must pass" },
+    safetyChecks: described(SafetyBody, "The new machine's per-treatment safety checks (domain.md 2.13): all must pass"),
   },
   ['machineId', 'reason', 'safetyChecks'],
 );
 
 export function machineChangeRoute(): RouteDecl {
-  return sessionActionRoute<ChangeMachineData>({
+  return sessionActionRoute({
     path: 'cambio-maquina',
     summary: 'Change the machine of a running session: the new one claimed after its interlocks and safety checks, the old one released',
     description:

@@ -1,81 +1,100 @@
 // Monthly adequacy per patient and the alerts of a date range (issue 10 item 8).
-import { minPositionQueryProperty, problem } from '../../commonSchemas.js';
+import Type from 'typebox';
+import { MinPositionField, problem } from '../../commonSchemas.js';
 import { awaitMinPosition } from '../../readYourWrites.js';
-import { handTypedRoute, type RouteDecl } from '../../routeTypes.js';
+import { route, type RouteDecl } from '../../routeTypes.js';
 import { ProblemError } from '../../../problems.js';
 import { SESSIONS_PROJECTION } from '../../../projections/dialisis/sessionsProjection.js';
 import { adequacyOfMonth } from '../../../queries/dialisis/adequacy.js';
 import { sessionAlerts } from '../../../queries/dialisis/alerts.js';
 import { DateSchema, IdSchema, nullable } from '../shared/fieldSchemas.js';
-import { tenantCtx, unavailable503, type MinPositionQuery, type NoInput } from '../shared/recordSupport.js';
+import { tenantCtx, unavailable503 } from '../shared/recordSupport.js';
 import { READ, TAG } from './permissions.js';
-import { obj } from './sessionSchemas.js';
+import { described, obj } from './schemaParts.js';
 
-const num = { type: ['number', 'null'] };
-const PatientRef = { type: 'object', required: ['id'], properties: { id: IdSchema }, description: 'The patient: id, names, document' };
+const num = nullable(Type.Number());
+const bool = nullable(Type.Boolean());
+const PatientRef = Type.Object({ id: IdSchema }, { description: 'The patient: id, names, document' });
 const MAX_ALERT_DAYS = 92;
 
 const AdequacyRow = obj({
   patient: PatientRef,
   patientId: IdSchema,
-  month: { type: 'string', pattern: '^[0-9]{4}-[0-9]{2}$' },
-  sessions: { type: 'integer' },
-  sessionsWithBunPair: { type: 'integer' },
-  measured: { type: 'boolean', description: 'A valid BUN pair in the month (KDOQI: measure at least monthly)' },
+  month: Type.String({ pattern: '^[0-9]{4}-[0-9]{2}$' }),
+  sessions: Type.Integer(),
+  sessionsWithBunPair: Type.Integer(),
+  measured: Type.Boolean({ description: 'A valid BUN pair in the month (KDOQI: measure at least monthly)' }),
   measuredOn: nullable(DateSchema),
   spKtV: num,
   urrPercent: num,
   eKtV: num,
-  stdKtV: { ...num, description: 'Weekly standard Kt/V (FHN/Leypoldt) of the measurement, with residual clearance when recorded' },
-  nPcrGKgDay: { ...num, description: 'nPCR (g/kg/day) of the measurement (Depner & Daugirdas 1996)' },
-  judgedBy: { enum: ['spKtV', 'stdKtV'], description: 'spKt/V thrice weekly (KDOQI 2006); stdKt/V on other schedules (KDOQI 2015)' },
+  stdKtV: described(num, 'Weekly standard Kt/V (FHN/Leypoldt) of the measurement, with residual clearance when recorded'),
+  nPcrGKgDay: described(num, 'nPCR (g/kg/day) of the measurement (Depner & Daugirdas 1996)'),
+  judgedBy: Type.Enum(['spKtV', 'stdKtV'], {
+    description: 'spKt/V thrice weekly (KDOQI 2006); stdKt/V on other schedules (KDOQI 2015)',
+  }),
   spKtVMean: num,
   urrPercentMean: num,
-  belowMinimum: { type: ['boolean', 'null'] },
-  belowTarget: { type: ['boolean', 'null'] },
-  urrBelowMinimum: { type: ['boolean', 'null'] },
+  belowMinimum: bool,
+  belowTarget: bool,
+  urrBelowMinimum: bool,
   ufRateMeanMlKgH: num,
   idwgMeanKg: num,
 });
 const AdequacyView = obj({
-  month: { type: 'string' },
+  month: Type.String(),
   targets: obj({
-    ktvMinimum: { type: 'number' },
-    ktvTarget: { type: 'number' },
-    urrMinimumPercent: { type: 'number' },
-    stdKtVMinimum: { type: 'number', description: 'KDOQI 2015: 2.1' },
-    stdKtVTarget: { type: 'number', description: 'KDOQI 2015: 2.3' },
+    ktvMinimum: Type.Number(),
+    ktvTarget: Type.Number(),
+    urrMinimumPercent: Type.Number(),
+    stdKtVMinimum: Type.Number({ description: 'KDOQI 2015: 2.1' }),
+    stdKtVTarget: Type.Number({ description: 'KDOQI 2015: 2.3' }),
   }),
-  patients: { type: 'array', items: AdequacyRow },
+  patients: Type.Array(AdequacyRow),
 });
 const AlertView = obj({
-  kind: {
-    enum: [
-      'uf-rate-above-maximum',
-      'ktv-below-minimum',
-      'stdktv-below-minimum',
-      'urr-below-minimum',
-      'idwg-high',
-      'consequence-refused',
-      'missed-sessions',
-    ],
-  },
+  kind: Type.Enum([
+    'uf-rate-above-maximum',
+    'ktv-below-minimum',
+    'stdktv-below-minimum',
+    'urr-below-minimum',
+    'idwg-high',
+    'consequence-refused',
+    'missed-sessions',
+  ]),
   patient: PatientRef,
   date: DateSchema,
   sessionId: nullable(IdSchema),
-  field: { type: ['string', 'null'] },
+  field: nullable(Type.String()),
   value: num,
   threshold: num,
-  message: { type: 'string' },
-  sessions: { type: 'array', items: IdSchema, description: 'The sessions behind it (the missed ones for missed-sessions)' },
-  notifyPayer: { type: 'boolean', description: 'The payer is to be notified (three missed sessions in a row)' },
+  message: Type.String(),
+  sessions: Type.Array(IdSchema, { description: 'The sessions behind it (the missed ones for missed-sessions)' }),
+  notifyPayer: Type.Boolean({ description: 'The payer is to be notified (three missed sessions in a row)' }),
 });
 
-type AdequacyQuery = MinPositionQuery & { month: string; patientId?: string; locationId?: string };
-type AlertQuery = MinPositionQuery & { from: string; to: string; locationId?: string; patientId?: string };
+const AdequacyQuery = Type.Object(
+  {
+    month: Type.String({ pattern: '^[0-9]{4}-(0[1-9]|1[0-2])$', description: 'YYYY-MM' }),
+    patientId: Type.Optional(IdSchema),
+    locationId: Type.Optional(IdSchema),
+    ...MinPositionField,
+  },
+  { additionalProperties: false },
+);
+const AlertQuery = Type.Object(
+  {
+    from: DateSchema,
+    to: DateSchema,
+    locationId: Type.Optional(IdSchema),
+    patientId: Type.Optional(IdSchema),
+    ...MinPositionField,
+  },
+  { additionalProperties: false },
+);
 
 export const reportRoutes: RouteDecl[] = [
-  handTypedRoute<NoInput, AdequacyQuery>({
+  route({
     method: 'get',
     path: '/dialisis/adecuacion',
     legacyQuery: ['mes', 'pacienteId', 'sedeId'],
@@ -83,17 +102,7 @@ export const reportRoutes: RouteDecl[] = [
     auth: 'tenant',
     permission: READ,
     summary: 'Monthly adequacy per patient: the measured spKt/V, URR and eKt/V against the company targets',
-    query: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['month'],
-      properties: {
-        month: { type: 'string', pattern: '^[0-9]{4}-(0[1-9]|1[0-2])$', description: 'YYYY-MM' },
-        patientId: IdSchema,
-        locationId: IdSchema,
-        ...minPositionQueryProperty,
-      },
-    },
+    query: AdequacyQuery,
     responses: { 200: { description: 'One row per patient with sessions in the month', schema: AdequacyView }, 503: unavailable503 },
     auditAccess: (input) => ({ recordType: 'adequacyReport', recordId: input.query.patientId ?? null }),
     handle: async (input, ctx) => {
@@ -107,7 +116,7 @@ export const reportRoutes: RouteDecl[] = [
       return { status: 200, body };
     },
   }),
-  handTypedRoute<NoInput, AlertQuery>({
+  route({
     method: 'get',
     path: '/dialisis/alertas',
     legacyQuery: ['desde', 'hasta', 'sedeId', 'pacienteId'],
@@ -116,14 +125,9 @@ export const reportRoutes: RouteDecl[] = [
     permission: READ,
     summary: 'Alerts between two dates: UF rate, low Kt/V or URR, IDWG outliers, refused consequences, missed sessions',
     description: `At most ${MAX_ALERT_DAYS} days. Three missed sessions in a row raise one alert with notifyPayer (payer practice).`,
-    query: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['from', 'to'],
-      properties: { from: DateSchema, to: DateSchema, locationId: IdSchema, patientId: IdSchema, ...minPositionQueryProperty },
-    },
+    query: AlertQuery,
     responses: {
-      200: { description: 'The alerts, by date', schema: obj({ items: { type: 'array', items: AlertView } }) },
+      200: { description: 'The alerts, by date', schema: obj({ items: Type.Array(AlertView) }) },
       422: problem('to before from, or a range longer than allowed'),
       503: unavailable503,
     },

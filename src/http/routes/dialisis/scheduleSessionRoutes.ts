@@ -1,29 +1,21 @@
 // The day's schedule: generation from the standing plans, extra and emergency sessions, cancellation and no-show (each
 // giving the seat back), and who holds the seats of a shift on a date.
-import { minPositionQueryProperty, problem } from '../../commonSchemas.js';
+import Type, { type Static, type TSchema } from 'typebox';
+import { MinPositionField, problem } from '../../commonSchemas.js';
 import { ProblemError } from '../../../problems.js';
 import { DomainError } from '../../../commands/decider.js';
 import { writeHeaders } from '../../recordHeaders.js';
-import { handTypedRoute, type HttpResult, type RouteDecl } from '../../routeTypes.js';
+import { route, type HttpResult, type RouteDecl } from '../../routeTypes.js';
 import type { CommandResult } from '../../../commands/handleCommand.js';
 import type { SessionState } from '../../../commands/dialisis/session/sessionState.js';
-import { generateDay, requestExtraSession, type ExtraSessionInput } from '../../../commands/dialisis/schedule/dayWrites.js';
+import { generateDay, requestExtraSession } from '../../../commands/dialisis/schedule/dayWrites.js';
 import { endSessionSlot } from '../../../commands/dialisis/schedule/seatWrites.js';
 import { scheduleDeps } from '../../../facts/dialisis/index.js';
 import { SCHEDULE_PROJECTION } from '../../../projections/dialisis/scheduleProjection.js';
-import { awaitScheduleHead, shiftOr404 } from '../../../queries/dialisis/scheduleQueries.js';
+import { awaitScheduleHead, shiftModel } from '../../../queries/dialisis/scheduleQueries.js';
 import { occupancyOf } from '../../../queries/dialisis/scheduleOccupancy.js';
-import {
-  commandCtx,
-  conflict409,
-  ok,
-  RECORD_HEADERS,
-  tenantCtx,
-  unavailable503,
-  withFieldPointers,
-  type NoInput,
-} from '../shared/recordSupport.js';
-import { DateSchema, IdSchema } from '../shared/fieldSchemas.js';
+import { commandCtx, conflict409, ok, RECORD_HEADERS, tenantCtx, unavailable503, withFieldPointers } from '../shared/recordSupport.js';
+import { DateSchema, IdParams } from '../shared/fieldSchemas.js';
 import { awaitMinPosition } from '../../readYourWrites.js';
 import { READ, TAG, WRITE } from './permissions.js';
 import {
@@ -36,8 +28,6 @@ import {
   SessionSlotView,
 } from './scheduleSchemas.js';
 
-type IdParams = { id: string };
-const Params = { type: 'object', additionalProperties: false, required: ['id'], properties: { id: IdSchema } };
 const session404 = problem("No such session in the selected company (another company's session is reported the same way)");
 const shift404 = problem("No such shift in the selected company (another company's shift is reported the same way)");
 
@@ -52,8 +42,38 @@ function slotAnswer(result: CommandResult<SessionState>, status = 200): HttpResu
   };
 }
 
+type SlotEnd = Parameters<typeof endSessionSlot>[3];
+
+/** A scheduled session's slot ended before it starts (cancelled, no-show): its seat is given back; answers the slot. */
+function slotEndRoute<B extends TSchema>(decl: {
+  path: string;
+  summary: string;
+  body: B;
+  answered: string;
+  command: (body: Static<B>) => SlotEnd;
+  reason?: (body: Static<B>) => string;
+}): RouteDecl {
+  return route({
+    method: 'post',
+    path: `/dialisis/sesiones/{id}/${decl.path}`,
+    tag: TAG,
+    auth: 'tenant',
+    permission: WRITE,
+    summary: decl.summary,
+    params: IdParams,
+    body: decl.body,
+    responses: { 200: ok(decl.answered, SessionSlotView), 404: session404, 409: conflict409 },
+    handle: (input, ctx) =>
+      withFieldPointers(async () => {
+        const body = input.body as Static<B>;
+        const cmd = commandCtx(ctx, decl.reason?.(body));
+        return slotAnswer(await endSessionSlot(scheduleDeps(ctx.services), cmd, input.params.id, decl.command(body)));
+      }),
+  });
+}
+
 export const scheduleSessionRoutes: RouteDecl[] = [
-  handTypedRoute<{ fecha: string }, NoInput, { locationId?: string } | undefined>({
+  route({
     method: 'post',
     path: '/dialisis/agenda/{fecha}/generacion',
     tag: TAG,
@@ -64,7 +84,7 @@ export const scheduleSessionRoutes: RouteDecl[] = [
       "Each plan in effect on the date's weekday schedules its patient's session in its shift, holding a seat. Running it " +
       'again changes nothing and answers the same `scheduled` count (`created` 0). Patients who are not active are never ' +
       'scheduled: they are listed in `skipped` with the reason, as are plans whose shift is full. Not for a past date (422).',
-    params: { type: 'object', additionalProperties: false, required: ['fecha'], properties: { fecha: DateSchema } },
+    params: Type.Object({ fecha: DateSchema }, { additionalProperties: false }),
     body: GenerationBody,
     responses: { 200: { description: 'What the day holds now', schema: GenerationView }, 503: unavailable503 },
     handle: async (input, ctx) => {
@@ -84,7 +104,7 @@ export const scheduleSessionRoutes: RouteDecl[] = [
       }
     },
   }),
-  handTypedRoute<NoInput, NoInput, ExtraSessionInput>({
+  route({
     method: 'post',
     path: '/dialisis/sesiones',
     tag: TAG,
@@ -106,44 +126,23 @@ export const scheduleSessionRoutes: RouteDecl[] = [
         slotAnswer((await requestExtraSession(scheduleDeps(ctx.services), commandCtx(ctx), input.body)).session, 201),
       ),
   }),
-  handTypedRoute<IdParams, NoInput, { reason: string }>({
-    method: 'post',
-    path: '/dialisis/sesiones/{id}/cancelacion',
-    tag: TAG,
-    auth: 'tenant',
-    permission: WRITE,
+  slotEndRoute({
+    path: 'cancelacion',
     summary: 'Cancel a session before it starts, with a reason: its seat is given back',
-    params: Params,
     body: CancelBody,
-    responses: { 200: ok('The cancelled session', SessionSlotView), 404: session404, 409: conflict409 },
-    handle: (input, ctx) =>
-      withFieldPointers(async () =>
-        slotAnswer(
-          await endSessionSlot(scheduleDeps(ctx.services), commandCtx(ctx, input.body.reason), input.params.id, {
-            type: 'CancelSession',
-            data: { reason: input.body.reason },
-          }),
-        ),
-      ),
+    answered: 'The cancelled session',
+    command: ({ reason }) => ({ type: 'CancelSession', data: { reason } }),
+    reason: ({ reason }) => reason,
   }),
-  handTypedRoute<IdParams, NoInput, { note?: string } | undefined>({
-    method: 'post',
-    path: '/dialisis/sesiones/{id}/inasistencia',
-    tag: TAG,
-    auth: 'tenant',
-    permission: WRITE,
+  slotEndRoute({
+    path: 'inasistencia',
     summary: 'Mark a scheduled session as a no-show: its seat is given back for an extra or emergency patient',
-    params: Params,
     body: NoShowBody,
-    responses: { 200: ok('The session, no-show', SessionSlotView), 404: session404, 409: conflict409 },
-    handle: (input, ctx) =>
-      withFieldPointers(async () => {
-        const note = input.body?.note;
-        const command = { type: 'MarkNoShow' as const, data: note ? { note } : {} };
-        return slotAnswer(await endSessionSlot(scheduleDeps(ctx.services), commandCtx(ctx), input.params.id, command));
-      }),
+    answered: 'The session, no-show',
+    // The body may be absent altogether.
+    command: (body?: { note?: string }) => ({ type: 'MarkNoShow', data: body?.note ? { note: body.note } : {} }),
   }),
-  handTypedRoute<IdParams, { date: string; minPosition?: string }>({
+  route({
     method: 'get',
     path: '/dialisis/turnos/{id}/ocupacion',
     legacyQuery: ['fecha'],
@@ -151,20 +150,15 @@ export const scheduleSessionRoutes: RouteDecl[] = [
     auth: 'tenant',
     permission: READ,
     summary: 'Who holds the seats of a shift on a date: capacity, seats taken by kind, seats left, the sessions',
-    params: Params,
-    query: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['date'],
-      properties: { date: DateSchema, ...minPositionQueryProperty },
-    },
+    params: IdParams,
+    query: Type.Object({ date: DateSchema, ...MinPositionField }, { additionalProperties: false }),
     responses: { 200: { description: 'The occupancy', schema: OccupancyView }, 404: shift404, 503: unavailable503 },
     auditAccess: (input) => ({ recordType: 'shiftOccupancy', recordId: input.params.id }),
     handle: async (input, ctx) => {
       await awaitMinPosition(ctx, input.query.minPosition, [SCHEDULE_PROJECTION]);
       const scope = tenantCtx(ctx);
       if (!input.query.minPosition) await awaitScheduleHead(scope);
-      const shift = await shiftOr404(scope, input.params.id);
+      const shift = await shiftModel.or404(scope, input.params.id);
       return { status: 200, body: await occupancyOf(scope, shift, input.query.date) };
     },
   }),

@@ -1,12 +1,7 @@
 // /dialisis/sesiones/{id}/... writes along the session's life: check-in, pre block, safety checks, pause, readings,
 // complications, medications, end, post block, interruption, the nurse's signature and the physician's validation
 // (step-up code), amendments and addenda. Each answers the whole session as recorded.
-import { problem } from '../../commonSchemas.js';
-import { ifMatchHeader, ifMatchRevision } from '../../recordHeaders.js';
-import { handTypedRoute, type HttpResult, type RequestContext, type ResponseDecl, type RouteDecl } from '../../routeTypes.js';
 import type { CommandContext } from '../../../commands/handleCommand.js';
-import type { AppServices } from '../../../services.js';
-import type { AmendableBlock } from '../../../commands/dialisis/session/sessionEvents.js';
 import {
   addAddendum,
   administerMedication,
@@ -15,11 +10,9 @@ import {
   sessionCommand,
   signSession,
   type PlainInput,
-  type SessionResult,
 } from '../../../commands/dialisis/session/sessionWrites.js';
+import type { RouteDecl } from '../../routeTypes.js';
 import { sessionDeps, signDeps } from '../../../facts/dialisis/index.js';
-import { commandCtx, conflict409, ok, precondition412, required428, withFieldPointers, type NoInput } from '../shared/recordSupport.js';
-import { IdSchema } from '../shared/fieldSchemas.js';
 import {
   AddendumBody,
   AmendBody,
@@ -35,63 +28,10 @@ import {
   SafetyBody,
   SignBody,
 } from './sessionSchemas.js';
-import { SessionView, sessionAnswer } from './sessionAnswer.js';
-
-type IdParams = { id: string };
-const Params = { type: 'object', additionalProperties: false, required: ['id'], properties: { id: IdSchema } };
-const notFound404 = problem("No such session in the selected company (another company's session is reported the same way)");
-const invalid422 = problem('A field broke a rule (errors[] names it), e.g. a reading outside the session');
-
-const responses: Record<number, ResponseDecl> = {
-  200: ok('The session as recorded', SessionView),
-  404: notFound404,
-  409: conflict409,
-  412: precondition412,
-  422: invalid422,
-};
-
-type Write<B> = (
-  services: AppServices,
-  ctx: CommandContext,
-  id: string,
-  body: B,
-  ifMatch: number | null,
-  request: RequestContext,
-) => Promise<SessionResult>;
-
-export function sessionActionRoute<B>(decl: {
-  path: string;
-  summary: string;
-  description: string;
-  body: Record<string, unknown>;
-  permission?: string;
-  ifMatchRequired?: boolean;
-  write: Write<B>;
-}): RouteDecl {
-  const required = decl.ifMatchRequired === true;
-  return handTypedRoute<IdParams, NoInput, B>({
-    method: 'post',
-    path: `/dialisis/sesiones/{id}/${decl.path}`,
-    tag: 'Dialisis',
-    auth: 'tenant',
-    permission: decl.permission ?? 'dialisis:write',
-    summary: decl.summary,
-    description: decl.description,
-    params: Params,
-    body: decl.body,
-    requestHeaders: { 'If-Match': ifMatchHeader(required) },
-    responses: required ? { ...responses, 428: required428 } : responses,
-    handle: (input, ctx) =>
-      withFieldPointers(async (): Promise<HttpResult> => {
-        const ifMatch = ifMatchRevision(input.headers['if-match'], required ? { required: true } : undefined);
-        const result = await decl.write(ctx.services, commandCtx(ctx), input.params.id, input.body, ifMatch, ctx);
-        return sessionAnswer(ctx, input.params.id, result);
-      }),
-  });
-}
+import { sessionActionRoute, type SessionWrite } from './sessionKit.js';
 
 const plain =
-  <B>(toCommand: (body: B, id: string, ctx: CommandContext) => PlainInput): Write<B> =>
+  <B>(toCommand: (body: B, id: string, ctx: CommandContext) => PlainInput): SessionWrite<B> =>
   (services, ctx, id, body, ifMatch) =>
     sessionCommand(sessionDeps(services), ctx, id, toCommand(body, id, ctx), ifMatch);
 const as = <T extends PlainInput['type']>(type: T, data: unknown): PlainInput => ({ type, data });
@@ -119,7 +59,7 @@ export const sessionWriteRoutes: RouteDecl[] = [
     body: SafetyBody,
     write: plain((body) => as('RecordSafetyChecks', body)),
   }),
-  sessionActionRoute<{ reason: string }>({
+  sessionActionRoute({
     path: 'pausa',
     summary: 'Pause the treatment (the pause does not count as treatment time)',
     description: "Only a session in progress; at most the company's sessionLimits.pauses (409 session-limit-reached).",
@@ -133,7 +73,7 @@ export const sessionWriteRoutes: RouteDecl[] = [
     body: EmptyBody,
     write: plain(() => as('ResumeSession', {})),
   }),
-  sessionActionRoute<Record<string, unknown>>({
+  sessionActionRoute({
     path: 'lecturas',
     summary: 'Record an intradialytic reading (its time inside the session)',
     description:
@@ -142,7 +82,7 @@ export const sessionWriteRoutes: RouteDecl[] = [
     body: ReadingBody,
     write: plain((body, id, ctx) => as('RecordReading', { ...body, readingId: entryIdFor('reading', id, ctx.idempotencyKey) })),
   }),
-  sessionActionRoute<Record<string, unknown>>({
+  sessionActionRoute({
     path: 'complicaciones',
     summary: 'Record a complication (coded, with severity, intervention and outcome)',
     description: "Its time inside the session. At most the company's sessionLimits.complications (409 session-limit-reached).",
@@ -151,7 +91,7 @@ export const sessionWriteRoutes: RouteDecl[] = [
       as('RecordComplication', { ...body, complicationId: entryIdFor('complication', id, ctx.idempotencyKey) }),
     ),
   }),
-  sessionActionRoute<Record<string, unknown>>({
+  sessionActionRoute({
     path: 'medicaciones',
     summary: 'Record a medication administered (dose, route, time, lot) or not given (with the reason)',
     description:
@@ -164,7 +104,7 @@ export const sessionWriteRoutes: RouteDecl[] = [
       return administerMedication(sessionDeps(services), ctx, id, data, ifMatch);
     },
   }),
-  sessionActionRoute<{ endedAt?: string }>({
+  sessionActionRoute({
     path: 'fin',
     summary: 'End the treatment (now, or at a stated instant when charted after the fact)',
     description:
@@ -180,14 +120,14 @@ export const sessionWriteRoutes: RouteDecl[] = [
     body: PostBody,
     write: plain((body) => as('RecordPostDialysis', body)),
   }),
-  sessionActionRoute<{ reasonCode: string; note?: string; interruptedAt?: string }>({
+  sessionActionRoute({
     path: 'interrupcion',
     summary: 'Interrupt a treatment in progress (reason code; the partial data is kept)',
     description: 'The machine, dialyzer and lines still get the use. interruptedAt is stated like the end (default now).',
     body: InterruptBody,
     write: plain((body) => as('InterruptSession', body)),
   }),
-  sessionActionRoute<{ code: string }>({
+  sessionActionRoute({
     path: 'firma',
     summary: "The nurse's sign-off (a fresh authenticator code; a staff record with a valid licence)",
     description:
@@ -197,7 +137,7 @@ export const sessionWriteRoutes: RouteDecl[] = [
     permission: 'dialisis:sign',
     write: (services, ctx, id, body, ifMatch) => signSession(signDeps(services), ctx, id, { kind: 'sign', code: body.code }, ifMatch),
   }),
-  sessionActionRoute<{ code: string }>({
+  sessionActionRoute({
     path: 'validacion',
     summary: "The physician's validation of a signed session (a fresh authenticator code; not the nurse who signed)",
     description:
@@ -207,7 +147,7 @@ export const sessionWriteRoutes: RouteDecl[] = [
     permission: 'dialisis:validate',
     write: (services, ctx, id, body, ifMatch) => signSession(signDeps(services), ctx, id, { kind: 'validate', code: body.code }, ifMatch),
   }),
-  sessionActionRoute<{ block: AmendableBlock; changes: Record<string, unknown>; reason: string; code: string }>({
+  sessionActionRoute({
     path: 'enmiendas',
     summary: 'Amend a block of a signed session, with the reason, within the editing window (a fresh authenticator code)',
     description:
@@ -221,7 +161,7 @@ export const sessionWriteRoutes: RouteDecl[] = [
     ifMatchRequired: true,
     write: (services, ctx, id, body, ifMatch) => amendSession(signDeps(services), ctx, id, body, ifMatch),
   }),
-  sessionActionRoute<{ text: string; reason: string; code: string }>({
+  sessionActionRoute({
     path: 'adendas',
     summary: 'Add an addendum to a signed session (a fresh authenticator code)',
     description:

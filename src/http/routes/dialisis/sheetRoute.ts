@@ -1,16 +1,16 @@
 // GET /dialisis/sesiones/{id}/hoja: the session sheet as PDF (issue 10 item 9).
-import { minPositionQueryProperty, problem } from '../../commonSchemas.js';
+import { MinPositionQuerySchema, problem } from '../../commonSchemas.js';
 import { LIMITS } from '../../../limits.js';
 import { awaitMinPosition } from '../../readYourWrites.js';
-import { handTypedRoute, type RouteDecl } from '../../routeTypes.js';
+import { route, type RouteDecl } from '../../routeTypes.js';
 import { SESSIONS_PROJECTION } from '../../../projections/dialisis/sessionsProjection.js';
-import { sessionOr404 } from '../../../queries/dialisis/sessions.js';
+import { sessionModel } from '../../../queries/dialisis/sessions.js';
 import { sessionSheetOf } from '../../../queries/dialisis/sessionSheetData.js';
-import { IdSchema } from '../shared/fieldSchemas.js';
-import { tenantCtx, type MinPositionQuery } from '../shared/recordSupport.js';
+import { IdParams } from '../shared/fieldSchemas.js';
+import { tenantCtx } from '../shared/recordSupport.js';
 import { READ, TAG } from './permissions.js';
 
-export const sheetRoute: RouteDecl = handTypedRoute<{ id: string }, MinPositionQuery>({
+export const sheetRoute: RouteDecl = route({
   method: 'get',
   path: '/dialisis/sesiones/{id}/hoja',
   tag: TAG,
@@ -24,8 +24,8 @@ export const sheetRoute: RouteDecl = handTypedRoute<{ id: string }, MinPositionQ
     `${LIMITS.renders.queuedTotal} wait across all companies, or a render runs over ${LIMITS.renders.jobTimeoutMs / 1000} s). ` +
     'A session at the same revision, showing the same data, is answered from a cache with the same bytes (its "Generado el" is ' +
     `the first render's); a new revision renders again. The cache keeps up to ${LIMITS.renders.cacheMaxBytes / 1024 / 1024} MiB of sheets.`,
-  params: { type: 'object', additionalProperties: false, required: ['id'], properties: { id: IdSchema } },
-  query: { type: 'object', additionalProperties: false, properties: { ...minPositionQueryProperty } },
+  params: IdParams,
+  query: MinPositionQuerySchema,
   responses: {
     200: { description: 'The sheet', contentType: 'application/pdf', schema: { type: 'string', format: 'binary' } },
     404: problem("No such session in the selected company (another company's session is reported the same way)"),
@@ -42,7 +42,7 @@ export const sheetRoute: RouteDecl = handTypedRoute<{ id: string }, MinPositionQ
   handle: async (input, ctx) => {
     await awaitMinPosition(ctx, input.query.minPosition, [SESSIONS_PROJECTION]);
     const scope = tenantCtx(ctx);
-    const doc = await sessionOr404(scope, input.params.id);
+    const doc = await sessionModel.or404(scope, input.params.id);
     const sheet = await sessionSheetOf(scope, doc, ctx.services.now().toISOString());
     const pdf = await ctx.services.renders.sessionSheet.render(scope.auth.tenantId, doc.id, doc.revision, sheet);
     return { status: 200, body: pdf, contentType: 'application/pdf', auditPatientIds: [doc.patientId] };

@@ -3,13 +3,12 @@
 // start is named in one 409.
 import type { RouteDecl } from '../../routeTypes.js';
 import { startSession } from '../../../commands/dialisis/session/sessionStartWrites.js';
-import type { StartInput } from '../../../commands/dialisis/session/startFacts.js';
 import { startDeps } from '../../../facts/dialisis/index.js';
 import { StartBody } from './sessionSchemas.js';
-import { sessionActionRoute } from './sessionWriteRoutes.js';
+import { sessionActionRoute } from './sessionKit.js';
 
 export function startRoute(): RouteDecl {
-  return sessionActionRoute<StartInput>({
+  return sessionActionRoute({
     path: 'inicio',
     summary: 'Start the treatment: machine, dialyzer and bloodlines claimed for this session after every interlock',
     description:
