@@ -1,9 +1,8 @@
 // /empresas/actual/sedes/{sedeId}/salas and /puestos: rooms (salas) and dialysis stations (puestos) of a location.
 import { ifMatchRevision } from '../../recordHeaders.js';
-import { handTypedRoute, type RouteDecl } from '../../routeTypes.js';
-import type { RoomIsolation } from '../../../commands/empresas/locationEvents.js';
+import { route, type RouteDecl } from '../../routeTypes.js';
 import { locationCommand, newEntityId } from '../../../commands/empresas/locationWrites.js';
-import { commandCtx, ok, RECORD_HEADERS, withFieldPointers, type NoInput } from '../shared/recordSupport.js';
+import { commandCtx, ok, RECORD_HEADERS, withFieldPointers } from '../shared/recordSupport.js';
 import { ADMIN, TAG } from './support.js';
 import {
   AddRoomBody,
@@ -15,20 +14,16 @@ import {
   RoomParams,
   StationParams,
 } from './locationSchemas.js';
-import {
-  BASE,
-  locationAnswer,
-  optionalIfMatch,
-  writeResponses,
-  type LocationIdParams,
-  type Reason,
-  type RoomIdParams,
-  type StationIdParams,
-} from './locationAnswer.js';
+import { BASE, locationKit, optionalIfMatch, writeResponses } from './locationKit.js';
+
+const created = (what: string) => ({
+  201: ok(`The location with the new ${what} (createdId)`, LocationView, { ...RECORD_HEADERS, Location: 'URL of the location' }),
+  ...writeResponses,
+});
 
 /** A station's deactivation or reactivation: same shape, opposite event. */
 const stationStatusRoute = (segment: 'desactivacion' | 'reactivacion', type: 'DeactivateStation' | 'ReactivateStation', summary: string) =>
-  handTypedRoute<StationIdParams, NoInput, Reason>({
+  route({
     method: 'post',
     path: `${BASE}/{sedeId}/puestos/{puestoId}/${segment}`,
     tag: TAG,
@@ -46,12 +41,12 @@ const stationStatusRoute = (segment: 'desactivacion' | 'reactivacion', type: 'De
         const ifMatch = ifMatchRevision(input.headers['if-match']);
         const data = { stationId: puestoId, reason: input.body.reason };
         const result = await locationCommand(ctx.services.events, commandCtx(ctx, input.body.reason), sedeId, type, data, ifMatch);
-        return locationAnswer(ctx, sedeId, result, 200);
+        return locationKit.answer(ctx, sedeId, result);
       }),
   });
 
 export const roomAndStationRoutes: RouteDecl[] = [
-  handTypedRoute<LocationIdParams, NoInput, { name: string; isolation: RoomIsolation }>({
+  route({
     method: 'post',
     path: `${BASE}/{sedeId}/salas`,
     tag: TAG,
@@ -63,20 +58,17 @@ export const roomAndStationRoutes: RouteDecl[] = [
     params: LocationParams,
     body: AddRoomBody,
     requestHeaders: optionalIfMatch,
-    responses: {
-      201: ok('The location with the new room (createdId)', LocationView, { ...RECORD_HEADERS, Location: 'URL of the location' }),
-      ...writeResponses,
-    },
+    responses: created('room'),
     handle: (input, ctx) =>
       withFieldPointers(async () => {
         const roomId = newEntityId('room', ctx.idempotencyKey);
         const ifMatch = ifMatchRevision(input.headers['if-match']);
         const data = { roomId, ...input.body };
         const result = await locationCommand(ctx.services.events, commandCtx(ctx), input.params.sedeId, 'AddRoom', data, ifMatch);
-        return locationAnswer(ctx, input.params.sedeId, result, 201, roomId);
+        return locationKit.answer(ctx, input.params.sedeId, result, 201, { extra: { createdId: roomId } });
       }),
   }),
-  handTypedRoute<RoomIdParams, NoInput, { name: string; reason?: string }>({
+  route({
     method: 'patch',
     path: `${BASE}/{sedeId}/salas/{salaId}`,
     tag: TAG,
@@ -93,10 +85,10 @@ export const roomAndStationRoutes: RouteDecl[] = [
         const ifMatch = ifMatchRevision(input.headers['if-match']);
         const data = { roomId: salaId, name: input.body.name };
         const result = await locationCommand(ctx.services.events, commandCtx(ctx, input.body.reason), sedeId, 'RenameRoom', data, ifMatch);
-        return locationAnswer(ctx, sedeId, result, 200);
+        return locationKit.answer(ctx, sedeId, result);
       }),
   }),
-  handTypedRoute<LocationIdParams, NoInput, { code: string; roomId: string }>({
+  route({
     method: 'post',
     path: `${BASE}/{sedeId}/puestos`,
     tag: TAG,
@@ -109,17 +101,14 @@ export const roomAndStationRoutes: RouteDecl[] = [
     params: LocationParams,
     body: AddStationBody,
     requestHeaders: optionalIfMatch,
-    responses: {
-      201: ok('The location with the new station (createdId)', LocationView, { ...RECORD_HEADERS, Location: 'URL of the location' }),
-      ...writeResponses,
-    },
+    responses: created('station'),
     handle: (input, ctx) =>
       withFieldPointers(async () => {
         const stationId = newEntityId('station', ctx.idempotencyKey);
         const ifMatch = ifMatchRevision(input.headers['if-match']);
         const data = { stationId, ...input.body };
         const result = await locationCommand(ctx.services.events, commandCtx(ctx), input.params.sedeId, 'AddStation', data, ifMatch);
-        return locationAnswer(ctx, input.params.sedeId, result, 201, stationId);
+        return locationKit.answer(ctx, input.params.sedeId, result, 201, { extra: { createdId: stationId } });
       }),
   }),
   stationStatusRoute('desactivacion', 'DeactivateStation', 'Take a station out of service'),
