@@ -6,7 +6,7 @@ import { historyRoute } from '../../recordHistoryAnswer.js';
 import { handTypedRoute, type RouteDecl } from '../../routeTypes.js';
 import { SESSION_KINDS, SESSION_STATUSES } from '../../../commands/dialisis/session/sessionEvents.js';
 import { SESSIONS_PROJECTION } from '../../../projections/dialisis/sessionsProjection.js';
-import { patientOr404 } from '../../../queries/pacientes/readModel.js';
+import { patientModel } from '../../../queries/pacientes/readModel.js';
 import {
   SESSION_CATEGORY,
   dayBoard,
@@ -149,7 +149,7 @@ export const sessionReadRoutes: RouteDecl[] = [
     handle: async (input, ctx) => {
       await awaitMinPosition(ctx, input.query.minPosition, [SESSIONS_PROJECTION]);
       const scope = tenantCtx(ctx);
-      await patientOr404(scope, input.params.patientId);
+      await patientModel.or404(scope, input.params.patientId);
       const { from, to, limit, cursor } = input.query;
       const query = { limit, ...(cursor ? { cursor } : {}), ...(from ? { from: from } : {}), ...(to ? { to: to } : {}) };
       return { status: 200, body: await patientSessions(scope, input.params.patientId, query) };

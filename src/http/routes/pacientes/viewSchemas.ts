@@ -1,9 +1,9 @@
 // JSON Schemas of what /pacientes answers: the patient, its nursing notes and its history.
 import type { JsonSchema } from '../../routeTypes.js';
-import { ConsistencyTokenSchema, freeText } from '../../commonSchemas.js';
+import { ConsistencyTokenSchema } from '../../commonSchemas.js';
 import { LIMITS } from '../../../limits.js';
 import { ACCESS_STATUSES, ISOLATIONS, PATIENT_STATUSES } from '../../../commands/pacientes/patientTypes.js';
-import { NOTE_TYPES, SOAPIE_PARTS } from '../../../commands/pacientes/nursingNote.js';
+import { noteContent } from './noteSchemas.js';
 import { PATIENT_SUMMARY_FIELDS } from '../../../queries/pacientes/pacientesQueries.js';
 import { PATIENT_LISTS, type PatientList } from '../../../projections/pacientes/patientEntries.js';
 import {
@@ -150,21 +150,6 @@ export const PatientSummary: JsonSchema = {
   properties: Object.fromEntries(PATIENT_SUMMARY_FIELDS.map((f) => [f, props(PatientView)[f]!])),
 };
 
-const soapie: JsonSchema = {
-  type: 'object',
-  additionalProperties: false,
-  minProperties: 1,
-  description: 'SOAPIE parts (any subset)',
-  properties: Object.fromEntries(SOAPIE_PARTS.map((p) => [p, freeText(4000)])),
-};
-export const noteContent: Record<string, JsonSchema> = {
-  noteType: { enum: [...NOTE_TYPES] },
-  text: freeText(10000, 'What was observed or done'),
-  soapie,
-  authorLicence: text(50, 'Professional licence number of the author'),
-  occurredAt: { ...DateTimeSchema, description: 'When the observed facts happened (default: now)' },
-  dialysisSessionId: IdSchema,
-};
 export const NoteVersionView: JsonSchema = {
   type: 'object',
   additionalProperties: false,
