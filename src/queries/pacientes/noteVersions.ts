@@ -11,6 +11,7 @@ import {
   type NoteVersionDoc,
 } from '../../projections/pacientes/noteDoc.js';
 import { streamName } from '../../stores/eventStore.js';
+import { noteModel } from './readModel.js';
 import { NOTE_VERSIONS, PACIENTES_PROJECTION } from '../../projections/pacientes/pacientesProjection.js';
 
 const noteVersions = (ctx: TenantScope): Collection<NoteVersionDoc> =>
@@ -35,10 +36,10 @@ export async function latestVersions(ctx: TenantScope, note: NoteRecord): Promis
  * The latest versions of a note read after a write: from their collection, or from the note's own stream while the
  * collection has not reached the note's version yet (the note was folded from its stream).
  */
-export async function latestVersionsAfterWrite(ctx: TenantScope, note: NoteRecord): Promise<NoteVersion[]> {
+export async function latestVersionsUpToNote(ctx: TenantScope, note: NoteRecord): Promise<NoteVersion[]> {
   const versions = await latestVersions(ctx, note);
   if (versions[versions.length - 1]?.version === note.version) return versions;
-  const events = await ctx.services.events.readStream(streamName(ctx.auth.tenantId, 'nursingNote', note.id));
+  const events = await ctx.services.events.readStream(streamName(ctx.auth.tenantId, noteModel.category, note.id));
   return versionsFromStream(events).slice(-LIMITS.nursingNotes.versionsInline);
 }
 

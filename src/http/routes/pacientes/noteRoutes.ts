@@ -11,7 +11,7 @@ import { amendNote, recordNote } from '../../../commands/pacientes/noteWrites.js
 import { PACIENTES_PROJECTION } from '../../../projections/pacientes/pacientesProjection.js';
 import { listNotes } from '../../../queries/pacientes/pacientesQueries.js';
 import { noteModel, patientModel } from '../../../queries/pacientes/readModel.js';
-import { latestVersions, latestVersionsAfterWrite, versionPage } from '../../../queries/pacientes/noteVersions.js';
+import { latestVersions, latestVersionsUpToNote, versionPage } from '../../../queries/pacientes/noteVersions.js';
 import {
   badCursor400,
   commandCtx,
@@ -35,7 +35,7 @@ import { NoteSummary, NoteVersionView, NoteView } from './viewSchemas.js';
 /** A note write answers the note at least at the write, with its latest versions. */
 const writtenNote: RecordAnswerModel<NoteDoc> = {
   latest: noteModel.latest,
-  view: async (doc, scope) => noteView(doc, await latestVersionsAfterWrite(scope, doc)),
+  view: async (doc, scope) => noteView(doc, await latestVersionsUpToNote(scope, doc)),
 };
 
 /** The patient's note, or 404 (a note of another patient is as absent as a missing one). */
