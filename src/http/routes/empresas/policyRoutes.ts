@@ -1,5 +1,5 @@
 // /empresas/actual/politica: the selected company's policy, its change (If-Match) and its history.
-import { MinPositionQuerySchema, pageOf, PageQuerySchema } from '../../commonSchemas.js';
+import { MinPositionQuerySchema, PageQuerySchema } from '../../commonSchemas.js';
 import { awaitMinPosition } from '../../readYourWrites.js';
 import { etagOf, ifMatchHeader, ifMatchRevision, writeHeaders } from '../../recordHeaders.js';
 import { route, type RequestContext, type RouteDecl } from '../../routeTypes.js';
@@ -9,10 +9,10 @@ import { policyView } from '../../../queries/empresas/companyPolicy.js';
 import { policyModel } from '../../../queries/empresas/readModel.js';
 import { policyHistory } from '../../../queries/empresas/policyHistory.js';
 import {
-  badCursor400,
   commandCtx,
   conflict409,
   ok,
+  pageResponses,
   precondition412,
   RECORD_HEADERS,
   required428,
@@ -94,11 +94,7 @@ export const policyRoutes: RouteDecl[] = [
     summary: "The policy's history: every recorded change, oldest first",
     description: 'Who (actor), when (occurredAt), why (reason), the fields changed with their values before and after, and the revisions.',
     query: PageQuerySchema,
-    responses: {
-      200: { description: 'A page of the history', schema: pageOf(PolicyHistoryEntry) },
-      400: badCursor400,
-      503: unavailable503,
-    },
+    responses: pageResponses('A page of the history', PolicyHistoryEntry),
     handle: async (input, ctx) => {
       await awaitMinPosition(ctx, input.query.minPosition, [EMPRESAS_PROJECTION]);
       // Ajv's useDefaults filled limit from the schema's default.

@@ -1,13 +1,13 @@
 // GET /pacientes/{id}/<list>: every entry of a patient's list (dry weights, serology, allergies, coverages, vascular
 // accesses), oldest first, page by page. The patient record itself keeps only the latest of each (LIMITS.patientRecord).
-import { pageOf, PageQuerySchema } from '../../commonSchemas.js';
+import { PageQuerySchema } from '../../commonSchemas.js';
 import { awaitMinPosition } from '../../readYourWrites.js';
 import { route, type RouteDecl } from '../../routeTypes.js';
 import { PACIENTES_PROJECTION } from '../../../projections/pacientes/pacientesProjection.js';
 import { PATIENT_LISTS, type PatientList } from '../../../projections/pacientes/patientEntries.js';
 import { patientListPage } from '../../../queries/pacientes/patientLists.js';
 import { patientModel } from '../../../queries/pacientes/readModel.js';
-import { badCursor400, notFound404, PatientParams, READ, TAG, tenantCtx, unavailable503 } from './routeSupport.js';
+import { notFound404, PatientParams, READ, TAG, tenantCtx, pageResponses } from './routeSupport.js';
 import { PATIENT_LIST_PATHS, PatientListItems } from './viewSchemas.js';
 
 const SUMMARIES: Record<PatientList, string> = {
@@ -28,12 +28,7 @@ const listRoute = (list: PatientList): RouteDecl =>
     summary: SUMMARIES[list],
     params: PatientParams,
     query: PageQuerySchema,
-    responses: {
-      200: { description: 'A page of entries', schema: pageOf(PatientListItems[list]) },
-      400: badCursor400,
-      404: notFound404,
-      503: unavailable503,
-    },
+    responses: pageResponses('A page of entries', PatientListItems[list], notFound404),
     auditAccess: (input) => ({ recordType: 'patient', recordId: input.params.id }),
     handle: async (input, ctx) => {
       await awaitMinPosition(ctx, input.query.minPosition, [PACIENTES_PROJECTION]);

@@ -1,5 +1,5 @@
 // /pacientes/{id}/notas: nursing notes, recorded, listed, read with every version, amended with a reason.
-import { MinPositionQuerySchema, pageOf, PageQuerySchema } from '../../commonSchemas.js';
+import { MinPositionQuerySchema, PageQuerySchema } from '../../commonSchemas.js';
 import { awaitMinPosition } from '../../readYourWrites.js';
 import { etagOf, ifMatchHeader, ifMatchRevision } from '../../recordHeaders.js';
 import { recordAnswer, type RecordAnswerModel } from '../../recordAnswer.js';
@@ -13,7 +13,6 @@ import { listNotes } from '../../../queries/pacientes/pacientesQueries.js';
 import { noteModel, patientModel } from '../../../queries/pacientes/readModel.js';
 import { latestVersions, latestVersionsUpToNote, versionPage } from '../../../queries/pacientes/noteVersions.js';
 import {
-  badCursor400,
   commandCtx,
   conflict409,
   NoteParams,
@@ -28,6 +27,7 @@ import {
   unavailable503,
   withFieldPointers,
   WRITE,
+  pageResponses,
 } from './routeSupport.js';
 import { AmendNoteBody, RecordNoteBody } from './noteSchemas.js';
 import { NoteSummary, NoteVersionView, NoteView } from './viewSchemas.js';
@@ -74,12 +74,7 @@ export const noteRoutes: RouteDecl[] = [
     summary: "A patient's nursing notes, newest first (current versions)",
     params: PatientParams,
     query: PageQuerySchema,
-    responses: {
-      200: { description: 'A page of notes', schema: pageOf(NoteSummary) },
-      400: badCursor400,
-      404: notFound404,
-      503: unavailable503,
-    },
+    responses: pageResponses('A page of notes', NoteSummary, notFound404),
     auditAccess: (input) => ({ recordType: 'nursingNoteList', recordId: input.params.id }),
     handle: async (input, ctx) => {
       await awaitMinPosition(ctx, input.query.minPosition, [PACIENTES_PROJECTION]);
@@ -114,12 +109,7 @@ export const noteRoutes: RouteDecl[] = [
     summary: 'Every version of a nursing note, oldest first, page by page',
     params: NoteParams,
     query: PageQuerySchema,
-    responses: {
-      200: { description: 'A page of versions', schema: pageOf(NoteVersionView) },
-      400: badCursor400,
-      404: notFound404,
-      503: unavailable503,
-    },
+    responses: pageResponses('A page of versions', NoteVersionView, notFound404),
     auditAccess: (input) => ({ recordType: 'nursingNote', recordId: input.params.noteId }),
     handle: async (input, ctx) => {
       await awaitMinPosition(ctx, input.query.minPosition, [PACIENTES_PROJECTION]);

@@ -1,7 +1,7 @@
 // /pacientes: register, list and search, read, correct, and the record's history.
 import Type from 'typebox';
 import { mustBeCompanyClients } from './coverageClients.js';
-import { MinPositionField, pageOf, PageQueryFields, PageQuerySchema } from '../../commonSchemas.js';
+import { MinPositionField, PageQueryFields, PageQuerySchema } from '../../commonSchemas.js';
 import { awaitMinPosition } from '../../readYourWrites.js';
 import { route, type RouteDecl } from '../../routeTypes.js';
 import { PATIENT_STATUSES } from '../../../commands/pacientes/patientTypes.js';
@@ -17,7 +17,6 @@ import { consistencyTokens } from '../../consistencyToken.js';
 import { PreparedJson } from '../../preparedJson.js';
 import { sealPageCursor } from '../../pageCursor.js';
 import {
-  badCursor400,
   commandCtx,
   notFound404,
   ok,
@@ -27,7 +26,7 @@ import {
   RECORD_HEADERS,
   TAG,
   tenantCtx,
-  unavailable503,
+  pageResponses,
 } from './routeSupport.js';
 import { CorrectPatientBody, RegisterPatientBody } from './patientSchemas.js';
 import { HistoryEntry, PatientSummary, PatientView } from './viewSchemas.js';
@@ -81,7 +80,7 @@ export const patientRoutes: RouteDecl[] = [
     description:
       'q matches names and document numbers, ignoring case and accents (every word must match). Stable order with an opaque cursor.',
     query: PatientListQuerySchema,
-    responses: { 200: { description: 'A page of patients', schema: pageOf(PatientSummary) }, 400: badCursor400, 503: unavailable503 },
+    responses: pageResponses('A page of patients', PatientSummary),
     auditAccess: (_input, result) => ({ recordType: 'patientList', recordId: null, patientIds: pageItemIds(result) }),
     handle: async (input, ctx) => {
       await awaitMinPosition(ctx, input.query.minPosition, [PACIENTES_PROJECTION]);
@@ -111,12 +110,7 @@ export const patientRoutes: RouteDecl[] = [
     description: 'Who (actor), when (occurredAt), why (reason), what (type and data), with the revision in its record.',
     params: PatientParams,
     query: PageQuerySchema,
-    responses: {
-      200: { description: 'A page of the history, oldest first', schema: pageOf(HistoryEntry) },
-      400: badCursor400,
-      404: notFound404,
-      503: unavailable503,
-    },
+    responses: pageResponses('A page of the history, oldest first', HistoryEntry, notFound404),
     auditAccess: (input) => ({ recordType: 'patientHistory', recordId: input.params.id }),
     handle: async (input, ctx) => {
       await awaitMinPosition(ctx, input.query.minPosition, [PACIENTES_PROJECTION]);

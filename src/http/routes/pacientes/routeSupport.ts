@@ -3,7 +3,7 @@ import Type from 'typebox';
 import { patientView } from '../../../projections/pacientes/patientDoc.js';
 import { patientModel } from '../../../queries/pacientes/readModel.js';
 import { recordKit } from '../shared/recordRoutes.js';
-import { IdSchema } from './patientSchemas.js';
+import { IdParams, IdSchema } from '../shared/fieldSchemas.js';
 import { PatientView } from './viewSchemas.js';
 
 // The shared pieces, re-exported: the Pacientes routes import their support from one place.
@@ -13,8 +13,8 @@ export {
   commandCtx,
   conflict409,
   ok,
+  pageResponses,
   precondition412,
-  required428,
   tenantCtx,
   unavailable503,
   withFieldPointers,
@@ -25,7 +25,7 @@ export const READ = 'pacientes:read';
 export const WRITE = 'pacientes:write';
 
 const strict = { additionalProperties: false } as const;
-export const PatientParams = Type.Object({ id: IdSchema }, strict);
+export const PatientParams = IdParams;
 export const AccessParams = Type.Object({ id: IdSchema, accessId: IdSchema }, strict);
 export const CoverageParams = Type.Object({ id: IdSchema, coverageId: IdSchema }, strict);
 export const NoteParams = Type.Object({ id: IdSchema, noteId: IdSchema }, strict);
