@@ -108,3 +108,5 @@ export const PageQueryFields = {
 export const MinPositionField = { minPosition: Type.Optional(Type.String(minPositionQueryProperty.minPosition)) };
 /** Query of a read that accepts only minPosition. */
 export const MinPositionQuerySchema = Type.Object(MinPositionField, { additionalProperties: false });
+/** Query of a page read with read-your-writes: limit (the schema's default fills it in), cursor and minPosition. */
+export const PageQuerySchema = Type.Object({ ...PageQueryFields, ...MinPositionField }, { additionalProperties: false });

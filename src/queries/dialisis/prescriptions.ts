@@ -8,7 +8,7 @@ import { PRESCRIPTION_VERSIONS, PRESCRIPTIONS_PROJECTION } from '../../projectio
 import { foldsOf, prescriptionView, type PrescriptionDoc } from '../../projections/dialisis/prescriptionsDoc.js';
 import { PACIENTES_PROJECTION } from '../../projections/pacientes/pacientesProjection.js';
 import type { PatientDoc } from '../../projections/pacientes/patientDoc.js';
-import { patientOr404, patients } from '../pacientes/readModel.js';
+import { patientModel, patients } from '../pacientes/readModel.js';
 import { PRESCRIPTION_CATEGORY } from '../../commands/dialisis/prescription/prescriptionEvents.js';
 
 /** The patient of a version record (its id is `<patientId>:<version>`, prescriptionDocId). */
@@ -58,7 +58,7 @@ export async function listPrescriptions(
   patientId: string,
   page: { limit: number; cursor?: string },
 ): Promise<Page<PrescriptionView>> {
-  const patient = await patientOr404(scope, patientId);
+  const patient = await patientModel.or404(scope, patientId);
   const found = await prescriptionVersions(scope).find(
     scope.auth.tenantId,
     { patientId },
@@ -75,7 +75,7 @@ export async function prescriptionRevision(scope: TenantScope, patientId: string
 
 /** The version in force on `date` (YYYY-MM-DD), or 404 (also for a patient not of this company). */
 export async function prescriptionInForceOr404(scope: TenantScope, patientId: string, date: string): Promise<PrescriptionView> {
-  const patient = await patientOr404(scope, patientId);
+  const patient = await patientModel.or404(scope, patientId);
   const doc = await prescriptionVersions(scope).findOne(scope.auth.tenantId, {
     patientId,
     validFrom: { $lte: date },

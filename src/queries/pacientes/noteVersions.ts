@@ -3,7 +3,15 @@
 import { LIMITS } from '../../limits.js';
 import type { Collection, Page } from '../../stores/readStore.js';
 import type { TenantScope } from '../tenantScope.js';
-import { firstVersion, type NoteRecord, type NoteVersion, type NoteVersionDoc } from '../../projections/pacientes/noteDoc.js';
+import {
+  firstVersion,
+  versionsFromStream,
+  type NoteRecord,
+  type NoteVersion,
+  type NoteVersionDoc,
+} from '../../projections/pacientes/noteDoc.js';
+import { streamName } from '../../stores/eventStore.js';
+import { noteModel } from './readModel.js';
 import { NOTE_VERSIONS, PACIENTES_PROJECTION } from '../../projections/pacientes/pacientesProjection.js';
 
 const noteVersions = (ctx: TenantScope): Collection<NoteVersionDoc> =>
@@ -22,6 +30,17 @@ export async function latestVersions(ctx: TenantScope, note: NoteRecord): Promis
     limit: LIMITS.nursingNotes.versionsInline,
   });
   return page.items.map(versionOf).reverse();
+}
+
+/**
+ * The latest versions of a note read after a write: from their collection, or from the note's own stream while the
+ * collection has not reached the note's version yet (the note was folded from its stream).
+ */
+export async function latestVersionsUpToNote(ctx: TenantScope, note: NoteRecord): Promise<NoteVersion[]> {
+  const versions = await latestVersions(ctx, note);
+  if (versions[versions.length - 1]?.version === note.version) return versions;
+  const events = await ctx.services.events.readStream(streamName(ctx.auth.tenantId, noteModel.category, note.id));
+  return versionsFromStream(events).slice(-LIMITS.nursingNotes.versionsInline);
 }
 
 /** Every version of a note, oldest first, a page at a time. */

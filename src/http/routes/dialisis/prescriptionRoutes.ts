@@ -55,7 +55,7 @@ export const prescriptionRoutes: RouteDecl[] = [
       await awaitMinPosition(ctx, input.query.minPosition, [PRESCRIPTIONS_PROJECTION]);
       const scope = tenantCtx(ctx);
       // Ajv's useDefaults filled limit from the schema's default.
-      const page = await listPrescriptions(scope, input.params.patientId, { ...input.query, limit: input.query.limit! });
+      const page = await listPrescriptions(scope, input.params.patientId, { ...input.query, limit: input.query.limit });
       const revision = await prescriptionRevision(scope, input.params.patientId);
       return { status: 200, body: page, headers: writeHeaders({ revision }) };
     },

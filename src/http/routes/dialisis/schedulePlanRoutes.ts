@@ -73,7 +73,7 @@ export const planRoutes: RouteDecl[] = [
     handle: async (input, ctx) => {
       await awaitMinPosition(ctx, input.query.minPosition, [SCHEDULE_PROJECTION]);
       // Ajv's useDefaults filled limit from the schema's default.
-      return { status: 200, body: await listPlans(tenantCtx(ctx), { ...input.query, limit: input.query.limit! }) };
+      return { status: 200, body: await listPlans(tenantCtx(ctx), { ...input.query, limit: input.query.limit }) };
     },
   }),
   route({

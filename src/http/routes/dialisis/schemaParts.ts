@@ -1,6 +1,6 @@
 // TypeBox parts the Dialisis schemas share: a closed object naming its required keys, free text, a measured value in its
 // hard range (domain.md 2.12), so each body's TypeScript type is inferred from its one declaration.
-import Type, { type TObject, type TObjectOptions, type TOptional, type TProperties, type TSchema, type TString } from 'typebox';
+import Type, { type TObject, type TObjectOptions, type TOptional, type TProperties, type TSchema } from 'typebox';
 import { freeText } from '../../commonSchemas.js';
 
 type Closed<P extends TProperties, R extends keyof P> = { [K in keyof P]: K extends R ? P[K] : TOptional<P[K]> };

@@ -4,9 +4,9 @@ import { MinPositionField, pageOf, PageQueryFields, problem } from '../../common
 import { awaitMinPosition } from '../../readYourWrites.js';
 import { historyRoute } from '../../recordHistoryAnswer.js';
 import { route, type RouteDecl } from '../../routeTypes.js';
-import { SESSION_KINDS, SESSION_STATUSES, SESSION_CATEGORY } from '../../../commands/dialisis/session/sessionEvents.js';
+import { SESSION_KINDS, SESSION_STATUSES } from '../../../commands/dialisis/session/sessionEvents.js';
 import { SESSIONS_PROJECTION } from '../../../projections/dialisis/sessionsProjection.js';
-import { patientOr404 } from '../../../queries/pacientes/readModel.js';
+import { patientModel } from '../../../queries/pacientes/readModel.js';
 import { dayBoard, patientSessions, sessionModel } from '../../../queries/dialisis/sessions.js';
 import { DateSchema, DateTimeSchema, IdParams, IdSchema, nullable } from '../shared/fieldSchemas.js';
 import { badCursor400, tenantCtx, unavailable503 } from '../shared/recordSupport.js';
@@ -105,10 +105,10 @@ export const sessionReadRoutes: RouteDecl[] = [
     handle: async (input, ctx) => {
       await awaitMinPosition(ctx, input.query.minPosition, [SESSIONS_PROJECTION]);
       const scope = tenantCtx(ctx);
-      await patientOr404(scope, input.params.patientId);
+      await patientModel.or404(scope, input.params.patientId);
       const { from, to, limit, cursor } = input.query;
       // Ajv's useDefaults filled limit from the schema's default.
-      const query = { limit: limit!, ...(cursor ? { cursor } : {}), ...(from ? { from: from } : {}), ...(to ? { to: to } : {}) };
+      const query = { limit: limit, ...(cursor ? { cursor } : {}), ...(from ? { from: from } : {}), ...(to ? { to: to } : {}) };
       return { status: 200, body: await patientSessions(scope, input.params.patientId, query) };
     },
   }),

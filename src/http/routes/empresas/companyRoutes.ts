@@ -1,7 +1,9 @@
 // /empresas: the platform registers, lists, suspends and reactivates companies; /empresas/actual: a company admin
 // reads and corrects their own company and switches its optional modules.
-import { handTypedRoute, type RouteDecl, type TenantRequestContext } from '../../routeTypes.js';
-import { minPositionQueryProperty, pageQueryProperties, problem } from '../../commonSchemas.js';
+import Type from 'typebox';
+import { route, type RequestContext, type RouteDecl } from '../../routeTypes.js';
+import { MinPositionField, MinPositionQuerySchema, PageQueryFields, problem } from '../../commonSchemas.js';
+import { recordAnswer } from '../../recordAnswer.js';
 import { awaitMinPosition } from '../../readYourWrites.js';
 import { etagOf, ifMatchHeader, ifMatchRevision, writeHeaders } from '../../recordHeaders.js';
 import {
@@ -9,9 +11,7 @@ import {
   companyCommand,
   correctCompanyProfile,
   registerCompanyWithAdmin,
-  type FirstAdmin,
 } from '../../../commands/platform/empresasWrites.js';
-import type { CompanyProfile } from '../../../commands/platform/company/events.js';
 import { companyDoc, companyView, listCompanies } from '../../../queries/empresas/companies.js';
 import { sendActivationMail } from '../../../notifications/mailer.js';
 import {
@@ -25,7 +25,6 @@ import {
   required428,
   tenantOf,
   WRITE_HEADERS,
-  type NoInput,
 } from '../shared/adminSupport.js';
 import { ADMIN, READ, TAG } from './support.js';
 import {
@@ -42,20 +41,12 @@ import {
 } from './companySchemas.js';
 
 const company404 = problem('No such company');
-type RegisterInput = CompanyProfile & { modules?: string[]; admin: FirstAdmin };
 
-async function companyAnswer(
-  ctx: TenantRequestContext | { services: TenantRequestContext['services'] },
-  companyId: string,
-  position: bigint | null,
-  status = 200,
-) {
-  const doc = await companyDoc(ctx.services, companyId);
-  return { status, body: companyView(doc), headers: writeHeaders({ revision: doc.revision, position }) };
-}
+/** A company after a platform write (whose read model is applied before the write returns): the record write answer. */
+const companyRecord = { latest: (scope: RequestContext, id: string) => companyDoc(scope.services, id), view: companyView };
 
 function statusRoute(path: string, type: 'SuspendCompany' | 'ReactivateCompany', summary: string): RouteDecl {
-  return handTypedRoute<{ id: string }, NoInput, { reason: string }>({
+  return route({
     method: 'post',
     path,
     tag: TAG,
@@ -70,21 +61,21 @@ function statusRoute(path: string, type: 'SuspendCompany' | 'ReactivateCompany',
         { type, aggregateId: params.id, data: { reason: body.reason } },
         callerOf(ctx, body.reason),
       );
-      return companyAnswer(ctx, params.id, result.position);
+      return recordAnswer(ctx, companyRecord, params.id, result, 200);
     },
   });
 }
 
 // /empresas/actual first: the router must not take 'actual' for a company id.
 export const companyRoutes: RouteDecl[] = [
-  handTypedRoute<NoInput, { minPosition?: string }>({
+  route({
     method: 'get',
     path: '/empresas/actual',
     tag: TAG,
     auth: 'tenant',
     permission: READ,
     summary: 'The selected company: profile, status and modules',
-    query: { type: 'object', additionalProperties: false, properties: { ...minPositionQueryProperty } },
+    query: MinPositionQuerySchema,
     responses: { 200: ok('The company', CompanySchema, { ETag: RECORD_HEADERS.ETag }), 503: behind503 },
     async handle({ query }, ctx) {
       await awaitMinPosition(ctx, query.minPosition);
@@ -92,7 +83,7 @@ export const companyRoutes: RouteDecl[] = [
       return { status: 200, body: companyView(doc), headers: { ETag: etagOf(doc.revision) } };
     },
   }),
-  handTypedRoute<NoInput, NoInput, Partial<CompanyProfile> & { reason: string }>({
+  route({
     method: 'patch',
     path: '/empresas/actual',
     tag: TAG,
@@ -118,10 +109,10 @@ export const companyRoutes: RouteDecl[] = [
         { companyId: tenantOf(ctx), changes, current: current.profile, ifMatch },
         callerOf(ctx, reason),
       );
-      return companyAnswer(ctx, tenantOf(ctx), result.position);
+      return recordAnswer(ctx, companyRecord, tenantOf(ctx), result, 200);
     },
   }),
-  handTypedRoute<NoInput, NoInput, { modules: string[]; reason: string }>({
+  route({
     method: 'put',
     path: '/empresas/actual/modulos',
     tag: TAG,
@@ -136,10 +127,10 @@ export const companyRoutes: RouteDecl[] = [
         { type: 'SetModules', aggregateId: tenantOf(ctx), data: { modules: body.modules } },
         callerOf(ctx, body.reason),
       );
-      return companyAnswer(ctx, tenantOf(ctx), result.position);
+      return recordAnswer(ctx, companyRecord, tenantOf(ctx), result, 200);
     },
   }),
-  handTypedRoute<NoInput, NoInput, RegisterInput>({
+  route({
     method: 'post',
     path: '/empresas',
     tag: TAG,
@@ -179,29 +170,29 @@ export const companyRoutes: RouteDecl[] = [
       };
     },
   }),
-  handTypedRoute<NoInput, { limit: number; cursor?: string; status?: 'activa' | 'suspendida'; minPosition?: string }>({
+  route({
     method: 'get',
     path: '/empresas',
     legacyQuery: ['estado'],
     tag: TAG,
     auth: 'platform',
     summary: 'Platform: the companies, by trade name',
-    query: {
-      type: 'object',
-      additionalProperties: false,
-      properties: { ...pageQueryProperties, ...minPositionQueryProperty, status: { type: 'string', enum: ['activa', 'suspendida'] } },
-    },
+    query: Type.Object(
+      { ...PageQueryFields, ...MinPositionField, status: Type.Optional(Type.Enum(['activa', 'suspendida'], { type: 'string' })) },
+      { additionalProperties: false },
+    ),
     responses: { 200: ok('A page of companies', CompanyPage), 400: badCursor400, 503: behind503 },
     async handle({ query }, ctx) {
       await awaitMinPosition(ctx, query.minPosition);
       const status = query.status === 'activa' ? 'active' : query.status === 'suspendida' ? 'suspended' : undefined;
       return {
         status: 200,
+        // Ajv's useDefaults filled limit from the schema's default.
         body: await listCompanies(ctx.services, { limit: query.limit, cursor: query.cursor ?? null, ...(status ? { status } : {}) }),
       };
     },
   }),
-  handTypedRoute<{ id: string }>({
+  route({
     method: 'get',
     path: '/empresas/{id}',
     tag: TAG,
@@ -214,7 +205,7 @@ export const companyRoutes: RouteDecl[] = [
       return { status: 200, body: companyView(doc), headers: { ETag: etagOf(doc.revision) } };
     },
   }),
-  handTypedRoute<{ id: string }, NoInput, { admin: FirstAdmin; reason: string }>({
+  route({
     method: 'post',
     path: '/empresas/{id}/administradores',
     tag: TAG,

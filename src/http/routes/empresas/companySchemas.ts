@@ -1,80 +1,105 @@
-// Shapes of the company routes: profile, registration with its first admin, status, modules.
-import type { JsonSchema } from '../../routeTypes.js';
+// Shapes of the company routes: profile, registration with its first admin, status, modules; declared once with TypeBox.
+import Type, { type Static } from 'typebox';
 import { pageOf } from '../../commonSchemas.js';
-import { obj, reasonSchema, str, UUID } from '../shared/adminSupport.js';
+import { UUID_PATTERN } from '../shared/adminSupport.js';
+import { freeText } from '../../commonSchemas.js';
+import { stringOrNull } from '../shared/fieldSchemas.js';
 import { OPTIONAL_MODULES } from '../../../commands/platform/company/events.js';
 import { ActivationSchema } from '../usuarios/schemas.js';
+import type { Activation } from '../../../commands/platform/invitationWrites.js';
 
-const name = (max: number): JsonSchema => ({ type: 'string', minLength: 1, maxLength: max });
+const name = (max: number) => Type.String({ minLength: 1, maxLength: max });
+const strict = { additionalProperties: false } as const;
+const reasonSchema = freeText(500, 'Why: recorded with the event and shown in the history');
 
-export const AddressSchema = obj(
-  { line1: name(200), city: name(100), region: name(100), postalCode: { type: 'string', minLength: 1, maxLength: 20 } },
-  ['line1', 'city'],
+export const AddressSchema = Type.Object(
+  {
+    line1: name(200),
+    city: name(100),
+    region: Type.Optional(name(100)),
+    postalCode: Type.Optional(Type.String({ minLength: 1, maxLength: 20 })),
+  },
+  strict,
 );
-export const TaxIdSchema = obj({
-  type: {
-    type: 'string',
-    minLength: 2,
-    maxLength: 10,
-    description: 'RUC (PE), RFC (MX), NIT (CO), RUT (CL), CUIT (AR); other countries: OTHER',
+export const TaxIdSchema = Type.Object(
+  {
+    type: Type.String({
+      minLength: 2,
+      maxLength: 10,
+      description: 'RUC (PE), RFC (MX), NIT (CO), RUT (CL), CUIT (AR); other countries: OTHER',
+    }),
+    number: Type.String({
+      minLength: 3,
+      maxLength: 30,
+      description: 'Checked with its check digit where the country has one; stored in canonical form',
+    }),
   },
-  number: {
-    type: 'string',
-    minLength: 3,
-    maxLength: 30,
-    description: 'Checked with its check digit where the country has one; stored in canonical form',
-  },
-});
+  strict,
+);
 const profileProperties = {
   legalName: name(200),
   tradeName: name(200),
-  country: { type: 'string', pattern: '^[A-Za-z]{2}$', description: 'ISO 3166-1 alpha-2 (PE, MX, CO, CL, AR ...)' },
+  country: Type.String({ pattern: '^[A-Za-z]{2}$', description: 'ISO 3166-1 alpha-2 (PE, MX, CO, CL, AR ...)' }),
   taxId: TaxIdSchema,
   address: AddressSchema,
-  timeZone: { type: 'string', minLength: 1, maxLength: 64, description: 'IANA time zone, e.g. America/Lima' },
-  currency: { type: 'string', pattern: '^[A-Za-z]{3}$', description: 'ISO 4217, e.g. PEN' },
+  timeZone: Type.String({ minLength: 1, maxLength: 64, description: 'IANA time zone, e.g. America/Lima' }),
+  currency: Type.String({ pattern: '^[A-Za-z]{3}$', description: 'ISO 4217, e.g. PEN' }),
 };
-export const ProfileSchema = obj(profileProperties);
-export const ModulesSchema: JsonSchema = {
-  type: 'array',
-  uniqueItems: true,
-  maxItems: 20,
-  items: { type: 'string', enum: [...OPTIONAL_MODULES] },
-};
+export const ProfileSchema = Type.Object(profileProperties, strict);
+const modulesOptions = { uniqueItems: true, maxItems: 20 };
+export const ModulesSchema = Type.Array(Type.Enum(OPTIONAL_MODULES, { type: 'string' }), modulesOptions);
 
-const AdminSchema: JsonSchema = {
+const UserAdmin = Type.Object({ userId: Type.String({ pattern: UUID_PATTERN }) }, strict);
+const InvitedAdmin = Type.Object({ email: Type.String({ format: 'email', maxLength: 254 }), name: name(200) }, strict);
+/** oneOf, as before (its 422 says so): typed from its two shapes. */
+const AdminSchema = Type.Unsafe<Static<typeof UserAdmin> | Static<typeof InvitedAdmin>>({
   description: 'A company admin: an existing account ({userId}) or a new person invited by e-mail ({email, name})',
-  oneOf: [obj({ userId: UUID }), obj({ email: { type: 'string', format: 'email', maxLength: 254 }, name: name(200) })],
-};
+  oneOf: [UserAdmin, InvitedAdmin],
+});
 
-export const RegisterCompanyBody = obj(
+export const RegisterCompanyBody = Type.Object(
   {
     ...profileProperties,
-    modules: { ...ModulesSchema, description: 'Optional modules switched on (default: all)' },
+    modules: Type.Optional(
+      Type.Array(Type.Enum(OPTIONAL_MODULES, { type: 'string' }), {
+        ...modulesOptions,
+        description: 'Optional modules switched on (default: all)',
+      }),
+    ),
     admin: AdminSchema,
   },
-  [...Object.keys(profileProperties), 'admin'],
+  strict,
 );
 
-export const CorrectCompanyBody = { ...obj({ ...profileProperties, reason: reasonSchema }, ['reason']), minProperties: 2 };
+export const CorrectCompanyBody = Type.Object(
+  { ...Type.Partial(ProfileSchema).properties, reason: reasonSchema },
+  { ...strict, minProperties: 2 },
+);
 
-export const CompanySchema = obj({
-  id: str('Company id (the tenant id)'),
-  name: str('Trade name'),
-  status: { type: 'string', enum: ['active', 'suspended'] },
-  suspendedAt: { type: ['string', 'null'] },
-  suspensionReason: { type: ['string', 'null'] },
-  profile: {
-    type: 'object',
-    description: 'Legal and trade name, country, tax id, address, time zone, currency (partial for companies registered by name only)',
+const str = (description: string) => Type.String({ description });
+export const CompanySchema = Type.Object(
+  {
+    id: str('Company id (the tenant id)'),
+    name: str('Trade name'),
+    status: Type.Enum(['active', 'suspended'], { type: 'string' }),
+    suspendedAt: stringOrNull(),
+    suspensionReason: stringOrNull(),
+    profile: Type.Unsafe<Record<string, unknown>>({
+      type: 'object',
+      description: 'Legal and trade name, country, tax id, address, time zone, currency (partial for companies registered by name only)',
+    }),
+    modules: Type.Array(Type.String()),
+    registeredAt: str('When the company was registered'),
   },
-  modules: { type: 'array', items: { type: 'string' } },
-  registeredAt: str('When the company was registered'),
-});
+  strict,
+);
 export const CompanyPage = pageOf(CompanySchema);
-export const AppointedSchema = obj({ userId: str('The admin'), accountCreated: { type: 'boolean' }, activation: ActivationSchema });
-export const RegisteredSchema = obj({ company: CompanySchema, admin: AppointedSchema });
-export const AppointAdminBody = obj({ admin: AdminSchema, reason: reasonSchema });
-export const ReasonBody = obj({ reason: reasonSchema });
-export const ModulesBody = obj({ modules: ModulesSchema, reason: reasonSchema });
-export const CompanyIdParams = obj({ id: { type: 'string', pattern: '^[A-Za-z0-9]{1,64}$' } });
+export const AppointedSchema = Type.Object(
+  { userId: str('The admin'), accountCreated: Type.Boolean(), activation: Type.Unsafe<Activation | null>(ActivationSchema) },
+  strict,
+);
+export const RegisteredSchema = Type.Object({ company: CompanySchema, admin: AppointedSchema }, strict);
+export const AppointAdminBody = Type.Object({ admin: AdminSchema, reason: reasonSchema }, strict);
+export const ReasonBody = Type.Object({ reason: reasonSchema }, strict);
+export const ModulesBody = Type.Object({ modules: ModulesSchema, reason: reasonSchema }, strict);
+export const CompanyIdParams = Type.Object({ id: Type.String({ pattern: '^[A-Za-z0-9]{1,64}$' }) }, strict);

@@ -1,121 +1,92 @@
-// JSON Schemas of locations (sedes), their rooms (salas) and stations (puestos).
-import type { JsonSchema } from '../../routeTypes.js';
-import { freeText } from '../../commonSchemas.js';
+// JSON Schemas of locations (sedes), their rooms (salas) and stations (puestos), declared once with TypeBox.
+import Type from 'typebox';
 import { ROOM_ISOLATIONS } from '../../../commands/empresas/locationEvents.js';
 import { LIMITS } from '../../../limits.js';
-import { IdSchema, nullable, text } from './support.js';
+import { freeText } from '../../commonSchemas.js';
+import { IdSchema, nullable, stringOrNull, text } from '../shared/fieldSchemas.js';
 
-const params = (...names: string[]): JsonSchema => ({
-  type: 'object',
-  additionalProperties: false,
-  required: names,
-  properties: Object.fromEntries(names.map((n) => [n, IdSchema])),
-});
-export const LocationParams = params('sedeId');
-export const RoomParams = params('sedeId', 'salaId');
-export const StationParams = params('sedeId', 'puestoId');
+export const LocationParams = Type.Object({ sedeId: IdSchema }, { additionalProperties: false });
+export const RoomParams = Type.Object({ sedeId: IdSchema, salaId: IdSchema }, { additionalProperties: false });
+export const StationParams = Type.Object({ sedeId: IdSchema, puestoId: IdSchema }, { additionalProperties: false });
 
 export const ReasonSchema = freeText(500, 'Why: recorded with the event and shown in the history');
+export const ReasonBody = Type.Object({ reason: ReasonSchema }, { additionalProperties: false });
 
-const AddressSchema: JsonSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['line'],
-  properties: {
+const AddressSchema = Type.Object(
+  {
     line: text(200),
-    district: text(100),
-    city: text(100),
-    region: text(100),
-    country: { type: 'string', pattern: '^[A-Z]{2}$', description: 'ISO 3166-1 alpha-2' },
+    district: Type.Optional(text(100)),
+    city: Type.Optional(text(100)),
+    region: Type.Optional(text(100)),
+    country: Type.Optional(Type.String({ pattern: '^[A-Z]{2}$', description: 'ISO 3166-1 alpha-2' })),
   },
-};
+  { additionalProperties: false },
+);
 const RegistryCodeSchema = text(30, "The health registry's code of the facility (e.g. Peru's RENIPRESS)");
-const IsolationSchema: JsonSchema = {
-  enum: [...ROOM_ISOLATIONS],
-  description: 'Rooms set apart for patients with HBV, HCV or HIV; none for the general room',
-};
+const isolationDescription = 'Rooms set apart for patients with HBV, HCV or HIV; none for the general room';
+const IsolationSchema = Type.Enum(ROOM_ISOLATIONS, { description: isolationDescription });
 
-export const OpenLocationBody: JsonSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['name'],
-  properties: { name: text(150), address: AddressSchema, registryCode: RegistryCodeSchema },
-};
+export const OpenLocationBody = Type.Object(
+  { name: text(150), address: Type.Optional(AddressSchema), registryCode: Type.Optional(RegistryCodeSchema) },
+  { additionalProperties: false },
+);
 
-export const CorrectLocationBody: JsonSchema = {
-  type: 'object',
-  additionalProperties: false,
-  minProperties: 1,
-  description: 'Only the fields sent change; null clears the address or the registry code',
-  properties: { name: text(150), address: nullable(AddressSchema), registryCode: nullable(RegistryCodeSchema), reason: ReasonSchema },
-};
+export const CorrectLocationBody = Type.Object(
+  {
+    name: Type.Optional(text(150)),
+    address: Type.Optional(nullable(AddressSchema)),
+    registryCode: Type.Optional(nullable(RegistryCodeSchema)),
+    reason: Type.Optional(ReasonSchema),
+  },
+  {
+    additionalProperties: false,
+    minProperties: 1,
+    description: 'Only the fields sent change; null clears the address or the registry code',
+  },
+);
 
-export const ReasonBody: JsonSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['reason'],
-  properties: { reason: ReasonSchema },
-};
+const roomName = text(100, 'Unique within the location (ignoring case)');
+export const AddRoomBody = Type.Object(
+  { name: roomName, isolation: Type.Optional(Type.Enum(ROOM_ISOLATIONS, { description: isolationDescription, default: 'none' })) },
+  { additionalProperties: false },
+);
 
-export const AddRoomBody: JsonSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['name'],
-  properties: { name: text(100, 'Unique within the location (ignoring case)'), isolation: { ...IsolationSchema, default: 'none' } },
-};
+export const RenameRoomBody = Type.Object({ name: roomName, reason: Type.Optional(ReasonSchema) }, { additionalProperties: false });
 
-export const RenameRoomBody: JsonSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['name'],
-  properties: { name: text(100, 'Unique within the location (ignoring case)'), reason: ReasonSchema },
-};
-
-export const AddStationBody: JsonSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['code', 'roomId'],
-  properties: {
+export const AddStationBody = Type.Object(
+  {
     code: text(20, 'Unique within the location (ignoring case and surrounding spaces), e.g. P-01'),
-    roomId: { ...IdSchema, description: 'A room of this location' },
+    roomId: Type.String({ format: 'uuid', description: 'A room of this location' }),
   },
-};
+  { additionalProperties: false },
+);
 
-const RoomView: JsonSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['roomId', 'name', 'isolation'],
-  properties: { roomId: IdSchema, name: { type: 'string' }, isolation: IsolationSchema },
-};
-const StationView: JsonSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['stationId', 'code', 'roomId', 'status', 'statusReason'],
-  properties: {
+const RoomView = Type.Object({ roomId: IdSchema, name: Type.String(), isolation: IsolationSchema }, { additionalProperties: false });
+const StationView = Type.Object(
+  {
     stationId: IdSchema,
-    code: { type: 'string' },
+    code: Type.String(),
     roomId: IdSchema,
-    status: { enum: ['active', 'inactive'] },
-    statusReason: { type: ['string', 'null'], description: 'Why it was last deactivated or reactivated' },
+    status: Type.Enum(['active', 'inactive']),
+    statusReason: stringOrNull({ description: 'Why it was last deactivated or reactivated' }),
   },
-};
+  { additionalProperties: false },
+);
 
-export const LocationView: JsonSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['id', 'revision', 'name', 'address', 'registryCode', 'status', 'closedReason', 'rooms', 'stations', 'createdAt', 'updatedAt'],
-  properties: {
+export const LocationView = Type.Object(
+  {
     id: IdSchema,
-    revision: { type: 'integer', minimum: 0, description: 'The ETag' },
-    name: { type: 'string' },
+    revision: Type.Integer({ minimum: 0, description: 'The ETag' }),
+    name: Type.String(),
     address: nullable(AddressSchema),
-    registryCode: { type: ['string', 'null'] },
-    status: { enum: ['open', 'closed'], description: 'A closed location takes no new rooms or stations' },
-    closedReason: { type: ['string', 'null'] },
-    rooms: { type: 'array', maxItems: LIMITS.locations.maxRooms, items: RoomView },
-    stations: { type: 'array', maxItems: LIMITS.locations.maxStations, items: StationView },
-    createdAt: { type: 'string', format: 'date-time' },
-    updatedAt: { type: 'string', format: 'date-time' },
-    createdId: { ...IdSchema, description: 'Id of the room or station this request created' },
+    registryCode: stringOrNull(),
+    status: Type.Enum(['open', 'closed'], { description: 'A closed location takes no new rooms or stations' }),
+    closedReason: stringOrNull(),
+    rooms: Type.Array(RoomView, { maxItems: LIMITS.locations.maxRooms }),
+    stations: Type.Array(StationView, { maxItems: LIMITS.locations.maxStations }),
+    createdAt: Type.String({ format: 'date-time' }),
+    updatedAt: Type.String({ format: 'date-time' }),
+    createdId: Type.Optional(Type.String({ format: 'uuid', description: 'Id of the room or station this request created' })),
   },
-};
+  { additionalProperties: false },
+);

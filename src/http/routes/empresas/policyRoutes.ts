@@ -1,35 +1,29 @@
 // /empresas/actual/politica: the selected company's policy, its change (If-Match) and its history.
-import { minPositionQueryProperty, pageOf, pageQueryProperties } from '../../commonSchemas.js';
+import { MinPositionQuerySchema, PageQuerySchema } from '../../commonSchemas.js';
 import { awaitMinPosition } from '../../readYourWrites.js';
 import { etagOf, ifMatchHeader, ifMatchRevision, writeHeaders } from '../../recordHeaders.js';
-import { handTypedRoute, type HttpResult, type RequestContext, type RouteDecl } from '../../routeTypes.js';
-import type { CommandResult } from '../../../commands/handleCommand.js';
+import { route, type RequestContext, type RouteDecl } from '../../routeTypes.js';
 import { changePolicy } from '../../../commands/empresas/policyWrites.js';
-import type { ChangePolicyData } from '../../../commands/empresas/policyEvents.js';
 import { EMPRESAS_PROJECTION } from '../../../projections/empresas/empresasProjection.js';
 import { policyView } from '../../../queries/empresas/companyPolicy.js';
-import { policyAfterWrite } from '../../../queries/empresas/readModel.js';
+import { policyModel } from '../../../queries/empresas/readModel.js';
 import { policyHistory } from '../../../queries/empresas/policyHistory.js';
 import {
-  badCursor400,
   commandCtx,
   conflict409,
   ok,
+  pageResponses,
   precondition412,
   RECORD_HEADERS,
   required428,
   tenantCtx,
   unavailable503,
   withFieldPointers,
-  type MinPositionQuery,
-  type NoInput,
-  type PageQuery,
 } from '../shared/recordSupport.js';
 import { ADMIN, READ, TAG } from './support.js';
 import { ChangePolicyBody, PolicyHistoryEntry, PolicyView } from './policySchemas.js';
 
 const PATH = '/empresas/actual/politica';
-const minPositionOnly = { type: 'object', additionalProperties: false, properties: { ...minPositionQueryProperty } };
 
 /** If-Match of the policy: W/"-1" names the defaults (nothing recorded yet); '*' protects nothing, so it counts as absent. */
 function policyIfMatch(header: string | undefined): number {
@@ -39,17 +33,8 @@ function policyIfMatch(header: string | undefined): number {
 
 const currentView = (ctx: RequestContext) => policyView(ctx.services, tenantCtx(ctx).auth.tenantId);
 
-async function changeAnswer(ctx: RequestContext, result: CommandResult<unknown>): Promise<HttpResult> {
-  const doc = await policyAfterWrite(tenantCtx(ctx), result);
-  const body = doc
-    ? { revision: doc.revision, settings: doc.settings, updatedAt: doc.updatedAt, updatedBy: doc.updatedBy }
-    : await currentView(ctx);
-  const headers = writeHeaders({ revision: body.revision, position: result.position });
-  return { status: 200, body, headers: { ...headers, ETag: etagOf(body.revision) } };
-}
-
 export const policyRoutes: RouteDecl[] = [
-  handTypedRoute<NoInput, MinPositionQuery>({
+  route({
     method: 'get',
     path: PATH,
     tag: TAG,
@@ -59,7 +44,7 @@ export const policyRoutes: RouteDecl[] = [
     description:
       'Clinical and administrative settings other groups decide with (reuse limits, TCV threshold, maintenance, adequacy flags...). ' +
       'revision -1 (ETag W/"-1") means nothing was recorded and the defaults apply.',
-    query: minPositionOnly,
+    query: MinPositionQuerySchema,
     responses: { 200: ok('The policy in force', PolicyView, { ETag: RECORD_HEADERS.ETag }), 503: unavailable503 },
     handle: async (input, ctx) => {
       await awaitMinPosition(ctx, input.query.minPosition, [EMPRESAS_PROJECTION]);
@@ -67,7 +52,7 @@ export const policyRoutes: RouteDecl[] = [
       return { status: 200, body, headers: { ETag: etagOf(body.revision) } };
     },
   }),
-  handTypedRoute<NoInput, NoInput, ChangePolicyData>({
+  route({
     method: 'put',
     path: PATH,
     tag: TAG,
@@ -90,10 +75,17 @@ export const policyRoutes: RouteDecl[] = [
       withFieldPointers(async () => {
         const ifMatch = policyIfMatch(input.headers['if-match']);
         const result = await changePolicy(ctx.services, commandCtx(ctx, input.body.reason.trim()), input.body, ifMatch);
-        return changeAnswer(ctx, result);
+        // Nothing recorded on the defaults (revision -1): the policy in force; else the record at least at the write.
+        const scope = tenantCtx(ctx);
+        const doc = result.revision < 0 ? null : await policyModel.latest(scope, scope.auth.tenantId, result);
+        const body = doc
+          ? { revision: doc.revision, settings: doc.settings, updatedAt: doc.updatedAt, updatedBy: doc.updatedBy }
+          : await currentView(ctx);
+        const headers = writeHeaders({ revision: body.revision, position: result.position });
+        return { status: 200, body, headers: { ...headers, ETag: etagOf(body.revision) } };
       }),
   }),
-  handTypedRoute<NoInput, PageQuery>({
+  route({
     method: 'get',
     path: `${PATH}/historial`,
     tag: TAG,
@@ -101,14 +93,11 @@ export const policyRoutes: RouteDecl[] = [
     permission: READ,
     summary: "The policy's history: every recorded change, oldest first",
     description: 'Who (actor), when (occurredAt), why (reason), the fields changed with their values before and after, and the revisions.',
-    query: { type: 'object', additionalProperties: false, properties: { ...pageQueryProperties, ...minPositionQueryProperty } },
-    responses: {
-      200: { description: 'A page of the history', schema: pageOf(PolicyHistoryEntry) },
-      400: badCursor400,
-      503: unavailable503,
-    },
+    query: PageQuerySchema,
+    responses: pageResponses('A page of the history', PolicyHistoryEntry),
     handle: async (input, ctx) => {
       await awaitMinPosition(ctx, input.query.minPosition, [EMPRESAS_PROJECTION]);
+      // Ajv's useDefaults filled limit from the schema's default.
       return { status: 200, body: await policyHistory(tenantCtx(ctx), input.query.limit, input.query.cursor) };
     },
   }),

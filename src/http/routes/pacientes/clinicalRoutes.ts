@@ -1,19 +1,13 @@
 // Clinical facts recorded on a patient: status, dry weight, serology, allergies, coverage, vascular accesses.
 // Each answers the patient as it now is, with its new ETag; If-Match is optional (412 when it does not match).
+import Type, { type Static, type TSchema } from 'typebox';
 import { mustBeCompanyClients } from '../../../commands/pacientes/coverageClientWrites.js';
 import { ifMatchHeader, ifMatchRevision } from '../../recordHeaders.js';
-import { tenantCtx } from '../shared/recordSupport.js';
-import { handTypedRoute, type HttpResult, type RequestContext, type RouteDecl, type RouteInput } from '../../routeTypes.js';
+import { route, type RequestContext, type RouteDecl } from '../../routeTypes.js';
 import { newId, uuidV5 } from '../../../commands/eventIds.js';
-import type {
-  ChangePatientStatusData,
-  ChangeVascularAccessStatusData,
-  CreateVascularAccessData,
-  EndCoverageData,
-  PrescribeDryWeightData,
-} from '../../../commands/pacientes/patientCommands.js';
-import type { AllergyEntry, CoverageEntry, SerologyEntry } from '../../../commands/pacientes/patientTypes.js';
 import { patientCommand } from '../../../commands/pacientes/patientWrites.js';
+import type { WriteOutcome } from '../../../queries/recordModel.js';
+import { tenantCtx } from '../shared/recordSupport.js';
 import {
   AccessStatusBody,
   AllergyInputSchema,
@@ -32,39 +26,42 @@ import {
   notFound404,
   ok,
   PatientParams,
-  patientAnswer,
+  patientKit,
   precondition412,
   RECORD_HEADERS,
   TAG,
   withFieldPointers,
   WRITE,
-  type AccessIdParams,
-  type CoverageIdParams,
-  type NoInput,
-  type PatientIdParams,
 } from './routeSupport.js';
 import { PatientView } from './viewSchemas.js';
 
-type Run<P, B> = (input: RouteInput<P, NoInput, B>, ctx: RequestContext, ifMatch: number | null) => Promise<HttpResult>;
+type Write<PS extends TSchema, BS extends TSchema> = (
+  input: { params: Static<PS>; body: Static<BS> },
+  ctx: RequestContext,
+  ifMatch: number | null,
+) => Promise<WriteOutcome>;
 
-/** A POST on a patient's sub-resource: If-Match optional, field rules as 422, patient in the answer. */
-function clinicalRoute<B, P extends PatientIdParams = PatientIdParams>(
-  path: string,
-  summary: string,
-  body: Record<string, unknown>,
-  created: boolean,
-  run: Run<P, B>,
-  extra: Partial<RouteDecl<P, NoInput, B>> = {},
-): RouteDecl {
-  return handTypedRoute<P, NoInput, B>({
+/** A POST on a patient's sub-resource: If-Match optional, field rules as 422, the patient as it now is in the answer. */
+function clinicalRoute<BS extends TSchema, PS extends TSchema = typeof PatientParams>(decl: {
+  path: string;
+  summary: string;
+  description?: string;
+  params?: PS;
+  body: BS;
+  created: boolean;
+  write: Write<PS, BS>;
+}): RouteDecl {
+  const { created } = decl;
+  return route({
     method: 'post',
-    path: `/pacientes/{id}${path}`,
+    path: `/pacientes/{id}${decl.path}`,
     tag: TAG,
     auth: 'tenant',
     permission: WRITE,
-    summary,
-    body,
-    params: PatientParams,
+    summary: decl.summary,
+    ...(decl.description ? { description: decl.description } : {}),
+    body: decl.body,
+    params: (decl.params ?? PatientParams) as PS,
     idempotent: created,
     requestHeaders: { 'If-Match': ifMatchHeader(false) },
     responses: {
@@ -77,8 +74,12 @@ function clinicalRoute<B, P extends PatientIdParams = PatientIdParams>(
       409: conflict409,
       412: precondition412,
     },
-    handle: (input, ctx) => withFieldPointers(() => run(input, ctx, ifMatchRevision(input.headers['if-match']))),
-    ...extra,
+    handle: (input, ctx) =>
+      withFieldPointers(async () => {
+        const typed = input as unknown as { params: Static<PS>; body: Static<BS> };
+        const result = await decl.write(typed, ctx, ifMatchRevision(input.headers['if-match']));
+        return patientKit.answer(ctx, (input.params as { id: string }).id, result, created ? 201 : 200);
+      }),
   });
 }
 
@@ -86,150 +87,93 @@ function clinicalRoute<B, P extends PatientIdParams = PatientIdParams>(
 const entryId = (ctx: RequestContext, kind: string): string =>
   ctx.idempotencyKey ? uuidV5(`${kind}\u0000${ctx.idempotencyKey}`) : newId();
 
+const events = (ctx: RequestContext) => ctx.services.events;
+
 export const clinicalRoutes: RouteDecl[] = [
-  clinicalRoute<ChangePatientStatusData>(
-    '/estado',
-    'Change the status of a patient (with a reason)',
-    ChangeStatusBody,
-    false,
-    async (input, ctx, ifMatch) => {
-      const { id } = input.params;
-      const result = await patientCommand(
-        ctx.services.events,
-        commandCtx(ctx, input.body.reason),
-        id,
-        'ChangePatientStatus',
-        input.body,
-        ifMatch,
-      );
-      return patientAnswer(ctx, id, result, 200);
+  clinicalRoute({
+    path: '/estado',
+    summary: 'Change the status of a patient (with a reason)',
+    description:
+      'active -> any; hospitalized -> active, transferred, transplanted, discharged, deceased; transferred, discharged -> active, deceased; ' +
+      'transplanted, recovered -> active, discharged, deceased; deceased is terminal. Other changes answer 409 invalid-status-transition.',
+    body: ChangeStatusBody,
+    created: false,
+    write: ({ params, body }, ctx, ifMatch) =>
+      patientCommand(events(ctx), commandCtx(ctx, body.reason), params.id, 'ChangePatientStatus', body, ifMatch),
+  }),
+  clinicalRoute({
+    path: '/peso-seco',
+    summary: 'Prescribe a dry weight',
+    body: DryWeightBody,
+    created: true,
+    write: ({ params, body: { reason, ...data } }, ctx, ifMatch) =>
+      patientCommand(events(ctx), commandCtx(ctx, reason), params.id, 'PrescribeDryWeight', data, ifMatch),
+  }),
+  clinicalRoute({
+    path: '/serologias',
+    summary: 'Record a serology result (updates the isolation it implies)',
+    description: 'Latest result per test counts: HBsAg+ -> isolation HBV, anti-HCV+ -> HCV, HIV+ -> HIV; indeterminate implies none.',
+    body: SerologyInputSchema,
+    created: true,
+    write: ({ params, body }, ctx, ifMatch) => patientCommand(events(ctx), commandCtx(ctx), params.id, 'RecordSerology', body, ifMatch),
+  }),
+  clinicalRoute({
+    path: '/alergias',
+    summary: 'Record an allergy',
+    body: AllergyInputSchema,
+    created: true,
+    write: ({ params, body }, ctx, ifMatch) => {
+      const data = { ...body, allergyId: entryId(ctx, 'allergy') };
+      return patientCommand(events(ctx), commandCtx(ctx), params.id, 'RecordAllergy', data, ifMatch);
     },
-    {
-      description:
-        'active -> any; hospitalized -> active, transferred, transplanted, discharged, deceased; transferred, discharged -> active, deceased; ' +
-        'transplanted, recovered -> active, discharged, deceased; deceased is terminal. Other changes answer 409 invalid-status-transition.',
+  }),
+  clinicalRoute({
+    path: '/coberturas',
+    summary: 'Add a coverage by a payer',
+    body: CoverageInputSchema,
+    created: true,
+    write: async ({ params, body }, ctx, ifMatch) => {
+      await mustBeCompanyClients(ctx.services.events, tenantCtx(ctx).auth.tenantId, [body], () => '', params.id);
+      const data = { ...body, coverageId: entryId(ctx, 'coverage') };
+      return patientCommand(events(ctx), commandCtx(ctx), params.id, 'AddCoverage', data, ifMatch);
     },
-  ),
-  clinicalRoute<PrescribeDryWeightData & { reason?: string }>(
-    '/peso-seco',
-    'Prescribe a dry weight',
-    DryWeightBody,
-    true,
-    async (input, ctx, ifMatch) => {
-      const { id } = input.params;
-      const { reason, ...data } = input.body;
-      const result = await patientCommand(ctx.services.events, commandCtx(ctx, reason), id, 'PrescribeDryWeight', data, ifMatch);
-      return patientAnswer(ctx, id, result, 201);
+  }),
+  clinicalRoute({
+    path: '/coberturas/{coverageId}/fin',
+    summary: 'End a coverage (with a reason)',
+    params: CoverageParams,
+    body: EndCoverageBody,
+    created: false,
+    write: ({ params: { id, coverageId }, body }, ctx, ifMatch) =>
+      patientCommand(events(ctx), commandCtx(ctx, body.reason), id, 'EndCoverage', { ...body, coverageId }, ifMatch),
+  }),
+  clinicalRoute({
+    path: '/accesos-vasculares',
+    summary: 'Create a vascular access',
+    body: CreateAccessBody,
+    created: true,
+    write: ({ params, body }, ctx, ifMatch) => {
+      const data = { ...body, accessId: entryId(ctx, 'vascularAccess') };
+      return patientCommand(events(ctx), commandCtx(ctx), params.id, 'CreateVascularAccess', data, ifMatch);
     },
-  ),
-  clinicalRoute<SerologyEntry>(
-    '/serologias',
-    'Record a serology result (updates the isolation it implies)',
-    SerologyInputSchema,
-    true,
-    async (input, ctx, ifMatch) => {
-      const { id } = input.params;
-      const result = await patientCommand(ctx.services.events, commandCtx(ctx), id, 'RecordSerology', input.body, ifMatch);
-      return patientAnswer(ctx, id, result, 201);
-    },
-    { description: 'Latest result per test counts: HBsAg+ -> isolation HBV, anti-HCV+ -> HCV, HIV+ -> HIV; indeterminate implies none.' },
-  ),
-  clinicalRoute<Omit<AllergyEntry, 'allergyId'>>(
-    '/alergias',
-    'Record an allergy',
-    AllergyInputSchema,
-    true,
-    async (input, ctx, ifMatch) => {
-      const { id } = input.params;
-      const allergyId = entryId(ctx, 'allergy');
-      const result = await patientCommand(ctx.services.events, commandCtx(ctx), id, 'RecordAllergy', { ...input.body, allergyId }, ifMatch);
-      return patientAnswer(ctx, id, result, 201);
-    },
-  ),
-  clinicalRoute<Omit<CoverageEntry, 'coverageId'>>(
-    '/coberturas',
-    'Add a coverage by a payer',
-    CoverageInputSchema,
-    true,
-    async (input, ctx, ifMatch) => {
-      const { id } = input.params;
-      await mustBeCompanyClients(ctx.services.events, tenantCtx(ctx).auth.tenantId, [input.body], () => '', id);
-      const coverageId = entryId(ctx, 'coverage');
-      const result = await patientCommand(ctx.services.events, commandCtx(ctx), id, 'AddCoverage', { ...input.body, coverageId }, ifMatch);
-      return patientAnswer(ctx, id, result, 201);
-    },
-  ),
-  clinicalRoute<Omit<EndCoverageData, 'coverageId'>, CoverageIdParams>(
-    '/coberturas/{coverageId}/fin',
-    'End a coverage (with a reason)',
-    EndCoverageBody,
-    false,
-    async (input, ctx, ifMatch) => {
-      const { id, coverageId } = input.params;
-      const result = await patientCommand(
-        ctx.services.events,
-        commandCtx(ctx, input.body.reason),
-        id,
-        'EndCoverage',
-        { ...input.body, coverageId },
-        ifMatch,
-      );
-      return patientAnswer(ctx, id, result, 200);
-    },
-    { params: CoverageParams },
-  ),
-  clinicalRoute<Omit<CreateVascularAccessData, 'accessId'>>(
-    '/accesos-vasculares',
-    'Create a vascular access',
-    CreateAccessBody,
-    true,
-    async (input, ctx, ifMatch) => {
-      const { id } = input.params;
-      const accessId = entryId(ctx, 'vascularAccess');
-      const result = await patientCommand(
-        ctx.services.events,
-        commandCtx(ctx),
-        id,
-        'CreateVascularAccess',
-        { ...input.body, accessId },
-        ifMatch,
-      );
-      return patientAnswer(ctx, id, result, 201);
-    },
-  ),
-  clinicalRoute<Omit<ChangeVascularAccessStatusData, 'accessId'>, AccessIdParams>(
-    '/accesos-vasculares/{accessId}/estado',
-    'Change the status of a vascular access',
-    AccessStatusBody,
-    false,
-    async (input, ctx, ifMatch) => {
-      const { id, accessId } = input.params;
-      const result = await patientCommand(
-        ctx.services.events,
-        commandCtx(ctx, input.body.reason),
-        id,
-        'ChangeVascularAccessStatus',
-        { ...input.body, accessId },
-        ifMatch,
-      );
-      return patientAnswer(ctx, id, result, 200);
-    },
-    {
-      params: AccessParams,
-      description:
-        'At most one active access is primary: activating with primary=true moves the mark; a failed or removed access loses it.',
-    },
-  ),
-  clinicalRoute<NoInput, AccessIdParams>(
-    '/accesos-vasculares/{accessId}/principal',
-    'Make an active vascular access the primary one',
-    { type: 'object', additionalProperties: false, properties: {} },
-    false,
-    async (input, ctx, ifMatch) => {
-      const { id, accessId } = input.params;
-      const result = await patientCommand(ctx.services.events, commandCtx(ctx), id, 'DesignatePrimaryAccess', { accessId }, ifMatch);
-      return patientAnswer(ctx, id, result, 200);
-    },
-    { params: AccessParams },
-  ),
+  }),
+  clinicalRoute({
+    path: '/accesos-vasculares/{accessId}/estado',
+    summary: 'Change the status of a vascular access',
+    description: 'At most one active access is primary: activating with primary=true moves the mark; a failed or removed access loses it.',
+    params: AccessParams,
+    body: AccessStatusBody,
+    created: false,
+    write: ({ params: { id, accessId }, body }, ctx, ifMatch) =>
+      patientCommand(events(ctx), commandCtx(ctx, body.reason), id, 'ChangeVascularAccessStatus', { ...body, accessId }, ifMatch),
+  }),
+  clinicalRoute({
+    path: '/accesos-vasculares/{accessId}/principal',
+    summary: 'Make an active vascular access the primary one',
+    params: AccessParams,
+    body: Type.Object({}, { additionalProperties: false }),
+    created: false,
+    write: ({ params: { id, accessId } }, ctx, ifMatch) =>
+      patientCommand(events(ctx), commandCtx(ctx), id, 'DesignatePrimaryAccess', { accessId }, ifMatch),
+  }),
 ];

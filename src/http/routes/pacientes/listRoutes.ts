@@ -1,23 +1,13 @@
 // GET /pacientes/{id}/<list>: every entry of a patient's list (dry weights, serology, allergies, coverages, vascular
 // accesses), oldest first, page by page. The patient record itself keeps only the latest of each (LIMITS.patientRecord).
-import { minPositionQueryProperty, pageOf, pageQueryProperties } from '../../commonSchemas.js';
+import { PageQuerySchema } from '../../commonSchemas.js';
 import { awaitMinPosition } from '../../readYourWrites.js';
-import { handTypedRoute, type RouteDecl } from '../../routeTypes.js';
+import { route, type RouteDecl } from '../../routeTypes.js';
 import { PACIENTES_PROJECTION } from '../../../projections/pacientes/pacientesProjection.js';
 import { PATIENT_LISTS, type PatientList } from '../../../projections/pacientes/patientEntries.js';
 import { patientListPage } from '../../../queries/pacientes/patientLists.js';
-import { patientOr404 } from '../../../queries/pacientes/readModel.js';
-import {
-  badCursor400,
-  notFound404,
-  PatientParams,
-  READ,
-  TAG,
-  tenantCtx,
-  unavailable503,
-  type PageQuery,
-  type PatientIdParams,
-} from './routeSupport.js';
+import { patientModel } from '../../../queries/pacientes/readModel.js';
+import { notFound404, PatientParams, READ, TAG, tenantCtx, pageResponses } from './routeSupport.js';
 import { PATIENT_LIST_PATHS, PatientListItems } from './viewSchemas.js';
 
 const SUMMARIES: Record<PatientList, string> = {
@@ -29,7 +19,7 @@ const SUMMARIES: Record<PatientList, string> = {
 };
 
 const listRoute = (list: PatientList): RouteDecl =>
-  handTypedRoute<PatientIdParams, PageQuery>({
+  route({
     method: 'get',
     path: `/pacientes/{id}${PATIENT_LIST_PATHS[list]}`,
     tag: TAG,
@@ -37,17 +27,13 @@ const listRoute = (list: PatientList): RouteDecl =>
     permission: READ,
     summary: SUMMARIES[list],
     params: PatientParams,
-    query: { type: 'object', additionalProperties: false, properties: { ...pageQueryProperties, ...minPositionQueryProperty } },
-    responses: {
-      200: { description: 'A page of entries', schema: pageOf(PatientListItems[list]) },
-      400: badCursor400,
-      404: notFound404,
-      503: unavailable503,
-    },
+    query: PageQuerySchema,
+    responses: pageResponses('A page of entries', PatientListItems[list], notFound404),
     auditAccess: (input) => ({ recordType: 'patient', recordId: input.params.id }),
     handle: async (input, ctx) => {
       await awaitMinPosition(ctx, input.query.minPosition, [PACIENTES_PROJECTION]);
-      const patient = await patientOr404(tenantCtx(ctx), input.params.id);
+      const patient = await patientModel.or404(tenantCtx(ctx), input.params.id);
+      // Ajv's useDefaults filled limit from the schema's default.
       return { status: 200, body: await patientListPage(tenantCtx(ctx), patient, list, input.query.limit, input.query.cursor) };
     },
   });

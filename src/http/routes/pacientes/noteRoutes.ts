@@ -1,21 +1,20 @@
 // /pacientes/{id}/notas: nursing notes, recorded, listed, read with every version, amended with a reason.
-import { minPositionQueryProperty, pageOf, pageQueryProperties } from '../../commonSchemas.js';
+import { MinPositionQuerySchema, PageQuerySchema } from '../../commonSchemas.js';
 import { awaitMinPosition } from '../../readYourWrites.js';
 import { etagOf, ifMatchHeader, ifMatchRevision } from '../../recordHeaders.js';
+import { recordAnswer, type RecordAnswerModel } from '../../recordAnswer.js';
 import { notFoundProblem } from '../../../problems.js';
-import { handTypedRoute, type RouteDecl } from '../../routeTypes.js';
-import type { NoteContent, NoteContentPatch } from '../../../commands/pacientes/nursingNoteEvents.js';
-import { noteView } from '../../../projections/pacientes/noteDoc.js';
+import { route, type RequestContext, type RouteDecl } from '../../routeTypes.js';
+import type { NoteContent } from '../../../commands/pacientes/nursingNoteEvents.js';
+import { noteView, type NoteDoc } from '../../../projections/pacientes/noteDoc.js';
 import { amendNote, recordNote } from '../../../commands/pacientes/noteWrites.js';
-import { ReasonSchema } from './patientSchemas.js';
 import { PACIENTES_PROJECTION } from '../../../projections/pacientes/pacientesProjection.js';
 import { listNotes } from '../../../queries/pacientes/pacientesQueries.js';
-import { nursingNotes, patientOr404 } from '../../../queries/pacientes/readModel.js';
+import { noteModel, patientModel } from '../../../queries/pacientes/readModel.js';
+import { latestVersions, latestVersionsUpToNote, versionPage } from '../../../queries/pacientes/noteVersions.js';
 import {
-  badCursor400,
   commandCtx,
   conflict409,
-  noteAnswer,
   NoteParams,
   notFound404,
   ok,
@@ -28,52 +27,26 @@ import {
   unavailable503,
   withFieldPointers,
   WRITE,
-  type MinPositionQuery,
-  type NoInput,
-  type NoteIdParams,
-  type PageQuery,
-  type PatientIdParams,
+  pageResponses,
 } from './routeSupport.js';
-import { noteContent, NoteSummary, NoteVersionView, NoteView } from './viewSchemas.js';
-import { latestVersions, versionPage } from '../../../queries/pacientes/noteVersions.js';
+import { AmendNoteBody, RecordNoteBody } from './noteSchemas.js';
+import { NoteSummary, NoteVersionView, NoteView } from './viewSchemas.js';
 
-const nullable = (s: Record<string, unknown>) => ({ anyOf: [s, { type: 'null' }] });
-
-const RecordNoteBody = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['noteType'],
-  description:
-    'Free text and/or SOAPIE parts (at least one). The author is the signed-in user. A dialysisSessionId must name a session ' +
-    "of this patient in this company (422 naming it; another company's session is reported as absent).",
-  properties: noteContent,
-};
-const AmendNoteBody = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['reason'],
-  description: 'A new version: parts omitted keep their value, null clears an optional part. The original stays readable.',
-  properties: {
-    reason: ReasonSchema,
-    noteType: noteContent.noteType,
-    occurredAt: noteContent.occurredAt,
-    text: nullable(noteContent.text!),
-    soapie: nullable(noteContent.soapie!),
-    authorLicence: nullable(noteContent.authorLicence!),
-    dialysisSessionId: nullable(noteContent.dialysisSessionId!),
-  },
+/** A note write answers the note at least at the write, with its latest versions. */
+const writtenNote: RecordAnswerModel<NoteDoc> = {
+  latest: noteModel.latest,
+  view: async (doc, scope) => noteView(doc, await latestVersionsUpToNote(scope, doc)),
 };
 
-/** RecordNoteBody: occurredAt defaults to now. */
-type RecordNoteInput = Omit<NoteContent, 'occurredAt'> & { occurredAt?: string };
-/** AmendNoteBody: noteType and occurredAt can change but not be cleared. */
-type AmendNoteInput = Omit<NoteContentPatch, 'noteType' | 'occurredAt'> &
-  Partial<Pick<NoteContent, 'noteType' | 'occurredAt'>> & { reason: string };
-
-const noteNotFound = () => notFoundProblem('Nursing note not found');
+/** The patient's note, or 404 (a note of another patient is as absent as a missing one). */
+async function noteOf(ctx: RequestContext, params: { id: string; noteId: string }): Promise<NoteDoc> {
+  const doc = await noteModel.get(tenantCtx(ctx), params.noteId);
+  if (!doc || doc.patientId !== params.id) throw notFoundProblem('Nursing note not found');
+  return doc;
+}
 
 export const noteRoutes: RouteDecl[] = [
-  handTypedRoute<PatientIdParams, NoInput, RecordNoteInput>({
+  route({
     method: 'post',
     path: '/pacientes/{id}/notas',
     tag: TAG,
@@ -89,10 +62,10 @@ export const noteRoutes: RouteDecl[] = [
         const { id } = input.params;
         const content: NoteContent = { occurredAt: ctx.services.now().toISOString(), ...input.body };
         const { noteId, result } = await recordNote(ctx.services.events, commandCtx(ctx), id, content);
-        return noteAnswer(ctx, noteId, result, 201, `/pacientes/${id}/notas/${noteId}`);
+        return recordAnswer(ctx, writtenNote, noteId, result, 201, { location: `/pacientes/${id}/notas/${noteId}` });
       }),
   }),
-  handTypedRoute<PatientIdParams, PageQuery>({
+  route({
     method: 'get',
     path: '/pacientes/{id}/notas',
     tag: TAG,
@@ -100,21 +73,17 @@ export const noteRoutes: RouteDecl[] = [
     permission: READ,
     summary: "A patient's nursing notes, newest first (current versions)",
     params: PatientParams,
-    query: { type: 'object', additionalProperties: false, properties: { ...pageQueryProperties, ...minPositionQueryProperty } },
-    responses: {
-      200: { description: 'A page of notes', schema: pageOf(NoteSummary) },
-      400: badCursor400,
-      404: notFound404,
-      503: unavailable503,
-    },
+    query: PageQuerySchema,
+    responses: pageResponses('A page of notes', NoteSummary, notFound404),
     auditAccess: (input) => ({ recordType: 'nursingNoteList', recordId: input.params.id }),
     handle: async (input, ctx) => {
       await awaitMinPosition(ctx, input.query.minPosition, [PACIENTES_PROJECTION]);
-      await patientOr404(tenantCtx(ctx), input.params.id);
+      await patientModel.or404(tenantCtx(ctx), input.params.id);
+      // Ajv's useDefaults filled limit from the schema's default.
       return { status: 200, body: await listNotes(tenantCtx(ctx), input.params.id, input.query.limit, input.query.cursor) };
     },
   }),
-  handTypedRoute<NoteIdParams, MinPositionQuery>({
+  route({
     method: 'get',
     path: '/pacientes/{id}/notas/{noteId}',
     tag: TAG,
@@ -122,17 +91,16 @@ export const noteRoutes: RouteDecl[] = [
     permission: READ,
     summary: 'A nursing note with its latest versions',
     params: NoteParams,
-    query: { type: 'object', additionalProperties: false, properties: { ...minPositionQueryProperty } },
+    query: MinPositionQuerySchema,
     responses: { 200: ok('The note', NoteView, { ETag: RECORD_HEADERS.ETag }), 404: notFound404, 503: unavailable503 },
     auditAccess: (input) => ({ recordType: 'nursingNote', recordId: input.params.noteId }),
     handle: async (input, ctx) => {
       await awaitMinPosition(ctx, input.query.minPosition, [PACIENTES_PROJECTION]);
-      const doc = await nursingNotes(tenantCtx(ctx)).get(tenantCtx(ctx).auth.tenantId, input.params.noteId);
-      if (!doc || doc.patientId !== input.params.id) throw noteNotFound();
+      const doc = await noteOf(ctx, input.params);
       return { status: 200, body: noteView(doc, await latestVersions(tenantCtx(ctx), doc)), headers: { ETag: etagOf(doc.revision) } };
     },
   }),
-  handTypedRoute<NoteIdParams, PageQuery>({
+  route({
     method: 'get',
     path: '/pacientes/{id}/notas/{noteId}/versiones',
     tag: TAG,
@@ -140,22 +108,17 @@ export const noteRoutes: RouteDecl[] = [
     permission: READ,
     summary: 'Every version of a nursing note, oldest first, page by page',
     params: NoteParams,
-    query: { type: 'object', additionalProperties: false, properties: { ...pageQueryProperties, ...minPositionQueryProperty } },
-    responses: {
-      200: { description: 'A page of versions', schema: pageOf(NoteVersionView) },
-      400: badCursor400,
-      404: notFound404,
-      503: unavailable503,
-    },
+    query: PageQuerySchema,
+    responses: pageResponses('A page of versions', NoteVersionView, notFound404),
     auditAccess: (input) => ({ recordType: 'nursingNote', recordId: input.params.noteId }),
     handle: async (input, ctx) => {
       await awaitMinPosition(ctx, input.query.minPosition, [PACIENTES_PROJECTION]);
-      const doc = await nursingNotes(tenantCtx(ctx)).get(tenantCtx(ctx).auth.tenantId, input.params.noteId);
-      if (!doc || doc.patientId !== input.params.id) throw noteNotFound();
+      const doc = await noteOf(ctx, input.params);
+      // Ajv's useDefaults filled limit from the schema's default.
       return { status: 200, body: await versionPage(tenantCtx(ctx), doc, input.query.limit, input.query.cursor) };
     },
   }),
-  handTypedRoute<NoteIdParams, NoInput, AmendNoteInput>({
+  route({
     method: 'post',
     path: '/pacientes/{id}/notas/{noteId}/enmiendas',
     tag: TAG,
@@ -171,15 +134,9 @@ export const noteRoutes: RouteDecl[] = [
       withFieldPointers(async () => {
         const { id, noteId } = input.params;
         const patch = input.body;
-        const result = await amendNote(
-          ctx.services.events,
-          commandCtx(ctx, patch.reason),
-          id,
-          noteId,
-          patch,
-          ifMatchRevision(input.headers['if-match']),
-        );
-        return noteAnswer(ctx, noteId, result, 201);
+        const ifMatch = ifMatchRevision(input.headers['if-match']);
+        const result = await amendNote(ctx.services.events, commandCtx(ctx, patch.reason), id, noteId, patch, ifMatch);
+        return recordAnswer(ctx, writtenNote, noteId, result, 201);
       }),
   }),
 ];

@@ -1,51 +1,38 @@
-// JSON Schemas of what /pacientes answers: the patient, its nursing notes and its history.
-import type { JsonSchema } from '../../routeTypes.js';
-import { ConsistencyTokenSchema, freeText } from '../../commonSchemas.js';
+// JSON Schemas of what /pacientes answers: the patient, its nursing notes and its history, declared once with TypeBox.
+import Type, { type TInteger, type TObject, type TProperties, type TSchema } from 'typebox';
+import { ConsistencyTokenSchema } from '../../commonSchemas.js';
 import { LIMITS } from '../../../limits.js';
 import { ACCESS_STATUSES, ISOLATIONS, PATIENT_STATUSES } from '../../../commands/pacientes/patientTypes.js';
-import { NOTE_TYPES, SOAPIE_PARTS } from '../../../commands/pacientes/nursingNoteEvents.js';
+import { noteContent } from './noteSchemas.js';
 import { PATIENT_SUMMARY_FIELDS } from '../../../queries/pacientes/pacientesQueries.js';
 import { PATIENT_LISTS, type PatientList } from '../../../projections/pacientes/patientEntries.js';
 import {
-  AddressSchema,
   AllergyInputSchema,
-  ContactSchema,
   CoverageInputSchema,
   CreateAccessBody,
   DateSchema,
   DateTimeSchema,
-  EmergencyContactSchema,
   IdSchema,
   RegisterPatientBody,
   SerologyInputSchema,
   text,
   WeightSchema,
 } from './patientSchemas.js';
+import { stringOrNull } from '../shared/fieldSchemas.js';
 
-const props = (schema: JsonSchema): Record<string, JsonSchema> => schema.properties as Record<string, JsonSchema>;
-const stamp = { recordedAt: DateTimeSchema, recordedBy: { type: 'string', description: 'User id of who recorded it' } };
-const stamped = (schema: JsonSchema, extra: Record<string, JsonSchema>, required: string[]): JsonSchema => ({
-  type: 'object',
-  additionalProperties: false,
-  required: [...((schema.required as string[] | undefined) ?? []), ...required, 'recordedAt', 'recordedBy'],
-  properties: { ...props(schema), ...extra, ...stamp },
+const strict = { additionalProperties: false } as const;
+const stamp = { recordedAt: DateTimeSchema, recordedBy: Type.String({ description: 'User id of who recorded it' }) };
+/** An entry as recorded: what was sent, what the record adds (`extra`), who recorded it and when. */
+const stamped = <P extends TProperties, E extends TProperties>(schema: TObject<P>, extra: E) =>
+  Type.Object({ ...schema.properties, ...extra, ...stamp }, strict);
+
+export const AccessView = stamped(CreateAccessBody, {
+  accessId: IdSchema,
+  status: Type.Enum(ACCESS_STATUSES),
+  statusDate: DateSchema,
+  statusReason: Type.Optional(text(500)),
+  primary: Type.Boolean(),
 });
-
-const demographicsOut = Object.fromEntries(
-  Object.entries(props(RegisterPatientBody)).filter(([k]) => !['allergies', 'serology', 'coverages'].includes(k)),
-);
-
-export const AccessView = stamped(
-  CreateAccessBody,
-  {
-    accessId: IdSchema,
-    status: { enum: [...ACCESS_STATUSES] },
-    statusDate: DateSchema,
-    statusReason: text(500),
-    primary: { type: 'boolean' },
-  },
-  ['accessId', 'status', 'statusDate', 'primary'],
-);
 
 /** Where every entry of each list is paged: GET /pacientes/{id}<path>. */
 export const PATIENT_LIST_PATHS: Record<PatientList, string> = {
@@ -57,168 +44,119 @@ export const PATIENT_LIST_PATHS: Record<PatientList, string> = {
 };
 
 /** One entry of each list, as the record and the list's own pages show it. */
-export const PatientListItems: Record<PatientList, JsonSchema> = {
-  dryWeightHistory: {
-    type: 'object',
-    additionalProperties: false,
-    required: ['dryWeightKg', 'effectiveDate', 'recordedAt', 'recordedBy'],
-    properties: { dryWeightKg: WeightSchema, effectiveDate: DateSchema, prescribedBy: text(150), ...stamp },
-  },
-  serology: stamped(SerologyInputSchema, {}, []),
-  allergies: stamped(AllergyInputSchema, { allergyId: IdSchema }, ['allergyId']),
-  coverages: stamped(
-    CoverageInputSchema,
-    { coverageId: IdSchema, status: { enum: ['active', 'ended'] }, endDate: DateSchema, endReason: text(500) },
-    ['coverageId', 'status'],
+export const PatientListItems: Record<PatientList, TSchema> = {
+  dryWeightHistory: Type.Object(
+    { dryWeightKg: WeightSchema, effectiveDate: DateSchema, prescribedBy: Type.Optional(text(150)), ...stamp },
+    strict,
   ),
+  serology: stamped(SerologyInputSchema, {}),
+  allergies: stamped(AllergyInputSchema, { allergyId: IdSchema }),
+  coverages: stamped(CoverageInputSchema, {
+    coverageId: IdSchema,
+    status: Type.Enum(['active', 'ended']),
+    endDate: Type.Optional(DateSchema),
+    endReason: Type.Optional(text(500)),
+  }),
   vascularAccesses: AccessView,
 };
 
-const cappedList = (list: PatientList): JsonSchema => ({
-  type: 'array',
-  maxItems: LIMITS.patientRecord[list],
-  items: PatientListItems[list],
-  description:
-    `The latest ${LIMITS.patientRecord[list]} at most, oldest first` +
-    (list === 'coverages' || list === 'vascularAccesses' ? ' (settled ones leave first)' : '') +
-    `; every one at GET /pacientes/{id}${PATIENT_LIST_PATHS[list]}`,
-});
+const cappedList = (list: PatientList) =>
+  Type.Array(PatientListItems[list], {
+    maxItems: LIMITS.patientRecord[list],
+    description:
+      `The latest ${LIMITS.patientRecord[list]} at most, oldest first` +
+      (list === 'coverages' || list === 'vascularAccesses' ? ' (settled ones leave first)' : '') +
+      `; every one at GET /pacientes/{id}${PATIENT_LIST_PATHS[list]}`,
+  });
+const byList = <S extends TSchema>(of: (list: PatientList) => S) =>
+  Object.fromEntries(PATIENT_LISTS.map((list) => [list, of(list)])) as Record<PatientList, S>;
 
-export const PatientView: JsonSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: [
-    'id',
-    'revision',
-    'documentType',
-    'documentNumber',
-    'givenNames',
-    'familyNames',
-    'sex',
-    'birthDate',
-    'admissionDate',
-    'status',
-    'statusDate',
-    'dryWeightHistory',
-    'serology',
-    'isolation',
-    'allergies',
-    'coverages',
-    'vascularAccesses',
-    'entryCounts',
-    'createdAt',
-    'createdBy',
-    'updatedAt',
-    'updatedBy',
-  ],
-  properties: {
+// The demographics as registered (optional ones stay optional), without the lists a registration brings along.
+const { allergies: _a, serology: _s, coverages: _c, ...demographicsOut } = RegisterPatientBody.properties;
+
+export const PatientView = Type.Object(
+  {
     id: IdSchema,
-    revision: { type: 'integer', minimum: 0, description: 'Stream revision; the ETag is W/"<revision>"' },
+    revision: Type.Integer({ minimum: 0, description: 'Stream revision; the ETag is W/"<revision>"' }),
     ...demographicsOut,
-    contact: ContactSchema,
-    address: AddressSchema,
-    emergencyContact: EmergencyContactSchema,
-    status: { enum: [...PATIENT_STATUSES] },
-    statusReason: text(500),
+    status: Type.Enum(PATIENT_STATUSES),
+    statusReason: Type.Optional(text(500)),
     statusDate: DateSchema,
-    dryWeightKg: WeightSchema,
-    ...Object.fromEntries(PATIENT_LISTS.map((list) => [list, cappedList(list)])),
-    isolation: {
-      type: 'array',
-      items: { enum: [...ISOLATIONS] },
+    ...byList(cappedList),
+    isolation: Type.Array(Type.Enum(ISOLATIONS), {
       description: 'Implied by the latest serology: HBsAg+ -> HBV, anti-HCV+ -> HCV, HIV+ -> HIV',
-    },
-    entryCounts: {
-      type: 'object',
-      additionalProperties: false,
-      required: [...PATIENT_LISTS],
-      description: 'How many entries each list holds in all (the record keeps the latest; every one is paged at its own path)',
-      properties: Object.fromEntries(PATIENT_LISTS.map((list) => [list, { type: 'integer', minimum: 0 }])),
-    },
+    }),
+    entryCounts: Type.Object(
+      byList((): TInteger => Type.Integer({ minimum: 0 })),
+      {
+        ...strict,
+        description: 'How many entries each list holds in all (the record keeps the latest; every one is paged at its own path)',
+      },
+    ),
     createdAt: DateTimeSchema,
-    createdBy: { type: 'string' },
+    createdBy: Type.String(),
     updatedAt: DateTimeSchema,
-    updatedBy: { type: 'string' },
+    updatedBy: Type.String(),
   },
-};
+  strict,
+);
 
 /** List items: the census columns (PATIENT_SUMMARY_FIELDS), not the whole record. */
-export const PatientSummary: JsonSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: PATIENT_SUMMARY_FIELDS.filter((f) => f !== 'dryWeightKg'),
-  properties: Object.fromEntries(PATIENT_SUMMARY_FIELDS.map((f) => [f, props(PatientView)[f]!])),
-};
+export const PatientSummary = Type.Pick(PatientView, [...PATIENT_SUMMARY_FIELDS], strict);
 
-const soapie: JsonSchema = {
-  type: 'object',
-  additionalProperties: false,
-  minProperties: 1,
-  description: 'SOAPIE parts (any subset)',
-  properties: Object.fromEntries(SOAPIE_PARTS.map((p) => [p, freeText(4000)])),
+const optionalContent = {
+  noteType: noteContent.noteType,
+  text: Type.Optional(noteContent.text),
+  soapie: Type.Optional(noteContent.soapie),
+  authorLicence: Type.Optional(noteContent.authorLicence),
+  occurredAt: noteContent.occurredAt,
+  dialysisSessionId: Type.Optional(noteContent.dialysisSessionId),
 };
-export const noteContent: Record<string, JsonSchema> = {
-  noteType: { enum: [...NOTE_TYPES] },
-  text: freeText(10000, 'What was observed or done'),
-  soapie,
-  authorLicence: text(50, 'Professional licence number of the author'),
-  occurredAt: { ...DateTimeSchema, description: 'When the observed facts happened (default: now)' },
-  dialysisSessionId: IdSchema,
-};
-export const NoteVersionView: JsonSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['version', 'noteType', 'occurredAt', 'recordedAt', 'recordedBy'],
-  properties: {
-    version: { type: 'integer', minimum: 1 },
-    ...noteContent,
+export const NoteVersionView = Type.Object(
+  {
+    version: Type.Integer({ minimum: 1 }),
+    ...optionalContent,
     recordedAt: DateTimeSchema,
-    recordedBy: { type: 'string' },
-    reason: text(500),
+    recordedBy: Type.String(),
+    reason: Type.Optional(text(500)),
   },
-};
+  strict,
+);
 const noteBase = {
   id: IdSchema,
   patientId: IdSchema,
-  revision: { type: 'integer', minimum: 0 },
-  version: { type: 'integer', minimum: 1 },
-  ...noteContent,
-  authorId: { type: 'string', description: 'User id of the nurse who wrote version 1' },
+  revision: Type.Integer({ minimum: 0 }),
+  version: Type.Integer({ minimum: 1 }),
+  ...optionalContent,
+  authorId: Type.String({ description: 'User id of the nurse who wrote version 1' }),
   recordedAt: DateTimeSchema,
   updatedAt: DateTimeSchema,
-  amended: { type: 'boolean' },
+  amended: Type.Boolean(),
 };
-const noteRequired = ['id', 'patientId', 'revision', 'version', 'noteType', 'occurredAt', 'authorId', 'recordedAt', 'updatedAt', 'amended'];
-export const NoteSummary: JsonSchema = { type: 'object', additionalProperties: false, required: noteRequired, properties: noteBase };
-export const NoteView: JsonSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: [...noteRequired, 'versionCount', 'versions'],
-  properties: {
+export const NoteSummary = Type.Object(noteBase, strict);
+export const NoteView = Type.Object(
+  {
     ...noteBase,
-    versionCount: { type: 'integer', minimum: 1, description: 'How many versions the note has; none is ever overwritten' },
-    versions: {
-      type: 'array',
-      items: NoteVersionView,
+    versionCount: Type.Integer({ minimum: 1, description: 'How many versions the note has; none is ever overwritten' }),
+    versions: Type.Array(NoteVersionView, {
       description: `The latest versions (at most ${LIMITS.nursingNotes.versionsInline}), oldest first; every version at .../versiones`,
-    },
+    }),
   },
-};
+  strict,
+);
 
-export const HistoryEntry: JsonSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['position', 'recordType', 'recordId', 'revision', 'type', 'occurredAt', 'actor', 'reason', 'data'],
-  properties: {
-    position: ConsistencyTokenSchema,
-    recordType: { enum: ['patient', 'nursingNote'] },
+export const HistoryEntry = Type.Object(
+  {
+    position: Type.Unsafe<string>(ConsistencyTokenSchema),
+    recordType: Type.Enum(['patient', 'nursingNote']),
     recordId: IdSchema,
-    revision: { type: 'integer', minimum: 0 },
-    type: { type: 'string', description: 'Event type, e.g. PatientRegistered, NursingNoteAmended' },
+    revision: Type.Integer({ minimum: 0 }),
+    type: Type.String({ description: 'Event type, e.g. PatientRegistered, NursingNoteAmended' }),
     occurredAt: DateTimeSchema,
-    actor: { type: 'string', description: 'Who: user id' },
-    reason: { type: ['string', 'null'], description: 'Why, when the command had a reason' },
-    correlationId: { type: 'string' },
-    data: { type: 'object', description: 'What: the event data' },
+    actor: Type.String({ description: 'Who: user id' }),
+    reason: stringOrNull({ description: 'Why, when the command had a reason' }),
+    correlationId: Type.Optional(Type.String()),
+    data: Type.Unsafe<Record<string, unknown>>({ type: 'object', description: 'What: the event data' }),
   },
-};
+  strict,
+);

@@ -51,7 +51,8 @@ export const obj = (properties: Record<string, JsonSchema>, required: string[] =
   properties,
 });
 export const ROLE_CODE = Type.String({ pattern: '^[a-z][a-z0-9-]{1,39}$', description: 'Role code (lower case, digits, dashes)' });
-export const UUID = Type.String({ pattern: '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' });
+export const UUID_PATTERN = '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$';
+export const UUID = Type.String({ pattern: UUID_PATTERN });
 
 /** Nobody hands out more than they hold: the roles (or permissions) granted must be within the caller's own permissions. */
 export async function mustHoldWhatTheyGrant(ctx: RequestContext, grant: { roles?: string[]; permissions?: string[] }): Promise<void> {

@@ -1,6 +1,15 @@
 // Field schemas every group's routes share: ids, dates, bounded text, the reason of a change. TypeBox values, so a
 // route's handler input is typed from them.
-import Type, { type TNull, type TObject, type TObjectOptions, type TProperties, type TSchema, type TString, type TUnion } from 'typebox';
+import Type, {
+  type TNull,
+  type TObject,
+  type TObjectOptions,
+  type TProperties,
+  type TSchema,
+  type TString,
+  type TUnion,
+  type TUnsafe,
+} from 'typebox';
 
 export const text = (maxLength: number, description?: string): TString =>
   Type.String({ minLength: 1, maxLength, ...(description ? { description } : {}) });
@@ -20,6 +29,9 @@ export const closed = <P extends TProperties>(properties: P, options: TObjectOpt
 export const StringOrNull = Type.Unsafe<string | null>({ type: ['string', 'null'] });
 /** A number or null, as JSON Schema's `type: ['number', 'null']` (views). */
 export const NumberOrNull = Type.Unsafe<number | null>({ type: ['number', 'null'] });
+/** A string or null, as `type: ['string', 'null']` (options: format, description...). */
+export const stringOrNull = (options: Record<string, unknown> = {}): TUnsafe<string | null> =>
+  Type.Unsafe<string | null>({ type: ['string', 'null'], ...options });
 
 /** Path parameters of a record route: its id. */
 export const IdParams = closed({ id: IdSchema });

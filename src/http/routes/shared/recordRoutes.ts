@@ -10,7 +10,7 @@ import { etagOf, ifMatchHeader, ifMatchRevision } from '../../recordHeaders.js';
 import { historyRoute } from '../../recordHistoryAnswer.js';
 import { awaitMinPosition } from '../../readYourWrites.js';
 import { route, type AccessedRecord, type HttpResult, type RequestContext, type ResponseDecl, type RouteDecl } from '../../routeTypes.js';
-import { IdParams, ReasonBody } from './fieldSchemas.js';
+import { IdParams, IdSchema, ReasonBody } from './fieldSchemas.js';
 import {
   badCursor400,
   conflict409,
@@ -38,6 +38,10 @@ export interface RecordKitSpec<D extends RecordDoc> {
   viewSchema: TSchema;
   /** Record type in the access audit, for groups whose reads are audited. */
   auditAs?: string;
+  /** Path parameter naming the record (default 'id'): a record is `${base}/{<idParam>}`. */
+  idParam?: string;
+  /** The 404 of the group, when it says more than "No such <noun>" (e.g. also rooms and stations). */
+  notFound404?: ResponseDecl;
 }
 
 type Extra = { description?: string; responses?: Record<number, ResponseDecl> };
@@ -53,7 +57,13 @@ type ListQuery<F extends TProperties> = Static<TObject<F>> & { limit: number; cu
 /** The routes of one record, with the 404, params and write answer they share. */
 export function recordKit<D extends RecordDoc>(spec: RecordKitSpec<D>) {
   const { tag, base, model, noun } = spec;
-  const notFound404 = problem(`No such ${noun} in the selected company (another company's ${noun} is reported the same way)`);
+  const idParam = spec.idParam ?? 'id';
+  const record = `${base}/{${idParam}}`;
+  // A record's params: its id, under the group's name for it ('id' by default).
+  const Params = spec.idParam ? Type.Object({ [idParam]: IdSchema }, { additionalProperties: false }) : IdParams;
+  const idOf = (input: { params: unknown }): string => (input.params as Record<string, string>)[idParam]!;
+  const notFound404 =
+    spec.notFound404 ?? problem(`No such ${noun} in the selected company (another company's ${noun} is reported the same way)`);
   const answered = { latest: model.latest, view: spec.view, location: (id: string) => `${base}/${id}` };
   const answer = (
     ctx: RequestContext,
@@ -64,7 +74,7 @@ export function recordKit<D extends RecordDoc>(spec: RecordKitSpec<D>) {
   ): Promise<HttpResult> => recordAnswer(ctx, answered, id, result, status, options);
   const audit = (id: string | null): AccessedRecord | null =>
     spec.auditAs ? { recordType: id === null ? `${spec.auditAs}List` : spec.auditAs, recordId: id } : null;
-  const auditRead = spec.auditAs ? { auditAccess: (input: { params: { id: string } }) => audit(input.params.id) } : {};
+  const auditRead = spec.auditAs ? { auditAccess: (input: { params: unknown }) => audit(idOf(input)) } : {};
 
   /**
    * Action on a record (POST `${base}/{id}/${path}`): If-Match optional or required, body a reason by default; status 201
@@ -90,13 +100,13 @@ export function recordKit<D extends RecordDoc>(spec: RecordKitSpec<D>) {
         : ok(`The ${noun}`, spec.viewSchema);
     return route({
       method: 'post',
-      path: `${base}/{id}/${decl.path}`,
+      path: `${record}/${decl.path}`,
       tag,
       auth: 'tenant',
       permission: spec.write,
       summary: decl.summary,
       ...(decl.description ? { description: decl.description } : {}),
-      params: (decl.params ?? IdParams) as P,
+      params: (decl.params ?? Params) as P,
       body: (decl.body ?? ReasonBody) as B,
       requestHeaders: { 'If-Match': ifMatchHeader(required) },
       responses: {
@@ -110,7 +120,7 @@ export function recordKit<D extends RecordDoc>(spec: RecordKitSpec<D>) {
       handle: (input, ctx) =>
         withFieldPointers(async () => {
           const ifMatch = required ? ifMatchRevision(input.headers['if-match'], { required }) : ifMatchRevision(input.headers['if-match']);
-          const { id } = input.params as { id: string };
+          const id = idOf(input);
           const result = await decl.handle(id, input.body as Static<B>, ctx, ifMatch, input.params as Static<P>);
           return answer(ctx, id, result, status);
         }),
@@ -196,13 +206,13 @@ export function recordKit<D extends RecordDoc>(spec: RecordKitSpec<D>) {
     read(decl: Extra & { summary: string }): RouteDecl {
       return route({
         method: 'get',
-        path: `${base}/{id}`,
+        path: record,
         tag,
         auth: 'tenant',
         permission: spec.read,
         summary: decl.summary,
         ...(decl.description ? { description: decl.description } : {}),
-        params: IdParams,
+        params: Params,
         query: MinPositionQuerySchema,
         responses: {
           200: ok(`The ${noun}`, spec.viewSchema, { ETag: RECORD_HEADERS.ETag }),
@@ -213,7 +223,7 @@ export function recordKit<D extends RecordDoc>(spec: RecordKitSpec<D>) {
         ...auditRead,
         handle: async (input, ctx) => {
           await awaitMinPosition(ctx, input.query.minPosition, [model.projection]);
-          const doc = await model.or404(tenantCtx(ctx), input.params.id);
+          const doc = await model.or404(tenantCtx(ctx), idOf(input));
           return { status: 200, body: await spec.view(doc, tenantCtx(ctx)), headers: { ETag: etagOf(doc.revision) } };
         },
       });
@@ -229,14 +239,14 @@ export function recordKit<D extends RecordDoc>(spec: RecordKitSpec<D>) {
     ): RouteDecl {
       return route({
         method: 'patch',
-        path: `${base}/{id}`,
+        path: record,
         tag,
         auth: 'tenant',
         permission: spec.write,
         summary: decl.summary,
         description:
           decl.description ?? `Partial update with a reason; If-Match is required (428 without it, 412 when the ${noun} changed).`,
-        params: IdParams,
+        params: Params,
         body: decl.body,
         requestHeaders: { 'If-Match': ifMatchHeader(true) },
         responses: {
@@ -250,8 +260,8 @@ export function recordKit<D extends RecordDoc>(spec: RecordKitSpec<D>) {
         handle: (input, ctx) =>
           withFieldPointers(async () => {
             const ifMatch = ifMatchRevision(input.headers['if-match'], { required: true });
-            const result = await decl.handle(input.params.id, input.body as Static<B>, ctx, ifMatch);
-            return answer(ctx, input.params.id, result);
+            const result = await decl.handle(idOf(input), input.body as Static<B>, ctx, ifMatch);
+            return answer(ctx, idOf(input), result);
           }),
       });
     },
@@ -259,12 +269,12 @@ export function recordKit<D extends RecordDoc>(spec: RecordKitSpec<D>) {
     /** GET `${base}/{id}/historial`: who, when, why and what of every change. */
     history(decl: { summary?: string; auditAs?: string } = {}): RouteDecl {
       return historyRoute({
-        path: `${base}/{id}/historial`,
+        path: `${record}/historial`,
         tag,
         permission: spec.read,
         summary: decl.summary ?? `The ${noun}'s history: who, when, why and what of every change, oldest first`,
-        params: IdParams,
-        idParam: 'id',
+        params: Params,
+        idParam,
         ...((decl.auditAs ?? spec.auditAs) ? { auditAs: decl.auditAs ?? spec.auditAs } : {}),
         category: model.category,
         projection: model.projection,

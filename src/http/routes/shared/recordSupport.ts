@@ -4,7 +4,7 @@ import type { CommandContext } from '../../../commands/handleCommand.js';
 import { DomainError } from '../../../commands/decider.js';
 import type { FieldProblem } from '../../../commands/shared/fieldChecks.js';
 import { commandContextOf } from '../../commandContext.js';
-import { problem } from '../../commonSchemas.js';
+import { pageOf, problem } from '../../commonSchemas.js';
 import { ProblemError } from '../../../problems.js';
 import type { JsonSchema, RequestContext, ResponseDecl, TenantRequestContext } from '../../routeTypes.js';
 
@@ -26,6 +26,12 @@ export const required428 = problem('If-Match is missing: send the ETag you last 
 export const unavailable503 = problem('The read model did not reach minPosition within the bounded wait; retry', {
   'Retry-After': 'Seconds to wait',
 });
+/** The answers of a page read: the page, a bad cursor, the record it belongs to not found (when any), a read model behind. */
+export function pageResponses(description: string, item: JsonSchema, notFound?: ResponseDecl): Record<number, ResponseDecl> {
+  const responses: Record<number, ResponseDecl> = { 200: { description, schema: pageOf(item) }, 400: badCursor400, 503: unavailable503 };
+  if (notFound) responses[404] = notFound;
+  return responses;
+}
 export const ok = (description: string, schema: JsonSchema, headers: Record<string, string> = RECORD_HEADERS): ResponseDecl => ({
   description,
   schema,
