@@ -129,7 +129,3 @@ export const route = <
 >(
   decl: TypedRouteDecl<PS, QS, BS>,
 ): RouteDecl => withQueryAliases(decl as unknown as RouteDecl<unknown, unknown, unknown>);
-
-/** A route whose handler's input types are written by hand beside its schemas: being replaced by `route`. */
-export const handTypedRoute = <P = Record<string, never>, Q = Record<string, never>, B = undefined>(decl: RouteDecl<P, Q, B>): RouteDecl =>
-  withQueryAliases(decl);

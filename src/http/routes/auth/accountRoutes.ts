@@ -1,6 +1,7 @@
 // /auth routes beyond the sign-in the specification fixes: activating an invitation, changing one's own password,
 // and the OAuth 2.0 client-credentials token endpoint for programs.
-import { route, type RouteDecl } from '../../routeTypes.js';
+import { groupRoutes } from '../shared/groupRoutes.js';
+import { type RouteDecl } from '../../routeTypes.js';
 import { problem } from '../../commonSchemas.js';
 import { LIMITS } from '../../../limits.js';
 import { ProblemError } from '../../../problems.js';
@@ -48,12 +49,11 @@ function basicCredentials(header: string | undefined): { clientId: string; clien
   }
 }
 
+const publicRoutes = groupRoutes(TAG, 'public');
+const sessionRoutes = groupRoutes(TAG, 'session');
+
 export const accountRoutes: RouteDecl[] = [
-  route({
-    method: 'post',
-    path: '/auth/activate',
-    tag: TAG,
-    auth: 'public',
+  publicRoutes.post('/auth/activate', null, {
     summary: 'Activate an invitation: the activation token and a new password',
     description:
       `The token works once, until it expires (${LIMITS.activation.ttlSeconds / 3600} h) or a new one replaces it; any unusable token answers the same 400. ${PASSWORD_RULES} The first sign-in then enrolls the authenticator. ` +
@@ -79,11 +79,7 @@ export const accountRoutes: RouteDecl[] = [
       return { status: 200, body: { userId: activated.userId, email: activated.email } };
     },
   }),
-  route({
-    method: 'post',
-    path: '/auth/password',
-    tag: TAG,
-    auth: 'session',
+  sessionRoutes.post('/auth/password', null, {
     summary: 'Change your own password (current password and a fresh authenticator code)',
     description: `${PASSWORD_RULES} Every other session of the account ends; this one stays.`,
     body: ChangePasswordBody,
@@ -93,11 +89,7 @@ export const accountRoutes: RouteDecl[] = [
       return { status: 204 };
     },
   }),
-  route({
-    method: 'post',
-    path: '/auth/token',
-    tag: TAG,
-    auth: 'public',
+  publicRoutes.post('/auth/token', null, {
     formEncoded: true,
     summary: 'OAuth 2.0 client credentials (RFC 6749 section 4.4): an API client gets a bearer token bound to its company',
     description:

@@ -1,7 +1,8 @@
 // The Auth group: the sign-in flow the public specification fixes (/auth/*, /tenants*), plus the
 // platform read models it needs (users, sessions, companies and memberships).
+import { groupRoutes } from '../shared/groupRoutes.js';
 import type { GroupModule } from '../../groupModule.js';
-import { route, type RequestContext, type RouteDecl } from '../../routeTypes.js';
+import { type RequestContext, type RouteDecl } from '../../routeTypes.js';
 import { problem } from '../../commonSchemas.js';
 import { LIMITS } from '../../../limits.js';
 import { login, type Client } from '../../../commands/platform/signInWrites.js';
@@ -38,12 +39,11 @@ const login_ = LIMITS.throttling.login;
 const verify_ = LIMITS.throttling.verify2fa;
 /** Params or query a route does not declare. */
 
+const publicRoutes = groupRoutes(AUTH_TAG, 'public');
+const sessionRoutes = groupRoutes(AUTH_TAG, 'session');
+
 const routes: RouteDecl[] = [
-  route({
-    method: 'post',
-    path: '/auth/login',
-    tag: AUTH_TAG,
-    auth: 'public',
+  publicRoutes.post('/auth/login', null, {
     summary: 'Sign in, step 1: e-mail and password -> challenge for the second factor',
     description:
       'Any wrong credential (unknown e-mail, wrong password, deactivated account) answers the same 401. ' +
@@ -64,11 +64,7 @@ const routes: RouteDecl[] = [
     },
     handle: async (input, ctx) => ({ status: 200, body: await login(ctx.services, input.body, clientOf(ctx)) }),
   }),
-  route({
-    method: 'post',
-    path: '/auth/verify-2fa',
-    tag: AUTH_TAG,
-    auth: 'public',
+  publicRoutes.post('/auth/verify-2fa', null, {
     summary: 'Sign in, step 2: challenge and TOTP code -> access and refresh tokens',
     description:
       `TOTP per RFC 6238 (SHA-1, 6 digits, 30 s); the current and the previous step are accepted, and a code is accepted once per user ever (replays refused). ` +
@@ -87,11 +83,7 @@ const routes: RouteDecl[] = [
     },
     handle: async (input, ctx) => ({ status: 200, body: await verifySecondFactor(ctx.services, input.body, clientOf(ctx)) }),
   }),
-  route({
-    method: 'post',
-    path: '/auth/refresh',
-    tag: AUTH_TAG,
-    auth: 'public',
+  publicRoutes.post('/auth/refresh', null, {
     summary: 'Exchange the refresh token for a new token pair (rotation)',
     description: 'Each refresh token works once. Presenting an already rotated-out refresh token revokes the whole session (token theft).',
     body: RefreshBody,
@@ -132,11 +124,7 @@ const routes: RouteDecl[] = [
     responses: { 200: { description: "Companies with the user's roles", schema: TenantsResponse } },
     handle: async (_input, ctx) => ({ status: 200, body: await listTenants(ctx.services, ctx.auth!.userId) }),
   },
-  route({
-    method: 'post',
-    path: '/tenants/{id}/select',
-    tag: AUTH_TAG,
-    auth: 'session',
+  sessionRoutes.post('/tenants/{id}/select', null, {
     summary: 'Select the company this session works in',
     description:
       'Recorded on the server-side session (the access token does not change). Every company-scoped route then works in this company.',

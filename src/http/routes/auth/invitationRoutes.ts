@@ -1,7 +1,8 @@
 // /auth/invitations: the pending memberships offered to the signed-in person, which they accept with the invitation's
 // one-time token (e-mailed to the address, or handed over by the inviting company) or decline. Until then the
 // membership grants nothing: it is not in GET /tenants and cannot be selected.
-import { route, type RouteDecl } from '../../routeTypes.js';
+import { groupRoutes } from '../shared/groupRoutes.js';
+import { type RouteDecl } from '../../routeTypes.js';
 import { problem } from '../../commonSchemas.js';
 import { LIMITS } from '../../../limits.js';
 import { acceptInvitation, declineInvitation } from '../../../commands/platform/invitationWrites.js';
@@ -26,12 +27,10 @@ const InvitationItem = obj({
   expiresAt: str('Until when its token accepts it (the company can send a new one)'),
 });
 
+const sessionRoutes = groupRoutes(TAG, 'session');
+
 export const invitationRoutes: RouteDecl[] = [
-  route({
-    method: 'get',
-    path: '/auth/invitations',
-    tag: TAG,
-    auth: 'session',
+  sessionRoutes.get('/auth/invitations', null, {
     summary: 'The companies that invited you and wait for your answer',
     description: 'A pending membership grants nothing until you accept it: it is not in GET /tenants and cannot be selected.',
     responses: {
@@ -39,11 +38,7 @@ export const invitationRoutes: RouteDecl[] = [
     },
     handle: async (_input, ctx) => ({ status: 200, body: await pendingInvitations(ctx.services, ctx.auth!.userId) }),
   }),
-  route({
-    method: 'post',
-    path: '/auth/invitations/{id}/accept',
-    tag: TAG,
-    auth: 'session',
+  sessionRoutes.post('/auth/invitations/{id}/accept', null, {
     summary: "Accept a company's invitation with its one-time token: the membership works from now on",
     description:
       'The token is the one the invitation sent to your address (or that the inviting company handed you, when the service sends ' +
@@ -68,11 +63,7 @@ export const invitationRoutes: RouteDecl[] = [
       return { status: 200, body: await listTenants(ctx.services, ctx.auth!.userId), headers: writeHeaders({ position }) };
     },
   }),
-  route({
-    method: 'post',
-    path: '/auth/invitations/{id}/decline',
-    tag: TAG,
-    auth: 'session',
+  sessionRoutes.post('/auth/invitations/{id}/decline', null, {
     summary: "Decline a company's invitation: it ends, and the company sees it ended",
     params: TenantIdParams,
     responses: {

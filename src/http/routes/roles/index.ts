@@ -1,7 +1,8 @@
 // The Roles group: built-in roles (one per job in a dialysis unit), custom roles, and the permission catalogue.
+import { groupRoutes } from '../shared/groupRoutes.js';
 import type { GroupModule } from '../../groupModule.js';
 import Type from 'typebox';
-import { route, type RouteDecl, type TenantRequestContext } from '../../routeTypes.js';
+import { type RouteDecl, type TenantRequestContext } from '../../routeTypes.js';
 import { problem } from '../../commonSchemas.js';
 import { writeHeaders } from '../../recordHeaders.js';
 import { handleCommand } from '../../../commands/handleCommand.js';
@@ -66,25 +67,17 @@ async function companyWrite(ctx: TenantRequestContext, command: object, reason?:
   return result.position;
 }
 
+const roles = groupRoutes(TAG);
+
 const routes: RouteDecl[] = [
-  route({
-    method: 'get',
-    path: '/roles',
-    tag: TAG,
-    auth: 'tenant',
-    permission: READ,
+  roles.get('/roles', READ, {
     summary: "The company's roles with the permissions each grants",
     responses: { 200: ok('Built-in roles first, then custom roles', obj({ items: { type: 'array', items: RoleSchema } })) },
     async handle(_input, ctx) {
       return { status: 200, body: { items: await companyRoles(ctx as TenantRequestContext) } };
     },
   }),
-  route({
-    method: 'get',
-    path: '/roles/permisos',
-    tag: TAG,
-    auth: 'tenant',
-    permission: READ,
+  roles.get('/roles/permisos', READ, {
     summary: 'The permission catalogue: every permission the groups of this service declare',
     responses: {
       200: ok(
@@ -96,12 +89,7 @@ const routes: RouteDecl[] = [
       return { status: 200, body: { items: permissionEntries() } };
     },
   }),
-  route({
-    method: 'get',
-    path: '/roles/{code}',
-    tag: TAG,
-    auth: 'tenant',
-    permission: READ,
+  roles.get('/roles/{code}', READ, {
     summary: 'A role',
     params: CodeParams,
     responses: { 200: ok('The role', RoleSchema), 404: role404 },
@@ -109,12 +97,7 @@ const routes: RouteDecl[] = [
       return { status: 200, body: await companyRole(ctx as TenantRequestContext, params.code) };
     },
   }),
-  route({
-    method: 'post',
-    path: '/roles',
-    tag: TAG,
-    auth: 'tenant',
-    permission: ADMIN,
+  roles.post('/roles', ADMIN, {
     summary: 'Create a custom role',
     description: 'Permissions must be in the catalogue (GET /roles/permisos); a company role never grants a platform operation.',
     body: CreateRoleBody,
@@ -133,12 +116,7 @@ const routes: RouteDecl[] = [
       return { status: 201, body: await companyRole(tctx, code), headers: writeHeaders({ position, location: `/roles/${code}` }) };
     },
   }),
-  route({
-    method: 'put',
-    path: '/roles/{code}',
-    tag: TAG,
-    auth: 'tenant',
-    permission: ADMIN,
+  roles.put('/roles/{code}', ADMIN, {
     summary: 'Change a custom role (effective on the next request of every member holding it)',
     params: CodeParams,
     body: RoleBody,
@@ -159,12 +137,7 @@ const routes: RouteDecl[] = [
       return { status: 200, body: await companyRole(tctx, params.code), headers: writeHeaders({ position }) };
     },
   }),
-  route({
-    method: 'post',
-    path: '/roles/{code}/retiro',
-    tag: TAG,
-    auth: 'tenant',
-    permission: ADMIN,
+  roles.post('/roles/{code}/retiro', ADMIN, {
     summary: 'Retire a custom role nobody holds',
     params: CodeParams,
     body: RetireBody,

@@ -1,6 +1,7 @@
 // /integraciones: API clients of the selected company (programs that sign in with client credentials).
+import { groupRoutes } from '../shared/groupRoutes.js';
 import Type from 'typebox';
-import { route, type RouteDecl, type TenantRequestContext } from '../../routeTypes.js';
+import { type RouteDecl, type TenantRequestContext } from '../../routeTypes.js';
 import { pageOf, PageQueryFields, problem } from '../../commonSchemas.js';
 import { closed } from '../shared/fieldSchemas.js';
 import { writeHeaders } from '../../recordHeaders.js';
@@ -52,13 +53,10 @@ const WithSecret = obj({
 const ClientParams = closed({ id: UUID });
 const client404 = problem('No such API client in the selected company');
 
+const routes = groupRoutes(TAG);
+
 export const apiClientRoutes: RouteDecl[] = [
-  route({
-    method: 'post',
-    path: '/integraciones',
-    tag: TAG,
-    auth: 'tenant',
-    permission: ADMIN,
+  routes.post('/integraciones', ADMIN, {
     // Not idempotent on purpose: a replayed answer is kept in the log, and this one carries a secret shown once.
     summary: 'Create an API client (a program) with roles in this company; its secret is shown once',
     description:
@@ -81,12 +79,7 @@ export const apiClientRoutes: RouteDecl[] = [
       };
     },
   }),
-  route({
-    method: 'get',
-    path: '/integraciones',
-    tag: TAG,
-    auth: 'tenant',
-    permission: READ,
+  routes.get('/integraciones', READ, {
     summary: "The company's API clients",
     query: closed(PageQueryFields),
     responses: { 200: ok('A page of clients', pageOf(ApiClientSchema)), 400: badCursor400 },
@@ -97,12 +90,7 @@ export const apiClientRoutes: RouteDecl[] = [
       };
     },
   }),
-  route({
-    method: 'get',
-    path: '/integraciones/{id}',
-    tag: TAG,
-    auth: 'tenant',
-    permission: READ,
+  routes.get('/integraciones/{id}', READ, {
     summary: 'An API client',
     params: ClientParams,
     responses: { 200: ok('The client', ApiClientSchema), 404: client404 },
@@ -110,12 +98,7 @@ export const apiClientRoutes: RouteDecl[] = [
       return { status: 200, body: await companyApiClient(ctx as TenantRequestContext, params.id) };
     },
   }),
-  route({
-    method: 'post',
-    path: '/integraciones/{id}/rotacion',
-    tag: TAG,
-    auth: 'tenant',
-    permission: ADMIN,
+  routes.post('/integraciones/{id}/rotacion', ADMIN, {
     summary: 'Rotate the secret: a new one is shown once; the old one keeps working for the grace period',
     params: ClientParams,
     body: closed({
@@ -148,12 +131,7 @@ export const apiClientRoutes: RouteDecl[] = [
       };
     },
   }),
-  route({
-    method: 'put',
-    path: '/integraciones/{id}/roles',
-    tag: TAG,
-    auth: 'tenant',
-    permission: ADMIN,
+  routes.put('/integraciones/{id}/roles', ADMIN, {
     summary: "Change an API client's roles (effective on its next request)",
     params: ClientParams,
     body: closed({ roles: RolesSchema, reason: reasonSchema }),
@@ -176,12 +154,7 @@ export const apiClientRoutes: RouteDecl[] = [
       return { status: 200, body: await companyApiClient(ctx as TenantRequestContext, params.id), headers: writeHeaders({ position }) };
     },
   }),
-  route({
-    method: 'post',
-    path: '/integraciones/{id}/revocacion',
-    tag: TAG,
-    auth: 'tenant',
-    permission: ADMIN,
+  routes.post('/integraciones/{id}/revocacion', ADMIN, {
     summary: 'Revoke an API client: its tokens stop working at once, for good',
     params: ClientParams,
     body: closed({ reason: reasonSchema }),

@@ -1,5 +1,6 @@
 // /usuarios: the people of the selected company (invite, list, read, roles, revoke, second-factor reset, a new
 // activation token) and the platform's deactivation of an account.
+import { groupRoutes } from '../shared/groupRoutes.js';
 import Type from 'typebox';
 import { route, type RouteDecl } from '../../routeTypes.js';
 import { MinPositionField, MinPositionQuerySchema, PageQueryFields, problem } from '../../commonSchemas.js';
@@ -69,13 +70,11 @@ const written = async (ctx: TenantRequestContext, userId: string, position: bigi
   headers: writeHeaders({ position }),
 });
 
+const platformRoutes = groupRoutes(TAG, 'platform');
+const routes = groupRoutes(TAG);
+
 export const userRoutes: RouteDecl[] = [
-  route({
-    method: 'post',
-    path: '/usuarios',
-    tag: TAG,
-    auth: 'tenant',
-    permission: ADMIN,
+  routes.post('/usuarios', ADMIN, {
     // Not idempotent on purpose: a replayed answer is kept in the log, and this one carries a secret shown once.
     summary: 'Invite a person into the company with roles',
     description:
@@ -132,12 +131,7 @@ export const userRoutes: RouteDecl[] = [
       return { status: 200, body: page };
     },
   }),
-  route({
-    method: 'get',
-    path: '/usuarios/{id}',
-    tag: TAG,
-    auth: 'tenant',
-    permission: READ,
+  routes.get('/usuarios/{id}', READ, {
     summary: 'A user of the company',
     params: UserIdParams,
     query: MinPositionQuerySchema,
@@ -147,12 +141,7 @@ export const userRoutes: RouteDecl[] = [
       return { status: 200, body: await companyUser(ctx as TenantRequestContext, params.id) };
     },
   }),
-  route({
-    method: 'put',
-    path: '/usuarios/{id}/roles',
-    tag: TAG,
-    auth: 'tenant',
-    permission: ADMIN,
+  routes.put('/usuarios/{id}/roles', ADMIN, {
     summary: "Change a member's roles (effective on their next request)",
     description: 'The company keeps at least one admin: a change that would leave none answers 409 `/problems/last-admin`.',
     params: UserIdParams,
@@ -177,12 +166,7 @@ export const userRoutes: RouteDecl[] = [
       return written(tctx, params.id, position);
     },
   }),
-  route({
-    method: 'post',
-    path: '/usuarios/{id}/revocacion',
-    tag: TAG,
-    auth: 'tenant',
-    permission: ADMIN,
+  routes.post('/usuarios/{id}/revocacion', ADMIN, {
     summary: "Revoke a member's membership (or withdraw a pending invitation): their sessions in this company end at once",
     description: 'The account stays (it may belong to other companies); the membership is kept as revoked for the record.',
     params: UserIdParams,
@@ -202,12 +186,7 @@ export const userRoutes: RouteDecl[] = [
       return written(tctx, params.id, position);
     },
   }),
-  route({
-    method: 'post',
-    path: '/usuarios/{id}/reinicio-2fa',
-    tag: TAG,
-    auth: 'tenant',
-    permission: ADMIN,
+  routes.post('/usuarios/{id}/reinicio-2fa', ADMIN, {
     summary: "Reset a member's second factor (lost phone): they enroll a new authenticator at the next sign-in",
     description: 'Their trusted devices are forgotten and their sessions end at once.',
     params: UserIdParams,
@@ -227,12 +206,7 @@ export const userRoutes: RouteDecl[] = [
       return written(tctx, params.id, position);
     },
   }),
-  route({
-    method: 'post',
-    path: '/usuarios/{id}/activacion',
-    tag: TAG,
-    auth: 'tenant',
-    permission: ADMIN,
+  routes.post('/usuarios/{id}/activacion', ADMIN, {
     summary: 'A new invitation token for a pending member (or an activation token for a member who has no password yet)',
     description:
       'The previous token stops working. For a pending member the answer is the same whether or not the address had an account: ' +
@@ -272,11 +246,7 @@ export const userRoutes: RouteDecl[] = [
       return { status: 200, body: await deliverInvitation(ctx, user, invitation), headers: writeHeaders({ position }) };
     },
   }),
-  route({
-    method: 'post',
-    path: '/usuarios/{id}/desactivacion',
-    tag: TAG,
-    auth: 'platform',
+  platformRoutes.post('/usuarios/{id}/desactivacion', null, {
     summary: 'Platform: deactivate an account everywhere; every session of it ends at once',
     params: UserIdParams,
     body: ReasonBody,
