@@ -31,7 +31,7 @@ import {
 const session404 = problem("No such session in the selected company (another company's session is reported the same way)");
 const shift404 = problem("No such shift in the selected company (another company's shift is reported the same way)");
 
-function slotAnswer(result: CommandResult<SessionState>, status = 200): HttpResult {
+function slotResult(result: CommandResult<SessionState>, status = 200): HttpResult {
   const scheduled = result.state.scheduled!;
   const { sessionId, patientId, date, shiftId, locationId, kind } = scheduled;
   const location = status === 201 ? `/dialisis/sesiones/${sessionId}` : undefined;
@@ -67,7 +67,7 @@ function slotEndRoute<B extends TSchema>(decl: {
       withFieldPointers(async () => {
         const body = input.body as Static<B>;
         const cmd = commandCtx(ctx, decl.reason?.(body));
-        return slotAnswer(await endSessionSlot(scheduleDeps(ctx.services), cmd, input.params.id, decl.command(body)));
+        return slotResult(await endSessionSlot(scheduleDeps(ctx.services), cmd, input.params.id, decl.command(body)));
       }),
   });
 }
@@ -123,7 +123,7 @@ export const scheduleSessionRoutes: RouteDecl[] = [
     },
     handle: (input, ctx) =>
       withFieldPointers(async () =>
-        slotAnswer((await requestExtraSession(scheduleDeps(ctx.services), commandCtx(ctx), input.body)).session, 201),
+        slotResult((await requestExtraSession(scheduleDeps(ctx.services), commandCtx(ctx), input.body)).session, 201),
       ),
   }),
   slotEndRoute({

@@ -58,7 +58,7 @@ const throttled429 = problem('Too many invitations (per company or per inviting 
 });
 
 /** 404 unless the user is a member of the selected company (or invited, where `alsoPending`): administrators act only on their own people. */
-async function memberOr404(ctx: TenantRequestContext, userId: string, alsoPending = false): Promise<'active' | 'pending'> {
+async function requireMembership(ctx: TenantRequestContext, userId: string, alsoPending = false): Promise<'active' | 'pending'> {
   const { membership } = await companyUser(ctx, userId);
   if (membership === 'active' || (alsoPending && membership === 'pending')) return membership;
   throw notFound('user');
@@ -155,7 +155,7 @@ export const userRoutes: RouteDecl[] = [
     },
     async handle({ params, body }, ctx) {
       const tctx = ctx as TenantRequestContext;
-      await memberOr404(tctx, params.id);
+      await requireMembership(tctx, params.id);
       await mustOutrankMember(ctx.services, privilegedCaller(ctx), params.id);
       await mustHoldWhatTheyGrant(ctx, { roles: body.roles });
       const position = await changeMemberRoles(
@@ -180,7 +180,7 @@ export const userRoutes: RouteDecl[] = [
     },
     async handle({ params, body }, ctx) {
       const tctx = ctx as TenantRequestContext;
-      await memberOr404(tctx, params.id, true);
+      await requireMembership(tctx, params.id, true);
       await mustOutrankMember(ctx.services, privilegedCaller(ctx), params.id);
       const position = await revokeMember(ctx.services, { companyId: tenantOf(ctx), userId: params.id }, callerOf(ctx, body.reason));
       return written(tctx, params.id, position);
@@ -199,7 +199,7 @@ export const userRoutes: RouteDecl[] = [
     },
     async handle({ params, body }, ctx) {
       const tctx = ctx as TenantRequestContext;
-      await memberOr404(tctx, params.id);
+      await requireMembership(tctx, params.id);
       await mustBeCompanyOwnedAccount(ctx, params.id);
       await mustOutrankMember(ctx.services, privilegedCaller(ctx), params.id);
       const position = await resetSecondFactor(ctx.services, params.id, callerOf(ctx, body.reason));
@@ -232,7 +232,7 @@ export const userRoutes: RouteDecl[] = [
     },
     async handle({ params, body }, ctx) {
       const tctx = ctx as TenantRequestContext;
-      const membership = await memberOr404(tctx, params.id, true);
+      const membership = await requireMembership(tctx, params.id, true);
       if (membership === 'active') await mustBeCompanyOwnedAccount(ctx, params.id);
       await mustOutrankMember(ctx.services, privilegedCaller(ctx), params.id);
       // A new token is e-mailed like an invitation: it counts against the same limits.
