@@ -9,6 +9,8 @@ import {
   MODEL_NAME_MAX_LENGTH,
   OVERDUE_MODES,
   POLICY_RANGES,
+  RETENTION_RECORD_TYPES,
+  type RetentionSetting,
 } from '../../../commands/empresas/shared/policySettings.js';
 
 const rangeOf = (pointer: string, description: string, nullable: boolean) => {
@@ -40,6 +42,17 @@ const list = <P extends TProperties>(item: P, description: string) =>
     maxItems: MAX_MODEL_OVERRIDES,
     description: `${description}; a change replaces the whole list`,
   });
+
+/** One period per record type: its default (the legal minimum, the floor), what it keeps and from when it counts. */
+const retentionFields = Object.fromEntries(
+  RETENTION_RECORD_TYPES.map((t) => [
+    t.setting,
+    num(
+      `/retention/${t.setting}`,
+      `Years kept, default ${t.legalMinimumYears} years (the legal minimum: never lower); keeps ${t.covers}; counted from ${t.countedFrom}`,
+    ),
+  ]),
+) as Record<RetentionSetting, TUnsafe<number>>;
 
 const sections = {
   dialyzerReuse: section('Dialyzer reprocessing (domain: AAMI RD47, KDOQI)', {
@@ -129,6 +142,11 @@ const sections = {
   staff: section('Staff', {
     licenceWarningDays: num('/staff/licenceWarningDays', 'Days before a licence expires when it is flagged'),
   }),
+  retention: section(
+    'Retention of records per type. No route erases a clinical record or its audit; a future purge job may remove a record only ' +
+      'after its period and never while its patient is under legal hold (/pacientes/{id}/retencion-legal). auditEntriesYears >= clinicalRecordsYears',
+    retentionFields,
+  ),
 };
 
 type Sections = typeof sections;
