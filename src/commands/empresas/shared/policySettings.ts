@@ -141,29 +141,14 @@ export const RETENTION_RECORD_TYPES: readonly RetentionRecordType[] = [
   {
     setting: 'clinicalRecordsYears',
     legalMinimumYears: 15,
-    covers: 'patients, nursing notes, dialysis sessions, plans, prescriptions, vascular accesses, serologies, allergies',
-    countedFrom: "the patient's last encounter (last session or clinical entry)",
+    covers: 'patients, notes, sessions, prescriptions',
+    countedFrom: 'last encounter',
   },
-  {
-    setting: 'auditEntriesYears',
-    legalMinimumYears: 15,
-    covers: 'who read or changed what: access audit entries and the metadata of every event; never shorter than clinical records',
-    countedFrom: 'the entry, or the end of the clinical record it audits, whichever is later',
-  },
-  {
-    setting: 'equipmentRecordsYears',
-    legalMinimumYears: 15,
-    covers: "dialyzer and bloodline reprocessing, machine uses, disinfection, maintenance: what touched a patient's blood",
-    countedFrom: 'the last use of the equipment',
-  },
-  {
-    setting: 'billingRecordsYears',
-    legalMinimumYears: 10,
-    covers: 'clients, contracts, authorizations and their consumption',
-    countedFrom: 'the end of the contract or authorization',
-  },
-  { setting: 'staffRecordsYears', legalMinimumYears: 10, covers: 'staff, licences, job positions', countedFrom: 'the end of employment' },
-  { setting: 'inventoryRecordsYears', legalMinimumYears: 5, covers: 'products, stock movements, kits', countedFrom: 'the movement' },
+  { setting: 'auditEntriesYears', legalMinimumYears: 15, covers: 'who read or changed what', countedFrom: 'the entry' },
+  { setting: 'equipmentRecordsYears', legalMinimumYears: 15, covers: 'reprocessing, machines', countedFrom: 'last use' },
+  { setting: 'billingRecordsYears', legalMinimumYears: 10, covers: 'contracts, authorizations', countedFrom: 'their end' },
+  { setting: 'staffRecordsYears', legalMinimumYears: 10, covers: 'staff, licences', countedFrom: 'end of employment' },
+  { setting: 'inventoryRecordsYears', legalMinimumYears: 5, covers: 'stock movements', countedFrom: 'the movement' },
 ];
 
 /** Longest period a company may set. */

@@ -47,10 +47,12 @@ const list = <P extends TProperties>(item: P, description: string) =>
 const retentionFields = Object.fromEntries(
   RETENTION_RECORD_TYPES.map((t) => [
     t.setting,
-    num(
-      `/retention/${t.setting}`,
-      `Years kept, default ${t.legalMinimumYears} years (the legal minimum: never lower); keeps ${t.covers}; counted from ${t.countedFrom}`,
-    ),
+    Type.Unsafe<number>({
+      type: 'integer',
+      minimum: t.legalMinimumYears,
+      maximum: POLICY_RANGES[`/retention/${t.setting}`]!.max,
+      description: `${t.covers}, from ${t.countedFrom}: default ${t.legalMinimumYears} years (legal minimum)`,
+    }),
   ]),
 ) as Record<RetentionSetting, TUnsafe<number>>;
 
@@ -143,8 +145,7 @@ const sections = {
     licenceWarningDays: num('/staff/licenceWarningDays', 'Days before a licence expires when it is flagged'),
   }),
   retention: section(
-    'Retention of records per type. No route erases a clinical record or its audit; a future purge job may remove a record only ' +
-      'after its period and never while its patient is under legal hold (/pacientes/{id}/retencion-legal). auditEntriesYears >= clinicalRecordsYears',
+    'Years records are kept (never erased by a route; a purge must also respect legal holds); audit >= clinical',
     retentionFields,
   ),
 };
