@@ -1,5 +1,6 @@
 // Retention periods per record type are company policy: defaults at the legal minimum, lengthened never shortened.
 import assert from 'node:assert/strict';
+import { LIMITS } from '../../limits.js';
 import { failedFields, scenario } from '../givenWhenThen.js';
 import { policyDecider } from './policyDecider.js';
 import type { PolicyCommand, PolicyEvent } from './policyEvents.js';
@@ -22,6 +23,7 @@ describe('policy decider: retention of records', () => {
   it('keeps every record type for its legal minimum by default: clinical records and their audit 15 years', () => {
     assert.equal(DEFAULT_POLICY.retention.clinicalRecordsYears, 15);
     assert.equal(DEFAULT_POLICY.retention.auditEntriesYears, 15);
+    assert.equal(LIMITS.audit.retentionYears, 15, 'the API description states the same floor');
     for (const type of RETENTION_RECORD_TYPES) {
       assert.equal(DEFAULT_POLICY.retention[type.setting], type.legalMinimumYears, type.setting);
       assert.ok(type.covers.length > 0 && type.countedFrom.length > 0, type.setting);
