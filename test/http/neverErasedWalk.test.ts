@@ -1,6 +1,7 @@
 // Clinical records and their audit are never erased by any route (issue 23 item 4), walked from the declarations: a
-// company with a patient, a note, a plan, a session and a legal hold; then every route of the service is called once
-// with a valid sample (erase-like ones too, DELETE included); every event recorded before is still in the log,
+// company with a patient, a note, a plan, a session and a legal hold; the note is amended, the session cancelled, the
+// plan ended and the patient recorded deceased; then every route of the service is called once with a valid sample
+// (erase-like ones too, DELETE included); every event recorded before is still in the log,
 // unchanged, and every clinical record still answers. A route added later is walked without editing this test.
 import assert from 'node:assert/strict';
 import { registeredGroups } from '../../src/http/groups.js';
@@ -70,6 +71,18 @@ describe('retention: no route erases a clinical record or its events', () => {
       }
     };
     recorded = await wholeLog(server);
+    // The most final things a clinical record can undergo, each with a valid request: they must succeed and erase nothing.
+    const today = server.clock.now().toISOString().slice(0, 10);
+    const finalActs: [string, string, unknown][] = [
+      ['POST', `/pacientes/${ids.patient}/notas/${ids.note}/enmiendas`, { reason: 'Error de registro', text: 'Corregido' }],
+      ['POST', `/dialisis/sesiones/${ids.session}/cancelacion`, { reason: 'Paciente trasladado' }],
+      ['POST', `/dialisis/planes/${ids.plan}/fin`, { effectiveTo: today, reason: 'Fallecimiento' }],
+      ['POST', `/pacientes/${ids.patient}/estado`, { status: 'deceased', reason: 'Fallecimiento', effectiveDate: today }],
+    ];
+    for (const [method, path, body] of finalActs) {
+      const answer = await server.request(method, path, { token, body });
+      assert.ok(answer.status >= 200 && answer.status < 300, `${method} ${path}: ${answer.status} ${JSON.stringify(answer.body)}`);
+    }
     const ordered = [...routes.filter((r) => !LAST.has(label(r))), ...routes.filter((r) => LAST.has(label(r)))];
     for (const route of ordered) {
       const { body, headers } = requestOf(route);
