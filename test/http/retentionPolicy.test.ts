@@ -1,7 +1,8 @@
 // Retention periods per record type over HTTP: in the policy's GET, documented in the contract, lengthened with
 // If-Match and refused below the legal minimum (422 naming the field).
 import assert from 'node:assert/strict';
-import { RETENTION_RECORD_TYPES } from '../../src/commands/empresas/shared/policySettings.js';
+import { DEFAULT_POLICY, RETENTION_RECORD_TYPES } from '../../src/commands/empresas/shared/policySettings.js';
+import { policies } from '../../src/queries/empresas/readModel.js';
 import { expectStatus, pointers, startEmpresasWorld, type EmpresasWorld, type Json } from './empresasWorld.js';
 
 const POLICY = '/empresas/actual/politica';
@@ -79,5 +80,15 @@ describe('Empresas: retention periods in the company policy', () => {
     assert.equal(last.reason, 'Convenio con la aseguradora');
     const b = expectStatus(await w.call(w.b, 'GET', POLICY), 200);
     assert.equal(b.body.settings.retention.clinicalRecordsYears, 15);
+  });
+
+  it('answers the legal defaults for a policy document projected before retention existed (read forward, never 500)', async () => {
+    const companyId = w.server.admin.companyId;
+    const stored = await policies(w.server.services).get(companyId, companyId);
+    assert.ok(stored, "company A's policy is projected");
+    const { retention: _absent, ...older } = stored.settings;
+    await policies(w.server.services).replace({ ...stored, settings: older as typeof stored.settings });
+    const answer = expectStatus(await w.call(w.a, 'GET', POLICY), 200);
+    assert.deepEqual(answer.body.settings.retention, DEFAULT_POLICY.retention);
   });
 });
