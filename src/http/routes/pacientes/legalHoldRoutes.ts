@@ -48,8 +48,6 @@ export const LegalHoldView = closed(
   { title: 'LegalHold' },
 );
 
-const audited = { auditAccess: (input: { params: { id: string } }) => ({ recordType: 'legalHold', recordId: input.params.id }) };
-
 async function answer(ctx: RequestContext, patientId: string, result: CommandResult<unknown>) {
   const body = await legalHoldOf(tenantCtx(ctx), patientId);
   return { status: 200 as const, body, headers: writeHeaders({ revision: result.revision, position: result.position }) };
@@ -65,7 +63,7 @@ export const legalHoldRoutes: RouteDecl[] = [
     summary: "The patient's legal hold: in force or not, and every placement and lift (who, when, why)",
     params: PatientParams,
     responses: { 200: ok('The legal hold', LegalHoldView, {}), 404: notFound404 },
-    ...audited,
+    auditAccess: (input) => ({ recordType: 'legalHold', recordId: input.params.id }),
     handle: async (input, ctx) => {
       await patientModel.mustExist(tenantCtx(ctx), input.params.id);
       return { status: 200, body: await legalHoldOf(tenantCtx(ctx), input.params.id) };
@@ -84,7 +82,6 @@ export const legalHoldRoutes: RouteDecl[] = [
     params: PatientParams,
     body: LegalHoldBody,
     responses: { 200: ok('The legal hold', LegalHoldView), 404: notFound404, 409: conflict409 },
-    ...audited,
     handle: (input, ctx) =>
       withFieldPointers(async () => {
         const { id } = input.params;
