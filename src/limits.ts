@@ -177,8 +177,8 @@ export const LIMITS = {
     replayBatchEvents: 20_000,
   },
   audit: {
-    /** Minimum retention of the event log (audit trail), in years. */
-    retentionYears: 6,
+    /** Minimum retention of the event log (audit trail), in years: the policy's floor of retention/auditEntriesYears. */
+    retentionYears: 15,
   },
   newPassword: {
     /** A new password has at least this many characters, counted as Unicode code points (ASVS 5.0 V6.2). */

@@ -112,7 +112,9 @@ Every change is an event carrying who (user and session), when (UTC), where (cli
 correlation id and, where the command has one, the reason. Sign-ins, failed attempts, second-factor replays, company
 selections, refreshes and logouts are recorded too, and reads of clinical records are audited (who read which record and
 the patients it names, when, from where); refused reads (403, 404) are recorded too, with their outcome.
-The operations whose reads are audited say so. The log is append-only and kept at least ${L.audit.retentionYears} years.
+The operations whose reads are audited say so. The log is append-only: no route erases an event. How long each type of
+record is kept is company policy (\`settings.retention\`, at least ${L.audit.retentionYears} years for clinical records and
+their audit); a legal hold on a patient (\`/pacientes/{id}/retencion-legal\`) keeps all of the patient's records.
 
 ## Versioning
 \`info.version\` follows semantic versioning. Within a major version changes are additive only (new routes, new

@@ -107,10 +107,11 @@ export const BUILT_IN_ROLES: readonly BuiltInRole[] = [
   {
     code: 'auditor',
     name: 'Auditor',
-    description: 'Reads every record of the company and its history, changes nothing',
+    description: 'Reads every record of the company and its history, changes nothing; places and lifts legal holds on patients',
     grantsAll: false,
     permissions: [
       ...CLINICAL_READS,
+      'pacientes:legal-hold',
       ...read('productos', 'clientes', 'usuarios', 'roles'),
       'sistema:audit',
       'dialisis:export',

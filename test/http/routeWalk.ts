@@ -52,18 +52,18 @@ function sample(schema: JsonSchema | undefined): unknown {
 const paramNames = (path: string): string[] => [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
 const prefixOf = (path: string, name: string): string => path.slice(0, path.indexOf(`{${name}}`) + name.length + 2);
 
-function pathWith(route: RouteDecl, values: (name: string) => string): string {
+export function pathWith(route: RouteDecl, values: (name: string) => string): string {
   return route.path.replace(/\{(\w+)\}/g, (_m, name: string) => encodeURIComponent(values(name)));
 }
 
-function requestOf(route: RouteDecl): { body?: unknown; headers: Record<string, string> } {
+export function requestOf(route: RouteDecl): { body?: unknown; headers: Record<string, string> } {
   const headers: Record<string, string> = {};
   const declared = Object.keys(route.requestHeaders ?? {}).map((h) => h.toLowerCase());
   if (declared.includes('if-match')) headers['if-match'] = 'W/"0"';
   return { ...(route.body ? { body: sample(route.body) } : {}), headers };
 }
 
-function queryOf(route: RouteDecl): string {
+export function queryOf(route: RouteDecl): string {
   const query = sample(route.query) as Record<string, unknown> | undefined;
   const required = new Set((route.query?.required as string[] | undefined) ?? []);
   const entries = Object.entries(query ?? {}).filter(([k]) => required.has(k));

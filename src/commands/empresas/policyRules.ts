@@ -33,6 +33,8 @@ function rangeProblem(value: unknown, range: NumberRange, nullable: boolean): st
   // A model plan without a calibration interval takes the general one.
   if ((value === null || value === undefined) && nullable) return null;
   if (typeof value !== 'number' || !Number.isFinite(value)) return 'must be a number';
+  // A retention period's minimum is the law's: a company may keep records longer, never shorter.
+  if (range.unit === 'years' && value < range.min) return `may not go below the legal minimum of ${range.min} years`;
   if (value < range.min || value > range.max) return `must be between ${range.min} and ${range.max} ${range.unit}`;
   if (range.integer && !Number.isInteger(value)) return 'must be a whole number';
   return null;
@@ -93,6 +95,13 @@ export function checkPolicy(policy: CompanyPolicy): void {
   }
   const { adequacy, maintenance, dialyzerReuse } = policy;
   checks.check(adequacy.ktvTarget >= adequacy.ktvMinimum, field('/adequacy/ktvTarget'), 'must not be below ktvMinimum');
+  // The audit of a clinical record outlives it: who saw or changed a record is answerable as long as the record is.
+  const { retention } = policy;
+  checks.check(
+    retention.auditEntriesYears >= retention.clinicalRecordsYears,
+    field('/retention/auditEntriesYears'),
+    'must not be below clinicalRecordsYears',
+  );
   checkPlan(checks, field('/maintenance'), maintenance);
   maintenance.modelOverrides.forEach((plan, i) => checkPlan(checks, field(`/maintenance/modelOverrides/${i}`), plan));
   checkUniqueNames(

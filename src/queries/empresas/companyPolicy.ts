@@ -2,7 +2,7 @@
 // decides (architecture.md, Company policy), so an auditor sees which rule applied.
 import type { ReadServices } from '../../readServices.js';
 import { foldPolicy, type PolicyDoc } from '../../projections/empresas/policyDoc.js';
-import { DEFAULT_POLICY, type CompanyPolicy } from '../../commands/empresas/shared/policySettings.js';
+import { DEFAULT_POLICY, withDefaultsForNewSettings, type CompanyPolicy } from '../../commands/empresas/shared/policySettings.js';
 import { policies } from './readModel.js';
 import { policyStream } from '../../commands/empresas/policyEvents.js';
 
@@ -18,7 +18,9 @@ export interface PolicyView {
 export async function policyView(services: ReadServices, tenantId: string): Promise<PolicyView> {
   const doc = await policies(services).get(tenantId, tenantId);
   if (!doc) return { revision: -1, settings: DEFAULT_POLICY, updatedAt: null, updatedBy: null };
-  return { revision: doc.revision, settings: doc.settings, updatedAt: doc.updatedAt, updatedBy: doc.updatedBy };
+  // A document projected before a setting existed (retention, say) reads it at its default until the next rebuild.
+  const settings = withDefaultsForNewSettings(doc.settings);
+  return { revision: doc.revision, settings, updatedAt: doc.updatedAt, updatedBy: doc.updatedBy };
 }
 
 /** The policy as a decision takes it: its revision (recorded in the event) and its settings. */

@@ -110,7 +110,49 @@ export interface CompanyPolicy {
     /** Days before a professional licence expires when it starts being flagged. */
     licenceWarningDays: number;
   };
+  /** How long each type of record is kept (RETENTION_RECORD_TYPES says what each covers and from when it counts). */
+  retention: Record<RetentionSetting, number>;
 }
+
+export type RetentionSetting =
+  | 'clinicalRecordsYears'
+  | 'auditEntriesYears'
+  | 'equipmentRecordsYears'
+  | 'billingRecordsYears'
+  | 'staffRecordsYears'
+  | 'inventoryRecordsYears';
+
+export interface RetentionRecordType {
+  setting: RetentionSetting;
+  /** The default, and the floor a company may not go below. */
+  legalMinimumYears: number;
+  /** What the type keeps (stream categories and record kinds). */
+  covers: string;
+  /** When the period starts. */
+  countedFrom: string;
+}
+
+/**
+ * What is kept and for how long. domain.md names no periods: these are common clinical-record law defaults [G]
+ * (clinical records 15 years after the last encounter; their audit at least as long; billing, staff 10; stock 5).
+ * Nothing is ever erased by a route; a future purge job must respect these periods and any legal hold on the patient.
+ */
+export const RETENTION_RECORD_TYPES: readonly RetentionRecordType[] = [
+  {
+    setting: 'clinicalRecordsYears',
+    legalMinimumYears: 15,
+    covers: 'patients, notes, sessions, prescriptions',
+    countedFrom: 'last encounter',
+  },
+  { setting: 'auditEntriesYears', legalMinimumYears: 15, covers: 'who read or changed what', countedFrom: 'the entry' },
+  { setting: 'equipmentRecordsYears', legalMinimumYears: 15, covers: 'reprocessing, machines', countedFrom: 'last use' },
+  { setting: 'billingRecordsYears', legalMinimumYears: 10, covers: 'contracts, authorizations', countedFrom: 'their end' },
+  { setting: 'staffRecordsYears', legalMinimumYears: 10, covers: 'staff, licences', countedFrom: 'end of employment' },
+  { setting: 'inventoryRecordsYears', legalMinimumYears: 5, covers: 'stock movements', countedFrom: 'the movement' },
+];
+
+/** Longest period a company may set. */
+export const RETENTION_MAX_YEARS = 100;
 
 /** Frozen all the way down: every company starts from these, none may change them in place. */
 function deepFreeze<T>(value: T): T {
@@ -147,6 +189,7 @@ export const DEFAULT_POLICY: CompanyPolicy = deepFreeze<CompanyPolicy>({
   },
   shifts: { defaultCapacity: 20, patientsPerNurse: 4 },
   staff: { licenceWarningDays: 30 },
+  retention: Object.fromEntries(RETENTION_RECORD_TYPES.map((t) => [t.setting, t.legalMinimumYears])) as Record<RetentionSetting, number>,
 });
 
 export interface NumberRange {
@@ -194,6 +237,9 @@ export const POLICY_RANGES: Readonly<Record<string, NumberRange>> = {
   '/shifts/defaultCapacity': int(1, 200, 'patients'),
   '/shifts/patientsPerNurse': int(1, 20, 'patients'),
   '/staff/licenceWarningDays': int(0, 365, 'days'),
+  ...Object.fromEntries(
+    RETENTION_RECORD_TYPES.map((t) => [`/retention/${t.setting}`, int(t.legalMinimumYears, RETENTION_MAX_YEARS, 'years')]),
+  ),
 };
 
 /** Longest list of per-model overrides (the policy document stays small). */

@@ -9,6 +9,8 @@ import {
   MODEL_NAME_MAX_LENGTH,
   OVERDUE_MODES,
   POLICY_RANGES,
+  RETENTION_RECORD_TYPES,
+  type RetentionSetting,
 } from '../../../commands/empresas/shared/policySettings.js';
 
 const rangeOf = (pointer: string, description: string, nullable: boolean) => {
@@ -40,6 +42,19 @@ const list = <P extends TProperties>(item: P, description: string) =>
     maxItems: MAX_MODEL_OVERRIDES,
     description: `${description}; a change replaces the whole list`,
   });
+
+/** One period per record type: its default (the legal minimum, the floor), what it keeps and from when it counts. */
+const retentionFields = Object.fromEntries(
+  RETENTION_RECORD_TYPES.map((t) => [
+    t.setting,
+    Type.Unsafe<number>({
+      type: 'integer',
+      minimum: t.legalMinimumYears,
+      maximum: POLICY_RANGES[`/retention/${t.setting}`]!.max,
+      description: `${t.covers}, from ${t.countedFrom}: default ${t.legalMinimumYears} years (legal minimum)`,
+    }),
+  ]),
+) as Record<RetentionSetting, TUnsafe<number>>;
 
 const sections = {
   dialyzerReuse: section('Dialyzer reprocessing (domain: AAMI RD47, KDOQI)', {
@@ -129,6 +144,10 @@ const sections = {
   staff: section('Staff', {
     licenceWarningDays: num('/staff/licenceWarningDays', 'Days before a licence expires when it is flagged'),
   }),
+  retention: section(
+    'Years records are kept (never erased by a route; a purge must also respect legal holds); audit >= clinical',
+    retentionFields,
+  ),
 };
 
 type Sections = typeof sections;
