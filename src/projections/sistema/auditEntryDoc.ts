@@ -57,7 +57,7 @@ export interface StreamOwnerDoc extends ProjectedDoc {
   companyId: string | null;
 }
 
-const byTime = { at: -1, id: -1 } as const;
+const byTime = { at: -1, seq: -1, id: -1 } as const;
 const filtered = (field: string, name: string): IndexSpec => ({ keys: { [field]: 1, ...byTime }, name });
 
 export const AUDIT_COLLECTIONS: Record<string, IndexSpec[]> = {
