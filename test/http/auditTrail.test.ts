@@ -72,6 +72,8 @@ describe('Audit trail over HTTP: GET /sistema/auditoria', () => {
     assert.deepEqual(((await list({ action: 'NursingNoteRecorded' })).items as Json[]).map((e) => e.recordId), [noteId]);
     assert.deepEqual(((await list({ recordType: 'nursingNote', recordId: noteId })).items as Json[]).length, 1);
     assert.equal(((await list({ route: '/pacientes/{id}' })).items as Json[]).length, 2);
+    const window = ((await list({})).items as Json[]).map((e) => e.action);
+    assert.deepEqual(window, ['write', 'read', 'NursingNoteRecorded', 'read'], 'the time range alone: everything of the company in it');
 
     const first = await list({ patientId, limit: '3' });
     assert.equal((first.items as Json[]).length, 3);

@@ -24,6 +24,11 @@ export interface AuditEntryDoc extends ProjectedDoc {
   entryId: string;
   /** ISO-8601 UTC: when it happened (a read's first time when repeated reads were folded into one entry). */
   at: string;
+  /**
+   * `at` again, as the key of the unfiltered time index: a field of its own, so that a filtered query's time range (on
+   * `at`) never draws SQLite (planning without statistics) to that index instead of the filter's.
+   */
+  t: string;
   /** Global position of its event. */
   seq: number;
   kind: AuditKind;
@@ -59,11 +64,15 @@ export interface StreamOwnerDoc extends ProjectedDoc {
 
 const byTime = { at: -1, seq: -1, id: -1 } as const;
 const filtered = (field: string, name: string): IndexSpec => ({ keys: { [field]: 1, ...byTime }, name });
+/** The order of a query with no equality filter (see `t`). */
+export const UNFILTERED_ORDER = { t: -1, seq: -1, id: -1 } as const;
+/** The order of a filtered one: ties in time (the same millisecond) in log order. */
+export const FILTERED_ORDER = byTime;
 
 export const AUDIT_COLLECTIONS: Record<string, IndexSpec[]> = {
   [AUDIT_TRAIL.owners]: [],
   [AUDIT_TRAIL.entries]: [
-    { keys: byTime, name: 'by_time' },
+    { keys: UNFILTERED_ORDER, name: 'by_time' },
     filtered('actor', 'by_actor'),
     filtered('action', 'by_action'),
     filtered('outcome', 'by_outcome'),

@@ -63,6 +63,7 @@ function baseEntry(event: RecordedEvent, scope: string): AuditEntryDoc {
     id: event.id,
     entryId: event.id,
     at: m.occurredAt,
+    t: m.occurredAt,
     seq: Number(event.position),
     kind: 'change',
     action: event.type,

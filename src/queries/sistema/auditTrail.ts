@@ -3,7 +3,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { ReadServices } from '../../readServices.js';
 import type { Filter } from '../../stores/readStore.js';
-import { AUDIT_TRAIL, type AuditEntryDoc } from '../../projections/sistema/auditEntryDoc.js';
+import { AUDIT_TRAIL, FILTERED_ORDER, UNFILTERED_ORDER, type AuditEntryDoc } from '../../projections/sistema/auditEntryDoc.js';
 import { csvCell } from '../csv.js';
 
 export interface AuditQuery {
@@ -50,22 +50,22 @@ const view = (d: AuditEntryDoc): AuditEntryView => ({
   position: String(d.seq),
 });
 
-/** Ties in time (the same millisecond) in log order. */
-const NEWEST_FIRST = { at: -1, seq: -1, id: -1 } as const;
 /** Rows read from the store per page of an export. */
 export const EXPORT_PAGE = 500;
 
-/** The read-store filter of a query: equalities on indexed fields, and the time range. */
-export function auditFilter(q: Omit<AuditQuery, 'limit' | 'cursor'>): Filter {
+const EQUALITIES = ['patientId', 'recordType', 'recordId', 'actor', 'action', 'outcome', 'route'] as const;
+
+/** The read-store filter and order of a query: equalities on indexed fields, the time range, newest first. */
+export function auditFilter(q: Omit<AuditQuery, 'limit' | 'cursor'>): { filter: Filter; sort: Record<string, 1 | -1> } {
   const filter: Filter = {};
-  for (const field of ['patientId', 'recordType', 'recordId', 'actor', 'action', 'outcome', 'route'] as const) {
-    if (q[field] !== undefined) filter[field] = q[field];
-  }
-  const at: Record<string, string> = {};
-  if (q.from !== undefined) at.$gte = normalized(q.from);
-  if (q.to !== undefined) at.$lte = normalized(q.to);
-  if (Object.keys(at).length > 0) filter.at = at;
-  return filter;
+  for (const field of EQUALITIES) if (q[field] !== undefined) filter[field] = q[field];
+  // With no equality the time index answers, on its own key (see AuditEntryDoc.t); else the filter's index.
+  const unfiltered = Object.keys(filter).length === 0;
+  const time: Record<string, string> = {};
+  if (q.from !== undefined) time.$gte = normalized(q.from);
+  if (q.to !== undefined) time.$lte = normalized(q.to);
+  if (Object.keys(time).length > 0) filter[unfiltered ? 't' : 'at'] = time;
+  return { filter, sort: unfiltered ? UNFILTERED_ORDER : FILTERED_ORDER };
 }
 
 /** Entries store UTC instants (toISOString): a bound with an offset compares as the same instant written so. */
@@ -80,7 +80,8 @@ export async function auditPage(
   scope: string,
   q: AuditQuery,
 ): Promise<{ items: AuditEntryView[]; nextCursor: string | null }> {
-  const page = await collectionFor(services, q).find(scope, auditFilter(q), { sort: NEWEST_FIRST, limit: q.limit, after: q.cursor ?? null });
+  const { filter, sort } = auditFilter(q);
+  const page = await collectionFor(services, q).find(scope, filter, { sort, limit: q.limit, after: q.cursor ?? null });
   return { items: page.items.map(view), nextCursor: page.nextCursor };
 }
 
