@@ -5,7 +5,7 @@ import Type from 'typebox';
 import { route, type HttpResult, type RequestContext, type RouteDecl } from '../../routeTypes.js';
 import { pageOf, PageQueryFields, MinPositionField } from '../../commonSchemas.js';
 import { DateTimeSchema, IdSchema, text } from '../shared/fieldSchemas.js';
-import { unavailable503 } from '../shared/recordSupport.js';
+import { badCursor400, unavailable503 } from '../shared/recordSupport.js';
 import { awaitMinPosition } from '../../readYourWrites.js';
 import { auditExport, auditPage, AUDIT_CSV_COLUMNS, type AuditQuery } from '../../../queries/sistema/auditTrail.js';
 import { AUDIT_TRAIL } from '../../../projections/sistema/auditEntryDoc.js';
@@ -61,6 +61,7 @@ const common = {
   description: DESCRIPTION,
   responses: {
     200: { description: 'A page of the trail (text/csv or application/x-ndjson when asked)', schema: pageOf(AuditEntrySchema) },
+    400: badCursor400,
     503: unavailable503,
   },
   // Who looked at the trail, and for which patient, is on the trail too.
