@@ -22,10 +22,25 @@ const PATIENTS = 20_000;
 const T0 = Date.parse('2025-01-01T00:00:00.000Z');
 const SPAN_MS = 365 * 24 * 3600_000;
 const RUNS = 200;
-const ROUTES = ['/pacientes/{id}', '/pacientes', '/dialisis/sesiones/{id}', '/dialisis/sesiones', '/pacientes/{id}/notas', '/dialisis/sesiones/{id}/hoja'];
-const CHANGES = ['PatientCorrected', 'NursingNoteRecorded', 'NursingNoteAmended', 'DialysisSessionStarted', 'ReadingRecorded', 'DialysisSessionEnded'];
+const ROUTES = [
+  '/pacientes/{id}',
+  '/pacientes',
+  '/dialisis/sesiones/{id}',
+  '/dialisis/sesiones',
+  '/pacientes/{id}/notas',
+  '/dialisis/sesiones/{id}/hoja',
+];
+const CHANGES = [
+  'PatientCorrected',
+  'NursingNoteRecorded',
+  'NursingNoteAmended',
+  'DialysisSessionStarted',
+  'ReadingRecorded',
+  'DialysisSessionEnded',
+];
 
-const uuid = (kind: number, n: number): string => `${kind.toString(16).padStart(8, '0')}-0000-4000-8000-${n.toString(16).padStart(12, '0')}`;
+const uuid = (kind: number, n: number): string =>
+  `${kind.toString(16).padStart(8, '0')}-0000-4000-8000-${n.toString(16).padStart(12, '0')}`;
 export const benchAuditPatient = (n: number): string => uuid(1, n % PATIENTS);
 const actorOf = (n: number): string => uuid(2, n % ACTORS);
 
@@ -101,7 +116,11 @@ async function buildFile(file: string, entries: number, log: (s: string) => void
     if (from % 1_000_000 === 0 && from > 0) log(`  ${from} entries (${Math.round((Date.now() - started) / 1000)} s)`);
   }
   // The store learns which paths hold arrays from its writes: these rows came in beside it.
-  db.prepare(`UPDATE read_collections SET array_paths = ? WHERE name IN (?, ?)`).run(JSON.stringify(['patientIds']), names.entries, names.byPatient);
+  db.prepare(`UPDATE read_collections SET array_paths = ? WHERE name IN (?, ?)`).run(
+    JSON.stringify(['patientIds']),
+    names.entries,
+    names.byPatient,
+  );
   db.close();
   log(`  rows in ${Math.round((Date.now() - started) / 1000)} s; creating the indexes ...`);
   const indexed = await openSqliteReadStore({ file });
@@ -152,7 +171,9 @@ export async function benchAuditQuery(scratch: string, entries: number, log: (s:
     [AUDIT_TRAIL.entries]: await reads.collection(names.entries, AUDIT_COLLECTIONS[AUDIT_TRAIL.entries]),
     [AUDIT_TRAIL.byPatient]: await reads.collection(names.byPatient, AUDIT_COLLECTIONS[AUDIT_TRAIL.byPatient]),
   };
-  const services = { projections: { collection: (_p: string, logical: string) => collections[logical]! } } as Parameters<typeof auditPage>[0];
+  const services = { projections: { collection: (_p: string, logical: string) => collections[logical]! } } as Parameters<
+    typeof auditPage
+  >[0];
   const month = (i: number) => new Date(T0 + (i % 11) * 30 * 24 * 3600_000).toISOString();
   const monthEnd = (i: number) => new Date(T0 + ((i % 11) + 1) * 30 * 24 * 3600_000).toISOString();
   const page = (q: Partial<AuditQuery>) => auditPage(services, TENANT, { limit: 50, ...q });
@@ -178,14 +199,21 @@ export async function benchAuditQuery(scratch: string, entries: number, log: (s:
   for (let i = 0; i < 40; i++) cursor = (await page({ patientId: benchAuditPatient(1), limit: 10, cursor })).nextCursor;
   const deep = cursor;
   let deepItems = 0;
-  const deepFigures = await timed(async () => (deepItems = (await page({ patientId: benchAuditPatient(1), limit: 10, cursor: deep })).items.length));
+  const deepFigures = await timed(
+    async () => (deepItems = (await page({ patientId: benchAuditPatient(1), limit: 10, cursor: deep })).items.length),
+  );
   queries['patient, page 40 deep (10 a page)'] = { ...deepFigures, items: deepItems };
   // A whole patient's year as CSV (every matching entry streamed from the store), fewer runs.
   const started = process.hrtime.bigint();
   let bytes = 0;
   for await (const chunk of auditExport(services, TENANT, { patientId: benchAuditPatient(3) }, 'csv')) bytes += chunk.length;
   const exportMs = Number(process.hrtime.bigint() - started) / 1e6;
-  queries['patient CSV export, whole year'] = { meanMs: Math.round(exportMs), p50Ms: Math.round(exportMs), p99Ms: Math.round(exportMs), items: bytes };
+  queries['patient CSV export, whole year'] = {
+    meanMs: Math.round(exportMs),
+    p50Ms: Math.round(exportMs),
+    p99Ms: Math.round(exportMs),
+    items: bytes,
+  };
   await reads.close();
   const fileGiB = Math.round((fs.statSync(file).size / 2 ** 30) * 100) / 100;
   return { entries, fileGiB, buildSeconds, queries };

@@ -67,9 +67,15 @@ describe('Audit trail over HTTP: GET /sistema/auditoria', () => {
   it('filters by actor, outcome, action, record and route, and pages with a sealed cursor', async () => {
     const list = async (params: Record<string, string>) =>
       expectStatus(await w.call(auditor.token, 'GET', `/sistema/auditoria?${query({ from: t1, to: t2, ...params })}`), 200).body;
-    assert.deepEqual(((await list({ actor: nosy.userId })).items as Json[]).map((e) => e.outcome), ['denied', 'denied']);
+    assert.deepEqual(
+      ((await list({ actor: nosy.userId })).items as Json[]).map((e) => e.outcome),
+      ['denied', 'denied'],
+    );
     assert.equal(((await list({ outcome: 'denied' })).items as Json[]).length, 2);
-    assert.deepEqual(((await list({ action: 'NursingNoteRecorded' })).items as Json[]).map((e) => e.recordId), [noteId]);
+    assert.deepEqual(
+      ((await list({ action: 'NursingNoteRecorded' })).items as Json[]).map((e) => e.recordId),
+      [noteId],
+    );
     assert.deepEqual(((await list({ recordType: 'nursingNote', recordId: noteId })).items as Json[]).length, 1);
     assert.equal(((await list({ route: '/pacientes/{id}' })).items as Json[]).length, 2);
     const window = ((await list({})).items as Json[]).map((e) => e.action);
@@ -78,14 +84,20 @@ describe('Audit trail over HTTP: GET /sistema/auditoria', () => {
     const first = await list({ patientId, limit: '3' });
     assert.equal((first.items as Json[]).length, 3);
     const second = await list({ patientId, limit: '3', cursor: first.nextCursor as string });
-    assert.deepEqual(((second.items as Json[]).map(who)), [[w.server.admin.userId, 'read', 'allowed', 'patient', 'GET', 200]]);
+    assert.deepEqual((second.items as Json[]).map(who), [[w.server.admin.userId, 'read', 'allowed', 'patient', 'GET', 200]]);
     assert.equal(second.nextCursor, null);
-    const forged = await w.call(auditor.token, 'GET', `/sistema/auditoria?${query({ from: t1, to: t2, patientId, action: 'read', cursor: first.nextCursor as string })}`);
+    const forged = await w.call(
+      auditor.token,
+      'GET',
+      `/sistema/auditoria?${query({ from: t1, to: t2, patientId, action: 'read', cursor: first.nextCursor as string })}`,
+    );
     expectStatus(forged, 400);
   });
 
   it('answers CSV (formulas defused) and NDJSON, streamed, with the same entries', async () => {
-    const csv = await w.server.request('GET', `/sistema/auditoria?${query({ patientId, from: t1, to: t2, format: 'csv' })}`, { token: auditor.token });
+    const csv = await w.server.request('GET', `/sistema/auditoria?${query({ patientId, from: t1, to: t2, format: 'csv' })}`, {
+      token: auditor.token,
+    });
     assert.equal(csv.status, 200);
     assert.match(csv.headers['content-type']!, /^text\/csv/);
     const lines = (csv.body as string).trimEnd().split('\r\n');
@@ -99,8 +111,14 @@ describe('Audit trail over HTTP: GET /sistema/auditoria', () => {
     });
     assert.equal(nd.status, 200);
     assert.match(nd.headers.get('content-type')!, /^application\/x-ndjson/);
-    const entries = (await nd.text()).trimEnd().split('\n').map((l) => JSON.parse(l) as Json);
-    assert.deepEqual(entries.map((e) => e.action), ['write', 'read', 'NursingNoteRecorded', 'read']);
+    const entries = (await nd.text())
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Json);
+    assert.deepEqual(
+      entries.map((e) => e.action),
+      ['write', 'read', 'NursingNoteRecorded', 'read'],
+    );
   });
 
   it("company roles without sistema:audit are refused; another company's auditor sees none of it; the platform sees sign-ins", async () => {
@@ -117,6 +135,9 @@ describe('Audit trail over HTTP: GET /sistema/auditoria', () => {
     const actions = (platform.body.items as Json[]).map((e) => e.action);
     assert.ok(actions.includes('LoginSucceeded') && actions.includes('TotpCodeAccepted'), actions.join());
     const mine = expectStatus(await w.call(auditor.token, 'GET', `/sistema/auditoria?${query({ action: 'MembershipGranted' })}`), 200);
-    assert.ok((mine.body.items as Json[]).some((e) => e.recordType === 'company'), "the company's membership changes are in its trail");
+    assert.ok(
+      (mine.body.items as Json[]).some((e) => e.recordType === 'company'),
+      "the company's membership changes are in its trail",
+    );
   });
 });

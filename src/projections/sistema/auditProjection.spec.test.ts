@@ -31,18 +31,27 @@ describe('audit trail projection', () => {
       patient(registered),
       note(
         { type: 'NursingNoteRecorded', data: { noteId: 'n1', patientId: 'p1', text: 'ok' } },
-        at('2025-03-03T10:00:00.000Z', { type: 'NursingNoteAmended', data: { noteId: 'n1', text: 'better' } }, { reason: 'typo', actor: 'u2' }),
+        at(
+          '2025-03-03T10:00:00.000Z',
+          { type: 'NursingNoteAmended', data: { noteId: 'n1', text: 'better' } },
+          { reason: 'typo', actor: 'u2' },
+        ),
       ),
     );
-    await outcome.thenFind<AuditEntryDoc>(P, { patientId: 'p1' }, (docs) =>
-      assert.deepEqual(docs.map(what), [
-        ['change', 'NursingNoteAmended', 'succeeded', 'nursingNote', 'n1', ['p1']],
-        ['change', 'NursingNoteRecorded', 'succeeded', 'nursingNote', 'n1', ['p1']],
-        ['change', 'PatientRegistered', 'succeeded', 'patient', 'p1', ['p1']],
-      ]),
+    await outcome.thenFind<AuditEntryDoc>(
+      P,
+      { patientId: 'p1' },
+      (docs) =>
+        assert.deepEqual(docs.map(what), [
+          ['change', 'NursingNoteAmended', 'succeeded', 'nursingNote', 'n1', ['p1']],
+          ['change', 'NursingNoteRecorded', 'succeeded', 'nursingNote', 'n1', ['p1']],
+          ['change', 'PatientRegistered', 'succeeded', 'patient', 'p1', ['p1']],
+        ]),
       { sort: { at: -1, id: -1 } },
     );
-    await outcome.then<AuditEntryDoc>(E, 'e3', (e) => assert.deepEqual([e.actor, e.reason, e.at], ['u2', 'typo', '2025-03-03T10:00:00.000Z']));
+    await outcome.then<AuditEntryDoc>(E, 'e3', (e) =>
+      assert.deepEqual([e.actor, e.reason, e.at], ['u2', 'typo', '2025-03-03T10:00:00.000Z']),
+    );
   });
 
   it('a read names its patients; a refusal is attributed to the patient of the record it asked for, in this company only', async () => {
@@ -52,15 +61,24 @@ describe('audit trail projection', () => {
         read({ recordType: 'patient', recordId: 'p1', patientIds: ['p1'] }),
         read({ recordType: 'patient', recordId: 'p1', status: 403, outcome: 'denied' }, { actor: 'intruder' }),
         read({ recordType: 'dialysisSession', recordId: 's1', route: '/dialisis/sesiones/{id}', status: 404, outcome: 'not-found' }),
-        read({ recordType: 'dialysisSession', recordId: 's-elsewhere', route: '/dialisis/sesiones/{id}', status: 404, outcome: 'not-found' }),
+        read({
+          recordType: 'dialysisSession',
+          recordId: 's-elsewhere',
+          route: '/dialisis/sesiones/{id}',
+          status: 404,
+          outcome: 'not-found',
+        }),
       ),
     );
-    await outcome.thenFind<AuditEntryDoc>(P, { patientId: 'p1', kind: 'read' }, (docs) =>
-      assert.deepEqual(docs.map(what), [
-        ['read', 'read', 'not-found', 'dialysisSession', 's1', ['p1']],
-        ['read', 'read', 'denied', 'patient', 'p1', ['p1']],
-        ['read', 'read', 'allowed', 'patient', 'p1', ['p1']],
-      ]),
+    await outcome.thenFind<AuditEntryDoc>(
+      P,
+      { patientId: 'p1', kind: 'read' },
+      (docs) =>
+        assert.deepEqual(docs.map(what), [
+          ['read', 'read', 'not-found', 'dialysisSession', 's1', ['p1']],
+          ['read', 'read', 'denied', 'patient', 'p1', ['p1']],
+          ['read', 'read', 'allowed', 'patient', 'p1', ['p1']],
+        ]),
       { sort: { seq: -1 } },
     );
     await outcome.then<AuditEntryDoc>(E, 'e3', (e) =>
@@ -83,24 +101,30 @@ describe('audit trail projection', () => {
       ),
     );
     const platform = outcome.in(PLATFORM_DOCS);
-    await platform.thenFind<AuditEntryDoc>(E, {}, (docs) =>
-      assert.deepEqual(
-        docs.map((d) => [d.kind, d.action, d.outcome, d.recordType, d.recordId]),
-        [
-          ['account', 'ApiClientSecretRotated', 'succeeded', 'apiClient', 'ac1'],
-          ['account', 'ApiClientCreated', 'succeeded', 'apiClient', 'ac1'],
-          ['account', 'MembershipChanged', 'succeeded', 'company', 't1'],
-          ['account', 'TwoFactorReset', 'succeeded', 'user', 'u9'],
-          ['account', 'LoginFailed', 'failed', 'user', 'u9'],
-        ],
-      ),
+    await platform.thenFind<AuditEntryDoc>(
+      E,
+      {},
+      (docs) =>
+        assert.deepEqual(
+          docs.map((d) => [d.kind, d.action, d.outcome, d.recordType, d.recordId]),
+          [
+            ['account', 'ApiClientSecretRotated', 'succeeded', 'apiClient', 'ac1'],
+            ['account', 'ApiClientCreated', 'succeeded', 'apiClient', 'ac1'],
+            ['account', 'MembershipChanged', 'succeeded', 'company', 't1'],
+            ['account', 'TwoFactorReset', 'succeeded', 'user', 'u9'],
+            ['account', 'LoginFailed', 'failed', 'user', 'u9'],
+          ],
+        ),
       { sort: { seq: -1 } },
     );
-    await outcome.in('t1').thenFind<AuditEntryDoc>(E, {}, (docs) =>
-      assert.deepEqual(
-        docs.map((d) => d.action),
-        ['ApiClientSecretRotated', 'ApiClientCreated', 'MembershipChanged'],
-      ),
+    await outcome.in('t1').thenFind<AuditEntryDoc>(
+      E,
+      {},
+      (docs) =>
+        assert.deepEqual(
+          docs.map((d) => d.action),
+          ['ApiClientSecretRotated', 'ApiClientCreated', 'MembershipChanged'],
+        ),
       { sort: { seq: -1 } },
     );
   });

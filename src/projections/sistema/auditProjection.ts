@@ -139,7 +139,8 @@ async function handle(event: RecordedEvent, tx: ProjectionTx): Promise<void> {
   const owner = await tx.get<StreamOwnerDoc>(AUDIT_TRAIL.owners, scope, ownerKey(event.streamName));
   if (owner && owner._position >= position) return; // redelivered: its entries are written already
   const named = namedPatients(event.data);
-  const own = category === PATIENT_CATEGORY ? aggregateIdOfStream(event.streamName) : PATIENT_RECORDS.has(category) ? (named[0] ?? null) : null;
+  const own =
+    category === PATIENT_CATEGORY ? aggregateIdOfStream(event.streamName) : PATIENT_RECORDS.has(category) ? (named[0] ?? null) : null;
   const patient = owner?.patientId ?? own;
   const company = scope === PLATFORM_DOCS ? companyOf(event, owner) : null;
   tx.put<StreamOwnerDoc>(AUDIT_TRAIL.owners, {
@@ -151,7 +152,11 @@ async function handle(event: RecordedEvent, tx: ProjectionTx): Promise<void> {
   });
   const patients = new Set(named);
   if (patient) patients.add(patient);
-  const entry: AuditEntryDoc = { ...baseEntry(event, scope), kind: scope === PLATFORM_DOCS ? 'account' : 'change', patientIds: [...patients] };
+  const entry: AuditEntryDoc = {
+    ...baseEntry(event, scope),
+    kind: scope === PLATFORM_DOCS ? 'account' : 'change',
+    patientIds: [...patients],
+  };
   putEntry(tx, entry);
   // A platform event about a company is in that company's trail too (memberships, roles, its API clients, sign-ins to it).
   if (company) putEntry(tx, { ...entry, tenantId: company });

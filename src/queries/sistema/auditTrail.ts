@@ -22,7 +22,10 @@ export interface AuditQuery {
 }
 
 type Shown = 'at' | 'lastAt' | 'count' | 'kind' | 'action' | 'outcome' | 'actor' | 'sessionId' | 'ip' | 'userAgent' | 'correlationId';
-export type AuditEntryView = Pick<AuditEntryDoc, Shown | 'reason' | 'route' | 'method' | 'status' | 'recordType' | 'recordId' | 'patientIds'> & {
+export type AuditEntryView = Pick<
+  AuditEntryDoc,
+  Shown | 'reason' | 'route' | 'method' | 'status' | 'recordType' | 'recordId' | 'patientIds'
+> & {
   id: string;
   position: string;
 };
@@ -72,7 +75,10 @@ export function auditFilter(q: Omit<AuditQuery, 'limit' | 'cursor'>): { filter: 
 const normalized = (instant: string): string => new Date(instant).toISOString();
 
 const collectionFor = (services: Pick<ReadServices, 'projections'>, q: Pick<AuditQuery, 'patientId'>) =>
-  services.projections.collection<AuditEntryDoc>(AUDIT_TRAIL.projection, q.patientId !== undefined ? AUDIT_TRAIL.byPatient : AUDIT_TRAIL.entries);
+  services.projections.collection<AuditEntryDoc>(
+    AUDIT_TRAIL.projection,
+    q.patientId !== undefined ? AUDIT_TRAIL.byPatient : AUDIT_TRAIL.entries,
+  );
 
 /** One page of a trail (`scope`: a company id, or the platform's). */
 export async function auditPage(

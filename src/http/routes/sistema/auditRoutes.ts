@@ -17,16 +17,30 @@ export const AUDIT_PERMISSION = 'sistema:audit';
 
 const AuditQuerySchema = Type.Object(
   {
-    patientId: Type.Optional({ ...IdSchema, description: 'Entries of every record of this patient (the patient, sessions, notes, prescriptions, authorizations...)' }),
-    recordType: Type.Optional(text(64, 'Record type: a stream category (patient, nursingNote, dialysisSession, user, company...) or a read\'s record type')),
+    patientId: Type.Optional({
+      ...IdSchema,
+      description: 'Entries of every record of this patient (the patient, sessions, notes, prescriptions, authorizations...)',
+    }),
+    recordType: Type.Optional(
+      text(64, "Record type: a stream category (patient, nursingNote, dialysisSession, user, company...) or a read's record type"),
+    ),
     recordId: Type.Optional(text(128, 'Record id (with recordType, or alone)')),
     actor: Type.Optional(text(128, 'User id or API client id')),
     action: Type.Optional(text(64, 'Event type (PatientCorrected, LoginFailed...), or read / write for reads and refused attempts')),
-    outcome: Type.Optional(Type.Union(['allowed', 'succeeded', 'denied', 'not-found', 'failed'].map((o) => Type.Literal(o)), { description: 'How it ended' })),
+    outcome: Type.Optional(
+      Type.Union(
+        ['allowed', 'succeeded', 'denied', 'not-found', 'failed'].map((o) => Type.Literal(o)),
+        { description: 'How it ended' },
+      ),
+    ),
     route: Type.Optional(text(200, 'Route template of reads and attempts, e.g. /pacientes/{id}')),
     from: Type.Optional({ ...DateTimeSchema, description: 'From this instant (inclusive)' }),
     to: Type.Optional({ ...DateTimeSchema, description: 'Up to this instant (inclusive)' }),
-    format: Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('csv'), Type.Literal('ndjson')], { description: 'json (pages), csv or ndjson (streamed)' })),
+    format: Type.Optional(
+      Type.Union([Type.Literal('json'), Type.Literal('csv'), Type.Literal('ndjson')], {
+        description: 'json (pages), csv or ndjson (streamed)',
+      }),
+    ),
     ...PageQueryFields,
     ...MinPositionField,
   },
@@ -65,7 +79,11 @@ const common = {
     503: unavailable503,
   },
   // Who looked at the trail, and for which patient, is on the trail too.
-  auditAccess: (input: Input) => ({ recordType: 'auditTrail', recordId: null, patientIds: input.query.patientId ? [input.query.patientId] : [] }),
+  auditAccess: (input: Input) => ({
+    recordType: 'auditTrail',
+    recordId: null,
+    patientIds: input.query.patientId ? [input.query.patientId] : [],
+  }),
 } as const;
 
 export const auditRoutes: RouteDecl[] = [
