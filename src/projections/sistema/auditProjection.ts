@@ -129,27 +129,27 @@ async function handle(event: RecordedEvent, tx: ProjectionTx): Promise<void> {
   const tenant = tenantOfStream(event.streamName);
   const category = categoryOfStream(event.streamName);
   if (!tenant || category.endsWith('Snapshot')) return; // a snapshot repeats what its stream's events said
-  const position = Number(event.position);
-  if (event.type === RECORD_ACCESSED) {
-    const entry = await accessEntry(tx, event, tenant);
-    if (((await tx.get<AuditEntryDoc>(AUDIT_TRAIL.entries, tenant, entry.id))?._position ?? 0) < position) putEntry(tx, entry);
-    return;
-  }
+  // Entries are the same on every delivery, and written only over an older position: a replay changes nothing.
+  if (event.type === RECORD_ACCESSED) return putEntry(tx, await accessEntry(tx, event, tenant));
   const scope = tenant === PLATFORM_TENANT ? PLATFORM_DOCS : tenant;
-  const owner = await tx.get<StreamOwnerDoc>(AUDIT_TRAIL.owners, scope, ownerKey(event.streamName));
-  if (owner && owner._position >= position) return; // redelivered: its entries are written already
+  const remembered = PATIENT_RECORDS.has(category) || category === API_CLIENT_CATEGORY;
+  const owner = remembered ? await tx.get<StreamOwnerDoc>(AUDIT_TRAIL.owners, scope, ownerKey(event.streamName)) : null;
   const named = namedPatients(event.data);
   const own =
     category === PATIENT_CATEGORY ? aggregateIdOfStream(event.streamName) : PATIENT_RECORDS.has(category) ? (named[0] ?? null) : null;
   const patient = owner?.patientId ?? own;
   const company = scope === PLATFORM_DOCS ? companyOf(event, owner) : null;
-  tx.put<StreamOwnerDoc>(AUDIT_TRAIL.owners, {
-    tenantId: scope,
-    id: ownerKey(event.streamName),
-    patientId: patient,
-    companyId: owner?.companyId ?? company,
-    _position: position,
-  });
+  if (remembered && !owner && (patient || company)) {
+    // Learned once: a stream's patient (or an API client's company) never changes.
+    const companyId = category === API_CLIENT_CATEGORY ? company : null;
+    tx.put<StreamOwnerDoc>(AUDIT_TRAIL.owners, {
+      tenantId: scope,
+      id: ownerKey(event.streamName),
+      patientId: patient,
+      companyId,
+      _position: Number(event.position),
+    });
+  }
   const patients = new Set(named);
   if (patient) patients.add(patient);
   const entry: AuditEntryDoc = {
