@@ -68,6 +68,15 @@ describe('audit trail projection', () => {
           status: 404,
           outcome: 'not-found',
         }),
+        read({
+          recordType: 'pacientes',
+          recordId: 'p1',
+          patientIds: ['p1'],
+          route: '/pacientes/{id}/notas',
+          method: 'POST',
+          status: 403,
+          outcome: 'denied',
+        }),
       ),
     );
     await outcome.thenFind<AuditEntryDoc>(
@@ -75,6 +84,7 @@ describe('audit trail projection', () => {
       { patientId: 'p1', kind: 'read' },
       (docs) =>
         assert.deepEqual(docs.map(what), [
+          ['read', 'write', 'denied', 'pacientes', 'p1', ['p1']],
           ['read', 'read', 'not-found', 'dialysisSession', 's1', ['p1']],
           ['read', 'read', 'denied', 'patient', 'p1', ['p1']],
           ['read', 'read', 'allowed', 'patient', 'p1', ['p1']],
@@ -85,6 +95,7 @@ describe('audit trail projection', () => {
       assert.deepEqual([e.actor, e.ip, e.userAgent, e.route, e.status], ['intruder', '10.0.0.9', 'curl/8', '/pacientes/{id}', 403]),
     );
     await outcome.then<AuditEntryDoc>(E, 'e5', (e) => assert.deepEqual(e.patientIds, []));
+    await outcome.then<AuditEntryDoc>(E, 'e6', (e) => assert.deepEqual(what(e), ['read', 'write', 'denied', 'pacientes', 'p1', ['p1']]));
   });
 
   it("sign-in and account events are the platform's; those about a company are in its trail too", async () => {
