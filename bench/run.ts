@@ -1,4 +1,4 @@
-// npm run bench [-- appends rebuild coldstart http scale] [--events N] [--seconds S] [--scale-events N]
+// npm run bench [-- appends rebuild coldstart http scale audit] [--events N] [--seconds S] [--scale-events N] [--audit-entries N]
 // Prints a table per section and writes all figures as JSON under bench/results/.
 import fs from 'node:fs';
 import os from 'node:os';
@@ -11,6 +11,7 @@ import { benchColdStart } from './coldStart.js';
 import { benchHttp } from './http.js';
 import { buildService } from './processes.js';
 import { benchScale } from './scale.js';
+import { benchAuditQuery } from './auditQuery.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);
@@ -23,6 +24,7 @@ const wanted = (s: string) => sections.length === 0 || sections.includes(s);
 const EVENTS = option('events', 1_000_000);
 const SECONDS = option('seconds', 10);
 const SCALE_EVENTS = option('scale-events', 10_000_000);
+const AUDIT_ENTRIES = option('audit-entries', 10_000_000);
 const log = (s: string) => process.stdout.write(s + '\n');
 
 // Fixed credentials for the benchmark's own first start (never used outside loopback runs).
@@ -126,6 +128,13 @@ async function main(): Promise<void> {
     console.table([figures.rebuild]);
     console.table(figures.targets.map((t) => ({ ...t, met: t.met ? 'met' : 'MISSED' })));
     results.scale = figures;
+  }
+  if (wanted('audit')) {
+    log(`\n== Audit trail query over ${AUDIT_ENTRIES} entries (SQLite read store filled in bulk) ==`);
+    const figures = await benchAuditQuery(scratch, AUDIT_ENTRIES, log);
+    console.table(figures.queries);
+    log(`read-model file ${figures.fileGiB} GiB; built in ${figures.buildSeconds ?? 'an earlier run'} s`);
+    results.audit = figures;
   }
 
   const outDir = path.join(here, 'results');

@@ -42,6 +42,7 @@ export const QUERY_ALIASES: Readonly<Record<string, string>> = {
 const QUERY_NAMES: ReadonlySet<string> = new Set([
   ...Object.values(QUERY_ALIASES),
   ...['q', 'sort', 'order', 'limit', 'cursor', 'minPosition', 'at', 'userId'],
+  ...['recordType', 'recordId', 'actor', 'action', 'outcome', 'route'], // the audit trail's filters
 ]);
 
 export const isVocabularyName = (name: string): boolean => QUERY_NAMES.has(name);

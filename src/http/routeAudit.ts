@@ -6,7 +6,7 @@ import type { Logger } from '../logger.js';
 import type { AccessAuditWriter } from './accessAudit.js';
 import type { AccessOutcome } from './accessAuditEvents.js';
 import { PreparedJson } from './preparedJson.js';
-import type { HttpResult, RouteDecl, RouteInput } from './routeTypes.js';
+import type { AccessedRecord, HttpResult, RouteDecl, RouteInput } from './routeTypes.js';
 
 /** Who read, from where, in which company (the request's, never the record owner's: a 404 stays in the reader's log). */
 export interface Reader {
@@ -118,4 +118,16 @@ export function auditRead(
       error: err,
     });
   }
+}
+
+/**
+ * What a refused attempt at a write route names, for the audit of its refusal (403, 404): the group as the record type,
+ * the `{id}` the request named, and under /pacientes/{id} that patient. A route that audits its reads declares its own.
+ */
+export function attemptedRecord(route: Pick<RouteDecl, 'path'>, input: RouteInput): AccessedRecord {
+  const id = (input.params as Record<string, unknown> | undefined)?.id;
+  const recordId = typeof id === 'string' ? id : null;
+  const group = route.path.split('/')[1] ?? '';
+  const patientIds = recordId !== null && route.path.startsWith('/pacientes/{id}') ? [recordId] : [];
+  return { recordType: group, recordId, patientIds };
 }

@@ -1,6 +1,7 @@
 // The Koa handler of one declared route: auth -> content type -> validation -> (idempotency) -> handler
 // -> response check (every 2xx answer; a prepared one once) -> answer -> access audit (also of a refused read).
 import type Koa from 'koa';
+import { Readable } from 'node:stream';
 import type { AppServices } from '../services.js';
 import { ProblemError } from '../problems.js';
 import type { HttpResult, RequestContext, ResponseDecl, RouteDecl, RouteInput } from './routeTypes.js';
@@ -14,7 +15,7 @@ import type { IdempotencyGuard } from './idempotency.js';
 import type { AccessAuditWriter } from './accessAudit.js';
 import { consistencyTokens } from './consistencyToken.js';
 import { PreparedJson } from './preparedJson.js';
-import { auditRead } from './routeAudit.js';
+import { attemptedRecord, auditRead } from './routeAudit.js';
 import type { Principal } from '../auth/principal.js';
 import { cursorBinding, openRequestCursor, routeTakesCursor, sealAnswerCursor } from './pageCursor.js';
 
@@ -47,8 +48,9 @@ function checkContentType(ctx: Koa.Context, formEncoded = false): void {
 
 const isJsonType = (contentType: string | undefined): boolean => !contentType || /[/+]json\b/i.test(contentType);
 
+// A Readable body is streamed as it is (an export too long to hold: CSV, NDJSON).
 const isRaw = (result: HttpResult): boolean =>
-  Buffer.isBuffer(result.body) || (typeof result.body === 'string' && !isJsonType(result.contentType));
+  Buffer.isBuffer(result.body) || result.body instanceof Readable || (typeof result.body === 'string' && !isJsonType(result.contentType));
 
 function send(ctx: Koa.Context, result: HttpResult, jsonText: string | undefined, prepared: PreparedJson | null): void {
   ctx.status = result.status;
@@ -103,11 +105,18 @@ export function routeHandler(route: RouteDecl, deps: PipelineDeps): Koa.Middlewa
   const label = `${route.method.toUpperCase()} ${route.path}`;
   const auditDeps = { accessAudit: deps.accessAudit, logger: services.logger };
 
-  /** A refused read of an audited route (403, 404) is audited too, with what the request asked for. */
+  // A refused write is audited like a refused read (its successes are events already).
+  const refusalAudited: RouteDecl | null = route.auditAccess
+    ? route
+    : route.method !== 'get'
+      ? { ...route, auditAccess: (input) => attemptedRecord(route, input) }
+      : null;
+
+  /** A refused read of an audited route, or a refused write (403, 404), is audited too, with what the request asked for. */
   const auditRefusal = (ctx: Koa.Context, err: unknown, input: RouteInput | null): void => {
     const status = toHttpError(err)?.status;
     const principal = ctx.state.principal as Principal | undefined;
-    if (!route.auditAccess || (status !== 403 && status !== 404) || !principal?.tenantId) return;
+    if (!refusalAudited || (status !== 403 && status !== 404) || !principal?.tenantId) return;
     const query: Record<string, unknown> = { ...ctx.query };
     foldLegacyQuery(route, query); // the audit reads the new names, whichever the request sent
     const asSent: RouteInput = input ?? {
@@ -117,7 +126,7 @@ export function routeHandler(route: RouteDecl, deps: PipelineDeps): Koa.Middlewa
       headers: ctx.headers as Record<string, string | undefined>,
     };
     const reader = { principal, tenantId: principal.tenantId, correlationId: String(ctx.state.correlationId), ...clientOf(ctx) };
-    auditRead(auditDeps, route, asSent, { status }, { ...reader, at: services.now().toISOString() });
+    auditRead(auditDeps, refusalAudited, asSent, { status }, { ...reader, at: services.now().toISOString() });
   };
   const takesCursor = routeTakesCursor(route);
 

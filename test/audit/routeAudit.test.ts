@@ -5,7 +5,7 @@ import type { AccessAuditWriter, AccessRecord } from '../../src/http/accessAudit
 import { LIMITS } from '../../src/limits.js';
 import type { Logger } from '../../src/logger.js';
 import { PreparedJson } from '../../src/http/preparedJson.js';
-import { auditRead, pageItemIds, patientIdsIn, type Reader } from '../../src/http/routeAudit.js';
+import { attemptedRecord, auditRead, pageItemIds, patientIdsIn, type Reader } from '../../src/http/routeAudit.js';
 import { route, type HttpResult, type RouteDecl, type RouteInput } from '../../src/http/routeTypes.js';
 
 const logged: string[] = [];
@@ -100,5 +100,12 @@ describe('access audit of a route read', () => {
       reader,
     );
     assert.deepEqual(logged, ['access audit hook failed']);
+  });
+
+  it('a refused attempt at a write route names its group, the {id} it named and, under /pacientes/{id}, that patient', () => {
+    const named = (path: string, params: Record<string, unknown>) => attemptedRecord({ path }, { ...input, params });
+    assert.deepEqual(named('/pacientes/{id}/notas', { id: 'p1' }), { recordType: 'pacientes', recordId: 'p1', patientIds: ['p1'] });
+    assert.deepEqual(named('/monitores/{id}/mantenimientos', { id: 'm1' }), { recordType: 'monitores', recordId: 'm1', patientIds: [] });
+    assert.deepEqual(named('/pacientes', {}), { recordType: 'pacientes', recordId: null, patientIds: [] });
   });
 });

@@ -19,6 +19,7 @@ describe('Scopes: a company role never reaches the platform', () => {
     ['GET', '/sistema/proyecciones'],
     ['GET', '/sistema/proyecciones/pacientes'],
     ['POST', '/sistema/proyecciones/pacientes/reconstruir'],
+    ['GET', '/sistema/auditoria/plataforma'],
   ];
 
   for (const [method, path] of platformRoutes) {
@@ -34,9 +35,10 @@ describe('Scopes: a company role never reaches the platform', () => {
     assert.equal(me.status, 200);
     const permissions = me.body.company.permissions as string[];
     assert.ok(permissions.includes('pacientes:write'));
+    // The one Sistema permission a company holds reads its own audit trail (GET /sistema/auditoria), never a platform route.
     assert.deepEqual(
       permissions.filter((p) => p.startsWith('sistema:')),
-      [],
+      ['sistema:audit'],
     );
   });
 

@@ -19,10 +19,21 @@ export interface Projection {
    * leaves the guard behind and the replay writes both again.
    */
   collections: Record<string, IndexSpec[]>;
-  /** Event types this projection reads; others are skipped without calling `handle`. */
-  eventTypes: readonly string[];
+  /** Event types this projection reads; others are skipped without calling `handle`. 'all': every event (the audit trail). */
+  eventTypes: readonly string[] | 'all';
   handle(event: RecordedEvent, tx: ProjectionTx): Promise<void> | void;
 }
+
+/** A set that holds every event type: what a projection reading the whole log filters with. */
+class EveryType extends Set<string> {
+  override has(): boolean {
+    return true;
+  }
+}
+
+/** The event types a projection reads, as the runner filters them. */
+export const eventTypeSet = (projection: Pick<Projection, 'eventTypes'>): ReadonlySet<string> =>
+  projection.eventTypes === 'all' ? new EveryType() : new Set(projection.eventTypes);
 
 export interface ProjectedDoc extends ReadDoc {
   /** Global position (as a JS number: positions stay far below 2^53) of the last event applied. */

@@ -1,7 +1,7 @@
 // Live handling of one projection ("slot"): its current collections and checkpoint, the live subscription
 // with batched, serialised handling, flushes that write documents then the checkpoint, poison events (parked
 // scopes) and transient failures (the slot stops; slotRecovery.ts retries it).
-import type { ProjectedDoc, Projection } from './projection.js';
+import { eventTypeSet, type ProjectedDoc, type Projection } from './projection.js';
 import type { Collection, ReadStore } from '../../stores/readStore.js';
 import type { EventStore, RecordedEvent, Subscription } from '../../stores/eventStore.js';
 import type { Logger } from '../../logger.js';
@@ -55,7 +55,7 @@ export function newSlot(projection: Projection, suffix: string): Slot {
   const parked = new ParkedScopes();
   return {
     projection,
-    types: new Set(projection.eventTypes),
+    types: eventTypeSet(projection),
     state: 'stopped',
     retryTimer: null,
     collections: new Map(),

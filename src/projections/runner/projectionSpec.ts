@@ -9,7 +9,7 @@ import { streamName, tenantOfStream, type EventMetadata, type RecordedEvent } fr
 import { createEmbeddedReadStore } from '../../stores/embedded/embeddedReadStore.js';
 import type { Collection, Filter, FindOptions } from '../../stores/readStore.js';
 import { PLATFORM_DOCS } from '../../stores/readStore.js';
-import type { ProjectedDoc, Projection } from './projection.js';
+import { eventTypeSet, type ProjectedDoc, type Projection } from './projection.js';
 import { ProjectionBatch } from './projectionBatch.js';
 import { ParkedScopes } from './parkedScopes.js';
 import { versionSuffix } from './checkpoints.js';
@@ -101,7 +101,7 @@ type Collections = Map<string, Collection<ProjectedDoc>>;
 
 /** Feeds the events through the runner's batch; a redelivery starts a new batch at the checkpoint before it. */
 async function deliver(projection: Projection, collections: Collections, events: readonly RecordedEvent[]): Promise<void> {
-  const types = new Set(projection.eventTypes);
+  const types = eventTypeSet(projection);
   const parked = new ParkedScopes();
   let batch = new ProjectionBatch(projection, collections, 0n, parked);
   for (const event of events) {

@@ -11,6 +11,8 @@ import { docsAsset, docsPage, DOCS_ASSET_PREFIX } from './docsPage.js';
 import { readiness } from './readiness.js';
 import { health } from './health.js';
 import { LIMITS } from '../../../limits.js';
+import { auditRoutes, AUDIT_PERMISSION } from './auditRoutes.js';
+import { auditProjection } from '../../../projections/sistema/auditProjection.js';
 import {
   HealthSchema,
   OpenApiDocumentSchema,
@@ -173,14 +175,16 @@ export function sistemaGroup(getGroups: () => readonly GroupModule[], openApiOpt
         };
       },
     }),
+    ...auditRoutes,
   ];
 
   return {
     tag: SISTEMA_TAG,
-    description: 'Operation of the service: health, readiness, this contract and its documentation, projection status and rebuilds',
-    // Its routes are public or platform operations: no company role may hold any of them.
-    permissions: [],
+    description:
+      'Operation of the service: health, readiness, this contract and its documentation, projection status and rebuilds, the audit trail',
+    // Its routes are public or platform operations, but the company's audit trail (the auditor and administrator roles).
+    permissions: [AUDIT_PERMISSION],
     routes,
-    projections: [],
+    projections: [auditProjection],
   };
 }

@@ -1,0 +1,171 @@
+// The audit trail projection: every event of the log becomes an entry of its company's trail (and platform events of the
+// platform's), attributed to the patient it belongs to, so an auditor asks one indexed read model instead of the log.
+import type { RecordedEvent } from '../../stores/eventStore.js';
+import { aggregateIdOfStream, categoryOfStream, PLATFORM_TENANT, tenantOfStream } from '../../stores/eventStore.js';
+import { PLATFORM_DOCS } from '../../stores/readStore.js';
+import { PATIENT_CATEGORY } from '../../commands/pacientes/patientEvents.js';
+import { NURSING_NOTE_CATEGORY } from '../../commands/pacientes/nursingNoteEvents.js';
+import { SESSION_CATEGORY } from '../../commands/dialisis/session/sessionEvents.js';
+import { PRESCRIPTION_CATEGORY } from '../../commands/dialisis/prescription/prescriptionEvents.js';
+import { SESSION_CONSEQUENCES_CATEGORY } from '../../commands/dialisis/consequences/consequenceEvents.js';
+import { AUTHORIZATION_CATEGORY } from '../../commands/clientes/authorizationEvents.js';
+import { DIALYZER_CATEGORY } from '../../commands/filtros-dialisis/dialyzerEvents.js';
+import type { Projection, ProjectionTx } from '../runner/projection.js';
+import { AUDIT_COLLECTIONS, AUDIT_TRAIL, type AuditEntryDoc, type AuditOutcome, type StreamOwnerDoc } from './auditEntryDoc.js';
+
+/** The platform's API client streams (src/commands/platform/apiClient: its decider names the category). */
+const API_CLIENT_CATEGORY = 'apiClient';
+
+/** Written by the access audit (src/http/accessAuditEvents.ts, which the read side may not import). */
+const RECORD_ACCESSED = 'RecordAccessed';
+
+/** Bookkeeping, not acts of anyone: a throttle's reservations, a session's activity stamps. */
+const NOT_AUDITED = new Set(['LoginAttemptReserved', 'TotpAttemptReserved', 'ChallengeCodeAttemptReserved', 'SessionActivityRecorded']);
+
+/** Streams whose every event belongs to the one patient their first events name. */
+const PATIENT_RECORDS = new Set([
+  PATIENT_CATEGORY,
+  NURSING_NOTE_CATEGORY,
+  SESSION_CATEGORY,
+  PRESCRIPTION_CATEGORY,
+  SESSION_CONSEQUENCES_CATEGORY,
+  AUTHORIZATION_CATEGORY,
+  DIALYZER_CATEGORY,
+]);
+
+const FAILED = new Set(['LoginFailed', 'UnknownAccountLoginFailed', 'TotpCodeRejected', 'ChallengeCodeFailed', 'ChallengeExhausted']);
+const DENIED = new Set(['TotpReplayRefused', 'ChallengeWithheld', 'ConsequenceRefused']);
+
+const outcomeOfEvent = (type: string): AuditOutcome => (FAILED.has(type) ? 'failed' : DENIED.has(type) ? 'denied' : 'succeeded');
+
+const str = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
+
+/** The patients an event's data names at its top level. */
+function namedPatients(data: Record<string, unknown>): string[] {
+  const ids = [str(data.patientId), str(data.pacienteId)].filter((id): id is string => id !== null);
+  if (Array.isArray(data.patientIds)) for (const id of data.patientIds) if (typeof id === 'string') ids.push(id);
+  return [...new Set(ids)];
+}
+
+/** The company a platform event concerns, when it names one (directly, or an API client through its stream's owner). */
+function companyOf(event: RecordedEvent, owner: StreamOwnerDoc | null): string | null {
+  const category = categoryOfStream(event.streamName);
+  if (category === 'company') return aggregateIdOfStream(event.streamName);
+  return str(event.data.companyId) ?? (category === API_CLIENT_CATEGORY ? (owner?.companyId ?? null) : null);
+}
+
+const ownerKey = (stream: string): string => stream.slice(stream.indexOf('.') + 1);
+
+function baseEntry(event: RecordedEvent, scope: string): AuditEntryDoc {
+  const m = event.metadata;
+  return {
+    tenantId: scope,
+    id: event.id,
+    entryId: event.id,
+    at: m.occurredAt,
+    t: m.occurredAt,
+    seq: Number(event.position),
+    kind: 'change',
+    action: event.type,
+    outcome: outcomeOfEvent(event.type),
+    actor: m.actor,
+    sessionId: m.sessionId,
+    ip: m.ip,
+    userAgent: m.userAgent,
+    correlationId: m.correlationId,
+    reason: m.reason,
+    route: null,
+    method: null,
+    status: null,
+    recordType: categoryOfStream(event.streamName) || null,
+    recordId: aggregateIdOfStream(event.streamName) || null,
+    patientIds: [],
+    count: 1,
+    lastAt: m.occurredAt,
+    _position: Number(event.position),
+  };
+}
+
+/** Stores an entry, and its copy per patient for the patient filter. */
+function putEntry(tx: ProjectionTx, entry: AuditEntryDoc): void {
+  tx.put(AUDIT_TRAIL.entries, entry);
+  for (const patientId of entry.patientIds) {
+    tx.put<AuditEntryDoc>(AUDIT_TRAIL.byPatient, { ...entry, id: `${entry.id}:${patientId}`, patientId });
+  }
+}
+
+/** A read (or a refused attempt) the access audit recorded. */
+async function accessEntry(tx: ProjectionTx, event: RecordedEvent, scope: string): Promise<AuditEntryDoc> {
+  const d = event.data;
+  const recordType = str(d.recordType);
+  const recordId = str(d.recordId);
+  const patients = new Set(namedPatients(d));
+  if (recordType === PATIENT_CATEGORY && recordId) patients.add(recordId);
+  else if (recordType && recordId && PATIENT_RECORDS.has(recordType)) {
+    // A refused read names the record as asked: its patient is known here when the record is this company's.
+    const owner = await tx.get<StreamOwnerDoc>(AUDIT_TRAIL.owners, scope, `${recordType}-${recordId}`);
+    if (owner?.patientId) patients.add(owner.patientId);
+  }
+  const method = str(d.method) ?? 'GET';
+  const outcome = d.outcome === 'denied' || d.outcome === 'not-found' ? d.outcome : 'allowed';
+  return {
+    ...baseEntry(event, scope),
+    kind: 'read',
+    action: method === 'GET' ? 'read' : 'write',
+    outcome,
+    route: str(d.route),
+    method,
+    status: typeof d.status === 'number' ? d.status : null,
+    recordType,
+    recordId,
+    patientIds: [...patients],
+    count: typeof d.count === 'number' ? d.count : 1,
+    lastAt: str(d.lastAt) ?? event.metadata.occurredAt,
+  };
+}
+
+async function handle(event: RecordedEvent, tx: ProjectionTx): Promise<void> {
+  if (NOT_AUDITED.has(event.type)) return;
+  const tenant = tenantOfStream(event.streamName);
+  const category = categoryOfStream(event.streamName);
+  if (!tenant || category.endsWith('Snapshot')) return; // a snapshot repeats what its stream's events said
+  // Entries are the same on every delivery, and written only over an older position: a replay changes nothing.
+  if (event.type === RECORD_ACCESSED) return putEntry(tx, await accessEntry(tx, event, tenant));
+  const scope = tenant === PLATFORM_TENANT ? PLATFORM_DOCS : tenant;
+  const remembered = PATIENT_RECORDS.has(category) || category === API_CLIENT_CATEGORY;
+  const owner = remembered ? await tx.get<StreamOwnerDoc>(AUDIT_TRAIL.owners, scope, ownerKey(event.streamName)) : null;
+  const named = namedPatients(event.data);
+  const own =
+    category === PATIENT_CATEGORY ? aggregateIdOfStream(event.streamName) : PATIENT_RECORDS.has(category) ? (named[0] ?? null) : null;
+  const patient = owner?.patientId ?? own;
+  const company = scope === PLATFORM_DOCS ? companyOf(event, owner) : null;
+  if (remembered && !owner && (patient || company)) {
+    // Learned once: a stream's patient (or an API client's company) never changes.
+    const companyId = category === API_CLIENT_CATEGORY ? company : null;
+    tx.put<StreamOwnerDoc>(AUDIT_TRAIL.owners, {
+      tenantId: scope,
+      id: ownerKey(event.streamName),
+      patientId: patient,
+      companyId,
+      _position: Number(event.position),
+    });
+  }
+  const patients = new Set(named);
+  if (patient) patients.add(patient);
+  const entry: AuditEntryDoc = {
+    ...baseEntry(event, scope),
+    kind: scope === PLATFORM_DOCS ? 'account' : 'change',
+    patientIds: [...patients],
+  };
+  putEntry(tx, entry);
+  // A platform event about a company is in that company's trail too (memberships, roles, its API clients, sign-ins to it).
+  if (company) putEntry(tx, { ...entry, tenantId: company });
+}
+
+export const auditProjection: Projection = {
+  name: AUDIT_TRAIL.projection,
+  version: 1,
+  collections: AUDIT_COLLECTIONS,
+  eventTypes: 'all',
+  handle,
+};

@@ -1,0 +1,157 @@
+// The audit trail as an auditor asks it: filters that each ride an index of the read model, newest first, in pages
+// (JSON) or every matching entry streamed a page at a time (CSV, NDJSON) so an export never holds the trail in memory.
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import type { ReadServices } from '../../readServices.js';
+import type { Filter } from '../../stores/readStore.js';
+import { AUDIT_TRAIL, FILTERED_ORDER, UNFILTERED_ORDER, type AuditEntryDoc } from '../../projections/sistema/auditEntryDoc.js';
+import { csvCell } from '../csv.js';
+
+export interface AuditQuery {
+  patientId?: string;
+  recordType?: string;
+  recordId?: string;
+  actor?: string;
+  action?: string;
+  outcome?: string;
+  route?: string;
+  /** Inclusive ISO-8601 instants. */
+  from?: string;
+  to?: string;
+  limit: number;
+  cursor?: string | null;
+}
+
+type Shown = 'at' | 'lastAt' | 'count' | 'kind' | 'action' | 'outcome' | 'actor' | 'sessionId' | 'ip' | 'userAgent' | 'correlationId';
+export type AuditEntryView = Pick<
+  AuditEntryDoc,
+  Shown | 'reason' | 'route' | 'method' | 'status' | 'recordType' | 'recordId' | 'patientIds'
+> & {
+  id: string;
+  position: string;
+};
+
+const view = (d: AuditEntryDoc): AuditEntryView => ({
+  id: d.entryId,
+  at: d.at,
+  lastAt: d.lastAt,
+  count: d.count,
+  kind: d.kind,
+  action: d.action,
+  outcome: d.outcome,
+  actor: d.actor,
+  sessionId: d.sessionId,
+  ip: d.ip,
+  userAgent: d.userAgent,
+  correlationId: d.correlationId,
+  reason: d.reason,
+  route: d.route,
+  method: d.method,
+  status: d.status,
+  recordType: d.recordType,
+  recordId: d.recordId,
+  patientIds: d.patientIds,
+  position: String(d.seq),
+});
+
+/** Rows read from the store per page of an export. */
+export const EXPORT_PAGE = 500;
+
+const EQUALITIES = ['patientId', 'recordType', 'recordId', 'actor', 'action', 'outcome', 'route'] as const;
+
+/** The read-store filter and order of a query: equalities on indexed fields, the time range, newest first. */
+export function auditFilter(q: Omit<AuditQuery, 'limit' | 'cursor'>): { filter: Filter; sort: Record<string, 1 | -1> } {
+  const filter: Filter = {};
+  for (const field of EQUALITIES) if (q[field] !== undefined) filter[field] = q[field];
+  // With no equality the time index answers, on its own key (see AuditEntryDoc.t); else the filter's index.
+  const unfiltered = Object.keys(filter).length === 0;
+  const time: Record<string, string> = {};
+  if (q.from !== undefined) time.$gte = normalized(q.from);
+  if (q.to !== undefined) time.$lte = normalized(q.to);
+  if (Object.keys(time).length > 0) filter[unfiltered ? 't' : 'at'] = time;
+  return { filter, sort: unfiltered ? UNFILTERED_ORDER : FILTERED_ORDER };
+}
+
+/** Entries store UTC instants (toISOString): a bound with an offset compares as the same instant written so. */
+const normalized = (instant: string): string => new Date(instant).toISOString();
+
+const collectionFor = (services: Pick<ReadServices, 'projections'>, q: Pick<AuditQuery, 'patientId'>) =>
+  services.projections.collection<AuditEntryDoc>(
+    AUDIT_TRAIL.projection,
+    q.patientId !== undefined ? AUDIT_TRAIL.byPatient : AUDIT_TRAIL.entries,
+  );
+
+/** One page of a trail (`scope`: a company id, or the platform's). */
+export async function auditPage(
+  services: Pick<ReadServices, 'projections'>,
+  scope: string,
+  q: AuditQuery,
+): Promise<{ items: AuditEntryView[]; nextCursor: string | null }> {
+  const { filter, sort } = auditFilter(q);
+  const page = await collectionFor(services, q).find(scope, filter, { sort, limit: q.limit, after: q.cursor ?? null });
+  return { items: page.items.map(view), nextCursor: page.nextCursor };
+}
+
+/** Every matching entry from the cursor on, a page at a time (the event loop serves others between pages). */
+export async function* auditEntries(
+  services: Pick<ReadServices, 'projections'>,
+  scope: string,
+  q: Omit<AuditQuery, 'limit'>,
+): AsyncGenerator<AuditEntryView> {
+  let after = q.cursor ?? null;
+  do {
+    const page = await auditPage(services, scope, { ...q, limit: EXPORT_PAGE, cursor: after });
+    yield* page.items;
+    after = page.nextCursor;
+    if (after) await nextTurn();
+  } while (after);
+}
+
+export const AUDIT_CSV_COLUMNS = [
+  'at',
+  'actor',
+  'action',
+  'outcome',
+  'kind',
+  'recordType',
+  'recordId',
+  'patientIds',
+  'route',
+  'method',
+  'status',
+  'ip',
+  'userAgent',
+  'correlationId',
+  'sessionId',
+  'reason',
+  'count',
+  'lastAt',
+  'id',
+  'position',
+] as const;
+
+/** One CSV line (CRLF ended) of an entry; the patients joined by spaces. */
+export function auditCsvLine(entry: AuditEntryView | null): string {
+  const cells = entry
+    ? AUDIT_CSV_COLUMNS.map((column) => (column === 'patientIds' ? entry.patientIds.join(' ') : entry[column]))
+    : AUDIT_CSV_COLUMNS;
+  return cells.map(csvCell).join(',') + '\r\n';
+}
+
+/** The text of an export, chunk by chunk: a CSV header then rows, or one JSON entry per line. */
+export async function* auditExport(
+  services: Pick<ReadServices, 'projections'>,
+  scope: string,
+  q: Omit<AuditQuery, 'limit'>,
+  format: 'csv' | 'ndjson',
+): AsyncGenerator<string> {
+  if (format === 'csv') yield auditCsvLine(null);
+  let chunk = '';
+  for await (const entry of auditEntries(services, scope, q)) {
+    chunk += format === 'csv' ? auditCsvLine(entry) : JSON.stringify(entry) + '\n';
+    if (chunk.length >= 64 * 1024) {
+      yield chunk;
+      chunk = '';
+    }
+  }
+  if (chunk) yield chunk;
+}
