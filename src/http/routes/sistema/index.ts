@@ -11,6 +11,7 @@ import { docsAsset, docsPage, DOCS_ASSET_PREFIX } from './docsPage.js';
 import { readiness } from './readiness.js';
 import { health } from './health.js';
 import { LIMITS } from '../../../limits.js';
+import { AUDIT_PERMISSION, integrityRoutes } from './integrityRoutes.js';
 import {
   HealthSchema,
   OpenApiDocumentSchema,
@@ -173,13 +174,14 @@ export function sistemaGroup(getGroups: () => readonly GroupModule[], openApiOpt
         };
       },
     }),
+    ...integrityRoutes,
   ];
 
   return {
     tag: SISTEMA_TAG,
     description: 'Operation of the service: health, readiness, this contract and its documentation, projection status and rebuilds',
-    // Its routes are public or platform operations: no company role may hold any of them.
-    permissions: [],
+    // Its company routes (tamper evidence) need sistema:audit (the auditor role); the others are public or platform operations.
+    permissions: [AUDIT_PERMISSION],
     routes,
     projections: [],
   };
