@@ -1,5 +1,6 @@
 // Schemas of the tamper-evidence routes: hash chain verifications, signed checkpoints, the public key and exports.
 import Type from 'typebox';
+import { PageQueryFields } from '../../commonSchemas.js';
 import { closed, IdSchema, StringOrNull, stringOrNull } from '../shared/fieldSchemas.js';
 
 const hash = (description = 'SHA-256, hex') => Type.String({ pattern: '^[0-9a-f]{64}$', description });
@@ -62,7 +63,7 @@ export const PublicKeySchema = Type.Object({
 });
 
 export const ChainExportQuery = closed({
-  cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 40, description: 'nextCursor of the previous page' })),
+  cursor: PageQueryFields.cursor,
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 500 })),
 });
 
