@@ -74,6 +74,9 @@ export function openEventDatabase(file: string): { db: Database.Database; create
           db.pragma(`application_id = ${APPLICATION_ID}`);
         }
         if (found < 2) {
+          // An older file is upgraded only once it is known sound: the background check has not run yet, and a
+          // corrupt file is never written (a one-time wait at the first start of this version).
+          if (found > 0) assertSound(db, file);
           db.exec(SCHEMA_V2);
           db.pragma(`user_version = ${SCHEMA_VERSION}`);
         }
@@ -92,6 +95,13 @@ export function openEventDatabase(file: string): { db: Database.Database; create
     db.close();
     throw asUnusable(file, err);
   }
+}
+
+function assertSound(db: Database.Database, file: string): void {
+  const findings = db.pragma('quick_check', { simple: false }) as { quick_check: string }[];
+  const problems = findings.map((f) => f.quick_check).filter((f) => f !== 'ok');
+  if (problems.length > 0)
+    throw new EventStoreUnusableError(corruptFileMessage(file, `PRAGMA quick_check: ${problems.slice(0, 3).join('; ')}`));
 }
 
 /**
