@@ -1,4 +1,4 @@
-// EventStoreDB adapter (@eventstore/db-client 6.x). The only file that imports the client, so a switch to
+// EventStoreDB adapter (@eventstore/db-client 6.x). Only this folder imports the client, so a switch to
 // @kurrent/kurrentdb-client (expectedRevision -> streamState) stays inside it.
 import { randomUUID } from 'node:crypto';
 import {
@@ -10,9 +10,7 @@ import {
   START,
   StreamNotFoundError,
   WrongExpectedVersionError,
-  excludeSystemEvents,
   jsonEvent,
-  streamNameFilter,
   type AllStreamResolvedEvent,
   type AppendExpectedRevision,
   type Position,
@@ -35,14 +33,23 @@ import type {
 } from '../eventStore.js';
 import { IdempotencyConflictError, WrongExpectedRevisionError, tenantOfStream } from '../eventStore.js';
 import { linkEvents, splitChain, tenantQueue } from './esdbChain.js';
+import {
+  IDENTITY_STREAM,
+  UNKNOWN_POSITION,
+  isApplicationEvent,
+  matchesTenant,
+  subscribeToAll,
+  toChained,
+  toLinked,
+  toRecorded,
+} from './esdbEvents.js';
+
+export { IDENTITY_STREAM } from './esdbEvents.js';
 import { assertValidAppend, assertValidRead, sameEventContent } from '../eventMatching.js';
 
 const DEFAULT_READ_ALL_PAGE = 1000;
 /** $all is read in chunks of this many records; the tenant filter is applied client-side (readAll has no server filter in 6.x). */
 const SCAN_CHUNK = 1000;
-const UNKNOWN_POSITION = -1n;
-/** Holds the one marker event naming this store (its identity). No tenant stream can have this name: it has no '.'. */
-export const IDENTITY_STREAM = 'dialysis-store-identity';
 const IDENTITY_EVENT = 'EventStoreIdentified';
 
 export async function openEsdbEventStore(opts: { url: string }): Promise<EventStore> {
@@ -276,53 +283,6 @@ export async function openEsdbEventStore(opts: { url: string }): Promise<EventSt
   };
 }
 
-function subscribeToAll(
-  client: EventStoreDBClient,
-  options: SubscribeOptions,
-  handler: (event: RecordedEvent) => Promise<void> | void,
-): Subscription {
-  const after = options.after ?? 0n;
-  const subscription = client.subscribeToAll({
-    fromPosition: after > 0n ? { commit: after, prepare: after } : START,
-    // Server-side filters: the tenant's streams by prefix, or every non-system event.
-    filter: options.tenant !== undefined ? streamNameFilter({ prefixes: [`${options.tenant}.`] }) : excludeSystemEvents(),
-  });
-  let stopped = false;
-  let resolveFailed!: (error: Error) => void;
-  const failed = new Promise<Error>((resolve) => (resolveFailed = resolve));
-
-  // for await: the next event is not pulled before the handler's promise settles (strictly sequential).
-  const loop = (async () => {
-    let last = after;
-    for await (const resolved of subscription) {
-      if (stopped) return;
-      const e = resolved.event;
-      if (!e?.position || e.position.commit <= last) continue; // fromPosition is exclusive; this guards anyway
-      if (!isApplicationEvent(e) || !matchesTenant(e.streamId, options.tenant)) continue;
-      await handler(toRecorded(e));
-      last = e.position.commit;
-    }
-    if (!stopped) throw new Error('EventStoreDB subscription ended unexpectedly');
-  })().catch((err: unknown) => {
-    if (stopped) return;
-    stopped = true;
-    resolveFailed(err instanceof Error ? err : new Error(String(err)));
-    void subscription.unsubscribe().catch(() => undefined);
-  });
-
-  return {
-    failed,
-    async stop() {
-      if (!stopped) {
-        stopped = true;
-        await subscription.unsubscribe().catch(() => undefined);
-        subscription.destroy(); // ends the for-await even if the cancelled gRPC stream never ends
-      }
-      await loop;
-    },
-  };
-}
-
 /** The stored events are exactly the appended ones: same ids in the same order, same types and data. */
 function sameEvents(stored: RecordedEvent[], events: NewEvent[]): boolean {
   return (
@@ -336,41 +296,6 @@ function toEsdbExpected(expected: ExpectedRevision): AppendExpectedRevision {
   if (expected === 'no_stream') return 'no_stream';
   if (expected === 'stream_exists') return 'stream_exists';
   return BigInt(expected);
-}
-
-/** Our events are JSON with a JSON metadata object; `$` streams and types belong to the server, the identity marker to the store. */
-function isApplicationEvent(e: EsdbRecordedEvent): boolean {
-  return e.isJson && !e.streamId.startsWith('$') && !e.type.startsWith('$') && e.streamId !== IDENTITY_STREAM;
-}
-
-function matchesTenant(stream: string, tenant: string | undefined): boolean {
-  return tenant === undefined || stream.startsWith(`${tenant}.`);
-}
-
-/** A stored event with its chain hash (null for an event written before its tenant's chain began). */
-function toLinked(e: EsdbRecordedEvent): ChainedEvent {
-  return { ...toRecorded(e), hash: splitChain(e.metadata as Record<string, unknown>).link?.hash ?? null };
-}
-
-/** Only chained events: the ones written before the tenant's chain began are not part of it. */
-function toChained(e: EsdbRecordedEvent): ChainedEvent | null {
-  const linked = toLinked(e);
-  return linked.hash === null ? null : linked;
-}
-
-function toRecorded(e: EsdbRecordedEvent): RecordedEvent {
-  const commit = e.position?.commit;
-  // Stream reads on servers older than 22.6 carry no position (or ulong max): report it as unknown.
-  const position = commit !== undefined && commit < 2n ** 63n ? commit : UNKNOWN_POSITION;
-  return {
-    id: e.id,
-    type: e.type,
-    data: e.data as Record<string, unknown>,
-    metadata: splitChain(e.metadata as Record<string, unknown>).metadata,
-    streamName: e.streamId,
-    revision: Number(e.revision),
-    position,
-  };
 }
 
 async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
