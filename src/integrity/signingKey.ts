@@ -1,6 +1,6 @@
 // The Ed25519 key that signs chain checkpoints: a PEM file under DATA_DIR created on first start (mode 0600), or the
 // file CHAIN_SIGNING_KEY_FILE names. Only its public half leaves the service.
-import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
+import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, randomBytes, type KeyObject } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 
@@ -33,7 +33,7 @@ async function createOnce(file: string): Promise<string> {
   await fs.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
   const { privateKey } = generateKeyPairSync('ed25519');
   const pem = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
-  const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
+  const tmp = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`; // two starts in one process too
   try {
     const handle = await fs.open(tmp, 'wx', 0o600);
     try {
