@@ -36,6 +36,9 @@ for (const impl of eventStoreImplementations()) {
         prev = e.hash!;
       }
       assert.deepEqual(await store.chainHead(tenant), { position: chain[3]!.position, hash: prev, count: 4 });
+      const fifth = await append(b, [newEvent(tenant, { n: 5 })]);
+      assert.equal((await store.chainHead(tenant))?.count, 5, 'the head counts the events appended since');
+      assert.equal((await store.chainHead(tenant))?.position, fifth.position);
       assert.deepEqual(verifyChainSegment(tenant, genesisHash(tenant), chain), { ok: true, checked: 4, head: prev });
     });
 

@@ -6,6 +6,7 @@ import { toChainedEvent, type Statements } from './sqliteStatements.js';
 const DEFAULT_CHAIN_PAGE = 1000;
 
 export function sqliteChainReads(st: Statements, onlyDurable: <T extends { position: bigint }>(events: T[]) => Promise<T[]>) {
+  const counted = new Map<string, { position: number; count: number }>();
   function chainGenesis(tenant: string): ChainGenesis | null {
     const row = st.genesis.get(tenant);
     return row ? { tenant, fromPosition: BigInt(row.from_position) } : null;
@@ -28,7 +29,12 @@ export function sqliteChainReads(st: Statements, onlyDurable: <T extends { posit
       const last = st.chainLast.get(tenant);
       if (genesis === null || !last || last.hash === null) return null;
       const [head] = await onlyDurable([{ position: BigInt(last.position), hash: last.hash }]);
-      return { ...head!, count: st.chainCount.get(tenant, Number(genesis.fromPosition))!.n };
+      // Counted once in full, then only the events since the last count: a large tenant's count stays cheap.
+      const known = counted.get(tenant);
+      const from = known && known.position <= last.position ? known.position + 1 : Number(genesis.fromPosition);
+      const count = (known && known.position <= last.position ? known.count : 0) + st.chainCount.get(tenant, from, last.position)!.n;
+      counted.set(tenant, { position: last.position, count });
+      return { ...head!, count };
     },
   };
 }

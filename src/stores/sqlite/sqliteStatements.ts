@@ -48,7 +48,9 @@ export function prepareStatements(db: Database.Database) {
     chainLast: db.prepare<[string], { position: number; hash: string | null }>(
       'SELECT position, hash FROM events WHERE tenant = ? ORDER BY position DESC LIMIT 1',
     ),
-    chainCount: db.prepare<[string, number], { n: number }>('SELECT count(*) AS n FROM events WHERE tenant = ? AND position >= ?'),
+    chainCount: db.prepare<[string, number, number], { n: number }>(
+      'SELECT count(*) AS n FROM events WHERE tenant = ? AND position >= ? AND position <= ?',
+    ),
     byEventId: db.prepare<[string], EventRow>(`SELECT ${COLUMNS} FROM events WHERE event_id = ?`),
     streamForwards: db
       .prepare<[string, number, number], RawEventRow>(
