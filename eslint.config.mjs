@@ -9,7 +9,10 @@ export default tseslint.config(
   ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: {
-      parserOptions: { projectService: { allowDefaultProject: ['*.mjs', '.*.cjs'] }, tsconfigRootDir: import.meta.dirname },
+      parserOptions: {
+        projectService: { allowDefaultProject: ['*.mjs', 'scripts/*.mjs', '.*.cjs'] },
+        tsconfigRootDir: import.meta.dirname,
+      },
     },
     rules: {
       // A leading underscore names what a destructuring leaves out on purpose (`const { _position, ...doc } = stored`).
@@ -21,6 +24,12 @@ export default tseslint.config(
   {
     files: ['**/*.cjs'],
     languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly' } },
+  },
+  {
+    // Standalone tools for third parties (no dependency, plain JavaScript): they read untyped JSON exports.
+    files: ['scripts/*.mjs'],
+    extends: [tseslint.configs.disableTypeChecked],
+    languageOptions: { globals: { process: 'readonly', Buffer: 'readonly' } },
   },
   {
     files: ['test/**/*.ts'],

@@ -8,6 +8,7 @@ import type Database from 'better-sqlite3';
 import path from 'node:path';
 import { openEventDatabase } from '../src/stores/sqlite/sqliteSchema.js';
 import { prepareStatements } from '../src/stores/sqlite/sqliteStatements.js';
+import { chainHashOfText, genesisHash } from '../src/stores/chain/hashChain.js';
 import { PLATFORM_TENANT, streamName, tenantOfStream } from '../src/stores/eventStore.js';
 import { BOOTSTRAP_ID, bootstrapDecider } from '../src/commands/platform/bootstrap/decider.js';
 import { READ_STORE_FILE } from '../src/stores/openReadStore.js';
@@ -15,7 +16,7 @@ import { datasetRandom, patientStreams, type DatasetStream } from './dataset.js'
 import { startService } from './processes.js';
 
 /** Bump when the log's content changes, so an older cache is rebuilt instead of reused. */
-export const SCALE_LOG_VERSION = 2;
+export const SCALE_LOG_VERSION = 3;
 export const EVENTS_FILE = 'events.sqlite';
 /** The tenant of the other half of the patients: a company the bench administrator does not belong to. */
 const OTHER_TENANT = 'benchnorte';
@@ -35,13 +36,20 @@ export interface ScaleLog {
 /** The same rows appendToStream writes for new streams (sqliteAppendBatch.ts), many streams in one transaction. */
 export function bulkWriter(db: Database.Database): { immediate(streams: DatasetStream[]): number } {
   const st = prepareStatements(db);
+  const heads = new Map<string, string>(); // each tenant's chain head: this connection is the only writer
   return db.transaction((streams: DatasetStream[]) => {
     let count = 0;
     for (const { stream, events } of streams) {
       const tenant = tenantOfStream(stream);
-      events.forEach((e, revision) =>
-        st.insert.run(stream, revision, tenant, e.id.toLowerCase(), e.type, JSON.stringify(e.data), JSON.stringify(e.metadata)),
-      );
+      let prev = heads.get(tenant) ?? st.tenantLastHash.get(tenant)?.hash ?? null;
+      events.forEach((e, revision) => {
+        const genesis = prev === null;
+        const [id, data, metadata] = [e.id.toLowerCase(), JSON.stringify(e.data), JSON.stringify(e.metadata)];
+        prev = chainHashOfText(prev ?? genesisHash(tenant), id, stream, e.type, data, metadata);
+        const info = st.insert.run(stream, revision, tenant, id, e.type, data, metadata, prev);
+        if (genesis) st.insertGenesis.run(tenant, Number(info.lastInsertRowid));
+      });
+      if (prev !== null) heads.set(tenant, prev);
       count += events.length;
     }
     return count;

@@ -39,6 +39,10 @@ export interface Config {
   publicUrl: string | null;
   /** Worker threads that render PDFs off the event loop (RENDER_WORKERS); by default one per core but one, 1 to 4. */
   renderWorkers: number;
+  /** Ed25519 private key (PKCS#8 PEM) signing chain checkpoints (CHAIN_SIGNING_KEY_FILE); DATA_DIR/chain-signing.key when unset. */
+  chainSigningKeyFile: string | null;
+  /** Seconds between signed checkpoints of every tenant's chain head (CHAIN_CHECKPOINT_INTERVAL_SECONDS, 0 = none). */
+  chainCheckpointIntervalSeconds: number;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -74,7 +78,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: env.MAIL_FROM || 'Dialysis Records <no-reply@localhost>',
     publicUrl: env.PUBLIC_URL || null,
     renderWorkers: renderWorkers(env.RENDER_WORKERS),
+    chainSigningKeyFile: env.CHAIN_SIGNING_KEY_FILE ? path.resolve(env.CHAIN_SIGNING_KEY_FILE) : null,
+    chainCheckpointIntervalSeconds: checkpointInterval(env.CHAIN_CHECKPOINT_INTERVAL_SECONDS),
   };
+}
+
+/** Hourly by default: a day's tampering window is at most an hour of unsigned events. */
+const DEFAULT_CHECKPOINT_SECONDS = 3600;
+
+function checkpointInterval(value: string | undefined): number {
+  if (value === undefined || value === '') return DEFAULT_CHECKPOINT_SECONDS;
+  if (!/^\d+$/.test(value))
+    throw new Error(`CHAIN_CHECKPOINT_INTERVAL_SECONDS must be a number of seconds (0 = no checkpoints), got ${value}`);
+  return Number(value);
 }
 
 const MAX_RENDER_WORKERS = 32;

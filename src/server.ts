@@ -25,6 +25,8 @@ import { setPermissionCatalog } from './queries/platform/permissionCatalog.js';
 import { platformFactsFrom } from './facts/platform/platformFactsLoader.js';
 import { createRenders } from './render/renders.js';
 import { factLoaders } from './facts/factLoaders.js';
+import { createIntegrity } from './integrity/integrity.js';
+import { chainTenants } from './integrity/chainTenants.js';
 
 export interface StartServerOptions {
   /** 2xx bodies that drift from their schema: 'enforce' (tests) answers 500; 'log' (default) logs and answers. */
@@ -140,6 +142,8 @@ export async function startServer(config: Config, opts: StartServerOptions = {})
     cleanup.push(() => processes.stop());
     const renders = createRenders(config, logger);
     cleanup.push(() => renders.close());
+    const integrity = await createIntegrity({ config, logger, now, events });
+    cleanup.push(() => integrity.close());
     services = {
       config,
       events,
@@ -151,6 +155,7 @@ export async function startServer(config: Config, opts: StartServerOptions = {})
       now,
       platformFacts: platformFactsFrom(projections),
       facts: factLoaders(() => services!),
+      integrity,
     };
     await authRuntime(services); // load or create the keys now: a bad key setting stops the start
     const expectedUrl = config.port ? `http://${urlHost(config.host)}:${config.port}` : null;
@@ -164,6 +169,7 @@ export async function startServer(config: Config, opts: StartServerOptions = {})
       groups.flatMap((group) => group.periodicTasks ?? []),
     );
     cleanup.push(() => periodic.stop());
+    integrity.startCheckpoints(() => chainTenants(services));
     if (found.error) throw found.error; // the file failed its check while we were starting: stop like at open
     const app = buildApp(services, { groups, authenticate, ...(opts.responseCheck ? { responseCheck: opts.responseCheck } : {}) });
     cleanup.push(() => app.close());

@@ -4,6 +4,7 @@ import type { ProcessRunner } from './processes/processRunner.js';
 import type { Renders } from './render/renders.js';
 import type { PlatformFacts } from './commands/platform/platformFacts.js';
 import type { FactLoaders } from './commands/factLoaders.js';
+import type { Integrity } from './integrity/integrity.js';
 
 export interface AppServices extends ReadServices {
   /** Process managers: consequences of events in other aggregates (tests wait for them). */
@@ -14,4 +15,6 @@ export interface AppServices extends ReadServices {
   platformFacts: PlatformFacts;
   /** The facts commands take from other streams and read models (src/facts/, wired in server.ts). */
   facts: FactLoaders;
+  /** Tamper evidence: signed checkpoints of each tenant's hash chain and its verifications (src/integrity). */
+  integrity: Integrity;
 }

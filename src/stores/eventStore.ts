@@ -73,6 +73,31 @@ export interface Subscription {
   readonly failed: Promise<Error>;
 }
 
+// ---- the tenant hash chain (chain/hashChain.ts defines the hash) ----
+/** An event as the chain holds it: its stored hash, null for an event written before its tenant's chain began. */
+export interface ChainedEvent extends RecordedEvent {
+  hash: string | null;
+}
+
+/** Where a tenant's chain starts: events before this position were written before the chain existed. */
+export interface ChainGenesis {
+  tenant: string;
+  fromPosition: bigint;
+}
+
+export interface ChainHead {
+  position: bigint;
+  hash: string;
+  /** Chained events up to and including the head. */
+  count: number;
+}
+
+export interface ReadChainOptions {
+  /** Exclusive position (default: the chain's start). */
+  after?: bigint;
+  maxCount?: number;
+}
+
 export interface EventStore {
   readonly kind: 'sqlite' | 'eventstoredb';
   appendToStream(stream: string, events: NewEvent[], options: { expectedRevision: ExpectedRevision }): Promise<AppendResult>;
@@ -85,6 +110,12 @@ export interface EventStore {
    * The handler is awaited: events are handled strictly one after another.
    */
   subscribe(options: SubscribeOptions, handler: (event: RecordedEvent) => Promise<void> | void): Subscription;
+  /** A tenant's chained events (from its genesis), in position order, each with its stored hash. */
+  readChain(tenant: string, options?: ReadChainOptions): Promise<ChainedEvent[]>;
+  /** Where the tenant's chain starts; null before its first chained event. */
+  chainGenesis(tenant: string): Promise<ChainGenesis | null>;
+  /** The tenant's last chained event's position and hash, and how many events the chain holds; null when none. */
+  chainHead(tenant: string): Promise<ChainHead | null>;
   /** Position of the last event in the log (0n when empty), optionally within one tenant. */
   headPosition(tenant?: string): Promise<bigint>;
   /**

@@ -18,6 +18,7 @@ import { startProcessManagers } from '../../src/processes/processRunner.js';
 import { createProjectionRunner } from '../../src/projections/runner/projectionRunner.js';
 import { createRenders } from '../../src/render/renders.js';
 import { platformFactsFrom } from '../../src/facts/platform/platformFactsLoader.js';
+import { createIntegrity } from '../../src/integrity/integrity.js';
 import { factLoaders } from '../../src/facts/factLoaders.js';
 import type { AppServices } from '../../src/services.js';
 import { newGate, testAuthenticate, testGroup } from './spineTestGroup.js';
@@ -57,6 +58,7 @@ export async function startSpineServer(options: { responseCheck?: 'enforce' | 'l
   await projections.start();
   const processes = startProcessManagers({ events, reads, logger, services: () => null }, []);
   const renders = createRenders(config, logger);
+  const integrity = await createIntegrity({ config, logger, now: () => new Date(), events });
   const services: AppServices = {
     config,
     events,
@@ -68,6 +70,7 @@ export async function startSpineServer(options: { responseCheck?: 'enforce' | 'l
     now: () => new Date(),
     platformFacts: platformFactsFrom(projections),
     facts: factLoaders(() => services),
+    integrity,
   };
   const app = buildApp(services, { groups, authenticate: testAuthenticate, responseCheck: options.responseCheck ?? 'enforce' });
   const server = app.listen(0, '127.0.0.1');

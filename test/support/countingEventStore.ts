@@ -39,6 +39,9 @@ export function countingEventStore(inner: EventStore): { store: EventStore; read
     readAll: (...a) => inner.readAll(...a),
     subscribe: (...a) => inner.subscribe(...a),
     headPosition: (...a) => inner.headPosition(...a),
+    readChain: (...a) => inner.readChain(...a),
+    chainGenesis: (...a) => inner.chainGenesis(...a),
+    chainHead: (...a) => inner.chainHead(...a),
     identity: () => inner.identity(),
     close: () => inner.close(),
   };

@@ -106,6 +106,9 @@ export function faultyEventStore(first: EventStore): { store: EventStore; faults
       };
     },
     headPosition: (...a) => inner.headPosition(...a),
+    readChain: (...a) => inner.readChain(...a),
+    chainGenesis: (...a) => inner.chainGenesis(...a),
+    chainHead: (...a) => inner.chainHead(...a),
     identity: () => inner.identity(),
     close: () => inner.close(),
   };

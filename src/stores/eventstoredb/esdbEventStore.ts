@@ -1,4 +1,4 @@
-// EventStoreDB adapter (@eventstore/db-client 6.x). The only file that imports the client, so a switch to
+// EventStoreDB adapter (@eventstore/db-client 6.x). Only this folder imports the client, so a switch to
 // @kurrent/kurrentdb-client (expectedRevision -> streamState) stays inside it.
 import { randomUUID } from 'node:crypto';
 import {
@@ -10,9 +10,7 @@ import {
   START,
   StreamNotFoundError,
   WrongExpectedVersionError,
-  excludeSystemEvents,
   jsonEvent,
-  streamNameFilter,
   type AllStreamResolvedEvent,
   type AppendExpectedRevision,
   type Position,
@@ -20,25 +18,38 @@ import {
 } from '@eventstore/db-client';
 import type {
   AppendResult,
-  EventMetadata,
+  ChainGenesis,
+  ChainHead,
+  ChainedEvent,
   EventStore,
   ExpectedRevision,
   NewEvent,
   ReadAllOptions,
+  ReadChainOptions,
   ReadStreamOptions,
   RecordedEvent,
   SubscribeOptions,
   Subscription,
 } from '../eventStore.js';
-import { IdempotencyConflictError, WrongExpectedRevisionError } from '../eventStore.js';
+import { IdempotencyConflictError, WrongExpectedRevisionError, tenantOfStream } from '../eventStore.js';
+import { linkEvents, splitChain, tenantQueue } from './esdbChain.js';
+import {
+  IDENTITY_STREAM,
+  UNKNOWN_POSITION,
+  isApplicationEvent,
+  matchesTenant,
+  subscribeToAll,
+  toChained,
+  toLinked,
+  toRecorded,
+} from './esdbEvents.js';
+
+export { IDENTITY_STREAM } from './esdbEvents.js';
 import { assertValidAppend, assertValidRead, sameEventContent } from '../eventMatching.js';
 
 const DEFAULT_READ_ALL_PAGE = 1000;
 /** $all is read in chunks of this many records; the tenant filter is applied client-side (readAll has no server filter in 6.x). */
 const SCAN_CHUNK = 1000;
-const UNKNOWN_POSITION = -1n;
-/** Holds the one marker event naming this store (its identity). No tenant stream can have this name: it has no '.'. */
-export const IDENTITY_STREAM = 'dialysis-store-identity';
 const IDENTITY_EVENT = 'EventStoreIdentified';
 
 export async function openEsdbEventStore(opts: { url: string }): Promise<EventStore> {
@@ -52,6 +63,10 @@ export async function openEsdbEventStore(opts: { url: string }): Promise<EventSt
   }
 
   async function readStream(stream: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
+    return readStreamAs(stream, options, toRecorded);
+  }
+
+  async function readStreamAs<T>(stream: string, options: ReadStreamOptions, build: (e: EsdbRecordedEvent) => T): Promise<T[]> {
     assertValidRead({ fromRevision: options.fromRevision, maxCount: options.maxCount });
     if (options.maxCount === 0) return [];
     const backwards = options.direction === 'backwards';
@@ -62,8 +77,8 @@ export async function openEsdbEventStore(opts: { url: string }): Promise<EventSt
         fromRevision,
         ...(options.maxCount !== undefined ? { maxCount: options.maxCount } : {}),
       });
-      const out: RecordedEvent[] = [];
-      for await (const resolved of read) if (resolved.event && isApplicationEvent(resolved.event)) out.push(toRecorded(resolved.event));
+      const out: T[] = [];
+      for await (const resolved of read) if (resolved.event && isApplicationEvent(resolved.event)) out.push(build(resolved.event));
       return out;
     } catch (err) {
       if (err instanceof StreamNotFoundError) return []; // thrown during iteration for a missing stream
@@ -72,8 +87,13 @@ export async function openEsdbEventStore(opts: { url: string }): Promise<EventSt
   }
 
   /** Reads $all forwards after `after` until `maxCount` matching events or the end of the log. */
-  async function scanForwards(after: bigint, maxCount: number, tenant: string | undefined): Promise<RecordedEvent[]> {
-    const out: RecordedEvent[] = [];
+  async function scanForwards<T = RecordedEvent>(
+    after: bigint,
+    maxCount: number,
+    tenant: string | undefined,
+    build: (e: EsdbRecordedEvent) => T | null = toRecorded as (e: EsdbRecordedEvent) => T,
+  ): Promise<T[]> {
+    const out: T[] = [];
     let from: Position | typeof START = after > 0n ? { commit: after, prepare: after } : START;
     let seen = after; // readAll's fromPosition is inclusive: skip what was already looked at
     for (;;) {
@@ -85,7 +105,8 @@ export async function openEsdbEventStore(opts: { url: string }): Promise<EventSt
         if (!e?.position || e.position.commit <= seen) continue;
         seen = e.position.commit;
         from = e.position;
-        if (isApplicationEvent(e) && matchesTenant(e.streamId, tenant)) out.push(toRecorded(e));
+        const built = isApplicationEvent(e) && matchesTenant(e.streamId, tenant) ? build(e) : null;
+        if (built !== null) out.push(built);
         if (out.length >= maxCount) {
           await read.cancel(); // leaving the loop early: end the gRPC call too
           return out;
@@ -132,37 +153,87 @@ export async function openEsdbEventStore(opts: { url: string }): Promise<EventSt
     if (reused) throw new IdempotencyConflictError(stream, reused.id);
   }
 
+  /** The newest application event (of the tenant, when given): backwards from the end of $all. */
+  async function latestOf(tenant: string | undefined): Promise<EsdbRecordedEvent | null> {
+    let from: Position | typeof END = END;
+    for (;;) {
+      let records = 0;
+      let oldest: Position | null = null;
+      const read = client.readAll({ direction: BACKWARDS, fromPosition: from, maxCount: SCAN_CHUNK });
+      for await (const resolved of read as AsyncIterable<AllStreamResolvedEvent>) {
+        records++;
+        const e = resolved.event;
+        if (!e?.position) continue;
+        oldest = e.position;
+        if (isApplicationEvent(e) && matchesTenant(e.streamId, tenant)) {
+          await read.cancel();
+          return e;
+        }
+      }
+      if (records < SCAN_CHUNK || oldest === null) return null;
+      from = oldest; // backwards reads start strictly before the given position
+    }
+  }
+
+  /** Each tenant's chain head as this process last wrote it (this process is the store's one writer). */
+  const chainHeads = new Map<string, Omit<ChainHead, 'position'> | null>();
+  const oneAtATime = tenantQueue();
+  async function chainHeadToLink(tenant: string): Promise<Omit<ChainHead, 'position'> | null> {
+    if (chainHeads.has(tenant)) return chainHeads.get(tenant)!;
+    const last = await latestOf(tenant);
+    const link = last ? splitChain(last.metadata as Record<string, unknown>).link : null;
+    return link ? { hash: link.hash, count: link.seq + 1 } : null;
+  }
+
+  async function appendLinked(stream: string, events: NewEvent[], options: { expectedRevision: ExpectedRevision }): Promise<AppendResult> {
+    const tenant = tenantOfStream(stream);
+    const linked = linkEvents(tenant, stream, await chainHeadToLink(tenant), events);
+    const payload = events.map((e, i) => jsonEvent({ id: e.id.toLowerCase(), type: e.type, data: e.data, metadata: linked.metadata[i]! }));
+    chainHeads.delete(tenant); // unknown until the append is confirmed
+    const result = await appendPayload(stream, events, payload, options);
+    // A retried append is acknowledged without being written: then the head is read again on the next append.
+    if (result.written.hash === linked.head.hash) chainHeads.set(tenant, linked.head);
+    return result.ok;
+  }
+
+  async function appendPayload(
+    stream: string,
+    events: NewEvent[],
+    payload: ReturnType<typeof jsonEvent>[],
+    options: { expectedRevision: ExpectedRevision },
+  ): Promise<{ ok: AppendResult; written: { hash: string | null } }> {
+    let result;
+    try {
+      result = await client.appendToStream(stream, payload, { expectedRevision: toEsdbExpected(options.expectedRevision) });
+    } catch (err) {
+      if (!(err instanceof WrongExpectedVersionError)) throw err;
+      await assertIdsUnused(stream, events);
+      const actual = err.actualVersion === 'no_stream' || err.actualVersion === undefined ? 'no_stream' : Number(err.actualVersion);
+      throw new WrongExpectedRevisionError(stream, options.expectedRevision, actual);
+    }
+    // ESDB acknowledges a retried append by event id alone; read the revisions back to make sure the
+    // acknowledged events are ours (same ids, types and data), not an earlier append under the same ids.
+    const last = Number(result.nextExpectedRevision);
+    let stored = await readStreamAs(stream, { fromRevision: Math.max(0, last - events.length + 1), maxCount: events.length }, toLinked);
+    if (!sameEvents(stored, events)) {
+      // Not where the acknowledgement points: look for our ids anywhere in the stream before calling it a conflict.
+      const all = await readStreamAs(stream, {}, toLinked);
+      const start = all.findIndex((e) => e.id.toLowerCase() === events[0]!.id.toLowerCase());
+      stored = start < 0 ? [] : all.slice(start, start + events.length);
+      if (!sameEvents(stored, events)) throw new IdempotencyConflictError(stream, events[0]!.id);
+    }
+    const lastStored = stored[stored.length - 1]!;
+    const position = lastStored.position >= 0n ? lastStored.position : (result.position?.commit ?? UNKNOWN_POSITION);
+    return { ok: { nextExpectedRevision: lastStored.revision, position }, written: { hash: lastStored.hash } };
+  }
+
   return {
     kind: 'eventstoredb',
 
-    async appendToStream(stream: string, events: NewEvent[], options: { expectedRevision: ExpectedRevision }): Promise<AppendResult> {
+    appendToStream(stream: string, events: NewEvent[], options: { expectedRevision: ExpectedRevision }): Promise<AppendResult> {
       assertValidAppend(stream, events, options.expectedRevision);
-      const payload = events.map((e) =>
-        jsonEvent({ id: e.id.toLowerCase(), type: e.type, data: e.data, metadata: e.metadata as unknown as Record<string, unknown> }),
-      );
-      let result;
-      try {
-        result = await client.appendToStream(stream, payload, { expectedRevision: toEsdbExpected(options.expectedRevision) });
-      } catch (err) {
-        if (!(err instanceof WrongExpectedVersionError)) throw err;
-        await assertIdsUnused(stream, events);
-        const actual = err.actualVersion === 'no_stream' || err.actualVersion === undefined ? 'no_stream' : Number(err.actualVersion);
-        throw new WrongExpectedRevisionError(stream, options.expectedRevision, actual);
-      }
-      // ESDB acknowledges a retried append by event id alone; read the revisions back to make sure the
-      // acknowledged events are ours (same ids, types and data), not an earlier append under the same ids.
-      const last = Number(result.nextExpectedRevision);
-      let stored = await readStream(stream, { fromRevision: Math.max(0, last - events.length + 1), maxCount: events.length });
-      if (!sameEvents(stored, events)) {
-        // Not where the acknowledgement points: look for our ids anywhere in the stream before calling it a conflict.
-        const all = await readStream(stream);
-        const start = all.findIndex((e) => e.id.toLowerCase() === events[0]!.id.toLowerCase());
-        stored = start < 0 ? [] : all.slice(start, start + events.length);
-        if (!sameEvents(stored, events)) throw new IdempotencyConflictError(stream, events[0]!.id);
-      }
-      const lastStored = stored[stored.length - 1]!;
-      const position = lastStored.position >= 0n ? lastStored.position : (result.position?.commit ?? UNKNOWN_POSITION);
-      return { nextExpectedRevision: lastStored.revision, position };
+      // One append of a tenant at a time: each links to the one before it, in the order of $all.
+      return oneAtATime(tenantOfStream(stream), () => appendLinked(stream, events, options));
     },
 
     readStream,
@@ -179,25 +250,25 @@ export async function openEsdbEventStore(opts: { url: string }): Promise<EventSt
     },
 
     async headPosition(tenant?: string): Promise<bigint> {
-      // Backwards from the end to the newest application event (of the tenant, when given).
-      let from: Position | typeof END = END;
-      for (;;) {
-        let records = 0;
-        let oldest: Position | null = null;
-        const read = client.readAll({ direction: BACKWARDS, fromPosition: from, maxCount: SCAN_CHUNK });
-        for await (const resolved of read as AsyncIterable<AllStreamResolvedEvent>) {
-          records++;
-          const e = resolved.event;
-          if (!e?.position) continue;
-          oldest = e.position;
-          if (isApplicationEvent(e) && matchesTenant(e.streamId, tenant)) {
-            await read.cancel();
-            return e.position.commit;
-          }
-        }
-        if (records < SCAN_CHUNK || oldest === null) return 0n;
-        from = oldest; // backwards reads start strictly before the given position
-      }
+      return (await latestOf(tenant))?.position?.commit ?? 0n;
+    },
+
+    async readChain(tenant: string, options: ReadChainOptions = {}): Promise<ChainedEvent[]> {
+      assertValidRead({ maxCount: options.maxCount });
+      const limit = options.maxCount ?? DEFAULT_READ_ALL_PAGE;
+      if (limit === 0) return [];
+      return scanForwards(options.after ?? 0n, limit, tenant, toChained);
+    },
+
+    async chainGenesis(tenant: string): Promise<ChainGenesis | null> {
+      const [first] = await scanForwards(0n, 1, tenant, (e) => (toChained(e)?.hash ? toRecorded(e) : null));
+      return first ? { tenant, fromPosition: first.position } : null;
+    },
+
+    async chainHead(tenant: string): Promise<ChainHead | null> {
+      const last = await latestOf(tenant);
+      const link = last ? splitChain(last.metadata as Record<string, unknown>).link : null;
+      return link && last?.position ? { position: last.position.commit, hash: link.hash, count: link.seq + 1 } : null;
     },
 
     identity(): Promise<string> {
@@ -208,53 +279,6 @@ export async function openEsdbEventStore(opts: { url: string }): Promise<EventSt
 
     async close(): Promise<void> {
       await client.dispose();
-    },
-  };
-}
-
-function subscribeToAll(
-  client: EventStoreDBClient,
-  options: SubscribeOptions,
-  handler: (event: RecordedEvent) => Promise<void> | void,
-): Subscription {
-  const after = options.after ?? 0n;
-  const subscription = client.subscribeToAll({
-    fromPosition: after > 0n ? { commit: after, prepare: after } : START,
-    // Server-side filters: the tenant's streams by prefix, or every non-system event.
-    filter: options.tenant !== undefined ? streamNameFilter({ prefixes: [`${options.tenant}.`] }) : excludeSystemEvents(),
-  });
-  let stopped = false;
-  let resolveFailed!: (error: Error) => void;
-  const failed = new Promise<Error>((resolve) => (resolveFailed = resolve));
-
-  // for await: the next event is not pulled before the handler's promise settles (strictly sequential).
-  const loop = (async () => {
-    let last = after;
-    for await (const resolved of subscription) {
-      if (stopped) return;
-      const e = resolved.event;
-      if (!e?.position || e.position.commit <= last) continue; // fromPosition is exclusive; this guards anyway
-      if (!isApplicationEvent(e) || !matchesTenant(e.streamId, options.tenant)) continue;
-      await handler(toRecorded(e));
-      last = e.position.commit;
-    }
-    if (!stopped) throw new Error('EventStoreDB subscription ended unexpectedly');
-  })().catch((err: unknown) => {
-    if (stopped) return;
-    stopped = true;
-    resolveFailed(err instanceof Error ? err : new Error(String(err)));
-    void subscription.unsubscribe().catch(() => undefined);
-  });
-
-  return {
-    failed,
-    async stop() {
-      if (!stopped) {
-        stopped = true;
-        await subscription.unsubscribe().catch(() => undefined);
-        subscription.destroy(); // ends the for-await even if the cancelled gRPC stream never ends
-      }
-      await loop;
     },
   };
 }
@@ -272,30 +296,6 @@ function toEsdbExpected(expected: ExpectedRevision): AppendExpectedRevision {
   if (expected === 'no_stream') return 'no_stream';
   if (expected === 'stream_exists') return 'stream_exists';
   return BigInt(expected);
-}
-
-/** Our events are JSON with a JSON metadata object; `$` streams and types belong to the server, the identity marker to the store. */
-function isApplicationEvent(e: EsdbRecordedEvent): boolean {
-  return e.isJson && !e.streamId.startsWith('$') && !e.type.startsWith('$') && e.streamId !== IDENTITY_STREAM;
-}
-
-function matchesTenant(stream: string, tenant: string | undefined): boolean {
-  return tenant === undefined || stream.startsWith(`${tenant}.`);
-}
-
-function toRecorded(e: EsdbRecordedEvent): RecordedEvent {
-  const commit = e.position?.commit;
-  // Stream reads on servers older than 22.6 carry no position (or ulong max): report it as unknown.
-  const position = commit !== undefined && commit < 2n ** 63n ? commit : UNKNOWN_POSITION;
-  return {
-    id: e.id,
-    type: e.type,
-    data: e.data as Record<string, unknown>,
-    metadata: e.metadata as unknown as EventMetadata,
-    streamName: e.streamId,
-    revision: Number(e.revision),
-    position,
-  };
 }
 
 async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {

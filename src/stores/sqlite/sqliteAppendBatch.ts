@@ -1,11 +1,12 @@
 // Group commit: the appends queued during one tick are written in one IMMEDIATE transaction (one commit, made
 // durable by one WAL flush: walDurability.ts); each append is checked on its own and runs in its own savepoint,
-// so a failing one rejects alone.
+// so a failing one rejects alone. Each event's chain hash (chain/hashChain.ts) is computed and stored with it.
 import type Database from 'better-sqlite3';
 import type { AppendResult, ExpectedRevision, NewEvent } from '../eventStore.js';
 import { IdempotencyConflictError, WrongExpectedRevisionError, tenantOfStream } from '../eventStore.js';
 import { retryStartMatches, revisionMatches, sameEventContent } from '../eventMatching.js';
 import type { EventRow, Statements } from './sqliteStatements.js';
+import { chainHashOfText, genesisHash } from '../chain/hashChain.js';
 
 export interface PendingAppend {
   stream: string;
@@ -18,28 +19,41 @@ export interface PendingAppend {
 export type AppendOutcome = { ok: AppendResult; wrote: boolean } | { error: unknown };
 
 export function createBatchWriter(db: Database.Database, st: Statements) {
-  const insertEvents = (p: PendingAppend, current: number): AppendResult => {
-    const tenant = tenantOfStream(p.stream);
+  /** Each tenant's chain head within the running transaction: looked up once per tenant and batch, then kept here. */
+  let chainHeads = new Map<string, string>();
+  /** The hash the tenant's next event chains to, and whether this append starts the tenant's chain. */
+  const chainStart = (tenant: string): { prev: string; genesis: boolean } => {
+    const cached = chainHeads.get(tenant);
+    if (cached !== undefined) return { prev: cached, genesis: false };
+    const last = st.tenantLastHash.get(tenant)?.hash ?? null;
+    return last === null ? { prev: genesisHash(tenant), genesis: true } : { prev: last, genesis: false };
+  };
+
+  const insertEvents = (p: PendingAppend, current: number, tenant: string, start: { prev: string; genesis: boolean }) => {
     let position = 0;
+    let prev = start.prev;
     p.events.forEach((e, i) => {
-      const info = st.insert.run(
-        p.stream,
-        current + 1 + i,
-        tenant,
-        e.id.toLowerCase(),
-        e.type,
-        JSON.stringify(e.data),
-        JSON.stringify(e.metadata),
-      );
+      const id = e.id.toLowerCase();
+      const data = JSON.stringify(e.data);
+      const metadata = JSON.stringify(e.metadata);
+      prev = chainHashOfText(prev, id, p.stream, e.type, data, metadata);
+      const info = st.insert.run(p.stream, current + 1 + i, tenant, id, e.type, data, metadata, prev);
       position = Number(info.lastInsertRowid);
+      if (i === 0 && start.genesis) st.insertGenesis.run(tenant, position);
     });
-    return { nextExpectedRevision: current + p.events.length, position: BigInt(position) };
+    return { result: { nextExpectedRevision: current + p.events.length, position: BigInt(position) }, head: prev };
   };
   // Nested better-sqlite3 transaction = SAVEPOINT: a throw rolls back this append's rows only.
   const insertInSavepoint = db.transaction(insertEvents);
-  // One INSERT is atomic by itself, so a single-event append skips the savepoint round trip.
-  const insertAll = (p: PendingAppend, current: number) =>
-    p.events.length === 1 ? insertEvents(p, current) : insertInSavepoint(p, current);
+  const insertAll = (p: PendingAppend, current: number): AppendResult => {
+    const tenant = tenantOfStream(p.stream);
+    const start = chainStart(tenant);
+    // One INSERT is atomic by itself, so a single-event append that starts no chain skips the savepoint round trip.
+    const { result, head } =
+      p.events.length === 1 && !start.genesis ? insertEvents(p, current, tenant, start) : insertInSavepoint(p, current, tenant, start);
+    chainHeads.set(tenant, head); // only once the append's rows are in
+    return result;
+  };
 
   function appendOne(p: PendingAppend): { ok: AppendResult; wrote: boolean } {
     const current = st.headRevision.get(p.stream)?.revision ?? -1;
@@ -60,6 +74,7 @@ export function createBatchWriter(db: Database.Database, st: Statements) {
 
   /** One transaction over the batch; an error that ended the transaction stops it at once (TransactionLost). */
   const writeTransaction = db.transaction((batch: PendingAppend[]): AppendOutcome[] => {
+    chainHeads = new Map(); // another process may have appended since the last transaction
     const outcomes: AppendOutcome[] = [];
     for (const [index, p] of batch.entries()) {
       try {

@@ -25,6 +25,7 @@ import { createBatchWriter, type PendingAppend } from './sqliteAppendBatch.js';
 import { sharedPageReader, startPollingSubscription } from './pollingSubscription.js';
 import { ensureStoreIdentity, readStoreIdentity } from './storeIdentity.js';
 import { sealCleanClose, takeCleanClose } from './cleanClose.js';
+import { sqliteChainReads } from './sqliteChain.js';
 import { openWalDurability, type SyncWal, type WalDurability } from './walDurability.js';
 
 export interface SqliteEventStoreOptions {
@@ -205,7 +206,7 @@ export async function openSqliteEventStore(opts: SqliteEventStoreOptions): Promi
   }
 
   /** Answers only with durable events: waits for a flush when the read met newer ones. */
-  async function onlyDurable(events: RecordedEvent[]): Promise<RecordedEvent[]> {
+  async function onlyDurable<T extends { position: bigint }>(events: T[]): Promise<T[]> {
     let highest = 0n;
     for (const e of events) if (e.position > highest) highest = e.position;
     await durability.durableUpTo(highest);
@@ -288,6 +289,8 @@ export async function openSqliteEventStore(opts: SqliteEventStoreOptions): Promi
     },
 
     identity: () => identity,
+
+    ...sqliteChainReads(st, async (events) => (assertOpen(), onlyDurable(events))),
 
     async close(): Promise<void> {
       if (closed) return;

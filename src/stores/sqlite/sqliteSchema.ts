@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { EventStoreUnusableError } from '../eventStore.js';
 import { corruptFileMessage } from './integrityCheck.js';
 
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 /** PRAGMA application_id marking the file as this service's event log ('DLYE'). */
 export const APPLICATION_ID = 0x444c5945;
 const WAL_AUTOCHECKPOINT_PAGES = 10_000;
@@ -26,6 +26,16 @@ const SCHEMA_V1 = `
   );
   -- tenant = stream name up to its first '.', so a tenant's history is one index range in position order
   CREATE INDEX events_by_tenant ON events (tenant, position);
+`;
+
+/** Version 2: the tenant hash chain (chain/hashChain.ts). Rows of a version 1 file keep a null hash: their tenant's
+ * chain starts at its next append, which writes the tenant's genesis record. */
+const SCHEMA_V2 = `
+  ALTER TABLE events ADD COLUMN hash TEXT;
+  CREATE TABLE chain_genesis (
+    tenant        TEXT    PRIMARY KEY,
+    from_position INTEGER NOT NULL
+  );
 `;
 
 /**
@@ -62,6 +72,12 @@ export function openEventDatabase(file: string): { db: Database.Database; create
         if (found === 0) {
           db.exec(SCHEMA_V1);
           db.pragma(`application_id = ${APPLICATION_ID}`);
+        }
+        if (found < 2) {
+          // An older file is upgraded only once it is known sound: the background check has not run yet, and a
+          // corrupt file is never written (a one-time wait at the first start of this version).
+          if (found > 0) assertSound(db, file);
+          db.exec(SCHEMA_V2);
           db.pragma(`user_version = ${SCHEMA_VERSION}`);
         }
         return found;
@@ -69,7 +85,7 @@ export function openEventDatabase(file: string): { db: Database.Database; create
       .immediate();
     if (version === 0) {
       syncDirectory(dir);
-    } else if (version !== SCHEMA_VERSION) {
+    } else if (version > SCHEMA_VERSION) {
       // Another process may have changed the file between the inspection and now.
       throw new EventStoreUnusableError(unknownVersionMessage(file, version));
     }
@@ -79,6 +95,13 @@ export function openEventDatabase(file: string): { db: Database.Database; create
     db.close();
     throw asUnusable(file, err);
   }
+}
+
+function assertSound(db: Database.Database, file: string): void {
+  const findings = db.pragma('quick_check', { simple: false }) as { quick_check: string }[];
+  const problems = findings.map((f) => f.quick_check).filter((f) => f !== 'ok');
+  if (problems.length > 0)
+    throw new EventStoreUnusableError(corruptFileMessage(file, `PRAGMA quick_check: ${problems.slice(0, 3).join('; ')}`));
 }
 
 /**
@@ -160,7 +183,7 @@ function probeFile(file: string): void {
         `${file} is an SQLite database but not this service's event log (application_id ${appId}); refusing to start (the file was left untouched)`,
       );
     }
-    if (version !== SCHEMA_VERSION) throw new EventStoreUnusableError(unknownVersionMessage(file, version));
+    if (version < 1 || version > SCHEMA_VERSION) throw new EventStoreUnusableError(unknownVersionMessage(file, version));
     if (!tables.includes('events')) throw new EventStoreUnusableError(corruptFileMessage(file, 'the events table is missing'));
   } catch (err) {
     throw asUnusable(file, err);

@@ -13,6 +13,7 @@ import { health } from './health.js';
 import { LIMITS } from '../../../limits.js';
 import { auditRoutes, AUDIT_PERMISSION } from './auditRoutes.js';
 import { auditProjection } from '../../../projections/sistema/auditProjection.js';
+import { integrityRoutes } from './integrityRoutes.js';
 import {
   HealthSchema,
   OpenApiDocumentSchema,
@@ -176,13 +177,14 @@ export function sistemaGroup(getGroups: () => readonly GroupModule[], openApiOpt
       },
     }),
     ...auditRoutes,
+    ...integrityRoutes,
   ];
 
   return {
     tag: SISTEMA_TAG,
     description:
-      'Operation of the service: health, readiness, this contract and its documentation, projection status and rebuilds, the audit trail',
-    // Its routes are public or platform operations, but the company's audit trail (the auditor and administrator roles).
+      'Operation of the service: health, readiness, this contract and its documentation, projection status and rebuilds, the audit trail and the proof that the log was not altered',
+    // Its company routes (the audit trail, tamper evidence) need sistema:audit (the auditor role); the others are public or platform operations.
     permissions: [AUDIT_PERMISSION],
     routes,
     projections: [auditProjection],
