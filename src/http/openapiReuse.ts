@@ -13,8 +13,8 @@ const pascal = (s: string): string =>
     .map((w) => w[0]!.toUpperCase() + w.slice(1))
     .join('');
 
-/** Counts identical objects of one kind, names those used more than once (the most used wins the plain name) and
- * references them. */
+/** Counts identical objects of one kind, names those used more than once (the most used wins the plain name; a problem
+ * answer is named by its status, E404, E404_2...) and references them. */
 function reuser(kind: 'responses' | 'parameters' | 'headers' | 'requestBodies') {
   const uses = new Map<string, number>();
   const bases = new Map<string, string>();
@@ -26,7 +26,7 @@ function reuser(kind: 'responses' | 'parameters' | 'headers' | 'requestBodies') 
     for (const [c] of shared) {
       const base = bases.get(c)!;
       let n = base;
-      for (let i = 2; n in components; i++) n = `${base}${i}`;
+      for (let i = 2; n in components; i++) n = /\d$/.test(base) ? `${base}_${i}` : `${base}${i}`;
       out.set(c, n);
       components[n] = JSON.parse(c) as Obj;
     }
@@ -90,7 +90,7 @@ export function reuseAnswersAndParameters(paths: Record<string, Obj>): ReusedPar
     pascal(placesOf.get(String(p.name))!.size > 1 ? `${String(p.name)} ${String(p.in)}` : String(p.name));
   for (const op of operations) {
     for (const [status, r] of Object.entries(isObj(op.responses) ? op.responses : {}))
-      if (isObj(r)) responses.count(r, `${Number(status) < 300 ? schemaName(r) : ''}${pascal(titleOf(Number(status)))}`);
+      if (isObj(r)) responses.count(r, Number(status) < 300 ? `${schemaName(r)}${pascal(titleOf(Number(status)))}` : `E${status}`);
     for (const p of Array.isArray(op.parameters) ? op.parameters : []) if (isObj(p)) parameters.count(p, parameterName(p));
     if (isObj(op.requestBody)) bodies.count(op.requestBody, schemaName(op.requestBody) || `${pascal(String(op.operationId))}Body`);
   }
