@@ -107,7 +107,8 @@ export const BUILT_IN_ROLES: readonly BuiltInRole[] = [
   {
     code: 'auditor',
     name: 'Auditor',
-    description: 'Reads every record of the company and its history, changes nothing; places and lifts legal holds on patients',
+    description:
+      'Reads every record of the company and its history, changes none of them; places and lifts legal holds on patients (which keep them)',
     grantsAll: false,
     permissions: [
       ...CLINICAL_READS,

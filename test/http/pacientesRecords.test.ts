@@ -131,6 +131,8 @@ describe('Pacientes over HTTP: notes, history, isolation between companies', () 
       'post /pacientes/{id}/accesos-vasculares/{accessId}/estado': { json: { status: 'active', date: '2025-02-01' } },
       'post /pacientes/{id}/accesos-vasculares/{accessId}/principal': { json: {} },
       'get /pacientes/{id}/peso-seco': {},
+      'get /pacientes/{id}/retencion-legal': {},
+      'post /pacientes/{id}/retencion-legal': { json: { held: true, reason: 'x' } },
       'get /pacientes/{id}/serologias': {},
       'get /pacientes/{id}/alergias': {},
       'get /pacientes/{id}/coberturas': {},
