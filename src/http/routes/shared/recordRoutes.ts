@@ -9,6 +9,7 @@ import { recordAnswer, type RecordAnswerOptions } from '../../recordAnswer.js';
 import { etagOf, ifMatchHeader, ifMatchRevision } from '../../recordHeaders.js';
 import { historyRoute } from '../../recordHistoryAnswer.js';
 import { awaitMinPosition } from '../../readYourWrites.js';
+import { AS_OF_HEADERS, asOf404, asOfHeaders, pointOf, RecordReadQuerySchema } from '../../recordAsOf.js';
 import { route, type AccessedRecord, type HttpResult, type RequestContext, type ResponseDecl, type RouteDecl } from '../../routeTypes.js';
 import { IdParams, IdSchema, ReasonBody } from './fieldSchemas.js';
 import {
@@ -202,7 +203,7 @@ export function recordKit<D extends RecordDoc>(spec: RecordKitSpec<D>) {
       });
     },
 
-    /** GET `${base}/{id}`: the record with its ETag, read-your-writes with minPosition. */
+    /** GET `${base}/{id}`: the record with its ETag, read-your-writes with minPosition; as it was with asOf or version. */
     read(decl: Extra & { summary: string }): RouteDecl {
       return route({
         method: 'get',
@@ -213,15 +214,20 @@ export function recordKit<D extends RecordDoc>(spec: RecordKitSpec<D>) {
         summary: decl.summary,
         ...(decl.description ? { description: decl.description } : {}),
         params: Params,
-        query: MinPositionQuerySchema,
+        query: RecordReadQuerySchema,
         responses: {
-          200: ok(`The ${noun}`, spec.viewSchema, { ETag: RECORD_HEADERS.ETag }),
-          404: notFound404,
+          200: ok(`The ${noun}`, spec.viewSchema, AS_OF_HEADERS),
+          404: asOf404(notFound404.description),
           503: unavailable503,
           ...decl.responses,
         },
         ...auditRead,
         handle: async (input, ctx) => {
+          const point = pointOf(input.query);
+          if (point) {
+            const at = await model.at(tenantCtx(ctx), idOf(input), point);
+            return { status: 200, body: await spec.view(at.doc, tenantCtx(ctx)), headers: await asOfHeaders(ctx, at) };
+          }
           await awaitMinPosition(ctx, input.query.minPosition, [model.projection]);
           const doc = await model.or404(tenantCtx(ctx), idOf(input));
           return { status: 200, body: await spec.view(doc, tenantCtx(ctx)), headers: { ETag: etagOf(doc.revision) } };

@@ -1,0 +1,72 @@
+// A single record read at a point of its past (?asOf=<instant> or ?version=<n>, issue 23 item 2): the query fields every
+// record read declares, the point asked for (both at once is a 422 naming them), and the headers naming the version and
+// the event that made the record so.
+import Type from 'typebox';
+import type { RecordAt, RecordPoint } from '../queries/recordModel.js';
+import { ProblemError } from '../problems.js';
+import { MinPositionField, problem } from './commonSchemas.js';
+import { consistencyTokens } from './consistencyToken.js';
+import { etagOf } from './recordHeaders.js';
+import type { RequestContext } from './routeTypes.js';
+
+/** The two ways of naming a record's past; without either a read answers the record as it is now. */
+export const AsOfFields = {
+  asOf: Type.Optional(
+    Type.String({
+      format: 'date-time',
+      description:
+        'The record as it was at this instant (ISO-8601 with offset), folded from its own events up to it; deleted, ' +
+        'archived and retired records stay readable this way. Not with `version`.',
+    }),
+  ),
+  version: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      description: "The record as it was right after this version (a history entry's `revision`). Not with `asOf`.",
+    }),
+  ),
+};
+
+/** Query of a single-record read: minPosition, asOf and version. */
+export const RecordReadQuerySchema = Type.Object({ ...MinPositionField, ...AsOfFields }, { additionalProperties: false });
+
+/** The headers of a read at a point of the past (documented on every single-record read). */
+export const AS_OF_HEADERS = {
+  ETag: 'W/"<revision>" of the record (as it was, when read with asOf or version)',
+  'X-Record-Version': 'With asOf or version: the version then (the revision of the last event of its own stream folded into it)',
+  'X-Event-Type': 'With asOf or version: the type of the last event folded into the record',
+  'X-Event-Position': 'With asOf or version: its global position, sealed (usable as minPosition)',
+  'X-Event-Occurred-At': 'With asOf or version: when it happened (UTC)',
+  'X-Event-Actor': 'With asOf or version: who (user or API client id)',
+};
+
+export const asOf404 = (notFound: string) =>
+  problem(
+    `${notFound}; with asOf or version, \`/problems/not-yet-existing\` when the record only began later (firstEventAt names its first event's instant), and not-found for a version beyond its latest`,
+  );
+
+/** The point a read asks for, or null for the record as it is now; asOf and version together are a 422 naming both. */
+export function pointOf(query: { asOf?: string | undefined; version?: number | undefined }): RecordPoint | null {
+  if (query.asOf !== undefined && query.version !== undefined) {
+    const message = 'send either asOf or version, not both';
+    throw new ProblemError(422, 'validation-failed', 'Unprocessable Content', 'asOf and version name the same thing twice', {}, [
+      { pointer: '/query/asOf', message },
+      { pointer: '/query/version', message },
+    ]);
+  }
+  if (query.asOf !== undefined) return { asOf: query.asOf };
+  return query.version !== undefined ? { version: query.version } : null;
+}
+
+/** The headers of a record read at a point: its ETag, the version and the event that made it (position sealed). */
+export async function asOfHeaders(ctx: RequestContext, at: RecordAt<{ revision: number }>): Promise<Record<string, string>> {
+  const tokens = await consistencyTokens(ctx.services);
+  return {
+    ETag: etagOf(at.doc.revision),
+    'X-Record-Version': String(at.version),
+    'X-Event-Type': at.event.type,
+    'X-Event-Position': tokens.seal(at.event.position),
+    'X-Event-Occurred-At': at.event.metadata.occurredAt,
+    'X-Event-Actor': at.event.metadata.actor,
+  };
+}

@@ -1,0 +1,79 @@
+// Any record as it was (issue 23 item 2) over real HTTP: a session read asOf an instant before its amendment shows the
+// original value, a version read, the plain answer when the record did not exist yet, and a history entry's changes.
+import assert from 'node:assert/strict';
+import { expectStatus, pointers, startDialisisWorld, type DialisisWorld, type Json } from './dialisisWorld.js';
+import { MINUTE, sessionSteps, type SessionSteps } from './dialisisSessionSteps.js';
+
+describe('Any record as it was over HTTP: asOf, version and field-level history', () => {
+  let w: DialisisWorld;
+  let s: SessionSteps;
+  before(async () => {
+    w = await startDialisisWorld();
+    s = sessionSteps(w);
+  });
+  after(async () => w?.close());
+
+  const scaleWeight = (session: Json): unknown => (session.post as Json).scaleWeightKg;
+
+  it('a session read asOf an instant before its amendment shows the original value, with the version and event that made it', async () => {
+    const { path } = await s.treatedSession(await s.prescribedPatient());
+    expectStatus(await s.post(w.nurse.token, `${path}/firma`, { code: await w.stepUpCode(w.nurse) }), 200);
+    const signed = expectStatus(await s.get(path), 200);
+    const before = new Date(w.server.clock.now().getTime()).toISOString();
+    await w.advance(5 * MINUTE);
+    const amend = { block: 'post', changes: { scaleWeightKg: 63.2 }, reason: 'Scale recalibrated', code: await w.stepUpCode(w.nurse) };
+    const amended = expectStatus(await s.post(w.nurse.token, `${path}/enmiendas`, amend, { 'If-Match': signed.headers.get('etag')! }), 200);
+    assert.equal(scaleWeight(amended.body), 63.2);
+    assert.notEqual(scaleWeight(signed.body), 63.2);
+
+    const then = expectStatus(await s.get(`${path}?asOf=${encodeURIComponent(before)}`), 200);
+    assert.deepEqual(then.body, signed.body);
+    assert.equal(then.headers.get('etag'), signed.headers.get('etag'));
+    assert.equal(then.headers.get('x-event-type'), 'SessionSignedByNurse');
+    assert.ok(Date.parse(then.headers.get('x-event-occurred-at')!) <= Date.parse(before));
+    assert.equal(then.headers.get('x-event-actor'), w.nurse.userId);
+    assert.ok(then.headers.get('x-event-position'), 'the event position, sealed');
+    // Now (or any instant after the amendment) is the record as it is.
+    const now = expectStatus(await s.get(`${path}?asOf=${encodeURIComponent(w.server.clock.now().toISOString())}`), 200);
+    assert.equal(scaleWeight(now.body), 63.2);
+
+    // A version read: the version a read at a point names answers the same record.
+    const version = then.headers.get('x-record-version')!;
+    const byVersion = expectStatus(await s.get(`${path}?version=${version}`), 200);
+    assert.deepEqual(byVersion.body, signed.body);
+    assert.equal(byVersion.headers.get('x-record-version'), version);
+    expectStatus(await s.get(`${path}?version=${Number(version) + 50}`), 404, 'not-found');
+
+    // Both at once: a 422 naming both.
+    const both = expectStatus(await s.get(`${path}?version=0&asOf=${encodeURIComponent(before)}`), 422, 'validation-failed');
+    assert.deepEqual(pointers(both).sort(), ['/query/asOf', '/query/version']);
+    // Another company's session is absent, at any instant.
+    expectStatus(await s.get(`${path}?asOf=${encodeURIComponent(before)}`, w.b), 404, 'not-found');
+
+    // The history says what the amendment changed, from what to what, who and why.
+    const history = expectStatus(await s.get(`${path}/historial?limit=100`), 200).body.items as Json[];
+    const entry = history.find((e) => e.type === 'SessionAmended')!;
+    assert.equal(entry.actor, w.nurse.userId);
+    assert.equal((entry.data as Json).reason, 'Scale recalibrated');
+    const changes = entry.changes as Json[];
+    assert.deepEqual(
+      changes.find((c) => c.field === '/post/scaleWeightKg'),
+      { field: '/post/scaleWeightKg', from: scaleWeight(signed.body), to: 63.2 },
+    );
+    assert.ok(!changes.some((c) => c.field === '/revision' || c.field === '/_position'), 'bookkeeping is not a change');
+    const created = history[0]!.changes as Json[];
+    assert.ok(created.some((c) => c.field === '/patientId' && c.from === null), 'the first entry sets every field');
+  });
+
+  it('says plainly when the record did not exist yet: 404 not-yet-existing naming its first event', async () => {
+    const long = new Date(w.server.clock.now().getTime() - 60 * MINUTE).toISOString();
+    const patientId = await w.patient(w.a);
+    const answer = expectStatus(await s.get(`/pacientes/${patientId}?asOf=${encodeURIComponent(long)}`), 404, 'not-yet-existing');
+    const first = expectStatus(await s.get(`/pacientes/${patientId}/historial`), 200).body.items as Json[];
+    assert.equal(answer.body.firstEventAt, first[0]!.occurredAt);
+    assert.match(answer.body.detail as string, /did not exist yet/);
+    // Version 0 is its registration.
+    expectStatus(await s.get(`/pacientes/${patientId}?version=0`), 200);
+    expectStatus(await s.get(`/pacientes/${patientId}?asOf=not-a-date`), 422, 'validation-failed');
+  });
+});
