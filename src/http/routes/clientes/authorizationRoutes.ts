@@ -184,6 +184,7 @@ export const authorizationRoutes: RouteDecl[] = [
     idParam: 'authId',
     auditAs: 'payerAuthorizationHistory',
     category: authorizationModel.category,
+    fold: authorizationModel.fold,
     projection: CLIENTES_PROJECTION,
     notFound: underClient404,
     exists: (scope, authId, params) => authorizationOfClient(scope, params.id!, authId),

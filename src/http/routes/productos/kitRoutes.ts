@@ -147,7 +147,7 @@ function kitRoutesOf(where: Where): RouteDecl[] {
         const kitId = where.kitIdOf(input.params);
         // A removed kit keeps its history: a kit ever set is readable.
         await kitModel.mustExist(tenantCtx(ctx), kitId);
-        return recordHistoryAnswer(tenantCtx(ctx), kitModel.category, kitId, input.query);
+        return recordHistoryAnswer(tenantCtx(ctx), kitModel.category, kitId, input.query, kitModel.fold);
       },
     }),
   ];

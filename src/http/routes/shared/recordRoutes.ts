@@ -284,6 +284,7 @@ export function recordKit<D extends RecordDoc>(spec: RecordKitSpec<D>) {
         ...((decl.auditAs ?? spec.auditAs) ? { auditAs: decl.auditAs ?? spec.auditAs } : {}),
         category: model.category,
         projection: model.projection,
+        fold: model.fold,
         notFound: notFound404,
         exists: model.or404,
       });
