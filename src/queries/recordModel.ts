@@ -103,34 +103,7 @@ export function recordModel<D extends RecordDoc>(spec: RecordModelSpec<D>): Reco
     const streams = [own, ...(spec.alsoFolds ?? []).map((c) => streamName(scope.auth.tenantId, c, id))];
     const events = (await Promise.all(streams.map((st) => scope.services.events.readStream(st)))).flat();
     if (streams.length > 1) events.sort((a, b) => (a.position < b.position ? -1 : a.position > b.position ? 1 : 0));
-    const last = events.filter((e) => e.streamName === own).at(-1);
-    if ('version' in point && last && point.version > last.revision) {
-      throw notFoundProblem(`${spec.notFound}: no version ${point.version} (the latest is ${last.revision})`);
-    }
-    // A version ends after its own event (and whatever other stream folded before the next one of its own).
-    const cut = 'version' in point ? events.find((e) => e.streamName === own && e.revision > point.version)?.position : undefined;
-    const instant = 'asOf' in point ? Date.parse(point.asOf) : NaN;
-    const inside = (e: RecordedEvent): boolean =>
-      'asOf' in point ? Date.parse(e.metadata.occurredAt) <= instant : cut === undefined || e.position < cut;
-    let doc: D | null = null;
-    let made: RecordedEvent | null = null;
-    let version = -1;
-    let first: RecordedEvent | null = null;
-    for (const e of events) {
-      const within = inside(e);
-      // The events up to the point, in log order; past it, only while the record has not begun (doc is still null).
-      if (!within && first) break;
-      const next = spec.fold(doc, e, id);
-      if (next === doc || next === null || (spec.where && !spec.where(next))) continue;
-      first ??= e;
-      if (!within) break;
-      doc = next;
-      made = e;
-      if (e.streamName === own) version = e.revision;
-    }
-    if (!first) throw notFoundProblem(spec.notFound);
-    if (!doc || !made) throw notYetExisting(spec.notFound.replace(/ not found$/, '').toLowerCase(), first.metadata.occurredAt);
-    return { doc: spec.fromStored ? spec.fromStored(doc, null) : doc, event: made, version };
+    return foldAt(spec, events, own, id, point);
   };
   return {
     projection: spec.projection,
@@ -163,4 +136,45 @@ export function recordModel<D extends RecordDoc>(spec: RecordModelSpec<D>): Reco
       return spec.fromStored ? spec.fromStored(fromStream, doc) : fromStream;
     },
   };
+}
+
+/**
+ * A record folded from its events (log order) up to a point: `own` names its own stream, whose revisions are its versions.
+ * 404 when no event makes the record, not-yet-existing when only later ones do, not-found for a version beyond the latest.
+ */
+export function foldAt<D extends RecordDoc>(
+  spec: Pick<RecordModelSpec<D>, 'fold' | 'where' | 'fromStored' | 'notFound'>,
+  events: readonly RecordedEvent[],
+  own: string,
+  id: string,
+  point: RecordPoint,
+): RecordAt<D> {
+  const last = events.filter((e) => e.streamName === own).at(-1);
+  if ('version' in point && last && point.version > last.revision) {
+    throw notFoundProblem(`${spec.notFound}: no version ${point.version} (the latest is ${last.revision})`);
+  }
+  // A version ends after its own event (and whatever other stream folded before the next one of its own).
+  const cut = 'version' in point ? events.find((e) => e.streamName === own && e.revision > point.version)?.position : undefined;
+  const instant = 'asOf' in point ? Date.parse(point.asOf) : NaN;
+  const inside = (e: RecordedEvent): boolean =>
+    'asOf' in point ? Date.parse(e.metadata.occurredAt) <= instant : cut === undefined || e.position < cut;
+  let doc: D | null = null;
+  let made: RecordedEvent | null = null;
+  let version = -1;
+  let first: RecordedEvent | null = null;
+  for (const e of events) {
+    const within = inside(e);
+    // The events up to the point, in log order; past it, only while the record has not begun (doc is still null).
+    if (!within && first) break;
+    const next = spec.fold(doc, e, id);
+    if (next === doc || next === null || (spec.where && !spec.where(next))) continue;
+    first ??= e;
+    if (!within) break;
+    doc = next;
+    made = e;
+    if (e.streamName === own) version = e.revision;
+  }
+  if (!first) throw notFoundProblem(spec.notFound);
+  if (!doc || !made) throw notYetExisting(spec.notFound.replace(/ not found$/, '').toLowerCase(), first.metadata.occurredAt);
+  return { doc: spec.fromStored ? spec.fromStored(doc, null) : doc, event: made, version };
 }

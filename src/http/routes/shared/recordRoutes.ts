@@ -4,7 +4,7 @@ import Type, { type Static, type TObject, type TProperties, type TSchema } from 
 import type { RecordDoc, RecordModel, WriteOutcome } from '../../../queries/recordModel.js';
 import type { TenantScope } from '../../../queries/tenantScope.js';
 import type { Page } from '../../../stores/readStore.js';
-import { MinPositionField, MinPositionQuerySchema, pageOf, PageQueryFields, problem } from '../../commonSchemas.js';
+import { MinPositionField, pageOf, PageQueryFields, problem } from '../../commonSchemas.js';
 import { recordAnswer, type RecordAnswerOptions } from '../../recordAnswer.js';
 import { etagOf, ifMatchHeader, ifMatchRevision } from '../../recordHeaders.js';
 import { historyRoute } from '../../recordHistoryAnswer.js';
