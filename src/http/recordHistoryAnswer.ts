@@ -16,6 +16,23 @@ import {
   type TenantRequestContext,
 } from './routeTypes.js';
 
+export const FieldChangesSchema: JsonSchema = {
+  type: 'array',
+  description:
+    'What the event changed in the record, field by field: the record folded before and after it (null where absent). ' +
+    'Read any version whole with `?version=<revision>` on the record.',
+  items: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['field', 'from', 'to'],
+    properties: {
+      field: { type: 'string', description: 'JSON pointer (RFC 6901) of the field in the record' },
+      from: { description: 'Its value before the event (null when absent)' },
+      to: { description: 'Its value after the event (null when absent)' },
+    },
+  },
+};
+
 export const RecordHistoryEntrySchema: JsonSchema = {
   type: 'object',
   additionalProperties: false,
@@ -29,22 +46,7 @@ export const RecordHistoryEntrySchema: JsonSchema = {
     reason: { type: ['string', 'null'], description: 'Why, when the command had a reason' },
     correlationId: { type: 'string' },
     data: { type: 'object', description: 'What: the event data' },
-    changes: {
-      type: 'array',
-      description:
-        'What the event changed in the record, field by field: the record folded before and after it (null where absent). ' +
-        'Read any version whole with `?version=<revision>` on the record.',
-      items: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['field', 'from', 'to'],
-        properties: {
-          field: { type: 'string', description: 'JSON pointer (RFC 6901) of the field in the record' },
-          from: { description: 'Its value before the event (null when absent)' },
-          to: { description: 'Its value after the event (null when absent)' },
-        },
-      },
-    },
+    changes: FieldChangesSchema,
   },
 };
 

@@ -54,7 +54,7 @@ export async function recordHistory(
 }
 
 /** Each event's field changes: the record folded before and after it (a copy before, should a fold change in place). */
-function changesOf(events: RecordedEvent[], id: string, fold: HistoryFold): Map<RecordedEvent, FieldChange[]> {
+export function changesOf(events: RecordedEvent[], id: string, fold: HistoryFold): Map<RecordedEvent, FieldChange[]> {
   const out = new Map<RecordedEvent, FieldChange[]>();
   let doc: unknown = null;
   for (const e of events) {

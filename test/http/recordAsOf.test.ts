@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { expectStatus, pointers, startDialisisWorld, type DialisisWorld, type Json } from './dialisisWorld.js';
 import { MINUTE, sessionSteps, type SessionSteps } from './dialisisSessionSteps.js';
+import { prescriptionBody } from './prescriptionWorld.js';
 
 describe('Any record as it was over HTTP: asOf, version and field-level history', () => {
   let w: DialisisWorld;
@@ -75,5 +76,30 @@ describe('Any record as it was over HTTP: asOf, version and field-level history'
     // Version 0 is its registration.
     expectStatus(await s.get(`/pacientes/${patientId}?version=0`), 200);
     expectStatus(await s.get(`/pacientes/${patientId}?asOf=not-a-date`), 422, 'validation-failed');
+    const registered = first[0]!.changes as Json[];
+    assert.ok(registered.length > 0 && registered.every((c) => c.from === null), 'the registration sets every field');
+  });
+
+  it('the prescription in force as it stood before a new version, and a nursing note as it was before its amendment', async () => {
+    const patientId = await s.prescribedPatient();
+    const base = `/dialisis/pacientes/${patientId}/prescripciones`;
+    const before = w.server.clock.now().toISOString();
+    await w.advance(5 * MINUTE);
+    expectStatus(await s.post(w.physician.token, base, prescriptionBody({ qbMlMin: 300 })), 201);
+    assert.equal(expectStatus(await s.get(`${base}/vigente`), 200).body.qbMlMin, 300);
+    const then = expectStatus(await s.get(`${base}/vigente?asOf=${encodeURIComponent(before)}`), 200);
+    assert.deepEqual([then.body.version, then.body.qbMlMin, then.headers.get('x-event-type')], [1, 350, 'PrescriptionIssued']);
+    const long = new Date(Date.parse(before) - 60 * MINUTE).toISOString();
+    expectStatus(await s.get(`${base}/vigente?asOf=${encodeURIComponent(long)}`), 404, 'not-yet-existing');
+    expectStatus(await s.get(`${base}/vigente?asOf=${encodeURIComponent(before)}`, w.b), 404, 'not-found');
+
+    const notes = `/pacientes/${patientId}/notas`;
+    const noteId = expectStatus(await w.call(w.a, 'POST', notes, { json: { noteType: 'general', text: 'First words' } }), 201).body.id;
+    const written = w.server.clock.now().toISOString();
+    await w.advance(MINUTE);
+    expectStatus(await w.call(w.a, 'POST', `${notes}/${noteId}/enmiendas`, { json: { text: 'Second words', reason: 'Typo' } }), 201);
+    const note = expectStatus(await s.get(`${notes}/${noteId}?asOf=${encodeURIComponent(written)}`), 200).body;
+    assert.deepEqual([note.text, (note.versions as Json[]).length], ['First words', 1]);
+    assert.equal(expectStatus(await s.get(`${notes}/${noteId}`), 200).body.text, 'Second words');
   });
 });
