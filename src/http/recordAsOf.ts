@@ -4,10 +4,15 @@
 import Type from 'typebox';
 import type { RecordAt, RecordPoint } from '../queries/recordModel.js';
 import { ProblemError } from '../problems.js';
-import { MinPositionField, problem } from './commonSchemas.js';
+import { MinPositionField } from './commonSchemas.js';
 import { consistencyTokens } from './consistencyToken.js';
 import { etagOf } from './recordHeaders.js';
 import type { RequestContext } from './routeTypes.js';
+
+/** What a read at a point answers besides the record (documented here once: the contract's size is budgeted). */
+const AS_OF_ANSWER =
+  'The answer names the version and the event that made the record so: headers X-Record-Version, X-Event-Type, ' +
+  'X-Event-Position (sealed), X-Event-Occurred-At and X-Event-Actor; ETag is the revision then.';
 
 /** The two ways of naming a record's past; without either a read answers the record as it is now. */
 export const AsOfFields = {
@@ -16,13 +21,15 @@ export const AsOfFields = {
       format: 'date-time',
       description:
         'The record as it was at this instant (ISO-8601 with offset), folded from its own events up to it; deleted, ' +
-        'archived and retired records stay readable this way. Not with `version`.',
+        'archived and retired records stay readable this way. Before its first event: 404 `/problems/not-yet-existing` ' +
+        '(firstEventAt names that instant). Not with `version`. ' +
+        AS_OF_ANSWER,
     }),
   ),
   version: Type.Optional(
     Type.Integer({
       minimum: 0,
-      description: "The record as it was right after this version (a history entry's `revision`). Not with `asOf`.",
+      description: "The record as it was right after this version (a history entry's `revision`; beyond the latest: 404). Not with `asOf`.",
     }),
   ),
 };
@@ -30,20 +37,6 @@ export const AsOfFields = {
 /** Query of a single-record read: minPosition, asOf and version. */
 export const RecordReadQuerySchema = Type.Object({ ...MinPositionField, ...AsOfFields }, { additionalProperties: false });
 
-/** The headers of a read at a point of the past (documented on every single-record read). */
-export const AS_OF_HEADERS = {
-  ETag: 'W/"<revision>" of the record (as it was, when read with asOf or version)',
-  'X-Record-Version': 'With asOf or version: the version then (the revision of the last event of its own stream folded into it)',
-  'X-Event-Type': 'With asOf or version: the type of the last event folded into the record',
-  'X-Event-Position': 'With asOf or version: its global position, sealed (usable as minPosition)',
-  'X-Event-Occurred-At': 'With asOf or version: when it happened (UTC)',
-  'X-Event-Actor': 'With asOf or version: who (user or API client id)',
-};
-
-export const asOf404 = (notFound: string) =>
-  problem(
-    `${notFound}; with asOf or version, \`/problems/not-yet-existing\` when the record only began later (firstEventAt names its first event's instant), and not-found for a version beyond its latest`,
-  );
 
 /** The point a read asks for, or null for the record as it is now; asOf and version together are a 422 naming both. */
 export function pointOf(query: { asOf?: string | undefined; version?: number | undefined }): RecordPoint | null {

@@ -18,17 +18,15 @@ import {
 
 export const FieldChangesSchema: JsonSchema = {
   type: 'array',
-  description:
-    'What the event changed in the record, field by field: the record folded before and after it (null where absent). ' +
-    'Read any version whole with `?version=<revision>` on the record.',
+  description: 'What the event changed, field by field (null where absent); read a version whole with `?version=<revision>`',
   items: {
     type: 'object',
     additionalProperties: false,
     required: ['field', 'from', 'to'],
     properties: {
-      field: { type: 'string', description: 'JSON pointer (RFC 6901) of the field in the record' },
-      from: { description: 'Its value before the event (null when absent)' },
-      to: { description: 'Its value after the event (null when absent)' },
+      field: { type: 'string', description: 'JSON pointer of the field' },
+      from: { description: 'Before' },
+      to: { description: 'After' },
     },
   },
 };

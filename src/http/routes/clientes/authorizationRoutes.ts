@@ -1,7 +1,7 @@
 // /clientes/{id}/autorizaciones: issue, list (by patient), read, consume a unit for a session, release it, void, history.
 import Type, { type Static, type TSchema } from 'typebox';
 import { MinPositionField, pageOf, PageQueryFields } from '../../commonSchemas.js';
-import { AS_OF_HEADERS, asOf404, asOfHeaders, pointOf, RecordReadQuerySchema } from '../../recordAsOf.js';
+import { asOfHeaders, pointOf, RecordReadQuerySchema } from '../../recordAsOf.js';
 import { awaitMinPosition } from '../../readYourWrites.js';
 import { recordAnswer, type RecordAnswerModel, type WriteOutcome } from '../../recordAnswer.js';
 import { etagOf, ifMatchHeader, ifMatchRevision } from '../../recordHeaders.js';
@@ -140,8 +140,8 @@ export const authorizationRoutes: RouteDecl[] = [
     params: AuthIdParams,
     query: RecordReadQuerySchema,
     responses: {
-      200: ok('The authorization', AuthorizationView, AS_OF_HEADERS),
-      404: asOf404(underClient404.description),
+      200: ok('The authorization', AuthorizationView, { ETag: RECORD_HEADERS.ETag }),
+      404: underClient404,
       503: unavailable503,
     },
     auditAccess: (input) => ({ recordType: 'payerAuthorization', recordId: input.params.authId }),

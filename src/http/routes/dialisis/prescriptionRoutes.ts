@@ -1,8 +1,8 @@
 // /dialisis/pacientes/{patientId}/prescripciones: issue a version (the caller prescribes), list the versions, the one in
 // force on a day, discontinue. The ETag is the revision of the patient's prescription stream.
 import Type from 'typebox';
-import { MinPositionField, pageOf, PageQueryFields } from '../../commonSchemas.js';
-import { AS_OF_HEADERS, asOf404, AsOfFields, asOfHeaders, pointOf } from '../../recordAsOf.js';
+import { MinPositionField, pageOf, PageQueryFields, problem } from '../../commonSchemas.js';
+import { AsOfFields, asOfHeaders, pointOf } from '../../recordAsOf.js';
 import { awaitMinPosition } from '../../readYourWrites.js';
 import { writeHeaders } from '../../recordHeaders.js';
 import { route, type RouteDecl } from '../../routeTypes.js';
@@ -75,8 +75,8 @@ export const prescriptionRoutes: RouteDecl[] = [
     params: PatientParams,
     query: InForceQuery,
     responses: {
-      200: ok('The version in force', PrescriptionView, AS_OF_HEADERS),
-      404: asOf404('No such patient in the selected company, or no prescription in force that day'),
+      200: ok('The version in force', PrescriptionView, { ETag: RECORD_HEADERS.ETag }),
+      404: problem('No such patient in the selected company, or no prescription in force that day'),
       503: unavailable503,
     },
     auditAccess: (input) => ({ recordType: 'prescription', recordId: input.params.patientId }),

@@ -2,7 +2,7 @@
 // patient's plan stream: its writes name that stream (streamId) for the read after them.
 import Type from 'typebox';
 import { pageOf, PageQueryFields, problem, MinPositionField } from '../../commonSchemas.js';
-import { AS_OF_HEADERS, asOf404, asOfHeaders, pointOf, RecordReadQuerySchema } from '../../recordAsOf.js';
+import { asOfHeaders, pointOf, RecordReadQuerySchema } from '../../recordAsOf.js';
 import { awaitMinPosition } from '../../readYourWrites.js';
 import { route, type RouteDecl } from '../../routeTypes.js';
 import { createStandingPlan, endStandingPlan } from '../../../commands/dialisis/schedule/scheduleWrites.js';
@@ -87,8 +87,8 @@ export const planRoutes: RouteDecl[] = [
     params: IdParams,
     query: RecordReadQuerySchema,
     responses: {
-      200: { description: 'The plan', schema: PlanView, headers: AS_OF_HEADERS },
-      404: asOf404(plan404.description),
+      200: { description: 'The plan', schema: PlanView },
+      404: plan404,
       503: unavailable503,
     },
     auditAccess: (input) => ({ recordType: 'schedulePlan', recordId: input.params.id }),

@@ -1,6 +1,6 @@
 // /pacientes/{id}/notas: nursing notes, recorded, listed, read with every version, amended with a reason.
 import { PageQuerySchema } from '../../commonSchemas.js';
-import { AS_OF_HEADERS, asOf404, asOfHeaders, pointOf, RecordReadQuerySchema } from '../../recordAsOf.js';
+import { asOfHeaders, pointOf, RecordReadQuerySchema } from '../../recordAsOf.js';
 import { awaitMinPosition } from '../../readYourWrites.js';
 import { etagOf, ifMatchHeader, ifMatchRevision } from '../../recordHeaders.js';
 import { recordAnswer, type RecordAnswerModel } from '../../recordAnswer.js';
@@ -93,7 +93,7 @@ export const noteRoutes: RouteDecl[] = [
     summary: 'A nursing note with its latest versions',
     params: NoteParams,
     query: RecordReadQuerySchema,
-    responses: { 200: ok('The note', NoteView, AS_OF_HEADERS), 404: asOf404(notFound404.description), 503: unavailable503 },
+    responses: { 200: ok('The note', NoteView, { ETag: RECORD_HEADERS.ETag }), 404: notFound404, 503: unavailable503 },
     auditAccess: (input) => ({ recordType: 'nursingNote', recordId: input.params.noteId }),
     handle: async (input, ctx) => {
       const point = pointOf(input.query);

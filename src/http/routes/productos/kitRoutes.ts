@@ -5,7 +5,7 @@ import { recordAnswer, type RecordAnswerModel } from '../../recordAnswer.js';
 import { MinPositionField, pageOf, PageQueryFields, problem } from '../../commonSchemas.js';
 import { awaitMinPosition } from '../../readYourWrites.js';
 import { etagOf, ifMatchHeader, ifMatchRevision, preconditionRequired, writeHeaders } from '../../recordHeaders.js';
-import { AS_OF_HEADERS, asOf404, asOfHeaders, pointOf, RecordReadQuerySchema } from '../../recordAsOf.js';
+import { asOfHeaders, pointOf, RecordReadQuerySchema } from '../../recordAsOf.js';
 import { recordHistoryAnswer, RecordHistoryEntrySchema } from '../../recordHistoryAnswer.js';
 import { route, type RouteDecl } from '../../routeTypes.js';
 import { removeSupplyKit, setSupplyKit, supplyKitOf } from '../../../commands/productos/kitWrites.js';
@@ -86,7 +86,7 @@ function kitRoutesOf(where: Where): RouteDecl[] {
       summary: `${where.what}: the warehouse and the products a session consumes when it ends`,
       params: where.params,
       query: RecordReadQuerySchema,
-      responses: { 200: ok('The kit', KitView, AS_OF_HEADERS), 404: asOf404(kit404.description), 503: unavailable503 },
+      responses: { 200: ok('The kit', KitView, { ETag: RECORD_HEADERS.ETag }), 404: kit404, 503: unavailable503 },
       auditAccess: (input) => ({ recordType: 'supplyKit', recordId: where.kitIdOf(input.params) }),
       handle: async (input, ctx) => {
         const point = pointOf(input.query);

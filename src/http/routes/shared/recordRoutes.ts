@@ -9,7 +9,7 @@ import { recordAnswer, type RecordAnswerOptions } from '../../recordAnswer.js';
 import { etagOf, ifMatchHeader, ifMatchRevision } from '../../recordHeaders.js';
 import { historyRoute } from '../../recordHistoryAnswer.js';
 import { awaitMinPosition } from '../../readYourWrites.js';
-import { AS_OF_HEADERS, asOf404, asOfHeaders, pointOf, RecordReadQuerySchema } from '../../recordAsOf.js';
+import { asOfHeaders, pointOf, RecordReadQuerySchema } from '../../recordAsOf.js';
 import { route, type AccessedRecord, type HttpResult, type RequestContext, type ResponseDecl, type RouteDecl } from '../../routeTypes.js';
 import { IdParams, IdSchema, ReasonBody } from './fieldSchemas.js';
 import {
@@ -216,8 +216,8 @@ export function recordKit<D extends RecordDoc>(spec: RecordKitSpec<D>) {
         params: Params,
         query: RecordReadQuerySchema,
         responses: {
-          200: ok(`The ${noun}`, spec.viewSchema, AS_OF_HEADERS),
-          404: asOf404(notFound404.description),
+          200: ok(`The ${noun}`, spec.viewSchema, { ETag: RECORD_HEADERS.ETag }),
+          404: notFound404,
           503: unavailable503,
           ...decl.responses,
         },
