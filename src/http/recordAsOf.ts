@@ -11,8 +11,8 @@ import type { RequestContext } from './routeTypes.js';
 
 /** What a read at a point answers besides the record (documented here once: the contract's size is budgeted). */
 const AS_OF_ANSWER =
-  'The answer names the version and the event that made the record so: headers X-Record-Version, X-Event-Type, ' +
-  'X-Event-Position (sealed), X-Event-Occurred-At and X-Event-Actor; ETag is the revision then.';
+  'The answer names the version and the event that made the record so (headers X-Record-Version, X-Record-Event, ' +
+  'X-Event-Position); ETag is the revision then.';
 
 /** The two ways of naming a record's past; without either a read answers the record as it is now. */
 export const AsOfFields = {
@@ -37,7 +37,6 @@ export const AsOfFields = {
 /** Query of a single-record read: minPosition, asOf and version. */
 export const RecordReadQuerySchema = Type.Object({ ...MinPositionField, ...AsOfFields }, { additionalProperties: false });
 
-
 /** The point a read asks for, or null for the record as it is now; asOf and version together are a 422 naming both. */
 export function pointOf(query: { asOf?: string | undefined; version?: number | undefined }): RecordPoint | null {
   if (query.asOf !== undefined && query.version !== undefined) {
@@ -51,15 +50,16 @@ export function pointOf(query: { asOf?: string | undefined; version?: number | u
   return query.version !== undefined ? { version: query.version } : null;
 }
 
+/** A structured-field string (RFC 8941 sf-string): quoted, with backslash and quote escaped. */
+const sfString = (v: string): string => `"${v.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
+
 /** The headers of a record read at a point: its ETag, the version and the event that made it (position sealed). */
 export async function asOfHeaders(ctx: RequestContext, at: RecordAt<{ revision: number }>): Promise<Record<string, string>> {
   const tokens = await consistencyTokens(ctx.services);
   return {
     ETag: etagOf(at.doc.revision),
     'X-Record-Version': String(at.version),
-    'X-Event-Type': at.event.type,
+    'X-Record-Event': `type=${sfString(at.event.type)}, occurredAt=${sfString(at.event.metadata.occurredAt)}, actor=${sfString(at.event.metadata.actor)}`,
     'X-Event-Position': tokens.seal(at.event.position),
-    'X-Event-Occurred-At': at.event.metadata.occurredAt,
-    'X-Event-Actor': at.event.metadata.actor,
   };
 }

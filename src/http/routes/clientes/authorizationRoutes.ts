@@ -20,6 +20,7 @@ import {
   conflict409,
   ok,
   precondition412,
+  READ_HEADERS,
   RECORD_HEADERS,
   tenantCtx,
   unavailable503,
@@ -140,7 +141,7 @@ export const authorizationRoutes: RouteDecl[] = [
     params: AuthIdParams,
     query: RecordReadQuerySchema,
     responses: {
-      200: ok('The authorization', AuthorizationView, { ETag: RECORD_HEADERS.ETag }),
+      200: ok('The authorization', AuthorizationView, READ_HEADERS),
       404: underClient404,
       503: unavailable503,
     },

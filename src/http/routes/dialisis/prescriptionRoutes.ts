@@ -10,7 +10,7 @@ import { discontinuePrescription, issuePrescription } from '../../../commands/di
 import { PRESCRIPTIONS_PROJECTION } from '../../../projections/dialisis/prescriptionsProjection.js';
 import { companyDay } from '../../../queries/empresas/companyCalendar.js';
 import { listPrescriptions, prescriptionInForceAt, prescriptionInForceOr404, prescriptionRevision } from '../../../queries/dialisis/prescriptions.js';
-import { badCursor400, commandCtx, ok, RECORD_HEADERS, tenantCtx, unavailable503 } from '../shared/recordSupport.js';
+import { badCursor400, commandCtx, ok, READ_HEADERS, RECORD_HEADERS, tenantCtx, unavailable503 } from '../shared/recordSupport.js';
 import { DateSchema } from '../shared/fieldSchemas.js';
 import { READ, TAG } from './permissions.js';
 import { patient404, prescribeRoute } from './prescriptionKit.js';
@@ -75,7 +75,7 @@ export const prescriptionRoutes: RouteDecl[] = [
     params: PatientParams,
     query: InForceQuery,
     responses: {
-      200: ok('The version in force', PrescriptionView, { ETag: RECORD_HEADERS.ETag }),
+      200: ok('The version in force', PrescriptionView, READ_HEADERS),
       404: problem('No such patient in the selected company, or no prescription in force that day'),
       503: unavailable503,
     },

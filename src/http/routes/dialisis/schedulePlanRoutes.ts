@@ -13,6 +13,7 @@ import {
   commandCtx,
   conflict409,
   ok,
+  READ_HEADERS,
   RECORD_HEADERS,
   tenantCtx,
   unavailable503,
@@ -87,7 +88,7 @@ export const planRoutes: RouteDecl[] = [
     params: IdParams,
     query: RecordReadQuerySchema,
     responses: {
-      200: { description: 'The plan', schema: PlanView },
+      200: { description: 'The plan', schema: PlanView, headers: READ_HEADERS },
       404: plan404,
       503: unavailable503,
     },

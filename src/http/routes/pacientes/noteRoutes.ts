@@ -22,6 +22,7 @@ import {
   PatientParams,
   precondition412,
   READ,
+  READ_HEADERS,
   RECORD_HEADERS,
   TAG,
   tenantCtx,
@@ -93,7 +94,7 @@ export const noteRoutes: RouteDecl[] = [
     summary: 'A nursing note with its latest versions',
     params: NoteParams,
     query: RecordReadQuerySchema,
-    responses: { 200: ok('The note', NoteView, { ETag: RECORD_HEADERS.ETag }), 404: notFound404, 503: unavailable503 },
+    responses: { 200: ok('The note', NoteView, READ_HEADERS), 404: notFound404, 503: unavailable503 },
     auditAccess: (input) => ({ recordType: 'nursingNote', recordId: input.params.noteId }),
     handle: async (input, ctx) => {
       const point = pointOf(input.query);

@@ -17,6 +17,7 @@ import {
   conflict409,
   ok,
   precondition412,
+  READ_HEADERS,
   RECORD_HEADERS,
   required428,
   tenantCtx,
@@ -86,7 +87,7 @@ function kitRoutesOf(where: Where): RouteDecl[] {
       summary: `${where.what}: the warehouse and the products a session consumes when it ends`,
       params: where.params,
       query: RecordReadQuerySchema,
-      responses: { 200: ok('The kit', KitView, { ETag: RECORD_HEADERS.ETag }), 404: kit404, 503: unavailable503 },
+      responses: { 200: ok('The kit', KitView, READ_HEADERS), 404: kit404, 503: unavailable503 },
       auditAccess: (input) => ({ recordType: 'supplyKit', recordId: where.kitIdOf(input.params) }),
       handle: async (input, ctx) => {
         const point = pointOf(input.query);

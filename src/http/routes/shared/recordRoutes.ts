@@ -17,6 +17,7 @@ import {
   conflict409,
   ok,
   precondition412,
+  READ_HEADERS,
   RECORD_HEADERS,
   required428,
   tenantCtx,
@@ -216,7 +217,7 @@ export function recordKit<D extends RecordDoc>(spec: RecordKitSpec<D>) {
         params: Params,
         query: RecordReadQuerySchema,
         responses: {
-          200: ok(`The ${noun}`, spec.viewSchema, { ETag: RECORD_HEADERS.ETag }),
+          200: ok(`The ${noun}`, spec.viewSchema, READ_HEADERS),
           404: notFound404,
           503: unavailable503,
           ...decl.responses,
