@@ -13,7 +13,8 @@ const isBookkeeping = (key: string): boolean => BOOKKEEPING.has(key) || key.star
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const escape = (key: string): string => key.replace(/~/g, '~0').replace(/\//g, '~1');
 /** A JSON value as it travels: undefined is absent (null), a bigint its decimal string. */
-const json = (v: unknown): unknown => (v === undefined ? null : (JSON.parse(JSON.stringify(v ?? null, (_k, x: unknown) => (typeof x === 'bigint' ? String(x) : x))) as unknown));
+const json = (v: unknown): unknown =>
+  v === undefined ? null : (JSON.parse(JSON.stringify(v ?? null, (_k, x: unknown) => (typeof x === 'bigint' ? String(x) : x))) as unknown);
 
 function walk(from: unknown, to: unknown, field: string, out: FieldChange[], top: boolean): void {
   if (isObject(from) && isObject(to)) {

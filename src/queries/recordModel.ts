@@ -57,9 +57,17 @@ export interface RecordAt<D> {
 
 /** 404 with its own type: the record exists, but not yet at that instant (or version); names its first event's instant. */
 export const notYetExisting = (what: string, firstAt: string): ProblemError =>
-  new ProblemError(404, 'not-yet-existing', 'Not Yet Existing', `The ${what} did not exist yet: its first event is at ${firstAt}`, {}, undefined, {
-    firstEventAt: firstAt,
-  });
+  new ProblemError(
+    404,
+    'not-yet-existing',
+    'Not Yet Existing',
+    `The ${what} did not exist yet: its first event is at ${firstAt}`,
+    {},
+    undefined,
+    {
+      firstEventAt: firstAt,
+    },
+  );
 
 export interface RecordModel<D extends RecordDoc> {
   readonly projection: string;

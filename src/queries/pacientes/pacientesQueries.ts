@@ -126,7 +126,12 @@ export interface HistoryEntry {
   changes: FieldChange[];
 }
 
-const entriesOf = (recordType: HistoryEntry['recordType'], recordId: string, events: RecordedEvent[], fold: HistoryFold): HistoryEntry[] => {
+const entriesOf = (
+  recordType: HistoryEntry['recordType'],
+  recordId: string,
+  events: RecordedEvent[],
+  fold: HistoryFold,
+): HistoryEntry[] => {
   const changes = changesOf(events, recordId, fold);
   return events.map((e) => ({ ...entryOf(recordType, recordId)(e), changes: changes.get(e)! }));
 };
@@ -158,7 +163,9 @@ export async function patientHistory(ctx: TenantScope, patientId: string, limit:
   const read = (category: string, id: string) => ctx.services.events.readStream(streamName(tenantId, category, id));
   const own = entriesOf('patient', patientId, await read(PATIENT_CATEGORY, patientId), patientModel.fold);
   const notes = await Promise.all(
-    (await noteIdsOf(ctx, patientId)).map(async (id) => entriesOf('nursingNote', id, await read(NURSING_NOTE_CATEGORY, id), noteModel.fold)),
+    (await noteIdsOf(ctx, patientId)).map(async (id) =>
+      entriesOf('nursingNote', id, await read(NURSING_NOTE_CATEGORY, id), noteModel.fold),
+    ),
   );
   const all = [...own, ...notes.flat()].filter((e) => after === null || e.position > after);
   all.sort((a, b) => (a.position < b.position ? -1 : 1));

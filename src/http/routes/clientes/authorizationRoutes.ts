@@ -13,7 +13,12 @@ import { consumeForSession } from '../../../commands/clientes/payerUnitWrites.js
 import { CLIENTES_PROJECTION } from '../../../projections/clientes/clientesProjection.js';
 import type { AuthorizationDoc } from '../../../projections/clientes/authorizationDoc.js';
 import { authorizationModel, clientModel } from '../../../queries/clientes/clients.js';
-import { authorizationOfClient, authorizationOfClientAt, authorizationWithStatus, listAuthorizations } from '../../../queries/clientes/authorizations.js';
+import {
+  authorizationOfClient,
+  authorizationOfClientAt,
+  authorizationWithStatus,
+  listAuthorizations,
+} from '../../../queries/clientes/authorizations.js';
 import {
   badCursor400,
   commandCtx,

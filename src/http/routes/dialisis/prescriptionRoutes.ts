@@ -9,7 +9,12 @@ import { route, type RouteDecl } from '../../routeTypes.js';
 import { discontinuePrescription, issuePrescription } from '../../../commands/dialisis/prescription/prescriptionWrites.js';
 import { PRESCRIPTIONS_PROJECTION } from '../../../projections/dialisis/prescriptionsProjection.js';
 import { companyDay } from '../../../queries/empresas/companyCalendar.js';
-import { listPrescriptions, prescriptionInForceAt, prescriptionInForceOr404, prescriptionRevision } from '../../../queries/dialisis/prescriptions.js';
+import {
+  listPrescriptions,
+  prescriptionInForceAt,
+  prescriptionInForceOr404,
+  prescriptionRevision,
+} from '../../../queries/dialisis/prescriptions.js';
 import { badCursor400, commandCtx, ok, READ_HEADERS, RECORD_HEADERS, tenantCtx, unavailable503 } from '../shared/recordSupport.js';
 import { DateSchema } from '../shared/fieldSchemas.js';
 import { READ, TAG } from './permissions.js';
