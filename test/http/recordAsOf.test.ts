@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { expectStatus, pointers, startDialisisWorld, type Answer, type DialisisWorld, type Json } from './dialisisWorld.js';
 import { MINUTE, sessionSteps, type SessionSteps } from './dialisisSessionSteps.js';
 import { prescriptionBody } from './prescriptionWorld.js';
+import { contractBody, withClients } from './clientesWorld.js';
 
 describe('Any record as it was over HTTP: asOf, version and field-level history', () => {
   let w: DialisisWorld;
@@ -112,5 +113,21 @@ describe('Any record as it was over HTTP: asOf, version and field-level history'
     const note = expectStatus(await s.get(`${notes}/${noteId}?asOf=${encodeURIComponent(written)}`), 200).body;
     assert.deepEqual([note.text, (note.versions as Json[]).length], ['First words', 1]);
     assert.equal(expectStatus(await s.get(`${notes}/${noteId}`), 200).body.text, 'Second words');
+  });
+
+  it('a contract as it was in its client before its early termination; one signed later did not exist then', async () => {
+    const id = (await withClients(w).client(w.a)).body.id as string;
+    const contracts = `/clientes/${id}/contratos`;
+    const contractId = expectStatus(await w.call(w.a, 'POST', contracts, { json: contractBody() }), 201).body.contractId as string;
+    const signed = w.server.clock.now().toISOString();
+    await w.advance(MINUTE);
+    const ending = { endsOn: '2025-06-30', reason: 'Rate renegotiated' };
+    expectStatus(await w.call(w.a, 'POST', `${contracts}/${contractId}/terminacion`, { json: ending }), 200);
+    const then = expectStatus(await s.get(`${contracts}/${contractId}?asOf=${encodeURIComponent(signed)}`), 200);
+    assert.deepEqual([then.body.status, then.body.lastDay], ['signed', '2025-12-31']);
+    assert.equal(eventOf(then).type, 'ContractSigned');
+    assert.equal(expectStatus(await s.get(`${contracts}/${contractId}`), 200).body.status, 'terminated');
+    const client = `/clientes/${id}?asOf=${encodeURIComponent(new Date(Date.parse(signed) - 60 * MINUTE).toISOString())}`;
+    expectStatus(await s.get(client), 404, 'not-yet-existing');
   });
 });
