@@ -59,7 +59,7 @@ export function changesOf(events: RecordedEvent[], id: string, fold: HistoryFold
   let doc: unknown = null;
   for (const e of events) {
     const before = structuredClone(doc);
-    doc = fold(doc as never, e, id) ?? doc;
+    doc = fold(doc as never, e, id); // null: the record removed (a supply kit), every field to null
     out.set(e, changesBetween(before, doc));
   }
   return out;

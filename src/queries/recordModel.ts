@@ -170,19 +170,25 @@ export function foldAt<D extends RecordDoc>(
   let made: RecordedEvent | null = null;
   let version = -1;
   let first: RecordedEvent | null = null;
+  let removed: RecordedEvent | null = null;
   for (const e of events) {
     const within = inside(e);
     // The events up to the point, in log order; past it, only while the record has not begun (doc is still null).
     if (!within && first) break;
     const next = spec.fold(doc, e, id);
-    if (next === doc || next === null || (spec.where && !spec.where(next))) continue;
+    if (next === doc) continue;
+    if (next === null || (spec.where && !spec.where(next))) {
+      // A record removed (a supply kit) is absent from then on, until it is set again.
+      if (doc && within) [doc, removed] = [null, e];
+      continue;
+    }
     first ??= e;
     if (!within) break;
-    doc = next;
-    made = e;
+    [doc, made, removed] = [next, e, null];
     if (e.streamName === own) version = e.revision;
   }
   if (!first) throw notFoundProblem(spec.notFound);
+  if (removed) throw notFoundProblem(`${spec.notFound}: removed at ${removed.metadata.occurredAt}`);
   if (!doc || !made) throw notYetExisting(spec.notFound.replace(/ not found$/, '').toLowerCase(), first.metadata.occurredAt);
   return { doc: spec.fromStored ? spec.fromStored(doc, null) : doc, event: made, version };
 }

@@ -5,6 +5,8 @@ import { expectStatus, pointers, startDialisisWorld, type Answer, type DialisisW
 import { MINUTE, sessionSteps, type SessionSteps } from './dialisisSessionSteps.js';
 import { prescriptionBody } from './prescriptionWorld.js';
 import { contractBody, withClients } from './clientesWorld.js';
+import { productBody } from './productosWorld.js';
+import { unique } from './dialisisWorld.js';
 
 describe('Any record as it was over HTTP: asOf, version and field-level history', () => {
   let w: DialisisWorld;
@@ -129,5 +131,30 @@ describe('Any record as it was over HTTP: asOf, version and field-level history'
     assert.equal(expectStatus(await s.get(`${contracts}/${contractId}`), 200).body.status, 'terminated');
     const client = `/clientes/${id}?asOf=${encodeURIComponent(new Date(Date.parse(signed) - 60 * MINUTE).toISOString())}`;
     expectStatus(await s.get(client), 404, 'not-yet-existing');
+  });
+
+  it("a removed patient's kit stays readable as it was; read after its removal it says when it was removed", async () => {
+    const product = { category: 'needle', name: 'Needle 16G', unit: 'unit', lotTracked: false, expiryTracked: false };
+    const productId = expectStatus(await s.post(w.a, '/productos', productBody({ minimumStock: 0, ...product })), 201).body.id;
+    const store = { locationId: w.stationA.locationId, code: unique('ALM-'), name: 'Almacén de sala', kind: 'ward' };
+    const warehouseId = expectStatus(await s.post(w.a, '/productos/almacenes', store), 201).body.id;
+    const path = `/productos/kits/pacientes/${await w.patient(w.a)}`;
+    expectStatus(await w.call(w.a, 'PUT', path, { json: { warehouseId, items: [{ productId, quantity: 2 }] } }), 200);
+    const set = w.server.clock.now().toISOString();
+    await w.advance(MINUTE);
+    expectStatus(await w.call(w.a, 'DELETE', path), 204);
+    expectStatus(await s.get(path), 404);
+    const then = expectStatus(await s.get(`${path}?asOf=${encodeURIComponent(set)}`), 200);
+    assert.deepEqual(
+      (then.body.items as Json[]).map((i) => [i.productId, i.quantity]),
+      [[productId, 2]],
+    );
+    const after = expectStatus(await s.get(`${path}?version=1`), 404, 'not-found');
+    assert.match(after.body.detail as string, /removed at/);
+    const history = expectStatus(await s.get(`${path}/historial`), 200).body.items as Json[];
+    assert.ok(
+      (history[1]!.changes as Json[]).some((c) => c.field === '/items' && c.to === null),
+      'the removal empties the kit',
+    );
   });
 });
