@@ -39,6 +39,8 @@ export interface RecordModelSpec<D extends RecordDoc> {
   fromStored?: (folded: D, stored: D | null) => D;
   /** Categories of other streams of the same id that fold into the record too (a session's consequences), in log order. */
   alsoFolds?: readonly string[];
+  /** What a record folded to an instant takes from other streams then (a product's stock); unset: the folded record. */
+  atInstant?: (scope: TenantScope, folded: D, instant: string) => Promise<D>;
   /** Which documents of the collection are this model's records (a collection shared by kinds, e.g. bloodlines). */
   where?: (doc: D) => boolean;
 }
@@ -111,7 +113,10 @@ export function recordModel<D extends RecordDoc>(spec: RecordModelSpec<D>): Reco
     const streams = [own, ...(spec.alsoFolds ?? []).map((c) => streamName(scope.auth.tenantId, c, id))];
     const events = (await Promise.all(streams.map((st) => scope.services.events.readStream(st)))).flat();
     if (streams.length > 1) events.sort((a, b) => (a.position < b.position ? -1 : a.position > b.position ? 1 : 0));
-    return foldAt(spec, events, own, id, point);
+    const at = foldAt(spec, events, own, id, point);
+    if (!spec.atInstant) return at;
+    const instant = 'asOf' in point ? new Date(point.asOf).toISOString() : at.event.metadata.occurredAt;
+    return { ...at, doc: await spec.atInstant(scope, at.doc, instant) };
   };
   return {
     projection: spec.projection,
@@ -151,7 +156,7 @@ export function recordModel<D extends RecordDoc>(spec: RecordModelSpec<D>): Reco
  * 404 when no event makes the record, not-yet-existing when only later ones do, not-found for a version beyond the latest.
  */
 export function foldAt<D extends RecordDoc>(
-  spec: Pick<RecordModelSpec<D>, 'fold' | 'where' | 'fromStored' | 'notFound'>,
+  spec: Pick<RecordModelSpec<D>, 'fold' | 'where' | 'notFound'>,
   events: readonly RecordedEvent[],
   own: string,
   id: string,
@@ -190,5 +195,5 @@ export function foldAt<D extends RecordDoc>(
   if (!first) throw notFoundProblem(spec.notFound);
   if (removed) throw notFoundProblem(`${spec.notFound}: removed at ${removed.metadata.occurredAt}`);
   if (!doc || !made) throw notYetExisting(spec.notFound.replace(/ not found$/, '').toLowerCase(), first.metadata.occurredAt);
-  return { doc: spec.fromStored ? spec.fromStored(doc, null) : doc, event: made, version };
+  return { doc, event: made, version };
 }

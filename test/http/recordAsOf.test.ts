@@ -133,11 +133,19 @@ describe('Any record as it was over HTTP: asOf, version and field-level history'
     expectStatus(await s.get(client), 404, 'not-yet-existing');
   });
 
-  it("a removed patient's kit stays readable as it was; read after its removal it says when it was removed", async () => {
+  it("a product's stock then; a removed patient's kit stays readable as it was, and after its removal says when", async () => {
     const product = { category: 'needle', name: 'Needle 16G', unit: 'unit', lotTracked: false, expiryTracked: false };
     const productId = expectStatus(await s.post(w.a, '/productos', productBody({ minimumStock: 0, ...product })), 201).body.id;
     const store = { locationId: w.stationA.locationId, code: unique('ALM-'), name: 'Almacén de sala', kind: 'ward' };
     const warehouseId = expectStatus(await s.post(w.a, '/productos/almacenes', store), 201).body.id;
+    const receipt = { warehouseId, quantity: 10, supplier: 'Droguería Sur', documentNumber: 'F001-9' };
+    expectStatus(await s.post(w.a, `/productos/${productId}/ingresos`, receipt), 201);
+    const received = w.server.clock.now().toISOString();
+    await w.advance(MINUTE);
+    expectStatus(await s.post(w.a, `/productos/${productId}/ingresos`, { ...receipt, quantity: 5 }), 201);
+    // A product as it was: its stock then, from the kardex.
+    const stockThen = expectStatus(await s.get(`/productos/${productId}?asOf=${encodeURIComponent(received)}`), 200).body;
+    assert.deepEqual([stockThen.stock, expectStatus(await s.get(`/productos/${productId}`), 200).body.stock], [10, 15]);
     const path = `/productos/kits/pacientes/${await w.patient(w.a)}`;
     expectStatus(await w.call(w.a, 'PUT', path, { json: { warehouseId, items: [{ productId, quantity: 2 }] } }), 200);
     const set = w.server.clock.now().toISOString();
