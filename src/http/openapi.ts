@@ -187,8 +187,8 @@ function operation(route: RouteDecl, operationId: string, clientCredentials: boo
     route.auth === 'public' ? 'Public: no token needed.' : null,
     route.auth === 'session' ? 'For people: works without a selected company; an API client token answers 403.' : null,
     route.auth === 'platform' ? 'Platform operation: platform administrators only; no company role grants it.' : null,
-    route.permission ? `Permission: \`${route.permission}\`.` : null,
-    route.auditAccess ? 'Reads are audited, refused ones too (see Audit).' : null,
+    route.permission ? `Needs \`${route.permission}\`.` : null,
+    route.auditAccess ? 'Audited read.' : null,
   ].filter(Boolean);
   return {
     operationId,

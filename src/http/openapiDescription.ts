@@ -24,18 +24,11 @@ nothing is overwritten, and every record keeps who changed it, when, from where 
 - **Company**: most routes work inside a company. Select one with \`POST /tenants/{id}/select\`; before that they answer
   403 \`/problems/company-not-selected\`. Another company's records answer 404. Every operation whose security accepts
   \`clientCredentials\` works inside the selected company (an API client's token is bound to its own); the others say what they need.
-- **Invitations**: a company admin invites people (\`POST /usuarios\`): every invitation is a *pending* membership that grants
-  nothing (not in \`GET /tenants\`, not selectable, no permission) until the person accepts it, and it comes with a one-time
-  token (${hours(L.activation.ttlSeconds)}): with e-mail configured it goes only to the address (the company's answer carries
-  just \`expiresAt\`), without it the answer carries it for the company to hand over. For a new address the token activates the account at
-  \`POST /auth/activate\` with a password (at least ${L.newPassword.minChars} and at most ${L.newPassword.maxChars} characters, no
-  composition rules, not a known common password), which accepts the invitation; the first sign-in then enrolls the authenticator.
-  For an address that already has an account, its holder signs in and accepts with the token
-  (\`GET /auth/invitations\`, \`POST /auth/invitations/{companyId}/accept\`). The answer, and the member list, are the same
-  either way: they show only what the inviting company entered. Only the company whose invitation created an account ever
-  holds a token that activates it, and \`POST /auth/activate\` answers an existing account's invitation token like a new
-  account's for every password it refuses and like an unknown token for one it accepts (only a new account's token completes
-  an activation). At most ${L.invitations.perInviterPerHour} invitations an hour per inviting person and
+- **Invitations**: every invitation (\`POST /usuarios\`) is a *pending* membership that grants nothing until the person
+  accepts it with its one-time token (${hours(L.activation.ttlSeconds)}; e-mailed only, when e-mail is configured): a new address at
+  \`POST /auth/activate\` with a password (${L.newPassword.minChars} to ${L.newPassword.maxChars} characters, not a known common one), an
+  existing account signed in at \`POST /auth/invitations/{companyId}/accept\`. The company sees only what it entered either
+  way (the routes say how). At most ${L.invitations.perInviterPerHour} invitations an hour per inviting person and
   ${L.invitations.perCompanyPerHour} per company (429 with \`Retry-After\`).
 - **Programs** (API clients, \`/integraciones\`): \`POST /auth/token\` with \`grant_type=client_credentials\` (RFC 6749 4.4)
   answers a ${minutes(L.apiClients.tokenTtlSeconds)} bearer token already bound to the client's company, with the permissions of its roles;

@@ -1,5 +1,5 @@
 // GET .../{id}/historial of a record kept in one stream: the page with its positions sealed like X-Event-Position.
-import { recordHistory } from '../queries/recordHistory.js';
+import { recordHistory, type HistoryFold } from '../queries/recordHistory.js';
 import type { TenantScope } from '../queries/tenantScope.js';
 import { InvalidCursorError } from '../stores/readCursor.js';
 import Type, { type TObject, type TString } from 'typebox';
@@ -16,6 +16,21 @@ import {
   type TenantRequestContext,
 } from './routeTypes.js';
 
+export const FieldChangesSchema: JsonSchema = {
+  type: 'array',
+  description: 'What the event changed, field by field (null where absent); read a version whole with `?version=<revision>`',
+  items: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['field', 'from', 'to'],
+    properties: {
+      field: { type: 'string', description: 'JSON pointer of the field' },
+      from: { description: 'Before' },
+      to: { description: 'After' },
+    },
+  },
+};
+
 export const RecordHistoryEntrySchema: JsonSchema = {
   type: 'object',
   additionalProperties: false,
@@ -29,6 +44,7 @@ export const RecordHistoryEntrySchema: JsonSchema = {
     reason: { type: ['string', 'null'], description: 'Why, when the command had a reason' },
     correlationId: { type: 'string' },
     data: { type: 'object', description: 'What: the event data' },
+    changes: FieldChangesSchema,
   },
 };
 
@@ -37,12 +53,13 @@ export async function recordHistoryAnswer(
   category: string,
   id: string,
   query: { limit: number; cursor?: string },
+  fold?: HistoryFold,
 ): Promise<HttpResult> {
   // Positions leave sealed: usable as minPosition, silent about other companies' writes.
   const tokens = await consistencyTokens(ctx.services);
   const after = query.cursor === undefined ? null : tokens.open(query.cursor);
   if (after === null && query.cursor !== undefined) throw new InvalidCursorError();
-  const page = await recordHistory(ctx, category, id, query.limit, after);
+  const page = await recordHistory(ctx, category, id, query.limit, after, fold);
   const items = page.items.map((e) => ({ ...e, position: tokens.seal(e.position) }));
   return { status: 200, body: { items, nextCursor: page.nextAfter === null ? null : tokens.seal(page.nextAfter) } };
 }
@@ -61,6 +78,8 @@ export function historyRoute(decl: {
   auditAs?: string;
   category: string;
   projection: string;
+  /** The record model's fold: each entry then says what it changed, field by field. */
+  fold?: HistoryFold;
   notFound: ResponseDecl;
   /** Throws the group's 404 when the record is not one of the company's (a nested record: not of its parent, in params). */
   exists(scope: TenantScope, id: string, params: Record<string, string>): Promise<unknown>;
@@ -72,7 +91,9 @@ export function historyRoute(decl: {
     auth: 'tenant',
     permission: decl.permission,
     summary: decl.summary,
-    description: 'Who (actor), when (occurredAt), why (reason) and what (type and data) of every event, oldest first, with its revision.',
+    description:
+      'Who (actor), when (occurredAt), why (reason) and what (type and data) of every event, oldest first, with its revision' +
+      ' and the fields it changed (from, to).',
     params: decl.params as TObject<Record<string, TString>>,
     query: Type.Object({ ...PageQueryFields, ...MinPositionField }, { additionalProperties: false }),
     responses: {
@@ -94,7 +115,7 @@ export function historyRoute(decl: {
       await awaitMinPosition(ctx, input.query.minPosition, [decl.projection]);
       const id = input.params[decl.idParam]!;
       await decl.exists(scope, id, input.params);
-      return recordHistoryAnswer(scope, decl.category, id, input.query);
+      return recordHistoryAnswer(scope, decl.category, id, input.query, decl.fold);
     },
   });
 }

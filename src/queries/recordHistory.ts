@@ -1,6 +1,10 @@
 // The history of one record kept in one stream: who, when, why and what of each of its events, page by page.
 import type { TenantScope } from './tenantScope.js';
-import { streamName } from '../stores/eventStore.js';
+import { streamName, type RecordedEvent } from '../stores/eventStore.js';
+import { changesBetween, type FieldChange } from './recordChanges.js';
+
+/** The record's document fold (its record model's), to say what each event changed. */
+export type HistoryFold = (doc: never, event: RecordedEvent, id: string) => unknown;
 
 export interface RecordHistoryEntry {
   /** Global log position; the HTTP layer seals it (and the page's resume point) before it leaves the service. */
@@ -12,6 +16,8 @@ export interface RecordHistoryEntry {
   reason: string | null;
   correlationId: string;
   data: Record<string, unknown>;
+  /** What the event changed in the record, field by field (when the record's fold is known). */
+  changes?: FieldChange[];
 }
 
 export interface RecordHistoryPage {
@@ -26,8 +32,10 @@ export async function recordHistory(
   id: string,
   limit: number,
   after: bigint | null,
+  fold?: HistoryFold,
 ): Promise<RecordHistoryPage> {
   const events = await scope.services.events.readStream(streamName(scope.auth.tenantId, category, id));
+  const changes = fold ? changesOf(events, id, fold) : null;
   const all = events
     .filter((e) => after === null || e.position > after)
     .map((e) => ({
@@ -39,7 +47,20 @@ export async function recordHistory(
       reason: e.metadata.reason ?? null,
       correlationId: e.metadata.correlationId,
       data: e.data,
+      ...(changes ? { changes: changes.get(e)! } : {}),
     }));
   const items = all.slice(0, limit);
   return { items, nextAfter: all.length > limit ? items[items.length - 1]!.position : null };
+}
+
+/** Each event's field changes: the record folded before and after it (a copy before, should a fold change in place). */
+export function changesOf(events: RecordedEvent[], id: string, fold: HistoryFold): Map<RecordedEvent, FieldChange[]> {
+  const out = new Map<RecordedEvent, FieldChange[]>();
+  let doc: unknown = null;
+  for (const e of events) {
+    const before = structuredClone(doc);
+    doc = fold(doc as never, e, id); // null: the record removed (a supply kit), every field to null
+    out.set(e, changesBetween(before, doc));
+  }
+  return out;
 }

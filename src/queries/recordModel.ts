@@ -1,7 +1,7 @@
 // One record read model per single-stream aggregate ("fetch latest", Marten FetchLatest): its collection, get, or404
 // and the read-after-write `latest`, built once from the projection, the stream category and the document fold.
 import { LIMITS } from '../limits.js';
-import { notFoundProblem } from '../problems.js';
+import { notFoundProblem, ProblemError } from '../problems.js';
 import type { Collection, ReadDoc } from '../stores/readStore.js';
 import { streamName, type RecordedEvent } from '../stores/eventStore.js';
 import type { TenantScope } from './tenantScope.js';
@@ -37,12 +37,49 @@ export interface RecordModelSpec<D extends RecordDoc> {
    * from the stored document (null when there is none yet). Unset: the folded record as it is.
    */
   fromStored?: (folded: D, stored: D | null) => D;
+  /** Categories of other streams of the same id that fold into the record too (a session's consequences), in log order. */
+  alsoFolds?: readonly string[];
+  /** What a record folded to an instant takes from other streams then (a product's stock); unset: the folded record. */
+  atInstant?: (scope: TenantScope, folded: D, instant: string) => Promise<D>;
   /** Which documents of the collection are this model's records (a collection shared by kinds, e.g. bloodlines). */
   where?: (doc: D) => boolean;
 }
 
+/** A point of a record's past: an instant (ISO date-time) or a version (the record's revision, as its ETag says). */
+export type RecordPoint = { asOf: string } | { version: number };
+
+/** The record as it was at a point: the document folded to it and the event that made it so. */
+export interface RecordAt<D> {
+  doc: D;
+  /** The last event folded into it. */
+  event: RecordedEvent;
+  /** The record's version then: the revision of the last event of its own stream folded into it. */
+  version: number;
+}
+
+/** 404 with its own type: the record exists, but not yet at that instant (or version); names its first event's instant. */
+export const notYetExisting = (what: string, firstAt: string): ProblemError =>
+  new ProblemError(
+    404,
+    'not-yet-existing',
+    'Not Yet Existing',
+    `The ${what} did not exist yet: its first event is at ${firstAt}`,
+    {},
+    undefined,
+    {
+      firstEventAt: firstAt,
+    },
+  );
+
 export interface RecordModel<D extends RecordDoc> {
   readonly projection: string;
+  /** The record's document fold (the projection's), event by event. */
+  readonly fold: (doc: D | null, event: RecordedEvent, id: string) => D | null;
+  /**
+   * The record as it was at an instant or version, folded from its own stream alone (deleted and archived records too):
+   * 404 when the company's stream has no event of it, 404 not-yet-existing when it only began later.
+   */
+  readonly at: (scope: TenantScope, id: string, point: RecordPoint, streamId?: string) => Promise<RecordAt<D>>;
   readonly category: string;
   readonly collection: (scope: TenantScope) => Collection<D>;
   /** The company's record, or null (another company's record is exactly as absent). */
@@ -71,9 +108,21 @@ export function recordModel<D extends RecordDoc>(spec: RecordModelSpec<D>): Reco
     }
     return doc;
   };
+  const at = async (scope: TenantScope, id: string, point: RecordPoint, streamId = streamOf(id)): Promise<RecordAt<D>> => {
+    const own = streamName(scope.auth.tenantId, spec.category, streamId);
+    const streams = [own, ...(spec.alsoFolds ?? []).map((c) => streamName(scope.auth.tenantId, c, id))];
+    const events = (await Promise.all(streams.map((st) => scope.services.events.readStream(st)))).flat();
+    if (streams.length > 1) events.sort((a, b) => (a.position < b.position ? -1 : a.position > b.position ? 1 : 0));
+    const at = foldAt(spec, events, own, id, point);
+    if (!spec.atInstant) return at;
+    const instant = 'asOf' in point ? new Date(point.asOf).toISOString() : at.event.metadata.occurredAt;
+    return { ...at, doc: await spec.atInstant(scope, at.doc, instant) };
+  };
   return {
     projection: spec.projection,
     category: spec.category,
+    fold: spec.fold,
+    at,
     collection,
     get,
     folded,
@@ -100,4 +149,51 @@ export function recordModel<D extends RecordDoc>(spec: RecordModelSpec<D>): Reco
       return spec.fromStored ? spec.fromStored(fromStream, doc) : fromStream;
     },
   };
+}
+
+/**
+ * A record folded from its events (log order) up to a point: `own` names its own stream, whose revisions are its versions.
+ * 404 when no event makes the record, not-yet-existing when only later ones do, not-found for a version beyond the latest.
+ */
+export function foldAt<D extends RecordDoc>(
+  spec: Pick<RecordModelSpec<D>, 'fold' | 'where' | 'notFound'>,
+  events: readonly RecordedEvent[],
+  own: string,
+  id: string,
+  point: RecordPoint,
+): RecordAt<D> {
+  const last = events.filter((e) => e.streamName === own).at(-1);
+  if ('version' in point && last && point.version > last.revision) {
+    throw notFoundProblem(`${spec.notFound}: no version ${point.version} (the latest is ${last.revision})`);
+  }
+  // A version ends after its own event (and whatever other stream folded before the next one of its own).
+  const cut = 'version' in point ? events.find((e) => e.streamName === own && e.revision > point.version)?.position : undefined;
+  const instant = 'asOf' in point ? Date.parse(point.asOf) : NaN;
+  const inside = (e: RecordedEvent): boolean =>
+    'asOf' in point ? Date.parse(e.metadata.occurredAt) <= instant : cut === undefined || e.position < cut;
+  let doc: D | null = null;
+  let made: RecordedEvent | null = null;
+  let version = -1;
+  let first: RecordedEvent | null = null;
+  let removed: RecordedEvent | null = null;
+  for (const e of events) {
+    const within = inside(e);
+    // The events up to the point, in log order; past it, only while the record has not begun (doc is still null).
+    if (!within && first) break;
+    const next = spec.fold(doc, e, id);
+    if (next === doc) continue;
+    if (next === null || (spec.where && !spec.where(next))) {
+      // A record removed (a supply kit) is absent from then on, until it is set again.
+      if (doc && within) [doc, removed] = [null, e];
+      continue;
+    }
+    first ??= e;
+    if (!within) break;
+    [doc, made, removed] = [next, e, null];
+    if (e.streamName === own) version = e.revision;
+  }
+  if (!first) throw notFoundProblem(spec.notFound);
+  if (removed) throw notFoundProblem(`${spec.notFound}: removed at ${removed.metadata.occurredAt}`);
+  if (!doc || !made) throw notYetExisting(spec.notFound.replace(/ not found$/, '').toLowerCase(), first.metadata.occurredAt);
+  return { doc, event: made, version };
 }

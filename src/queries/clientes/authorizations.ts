@@ -6,6 +6,7 @@ import { companyDay } from '../empresas/companyCalendar.js';
 import { authorizationStatusOn } from '../../commands/clientes/shared/authorizationState.js';
 import { authorizationStateOf, type AuthorizationDoc } from '../../projections/clientes/authorizationDoc.js';
 import { authorizationModel, authorizations } from './clients.js';
+import type { RecordAt, RecordPoint } from '../recordModel.js';
 
 /** An authorization of this client of the caller's company, or 404 (one of another client is exactly as absent). */
 export async function authorizationOfClient(scope: TenantScope, clientId: string, id: string): Promise<AuthorizationDoc> {
@@ -29,6 +30,19 @@ export function authorizationView(doc: AuthorizationDoc, today: string): Record<
     reservations: held,
     status: authorizationStatusOn(authorizationStateOf(doc), today),
   };
+}
+
+/** The client's authorization as it was at a point, with its status on the company's day then (another client's: 404). */
+export async function authorizationOfClientAt(
+  scope: TenantScope,
+  clientId: string,
+  id: string,
+  point: RecordPoint,
+): Promise<{ at: RecordAt<AuthorizationDoc>; view: Record<string, unknown> }> {
+  const at = await authorizationModel.at(scope, id, point);
+  if (at.doc.clientId !== clientId) throw notFoundProblem('Authorization not found');
+  const then = new Date('asOf' in point ? point.asOf : at.event.metadata.occurredAt);
+  return { at, view: authorizationView(at.doc, await companyDay(scope, then)) };
 }
 
 export async function authorizationWithStatus(scope: TenantScope, doc: AuthorizationDoc): Promise<Record<string, unknown>> {

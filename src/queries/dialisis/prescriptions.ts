@@ -3,12 +3,15 @@
 import { notFoundProblem } from '../../problems.js';
 import type { TenantScope } from '../tenantScope.js';
 import type { Page } from '../../stores/readStore.js';
-import { recordModel } from '../recordModel.js';
+import { foldAt, notYetExisting, recordModel, type RecordAt, type RecordPoint } from '../recordModel.js';
+import { streamName } from '../../stores/eventStore.js';
+import { ProblemError } from '../../problems.js';
 import { PRESCRIPTION_VERSIONS, PRESCRIPTIONS_PROJECTION } from '../../projections/dialisis/prescriptionsProjection.js';
 import { foldsOf, prescriptionView, type PrescriptionDoc } from '../../projections/dialisis/prescriptionsDoc.js';
 import { PACIENTES_PROJECTION } from '../../projections/pacientes/pacientesProjection.js';
 import type { PatientDoc } from '../../projections/pacientes/patientDoc.js';
 import { patientModel, patients } from '../pacientes/readModel.js';
+import { companyDay } from '../empresas/companyCalendar.js';
 import { PRESCRIPTION_CATEGORY } from '../../commands/dialisis/prescription/prescriptionEvents.js';
 
 /** The patient of a version record (its id is `<patientId>:<version>`, prescriptionDocId). */
@@ -83,6 +86,43 @@ export async function prescriptionInForceOr404(scope: TenantScope, patientId: st
   });
   if (!doc) throw notFoundProblem(`No prescription in force on ${date}`);
   return withDryWeight(prescriptionView(doc), patient, date);
+}
+
+/**
+ * The version in force on `date` (default: the company's day then) as the patient's prescriptions stood at a point, with
+ * the dry weight then: 404 not-yet-existing before the first version, 404 when none was in force that day.
+ */
+export async function prescriptionInForceAt(
+  scope: TenantScope,
+  patientId: string,
+  date: string | undefined,
+  point: RecordPoint,
+): Promise<{ at: RecordAt<PrescriptionDoc>; view: PrescriptionView }> {
+  const own = streamName(scope.auth.tenantId, PRESCRIPTION_CATEGORY, patientId);
+  const events = await scope.services.events.readStream(own);
+  const then = 'asOf' in point ? point.asOf : undefined;
+  const day = date ?? (await companyDay(scope, then ? new Date(then) : scope.services.now()));
+  const versions = [...new Set(events.map((e) => (e.data as { version: number }).version))].sort((a, b) => b - a);
+  const spec = { fold: prescriptionModel.fold, notFound: 'Prescription not found' };
+  let existed = false;
+  for (const version of versions) {
+    let at: RecordAt<PrescriptionDoc>;
+    try {
+      at = foldAt(spec, events, own, `${patientId}:${version}`, point);
+    } catch (err) {
+      if (err instanceof ProblemError && err.code === 'not-yet-existing') continue;
+      throw err;
+    }
+    existed = true;
+    const { validFrom, effectiveTo } = at.doc;
+    if (validFrom > day || (effectiveTo !== null && effectiveTo < day)) continue;
+    const patient = await patientModel.at(scope, patientId, { asOf: then ?? at.event.metadata.occurredAt }).catch(() => null);
+    return { at, view: withDryWeight(prescriptionView(at.doc), patient?.doc ?? null, day) };
+  }
+  // Another company's patient (or one never prescribed) is as absent as a missing one.
+  if (events.length === 0) await patientModel.or404(scope, patientId);
+  if (events.length > 0 && !existed) throw notYetExisting('prescription', events[0]!.metadata.occurredAt);
+  throw notFoundProblem(`No prescription in force on ${day}`);
 }
 
 /** A version as clients see it: with the patient's dry weight in force from its effectiveFrom. */

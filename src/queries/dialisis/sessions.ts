@@ -7,6 +7,7 @@ import { SESSIONS, SESSIONS_PROJECTION } from '../../projections/dialisis/sessio
 import { foldSession, type SessionDoc } from '../../projections/dialisis/sessionDoc.js';
 import { patients } from '../pacientes/readModel.js';
 import { SESSION_CATEGORY } from '../../commands/dialisis/session/sessionEvents.js';
+import { SESSION_CONSEQUENCES_CATEGORY } from '../../commands/dialisis/consequences/consequenceEvents.js';
 
 /** The session record: get, or404 and the read-after-write latest (the sessions read model, else its stream). */
 export const sessionModel = recordModel<SessionDoc>({
@@ -14,6 +15,8 @@ export const sessionModel = recordModel<SessionDoc>({
   collection: SESSIONS,
   category: SESSION_CATEGORY,
   fold: foldSession,
+  // Its consequences (machine use, authorization...) are in the session's consequence stream: a past session has them too.
+  alsoFolds: [SESSION_CONSEQUENCES_CATEGORY],
   notFound: 'Session not found',
 });
 export const sessions = sessionModel.collection;

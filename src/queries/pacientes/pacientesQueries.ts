@@ -3,7 +3,9 @@ import type { TenantScope } from '../tenantScope.js';
 import { streamName, type RecordedEvent } from '../../stores/eventStore.js';
 import type { Filter, Page, SortSpec } from '../../stores/readStore.js';
 import { NOTE_CONTENT_KEYS, noteView, type NoteDoc } from '../../projections/pacientes/noteDoc.js';
-import { nursingNotes, patients } from './readModel.js';
+import { noteModel, nursingNotes, patientModel, patients } from './readModel.js';
+import { changesOf, type HistoryFold } from '../recordHistory.js';
+import type { FieldChange } from '../recordChanges.js';
 import type { PatientDoc } from '../../projections/pacientes/patientDoc.js';
 import { searchFilter } from '../../projections/pacientes/searchText.js';
 import { PACIENTES_PROJECTION, PATIENTS } from '../../projections/pacientes/pacientesProjection.js';
@@ -120,11 +122,23 @@ export interface HistoryEntry {
   reason: string | null;
   correlationId: string;
   data: Record<string, unknown>;
+  /** What the event changed in its record, field by field. */
+  changes: FieldChange[];
 }
+
+const entriesOf = (
+  recordType: HistoryEntry['recordType'],
+  recordId: string,
+  events: RecordedEvent[],
+  fold: HistoryFold,
+): HistoryEntry[] => {
+  const changes = changesOf(events, recordId, fold);
+  return events.map((e) => ({ ...entryOf(recordType, recordId)(e), changes: changes.get(e)! }));
+};
 
 const entryOf =
   (recordType: HistoryEntry['recordType'], recordId: string) =>
-  (e: RecordedEvent): HistoryEntry => ({
+  (e: RecordedEvent): Omit<HistoryEntry, 'changes'> => ({
     position: e.position,
     recordType,
     recordId,
@@ -147,9 +161,11 @@ export interface HistoryPage {
 export async function patientHistory(ctx: TenantScope, patientId: string, limit: number, after: bigint | null): Promise<HistoryPage> {
   const tenantId = ctx.auth.tenantId;
   const read = (category: string, id: string) => ctx.services.events.readStream(streamName(tenantId, category, id));
-  const own = (await read(PATIENT_CATEGORY, patientId)).map(entryOf('patient', patientId));
+  const own = entriesOf('patient', patientId, await read(PATIENT_CATEGORY, patientId), patientModel.fold);
   const notes = await Promise.all(
-    (await noteIdsOf(ctx, patientId)).map(async (id) => (await read(NURSING_NOTE_CATEGORY, id)).map(entryOf('nursingNote', id))),
+    (await noteIdsOf(ctx, patientId)).map(async (id) =>
+      entriesOf('nursingNote', id, await read(NURSING_NOTE_CATEGORY, id), noteModel.fold),
+    ),
   );
   const all = [...own, ...notes.flat()].filter((e) => after === null || e.position > after);
   all.sort((a, b) => (a.position < b.position ? -1 : 1));

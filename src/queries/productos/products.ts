@@ -2,6 +2,7 @@
 // a write), the balance and kardex collections, and the lists.
 import { PRODUCT_CATEGORY, WAREHOUSE_CATEGORY } from '../../commands/productos/productEvents.js';
 import { LIMITS } from '../../limits.js';
+import { round3 } from '../../commands/productos/shared/stockState.js';
 import type { TenantScope } from '../tenantScope.js';
 import type { Collection, Filter, Page } from '../../stores/readStore.js';
 import type { RecordedEvent } from '../../stores/eventStore.js';
@@ -29,7 +30,30 @@ export const productModel = recordModel<ProductDoc>({
     const stock = stored?.stock ?? 0;
     return { ...folded, stock, belowMinimum: stock < folded.minimumStock };
   },
+  // As it was: the stock then, from the kardex (each warehouse's balance after its last line up to that instant).
+  atInstant: async (scope, folded, instant) => {
+    const stock = await stockAt(scope, folded.id, instant);
+    return { ...folded, stock, belowMinimum: stock < folded.minimumStock };
+  },
 });
+
+/** A product's total stock at an instant: the balance of each warehouse that ever held it, after its last line until then. */
+async function stockAt(scope: TenantScope, productId: string, instant: string): Promise<number> {
+  const tenantId = scope.auth.tenantId;
+  const held = new Set<string>();
+  let cursor: string | null = null;
+  do {
+    const page: Page<BalanceDoc> = await balances(scope).find(tenantId, { productId }, { limit: 500, after: cursor });
+    for (const b of page.items) held.add(b.warehouseId);
+    cursor = page.nextCursor;
+  } while (cursor);
+  let total = 0;
+  for (const warehouseId of held) {
+    const last = await kardex(scope).find(tenantId, { productId, warehouseId, at: { $lte: instant } }, { sort: { seq: -1 }, limit: 1 });
+    total += last.items[0]?.balanceAfter ?? 0;
+  }
+  return round3(total);
+}
 
 /**
  * A warehouse is created and never changed: one event, so always revision 0, which its document does not store (its

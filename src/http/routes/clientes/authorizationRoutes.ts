@@ -1,6 +1,7 @@
 // /clientes/{id}/autorizaciones: issue, list (by patient), read, consume a unit for a session, release it, void, history.
 import Type, { type Static, type TSchema } from 'typebox';
-import { MinPositionField, MinPositionQuerySchema, pageOf, PageQueryFields } from '../../commonSchemas.js';
+import { MinPositionField, pageOf, PageQueryFields } from '../../commonSchemas.js';
+import { asOfHeaders, pointOf, RecordReadQuerySchema } from '../../recordAsOf.js';
 import { awaitMinPosition } from '../../readYourWrites.js';
 import { recordAnswer, type RecordAnswerModel, type WriteOutcome } from '../../recordAnswer.js';
 import { etagOf, ifMatchHeader, ifMatchRevision } from '../../recordHeaders.js';
@@ -12,13 +13,19 @@ import { consumeForSession } from '../../../commands/clientes/payerUnitWrites.js
 import { CLIENTES_PROJECTION } from '../../../projections/clientes/clientesProjection.js';
 import type { AuthorizationDoc } from '../../../projections/clientes/authorizationDoc.js';
 import { authorizationModel, clientModel } from '../../../queries/clientes/clients.js';
-import { authorizationOfClient, authorizationWithStatus, listAuthorizations } from '../../../queries/clientes/authorizations.js';
+import {
+  authorizationOfClient,
+  authorizationOfClientAt,
+  authorizationWithStatus,
+  listAuthorizations,
+} from '../../../queries/clientes/authorizations.js';
 import {
   badCursor400,
   commandCtx,
   conflict409,
   ok,
   precondition412,
+  READ_HEADERS,
   RECORD_HEADERS,
   tenantCtx,
   unavailable503,
@@ -137,10 +144,19 @@ export const authorizationRoutes: RouteDecl[] = [
     permission: READ,
     summary: 'Read an authorization: used, remaining, the sessions that consumed it, status on the company today',
     params: AuthIdParams,
-    query: MinPositionQuerySchema,
-    responses: { 200: ok('The authorization', AuthorizationView, { ETag: RECORD_HEADERS.ETag }), 404: underClient404, 503: unavailable503 },
+    query: RecordReadQuerySchema,
+    responses: {
+      200: ok('The authorization', AuthorizationView, READ_HEADERS),
+      404: underClient404,
+      503: unavailable503,
+    },
     auditAccess: (input) => ({ recordType: 'payerAuthorization', recordId: input.params.authId }),
     handle: async (input, ctx) => {
+      const point = pointOf(input.query);
+      if (point) {
+        const { at, view } = await authorizationOfClientAt(tenantCtx(ctx), input.params.id, input.params.authId, point);
+        return { status: 200, body: view, headers: await asOfHeaders(ctx, at) };
+      }
       await awaitMinPosition(ctx, input.query.minPosition, [CLIENTES_PROJECTION]);
       const doc = await authorizationOfClient(tenantCtx(ctx), input.params.id, input.params.authId);
       return { status: 200, body: await authorizationWithStatus(tenantCtx(ctx), doc), headers: { ETag: etagOf(doc.revision) } };
@@ -184,6 +200,7 @@ export const authorizationRoutes: RouteDecl[] = [
     idParam: 'authId',
     auditAs: 'payerAuthorizationHistory',
     category: authorizationModel.category,
+    fold: authorizationModel.fold,
     projection: CLIENTES_PROJECTION,
     notFound: underClient404,
     exists: (scope, authId, params) => authorizationOfClient(scope, params.id!, authId),

@@ -1,15 +1,18 @@
 // /clientes/{id}/contratos: sign, list, read, terminate early; and the rate in force on a date.
 import Type from 'typebox';
 import { recordAnswer, type RecordAnswerModel } from '../../recordAnswer.js';
+import { AsOfFields, asOfHeaders, pointOf } from '../../recordAsOf.js';
 import { route, type RouteDecl } from '../../routeTypes.js';
 import { newId, uuidV5 } from '../../../commands/eventIds.js';
 import { clientCommand } from '../../../commands/clientes/clientWrites.js';
 import { clientModel, contractIn, contractView, rateInForce } from '../../../queries/clientes/clients.js';
 import type { ClientDoc } from '../../../projections/clientes/clientDoc.js';
-import { commandCtx, conflict409, ok, RECORD_HEADERS, tenantCtx, withFieldPointers } from '../shared/recordSupport.js';
+import { commandCtx, conflict409, ok, READ_HEADERS, RECORD_HEADERS, tenantCtx, withFieldPointers } from '../shared/recordSupport.js';
 import { DateSchema, IdParams } from '../shared/fieldSchemas.js';
 import { ContractBody, ContractIdParams, ContractView, RateView, READ, TAG, TerminateBody, WRITE } from './schemas.js';
 import { underClient404 } from './support.js';
+
+const AsOfQuery = Type.Object(AsOfFields, { additionalProperties: false });
 
 /** A contract is answered from its client's record: the client's revision is the contract's ETag. */
 const contractRecord = (clientId: string, contractId: string): RecordAnswerModel<ClientDoc> => ({
@@ -102,8 +105,16 @@ export const contractRoutes: RouteDecl[] = [
     permission: READ,
     summary: 'Read a contract',
     params: ContractIdParams,
-    responses: { 200: { description: 'The contract', schema: ContractView }, 404: underClient404 },
+    query: AsOfQuery,
+    responses: { 200: { description: 'The contract', schema: ContractView, headers: READ_HEADERS }, 404: underClient404 },
     handle: async (input, ctx) => {
+      const point = pointOf(input.query);
+      if (point) {
+        // The contract as it was in its client's record then (a contract signed later: 404 as absent then).
+        const at = await clientModel.at(tenantCtx(ctx), input.params.id, point);
+        const body = contractView(contractIn(at.doc, input.params.contractId), at.doc.id);
+        return { status: 200, body, headers: await asOfHeaders(ctx, at) };
+      }
       const doc = await clientModel.or404(tenantCtx(ctx), input.params.id);
       return { status: 200, body: contractView(contractIn(doc, input.params.contractId), doc.id) };
     },

@@ -93,6 +93,7 @@ export const staffRoutes: RouteDecl[] = [
     params: IdParams,
     idParam: 'id',
     category: staffModel.category,
+    fold: staffModel.fold,
     projection: staffModel.projection,
     notFound: staff.notFound404,
     exists: staffModel.or404,

@@ -2,14 +2,20 @@
 // force on a day, discontinue. The ETag is the revision of the patient's prescription stream.
 import Type from 'typebox';
 import { MinPositionField, pageOf, PageQueryFields, problem } from '../../commonSchemas.js';
+import { AsOfFields, asOfHeaders, pointOf } from '../../recordAsOf.js';
 import { awaitMinPosition } from '../../readYourWrites.js';
 import { writeHeaders } from '../../recordHeaders.js';
 import { route, type RouteDecl } from '../../routeTypes.js';
 import { discontinuePrescription, issuePrescription } from '../../../commands/dialisis/prescription/prescriptionWrites.js';
 import { PRESCRIPTIONS_PROJECTION } from '../../../projections/dialisis/prescriptionsProjection.js';
 import { companyDay } from '../../../queries/empresas/companyCalendar.js';
-import { listPrescriptions, prescriptionInForceOr404, prescriptionRevision } from '../../../queries/dialisis/prescriptions.js';
-import { badCursor400, commandCtx, ok, RECORD_HEADERS, tenantCtx, unavailable503 } from '../shared/recordSupport.js';
+import {
+  listPrescriptions,
+  prescriptionInForceAt,
+  prescriptionInForceOr404,
+  prescriptionRevision,
+} from '../../../queries/dialisis/prescriptions.js';
+import { badCursor400, commandCtx, ok, READ_HEADERS, RECORD_HEADERS, tenantCtx, unavailable503 } from '../shared/recordSupport.js';
 import { DateSchema } from '../shared/fieldSchemas.js';
 import { READ, TAG } from './permissions.js';
 import { patient404, prescribeRoute } from './prescriptionKit.js';
@@ -17,7 +23,7 @@ import { DiscontinueBody, IssueBody, PatientParams, PrescriptionView } from './p
 
 const BASE = '/dialisis/pacientes/{patientId}/prescripciones';
 const PageQuery = Type.Object({ ...PageQueryFields, ...MinPositionField }, { additionalProperties: false });
-const InForceQuery = Type.Object({ ...MinPositionField, date: Type.Optional(DateSchema) }, { additionalProperties: false });
+const InForceQuery = Type.Object({ ...MinPositionField, ...AsOfFields, date: Type.Optional(DateSchema) }, { additionalProperties: false });
 
 export const prescriptionRoutes: RouteDecl[] = [
   prescribeRoute({
@@ -68,15 +74,23 @@ export const prescriptionRoutes: RouteDecl[] = [
     auth: 'tenant',
     permission: READ,
     summary: 'The prescription version in force on a day (default: the company’s today)',
+    description:
+      'With asOf or version (of the patient’s prescription stream): the version in force on the day (default: the ' +
+      'company’s day at asOf) as the prescriptions stood then.',
     params: PatientParams,
     query: InForceQuery,
     responses: {
-      200: ok('The version in force', PrescriptionView, { ETag: RECORD_HEADERS.ETag }),
+      200: ok('The version in force', PrescriptionView, READ_HEADERS),
       404: problem('No such patient in the selected company, or no prescription in force that day'),
       503: unavailable503,
     },
     auditAccess: (input) => ({ recordType: 'prescription', recordId: input.params.patientId }),
     handle: async (input, ctx) => {
+      const point = pointOf(input.query);
+      if (point) {
+        const { at, view } = await prescriptionInForceAt(tenantCtx(ctx), input.params.patientId, input.query.date, point);
+        return { status: 200, body: view, headers: await asOfHeaders(ctx, at) };
+      }
       await awaitMinPosition(ctx, input.query.minPosition, [PRESCRIPTIONS_PROJECTION]);
       const scope = tenantCtx(ctx);
       const date = input.query.date ?? (await companyDay(scope, ctx.services.now()));

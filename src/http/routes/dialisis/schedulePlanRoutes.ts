@@ -1,7 +1,8 @@
 // /dialisis/planes: the patients' standing plans (patient x weekdays x shift, from a date to a date). A plan lives in its
 // patient's plan stream: its writes name that stream (streamId) for the read after them.
 import Type from 'typebox';
-import { pageOf, PageQueryFields, problem, MinPositionField, MinPositionQuerySchema } from '../../commonSchemas.js';
+import { pageOf, PageQueryFields, problem, MinPositionField } from '../../commonSchemas.js';
+import { asOfHeaders, pointOf, RecordReadQuerySchema } from '../../recordAsOf.js';
 import { awaitMinPosition } from '../../readYourWrites.js';
 import { route, type RouteDecl } from '../../routeTypes.js';
 import { createStandingPlan, endStandingPlan } from '../../../commands/dialisis/schedule/scheduleWrites.js';
@@ -12,6 +13,7 @@ import {
   commandCtx,
   conflict409,
   ok,
+  READ_HEADERS,
   RECORD_HEADERS,
   tenantCtx,
   unavailable503,
@@ -84,12 +86,21 @@ export const planRoutes: RouteDecl[] = [
     permission: READ,
     summary: 'Read a standing plan',
     params: IdParams,
-    query: MinPositionQuerySchema,
-    responses: { 200: { description: 'The plan', schema: PlanView }, 404: plan404, 503: unavailable503 },
+    query: RecordReadQuerySchema,
+    responses: {
+      200: { description: 'The plan', schema: PlanView, headers: READ_HEADERS },
+      404: plan404,
+      503: unavailable503,
+    },
     auditAccess: (input) => ({ recordType: 'schedulePlan', recordId: input.params.id }),
     handle: async (input, ctx) => {
+      const point = pointOf(input.query);
       await awaitMinPosition(ctx, input.query.minPosition, [SCHEDULE_PROJECTION]);
-      return { status: 200, body: planView(await planModel.or404(tenantCtx(ctx), input.params.id)) };
+      const plan = await planModel.or404(tenantCtx(ctx), input.params.id);
+      if (!point) return { status: 200, body: planView(plan) };
+      // A plan is kept in its patient's plan stream.
+      const at = await planModel.at(tenantCtx(ctx), input.params.id, point, plan.patientId);
+      return { status: 200, body: planView(at.doc), headers: await asOfHeaders(ctx, at) };
     },
   }),
   route({

@@ -121,6 +121,7 @@ export const sessionReadRoutes: RouteDecl[] = [
     idParam: 'id',
     auditAs: 'dialysisSessionHistory',
     category: sessionModel.category,
+    fold: sessionModel.fold,
     projection: sessionModel.projection,
     notFound: sessionKit.notFound404,
     exists: sessionModel.or404,

@@ -1,5 +1,6 @@
 // /pacientes/{id}/notas: nursing notes, recorded, listed, read with every version, amended with a reason.
-import { MinPositionQuerySchema, PageQuerySchema } from '../../commonSchemas.js';
+import { PageQuerySchema } from '../../commonSchemas.js';
+import { asOfHeaders, pointOf, RecordReadQuerySchema } from '../../recordAsOf.js';
 import { awaitMinPosition } from '../../readYourWrites.js';
 import { etagOf, ifMatchHeader, ifMatchRevision } from '../../recordHeaders.js';
 import { recordAnswer, type RecordAnswerModel } from '../../recordAnswer.js';
@@ -21,6 +22,7 @@ import {
   PatientParams,
   precondition412,
   READ,
+  READ_HEADERS,
   RECORD_HEADERS,
   TAG,
   tenantCtx,
@@ -91,10 +93,18 @@ export const noteRoutes: RouteDecl[] = [
     permission: READ,
     summary: 'A nursing note with its latest versions',
     params: NoteParams,
-    query: MinPositionQuerySchema,
-    responses: { 200: ok('The note', NoteView, { ETag: RECORD_HEADERS.ETag }), 404: notFound404, 503: unavailable503 },
+    query: RecordReadQuerySchema,
+    responses: { 200: ok('The note', NoteView, READ_HEADERS), 404: notFound404, 503: unavailable503 },
     auditAccess: (input) => ({ recordType: 'nursingNote', recordId: input.params.noteId }),
     handle: async (input, ctx) => {
+      const point = pointOf(input.query);
+      if (point) {
+        // The note as it was, with its versions up to then; a note of another patient is as absent as a missing one.
+        const at = await noteModel.at(tenantCtx(ctx), input.params.noteId, point);
+        if (at.doc.patientId !== input.params.id) throw notFoundProblem('Nursing note not found');
+        const body = noteView(at.doc, await latestVersionsUpToNote(tenantCtx(ctx), at.doc));
+        return { status: 200, body, headers: await asOfHeaders(ctx, at) };
+      }
       await awaitMinPosition(ctx, input.query.minPosition, [PACIENTES_PROJECTION]);
       const doc = await noteOf(ctx, input.params);
       return { status: 200, body: noteView(doc, await latestVersions(tenantCtx(ctx), doc)), headers: { ETag: etagOf(doc.revision) } };

@@ -8,6 +8,7 @@ import { PatientView } from './viewSchemas.js';
 
 // The shared pieces, re-exported: the Pacientes routes import their support from one place.
 export {
+  READ_HEADERS,
   RECORD_HEADERS,
   badCursor400,
   commandCtx,

@@ -1,6 +1,7 @@
 // JSON Schemas of what /pacientes answers: the patient, its nursing notes and its history, declared once with TypeBox.
 import Type, { type TInteger, type TObject, type TProperties, type TSchema } from 'typebox';
 import { ConsistencyTokenSchema } from '../../commonSchemas.js';
+import { FieldChangesSchema } from '../../recordHistoryAnswer.js';
 import { LIMITS } from '../../../limits.js';
 import { ACCESS_STATUSES, ISOLATIONS, PATIENT_STATUSES } from '../../../commands/pacientes/patientTypes.js';
 import { noteContent } from './noteSchemas.js';
@@ -157,6 +158,7 @@ export const HistoryEntry = Type.Object(
     reason: stringOrNull({ description: 'Why, when the command had a reason' }),
     correlationId: Type.Optional(Type.String()),
     data: Type.Unsafe<Record<string, unknown>>({ type: 'object', description: 'What: the event data' }),
+    changes: Type.Optional(Type.Unsafe<unknown[]>(FieldChangesSchema)),
   },
   strict,
 );

@@ -2,9 +2,10 @@
 // patient's own (which, when set, replaces the default for that patient). A replacement names the ETag it read.
 import Type from 'typebox';
 import { recordAnswer, type RecordAnswerModel } from '../../recordAnswer.js';
-import { MinPositionField, MinPositionQuerySchema, pageOf, PageQueryFields, problem } from '../../commonSchemas.js';
+import { MinPositionField, pageOf, PageQueryFields, problem } from '../../commonSchemas.js';
 import { awaitMinPosition } from '../../readYourWrites.js';
 import { etagOf, ifMatchHeader, ifMatchRevision, preconditionRequired, writeHeaders } from '../../recordHeaders.js';
+import { asOfHeaders, pointOf, RecordReadQuerySchema } from '../../recordAsOf.js';
 import { recordHistoryAnswer, RecordHistoryEntrySchema } from '../../recordHistoryAnswer.js';
 import { route, type RouteDecl } from '../../routeTypes.js';
 import { removeSupplyKit, setSupplyKit, supplyKitOf } from '../../../commands/productos/kitWrites.js';
@@ -16,6 +17,7 @@ import {
   conflict409,
   ok,
   precondition412,
+  READ_HEADERS,
   RECORD_HEADERS,
   required428,
   tenantCtx,
@@ -84,10 +86,16 @@ function kitRoutesOf(where: Where): RouteDecl[] {
       permission: READ,
       summary: `${where.what}: the warehouse and the products a session consumes when it ends`,
       params: where.params,
-      query: MinPositionQuerySchema,
-      responses: { 200: ok('The kit', KitView, { ETag: RECORD_HEADERS.ETag }), 404: kit404, 503: unavailable503 },
+      query: RecordReadQuerySchema,
+      responses: { 200: ok('The kit', KitView, READ_HEADERS), 404: kit404, 503: unavailable503 },
       auditAccess: (input) => ({ recordType: 'supplyKit', recordId: where.kitIdOf(input.params) }),
       handle: async (input, ctx) => {
+        const point = pointOf(input.query);
+        if (point) {
+          // A removed kit stays readable as it was.
+          const at = await kitModel.at(tenantCtx(ctx), where.kitIdOf(input.params), point);
+          return { status: 200, body: await kitView(tenantCtx(ctx), at.doc), headers: await asOfHeaders(ctx, at) };
+        }
         await awaitMinPosition(ctx, input.query.minPosition, [kitModel.projection]);
         const doc = await kitModel.or404(tenantCtx(ctx), where.kitIdOf(input.params));
         return { status: 200, body: await kitView(tenantCtx(ctx), doc), headers: { ETag: etagOf(doc.revision) } };
@@ -147,7 +155,7 @@ function kitRoutesOf(where: Where): RouteDecl[] {
         const kitId = where.kitIdOf(input.params);
         // A removed kit keeps its history: a kit ever set is readable.
         await kitModel.mustExist(tenantCtx(ctx), kitId);
-        return recordHistoryAnswer(tenantCtx(ctx), kitModel.category, kitId, input.query);
+        return recordHistoryAnswer(tenantCtx(ctx), kitModel.category, kitId, input.query, kitModel.fold);
       },
     }),
   ];

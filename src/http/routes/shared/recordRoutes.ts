@@ -4,11 +4,12 @@ import Type, { type Static, type TObject, type TProperties, type TSchema } from 
 import type { RecordDoc, RecordModel, WriteOutcome } from '../../../queries/recordModel.js';
 import type { TenantScope } from '../../../queries/tenantScope.js';
 import type { Page } from '../../../stores/readStore.js';
-import { MinPositionField, MinPositionQuerySchema, pageOf, PageQueryFields, problem } from '../../commonSchemas.js';
+import { MinPositionField, pageOf, PageQueryFields, problem } from '../../commonSchemas.js';
 import { recordAnswer, type RecordAnswerOptions } from '../../recordAnswer.js';
 import { etagOf, ifMatchHeader, ifMatchRevision } from '../../recordHeaders.js';
 import { historyRoute } from '../../recordHistoryAnswer.js';
 import { awaitMinPosition } from '../../readYourWrites.js';
+import { asOfHeaders, pointOf, RecordReadQuerySchema } from '../../recordAsOf.js';
 import { route, type AccessedRecord, type HttpResult, type RequestContext, type ResponseDecl, type RouteDecl } from '../../routeTypes.js';
 import { IdParams, IdSchema, ReasonBody } from './fieldSchemas.js';
 import {
@@ -16,6 +17,7 @@ import {
   conflict409,
   ok,
   precondition412,
+  READ_HEADERS,
   RECORD_HEADERS,
   required428,
   tenantCtx,
@@ -202,7 +204,7 @@ export function recordKit<D extends RecordDoc>(spec: RecordKitSpec<D>) {
       });
     },
 
-    /** GET `${base}/{id}`: the record with its ETag, read-your-writes with minPosition. */
+    /** GET `${base}/{id}`: the record with its ETag, read-your-writes with minPosition; as it was with asOf or version. */
     read(decl: Extra & { summary: string }): RouteDecl {
       return route({
         method: 'get',
@@ -213,15 +215,20 @@ export function recordKit<D extends RecordDoc>(spec: RecordKitSpec<D>) {
         summary: decl.summary,
         ...(decl.description ? { description: decl.description } : {}),
         params: Params,
-        query: MinPositionQuerySchema,
+        query: RecordReadQuerySchema,
         responses: {
-          200: ok(`The ${noun}`, spec.viewSchema, { ETag: RECORD_HEADERS.ETag }),
+          200: ok(`The ${noun}`, spec.viewSchema, READ_HEADERS),
           404: notFound404,
           503: unavailable503,
           ...decl.responses,
         },
         ...auditRead,
         handle: async (input, ctx) => {
+          const point = pointOf(input.query);
+          if (point) {
+            const at = await model.at(tenantCtx(ctx), idOf(input), point);
+            return { status: 200, body: await spec.view(at.doc, tenantCtx(ctx)), headers: await asOfHeaders(ctx, at) };
+          }
           await awaitMinPosition(ctx, input.query.minPosition, [model.projection]);
           const doc = await model.or404(tenantCtx(ctx), idOf(input));
           return { status: 200, body: await spec.view(doc, tenantCtx(ctx)), headers: { ETag: etagOf(doc.revision) } };
@@ -278,6 +285,7 @@ export function recordKit<D extends RecordDoc>(spec: RecordKitSpec<D>) {
         ...((decl.auditAs ?? spec.auditAs) ? { auditAs: decl.auditAs ?? spec.auditAs } : {}),
         category: model.category,
         projection: model.projection,
+        fold: model.fold,
         notFound: notFound404,
         exists: model.or404,
       });

@@ -19,6 +19,13 @@ export const RECORD_HEADERS = {
   ETag: 'W/"<revision>": send it back in If-Match to update',
   'X-Event-Position': 'Global position of the write: pass it as minPosition to read your write anywhere',
 };
+/** A single-record read: its ETag and, read with asOf or version, the version and the event that made it so. */
+export const READ_HEADERS = {
+  ETag: RECORD_HEADERS.ETag,
+  'X-Record-Event':
+    'With asOf or version: the version then and the event that made it, version=3, type="…", occurredAt="…", actor="…" (RFC 8941)',
+  'X-Event-Position': "With asOf or version: that event's position, sealed",
+};
 export const conflict409 = problem('A business rule refused the change (code in type), or a concurrent change');
 export const precondition412 = problem('If-Match does not match the current revision');
 export const badCursor400 = problem('The cursor is malformed or belongs to another query (sort order)');

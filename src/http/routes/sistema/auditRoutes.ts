@@ -100,6 +100,7 @@ export const auditRoutes: RouteDecl[] = [
     path: '/sistema/auditoria/plataforma',
     auth: 'platform',
     summary: "The platform's audit trail: sign-ins and their failures, second factors, accounts, companies, memberships, API clients",
+    description: "The entries, filters and formats of GET /sistema/auditoria, over the platform's own events.",
     handle: (input, ctx) => answer(input, ctx, PLATFORM_DOCS),
   }),
 ];
