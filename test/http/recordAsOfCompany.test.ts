@@ -31,4 +31,31 @@ describe('Any record as it was over HTTP: warehouses and the company policy', ()
     assert.equal(early.body.firstEventAt, created.createdAt);
     expectStatus(await get(`${path}?${at(now)}`, w.b), 404, 'not-found');
   });
+
+  it('the policy as it was before a change, at a version, and the defaults before anything was recorded', async () => {
+    const POLICY = '/empresas/actual/politica';
+    const current = expectStatus(await get(POLICY), 200);
+    const before = w.server.clock.now().toISOString();
+    await w.advance(MINUTE);
+    const change = (ktvTarget: number) => ({ settings: { adequacy: { ktvTarget } }, reason: 'Acta del comité' });
+    const first = await w.call(w.a, 'PUT', POLICY, { json: change(1.5), headers: { 'if-match': current.headers.get('etag')! } });
+    const changed = expectStatus(first, 200).body;
+    const between = w.server.clock.now().toISOString();
+    await w.advance(MINUTE);
+    const second = await w.call(w.a, 'PUT', POLICY, { json: change(1.6), headers: { 'if-match': first.headers.get('etag')! } });
+    assert.equal((expectStatus(second, 200).body.settings as Json & { adequacy: Json }).adequacy.ktvTarget, 1.6);
+
+    const then = expectStatus(await get(`${POLICY}?${at(between)}`), 200);
+    assert.deepEqual(then.body, changed);
+    assert.equal(then.headers.get('etag'), first.headers.get('etag'));
+    assert.match(madeBy(then.headers), new RegExp(`^version=${changed.revision as number}, `));
+    assert.deepEqual(expectStatus(await get(`${POLICY}?version=${changed.revision as number}`), 200).body, changed);
+    expectStatus(await get(`${POLICY}?version=${(changed.revision as number) + 50}`), 404, 'not-found');
+    // Before the change: the policy then in force (the defaults at revision -1 while nothing was recorded).
+    const earlier = expectStatus(await get(`${POLICY}?${at(before)}`), 200);
+    assert.deepEqual([earlier.body, earlier.headers.get('etag')], [current.body, current.headers.get('etag')]);
+    // Another company's policy is its own: company B's read asOf names B's policy, never A's change.
+    const other = expectStatus(await get(`${POLICY}?${at(between)}`, w.b), 200).body;
+    assert.notDeepEqual(other.settings, changed.settings);
+  });
 });
