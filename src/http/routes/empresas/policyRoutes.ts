@@ -7,7 +7,7 @@ import { etagOf, ifMatchHeader, ifMatchRevision, writeHeaders } from '../../reco
 import { route, type RequestContext, type RouteDecl } from '../../routeTypes.js';
 import { changePolicy } from '../../../commands/empresas/policyWrites.js';
 import { EMPRESAS_PROJECTION } from '../../../projections/empresas/empresasProjection.js';
-import { policyView, type PolicyView } from '../../../queries/empresas/companyPolicy.js';
+import { policyView, type PolicyView as PolicyAnswer } from '../../../queries/empresas/companyPolicy.js';
 import type { PolicyDoc } from '../../../projections/empresas/policyDoc.js';
 import { DEFAULT_POLICY } from '../../../commands/empresas/shared/policySettings.js';
 import { policyModel } from '../../../queries/empresas/readModel.js';
@@ -36,7 +36,7 @@ function policyIfMatch(header: string | undefined): number {
 }
 
 const currentView = (ctx: RequestContext) => policyView(ctx.services, tenantCtx(ctx).auth.tenantId);
-const docView = (doc: PolicyDoc): PolicyView => ({
+const docView = (doc: PolicyDoc): PolicyAnswer => ({
   revision: doc.revision,
   settings: doc.settings,
   updatedAt: doc.updatedAt,
