@@ -58,4 +58,34 @@ describe('Any record as it was over HTTP: warehouses and the company policy', ()
     const other = expectStatus(await get(`${POLICY}?${at(between)}`, w.b), 200).body;
     assert.notDeepEqual(other.settings, changed.settings);
   });
+
+  it('the company as it was before a correction, at a version, before its registration; the platform reads any company so', async () => {
+    const current = expectStatus(await get('/empresas/actual'), 200);
+    const before = w.server.clock.now().toISOString();
+    await w.advance(MINUTE);
+    const correction = {
+      json: { tradeName: unique('Renal '), reason: 'Rebranding' },
+      headers: { 'if-match': current.headers.get('etag')! },
+    };
+    const corrected = expectStatus(await w.call(w.a, 'PATCH', '/empresas/actual', correction), 200).body;
+    assert.notEqual(corrected.name, current.body.name);
+
+    const then = expectStatus(await get(`/empresas/actual?${at(before)}`), 200);
+    assert.deepEqual([then.body, then.headers.get('etag')], [current.body, current.headers.get('etag')]);
+    const revision = Number(/\d+/.exec(current.headers.get('etag')!)![0]);
+    assert.match(madeBy(then.headers), new RegExp(`^version=${revision}, `));
+    assert.deepEqual(expectStatus(await get(`/empresas/actual?version=${revision}`), 200).body, current.body);
+    expectStatus(await get(`/empresas/actual?version=${revision + 50}`), 404, 'not-found');
+    const early = expectStatus(await get(`/empresas/actual?${at('2001-01-01T00:00:00Z')}`), 404, 'not-yet-existing');
+    assert.equal(early.body.firstEventAt, current.body.registeredAt);
+    // Company B reads its own company then, never A's.
+    assert.notEqual(expectStatus(await get(`/empresas/actual?${at(before)}`, w.b), 200).body.id, current.body.id);
+
+    const platform = await w.server.signInAndSelect(w.server.admin);
+    const byPlatform = expectStatus(await get(`/empresas/${current.body.id as string}?${at(before)}`, platform), 200);
+    assert.deepEqual(byPlatform.body, current.body);
+    expectStatus(await get(`/empresas/${current.body.id as string}?${at('2001-01-01T00:00:00Z')}`, platform), 404, 'not-yet-existing');
+    expectStatus(await get(`/empresas/Nope${Date.now()}?version=0`, platform), 404, 'not-found');
+    expectStatus(await get(`/empresas/${current.body.id as string}?${at(before)}`, w.nurse.token), 403);
+  });
 });

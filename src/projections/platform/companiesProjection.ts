@@ -1,6 +1,7 @@
 // Companies (profile, status, modules, custom roles) and memberships per user and per company: GET /tenants,
 // selection, permissions on every request, GET /empresas and the Usuarios lists.
 import { applyTo, type Projection } from '../runner/projection.js';
+import type { RecordedEvent } from '../../stores/eventStore.js';
 import { PLATFORM_DOCS } from '../../stores/readStore.js';
 import { COMPANY_EVENT_TYPES, type CompanyEvent, OPTIONAL_MODULES } from '../../commands/platform/company/events.js';
 import { aggregateIdOf, COMPANIES, MEMBERSHIPS, membershipId, type CompanyDoc, type MembershipDoc } from './platformReadModels.js';
@@ -56,6 +57,12 @@ function foldCompany(doc: CompanyDoc | null, e: CompanyEvent, companyId: string,
     default:
       return doc;
   }
+}
+
+/** The company document an event leaves (every company event is a revision of it): the projection's fold, for a read as it was. */
+export function companyRecordFold(doc: CompanyDoc | null, event: RecordedEvent, companyId: string): CompanyDoc | null {
+  const next = foldCompany(doc, { type: event.type, data: event.data } as CompanyEvent, companyId, event.metadata.occurredAt);
+  return next ? ({ ...next, revision: event.revision, _position: Number(event.position) } as CompanyDoc) : null;
 }
 
 type MembershipFold = Pick<MembershipDoc, 'roles' | 'grantedAt' | 'active' | 'status' | 'invited'>;
