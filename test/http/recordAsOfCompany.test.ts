@@ -88,4 +88,24 @@ describe('Any record as it was over HTTP: warehouses and the company policy', ()
     expectStatus(await get(`/empresas/Nope${Date.now()}?version=0`, platform), 404, 'not-found');
     expectStatus(await get(`/empresas/${current.body.id as string}?${at(before)}`, w.nurse.token), 403);
   });
+
+  it("a user as they were before a change of roles; before they joined, not yet; another company's user absent", async () => {
+    const path = `/usuarios/${w.nurse.userId}`;
+    const current = expectStatus(await get(path), 200).body;
+    const before = w.server.clock.now().toISOString();
+    await w.advance(MINUTE);
+    const roles = [...(current.roles as string[]), 'auditor'].sort();
+    expectStatus(await w.call(w.a, 'PUT', `${path}/roles`, { json: { roles, reason: 'Internal audit' } }), 200);
+    assert.deepEqual(expectStatus(await get(path), 200).body.roles, roles);
+
+    const then = expectStatus(await get(`${path}?${at(before)}`), 200);
+    assert.deepEqual(then.body, current);
+    assert.match(madeBy(then.headers), /^version=\d+, type="/);
+    const early = expectStatus(await get(`${path}?${at('2001-01-01T00:00:00Z')}`), 404, 'not-yet-existing');
+    assert.ok(Date.parse(early.body.firstEventAt as string) <= Date.parse(current.memberSince as string));
+    const version = /^version=(\d+)/.exec(madeBy(then.headers))![1]!;
+    assert.deepEqual(expectStatus(await get(`${path}?version=${version}`), 200).body, current);
+    expectStatus(await get(`${path}?version=500`), 404, 'not-found');
+    expectStatus(await get(`${path}?${at(before)}`, w.b), 404, 'not-found');
+  });
 });

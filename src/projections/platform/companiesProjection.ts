@@ -94,6 +94,17 @@ function membershipFold(e: CompanyEvent, at: string): ((doc: MembershipDoc | nul
   }
 }
 
+/** The (company, user) membership an event of the company's stream leaves: the projection's fold, for a read as it was. */
+export function foldMembership(doc: MembershipDoc | null, event: RecordedEvent, userId: string): MembershipDoc | null {
+  const e = { type: event.type, data: event.data } as CompanyEvent;
+  const membership = membershipFold(e, event.metadata.occurredAt);
+  if (!membership || (e.data as { userId?: string }).userId !== userId) return doc;
+  const next = membership(doc);
+  const companyId = aggregateIdOf(event);
+  const id = membershipId(companyId, userId);
+  return next && { ...next, tenantId: PLATFORM_DOCS, id, companyId, userId, _position: Number(event.position) };
+}
+
 export const companiesProjection: Projection = {
   name: COMPANIES.projection,
   // 3: memberships carry their status (pending invitations) and what the inviting company entered.
