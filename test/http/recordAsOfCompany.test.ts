@@ -108,4 +108,37 @@ describe('Any record as it was over HTTP: warehouses and the company policy', ()
     expectStatus(await get(`${path}?version=500`), 404, 'not-found');
     expectStatus(await get(`${path}?${at(before)}`, w.b), 404, 'not-found');
   });
+
+  it('a role as it was before its change, at a version, before it was defined, after its retirement; built-in roles too', async () => {
+    const code = `auditoria-${Date.now() % 100000}`;
+    const perms = (permissions: string[]) => ({ name: 'Auditoría interna', permissions, reason: 'Comité de calidad' });
+    const before = w.server.clock.now().toISOString();
+    await w.advance(MINUTE);
+    const defined = expectStatus(await w.call(w.a, 'POST', '/roles', { json: { code, ...perms(['pacientes:read']) } }), 201).body;
+    const between = w.server.clock.now().toISOString();
+    await w.advance(MINUTE);
+    expectStatus(await w.call(w.a, 'PUT', `/roles/${code}`, { json: perms(['pacientes:read', 'roles:read']) }), 200);
+    const path = `/roles/${code}`;
+    assert.deepEqual(expectStatus(await get(path), 200).body.permissions, ['pacientes:read', 'roles:read']);
+
+    const then = expectStatus(await get(`${path}?${at(between)}`), 200);
+    assert.deepEqual(then.body, defined);
+    assert.match(madeBy(then.headers), /^version=0, type="RoleDefined"/);
+    assert.deepEqual(expectStatus(await get(`${path}?version=0`), 200).body, defined);
+    assert.deepEqual(expectStatus(await get(`${path}?version=1`), 200).body.permissions, ['pacientes:read', 'roles:read']);
+    expectStatus(await get(`${path}?version=2`), 404, 'not-found');
+    expectStatus(await get(`${path}?${at(before)}`), 404, 'not-yet-existing');
+    expectStatus(await get(`${path}?${at(between)}`, w.b), 404, 'not-found');
+
+    await w.advance(MINUTE);
+    expectStatus(await w.call(w.a, 'POST', `${path}/retiro`, { json: { reason: 'Ya no se usa' } }), 204);
+    expectStatus(await get(path), 404);
+    assert.deepEqual(expectStatus(await get(`${path}?${at(between)}`), 200).body, defined);
+    const gone = expectStatus(await get(`${path}?${at(w.server.clock.now().toISOString())}`), 404, 'not-found');
+    assert.match(gone.body.detail as string, /removed at/);
+
+    const nurse = expectStatus(await get('/roles/nurse'), 200).body;
+    assert.deepEqual(expectStatus(await get(`/roles/nurse?${at(between)}`), 200).body.permissions, nurse.permissions);
+    expectStatus(await get(`/roles/nurse?${at('2001-01-01T00:00:00Z')}`), 404, 'not-yet-existing');
+  });
 });
