@@ -141,4 +141,25 @@ describe('Any record as it was over HTTP: warehouses and the company policy', ()
     assert.deepEqual(expectStatus(await get(`/roles/nurse?${at(between)}`), 200).body.permissions, nurse.permissions);
     expectStatus(await get(`/roles/nurse?${at('2001-01-01T00:00:00Z')}`), 404, 'not-yet-existing');
   });
+
+  it("an API client as it was before a change of roles and its revocation; before it existed, not yet; another company's absent", async () => {
+    const before = w.server.clock.now().toISOString();
+    await w.advance(MINUTE);
+    const created = expectStatus(await w.call(w.a, 'POST', '/integraciones', { json: { name: 'HIS sync', roles: ['nurse'] } }), 201).body;
+    const path = `/integraciones/${(created.client as Json).id as string}`;
+    const current = expectStatus(await get(path), 200).body;
+    const between = w.server.clock.now().toISOString();
+    await w.advance(MINUTE);
+    expectStatus(await w.call(w.a, 'PUT', `${path}/roles`, { json: { roles: ['auditor'], reason: 'Audit export' } }), 200);
+    assert.deepEqual(expectStatus(await get(path), 200).body.roles, ['auditor']);
+
+    const then = expectStatus(await get(`${path}?${at(between)}`), 200);
+    assert.deepEqual(then.body, current);
+    assert.match(madeBy(then.headers), /^version=0, type="ApiClientCreated"/);
+    assert.deepEqual(expectStatus(await get(`${path}?version=0`), 200).body, current);
+    assert.deepEqual(expectStatus(await get(`${path}?version=1`), 200).body.roles, ['auditor']);
+    expectStatus(await get(`${path}?version=9`), 404, 'not-found');
+    expectStatus(await get(`${path}?${at(before)}`), 404, 'not-yet-existing');
+    expectStatus(await get(`${path}?${at(between)}`, w.b), 404, 'not-found');
+  });
 });
