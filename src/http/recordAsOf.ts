@@ -34,6 +34,9 @@ export const AsOfFields = {
   ),
 };
 
+/** Query of a read at a point alone (a record read without minPosition). */
+export const AsOfQuerySchema = Type.Object(AsOfFields, { additionalProperties: false });
+
 /** Query of a single-record read: minPosition, asOf and version. */
 export const RecordReadQuerySchema = Type.Object({ ...MinPositionField, ...AsOfFields }, { additionalProperties: false });
 

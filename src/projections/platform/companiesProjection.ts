@@ -1,6 +1,7 @@
 // Companies (profile, status, modules, custom roles) and memberships per user and per company: GET /tenants,
 // selection, permissions on every request, GET /empresas and the Usuarios lists.
 import { applyTo, type Projection } from '../runner/projection.js';
+import type { RecordedEvent } from '../../stores/eventStore.js';
 import { PLATFORM_DOCS } from '../../stores/readStore.js';
 import { COMPANY_EVENT_TYPES, type CompanyEvent, OPTIONAL_MODULES } from '../../commands/platform/company/events.js';
 import { aggregateIdOf, COMPANIES, MEMBERSHIPS, membershipId, type CompanyDoc, type MembershipDoc } from './platformReadModels.js';
@@ -58,6 +59,12 @@ function foldCompany(doc: CompanyDoc | null, e: CompanyEvent, companyId: string,
   }
 }
 
+/** The company document an event leaves (every company event is a revision of it): the projection's fold, for a read as it was. */
+export function companyRecordFold(doc: CompanyDoc | null, event: RecordedEvent, companyId: string): CompanyDoc | null {
+  const next = foldCompany(doc, { type: event.type, data: event.data } as CompanyEvent, companyId, event.metadata.occurredAt);
+  return next ? ({ ...next, revision: event.revision, _position: Number(event.position) } as CompanyDoc) : null;
+}
+
 type MembershipFold = Pick<MembershipDoc, 'roles' | 'grantedAt' | 'active' | 'status' | 'invited'>;
 
 /** How a membership event changes the (company, user) document; null for the other company events. */
@@ -85,6 +92,17 @@ function membershipFold(e: CompanyEvent, at: string): ((doc: MembershipDoc | nul
     default:
       return null;
   }
+}
+
+/** The (company, user) membership an event of the company's stream leaves: the projection's fold, for a read as it was. */
+export function foldMembership(doc: MembershipDoc | null, event: RecordedEvent, userId: string): MembershipDoc | null {
+  const e = { type: event.type, data: event.data } as CompanyEvent;
+  const membership = membershipFold(e, event.metadata.occurredAt);
+  if (!membership || (e.data as { userId?: string }).userId !== userId) return doc;
+  const next = membership(doc);
+  const companyId = aggregateIdOf(event);
+  const id = membershipId(companyId, userId);
+  return next && { ...next, tenantId: PLATFORM_DOCS, id, companyId, userId, _position: Number(event.position) };
 }
 
 export const companiesProjection: Projection = {

@@ -4,6 +4,12 @@ import { PLATFORM_DOCS } from '../../stores/readStore.js';
 import { notFoundProblem } from '../../problems.js';
 import { platformCollections } from '../platform/memberships.js';
 import type { CompanyDoc } from '../../projections/platform/platformReadModels.js';
+import { companyRecordFold } from '../../projections/platform/companiesProjection.js';
+import { PLATFORM_TENANT, streamName } from '../../stores/eventStore.js';
+import { foldAt, type RecordAt, type RecordPoint } from '../recordModel.js';
+
+/** The company stream's category (the company decider's). */
+const COMPANY_CATEGORY = 'company';
 
 export interface CompanyView {
   id: string;
@@ -31,6 +37,13 @@ export async function companyDoc(services: ReadServices, companyId: string): Pro
   const doc = await platformCollections(services).companies.get(PLATFORM_DOCS, companyId);
   if (!doc) throw notFoundProblem('No such company');
   return doc;
+}
+
+/** The company as it was at an instant or version, folded from its own stream (its versions are the stream's revisions). */
+export async function companyAt(services: ReadServices, companyId: string, point: RecordPoint): Promise<RecordAt<CompanyDoc>> {
+  const own = streamName(PLATFORM_TENANT, COMPANY_CATEGORY, companyId);
+  const spec = { fold: companyRecordFold, notFound: 'Company not found' };
+  return foldAt(spec, await services.events.readStream(own), own, companyId, point);
 }
 
 export async function listCompanies(

@@ -4,6 +4,9 @@ import { PLATFORM_DOCS } from '../../stores/readStore.js';
 import { notFoundProblem } from '../../problems.js';
 import { platformCollections } from '../platform/memberships.js';
 import type { ApiClientDoc } from '../../projections/platform/platformReadModels.js';
+import { foldApiClient } from '../../projections/platform/apiClientsProjection.js';
+import { PLATFORM_TENANT, streamName, type RecordedEvent } from '../../stores/eventStore.js';
+import { foldAt, type RecordAt, type RecordPoint } from '../recordModel.js';
 
 export type ApiClientView = Omit<ApiClientDoc, '_position' | 'tenantId'>;
 
@@ -13,6 +16,23 @@ export async function companyApiClient(scope: TenantScope, clientId: string): Pr
   const doc = await platformCollections(scope.services).apiClients.get(PLATFORM_DOCS, clientId);
   if (!doc || doc.companyId !== scope.auth.tenantId) throw notFoundProblem('No such API client in the selected company');
   return view(doc);
+}
+
+type ClientAt = ApiClientDoc & { revision: number };
+
+/** A client of this company as it was at an instant or version, folded from its own stream; another company's: 404. */
+export async function companyApiClientAt(scope: TenantScope, clientId: string, point: RecordPoint): Promise<RecordAt<ApiClientView>> {
+  const own = streamName(PLATFORM_TENANT, 'apiClient', clientId);
+  const fold = (doc: ClientAt | null, e: RecordedEvent): ClientAt | null => {
+    const next = foldApiClient(doc, e);
+    return next === doc || !next
+      ? (next as ClientAt | null)
+      : ({ ...next, revision: e.revision, _position: Number(e.position) } as ClientAt);
+  };
+  const spec = { fold, where: (d: ClientAt) => d.companyId === scope.auth.tenantId, notFound: 'API client not found' };
+  const at = foldAt(spec, await scope.services.events.readStream(own), own, clientId, point);
+  const { revision: _revision, ...doc } = at.doc;
+  return { ...at, doc: view(doc) };
 }
 
 export async function companyApiClients(scope: TenantScope, query: { limit: number; cursor?: string | null }) {

@@ -5,6 +5,10 @@ import { PLATFORM_DOCS } from '../../stores/readStore.js';
 import { notFoundProblem } from '../../problems.js';
 import { platformCollections } from '../platform/memberships.js';
 import { membershipId, type MembershipDoc, type UserDoc } from '../../projections/platform/platformReadModels.js';
+import { foldUser } from '../../projections/platform/usersProjection.js';
+import { foldMembership } from '../../projections/platform/companiesProjection.js';
+import { PLATFORM_TENANT, streamName, type RecordedEvent } from '../../stores/eventStore.js';
+import { foldAt, type RecordAt, type RecordPoint } from '../recordModel.js';
 
 export type AccountStatus = 'invited' | 'active' | 'deactivated';
 
@@ -71,4 +75,36 @@ export async function companyUser(scope: TenantScope, userId: string): Promise<C
   const user = membership ? await models.users.get(PLATFORM_DOCS, userId) : null;
   if (!membership || !user) throw notFoundProblem('No such user in the selected company');
   return view(membership, user);
+}
+
+/** A company's user as folded: the account and the membership (its versions: every event of either, in log order). */
+type UserAt = { tenantId: string; id: string; revision: number; _position: number; user: UserDoc; membership: MembershipDoc };
+
+/**
+ * A user of this company as they were at an instant or version: their account's stream and the membership events of the
+ * company's stream naming them, in log order, numbered as one record's versions. Never a member here: 404 like any other.
+ */
+export async function companyUserAt(scope: TenantScope, userId: string, point: RecordPoint): Promise<RecordAt<CompanyUser>> {
+  const own = streamName(PLATFORM_TENANT, 'user', userId);
+  const read = scope.services.events;
+  const company = await read.readStream(streamName(PLATFORM_TENANT, 'company', scope.auth.tenantId));
+  const merged = [...(await read.readStream(own)), ...company.filter((e) => (e.data as { userId?: string }).userId === userId)];
+  merged.sort((a, b) => (a.position < b.position ? -1 : 1));
+  // One record's versions: each event renumbered in log order, as if of the account's stream (the fold sees the original).
+  const original = new Map(merged.map((e) => [e.position, e]));
+  let user: UserDoc | null = null;
+  let membership: MembershipDoc | null = null;
+  // The fold keeps both halves between calls: the record begins once the account and its membership both exist.
+  const fold = (doc: UserAt | null, e: RecordedEvent): UserAt | null => {
+    const event = original.get(e.position)!;
+    const [u, m] =
+      event.streamName === own ? [foldUser(user, event) as UserDoc | null, membership] : [user, foldMembership(membership, event, userId)];
+    if (u === user && m === membership) return doc;
+    [user, membership] = [u, m];
+    if (!user || !membership) return null;
+    return { tenantId: scope.auth.tenantId, id: userId, revision: e.revision, _position: Number(e.position), user, membership };
+  };
+  const renumbered = merged.map((e, revision) => ({ ...e, streamName: own, revision }));
+  const at = foldAt({ fold, notFound: 'User not found' }, renumbered, own, userId, point);
+  return { ...at, event: original.get(at.event.position)!, doc: view(at.doc.membership, at.doc.user) };
 }

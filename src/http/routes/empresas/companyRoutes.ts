@@ -1,8 +1,8 @@
 // /empresas: the platform registers, lists, suspends and reactivates companies; /empresas/actual: a company admin
 // reads and corrects their own company and switches its optional modules.
 import Type from 'typebox';
-import { route, type RequestContext, type RouteDecl } from '../../routeTypes.js';
-import { MinPositionField, MinPositionQuerySchema, PageQueryFields, problem } from '../../commonSchemas.js';
+import { route, type HttpResult, type RequestContext, type RouteDecl } from '../../routeTypes.js';
+import { MinPositionField, PageQueryFields, problem } from '../../commonSchemas.js';
 import { recordAnswer } from '../../recordAnswer.js';
 import { awaitMinPosition } from '../../readYourWrites.js';
 import { etagOf, ifMatchHeader, ifMatchRevision, writeHeaders } from '../../recordHeaders.js';
@@ -12,7 +12,10 @@ import {
   correctCompanyProfile,
   registerCompanyWithAdmin,
 } from '../../../commands/platform/empresasWrites.js';
-import { companyDoc, companyView, listCompanies } from '../../../queries/empresas/companies.js';
+import { companyAt, companyDoc, companyView, listCompanies } from '../../../queries/empresas/companies.js';
+import type { RecordPoint } from '../../../queries/recordModel.js';
+import { AsOfQuerySchema, asOfHeaders, pointOf, RecordReadQuerySchema } from '../../recordAsOf.js';
+import { READ_HEADERS } from '../shared/recordSupport.js';
 import { sendActivationMail } from '../../../notifications/mailer.js';
 import {
   badCursor400,
@@ -66,6 +69,12 @@ function statusRoute(path: string, type: 'SuspendCompany' | 'ReactivateCompany',
   });
 }
 
+/** The company as it was at a point, with the version and the event that made it. */
+async function companyAsOf(ctx: RequestContext, companyId: string, point: RecordPoint): Promise<HttpResult> {
+  const at = await companyAt(ctx.services, companyId, point);
+  return { status: 200, body: companyView(at.doc), headers: await asOfHeaders(ctx, at) };
+}
+
 // /empresas/actual first: the router must not take 'actual' for a company id.
 export const companyRoutes: RouteDecl[] = [
   route({
@@ -75,9 +84,11 @@ export const companyRoutes: RouteDecl[] = [
     auth: 'tenant',
     permission: READ,
     summary: 'The selected company: profile, status and modules',
-    query: MinPositionQuerySchema,
-    responses: { 200: ok('The company', CompanySchema, { ETag: RECORD_HEADERS.ETag }), 503: behind503 },
+    query: RecordReadQuerySchema,
+    responses: { 200: ok('The company', CompanySchema, READ_HEADERS), 404: company404, 503: behind503 },
     async handle({ query }, ctx) {
+      const point = pointOf(query);
+      if (point) return companyAsOf(ctx, tenantOf(ctx), point);
       await awaitMinPosition(ctx, query.minPosition);
       const doc = await companyDoc(ctx.services, tenantOf(ctx));
       return { status: 200, body: companyView(doc), headers: { ETag: etagOf(doc.revision) } };
@@ -199,8 +210,11 @@ export const companyRoutes: RouteDecl[] = [
     auth: 'platform',
     summary: 'Platform: a company',
     params: CompanyIdParams,
-    responses: { 200: ok('The company', CompanySchema, { ETag: RECORD_HEADERS.ETag }), 404: company404 },
-    async handle({ params }, ctx) {
+    query: AsOfQuerySchema,
+    responses: { 200: ok('The company', CompanySchema, READ_HEADERS), 404: company404 },
+    async handle({ params, query }, ctx) {
+      const point = pointOf(query);
+      if (point) return companyAsOf(ctx, params.id, point);
       const doc = await companyDoc(ctx.services, params.id);
       return { status: 200, body: companyView(doc), headers: { ETag: etagOf(doc.revision) } };
     },

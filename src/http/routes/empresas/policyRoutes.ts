@@ -1,11 +1,15 @@
 // /empresas/actual/politica: the selected company's policy, its change (If-Match) and its history.
-import { MinPositionQuerySchema, PageQuerySchema } from '../../commonSchemas.js';
+import { PageQuerySchema, problem } from '../../commonSchemas.js';
+import { asOfHeaders, pointOf, RecordReadQuerySchema } from '../../recordAsOf.js';
+import { ProblemError } from '../../../problems.js';
 import { awaitMinPosition } from '../../readYourWrites.js';
 import { etagOf, ifMatchHeader, ifMatchRevision, writeHeaders } from '../../recordHeaders.js';
 import { route, type RequestContext, type RouteDecl } from '../../routeTypes.js';
 import { changePolicy } from '../../../commands/empresas/policyWrites.js';
 import { EMPRESAS_PROJECTION } from '../../../projections/empresas/empresasProjection.js';
-import { policyView } from '../../../queries/empresas/companyPolicy.js';
+import { policyView, type PolicyView as PolicyAnswer } from '../../../queries/empresas/companyPolicy.js';
+import type { PolicyDoc } from '../../../projections/empresas/policyDoc.js';
+import { DEFAULT_POLICY } from '../../../commands/empresas/shared/policySettings.js';
 import { policyModel } from '../../../queries/empresas/readModel.js';
 import { policyHistory } from '../../../queries/empresas/policyHistory.js';
 import {
@@ -14,7 +18,7 @@ import {
   ok,
   pageResponses,
   precondition412,
-  RECORD_HEADERS,
+  READ_HEADERS,
   required428,
   tenantCtx,
   unavailable503,
@@ -32,6 +36,28 @@ function policyIfMatch(header: string | undefined): number {
 }
 
 const currentView = (ctx: RequestContext) => policyView(ctx.services, tenantCtx(ctx).auth.tenantId);
+const docView = (doc: PolicyDoc): PolicyAnswer => ({
+  revision: doc.revision,
+  settings: doc.settings,
+  updatedAt: doc.updatedAt,
+  updatedBy: doc.updatedBy,
+});
+
+/** The policy at a point: folded from its stream; at an instant before its first change, the defaults then in force. */
+async function policyAt(ctx: RequestContext, point: NonNullable<ReturnType<typeof pointOf>>) {
+  const scope = tenantCtx(ctx);
+  try {
+    const at = await policyModel.at(scope, scope.auth.tenantId, point);
+    return { status: 200, body: docView(at.doc), headers: await asOfHeaders(ctx, at) };
+  } catch (error) {
+    if (!('asOf' in point) || !(error instanceof ProblemError) || error.status !== 404) throw error;
+    return {
+      status: 200,
+      body: { revision: -1, settings: DEFAULT_POLICY, updatedAt: null, updatedBy: null },
+      headers: { ETag: etagOf(-1) },
+    };
+  }
+}
 
 export const policyRoutes: RouteDecl[] = [
   route({
@@ -43,10 +69,12 @@ export const policyRoutes: RouteDecl[] = [
     summary: "The selected company's policy",
     description:
       'Clinical and administrative settings other groups decide with (reuse limits, TCV threshold, maintenance, adequacy flags...). ' +
-      'revision -1 (ETag W/"-1") means nothing was recorded and the defaults apply.',
-    query: MinPositionQuerySchema,
-    responses: { 200: ok('The policy in force', PolicyView, { ETag: RECORD_HEADERS.ETag }), 503: unavailable503 },
+      'revision -1 (ETag W/"-1") means nothing was recorded and the defaults apply (asOf an instant before the first change too).',
+    query: RecordReadQuerySchema,
+    responses: { 200: ok('The policy in force', PolicyView, READ_HEADERS), 404: problem('No such version'), 503: unavailable503 },
     handle: async (input, ctx) => {
+      const point = pointOf(input.query);
+      if (point) return policyAt(ctx, point);
       await awaitMinPosition(ctx, input.query.minPosition, [EMPRESAS_PROJECTION]);
       const body = await currentView(ctx);
       return { status: 200, body, headers: { ETag: etagOf(body.revision) } };

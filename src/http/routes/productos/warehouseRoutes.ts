@@ -1,11 +1,12 @@
 // /productos/almacenes: warehouses per location of the company (main, pharmacy, ward).
 import Type from 'typebox';
 import { writeHeaders } from '../../recordHeaders.js';
+import { AsOfQuerySchema, asOfHeaders, pointOf } from '../../recordAsOf.js';
 import { route, type RouteDecl } from '../../routeTypes.js';
 import { createWarehouse } from '../../../commands/productos/productWrites.js';
 import { warehouseView } from '../../../projections/productos/productDocs.js';
 import { awaitWrite, listWarehouses, warehouseModel } from '../../../queries/productos/products.js';
-import { commandCtx, conflict409, ok, RECORD_HEADERS, tenantCtx, withFieldPointers } from '../shared/recordSupport.js';
+import { commandCtx, conflict409, ok, READ_HEADERS, RECORD_HEADERS, tenantCtx, withFieldPointers } from '../shared/recordSupport.js';
 import { recordKit } from '../shared/recordRoutes.js';
 import { IdParams, IdSchema } from '../shared/fieldSchemas.js';
 import { CreateWarehouseBody, READ, TAG, WarehouseView, WRITE } from './schemas.js';
@@ -65,7 +66,14 @@ export const warehouseRoutes: RouteDecl[] = [
     permission: READ,
     summary: 'Read a warehouse',
     params: IdParams,
-    responses: { 200: { description: 'The warehouse', schema: WarehouseView }, 404: warehouses.notFound404 },
-    handle: async (input, ctx) => ({ status: 200, body: warehouseView(await warehouseModel.or404(tenantCtx(ctx), input.params.id)) }),
+    query: AsOfQuerySchema,
+    responses: { 200: ok('The warehouse', WarehouseView, READ_HEADERS), 404: warehouses.notFound404 },
+    handle: async (input, ctx) => {
+      const point = pointOf(input.query);
+      if (!point) return { status: 200, body: warehouseView(await warehouseModel.or404(tenantCtx(ctx), input.params.id)) };
+      // A warehouse never changes: its version is its creation's (0), the revision its ETag names.
+      const at = await warehouseModel.at(tenantCtx(ctx), input.params.id, point);
+      return { status: 200, body: warehouseView(at.doc), headers: await asOfHeaders(ctx, { ...at, doc: { revision: at.version } }) };
+    },
   }),
 ];

@@ -11,7 +11,9 @@ import { PLATFORM_DOCS } from '../../../stores/readStore.js';
 import { platformCollections } from '../../../queries/platform/memberships.js';
 import { companyDecider } from '../../../commands/platform/company/decider.js';
 import { awaitPlatformReadModels, platformContext } from '../../../commands/platform/platformWrites.js';
-import { companyRole, companyRoles } from '../../../queries/roles/companyRoles.js';
+import { companyRole, companyRoleAt, companyRoles } from '../../../queries/roles/companyRoles.js';
+import { AsOfQuerySchema, asOfHeaders, pointOf } from '../../recordAsOf.js';
+import { READ_HEADERS } from '../shared/recordSupport.js';
 import { permissionCatalog, permissionEntries } from '../../../queries/platform/permissionCatalog.js';
 import {
   behind503,
@@ -92,8 +94,14 @@ const routes: RouteDecl[] = [
   roles.get('/roles/{code}', READ, {
     summary: 'A role',
     params: CodeParams,
-    responses: { 200: ok('The role', RoleSchema), 404: role404 },
-    async handle({ params }, ctx) {
+    query: AsOfQuerySchema,
+    responses: { 200: ok('The role', RoleSchema, READ_HEADERS), 404: role404 },
+    async handle({ params, query }, ctx) {
+      const point = pointOf(query);
+      if (point) {
+        const at = await companyRoleAt(ctx as TenantRequestContext, params.code, point);
+        return { status: 200, body: at.doc, headers: await asOfHeaders(ctx, { ...at, doc: { revision: at.version } }) };
+      }
       return { status: 200, body: await companyRole(ctx as TenantRequestContext, params.code) };
     },
   }),

@@ -12,7 +12,9 @@ import {
   revokeApiClient,
   rotateApiClientSecret,
 } from '../../../commands/platform/apiClientWrites.js';
-import { companyApiClient, companyApiClients } from '../../../queries/usuarios/apiClients.js';
+import { companyApiClient, companyApiClientAt, companyApiClients } from '../../../queries/usuarios/apiClients.js';
+import { AsOfQuerySchema, asOfHeaders, pointOf } from '../../recordAsOf.js';
+import { READ_HEADERS } from '../shared/recordSupport.js';
 import {
   badCursor400,
   behind503,
@@ -93,8 +95,14 @@ export const apiClientRoutes: RouteDecl[] = [
   routes.get('/integraciones/{id}', READ, {
     summary: 'An API client',
     params: ClientParams,
-    responses: { 200: ok('The client', ApiClientSchema), 404: client404 },
-    async handle({ params }, ctx) {
+    query: AsOfQuerySchema,
+    responses: { 200: ok('The client', ApiClientSchema, READ_HEADERS), 404: client404 },
+    async handle({ params, query }, ctx) {
+      const point = pointOf(query);
+      if (point) {
+        const at = await companyApiClientAt(ctx as TenantRequestContext, params.id, point);
+        return { status: 200, body: at.doc, headers: await asOfHeaders(ctx, { ...at, doc: { revision: at.version } }) };
+      }
       return { status: 200, body: await companyApiClient(ctx as TenantRequestContext, params.id) };
     },
   }),

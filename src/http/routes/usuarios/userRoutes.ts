@@ -3,7 +3,7 @@
 import { groupRoutes } from '../shared/groupRoutes.js';
 import Type from 'typebox';
 import { route, type RouteDecl } from '../../routeTypes.js';
-import { MinPositionField, MinPositionQuerySchema, PageQueryFields, problem } from '../../commonSchemas.js';
+import { MinPositionField, PageQueryFields, problem } from '../../commonSchemas.js';
 import { awaitMinPosition } from '../../readYourWrites.js';
 import { writeHeaders } from '../../recordHeaders.js';
 import {
@@ -15,7 +15,9 @@ import {
 } from '../../../commands/platform/usuariosWrites.js';
 import { inviteUser, reissueInvitation, throttleInvitation } from '../../../commands/platform/invitationWrites.js';
 import { LIMITS } from '../../../limits.js';
-import { companyUser, listCompanyUsers } from '../../../queries/usuarios/companyUsers.js';
+import { companyUser, companyUserAt, listCompanyUsers } from '../../../queries/usuarios/companyUsers.js';
+import { asOfHeaders, pointOf, RecordReadQuerySchema } from '../../recordAsOf.js';
+import { READ_HEADERS } from '../shared/recordSupport.js';
 import { deliverInvitation } from './invitationDelivery.js';
 import { closed } from '../shared/fieldSchemas.js';
 import { PLATFORM_DOCS } from '../../../stores/readStore.js';
@@ -134,9 +136,15 @@ export const userRoutes: RouteDecl[] = [
   routes.get('/usuarios/{id}', READ, {
     summary: 'A user of the company',
     params: UserIdParams,
-    query: MinPositionQuerySchema,
-    responses: { 200: ok('The user', CompanyUserSchema), 404: notMember404, 503: behind503 },
+    query: RecordReadQuerySchema,
+    responses: { 200: ok('The user', CompanyUserSchema, READ_HEADERS), 404: notMember404, 503: behind503 },
     async handle({ params, query }, ctx) {
+      const point = pointOf(query);
+      if (point) {
+        // Versions are the account's; its ETag names the version (the read without a point has none).
+        const at = await companyUserAt(ctx as TenantRequestContext, params.id, point);
+        return { status: 200, body: at.doc, headers: await asOfHeaders(ctx, { ...at, doc: { revision: at.version } }) };
+      }
       await awaitMinPosition(ctx, query.minPosition);
       return { status: 200, body: await companyUser(ctx as TenantRequestContext, params.id) };
     },
