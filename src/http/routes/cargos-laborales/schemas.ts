@@ -2,10 +2,9 @@
 import Type from 'typebox';
 import { POSITION_STATUSES, ROLE_CODE_PATTERN } from '../../../commands/cargos-laborales/jobPositionEvents.js';
 import { IdSchema, text, ReasonSchema } from '../shared/fieldSchemas.js';
+import { groupNames } from '../shared/groupNames.js';
 
-export const TAG = 'CargosLaborales';
-export const READ = 'cargos-laborales:read';
-export const WRITE = 'cargos-laborales:write';
+export const { TAG, READ, WRITE } = groupNames('cargos-laborales', 'CargosLaborales');
 
 const licensingBody = text(120, 'Who licenses the holders (e.g. CMP, CEP, RETHUS); required when licenceRequired');
 const fields = {

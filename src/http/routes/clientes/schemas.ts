@@ -3,10 +3,9 @@ import Type, { type TProperties } from 'typebox';
 import { PAYER_TYPES, CLIENT_STATUSES, RATE_INCLUDES, WITHOUT_AUTHORIZATION } from '../../../commands/clientes/clientEvents.js';
 import { AUTHORIZATION_STATUSES, MAX_SESSIONS_AUTHORIZED } from '../../../commands/clientes/authorizationEvents.js';
 import { DateSchema, DateTimeSchema, IdSchema, nullable, ReasonSchema, StringOrNull, text } from '../shared/fieldSchemas.js';
+import { groupNames } from '../shared/groupNames.js';
 
-export const TAG = 'Clientes';
-export const READ = 'clientes:read';
-export const WRITE = 'clientes:write';
+export const { TAG, READ, WRITE } = groupNames('clientes', 'Clientes');
 
 /** An object that takes no other member. */
 export const closed = <P extends TProperties>(properties: P) => Type.Object(properties, { additionalProperties: false });

@@ -9,10 +9,9 @@ import {
 } from '../../../commands/colaboradores/staffTypes.js';
 import { SIGNING_REASONS } from '../../../queries/colaboradores/signingRule.js';
 import { DateSchema, IdSchema, nullable, ReasonSchema, StringOrNull, text } from '../shared/fieldSchemas.js';
+import { groupNames } from '../shared/groupNames.js';
 
-export const TAG = 'Colaboradores';
-export const READ = 'colaboradores:read';
-export const WRITE = 'colaboradores:write';
+export const { TAG, READ, WRITE } = groupNames('colaboradores', 'Colaboradores');
 
 export const UserIdSchema = Type.String({ minLength: 1, maxLength: 64, description: 'Id of a user account of the platform' });
 

@@ -4,10 +4,9 @@ import { freeText } from '../../commonSchemas.js';
 import { FAULT_SEVERITIES, MACHINE_ISOLATIONS, MACHINE_STATUSES, TICKET_STATUSES } from '../../../commands/monitores/machineEvents.js';
 import { ISOLATION_CATEGORIES } from '../../../commands/empresas/shared/policySettings.js';
 import { DateSchema, DateTimeSchema, IdSchema, nullable, ReasonSchema, text } from '../shared/fieldSchemas.js';
+import { groupNames } from '../shared/groupNames.js';
 
-export const TAG = 'Monitores';
-export const READ = 'monitores:read';
-export const WRITE = 'monitores:write';
+export const { TAG, READ, WRITE } = groupNames('monitores', 'Monitores');
 
 const obj = <P extends TProperties>(properties: P): TObject<P> => Type.Object(properties, { additionalProperties: false });
 const uuid = (description: string) => Type.String({ format: 'uuid', description });

@@ -20,10 +20,9 @@ export {
   unavailable503,
   withFieldPointers,
 } from '../shared/recordSupport.js';
+import { groupNames } from '../shared/groupNames.js';
 
-export const TAG = 'Pacientes';
-export const READ = 'pacientes:read';
-export const WRITE = 'pacientes:write';
+export const { TAG, READ, WRITE } = groupNames('pacientes', 'Pacientes');
 
 const strict = { additionalProperties: false } as const;
 export const PatientParams = IdParams;

@@ -5,10 +5,9 @@ import { WRITE_OFF_KINDS } from '../../../commands/productos/stockEvents.js';
 import { FLUXES } from '../../../commands/filtros-dialisis/dialyzerEvents.js';
 import { LINE_TYPES } from '../../../commands/lineas/bloodlineEvents.js';
 import { DateSchema, DateTimeSchema, IdSchema, nullable, ReasonSchema, StringOrNull, text } from '../shared/fieldSchemas.js';
+import { groupNames } from '../shared/groupNames.js';
 
-export const TAG = 'Productos';
-export const READ = 'productos:read';
-export const WRITE = 'productos:write';
+export const { TAG, READ, WRITE } = groupNames('productos', 'Productos');
 
 /** An object that takes no other member. */
 export const closed = <P extends TProperties>(properties: P) => Type.Object(properties, { additionalProperties: false });

@@ -46,10 +46,9 @@ import {
   UserIdParams,
 } from './schemas.js';
 import type { TenantRequestContext } from '../../routeTypes.js';
+import { groupNames } from '../shared/groupNames.js';
 
-export const TAG = 'Usuarios';
-export const READ = 'usuarios:read';
-export const ADMIN = 'usuarios:admin';
+export const { TAG, READ, ADMIN } = groupNames('usuarios', 'Usuarios');
 
 const notMember404 = problem('No such user in the selected company (a user of another company is reported the same way)');
 const MEMBERSHIP_FILTER = { activa: 'active', pendiente: 'pending', revocada: 'revoked' } as const;
