@@ -33,6 +33,7 @@ import {
   mustBeCompanyOwnedAccount,
   privilegedCaller,
   refusals403,
+  writeOnRecordAnswers,
 } from '../shared/adminSupport.js';
 import { mustOutrankMember } from '../../../commands/platform/privilegeWrites.js';
 import {
@@ -145,13 +146,11 @@ export const userRoutes: RouteDecl[] = [
     description: 'The company keeps at least one admin: a change that would leave none answers 409 `/problems/last-admin`.',
     params: UserIdParams,
     body: RolesBody,
-    responses: {
-      200: ok('The user with the new roles', CompanyUserSchema, WRITE_HEADERS),
-      403: refusals403('outranked', 'grant'),
-      404: notMember404,
-      409: conflict409,
-      503: behind503,
-    },
+    responses: writeOnRecordAnswers(
+      { 200: ok('The user with the new roles', CompanyUserSchema, WRITE_HEADERS) },
+      refusals403('outranked', 'grant'),
+      notMember404,
+    ),
     async handle({ params, body }, ctx) {
       const tctx = ctx as TenantRequestContext;
       await requireMembership(tctx, params.id);
@@ -170,13 +169,11 @@ export const userRoutes: RouteDecl[] = [
     description: 'The account stays (it may belong to other companies); the membership is kept as revoked for the record.',
     params: UserIdParams,
     body: ReasonBody,
-    responses: {
-      200: ok('The user, membership revoked', CompanyUserSchema, WRITE_HEADERS),
-      403: refusals403('outranked'),
-      404: notMember404,
-      409: conflict409,
-      503: behind503,
-    },
+    responses: writeOnRecordAnswers(
+      { 200: ok('The user, membership revoked', CompanyUserSchema, WRITE_HEADERS) },
+      refusals403('outranked'),
+      notMember404,
+    ),
     async handle({ params, body }, ctx) {
       const tctx = ctx as TenantRequestContext;
       await requireMembership(tctx, params.id, true);
@@ -190,12 +187,12 @@ export const userRoutes: RouteDecl[] = [
     description: 'Their trusted devices are forgotten and their sessions end at once.',
     params: UserIdParams,
     body: ReasonBody,
-    responses: {
-      200: ok('The user', CompanyUserSchema, WRITE_HEADERS),
-      403: refusals403('outranked', 'shared'),
-      404: notMember404,
-      503: behind503,
-    },
+    responses: writeOnRecordAnswers(
+      { 200: ok('The user', CompanyUserSchema, WRITE_HEADERS) },
+      refusals403('outranked', 'shared'),
+      notMember404,
+      { conflicts: false },
+    ),
     async handle({ params, body }, ctx) {
       const tctx = ctx as TenantRequestContext;
       await requireMembership(tctx, params.id);
