@@ -2,7 +2,17 @@
 import Type, { type TProperties } from 'typebox';
 import { PAYER_TYPES, CLIENT_STATUSES, RATE_INCLUDES, WITHOUT_AUTHORIZATION } from '../../../commands/clientes/clientEvents.js';
 import { AUTHORIZATION_STATUSES, MAX_SESSIONS_AUTHORIZED } from '../../../commands/clientes/authorizationEvents.js';
-import { DateSchema, DateTimeSchema, IdSchema, nullable, ReasonSchema, StringOrNull, text } from '../shared/fieldSchemas.js';
+import {
+  clearable,
+  correctionBody,
+  DateSchema,
+  DateTimeSchema,
+  IdSchema,
+  nullable,
+  ReasonSchema,
+  StringOrNull,
+  text,
+} from '../shared/fieldSchemas.js';
 import { groupNames } from '../shared/groupNames.js';
 
 export const { TAG, READ, WRITE } = groupNames('clientes', 'Clientes');
@@ -47,20 +57,7 @@ const clientFields = {
 const BillingEmail = { ...Email, description: 'Where invoices and monthly reports go' };
 
 export const RegisterBody = closed({ ...clientFields, billingEmail: Type.Optional(BillingEmail) });
-export const CorrectBody = Type.Object(
-  {
-    legalName: Type.Optional(clientFields.legalName),
-    tradeName: Type.Optional(clientFields.tradeName),
-    payerType: Type.Optional(clientFields.payerType),
-    country: Type.Optional(clientFields.country),
-    taxId: Type.Optional(clientFields.taxId),
-    fiscalAddress: Type.Optional(clientFields.fiscalAddress),
-    contacts: Type.Optional(clientFields.contacts),
-    billingEmail: Type.Optional(Type.Union([Email, Type.Null()], { description: 'null clears it' })),
-    reason: ReasonSchema,
-  },
-  { additionalProperties: false, minProperties: 2 },
-);
+export const CorrectBody = correctionBody({ ...clientFields, billingEmail: clearable(Email) });
 
 const Rate = closed({
   amount: Type.String({

@@ -4,7 +4,17 @@ import { PRODUCT_CATEGORIES, WAREHOUSE_KINDS } from '../../../commands/productos
 import { WRITE_OFF_KINDS } from '../../../commands/productos/stockEvents.js';
 import { FLUXES } from '../../../commands/filtros-dialisis/dialyzerEvents.js';
 import { LINE_TYPES } from '../../../commands/lineas/bloodlineEvents.js';
-import { DateSchema, DateTimeSchema, IdSchema, nullable, ReasonSchema, StringOrNull, text } from '../shared/fieldSchemas.js';
+import {
+  clearable,
+  correctionBody,
+  DateSchema,
+  DateTimeSchema,
+  IdSchema,
+  nullable,
+  ReasonSchema,
+  StringOrNull,
+  text,
+} from '../shared/fieldSchemas.js';
 import { groupNames } from '../shared/groupNames.js';
 
 export const { TAG, READ, WRITE } = groupNames('productos', 'Productos');
@@ -30,23 +40,7 @@ const productFields = {
 
 export const CreateProductBody = closed({ ...productFields, barcode: Type.Optional(Barcode), cost: Type.Optional(Money) });
 
-export const CorrectProductBody = Type.Object(
-  {
-    code: Type.Optional(productFields.code),
-    name: Type.Optional(productFields.name),
-    category: Type.Optional(productFields.category),
-    unit: Type.Optional(productFields.unit),
-    barcode: Type.Optional(Type.Union([Barcode, Type.Null()], { description: 'null clears it' })),
-    minimumStock: Type.Optional(productFields.minimumStock),
-    reusable: Type.Optional(productFields.reusable),
-    lotTracked: Type.Optional(productFields.lotTracked),
-    expiryTracked: Type.Optional(productFields.expiryTracked),
-    prescriptionDrug: Type.Optional(productFields.prescriptionDrug),
-    cost: Type.Optional(Type.Union([Money, Type.Null()], { description: 'null clears it' })),
-    reason: ReasonSchema,
-  },
-  { additionalProperties: false, minProperties: 2 },
-);
+export const CorrectProductBody = correctionBody({ ...productFields, barcode: clearable(Barcode), cost: clearable(Money) });
 
 export const ProductView = closed({
   id: IdSchema,
