@@ -1,7 +1,8 @@
 // JSON Schemas of /cargos-laborales: what clients send and what they read, declared once with TypeBox.
 import Type from 'typebox';
 import { POSITION_STATUSES, ROLE_CODE_PATTERN } from '../../../commands/cargos-laborales/jobPositionEvents.js';
-import { clearable, correctionBody, IdSchema, text } from '../shared/fieldSchemas.js';
+import { IdSchema, text } from '../shared/fieldSchemas.js';
+import { clearable, correctionBody } from '../shared/correctionBody.js';
 import { groupNames } from '../shared/groupNames.js';
 
 export const { TAG, READ, WRITE } = groupNames('cargos-laborales', 'CargosLaborales');

@@ -5,9 +5,9 @@ import { awaitMinPosition } from '../../readYourWrites.js';
 import { route, type RouteDecl } from '../../routeTypes.js';
 import { payerReport, payerReportCsv } from '../../../queries/clientes/payerReport.js';
 import { CSV_FORMULA_NOTE } from '../../../queries/csv.js';
-import { DateSchema, IdParams, IdSchema, NumberOrNull, StringOrNull } from '../shared/fieldSchemas.js';
+import { closed, DateSchema, IdParams, IdSchema, NumberOrNull, StringOrNull } from '../shared/fieldSchemas.js';
 import { tenantCtx, unavailable503 } from '../shared/recordSupport.js';
-import { closed, READ, TAG } from './schemas.js';
+import { READ, TAG } from './schemas.js';
 import { clients } from './support.js';
 
 const Row = closed({

@@ -1,24 +1,13 @@
 // JSON Schemas of /clientes: what clients send and what they read, declared once with TypeBox.
-import Type, { type TProperties } from 'typebox';
+import Type from 'typebox';
 import { PAYER_TYPES, CLIENT_STATUSES, RATE_INCLUDES, WITHOUT_AUTHORIZATION } from '../../../commands/clientes/clientEvents.js';
 import { AUTHORIZATION_STATUSES, MAX_SESSIONS_AUTHORIZED } from '../../../commands/clientes/authorizationEvents.js';
-import {
-  clearable,
-  correctionBody,
-  DateSchema,
-  DateTimeSchema,
-  IdSchema,
-  nullable,
-  ReasonSchema,
-  StringOrNull,
-  text,
-} from '../shared/fieldSchemas.js';
+import { closed, DateSchema, DateTimeSchema, IdSchema, nullable, ReasonSchema, StringOrNull, text } from '../shared/fieldSchemas.js';
+import { clearable, correctionBody } from '../shared/correctionBody.js';
 import { groupNames } from '../shared/groupNames.js';
 
 export const { TAG, READ, WRITE } = groupNames('clientes', 'Clientes');
 
-/** An object that takes no other member. */
-export const closed = <P extends TProperties>(properties: P) => Type.Object(properties, { additionalProperties: false });
 const Email = Type.String({ format: 'email', maxLength: 254 });
 export const SessionIdSchema = text(64, 'Dialysis session id (the daily record)');
 

@@ -8,7 +8,8 @@ import {
   STAFF_STATUSES,
 } from '../../../commands/colaboradores/staffTypes.js';
 import { SIGNING_REASONS } from '../../../queries/colaboradores/signingRule.js';
-import { correctionBody, DateSchema, IdSchema, nullable, ReasonSchema, StringOrNull, text } from '../shared/fieldSchemas.js';
+import { DateSchema, IdSchema, nullable, ReasonSchema, StringOrNull, text } from '../shared/fieldSchemas.js';
+import { correctionBody } from '../shared/correctionBody.js';
 import { groupNames } from '../shared/groupNames.js';
 
 export const { TAG, READ, WRITE } = groupNames('colaboradores', 'Colaboradores');

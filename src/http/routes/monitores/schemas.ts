@@ -3,7 +3,8 @@ import Type, { type TObject, type TProperties } from 'typebox';
 import { freeText } from '../../commonSchemas.js';
 import { FAULT_SEVERITIES, MACHINE_ISOLATIONS, MACHINE_STATUSES, TICKET_STATUSES } from '../../../commands/monitores/machineEvents.js';
 import { ISOLATION_CATEGORIES } from '../../../commands/empresas/shared/policySettings.js';
-import { clearable, correctionBody, DateSchema, DateTimeSchema, IdSchema, nullable, text } from '../shared/fieldSchemas.js';
+import { DateSchema, DateTimeSchema, IdSchema, nullable, text } from '../shared/fieldSchemas.js';
+import { clearable, correctionBody } from '../shared/correctionBody.js';
 import { groupNames } from '../shared/groupNames.js';
 
 export const { TAG, READ, WRITE } = groupNames('monitores', 'Monitores');

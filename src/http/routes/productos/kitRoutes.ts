@@ -24,8 +24,8 @@ import {
   unavailable503,
   withFieldPointers,
 } from '../shared/recordSupport.js';
-import { DateTimeSchema, IdSchema, nullable, ReasonSchema } from '../shared/fieldSchemas.js';
-import { closed, READ, TAG, WRITE } from './schemas.js';
+import { closed, DateTimeSchema, IdSchema, nullable, ReasonSchema } from '../shared/fieldSchemas.js';
+import { READ, TAG, WRITE } from './schemas.js';
 
 const PatientParams = closed({ patientId: IdSchema });
 const Quantity = Type.Number({ exclusiveMinimum: 0, maximum: 10_000, description: 'Units consumed per session' });

@@ -1,26 +1,15 @@
 // JSON Schemas of /productos: what clients send and what they read, declared once with TypeBox.
-import Type, { type TProperties } from 'typebox';
+import Type from 'typebox';
 import { PRODUCT_CATEGORIES, WAREHOUSE_KINDS } from '../../../commands/productos/productEvents.js';
 import { WRITE_OFF_KINDS } from '../../../commands/productos/stockEvents.js';
 import { FLUXES } from '../../../commands/filtros-dialisis/dialyzerEvents.js';
 import { LINE_TYPES } from '../../../commands/lineas/bloodlineEvents.js';
-import {
-  clearable,
-  correctionBody,
-  DateSchema,
-  DateTimeSchema,
-  IdSchema,
-  nullable,
-  ReasonSchema,
-  StringOrNull,
-  text,
-} from '../shared/fieldSchemas.js';
+import { closed, DateSchema, DateTimeSchema, IdSchema, nullable, ReasonSchema, StringOrNull, text } from '../shared/fieldSchemas.js';
+import { clearable, correctionBody } from '../shared/correctionBody.js';
 import { groupNames } from '../shared/groupNames.js';
 
 export const { TAG, READ, WRITE } = groupNames('productos', 'Productos');
 
-/** An object that takes no other member. */
-export const closed = <P extends TProperties>(properties: P) => Type.Object(properties, { additionalProperties: false });
 const Quantity = Type.Number({ exclusiveMinimum: 0, maximum: 1_000_000, description: 'Units of the product (up to 3 decimals)' });
 const Money = closed({ amount: Type.Number({ minimum: 0 }), currency: Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217' }) });
 const Lot = text(60, 'Lot (batch) number');

@@ -2,7 +2,6 @@
 // route's handler input is typed from them.
 import Type, {
   type TNull,
-  type TOptional,
   type TObject,
   type TObjectOptions,
   type TProperties,
@@ -39,15 +38,3 @@ export const IdParams = closed({ id: IdSchema });
 
 /** The body of a change that needs only its reason (deactivate, reactivate, cancel...). */
 export const ReasonBody = closed({ reason: ReasonSchema });
-
-/** A field a correction may clear: its value, or null. */
-export const clearable = <S extends TSchema>(schema: S): TUnion<[S, TNull]> =>
-  Type.Union([schema, Type.Null()], { description: 'null clears it' });
-
-type Optionals<P extends TProperties> = { [K in keyof P]: TOptional<P[K]> };
-
-/** The body of a correction: any of the record's fields (each optional, at least one sent) and the reason. */
-export function correctionBody<P extends TProperties>(fields: P) {
-  const optionals = Object.fromEntries(Object.entries(fields).map(([name, schema]) => [name, Type.Optional(schema)])) as Optionals<P>;
-  return closed({ ...optionals, reason: ReasonSchema }, { minProperties: 2 });
-}
