@@ -2,7 +2,17 @@
 import Type from 'typebox';
 import { PAYER_TYPES, CLIENT_STATUSES, RATE_INCLUDES, WITHOUT_AUTHORIZATION } from '../../../commands/clientes/clientEvents.js';
 import { AUTHORIZATION_STATUSES, MAX_SESSIONS_AUTHORIZED } from '../../../commands/clientes/authorizationEvents.js';
-import { closed, DateSchema, DateTimeSchema, IdSchema, nullable, ReasonSchema, StringOrNull, text } from '../shared/fieldSchemas.js';
+import {
+  closed,
+  DateSchema,
+  DateTimeSchema,
+  IdSchema,
+  nullable,
+  ReasonSchema,
+  StringOrNull,
+  taxIdSchema,
+  text,
+} from '../shared/fieldSchemas.js';
 import { clearable, correctionBody } from '../shared/correctionBody.js';
 import { groupNames } from '../shared/groupNames.js';
 
@@ -11,21 +21,9 @@ export const { TAG, READ, WRITE } = groupNames('clientes', 'Clientes');
 const Email = Type.String({ format: 'email', maxLength: 254 });
 export const SessionIdSchema = text(64, 'Dialysis session id (the daily record)');
 
-const TaxId = Type.Object(
-  {
-    type: Type.String({
-      minLength: 2,
-      maxLength: 10,
-      description: 'RUC (PE), RFC (MX), NIT (CO), RUT (CL), CUIT (AR); other countries: OTHER',
-    }),
-    number: Type.String({
-      minLength: 3,
-      maxLength: 30,
-      description: 'Checked with its check digit (the Empresas validator); stored canonical',
-    }),
-  },
-  { additionalProperties: false, description: 'Unique within the company (409 duplicate-tax-id)' },
-);
+const TaxId = taxIdSchema('Checked with its check digit (the Empresas validator); stored canonical', {
+  description: 'Unique within the company (409 duplicate-tax-id)',
+});
 const Address = closed({
   line1: text(200),
   city: text(100),
