@@ -56,9 +56,10 @@ export const planRoutes: RouteDecl[] = [
       'over overlapping dates (409 plan-overlap, with existingPlanId).',
     body: PlanBody,
     responses: { 201: ok('The new plan', PlanView, { ...RECORD_HEADERS, Location: 'URL of the plan' }) },
+    idKey: 'planId',
     handle: async (body, ctx) => {
       const { planId, result } = await createStandingPlan(ctx.services, commandCtx(ctx), body);
-      return { id: planId, result: { ...result, streamId: body.patientId } };
+      return { planId, result: { ...result, streamId: body.patientId } };
     },
   }),
   route({

@@ -64,10 +64,10 @@ export const patientRoutes: RouteDecl[] = [
       'The identity document (type + number, compared ignoring case, spaces, dots and dashes) is unique within the company: a second registration answers 409 duplicate-document. Serology results set the isolation they imply.',
     body: RegisterPatientBody,
     responses: { 201: ok('The registered patient', PatientView, { ...RECORD_HEADERS, Location: 'URL of the patient' }) },
+    idKey: 'patientId',
     handle: async (body, ctx) => {
       await mustBeCompanyClients(ctx.services.events, tenantCtx(ctx).auth.tenantId, body.coverages ?? [], (i) => `coverages/${i}`);
-      const { patientId, result } = await registerPatient(ctx.services.events, commandCtx(ctx), withEntryIds(body, ctx.idempotencyKey));
-      return { id: patientId, result };
+      return registerPatient(ctx.services.events, commandCtx(ctx), withEntryIds(body, ctx.idempotencyKey));
     },
   }),
   route({

@@ -135,11 +135,13 @@ export function recordKit<D extends RecordDoc>(spec: RecordKitSpec<D>) {
     action,
 
     /** POST `${base}`: an idempotent create answering 201 with Location. */
-    create<B extends TSchema>(
+    create<B extends TSchema, K extends string>(
       decl: Extra & {
         summary: string;
         body: B;
-        handle: (body: Static<B>, ctx: RequestContext) => Promise<{ id: string; result: WriteOutcome }>;
+        /** The member of the command's answer holding the new record's id (e.g. 'productId'). */
+        idKey: K;
+        handle: (body: Static<B>, ctx: RequestContext) => Promise<Record<K, string> & { result: WriteOutcome }>;
       },
     ): RouteDecl {
       return route({
@@ -159,8 +161,8 @@ export function recordKit<D extends RecordDoc>(spec: RecordKitSpec<D>) {
         },
         handle: (input, ctx) =>
           withFieldPointers(async () => {
-            const { id, result } = await decl.handle(input.body as Static<B>, ctx);
-            return answer(ctx, id, result, 201);
+            const created = await decl.handle(input.body as Static<B>, ctx);
+            return answer(ctx, created[decl.idKey], created.result, 201);
           }),
       });
     },
