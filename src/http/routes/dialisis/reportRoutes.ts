@@ -106,12 +106,7 @@ export const reportRoutes: RouteDecl[] = [
     handle: async (input, ctx) => {
       await awaitMinPosition(ctx, input.query.minPosition, [SESSIONS_PROJECTION]);
       const { month, patientId, locationId } = input.query;
-      const body = await adequacyOfMonth(tenantCtx(ctx), {
-        month,
-        ...(patientId ? { patientId } : {}),
-        ...(locationId ? { locationId } : {}),
-      });
-      return { status: 200, body };
+      return { status: 200, body: await adequacyOfMonth(tenantCtx(ctx), { month, patientId, locationId }) };
     },
   }),
   reports.get('/dialisis/alertas', READ, {

@@ -75,12 +75,7 @@ export const sessionReadRoutes: RouteDecl[] = [
     handle: async (input, ctx) => {
       await awaitMinPosition(ctx, input.query.minPosition, [SESSIONS_PROJECTION]);
       const { date, locationId, shiftId } = input.query;
-      const board = await dayBoard(tenantCtx(ctx), {
-        date: date,
-        ...(locationId ? { locationId: locationId } : {}),
-        ...(shiftId ? { shiftId: shiftId } : {}),
-      });
-      return { status: 200, body: board };
+      return { status: 200, body: await dayBoard(tenantCtx(ctx), { date, locationId, shiftId }) };
     },
   }),
   reads.get('/dialisis/pacientes/{patientId}/sesiones', READ, {
