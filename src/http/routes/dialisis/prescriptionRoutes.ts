@@ -5,7 +5,7 @@ import { MinPositionField, pageOf, PageQueryFields, problem } from '../../common
 import { AsOfFields, asOfHeaders, pointOf } from '../../recordAsOf.js';
 import { awaitMinPosition } from '../../readYourWrites.js';
 import { writeHeaders } from '../../recordHeaders.js';
-import { route, type RouteDecl } from '../../routeTypes.js';
+import type { RouteDecl } from '../../routeTypes.js';
 import { discontinuePrescription, issuePrescription } from '../../../commands/dialisis/prescription/prescriptionWrites.js';
 import { PRESCRIPTIONS_PROJECTION } from '../../../projections/dialisis/prescriptionsProjection.js';
 import { companyDay } from '../../../queries/empresas/companyCalendar.js';
@@ -20,6 +20,9 @@ import { DateSchema } from '../shared/fieldSchemas.js';
 import { READ, TAG } from './permissions.js';
 import { patient404, prescribeRoute } from './prescriptionKit.js';
 import { DiscontinueBody, IssueBody, PatientParams, PrescriptionView } from './prescriptionSchemas.js';
+import { groupRoutes } from '../shared/groupRoutes.js';
+
+const routes = groupRoutes(TAG);
 
 const BASE = '/dialisis/pacientes/{patientId}/prescripciones';
 const PageQuery = Type.Object({ ...PageQueryFields, ...MinPositionField }, { additionalProperties: false });
@@ -41,12 +44,7 @@ export const prescriptionRoutes: RouteDecl[] = [
     answered: ok('The new version', PrescriptionView, { ...RECORD_HEADERS, Location: "URL of the patient's versions (newest first)" }),
     write: (deps, ctx, patientId, body, expected) => issuePrescription(deps, commandCtx(ctx), patientId, body, expected),
   }),
-  route({
-    method: 'get',
-    path: BASE,
-    tag: TAG,
-    auth: 'tenant',
-    permission: READ,
+  routes.get(BASE, READ, {
     summary: "The patient's prescription versions, newest first, each with its effective period and successor",
     params: PatientParams,
     query: PageQuery,
@@ -66,13 +64,8 @@ export const prescriptionRoutes: RouteDecl[] = [
       return { status: 200, body: page, headers: writeHeaders({ revision }) };
     },
   }),
-  route({
-    method: 'get',
-    path: `${BASE}/vigente`,
+  routes.get(`${BASE}/vigente`, READ, {
     legacyQuery: ['fecha'],
-    tag: TAG,
-    auth: 'tenant',
-    permission: READ,
     summary: 'The prescription version in force on a day (default: the company’s today)',
     description:
       'With asOf or version (of the patient’s prescription stream): the version in force on the day (default: the ' +

@@ -10,15 +10,13 @@ import { policyModel } from '../../../queries/empresas/readModel.js';
 import { policyHistory } from '../../../queries/empresas/policyHistory.js';
 import {
   commandCtx,
-  conflict409,
   ok,
   pageResponses,
-  precondition412,
   RECORD_HEADERS,
-  required428,
   tenantCtx,
   unavailable503,
   withFieldPointers,
+  IF_MATCH_PROBLEMS,
 } from '../shared/recordSupport.js';
 import { ADMIN, READ, TAG } from './support.js';
 import { ChangePolicyBody, PolicyHistoryEntry, PolicyView } from './policySchemas.js';
@@ -65,12 +63,7 @@ export const policyRoutes: RouteDecl[] = [
       'Out-of-range or inconsistent values answer 422 naming each field (/body/settings/...).',
     body: ChangePolicyBody,
     requestHeaders: { 'If-Match': ifMatchHeader(true) },
-    responses: {
-      200: ok('The policy after the change', PolicyView),
-      409: conflict409,
-      412: precondition412,
-      428: required428,
-    },
+    responses: { 200: ok('The policy after the change', PolicyView), ...IF_MATCH_PROBLEMS },
     handle: (input, ctx) =>
       withFieldPointers(async () => {
         const ifMatch = policyIfMatch(input.headers['if-match']);

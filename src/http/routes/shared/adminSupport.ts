@@ -14,7 +14,7 @@ import type { JsonSchema, RequestContext, ResponseDecl, TenantRequestContext } f
 
 import { conflict409 } from './recordSupport.js';
 
-export { badCursor400, conflict409, precondition412, RECORD_HEADERS, required428, type NoInput } from './recordSupport.js';
+export { badCursor400, conflict409, IF_MATCH_PROBLEMS, RECORD_HEADERS, type NoInput } from './recordSupport.js';
 
 export const behind503 = problem('The write was recorded but its read model did not apply it in time; retry', {
   'Retry-After': 'Seconds to wait',

@@ -23,6 +23,7 @@ import {
   tenantCtx,
   unavailable503,
   withFieldPointers,
+  IF_MATCH_PROBLEMS,
 } from './recordSupport.js';
 
 export interface RecordKitSpec<D extends RecordDoc> {
@@ -261,9 +262,7 @@ export function recordKit<D extends RecordDoc>(spec: RecordKitSpec<D>) {
         responses: {
           200: ok(`The corrected ${noun}`, spec.viewSchema),
           404: notFound404,
-          409: conflict409,
-          412: precondition412,
-          428: required428,
+          ...IF_MATCH_PROBLEMS,
           ...decl.responses,
         },
         handle: (input, ctx) =>

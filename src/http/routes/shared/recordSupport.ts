@@ -30,6 +30,8 @@ export const conflict409 = problem('A business rule refused the change (code in 
 export const precondition412 = problem('If-Match does not match the current revision');
 export const badCursor400 = problem('The cursor is malformed or belongs to another query (sort order)');
 export const required428 = problem('If-Match is missing: send the ETag you last read');
+/** What a write naming the revision it read (If-Match) answers besides its own: refused (409), stale (412), missing (428). */
+export const IF_MATCH_PROBLEMS = { 409: conflict409, 412: precondition412, 428: required428 };
 export const unavailable503 = problem('The read model did not reach minPosition within the bounded wait; retry', {
   'Retry-After': 'Seconds to wait',
 });
