@@ -7,7 +7,7 @@ import { newId, uuidV5 } from '../../../commands/eventIds.js';
 import { clientCommand } from '../../../commands/clientes/clientWrites.js';
 import { clientModel, contractIn, contractView, rateInForce } from '../../../queries/clientes/clients.js';
 import type { ClientDoc } from '../../../projections/clientes/clientDoc.js';
-import { commandCtx, conflict409, ok, READ_HEADERS, RECORD_HEADERS, tenantCtx, withFieldPointers } from '../shared/recordSupport.js';
+import { commandCtx, conflict409, createdOk, ok, READ_HEADERS, tenantCtx, withFieldPointers } from '../shared/recordSupport.js';
 import { DateSchema, IdParams } from '../shared/fieldSchemas.js';
 import { ContractBody, ContractIdParams, ContractView, RateView, READ, TAG, TerminateBody, WRITE } from './schemas.js';
 import { underClient404 } from './support.js';
@@ -42,7 +42,7 @@ export const contractRoutes: RouteDecl[] = [
     params: IdParams,
     body: ContractBody,
     responses: {
-      201: ok('The new contract', ContractView, { ...RECORD_HEADERS, Location: 'URL of the contract' }),
+      201: createdOk('The new contract', ContractView, 'URL of the contract'),
       404: underClient404,
       409: conflict409,
     },

@@ -15,7 +15,16 @@ import {
   prescriptionInForceOr404,
   prescriptionRevision,
 } from '../../../queries/dialisis/prescriptions.js';
-import { badCursor400, commandCtx, ok, READ_HEADERS, RECORD_HEADERS, tenantCtx, unavailable503 } from '../shared/recordSupport.js';
+import {
+  badCursor400,
+  commandCtx,
+  createdOk,
+  ok,
+  READ_HEADERS,
+  RECORD_HEADERS,
+  tenantCtx,
+  unavailable503,
+} from '../shared/recordSupport.js';
 import { DateSchema } from '../shared/fieldSchemas.js';
 import { READ, TAG } from './permissions.js';
 import { patient404, prescribeRoute } from './prescriptionKit.js';
@@ -41,7 +50,7 @@ export const prescriptionRoutes: RouteDecl[] = [
       '(valid-from-before-previous-version). Hard ranges and rules between fields answer 422 naming the field. If-Match (optional): ' +
       'the ETag last read of the prescriptions.',
     body: IssueBody,
-    answered: ok('The new version', PrescriptionView, { ...RECORD_HEADERS, Location: "URL of the patient's versions (newest first)" }),
+    answered: createdOk('The new version', PrescriptionView, "URL of the patient's versions (newest first)"),
     write: (deps, ctx, patientId, body, expected) => issuePrescription(deps, commandCtx(ctx), patientId, body, expected),
   }),
   routes.get(BASE, READ, {

@@ -12,9 +12,9 @@ import {
   badCursor400,
   commandCtx,
   conflict409,
+  createdOk,
   ok,
   READ_HEADERS,
-  RECORD_HEADERS,
   tenantCtx,
   unavailable503,
   withFieldPointers,
@@ -58,7 +58,7 @@ export const planRoutes: RouteDecl[] = [
       '(422 shiftId), not retired, running on those weekdays (422 weekdays). A patient never has two plans on one weekday ' +
       'over overlapping dates (409 plan-overlap, with existingPlanId).',
     body: PlanBody,
-    responses: { 201: ok('The new plan', PlanView, { ...RECORD_HEADERS, Location: 'URL of the plan' }) },
+    responses: { 201: createdOk('The new plan', PlanView, 'URL of the plan') },
     idKey: 'planId',
     handle: async (body, ctx) => {
       const { planId, result } = await createStandingPlan(ctx.services, commandCtx(ctx), body);

@@ -19,11 +19,11 @@ import {
   behind503,
   callerOf,
   conflict409,
+  IF_MATCH_PROBLEMS,
   ok,
   RECORD_HEADERS,
   tenantOf,
   WRITE_HEADERS,
-  IF_MATCH_PROBLEMS,
 } from '../shared/adminSupport.js';
 import { ADMIN, READ, TAG } from './support.js';
 import {

@@ -10,13 +10,13 @@ import { policyModel } from '../../../queries/empresas/readModel.js';
 import { policyHistory } from '../../../queries/empresas/policyHistory.js';
 import {
   commandCtx,
+  IF_MATCH_PROBLEMS,
   ok,
   pageResponses,
   RECORD_HEADERS,
   tenantCtx,
   unavailable503,
   withFieldPointers,
-  IF_MATCH_PROBLEMS,
 } from '../shared/recordSupport.js';
 import { ADMIN, READ, TAG } from './support.js';
 import { ChangePolicyBody, PolicyHistoryEntry, PolicyView } from './policySchemas.js';

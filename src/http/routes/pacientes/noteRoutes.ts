@@ -15,21 +15,21 @@ import { noteModel, patientModel } from '../../../queries/pacientes/readModel.js
 import { latestVersions, latestVersionsUpToNote, versionPage } from '../../../queries/pacientes/noteVersions.js';
 import {
   commandCtx,
+  createdOk,
   conflict409,
   NoteParams,
   notFound404,
   ok,
+  pageResponses,
   PatientParams,
   precondition412,
   READ,
   READ_HEADERS,
-  RECORD_HEADERS,
   TAG,
   tenantCtx,
   unavailable503,
   withFieldPointers,
   WRITE,
-  pageResponses,
 } from './routeSupport.js';
 import { AmendNoteBody, RecordNoteBody } from './noteSchemas.js';
 import { NoteSummary, NoteVersionView, NoteView } from './viewSchemas.js';
@@ -58,7 +58,7 @@ export const noteRoutes: RouteDecl[] = [
     summary: 'Record a nursing note',
     params: PatientParams,
     body: RecordNoteBody,
-    responses: { 201: ok('The note', NoteView, { ...RECORD_HEADERS, Location: 'URL of the note' }), 404: notFound404 },
+    responses: { 201: createdOk('The note', NoteView, 'URL of the note'), 404: notFound404 },
     handle: (input, ctx) =>
       withFieldPointers(async () => {
         const { id } = input.params;

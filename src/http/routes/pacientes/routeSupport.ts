@@ -13,6 +13,7 @@ export {
   badCursor400,
   commandCtx,
   conflict409,
+  createdOk,
   ok,
   pageResponses,
   precondition412,

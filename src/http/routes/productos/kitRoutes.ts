@@ -14,6 +14,7 @@ import { COMPANY_DEFAULT_KIT_ID, kitModel, kitView } from '../../../queries/prod
 import {
   badCursor400,
   commandCtx,
+  IF_MATCH_PROBLEMS,
   ok,
   precondition412,
   READ_HEADERS,
@@ -21,7 +22,6 @@ import {
   tenantCtx,
   unavailable503,
   withFieldPointers,
-  IF_MATCH_PROBLEMS,
 } from '../shared/recordSupport.js';
 import { closed, DateTimeSchema, IdSchema, nullable, ReasonSchema } from '../shared/fieldSchemas.js';
 import { READ, TAG, WRITE } from './schemas.js';

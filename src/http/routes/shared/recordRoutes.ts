@@ -15,15 +15,15 @@ import { IdParams, IdSchema, ReasonBody } from './fieldSchemas.js';
 import {
   badCursor400,
   conflict409,
+  createdOk,
+  IF_MATCH_PROBLEMS,
   ok,
   precondition412,
   READ_HEADERS,
-  RECORD_HEADERS,
   required428,
   tenantCtx,
   unavailable503,
   withFieldPointers,
-  IF_MATCH_PROBLEMS,
 } from './recordSupport.js';
 
 export interface RecordKitSpec<D extends RecordDoc> {
@@ -99,7 +99,7 @@ export function recordKit<D extends RecordDoc>(spec: RecordKitSpec<D>) {
     const status = decl.status ?? 200;
     const answered =
       status === 201
-        ? ok(`The ${noun} with the new entry`, spec.viewSchema, { ...RECORD_HEADERS, Location: `URL of the ${noun}` })
+        ? createdOk(`The ${noun} with the new entry`, spec.viewSchema, `URL of the ${noun}`)
         : ok(`The ${noun}`, spec.viewSchema);
     return route({
       method: 'post',
@@ -156,7 +156,7 @@ export function recordKit<D extends RecordDoc>(spec: RecordKitSpec<D>) {
         ...(decl.description ? { description: decl.description } : {}),
         body: decl.body,
         responses: {
-          201: ok(`The new ${noun}`, spec.viewSchema, { ...RECORD_HEADERS, Location: `URL of the ${noun}` }),
+          201: createdOk(`The new ${noun}`, spec.viewSchema, `URL of the ${noun}`),
           409: conflict409,
           ...decl.responses,
         },

@@ -46,6 +46,9 @@ export const ok = (description: string, schema: JsonSchema, headers: Record<stri
   schema,
   headers,
 });
+/** A 201 answer: the new record with its ETag and position, and Location (described). */
+export const createdOk = (description: string, schema: JsonSchema, location: string): ResponseDecl =>
+  ok(description, schema, { ...RECORD_HEADERS, Location: location });
 
 export const tenantCtx = (ctx: RequestContext): TenantRequestContext => ctx as TenantRequestContext;
 
