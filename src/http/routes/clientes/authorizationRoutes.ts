@@ -54,6 +54,12 @@ type Run<B> = (
   ifMatch: number | null,
 ) => Promise<WriteOutcome>;
 
+/** The run of an action that records one authorization event, the body as its data. */
+const recording =
+  (type: 'ReleaseAuthorization' | 'VoidAuthorization'): Run<Static<typeof ReleaseBody> | Static<typeof ReasonBody>> =>
+  (ctx, cmd, clientId, authId, body, ifMatch) =>
+    authorizationCommand(ctx.services.events, cmd, clientId, authId, { type, data: body }, ifMatch);
+
 const action = <B extends TSchema>(path: string, body: B, summary: string, description: string, run: Run<Static<B>>): RouteDecl =>
   routes.post(`/clientes/{id}/autorizaciones/{authId}/${path}`, WRITE, {
     summary,
@@ -163,16 +169,14 @@ export const authorizationRoutes: RouteDecl[] = [
     ReleaseBody,
     'Give back the unit a session consumed or reserved (a cancelled consumption), with a reason',
     'Only a unit the session holds: releasing twice, or a session that holds none, answers 409 authorization-not-consumed.',
-    (ctx, cmd, clientId, authId, body, ifMatch) =>
-      authorizationCommand(ctx.services.events, cmd, clientId, authId, { type: 'ReleaseAuthorization', data: body }, ifMatch),
+    recording('ReleaseAuthorization'),
   ),
   action(
     'anulacion',
     ReasonBody,
     'Void the authorization with a reason',
     'A voided authorization pays no session.',
-    (ctx, cmd, clientId, authId, body, ifMatch) =>
-      authorizationCommand(ctx.services.events, cmd, clientId, authId, { type: 'VoidAuthorization', data: body }, ifMatch),
+    recording('VoidAuthorization'),
   ),
   historyRoute({
     path: '/clientes/{id}/autorizaciones/{authId}/historial',
