@@ -64,6 +64,12 @@ async function requireMembership(ctx: TenantRequestContext, userId: string, also
   throw notFound('user');
 }
 
+/** A write on a member: they are one of the company's (404 otherwise) and the caller outranks them (403 otherwise). */
+async function mustOutrankMemberOf(ctx: TenantRequestContext, userId: string, alsoPending = false): Promise<void> {
+  await requireMembership(ctx, userId, alsoPending);
+  await mustOutrankMember(ctx.services, privilegedCaller(ctx), userId);
+}
+
 const written = async (ctx: TenantRequestContext, userId: string, position: bigint | null, status = 200) => ({
   status,
   body: await companyUser(ctx, userId),
@@ -153,8 +159,7 @@ export const userRoutes: RouteDecl[] = [
     ),
     async handle({ params, body }, ctx) {
       const tctx = ctx as TenantRequestContext;
-      await requireMembership(tctx, params.id);
-      await mustOutrankMember(ctx.services, privilegedCaller(ctx), params.id);
+      await mustOutrankMemberOf(tctx, params.id);
       await mustHoldWhatTheyGrant(ctx, { roles: body.roles });
       const position = await changeMemberRoles(
         ctx.services,
@@ -176,8 +181,7 @@ export const userRoutes: RouteDecl[] = [
     ),
     async handle({ params, body }, ctx) {
       const tctx = ctx as TenantRequestContext;
-      await requireMembership(tctx, params.id, true);
-      await mustOutrankMember(ctx.services, privilegedCaller(ctx), params.id);
+      await mustOutrankMemberOf(tctx, params.id, true);
       const position = await revokeMember(ctx.services, { companyId: tenantOf(ctx), userId: params.id }, callerOf(ctx, body.reason));
       return written(tctx, params.id, position);
     },
