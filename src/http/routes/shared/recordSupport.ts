@@ -46,6 +46,12 @@ export const ok = (description: string, schema: JsonSchema, headers: Record<stri
   schema,
   headers,
 });
+/** The answers of a record's report that may be asked as CSV: the report (JSON or text/csv), no such record, the read model behind. */
+export const csvReportResponses = (description: string, schema: JsonSchema, notFound: ResponseDecl): Record<number, ResponseDecl> => ({
+  200: { description: `${description} (text/csv when asked)`, schema },
+  404: notFound,
+  503: unavailable503,
+});
 /** A 201 answer: the new record with its ETag and position, and Location (described). */
 export const createdOk = (description: string, schema: JsonSchema, location: string): ResponseDecl =>
   ok(description, schema, { ...RECORD_HEADERS, Location: location });
