@@ -32,13 +32,8 @@ export const cargosRoutes: RouteDecl[] = [
     summary: 'Create a job position',
     description: 'The code is unique within the company (trimmed, ignoring case): a second one answers 409 duplicate-code.',
     body: CreatePositionBody,
-    handle: async (body, ctx) => {
-      const { positionId, result } = await createJobPosition(ctx.services, commandCtx(ctx), {
-        ...body,
-        suggestedRoles: body.suggestedRoles ?? [],
-      });
-      return { id: positionId, result };
-    },
+    idKey: 'positionId',
+    handle: (body, ctx) => createJobPosition(ctx.services, commandCtx(ctx), { ...body, suggestedRoles: body.suggestedRoles ?? [] }),
   }),
   positions.list({
     summary: 'List job positions by code',

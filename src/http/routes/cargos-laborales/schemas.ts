@@ -1,11 +1,11 @@
 // JSON Schemas of /cargos-laborales: what clients send and what they read, declared once with TypeBox.
 import Type from 'typebox';
 import { POSITION_STATUSES, ROLE_CODE_PATTERN } from '../../../commands/cargos-laborales/jobPositionEvents.js';
-import { IdSchema, text, ReasonSchema } from '../shared/fieldSchemas.js';
+import { IdSchema, text } from '../shared/fieldSchemas.js';
+import { clearable, correctionBody } from '../shared/correctionBody.js';
+import { groupNames } from '../shared/groupNames.js';
 
-export const TAG = 'CargosLaborales';
-export const READ = 'cargos-laborales:read';
-export const WRITE = 'cargos-laborales:write';
+export const { TAG, READ, WRITE } = groupNames('cargos-laborales', 'CargosLaborales');
 
 const licensingBody = text(120, 'Who licenses the holders (e.g. CMP, CEP, RETHUS); required when licenceRequired');
 const fields = {
@@ -36,19 +36,7 @@ export const CreatePositionBody = Type.Object(
   { additionalProperties: false },
 );
 
-export const CorrectPositionBody = Type.Object(
-  {
-    code: Type.Optional(fields.code),
-    name: Type.Optional(fields.name),
-    clinical: Type.Optional(fields.clinical),
-    licenceRequired: Type.Optional(fields.licenceRequired),
-    licensingBody: Type.Optional(Type.Union([licensingBody, Type.Null()], { description: 'null clears it' })),
-    suggestedRoles: Type.Optional(fields.suggestedRoles),
-    physician: Type.Optional(fields.physician),
-    reason: ReasonSchema,
-  },
-  { additionalProperties: false, minProperties: 2 },
-);
+export const CorrectPositionBody = correctionBody({ ...fields, licensingBody: clearable(licensingBody) });
 
 export const PositionView = Type.Object(
   {

@@ -6,7 +6,7 @@ import { awaitMinPosition } from '../../readYourWrites.js';
 import { recordAnswer, type RecordAnswerModel, type WriteOutcome } from '../../recordAnswer.js';
 import { etagOf, ifMatchHeader, ifMatchRevision } from '../../recordHeaders.js';
 import { historyRoute } from '../../recordHistoryAnswer.js';
-import { route, type RequestContext, type RouteDecl } from '../../routeTypes.js';
+import type { RequestContext, RouteDecl } from '../../routeTypes.js';
 import type { CommandContext } from '../../../commands/handleCommand.js';
 import { authorizationCommand, issueAuthorization } from '../../../commands/clientes/authorizationWrites.js';
 import { consumeForSession } from '../../../commands/clientes/payerUnitWrites.js';
@@ -23,10 +23,10 @@ import {
   badCursor400,
   commandCtx,
   conflict409,
+  createdOk,
   ok,
   precondition412,
   READ_HEADERS,
-  RECORD_HEADERS,
   tenantCtx,
   unavailable503,
   withFieldPointers,
@@ -34,6 +34,9 @@ import {
 import { IdParams, IdSchema, ReasonBody } from '../shared/fieldSchemas.js';
 import { AuthIdParams, AuthorizationView, ConsumeBody, IssueBody, READ, ReleaseBody, TAG, WRITE } from './schemas.js';
 import { underClient404 } from './support.js';
+import { groupRoutes } from '../shared/groupRoutes.js';
+
+const routes = groupRoutes(TAG);
 
 /** The authorization after a write, with its status on the company's today; a 201 points at it under its client. */
 const authorizationRecord = (clientId: string): RecordAnswerModel<AuthorizationDoc> => ({
@@ -51,13 +54,14 @@ type Run<B> = (
   ifMatch: number | null,
 ) => Promise<WriteOutcome>;
 
+/** The run of an action that records one authorization event, the body as its data. */
+const recording =
+  (type: 'ReleaseAuthorization' | 'VoidAuthorization'): Run<Static<typeof ReleaseBody> | Static<typeof ReasonBody>> =>
+  (ctx, cmd, clientId, authId, body, ifMatch) =>
+    authorizationCommand(ctx.services.events, cmd, clientId, authId, { type, data: body }, ifMatch);
+
 const action = <B extends TSchema>(path: string, body: B, summary: string, description: string, run: Run<Static<B>>): RouteDecl =>
-  route({
-    method: 'post',
-    path: `/clientes/{id}/autorizaciones/{authId}/${path}`,
-    tag: TAG,
-    auth: 'tenant',
-    permission: WRITE,
+  routes.post(`/clientes/{id}/autorizaciones/{authId}/${path}`, WRITE, {
     summary,
     description,
     params: AuthIdParams,
@@ -86,12 +90,7 @@ const ListQuery = Type.Object(
 );
 
 export const authorizationRoutes: RouteDecl[] = [
-  route({
-    method: 'post',
-    path: '/clientes/{id}/autorizaciones',
-    tag: TAG,
-    auth: 'tenant',
-    permission: WRITE,
+  routes.post('/clientes/{id}/autorizaciones', WRITE, {
     idempotent: true,
     summary: 'Issue an authorization of sessions for a patient (derivation / prior authorization of the payer)',
     description:
@@ -101,7 +100,7 @@ export const authorizationRoutes: RouteDecl[] = [
     params: IdParams,
     body: IssueBody,
     responses: {
-      201: ok('The new authorization', AuthorizationView, { ...RECORD_HEADERS, Location: 'URL of the authorization' }),
+      201: createdOk('The new authorization', AuthorizationView, 'URL of the authorization'),
       404: underClient404,
       409: conflict409,
     },
@@ -111,13 +110,8 @@ export const authorizationRoutes: RouteDecl[] = [
         return recordAnswer(ctx, authorizationRecord(input.params.id), authorizationId, result, 201);
       }),
   }),
-  route({
-    method: 'get',
-    path: '/clientes/{id}/autorizaciones',
+  routes.get('/clientes/{id}/autorizaciones', READ, {
     legacyQuery: ['pacienteId'],
-    tag: TAG,
-    auth: 'tenant',
-    permission: READ,
     summary: "The client's authorizations by start of period, optionally of one patient, with used, remaining and status",
     params: IdParams,
     query: ListQuery,
@@ -136,12 +130,7 @@ export const authorizationRoutes: RouteDecl[] = [
       return { status: 200, body: await listAuthorizations(tenantCtx(ctx), input.params.id, query) };
     },
   }),
-  route({
-    method: 'get',
-    path: '/clientes/{id}/autorizaciones/{authId}',
-    tag: TAG,
-    auth: 'tenant',
-    permission: READ,
+  routes.get('/clientes/{id}/autorizaciones/{authId}', READ, {
     summary: 'Read an authorization: used, remaining, the sessions that consumed it, status on the company today',
     params: AuthIdParams,
     query: RecordReadQuerySchema,
@@ -180,16 +169,14 @@ export const authorizationRoutes: RouteDecl[] = [
     ReleaseBody,
     'Give back the unit a session consumed or reserved (a cancelled consumption), with a reason',
     'Only a unit the session holds: releasing twice, or a session that holds none, answers 409 authorization-not-consumed.',
-    (ctx, cmd, clientId, authId, body, ifMatch) =>
-      authorizationCommand(ctx.services.events, cmd, clientId, authId, { type: 'ReleaseAuthorization', data: body }, ifMatch),
+    recording('ReleaseAuthorization'),
   ),
   action(
     'anulacion',
     ReasonBody,
     'Void the authorization with a reason',
     'A voided authorization pays no session.',
-    (ctx, cmd, clientId, authId, body, ifMatch) =>
-      authorizationCommand(ctx.services.events, cmd, clientId, authId, { type: 'VoidAuthorization', data: body }, ifMatch),
+    recording('VoidAuthorization'),
   ),
   historyRoute({
     path: '/clientes/{id}/autorizaciones/{authId}/historial',

@@ -22,10 +22,8 @@ export const clientRoutes: RouteDecl[] = [
       'The tax id is checked for its country with its check digit (422 naming taxId/number) and is unique within the company ' +
       '(409 duplicate-tax-id). A new client is active.',
     body: RegisterBody,
-    handle: async (body, ctx) => {
-      const { clientId, result } = await registerClient(ctx.services.events, commandCtx(ctx), body);
-      return { id: clientId, result };
-    },
+    idKey: 'clientId',
+    handle: (body, ctx) => registerClient(ctx.services.events, commandCtx(ctx), body),
   }),
   clients.list({
     summary: 'List clients by legal name, by status and payer type',

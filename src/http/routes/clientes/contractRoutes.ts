@@ -2,15 +2,18 @@
 import Type from 'typebox';
 import { recordAnswer, type RecordAnswerModel } from '../../recordAnswer.js';
 import { AsOfFields, asOfHeaders, pointOf } from '../../recordAsOf.js';
-import { route, type RouteDecl } from '../../routeTypes.js';
+import type { RouteDecl } from '../../routeTypes.js';
 import { newId, uuidV5 } from '../../../commands/eventIds.js';
 import { clientCommand } from '../../../commands/clientes/clientWrites.js';
 import { clientModel, contractIn, contractView, rateInForce } from '../../../queries/clientes/clients.js';
 import type { ClientDoc } from '../../../projections/clientes/clientDoc.js';
-import { commandCtx, conflict409, ok, READ_HEADERS, RECORD_HEADERS, tenantCtx, withFieldPointers } from '../shared/recordSupport.js';
+import { commandCtx, conflict409, createdOk, ok, READ_HEADERS, tenantCtx, withFieldPointers } from '../shared/recordSupport.js';
 import { DateSchema, IdParams } from '../shared/fieldSchemas.js';
 import { ContractBody, ContractIdParams, ContractView, RateView, READ, TAG, TerminateBody, WRITE } from './schemas.js';
 import { underClient404 } from './support.js';
+import { groupRoutes } from '../shared/groupRoutes.js';
+
+const routes = groupRoutes(TAG);
 
 const AsOfQuery = Type.Object(AsOfFields, { additionalProperties: false });
 
@@ -29,12 +32,7 @@ const RateQuery = Type.Object(
 );
 
 export const contractRoutes: RouteDecl[] = [
-  route({
-    method: 'post',
-    path: '/clientes/{id}/contratos',
-    tag: TAG,
-    auth: 'tenant',
-    permission: WRITE,
+  routes.post('/clientes/{id}/contratos', WRITE, {
     idempotent: true,
     summary: 'Sign a contract with the client: service, validity, rate per session, inclusions, authorization rules',
     description:
@@ -44,7 +42,7 @@ export const contractRoutes: RouteDecl[] = [
     params: IdParams,
     body: ContractBody,
     responses: {
-      201: ok('The new contract', ContractView, { ...RECORD_HEADERS, Location: 'URL of the contract' }),
+      201: createdOk('The new contract', ContractView, 'URL of the contract'),
       404: underClient404,
       409: conflict409,
     },
@@ -63,12 +61,7 @@ export const contractRoutes: RouteDecl[] = [
         return recordAnswer(ctx, contractRecord(clientId, contractId), clientId, result, 201, { location });
       }),
   }),
-  route({
-    method: 'get',
-    path: '/clientes/{id}/contratos',
-    tag: TAG,
-    auth: 'tenant',
-    permission: READ,
+  routes.get('/clientes/{id}/contratos', READ, {
     summary: "The client's contracts, by start of validity",
     params: IdParams,
     responses: {
@@ -81,13 +74,8 @@ export const contractRoutes: RouteDecl[] = [
       return { status: 200, body: { items } };
     },
   }),
-  route({
-    method: 'get',
-    path: '/clientes/{id}/tarifa',
+  routes.get('/clientes/{id}/tarifa', READ, {
     legacyQuery: ['fecha', 'servicio'],
-    tag: TAG,
-    auth: 'tenant',
-    permission: READ,
     summary: 'The rate in force: the contract of the service whose validity holds the date (contract null when none)',
     params: IdParams,
     query: RateQuery,
@@ -97,12 +85,7 @@ export const contractRoutes: RouteDecl[] = [
       body: await rateInForce(tenantCtx(ctx), input.params.id, input.query.serviceCode, input.query.date),
     }),
   }),
-  route({
-    method: 'get',
-    path: '/clientes/{id}/contratos/{contractId}',
-    tag: TAG,
-    auth: 'tenant',
-    permission: READ,
+  routes.get('/clientes/{id}/contratos/{contractId}', READ, {
     summary: 'Read a contract',
     params: ContractIdParams,
     query: AsOfQuery,
@@ -119,12 +102,7 @@ export const contractRoutes: RouteDecl[] = [
       return { status: 200, body: contractView(contractIn(doc, input.params.contractId), doc.id) };
     },
   }),
-  route({
-    method: 'post',
-    path: '/clientes/{id}/contratos/{contractId}/terminacion',
-    tag: TAG,
-    auth: 'tenant',
-    permission: WRITE,
+  routes.post('/clientes/{id}/contratos/{contractId}/terminacion', WRITE, {
     summary: 'Terminate a contract early with a reason: endsOn becomes its last day in force',
     params: ContractIdParams,
     body: TerminateBody,

@@ -5,9 +5,9 @@ import { awaitMinPosition } from '../../readYourWrites.js';
 import { route, type RouteDecl } from '../../routeTypes.js';
 import { payerReport, payerReportCsv } from '../../../queries/clientes/payerReport.js';
 import { CSV_FORMULA_NOTE } from '../../../queries/csv.js';
-import { DateSchema, IdParams, IdSchema, NumberOrNull, StringOrNull } from '../shared/fieldSchemas.js';
-import { tenantCtx, unavailable503 } from '../shared/recordSupport.js';
-import { closed, READ, TAG } from './schemas.js';
+import { closed, DateSchema, IdParams, IdSchema, NumberOrNull, StringOrNull } from '../shared/fieldSchemas.js';
+import { csvReportResponses, tenantCtx } from '../shared/recordSupport.js';
+import { READ, TAG } from './schemas.js';
 import { clients } from './support.js';
 
 const Row = closed({
@@ -68,11 +68,7 @@ export const reportRoute: RouteDecl = route({
     `\`Accept: text/csv\` answers text/csv. ${CSV_FORMULA_NOTE}`,
   params: IdParams,
   query: ReportQuery,
-  responses: {
-    200: { description: 'The report (text/csv when asked)', schema: ReportView },
-    404: clients.notFound404,
-    503: unavailable503,
-  },
+  responses: csvReportResponses('The report', ReportView, clients.notFound404),
   auditAccess: (input) => ({ recordType: 'payerMonthlyReport', recordId: input.params.id }),
   handle: async (input, ctx) => {
     await awaitMinPosition(ctx, input.query.minPosition);

@@ -1,33 +1,29 @@
 // JSON Schemas of /clientes: what clients send and what they read, declared once with TypeBox.
-import Type, { type TProperties } from 'typebox';
+import Type from 'typebox';
 import { PAYER_TYPES, CLIENT_STATUSES, RATE_INCLUDES, WITHOUT_AUTHORIZATION } from '../../../commands/clientes/clientEvents.js';
 import { AUTHORIZATION_STATUSES, MAX_SESSIONS_AUTHORIZED } from '../../../commands/clientes/authorizationEvents.js';
-import { DateSchema, DateTimeSchema, IdSchema, nullable, ReasonSchema, StringOrNull, text } from '../shared/fieldSchemas.js';
+import {
+  closed,
+  DateSchema,
+  DateTimeSchema,
+  IdSchema,
+  nullable,
+  ReasonSchema,
+  StringOrNull,
+  taxIdSchema,
+  text,
+} from '../shared/fieldSchemas.js';
+import { clearable, correctionBody } from '../shared/correctionBody.js';
+import { groupNames } from '../shared/groupNames.js';
 
-export const TAG = 'Clientes';
-export const READ = 'clientes:read';
-export const WRITE = 'clientes:write';
+export const { TAG, READ, WRITE } = groupNames('clientes', 'Clientes');
 
-/** An object that takes no other member. */
-export const closed = <P extends TProperties>(properties: P) => Type.Object(properties, { additionalProperties: false });
 const Email = Type.String({ format: 'email', maxLength: 254 });
 export const SessionIdSchema = text(64, 'Dialysis session id (the daily record)');
 
-const TaxId = Type.Object(
-  {
-    type: Type.String({
-      minLength: 2,
-      maxLength: 10,
-      description: 'RUC (PE), RFC (MX), NIT (CO), RUT (CL), CUIT (AR); other countries: OTHER',
-    }),
-    number: Type.String({
-      minLength: 3,
-      maxLength: 30,
-      description: 'Checked with its check digit (the Empresas validator); stored canonical',
-    }),
-  },
-  { additionalProperties: false, description: 'Unique within the company (409 duplicate-tax-id)' },
-);
+const TaxId = taxIdSchema('Checked with its check digit (the Empresas validator); stored canonical', {
+  description: 'Unique within the company (409 duplicate-tax-id)',
+});
 const Address = closed({
   line1: text(200),
   city: text(100),
@@ -48,20 +44,7 @@ const clientFields = {
 const BillingEmail = { ...Email, description: 'Where invoices and monthly reports go' };
 
 export const RegisterBody = closed({ ...clientFields, billingEmail: Type.Optional(BillingEmail) });
-export const CorrectBody = Type.Object(
-  {
-    legalName: Type.Optional(clientFields.legalName),
-    tradeName: Type.Optional(clientFields.tradeName),
-    payerType: Type.Optional(clientFields.payerType),
-    country: Type.Optional(clientFields.country),
-    taxId: Type.Optional(clientFields.taxId),
-    fiscalAddress: Type.Optional(clientFields.fiscalAddress),
-    contacts: Type.Optional(clientFields.contacts),
-    billingEmail: Type.Optional(Type.Union([Email, Type.Null()], { description: 'null clears it' })),
-    reason: ReasonSchema,
-  },
-  { additionalProperties: false, minProperties: 2 },
-);
+export const CorrectBody = correctionBody({ ...clientFields, billingEmail: clearable(Email) });
 
 const Rate = closed({
   amount: Type.String({

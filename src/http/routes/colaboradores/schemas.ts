@@ -9,10 +9,10 @@ import {
 } from '../../../commands/colaboradores/staffTypes.js';
 import { SIGNING_REASONS } from '../../../queries/colaboradores/signingRule.js';
 import { DateSchema, IdSchema, nullable, ReasonSchema, StringOrNull, text } from '../shared/fieldSchemas.js';
+import { correctionBody } from '../shared/correctionBody.js';
+import { groupNames } from '../shared/groupNames.js';
 
-export const TAG = 'Colaboradores';
-export const READ = 'colaboradores:read';
-export const WRITE = 'colaboradores:write';
+export const { TAG, READ, WRITE } = groupNames('colaboradores', 'Colaboradores');
 
 export const UserIdSchema = Type.String({ minLength: 1, maxLength: 64, description: 'Id of a user account of the platform' });
 
@@ -75,18 +75,7 @@ export const HireBody = Type.Object(
   { additionalProperties: false },
 );
 
-export const CorrectBody = Type.Object(
-  {
-    document: Type.Optional(personal.document),
-    givenNames: Type.Optional(personal.givenNames),
-    familyNames: Type.Optional(personal.familyNames),
-    profession: Type.Optional(nullable(profession)),
-    hireDate: Type.Optional(personal.hireDate),
-    contractType: Type.Optional(personal.contractType),
-    reason: ReasonSchema,
-  },
-  { additionalProperties: false, minProperties: 2 },
-);
+export const CorrectBody = correctionBody({ ...personal, profession: nullable(profession) });
 
 export const PositionChangeBody = Type.Object(
   {

@@ -35,10 +35,8 @@ export const staffRoutes: RouteDecl[] = [
       'the company and its licence requirement met (422 naming positionId or licence); a linked userId must be a member of the ' +
       'company and linked to no other staff record (409 user-already-linked).',
     body: HireBody,
-    handle: async (body, ctx) => {
-      const { staffId, result } = await hireStaff(ctx.services, commandCtx(ctx), body);
-      return { id: staffId, result };
-    },
+    idKey: 'staffId',
+    handle: (body, ctx) => hireStaff(ctx.services, commandCtx(ctx), body),
   }),
   staff.list({
     summary: 'List staff by name, or by licence expiry when filtering on licences',

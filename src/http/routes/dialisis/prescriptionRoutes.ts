@@ -5,7 +5,7 @@ import { MinPositionField, pageOf, PageQueryFields, problem } from '../../common
 import { AsOfFields, asOfHeaders, pointOf } from '../../recordAsOf.js';
 import { awaitMinPosition } from '../../readYourWrites.js';
 import { writeHeaders } from '../../recordHeaders.js';
-import { route, type RouteDecl } from '../../routeTypes.js';
+import type { RouteDecl } from '../../routeTypes.js';
 import { discontinuePrescription, issuePrescription } from '../../../commands/dialisis/prescription/prescriptionWrites.js';
 import { PRESCRIPTIONS_PROJECTION } from '../../../projections/dialisis/prescriptionsProjection.js';
 import { companyDay } from '../../../queries/empresas/companyCalendar.js';
@@ -15,11 +15,23 @@ import {
   prescriptionInForceOr404,
   prescriptionRevision,
 } from '../../../queries/dialisis/prescriptions.js';
-import { badCursor400, commandCtx, ok, READ_HEADERS, RECORD_HEADERS, tenantCtx, unavailable503 } from '../shared/recordSupport.js';
+import {
+  badCursor400,
+  commandCtx,
+  createdOk,
+  ok,
+  READ_HEADERS,
+  RECORD_HEADERS,
+  tenantCtx,
+  unavailable503,
+} from '../shared/recordSupport.js';
 import { DateSchema } from '../shared/fieldSchemas.js';
 import { READ, TAG } from './permissions.js';
 import { patient404, prescribeRoute } from './prescriptionKit.js';
 import { DiscontinueBody, IssueBody, PatientParams, PrescriptionView } from './prescriptionSchemas.js';
+import { groupRoutes } from '../shared/groupRoutes.js';
+
+const routes = groupRoutes(TAG);
 
 const BASE = '/dialisis/pacientes/{patientId}/prescripciones';
 const PageQuery = Type.Object({ ...PageQueryFields, ...MinPositionField }, { additionalProperties: false });
@@ -38,15 +50,10 @@ export const prescriptionRoutes: RouteDecl[] = [
       '(valid-from-before-previous-version). Hard ranges and rules between fields answer 422 naming the field. If-Match (optional): ' +
       'the ETag last read of the prescriptions.',
     body: IssueBody,
-    answered: ok('The new version', PrescriptionView, { ...RECORD_HEADERS, Location: "URL of the patient's versions (newest first)" }),
+    answered: createdOk('The new version', PrescriptionView, "URL of the patient's versions (newest first)"),
     write: (deps, ctx, patientId, body, expected) => issuePrescription(deps, commandCtx(ctx), patientId, body, expected),
   }),
-  route({
-    method: 'get',
-    path: BASE,
-    tag: TAG,
-    auth: 'tenant',
-    permission: READ,
+  routes.get(BASE, READ, {
     summary: "The patient's prescription versions, newest first, each with its effective period and successor",
     params: PatientParams,
     query: PageQuery,
@@ -66,13 +73,8 @@ export const prescriptionRoutes: RouteDecl[] = [
       return { status: 200, body: page, headers: writeHeaders({ revision }) };
     },
   }),
-  route({
-    method: 'get',
-    path: `${BASE}/vigente`,
+  routes.get(`${BASE}/vigente`, READ, {
     legacyQuery: ['fecha'],
-    tag: TAG,
-    auth: 'tenant',
-    permission: READ,
     summary: 'The prescription version in force on a day (default: the company’s today)',
     description:
       'With asOf or version (of the patient’s prescription stream): the version in force on the day (default: the ' +

@@ -2,7 +2,7 @@
 import Type from 'typebox';
 import { MinPositionField, problem } from '../../commonSchemas.js';
 import { awaitMinPosition } from '../../readYourWrites.js';
-import { route, type RouteDecl } from '../../routeTypes.js';
+import type { RouteDecl } from '../../routeTypes.js';
 import { ProblemError } from '../../../problems.js';
 import { SESSIONS_PROJECTION } from '../../../projections/dialisis/sessionsProjection.js';
 import { adequacyOfMonth } from '../../../queries/dialisis/adequacy.js';
@@ -11,6 +11,9 @@ import { DateSchema, IdSchema, nullable } from '../shared/fieldSchemas.js';
 import { tenantCtx, unavailable503 } from '../shared/recordSupport.js';
 import { READ, TAG } from './permissions.js';
 import { described, obj } from './schemaParts.js';
+import { groupRoutes } from '../shared/groupRoutes.js';
+
+const reports = groupRoutes(TAG);
 
 const num = nullable(Type.Number());
 const bool = nullable(Type.Boolean());
@@ -94,13 +97,8 @@ const AlertQuery = Type.Object(
 );
 
 export const reportRoutes: RouteDecl[] = [
-  route({
-    method: 'get',
-    path: '/dialisis/adecuacion',
+  reports.get('/dialisis/adecuacion', READ, {
     legacyQuery: ['mes', 'pacienteId', 'sedeId'],
-    tag: TAG,
-    auth: 'tenant',
-    permission: READ,
     summary: 'Monthly adequacy per patient: the measured spKt/V, URR and eKt/V against the company targets',
     query: AdequacyQuery,
     responses: { 200: { description: 'One row per patient with sessions in the month', schema: AdequacyView }, 503: unavailable503 },
@@ -108,21 +106,11 @@ export const reportRoutes: RouteDecl[] = [
     handle: async (input, ctx) => {
       await awaitMinPosition(ctx, input.query.minPosition, [SESSIONS_PROJECTION]);
       const { month, patientId, locationId } = input.query;
-      const body = await adequacyOfMonth(tenantCtx(ctx), {
-        month,
-        ...(patientId ? { patientId } : {}),
-        ...(locationId ? { locationId } : {}),
-      });
-      return { status: 200, body };
+      return { status: 200, body: await adequacyOfMonth(tenantCtx(ctx), { month, patientId, locationId }) };
     },
   }),
-  route({
-    method: 'get',
-    path: '/dialisis/alertas',
+  reports.get('/dialisis/alertas', READ, {
     legacyQuery: ['desde', 'hasta', 'sedeId', 'pacienteId'],
-    tag: TAG,
-    auth: 'tenant',
-    permission: READ,
     summary: 'Alerts between two dates: UF rate, low Kt/V or URR, IDWG outliers, refused consequences, missed sessions',
     description: `At most ${MAX_ALERT_DAYS} days. Three missed sessions in a row raise one alert with notifyPayer (payer practice).`,
     query: AlertQuery,

@@ -4,7 +4,7 @@ import Type from 'typebox';
 import { pageOf, PageQueryFields, problem, MinPositionField } from '../../commonSchemas.js';
 import { asOfHeaders, pointOf, RecordReadQuerySchema } from '../../recordAsOf.js';
 import { awaitMinPosition } from '../../readYourWrites.js';
-import { route, type RouteDecl } from '../../routeTypes.js';
+import type { RouteDecl } from '../../routeTypes.js';
 import { createStandingPlan, endStandingPlan } from '../../../commands/dialisis/schedule/scheduleWrites.js';
 import { SCHEDULE_PROJECTION } from '../../../projections/dialisis/scheduleProjection.js';
 import { awaitScheduleHead, listPlans, planModel, planView } from '../../../queries/dialisis/scheduleQueries.js';
@@ -12,9 +12,9 @@ import {
   badCursor400,
   commandCtx,
   conflict409,
+  createdOk,
   ok,
   READ_HEADERS,
-  RECORD_HEADERS,
   tenantCtx,
   unavailable503,
   withFieldPointers,
@@ -23,6 +23,9 @@ import { recordKit } from '../shared/recordRoutes.js';
 import { IdParams, IdSchema } from '../shared/fieldSchemas.js';
 import { READ, TAG, WRITE } from './permissions.js';
 import { PlanBody, PlanEndBody, PlanView } from './scheduleSchemas.js';
+import { groupRoutes } from '../shared/groupRoutes.js';
+
+const routes = groupRoutes(TAG);
 
 const plans = recordKit({
   tag: TAG,
@@ -55,19 +58,15 @@ export const planRoutes: RouteDecl[] = [
       '(422 shiftId), not retired, running on those weekdays (422 weekdays). A patient never has two plans on one weekday ' +
       'over overlapping dates (409 plan-overlap, with existingPlanId).',
     body: PlanBody,
-    responses: { 201: ok('The new plan', PlanView, { ...RECORD_HEADERS, Location: 'URL of the plan' }) },
+    responses: { 201: createdOk('The new plan', PlanView, 'URL of the plan') },
+    idKey: 'planId',
     handle: async (body, ctx) => {
       const { planId, result } = await createStandingPlan(ctx.services, commandCtx(ctx), body);
-      return { id: planId, result: { ...result, streamId: body.patientId } };
+      return { planId, result: { ...result, streamId: body.patientId } };
     },
   }),
-  route({
-    method: 'get',
-    path: '/dialisis/planes',
+  routes.get('/dialisis/planes', READ, {
     legacyQuery: ['pacienteId', 'turnoId', 'estado'],
-    tag: TAG,
-    auth: 'tenant',
-    permission: READ,
     summary: 'List standing plans by start date, of one patient, one shift or status',
     query: PlanListQuery,
     responses: { 200: { description: 'A page of plans', schema: pageOf(PlanView) }, 400: badCursor400, 503: unavailable503 },
@@ -78,12 +77,7 @@ export const planRoutes: RouteDecl[] = [
       return { status: 200, body: await listPlans(tenantCtx(ctx), { ...input.query, limit: input.query.limit }) };
     },
   }),
-  route({
-    method: 'get',
-    path: '/dialisis/planes/{id}',
-    tag: TAG,
-    auth: 'tenant',
-    permission: READ,
+  routes.get('/dialisis/planes/{id}', READ, {
     summary: 'Read a standing plan',
     params: IdParams,
     query: RecordReadQuerySchema,
@@ -103,12 +97,7 @@ export const planRoutes: RouteDecl[] = [
       return { status: 200, body: planView(at.doc), headers: await asOfHeaders(ctx, at) };
     },
   }),
-  route({
-    method: 'post',
-    path: '/dialisis/planes/{id}/fin',
-    tag: TAG,
-    auth: 'tenant',
-    permission: WRITE,
+  routes.post('/dialisis/planes/{id}/fin', WRITE, {
     summary: 'End a standing plan: its last day and why (sessions already scheduled stay as they are)',
     params: IdParams,
     body: PlanEndBody,

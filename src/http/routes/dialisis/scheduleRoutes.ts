@@ -28,10 +28,8 @@ export const shiftRoutes: RouteDecl[] = [
       'The location must be one of the company (422 naming locationId) and open (409 location-closed). Without capacity the ' +
       "company policy's default applies (the event records the policy revision).",
     body: ShiftBody,
-    handle: async (body, ctx) => {
-      const { shiftId, result } = await defineShift(scheduleDeps(ctx.services), commandCtx(ctx), body);
-      return { id: shiftId, result };
-    },
+    idKey: 'shiftId',
+    handle: (body, ctx) => defineShift(scheduleDeps(ctx.services), commandCtx(ctx), body),
   }),
   shiftKit.list({
     summary: 'List shifts by name, of one location or status',

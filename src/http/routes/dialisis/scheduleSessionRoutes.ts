@@ -14,7 +14,7 @@ import { scheduleDeps } from '../../../facts/dialisis/index.js';
 import { SCHEDULE_PROJECTION } from '../../../projections/dialisis/scheduleProjection.js';
 import { awaitScheduleHead, shiftModel } from '../../../queries/dialisis/scheduleQueries.js';
 import { occupancyOf } from '../../../queries/dialisis/scheduleOccupancy.js';
-import { commandCtx, conflict409, ok, RECORD_HEADERS, tenantCtx, unavailable503, withFieldPointers } from '../shared/recordSupport.js';
+import { commandCtx, conflict409, createdOk, ok, tenantCtx, unavailable503, withFieldPointers } from '../shared/recordSupport.js';
 import { DateSchema, IdParams } from '../shared/fieldSchemas.js';
 import { awaitMinPosition } from '../../readYourWrites.js';
 import { READ, TAG, WRITE } from './permissions.js';
@@ -118,7 +118,7 @@ export const scheduleSessionRoutes: RouteDecl[] = [
       'collaborator of the company (422 naming it).',
     body: ExtraSessionBody,
     responses: {
-      201: ok('The scheduled session', SessionSlotView, { ...RECORD_HEADERS, Location: 'URL of the session' }),
+      201: createdOk('The scheduled session', SessionSlotView, 'URL of the session'),
       409: conflict409,
     },
     handle: (input, ctx) =>

@@ -11,18 +11,7 @@ import type { RecordedEvent } from '../../../stores/eventStore.js';
 import { sessionView } from '../../../queries/dialisis/sessions.js';
 import { IssueBody } from './prescriptionSchemas.js';
 import { ExtraSessionBody } from './scheduleSchemas.js';
-import {
-  AddendumBody,
-  AmendBody,
-  ComplicationBody,
-  InterruptBody,
-  MedicationBody,
-  PauseBody,
-  PostBody,
-  PreBody,
-  ReadingBody,
-  SafetyBody,
-} from './sessionSchemas.js';
+import * as sessionSchemas from './sessionSchemas.js';
 
 const MiB = 1024 * 1024;
 /** Half of MongoDB's document limit: room for the store's own fields and for what later issues add. */
@@ -76,29 +65,31 @@ const body = (schema: JsonSchema) => largest(schema) as Record<string, unknown>;
 /** Every event a session can have, each as large as the contract allows, as many as the highest maximums allow. */
 function maximalHistory(max: (limit: Limit) => number): { type: string; data: unknown }[] {
   const signer = { userId: ID, staffId: ID };
-  const { code: _c, ...amendment } = body(AmendBody);
+  const { code: _c, ...amendment } = body(sessionSchemas.AmendBody);
   const changes = amendment.changes as Record<string, unknown>;
-  const { code: _a, ...addendum } = body(AddendumBody);
+  const { code: _a, ...addendum } = body(sessionSchemas.AddendumBody);
   const equipment = { machineId: ID, stationId: ID, dialyzerId: ID, arterialLineId: ID, venousLineId: ID };
   const prescription = { ...body(IssueBody), version: 1, prescribedBy: signer, validTo: AT.slice(0, 10) };
   const warnings = Array.from({ length: 10 }, () => 'preventive-maintenance-overdue');
   return [
     { type: 'SessionScheduled', data: { ...body(ExtraSessionBody), sessionId: ID, locationId: ID, planId: ID } },
     { type: 'PatientCheckedIn', data: { checkedInAt: AT } },
-    { type: 'PreDialysisRecorded', data: body(PreBody) },
-    { type: 'SafetyChecksRecorded', data: body(SafetyBody) },
+    { type: 'PreDialysisRecorded', data: body(sessionSchemas.PreBody) },
+    { type: 'SafetyChecksRecorded', data: body(sessionSchemas.SafetyBody) },
     { type: 'SessionStarted', data: { ...equipment, startedAt: AT, prescription, warnings } },
     ...times(max('pauses'), () => [
-      { type: 'SessionPaused', data: { pausedAt: AT, ...body(PauseBody) } },
+      { type: 'SessionPaused', data: { pausedAt: AT, ...body(sessionSchemas.PauseBody) } },
       { type: 'SessionResumed', data: { resumedAt: AT } },
     ]),
-    ...times(max('readings'), (i) => [{ type: 'ReadingRecorded', data: { ...body(ReadingBody), readingId: `${i}${ID}` } }]),
+    ...times(max('readings'), (i) => [{ type: 'ReadingRecorded', data: { ...body(sessionSchemas.ReadingBody), readingId: `${i}${ID}` } }]),
     ...times(max('complications'), (i) => [
-      { type: 'ComplicationRecorded', data: { ...body(ComplicationBody), complicationId: `${i}${ID}` } },
+      { type: 'ComplicationRecorded', data: { ...body(sessionSchemas.ComplicationBody), complicationId: `${i}${ID}` } },
     ]),
-    ...times(max('medications'), (i) => [{ type: 'MedicationAdministered', data: { ...body(MedicationBody), medicationId: `${i}${ID}` } }]),
-    { type: 'SessionInterrupted', data: { ...body(InterruptBody), interruptedAt: AT, effectiveMinutes: 240 } },
-    { type: 'PostDialysisRecorded', data: body(PostBody) },
+    ...times(max('medications'), (i) => [
+      { type: 'MedicationAdministered', data: { ...body(sessionSchemas.MedicationBody), medicationId: `${i}${ID}` } },
+    ]),
+    { type: 'SessionInterrupted', data: { ...body(sessionSchemas.InterruptBody), interruptedAt: AT, effectiveMinutes: 240 } },
+    { type: 'PostDialysisRecorded', data: body(sessionSchemas.PostBody) },
     // The end's consequences: the machine, dialyzer, lines and authorization, then one supply per kit item (at most 50)
     // and per medication, each refused with a message of the server's (never longer than 500 characters).
     ...times(5 + 50 + max('medications'), (i) => [

@@ -3,7 +3,7 @@ import Type from 'typebox';
 import { MinPositionField, pageOf, PageQueryFields, problem } from '../../commonSchemas.js';
 import { awaitMinPosition } from '../../readYourWrites.js';
 import { historyRoute } from '../../recordHistoryAnswer.js';
-import { route, type RouteDecl } from '../../routeTypes.js';
+import type { RouteDecl } from '../../routeTypes.js';
 import { SESSION_KINDS, SESSION_STATUSES } from '../../../commands/dialisis/session/sessionEvents.js';
 import { SESSIONS_PROJECTION } from '../../../projections/dialisis/sessionsProjection.js';
 import { patientModel } from '../../../queries/pacientes/readModel.js';
@@ -13,6 +13,9 @@ import { badCursor400, tenantCtx, unavailable503 } from '../shared/recordSupport
 import { READ, TAG } from './permissions.js';
 import { obj } from './schemaParts.js';
 import { sessionKit } from './sessionKit.js';
+import { groupRoutes } from '../shared/groupRoutes.js';
+
+const reads = groupRoutes(TAG);
 
 const PatientParams = obj({ patientId: IdSchema });
 
@@ -63,13 +66,8 @@ export const sessionReadRoutes: RouteDecl[] = [
   sessionKit.read({
     summary: 'A session with everything recorded: blocks, readings, complications, medications, signatures, amendments',
   }),
-  route({
-    method: 'get',
-    path: '/dialisis/agenda',
+  reads.get('/dialisis/agenda', READ, {
     legacyQuery: ['fecha', 'sedeId', 'turnoId'],
-    tag: TAG,
-    auth: 'tenant',
-    permission: READ,
     summary: 'The day board: the sessions of a date by shift and status (optionally one location or shift)',
     query: BoardQuery,
     responses: { 200: { description: 'The board', schema: BoardView }, 503: unavailable503 },
@@ -77,21 +75,11 @@ export const sessionReadRoutes: RouteDecl[] = [
     handle: async (input, ctx) => {
       await awaitMinPosition(ctx, input.query.minPosition, [SESSIONS_PROJECTION]);
       const { date, locationId, shiftId } = input.query;
-      const board = await dayBoard(tenantCtx(ctx), {
-        date: date,
-        ...(locationId ? { locationId: locationId } : {}),
-        ...(shiftId ? { shiftId: shiftId } : {}),
-      });
-      return { status: 200, body: board };
+      return { status: 200, body: await dayBoard(tenantCtx(ctx), { date, locationId, shiftId }) };
     },
   }),
-  route({
-    method: 'get',
-    path: '/dialisis/pacientes/{patientId}/sesiones',
+  reads.get('/dialisis/pacientes/{patientId}/sesiones', READ, {
     legacyQuery: ['desde', 'hasta'],
-    tag: TAG,
-    auth: 'tenant',
-    permission: READ,
     summary: "A patient's sessions, newest first (optionally between two dates)",
     params: PatientParams,
     query: PatientSessionsQuery,

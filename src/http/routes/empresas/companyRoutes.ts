@@ -22,10 +22,9 @@ import {
   behind503,
   callerOf,
   conflict409,
+  IF_MATCH_PROBLEMS,
   ok,
-  precondition412,
   RECORD_HEADERS,
-  required428,
   tenantOf,
   WRITE_HEADERS,
 } from '../shared/adminSupport.js';
@@ -104,13 +103,7 @@ export const companyRoutes: RouteDecl[] = [
     description: 'Only the fields sent change; a new tax id is checked and must be free on the platform.',
     requestHeaders: { 'If-Match': ifMatchHeader(true) },
     body: CorrectCompanyBody,
-    responses: {
-      200: ok('The company', CompanySchema, RECORD_HEADERS),
-      409: conflict409,
-      412: precondition412,
-      428: required428,
-      503: behind503,
-    },
+    responses: { 200: ok('The company', CompanySchema, RECORD_HEADERS), ...IF_MATCH_PROBLEMS, 503: behind503 },
     async handle({ body, headers }, ctx) {
       const ifMatch = ifMatchRevision(headers['if-match'], { required: true });
       const { reason, ...changes } = body;

@@ -3,7 +3,7 @@ import Type, { type Static } from 'typebox';
 import { pageOf } from '../../commonSchemas.js';
 import { UUID_PATTERN } from '../shared/adminSupport.js';
 import { freeText } from '../../commonSchemas.js';
-import { stringOrNull } from '../shared/fieldSchemas.js';
+import { stringOrNull, taxIdSchema } from '../shared/fieldSchemas.js';
 import { OPTIONAL_MODULES } from '../../../commands/platform/company/events.js';
 import { ActivationSchema } from '../usuarios/schemas.js';
 import type { Activation } from '../../../commands/platform/invitationWrites.js';
@@ -21,21 +21,7 @@ export const AddressSchema = Type.Object(
   },
   strict,
 );
-export const TaxIdSchema = Type.Object(
-  {
-    type: Type.String({
-      minLength: 2,
-      maxLength: 10,
-      description: 'RUC (PE), RFC (MX), NIT (CO), RUT (CL), CUIT (AR); other countries: OTHER',
-    }),
-    number: Type.String({
-      minLength: 3,
-      maxLength: 30,
-      description: 'Checked with its check digit where the country has one; stored in canonical form',
-    }),
-  },
-  strict,
-);
+export const TaxIdSchema = taxIdSchema('Checked with its check digit where the country has one; stored in canonical form');
 const profileProperties = {
   legalName: name(200),
   tradeName: name(200),

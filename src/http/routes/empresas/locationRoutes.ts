@@ -18,10 +18,8 @@ export const locationRoutes: RouteDecl[] = [
     description:
       'The registry code is unique within the company (compared ignoring case, spaces, dots and dashes): a second one answers 409 duplicate-registry-code.',
     body: OpenLocationBody,
-    handle: async (body, ctx) => {
-      const { locationId, result } = await openLocation(ctx.services.events, commandCtx(ctx), body);
-      return { id: locationId, result };
-    },
+    idKey: 'locationId',
+    handle: (body, ctx) => openLocation(ctx.services.events, commandCtx(ctx), body),
   }),
   locationKit.read({ summary: 'Read a location with its rooms and stations' }),
   locationKit.patch({

@@ -14,12 +14,10 @@ import { policyModel } from '../../../queries/empresas/readModel.js';
 import { policyHistory } from '../../../queries/empresas/policyHistory.js';
 import {
   commandCtx,
-  conflict409,
+  IF_MATCH_PROBLEMS,
   ok,
   pageResponses,
-  precondition412,
   READ_HEADERS,
-  required428,
   tenantCtx,
   unavailable503,
   withFieldPointers,
@@ -93,12 +91,7 @@ export const policyRoutes: RouteDecl[] = [
       'Out-of-range or inconsistent values answer 422 naming each field (/body/settings/...).',
     body: ChangePolicyBody,
     requestHeaders: { 'If-Match': ifMatchHeader(true) },
-    responses: {
-      200: ok('The policy after the change', PolicyView),
-      409: conflict409,
-      412: precondition412,
-      428: required428,
-    },
+    responses: { 200: ok('The policy after the change', PolicyView), ...IF_MATCH_PROBLEMS },
     handle: (input, ctx) =>
       withFieldPointers(async () => {
         const ifMatch = policyIfMatch(input.headers['if-match']);

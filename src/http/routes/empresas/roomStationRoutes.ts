@@ -4,7 +4,7 @@ import type { Static, TSchema } from 'typebox';
 import { route, type RequestContext, type RouteDecl } from '../../routeTypes.js';
 import type { WriteOutcome } from '../../../queries/recordModel.js';
 import { locationCommand, newEntityId } from '../../../commands/empresas/locationWrites.js';
-import { commandCtx, ok, RECORD_HEADERS, withFieldPointers } from '../shared/recordSupport.js';
+import { commandCtx, createdOk, ok, withFieldPointers } from '../shared/recordSupport.js';
 import { ADMIN, TAG } from './support.js';
 import {
   AddRoomBody,
@@ -40,7 +40,7 @@ function addRoute<BS extends TSchema>(decl: {
     body: decl.body,
     requestHeaders: optionalIfMatch,
     responses: {
-      201: ok(`The location with the new ${decl.kind} (createdId)`, LocationView, { ...RECORD_HEADERS, Location: 'URL of the location' }),
+      201: createdOk(`The location with the new ${decl.kind} (createdId)`, LocationView, 'URL of the location'),
       ...writeResponses,
     },
     handle: (input, ctx) =>

@@ -3,7 +3,7 @@
 import Type from 'typebox';
 import { MinPositionField, MinPositionQuerySchema } from '../../commonSchemas.js';
 import { awaitMinPosition } from '../../readYourWrites.js';
-import { route, type RouteDecl } from '../../routeTypes.js';
+import type { RouteDecl } from '../../routeTypes.js';
 import { FILTROS_PROJECTION } from '../../../projections/filtros-dialisis/filtrosProjection.js';
 import { DIALYZER_STATUSES } from '../../../commands/filtros-dialisis/dialyzerEvents.js';
 import { listDialyzers } from '../../../queries/filtros-dialisis/dialyzers.js';
@@ -14,6 +14,9 @@ import { IdParams, IdSchema } from '../shared/fieldSchemas.js';
 import { labelPdf } from './labelPdf.js';
 import { AlertListView, READ, ReadinessView, ReadyListView, TAG } from './schemas.js';
 import { dialyzerKit } from './writeRoutes.js';
+import { groupRoutes } from '../shared/groupRoutes.js';
+
+const reads = groupRoutes(TAG);
 
 const ForPatientQuery = Type.Object({ patientId: IdSchema, ...MinPositionField }, { additionalProperties: false });
 const notFound404 = dialyzerKit.notFound404;
@@ -26,13 +29,8 @@ export const readRoutes: RouteDecl[] = [
     auditId: (query) => query.patientId ?? null,
     list: (scope, { patientId, status, limit, cursor }) => listDialyzers(scope, { patientId, status, limit, cursor }),
   }),
-  route({
-    method: 'get',
-    path: '/filtros-dialisis/listos',
+  reads.get('/filtros-dialisis/listos', READ, {
     legacyQuery: ['pacienteId'],
-    tag: TAG,
-    auth: 'tenant',
-    permission: READ,
     summary: "The patient's dialyzers in service, ready ones first, each with why it is not ready",
     query: ForPatientQuery,
     responses: { 200: { description: 'Dialyzers of the patient', schema: ReadyListView }, 503: unavailable503 },
@@ -43,12 +41,7 @@ export const readRoutes: RouteDecl[] = [
       return { status: 200, body: await readyForPatient(tenantCtx(ctx), input.query.patientId, at) };
     },
   }),
-  route({
-    method: 'get',
-    path: '/filtros-dialisis/alertas',
-    tag: TAG,
-    auth: 'tenant',
-    permission: READ,
+  reads.get('/filtros-dialisis/alertas', READ, {
     summary: 'Dialyzers near their maximum uses (uses >= max - 2) or with falling TCV (last % below the threshold + 5)',
     query: MinPositionQuerySchema,
     responses: { 200: { description: 'Dialyzers that need attention', schema: AlertListView }, 503: unavailable503 },
@@ -59,13 +52,8 @@ export const readRoutes: RouteDecl[] = [
     },
   }),
   dialyzerKit.read({ summary: 'Read a dialyzer' }),
-  route({
-    method: 'get',
-    path: '/filtros-dialisis/{id}/aptitud',
+  reads.get('/filtros-dialisis/{id}/aptitud', READ, {
     legacyQuery: ['pacienteId'],
-    tag: TAG,
-    auth: 'tenant',
-    permission: READ,
     summary: 'May this dialyzer be used for this patient now? Every failed rule is a reason',
     params: IdParams,
     query: ForPatientQuery,
@@ -77,12 +65,7 @@ export const readRoutes: RouteDecl[] = [
       return { status: 200, body: await readyForUse(tenantCtx(ctx), input.params.id, input.query.patientId, at) };
     },
   }),
-  route({
-    method: 'get',
-    path: '/filtros-dialisis/{id}/etiqueta',
-    tag: TAG,
-    auth: 'tenant',
-    permission: READ,
+  reads.get('/filtros-dialisis/{id}/etiqueta', READ, {
     summary:
       'The printable label (PDF): QR code of the dialyzer id, patient name and document, uses, first use, last reprocessing, baseline TCV',
     params: IdParams,

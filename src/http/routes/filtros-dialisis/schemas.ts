@@ -4,10 +4,9 @@ import { freeText } from '../../commonSchemas.js';
 import { DIALYZER_STATUSES, DISCARD_REASONS, FLUXES, TEST_RESULTS } from '../../../commands/filtros-dialisis/dialyzerEvents.js';
 import { READINESS_REASONS } from '../../../commands/filtros-dialisis/shared/readiness.js';
 import { IdSchema, nullable, text } from '../shared/fieldSchemas.js';
+import { groupNames } from '../shared/groupNames.js';
 
-export const TAG = 'FiltrosDialisis';
-export const READ = 'filtros-dialisis:read';
-export const WRITE = 'filtros-dialisis:write';
+export const { TAG, READ, WRITE } = groupNames('filtros-dialisis', 'FiltrosDialisis');
 
 const obj = <P extends TProperties>(properties: P): TObject<P> => Type.Object(properties, { additionalProperties: false });
 const result = (description?: string) => Type.Enum(TEST_RESULTS, description ? { description } : {});

@@ -62,10 +62,8 @@ export const writeRoutes: RouteDecl[] = [
     description: 'The serial is unique within the company (trimmed, ignoring case): a second one answers 409 duplicate-serial.',
     body: ReceiveBody,
     responses: { 422: invalid422 },
-    handle: async (body, ctx) => {
-      const { dialyzerId, result } = await receiveDialyzer(ctx.services, commandCtx(ctx), body);
-      return { id: dialyzerId, result };
-    },
+    idKey: 'dialyzerId',
+    handle: (body, ctx) => receiveDialyzer(ctx.services, commandCtx(ctx), body),
   }),
   step({
     path: 'asignacion',

@@ -62,10 +62,8 @@ export function lineRoutes(c: LineGroupConfig): RouteDecl[] {
       description:
         'The serial is unique within the company for this kind of line (trimmed, ignoring case): a second one answers 409 duplicate-serial.',
       body: ReceiveBody,
-      handle: async (body, ctx) => {
-        const { lineId, result } = await receiveBloodline(ctx.services, commandCtx(ctx), lineType, body);
-        return { id: lineId, result };
-      },
+      idKey: 'lineId',
+      handle: (body, ctx) => receiveBloodline(ctx.services, commandCtx(ctx), lineType, body),
     }),
     lines.list({
       summary: `List ${c.noun}s, newest reception first`,

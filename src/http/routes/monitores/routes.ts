@@ -19,10 +19,8 @@ export const machineRoutes: RouteDecl[] = [
       'Code and serial are each unique within the company (trimmed, ignoring case): a second one answers 409 duplicate-code or ' +
       'duplicate-serial. The station must be one of the company (422 naming stationId). A new machine is available.',
     body: RegisterBody,
-    handle: async (body, ctx) => {
-      const { machineId, result } = await registerMachine(ctx.services, commandCtx(ctx), body);
-      return { id: machineId, result };
-    },
+    idKey: 'machineId',
+    handle: (body, ctx) => registerMachine(ctx.services, commandCtx(ctx), body),
   }),
   machineKit.list({
     summary: 'List machines by code: by status, and with preventive maintenance due within N days',

@@ -3,11 +3,11 @@ import Type, { type TObject, type TProperties } from 'typebox';
 import { freeText } from '../../commonSchemas.js';
 import { FAULT_SEVERITIES, MACHINE_ISOLATIONS, MACHINE_STATUSES, TICKET_STATUSES } from '../../../commands/monitores/machineEvents.js';
 import { ISOLATION_CATEGORIES } from '../../../commands/empresas/shared/policySettings.js';
-import { DateSchema, DateTimeSchema, IdSchema, nullable, ReasonSchema, text } from '../shared/fieldSchemas.js';
+import { DateSchema, DateTimeSchema, IdSchema, nullable, text } from '../shared/fieldSchemas.js';
+import { clearable, correctionBody } from '../shared/correctionBody.js';
+import { groupNames } from '../shared/groupNames.js';
 
-export const TAG = 'Monitores';
-export const READ = 'monitores:read';
-export const WRITE = 'monitores:write';
+export const { TAG, READ, WRITE } = groupNames('monitores', 'Monitores');
 
 const obj = <P extends TProperties>(properties: P): TObject<P> => Type.Object(properties, { additionalProperties: false });
 const uuid = (description: string) => Type.String({ format: 'uuid', description });
@@ -47,21 +47,7 @@ export const RegisterBody = obj({
   isolation: fields.isolation,
 });
 
-export const CorrectBody = Type.Object(
-  {
-    code: Type.Optional(fields.code),
-    serial: Type.Optional(fields.serial),
-    brand: Type.Optional(fields.brand),
-    model: Type.Optional(fields.model),
-    locationId: Type.Optional(fields.locationId),
-    stationId: Type.Optional(fields.stationId),
-    installDate: Type.Optional(fields.installDate),
-    warrantyEnd: Type.Optional(Type.Union([DateSchema, Type.Null()], { description: 'null clears it' })),
-    isolation: Type.Optional(fields.isolation),
-    reason: ReasonSchema,
-  },
-  { additionalProperties: false, minProperties: 2 },
-);
+export const CorrectBody = correctionBody({ ...fields, warrantyEnd: clearable(DateSchema) });
 
 const disinfectionMethod = text(100, 'e.g. heat, heat + citric acid, hypochlorite, peracetic acid');
 export const StartUseBody = obj({ sessionId: SessionIdSchema, patientId: IdSchema });

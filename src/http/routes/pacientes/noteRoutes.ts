@@ -5,7 +5,7 @@ import { awaitMinPosition } from '../../readYourWrites.js';
 import { etagOf, ifMatchHeader, ifMatchRevision } from '../../recordHeaders.js';
 import { recordAnswer, type RecordAnswerModel } from '../../recordAnswer.js';
 import { notFoundProblem } from '../../../problems.js';
-import { route, type RequestContext, type RouteDecl } from '../../routeTypes.js';
+import type { RequestContext, RouteDecl } from '../../routeTypes.js';
 import type { NoteContent } from '../../../commands/pacientes/nursingNoteEvents.js';
 import { noteView, type NoteDoc } from '../../../projections/pacientes/noteDoc.js';
 import { amendNote, recordNote } from '../../../commands/pacientes/noteWrites.js';
@@ -15,24 +15,27 @@ import { noteModel, patientModel } from '../../../queries/pacientes/readModel.js
 import { latestVersions, latestVersionsUpToNote, versionPage } from '../../../queries/pacientes/noteVersions.js';
 import {
   commandCtx,
+  createdOk,
   conflict409,
   NoteParams,
   notFound404,
   ok,
+  pageResponses,
   PatientParams,
   precondition412,
   READ,
   READ_HEADERS,
-  RECORD_HEADERS,
   TAG,
   tenantCtx,
   unavailable503,
   withFieldPointers,
   WRITE,
-  pageResponses,
 } from './routeSupport.js';
 import { AmendNoteBody, RecordNoteBody } from './noteSchemas.js';
 import { NoteSummary, NoteVersionView, NoteView } from './viewSchemas.js';
+import { groupRoutes } from '../shared/groupRoutes.js';
+
+const notes = groupRoutes(TAG);
 
 /** A note write answers the note at least at the write, with its latest versions. */
 const writtenNote: RecordAnswerModel<NoteDoc> = {
@@ -48,17 +51,12 @@ async function noteOf(ctx: RequestContext, params: { id: string; noteId: string 
 }
 
 export const noteRoutes: RouteDecl[] = [
-  route({
-    method: 'post',
-    path: '/pacientes/{id}/notas',
-    tag: TAG,
-    auth: 'tenant',
-    permission: WRITE,
+  notes.post('/pacientes/{id}/notas', WRITE, {
     idempotent: true,
     summary: 'Record a nursing note',
     params: PatientParams,
     body: RecordNoteBody,
-    responses: { 201: ok('The note', NoteView, { ...RECORD_HEADERS, Location: 'URL of the note' }), 404: notFound404 },
+    responses: { 201: createdOk('The note', NoteView, 'URL of the note'), 404: notFound404 },
     handle: (input, ctx) =>
       withFieldPointers(async () => {
         const { id } = input.params;
@@ -67,12 +65,7 @@ export const noteRoutes: RouteDecl[] = [
         return recordAnswer(ctx, writtenNote, noteId, result, 201, { location: `/pacientes/${id}/notas/${noteId}` });
       }),
   }),
-  route({
-    method: 'get',
-    path: '/pacientes/{id}/notas',
-    tag: TAG,
-    auth: 'tenant',
-    permission: READ,
+  notes.get('/pacientes/{id}/notas', READ, {
     summary: "A patient's nursing notes, newest first (current versions)",
     params: PatientParams,
     query: PageQuerySchema,
@@ -85,12 +78,7 @@ export const noteRoutes: RouteDecl[] = [
       return { status: 200, body: await listNotes(tenantCtx(ctx), input.params.id, input.query.limit, input.query.cursor) };
     },
   }),
-  route({
-    method: 'get',
-    path: '/pacientes/{id}/notas/{noteId}',
-    tag: TAG,
-    auth: 'tenant',
-    permission: READ,
+  notes.get('/pacientes/{id}/notas/{noteId}', READ, {
     summary: 'A nursing note with its latest versions',
     params: NoteParams,
     query: RecordReadQuerySchema,
@@ -110,12 +98,7 @@ export const noteRoutes: RouteDecl[] = [
       return { status: 200, body: noteView(doc, await latestVersions(tenantCtx(ctx), doc)), headers: { ETag: etagOf(doc.revision) } };
     },
   }),
-  route({
-    method: 'get',
-    path: '/pacientes/{id}/notas/{noteId}/versiones',
-    tag: TAG,
-    auth: 'tenant',
-    permission: READ,
+  notes.get('/pacientes/{id}/notas/{noteId}/versiones', READ, {
     summary: 'Every version of a nursing note, oldest first, page by page',
     params: NoteParams,
     query: PageQuerySchema,
@@ -128,12 +111,7 @@ export const noteRoutes: RouteDecl[] = [
       return { status: 200, body: await versionPage(tenantCtx(ctx), doc, input.query.limit, input.query.cursor) };
     },
   }),
-  route({
-    method: 'post',
-    path: '/pacientes/{id}/notas/{noteId}/enmiendas',
-    tag: TAG,
-    auth: 'tenant',
-    permission: WRITE,
+  notes.post('/pacientes/{id}/notas/{noteId}/enmiendas', WRITE, {
     idempotent: true,
     summary: 'Amend a nursing note (a new version with a reason; nothing is overwritten)',
     params: NoteParams,

@@ -16,18 +16,7 @@ import type { Page } from '../../../stores/readStore.js';
 import { consistencyTokens } from '../../consistencyToken.js';
 import { PreparedJson } from '../../preparedJson.js';
 import { sealPageCursor } from '../../pageCursor.js';
-import {
-  commandCtx,
-  notFound404,
-  ok,
-  PatientParams,
-  patientKit,
-  READ,
-  RECORD_HEADERS,
-  TAG,
-  tenantCtx,
-  pageResponses,
-} from './routeSupport.js';
+import { commandCtx, createdOk, notFound404, pageResponses, patientKit, PatientParams, READ, TAG, tenantCtx } from './routeSupport.js';
 import { CorrectPatientBody, RegisterPatientBody } from './patientSchemas.js';
 import { HistoryEntry, PatientSummary, PatientView } from './viewSchemas.js';
 import { pageItemIds } from '../../routeAudit.js';
@@ -63,11 +52,11 @@ export const patientRoutes: RouteDecl[] = [
     description:
       'The identity document (type + number, compared ignoring case, spaces, dots and dashes) is unique within the company: a second registration answers 409 duplicate-document. Serology results set the isolation they imply.',
     body: RegisterPatientBody,
-    responses: { 201: ok('The registered patient', PatientView, { ...RECORD_HEADERS, Location: 'URL of the patient' }) },
+    responses: { 201: createdOk('The registered patient', PatientView, 'URL of the patient') },
+    idKey: 'patientId',
     handle: async (body, ctx) => {
       await mustBeCompanyClients(ctx.services.events, tenantCtx(ctx).auth.tenantId, body.coverages ?? [], (i) => `coverages/${i}`);
-      const { patientId, result } = await registerPatient(ctx.services.events, commandCtx(ctx), withEntryIds(body, ctx.idempotencyKey));
-      return { id: patientId, result };
+      return registerPatient(ctx.services.events, commandCtx(ctx), withEntryIds(body, ctx.idempotencyKey));
     },
   }),
   route({

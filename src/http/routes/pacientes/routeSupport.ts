@@ -13,6 +13,7 @@ export {
   badCursor400,
   commandCtx,
   conflict409,
+  createdOk,
   ok,
   pageResponses,
   precondition412,
@@ -20,10 +21,9 @@ export {
   unavailable503,
   withFieldPointers,
 } from '../shared/recordSupport.js';
+import { groupNames } from '../shared/groupNames.js';
 
-export const TAG = 'Pacientes';
-export const READ = 'pacientes:read';
-export const WRITE = 'pacientes:write';
+export const { TAG, READ, WRITE } = groupNames('pacientes', 'Pacientes');
 
 const strict = { additionalProperties: false } as const;
 export const PatientParams = IdParams;

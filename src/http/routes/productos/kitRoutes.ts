@@ -14,18 +14,17 @@ import { COMPANY_DEFAULT_KIT_ID, kitModel, kitView } from '../../../queries/prod
 import {
   badCursor400,
   commandCtx,
-  conflict409,
+  IF_MATCH_PROBLEMS,
   ok,
   precondition412,
   READ_HEADERS,
   RECORD_HEADERS,
-  required428,
   tenantCtx,
   unavailable503,
   withFieldPointers,
 } from '../shared/recordSupport.js';
-import { DateTimeSchema, IdSchema, nullable, ReasonSchema } from '../shared/fieldSchemas.js';
-import { closed, READ, TAG, WRITE } from './schemas.js';
+import { closed, DateTimeSchema, IdSchema, nullable, ReasonSchema } from '../shared/fieldSchemas.js';
+import { READ, TAG, WRITE } from './schemas.js';
 
 const PatientParams = closed({ patientId: IdSchema });
 const Quantity = Type.Number({ exclusiveMinimum: 0, maximum: 10_000, description: 'Units consumed per session' });
@@ -115,13 +114,7 @@ function kitRoutesOf(where: Where): RouteDecl[] {
       params: where.params,
       body: KitBody,
       requestHeaders: { 'If-Match': ifMatchHeader(false) },
-      responses: {
-        200: ok('The kit as set', KitView),
-        404: kit404,
-        409: conflict409,
-        412: precondition412,
-        428: required428,
-      },
+      responses: { 200: ok('The kit as set', KitView), 404: kit404, ...IF_MATCH_PROBLEMS },
       handle: (input, ctx) =>
         withFieldPointers(async () => {
           const kitId = where.kitIdOf(input.params);

@@ -17,10 +17,8 @@ export const productRoutes: RouteDecl[] = [
     summary: 'Register a product (supply, drug, dialyzer, line...)',
     description: 'Code and barcode are each unique within the company (trimmed, ignoring case): 409 duplicate-code / duplicate-barcode.',
     body: CreateProductBody,
-    handle: async (body, ctx) => {
-      const { productId, result } = await createProduct(ctx.services.events, commandCtx(ctx), body);
-      return { id: productId, result };
-    },
+    idKey: 'productId',
+    handle: (body, ctx) => createProduct(ctx.services.events, commandCtx(ctx), body),
   }),
   products.list({
     summary: 'List products by code: by category, below their minimum stock, active or not',

@@ -1,17 +1,15 @@
 // JSON Schemas of /productos: what clients send and what they read, declared once with TypeBox.
-import Type, { type TProperties } from 'typebox';
+import Type from 'typebox';
 import { PRODUCT_CATEGORIES, WAREHOUSE_KINDS } from '../../../commands/productos/productEvents.js';
 import { WRITE_OFF_KINDS } from '../../../commands/productos/stockEvents.js';
 import { FLUXES } from '../../../commands/filtros-dialisis/dialyzerEvents.js';
 import { LINE_TYPES } from '../../../commands/lineas/bloodlineEvents.js';
-import { DateSchema, DateTimeSchema, IdSchema, nullable, ReasonSchema, StringOrNull, text } from '../shared/fieldSchemas.js';
+import { closed, DateSchema, DateTimeSchema, IdSchema, nullable, ReasonSchema, StringOrNull, text } from '../shared/fieldSchemas.js';
+import { clearable, correctionBody } from '../shared/correctionBody.js';
+import { groupNames } from '../shared/groupNames.js';
 
-export const TAG = 'Productos';
-export const READ = 'productos:read';
-export const WRITE = 'productos:write';
+export const { TAG, READ, WRITE } = groupNames('productos', 'Productos');
 
-/** An object that takes no other member. */
-export const closed = <P extends TProperties>(properties: P) => Type.Object(properties, { additionalProperties: false });
 const Quantity = Type.Number({ exclusiveMinimum: 0, maximum: 1_000_000, description: 'Units of the product (up to 3 decimals)' });
 const Money = closed({ amount: Type.Number({ minimum: 0 }), currency: Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217' }) });
 const Lot = text(60, 'Lot (batch) number');
@@ -31,23 +29,7 @@ const productFields = {
 
 export const CreateProductBody = closed({ ...productFields, barcode: Type.Optional(Barcode), cost: Type.Optional(Money) });
 
-export const CorrectProductBody = Type.Object(
-  {
-    code: Type.Optional(productFields.code),
-    name: Type.Optional(productFields.name),
-    category: Type.Optional(productFields.category),
-    unit: Type.Optional(productFields.unit),
-    barcode: Type.Optional(Type.Union([Barcode, Type.Null()], { description: 'null clears it' })),
-    minimumStock: Type.Optional(productFields.minimumStock),
-    reusable: Type.Optional(productFields.reusable),
-    lotTracked: Type.Optional(productFields.lotTracked),
-    expiryTracked: Type.Optional(productFields.expiryTracked),
-    prescriptionDrug: Type.Optional(productFields.prescriptionDrug),
-    cost: Type.Optional(Type.Union([Money, Type.Null()], { description: 'null clears it' })),
-    reason: ReasonSchema,
-  },
-  { additionalProperties: false, minProperties: 2 },
-);
+export const CorrectProductBody = correctionBody({ ...productFields, barcode: clearable(Barcode), cost: clearable(Money) });
 
 export const ProductView = closed({
   id: IdSchema,

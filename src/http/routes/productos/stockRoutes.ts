@@ -15,7 +15,16 @@ import { PRODUCTOS_PROJECTION } from '../../../projections/productos/productosPr
 import { productModel, warehouseModel } from '../../../queries/productos/products.js';
 import { CSV_FORMULA_NOTE } from '../../../queries/csv.js';
 import { fefoOrder, kardexCsv, lotsExpiring, productBalances, productKardex } from '../../../queries/productos/stock.js';
-import { commandCtx, conflict409, ok, RECORD_HEADERS, tenantCtx, unavailable503, withFieldPointers } from '../shared/recordSupport.js';
+import {
+  commandCtx,
+  conflict409,
+  csvReportResponses,
+  ok,
+  RECORD_HEADERS,
+  tenantCtx,
+  unavailable503,
+  withFieldPointers,
+} from '../shared/recordSupport.js';
 import { DateSchema, IdParams, IdSchema } from '../shared/fieldSchemas.js';
 import {
   AdjustmentBody,
@@ -174,11 +183,7 @@ export const stockRoutes: RouteDecl[] = [
       CSV_FORMULA_NOTE,
     params: IdParams,
     query: KardexQuery,
-    responses: {
-      200: { description: 'The kardex (text/csv when asked)', schema: KardexView },
-      404: products.notFound404,
-      503: unavailable503,
-    },
+    responses: csvReportResponses('The kardex', KardexView, products.notFound404),
     // An issue to a patient names them: the kardex of a drug is a read of patient data.
     auditAccess: (input) => ({ recordType: 'productKardex', recordId: input.params.id }),
     handle: async (input, ctx) => {

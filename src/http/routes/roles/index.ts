@@ -29,6 +29,7 @@ import {
   mustHoldWhatTheyGrant,
   privilegedCaller,
   refusals403,
+  writeOnRecordAnswers,
 } from '../shared/adminSupport.js';
 import { mustOutrankRole } from '../../../commands/platform/privilegeWrites.js';
 
@@ -128,13 +129,7 @@ const routes: RouteDecl[] = [
     summary: 'Change a custom role (effective on the next request of every member holding it)',
     params: CodeParams,
     body: RoleBody,
-    responses: {
-      200: ok('The role', RoleSchema, WRITE_HEADERS),
-      403: refusals403('outranked', 'grant'),
-      404: role404,
-      409: conflict409,
-      503: behind503,
-    },
+    responses: writeOnRecordAnswers({ 200: ok('The role', RoleSchema, WRITE_HEADERS) }, refusals403('outranked', 'grant'), role404),
     async handle({ params, body }, ctx) {
       const tctx = ctx as TenantRequestContext;
       const { name, description, permissions, reason } = body;
@@ -149,13 +144,7 @@ const routes: RouteDecl[] = [
     summary: 'Retire a custom role nobody holds',
     params: CodeParams,
     body: RetireBody,
-    responses: {
-      204: ok('Retired', undefined, WRITE_HEADERS),
-      403: refusals403('outranked'),
-      404: role404,
-      409: conflict409,
-      503: behind503,
-    },
+    responses: writeOnRecordAnswers({ 204: ok('Retired', undefined, WRITE_HEADERS) }, refusals403('outranked'), role404),
     async handle({ params, body }, ctx) {
       await mustOutrankRole(ctx.services, privilegedCaller(ctx), params.code);
       // API clients hold roles too (their own stream): a role they hold is in use as much as a member's.

@@ -12,7 +12,9 @@ import { permissionsOf } from '../../../permissions/builtInRoles.js';
 import { permissionCatalog } from '../../../queries/platform/permissionCatalog.js';
 import type { JsonSchema, RequestContext, ResponseDecl, TenantRequestContext } from '../../routeTypes.js';
 
-export { badCursor400, conflict409, precondition412, RECORD_HEADERS, required428, type NoInput } from './recordSupport.js';
+import { conflict409 } from './recordSupport.js';
+
+export { badCursor400, conflict409, IF_MATCH_PROBLEMS, RECORD_HEADERS, type NoInput } from './recordSupport.js';
 
 export const behind503 = problem('The write was recorded but its read model did not apply it in time; retry', {
   'Retry-After': 'Seconds to wait',
@@ -29,6 +31,20 @@ export const ok = (description: string, schema?: JsonSchema, headers?: Record<st
 });
 
 /** Who acts in a platform write made through a route: the signed-in user (or API client), with the request's trail. */
+/**
+ * The answers of an admin write on one record: its answer (200, 201 or 204), the refusals (403), not found (404), a
+ * conflicting write (409, unless the write cannot conflict) and the read model behind (503).
+ */
+export function writeOnRecordAnswers(
+  answer: Record<number, ResponseDecl>,
+  refused: ResponseDecl,
+  notFound: ResponseDecl,
+  { conflicts = true } = {},
+): Record<number, ResponseDecl> {
+  const conflict: Record<number, ResponseDecl> = conflicts ? { 409: conflict409 } : {};
+  return { ...answer, 403: refused, 404: notFound, ...conflict, 503: behind503 };
+}
+
 export const callerOf = (ctx: RequestContext, reason?: string | null): PlatformCaller => ({
   reason: reason ?? null,
   actor: ctx.auth?.userId ?? 'anonymous',

@@ -38,3 +38,17 @@ export const IdParams = closed({ id: IdSchema });
 
 /** The body of a change that needs only its reason (deactivate, reactivate, cancel...). */
 export const ReasonBody = closed({ reason: ReasonSchema });
+
+/** A tax id: its kind (RUC, RFC, NIT...) and its number, described by the group that checks it. */
+export const taxIdSchema = (numberDescription: string, options: TObjectOptions = {}) =>
+  closed(
+    {
+      type: Type.String({
+        minLength: 2,
+        maxLength: 10,
+        description: 'RUC (PE), RFC (MX), NIT (CO), RUT (CL), CUIT (AR); other countries: OTHER',
+      }),
+      number: Type.String({ minLength: 3, maxLength: 30, description: numberDescription }),
+    },
+    options,
+  );

@@ -15,10 +15,11 @@ import { IdParams, IdSchema, ReasonBody } from './fieldSchemas.js';
 import {
   badCursor400,
   conflict409,
+  createdOk,
+  IF_MATCH_PROBLEMS,
   ok,
   precondition412,
   READ_HEADERS,
-  RECORD_HEADERS,
   required428,
   tenantCtx,
   unavailable503,
@@ -98,7 +99,7 @@ export function recordKit<D extends RecordDoc>(spec: RecordKitSpec<D>) {
     const status = decl.status ?? 200;
     const answered =
       status === 201
-        ? ok(`The ${noun} with the new entry`, spec.viewSchema, { ...RECORD_HEADERS, Location: `URL of the ${noun}` })
+        ? createdOk(`The ${noun} with the new entry`, spec.viewSchema, `URL of the ${noun}`)
         : ok(`The ${noun}`, spec.viewSchema);
     return route({
       method: 'post',
@@ -135,11 +136,13 @@ export function recordKit<D extends RecordDoc>(spec: RecordKitSpec<D>) {
     action,
 
     /** POST `${base}`: an idempotent create answering 201 with Location. */
-    create<B extends TSchema>(
+    create<B extends TSchema, K extends string>(
       decl: Extra & {
         summary: string;
         body: B;
-        handle: (body: Static<B>, ctx: RequestContext) => Promise<{ id: string; result: WriteOutcome }>;
+        /** The member of the command's answer holding the new record's id (e.g. 'productId'). */
+        idKey: K;
+        handle: (body: Static<B>, ctx: RequestContext) => Promise<Record<K, string> & { result: WriteOutcome }>;
       },
     ): RouteDecl {
       return route({
@@ -153,14 +156,14 @@ export function recordKit<D extends RecordDoc>(spec: RecordKitSpec<D>) {
         ...(decl.description ? { description: decl.description } : {}),
         body: decl.body,
         responses: {
-          201: ok(`The new ${noun}`, spec.viewSchema, { ...RECORD_HEADERS, Location: `URL of the ${noun}` }),
+          201: createdOk(`The new ${noun}`, spec.viewSchema, `URL of the ${noun}`),
           409: conflict409,
           ...decl.responses,
         },
         handle: (input, ctx) =>
           withFieldPointers(async () => {
-            const { id, result } = await decl.handle(input.body as Static<B>, ctx);
-            return answer(ctx, id, result, 201);
+            const created = await decl.handle(input.body as Static<B>, ctx);
+            return answer(ctx, created[decl.idKey], created.result, 201);
           }),
       });
     },
@@ -259,9 +262,7 @@ export function recordKit<D extends RecordDoc>(spec: RecordKitSpec<D>) {
         responses: {
           200: ok(`The corrected ${noun}`, spec.viewSchema),
           404: notFound404,
-          409: conflict409,
-          412: precondition412,
-          428: required428,
+          ...IF_MATCH_PROBLEMS,
           ...decl.responses,
         },
         handle: (input, ctx) =>

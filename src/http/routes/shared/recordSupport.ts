@@ -30,6 +30,8 @@ export const conflict409 = problem('A business rule refused the change (code in 
 export const precondition412 = problem('If-Match does not match the current revision');
 export const badCursor400 = problem('The cursor is malformed or belongs to another query (sort order)');
 export const required428 = problem('If-Match is missing: send the ETag you last read');
+/** What a write naming the revision it read (If-Match) answers besides its own: refused (409), stale (412), missing (428). */
+export const IF_MATCH_PROBLEMS = { 409: conflict409, 412: precondition412, 428: required428 };
 export const unavailable503 = problem('The read model did not reach minPosition within the bounded wait; retry', {
   'Retry-After': 'Seconds to wait',
 });
@@ -44,6 +46,15 @@ export const ok = (description: string, schema: JsonSchema, headers: Record<stri
   schema,
   headers,
 });
+/** The answers of a record's report that may be asked as CSV: the report (JSON or text/csv), no such record, the read model behind. */
+export const csvReportResponses = (description: string, schema: JsonSchema, notFound: ResponseDecl): Record<number, ResponseDecl> => ({
+  200: { description: `${description} (text/csv when asked)`, schema },
+  404: notFound,
+  503: unavailable503,
+});
+/** A 201 answer: the new record with its ETag and position, and Location (described). */
+export const createdOk = (description: string, schema: JsonSchema, location: string): ResponseDecl =>
+  ok(description, schema, { ...RECORD_HEADERS, Location: location });
 
 export const tenantCtx = (ctx: RequestContext): TenantRequestContext => ctx as TenantRequestContext;
 

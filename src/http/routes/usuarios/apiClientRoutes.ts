@@ -1,7 +1,7 @@
 // /integraciones: API clients of the selected company (programs that sign in with client credentials).
 import { groupRoutes } from '../shared/groupRoutes.js';
 import Type from 'typebox';
-import { type RouteDecl, type TenantRequestContext } from '../../routeTypes.js';
+import { type RequestContext, type RouteDecl, type TenantRequestContext } from '../../routeTypes.js';
 import { pageOf, PageQueryFields, problem } from '../../commonSchemas.js';
 import { closed } from '../shared/fieldSchemas.js';
 import { writeHeaders } from '../../recordHeaders.js';
@@ -30,6 +30,7 @@ import {
   mustHoldWhatTheyGrant,
   privilegedCaller,
   refusals403,
+  writeOnRecordAnswers,
 } from '../shared/adminSupport.js';
 import { mustOutrankApiClient } from '../../../commands/platform/privilegeWrites.js';
 import { RolesSchema } from './schemas.js';
@@ -54,6 +55,12 @@ const WithSecret = obj({
 });
 const ClientParams = closed({ id: UUID });
 const client404 = problem('No such API client in the selected company');
+
+/** A write on a client: it is one of the company's (404 otherwise) and the caller outranks it (403 otherwise). */
+async function mustOutrankClient(ctx: RequestContext, clientId: string): Promise<void> {
+  await companyApiClient(ctx as TenantRequestContext, clientId);
+  await mustOutrankApiClient(ctx.services, privilegedCaller(ctx), clientId);
+}
 
 const routes = groupRoutes(TAG);
 
@@ -120,16 +127,13 @@ export const apiClientRoutes: RouteDecl[] = [
       ),
       reason: reasonSchema,
     }),
-    responses: {
-      200: ok('The client and its new secret', WithSecret, WRITE_HEADERS),
-      403: refusals403('outranked'),
-      404: client404,
-      409: conflict409,
-      503: behind503,
-    },
+    responses: writeOnRecordAnswers(
+      { 200: ok('The client and its new secret', WithSecret, WRITE_HEADERS) },
+      refusals403('outranked'),
+      client404,
+    ),
     async handle({ params, body }, ctx) {
-      await companyApiClient(ctx as TenantRequestContext, params.id);
-      await mustOutrankApiClient(ctx.services, privilegedCaller(ctx), params.id);
+      await mustOutrankClient(ctx, params.id);
       const graceSeconds = body.graceSeconds ?? LIMITS.apiClients.defaultGraceSeconds;
       const rotated = await rotateApiClientSecret(ctx.services, { clientId: params.id, graceSeconds }, callerOf(ctx, body.reason));
       return {
@@ -143,16 +147,13 @@ export const apiClientRoutes: RouteDecl[] = [
     summary: "Change an API client's roles (effective on its next request)",
     params: ClientParams,
     body: closed({ roles: RolesSchema, reason: reasonSchema }),
-    responses: {
-      200: ok('The client', ApiClientSchema, WRITE_HEADERS),
-      403: refusals403('outranked', 'grant'),
-      404: client404,
-      409: conflict409,
-      503: behind503,
-    },
+    responses: writeOnRecordAnswers(
+      { 200: ok('The client', ApiClientSchema, WRITE_HEADERS) },
+      refusals403('outranked', 'grant'),
+      client404,
+    ),
     async handle({ params, body }, ctx) {
-      await companyApiClient(ctx as TenantRequestContext, params.id);
-      await mustOutrankApiClient(ctx.services, privilegedCaller(ctx), params.id);
+      await mustOutrankClient(ctx, params.id);
       await mustHoldWhatTheyGrant(ctx, { roles: body.roles });
       const position = await changeApiClientRoles(
         ctx.services,
@@ -166,10 +167,11 @@ export const apiClientRoutes: RouteDecl[] = [
     summary: 'Revoke an API client: its tokens stop working at once, for good',
     params: ClientParams,
     body: closed({ reason: reasonSchema }),
-    responses: { 200: ok('The client', ApiClientSchema, WRITE_HEADERS), 403: refusals403('outranked'), 404: client404, 503: behind503 },
+    responses: writeOnRecordAnswers({ 200: ok('The client', ApiClientSchema, WRITE_HEADERS) }, refusals403('outranked'), client404, {
+      conflicts: false,
+    }),
     async handle({ params, body }, ctx) {
-      await companyApiClient(ctx as TenantRequestContext, params.id);
-      await mustOutrankApiClient(ctx.services, privilegedCaller(ctx), params.id);
+      await mustOutrankClient(ctx, params.id);
       const position = await revokeApiClient(ctx.services, params.id, callerOf(ctx, body.reason));
       return { status: 200, body: await companyApiClient(ctx as TenantRequestContext, params.id), headers: writeHeaders({ position }) };
     },

@@ -35,6 +35,7 @@ import {
   mustBeCompanyOwnedAccount,
   privilegedCaller,
   refusals403,
+  writeOnRecordAnswers,
 } from '../shared/adminSupport.js';
 import { mustOutrankMember } from '../../../commands/platform/privilegeWrites.js';
 import {
@@ -48,10 +49,9 @@ import {
   UserIdParams,
 } from './schemas.js';
 import type { TenantRequestContext } from '../../routeTypes.js';
+import { groupNames } from '../shared/groupNames.js';
 
-export const TAG = 'Usuarios';
-export const READ = 'usuarios:read';
-export const ADMIN = 'usuarios:admin';
+export const { TAG, READ, ADMIN } = groupNames('usuarios', 'Usuarios');
 
 const notMember404 = problem('No such user in the selected company (a user of another company is reported the same way)');
 const MEMBERSHIP_FILTER = { activa: 'active', pendiente: 'pending', revocada: 'revoked' } as const;
@@ -64,6 +64,12 @@ async function requireMembership(ctx: TenantRequestContext, userId: string, also
   const { membership } = await companyUser(ctx, userId);
   if (membership === 'active' || (alsoPending && membership === 'pending')) return membership;
   throw notFound('user');
+}
+
+/** A write on a member: they are one of the company's (404 otherwise) and the caller outranks them (403 otherwise). */
+async function mustOutrankMemberOf(ctx: TenantRequestContext, userId: string, alsoPending = false): Promise<void> {
+  await requireMembership(ctx, userId, alsoPending);
+  await mustOutrankMember(ctx.services, privilegedCaller(ctx), userId);
 }
 
 const written = async (ctx: TenantRequestContext, userId: string, position: bigint | null, status = 200) => ({
@@ -154,17 +160,14 @@ export const userRoutes: RouteDecl[] = [
     description: 'The company keeps at least one admin: a change that would leave none answers 409 `/problems/last-admin`.',
     params: UserIdParams,
     body: RolesBody,
-    responses: {
-      200: ok('The user with the new roles', CompanyUserSchema, WRITE_HEADERS),
-      403: refusals403('outranked', 'grant'),
-      404: notMember404,
-      409: conflict409,
-      503: behind503,
-    },
+    responses: writeOnRecordAnswers(
+      { 200: ok('The user with the new roles', CompanyUserSchema, WRITE_HEADERS) },
+      refusals403('outranked', 'grant'),
+      notMember404,
+    ),
     async handle({ params, body }, ctx) {
       const tctx = ctx as TenantRequestContext;
-      await requireMembership(tctx, params.id);
-      await mustOutrankMember(ctx.services, privilegedCaller(ctx), params.id);
+      await mustOutrankMemberOf(tctx, params.id);
       await mustHoldWhatTheyGrant(ctx, { roles: body.roles });
       const position = await changeMemberRoles(
         ctx.services,
@@ -179,17 +182,14 @@ export const userRoutes: RouteDecl[] = [
     description: 'The account stays (it may belong to other companies); the membership is kept as revoked for the record.',
     params: UserIdParams,
     body: ReasonBody,
-    responses: {
-      200: ok('The user, membership revoked', CompanyUserSchema, WRITE_HEADERS),
-      403: refusals403('outranked'),
-      404: notMember404,
-      409: conflict409,
-      503: behind503,
-    },
+    responses: writeOnRecordAnswers(
+      { 200: ok('The user, membership revoked', CompanyUserSchema, WRITE_HEADERS) },
+      refusals403('outranked'),
+      notMember404,
+    ),
     async handle({ params, body }, ctx) {
       const tctx = ctx as TenantRequestContext;
-      await requireMembership(tctx, params.id, true);
-      await mustOutrankMember(ctx.services, privilegedCaller(ctx), params.id);
+      await mustOutrankMemberOf(tctx, params.id, true);
       const position = await revokeMember(ctx.services, { companyId: tenantOf(ctx), userId: params.id }, callerOf(ctx, body.reason));
       return written(tctx, params.id, position);
     },
@@ -199,12 +199,12 @@ export const userRoutes: RouteDecl[] = [
     description: 'Their trusted devices are forgotten and their sessions end at once.',
     params: UserIdParams,
     body: ReasonBody,
-    responses: {
-      200: ok('The user', CompanyUserSchema, WRITE_HEADERS),
-      403: refusals403('outranked', 'shared'),
-      404: notMember404,
-      503: behind503,
-    },
+    responses: writeOnRecordAnswers(
+      { 200: ok('The user', CompanyUserSchema, WRITE_HEADERS) },
+      refusals403('outranked', 'shared'),
+      notMember404,
+      { conflicts: false },
+    ),
     async handle({ params, body }, ctx) {
       const tctx = ctx as TenantRequestContext;
       await requireMembership(tctx, params.id);
