@@ -7,7 +7,7 @@ import { ProblemError } from '../problems.js';
 import { MinPositionField } from './commonSchemas.js';
 import { consistencyTokens } from './consistencyToken.js';
 import { etagOf } from './recordHeaders.js';
-import type { RequestContext } from './routeTypes.js';
+import type { HttpResult, RequestContext } from './routeTypes.js';
 
 /** What a read at a point answers besides the record (documented here once: the contract's size is budgeted). */
 const AS_OF_ANSWER =
@@ -64,4 +64,16 @@ export async function asOfHeaders(ctx: RequestContext, at: RecordAt<{ revision: 
     'X-Record-Event': `version=${at.version}, type=${sfString(at.event.type)}, occurredAt=${sfString(at.event.metadata.occurredAt)}, actor=${sfString(at.event.metadata.actor)}`,
     'X-Event-Position': tokens.seal(at.event.position),
   };
+}
+
+/** A single-record read that has no version of its own now: the record as it is, or at the point the query names. */
+export async function nowOrAt(
+  ctx: RequestContext,
+  query: { asOf?: string | undefined; version?: number | undefined },
+  read: { now: () => Promise<unknown>; at: (point: RecordPoint) => Promise<RecordAt<unknown>> },
+): Promise<HttpResult> {
+  const point = pointOf(query);
+  if (!point) return { status: 200, body: await read.now() };
+  const at = await read.at(point);
+  return { status: 200, body: at.doc, headers: await asOfHeaders(ctx, { ...at, doc: { revision: at.version } }) };
 }

@@ -12,7 +12,7 @@ import { platformCollections } from '../../../queries/platform/memberships.js';
 import { companyDecider } from '../../../commands/platform/company/decider.js';
 import { awaitPlatformReadModels, platformContext } from '../../../commands/platform/platformWrites.js';
 import { companyRole, companyRoleAt, companyRoles } from '../../../queries/roles/companyRoles.js';
-import { AsOfQuerySchema, asOfHeaders, pointOf } from '../../recordAsOf.js';
+import { AsOfQuerySchema, nowOrAt } from '../../recordAsOf.js';
 import { READ_HEADERS } from '../shared/recordSupport.js';
 import { permissionCatalog, permissionEntries } from '../../../queries/platform/permissionCatalog.js';
 import {
@@ -97,14 +97,11 @@ const routes: RouteDecl[] = [
     params: CodeParams,
     query: AsOfQuerySchema,
     responses: { 200: ok('The role', RoleSchema, READ_HEADERS), 404: role404 },
-    async handle({ params, query }, ctx) {
-      const point = pointOf(query);
-      if (point) {
-        const at = await companyRoleAt(ctx as TenantRequestContext, params.code, point);
-        return { status: 200, body: at.doc, headers: await asOfHeaders(ctx, { ...at, doc: { revision: at.version } }) };
-      }
-      return { status: 200, body: await companyRole(ctx as TenantRequestContext, params.code) };
-    },
+    handle: ({ params, query }, ctx) =>
+      nowOrAt(ctx, query, {
+        now: () => companyRole(ctx as TenantRequestContext, params.code),
+        at: (point) => companyRoleAt(ctx as TenantRequestContext, params.code, point),
+      }),
   }),
   roles.post('/roles', ADMIN, {
     summary: 'Create a custom role',

@@ -13,7 +13,7 @@ import {
   rotateApiClientSecret,
 } from '../../../commands/platform/apiClientWrites.js';
 import { companyApiClient, companyApiClientAt, companyApiClients } from '../../../queries/usuarios/apiClients.js';
-import { AsOfQuerySchema, asOfHeaders, pointOf } from '../../recordAsOf.js';
+import { AsOfQuerySchema, nowOrAt } from '../../recordAsOf.js';
 import { READ_HEADERS } from '../shared/recordSupport.js';
 import {
   badCursor400,
@@ -104,14 +104,11 @@ export const apiClientRoutes: RouteDecl[] = [
     params: ClientParams,
     query: AsOfQuerySchema,
     responses: { 200: ok('The client', ApiClientSchema, READ_HEADERS), 404: client404 },
-    async handle({ params, query }, ctx) {
-      const point = pointOf(query);
-      if (point) {
-        const at = await companyApiClientAt(ctx as TenantRequestContext, params.id, point);
-        return { status: 200, body: at.doc, headers: await asOfHeaders(ctx, { ...at, doc: { revision: at.version } }) };
-      }
-      return { status: 200, body: await companyApiClient(ctx as TenantRequestContext, params.id) };
-    },
+    handle: ({ params, query }, ctx) =>
+      nowOrAt(ctx, query, {
+        now: () => companyApiClient(ctx as TenantRequestContext, params.id),
+        at: (point) => companyApiClientAt(ctx as TenantRequestContext, params.id, point),
+      }),
   }),
   routes.post('/integraciones/{id}/rotacion', ADMIN, {
     summary: 'Rotate the secret: a new one is shown once; the old one keeps working for the grace period',

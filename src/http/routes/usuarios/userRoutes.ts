@@ -48,7 +48,7 @@ import {
   RolesBody,
   UserIdParams,
 } from './schemas.js';
-import type { TenantRequestContext } from '../../routeTypes.js';
+import type { HttpResult, RequestContext, ResponseDecl, TenantRequestContext } from '../../routeTypes.js';
 import { groupNames } from '../shared/groupNames.js';
 
 export const { TAG, READ, ADMIN } = groupNames('usuarios', 'Usuarios');
@@ -76,6 +76,24 @@ const written = async (ctx: TenantRequestContext, userId: string, position: bigi
   status,
   body: await companyUser(ctx, userId),
   headers: writeHeaders({ position }),
+});
+
+/** A write on one member, with its reason: the member's id, a reason body and the answers every member write shares. */
+const memberWrite = (
+  summary: string,
+  description: string,
+  answered: string,
+  refused: ResponseDecl,
+  write: (ctx: TenantRequestContext, userId: string, reason: string) => Promise<HttpResult>,
+  options?: { conflicts?: boolean },
+) => ({
+  summary,
+  description,
+  params: UserIdParams,
+  body: ReasonBody,
+  responses: writeOnRecordAnswers({ 200: ok(answered, CompanyUserSchema, WRITE_HEADERS) }, refused, notMember404, options),
+  handle: ({ params, body }: { params: { id: string }; body: { reason: string } }, ctx: RequestContext) =>
+    write(ctx as TenantRequestContext, params.id, body.reason),
 });
 
 const platformRoutes = groupRoutes(TAG, 'platform');
@@ -177,43 +195,37 @@ export const userRoutes: RouteDecl[] = [
       return written(tctx, params.id, position);
     },
   }),
-  routes.post('/usuarios/{id}/revocacion', ADMIN, {
-    summary: "Revoke a member's membership (or withdraw a pending invitation): their sessions in this company end at once",
-    description: 'The account stays (it may belong to other companies); the membership is kept as revoked for the record.',
-    params: UserIdParams,
-    body: ReasonBody,
-    responses: writeOnRecordAnswers(
-      { 200: ok('The user, membership revoked', CompanyUserSchema, WRITE_HEADERS) },
+  routes.post(
+    '/usuarios/{id}/revocacion',
+    ADMIN,
+    memberWrite(
+      "Revoke a member's membership (or withdraw a pending invitation): their sessions in this company end at once",
+      'The account stays (it may belong to other companies); the membership is kept as revoked for the record.',
+      'The user, membership revoked',
       refusals403('outranked'),
-      notMember404,
+      async (ctx, userId, reason) => {
+        await mustOutrankMemberOf(ctx, userId, true);
+        return written(ctx, userId, await revokeMember(ctx.services, { companyId: tenantOf(ctx), userId }, callerOf(ctx, reason)));
+      },
     ),
-    async handle({ params, body }, ctx) {
-      const tctx = ctx as TenantRequestContext;
-      await mustOutrankMemberOf(tctx, params.id, true);
-      const position = await revokeMember(ctx.services, { companyId: tenantOf(ctx), userId: params.id }, callerOf(ctx, body.reason));
-      return written(tctx, params.id, position);
-    },
-  }),
-  routes.post('/usuarios/{id}/reinicio-2fa', ADMIN, {
-    summary: "Reset a member's second factor (lost phone): they enroll a new authenticator at the next sign-in",
-    description: 'Their trusted devices are forgotten and their sessions end at once.',
-    params: UserIdParams,
-    body: ReasonBody,
-    responses: writeOnRecordAnswers(
-      { 200: ok('The user', CompanyUserSchema, WRITE_HEADERS) },
+  ),
+  routes.post(
+    '/usuarios/{id}/reinicio-2fa',
+    ADMIN,
+    memberWrite(
+      "Reset a member's second factor (lost phone): they enroll a new authenticator at the next sign-in",
+      'Their trusted devices are forgotten and their sessions end at once.',
+      'The user',
       refusals403('outranked', 'shared'),
-      notMember404,
+      async (ctx, userId, reason) => {
+        await requireMembership(ctx, userId);
+        await mustBeCompanyOwnedAccount(ctx, userId);
+        await mustOutrankMember(ctx.services, privilegedCaller(ctx), userId);
+        return written(ctx, userId, await resetSecondFactor(ctx.services, userId, callerOf(ctx, reason)));
+      },
       { conflicts: false },
     ),
-    async handle({ params, body }, ctx) {
-      const tctx = ctx as TenantRequestContext;
-      await requireMembership(tctx, params.id);
-      await mustBeCompanyOwnedAccount(ctx, params.id);
-      await mustOutrankMember(ctx.services, privilegedCaller(ctx), params.id);
-      const position = await resetSecondFactor(ctx.services, params.id, callerOf(ctx, body.reason));
-      return written(tctx, params.id, position);
-    },
-  }),
+  ),
   routes.post('/usuarios/{id}/activacion', ADMIN, {
     summary: 'A new invitation token for a pending member (or an activation token for a member who has no password yet)',
     description:
