@@ -146,10 +146,26 @@ function inspectExistingFile(file: string): void {
   // Reading a WAL-mode file creates empty -wal/-shm siblings; if we refuse the file, remove the ones we made.
   const siblings = [`${file}-wal`, `${file}-shm`].filter((f) => !fs.existsSync(f));
   try {
-    probeFile(file);
+    probeSteadily(file);
   } catch (err) {
     for (const f of siblings) removeIfCreatedEmpty(f);
     throw err;
+  }
+}
+
+/**
+ * A read-only probe that finds no -shm reads the file as if nothing wrote it: while another process starting at the
+ * same instant checkpoints, it can see a torn header (schema written, application_id not yet). A file is refused
+ * only when a few probes a moment apart all refuse it; a foreign or damaged file still is, ~0.3 s later.
+ */
+function probeSteadily(file: string, attempts = 5): void {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return probeFile(file);
+    } catch (err) {
+      if (!(err instanceof EventStoreUnusableError) || attempt >= attempts) throw err;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 30 + Math.random() * 60);
+    }
   }
 }
 
