@@ -1,5 +1,6 @@
 // Worker thread: recomputes a tenant's hash chain from the stored events, off the service's event loop, reporting
 // progress and the first event whose stored hash differs from the recomputed one.
+import type { ChainRow } from '../stores/sqlite/sqliteStatements.js';
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { chainHashOfText, genesisHash, verifyChainSegment, type BrokenLink } from '../stores/chain/hashChain.js';
@@ -15,17 +16,6 @@ const PROGRESS_EVERY = 2000;
 const PAGE = 1000;
 const post = (message: VerifyMessage) => parentPort!.postMessage(message);
 
-type Row = [
-  position: number,
-  stream: string,
-  revision: number,
-  eventId: string,
-  type: string,
-  data: string,
-  metadata: string,
-  hash: string | null,
-];
-
 /** The stored text itself is hashed again: exactly what the append hashed, so any edited byte shows. */
 function verifySqlite(file: string, tenant: string): void {
   const db = new Database(file, { readonly: true, fileMustExist: true, timeout: 10_000 });
@@ -37,7 +27,7 @@ function verifySqlite(file: string, tenant: string): void {
         .prepare<[string, number], { n: number }>('SELECT count(*) AS n FROM events WHERE tenant = ? AND position >= ?')
         .get(tenant, genesis.p)!.n;
       const rows = db
-        .prepare<[string, number], Row>(
+        .prepare<[string, number], ChainRow>(
           'SELECT position, stream, revision, event_id, type, data, metadata, hash FROM events WHERE tenant = ? AND position >= ? ORDER BY position',
         )
         .raw(true);
