@@ -35,6 +35,25 @@ const firstUseChecks: DialyzerEvent = {
 };
 const useFor = (pol: Partial<ReusePolicy> = {}) =>
   cmd('RecordDialyzerUse', { sessionId: 's9', patientId: 'p1', patient, policy: { ...policy, ...pol } });
+/** A first machine reprocessing that passed, a day before the next use. */
+const reprocessed: DialyzerEvent = {
+  type: 'DialyzerReprocessed',
+  data: {
+    operatorId: 't',
+    reprocessor: { kind: 'machine' },
+    tcvMl: 95,
+    pressureLeak: 'pass',
+    bloodLeak: 'pass',
+    germicide: { name: 'Peracidin', lot: 'G', concentrationPercent: 3.5 },
+    fillTime: '2025-03-01T08:00:00.000Z',
+    storageLocation: 'A',
+    expiresOn: '2025-03-30',
+    cycle: 1,
+    tcvPercent: 95,
+    policyRevision: 3,
+  },
+};
+
 const usedEvent = (useNumber: number, maxUses = 15): DialyzerEvent => ({
   type: 'DialyzerUsed',
   data: { sessionId: `s${useNumber}`, patientId: 'p1', useNumber, maxUses, policyRevision: 3, usedAt: at },
@@ -66,23 +85,6 @@ describe('dialyzer reuse safeguards', () => {
   });
 
   it('before a reuse the checks include the germicide potency and the residual test (422 naming them)', () => {
-    const reprocessed: DialyzerEvent = {
-      type: 'DialyzerReprocessed',
-      data: {
-        operatorId: 't',
-        reprocessor: { kind: 'machine' },
-        tcvMl: 95,
-        pressureLeak: 'pass',
-        bloodLeak: 'pass',
-        germicide: { name: 'Peracidin', lot: 'G', concentrationPercent: 3.5 },
-        fillTime: '2025-03-01T08:00:00.000Z',
-        storageLocation: 'A',
-        expiresOn: '2025-03-30',
-        cycle: 1,
-        tcvPercent: 95,
-        policyRevision: 3,
-      },
-    };
     given(received(), assigned, firstUseChecks, usedEvent(1), reprocessed)
       .when(cmd('RecordPreUseChecks', { patientId: 'p1', identityConfirmedBy: ['n1', 'n2'], confirmers: staff }))
       .thenError('validation-failed', (e) => assert.deepEqual(failedFields(e), ['germicidePotency', 'residualTest']));
@@ -90,23 +92,6 @@ describe('dialyzer reuse safeguards', () => {
 
   it('the use that reaches the maximum uses takes the dialyzer out of service by itself', () => {
     const twice = { modelOverrides: [{ model: 'FX80', maxUses: 2 }] };
-    const reprocessed: DialyzerEvent = {
-      type: 'DialyzerReprocessed',
-      data: {
-        operatorId: 't',
-        reprocessor: { kind: 'machine' },
-        tcvMl: 95,
-        pressureLeak: 'pass',
-        bloodLeak: 'pass',
-        germicide: { name: 'Peracidin', lot: 'G', concentrationPercent: 3.5 },
-        fillTime: '2025-03-01T08:00:00.000Z',
-        storageLocation: 'A',
-        expiresOn: '2025-03-30',
-        cycle: 1,
-        tcvPercent: 95,
-        policyRevision: 3,
-      },
-    };
     const reuseChecks: DialyzerEvent = {
       type: 'PreUseChecksRecorded',
       data: { patientId: 'p1', germicidePotency: 'pass', residualTest: 'negative', identityConfirmedBy: ['n1', 'n2'], checkedAt: at },
