@@ -3,7 +3,7 @@
 // ended session, once across the patient's authorizations, within the month's cap; an authorization needs coverage;
 // the monthly report bills by the rule units are consumed by, and keeps flagged rows out of the amount due.
 import assert from 'node:assert/strict';
-import { clientBody, contractBody } from './clientesWorld.js';
+import { coveredPatient, openPayer } from './payerSteps.js';
 import { expectStatus, startDialisisWorld, type DialisisWorld, type Json } from './dialisisWorld.js';
 import { MINUTE, sessionSteps, type SessionSteps } from './dialisisSessionSteps.js';
 import { randomUUID } from 'node:crypto';
@@ -33,14 +33,8 @@ describe('Payer rules that span records (issue 21 items 17 and 18)', () => {
   });
   after(async () => w?.close());
 
-  async function payer(contract: Json = {}): Promise<string> {
-    const clientId = expectStatus(await s.post(w.a, '/clientes', clientBody()), 201).body.id as string;
-    const terms = { ...contractBody({ validFrom: w.dateIn(-365), ...contract }) };
-    delete terms.validTo;
-    expectStatus(await s.post(w.a, `/clientes/${clientId}/contratos`, terms), 201);
-    return clientId;
-  }
-  const covered = (clientId: string) => s.prescribedPatient({ coverages: [{ clientId, memberNumber: 'M-21', validFrom: w.dateIn(-365) }] });
+  const payer = (contract: Json = {}): Promise<string> => openPayer(w, s, contract);
+  const covered = (clientId: string): Promise<string> => coveredPatient(w, s, clientId, 'M-21');
   async function authorize(clientId: string, patientId: string, code: string, units: number): Promise<string> {
     const body = { patientId, code, validFrom: w.dateIn(-1), validTo: w.dateIn(30), sessionsAuthorized: units };
     return expectStatus(await s.post(w.a, `/clientes/${clientId}/autorizaciones`, body), 201).body.id as string;

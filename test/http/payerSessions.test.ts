@@ -3,7 +3,8 @@
 // authorization is blocked or flagged as the contract says; the monthly payer report lists the session with its amount.
 import assert from 'node:assert/strict';
 import { CLIENTES_PROJECTION } from '../../src/projections/clientes/clientesProjection.js';
-import { clientBody, contractBody } from './clientesWorld.js';
+import { clientBody } from './clientesWorld.js';
+import { coveredPatient, openPayer } from './payerSteps.js';
 import { expectStatus, pointers, startDialisisWorld, type DialisisWorld, type Json } from './dialisisWorld.js';
 import { registration } from './pacientesWorld.js';
 import { sessionSteps, type SessionSteps } from './dialisisSessionSteps.js';
@@ -17,15 +18,8 @@ describe('Clientes and the daily record: authorizations, the start under the con
   });
   after(async () => w?.close());
 
-  /** A payer with a contract in force from last year on, open-ended; its id. */
-  async function payer(contract: Json = {}): Promise<string> {
-    const clientId = expectStatus(await s.post(w.a, '/clientes', clientBody()), 201).body.id as string;
-    const terms = { ...contractBody({ validFrom: w.dateIn(-365), ...contract }) };
-    delete terms.validTo;
-    expectStatus(await s.post(w.a, `/clientes/${clientId}/contratos`, terms), 201);
-    return clientId;
-  }
-  const covered = (clientId: string) => s.prescribedPatient({ coverages: [{ clientId, memberNumber: 'M-77', validFrom: w.dateIn(-365) }] });
+  const payer = (contract: Json = {}): Promise<string> => openPayer(w, s, contract);
+  const covered = (clientId: string): Promise<string> => coveredPatient(w, s, clientId, 'M-77');
 
   it('consumes one unit per completed session, once, and reports the session with its amount', async () => {
     const clientId = await payer();
