@@ -5,6 +5,7 @@
 // unchanged, and every clinical record still answers. A route added later is walked without editing this test.
 import assert from 'node:assert/strict';
 import { registeredGroups } from '../../src/http/groups.js';
+import { OPTIONAL_MODULES } from '../../src/commands/platform/company/events.js';
 import type { RouteDecl } from '../../src/http/routeTypes.js';
 import type { RecordedEvent } from '../../src/stores/eventStore.js';
 import { startTestServer, type TestServer } from '../support/harness.js';
@@ -93,6 +94,14 @@ describe('retention: no route erases a clinical record or its events', () => {
       });
       answers.set(label(route), { status: answer.status, type: (answer.body as { type?: string } | null)?.type });
     }
+    // The walk's sample may switch modules off (which keeps their data): switch every one back on to read the records.
+    const admin = await server.signInAndSelect(server.admin);
+    const modules = await server.request('PUT', '/empresas/actual/modulos', {
+      token: admin,
+      body: { modules: [...OPTIONAL_MODULES], reason: 'Lectura tras el recorrido' },
+      headers: { 'if-match': '*' },
+    });
+    assert.equal(modules.status, 200, JSON.stringify(modules.body));
   });
   after(async () => server?.close());
 
