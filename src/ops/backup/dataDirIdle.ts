@@ -1,7 +1,8 @@
 // Whether a data directory is in use: the one place a restore (and the command line) asks before touching the files.
 // Today it reads the projector lease a running service keeps in the read store (renewed every few seconds, given up
-// at a clean stop); a single-writer lock file can be checked here too.
+// at a clean stop); a single-writer lock file can be checked here too. (READ_STORE=memory keeps no lease: not seen.)
 import fs from 'node:fs';
+import { hostname } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { READ_STORE_FILE } from '../../stores/openReadStore.js';
@@ -14,13 +15,28 @@ export class DataDirInUseError extends Error {
   readonly code = 'data-dir-in-use';
 }
 
-/** Throws DataDirInUseError while a service holds the data directory; `nowMs` is this machine's clock. */
+/**
+ * Throws DataDirInUseError while a service holds the data directory: its projector lease has not expired (by `nowMs`),
+ * or was not given up and names a process of this host that is still alive (clocks aside).
+ */
 export function assertDataDirIdle(dataDir: string, nowMs = Date.now()): void {
   const lease = projectorLease(path.join(dataDir, READ_STORE_FILE));
-  if (lease && lease.expiresAt > nowMs) {
-    throw new DataDirInUseError(
-      `${dataDir} is in use: a service (${lease.holder}) holds its projector lease until ${new Date(lease.expiresAt).toISOString()}; stop it first`,
-    );
+  if (!lease || lease.expiresAt === 0) return; // never taken, or given up at a clean stop
+  const until = new Date(lease.expiresAt).toISOString();
+  if (lease.expiresAt > nowMs) throw new DataDirInUseError(`${dataDir} is in use: a service (${lease.holder}) holds its projector lease until ${until}; stop it first`);
+  if (aliveHere(lease.holder))
+    throw new DataDirInUseError(`${dataDir} is in use: the process holding its projector lease (${lease.holder}) is still running; stop it first`);
+}
+
+/** Holders are `<hostname>:<pid>:<random>`: a process of this host is asked whether it still runs. */
+function aliveHere(holder: string): boolean {
+  const [host, pid] = holder.split(':');
+  if (host !== hostname() || !/^\d+$/.test(pid ?? '')) return false;
+  try {
+    process.kill(Number(pid), 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM'; // alive, someone else's
   }
 }
 

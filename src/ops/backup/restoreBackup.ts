@@ -36,17 +36,18 @@ function replacedNames(): string[] {
 export async function restoreBackup(file: string, dataDir: string, opts: RestoreOptions = {}): Promise<RestoreResult> {
   const progress = opts.onProgress ?? (() => undefined);
   const dir = path.resolve(dataDir);
-  assertDataDirIdle(dir);
+  const now = opts.now ?? (() => new Date());
+  assertDataDirIdle(dir, now().getTime());
   if (!fs.existsSync(file)) throw new Error(`no backup archive at ${file}`);
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   const staging = fs.mkdtempSync(path.join(dir, '.restore-')); // same file system: the copies are renamed in place
   try {
     progress({ stage: 'verify' });
     const manifest = await extractVerified(file, staging);
-    assertDataDirIdle(dir); // a service started while the archive was read must not have its files swapped
+    assertDataDirIdle(dir, now().getTime()); // a service started while the archive was read must not have its files swapped
 
     progress({ stage: 'set-aside' });
-    const stamp = (opts.now ?? (() => new Date()))().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+    const stamp = now().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
     const aside = path.join(dir, `replaced-${stamp}`);
     const present = replacedNames().filter((name) => fs.existsSync(path.join(dir, name)));
     if (present.length > 0) {
