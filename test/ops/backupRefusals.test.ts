@@ -16,9 +16,19 @@ import { sqliteEventFile } from '../../src/stores/openEventStore.js';
 /** Flips one byte inside a member's data of a plain tar (headers are 512-byte blocks, data follows its header). */
 async function damageMember(file: string, member: string): Promise<void> {
   const bytes = await fs.readFile(file);
-  for (let at = 0; at + 512 <= bytes.length; ) {
-    const name = bytes.subarray(at, at + 100).toString('utf8').replace(/\0.*$/s, '');
-    const size = parseInt(bytes.subarray(at + 124, at + 136).toString('utf8').replace(/\0.*$/s, '').trim() || '0', 8);
+  for (let at = 0; at + 512 <= bytes.length;) {
+    const name = bytes
+      .subarray(at, at + 100)
+      .toString('utf8')
+      .replace(/\0.*$/s, '');
+    const size = parseInt(
+      bytes
+        .subarray(at + 124, at + 136)
+        .toString('utf8')
+        .replace(/\0.*$/s, '')
+        .trim() || '0',
+      8,
+    );
     if (name === member) {
       bytes[at + 512 + Math.floor(size / 2)]! ^= 0xff;
       return fs.writeFile(file, bytes);
@@ -86,7 +96,13 @@ describe('online backup: refusals', function () {
     const second = await restoreBackup(archive, dataDir, { now: () => new Date('2026-01-02T03:04:05Z') });
     assert.equal(second.setAside, path.join(dataDir, 'replaced-20260102T030405Z'));
     assert.equal((await fs.stat(path.join(second.setAside, 'events.sqlite'))).ino, first.ino, 'the old log kept, not deleted');
-    assert.deepEqual((await fs.readdir(second.setAside)).sort(), ['chain-signing.key', 'events.sqlite', 'jwt.key', 'readmodels.sqlite', 'totp.key']);
+    assert.deepEqual((await fs.readdir(second.setAside)).sort(), [
+      'chain-signing.key',
+      'events.sqlite',
+      'jwt.key',
+      'readmodels.sqlite',
+      'totp.key',
+    ]);
   });
 
   it('refuses stores that have their own backup tools, naming them', async () => {

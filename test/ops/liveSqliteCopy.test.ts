@@ -16,7 +16,9 @@ describe('copy of a live SQLite file', () => {
     const source = path.join(tmp, 'source.sqlite');
     const writer = new Database(source);
     writer.pragma('journal_mode = WAL');
-    writer.exec('CREATE TABLE rows (id INTEGER PRIMARY KEY, blob BLOB NOT NULL); CREATE TABLE total (n INTEGER NOT NULL); INSERT INTO total VALUES (0)');
+    writer.exec(
+      'CREATE TABLE rows (id INTEGER PRIMARY KEY, blob BLOB NOT NULL); CREATE TABLE total (n INTEGER NOT NULL); INSERT INTO total VALUES (0)',
+    );
     const add = writer.transaction((count: number) => {
       for (let i = 0; i < count; i++) writer.prepare('INSERT INTO rows (blob) VALUES (randomblob(4000))').run();
       writer.prepare('UPDATE total SET n = n + ?').run(count);

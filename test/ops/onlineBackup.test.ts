@@ -91,14 +91,20 @@ describe('online backup and restore under write load', function () {
     await Promise.all(writers);
 
     assert.deepEqual([...new Set(stages.map((s) => s.stage))], ['keys', 'read-store', 'event-log', 'archive']);
-    assert.ok(acked.some((a) => a.position > BigInt(viaLibrary.manifest.headPosition)), 'writes went on during and after the backup');
+    assert.ok(
+      acked.some((a) => a.position > BigInt(viaLibrary.manifest.headPosition)),
+      'writes went on during and after the backup',
+    );
     assert.equal((await fs.stat(viaLibrary.file)).mode & 0o777, 0o600, 'the archive holds the keys: private');
     const listed = await running.request('GET', '/sistema/respaldos', { token: platform });
     assert.deepEqual(listed.body.items, [viaRoute.body]);
     const routeFile = path.join(tmp, 'route.tar');
     await fs.copyFile(path.join(running.dataDir, 'backups', viaRoute.body.name as string), routeFile);
     const taken = await running.services.events.readAll({ after: BigInt(viaRoute.body.headPosition) - 1n, maxCount: 10_000 });
-    assert.ok(taken.some((e) => e.type === 'BackupTaken' && e.metadata.actor === running.admin.userId), 'the backup is audited');
+    assert.ok(
+      taken.some((e) => e.type === 'BackupTaken' && e.metadata.actor === running.admin.userId),
+      'the backup is audited',
+    );
     await running.close();
     server = undefined;
 

@@ -33,7 +33,8 @@ export interface BackupManifest {
 }
 
 /** Every name an archive may hold: a member outside this list is refused, never extracted. */
-const MEMBER_NAME = /^(events\.sqlite|readmodels\.sqlite|jwt\.key|totp\.key|chain-signing\.key|chain-checkpoints\/[A-Za-z0-9_]{1,64}\.ndjson)$/;
+const MEMBER_NAME =
+  /^(events\.sqlite|readmodels\.sqlite|jwt\.key|totp\.key|chain-signing\.key|chain-checkpoints\/[A-Za-z0-9_]{1,64}\.ndjson)$/;
 
 export class BackupArchiveError extends Error {
   constructor(
@@ -93,7 +94,8 @@ export async function extractVerified(file: string, into: string): Promise<Backu
       preserveOwner: false,
       filter: (name, entry) => {
         const type = 'type' in entry ? entry.type : entry.isDirectory() ? 'Directory' : 'File';
-        const ok = (type === 'File' && (name === MANIFEST || MEMBER_NAME.test(name))) || (type === 'Directory' && name === 'chain-checkpoints/');
+        const ok =
+          (type === 'File' && (name === MANIFEST || MEMBER_NAME.test(name))) || (type === 'Directory' && name === 'chain-checkpoints/');
         if (!ok) refused.push(name);
         return ok;
       },

@@ -50,7 +50,14 @@ export async function takeBackup(
     const { file, size, manifest } = await backupStores(services.config, path.join(dir, backupFileName(at)), { now: () => at });
     const summary = { name: path.basename(file), size, headPosition: manifest.headPosition, createdAt: manifest.createdAt };
     const occurredAt = services.now().toISOString();
-    const metadata: EventMetadata = { tenantId: PLATFORM_TENANT, ...call, causationId: null, commandId: randomUUID(), occurredAt, reason: null };
+    const metadata: EventMetadata = {
+      tenantId: PLATFORM_TENANT,
+      ...call,
+      causationId: null,
+      commandId: randomUUID(),
+      occurredAt,
+      reason: null,
+    };
     const data = { ...summary, storeIdentity: manifest.storeIdentity, members: manifest.members.map((m) => m.name) };
     await services.events.appendToStream(operationsStream(occurredAt), [{ id: randomUUID(), type: BACKUP_TAKEN, data, metadata }], {
       expectedRevision: 'any',

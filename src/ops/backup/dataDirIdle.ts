@@ -23,9 +23,14 @@ export function assertDataDirIdle(dataDir: string, nowMs = Date.now()): void {
   const lease = projectorLease(path.join(dataDir, READ_STORE_FILE));
   if (!lease || lease.expiresAt === 0) return; // never taken, or given up at a clean stop
   const until = new Date(lease.expiresAt).toISOString();
-  if (lease.expiresAt > nowMs) throw new DataDirInUseError(`${dataDir} is in use: a service (${lease.holder}) holds its projector lease until ${until}; stop it first`);
+  if (lease.expiresAt > nowMs)
+    throw new DataDirInUseError(
+      `${dataDir} is in use: a service (${lease.holder}) holds its projector lease until ${until}; stop it first`,
+    );
   if (aliveHere(lease.holder))
-    throw new DataDirInUseError(`${dataDir} is in use: the process holding its projector lease (${lease.holder}) is still running; stop it first`);
+    throw new DataDirInUseError(
+      `${dataDir} is in use: the process holding its projector lease (${lease.holder}) is still running; stop it first`,
+    );
 }
 
 /** Holders are `<hostname>:<pid>:<random>`: a process of this host is asked whether it still runs. */
@@ -49,7 +54,9 @@ function projectorLease(file: string): LeaseDoc | null {
     if (!listed) return null;
     const tbl = db.prepare<[string], { tbl: string }>(`SELECT tbl FROM read_collections WHERE name = ?`).get(LEASES_COLLECTION)?.tbl;
     if (!tbl || tbl !== tableNameOf(LEASES_COLLECTION)) return null;
-    const doc = db.prepare<[string, string], { doc: string }>(`SELECT doc FROM ${tbl} WHERE tenant_id = ? AND id = ?`).get(PLATFORM_DOCS, PROJECTOR_LEASE);
+    const doc = db
+      .prepare<[string, string], { doc: string }>(`SELECT doc FROM ${tbl} WHERE tenant_id = ? AND id = ?`)
+      .get(PLATFORM_DOCS, PROJECTOR_LEASE);
     return doc ? (JSON.parse(doc.doc) as LeaseDoc) : null;
   } finally {
     db.close();

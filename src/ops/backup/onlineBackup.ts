@@ -53,10 +53,16 @@ export function assertEmbeddedStores(config: Pick<Config, 'eventStoreUrl' | 'mon
       'EVENTSTORE_URL is set: back the event log up with EventStoreDB’s own backups (file copy of a stopped node or a disk snapshot, see its "Backup and restore" docs)',
     );
   if (config.mongoUrl)
-    throw new BackupUnsupportedError('MONGO_URL is set: back the read models up with mongodump (or a MongoDB snapshot); this tool copies only SQLite files');
+    throw new BackupUnsupportedError(
+      'MONGO_URL is set: back the read models up with mongodump (or a MongoDB snapshot); this tool copies only SQLite files',
+    );
 }
 
-export async function backupStores(source: BackupSource | { config: BackupSource }, file: string, opts: BackupOptions = {}): Promise<BackupResult> {
+export async function backupStores(
+  source: BackupSource | { config: BackupSource },
+  file: string,
+  opts: BackupOptions = {},
+): Promise<BackupResult> {
   const config = 'config' in source ? source.config : source;
   assertEmbeddedStores(config);
   const progress = opts.onProgress ?? (() => undefined);
@@ -168,5 +174,8 @@ function keysFromEnvironment(config: BackupSource): string[] {
 
 /** `backup-20261126T181500Z.tar`: sorts by time, and the name alone says when. */
 export function backupFileName(at: Date): string {
-  return `backup-${at.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}.tar`;
+  return `backup-${at
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z')}.tar`;
 }

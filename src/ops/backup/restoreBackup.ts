@@ -47,7 +47,10 @@ export async function restoreBackup(file: string, dataDir: string, opts: Restore
     assertDataDirIdle(dir, now().getTime()); // a service started while the archive was read must not have its files swapped
 
     progress({ stage: 'set-aside' });
-    const stamp = now().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+    const stamp = now()
+      .toISOString()
+      .replace(/[-:]/g, '')
+      .replace(/\.\d+Z$/, 'Z');
     const aside = path.join(dir, `replaced-${stamp}`);
     const present = replacedNames().filter((name) => fs.existsSync(path.join(dir, name)));
     if (present.length > 0) {

@@ -11,9 +11,9 @@ const BackupSchema: JsonSchema = {
   type: 'object',
   required: ['name', 'size', 'headPosition', 'createdAt'],
   properties: {
-    name: { type: 'string', description: 'File in DATA_DIR/backups' },
-    size: { type: 'integer', description: 'Bytes' },
-    headPosition: { type: 'string', description: 'Last event position in the copy' },
+    name: { type: 'string', description: 'In DATA_DIR/backups' },
+    size: { type: 'integer' },
+    headPosition: { type: 'string', description: 'Last position copied' },
     createdAt: { type: 'string', format: 'date-time' },
   },
 };
@@ -27,10 +27,16 @@ export const backupRoutes: RouteDecl[] = [
     summary: 'Take an online backup',
     responses: {
       201: { description: 'Taken', schema: BackupSchema },
-      409: problem('One is running (`/problems/backup-in-progress`), or the stores have their own tools (`/problems/backup-unsupported`)'),
+      409: problem('`/problems/backup-in-progress`, or `/problems/backup-unsupported` (not SQLite)'),
     },
     handle: async (_input, ctx) => {
-      const call = { actor: ctx.auth!.userId, sessionId: ctx.auth!.sessionId, correlationId: ctx.correlationId, ip: ctx.ip, userAgent: ctx.userAgent };
+      const call = {
+        actor: ctx.auth!.userId,
+        sessionId: ctx.auth!.sessionId,
+        correlationId: ctx.correlationId,
+        ip: ctx.ip,
+        userAgent: ctx.userAgent,
+      };
       try {
         return { status: 201, body: await takeBackup(ctx.services, call) };
       } catch (err) {
@@ -45,8 +51,13 @@ export const backupRoutes: RouteDecl[] = [
     path: '/sistema/respaldos',
     tag: TAG,
     auth: 'platform',
-    summary: 'Backups in DATA_DIR/backups',
-    responses: { 200: { description: 'Newest first', schema: { type: 'object', required: ['items'], properties: { items: { type: 'array', items: BackupSchema } } } } },
+    summary: 'List the backups',
+    responses: {
+      200: {
+        description: 'Newest first',
+        schema: { type: 'object', required: ['items'], properties: { items: { type: 'array', items: BackupSchema } } },
+      },
+    },
     handle: async (_input, ctx) => ({ status: 200, body: { items: await listBackups(ctx.services.config.dataDir) } }),
   }),
 ];
