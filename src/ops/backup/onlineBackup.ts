@@ -15,7 +15,7 @@ import { LEASES_COLLECTION } from '../../stores/leases.js';
 import { CHECKPOINTS_COLLECTION, type CheckpointDoc } from '../../projections/runner/checkpoints.js';
 import { PROJECTOR_LEASE } from '../../projections/runner/projectorLease.js';
 import { DEFAULT_SIGNING_KEY_FILE } from '../../integrity/signingKey.js';
-import { copyLiveSqlite, settleCopy, type CopyProgress } from './liveSqliteCopy.js';
+import { copyLiveSqlite, foldWal, type CopyProgress } from './liveSqliteCopy.js';
 import { BACKUP_FORMAT, BACKUP_FORMAT_VERSION, describeMember, writeArchive, type BackupManifest } from './backupArchive.js';
 
 export type BackupSource = Pick<
@@ -81,12 +81,12 @@ export async function backupStores(
       const copy = path.join(staging, READ_STORE_FILE);
       await copyLiveSqlite(readFile, copy, (p) => progress({ stage: 'read-store', ...p }));
       checkpoints = await prepareReadCopy(copy);
-      settleCopy(copy);
+      foldWal(copy);
       members.push(READ_STORE_FILE);
     }
     const eventCopy = path.join(staging, path.basename(eventFile));
     await copyLiveSqlite(eventFile, eventCopy, (p) => progress({ stage: 'event-log', ...p }));
-    settleCopy(eventCopy);
+    foldWal(eventCopy);
     members.push(path.basename(eventFile));
     const { head, identity } = logOf(eventCopy);
     for (const c of checkpoints) {
