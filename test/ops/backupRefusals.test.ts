@@ -47,6 +47,7 @@ describe('online backup: refusals', function () {
     server = await startTestServer();
     const token = await server.signInAndSelect(server.admin);
     assert.equal((await server.request('POST', '/pacientes', { token, body: registration() })).status, 201);
+    assert.ok(await server.services.integrity.checkpoints.checkpointNow(server.admin.companyId)); // a signed chain head too
     archive = (await backupStores(server.services.config, path.join(tmp, 'good.tar'))).file;
   });
   after(async () => {
@@ -97,12 +98,15 @@ describe('online backup: refusals', function () {
     assert.equal(second.setAside, path.join(dataDir, 'replaced-20260102T030405Z'));
     assert.equal((await fs.stat(path.join(second.setAside, 'events.sqlite'))).ino, first.ino, 'the old log kept, not deleted');
     assert.deepEqual((await fs.readdir(second.setAside)).sort(), [
+      'chain-checkpoints',
       'chain-signing.key',
       'events.sqlite',
       'jwt.key',
       'readmodels.sqlite',
       'totp.key',
     ]);
+    const signed = `chain-checkpoints/${server.admin.companyId}.ndjson`;
+    assert.equal(await fs.readFile(path.join(dataDir, signed), 'utf8'), await fs.readFile(path.join(server.dataDir, signed), 'utf8'));
   });
 
   it('refuses stores that have their own backup tools, naming them', async () => {
