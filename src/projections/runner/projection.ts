@@ -45,6 +45,9 @@ export interface ProjectedDoc extends ReadDoc {
 /** The field every projected document carries its last change instant in (what lists filter `updatedSince` on). */
 export const CHANGED_AT = '_changedAt';
 
+/** The runner gives every collection this index: a list asked what changed since an instant seeks instead of scanning. */
+export const CHANGED_AT_INDEX: IndexSpec = { keys: { tenantId: 1, [CHANGED_AT]: 1 }, name: 'by_changed_at' };
+
 export interface ProjectionTx {
   /** Read-only: build a new document and `put` it, never modify this one (the embedded store lends its own). */
   get<T extends ProjectedDoc>(collection: string, tenantId: string, id: string): Promise<T | null>;
