@@ -121,11 +121,13 @@ export class SlotRuntime {
     ensureIndexes = true,
   ): Promise<Map<string, Collection<ProjectedDoc>>> {
     const opened = new Map<string, Collection<ProjectedDoc>>();
+    // The in-memory store indexes equalities only: a range index on the stamp would cost memory there for nothing.
+    const stampIndex = this.deps.reads.kind === 'embedded' ? [] : [CHANGED_AT_INDEX];
     for (const [logical, indexes] of Object.entries(projection.collections)) {
       if (fresh) await this.deps.reads.dropCollection(logical + suffix);
       const stamps = new CollectionStamps(this.clock);
       const collection = stampedCollection(
-        await this.deps.reads.collection<ProjectedDoc>(logical + suffix, ensureIndexes ? [...indexes, CHANGED_AT_INDEX] : []),
+        await this.deps.reads.collection<ProjectedDoc>(logical + suffix, ensureIndexes ? [...indexes, ...stampIndex] : []),
         stamps,
       );
       this.stamps.set(collection, stamps);
