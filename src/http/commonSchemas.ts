@@ -104,6 +104,13 @@ export const PageQueryFields = {
   // Optional on the wire, always present in the handler: validation fills in the default (useDefaults).
   limit: Type.Optional(Type.Integer(pageQueryProperties.limit)) as unknown as TInteger,
   cursor: Type.Optional(Type.String(pageQueryProperties.cursor)),
+  /** Every list's "what changed since" (queries/changedSince.ts); one schema, so one shared parameter in the contract. */
+  updatedSince: Type.Optional(
+    Type.String({
+      format: 'date-time',
+      description: 'Only what changed at or after this instant (RFC 3339 with offset): records by their last event, entries by theirs.',
+    }),
+  ),
 };
 export const MinPositionField = { minPosition: Type.Optional(Type.String(minPositionQueryProperty.minPosition)) };
 /** Query of a read that accepts only minPosition. */

@@ -41,7 +41,7 @@ export const QUERY_ALIASES: Readonly<Record<string, string>> = {
 /** Every query name of the service: a new parameter joins this list, in English camelCase, after its JSON field. */
 const QUERY_NAMES: ReadonlySet<string> = new Set([
   ...Object.values(QUERY_ALIASES),
-  ...['q', 'sort', 'order', 'limit', 'cursor', 'minPosition', 'at', 'userId', 'asOf', 'version'],
+  ...['q', 'sort', 'order', 'limit', 'cursor', 'minPosition', 'at', 'userId', 'asOf', 'version', 'updatedSince'],
   ...['recordType', 'recordId', 'actor', 'action', 'outcome', 'route'], // the audit trail's filters
 ]);
 

@@ -52,14 +52,14 @@ export async function recordHistoryAnswer(
   ctx: RequestContext & TenantScope,
   category: string,
   id: string,
-  query: { limit: number; cursor?: string },
+  query: { limit: number; cursor?: string; updatedSince?: string },
   fold?: HistoryFold,
 ): Promise<HttpResult> {
   // Positions leave sealed: usable as minPosition, silent about other companies' writes.
   const tokens = await consistencyTokens(ctx.services);
   const after = query.cursor === undefined ? null : tokens.open(query.cursor);
   if (after === null && query.cursor !== undefined) throw new InvalidCursorError();
-  const page = await recordHistory(ctx, category, id, query.limit, after, fold);
+  const page = await recordHistory(ctx, category, id, query.limit, after, fold, query.updatedSince);
   const items = page.items.map((e) => ({ ...e, position: tokens.seal(e.position) }));
   return { status: 200, body: { items, nextCursor: page.nextAfter === null ? null : tokens.seal(page.nextAfter) } };
 }

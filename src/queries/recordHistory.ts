@@ -2,6 +2,7 @@
 import type { TenantScope } from './tenantScope.js';
 import { streamName, type RecordedEvent } from '../stores/eventStore.js';
 import { changesBetween, type FieldChange } from './recordChanges.js';
+import { occurredSince } from './changedSince.js';
 
 /** The record's document fold (its record model's), to say what each event changed. */
 export type HistoryFold = (doc: never, event: RecordedEvent, id: string) => unknown;
@@ -33,11 +34,13 @@ export async function recordHistory(
   limit: number,
   after: bigint | null,
   fold?: HistoryFold,
+  updatedSince?: string,
 ): Promise<RecordHistoryPage> {
   const events = await scope.services.events.readStream(streamName(scope.auth.tenantId, category, id));
   const changes = fold ? changesOf(events, id, fold) : null;
+  const since = occurredSince(updatedSince);
   const all = events
-    .filter((e) => after === null || e.position > after)
+    .filter((e) => (after === null || e.position > after) && since(e.metadata.occurredAt))
     .map((e) => ({
       position: e.position,
       revision: e.revision,

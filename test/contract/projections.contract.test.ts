@@ -265,6 +265,31 @@ for (const eventImplementation of eventStoreImplementations()) {
         const names = await opened[0]!.store.listCollections();
         assert.ok(!names.includes('streams_v1'), `v1 collections dropped: ${names.join(',')}`);
       });
+
+      it('stamps each document with when its last event occurred, and rebuilds once what a runner wrote before stamps', async function () {
+        await appendHistory(2, 3);
+        const first = runnerOver(opened[0]!.store, statsProjection(tenant));
+        await first.start();
+        const before = await snapshot(first);
+        for (const doc of before.streams) {
+          const own = await events.readStream(streamName(tenant, 'counter', doc.id.split('-')[1]!));
+          const last = own.find((e) => e.position === BigInt(doc._position))!;
+          assert.equal(doc._changedAt, last.metadata.occurredAt);
+        }
+        await first.stop();
+        // As an older runner left them: no stamp on the documents, none on the checkpoint.
+        const reads = await opened[0]!.reopen();
+        const stored = await reads.collection('streams_v1');
+        for (const { _changedAt: _, ...doc } of before.streams) await stored.replace(doc);
+        const checkpoints = await reads.collection(CHECKPOINTS_COLLECTION);
+        const { stamps: _stamps, ...old } = (await checkpoints.get(PLATFORM_DOCS, STATS))!;
+        await checkpoints.replace(old);
+
+        const again = runnerOver(reads, statsProjection(tenant));
+        await again.start();
+        assert.equal(again.collection(STATS, 'streams').name, 'streams_v1_r1');
+        assert.deepEqual(await snapshot(again), before);
+      });
     });
   }
 }

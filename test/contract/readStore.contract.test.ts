@@ -4,6 +4,8 @@ import { DuplicateKeyError, type Collection, type ReadDoc, type ReadStore, type 
 import { InvalidCursorError } from '../../src/stores/readCursor.js';
 import { UnsafeFilterError } from '../../src/stores/filterGuard.js';
 import { readStoreImplementations, type OpenedReadStore } from '../support/storeImplementations.js';
+import { CHANGED_AT_INDEX } from '../../src/projections/runner/projection.js';
+import { changedSince } from '../../src/queries/changedSince.js';
 
 interface Person extends ReadDoc {
   name: string;
@@ -186,6 +188,31 @@ for (const implementation of readStoreImplementations()) {
       );
       const last = await people.find(A, {}, { limit: 37 });
       assert.equal(last.nextCursor, null, 'a page that holds the rest has no next cursor');
+    });
+
+    it('filters on the runner stamp (updatedSince) through its index, with another filter, a sort and cursor pages', async function () {
+      const stamped = await store.collection<Person>('stamped_v1', [{ keys: { tenantId: 1, group: 1 } }, CHANGED_AT_INDEX]);
+      const at = (minute: number): string => new Date(Date.UTC(2026, 10, 26, 10, minute)).toISOString();
+      const docs = Array.from({ length: 30 }, (_, i) =>
+        person(`p${i}`, { name: `n${29 - i}`, group: i % 2 ? 'x' : 'y', _changedAt: at(i) }),
+      );
+      await stamped.bulkWrite(
+        [...docs, person('old', { group: 'x' }), person('b', { group: 'x', _changedAt: at(59) }, B)].map((doc) => ({
+          kind: 'replace',
+          doc,
+        })),
+      );
+      const since = changedSince(at(10));
+      const seen = await walk(stamped, A, { filter: { ...since, group: 'x' }, sort: { name: 1 }, limit: 4 });
+      const expected = docs.filter((d, i) => i >= 10 && d.group === 'x').sort((a, b) => (a.name < b.name ? -1 : 1));
+      assert.deepEqual(
+        seen.map((d) => d.id),
+        expected.map((d) => d.id),
+      );
+      // At or after: the instant itself counts; a finer fraction past it does not.
+      assert.equal((await stamped.find(A, changedSince(at(29)))).items.length, 1);
+      assert.equal((await stamped.find(A, changedSince(at(29).replace('Z', '1Z')))).items.length, 0);
+      assert.equal(await stamped.count(A, changedSince('2026-11-26T11:10:00+01:00')), 20);
     });
 
     it('rejects a cursor made for another sort, or garbage', async function () {

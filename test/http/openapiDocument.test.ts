@@ -66,8 +66,9 @@ describe('OpenAPI document of the service', () => {
   });
 
   it('stays small (2.1 MB before the components, 671 KB before shared notes and answers), names shared shapes and types enums', () => {
-    // 587 KB (573 KiB): the issue asks for less than 600 KB. +2 KiB: the two online backup operations (1,802 bytes).
-    assert.ok(Buffer.byteLength(text) < 587 * 1024, `${Buffer.byteLength(text)} bytes`);
+    // Issue 22 asked for less than 600 KB (585 KiB). Issue 24 adds: updatedSince on every list (one shared parameter,
+    // 2,440 bytes), the online backup operations (1,802 bytes).
+    assert.ok(Buffer.byteLength(text) < 585 * 1024 + 2_440 + 1_802, `${Buffer.byteLength(text)} bytes`);
     const seen = new Map<string, number>();
     const walk = (node: unknown, inPaths: boolean): void => {
       if (Array.isArray(node)) return node.forEach((n) => walk(n, inPaths));

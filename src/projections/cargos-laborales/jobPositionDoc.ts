@@ -66,6 +66,6 @@ export function foldJobPosition(doc: JobPositionDoc | null, recorded: RecordedEv
 
 /** What clients see: the document without its internal keys. */
 export function jobPositionView(doc: JobPositionDoc): Record<string, unknown> {
-  const { tenantId: _t, _position, codeKey: _k, ...view } = doc;
+  const { tenantId: _t, _position, _changedAt: _changed, codeKey: _k, ...view } = doc;
   return { ...view, physician: view.physician === true };
 }

@@ -112,6 +112,6 @@ export function foldStaff(doc: StaffDoc | null, recorded: RecordedEvent): StaffD
 
 /** What clients see: the document without its internal keys. */
 export function staffView(doc: StaffDoc): Record<string, unknown> {
-  const { tenantId: _t, _position, sortName: _n, licenceExpiresOn: _l, ...view } = doc;
+  const { tenantId: _t, _position, _changedAt: _changed, sortName: _n, licenceExpiresOn: _l, ...view } = doc;
   return view;
 }

@@ -59,6 +59,6 @@ export function foldVersionDoc(stream: RecordedEvent[], version: number): Prescr
 
 /** What clients see: the version with its effective period (effectiveTo before effectiveFrom: never in force). */
 export function prescriptionView(doc: PrescriptionDoc): Record<string, unknown> {
-  const { tenantId: _t, id: _i, _position, revision: _r, effectiveTo, validTo, ...rest } = doc;
+  const { tenantId: _t, id: _i, _position, _changedAt: _changed, revision: _r, effectiveTo, validTo, ...rest } = doc;
   return { ...rest, validTo: validTo ?? null, effectiveFrom: doc.validFrom, effectiveTo };
 }

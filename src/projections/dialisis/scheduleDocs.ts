@@ -105,11 +105,11 @@ export function confirmSeat(doc: ShiftDayDoc | null, recorded: RecordedEvent): S
 }
 
 export function shiftView(doc: ShiftDoc): Record<string, unknown> {
-  const { tenantId: _t, _position, sortName: _s, ...view } = doc;
+  const { tenantId: _t, _position, _changedAt: _changed, sortName: _s, ...view } = doc;
   return view;
 }
 
 export function planView(doc: PlanDoc): Record<string, unknown> {
-  const { tenantId: _t, _position, planId: _p, ...view } = doc;
+  const { tenantId: _t, _position, _changedAt: _changed, planId: _p, ...view } = doc;
   return view;
 }

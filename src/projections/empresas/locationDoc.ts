@@ -91,6 +91,6 @@ export function foldLocation(doc: LocationDoc | null, event: RecordedEvent): Loc
 
 /** The location as the API shows it: without the projection's bookkeeping. */
 export function locationView(doc: LocationDoc): Record<string, unknown> {
-  const { _position, tenantId: _tenant, sortName: _sort, ...view } = doc;
+  const { _position, _changedAt: _changed, tenantId: _tenant, sortName: _sort, ...view } = doc;
   return view;
 }

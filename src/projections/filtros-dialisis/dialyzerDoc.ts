@@ -125,6 +125,6 @@ export function foldDialyzer(doc: DialyzerDoc | null, recorded: RecordedEvent): 
 
 /** What clients see: the document without its internal keys. */
 export function dialyzerView(doc: DialyzerDoc): Record<string, unknown> {
-  const { tenantId: _t, _position, serialKey: _k, ...view } = doc;
+  const { tenantId: _t, _position, _changedAt: _changed, serialKey: _k, ...view } = doc;
   return view;
 }

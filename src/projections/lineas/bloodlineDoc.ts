@@ -111,6 +111,6 @@ export function foldBloodline(doc: BloodlineDoc | null, recorded: RecordedEvent)
 
 /** What clients see: the document without its internal keys. */
 export function bloodlineView(doc: BloodlineDoc): Record<string, unknown> {
-  const { tenantId: _t, _position, ...view } = doc;
+  const { tenantId: _t, _position, _changedAt: _changed, ...view } = doc;
   return view;
 }

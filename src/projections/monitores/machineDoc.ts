@@ -64,7 +64,17 @@ export function foldMachine(doc: MachineDoc | null, recorded: RecordedEvent): Ma
 
 /** What clients see: the document without its internal keys. */
 export function machineView(doc: MachineDoc): Record<string, unknown> {
-  const { tenantId: _t, _position, codeKey: _k, restoreTo: _r, pmBaseDate: _d, pmBaseHours: _h, interruptedSession: _i, ...view } = doc;
+  const {
+    tenantId: _t,
+    _position,
+    _changedAt: _changed,
+    codeKey: _k,
+    restoreTo: _r,
+    pmBaseDate: _d,
+    pmBaseHours: _h,
+    interruptedSession: _i,
+    ...view
+  } = doc;
   const { usesSincePm: _u, calibrationHold: _c, calibrationBaseDate: _b, countedAsHistory: _h2, ...shown } = view;
   return { ...shown, failedCalibrations: doc.failedCalibrations ?? [] };
 }

@@ -239,6 +239,6 @@ export function foldPatient(doc: PatientDoc | null, recorded: RecordedEvent): Pa
 
 /** What clients see: the document without its internal keys. */
 export function patientView(doc: PatientDoc): Record<string, unknown> {
-  const { tenantId: _t, _position, searchText: _s, sortName: _n, ...view } = doc;
+  const { tenantId: _t, _position, _changedAt: _changed, searchText: _s, sortName: _n, ...view } = doc;
   return view;
 }

@@ -72,7 +72,7 @@ export function foldProductStock(doc: ProductDoc | null, recorded: RecordedEvent
 }
 
 export function productView(doc: ProductDoc): Record<string, unknown> {
-  const { tenantId: _t, _position, codeKey: _k, ...view } = doc;
+  const { tenantId: _t, _position, _changedAt: _changed, codeKey: _k, ...view } = doc;
   return view;
 }
 
@@ -93,7 +93,7 @@ export function foldWarehouse(doc: WarehouseDoc | null, recorded: RecordedEvent)
 }
 
 export const warehouseView = (doc: WarehouseDoc): Record<string, unknown> => {
-  const { tenantId: _t, _position, codeKey: _k, ...view } = doc;
+  const { tenantId: _t, _position, _changedAt: _changed, codeKey: _k, ...view } = doc;
   return view;
 };
 
@@ -163,6 +163,6 @@ export function kardexDoc(recorded: RecordedEvent): KardexDoc {
 }
 
 export const kardexView = (doc: KardexDoc): Record<string, unknown> => {
-  const { tenantId: _t, _position, seq: _s, ...view } = doc;
+  const { tenantId: _t, _position, _changedAt: _changed, seq: _s, ...view } = doc;
   return view;
 };

@@ -7,6 +7,12 @@ import type { ParkedEntry } from './parkedScopes.js';
 
 export const CHECKPOINTS_COLLECTION = 'projection_checkpoints';
 
+/**
+ * What the runner stamps on every document besides `_position` (1: `_changedAt`). A checkpoint written before a stamp
+ * existed serves documents without it: the projection is rebuilt once, like a version bump, so no list filter skips them.
+ */
+export const DOCUMENT_STAMPS = 1;
+
 export interface CheckpointDoc extends ReadDoc {
   version: number;
   /** Global position of the last event applied (decimal string). */
@@ -19,6 +25,8 @@ export interface CheckpointDoc extends ReadDoc {
   storeId?: string;
   /** Scopes stopped at a poison event, as of this position. */
   parked?: ParkedEntry[];
+  /** DOCUMENT_STAMPS of the runner that wrote the collections (absent: before `_changedAt`). */
+  stamps?: number;
 }
 
 export interface CheckpointState {
@@ -55,5 +63,6 @@ export async function writeCheckpoint(checkpoints: Collection<CheckpointDoc>, pr
     collections: state.collections,
     storeId: state.storeId,
     parked: state.parked,
+    stamps: DOCUMENT_STAMPS,
   });
 }

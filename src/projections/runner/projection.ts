@@ -38,7 +38,15 @@ export const eventTypeSet = (projection: Pick<Projection, 'eventTypes'>): Readon
 export interface ProjectedDoc extends ReadDoc {
   /** Global position (as a JS number: positions stay far below 2^53) of the last event applied. */
   _position: number;
+  /** When the last event applied occurred (its metadata.occurredAt): stamped by the runner on every write, never by a fold. */
+  _changedAt?: string;
 }
+
+/** The field every projected document carries its last change instant in (what lists filter `updatedSince` on). */
+export const CHANGED_AT = '_changedAt';
+
+/** The runner gives every collection this index: a list asked what changed since an instant seeks instead of scanning. */
+export const CHANGED_AT_INDEX: IndexSpec = { keys: { tenantId: 1, [CHANGED_AT]: 1 }, name: 'by_changed_at' };
 
 export interface ProjectionTx {
   /** Read-only: build a new document and `put` it, never modify this one (the embedded store lends its own). */

@@ -42,6 +42,8 @@ export class ProjectionBatch implements ProjectionTx {
    */
   private readonly undo: unknown[] = [];
   private journaling = false;
+  /** occurredAt of the event being handled: stamped on every document it writes (`_changedAt`). */
+  private changedAt = '';
 
   constructor(
     readonly projection: Projection,
@@ -63,6 +65,7 @@ export class ProjectionBatch implements ProjectionTx {
     if (!types.has(event.type)) return;
     if (this.parked.size > 0 && this.parked.covers(event)) return;
     this.handled++;
+    this.changedAt = event.metadata.occurredAt;
     // Handling is strictly sequential: one journal serves every event in turn.
     this.undo.length = 0;
     this.journaling = true;
@@ -134,6 +137,8 @@ export class ProjectionBatch implements ProjectionTx {
 
   put<T extends ProjectedDoc>(collection: string, doc: T): void {
     const target = this.target(collection);
+    // One place for every projection: the document was built for this write (folds never hand back a stored one changed).
+    if (doc._changedAt !== this.changedAt) doc._changedAt = this.changedAt;
     this.remember(target, doc.tenantId, doc.id);
     if (target.shared) {
       target.shared.put(doc);

@@ -1,7 +1,7 @@
 // Live handling of one projection ("slot"): its current collections and checkpoint, the live subscription
 // with batched, serialised handling, flushes that write documents then the checkpoint, poison events (parked
 // scopes) and transient failures (the slot stops; slotRecovery.ts retries it).
-import { eventTypeSet, type ProjectedDoc, type Projection } from './projection.js';
+import { CHANGED_AT_INDEX, eventTypeSet, type ProjectedDoc, type Projection } from './projection.js';
 import type { Collection, ReadStore } from '../../stores/readStore.js';
 import type { EventStore, RecordedEvent, Subscription } from '../../stores/eventStore.js';
 import type { Logger } from '../../logger.js';
@@ -121,11 +121,13 @@ export class SlotRuntime {
     ensureIndexes = true,
   ): Promise<Map<string, Collection<ProjectedDoc>>> {
     const opened = new Map<string, Collection<ProjectedDoc>>();
+    // The in-memory store indexes equalities only: a range index on the stamp would cost memory there for nothing.
+    const stampIndex = this.deps.reads.kind === 'embedded' ? [] : [CHANGED_AT_INDEX];
     for (const [logical, indexes] of Object.entries(projection.collections)) {
       if (fresh) await this.deps.reads.dropCollection(logical + suffix);
       const stamps = new CollectionStamps(this.clock);
       const collection = stampedCollection(
-        await this.deps.reads.collection<ProjectedDoc>(logical + suffix, ensureIndexes ? indexes : []),
+        await this.deps.reads.collection<ProjectedDoc>(logical + suffix, ensureIndexes ? [...indexes, ...stampIndex] : []),
         stamps,
       );
       this.stamps.set(collection, stamps);

@@ -5,17 +5,27 @@
 import type { Logger } from '../../logger.js';
 import { ProjectionBatch } from './projectionBatch.js';
 import { replayLog } from './replayLog.js';
-import { nextRebuildSuffix, readCheckpoint, versionSuffix, type CheckpointDoc } from './checkpoints.js';
+import { DOCUMENT_STAMPS, nextRebuildSuffix, readCheckpoint, versionSuffix, type CheckpointDoc } from './checkpoints.js';
 import { ParkedScopes } from './parkedScopes.js';
 import { cancelRetry } from './slotRecovery.js';
 import { namesOf, type Slot, type SlotRuntime } from './projectionSlots.js';
 
 /** Why a saved checkpoint cannot be resumed (the projection is rebuilt from the log), or null when it can. */
-function staleCheckpoint(slot: Slot, saved: CheckpointDoc, head: bigint, storeId: string, logger: Logger): 'version' | 'store' | null {
+function staleCheckpoint(
+  slot: Slot,
+  saved: CheckpointDoc,
+  head: bigint,
+  storeId: string,
+  logger: Logger,
+): 'version' | 'stamps' | 'store' | null {
   const { name, version } = slot.projection;
   if (saved.version !== version) {
     logger.info('projection version changed: rebuilding it from the log', { projection: name, from: saved.version, to: version });
     return 'version';
+  }
+  if ((saved.stamps ?? 0) !== DOCUMENT_STAMPS) {
+    logger.info('projection documents lack the runner stamps (_changedAt): rebuilding it from the log', { projection: name });
+    return 'stamps';
   }
   if (saved.storeId === storeId && BigInt(saved.position) <= head) return null;
   // A restored backup of the log (checkpoint ahead of its head) or another store: resuming would skip new events forever.
@@ -51,12 +61,12 @@ async function catchUpAll(runtime: SlotRuntime, slots: Slot[], pageSize: number)
     const stale = saved ? staleCheckpoint(slot, saved, head, runtime.storeId, logger) : null;
     const current = saved !== null && stale === null;
     if (saved && !current) retired.set(slot, saved.collections);
-    // Same version over another log: fresh collections beside the old ones, which serve until the switch.
+    // Same version over another log, or unstamped: fresh collections beside the old ones, which serve until the switch.
     slot.suffix = current
       ? saved.suffix
-      : stale === 'store'
-        ? nextRebuildSuffix(projection.version, saved!.suffix)
-        : versionSuffix(projection.version);
+      : stale === 'version' || !saved
+        ? versionSuffix(projection.version)
+        : nextRebuildSuffix(projection.version, saved.suffix);
     // Fresh collections get their indexes once filled: built in one pass instead of row by row (see below).
     slot.collections = await runtime.openCollections(projection, slot.suffix, !current, current);
     if (!current) unindexed.add(slot);

@@ -7,6 +7,7 @@ import { authorizationStatusOn } from '../../commands/clientes/shared/authorizat
 import { authorizationStateOf, type AuthorizationDoc } from '../../projections/clientes/authorizationDoc.js';
 import { authorizationModel, authorizations } from './clients.js';
 import type { RecordAt, RecordPoint } from '../recordModel.js';
+import { changedSince } from '../changedSince.js';
 
 /** An authorization of this client of the caller's company, or 404 (one of another client is exactly as absent). */
 export async function authorizationOfClient(scope: TenantScope, clientId: string, id: string): Promise<AuthorizationDoc> {
@@ -16,7 +17,7 @@ export async function authorizationOfClient(scope: TenantScope, clientId: string
 }
 
 export function authorizationView(doc: AuthorizationDoc, today: string): Record<string, unknown> {
-  const { tenantId: _t, _position, consumptions, reservations, ...view } = doc;
+  const { tenantId: _t, _position, _changedAt: _changed, consumptions, reservations, ...view } = doc;
   const sessions = Object.entries(consumptions)
     .map(([sessionId, date]) => ({ sessionId, date }))
     .sort((a, b) => a.date.localeCompare(b.date) || a.sessionId.localeCompare(b.sessionId));
@@ -53,6 +54,7 @@ export interface AuthorizationListQuery {
   patientId?: string;
   limit: number;
   cursor?: string;
+  updatedSince?: string;
 }
 
 /** The client's authorizations by start of period, optionally of one patient. */
@@ -62,11 +64,15 @@ export async function listAuthorizations(
   query: AuthorizationListQuery,
 ): Promise<Page<Record<string, unknown>>> {
   const filter: Filter = { clientId, ...(query.patientId ? { patientId: query.patientId } : {}) };
-  const page = await authorizations(scope).find(scope.auth.tenantId, filter, {
-    sort: { validFrom: 1 },
-    limit: query.limit,
-    after: query.cursor ?? null,
-  });
+  const page = await authorizations(scope).find(
+    scope.auth.tenantId,
+    { ...filter, ...changedSince(query.updatedSince) },
+    {
+      sort: { validFrom: 1 },
+      limit: query.limit,
+      after: query.cursor ?? null,
+    },
+  );
   const today = await companyDay(scope, scope.services.now());
   return { items: page.items.map((d) => authorizationView(d, today)), nextCursor: page.nextCursor };
 }

@@ -10,6 +10,7 @@ import { CLIENT_CATEGORY } from '../../commands/clientes/clientEvents.js';
 import { contractInForceOn, lastDayOf } from '../../commands/clientes/shared/contractRules.js';
 import { foldClient, type ClientDoc } from '../../projections/clientes/clientDoc.js';
 import { foldAuthorization, type AuthorizationDoc } from '../../projections/clientes/authorizationDoc.js';
+import { changedSince } from '../changedSince.js';
 
 /** The client record: get, or404 (Pacientes checks a coverage's clientId with it) and the read-after-write latest. */
 export const clientModel = recordModel<ClientDoc>({
@@ -42,7 +43,7 @@ export const contractView = (c: Contract, clientId: string): Record<string, unkn
 
 /** What clients see: the client without its internal keys, contracts with their last day. */
 export function clientView(doc: ClientDoc): Record<string, unknown> {
-  const { tenantId: _t, _position, nameKey: _k, contracts, ...view } = doc;
+  const { tenantId: _t, _position, _changedAt: _changed, nameKey: _k, contracts, ...view } = doc;
   return { ...view, contracts: contracts.map((c) => contractView(c, doc.id)) };
 }
 
@@ -51,17 +52,22 @@ export interface ClientListQuery {
   payerType?: string;
   limit: number;
   cursor?: string;
+  updatedSince?: string;
 }
 
 export async function listClients(scope: TenantScope, query: ClientListQuery): Promise<Page<Record<string, unknown>>> {
   const filter: Filter = {};
   if (query.status) filter.status = query.status;
   if (query.payerType) filter.payerType = query.payerType;
-  const page = await clients(scope).find(scope.auth.tenantId, filter, {
-    sort: { nameKey: 1 },
-    limit: query.limit,
-    after: query.cursor ?? null,
-  });
+  const page = await clients(scope).find(
+    scope.auth.tenantId,
+    { ...filter, ...changedSince(query.updatedSince) },
+    {
+      sort: { nameKey: 1 },
+      limit: query.limit,
+      after: query.cursor ?? null,
+    },
+  );
   return { items: page.items.map(clientView), nextCursor: page.nextCursor };
 }
 

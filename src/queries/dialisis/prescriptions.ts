@@ -13,6 +13,7 @@ import type { PatientDoc } from '../../projections/pacientes/patientDoc.js';
 import { patientModel, patients } from '../pacientes/readModel.js';
 import { companyDay } from '../empresas/companyCalendar.js';
 import { PRESCRIPTION_CATEGORY } from '../../commands/dialisis/prescription/prescriptionEvents.js';
+import { changedSince } from '../changedSince.js';
 
 /** The patient of a version record (its id is `<patientId>:<version>`, prescriptionDocId). */
 const patientOfVersion = (id: string): string => id.slice(0, id.lastIndexOf(':'));
@@ -59,12 +60,12 @@ const fromEffective = (view: PrescriptionView, patient: Pick<PatientDoc, 'dryWei
 export async function listPrescriptions(
   scope: TenantScope,
   patientId: string,
-  page: { limit: number; cursor?: string },
+  page: { limit: number; cursor?: string; updatedSince?: string },
 ): Promise<Page<PrescriptionView>> {
   const patient = await patientModel.or404(scope, patientId);
   const found = await prescriptionVersions(scope).find(
     scope.auth.tenantId,
-    { patientId },
+    { patientId, ...changedSince(page.updatedSince) },
     { sort: { version: -1 }, limit: page.limit, after: page.cursor ?? null },
   );
   return { items: found.items.map((doc) => fromEffective(prescriptionView(doc), patient)), nextCursor: found.nextCursor };

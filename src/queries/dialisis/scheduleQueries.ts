@@ -8,6 +8,7 @@ import { PLANS, SCHEDULE_PROJECTION, SHIFTS } from '../../projections/dialisis/s
 import { foldPlan, foldShift, planView, shiftView, type PlanDoc, type ShiftDoc } from '../../projections/dialisis/scheduleDocs.js';
 import { SHIFT_CATEGORY } from '../../commands/dialisis/schedule/shiftEvents.js';
 import { PLAN_CATEGORY } from '../../commands/dialisis/schedule/standingPlanEvents.js';
+import { changedSince } from '../changedSince.js';
 
 /** The shift record: get, or404 and the read-after-write latest. */
 export const shiftModel = recordModel<ShiftDoc>({
@@ -46,6 +47,7 @@ export interface ShiftListQuery {
   status?: 'active' | 'retired';
   limit: number;
   cursor?: string;
+  updatedSince?: string;
 }
 
 export async function listShifts(scope: TenantScope, query: ShiftListQuery): Promise<Page<Record<string, unknown>>> {
@@ -53,11 +55,15 @@ export async function listShifts(scope: TenantScope, query: ShiftListQuery): Pro
     ...(query.locationId ? { locationId: query.locationId } : {}),
     ...(query.status ? { status: query.status } : {}),
   };
-  const page = await shifts(scope).find(scope.auth.tenantId, filter, {
-    sort: { sortName: 1 },
-    limit: query.limit,
-    after: query.cursor ?? null,
-  });
+  const page = await shifts(scope).find(
+    scope.auth.tenantId,
+    { ...filter, ...changedSince(query.updatedSince) },
+    {
+      sort: { sortName: 1 },
+      limit: query.limit,
+      after: query.cursor ?? null,
+    },
+  );
   return { items: page.items.map(shiftView), nextCursor: page.nextCursor };
 }
 
@@ -67,6 +73,7 @@ export interface PlanListQuery {
   status?: 'active' | 'ended';
   limit: number;
   cursor?: string;
+  updatedSince?: string;
 }
 
 export async function listPlans(scope: TenantScope, query: PlanListQuery): Promise<Page<Record<string, unknown>>> {
@@ -75,11 +82,15 @@ export async function listPlans(scope: TenantScope, query: PlanListQuery): Promi
     ...(query.shiftId ? { shiftId: query.shiftId } : {}),
     ...(query.status ? { status: query.status } : {}),
   };
-  const page = await plans(scope).find(scope.auth.tenantId, filter, {
-    sort: { effectiveFrom: 1 },
-    limit: query.limit,
-    after: query.cursor ?? null,
-  });
+  const page = await plans(scope).find(
+    scope.auth.tenantId,
+    { ...filter, ...changedSince(query.updatedSince) },
+    {
+      sort: { effectiveFrom: 1 },
+      limit: query.limit,
+      after: query.cursor ?? null,
+    },
+  );
   return { items: page.items.map(planView), nextCursor: page.nextCursor };
 }
 

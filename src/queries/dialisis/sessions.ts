@@ -8,6 +8,7 @@ import { foldSession, type SessionDoc } from '../../projections/dialisis/session
 import { patients } from '../pacientes/readModel.js';
 import { SESSION_CATEGORY } from '../../commands/dialisis/session/sessionEvents.js';
 import { SESSION_CONSEQUENCES_CATEGORY } from '../../commands/dialisis/consequences/consequenceEvents.js';
+import { changedSince } from '../changedSince.js';
 
 /** The session record: get, or404 and the read-after-write latest (the sessions read model, else its stream). */
 export const sessionModel = recordModel<SessionDoc>({
@@ -24,7 +25,7 @@ export const sessions = sessionModel.collection;
 /** What clients see: the document without its internal keys. */
 export function sessionView(doc: SessionDoc): Record<string, unknown> {
   // The judged values are answered as `clinical` (sessionClinicalView.ts).
-  const { tenantId: _t, _position, counts: _c, judged: _j, ...view } = doc;
+  const { tenantId: _t, _position, _changedAt: _changed, counts: _c, judged: _j, ...view } = doc;
   // Documents projected before validations could be withdrawn have no list: none was (nor the later fields).
   const later = {
     lateEntryReason: doc.lateEntryReason ?? null,
@@ -140,6 +141,7 @@ export interface PatientSessionsQuery {
   to?: string;
   limit: number;
   cursor?: string;
+  updatedSince?: string;
 }
 
 /** A patient's sessions, newest first. */
@@ -153,11 +155,15 @@ export async function patientSessions(
   if (query.from) range.$gte = query.from;
   if (query.to) range.$lte = query.to;
   if (Object.keys(range).length > 0) filter.date = range;
-  const page = await sessions(scope).find(scope.auth.tenantId, filter, {
-    sort: { date: -1 },
-    limit: query.limit,
-    after: query.cursor ?? null,
-  });
+  const page = await sessions(scope).find(
+    scope.auth.tenantId,
+    { ...filter, ...changedSince(query.updatedSince) },
+    {
+      sort: { date: -1 },
+      limit: query.limit,
+      after: query.cursor ?? null,
+    },
+  );
   const names = await patientBriefs(scope, [patientId]);
   return { items: page.items.map((d) => sessionSummary(d, names.get(patientId) ?? null)), nextCursor: page.nextCursor };
 }

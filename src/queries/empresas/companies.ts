@@ -7,6 +7,7 @@ import type { CompanyDoc } from '../../projections/platform/platformReadModels.j
 import { companyRecordFold } from '../../projections/platform/companiesProjection.js';
 import { PLATFORM_TENANT, streamName } from '../../stores/eventStore.js';
 import { foldAt, type RecordAt, type RecordPoint } from '../recordModel.js';
+import { changedSince } from '../changedSince.js';
 
 /** The company stream's category (the company decider's). */
 const COMPANY_CATEGORY = 'company';
@@ -48,9 +49,9 @@ export async function companyAt(services: ReadServices, companyId: string, point
 
 export async function listCompanies(
   services: ReadServices,
-  query: { status?: 'active' | 'suspended'; limit: number; cursor?: string | null },
+  query: { status?: 'active' | 'suspended'; limit: number; cursor?: string | null; updatedSince?: string },
 ): Promise<{ items: CompanyView[]; nextCursor: string | null }> {
-  const filter = query.status ? { status: query.status } : {};
+  const filter = { ...(query.status ? { status: query.status } : {}), ...changedSince(query.updatedSince) };
   const page = await platformCollections(services).companies.find(PLATFORM_DOCS, filter, {
     limit: query.limit,
     after: query.cursor ?? null,

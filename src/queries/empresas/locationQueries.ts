@@ -4,20 +4,26 @@ import type { Filter, Page } from '../../stores/readStore.js';
 import type { TenantScope } from '../tenantScope.js';
 import { locationView, type LocationDoc } from '../../projections/empresas/locationDoc.js';
 import { locations } from './readModel.js';
+import { changedSince } from '../changedSince.js';
 
 export interface LocationListQuery {
   status?: LocationDoc['status'];
   limit: number;
   cursor?: string;
+  updatedSince?: string;
 }
 
 export async function listLocations(scope: TenantScope, query: LocationListQuery): Promise<Page<Record<string, unknown>>> {
   const filter: Filter = query.status ? { status: query.status } : {};
-  const page = await locations(scope).find(scope.auth.tenantId, filter, {
-    sort: { sortName: 1 },
-    limit: query.limit,
-    after: query.cursor ?? null,
-  });
+  const page = await locations(scope).find(
+    scope.auth.tenantId,
+    { ...filter, ...changedSince(query.updatedSince) },
+    {
+      sort: { sortName: 1 },
+      limit: query.limit,
+      after: query.cursor ?? null,
+    },
+  );
   return { items: page.items.map(locationView), nextCursor: page.nextCursor };
 }
 

@@ -15,9 +15,10 @@ export async function policyHistory(
   scope: TenantScope,
   limit: number,
   cursor?: string,
+  updatedSince?: string,
 ): Promise<{ items: PolicyHistoryEntry[]; nextCursor: string | null }> {
   const tenantId = scope.auth.tenantId;
-  const page = await streamHistory(scope, POLICY_CATEGORY, tenantId, limit, cursor);
+  const page = await streamHistory(scope, POLICY_CATEGORY, tenantId, limit, cursor, 0, updatedSince);
   // The values before the first entry of the page: the event just before it (or the defaults).
   const first = page.events[0];
   const before =

@@ -3,6 +3,7 @@
 import { InvalidCursorError } from '../../stores/readCursor.js';
 import { streamName, type RecordedEvent } from '../../stores/eventStore.js';
 import type { TenantScope } from '../tenantScope.js';
+import { occurredSince } from '../changedSince.js';
 
 export interface StreamHistoryPage {
   events: RecordedEvent[];
@@ -27,9 +28,15 @@ export async function streamHistory(
   limit: number,
   cursor?: string,
   fromRevision = 0,
+  updatedSince?: string,
 ): Promise<StreamHistoryPage> {
-  const from = cursor === undefined ? fromRevision : decodeCursor(cursor);
   const stream = streamName(scope.auth.tenantId, category, id);
+  // A stream's events are in time order: what occurred at or after updatedSince is the rest of it from the first such
+  // event (a page's cursor already points past it).
+  const since = cursor === undefined && updatedSince !== undefined ? occurredSince(updatedSince) : null;
+  const first = since ? (await scope.services.events.readStream(stream)).find((e) => since(e.metadata.occurredAt)) : undefined;
+  if (since && !first) return { events: [], nextCursor: null };
+  const from = cursor === undefined ? Math.max(fromRevision, first?.revision ?? 0) : decodeCursor(cursor);
   // One more than asked tells whether a next page exists.
   const events = await scope.services.events.readStream(stream, { fromRevision: from, maxCount: limit + 1 });
   const page = events.slice(0, limit);

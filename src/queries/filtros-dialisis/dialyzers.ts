@@ -7,6 +7,7 @@ import { recordModel } from '../recordModel.js';
 import { DIALYZERS, FILTROS_PROJECTION } from '../../projections/filtros-dialisis/filtrosProjection.js';
 import { dialyzerView, foldDialyzer, type DialyzerDoc } from '../../projections/filtros-dialisis/dialyzerDoc.js';
 import { DIALYZER_CATEGORY } from '../../commands/filtros-dialisis/dialyzerEvents.js';
+import { changedSince } from '../changedSince.js';
 
 /** The dialyzer record: get, or404 and the read-after-write latest. */
 export const dialyzerModel = recordModel<DialyzerDoc>({
@@ -23,6 +24,7 @@ export interface DialyzerListQuery {
   status?: DialyzerDoc['status'];
   limit: number;
   cursor?: string;
+  updatedSince?: string;
 }
 
 /** Dialyzers by serial, optionally of one patient and/or in one status; stable order with an opaque cursor. */
@@ -30,11 +32,15 @@ export async function listDialyzers(scope: TenantScope, query: DialyzerListQuery
   const filter: Filter = {};
   if (query.patientId) filter.patientId = query.patientId;
   if (query.status) filter.status = query.status;
-  const page = await dialyzers(scope).find(scope.auth.tenantId, filter, {
-    sort: { serialKey: 1 },
-    limit: query.limit,
-    after: query.cursor ?? null,
-  });
+  const page = await dialyzers(scope).find(
+    scope.auth.tenantId,
+    { ...filter, ...changedSince(query.updatedSince) },
+    {
+      sort: { serialKey: 1 },
+      limit: query.limit,
+      after: query.cursor ?? null,
+    },
+  );
   return { items: page.items.map(dialyzerView), nextCursor: page.nextCursor };
 }
 

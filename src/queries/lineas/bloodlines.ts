@@ -8,6 +8,7 @@ import { companyPolicy, type PolicyFacts } from '../empresas/companyPolicy.js';
 import { BLOODLINES, LINEAS_PROJECTION } from '../../projections/lineas/lineasProjection.js';
 import { bloodlineView, foldBloodline, type BloodlineDoc } from '../../projections/lineas/bloodlineDoc.js';
 import { maxUsesOf, LINE_CATEGORIES } from '../../commands/lineas/bloodlineEvents.js';
+import { changedSince } from '../changedSince.js';
 
 export type LineKind = BloodlineDoc['lineType'];
 
@@ -34,6 +35,7 @@ export interface BloodlineListQuery {
   patientId?: string;
   limit: number;
   cursor?: string;
+  updatedSince?: string;
 }
 
 /** Lines of one kind, newest reception first, stable order with an opaque cursor. */
@@ -47,11 +49,15 @@ export async function listBloodlines(
     ...(query.status ? { status: query.status } : {}),
     ...(query.patientId ? { patientId: query.patientId } : {}),
   };
-  const page = await bloodlines(scope).find(scope.auth.tenantId, filter, {
-    sort: { receivedOn: -1 },
-    limit: query.limit,
-    after: query.cursor ?? null,
-  });
+  const page = await bloodlines(scope).find(
+    scope.auth.tenantId,
+    { ...filter, ...changedSince(query.updatedSince) },
+    {
+      sort: { receivedOn: -1 },
+      limit: query.limit,
+      after: query.cursor ?? null,
+    },
+  );
   return { items: page.items.map(bloodlineView), nextCursor: page.nextCursor };
 }
 
@@ -92,13 +98,17 @@ export async function readyBloodlines(
 export async function bloodlinesNearMaximum(
   scope: TenantScope,
   lineType: LineKind,
-  query: { margin: number; limit: number; cursor?: string },
+  query: { margin: number; limit: number; cursor?: string; updatedSince?: string },
 ): Promise<Page<Record<string, unknown>>> {
   const filter: Filter = { lineType, status: { $ne: 'discarded' }, patientId: { $exists: true }, usesLeft: { $lte: query.margin } };
-  const page = await bloodlines(scope).find(scope.auth.tenantId, filter, {
-    sort: { usesLeft: 1 },
-    limit: query.limit,
-    after: query.cursor ?? null,
-  });
+  const page = await bloodlines(scope).find(
+    scope.auth.tenantId,
+    { ...filter, ...changedSince(query.updatedSince) },
+    {
+      sort: { usesLeft: 1 },
+      limit: query.limit,
+      after: query.cursor ?? null,
+    },
+  );
   return { items: page.items.map(bloodlineView), nextCursor: page.nextCursor };
 }

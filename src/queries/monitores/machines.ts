@@ -10,6 +10,7 @@ import { calibrationDue, maintenanceDue, planFor, type MaintenanceDue } from '..
 import { companyPolicy } from '../empresas/companyPolicy.js';
 import { type CompanyPolicy } from '../../commands/empresas/shared/policySettings.js';
 import { MACHINE_CATEGORY } from '../../commands/monitores/machineEvents.js';
+import { changedSince } from '../changedSince.js';
 
 /** The machine record: get, or404, the read-after-write latest (its view adds the maintenance of now). */
 export const machineModel = recordModel<MachineDoc>({
@@ -55,6 +56,7 @@ export interface MachineListQuery {
   maintenanceDueInDays?: number;
   limit: number;
   cursor?: string;
+  updatedSince?: string;
 }
 
 const addDays = (at: string, days: number): string => new Date(Date.parse(at) + days * 86_400_000).toISOString().slice(0, 10);
@@ -64,7 +66,7 @@ const addDays = (at: string, days: number): string => new Date(Date.parse(at) + 
  * that many days (or is already overdue, by hours or days), all in one page: the plan is the policy of now, not stored.
  */
 export async function listMachines(scope: TenantScope, query: MachineListQuery): Promise<Page<Record<string, unknown>>> {
-  const filter: Filter = query.status ? { status: query.status } : {};
+  const filter: Filter = { ...(query.status ? { status: query.status } : {}), ...changedSince(query.updatedSince) };
   const tenantId = scope.auth.tenantId;
   const { settings } = await companyPolicy(scope.services, tenantId);
   const at = scope.services.now().toISOString();

@@ -13,6 +13,7 @@ import {
 import { streamName } from '../../stores/eventStore.js';
 import { noteModel } from './readModel.js';
 import { NOTE_VERSIONS, PACIENTES_PROJECTION } from '../../projections/pacientes/pacientesProjection.js';
+import { occurredSince, stampOf } from '../changedSince.js';
 
 const noteVersions = (ctx: TenantScope): Collection<NoteVersionDoc> =>
   ctx.services.projections.collection<NoteVersionDoc>(PACIENTES_PROJECTION, NOTE_VERSIONS);
@@ -20,7 +21,7 @@ const noteVersions = (ctx: TenantScope): Collection<NoteVersionDoc> =>
 /** The note's versions up to its own: a remote store writes versions before the note, so a read may meet one early. */
 const versionsReached = (note: NoteRecord) => ({ noteId: note.id, version: { $lte: note.version } });
 
-const versionOf = ({ tenantId: _t, id: _id, noteId: _n, _position, ...version }: NoteVersionDoc): NoteVersion => version;
+const versionOf = ({ tenantId: _t, id: _id, noteId: _n, _position, _changedAt, ...version }: NoteVersionDoc): NoteVersion => version;
 
 /** The latest versions of a note (at most LIMITS.nursingNotes.versionsInline), oldest first. */
 export async function latestVersions(ctx: TenantScope, note: NoteRecord): Promise<NoteVersion[]> {
@@ -44,12 +45,23 @@ export async function latestVersionsUpToNote(ctx: TenantScope, note: NoteRecord)
 }
 
 /** Every version of a note, oldest first, a page at a time. */
-export async function versionPage(ctx: TenantScope, note: NoteRecord, limit: number, cursor?: string): Promise<Page<NoteVersion>> {
-  if (!note.amended) return { items: [firstVersion(note)], nextCursor: null };
-  const page = await noteVersions(ctx).find(ctx.auth.tenantId, versionsReached(note), {
-    sort: { version: 1 },
-    limit,
-    after: cursor ?? null,
-  });
+export async function versionPage(
+  ctx: TenantScope,
+  note: NoteRecord,
+  limit: number,
+  cursor?: string,
+  updatedSince?: string,
+): Promise<Page<NoteVersion>> {
+  if (!note.amended) return { items: [firstVersion(note)].filter((v) => occurredSince(updatedSince)(v.recordedAt)), nextCursor: null };
+  const recorded = updatedSince === undefined ? {} : { recordedAt: { $gte: stampOf(updatedSince) } };
+  const page = await noteVersions(ctx).find(
+    ctx.auth.tenantId,
+    { ...versionsReached(note), ...recorded },
+    {
+      sort: { version: 1 },
+      limit,
+      after: cursor ?? null,
+    },
+  );
   return { items: page.items.map(versionOf), nextCursor: page.nextCursor };
 }

@@ -12,6 +12,7 @@ import { PACIENTES_PROJECTION, PATIENTS } from '../../projections/pacientes/paci
 import { preparedPage } from '../preparedPages.js';
 import { PATIENT_CATEGORY } from '../../commands/pacientes/patientEvents.js';
 import { NURSING_NOTE_CATEGORY } from '../../commands/pacientes/nursingNoteEvents.js';
+import { changedSince, occurredSince } from '../changedSince.js';
 
 export const SORT_FIELDS = { name: 'sortName', admissionDate: 'admissionDate', createdAt: 'createdAt' } as const;
 export type PatientSort = keyof typeof SORT_FIELDS;
@@ -23,6 +24,7 @@ export interface PatientListQuery {
   order: 'asc' | 'desc';
   limit: number;
   cursor?: string;
+  updatedSince?: string;
 }
 
 /** List items: the census columns, not the whole record. */
@@ -51,6 +53,7 @@ export async function listPatients(ctx: TenantScope, query: PatientListQuery): P
   if (query.status) filter.status = query.status;
   const search = query.q ? searchFilter(query.q) : null;
   if (search) Object.assign(filter, search);
+  Object.assign(filter, changedSince(query.updatedSince));
   const sort: SortSpec = { [SORT_FIELDS[query.sort]]: query.order === 'asc' ? 1 : -1 };
   const result = await patients(ctx).find(ctx.auth.tenantId, filter, {
     sort,
@@ -69,7 +72,10 @@ export function preparedPatientList<A>(
   prepare: (page: Page<Record<string, unknown>>) => A,
 ): Promise<A> {
   // Every reader with pacientes:read sees the same summary fields: one variant.
-  const normalized = JSON.stringify([query.q ?? null, query.status ?? null, query.sort, query.order, query.limit, query.cursor ?? null]);
+  const normalized = JSON.stringify([
+    ...[query.q ?? null, query.status ?? null, query.sort, query.order, query.limit, query.cursor ?? null],
+    query.updatedSince ?? null,
+  ]);
   return preparedPage(ctx, { projection: PACIENTES_PROJECTION, collection: PATIENTS, query: normalized }, async () =>
     prepare(await listPatients(ctx, query)),
   );
@@ -85,10 +91,11 @@ export async function listNotes(
   patientId: string,
   limit: number,
   cursor?: string,
+  updatedSince?: string,
 ): Promise<Page<Record<string, unknown>>> {
   const result = await nursingNotes(ctx).find(
     ctx.auth.tenantId,
-    { patientId },
+    { patientId, ...changedSince(updatedSince) },
     { sort: { occurredAt: -1 }, limit, after: cursor ?? null, projection: NOTE_SUMMARY_PROJECTION },
   );
   return { items: result.items.map((n) => noteView(n)), nextCursor: result.nextCursor };
@@ -158,7 +165,13 @@ export interface HistoryPage {
 }
 
 /** The record's events (the patient stream and its notes) in log order: who, when, why, what. */
-export async function patientHistory(ctx: TenantScope, patientId: string, limit: number, after: bigint | null): Promise<HistoryPage> {
+export async function patientHistory(
+  ctx: TenantScope,
+  patientId: string,
+  limit: number,
+  after: bigint | null,
+  updatedSince?: string,
+): Promise<HistoryPage> {
   const tenantId = ctx.auth.tenantId;
   const read = (category: string, id: string) => ctx.services.events.readStream(streamName(tenantId, category, id));
   const own = entriesOf('patient', patientId, await read(PATIENT_CATEGORY, patientId), patientModel.fold);
@@ -167,7 +180,8 @@ export async function patientHistory(ctx: TenantScope, patientId: string, limit:
       entriesOf('nursingNote', id, await read(NURSING_NOTE_CATEGORY, id), noteModel.fold),
     ),
   );
-  const all = [...own, ...notes.flat()].filter((e) => after === null || e.position > after);
+  const since = occurredSince(updatedSince);
+  const all = [...own, ...notes.flat()].filter((e) => (after === null || e.position > after) && since(e.occurredAt));
   all.sort((a, b) => (a.position < b.position ? -1 : 1));
   const items = all.slice(0, limit);
   return { items, nextAfter: all.length > limit ? items[items.length - 1]!.position : null };

@@ -7,6 +7,7 @@ import type { PatientDoc } from '../../projections/pacientes/patientDoc.js';
 import type { ListEntry, PatientList } from '../../projections/pacientes/patientEntries.js';
 import { PATIENT_ENTRIES, spilled, type PatientEntryDoc } from '../../projections/pacientes/patientListDocs.js';
 import { PACIENTES_PROJECTION } from '../../projections/pacientes/pacientesProjection.js';
+import { occurredSince, stampOf } from '../changedSince.js';
 
 const patientEntries = (ctx: TenantScope): Collection<PatientEntryDoc> =>
   ctx.services.projections.collection<PatientEntryDoc>(PACIENTES_PROJECTION, PATIENT_ENTRIES);
@@ -33,18 +34,23 @@ export async function patientListPage(
   list: PatientList,
   limit: number,
   cursor?: string,
+  updatedSince?: string,
 ): Promise<Page<ListEntry>> {
   const after = placeAfter(list, cursor);
   const count = patient.entryCounts[list];
   if (!spilled(patient, list)) {
-    const items: ListEntry[] = patient[list].slice(after + 1, after + 1 + limit);
-    const last = after + items.length;
-    return { items, nextCursor: last < count - 1 ? cursorOf(list, last) : null };
+    // With updatedSince: the entries recorded at or after it (an entry's place in the list stays its cursor).
+    const since = occurredSince(updatedSince);
+    const places = patient[list].flatMap((entry, place) => (place > after && since(entry.recordedAt) ? [place] : []));
+    const taken = places.slice(0, limit);
+    const items: ListEntry[] = taken.map((place) => patient[list][place]!);
+    return { items, nextCursor: places.length > limit ? cursorOf(list, taken[taken.length - 1]!) : null };
   }
   // Entries up to the patient's count: a remote store writes them before the patient, so a read may meet one early.
+  const recorded = updatedSince === undefined ? {} : { 'entry.recordedAt': { $gte: stampOf(updatedSince) } };
   const page = await patientEntries(ctx).find(
     ctx.auth.tenantId,
-    { patientId: patient.id, list, ordinal: { $gt: after, $lt: count } },
+    { patientId: patient.id, list, ordinal: { $gt: after, $lt: count }, ...recorded },
     { sort: { ordinal: 1 }, limit, projection: { ordinal: 1, entry: 1 } },
   );
   const last = page.items[page.items.length - 1];

@@ -18,7 +18,7 @@ export const kitModel = recordModel<SupplyKitDoc>({
 });
 
 export async function kitView(scope: TenantScope, doc: SupplyKitDoc): Promise<Record<string, unknown>> {
-  const { tenantId, _position, id, ...rest } = doc;
+  const { tenantId, _position, _changedAt: _changed, id, ...rest } = doc;
   const items = [];
   for (const item of doc.items) {
     const product = await products(scope).get(tenantId, item.productId);

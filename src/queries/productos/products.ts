@@ -18,6 +18,7 @@ import {
   type ProductDoc,
   type WarehouseDoc,
 } from '../../projections/productos/productDocs.js';
+import { changedSince } from '../changedSince.js';
 
 /** The product record; its stock is projected from the movements, so a product folded from its own stream takes the stored one. */
 export const productModel = recordModel<ProductDoc>({
@@ -87,6 +88,7 @@ export interface ProductListQuery {
   active?: boolean;
   limit: number;
   cursor?: string;
+  updatedSince?: string;
 }
 
 export async function listProducts(scope: TenantScope, query: ProductListQuery): Promise<Page<Record<string, unknown>>> {
@@ -94,23 +96,31 @@ export async function listProducts(scope: TenantScope, query: ProductListQuery):
   if (query.category) filter.category = query.category;
   if (query.belowMinimum !== undefined) filter.belowMinimum = query.belowMinimum;
   if (query.active !== undefined) filter.active = query.active;
-  const page = await products(scope).find(scope.auth.tenantId, filter, {
-    sort: { codeKey: 1 },
-    limit: query.limit,
-    after: query.cursor ?? null,
-  });
+  const page = await products(scope).find(
+    scope.auth.tenantId,
+    { ...filter, ...changedSince(query.updatedSince) },
+    {
+      sort: { codeKey: 1 },
+      limit: query.limit,
+      after: query.cursor ?? null,
+    },
+  );
   return { items: page.items.map(productView), nextCursor: page.nextCursor };
 }
 
 export async function listWarehouses(
   scope: TenantScope,
-  query: { locationId?: string; limit: number; cursor?: string },
+  query: { locationId?: string; limit: number; cursor?: string; updatedSince?: string },
 ): Promise<Page<Record<string, unknown>>> {
   const filter: Filter = query.locationId ? { locationId: query.locationId } : {};
-  const page = await warehouses(scope).find(scope.auth.tenantId, filter, {
-    sort: { codeKey: 1 },
-    limit: query.limit,
-    after: query.cursor ?? null,
-  });
+  const page = await warehouses(scope).find(
+    scope.auth.tenantId,
+    { ...filter, ...changedSince(query.updatedSince) },
+    {
+      sort: { codeKey: 1 },
+      limit: query.limit,
+      after: query.cursor ?? null,
+    },
+  );
   return { items: page.items.map(warehouseView), nextCursor: page.nextCursor };
 }

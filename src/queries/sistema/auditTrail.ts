@@ -5,8 +5,11 @@ import type { ReadServices } from '../../readServices.js';
 import type { Filter } from '../../stores/readStore.js';
 import { AUDIT_TRAIL, FILTERED_ORDER, UNFILTERED_ORDER, type AuditEntryDoc } from '../../projections/sistema/auditEntryDoc.js';
 import { csvCell } from '../csv.js';
+import { changedSince } from '../changedSince.js';
 
 export interface AuditQuery {
+  /** Entries whose last change (a coalesced read's lastAt included) is at or after this instant. */
+  updatedSince?: string;
   patientId?: string;
   recordType?: string;
   recordId?: string;
@@ -68,6 +71,7 @@ export function auditFilter(q: Omit<AuditQuery, 'limit' | 'cursor'>): { filter: 
   if (q.from !== undefined) time.$gte = normalized(q.from);
   if (q.to !== undefined) time.$lte = normalized(q.to);
   if (Object.keys(time).length > 0) filter[unfiltered ? 't' : 'at'] = time;
+  Object.assign(filter, changedSince(q.updatedSince));
   return { filter, sort: unfiltered ? UNFILTERED_ORDER : FILTERED_ORDER };
 }
 

@@ -7,10 +7,11 @@ import type { ApiClientDoc } from '../../projections/platform/platformReadModels
 import { foldApiClient } from '../../projections/platform/apiClientsProjection.js';
 import { PLATFORM_TENANT, streamName, type RecordedEvent } from '../../stores/eventStore.js';
 import { foldAt, type RecordAt, type RecordPoint } from '../recordModel.js';
+import { changedSince } from '../changedSince.js';
 
 export type ApiClientView = Omit<ApiClientDoc, '_position' | 'tenantId'>;
 
-const view = ({ _position, tenantId, ...rest }: ApiClientDoc): ApiClientView => rest;
+const view = ({ _position, _changedAt: _changed, tenantId, ...rest }: ApiClientDoc): ApiClientView => rest;
 
 export async function companyApiClient(scope: TenantScope, clientId: string): Promise<ApiClientView> {
   const doc = await platformCollections(scope.services).apiClients.get(PLATFORM_DOCS, clientId);
@@ -35,10 +36,10 @@ export async function companyApiClientAt(scope: TenantScope, clientId: string, p
   return { ...at, doc: view(doc) };
 }
 
-export async function companyApiClients(scope: TenantScope, query: { limit: number; cursor?: string | null }) {
+export async function companyApiClients(scope: TenantScope, query: { limit: number; cursor?: string | null; updatedSince?: string }) {
   const page = await platformCollections(scope.services).apiClients.find(
     PLATFORM_DOCS,
-    { companyId: scope.auth.tenantId },
+    { companyId: scope.auth.tenantId, ...changedSince(query.updatedSince) },
     { limit: query.limit, after: query.cursor ?? null },
   );
   return { items: page.items.map(view), nextCursor: page.nextCursor };

@@ -9,6 +9,7 @@ import { foldUser } from '../../projections/platform/usersProjection.js';
 import { foldMembership } from '../../projections/platform/companiesProjection.js';
 import { PLATFORM_TENANT, streamName, type RecordedEvent } from '../../stores/eventStore.js';
 import { foldAt, type RecordAt, type RecordPoint } from '../recordModel.js';
+import { occurredSince } from '../changedSince.js';
 
 export type AccountStatus = 'invited' | 'active' | 'deactivated';
 
@@ -57,15 +58,25 @@ function view(membership: MembershipDoc, user: UserDoc): CompanyUser {
 
 export async function listCompanyUsers(
   scope: TenantScope,
-  query: { membership?: 'active' | 'pending' | 'revoked'; limit: number; cursor?: string | null },
+  query: { membership?: 'active' | 'pending' | 'revoked'; limit: number; cursor?: string | null; updatedSince?: string },
 ): Promise<{ items: CompanyUser[]; nextCursor: string | null }> {
   const models = platformCollections(scope.services);
   const filter: Record<string, unknown> = { companyId: scope.auth.tenantId };
   if (query.membership) filter.status = query.membership;
-  const page = await models.memberships.find(PLATFORM_DOCS, filter, { limit: query.limit, after: query.cursor ?? null });
-  const users = await Promise.all(page.items.map((m) => models.users.get(PLATFORM_DOCS, m.userId)));
-  const items = page.items.flatMap((m, i) => (users[i] ? [view(m, users[i])] : []));
-  return { items, nextCursor: page.nextCursor };
+  // A user of the list changed when either its membership or its account did (two documents): judged per page, so a
+  // page with updatedSince may hold fewer than limit; the next nonempty one is looked for before answering.
+  const since = occurredSince(query.updatedSince);
+  let after = query.cursor ?? null;
+  for (;;) {
+    const page = await models.memberships.find(PLATFORM_DOCS, filter, { limit: query.limit, after });
+    const users = await Promise.all(page.items.map((m) => models.users.get(PLATFORM_DOCS, m.userId)));
+    const items = page.items.flatMap((m, i) => {
+      const user = users[i];
+      return user && (since(m._changedAt) || since(user._changedAt)) ? [view(m, user)] : [];
+    });
+    if (query.updatedSince === undefined || items.length > 0 || page.nextCursor === null) return { items, nextCursor: page.nextCursor };
+    after = page.nextCursor;
+  }
 }
 
 /** A user of this company (current or former member); anyone else is answered as if they did not exist. */

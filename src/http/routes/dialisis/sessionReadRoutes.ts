@@ -94,9 +94,15 @@ export const sessionReadRoutes: RouteDecl[] = [
       await awaitMinPosition(ctx, input.query.minPosition, [SESSIONS_PROJECTION]);
       const scope = tenantCtx(ctx);
       await patientModel.or404(scope, input.params.patientId);
-      const { from, to, limit, cursor } = input.query;
+      const { from, to, limit, cursor, updatedSince } = input.query;
       // Ajv's useDefaults filled limit from the schema's default.
-      const query = { limit: limit, ...(cursor ? { cursor } : {}), ...(from ? { from: from } : {}), ...(to ? { to: to } : {}) };
+      const query = {
+        limit: limit,
+        ...(cursor ? { cursor } : {}),
+        ...(from ? { from: from } : {}),
+        ...(to ? { to: to } : {}),
+        ...(updatedSince ? { updatedSince } : {}),
+      };
       return { status: 200, body: await patientSessions(scope, input.params.patientId, query) };
     },
   }),

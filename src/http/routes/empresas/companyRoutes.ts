@@ -192,7 +192,12 @@ export const companyRoutes: RouteDecl[] = [
       return {
         status: 200,
         // Ajv's useDefaults filled limit from the schema's default.
-        body: await listCompanies(ctx.services, { limit: query.limit, cursor: query.cursor ?? null, ...(status ? { status } : {}) }),
+        body: await listCompanies(ctx.services, {
+          limit: query.limit,
+          cursor: query.cursor ?? null,
+          ...(status ? { status } : {}),
+          ...(query.updatedSince ? { updatedSince: query.updatedSince } : {}),
+        }),
       };
     },
   }),

@@ -119,7 +119,7 @@ export const policyRoutes: RouteDecl[] = [
     handle: async (input, ctx) => {
       await awaitMinPosition(ctx, input.query.minPosition, [EMPRESAS_PROJECTION]);
       // Ajv's useDefaults filled limit from the schema's default.
-      return { status: 200, body: await policyHistory(tenantCtx(ctx), input.query.limit, input.query.cursor) };
+      return { status: 200, body: await policyHistory(tenantCtx(ctx), input.query.limit, input.query.cursor, input.query.updatedSince) };
     },
   }),
 ];

@@ -27,7 +27,8 @@ export const readRoutes: RouteDecl[] = [
     legacyQuery: ['pacienteId', 'estado'],
     filters: { patientId: Type.Optional(IdSchema), status: Type.Optional(Type.Enum(DIALYZER_STATUSES)) },
     auditId: (query) => query.patientId ?? null,
-    list: (scope, { patientId, status, limit, cursor }) => listDialyzers(scope, { patientId, status, limit, cursor }),
+    list: (scope, { patientId, status, limit, cursor, updatedSince }) =>
+      listDialyzers(scope, { patientId, status, limit, cursor, updatedSince }),
   }),
   reads.get('/filtros-dialisis/listos', READ, {
     legacyQuery: ['pacienteId'],

@@ -107,10 +107,15 @@ export function lineRoutes(c: LineGroupConfig): RouteDecl[] {
       auditAccess: () => ({ recordType: 'bloodlineList', recordId: null }),
       handle: async (input, ctx) => {
         await awaitMinPosition(ctx, input.query.minPosition, [LINEAS_PROJECTION]);
-        const { margin, cursor } = input.query;
+        const { margin, cursor, updatedSince } = input.query;
         // Ajv's useDefaults filled limit from the schema's default.
         const limit = input.query.limit;
-        const query = { margin: margin ?? LIMITS.bloodlines.nearMaximumDefaultMargin, limit, ...(cursor ? { cursor } : {}) };
+        const query = {
+          margin: margin ?? LIMITS.bloodlines.nearMaximumDefaultMargin,
+          limit,
+          ...(cursor ? { cursor } : {}),
+          ...(updatedSince ? { updatedSince } : {}),
+        };
         return { status: 200, body: await bloodlinesNearMaximum(tenantCtx(ctx), lineType, query) };
       },
     }),

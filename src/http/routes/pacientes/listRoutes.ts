@@ -34,7 +34,10 @@ const listRoute = (list: PatientList): RouteDecl =>
       await awaitMinPosition(ctx, input.query.minPosition, [PACIENTES_PROJECTION]);
       const patient = await patientModel.or404(tenantCtx(ctx), input.params.id);
       // Ajv's useDefaults filled limit from the schema's default.
-      return { status: 200, body: await patientListPage(tenantCtx(ctx), patient, list, input.query.limit, input.query.cursor) };
+      return {
+        status: 200,
+        body: await patientListPage(tenantCtx(ctx), patient, list, input.query.limit, input.query.cursor, input.query.updatedSince),
+      };
     },
   });
 

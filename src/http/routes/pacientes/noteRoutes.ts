@@ -75,7 +75,10 @@ export const noteRoutes: RouteDecl[] = [
       await awaitMinPosition(ctx, input.query.minPosition, [PACIENTES_PROJECTION]);
       await patientModel.or404(tenantCtx(ctx), input.params.id);
       // Ajv's useDefaults filled limit from the schema's default.
-      return { status: 200, body: await listNotes(tenantCtx(ctx), input.params.id, input.query.limit, input.query.cursor) };
+      return {
+        status: 200,
+        body: await listNotes(tenantCtx(ctx), input.params.id, input.query.limit, input.query.cursor, input.query.updatedSince),
+      };
     },
   }),
   notes.get('/pacientes/{id}/notas/{noteId}', READ, {
@@ -108,7 +111,7 @@ export const noteRoutes: RouteDecl[] = [
       await awaitMinPosition(ctx, input.query.minPosition, [PACIENTES_PROJECTION]);
       const doc = await noteOf(ctx, input.params);
       // Ajv's useDefaults filled limit from the schema's default.
-      return { status: 200, body: await versionPage(tenantCtx(ctx), doc, input.query.limit, input.query.cursor) };
+      return { status: 200, body: await versionPage(tenantCtx(ctx), doc, input.query.limit, input.query.cursor, input.query.updatedSince) };
     },
   }),
   notes.post('/pacientes/{id}/notas/{noteId}/enmiendas', WRITE, {

@@ -109,7 +109,7 @@ export const patientRoutes: RouteDecl[] = [
       const after = input.query.cursor === undefined ? null : tokens.open(input.query.cursor);
       if (after === null && input.query.cursor !== undefined) throw new InvalidCursorError();
       // Ajv's useDefaults filled limit from the schema's default.
-      const page = await patientHistory(tenantCtx(ctx), input.params.id, input.query.limit, after);
+      const page = await patientHistory(tenantCtx(ctx), input.params.id, input.query.limit, after, input.query.updatedSince);
       const items = page.items.map((e) => ({ ...e, position: tokens.seal(e.position) }));
       return { status: 200, body: { items, nextCursor: page.nextAfter === null ? null : tokens.seal(page.nextAfter) } };
     },

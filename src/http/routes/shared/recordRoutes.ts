@@ -55,7 +55,12 @@ type Handler<B, P = { id: string }> = (
   ifMatch: number | null,
   params: P,
 ) => Promise<WriteOutcome>;
-type ListQuery<F extends TProperties> = Static<TObject<F>> & { limit: number; cursor?: string; minPosition?: string };
+type ListQuery<F extends TProperties> = Static<TObject<F>> & {
+  limit: number;
+  cursor?: string;
+  minPosition?: string;
+  updatedSince?: string;
+};
 
 /** The routes of one record, with the 404, params and write answer they share. */
 export function recordKit<D extends RecordDoc>(spec: RecordKitSpec<D>) {

@@ -95,7 +95,11 @@ export const apiClientRoutes: RouteDecl[] = [
     async handle({ query }, ctx) {
       return {
         status: 200,
-        body: await companyApiClients(ctx as TenantRequestContext, { limit: query.limit, cursor: query.cursor ?? null }),
+        body: await companyApiClients(ctx as TenantRequestContext, {
+          limit: query.limit,
+          cursor: query.cursor ?? null,
+          ...(query.updatedSince ? { updatedSince: query.updatedSince } : {}),
+        }),
       };
     },
   }),

@@ -153,6 +153,7 @@ export const userRoutes: RouteDecl[] = [
         limit: query.limit,
         cursor: query.cursor ?? null,
         ...(membership ? { membership } : {}),
+        ...(query.updatedSince ? { updatedSince: query.updatedSince } : {}),
       });
       return { status: 200, body: page };
     },
