@@ -7,17 +7,17 @@ const nullableString = (description: string) => Type.Union([Type.String(), Type.
 
 export const FeedEventSchema = Type.Object(
   {
-    id: Type.String({ format: 'uuid', description: 'Event id: the same on every delivery (deduplicate on it)' }),
-    position: Type.String({ pattern: '^[0-9]+$', description: 'Global position in the log (decimal): resume after it' }),
-    type: Type.String({ description: 'Event type, past tense (PatientRegistered, NursingNoteRecorded...)' }),
-    recordType: Type.String({ description: 'Record type: the stream category (patient, dialysisSession, client...)' }),
-    recordId: Type.String({ description: 'Id of the record the event belongs to' }),
-    patientId: nullableString('Patient the record belongs to, when it belongs to one'),
-    occurredAt: Type.String({ format: 'date-time', description: 'When (UTC)' }),
-    actor: Type.String({ description: "User id, `client:<id>` for an API client, 'system' for the service's own work" }),
-    correlationId: Type.String({ description: 'Request that caused it (X-Request-Id)' }),
-    reason: nullableString('Why, when the change gave a reason'),
-    data: Type.Record(Type.String(), Type.Unknown(), { description: "The event's data (secret-bearing fields removed)" }),
+    id: Type.String({ format: 'uuid', description: 'Event id (deduplicate on it)' }),
+    position: Type.String({ pattern: '^[0-9]+$', description: 'Position in the log' }),
+    type: Type.String(),
+    recordType: Type.String({ description: 'Stream category' }),
+    recordId: Type.String(),
+    patientId: nullableString('Owning patient'),
+    occurredAt: Type.String({ format: 'date-time' }),
+    actor: Type.String(),
+    correlationId: Type.String(),
+    reason: nullableString('Why'),
+    data: Type.Record(Type.String(), Type.Unknown(), { description: 'Secrets removed' }),
   },
   { additionalProperties: false },
 );
