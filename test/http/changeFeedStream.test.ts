@@ -103,6 +103,23 @@ describe('Change feed over HTTP: GET /sistema/eventos as Server-Sent Events', ()
     assert.equal((await sse(`from=${from}`)).status, 200, 'a closed stream frees its slot');
   });
 
+  it('keeps a quiet stream alive with heartbeat comments, and ends it after an access token lifetime', async () => {
+    const limits = FEED_LIMITS as { heartbeatMs: number; maxStreamMs: number };
+    const kept = { ...limits };
+    limits.heartbeatMs = 150;
+    limits.maxStreamMs = 1_000;
+    try {
+      const stream = await sse(`from=${await head()}&recordType=machine`);
+      const began = Date.now();
+      await stream.ended;
+      assert.ok(Date.now() - began < 5_000);
+      assert.ok(stream.comments.filter((c) => c === 'heartbeat').length >= 3, stream.comments.join(','));
+      assert.deepEqual(stream.messages, []);
+    } finally {
+      Object.assign(limits, kept);
+    }
+  });
+
   it('ends open streams when the service shuts down, without waiting for the clients', async () => {
     const other = await startClientesWorld();
     try {

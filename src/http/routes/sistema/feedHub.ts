@@ -2,6 +2,7 @@
 // subscription (no polling loop), and all ended at shutdown so a stopping service never waits for its clients.
 import { setMaxListeners } from 'node:events';
 import { ProblemError } from '../../../problems.js';
+import { LIMITS } from '../../../limits.js';
 import type { AppServices } from '../../../services.js';
 
 export const FEED_LIMITS = {
@@ -11,6 +12,11 @@ export const FEED_LIMITS = {
   maxWaitSeconds: 30,
   /** A comment line this often keeps proxies from closing a quiet stream. */
   heartbeatMs: 15_000,
+  /**
+   * A stream ends after an access token's lifetime: its reconnection (with Last-Event-ID, no gap) authenticates again, so
+   * a revoked session or a role taken away stops what the principal sees within this bound.
+   */
+  maxStreamMs: LIMITS.accessToken.ttlSeconds * 1000,
   /** The reconnection delay a stream suggests to its client (`retry:`). */
   retryMs: 3_000,
   defaultLimit: 100,

@@ -51,7 +51,8 @@ const FeedPageSchema = Type.Object(
 
 const DESCRIPTION =
   `Visible record types only. A page scans at most ${FEED_LIMITS.scanPerPage} events: follow nextFrom to head. ` +
-  '`Accept: text/event-stream`: SSE (`id:` position, `event:` type), resume with Last-Event-ID.';
+  '`Accept: text/event-stream`: SSE (`id:` position, `event:` type), resume with Last-Event-ID; a stream ends after ' +
+  `${FEED_LIMITS.maxStreamMs / 60_000} min.`;
 
 const wantsEvents = (accept: string | undefined): boolean => /\btext\/event-stream\b/i.test(accept ?? '');
 

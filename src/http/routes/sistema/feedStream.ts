@@ -41,7 +41,8 @@ export function feedEventStream(
   async function pump(): Promise<void> {
     await write(`retry: ${FEED_LIMITS.retryMs}\n: connected\n\n`);
     let after = start.after;
-    while (!stopped()) {
+    const endsAt = Date.now() + FEED_LIMITS.maxStreamMs;
+    while (!stopped() && Date.now() < endsAt) {
       const page = await readFeedPage(services, tenant, { after, limit: start.limit, scanBudget: FEED_LIMITS.scanPerPage }, filter);
       for (const event of page.items) {
         if (stopped()) return;
@@ -49,7 +50,8 @@ export function feedEventStream(
       }
       after = page.next;
       if (page.items.length === start.limit || page.next < page.head) continue; // still catching up
-      const woken = await hub.nextEvent(tenant, after, FEED_LIMITS.heartbeatMs, hangUp.signal);
+      const quiet = Math.min(FEED_LIMITS.heartbeatMs, endsAt - Date.now());
+      const woken = await hub.nextEvent(tenant, after, Math.max(quiet, 0), hangUp.signal);
       if (woken === 'timeout') await write(': heartbeat\n\n');
     }
   }
