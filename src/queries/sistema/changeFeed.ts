@@ -50,8 +50,11 @@ const shown = (event: RecordedEvent, filter: FeedFilter): boolean => {
   return !filter.types || filter.types.has(event.type);
 };
 
-/** The patient of each event: its stream's owner as the audit trail learned it, else the patient its own data names. */
-async function attribute(services: ReadServices, tenant: string, events: RecordedEvent[]): Promise<(string | null)[]> {
+/**
+ * The patient of each event (of one company): its stream's owner as the audit trail learned it, else the patient its own
+ * data names. Webhook payloads use it too, with toFeedEvent.
+ */
+export async function owningPatients(services: ReadServices, tenant: string, events: RecordedEvent[]): Promise<(string | null)[]> {
   const owned = events.filter((e) => OWNED_BY_A_PATIENT.has(categoryOfStream(e.streamName)));
   const owners = new Map<string, string | null>();
   if (owned.length > 0) {
@@ -81,7 +84,7 @@ export async function readFeedPage(
     const batch = await services.events.readAll({ tenant, after: next, maxCount: Math.min(READ_BATCH, options.scanBudget - scanned) });
     scanned += batch.length;
     const candidates = batch.filter((e) => shown(e, filter));
-    const patients = await attribute(services, tenant, candidates);
+    const patients = await owningPatients(services, tenant, candidates);
     let full = false;
     for (const [index, event] of candidates.entries()) {
       const patientId = patients[index]!;
