@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { expectStatus, startClientesWorld, type ClientesWorld, type Json } from './clientesWorld.js';
 import { openSse, type SseClient } from './sseClient.js';
 import { FEED_LIMITS } from '../../src/http/routes/sistema/feedHub.js';
+import { LIMITS } from '../../src/limits.js';
 
 describe('Change feed over HTTP: GET /sistema/eventos as Server-Sent Events', () => {
   let w: ClientesWorld;
@@ -118,6 +119,18 @@ describe('Change feed over HTTP: GET /sistema/eventos as Server-Sent Events', ()
     } finally {
       Object.assign(limits, kept);
     }
+  });
+
+  it('never outlives the access token that opened it', async () => {
+    const member = await w.memberWith(['clientes:read']);
+    const from = await head();
+    w.server.clock.advance(LIMITS.accessToken.ttlSeconds * 1000 - 1_500);
+    const stream = await sse(`from=${from}`, {}, member.token);
+    assert.equal(stream.status, 200);
+    const began = Date.now();
+    await stream.ended;
+    assert.ok(Date.now() - began < 4_000, `ended after ${Date.now() - began} ms`);
+    await w.refreshSessions();
   });
 
   it('ends open streams when the service shuts down, without waiting for the clients', async () => {

@@ -51,12 +51,22 @@ const FeedPageSchema = Type.Object(
 
 const DESCRIPTION =
   `Visible record types only. A page scans at most ${FEED_LIMITS.scanPerPage} events: follow nextFrom to head. ` +
-  '`Accept: text/event-stream`: SSE (`id:` position, `event:` type), resume with Last-Event-ID; a stream ends after ' +
-  `${FEED_LIMITS.maxStreamMs / 60_000} min.`;
+  '`Accept: text/event-stream`: SSE (`id:` position, `event:` type), resume with Last-Event-ID; a stream ends with its access token.';
 
 const wantsEvents = (accept: string | undefined): boolean => /\btext\/event-stream\b/i.test(accept ?? '');
 
 const listOf = (value: string | undefined): ReadonlySet<string> | null => (value ? new Set(value.split(',')) : null);
+
+/** What is left of the (already verified) bearer token's life: a stream never outlives the token that opened it. */
+function tokenLifeLeftMs(authorization: string | undefined, nowMs: number): number {
+  try {
+    const payload = (authorization ?? '').split('.')[1] ?? '';
+    const { exp } = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { exp?: unknown };
+    return typeof exp === 'number' ? Math.max(exp * 1000 - nowMs, 0) : FEED_LIMITS.maxStreamMs;
+  } catch {
+    return FEED_LIMITS.maxStreamMs;
+  }
+}
 
 const pageBody = (page: FeedPage) => ({ items: page.items, nextFrom: page.next.toString(), head: page.head.toString() });
 
@@ -121,7 +131,8 @@ export const feedRoute = route({
     };
     if (!wantsEvents(input.headers.accept)) return { status: 200, body: pageBody(await longPoll(ctx, tenant, after, limit, wait, filter)) };
     const release = feedHubOf(ctx.services).acquire(tenant);
-    const body = feedEventStream(ctx.services, tenant, { after, limit }, filter, release);
+    const lifetimeMs = tokenLifeLeftMs(input.headers.authorization, ctx.services.now().getTime());
+    const body = feedEventStream(ctx.services, tenant, { after, limit, lifetimeMs }, filter, release);
     return { status: 200, body, contentType: 'text/event-stream; charset=utf-8', auditPatientIds: patientId ? [patientId] : [] };
   },
 });

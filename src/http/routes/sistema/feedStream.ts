@@ -12,7 +12,7 @@ const message = (event: FeedEvent): string => `id: ${event.position}\nevent: ${e
 export function feedEventStream(
   services: AppServices,
   tenant: string,
-  start: { after: bigint; limit: number },
+  start: { after: bigint; limit: number; lifetimeMs: number },
   filter: FeedFilter,
   release: () => void,
 ): Readable {
@@ -41,7 +41,7 @@ export function feedEventStream(
   async function pump(): Promise<void> {
     await write(`retry: ${FEED_LIMITS.retryMs}\n: connected\n\n`);
     let after = start.after;
-    const endsAt = Date.now() + FEED_LIMITS.maxStreamMs;
+    const endsAt = Date.now() + Math.min(start.lifetimeMs, FEED_LIMITS.maxStreamMs);
     while (!stopped() && Date.now() < endsAt) {
       const page = await readFeedPage(services, tenant, { after, limit: start.limit, scanBudget: FEED_LIMITS.scanPerPage }, filter);
       for (const event of page.items) {
