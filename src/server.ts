@@ -27,6 +27,7 @@ import { createRenders } from './render/renders.js';
 import { factLoaders } from './facts/factLoaders.js';
 import { createIntegrity } from './integrity/integrity.js';
 import { chainTenants } from './integrity/chainTenants.js';
+import { feedHubOf } from './http/routes/sistema/feedHub.js';
 
 export interface StartServerOptions {
   /** 2xx bodies that drift from their schema: 'enforce' (tests) answers 500; 'log' (default) logs and answers. */
@@ -89,6 +90,8 @@ function trackInFlight(handle: (req: http.IncomingMessage, res: http.ServerRespo
  * under a running request; then drops what is left.
  */
 function stopHttp(server: http.Server, drained: () => Promise<void>): Promise<void> {
+  // Connections whose answer ends during the stop (a long-poll, a change feed stream) are closed once idle, not kept alive.
+  const sweep = setInterval(() => server.closeIdleConnections(), 100);
   const closed = new Promise<void>((resolve) => {
     server.close(() => resolve());
     server.closeIdleConnections();
@@ -101,7 +104,10 @@ function stopHttp(server: http.Server, drained: () => Promise<void>): Promise<vo
     }, GRACE_MS);
     force.unref();
   });
-  return Promise.race([Promise.all([closed, drained()]).then(() => undefined), grace]).finally(() => clearTimeout(force));
+  return Promise.race([Promise.all([closed, drained()]).then(() => undefined), grace]).finally(() => {
+    clearTimeout(force);
+    clearInterval(sweep);
+  });
 }
 
 /** Resolves when the store stops because its file is unusable (failed integrity check or WAL sync); never otherwise. */
@@ -179,6 +185,7 @@ export async function startServer(config: Config, opts: StartServerOptions = {})
     server.keepAliveTimeout = 5_000;
     await listen(server, config.port, config.host);
     cleanup.push(() => stopHttp(server, requests.drained));
+    cleanup.push(() => feedHubOf(services).close()); // runs first: open change feed streams end, so the HTTP stop never waits on them
     const port = (server.address() as AddressInfo).port;
     const url = `http://${urlHost(config.host)}:${port}`;
 

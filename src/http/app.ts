@@ -176,7 +176,11 @@ export function buildApp(services: AppServices, options: BuildAppOptions): Spine
   }
   rememberMatches(router);
 
-  app.on('error', (err: unknown) => services.logger.error('koa error outside a request answer', { error: err }));
+  app.on('error', (err: unknown) => {
+    // A client hanging up on a streamed answer (an export, the change feed's events) is how such answers end: no error.
+    if ((err as { code?: unknown } | null)?.code === 'ERR_STREAM_PREMATURE_CLOSE') return;
+    services.logger.error('koa error outside a request answer', { error: err });
+  });
   app.use(correlationId());
   app.use(errorMapping(services.logger));
   app.use(securityHeaders());

@@ -119,6 +119,7 @@ function responseObject(status: number, decl: ResponseDecl): Obj {
   } else if (decl.schema || decl.contentType) {
     out.content = { [decl.contentType ?? 'application/json']: decl.schema ? { schema: decl.schema } : {} };
   }
+  for (const [type, schema] of Object.entries(decl.alsoContent ?? {})) (out.content as Obj)[type] = { schema };
   return out;
 }
 

@@ -27,6 +27,8 @@ export interface ResponseDecl {
   headers?: Record<string, string>;
   /** Media type of a non-JSON body (e.g. 'text/html'); JSON (problem+json for errors) when unset. */
   contentType?: string;
+  /** Other media types the same status may answer, chosen by the request's Accept (e.g. text/event-stream), with their schema. */
+  alsoContent?: Record<string, JsonSchema>;
 }
 
 /** What a route's handler receives, already validated against the route's schemas; P, Q and B name their shapes. */
