@@ -79,7 +79,7 @@ describe('HTTP spine: contract and Sistema routes', () => {
     const list = doc.paths['/notas'].get;
     assert.deepEqual(
       list.parameters.map(resolved).map((p: Json) => `${p.in}:${p.name}`),
-      ['query:limit', 'query:cursor', 'query:minPosition'],
+      ['query:limit', 'query:cursor', 'query:updatedSince', 'query:minPosition'],
     );
     assert.ok(list.responses['503']);
   });
