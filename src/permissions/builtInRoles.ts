@@ -19,7 +19,10 @@ const write = (...groups: string[]): string[] => groups.map((g) => `${g}:write`)
 
 /** Equipment a dialysis session uses: dialyzers and both bloodlines, each its own group. */
 const REUSE = ['filtros-dialisis', 'lineas-arteriales', 'lineas-venosas'];
-const CLINICAL_READS = read('pacientes', 'dialisis', 'monitores', ...REUSE, 'colaboradores', 'cargos-laborales', 'empresas', 'widgets');
+const CLINICAL_READS = [
+  ...read('pacientes', 'dialisis', 'monitores', ...REUSE, 'colaboradores', 'cargos-laborales', 'empresas', 'widgets'),
+  'pacientes:notes',
+];
 
 export const BUILT_IN_ROLES: readonly BuiltInRole[] = [
   {

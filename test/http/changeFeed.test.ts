@@ -137,6 +137,19 @@ describe('Change feed over HTTP: GET /sistema/eventos (JSON and long-poll)', () 
     assert.deepEqual(byPatient, []);
   });
 
+  it("gives the built-in billing role patients and payers but no nursing notes, in the feed as over the notes' routes", async () => {
+    const created = expectStatus(await w.call(w.a, 'POST', '/integraciones', { json: { name: 'Facturas', roles: ['billing'] } }), 201);
+    const issued = await clientToken(w.server, created.body.client.id as string, created.body.clientSecret as string);
+    assert.equal(issued.status, 200, JSON.stringify(issued.body));
+    const token = issued.body.access_token as string;
+    const seen = await all(token, { from: start });
+    assert.ok(seen.some((e) => e.recordType === 'client') && seen.some((e) => e.recordType === 'patient'));
+    assert.ok(!seen.some((e) => e.recordType === 'nursingNote'), 'no nursing note in the feed');
+    expectStatus(await w.call(token, 'GET', `/pacientes/${patientId}/notas`), 403);
+    expectStatus(await w.call(token, 'GET', `/pacientes/${patientId}/notas/${noteId}`), 403);
+    expectStatus(await w.call(w.a, 'GET', `/pacientes/${patientId}/notas/${noteId}`), 200);
+  });
+
   it('refuses a bad position naming the field (query and Last-Event-ID)', async () => {
     for (const from of ['abc', '-1', '1.5', '99999999999999999999999']) {
       const answer = await feed(w.a, { from });

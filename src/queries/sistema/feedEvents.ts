@@ -32,7 +32,7 @@ export const NEVER = 'never' as const;
  */
 export const FEED_VISIBILITY: Readonly<Record<string, readonly string[] | typeof NEVER>> = {
   patient: ['pacientes:read'],
-  nursingNote: ['pacientes:read'],
+  nursingNote: ['pacientes:notes'],
   legalHold: ['pacientes:read'],
   dialysisSession: ['dialisis:read'],
   sessionConsequences: ['dialisis:read'],

@@ -23,7 +23,7 @@ import {
   pageResponses,
   PatientParams,
   precondition412,
-  READ,
+  NOTES,
   READ_HEADERS,
   TAG,
   tenantCtx,
@@ -65,7 +65,7 @@ export const noteRoutes: RouteDecl[] = [
         return recordAnswer(ctx, writtenNote, noteId, result, 201, { location: `/pacientes/${id}/notas/${noteId}` });
       }),
   }),
-  notes.get('/pacientes/{id}/notas', READ, {
+  notes.get('/pacientes/{id}/notas', NOTES, {
     summary: "A patient's nursing notes, newest first (current versions)",
     params: PatientParams,
     query: PageQuerySchema,
@@ -81,7 +81,7 @@ export const noteRoutes: RouteDecl[] = [
       };
     },
   }),
-  notes.get('/pacientes/{id}/notas/{noteId}', READ, {
+  notes.get('/pacientes/{id}/notas/{noteId}', NOTES, {
     summary: 'A nursing note with its latest versions',
     params: NoteParams,
     query: RecordReadQuerySchema,
@@ -101,7 +101,7 @@ export const noteRoutes: RouteDecl[] = [
       return { status: 200, body: noteView(doc, await latestVersions(tenantCtx(ctx), doc)), headers: { ETag: etagOf(doc.revision) } };
     },
   }),
-  notes.get('/pacientes/{id}/notas/{noteId}/versiones', READ, {
+  notes.get('/pacientes/{id}/notas/{noteId}/versiones', NOTES, {
     summary: 'Every version of a nursing note, oldest first, page by page',
     params: NoteParams,
     query: PageQuerySchema,

@@ -24,6 +24,8 @@ export {
 import { groupNames } from '../shared/groupNames.js';
 
 export const { TAG, READ, WRITE } = groupNames('pacientes', 'Pacientes');
+/** Nursing notes are clinical narrative: a reader of the patient register (admission, billing) does not read them. */
+export const NOTES = 'pacientes:notes';
 
 const strict = { additionalProperties: false } as const;
 export const PatientParams = IdParams;
