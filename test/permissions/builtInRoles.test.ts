@@ -20,12 +20,12 @@ describe('built-in roles', () => {
     }
   });
 
-  it('only the admin role holds everything; the auditor changes no record (a legal hold keeps them)', () => {
+  it('only the admin role holds everything; the auditor changes no record (reading notes; a legal hold keeps them)', () => {
     assert.deepEqual(
       BUILT_IN_ROLES.filter((r) => r.grantsAll).map((r) => r.code),
       ['admin'],
     );
     const auditor = BUILT_IN_ROLES.find((r) => r.code === 'auditor')!;
-    assert.ok(auditor.permissions.every((p) => /:(read|audit|export|legal-hold)$/.test(p)));
+    assert.ok(auditor.permissions.every((p) => /:(read|audit|export|notes|legal-hold)$/.test(p)));
   });
 });
