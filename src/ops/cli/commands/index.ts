@@ -1,0 +1,11 @@
+// The subcommands of the operations command line: one line per module (each exports `register(program, runtime)`).
+import type { Command } from 'commander';
+import type { CliRuntime } from '../cliRuntime.js';
+import * as rebuild from './rebuild.js';
+import * as projections from './projections.js';
+
+export interface CommandModule {
+  register(program: Command, runtime: CliRuntime): void;
+}
+
+export const commands: CommandModule[] = [rebuild, projections];
