@@ -14,6 +14,7 @@ import { LIMITS } from '../../../limits.js';
 import { auditRoutes, AUDIT_PERMISSION } from './auditRoutes.js';
 import { auditProjection } from '../../../projections/sistema/auditProjection.js';
 import { integrityRoutes } from './integrityRoutes.js';
+import { platformIntegrityRoutes } from './platformIntegrityRoutes.js';
 import {
   HealthSchema,
   OpenApiDocumentSchema,
@@ -178,6 +179,7 @@ export function sistemaGroup(getGroups: () => readonly GroupModule[], openApiOpt
     }),
     ...auditRoutes,
     ...integrityRoutes,
+    ...platformIntegrityRoutes,
   ];
 
   return {

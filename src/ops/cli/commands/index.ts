@@ -3,9 +3,10 @@ import type { Command } from 'commander';
 import type { CliRuntime } from '../cliRuntime.js';
 import * as rebuild from './rebuild.js';
 import * as projections from './projections.js';
+import * as verify from './verify.js';
 
 export interface CommandModule {
   register(program: Command, runtime: CliRuntime): void;
 }
 
-export const commands: CommandModule[] = [rebuild, projections];
+export const commands: CommandModule[] = [rebuild, projections, verify];
