@@ -4,9 +4,11 @@ import type { CliRuntime } from '../cliRuntime.js';
 import * as rebuild from './rebuild.js';
 import * as projections from './projections.js';
 import * as verify from './verify.js';
+import * as companies from './companies.js';
+import * as accounts from './accounts.js';
 
 export interface CommandModule {
   register(program: Command, runtime: CliRuntime): void;
 }
 
-export const commands: CommandModule[] = [rebuild, projections, verify];
+export const commands: CommandModule[] = [rebuild, projections, verify, companies, accounts];
