@@ -67,8 +67,8 @@ describe('OpenAPI document of the service', () => {
 
   it('stays small (2.1 MB before the components, 671 KB before shared notes and answers), names shared shapes and types enums', () => {
     // 587 KB (573 KiB): the issue asks for less than 600 KB.
-    // +5 KiB for the operations command line's platform routes (issue 24 item 5: verification, account by e-mail, 2FA reset).
-    assert.ok(Buffer.byteLength(text) < 590 * 1024, `${Buffer.byteLength(text)} bytes`);
+    // +8 KiB for the operations command line's platform routes (issue 24 item 5: verification, account by e-mail, 2FA reset, key rotation).
+    assert.ok(Buffer.byteLength(text) < 593 * 1024, `${Buffer.byteLength(text)} bytes`);
     const seen = new Map<string, number>();
     const walk = (node: unknown, inPaths: boolean): void => {
       if (Array.isArray(node)) return node.forEach((n) => walk(n, inPaths));

@@ -15,6 +15,7 @@ import { auditRoutes, AUDIT_PERMISSION } from './auditRoutes.js';
 import { auditProjection } from '../../../projections/sistema/auditProjection.js';
 import { integrityRoutes } from './integrityRoutes.js';
 import { platformIntegrityRoutes } from './platformIntegrityRoutes.js';
+import { keyRotationRoutes } from './keyRotationRoutes.js';
 import {
   HealthSchema,
   OpenApiDocumentSchema,
@@ -180,6 +181,7 @@ export function sistemaGroup(getGroups: () => readonly GroupModule[], openApiOpt
     ...auditRoutes,
     ...integrityRoutes,
     ...platformIntegrityRoutes,
+    ...keyRotationRoutes,
   ];
 
   return {

@@ -6,9 +6,10 @@ import * as projections from './projections.js';
 import * as verify from './verify.js';
 import * as companies from './companies.js';
 import * as accounts from './accounts.js';
+import * as keys from './keys.js';
 
 export interface CommandModule {
   register(program: Command, runtime: CliRuntime): void;
 }
 
-export const commands: CommandModule[] = [rebuild, projections, verify, companies, accounts];
+export const commands: CommandModule[] = [rebuild, projections, verify, companies, accounts, keys];
