@@ -92,7 +92,7 @@ async function takeOverStale(file: string, stale: LockInfo): Promise<void> {
 
 /** Exclusive create of DATA_DIR/service.lock; a lock left by a dead process is taken over; a live holder refuses. */
 export async function acquireServiceLock(dataDir: string): Promise<ServiceLock> {
-  await fs.mkdir(dataDir, { recursive: true });
+  await fs.mkdir(dataDir, { recursive: true, mode: 0o700 }); // DATA_DIR holds keys and patient data: private, as the stores make it
   const file = lockPath(dataDir);
   const info: LockInfo = { pid: process.pid, hostname: os.hostname(), startedAt: new Date().toISOString(), url: null };
   for (let attempt = 0; ; attempt++) {
