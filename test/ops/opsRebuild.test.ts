@@ -87,11 +87,20 @@ describe('ops rebuild and projections', function () {
     }
   });
 
-  it('lists projections with their lag, and refuses an unknown projection with a non-zero exit', async () => {
+  it('lists projections with their lag, rebuilds --all, and refuses an unknown projection with a non-zero exit', async () => {
     const list = await runOps(dataDir, ['--json', 'projections']);
     assert.equal(list.code, 0, list.stderr);
     const pacientes = list.json.projections.find((p: { name: string }) => p.name === 'pacientes');
     assert.equal(pacientes.lag, 0);
+    const all = await runOps(dataDir, ['--json', 'rebuild', '--all']);
+    assert.equal(all.code, 0, all.stdout + all.stderr);
+    assert.deepEqual(
+      all.json.rebuilt.map((r: { projection: string }) => r.projection),
+      list.json.projections.map((p: { name: string }) => p.name),
+    );
+    const neither = await runOps(dataDir, ['rebuild']);
+    assert.equal(neither.code, 1);
+    assert.match(neither.stderr, /name one projection, or --all/);
     const unknown = await runOps(dataDir, ['rebuild', 'nope']);
     assert.equal(unknown.code, 1);
     assert.match(unknown.stderr, /^dialysis-ops: error: No projection named nope/m);
