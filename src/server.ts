@@ -28,6 +28,8 @@ import { factLoaders } from './facts/factLoaders.js';
 import { createIntegrity } from './integrity/integrity.js';
 import { chainTenants } from './integrity/chainTenants.js';
 import { feedHubOf } from './http/routes/sistema/feedHub.js';
+import { acquireServiceLock } from './ops/serviceLock.js';
+import { acceptOpsToken } from './http/opsAuth.js';
 
 export interface StartServerOptions {
   /** 2xx bodies that drift from their schema: 'enforce' (tests) answers 500; 'log' (default) logs and answers. */
@@ -41,6 +43,8 @@ export interface StartServerOptions {
   groups?: GroupModule[];
   /** Receives the first start's credentials instead of the terminal banner (tests). */
   announce?: (credentials: BootstrapCredentials) => void | Promise<void>;
+  /** Hold DATA_DIR/service.lock (default true): false only for tests of several instances on one store. */
+  serviceLock?: boolean;
 }
 
 export interface RunningServer {
@@ -127,6 +131,9 @@ export async function startServer(config: Config, opts: StartServerOptions = {})
     for (const step of cleanup.reverse()) await step().catch((err: unknown) => logger.error('shutdown step failed', { error: err }));
   };
   try {
+    // One service (or offline command line) per data directory; the command line finds it here (src/ops/serviceLock.ts).
+    const lock = opts.serviceLock === false ? null : await acquireServiceLock(config.dataDir);
+    if (lock) cleanup.push(() => lock.release());
     const events = await openEventStore(config, logger);
     cleanup.push(() => events.close());
     const unusable = integrityFailure(events);
@@ -188,6 +195,7 @@ export async function startServer(config: Config, opts: StartServerOptions = {})
     cleanup.push(() => feedHubOf(services).close()); // runs first: open change feed streams end, so the HTTP stop never waits on them
     const port = (server.address() as AddressInfo).port;
     const url = `http://${urlHost(config.host)}:${port}`;
+    if (lock) acceptOpsToken(services, await lock.announce(url));
 
     let closing: Promise<void> | null = null;
     const close = () => (closing ??= undo());

@@ -1,10 +1,11 @@
 // Per-service-instance auth state: keys loaded once (from config or DATA_DIR) and the in-memory limiters.
 import type { AppServices } from '../services.js';
 import { LIMITS } from '../limits.js';
-import { loadOrCreateKeyFile, parseConfiguredKey } from './keyFiles.js';
+import { randomBytes } from 'node:crypto';
+import { KeyConfiguredError, loadOrCreateKeyFile, parseConfiguredKey, readKeyFileIfPresent, replaceKeyFile } from './keyFiles.js';
 import { createSecretBox, type SecretBox } from './secretBox.js';
 import { SlidingWindowLimiter } from './slidingWindowLimiter.js';
-import type { JwtSettings } from './tokens.js';
+import { keyIdOf, type JwtSettings } from './tokens.js';
 
 export interface AuthRuntime {
   jwt: JwtSettings;
@@ -18,6 +19,18 @@ export interface AuthRuntime {
   invitesPerCompany: SlidingWindowLimiter;
   invitesPerInviter: SlidingWindowLimiter;
 }
+
+const JWT_FILE = 'jwt.key';
+/** The token key before the last rotation: its tokens verify until they expire. */
+const PREVIOUS_JWT_FILE = 'jwt.previous.key';
+
+const tokenSettings = (issuer: string, key: Buffer, previous: Buffer | null): JwtSettings => ({
+  key,
+  kid: keyIdOf(key),
+  issuer,
+  ttlSeconds: LIMITS.accessToken.ttlSeconds,
+  previous: previous ? [{ kid: keyIdOf(previous), key: previous }] : [],
+});
 
 // Keyed by the event store: one runtime per running service, even with several in one test process.
 const runtimes = new WeakMap<object, Promise<AuthRuntime>>();
@@ -35,12 +48,13 @@ async function createRuntime(services: Pick<AppServices, 'config'>): Promise<Aut
   const { config } = services;
   const jwtKey = config.jwtSecret
     ? jwtSecretBytes(config.jwtSecret)
-    : await loadOrCreateKeyFile(config.dataDir, 'jwt.key', LIMITS.accessToken.minKeyBytes);
+    : await loadOrCreateKeyFile(config.dataDir, JWT_FILE, LIMITS.accessToken.minKeyBytes);
   const totpKey = config.totpEncryptionKey
     ? parseConfiguredKey(config.totpEncryptionKey, 'TOTP_ENCRYPTION_KEY', 32, 32)
     : await loadOrCreateKeyFile(config.dataDir, 'totp.key', 32);
+  const previous = config.jwtSecret ? null : await readKeyFileIfPresent(config.dataDir, PREVIOUS_JWT_FILE);
   return {
-    jwt: { key: jwtKey, issuer: config.issuer, ttlSeconds: LIMITS.accessToken.ttlSeconds },
+    jwt: tokenSettings(config.issuer, jwtKey, previous ? Buffer.from(previous.trim(), 'base64') : null),
     totpSecrets: createSecretBox(totpKey.subarray(0, 32)),
     loginPerIp: new SlidingWindowLimiter(LIMITS.throttling.login.perIpPerMinute, 60_000),
     verifyPerIp: new SlidingWindowLimiter(LIMITS.throttling.verify2fa.perIpPerMinute, 60_000),
@@ -59,4 +73,20 @@ export function authRuntime(services: Pick<AppServices, 'config' | 'events'>): P
     runtime.catch(() => runtimes.delete(services.events));
   }
   return runtime;
+}
+
+/**
+ * A new token-signing key: new tokens carry its `kid`; the one it replaces is kept in DATA_DIR/jwt.previous.key so
+ * tokens already handed out verify until they expire (one previous key: rotate again only after the token lifetime).
+ */
+export async function rotateTokenKey(services: Pick<AppServices, 'config' | 'events'>): Promise<{ keyId: string; previousKeyId: string }> {
+  const { config } = services;
+  if (config.jwtSecret) throw new KeyConfiguredError('the token key is set by JWT_SECRET: change it there (every token then ends)');
+  const runtime = await authRuntime(services);
+  const old = runtime.jwt.key;
+  const fresh = randomBytes(LIMITS.accessToken.minKeyBytes);
+  await replaceKeyFile(config.dataDir, PREVIOUS_JWT_FILE, `${old.toString('base64')}\n`);
+  await replaceKeyFile(config.dataDir, JWT_FILE, `${fresh.toString('base64')}\n`);
+  runtime.jwt = tokenSettings(config.issuer, fresh, old);
+  return { keyId: runtime.jwt.kid!, previousKeyId: keyIdOf(old) };
 }

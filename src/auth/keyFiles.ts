@@ -65,3 +65,33 @@ export async function loadOrCreateKeyFile(dataDir: string, file: string, bytes: 
   if (mode & 0o077) await fs.chmod(full, 0o600); // tighten a key file someone copied with loose permissions
   return stored;
 }
+
+/** Writes DATA_DIR/<file> whole (private temp file, fsync, rename): a crash leaves the old key or the new one. */
+export async function replaceKeyFile(dataDir: string, file: string, content: string): Promise<void> {
+  const full = path.join(dataDir, file);
+  const tmp = `${full}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  const handle = await fs.open(tmp, 'wx', 0o600);
+  try {
+    await handle.writeFile(content);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  await fs.rename(tmp, full);
+  await syncDirectory(dataDir);
+}
+
+/** The text of DATA_DIR/<file>, or null when absent. */
+export async function readKeyFileIfPresent(dataDir: string, file: string): Promise<string | null> {
+  try {
+    return await fs.readFile(path.join(dataDir, file), 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw err;
+  }
+}
+
+/** A key the configuration sets (environment or a named file): rotated there, not by the service. */
+export class KeyConfiguredError extends Error {
+  override name = 'KeyConfiguredError';
+}

@@ -18,6 +18,15 @@ export interface JwtSettings {
   key: Buffer;
   issuer: string;
   ttlSeconds: number;
+  /** Names the signing key in each token's header (`kid`), so a rotation can tell old tokens from new ones. */
+  kid?: string;
+  /** Keys retired by a rotation: their tokens still verify until they expire (at most ttlSeconds later). */
+  previous?: readonly { kid: string; key: Buffer }[];
+}
+
+/** The key id of an HS256 key: the start of its SHA-256, which tells nothing of the key. */
+export function keyIdOf(key: Buffer): string {
+  return createHash('sha256').update(key).digest('hex').slice(0, 16);
 }
 
 // jsonwebtoken turns a Buffer key into a KeyObject on every call (trying createPublicKey first, which
@@ -40,7 +49,12 @@ export function signAccessToken(
   const ttlSeconds = Math.min(options.ttlSeconds ?? settings.ttlSeconds, settings.ttlSeconds);
   const payload = { sub: userId, sid: sessionId, jti: options.tokenId ?? randomUUID(), iat, exp: iat + ttlSeconds };
   // iat/exp come from the payload (the service clock), never from the library's own clock.
-  const token = jwt.sign(payload, secretKeyOf(settings.key), { algorithm: JWT_ALGORITHM, issuer: settings.issuer, audience: JWT_AUDIENCE });
+  const token = jwt.sign(payload, secretKeyOf(settings.key), {
+    algorithm: JWT_ALGORITHM,
+    issuer: settings.issuer,
+    audience: JWT_AUDIENCE,
+    ...(settings.kid ? { keyid: settings.kid } : {}),
+  });
   return { token, expiresIn: ttlSeconds };
 }
 
@@ -71,10 +85,23 @@ export function verifyAccessToken(settings: JwtSettings, token: string, now: Dat
   return check;
 }
 
+/** The key a token names (`kid`): the current one or a retired one; a token without `kid` predates rotation. */
+function keyFor(settings: JwtSettings, token: string): Buffer | null {
+  const header = jwt.decode(token, { complete: true })?.header;
+  const kid = header?.kid;
+  if (kid === undefined || kid === settings.kid) return kid === undefined && settings.previous?.length ? oldestKey(settings) : settings.key;
+  return settings.previous?.find((k) => k.kid === kid)?.key ?? null;
+}
+
+/** Tokens without `kid` were signed before the first rotation: by the oldest key kept. */
+const oldestKey = (settings: JwtSettings): Buffer => settings.previous![settings.previous!.length - 1]!.key;
+
 function verifyAccessTokenFully(settings: JwtSettings, token: string, clockTimestamp: number): AccessTokenCheck {
   let payload: unknown;
+  const key = keyFor(settings, token);
+  if (!key) return { ok: false, reason: 'invalid' };
   try {
-    payload = jwt.verify(token, secretKeyOf(settings.key), {
+    payload = jwt.verify(token, secretKeyOf(key), {
       algorithms: [JWT_ALGORITHM],
       issuer: settings.issuer,
       audience: JWT_AUDIENCE,

@@ -6,6 +6,7 @@ import { ProblemError, forbidden, unauthorized } from '../problems.js';
 import type { Principal } from '../auth/principal.js';
 import type { RouteDecl } from './routeTypes.js';
 import { isOptionalModule } from '../commands/platform/company/events.js';
+import { opsPrincipal } from './opsAuth.js';
 
 /** Verifies an access token (signature, claims, live session); throws ProblemError 401 when it is not valid. */
 export type Authenticate = (
@@ -65,6 +66,12 @@ export async function principalFor(
   if (route.auth === 'public') return null;
   const header = ctx.get('authorization');
   if (!header) throw missingToken();
+  const ops = opsPrincipal(services, header, ctx.get('x-ops-user'));
+  if (ops) {
+    ctx.state.principal = ops;
+    if (route.auth !== 'platform') throw platformAdminRequired(); // the operator token reaches platform operations only
+    return ops;
+  }
   const match = BEARER.exec(header);
   if (!match) throw unauthorized('The Authorization header must be "Bearer <token>"', 'invalid_request');
   const principal = await authenticate(match[1]!, { services, ...clientOf(ctx) });

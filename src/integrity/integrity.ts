@@ -5,12 +5,15 @@ import type { Logger } from '../logger.js';
 import type { EventStore } from '../stores/eventStore.js';
 import { createChainCheckpoints, type ChainCheckpoints } from './chainCheckpoints.js';
 import { createChainVerifications, type ChainVerifications } from './chainVerifications.js';
-import { loadOrCreateSigningKey } from './signingKey.js';
+import { loadOrCreateSigningKey, loadRetiredKeys, rotateSigningKey, type RetiredKey } from './signingKey.js';
 
 export interface Integrity {
   checkpoints: ChainCheckpoints;
   verifications: ChainVerifications;
-  publicKey: { algorithm: 'Ed25519'; keyId: string; publicKeyPem: string };
+  /** The current key, and the retired ones older checkpoints were signed with. */
+  publicKey: { algorithm: 'Ed25519'; keyId: string; publicKeyPem: string; retired: RetiredKey[] };
+  /** A new signing key for the checkpoints to come (the old public key stays listed in `retired`). */
+  rotateKey(): Promise<{ keyId: string; previousKeyId: string }>;
   /** Signs the head of every tenant's chain now and then every CHAIN_CHECKPOINT_INTERVAL_SECONDS (0: never by itself). */
   startCheckpoints(tenants: () => Promise<string[]>): void;
   close(): Promise<void>;
@@ -24,6 +27,12 @@ export async function createIntegrity(deps: {
 }): Promise<Integrity> {
   const { config, logger } = deps;
   const key = await loadOrCreateSigningKey(config.dataDir, config.chainSigningKeyFile);
+  const publicKey = {
+    algorithm: 'Ed25519' as const,
+    keyId: key.keyId,
+    publicKeyPem: key.publicKeyPem,
+    retired: await loadRetiredKeys(config.dataDir),
+  };
   const checkpoints = createChainCheckpoints({ dataDir: config.dataDir, key, events: deps.events, now: deps.now });
   const verifications = createChainVerifications(deps);
   let timer: NodeJS.Timeout | null = null;
@@ -40,7 +49,14 @@ export async function createIntegrity(deps: {
   return {
     checkpoints,
     verifications,
-    publicKey: { algorithm: 'Ed25519', keyId: key.keyId, publicKeyPem: key.publicKeyPem },
+    publicKey,
+    async rotateKey() {
+      const previousKeyId = key.keyId;
+      const fresh = await rotateSigningKey(config.dataDir, config.chainSigningKeyFile, key, deps.now().toISOString());
+      Object.assign(key, fresh); // the checkpoints sign with this same object
+      Object.assign(publicKey, { keyId: fresh.keyId, publicKeyPem: fresh.publicKeyPem, retired: await loadRetiredKeys(config.dataDir) });
+      return { keyId: fresh.keyId, previousKeyId };
+    },
     startCheckpoints(tenants) {
       const everyMs = config.chainCheckpointIntervalSeconds * 1000;
       if (everyMs <= 0) return;

@@ -3,6 +3,7 @@
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, randomBytes, type KeyObject } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { KeyConfiguredError } from '../auth/keyFiles.js';
 
 export const DEFAULT_SIGNING_KEY_FILE = 'chain-signing.key';
 
@@ -52,4 +53,51 @@ async function createOnce(file: string): Promise<string> {
   } finally {
     await fs.rm(tmp, { force: true });
   }
+}
+
+/** Public halves of keys retired by a rotation: checkpoints they signed still verify with them. */
+export const RETIRED_KEYS_FILE = 'chain-signing.retired.json';
+
+export interface RetiredKey {
+  keyId: string;
+  publicKeyPem: string;
+  retiredAt: string;
+}
+
+export async function loadRetiredKeys(dataDir: string): Promise<RetiredKey[]> {
+  try {
+    return JSON.parse(await fs.readFile(path.join(dataDir, RETIRED_KEYS_FILE), 'utf8')) as RetiredKey[];
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw err;
+  }
+}
+
+async function writePrivately(file: string, text: string): Promise<void> {
+  const tmp = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+  const handle = await fs.open(tmp, 'wx', 0o600);
+  try {
+    await handle.writeFile(text);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  await fs.rename(tmp, file);
+}
+
+/** A new Ed25519 key for the checkpoints to come; the public half of the current one joins the retired list first. */
+export async function rotateSigningKey(
+  dataDir: string,
+  configuredFile: string | null,
+  current: SigningKey,
+  at: string,
+): Promise<SigningKey> {
+  if (configuredFile)
+    throw new KeyConfiguredError('the chain signing key is the file CHAIN_SIGNING_KEY_FILE names: replace that file instead');
+  const retired = await loadRetiredKeys(dataDir);
+  retired.push({ keyId: current.keyId, publicKeyPem: current.publicKeyPem, retiredAt: at });
+  await writePrivately(path.join(dataDir, RETIRED_KEYS_FILE), JSON.stringify(retired, null, 2));
+  const { privateKey } = generateKeyPairSync('ed25519');
+  await writePrivately(path.join(dataDir, DEFAULT_SIGNING_KEY_FILE), privateKey.export({ type: 'pkcs8', format: 'pem' }).toString());
+  return loadOrCreateSigningKey(dataDir, null);
 }

@@ -101,6 +101,8 @@ export interface TestServerOptions {
   /** Start time of the clock (default: now, aligned to a TOTP step + 1 s). */
   startAt?: Date;
   logLevel?: LogLevel;
+  /** false: do not hold DATA_DIR/service.lock (several servers on one store). */
+  serviceLock?: boolean;
 }
 
 function createClock(start: Date): TestClock {
@@ -142,6 +144,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       responseCheck: 'enforce',
       ...(options.groups ? { groups: options.groups } : {}),
       announce: options.announce,
+      ...(options.serviceLock === false ? { serviceLock: false } : {}),
     });
   } catch (err) {
     if (ownDir) await fs.rm(dataDir, { recursive: true, force: true });

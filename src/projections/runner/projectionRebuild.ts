@@ -63,6 +63,7 @@ export async function rebuildSlot(
 
   let liveStopped = false;
   try {
+    report(false); // visible from the first moment (GET /sistema/proyecciones/{name}), not after the first second
     await replay(0);
     if (slot.subscription) {
       await runtime.stopLive(slot);

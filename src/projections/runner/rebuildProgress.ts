@@ -12,5 +12,6 @@ export function rebuildProgress(
     finished || position <= 0n || position >= head ? done : Math.max(done, Math.round((done * Number(head)) / Number(position)));
   const ratePerSecond = elapsedMs > 0 ? Math.round((done * 1000) / elapsedMs) : 0;
   const etaSeconds = finished ? 0 : ratePerSecond > 0 ? Math.ceil((total - done) / ratePerSecond) : null;
-  return { projection, done, total, ratePerSecond, etaSeconds, elapsedMs };
+  const percent = finished ? 100 : total > 0 ? Math.min(99.9, Math.floor((done * 1000) / total) / 10) : 0;
+  return { projection, done, total, percent, ratePerSecond, etaSeconds, elapsedMs };
 }

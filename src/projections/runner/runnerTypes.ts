@@ -8,6 +8,8 @@ export interface RebuildProgress {
   projection: string;
   done: number;
   total: number;
+  /** done / total, one decimal; 100 only once finished. */
+  percent: number;
   ratePerSecond: number;
   /** Estimated seconds left, null until a rate is known. */
   etaSeconds: number | null;

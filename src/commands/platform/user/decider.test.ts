@@ -65,6 +65,11 @@ describe('user decider', () => {
       .then({ type: 'TotpReplayRefused', data: { challengeId: 'c2', timeStep: 100 } });
   });
 
+  it('resets a confirmed second factor (lost phone); the next sign-in enrolls again', () => {
+    given(userDecider, registered, pending, confirmed).when(cmd('ResetTwoFactor', {})).then({ type: 'TwoFactorReset', data: {} });
+    given(userDecider, registered, pending).when(cmd('ResetTwoFactor', {})).then({ type: 'TwoFactorReset', data: {} });
+  });
+
   it('keeps the replay floor across a 2FA reset', () => {
     const reset: UserEvent = { type: 'TwoFactorReset', data: {} };
     const state = given(userDecider, registered, pending, confirmed, reset).state;

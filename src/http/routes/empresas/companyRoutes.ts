@@ -155,8 +155,9 @@ export const companyRoutes: RouteDecl[] = [
       503: behind503,
     },
     async handle({ body }, ctx) {
-      const { modules, admin, ...profile } = body;
-      const registered = await registerCompanyWithAdmin(ctx.services, { profile, admin, ...(modules ? { modules } : {}) }, callerOf(ctx));
+      const { modules, admin, reason, ...profile } = body;
+      const caller = callerOf(ctx, reason);
+      const registered = await registerCompanyWithAdmin(ctx.services, { profile, admin, ...(modules ? { modules } : {}) }, caller);
       const doc = await companyDoc(ctx.services, registered.companyId);
       if (registered.admin.activation && 'email' in admin) {
         await sendActivationMail(ctx.services, {

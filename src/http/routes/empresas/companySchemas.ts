@@ -53,6 +53,7 @@ export const RegisterCompanyBody = Type.Object(
       }),
     ),
     admin: AdminSchema,
+    reason: Type.Optional(reasonSchema),
   },
   strict,
 );

@@ -16,6 +16,8 @@ import { auditProjection } from '../../../projections/sistema/auditProjection.js
 import { integrityRoutes } from './integrityRoutes.js';
 import { backupRoutes } from './backupRoutes.js';
 import { feedRoute } from './feedRoutes.js';
+import { platformIntegrityRoutes } from './platformIntegrityRoutes.js';
+import { keyRotationRoutes } from './keyRotationRoutes.js';
 import {
   HealthSchema,
   OpenApiDocumentSchema,
@@ -182,6 +184,8 @@ export function sistemaGroup(getGroups: () => readonly GroupModule[], openApiOpt
     ...integrityRoutes,
     ...backupRoutes,
     feedRoute,
+    ...platformIntegrityRoutes,
+    ...keyRotationRoutes,
   ];
 
   return {

@@ -60,6 +60,9 @@ export const PublicKeySchema = Type.Object({
   algorithm: Type.Literal('Ed25519'),
   keyId: hash('sha256 of the SPKI DER public key'),
   publicKeyPem: Type.String(),
+  retired: Type.Array(Type.Object({ keyId: Type.String(), publicKeyPem: Type.String(), retiredAt: Type.String({ format: 'date-time' }) }), {
+    description: 'Keys replaced by a rotation: older checkpoints name one (keyId)',
+  }),
 });
 
 export const ChainExportQuery = closed({

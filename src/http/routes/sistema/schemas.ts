@@ -7,11 +7,12 @@ export const ProjectionNameParams = closed({ name: Type.String({ minLength: 1, m
 
 const RebuildProgressSchema: JsonSchema = {
   type: 'object',
-  required: ['projection', 'done', 'total', 'ratePerSecond', 'etaSeconds', 'elapsedMs'],
+  required: ['projection', 'done', 'total', 'percent', 'ratePerSecond', 'etaSeconds', 'elapsedMs'],
   properties: {
     projection: { type: 'string' },
     done: { type: 'integer' },
     total: { type: 'integer' },
+    percent: { type: 'number' },
     ratePerSecond: { type: 'number' },
     etaSeconds: { type: ['number', 'null'] },
     elapsedMs: { type: 'number' },

@@ -3,6 +3,7 @@ import type { GroupModule } from '../../groupModule.js';
 import { apiClientsProjection } from '../../../projections/platform/apiClientsProjection.js';
 import { apiClientRoutes } from './apiClientRoutes.js';
 import { ADMIN, READ, TAG, userRoutes } from './userRoutes.js';
+import { platformAccountRoutes } from './platformAccountRoutes.js';
 
 export const usuariosGroup: GroupModule = {
   tag: TAG,
@@ -11,6 +12,6 @@ export const usuariosGroup: GroupModule = {
     'resets, and the platform deactivation of an account (every session ends at once). API clients (/integraciones) let programs ' +
     'sign in with OAuth 2.0 client credentials inside the company.',
   permissions: [READ, ADMIN],
-  routes: [...userRoutes, ...apiClientRoutes],
+  routes: [...userRoutes, ...platformAccountRoutes, ...apiClientRoutes],
   projections: [apiClientsProjection],
 };
