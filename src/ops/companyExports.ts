@@ -40,7 +40,12 @@ export class ExportRunningError extends Error {
 
 export interface CompanyExports {
   /** Starts an export in the background; checks `after` first (ExportPositionError) and answers once it runs. */
-  start(request: { tenant: string; after?: bigint; caller: ExportCaller; collections: readonly RecordCollection[] }): Promise<CompanyExportJob>;
+  start(request: {
+    tenant: string;
+    after?: bigint;
+    caller: ExportCaller;
+    collections: readonly RecordCollection[];
+  }): Promise<CompanyExportJob>;
   /** The company's export (null for none, another company's, or an expired one). */
   get(tenant: string, id: string): Promise<CompanyExportJob | null>;
   /** The file of a ready export's part. */
@@ -121,7 +126,13 @@ export function createCompanyExports(services: CompanyExportServices): CompanyEx
         });
         await saveManifest(job);
       })();
-      running.set(tenant, { job, done: work.then(() => undefined, () => undefined) });
+      running.set(tenant, {
+        job,
+        done: work.then(
+          () => undefined,
+          () => undefined,
+        ),
+      });
       jobs.set(id, job);
       // The first progress report comes once `after` was checked and the export recorded: failures before it are the caller's.
       try {

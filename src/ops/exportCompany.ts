@@ -7,7 +7,15 @@ import { genesisHash } from '../stores/chain/hashChain.js';
 import type { Collection, ReadDoc } from '../stores/readStore.js';
 import type { Integrity } from '../integrity/integrity.js';
 import { recordCompanyExported, type ExportCaller } from '../commands/sistema/companyExportWrites.js';
-import { EVENTS_PART, EXPORT_FORMAT, RECORDS_PART, ndjsonGzWriter, type EventLine, type NdjsonGzWriter, type RecordLine } from './exportFormat.js';
+import {
+  EVENTS_PART,
+  EXPORT_FORMAT,
+  RECORDS_PART,
+  ndjsonGzWriter,
+  type EventLine,
+  type NdjsonGzWriter,
+  type RecordLine,
+} from './exportFormat.js';
 
 export interface ExportServices {
   events: EventStore;
@@ -93,7 +101,8 @@ export async function* companyRecords(
     let cursor: string | null = null;
     do {
       const page = await source.find(tenant, {}, { limit: PAGE, after: cursor });
-      for (const { _id: _private, ...doc } of page.items as (ReadDoc & { _id?: unknown })[]) yield { kind: 'record', projection, collection, doc };
+      for (const { _id: _private, ...doc } of page.items as (ReadDoc & { _id?: unknown })[])
+        yield { kind: 'record', projection, collection, doc };
       cursor = page.nextCursor;
     } while (cursor !== null);
   }
@@ -115,7 +124,7 @@ const eventLine = (e: RecordedEvent, hash: string | null): EventLine => ({
 async function* companyEvents(events: EventStore, tenant: string, after: bigint, through: bigint): AsyncGenerator<EventLine> {
   const genesis = await events.chainGenesis(tenant);
   const chainFrom = genesis?.fromPosition ?? through + 1n;
-  for (let from = after; from < chainFrom - 1n; ) {
+  for (let from = after; from < chainFrom - 1n;) {
     const page = await events.readAll({ tenant, after: from, maxCount: PAGE });
     const before = page.filter((e) => e.position < chainFrom && e.position <= through);
     for (const e of before) yield eventLine(e, null);
@@ -123,7 +132,7 @@ async function* companyEvents(events: EventStore, tenant: string, after: bigint,
     from = page[page.length - 1]!.position;
   }
   if (!genesis) return;
-  for (let from = after; ; ) {
+  for (let from = after; ;) {
     const page = await events.readChain(tenant, { after: from, maxCount: PAGE });
     for (const e of page) {
       if (e.position > through) return;
@@ -146,8 +155,10 @@ async function* companyRecord(events: EventStore, tenant: string): AsyncGenerato
 
 async function previousHashAt(events: EventStore, tenant: string, after: bigint): Promise<string> {
   if (after === 0n) return genesisHash(tenant);
+  const [event] = await events.readAll({ tenant, after: after - 1n, maxCount: 1 });
+  if (!event || event.position !== after) throw new ExportPositionError(after);
   const genesis = await events.chainGenesis(tenant);
-  if (genesis && after < genesis.fromPosition) return genesisHash(tenant);
+  if (!genesis || after < genesis.fromPosition) return genesisHash(tenant); // written before the chain began
   const [at] = await events.readChain(tenant, { after: after - 1n, maxCount: 1 });
   if (!at || at.position !== after || at.hash === null) throw new ExportPositionError(after);
   return at.hash;

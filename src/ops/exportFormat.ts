@@ -152,7 +152,8 @@ export async function* readExportLines(source: string | Readable): AsyncGenerato
         line++;
         if (text.trim() !== '') yield { line, value: parse(text) };
       }
-      if (pending.length > MAX_LINE_CHARS) throw new ExportRejectedError(`line ${line + 1} is longer than ${MAX_LINE_CHARS} characters`, line + 1);
+      if (pending.length > MAX_LINE_CHARS)
+        throw new ExportRejectedError(`line ${line + 1} is longer than ${MAX_LINE_CHARS} characters`, line + 1);
     }
   } catch (err) {
     if (err instanceof ExportRejectedError) throw err;

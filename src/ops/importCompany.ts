@@ -51,12 +51,15 @@ const open = (source: ExportSource): string | Readable => (typeof source === 'st
 function rewrite<T>(value: T, from: string, to: string): T {
   if (value === from) return to as T;
   if (Array.isArray(value)) return value.map((v: unknown) => rewrite(v, from, to)) as T;
-  if (value && typeof value === 'object')
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, rewrite(v, from, to)])) as T;
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, rewrite(v, from, to)])) as T;
   return value;
 }
 
-export async function importCompany(services: { events: EventStore }, source: ExportSource, options: ImportOptions = {}): Promise<ImportResult> {
+export async function importCompany(
+  services: { events: EventStore },
+  source: ExportSource,
+  options: ImportOptions = {},
+): Promise<ImportResult> {
   const { events } = services;
   const progress: ImportProgress = { phase: 'verifying', eventsDone: 0, eventsTotal: 0, percent: 0 };
   const report = () => options.onProgress?.({ ...progress });

@@ -52,7 +52,10 @@ export class ExportChecker {
       case 'end':
         return this.acceptEnd(line, value);
       default:
-        throw new ExportRejectedError(`line ${line}: unexpected ${String((value as { kind?: unknown }).kind)} line in the events part`, line);
+        throw new ExportRejectedError(
+          `line ${line}: unexpected ${String((value as { kind?: unknown }).kind)} line in the events part`,
+          line,
+        );
     }
   }
 
@@ -88,7 +91,12 @@ export class ExportChecker {
     const header = this.header!;
     const position = BigInt(e.position);
     const broken = (why: string) =>
-      new ExportRejectedError(`line ${line}: event ${e.id} (${e.stream} revision ${e.revision}, position ${e.position}) ${why}`, line, e.id, e.position);
+      new ExportRejectedError(
+        `line ${line}: event ${e.id} (${e.stream} revision ${e.revision}, position ${e.position}) ${why}`,
+        line,
+        e.id,
+        e.position,
+      );
     if (position <= this.lastPosition || position > BigInt(header.through)) throw broken('is out of order or outside the export');
     if (!e.stream.startsWith(`${header.tenant}.`)) throw broken('is not of the exported company');
     this.lastPosition = position;
@@ -114,7 +122,8 @@ export class ExportChecker {
     if (end.events !== this.events || end.lastHash !== this.prev)
       throw new ExportRejectedError(`line ${line}: the end line does not match the events read (${this.events}, head ${this.prev})`, line);
     const [missing] = this.pending.values();
-    if (missing) throw new ExportRejectedError(`checkpoint ${missing.sequence} names position ${missing.position}, which the export lacks`, line);
+    if (missing)
+      throw new ExportRejectedError(`checkpoint ${missing.sequence} names position ${missing.position}, which the export lacks`, line);
     this.ended = true;
   }
 
@@ -126,12 +135,21 @@ export class ExportChecker {
   result(): VerifiedExport {
     if (!this.header) throw new ExportRejectedError('the export is empty', 0);
     if (!this.ended) throw new ExportRejectedError('the export was cut short (no end line)', 0);
-    return { header: this.header, events: this.events, lastHash: this.prev, checkpoints: { ...this.counts }, companyEvents: this.companyEvents };
+    return {
+      header: this.header,
+      events: this.events,
+      lastHash: this.prev,
+      checkpoints: { ...this.counts },
+      companyEvents: this.companyEvents,
+    };
   }
 }
 
 /** Reads the whole part once, holding one line at a time. */
-export async function verifyExport(source: string | Readable, onLine?: (events: number, announced: number) => void): Promise<VerifiedExport> {
+export async function verifyExport(
+  source: string | Readable,
+  onLine?: (events: number, announced: number) => void,
+): Promise<VerifiedExport> {
   const checker = new ExportChecker();
   let n = 0;
   for await (const { line, value } of readExportLines(source)) {
@@ -140,4 +158,3 @@ export async function verifyExport(source: string | Readable, onLine?: (events: 
   }
   return checker.result();
 }
-

@@ -10,5 +10,4 @@ export interface CompanyExportedData {
   after: string;
 }
 
-export const companyExportStream = (tenantId: string, exportId: string): string =>
-  streamName(tenantId, COMPANY_EXPORT_CATEGORY, exportId);
+export const companyExportStream = (tenantId: string, exportId: string): string => streamName(tenantId, COMPANY_EXPORT_CATEGORY, exportId);

@@ -14,6 +14,7 @@ import { LIMITS } from '../../../limits.js';
 import { auditRoutes, AUDIT_PERMISSION } from './auditRoutes.js';
 import { auditProjection } from '../../../projections/sistema/auditProjection.js';
 import { integrityRoutes } from './integrityRoutes.js';
+import { exportRoutes, EXPORT_PERMISSION } from './exportRoutes.js';
 import {
   HealthSchema,
   OpenApiDocumentSchema,
@@ -178,14 +179,15 @@ export function sistemaGroup(getGroups: () => readonly GroupModule[], openApiOpt
     }),
     ...auditRoutes,
     ...integrityRoutes,
+    ...exportRoutes(getGroups),
   ];
 
   return {
     tag: SISTEMA_TAG,
     description:
       'Operation of the service: health, readiness, this contract and its documentation, projection status and rebuilds, the audit trail and the proof that the log was not altered',
-    // Its company routes (the audit trail, tamper evidence) need sistema:audit (the auditor role); the others are public or platform operations.
-    permissions: [AUDIT_PERMISSION],
+    // Its company routes (the audit trail, tamper evidence) need sistema:audit, company exports sistema:export (the auditor role holds both); the others are public or platform operations.
+    permissions: [AUDIT_PERMISSION, EXPORT_PERMISSION],
     routes,
     projections: [auditProjection],
   };
