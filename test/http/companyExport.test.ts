@@ -155,7 +155,7 @@ describe('company export and restore (issue 24 item 3), over HTTP', function () 
       // to the source platform's accounts and do not travel. Every entry of an exported event must be there, equal.
       const exportedIds = new Set(eventLines.flatMap((l) => (l.kind === 'event' || l.kind === 'company' ? [l.id] : [])));
       const travels = (l: RecordLine) =>
-        l.projection !== 'auditTrail' || l.doc.entryId === undefined || exportedIds.has(String(l.doc.entryId));
+        l.projection !== 'auditTrail' || l.doc.entryId === undefined || exportedIds.has(l.doc.entryId as string);
       const expected = new Map<string, Record<string, unknown>>();
       for (const l of await linesOf(records))
         if (l.kind === 'record' && travels(l)) expected.set(`${l.projection}/${l.collection}/${String(l.doc.id)}`, l.doc);

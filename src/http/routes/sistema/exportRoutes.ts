@@ -46,11 +46,7 @@ function download(part: 'events' | 'records'): RouteDecl {
     tag: TAG,
     auth: 'tenant',
     permission: EXPORT_PERMISSION,
-    summary: part === 'events' ? 'Download the events part of a ready export' : 'Download the records part of a ready export',
-    description:
-      part === 'events'
-        ? 'Gzip NDJSON: a header (format, company, positions after/through, previous hash, public key), the signed checkpoints, every event with its chain hash, the company record, an end line.'
-        : 'Gzip NDJSON: a header, then each current read-model document of the company (projection, collection, doc), an end line.',
+    summary: `Download ${file} (gzip NDJSON, see README)`,
     params: ExportParams,
     auditAccess: (input) => ({ recordType: 'companyExport', recordId: input.params.id }),
     responses: {
@@ -59,8 +55,8 @@ function download(part: 'events' | 'records'): RouteDecl {
         contentType: 'application/gzip',
         headers: { 'Content-Disposition': `attachment; filename="${file}"`, 'Content-Length': 'Bytes' },
       },
-      404: problem('No such export of the company (or it expired)'),
-      409: problem('Still running or failed (`/problems/export-not-ready`)'),
+      404: problem('No such export'),
+      409: problem('Not ready (`/problems/export-not-ready`)'),
     },
     handle: async (input, ctx) => {
       const job = await jobOf(ctx, input.params.id);
@@ -87,12 +83,12 @@ export function exportRoutes(getGroups: () => readonly GroupModule[]): RouteDecl
       auth: 'tenant',
       permission: EXPORT_PERMISSION,
       summary: 'Export the company (background, gzip NDJSON)',
-      description: `One running export per company. Parts kept ${EXPORT_KEPT_DAYS} days. Recorded as CompanyExported in the audit trail.`,
+      description: `One at a time per company; kept ${EXPORT_KEPT_DAYS} days.`,
       body: ExportBody,
       responses: {
         202: { description: 'Started; follow it at Location', schema: ExportJobSchema, headers: { Location: 'Its status' } },
-        409: problem('An export of the company is running (`/problems/export-running`)'),
-        422: problem('`after` is not a position of the company'),
+        409: problem('One is running (`/problems/export-running`)'),
+        422: problem('Bad `after`'),
       },
       handle: async (input, ctx) => {
         const auth = ctx.auth!;

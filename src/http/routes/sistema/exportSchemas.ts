@@ -2,12 +2,12 @@
 import Type from 'typebox';
 import { closed, IdSchema, ReasonSchema, stringOrNull } from '../shared/fieldSchemas.js';
 
-const Position = Type.String({ pattern: '^[0-9]{1,20}$', description: 'Log position' });
+const Position = Type.String({ pattern: '^[0-9]{1,20}$' });
 
 export const ExportParams = closed({ id: IdSchema });
 
 export const ExportBody = closed({
-  after: Type.Optional({ ...Position, description: "Only events after this position: the `through` of the company's previous export" }),
+  after: Type.Optional({ ...Position, description: "A previous export's `through`" }),
   reason: Type.Optional(ReasonSchema),
 });
 
@@ -17,16 +17,16 @@ export const ExportJobSchema = Type.Object({
   requestedBy: Type.String(),
   startedAt: Type.String({ format: 'date-time' }),
   finishedAt: stringOrNull({ format: 'date-time' }),
-  expiresAt: stringOrNull({ format: 'date-time', description: 'The parts are deleted then' }),
+  expiresAt: stringOrNull({ format: 'date-time' }),
   after: Position,
-  through: stringOrNull({ description: 'Last position exported (once ready)' }),
+  through: stringOrNull(),
   progress: Type.Object({
     phase: Type.Union([Type.Literal('events'), Type.Literal('records'), Type.Literal('done')]),
     eventsDone: Type.Integer({ minimum: 0 }),
     eventsTotal: Type.Integer({ minimum: 0 }),
     recordsDone: Type.Integer({ minimum: 0 }),
     percent: Type.Integer({ minimum: 0, maximum: 100 }),
-    bytes: Type.Integer({ minimum: 0, description: 'Gzip bytes written' }),
+    bytes: Type.Integer({ minimum: 0 }),
   }),
   error: Type.Optional(Type.String()),
 });
