@@ -87,8 +87,10 @@ export async function importCompany(
     const expectedRevision = batchRevision < 0 ? 'no_stream' : batchRevision;
     position = (await events.appendToStream(batchStream, batch.splice(0), { expectedRevision })).position;
   };
+  /** A new company's events take new ids (one store may hold both companies); causations follow them. */
+  const newId = (id: unknown) => (typeof id === 'string' && renamed ? uuidV5(`${tenant}\u0000import\u0000${id}`) : id);
   const toNew = (e: EventLine | CompanyEventLine, metadata: Record<string, unknown>): NewEvent => ({
-    id: renamed ? uuidV5(`${tenant}\u0000import\u0000${e.id}`) : e.id,
+    id: newId(e.id) as string,
     type: e.type,
     data: renamed ? rewrite(e.data, from, tenant) : e.data,
     metadata: metadata as unknown as EventMetadata,
@@ -106,7 +108,8 @@ export async function importCompany(
         batchStream = stream;
         batchRevision = value.revision - 1;
       }
-      batch.push(toNew(value, renamed ? { ...value.metadata, tenantId: tenant } : value.metadata));
+      const metadata = renamed ? { ...value.metadata, tenantId: tenant, causationId: newId(value.metadata.causationId) } : value.metadata;
+      batch.push(toNew(value, metadata));
       if (batch.length >= 100) {
         await flush();
         batchRevision = value.revision;

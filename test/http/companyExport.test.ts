@@ -1,6 +1,7 @@
 // Issue 24 item 3: a company exported over HTTP (gzip NDJSON, in the background, with progress) and restored into an
 // EMPTY data directory answers the same records and verifies its chain; a tampered export is refused naming its event.
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,7 +12,7 @@ import { openEventStore } from '../../src/stores/openEventStore.js';
 import { registeredGroups } from '../../src/http/groups.js';
 import { grantMembership } from '../../src/commands/platform/platformWrites.js';
 import { importCompany, type ImportResult } from '../../src/ops/importCompany.js';
-import { companyRecords, recordCollectionsOf } from '../../src/ops/exportCompany.js';
+import { companyRecords, exportCompany, recordCollectionsOf, type ExportProgress } from '../../src/ops/exportCompany.js';
 import { ExportRejectedError, readExportLines, type ExportLine, type RecordLine } from '../../src/ops/exportFormat.js';
 import { startTestServer, type ApiJson, type TestServer } from '../support/harness.js';
 import { seedDialisis } from './dialisisSeeds.js';
@@ -275,6 +276,62 @@ describe('company export and restore (issue 24 item 3), over HTTP', function () 
       await store.close();
       await fs.rm(dir, { recursive: true, force: true });
     }
+  });
+
+  it('restores as a new company: stream names, tenant ids and event ids rewritten, a new chain that verifies', async () => {
+    const { events, records } = await fullExport();
+    const newTenant = 'restored_company_1';
+    const { dir, result } = await importIntoEmptyDir(events, newTenant);
+    assert.equal(result.tenant, newTenant);
+    assert.equal(result.sameChain, false, 'a new company id is a new chain');
+    const target = await startTestServer({ dataDir: dir });
+    try {
+      assert.ok(await target.services.projections.waitFor(result.position, { timeoutMs: 30_000 }));
+      const renamed = (doc: Record<string, unknown>) => JSON.parse(JSON.stringify(normalize(doc)).split(tenant).join(newTenant)) as unknown;
+      const expected = new Map<string, unknown>();
+      for (const l of await linesOf(records))
+        if (l.kind === 'record' && l.projection !== 'auditTrail')
+          expected.set(`${l.projection}/${l.collection}/${String(l.doc.id)}`, renamed(l.doc));
+      const found = new Map<string, unknown>();
+      for await (const l of companyRecords(target.services.projections, newTenant, collections))
+        if (l.projection !== 'auditTrail') found.set(`${l.projection}/${l.collection}/${String(l.doc.id)}`, normalize(l.doc));
+      assert.ok(expected.size > 10);
+      assert.deepEqual(found, expected);
+      assert.equal((await target.services.events.readAll({ tenant, maxCount: 1 })).length, 0, 'nothing under the old id');
+      const v = target.services.integrity.verifications.start(newTenant, 'test');
+      let state = v.state;
+      while (state === 'running') {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        state = target.services.integrity.verifications.get(newTenant, v.id)!.state;
+      }
+      assert.equal(state, 'intact');
+      assert.equal(target.services.integrity.verifications.get(newTenant, v.id)!.checked, result.events);
+    } finally {
+      await target.close();
+      await fs.rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('reports progress from the library as it goes (what the command line draws)', async () => {
+    const dir = await fs.mkdtemp(path.join(work, 'lib-'));
+    const seen: ExportProgress[] = [];
+    const result = await exportCompany(source.services, {
+      tenantId: tenant,
+      exportId: randomUUID(),
+      directory: dir,
+      collections,
+      caller: { actor: 'test', correlationId: 'test' },
+      onProgress: (p) => seen.push(p),
+    });
+    assert.equal(seen[0]!.eventsDone, 0);
+    assert.equal(seen[0]!.eventsTotal, result.events);
+    assert.deepEqual(
+      seen.map((p) => p.percent),
+      [...seen.map((p) => p.percent)].sort((a, b) => a - b),
+    );
+    assert.equal(seen.at(-1)!.percent, 100);
+    assert.equal(seen.at(-1)!.recordsDone, result.records);
+    assert.equal((await fs.stat(result.files.events)).mode & 0o777, 0o600);
   });
 
   async function countAfter(through: string): Promise<number> {
