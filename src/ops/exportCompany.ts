@@ -1,5 +1,6 @@
 // Exports one company as two gzip NDJSON parts: its events in log order with their chain hashes, the signed checkpoints
 // and its platform record (events part), and its current read-model documents (records part). Pages, never the whole log.
+import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type { EventStore, RecordedEvent } from '../stores/eventStore.js';
 import { PLATFORM_TENANT, streamName } from '../stores/eventStore.js';
@@ -45,7 +46,8 @@ export interface ExportProgress {
 
 export interface ExportOptions {
   tenantId: string;
-  exportId: string;
+  /** Names the export in its parts and its audit event (default: a new UUID). */
+  exportId?: string;
   /** Where the two parts are written (created by the caller). */
   directory: string;
   /** Only events after this position: the `through` of the previous export. */
@@ -179,7 +181,7 @@ async function countEvents(events: EventStore, tenant: string, after: bigint, th
 
 export async function exportCompany(services: ExportServices, options: ExportOptions): Promise<ExportResult> {
   const { events, integrity } = services;
-  const { tenantId: tenant, exportId } = options;
+  const { tenantId: tenant, exportId = randomUUID() } = options;
   const after = options.after ?? 0n;
   const previousHash = await previousHashAt(events, tenant, after);
   await recordCompanyExported(events, tenant, { exportId, after: String(after) }, options.caller, services.now());
@@ -233,7 +235,10 @@ export async function exportCompany(services: ExportServices, options: ExportOpt
 
   progress.phase = 'records';
   const eventsBytes = eventsOut.bytes();
-  await services.projections.waitFor(through, { tenant, timeoutMs: options.recordsWaitMs ?? 30_000 });
+  const waitMs = options.recordsWaitMs ?? 30_000;
+  // Records older than the events would not be what the events build: better no export than a wrong one.
+  if (!(await services.projections.waitFor(through, { tenant, timeoutMs: waitMs })))
+    throw new Error(`the read models did not reach position ${through} within ${waitMs} ms (or a projection parked the company)`);
   const recordsOut = ndjsonGzWriter(files.records);
   try {
     await recordsOut.write({ ...header, part: 'records' });
