@@ -118,6 +118,7 @@ export const BUILT_IN_ROLES: readonly BuiltInRole[] = [
       'pacientes:legal-hold',
       ...read('productos', 'clientes', 'usuarios', 'roles'),
       'sistema:audit',
+      'sistema:export',
       'dialisis:export',
       'clientes:export',
     ],

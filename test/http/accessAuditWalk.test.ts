@@ -15,6 +15,8 @@ const NON_JSON_NAMES_PATIENT: Record<string, boolean> = {
   'GET /docs/assets/{file}': false,
   'GET /dialisis/sesiones/{id}/hoja': true, // the session sheet: identification of the patient
   'GET /filtros-dialisis/{id}/etiqueta': true, // the dialyzer label: patient name and document
+  'GET /sistema/exportaciones/{id}/eventos': true, // a company export: every patient's events
+  'GET /sistema/exportaciones/{id}/registros': true, // and every patient's records
 };
 
 function schemaNamesPatient(node: unknown, seen = new Set<unknown>()): boolean {

@@ -18,6 +18,7 @@ import { backupRoutes } from './backupRoutes.js';
 import { feedRoute } from './feedRoutes.js';
 import { platformIntegrityRoutes } from './platformIntegrityRoutes.js';
 import { keyRotationRoutes } from './keyRotationRoutes.js';
+import { exportRoutes, EXPORT_PERMISSION } from './exportRoutes.js';
 import {
   HealthSchema,
   OpenApiDocumentSchema,
@@ -186,14 +187,15 @@ export function sistemaGroup(getGroups: () => readonly GroupModule[], openApiOpt
     feedRoute,
     ...platformIntegrityRoutes,
     ...keyRotationRoutes,
+    ...exportRoutes(getGroups),
   ];
 
   return {
     tag: SISTEMA_TAG,
     description:
       'Operation of the service: health, readiness, this contract and its documentation, projection status and rebuilds, the audit trail and the proof that the log was not altered',
-    // Its company routes (the audit trail, tamper evidence) need sistema:audit (the auditor role); the others are public or platform operations.
-    permissions: [AUDIT_PERMISSION],
+    // Its company routes (the audit trail, tamper evidence) need sistema:audit, company exports sistema:export (the auditor role holds both); the others are public or platform operations.
+    permissions: [AUDIT_PERMISSION, EXPORT_PERMISSION],
     routes,
     projections: [auditProjection],
   };
