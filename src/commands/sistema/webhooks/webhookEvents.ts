@@ -19,11 +19,11 @@ export const MAX_EVENT_SELECTORS = 50;
 /** How long a rotated-out secret keeps signing beside the new one. */
 export const ROTATION_OVERLAP_MS = 24 * 3600_000;
 
-export interface WebhookFields {
+export type WebhookFields = {
   url: string;
   description: string;
   eventTypes: string[];
-}
+};
 
 export type WebhookPatch = Partial<WebhookFields>;
 export const CORRECTABLE_WEBHOOK_FIELDS = ['url', 'description', 'eventTypes'] as const;
