@@ -11,6 +11,8 @@ export interface ProcessManager<S = unknown> {
   name: string;
   /** Event types it reacts to; others only move its position. */
   eventTypes: readonly string[];
+  /** Instead of `eventTypes`: the events it reacts to (e.g. every company record event, for webhooks). */
+  accepts?: (event: RecordedEvent) => boolean;
   react(event: RecordedEvent, services: S): Promise<void>;
 }
 
@@ -57,6 +59,7 @@ export function startProcessManagers<S>(
 
   async function run(state: Running, manager: ProcessManager<S>): Promise<void> {
     const types = new Set(manager.eventTypes);
+    const accepts = manager.accepts ?? ((event: RecordedEvent) => types.has(event.type));
     let delay = RETRY_MS.first;
     while (!state.stopped) {
       try {
@@ -66,7 +69,7 @@ export function startProcessManagers<S>(
         state.storeId = storeId;
         const save = (position: bigint) => saveCheckpoint(checkpoints, state, position);
         const subscription = deps.events.subscribe({ after: state.handled }, async (event) => {
-          if (types.has(event.type)) {
+          if (accepts(event)) {
             await manager.react(event, deps.services());
             await save(event.position);
           } else if (event.position - state.saved >= SKIPPED_BEFORE_CHECKPOINT) await save(event.position);

@@ -14,6 +14,11 @@ import { LIMITS } from '../../../limits.js';
 import { auditRoutes, AUDIT_PERMISSION } from './auditRoutes.js';
 import { auditProjection } from '../../../projections/sistema/auditProjection.js';
 import { integrityRoutes } from './integrityRoutes.js';
+import { webhookRoutes } from './webhookRoutes.js';
+import { WEBHOOKS_PERMISSION } from './webhookSchemas.js';
+import { webhookProjection } from '../../../projections/sistema/webhookProjection.js';
+import { webhookDeliveries } from '../../../processes/webhooks/webhookDeliveries.js';
+import { webhookDispatch } from '../../../processes/webhooks/webhookDispatch.js';
 import {
   HealthSchema,
   OpenApiDocumentSchema,
@@ -178,6 +183,7 @@ export function sistemaGroup(getGroups: () => readonly GroupModule[], openApiOpt
     }),
     ...auditRoutes,
     ...integrityRoutes,
+    ...webhookRoutes,
   ];
 
   return {
@@ -185,8 +191,11 @@ export function sistemaGroup(getGroups: () => readonly GroupModule[], openApiOpt
     description:
       'Operation of the service: health, readiness, this contract and its documentation, projection status and rebuilds, the audit trail and the proof that the log was not altered',
     // Its company routes (the audit trail, tamper evidence) need sistema:audit (the auditor role); the others are public or platform operations.
-    permissions: [AUDIT_PERMISSION],
+    // sistema:webhooks (the company's webhook endpoints) only the administrator holds (every permission).
+    permissions: [AUDIT_PERMISSION, WEBHOOKS_PERMISSION],
     routes,
-    projections: [auditProjection],
+    projections: [auditProjection, webhookProjection],
+    processes: [webhookDeliveries],
+    periodicTasks: [webhookDispatch],
   };
 }
