@@ -2,45 +2,39 @@
 // retries with the same webhook-id and signatures verified independently, rotation overlap, manual replay, tenancy.
 import assert from 'node:assert/strict';
 import { startTestServer, type ApiJson, type TestServer } from '../support/harness.js';
-import { startReceiver, verifies, type TestReceiver } from '../support/webhookReceiver.js';
-
-export const HOOK_ENV = { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_RETRY_SCHEDULE_MS: '0,60000,60000,60000' };
-/** Past the longest jittered retry delay of HOOK_ENV (60 s + 20 %). */
-export const PAST_RETRY_MS = 80_000;
-
-let seq = 0;
-export const createPosition = async (server: TestServer, token: string): Promise<ApiJson> => {
-  const body = { code: `WH-${++seq}-${Date.now() % 100000}`, name: 'Webhook test', clinical: false, licenceRequired: false };
-  const created = await server.request('POST', '/cargos-laborales', { token, body });
-  assert.equal(created.status, 201, JSON.stringify(created.body));
-  return created.body;
-};
-
-export const register = async (server: TestServer, token: string, url: string, eventTypes = ['jobPosition']): Promise<ApiJson> => {
-  const created = await server.request('POST', '/sistema/webhooks', { token, body: { url, description: 'ERP', eventTypes } });
-  assert.equal(created.status, 201, JSON.stringify(created.body));
-  return created.body;
-};
+import {
+  createPosition,
+  HOOK_ENV,
+  PAST_RETRY_MS,
+  register,
+  startReceiver,
+  verifies,
+  type TestReceiver,
+} from '../support/webhookReceiver.js';
 
 describe('Webhooks over HTTP', () => {
   let server: TestServer;
   let receiver: TestReceiver;
   let token: string;
   before(async () => {
-    receiver = await startReceiver();
     server = await startTestServer({ env: HOOK_ENV });
     token = await server.signInAndSelect(server.admin);
   });
-  after(async () => {
-    await server?.close();
-    await receiver?.close();
+  // A receiver per test: what one test's endpoint gets never reaches another's.
+  beforeEach(async () => {
+    receiver = await startReceiver();
   });
+  afterEach(async () => receiver?.close());
+  after(async () => server?.close());
+  const disable = async (id: string) => {
+    const answer = await server.request('POST', `/sistema/webhooks/${id}/desactivacion`, { token, body: { reason: 'next test' } });
+    assert.equal(answer.status, 200, JSON.stringify(answer.body));
+  };
 
   it('delivers to a receiver that fails twice three times, with the same webhook-id and a signature that verifies', async () => {
     const { endpoint, secret } = await register(server, token, receiver.url);
     assert.match(secret, /^whsec_/);
     assert.equal(endpoint.status, 'enabled');
-    receiver.received.length = 0;
     receiver.script = [500, 500, 200];
     const position = await createPosition(server, token);
     await receiver.waitFor(1);
@@ -69,7 +63,7 @@ describe('Webhooks over HTTP', () => {
     );
     assert.equal(delivery.attempts[0].responseBody, 'receiver failed');
     assert.equal(delivery.nextAttemptAt, null);
-    await server.request('POST', `/sistema/webhooks/${endpoint.id}/desactivacion`, { token, body: { reason: 'next test' } });
+    await disable(endpoint.id);
   });
 
   it('signs with the new and the old secret while a rotation overlaps, and never shows a secret again', async () => {
@@ -79,7 +73,6 @@ describe('Webhooks over HTTP', () => {
     const second = rotated.body.secret as string;
     assert.notEqual(second, first);
     assert.ok(rotated.body.endpoint.previousSecretValidUntil);
-    receiver.received.length = 0;
     receiver.script = [200];
     await createPosition(server, token);
     await receiver.waitFor(1);
@@ -93,12 +86,11 @@ describe('Webhooks over HTTP', () => {
       const text = JSON.stringify(answer.body);
       assert.ok(!/whsec_|sealed|"secret"|previousSecret"/.test(text), `${path} shows no secret: ${text}`);
     }
-    await server.request('POST', `/sistema/webhooks/${endpoint.id}/desactivacion`, { token, body: { reason: 'next test' } });
+    await disable(endpoint.id);
   });
 
   it('replays a delivery by hand with the same webhook-id', async () => {
     const { endpoint, secret } = await register(server, token, receiver.url);
-    receiver.received.length = 0;
     receiver.script = [200];
     await createPosition(server, token);
     await receiver.waitFor(1);

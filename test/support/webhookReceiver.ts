@@ -4,6 +4,8 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import assert from 'node:assert/strict';
+import type { ApiJson, TestServer } from './harness.js';
 
 export interface ReceivedHook {
   id: string;
@@ -75,3 +77,21 @@ export async function startReceiver(script: number[] = [200]): Promise<TestRecei
       }),
   };
 }
+
+export const HOOK_ENV = { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_RETRY_SCHEDULE_MS: '0,60000,60000,60000' };
+/** Past the longest jittered retry delay of HOOK_ENV (60 s + 20 %). */
+export const PAST_RETRY_MS = 80_000;
+
+let seq = 0;
+export const createPosition = async (server: TestServer, token: string): Promise<ApiJson> => {
+  const body = { code: `WH-${++seq}-${Date.now() % 100000}`, name: 'Webhook test', clinical: false, licenceRequired: false };
+  const created = await server.request('POST', '/cargos-laborales', { token, body });
+  assert.equal(created.status, 201, JSON.stringify(created.body));
+  return created.body;
+};
+
+export const register = async (server: TestServer, token: string, url: string, eventTypes = ['jobPosition']): Promise<ApiJson> => {
+  const created = await server.request('POST', '/sistema/webhooks', { token, body: { url, description: 'ERP', eventTypes } });
+  assert.equal(created.status, 201, JSON.stringify(created.body));
+  return created.body;
+};

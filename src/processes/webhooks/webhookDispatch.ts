@@ -64,7 +64,8 @@ async function attemptDelivery(services: AppServices, due: DueDoc): Promise<void
   const plan = services.config.webhooks.retryScheduleMs;
   const made = delivery.roundAttempts + 1;
   const last = delivery.manualRound || made >= plan.length;
-  const next = succeeded || last ? null : new Date(services.now().getTime() + jittered(plan[made]!)).toISOString();
+  // Counted from the attempt's start: a slow answer does not push the schedule back.
+  const next = succeeded || last ? null : new Date(at.getTime() + jittered(plan[made]!)).toISOString();
   const attempt = { at: at.toISOString(), ...outcome, manual: delivery.manualRound };
   const updated: DeliveryDoc = {
     ...delivery,

@@ -20,9 +20,8 @@ export const KEPT_RESPONSE_CHARS = 1024;
 const pinned =
   (target: Target): LookupFunction =>
   (_host, options, callback) => {
-    const cb = callback as (err: Error | null, address: string | { address: string; family: number }[], family?: number) => void;
-    if (options.all) cb(null, [{ address: target.address, family: target.family }]);
-    else cb(null, target.address, target.family);
+    if (options.all) callback(null, [{ address: target.address, family: target.family }]);
+    else callback(null, target.address, target.family);
   };
 
 export function postWebhook(

@@ -25,7 +25,12 @@ describe('webhook targets', () => {
     await refused('https://10.0.0.5/hook');
     await refused('https://169.254.169.254/latest/meta-data');
     await refused('https://user:pw@93.184.216.34/hook');
-    await refused('https://hooks.example/x', () => Promise.resolve([{ address: '93.184.216.34', family: 4 }, { address: '127.0.0.1', family: 4 }]));
+    await refused('https://hooks.example/x', () =>
+      Promise.resolve([
+        { address: '93.184.216.34', family: 4 },
+        { address: '127.0.0.1', family: 4 },
+      ]),
+    );
     const ok = await checkTarget('https://hooks.example/x', false, () => Promise.resolve([{ address: '93.184.216.34', family: 4 }]));
     assert.equal(ok.address, '93.184.216.34');
     const allowed = await checkTarget('http://127.0.0.1:8080/x', true);

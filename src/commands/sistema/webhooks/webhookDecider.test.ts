@@ -21,7 +21,9 @@ describe('webhook endpoint decider', () => {
     given()
       .when(cmd('RegisterWebhook', { ...hook, description: ' ERP ', secret: 'sealed-1' }))
       .then(registered);
-    given(registered).when(cmd('RegisterWebhook', { ...hook, secret: 's' })).thenError('already-exists');
+    given(registered)
+      .when(cmd('RegisterWebhook', { ...hook, secret: 's' }))
+      .thenError('already-exists');
   });
 
   it('refuses no event types and an event type listed twice', () => {
@@ -37,8 +39,12 @@ describe('webhook endpoint decider', () => {
     given(registered)
       .when(cmd('CorrectWebhook', { url: 'https://hooks.example/v2', description: 'ERP' }))
       .then({ type: 'WebhookEndpointCorrected', data: { changes: { url: 'https://hooks.example/v2' }, previous: { url: hook.url } } });
-    given(registered).when(cmd('CorrectWebhook', { eventTypes: ['patient', 'SessionSigned'] })).then();
-    given().when(cmd('CorrectWebhook', { description: 'x' })).thenError('not-found');
+    given(registered)
+      .when(cmd('CorrectWebhook', { eventTypes: ['patient', 'SessionSigned'] }))
+      .then();
+    given()
+      .when(cmd('CorrectWebhook', { description: 'x' }))
+      .thenError('not-found');
   });
 
   it('rotates the secret: the previous one keeps signing for 24 hours', () => {
@@ -54,11 +60,17 @@ describe('webhook endpoint decider', () => {
     given(registered)
       .when(cmd('DisableWebhook', { reason: ' failing ', automatic: true }))
       .then(disabled);
-    given(registered, disabled).when(cmd('DisableWebhook', { reason: 'again', automatic: false })).thenError('webhook-disabled');
+    given(registered, disabled)
+      .when(cmd('DisableWebhook', { reason: 'again', automatic: false }))
+      .thenError('webhook-disabled');
     given(registered, disabled)
       .when(cmd('EnableWebhook', { reason: 'fixed' }))
       .then({ type: 'WebhookEndpointEnabled', data: { reason: 'fixed' } });
-    given(registered).when(cmd('EnableWebhook', { reason: 'x' })).thenError('webhook-enabled');
-    given(registered).when(cmd('DisableWebhook', { reason: ' ', automatic: false })).thenError('validation-failed');
+    given(registered)
+      .when(cmd('EnableWebhook', { reason: 'x' }))
+      .thenError('webhook-enabled');
+    given(registered)
+      .when(cmd('DisableWebhook', { reason: ' ', automatic: false }))
+      .thenError('validation-failed');
   });
 });

@@ -50,7 +50,8 @@ export function decideWebhook(command: WebhookCommand, state: WebhookState): Web
     }
     case 'CorrectWebhook': {
       const current = existing(state).fields;
-      const patch = command.data.description === undefined ? command.data : { ...command.data, description: command.data.description.trim() };
+      const patch =
+        command.data.description === undefined ? command.data : { ...command.data, description: command.data.description.trim() };
       const diff = fieldChanges(current, patch, CORRECTABLE_WEBHOOK_FIELDS);
       if (!diff) return [];
       checkFields({ ...current, ...diff.changes });

@@ -73,7 +73,7 @@ const history = historyRoute({
   idParam: 'id',
   category: webhookEndpointModel.category,
   projection: webhookEndpointModel.projection,
-  fold: historyFold as never,
+  fold: historyFold,
   notFound: endpoints.notFound404,
   exists: webhookEndpointModel.or404,
 });

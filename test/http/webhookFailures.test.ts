@@ -1,0 +1,117 @@
+// Webhooks when things go wrong, over real HTTP: private targets refused without the platform allowance (SSRF), a
+// restart in the middle of the retries (same DATA_DIR), and an endpoint disabled with a notice after the last retry.
+import assert from 'node:assert/strict';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { startTestServer, TEST_ADMIN, type TestServer } from '../support/harness.js';
+import { startMailServer } from '../support/mailServer.js';
+import { createPosition, HOOK_ENV, PAST_RETRY_MS, register, startReceiver } from '../support/webhookReceiver.js';
+
+const until = async (check: () => Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> => {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+};
+
+describe('Webhook targets without the platform allowance (SSRF)', () => {
+  let server: TestServer;
+  let token: string;
+  before(async () => {
+    server = await startTestServer();
+    token = await server.signInAndSelect(server.admin);
+  });
+  after(async () => server?.close());
+
+  it('refuses loopback, private, link-local and metadata addresses, a name resolving to loopback, and http (422 /body/url)', async () => {
+    for (const url of [
+      'https://127.0.0.1/hook',
+      'https://10.1.2.3/hook',
+      'https://169.254.169.254/latest/meta-data',
+      'https://[::1]/hook',
+      'https://[::ffff:127.0.0.1]/hook',
+      'https://localhost/hook',
+      'http://93.184.216.34/hook',
+    ]) {
+      const answer = await server.request('POST', '/sistema/webhooks', { token, body: { url, eventTypes: ['patient'] } });
+      assert.equal(answer.status, 422, `${url}: ${JSON.stringify(answer.body)}`);
+      assert.deepEqual(
+        answer.body.errors.map((e: { pointer: string }) => e.pointer),
+        ['/body/url'],
+        url,
+      );
+    }
+  });
+});
+
+describe('Webhook deliveries across a restart', () => {
+  let dataDir: string;
+  let server: TestServer | null = null;
+  after(async () => {
+    await server?.close();
+    if (dataDir) await fs.rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('a restart in the middle of the retries delivers once more with the same id, and nothing delivered twice', async () => {
+    dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'dialysis-hooks-'));
+    const receiver = await startReceiver([200, 500, 200]);
+    try {
+      server = await startTestServer({ dataDir, env: HOOK_ENV });
+      const token = await server.signInAndSelect(server.admin);
+      await register(server, token, receiver.url);
+      await createPosition(server, token);
+      await receiver.waitFor(1); // delivered (200)
+      await createPosition(server, token);
+      await receiver.waitFor(2); // failed (500): retried in a minute
+      await server.close();
+      server = await startTestServer({ dataDir, env: HOOK_ENV });
+      // The new clock starts at the real time, up to a TOTP step behind where the old one was.
+      server.clock.advance(2 * PAST_RETRY_MS);
+      await receiver.waitFor(3);
+      await new Promise((resolve) => setTimeout(resolve, 600)); // time for anything that would come twice
+      const ids = receiver.received.map((h) => h.id);
+      assert.equal(ids.length, 3, JSON.stringify(ids));
+      assert.notEqual(ids[0], ids[1]);
+      assert.equal(ids[2], ids[1], 'the retry after the restart has the same webhook-id');
+    } finally {
+      await receiver.close();
+    }
+  });
+});
+
+describe('Webhook endpoint disabled after persistent failure', () => {
+  it('disables the endpoint with the reason when the last retry fails, and e-mails the company administrators', async () => {
+    const mail = await startMailServer();
+    const receiver = await startReceiver([503]);
+    const env = { ...HOOK_ENV, WEBHOOK_RETRY_SCHEDULE_MS: '0,60000', SMTP_URL: mail.url };
+    const server = await startTestServer({ env });
+    try {
+      const token = await server.signInAndSelect(server.admin);
+      const { endpoint } = await register(server, token, receiver.url);
+      await createPosition(server, token);
+      await receiver.waitFor(1);
+      server.clock.advance(PAST_RETRY_MS);
+      await receiver.waitFor(2);
+      const read = () => server.request('GET', `/sistema/webhooks/${endpoint.id}`, { token });
+      await until(async () => (await read()).body.status === 'disabled', 'the endpoint to be disabled');
+      const disabled = (await read()).body;
+      assert.equal(disabled.disabledAutomatically, true);
+      assert.match(disabled.statusReason, /kept failing: 2 attempts .* HTTP 503/);
+      assert.equal(disabled.updatedBy, 'process:webhooks');
+      const log = await server.request('GET', `/sistema/webhooks/${endpoint.id}/entregas`, { token });
+      assert.equal(log.body.items[0].status, 'failed');
+      await until(() => Promise.resolve(mail.received.some((m) => m.to.includes(TEST_ADMIN.email))), 'the notice e-mail');
+      assert.match(mail.textsTo(TEST_ADMIN.email).join('\n'), /was disabled: deliveries kept failing/);
+      // Disabled: later events are not delivered.
+      await createPosition(server, token);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      assert.equal(receiver.received.length, 2);
+    } finally {
+      await server.close();
+      await receiver.close();
+      await mail.close();
+    }
+  });
+});
