@@ -10,7 +10,7 @@ import { badCursor400, tenantCtx } from '../shared/recordSupport.js';
 import { DeliveryParams, DeliveryView, WEBHOOKS_PERMISSION } from './webhookSchemas.js';
 
 const TAG = 'Sistema';
-const notFound404 = problem("No such webhook endpoint (or delivery) in the selected company (another company's is reported the same way)");
+const notFound404 = problem('No such endpoint or delivery in the selected company');
 
 export const webhookDeliveryRoutes: RouteDecl[] = [
   route({
@@ -19,7 +19,7 @@ export const webhookDeliveryRoutes: RouteDecl[] = [
     tag: TAG,
     auth: 'tenant',
     permission: WEBHOOKS_PERMISSION,
-    summary: "The endpoint's deliveries, newest first: status, attempts and the next one",
+    summary: "The endpoint's deliveries, newest first",
     params: IdParams,
     query: closed({ status: Type.Optional(Type.Enum(DELIVERY_STATUSES)), ...PageQueryFields }),
     responses: { 200: { description: 'A page of deliveries', schema: pageOf(DeliveryView) }, 400: badCursor400, 404: notFound404 },
@@ -35,12 +35,12 @@ export const webhookDeliveryRoutes: RouteDecl[] = [
     tag: TAG,
     auth: 'tenant',
     permission: WEBHOOKS_PERMISSION,
-    summary: 'Send a delivery again, by hand, with the same webhook-id',
+    summary: 'Send a delivery again (same webhook-id)',
     params: DeliveryParams,
     responses: {
-      202: { description: 'Queued: follow it in the delivery log', schema: DeliveryView },
+      202: { description: 'Queued', schema: DeliveryView },
       404: notFound404,
-      409: problem('The endpoint is disabled (`/problems/webhook-disabled`) or the delivery is still being retried (`/problems/delivery-pending`)'),
+      409: problem('`webhook-disabled` or `delivery-pending`'),
     },
     handle: async (input, ctx) => {
       const scope = tenantCtx(ctx);

@@ -18,7 +18,7 @@ import { listWebhookEndpoints, webhookEndpointModel } from '../../../queries/sis
 import { checkTarget, TargetRefused } from '../../../processes/webhooks/webhookTargets.js';
 import type { WriteOutcome } from '../../../queries/recordModel.js';
 import type { RecordedEvent } from '../../../stores/eventStore.js';
-import { commandCtx, conflict409, IF_MATCH_PROBLEMS, ok, RECORD_HEADERS, tenantCtx, withFieldPointers } from '../shared/recordSupport.js';
+import { commandCtx, conflict409, ok, precondition412, RECORD_HEADERS, tenantCtx, withFieldPointers } from '../shared/recordSupport.js';
 import { recordKit } from '../shared/recordRoutes.js';
 import { IdParams } from '../shared/fieldSchemas.js';
 import Type from 'typebox';
@@ -53,11 +53,15 @@ async function mustBeAllowedTarget(ctx: RequestContext, url: string): Promise<vo
 /** The endpoint after a write, with the secret made by it: the one answer that shows it. */
 async function withSecret(ctx: RequestContext, id: string, result: WriteOutcome, secret: string, status: 200 | 201): Promise<HttpResult> {
   const doc = await webhookEndpointModel.latest(tenantCtx(ctx), id, result);
-  const headers = writeHeaders({ revision: result.revision, position: result.position, ...(status === 201 ? { location: `${BASE}/${id}` } : {}) });
+  const headers = writeHeaders({
+    revision: result.revision,
+    position: result.position,
+    ...(status === 201 ? { location: `${BASE}/${id}` } : {}),
+  });
   return { status, body: { endpoint: webhookEndpointView(doc), secret }, headers };
 }
 
-const targetProblems = problem('A field is invalid, or the url may not be reached (`/body/url`: https, no private address)');
+const targetProblems = problem('Invalid field, or a url not allowed (`/body/url`)');
 
 /** The history's fold shows no secret, sealed or not (each step starts from the previous one's copy). */
 const historyFold = (doc: WebhookEndpointDoc | null, event: RecordedEvent): Record<string, unknown> | null => {
@@ -68,7 +72,7 @@ const history = historyRoute({
   path: `${BASE}/{id}/historial`,
   tag: TAG,
   permission: WEBHOOKS_PERMISSION,
-  summary: "The endpoint's history (never its secret): who, when, why and what of every change",
+  summary: "The endpoint's history",
   params: IdParams,
   idParam: 'id',
   category: webhookEndpointModel.category,
@@ -106,10 +110,13 @@ export const webhookRoutes: RouteDecl[] = [
     auth: 'tenant',
     permission: WEBHOOKS_PERMISSION,
     // Not idempotent on purpose (like API clients): a replayed answer is kept, and this one carries a secret shown once.
-    summary: 'Register a webhook endpoint; its signing secret is shown once',
-    description: 'Deliveries are signed (Standard Webhooks), retried for more than 24 h, and logged at `/entregas`.',
+    summary: 'Register a webhook endpoint (its secret shown once)',
     body: CreateWebhookBody,
-    responses: { 201: ok('The endpoint and its secret', WithSecret, { ...RECORD_HEADERS, Location: 'URL of the endpoint' }), 409: conflict409, 422: targetProblems },
+    responses: {
+      201: ok('The endpoint and its secret', WithSecret, { ...RECORD_HEADERS, Location: 'URL of the endpoint' }),
+      409: conflict409,
+      422: targetProblems,
+    },
     handle: (input, ctx) =>
       withFieldPointers(async () => {
         const { url, description, eventTypes } = input.body;
@@ -119,13 +126,14 @@ export const webhookRoutes: RouteDecl[] = [
       }),
   }),
   endpoints.list({
-    summary: "The company's webhook endpoints, oldest first",
+    summary: 'Webhook endpoints, oldest first',
     filters: { status: Type.Optional(Type.Enum(ENDPOINT_STATUSES)) },
     list: listWebhookEndpoints,
   }),
-  endpoints.read({ summary: 'A webhook endpoint (never its secret)' }),
+  endpoints.read({ summary: 'A webhook endpoint' }),
   endpoints.patch({
     summary: 'Correct a webhook endpoint',
+    description: 'Needs If-Match.',
     body: CorrectWebhookBody,
     responses: { 422: targetProblems },
     handle: async (id, { reason, ...patch }, ctx, ifMatch) => {
@@ -140,11 +148,16 @@ export const webhookRoutes: RouteDecl[] = [
     tag: TAG,
     auth: 'tenant',
     permission: WEBHOOKS_PERMISSION,
-    summary: 'Rotate the signing secret: the new one is shown once; the old one also signs for 24 h',
+    summary: 'Rotate the secret (shown once; the old one signs for 24 h more)',
     params: IdParams,
     body: RotateBody,
     requestHeaders: { 'If-Match': ifMatchHeader(false) },
-    responses: { 200: ok('The endpoint and its new secret', WithSecret), 404: endpoints.notFound404, ...IF_MATCH_PROBLEMS },
+    responses: {
+      200: ok('The endpoint and its new secret', WithSecret),
+      404: endpoints.notFound404,
+      409: conflict409,
+      412: precondition412,
+    },
     handle: async (input, ctx) => {
       await webhookEndpointModel.or404(tenantCtx(ctx), input.params.id);
       const ifMatch = ifMatchRevision(input.headers['if-match']);
@@ -152,8 +165,8 @@ export const webhookRoutes: RouteDecl[] = [
       return withSecret(ctx, input.params.id, rotated.result, rotated.secret, 200);
     },
   }),
-  statusAction('desactivacion', 'Disable a webhook endpoint (nothing more is delivered to it)', 'DisableWebhook'),
-  statusAction('reactivacion', 'Enable a webhook endpoint again (events from now on)', 'EnableWebhook'),
+  statusAction('desactivacion', 'Disable a webhook endpoint', 'DisableWebhook'),
+  statusAction('reactivacion', 'Enable a webhook endpoint again', 'EnableWebhook'),
   historyWithoutSecrets,
   ...webhookDeliveryRoutes,
 ];

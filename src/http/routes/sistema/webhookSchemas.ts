@@ -1,10 +1,6 @@
 // JSON Schemas of /sistema/webhooks: endpoints (never their secret, but once), deliveries and their attempts.
 import Type from 'typebox';
-import {
-  ENDPOINT_STATUSES,
-  EVENT_SELECTOR_PATTERN,
-  MAX_EVENT_SELECTORS,
-} from '../../../commands/sistema/webhooks/webhookEvents.js';
+import { ENDPOINT_STATUSES, EVENT_SELECTOR_PATTERN, MAX_EVENT_SELECTORS } from '../../../commands/sistema/webhooks/webhookEvents.js';
 import { DELIVERY_STATUSES } from '../../../processes/webhooks/deliveryLog.js';
 import { closed, IdSchema, ReasonSchema, text } from '../shared/fieldSchemas.js';
 import { correctionBody } from '../shared/correctionBody.js';
@@ -15,13 +11,12 @@ const fields = {
   url: Type.String({
     pattern: '^https?://',
     maxLength: 2000,
-    description: 'Where to POST (https; its host must not resolve to a private, loopback or link-local address)',
   }),
   description: text(500),
   eventTypes: Type.Array(Type.String({ pattern: EVENT_SELECTOR_PATTERN }), {
     minItems: 1,
     maxItems: MAX_EVENT_SELECTORS,
-    description: 'Event types (PatientRegistered), record types (the stream category: patient, dialysisSession...) or `*`',
+    description: 'Event types, record types (patient...) or `*`',
   }),
 };
 
@@ -37,10 +32,10 @@ export const WebhookView = Type.Object(
     description: Type.String(),
     eventTypes: Type.Array(Type.String()),
     status: Type.Enum(ENDPOINT_STATUSES),
-    statusReason: Type.Optional(Type.String({ description: 'Why it was disabled or enabled' })),
-    disabledAutomatically: Type.Optional(Type.Boolean({ description: 'Disabled by the service after its deliveries kept failing' })),
+    statusReason: Type.Optional(Type.String()),
+    disabledAutomatically: Type.Optional(Type.Boolean()),
     secretRotatedAt: Type.Optional(Type.String({ format: 'date-time' })),
-    previousSecretValidUntil: Type.Optional(Type.String({ format: 'date-time', description: 'The old secret signs too until then' })),
+    previousSecretValidUntil: Type.Optional(Type.String({ format: 'date-time' })),
     createdAt: Type.String({ format: 'date-time' }),
     createdBy: Type.String(),
     updatedAt: Type.String({ format: 'date-time' }),
@@ -52,7 +47,7 @@ export const WebhookView = Type.Object(
 export const WithSecret = Type.Object(
   {
     endpoint: WebhookView,
-    secret: Type.String({ description: 'The signing secret (whsec_...): shown only in this answer' }),
+    secret: Type.String({ description: 'Shown only here' }),
   },
   { additionalProperties: false },
 );
@@ -62,8 +57,8 @@ const Attempt = Type.Object(
     at: Type.String({ format: 'date-time' }),
     statusCode: Type.Union([Type.Integer(), Type.Null()]),
     durationMs: Type.Integer({ minimum: 0 }),
-    responseBody: Type.Union([Type.String(), Type.Null()], { description: 'Start of the response body' }),
-    error: Type.Union([Type.String(), Type.Null()], { description: 'Timeout, refused target, connection error' }),
+    responseBody: Type.Union([Type.String(), Type.Null()]),
+    error: Type.Union([Type.String(), Type.Null()]),
     manual: Type.Boolean(),
   },
   { additionalProperties: false },
@@ -71,10 +66,10 @@ const Attempt = Type.Object(
 
 export const DeliveryView = Type.Object(
   {
-    id: Type.String({ description: 'The webhook-id: the same on every attempt and replay' }),
+    id: Type.String(),
     eventId: IdSchema,
     eventType: Type.String(),
-    position: Type.String({ description: 'Global position of the event (decimal)' }),
+    position: Type.String(),
     status: Type.Enum(DELIVERY_STATUSES),
     attempts: Type.Array(Attempt),
     nextAttemptAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
