@@ -43,6 +43,8 @@ export function postWebhook(
     const client = target.url.protocol === 'https:' ? https : http;
     const req = client.request(target.url, {
       method: 'POST',
+      // A connection of its own: a pooled socket may lead elsewhere, and it would never be checked.
+      agent: false,
       lookup: pinned(target),
       headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body).toString(), ...headers },
     });
@@ -70,9 +72,10 @@ export function postWebhook(
           error: null,
         });
       res.on('data', (chunk: Buffer) => {
+        const room = limits.maxResponseBytes - size;
         size += chunk.length;
-        if (size <= limits.maxResponseBytes) chunks.push(chunk);
-        else {
+        chunks.push(room >= chunk.length ? chunk : chunk.subarray(0, Math.max(0, room)));
+        if (size > limits.maxResponseBytes) {
           res.destroy();
           done();
         }
