@@ -35,10 +35,10 @@ describe('Scopes: a company role never reaches the platform', () => {
     assert.equal(me.status, 200);
     const permissions = me.body.company.permissions as string[];
     assert.ok(permissions.includes('pacientes:write'));
-    // The one Sistema permission a company holds reads its own audit trail (GET /sistema/auditoria), never a platform route.
+    // The Sistema permissions a company holds read its own audit trail and manage its own webhooks, never a platform route.
     assert.deepEqual(
-      permissions.filter((p) => p.startsWith('sistema:')),
-      ['sistema:audit'],
+      permissions.filter((p) => p.startsWith('sistema:')).sort(),
+      ['sistema:audit', 'sistema:webhooks'],
     );
   });
 
