@@ -44,6 +44,27 @@ describe('Webhook targets without the platform allowance (SSRF)', () => {
       );
     }
   });
+  it('checks a corrected url the same way, and a correction needs If-Match (428 without, 412 stale)', async () => {
+    const body = { url: 'https://93.184.216.34/hook', eventTypes: ['NoSuchEvent'] }; // a public address; nothing is sent
+    const created = await server.request('POST', '/sistema/webhooks', { token, body });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const path = `/sistema/webhooks/${created.body.endpoint.id}`;
+    const patch = (json: object, etag?: string) =>
+      server.request('PATCH', path, { token, body: { ...json, reason: 'moved' }, ...(etag ? { headers: { 'if-match': etag } } : {}) });
+    assert.equal((await patch({ description: 'x' })).status, 428);
+    assert.equal((await patch({ description: 'x' }, 'W/"7"')).status, 412);
+    const refused = await patch({ url: 'https://10.0.0.1/hook' }, 'W/"0"');
+    assert.equal(refused.status, 422);
+    assert.deepEqual(
+      refused.body.errors.map((e: { pointer: string }) => e.pointer),
+      ['/body/url'],
+    );
+    const corrected = await patch({ eventTypes: ['patient', 'patient'] }, 'W/"0"');
+    assert.equal(corrected.status, 422, 'a type listed twice');
+    const ok = await patch({ description: 'ERP v2' }, 'W/"0"');
+    assert.equal(ok.status, 200, JSON.stringify(ok.body));
+    assert.equal(ok.headers.etag, 'W/"1"');
+  });
 });
 
 describe('Webhook deliveries across a restart', () => {
