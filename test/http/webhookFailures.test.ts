@@ -5,6 +5,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { startTestServer, TEST_ADMIN, type TestServer } from '../support/harness.js';
+import { PLATFORM_DOCS } from '../../src/stores/readStore.js';
 import { startMailServer } from '../support/mailServer.js';
 import { createPosition, HOOK_ENV, PAST_RETRY_MS, register, startReceiver } from '../support/webhookReceiver.js';
 
@@ -75,7 +76,7 @@ describe('Webhook deliveries across a restart', () => {
     if (dataDir) await fs.rm(dataDir, { recursive: true, force: true });
   });
 
-  it('a restart in the middle of the retries delivers once more with the same id, and nothing delivered twice', async () => {
+  it('a restart in the middle of the retries (its checkpoint lost) delivers once more with the same id, and nothing twice', async () => {
     dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'dialysis-hooks-'));
     const receiver = await startReceiver([200, 500, 200]);
     try {
@@ -86,6 +87,10 @@ describe('Webhook deliveries across a restart', () => {
       await receiver.waitFor(1); // delivered (200)
       await createPosition(server, token);
       await receiver.waitFor(2); // failed (500): retried in a minute
+      // Lose the process manager's checkpoint too: the restart replays the whole log, and must make nothing twice.
+      assert.ok(await server.services.processes.waitFor(await server.services.events.headPosition()));
+      const checkpoints = await server.services.reads.collection('process_checkpoints');
+      assert.ok(await checkpoints.deleteOne(PLATFORM_DOCS, 'webhook-deliveries'));
       await server.close();
       server = await startTestServer({ dataDir, env: HOOK_ENV });
       // The new clock starts at the real time, up to a TOTP step behind where the old one was.
