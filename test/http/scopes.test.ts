@@ -36,10 +36,7 @@ describe('Scopes: a company role never reaches the platform', () => {
     const permissions = me.body.company.permissions as string[];
     assert.ok(permissions.includes('pacientes:write'));
     // The Sistema permissions a company holds read its own audit trail and manage its own webhooks, never a platform route.
-    assert.deepEqual(
-      permissions.filter((p) => p.startsWith('sistema:')).sort(),
-      ['sistema:audit', 'sistema:webhooks'],
-    );
+    assert.deepEqual(permissions.filter((p) => p.startsWith('sistema:')).sort(), ['sistema:audit', 'sistema:webhooks']);
   });
 
   it('serves platform routes to a platform administrator, with or without a company selected', async () => {
