@@ -13,7 +13,8 @@ export interface ProcessManager<S = unknown> {
   eventTypes: readonly string[];
   /** Instead of `eventTypes`: the events it reacts to (e.g. every company record event, for webhooks). */
   accepts?: (event: RecordedEvent) => boolean;
-  react(event: RecordedEvent, services: S): Promise<void>;
+  /** `false`: nothing came of it (a replay would do nothing either), so the checkpoint need not move at once. */
+  react(event: RecordedEvent, services: S): Promise<void | boolean>;
 }
 
 export interface ProcessRunner {
@@ -69,10 +70,8 @@ export function startProcessManagers<S>(
         state.storeId = storeId;
         const save = (position: bigint) => saveCheckpoint(checkpoints, state, position);
         const subscription = deps.events.subscribe({ after: state.handled }, async (event) => {
-          if (accepts(event)) {
-            await manager.react(event, deps.services());
-            await save(event.position);
-          } else if (event.position - state.saved >= SKIPPED_BEFORE_CHECKPOINT) await save(event.position);
+          const acted = accepts(event) && (await manager.react(event, deps.services())) !== false;
+          if (acted || event.position - state.saved >= SKIPPED_BEFORE_CHECKPOINT) await save(event.position);
           state.handled = event.position;
           notify();
         });

@@ -115,4 +115,16 @@ describe('process managers', () => {
     assert.deepEqual(seen, ['Started', 'Ended']);
     await runner.stop();
   });
+
+  it('does not write its checkpoint for a reaction that says nothing came of it (false)', async () => {
+    const reads = createEmbeddedReadStore();
+    const idle: ProcessManager<null> = { name: 'idle', eventTypes: ['Ended'], react: () => Promise.resolve(false) };
+    const runner = startProcessManagers({ events, reads, logger: quiet, services: () => null }, [idle]);
+    const end = await append(events, 't1.session-a', 'Ended');
+    assert.equal(await runner.waitFor(end), true);
+    const checkpoints = await reads.collection<{ id: string; tenantId: string; position: string }>('process_checkpoints');
+    assert.equal(await checkpoints.get(PLATFORM_DOCS, 'idle'), null);
+    await runner.stop();
+    assert.equal((await checkpoints.get(PLATFORM_DOCS, 'idle'))?.position, end.toString(), 'kept at stop');
+  });
 });

@@ -44,22 +44,26 @@ async function ensureDelivery(services: AppServices, endpoint: WebhookEndpointDo
   await schedule(services.reads, doc, first);
 }
 
-async function react(event: RecordedEvent, services: AppServices): Promise<void> {
+/** False when no endpoint takes the event (the checkpoint then moves lazily, like over events of other types). */
+async function react(event: RecordedEvent, services: AppServices): Promise<boolean> {
   // The endpoints as they were at this event: their projection must have reached it (else retried from the checkpoint).
   const reached = await services.projections.waitFor(event.position, { projections: [WEBHOOKS_PROJECTION], timeoutMs: PROJECTION_WAIT_MS });
   if (!reached) throw new Error(`webhook endpoints not projected up to ${event.position} yet`);
   const tenantId = tenantOfStream(event.streamName);
   const endpoints = endpointsOf(services);
   let after: string | null = null;
+  let delivered = false;
   do {
     const page = await endpoints.find(tenantId, { status: 'enabled' }, { sort: { createdAt: 1 }, limit: 200, after });
     for (const endpoint of page.items) {
       if (endpoint.sincePosition < Number(event.position) && selects(endpoint.eventTypes, event)) {
         await ensureDelivery(services, endpoint, event);
+        delivered = true;
       }
     }
     after = page.nextCursor;
   } while (after);
+  return delivered;
 }
 
 export const webhookDeliveries: ProcessManager<AppServices> = {
