@@ -7,6 +7,7 @@ import path from 'node:path';
 import { startTestServer, TEST_ADMIN, type TestServer } from '../support/harness.js';
 import { PLATFORM_DOCS } from '../../src/stores/readStore.js';
 import { startMailServer } from '../support/mailServer.js';
+import { startStaffWorld } from './staffWorld.js';
 import { createPosition, HOOK_ENV, PAST_RETRY_MS, register, startReceiver } from '../support/webhookReceiver.js';
 
 const until = async (check: () => Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> => {
@@ -138,6 +139,22 @@ describe('Webhook endpoint disabled after persistent failure', () => {
       await server.close();
       await receiver.close();
       await mail.close();
+    }
+  });
+});
+
+describe('Webhook permissions', () => {
+  it('sistema:webhooks alone manages webhooks: an auditor (sistema:audit) is refused (403)', async () => {
+    const w = await startStaffWorld();
+    try {
+      const auditor = await w.memberWith(['sistema:audit']);
+      const body = { url: 'https://93.184.216.34/hook', eventTypes: ['NoSuchEvent'] };
+      assert.equal((await w.call(auditor.token, 'GET', '/sistema/webhooks')).status, 403);
+      assert.equal((await w.call(auditor.token, 'POST', '/sistema/webhooks', { json: body })).status, 403);
+      const manager = await w.memberWith(['sistema:webhooks']);
+      assert.equal((await w.call(manager.token, 'POST', '/sistema/webhooks', { json: body })).status, 201);
+    } finally {
+      await w.close();
     }
   });
 });
