@@ -1,6 +1,7 @@
 // Configuration from the environment (see README). Parsed once at start; invalid values stop the start.
 import os from 'node:os';
 import path from 'node:path';
+import { webhookSettings, type WebhookSettings } from './processes/webhooks/webhookSettings.js';
 
 export interface Config {
   port: number;
@@ -43,6 +44,8 @@ export interface Config {
   chainSigningKeyFile: string | null;
   /** Seconds between signed checkpoints of every tenant's chain head (CHAIN_CHECKPOINT_INTERVAL_SECONDS, 0 = none). */
   chainCheckpointIntervalSeconds: number;
+  /** Webhook deliveries: retry schedule, timeout, response cap, private targets (WEBHOOK_*). */
+  webhooks: WebhookSettings;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -80,6 +83,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     renderWorkers: renderWorkers(env.RENDER_WORKERS),
     chainSigningKeyFile: env.CHAIN_SIGNING_KEY_FILE ? path.resolve(env.CHAIN_SIGNING_KEY_FILE) : null,
     chainCheckpointIntervalSeconds: checkpointInterval(env.CHAIN_CHECKPOINT_INTERVAL_SECONDS),
+    webhooks: webhookSettings(env),
   };
 }
 

@@ -70,3 +70,16 @@ export async function sendActivationMail(services: AppServices, mail: Activation
     return false;
   }
 }
+
+/** A notice to a company's people (e.g. a webhook endpoint disabled): true when the SMTP server accepted it. */
+export async function sendNoticeMail(services: AppServices, mail: { to: string[]; subject: string; text: string }): Promise<boolean> {
+  const transport = transportOf(services);
+  if (!transport || mail.to.length === 0) return false;
+  try {
+    await transport.sendMail({ from: services.config.mailFrom, to: mail.to, subject: mail.subject, text: mail.text });
+    return true;
+  } catch (err) {
+    services.logger.warn('could not send the notice e-mail', { subject: mail.subject, error: err });
+    return false;
+  }
+}

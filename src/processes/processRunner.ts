@@ -11,7 +11,10 @@ export interface ProcessManager<S = unknown> {
   name: string;
   /** Event types it reacts to; others only move its position. */
   eventTypes: readonly string[];
-  react(event: RecordedEvent, services: S): Promise<void>;
+  /** Instead of `eventTypes`: the events it reacts to (e.g. every company record event, for webhooks). */
+  accepts?: (event: RecordedEvent) => boolean;
+  /** `false`: nothing came of it (a replay would do nothing either), so the checkpoint need not move at once. */
+  react(event: RecordedEvent, services: S): Promise<void | boolean>;
 }
 
 export interface ProcessRunner {
@@ -57,6 +60,7 @@ export function startProcessManagers<S>(
 
   async function run(state: Running, manager: ProcessManager<S>): Promise<void> {
     const types = new Set(manager.eventTypes);
+    const accepts = manager.accepts ?? ((event: RecordedEvent) => types.has(event.type));
     let delay = RETRY_MS.first;
     while (!state.stopped) {
       try {
@@ -66,10 +70,8 @@ export function startProcessManagers<S>(
         state.storeId = storeId;
         const save = (position: bigint) => saveCheckpoint(checkpoints, state, position);
         const subscription = deps.events.subscribe({ after: state.handled }, async (event) => {
-          if (types.has(event.type)) {
-            await manager.react(event, deps.services());
-            await save(event.position);
-          } else if (event.position - state.saved >= SKIPPED_BEFORE_CHECKPOINT) await save(event.position);
+          const acted = accepts(event) && (await manager.react(event, deps.services())) !== false;
+          if (acted || event.position - state.saved >= SKIPPED_BEFORE_CHECKPOINT) await save(event.position);
           state.handled = event.position;
           notify();
         });

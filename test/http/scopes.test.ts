@@ -35,8 +35,8 @@ describe('Scopes: a company role never reaches the platform', () => {
     assert.equal(me.status, 200);
     const permissions = me.body.company.permissions as string[];
     assert.ok(permissions.includes('pacientes:write'));
-    // The Sistema permissions a company holds read its own audit trail and export its own data, never a platform route.
-    assert.deepEqual(permissions.filter((p) => p.startsWith('sistema:')).sort(), ['sistema:audit', 'sistema:export']);
+    // The Sistema permissions a company holds read its own audit trail, export its own data and manage its own webhooks, never a platform route.
+    assert.deepEqual(permissions.filter((p) => p.startsWith('sistema:')).sort(), ['sistema:audit', 'sistema:export', 'sistema:webhooks']);
   });
 
   it('serves platform routes to a platform administrator, with or without a company selected', async () => {

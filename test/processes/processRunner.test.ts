@@ -97,4 +97,34 @@ describe('process managers', () => {
     assert.equal(after?.position, head.toString(), 'stopping keeps the position reached');
     assert.equal(seen.length, 0);
   });
+
+  it('reacts to the events its `accepts` picks instead of a list of types (any type of the company streams)', async () => {
+    const reads = createEmbeddedReadStore();
+    const seen: string[] = [];
+    const manager: ProcessManager<null> = {
+      name: 'picking',
+      eventTypes: [],
+      accepts: (event) => event.streamName.startsWith('t1.session-'),
+      react: (event: RecordedEvent) => Promise.resolve(void seen.push(event.type)),
+    };
+    const runner = startProcessManagers({ events, reads, logger: quiet, services: () => null }, [manager]);
+    await append(events, 't1.session-a', 'Started');
+    await append(events, 't1.note-a', 'Written');
+    const end = await append(events, 't1.session-a', 'Ended');
+    assert.equal(await runner.waitFor(end), true);
+    assert.deepEqual(seen, ['Started', 'Ended']);
+    await runner.stop();
+  });
+
+  it('does not write its checkpoint for a reaction that says nothing came of it (false)', async () => {
+    const reads = createEmbeddedReadStore();
+    const idle: ProcessManager<null> = { name: 'idle', eventTypes: ['Ended'], react: () => Promise.resolve(false) };
+    const runner = startProcessManagers({ events, reads, logger: quiet, services: () => null }, [idle]);
+    const end = await append(events, 't1.session-a', 'Ended');
+    assert.equal(await runner.waitFor(end), true);
+    const checkpoints = await reads.collection<{ id: string; tenantId: string; position: string }>('process_checkpoints');
+    assert.equal(await checkpoints.get(PLATFORM_DOCS, 'idle'), null);
+    await runner.stop();
+    assert.equal((await checkpoints.get(PLATFORM_DOCS, 'idle'))?.position, end.toString(), 'kept at stop');
+  });
 });

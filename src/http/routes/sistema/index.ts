@@ -19,6 +19,11 @@ import { feedRoute } from './feedRoutes.js';
 import { platformIntegrityRoutes } from './platformIntegrityRoutes.js';
 import { keyRotationRoutes } from './keyRotationRoutes.js';
 import { exportRoutes, EXPORT_PERMISSION } from './exportRoutes.js';
+import { webhookRoutes } from './webhookRoutes.js';
+import { WEBHOOKS_PERMISSION } from './webhookSchemas.js';
+import { webhookProjection } from '../../../projections/sistema/webhookProjection.js';
+import { webhookDeliveries } from '../../../processes/webhooks/webhookDeliveries.js';
+import { webhookDispatch } from '../../../processes/webhooks/webhookDispatch.js';
 import {
   HealthSchema,
   OpenApiDocumentSchema,
@@ -188,15 +193,19 @@ export function sistemaGroup(getGroups: () => readonly GroupModule[], openApiOpt
     ...platformIntegrityRoutes,
     ...keyRotationRoutes,
     ...exportRoutes(getGroups),
+    ...webhookRoutes,
   ];
 
   return {
     tag: SISTEMA_TAG,
     description:
       'Operation of the service: health, readiness, this contract and its documentation, projection status and rebuilds, the audit trail and the proof that the log was not altered',
-    // Its company routes (the audit trail, tamper evidence) need sistema:audit, company exports sistema:export (the auditor role holds both); the others are public or platform operations.
-    permissions: [AUDIT_PERMISSION, EXPORT_PERMISSION],
+    // Company routes: the audit trail and tamper evidence need sistema:audit, exports sistema:export (the auditor holds both),
+    // webhook endpoints sistema:webhooks (the administrator only); the others are public or platform operations.
+    permissions: [AUDIT_PERMISSION, EXPORT_PERMISSION, WEBHOOKS_PERMISSION],
     routes,
-    projections: [auditProjection],
+    projections: [auditProjection, webhookProjection],
+    processes: [webhookDeliveries],
+    periodicTasks: [webhookDispatch],
   };
 }

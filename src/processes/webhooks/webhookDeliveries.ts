@@ -1,0 +1,74 @@
+// The webhook process manager (own checkpoint): each company record event after it becomes one delivery per enabled
+// endpoint that selects it and was registered before it. Keyed by (endpoint, event), so a replay after a restart makes
+// no second delivery; the dispatcher (webhookDispatch.ts) then sends them.
+import { WEBHOOK_ENDPOINTS, WEBHOOKS_PROJECTION } from '../../projections/sistema/webhookProjection.js';
+import type { WebhookEndpointDoc } from '../../projections/sistema/webhookEndpointDoc.js';
+import type { AppServices } from '../../services.js';
+import { tenantOfStream, type RecordedEvent } from '../../stores/eventStore.js';
+import type { ProcessManager } from '../processRunner.js';
+import { deliveryIdOf, deliveryLog, schedule, type DeliveryDoc } from './deliveryLog.js';
+import { isCompanyRecordEvent, selects, webhookBody } from './webhookPayload.js';
+
+const PROJECTION_WAIT_MS = 10_000;
+
+export const endpointsOf = (services: AppServices) =>
+  services.projections.collection<WebhookEndpointDoc>(WEBHOOKS_PROJECTION, WEBHOOK_ENDPOINTS);
+
+async function ensureDelivery(services: AppServices, endpoint: WebhookEndpointDoc, event: RecordedEvent): Promise<void> {
+  const { deliveries } = await deliveryLog(services.reads);
+  const id = deliveryIdOf(endpoint.id, event.id);
+  const existing = await deliveries.get(endpoint.tenantId, id);
+  if (existing) {
+    // Made before a crash that came before its queue entry: queue it again (the same entry, so nothing twice).
+    if (existing.status === 'pending' && existing.nextAttemptAt) await schedule(services.reads, existing, existing.nextAttemptAt);
+    return;
+  }
+  const now = services.now();
+  const first = new Date(now.getTime() + (services.config.webhooks.retryScheduleMs[0] ?? 0)).toISOString();
+  const doc: DeliveryDoc = {
+    tenantId: endpoint.tenantId,
+    id,
+    endpointId: endpoint.id,
+    eventId: event.id,
+    eventType: event.type,
+    position: event.position.toString(),
+    body: webhookBody(event),
+    status: 'pending',
+    attempts: [],
+    roundAttempts: 0,
+    manualRound: false,
+    nextAttemptAt: first,
+    createdAt: now.toISOString(),
+  };
+  await deliveries.replace(doc);
+  await schedule(services.reads, doc, first);
+}
+
+/** False when no endpoint takes the event (the checkpoint then moves lazily, like over events of other types). */
+async function react(event: RecordedEvent, services: AppServices): Promise<boolean> {
+  // The endpoints as they were at this event: their projection must have reached it (else retried from the checkpoint).
+  const reached = await services.projections.waitFor(event.position, { projections: [WEBHOOKS_PROJECTION], timeoutMs: PROJECTION_WAIT_MS });
+  if (!reached) throw new Error(`webhook endpoints not projected up to ${event.position} yet`);
+  const tenantId = tenantOfStream(event.streamName);
+  const endpoints = endpointsOf(services);
+  let after: string | null = null;
+  let delivered = false;
+  do {
+    const page = await endpoints.find(tenantId, { status: 'enabled' }, { sort: { createdAt: 1 }, limit: 200, after });
+    for (const endpoint of page.items) {
+      if (endpoint.sincePosition < Number(event.position) && selects(endpoint.eventTypes, event)) {
+        await ensureDelivery(services, endpoint, event);
+        delivered = true;
+      }
+    }
+    after = page.nextCursor;
+  } while (after);
+  return delivered;
+}
+
+export const webhookDeliveries: ProcessManager<AppServices> = {
+  name: 'webhook-deliveries',
+  eventTypes: [],
+  accepts: isCompanyRecordEvent,
+  react,
+};
