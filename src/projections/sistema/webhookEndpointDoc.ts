@@ -62,6 +62,6 @@ export function foldWebhookEndpoint(doc: WebhookEndpointDoc | null, recorded: Re
 
 /** What clients see: never a secret, sealed or not. */
 export function webhookEndpointView(doc: WebhookEndpointDoc): Record<string, unknown> {
-  const { tenantId: _t, _position, sealedSecret: _s, sealedPreviousSecret: _p, sincePosition: _since, ...view } = doc;
+  const { tenantId: _t, _position, _changedAt: _changed, sealedSecret: _s, sealedPreviousSecret: _p, sincePosition: _since, ...view } = doc;
   return view;
 }

@@ -74,7 +74,14 @@ export const FEED_VISIBILITY: Readonly<Record<string, readonly string[] | typeof
   staffUser: NEVER,
   jobPositionCode: NEVER,
   locationRegistryCode: NEVER,
+  // The service's own settings and acts on the company's data: their history and the audit trail show them.
+  webhookEndpoint: NEVER,
+  companyExport: NEVER,
 };
+
+/** Whether a category's events go to integrators at all (to those whose permissions allow; webhooks: the administrator's). */
+export const feedShown = (category: string): boolean =>
+  !category.endsWith('Snapshot') && Object.hasOwn(FEED_VISIBILITY, category) && FEED_VISIBILITY[category] !== NEVER;
 
 /** Whether the holder of `permissions` may see events of streams of this category (snapshots repeat their stream: never). */
 export function feedVisible(category: string, permissions: ReadonlySet<string>): boolean {
