@@ -22,7 +22,10 @@ export async function seedCompanyRecords(server: TestServer, token: string, comp
   const sede = await created(sedes, { name: 'Sede B', registryCode: '00099999' });
   const roomId = (await created(`${sedes}/${String(sede.id)}/salas`, { name: 'Sala B' })).createdId as string;
   const stationId = (await created(`${sedes}/${String(sede.id)}/puestos`, { code: 'B-01', roomId })).createdId as string;
+  const admin = await server.request('GET', `/usuarios/${company.adminUserId}`, { token });
+  assert.equal(admin.status, 200, JSON.stringify(admin.body));
   const values: Record<string, string> = {
+    '/usuarios/por-email/{email}': (admin.body as { email: string }).email,
     '/cargos-laborales/{id}': position.id as string,
     '/colaboradores/{id}': staff.id as string,
     [`${sedes}/{sedeId}`]: sede.id as string,

@@ -96,6 +96,8 @@ describe('Webhooks over HTTP', () => {
     await receiver.waitFor(1);
     const log = await server.request('GET', `/sistema/webhooks/${endpoint.id}/entregas?status=succeeded`, { token });
     const id = log.body.items[0].id as string;
+    server.clock.advance(1_000);
+    const replayedAfter = server.clock.now();
     const replay = await server.request('POST', `/sistema/webhooks/${endpoint.id}/entregas/${id}/reenvio`, { token });
     assert.equal(replay.status, 202, JSON.stringify(replay.body));
     await receiver.waitFor(2);
@@ -104,6 +106,14 @@ describe('Webhooks over HTTP', () => {
       [id, id],
     );
     assert.ok(verifies(secret, receiver.received[1]!));
+    // updatedSince: the replayed delivery changed after an instant before the replay, not after one past it.
+    const since = async (instant: Date) =>
+      (await server.request('GET', `/sistema/webhooks/${endpoint.id}/entregas?updatedSince=${instant.toISOString()}`, { token })).body;
+    assert.deepEqual(
+      (await since(replayedAfter)).items.map((d: ApiJson) => d.id),
+      [id],
+    );
+    assert.deepEqual((await since(new Date(server.clock.now().getTime() + 60_000))).items, []);
     const after = await server.request('GET', `/sistema/webhooks/${endpoint.id}/entregas`, { token });
     assert.deepEqual(
       after.body.items[0].attempts.map((a: ApiJson) => a.manual),

@@ -3,6 +3,7 @@
 // checkpoints, not in a projection: a rebuild never drops it. The id is the `webhook-id`, derived from the pair, so a
 // replay of the log after a restart finds the delivery it already made instead of making a second one.
 import { uuidV5 } from '../../commands/eventIds.js';
+import { stampOf } from '../../queries/changedSince.js';
 import { PLATFORM_DOCS, type Collection, type ReadDoc, type ReadStore } from '../../stores/readStore.js';
 
 export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed', 'cancelled'] as const;
@@ -34,6 +35,8 @@ export interface DeliveryDoc extends ReadDoc {
   manualRound: boolean;
   nextAttemptAt: string | null;
   createdAt: string;
+  /** The last change (made, attempted, replayed, cancelled): what `updatedSince` compares. */
+  updatedAt: string;
 }
 
 export interface DueDoc extends ReadDoc {
@@ -83,10 +86,11 @@ export async function listDeliveries(
   reads: ReadStore,
   companyId: string,
   endpointId: string,
-  query: { status?: DeliveryStatus; limit: number; cursor?: string },
+  query: { status?: DeliveryStatus; limit: number; cursor?: string; updatedSince?: string },
 ): Promise<{ items: Record<string, unknown>[]; nextCursor: string | null }> {
   const { deliveries } = await deliveryLog(reads);
-  const filter = { endpointId, ...(query.status ? { status: query.status } : {}) };
+  const since = query.updatedSince === undefined ? {} : { updatedAt: { $gte: stampOf(query.updatedSince) } };
+  const filter = { endpointId, ...(query.status ? { status: query.status } : {}), ...since };
   const page = await deliveries.find(companyId, filter, { sort: { createdAt: -1 }, limit: query.limit, after: query.cursor ?? null });
   return { items: page.items.map(deliveryView), nextCursor: page.nextCursor };
 }
@@ -107,7 +111,7 @@ export async function replayDelivery(
   if (!doc || doc.endpointId !== endpointId) return null;
   if (doc.status === 'pending') return 'pending';
   const at = now.toISOString();
-  const replayed: DeliveryDoc = { ...doc, status: 'pending', roundAttempts: 0, manualRound: true, nextAttemptAt: at };
+  const replayed: DeliveryDoc = { ...doc, status: 'pending', roundAttempts: 0, manualRound: true, nextAttemptAt: at, updatedAt: at };
   await deliveries.replace(replayed);
   await schedule(reads, replayed, at);
   return replayed;

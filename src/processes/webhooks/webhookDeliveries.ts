@@ -39,6 +39,7 @@ async function ensureDelivery(services: AppServices, endpoint: WebhookEndpointDo
     manualRound: false,
     nextAttemptAt: first,
     createdAt: now.toISOString(),
+    updatedAt: now.toISOString(),
   };
   await deliveries.replace(doc);
   await schedule(services.reads, doc, first);

@@ -55,7 +55,7 @@ async function attemptDelivery(services: AppServices, due: DueDoc): Promise<void
   if (!delivery || delivery.status !== 'pending') return schedule(services.reads, { id: due.id, tenantId: due.companyId }, null);
   const endpoint = await endpointsOf(services).get(delivery.tenantId, delivery.endpointId);
   if (!endpoint || endpoint.status === 'disabled') {
-    await deliveries.replace({ ...delivery, status: 'cancelled', nextAttemptAt: null });
+    await deliveries.replace({ ...delivery, status: 'cancelled', nextAttemptAt: null, updatedAt: services.now().toISOString() });
     return schedule(services.reads, delivery, null);
   }
   const at = services.now();
@@ -73,6 +73,7 @@ async function attemptDelivery(services: AppServices, due: DueDoc): Promise<void
     roundAttempts: made,
     status: succeeded ? 'succeeded' : last ? 'failed' : 'pending',
     nextAttemptAt: next,
+    updatedAt: services.now().toISOString(),
   };
   await deliveries.replace(updated);
   await schedule(services.reads, updated, next);
