@@ -1,7 +1,7 @@
 // Building blocks for event-store tests: unique tenants (a shared server never collides), events, waits.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import type { EventMetadata, NewEvent } from '../../src/stores/eventStore.js';
+import type { EventMetadata, NewEvent, RecordedEvent } from '../../src/stores/eventStore.js';
 
 export function uniqueTenant(): string {
   return `t${randomUUID().replace(/-/g, '').slice(0, 16)}`;
@@ -20,6 +20,32 @@ export function testMetadata(tenantId: string, overrides: Partial<EventMetadata>
     userAgent: 'contract-test',
     reason: null,
     ...overrides,
+  };
+}
+
+/** An event as a store answers it, with fixed metadata (position 42): for pure functions of recorded events. */
+export function recordedEvent(
+  streamName: string,
+  type: string,
+  data: Record<string, unknown> = {},
+  fields: { id?: string; occurredAt?: string } = {},
+): RecordedEvent {
+  const metadata = testMetadata('t1', {
+    actor: 'u1',
+    sessionId: 's1',
+    correlationId: 'c1',
+    commandId: 'k1',
+    ip: '10.0.0.1',
+    userAgent: 'ua',
+  });
+  return {
+    id: fields.id ?? 'e1',
+    type,
+    data,
+    streamName,
+    revision: 0,
+    position: 42n,
+    metadata: { ...metadata, occurredAt: fields.occurredAt ?? '2025-03-01T10:00:00.000Z' },
   };
 }
 

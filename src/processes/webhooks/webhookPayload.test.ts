@@ -1,28 +1,9 @@
 // What a webhook carries: only company record events, as the feed envelope, never a secret field.
 import assert from 'node:assert/strict';
-import type { RecordedEvent } from '../../stores/eventStore.js';
 import { feedEnvelope, isCompanyRecordEvent, selects, webhookBody, type FeedEnvelope } from './webhookPayload.js';
+import { recordedEvent } from '../../../test/support/eventFixtures.js';
 
-const event = (streamName: string, type: string, data: Record<string, unknown> = {}): RecordedEvent => ({
-  id: 'e1',
-  type,
-  data,
-  streamName,
-  revision: 0,
-  position: 42n,
-  metadata: {
-    tenantId: 't1',
-    actor: 'u1',
-    sessionId: 's1',
-    correlationId: 'c1',
-    causationId: null,
-    commandId: 'k1',
-    occurredAt: '2025-03-01T10:00:00.000Z',
-    ip: '10.0.0.1',
-    userAgent: 'ua',
-    reason: null,
-  },
-});
+const event = recordedEvent;
 
 describe('webhook payloads', () => {
   it('sends company record events only: no platform, access log, claim or snapshot events', () => {

@@ -1,5 +1,12 @@
 // The audit trail's read model (issue 23 item 1): one entry per read, refusal, change and account event, with who, when,
 // from where, what and the outcome, kept per company (and the platform's own), indexed for every filter an auditor uses.
+import { PATIENT_CATEGORY } from '../../commands/pacientes/patientEvents.js';
+import { NURSING_NOTE_CATEGORY } from '../../commands/pacientes/nursingNoteEvents.js';
+import { SESSION_CATEGORY } from '../../commands/dialisis/session/sessionEvents.js';
+import { PRESCRIPTION_CATEGORY } from '../../commands/dialisis/prescription/prescriptionEvents.js';
+import { SESSION_CONSEQUENCES_CATEGORY } from '../../commands/dialisis/consequences/consequenceEvents.js';
+import { AUTHORIZATION_CATEGORY } from '../../commands/clientes/authorizationEvents.js';
+import { DIALYZER_CATEGORY } from '../../commands/filtros-dialisis/dialyzerEvents.js';
 import type { IndexSpec } from '../../stores/readStore.js';
 import type { ProjectedDoc } from '../runner/projection.js';
 
@@ -81,3 +88,14 @@ export const AUDIT_COLLECTIONS: Record<string, IndexSpec[]> = {
   ],
   [AUDIT_TRAIL.byPatient]: [filtered('patientId', 'by_patient')],
 };
+
+/** Streams whose every event belongs to the one patient their first events name (the trail remembers the owner). */
+export const PATIENT_RECORDS = new Set([
+  PATIENT_CATEGORY,
+  NURSING_NOTE_CATEGORY,
+  SESSION_CATEGORY,
+  PRESCRIPTION_CATEGORY,
+  SESSION_CONSEQUENCES_CATEGORY,
+  AUTHORIZATION_CATEGORY,
+  DIALYZER_CATEGORY,
+]);

@@ -4,14 +4,15 @@ import type { RecordedEvent } from '../../stores/eventStore.js';
 import { aggregateIdOfStream, categoryOfStream, PLATFORM_TENANT, tenantOfStream } from '../../stores/eventStore.js';
 import { PLATFORM_DOCS } from '../../stores/readStore.js';
 import { PATIENT_CATEGORY } from '../../commands/pacientes/patientEvents.js';
-import { NURSING_NOTE_CATEGORY } from '../../commands/pacientes/nursingNoteEvents.js';
-import { SESSION_CATEGORY } from '../../commands/dialisis/session/sessionEvents.js';
-import { PRESCRIPTION_CATEGORY } from '../../commands/dialisis/prescription/prescriptionEvents.js';
-import { SESSION_CONSEQUENCES_CATEGORY } from '../../commands/dialisis/consequences/consequenceEvents.js';
-import { AUTHORIZATION_CATEGORY } from '../../commands/clientes/authorizationEvents.js';
-import { DIALYZER_CATEGORY } from '../../commands/filtros-dialisis/dialyzerEvents.js';
 import type { Projection, ProjectionTx } from '../runner/projection.js';
-import { AUDIT_COLLECTIONS, AUDIT_TRAIL, type AuditEntryDoc, type AuditOutcome, type StreamOwnerDoc } from './auditEntryDoc.js';
+import {
+  AUDIT_COLLECTIONS,
+  AUDIT_TRAIL,
+  PATIENT_RECORDS,
+  type AuditEntryDoc,
+  type AuditOutcome,
+  type StreamOwnerDoc,
+} from './auditEntryDoc.js';
 
 /** The platform's API client streams (src/commands/platform/apiClient: its decider names the category). */
 const API_CLIENT_CATEGORY = 'apiClient';
@@ -21,17 +22,6 @@ const RECORD_ACCESSED = 'RecordAccessed';
 
 /** Bookkeeping, not acts of anyone: a throttle's reservations, a session's activity stamps. */
 const NOT_AUDITED = new Set(['LoginAttemptReserved', 'TotpAttemptReserved', 'ChallengeCodeAttemptReserved', 'SessionActivityRecorded']);
-
-/** Streams whose every event belongs to the one patient their first events name. */
-const PATIENT_RECORDS = new Set([
-  PATIENT_CATEGORY,
-  NURSING_NOTE_CATEGORY,
-  SESSION_CATEGORY,
-  PRESCRIPTION_CATEGORY,
-  SESSION_CONSEQUENCES_CATEGORY,
-  AUTHORIZATION_CATEGORY,
-  DIALYZER_CATEGORY,
-]);
 
 const FAILED = new Set(['LoginFailed', 'UnknownAccountLoginFailed', 'TotpCodeRejected', 'ChallengeCodeFailed', 'ChallengeExhausted']);
 const DENIED = new Set(['TotpReplayRefused', 'ChallengeWithheld', 'ConsequenceRefused']);

@@ -2,26 +2,8 @@
 // caller may see and the filters it asked for, each event attributed to its patient through the audit trail's owners.
 import type { ReadServices } from '../../readServices.js';
 import { categoryOfStream, type RecordedEvent } from '../../stores/eventStore.js';
-import { AUDIT_TRAIL, type StreamOwnerDoc } from '../../projections/sistema/auditEntryDoc.js';
-import { PATIENT_CATEGORY } from '../../commands/pacientes/patientEvents.js';
-import { NURSING_NOTE_CATEGORY } from '../../commands/pacientes/nursingNoteEvents.js';
-import { SESSION_CATEGORY } from '../../commands/dialisis/session/sessionEvents.js';
-import { PRESCRIPTION_CATEGORY } from '../../commands/dialisis/prescription/prescriptionEvents.js';
-import { SESSION_CONSEQUENCES_CATEGORY } from '../../commands/dialisis/consequences/consequenceEvents.js';
-import { AUTHORIZATION_CATEGORY } from '../../commands/clientes/authorizationEvents.js';
-import { DIALYZER_CATEGORY } from '../../commands/filtros-dialisis/dialyzerEvents.js';
+import { AUDIT_TRAIL, PATIENT_RECORDS, type StreamOwnerDoc } from '../../projections/sistema/auditEntryDoc.js';
 import { feedVisible, patientNamedBy, toFeedEvent, type FeedEvent } from './feedEvents.js';
-
-/** Streams the audit trail remembers an owning patient for (auditProjection.ts: named by their first events). */
-const OWNED_BY_A_PATIENT = new Set([
-  PATIENT_CATEGORY,
-  NURSING_NOTE_CATEGORY,
-  SESSION_CATEGORY,
-  PRESCRIPTION_CATEGORY,
-  SESSION_CONSEQUENCES_CATEGORY,
-  AUTHORIZATION_CATEGORY,
-  DIALYZER_CATEGORY,
-]);
 
 /** How long a page waits for the audit trail to learn the owners of the streams it shows. */
 const OWNERS_WAIT_MS = 2_000;
@@ -55,7 +37,7 @@ const shown = (event: RecordedEvent, filter: FeedFilter): boolean => {
  * data names. Webhook payloads use it too, with toFeedEvent.
  */
 export async function owningPatients(services: ReadServices, tenant: string, events: RecordedEvent[]): Promise<(string | null)[]> {
-  const owned = events.filter((e) => OWNED_BY_A_PATIENT.has(categoryOfStream(e.streamName)));
+  const owned = events.filter((e) => PATIENT_RECORDS.has(categoryOfStream(e.streamName)));
   const owners = new Map<string, string | null>();
   if (owned.length > 0) {
     await services.projections.waitFor(owned.at(-1)!.position, { projections: [AUDIT_TRAIL.projection], timeoutMs: OWNERS_WAIT_MS });

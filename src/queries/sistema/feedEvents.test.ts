@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { FEED_VISIBILITY, feedVisible, toFeedEvent, withoutSecrets } from './feedEvents.js';
-import type { RecordedEvent } from '../../stores/eventStore.js';
+import { recordedEvent } from '../../../test/support/eventFixtures.js';
 
 const SRC = path.resolve(import.meta.dirname, '../..');
 /** Where company streams are written; the platform's own aggregates (src/commands/platform) live under `platform.`. */
@@ -37,26 +37,8 @@ function writtenCategories(): Set<string> {
   return found;
 }
 
-const event = (stream: string, data: Record<string, unknown>): RecordedEvent => ({
-  id: '0b7a3f1e-2f7e-4a53-9d4c-1f5b6c7d8e9f',
-  type: 'SomethingRecorded',
-  data,
-  streamName: stream,
-  revision: 0,
-  position: 42n,
-  metadata: {
-    tenantId: 't1',
-    actor: 'u1',
-    sessionId: 's1',
-    correlationId: 'c1',
-    causationId: null,
-    commandId: 'k1',
-    occurredAt: '2026-01-02T03:04:05.000Z',
-    ip: '10.0.0.1',
-    userAgent: 'ua',
-    reason: null,
-  },
-});
+const event = (stream: string, data: Record<string, unknown>) =>
+  recordedEvent(stream, 'SomethingRecorded', data, { id: '0b7a3f1e-2f7e-4a53-9d4c-1f5b6c7d8e9f', occurredAt: '2026-01-02T03:04:05.000Z' });
 
 describe('Change feed events', () => {
   it('decides on every category the service writes into company streams (a new one without a decision fails here)', () => {
