@@ -151,7 +151,9 @@ export async function startServer(config: Config, opts: StartServerOptions = {})
 
     let services: AppServices | null = null;
     const managers = groups.flatMap((group) => group.processes ?? []);
-    const processes = startProcessManagers({ events, reads, logger, services: () => services! }, managers);
+    let servicesAssembled = (): void => undefined;
+    const ready = new Promise<void>((resolve) => (servicesAssembled = resolve));
+    const processes = startProcessManagers({ events, reads, logger, services: () => services!, ready }, managers);
     cleanup.push(() => processes.stop());
     const renders = createRenders(config, logger);
     cleanup.push(() => renders.close());
@@ -171,6 +173,7 @@ export async function startServer(config: Config, opts: StartServerOptions = {})
       integrity,
     };
     await authRuntime(services); // load or create the keys now: a bad key setting stops the start
+    servicesAssembled(); // the process managers react from here on, with the services and their keys
     const expectedUrl = config.port ? `http://${urlHost(config.host)}:${config.port}` : null;
     const printBanner = async (credentials: BootstrapCredentials): Promise<void> => {
       process.stdout.write(await bootstrapBanner(credentials, expectedUrl));

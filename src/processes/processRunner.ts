@@ -44,7 +44,8 @@ interface Running {
 }
 
 export function startProcessManagers<S>(
-  deps: { events: EventStore; reads: ReadStore; logger: Logger; services: () => S },
+  /** `ready`: resolves once `services()` answers the assembled services; no reaction runs before. */
+  deps: { events: EventStore; reads: ReadStore; logger: Logger; services: () => S; ready?: Promise<void> },
   managers: readonly ProcessManager<S>[],
 ): ProcessRunner {
   const checkpointsReady = deps.reads.collection<CheckpointDoc>(CHECKPOINTS);
@@ -62,6 +63,7 @@ export function startProcessManagers<S>(
     const types = new Set(manager.eventTypes);
     const accepts = manager.accepts ?? ((event: RecordedEvent) => types.has(event.type));
     let delay = RETRY_MS.first;
+    await deps.ready;
     while (!state.stopped) {
       try {
         const checkpoints = await checkpointsReady;
