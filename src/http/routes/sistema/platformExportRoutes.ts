@@ -27,7 +27,7 @@ export function platformExportRoutes(getGroups: () => readonly GroupModule[]): R
       responses: {
         202: { description: 'Started', schema: ExportJobSchema, headers: { Location: 'Its status' } },
         404: problem('No such company'),
-        409: problem('One is running'),
+        409: problem('One is running (`/problems/export-running`)'),
         422: problem('Bad `after`'),
       },
       handle: async (input, ctx) => {
