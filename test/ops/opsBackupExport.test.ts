@@ -116,6 +116,11 @@ describe('ops backup, restore, export, import', function () {
     } finally {
       await check.close();
     }
+    const offline = await runOps(target, ['--json', 'backup', path.join(work, 'offline.tar')]);
+    assert.equal(offline.code, 0, offline.stdout + offline.stderr);
+    assert.equal(offline.json.mode, 'offline');
+    assert.equal((await fs.stat(path.join(work, 'offline.tar'))).mode & 0o777, 0o600);
+    assert.equal((await runOps(target, ['backup', path.join(work, 'offline.tar')])).code, 1, 'an existing file is kept');
   });
 
   it('export through the running service (audited), import into an empty data directory answers the patient', async () => {
