@@ -60,7 +60,10 @@ interface Place {
 }
 
 /** Prints the result (or the error) in one form or the other and sets the exit code. */
-async function perform(command: Command, body: (common: Omit<OpsContext, 'conn'>, place: (p: Place) => void) => Promise<CommandResult>) {
+async function perform(
+  command: Command,
+  body: (common: Omit<OpsContext, 'conn'>, config: Config, place: (p: Place) => void) => Promise<CommandResult>,
+) {
   const opts = command.optsWithGlobals<GlobalOptions>();
   const json = Boolean(opts.json);
   const note = (line: string) => void (json ? undefined : process.stderr.write(`${line}\n`));
@@ -70,7 +73,7 @@ async function perform(command: Command, body: (common: Omit<OpsContext, 'conn'>
     if (opts.dataDir) config.dataDir = path.resolve(opts.dataDir);
     const kind = progressKind(opts);
     const common = { dataDir: config.dataDir, json, note, progress: (label: string) => startProgress(label, kind) };
-    const result = await body(common, (p) => (at = p));
+    const result = await body(common, config, (p) => (at = p));
     const ok = result.ok ?? true;
     const place = at as Place | null;
     if (json) process.stdout.write(`${JSON.stringify({ ok, mode: place?.mode, where: place?.where, ...result.json })}\n`);
@@ -91,9 +94,7 @@ async function perform(command: Command, body: (common: Omit<OpsContext, 'conn'>
 export function cliRuntime(): CliRuntime {
   return {
     run: (command, action) =>
-      perform(command, async (common, place) => {
-        const config = loadConfig(process.env);
-        config.dataDir = common.dataDir;
+      perform(command, async (common, config, place) => {
         const conn = await connect(config);
         try {
           place(conn);
@@ -103,9 +104,7 @@ export function cliRuntime(): CliRuntime {
         }
       }),
     runOffline: (command, action) =>
-      perform(command, async (common, place) => {
-        const config = loadConfig(process.env);
-        config.dataDir = common.dataDir;
+      perform(command, async (common, config, place) => {
         let lock: ServiceLock;
         try {
           lock = await acquireServiceLock(config.dataDir);
