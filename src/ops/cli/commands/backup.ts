@@ -49,7 +49,7 @@ export function register(program: Command, runtime: CliRuntime): void {
           taken = (await ctx.conn.request<BackupSummary>('POST', '/sistema/respaldos')).body;
           progress.update({ done: 1, total: 2 });
           await moveFile(path.join(ctx.dataDir, BACKUPS_DIR, taken.name), file);
-          progress.update({ done: 2, total: 2 });
+          progress.update({ done: 2, total: 2, etaSeconds: 0 });
         } finally {
           progress.stop();
         }
@@ -85,7 +85,7 @@ export function register(program: Command, runtime: CliRuntime): void {
           setAside: result.setAside,
         };
         await recordOperatorEvent(ctx.config, BACKUP_RESTORED, data, opts.reason);
-        progress.update({ done: total, total });
+        progress.update({ done: total, total, etaSeconds: 0 });
       } finally {
         progress.stop();
       }

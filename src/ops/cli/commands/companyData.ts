@@ -84,7 +84,13 @@ export function register(program: Command, runtime: CliRuntime): void {
       try {
         result = await importCompany({ events }, source, {
           ...(opts.as ? { asTenant: opts.as } : {}),
-          onProgress: (p) => progress.update({ done: p.eventsDone, total: p.eventsTotal, percent: p.percent }),
+          onProgress: (p) =>
+            progress.update({
+              done: p.eventsDone,
+              total: p.eventsTotal,
+              percent: p.percent,
+              ...(p.phase === 'done' ? { etaSeconds: 0 } : {}),
+            }),
         });
         const { verified: _verified, position, ...summary } = result;
         await appendOperatorEvent(
@@ -100,7 +106,7 @@ export function register(program: Command, runtime: CliRuntime): void {
       const { verified: _verified, position, ...summary } = result;
       const chain = result.sameChain
         ? `the same chain as the export (head ${result.chainHead})`
-        : `verified, continued here as ${result.tenant} (head ${result.chainHead})`;
+        : `the export verified; ${result.tenant} has a chain of its own here (head ${result.chainHead})`;
       return {
         json: { import: { ...summary, position: String(position) } },
         text: `Imported company ${result.tenant} from ${source}: ${result.events} events; chain: ${chain}. The service builds its records at its next start.`,
