@@ -12,6 +12,7 @@ import { restoreBackup } from '../../src/ops/backup/restoreBackup.js';
 import { BackupArchiveError } from '../../src/ops/backup/backupArchive.js';
 import { DataDirInUseError } from '../../src/ops/backup/dataDirIdle.js';
 import { sqliteEventFile } from '../../src/stores/openEventStore.js';
+import { LOCK_FILE } from '../../src/ops/serviceLock.js';
 
 /** Flips one byte inside a member's data of a plain tar (headers are 512-byte blocks, data follows its header). */
 async function damageMember(file: string, member: string): Promise<void> {
@@ -88,6 +89,19 @@ describe('online backup: refusals', function () {
     });
     assert.equal((await fs.stat(file)).ino, before.ino);
     assert.ok(!(await fs.readdir(server.dataDir)).some((n) => n.startsWith('replaced-') || n.startsWith('.restore-')));
+  });
+
+  it("refuses while another live process holds the data directory's lock (no lease needed), naming it", async () => {
+    const dataDir = path.join(tmp, 'locked');
+    await fs.mkdir(dataDir, { recursive: true });
+    const holder = { pid: process.ppid, hostname: os.hostname(), startedAt: new Date().toISOString(), url: 'http://127.0.0.1:9' };
+    await fs.writeFile(path.join(dataDir, LOCK_FILE), JSON.stringify(holder));
+    await assert.rejects(restoreBackup(archive, dataDir), (err: Error) => {
+      assert.ok(err instanceof DataDirInUseError, String(err));
+      assert.match(err.message, new RegExp(`process ${process.ppid} .*http://127\\.0\\.0\\.1:9`));
+      return true;
+    });
+    assert.deepEqual(await fs.readdir(dataDir), [LOCK_FILE]);
   });
 
   it('moves the files of a stopped data directory aside before placing the copies', async () => {

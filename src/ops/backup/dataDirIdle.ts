@@ -1,6 +1,6 @@
 // Whether a data directory is in use: the one place a restore (and the command line) asks before touching the files.
-// Today it reads the projector lease a running service keeps in the read store (renewed every few seconds, given up
-// at a clean stop); a single-writer lock file can be checked here too. (READ_STORE=memory keeps no lease: not seen.)
+// It reads the single-writer lock (DATA_DIR/service.lock) and the projector lease a running service keeps in the read
+// store (renewed every few seconds, given up at a clean stop). (READ_STORE=memory keeps no lease: only the lock.)
 import fs from 'node:fs';
 import { hostname } from 'node:os';
 import path from 'node:path';
@@ -10,6 +10,7 @@ import { LEASES_COLLECTION, type LeaseDoc } from '../../stores/leases.js';
 import { PLATFORM_DOCS } from '../../stores/readStore.js';
 import { tableNameOf } from '../../stores/sqliteRead/readTable.js';
 import { PROJECTOR_LEASE } from '../../projections/runner/projectorLease.js';
+import { holderAlive, LOCK_FILE, type LockInfo } from '../serviceLock.js';
 
 export class DataDirInUseError extends Error {
   readonly code = 'data-dir-in-use';
@@ -20,6 +21,11 @@ export class DataDirInUseError extends Error {
  * or was not given up and names a process of this host that is still alive (clocks aside).
  */
 export function assertDataDirIdle(dataDir: string, nowMs = Date.now()): void {
+  const holder = lockHolder(path.join(dataDir, LOCK_FILE));
+  if (holder && !(holder.pid === process.pid && holder.hostname === hostname()) && holderAlive(holder))
+    throw new DataDirInUseError(
+      `${dataDir} is in use: process ${holder.pid} on ${holder.hostname} holds its lock${holder.url ? ` and answers at ${holder.url}` : ''}; stop it first`,
+    );
   const lease = projectorLease(path.join(dataDir, READ_STORE_FILE));
   if (!lease || lease.expiresAt === 0) return; // never taken, or given up at a clean stop
   const until = new Date(lease.expiresAt).toISOString();
@@ -31,6 +37,17 @@ export function assertDataDirIdle(dataDir: string, nowMs = Date.now()): void {
     throw new DataDirInUseError(
       `${dataDir} is in use: the process holding its projector lease (${lease.holder}) is still running; stop it first`,
     );
+}
+
+/** The lock's holder (a lock of this process is ours: the command line holds it while it restores). */
+function lockHolder(file: string): LockInfo | null {
+  try {
+    const parsed = JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<LockInfo>;
+    if (typeof parsed.pid !== 'number' || typeof parsed.hostname !== 'string') return null;
+    return { pid: parsed.pid, hostname: parsed.hostname, startedAt: String(parsed.startedAt), url: parsed.url ?? null };
+  } catch {
+    return null; // absent, or half-written by a holder that died while writing it
+  }
 }
 
 /** Holders are `<hostname>:<pid>:<random>`: a process of this host is asked whether it still runs. */

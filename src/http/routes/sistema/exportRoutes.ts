@@ -24,13 +24,47 @@ const jobUrl = (id: string) => `${BASE}/${id}`;
 
 /** One registry per running service (the routes are declared once, services are made per start). */
 const registries = new WeakMap<AppServices, CompanyExports>();
-const exportsOf = (services: AppServices): CompanyExports => {
+export const exportsOf = (services: AppServices): CompanyExports => {
   let registry = registries.get(services);
   if (!registry) registries.set(services, (registry = createCompanyExports(services)));
   return registry;
 };
 
-const view = ({ tenant: _tenant, ...job }: CompanyExportJob) => job;
+export const view = ({ tenant: _tenant, ...job }: CompanyExportJob) => job;
+
+/** Starts a company's export for the caller (a company principal, or the platform's for any company). */
+export async function startExport(
+  ctx: RequestContext,
+  tenant: string,
+  body: { after?: string; reason?: string },
+  getGroups: () => readonly GroupModule[],
+  urlOf: (id: string) => string,
+): Promise<CompanyExportJob> {
+  const auth = ctx.auth!;
+  const caller = {
+    actor: auth.userId,
+    sessionId: auth.sessionId,
+    correlationId: ctx.correlationId,
+    ip: ctx.ip,
+    userAgent: ctx.userAgent,
+    reason: body.reason ?? null,
+  };
+  const collections = recordCollectionsOf(getGroups().flatMap((g) => g.projections));
+  const after = body.after !== undefined ? BigInt(body.after) : undefined;
+  try {
+    return await exportsOf(ctx.services).start({ tenant, ...(after !== undefined ? { after } : {}), caller, collections });
+  } catch (err) {
+    if (err instanceof ExportRunningError)
+      throw new ProblemError(409, 'export-running', 'Conflict', `Export ${err.running.id} of the company is still running`, {
+        Location: urlOf(err.running.id),
+      });
+    if (err instanceof ExportPositionError)
+      throw new ProblemError(422, 'validation-failed', 'Unprocessable Content', err.message, {}, [
+        { pointer: '/body/after', message: err.message },
+      ]);
+    throw err;
+  }
+}
 
 async function jobOf(ctx: RequestContext, id: string): Promise<CompanyExportJob> {
   const job = await exportsOf(ctx.services).get(ctx.auth!.tenantId!, id);
@@ -91,36 +125,8 @@ export function exportRoutes(getGroups: () => readonly GroupModule[]): RouteDecl
         422: problem('Bad `after`'),
       },
       handle: async (input, ctx) => {
-        const auth = ctx.auth!;
-        const caller = {
-          actor: auth.userId,
-          sessionId: auth.sessionId,
-          correlationId: ctx.correlationId,
-          ip: ctx.ip,
-          userAgent: ctx.userAgent,
-          reason: input.body.reason ?? null,
-        };
-        const collections = recordCollectionsOf(getGroups().flatMap((g) => g.projections));
-        const after = input.body.after !== undefined ? BigInt(input.body.after) : undefined;
-        try {
-          const job = await exportsOf(ctx.services).start({
-            tenant: auth.tenantId!,
-            ...(after !== undefined ? { after } : {}),
-            caller,
-            collections,
-          });
-          return { status: 202, body: view(job), headers: { Location: jobUrl(job.id) } };
-        } catch (err) {
-          if (err instanceof ExportRunningError)
-            throw new ProblemError(409, 'export-running', 'Conflict', `Export ${err.running.id} of the company is still running`, {
-              Location: jobUrl(err.running.id),
-            });
-          if (err instanceof ExportPositionError)
-            throw new ProblemError(422, 'validation-failed', 'Unprocessable Content', err.message, {}, [
-              { pointer: '/body/after', message: err.message },
-            ]);
-          throw err;
-        }
+        const job = await startExport(ctx, ctx.auth!.tenantId!, input.body, getGroups, jobUrl);
+        return { status: 202, body: view(job), headers: { Location: jobUrl(job.id) } };
       },
     }),
     route({

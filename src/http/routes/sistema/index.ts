@@ -20,6 +20,7 @@ import { platformIntegrityRoutes } from './platformIntegrityRoutes.js';
 import { keyRotationRoutes } from './keyRotationRoutes.js';
 import { exportRoutes, EXPORT_PERMISSION } from './exportRoutes.js';
 import { webhookRoutes } from './webhookRoutes.js';
+import { platformExportRoutes } from './platformExportRoutes.js';
 import { WEBHOOKS_PERMISSION } from './webhookSchemas.js';
 import { webhookProjection } from '../../../projections/sistema/webhookProjection.js';
 import { webhookDeliveries } from '../../../processes/webhooks/webhookDeliveries.js';
@@ -193,6 +194,7 @@ export function sistemaGroup(getGroups: () => readonly GroupModule[], openApiOpt
     ...platformIntegrityRoutes,
     ...keyRotationRoutes,
     ...exportRoutes(getGroups),
+    ...platformExportRoutes(getGroups),
     ...webhookRoutes,
   ];
 
