@@ -1,4 +1,5 @@
-// npm run bench [-- appends rebuild coldstart http scale audit] [--events N] [--seconds S] [--scale-events N] [--audit-entries N]
+// npm run bench [-- appends rebuild coldstart http scale audit sistema] [--events N] [--seconds S] [--scale-events N]
+// [--audit-entries N] [--sistema-events N]
 // Prints a table per section and writes all figures as JSON under bench/results/.
 import fs from 'node:fs';
 import os from 'node:os';
@@ -12,6 +13,7 @@ import { benchHttp } from './http.js';
 import { buildService } from './processes.js';
 import { benchScale } from './scale.js';
 import { benchAuditQuery } from './auditQuery.js';
+import { benchSistema } from './sistema.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);
@@ -25,6 +27,7 @@ const EVENTS = option('events', 1_000_000);
 const SECONDS = option('seconds', 10);
 const SCALE_EVENTS = option('scale-events', 10_000_000);
 const AUDIT_ENTRIES = option('audit-entries', 10_000_000);
+const SISTEMA_EVENTS = option('sistema-events', 200_000);
 const log = (s: string) => process.stdout.write(s + '\n');
 
 // Fixed credentials for the benchmark's own first start (never used outside loopback runs).
@@ -135,6 +138,19 @@ async function main(): Promise<void> {
     console.table(figures.queries);
     log(`read-model file ${figures.fileGiB} GiB; built in ${figures.buildSeconds ?? 'an earlier run'} s`);
     results.audit = figures;
+  }
+  if (wanted('sistema')) {
+    log(`\n== Sistema: change feed, webhooks, export and backup over ${SISTEMA_EVENTS} company events (real service, HTTP) ==`);
+    const figures = await benchSistema({ scratch, companyEvents: SISTEMA_EVENTS, port: 3906, env: serviceEnv, creds, log });
+    log(`log ${figures.logEvents} events, ${figures.companyEvents} of the company's; first start ${figures.firstStartSeconds} s`);
+    console.table(figures.feed);
+    console.table({
+      'append -> SSE arrival': figures.sseAppendToArrival,
+      'append -> webhook delivery': figures.webhooks.appendToDelivery,
+    });
+    console.table({ 'webhook burst': figures.webhooks.burst });
+    console.table({ export: figures.export, backup: figures.backup });
+    results.sistema = figures;
   }
 
   const outDir = path.join(here, 'results');
