@@ -83,4 +83,21 @@ describe('rebuild progress over HTTP', () => {
     assert.equal(last.rebuild.percent, 100);
     assert.equal(last.rebuild.etaSeconds, 0);
   });
+
+  it('tells a new rebuild from a finished one with equal figures by when it started', async function () {
+    this.timeout(30_000);
+    pace.slow = false;
+    const finished = async () => {
+      assert.equal((await server.request('POST', '/sistema/proyecciones/slowTicks/reconstruir', { token })).status, 202);
+      for (;;) {
+        const answer = await server.request('GET', '/sistema/proyecciones/slowTicks', { token });
+        if (answer.body.state !== 'rebuilding') return answer.body.rebuild;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    };
+    const first = await finished();
+    const second = await finished();
+    assert.equal(second.done, first.done);
+    assert.ok(Date.parse(second.startedAt) > Date.parse(first.startedAt), JSON.stringify([first, second]));
+  });
 });

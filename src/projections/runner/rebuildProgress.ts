@@ -13,5 +13,5 @@ export function rebuildProgress(
   const ratePerSecond = elapsedMs > 0 ? Math.round((done * 1000) / elapsedMs) : 0;
   const etaSeconds = finished ? 0 : ratePerSecond > 0 ? Math.ceil((total - done) / ratePerSecond) : null;
   const percent = finished ? 100 : total > 0 ? Math.min(99.9, Math.floor((done * 1000) / total) / 10) : 0;
-  return { projection, done, total, percent, ratePerSecond, etaSeconds, elapsedMs };
+  return { projection, done, total, percent, ratePerSecond, etaSeconds, elapsedMs, startedAt: new Date(startedAt).toISOString() };
 }

@@ -14,6 +14,8 @@ export interface RebuildProgress {
   /** Estimated seconds left, null until a rate is known. */
   etaSeconds: number | null;
   elapsedMs: number;
+  /** When this rebuild started: tells two rebuilds of equal figures apart. */
+  startedAt: string;
 }
 
 export interface ProjectionStatus {

@@ -7,7 +7,7 @@ export const ProjectionNameParams = closed({ name: Type.String({ minLength: 1, m
 
 const RebuildProgressSchema: JsonSchema = {
   type: 'object',
-  required: ['projection', 'done', 'total', 'percent', 'ratePerSecond', 'etaSeconds', 'elapsedMs'],
+  required: ['projection', 'done', 'total', 'percent', 'ratePerSecond', 'etaSeconds', 'elapsedMs', 'startedAt'],
   properties: {
     projection: { type: 'string' },
     done: { type: 'integer' },
@@ -16,6 +16,7 @@ const RebuildProgressSchema: JsonSchema = {
     ratePerSecond: { type: 'number' },
     etaSeconds: { type: ['number', 'null'] },
     elapsedMs: { type: 'number' },
+    startedAt: { type: 'string', format: 'date-time' },
   },
 };
 

@@ -3,17 +3,11 @@
 import type { Command } from 'commander';
 import type { CliRuntime, OpsContext } from '../cliRuntime.js';
 import { OpsError } from '../connection.js';
+import type { RebuildProgress } from '../../../projections/runner/runnerTypes.js';
 
 const POLL_MS = 250;
 
-interface Rebuild {
-  done: number;
-  total: number;
-  percent: number;
-  ratePerSecond: number;
-  etaSeconds: number | null;
-  elapsedMs: number;
-}
+type Rebuild = RebuildProgress;
 
 interface Status {
   state: string;
@@ -24,14 +18,15 @@ const statusPath = (name: string) => `/sistema/proyecciones/${encodeURIComponent
 
 async function rebuildOne(ctx: OpsContext, name: string): Promise<Rebuild> {
   const before = await ctx.conn.request<Status>('GET', statusPath(name));
-  const previous = JSON.stringify(before.body.rebuild ?? null);
+  // A finished earlier rebuild may show the same figures: this one is told apart by when it started.
+  const previous = before.body.rebuild?.startedAt ?? null;
   await ctx.conn.request('POST', `${statusPath(name)}/reconstruir`);
   const progress = ctx.progress(`rebuild ${name}`);
   try {
     for (;;) {
       const { body } = await ctx.conn.request<Status>('GET', statusPath(name));
       const { rebuild } = body;
-      const fresh = rebuild && JSON.stringify(rebuild) !== previous ? rebuild : null;
+      const fresh = rebuild && rebuild.startedAt !== previous ? rebuild : null;
       if (fresh) progress.update(fresh);
       if (body.state !== 'rebuilding' && body.state !== 'failed') {
         if (fresh?.percent === 100) return fresh;
@@ -57,8 +52,8 @@ export function register(program: Command, runtime: CliRuntime): void {
         const names = opts.all
           ? (await ctx.conn.request<{ items: { name: string }[] }>('GET', '/sistema/proyecciones')).body.items.map((s) => s.name)
           : [projection!];
-        const rebuilt: (Rebuild & { projection: string })[] = [];
-        for (const name of names) rebuilt.push({ projection: name, ...(await rebuildOne(ctx, name)) });
+        const rebuilt: Rebuild[] = [];
+        for (const name of names) rebuilt.push(await rebuildOne(ctx, name));
         const text = rebuilt.map((r) => `Rebuilt ${r.projection}: ${r.done} events in ${seconds(r.elapsedMs)} s (${r.ratePerSecond}/s)`);
         return { json: { rebuilt }, text: text.join('\n') };
       }),
