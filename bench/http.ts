@@ -45,10 +45,11 @@ function staffBody(n: number, positionId: string): string {
   });
 }
 
-function patientBody(n: number): string {
+/** A patient registration, its document number `<prefix><n>` (each section its own prefix: no clash in one log). */
+export function patientBody(n: number, prefix = '7'): string {
   return JSON.stringify({
     documentType: 'DNI',
-    documentNumber: `7${String(n).padStart(7, '0')}`,
+    documentNumber: `${prefix}${String(n).padStart(7, '0')}`,
     givenNames: 'Rosa Elena',
     familyNames: 'Mamani Flores',
     sex: 'female',

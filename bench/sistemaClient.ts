@@ -3,6 +3,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { LatencyFigures } from './scaleQueries.js';
+import { patientBody } from './http.js';
 
 export interface Answer {
   status: number;
@@ -120,16 +121,6 @@ let patients = 0;
 /** A new patient of the company over HTTP (the group's main command): its id and when the answer came. */
 export async function registerPatient(client: Client): Promise<{ id: string; ackAt: number }> {
   const n = patients++;
-  const answer = await client('POST', '/pacientes', {
-    documentType: 'DNI',
-    documentNumber: `8${String(n).padStart(7, '0')}`,
-    givenNames: 'Rosa Elena',
-    familyNames: 'Mamani Flores',
-    sex: 'female',
-    birthDate: '1958-03-14',
-    admissionDate: '2024-06-01',
-    etiology: 'hypertensive nephropathy',
-    dryWeightKg: 61.5,
-  });
+  const answer = await client('POST', '/pacientes', JSON.parse(patientBody(n, '8')));
   return { id: answer.body.id as string, ackAt: nowMs() };
 }

@@ -1,5 +1,6 @@
 // Exports one company as two gzip NDJSON parts: its events in log order with their chain hashes, the signed checkpoints
 // and its platform record (events part), and its current read-model documents (records part). Pages, never the whole log.
+import { chainEventJson } from '../integrity/chainEventJson.js';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type { EventStore, RecordedEvent } from '../stores/eventStore.js';
@@ -110,17 +111,7 @@ export async function* companyRecords(
   }
 }
 
-const eventLine = (e: RecordedEvent, hash: string | null): EventLine => ({
-  kind: 'event',
-  position: String(e.position),
-  id: e.id,
-  stream: e.streamName,
-  revision: e.revision,
-  type: e.type,
-  data: e.data,
-  metadata: e.metadata as unknown as Record<string, unknown>,
-  hash,
-});
+const eventLine = (e: RecordedEvent, hash: string | null): EventLine => ({ kind: 'event', ...chainEventJson(e, hash) });
 
 /** The company's events after `after` up to `through`, in log order: the ones written before its chain began, then the chain. */
 async function* companyEvents(events: EventStore, tenant: string, after: bigint, through: bigint): AsyncGenerator<EventLine> {

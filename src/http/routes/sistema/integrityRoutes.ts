@@ -1,5 +1,6 @@
 // Tamper evidence over HTTP: verify the company's hash chain in the background, list its signed checkpoints, export
 // chain segments and publish the public key, so an auditor can check the log without trusting the service.
+import { chainEventJson } from '../../../integrity/chainEventJson.js';
 import { AUDIT_PERMISSION } from './auditRoutes.js';
 import { route, type RouteDecl } from '../../routeTypes.js';
 import { problem } from '../../commonSchemas.js';
@@ -129,16 +130,7 @@ export const integrityRoutes: RouteDecl[] = [
           genesisPosition: genesis ? String(genesis.fromPosition) : null,
           cursor: after === null ? null : String(after),
           previousHash,
-          events: page.map((e) => ({
-            position: String(e.position),
-            id: e.id,
-            stream: e.streamName,
-            revision: e.revision,
-            type: e.type,
-            data: e.data,
-            metadata: e.metadata as unknown as Record<string, unknown>,
-            hash: e.hash!,
-          })),
+          events: page.map((e) => chainEventJson(e, e.hash)),
           nextCursor: page.length === limit ? String(page[page.length - 1]!.position) : null,
         },
       };
