@@ -22,6 +22,22 @@ describe('platform routes on their edges', function () {
     assert.deepEqual(listed.body.items.map((b: { name: string }) => b.name).sort(), [first.body.name, second.body.name].sort());
   });
 
+  it('rotations that race run one after another, and the next rotation still works (no key file left ahead of the log)', async () => {
+    const rotate = () =>
+      server.request('POST', '/sistema/claves/rotacion', { token: platform, body: { keys: ['tokens', 'chain'], reason: 'race' } });
+    const answers = await Promise.all([rotate(), rotate(), rotate()]);
+    assert.ok(
+      answers.every((a) => a.status === 200 || a.status === 409),
+      JSON.stringify(answers.map((a) => a.body)),
+    );
+    platform = (await server.signIn(server.admin.email, server.admin.password, server.admin.totpSecret)).accessToken;
+    const next = await server.request('POST', '/sistema/claves/rotacion', {
+      token: platform,
+      body: { keys: ['tokens', 'chain'], reason: 'after' },
+    });
+    assert.equal(next.status, 200, JSON.stringify(next.body));
+  });
+
   it('verifying the chain of a company that does not exist is a 404, not an intact empty chain', async () => {
     const unknown = await server.request('POST', '/sistema/integridad/empresas/00000000000000000000000000000000/verificacion', {
       token: platform,
