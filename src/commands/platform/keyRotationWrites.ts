@@ -18,7 +18,22 @@ export const TOTP_KEY_NOT_ROTATED =
   'the TOTP at-rest key (totp.key / TOTP_ENCRYPTION_KEY) is not rotated: the secrets it encrypts are inside events, ' +
   'and re-encrypting them would rewrite the log; a person whose secret may be exposed gets reset-2fa instead';
 
+/** One rotation at a time per store: the key files change before the event is decided, so two that interleaved left
+ * files ahead of the recorded key (the losers' files replaced, unaudited) and every later rotation refused. */
+const inFlight = new WeakMap<object, Promise<unknown>>();
+
 export async function rotateKeys(
+  services: Pick<AppServices, 'config' | 'events' | 'integrity' | 'now'>,
+  keys: readonly RotatedKey[],
+  caller: PlatformCaller,
+): Promise<{ rotated: KeyRotation[]; position: bigint | null }> {
+  const before = inFlight.get(services.events) ?? Promise.resolve();
+  const mine = before.catch(() => undefined).then(() => rotateInTurn(services, keys, caller));
+  inFlight.set(services.events, mine);
+  return mine;
+}
+
+async function rotateInTurn(
   services: Pick<AppServices, 'config' | 'events' | 'integrity' | 'now'>,
   keys: readonly RotatedKey[],
   caller: PlatformCaller,

@@ -34,7 +34,7 @@ export interface BackupManifest {
 
 /** Every name an archive may hold: a member outside this list is refused, never extracted. */
 const MEMBER_NAME =
-  /^(events\.sqlite|readmodels\.sqlite|jwt\.key|totp\.key|chain-signing\.key|chain-checkpoints\/[A-Za-z0-9_]{1,64}\.ndjson)$/;
+  /^(events\.sqlite|readmodels\.sqlite|jwt\.key|jwt\.previous\.key|totp\.key|chain-signing\.key|chain-signing\.retired\.json|chain-checkpoints\/[A-Za-z0-9_]{1,64}\.ndjson)$/;
 
 export class BackupArchiveError extends Error {
   constructor(

@@ -47,7 +47,7 @@ export async function takeBackup(
   running.add(dir);
   try {
     const at = services.now();
-    const { file, size, manifest } = await backupStores(services.config, path.join(dir, backupFileName(at)), { now: () => at });
+    const { file, size, manifest } = await backupStores(services.config, freeName(dir, backupFileName(at)), { now: () => at });
     const summary = { name: path.basename(file), size, headPosition: manifest.headPosition, createdAt: manifest.createdAt };
     const occurredAt = services.now().toISOString();
     const metadata: EventMetadata = {
@@ -69,11 +69,18 @@ export async function takeBackup(
   }
 }
 
+/** The archive's path, with -2, -3... before .tar when one was already taken within the same second. */
+function freeName(dir: string, name: string): string {
+  let candidate = name;
+  for (let n = 2; fs.existsSync(path.join(dir, candidate)); n++) candidate = name.replace(/\.tar$/, `-${n}.tar`);
+  return path.join(dir, candidate);
+}
+
 /** The archives in DATA_DIR/backups, newest first, each described by its manifest. */
 export async function listBackups(dataDir: string): Promise<BackupSummary[]> {
   const dir = path.join(dataDir, BACKUPS_DIR);
   if (!fs.existsSync(dir)) return [];
-  const names = fs.readdirSync(dir).filter((n) => /^backup-[0-9TZ]+\.tar$/.test(n));
+  const names = fs.readdirSync(dir).filter((n) => /^backup-[0-9TZ]+(-\d+)?\.tar$/.test(n));
   const summaries = await Promise.all(
     names.map(async (name) => {
       const manifest = await manifestOf(path.join(dir, name));

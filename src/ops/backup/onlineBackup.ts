@@ -14,7 +14,7 @@ import { PLATFORM_DOCS } from '../../stores/readStore.js';
 import { LEASES_COLLECTION } from '../../stores/leases.js';
 import { CHECKPOINTS_COLLECTION, type CheckpointDoc } from '../../projections/runner/checkpoints.js';
 import { PROJECTOR_LEASE } from '../../projections/runner/projectorLease.js';
-import { DEFAULT_SIGNING_KEY_FILE } from '../../integrity/signingKey.js';
+import { DEFAULT_SIGNING_KEY_FILE, RETIRED_KEYS_FILE } from '../../integrity/signingKey.js';
 import { copyLiveSqlite, foldWal, type CopyProgress } from './liveSqliteCopy.js';
 import { BACKUP_FORMAT, BACKUP_FORMAT_VERSION, describeMember, writeArchive, type BackupManifest } from './backupArchive.js';
 
@@ -44,7 +44,8 @@ export class BackupUnsupportedError extends Error {
   readonly code = 'backup-unsupported';
 }
 
-export const KEY_FILES = ['jwt.key', 'totp.key', DEFAULT_SIGNING_KEY_FILE] as const;
+/** With the rotated-out keys: the previous token key (tokens handed out) and the retired chain keys (older checkpoints). */
+export const KEY_FILES = ['jwt.key', 'jwt.previous.key', 'totp.key', DEFAULT_SIGNING_KEY_FILE, RETIRED_KEYS_FILE] as const;
 export const CHAIN_CHECKPOINTS_DIR = 'chain-checkpoints';
 
 export function assertEmbeddedStores(config: Pick<Config, 'eventStoreUrl' | 'mongoUrl'>): void {

@@ -26,13 +26,21 @@ async function signingSecrets(services: AppServices, endpoint: WebhookEndpointDo
   const secrets = [await openSecret(services, endpoint.sealedSecret)];
   const until = endpoint.previousSecretValidUntil;
   if (endpoint.sealedPreviousSecret && until && Date.parse(until) > at.getTime()) {
-    secrets.push(await openSecret(services, endpoint.sealedPreviousSecret));
+    // One this instance cannot open (rotated after an import) does not keep the new one from signing.
+    const previous = await openSecret(services, endpoint.sealedPreviousSecret).catch(() => null);
+    if (previous !== null) secrets.push(previous);
   }
   return secrets;
 }
 
 async function send(services: AppServices, endpoint: WebhookEndpointDoc, delivery: DeliveryDoc, at: Date): Promise<AttemptOutcome> {
   const settings = services.config.webhooks;
+  // A secret sealed by another instance's key (a company imported from an export) fails the attempt, on the schedule.
+  const secrets = await signingSecrets(services, endpoint, at).catch(() => null);
+  if (!secrets) {
+    const error = 'the signing secret cannot be opened here (sealed by another instance): rotate the secret';
+    return { statusCode: null, durationMs: 0, responseBody: null, error };
+  }
   try {
     const target = await checkTarget(endpoint.url, settings.allowPrivateTargets);
     const timestamp = Math.floor(at.getTime() / 1000);
@@ -40,7 +48,7 @@ async function send(services: AppServices, endpoint: WebhookEndpointDoc, deliver
       'user-agent': 'dialysis-records-webhooks/1',
       'webhook-id': delivery.id,
       'webhook-timestamp': String(timestamp),
-      'webhook-signature': signatureHeader(await signingSecrets(services, endpoint, at), delivery.id, timestamp, delivery.body),
+      'webhook-signature': signatureHeader(secrets, delivery.id, timestamp, delivery.body),
     };
     return await postWebhook(target, headers, delivery.body, settings);
   } catch (err) {

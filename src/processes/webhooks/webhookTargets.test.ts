@@ -18,6 +18,21 @@ describe('webhook targets', () => {
     }
   });
 
+  it('blocks the IPv6 forms that embed or tunnel an IPv4 address, and the deprecated site-local range', () => {
+    // IPv4-compatible (::a.b.c.d), 6to4 (2002::/16, e.g. 2002:a9fe:a9fe:: = 169.254.169.254), Teredo, local NAT64
+    for (const a of [
+      '::7f00:1',
+      '::127.0.0.1',
+      '2002:7f00:1::1',
+      '2002:a9fe:a9fe::1',
+      '2001:0:4136:e378::1',
+      '64:ff9b:1::a00:1',
+      'fec0::1',
+    ]) {
+      assert.equal(isBlockedAddress(a), true, a);
+    }
+  });
+
   it('refuses http, private literals and a name resolving to loopback; the allowance lets them through', async () => {
     await refused('http://93.184.216.34/hook');
     await refused('https://127.0.0.1/hook');

@@ -23,9 +23,14 @@ for (const [net, bits] of [
 for (const [net, bits] of [
   ['::', 128], // unspecified
   ['::1', 128], // loopback
+  ['::', 96], // IPv4-compatible (deprecated): ::a.b.c.d
+  ['2002::', 16], // 6to4: embeds an IPv4 address
+  ['2001::', 32], // Teredo: tunnels to an IPv4 address
   ['64:ff9b::', 96], // NAT64 of IPv4 (may reach private ranges)
+  ['64:ff9b:1::', 48], // local-use NAT64
   ['fc00::', 7], // unique local
   ['fe80::', 10], // link-local
+  ['fec0::', 10], // site-local (deprecated)
   ['ff00::', 8], // multicast
 ] as const) {
   BLOCKED.addSubnet(net, bits, 'ipv6');

@@ -3,6 +3,8 @@
 import { route, type RouteDecl } from '../../routeTypes.js';
 import { problem } from '../../commonSchemas.js';
 import { notFoundProblem } from '../../../problems.js';
+import { companyDoc } from '../../../queries/empresas/companies.js';
+import { PLATFORM_TENANT } from '../../../stores/eventStore.js';
 import { closed } from '../shared/fieldSchemas.js';
 import { TenantParams, VerificationParams, VerificationSchema } from './integritySchemas.js';
 
@@ -19,15 +21,15 @@ export const platformIntegrityRoutes: RouteDecl[] = [
     summary: "Platform: verify a company's (or the platform's) hash chain",
     params: TenantParams,
     auditAccess: (input) => ({ recordType: 'eventLog', recordId: input.params.tenant }),
-    responses: { 202: { description: 'Started (or already running)', schema: VerificationSchema, headers: { Location: 'Its status' } } },
-    handle: (input, ctx) => {
+    responses: {
+      202: { description: 'Started (or already running)', schema: VerificationSchema, headers: { Location: 'Its status' } },
+      404: problem('No such company'),
+    },
+    handle: async (input, ctx) => {
       const { tenant } = input.params;
+      if (tenant !== PLATFORM_TENANT) await companyDoc(ctx.services, tenant);
       const v = ctx.services.integrity.verifications.start(tenant, ctx.auth!.userId);
-      return Promise.resolve({
-        status: 202,
-        body: v,
-        headers: { Location: `/sistema/integridad/empresas/${tenant}/verificacion/${v.id}` },
-      });
+      return { status: 202, body: v, headers: { Location: `/sistema/integridad/empresas/${tenant}/verificacion/${v.id}` } };
     },
   }),
   route({

@@ -1,5 +1,6 @@
 // `backup <file>`: an online backup taken by the service (POST /sistema/respaldos, audited BackupTaken), moved out of
 // DATA_DIR/backups to <file>; `restore <file>`: only with the service stopped, the lock held throughout, then audited.
+import { constants as fsConstants } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Command } from 'commander';
@@ -30,6 +31,18 @@ async function absent(file: string): Promise<void> {
     () => false,
   );
   if (exists) throw new OpsError(`${file} exists: name a new file`);
+  // Checked before the service takes an archive (it holds the keys) that could then not be moved out of DATA_DIR.
+  const folder = path.dirname(file);
+  const writable = await fs.stat(folder).then(
+    async (s) =>
+      s.isDirectory() &&
+      (await fs.access(folder, fsConstants.W_OK).then(
+        () => true,
+        () => false,
+      )),
+    () => false,
+  );
+  if (!writable) throw new OpsError(`${folder} is not a folder this user can write to: create it first`);
 }
 
 const STAGES: RestoreStage[] = ['verify', 'set-aside', 'place'];
