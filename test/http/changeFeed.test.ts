@@ -165,6 +165,14 @@ describe('Change feed over HTTP: GET /sistema/eventos (JSON and long-poll)', () 
       (header.body.errors as Json[]).some((e) => e.pointer === '/headers/last-event-id'),
       JSON.stringify(header.body),
     );
+    // A position this log has not reached (another instance's, or made up) would silently skip events: refused.
+    const beyond = String((await w.server.services.events.headPosition()) + 1000n);
+    const ahead = await feed(w.a, { from: beyond });
+    assert.equal(ahead.status, 422, JSON.stringify(ahead.body));
+    assert.ok((ahead.body.errors as Json[]).some((e) => e.pointer === '/query/from'));
+    const aheadHeader = await feed(w.a, {}, { 'last-event-id': beyond });
+    assert.equal(aheadHeader.status, 422);
+    assert.ok((aheadHeader.body.errors as Json[]).some((e) => e.pointer === '/headers/last-event-id'));
     const tooLong = await feed(w.a, { wait: '31' });
     assert.ok((tooLong.body.errors as Json[]).some((e) => e.pointer === '/query/wait'));
   });

@@ -3,6 +3,7 @@
 import Type from 'typebox';
 import { route, type HttpResult, type RequestContext } from '../../routeTypes.js';
 import { problem } from '../../commonSchemas.js';
+import { ProblemError } from '../../../problems.js';
 import { closed, IdSchema } from '../shared/fieldSchemas.js';
 import { readFeedPage, type FeedFilter, type FeedPage } from '../../../queries/sistema/changeFeed.js';
 import { FeedEventSchema } from '../../../queries/sistema/feedEvents.js';
@@ -123,6 +124,13 @@ export const feedRoute = route({
     const tenant = ctx.auth!.tenantId!;
     const { from, recordType, type, patientId, limit = FEED_LIMITS.defaultLimit, wait = 0 } = input.query;
     const after = BigInt(input.headers['last-event-id'] ?? from ?? '0');
+    // A position this log has not reached (another instance's log, or made up) would silently skip the events before it.
+    if (after > (await ctx.services.events.headPosition())) {
+      const pointer = input.headers['last-event-id'] !== undefined ? '/headers/last-event-id' : '/query/from';
+      throw new ProblemError(422, 'validation-failed', 'Unprocessable Content', 'The position is beyond the end of this log', {}, [
+        { pointer, message: 'a position of this log: 0, or a nextFrom or event id this service answered' },
+      ]);
+    }
     const filter: FeedFilter = {
       permissions: ctx.auth!.permissions,
       recordTypes: listOf(recordType),
