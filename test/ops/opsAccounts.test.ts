@@ -123,4 +123,12 @@ describe('ops create-company, create-admin, reset-2fa, deactivate', function () 
     assert.equal(unknown.code, 1);
     assert.equal(unknown.stderr.trim().split('\n').length, 1);
   });
+
+  it('never deactivates the last active platform administrator (nobody could operate the platform after)', async () => {
+    const last = await runOps(dataDir, ['deactivate', server.admin.email, '--reason', 'mistake']);
+    assert.equal(last.code, 1, last.stdout + last.stderr);
+    assert.match(last.stderr, /last active platform administrator/);
+    const login = await server.request('POST', '/auth/login', { body: { email: server.admin.email, password: server.admin.password } });
+    assert.equal(login.status, 200, 'still signs in');
+  });
 });

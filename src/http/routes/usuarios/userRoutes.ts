@@ -283,7 +283,7 @@ export const userRoutes: RouteDecl[] = [
         WRITE_HEADERS,
       ),
       404: problem('No such user'),
-      409: problem('Your own account (`/problems/cannot-deactivate-self`)'),
+      409: problem('Your own account (`/problems/cannot-deactivate-self`), or the last platform administrator (`last-platform-admin`)'),
       503: behind503,
     },
     async handle({ params, body }, ctx) {
@@ -291,6 +291,10 @@ export const userRoutes: RouteDecl[] = [
       if (!exists) throw notFound('user');
       // The platform must never lock out the one who operates it: another administrator deactivates an administrator.
       if (params.id === ctx.auth!.userId) throw rule('cannot-deactivate-self', 'you cannot deactivate your own account');
+      // Nor the operator (ops:) or anyone else the last one: nobody could sign in to operate the platform after it.
+      const users = platformCollections(ctx.services).users;
+      if (exists.platformAdmin && exists.active && (await users.count(PLATFORM_DOCS, { platformAdmin: true, active: true })) <= 1)
+        throw rule('last-platform-admin', 'the last active platform administrator cannot be deactivated: make another one first');
       const position = await deactivateAccount(ctx.services, params.id, callerOf(ctx, body.reason));
       return { status: 200, body: { id: params.id, active: false }, headers: writeHeaders({ position }) };
     },
