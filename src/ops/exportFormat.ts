@@ -1,5 +1,6 @@
 // The company export's gzip NDJSON parts, defined once for the writer, the verifier and the importer: the line kinds,
 // a writer that honours backpressure and counts the bytes it wrote, and a reader that never holds more than one line.
+import type { ChainEventJson } from '../integrity/chainEventJson.js';
 import { once } from 'node:events';
 import fs from 'node:fs';
 import { Transform, type Readable } from 'node:stream';
@@ -31,16 +32,8 @@ export interface ExportHeader {
 }
 
 /** One event of the company, with its chain hash (null for an event written before the company's chain began). */
-export interface EventLine {
+export interface EventLine extends ChainEventJson {
   kind: 'event';
-  position: string;
-  id: string;
-  stream: string;
-  revision: number;
-  type: string;
-  data: Record<string, unknown>;
-  metadata: Record<string, unknown>;
-  hash: string | null;
 }
 
 export interface CheckpointLine extends SignedCheckpoint {
