@@ -41,23 +41,37 @@ const lockPath = (dataDir: string) => path.join(dataDir, LOCK_FILE);
 
 /** A lock is live while its process runs: checked by pid on this host; another host's lock is trusted (we cannot tell). */
 export function holderAlive(info: LockInfo): boolean {
-  if (info.hostname !== os.hostname()) return true;
+  return info.hostname !== os.hostname() || processAlive(info.pid);
+}
+
+/** Whether a process of this host runs (EPERM: it does, as someone else). */
+export function processAlive(pid: number): boolean {
   try {
-    process.kill(info.pid, 0);
+    process.kill(pid, 0);
     return true;
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
+/** The lock file's text as a holder, or null when it is not one (half-written by a holder that died while writing: stale). */
+export function parseLockInfo(text: string): LockInfo | null {
+  let parsed: Partial<LockInfo>;
+  try {
+    parsed = JSON.parse(text) as Partial<LockInfo>;
+  } catch (err) {
+    if (err instanceof SyntaxError) return null;
+    throw err;
+  }
+  if (typeof parsed?.pid !== 'number' || typeof parsed.hostname !== 'string') return null;
+  return { pid: parsed.pid, hostname: parsed.hostname, startedAt: String(parsed.startedAt), url: parsed.url ?? null };
+}
+
 async function readInfo(file: string): Promise<LockInfo | null> {
   try {
-    const parsed = JSON.parse(await fs.readFile(file, 'utf8')) as Partial<LockInfo>;
-    if (typeof parsed.pid !== 'number' || typeof parsed.hostname !== 'string') return null;
-    return { pid: parsed.pid, hostname: parsed.hostname, startedAt: String(parsed.startedAt), url: parsed.url ?? null };
+    return parseLockInfo(await fs.readFile(file, 'utf8'));
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    if (err instanceof SyntaxError) return null; // half-written by a holder that died while writing: stale
     throw err;
   }
 }

@@ -10,7 +10,7 @@ import { LEASES_COLLECTION, type LeaseDoc } from '../../stores/leases.js';
 import { PLATFORM_DOCS } from '../../stores/readStore.js';
 import { tableNameOf } from '../../stores/sqliteRead/readTable.js';
 import { PROJECTOR_LEASE } from '../../projections/runner/projectorLease.js';
-import { holderAlive, LOCK_FILE, type LockInfo } from '../serviceLock.js';
+import { holderAlive, LOCK_FILE, parseLockInfo, processAlive, type LockInfo } from '../serviceLock.js';
 
 export class DataDirInUseError extends Error {
   readonly code = 'data-dir-in-use';
@@ -41,25 +41,19 @@ export function assertDataDirIdle(dataDir: string, nowMs = Date.now()): void {
 
 /** The lock's holder (a lock of this process is ours: the command line holds it while it restores). */
 function lockHolder(file: string): LockInfo | null {
+  let text: string;
   try {
-    const parsed = JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<LockInfo>;
-    if (typeof parsed.pid !== 'number' || typeof parsed.hostname !== 'string') return null;
-    return { pid: parsed.pid, hostname: parsed.hostname, startedAt: String(parsed.startedAt), url: parsed.url ?? null };
+    text = fs.readFileSync(file, 'utf8');
   } catch {
-    return null; // absent, or half-written by a holder that died while writing it
+    return null; // absent
   }
+  return parseLockInfo(text);
 }
 
 /** Holders are `<hostname>:<pid>:<random>`: a process of this host is asked whether it still runs. */
 function aliveHere(holder: string): boolean {
   const [host, pid] = holder.split(':');
-  if (host !== hostname() || !/^\d+$/.test(pid ?? '')) return false;
-  try {
-    process.kill(Number(pid), 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM'; // alive, someone else's
-  }
+  return host === hostname() && /^\d+$/.test(pid ?? '') && processAlive(Number(pid));
 }
 
 /** Reads the lease without opening the read store (which could set an unknown file aside): a check changes nothing. */
