@@ -20,9 +20,12 @@ export function stampOf(instant: string): string {
   return new Date(ms + (/[1-9]/.test(fraction.slice(3)) ? 1 : 0)).toISOString();
 }
 
-/** The filter of a list on its documents' stamp (empty without updatedSince): spread it into the list's own filter. */
-export const changedSince = (updatedSince: string | undefined): Filter =>
-  updatedSince === undefined ? {} : { [CHANGED_AT]: { $gte: stampOf(updatedSince) } };
+/**
+ * The filter of a list on its documents' stamp (empty without updatedSince): spread it into the list's own filter.
+ * `field`: documents the runner does not write keep their own last-change instant (e.g. webhook deliveries).
+ */
+export const changedSince = (updatedSince: string | undefined, field: string = CHANGED_AT): Filter =>
+  updatedSince === undefined ? {} : { [field]: { $gte: stampOf(updatedSince) } };
 
 /** For lists kept in memory (entries of a record, history): whether an entry's instant is at or after updatedSince. */
 export function occurredSince(updatedSince: string | undefined): (at: string | undefined) => boolean {

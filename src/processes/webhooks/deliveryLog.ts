@@ -3,7 +3,7 @@
 // checkpoints, not in a projection: a rebuild never drops it. The id is the `webhook-id`, derived from the pair, so a
 // replay of the log after a restart finds the delivery it already made instead of making a second one.
 import { uuidV5 } from '../../commands/eventIds.js';
-import { stampOf } from '../../queries/changedSince.js';
+import { changedSince } from '../../queries/changedSince.js';
 import { PLATFORM_DOCS, type Collection, type ReadDoc, type ReadStore } from '../../stores/readStore.js';
 
 export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed', 'cancelled'] as const;
@@ -89,8 +89,7 @@ export async function listDeliveries(
   query: { status?: DeliveryStatus; limit: number; cursor?: string; updatedSince?: string },
 ): Promise<{ items: Record<string, unknown>[]; nextCursor: string | null }> {
   const { deliveries } = await deliveryLog(reads);
-  const since = query.updatedSince === undefined ? {} : { updatedAt: { $gte: stampOf(query.updatedSince) } };
-  const filter = { endpointId, ...(query.status ? { status: query.status } : {}), ...since };
+  const filter = { endpointId, ...(query.status ? { status: query.status } : {}), ...changedSince(query.updatedSince, 'updatedAt') };
   const page = await deliveries.find(companyId, filter, { sort: { createdAt: -1 }, limit: query.limit, after: query.cursor ?? null });
   return { items: page.items.map(deliveryView), nextCursor: page.nextCursor };
 }
