@@ -15,6 +15,7 @@ import { monitoresGroup } from './routes/monitores/index.js';
 import { lineasArterialGroup, lineasVenosaGroup } from './routes/lineas/index.js';
 import { clientesGroup } from './routes/clientes/index.js';
 import { productosGroup } from './routes/productos/index.js';
+import { widgetsGroup } from './routes/widgets/index.js';
 
 export function registeredGroups(): GroupModule[] {
   const groups: GroupModule[] = [];
@@ -34,6 +35,7 @@ export function registeredGroups(): GroupModule[] {
     lineasVenosaGroup,
     clientesGroup,
     productosGroup,
+    widgetsGroup,
   );
   return groups;
 }

@@ -94,7 +94,7 @@ export const BUILT_IN_ROLES: readonly BuiltInRole[] = [
     name: 'Admisión',
     description: 'Admission: registers patients and their coverage, reads the schedule',
     grantsAll: false,
-    permissions: [...read('pacientes', 'dialisis', 'clientes', 'empresas'), ...write('pacientes')],
+    permissions: [...read('pacientes', 'dialisis', 'clientes', 'empresas', 'widgets'), ...write('pacientes')],
   },
   {
     code: 'billing',

@@ -182,6 +182,10 @@ export function createProjectionRunner(deps: ProjectionRunnerDeps): ProjectionRu
       return current ? runtime.stampOf(current, tenantId) : null;
     },
 
+    checkpointOf(name) {
+      return slotOf(name).checkpoint;
+    },
+
     async status() {
       // The status must answer while the event store is down (that is when it matters): the last head seen then.
       lastHead = await events.headPosition().catch(() => lastHead);

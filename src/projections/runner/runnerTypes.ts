@@ -72,6 +72,8 @@ export interface ProjectionRunner {
    * another instance writes the collection (standby) or the projection is not serving: nothing may be kept then.
    */
   changeStamp(projection: string, logical: string, tenantId: string): number | null;
+  /** The global position a projection has applied (0 before its first event): what a widget answer is "as of". */
+  checkpointOf(name: string): bigint;
   status(): Promise<ProjectionStatus[]>;
   /** Replay the whole log into a fresh collection set, then switch reads to it. */
   rebuild(name: string, onProgress?: (progress: RebuildProgress) => void): Promise<void>;

@@ -1,0 +1,107 @@
+// GET /widgets/catalogo and GET /widgets/{id}/datos: the widgets a person may see, and one widget's data from the read
+// models kept for it, with the log position it is as of. A widget the reader may not see answers 403 naming the permission.
+import Type from 'typebox';
+import { route, type RequestContext, type TenantRequestContext } from '../../routeTypes.js';
+import { problem } from '../../commonSchemas.js';
+import { forbidden, notFoundProblem } from '../../../problems.js';
+import { validationProblem } from '../../validation.js';
+import { awaitMinPosition } from '../../readYourWrites.js';
+import { closed } from '../shared/fieldSchemas.js';
+import { companyDay } from '../../../queries/empresas/companyCalendar.js';
+import { mayRead, widgetById, WIDGETS } from '../../../queries/widgets/widgetCatalog.js';
+import type { WidgetDefinition } from '../../../queries/widgets/widgetDefinition.js';
+import { CatalogSchema, READ, TAG, WidgetDataQuery, WidgetDataSchema, WidgetIdSchema } from './schemas.js';
+
+export interface WidgetAnswer {
+  widgetId: string;
+  params: Record<string, unknown>;
+  asOf: { position: string; computedAt: string };
+  data: unknown;
+}
+
+/** The widget a reader asked for: 404 when there is none, 403 naming the first permission they lack. */
+export function readableWidget(id: string, permissions: ReadonlySet<string>): WidgetDefinition {
+  const widget = widgetById(id);
+  if (!widget) throw notFoundProblem('No such widget');
+  if (!mayRead(widget, permissions)) throw forbidden(widget.permissions.find((p) => !permissions.has(p))!);
+  return widget;
+}
+
+/** Parameters the widget does not take: refused one by one, naming each. */
+export function checkWidgetParams(widget: WidgetDefinition, params: Record<string, unknown>): void {
+  const taken = new Set(Object.keys(widget.params.properties));
+  const foreign = Object.keys(params).filter((name) => params[name] !== undefined && !taken.has(name));
+  if (foreign.length > 0)
+    throw validationProblem(
+      foreign.map((name) => ({ pointer: `/query/${name}`, message: `the widget '${widget.id}' takes no '${name}'` })),
+    );
+}
+
+/** One widget's data as of its projections' checkpoints (read before the data: the data is at least that recent). */
+export async function widgetAnswer(
+  ctx: TenantRequestContext | RequestContext,
+  widget: WidgetDefinition,
+  params: Record<string, unknown>,
+): Promise<WidgetAnswer> {
+  const { services } = ctx;
+  const tenantId = ctx.auth!.tenantId!;
+  const scope = { services, auth: { tenantId } };
+  const position = widget.projections.reduce<bigint | null>((low, name) => {
+    const at = services.projections.checkpointOf(name);
+    return low === null || at < low ? at : low;
+  }, null);
+  const now = services.now();
+  const today = await companyDay(scope, now);
+  const data = await widget.read(params, { ...scope, today, now, permissions: ctx.auth!.permissions });
+  return { widgetId: widget.id, params, asOf: { position: (position ?? 0n).toString(), computedAt: now.toISOString() }, data };
+}
+
+export const widgetDataRoutes = [
+  route({
+    method: 'get',
+    path: '/widgets/catalogo',
+    tag: TAG,
+    auth: 'tenant',
+    permission: READ,
+    summary: 'The widgets you may see: id, title, permissions, parameters and data shape',
+    description: 'Only the widgets whose permissions you hold (a clinical widget needs `pacientes:notes`).',
+    responses: { 200: { description: 'The catalog', schema: CatalogSchema } },
+    handle: (_input, ctx) => {
+      const permissions = ctx.auth!.permissions;
+      const items = WIDGETS.filter((widget) => mayRead(widget, permissions)).map((widget) => ({
+        id: widget.id,
+        title: widget.title,
+        description: widget.description,
+        permissions: [...widget.permissions],
+        params: widget.params,
+        data: widget.data,
+      }));
+      return Promise.resolve({ status: 200, body: { items } });
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/widgets/{id}/datos',
+    tag: TAG,
+    auth: 'tenant',
+    permission: READ,
+    summary: "One widget's data, as of a log position",
+    description: "Parameters per the catalog's `params` (another is 422). 403 without the widget's permissions.",
+    params: closed({ id: WidgetIdSchema }),
+    query: WidgetDataQuery,
+    responses: {
+      200: { description: 'The data', schema: WidgetDataSchema },
+      403: problem('`/problems/forbidden`'),
+      404: problem('No such widget'),
+    },
+    handle: async (input, ctx) => {
+      const widget = readableWidget(input.params.id, ctx.auth!.permissions);
+      const { minPosition, ...params } = input.query;
+      checkWidgetParams(widget, params);
+      await awaitMinPosition(ctx, minPosition, [...widget.projections]);
+      return { status: 200, body: await widgetAnswer(ctx, widget, params) };
+    },
+  }),
+];
+
+export const WidgetIdParams = Type.Object({ id: WidgetIdSchema });
