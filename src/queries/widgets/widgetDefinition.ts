@@ -45,6 +45,39 @@ export interface WidgetDefinition<P extends TObject = TObject, D extends TSchema
   read(params: Static<P>, ctx: WidgetReadContext): Promise<Static<D>>;
 }
 
+/**
+ * What every widget's data carries for display, beside its own fields, so one page (and any client) draws every widget the
+ * same way: `counts` as bars or a doughnut with labelled numbers, `series` as lines, `items` as a list of rows.
+ */
+export const DisplayCounts = Type.Array(
+  Type.Object({ key: Type.String(), label: Type.String(), value: Type.Number() }, { additionalProperties: false }),
+  { description: 'Labelled numbers (bars or a doughnut)' },
+);
+export const DisplaySeries = Type.Array(
+  Type.Object(
+    {
+      key: Type.String(),
+      label: Type.String(),
+      points: Type.Array(Type.Object({ x: Type.String(), y: Type.Union([Type.Number(), Type.Null()]) }, { additionalProperties: false })),
+    },
+    { additionalProperties: false },
+  ),
+  { description: 'Lines over x (a day or a month)' },
+);
+export const DisplayItems = Type.Array(
+  Type.Object(
+    {
+      id: Type.String(),
+      label: Type.String({ description: 'What the row is about (a patient, a machine, a product...)' }),
+      detail: Type.String({ description: 'Why it is listed, in words' }),
+      date: Type.Optional(Type.String({ description: 'When it falls due, expired or happened (YYYY-MM-DD)' })),
+      severity: Type.Optional(Type.Union([Type.Literal('info'), Type.Literal('warning'), Type.Literal('critical')])),
+    },
+    { additionalProperties: false },
+  ),
+  { description: 'Rows to act on, most urgent first' },
+);
+
 /** One module's widgets and the projections that keep their read models (registered by the Widgets group). */
 export interface WidgetSet {
   widgets: readonly WidgetDefinition[];
