@@ -4,6 +4,7 @@ import { defineWidget, DisplayCounts, DisplayItems, widgetParams, type WidgetRea
 import { ISOLATIONS, PATIENT_STATUSES } from '../../commands/pacientes/patientTypes.js';
 import { PATIENT_CATEGORY } from '../../commands/pacientes/patientEvents.js';
 import { SESSION_CATEGORY } from '../../commands/dialisis/session/sessionEvents.js';
+import { SHIFT_CATEGORY } from '../../commands/dialisis/schedule/shiftEvents.js';
 import {
   AWAITING_ID,
   CENSUS_ID,
@@ -126,7 +127,8 @@ const todayBoard = defineWidget({
   params: widgetParams('date', 'locationId'),
   data: BoardData,
   projections: [FLOOR_PROJECTION, SCHEDULE_PROJECTION],
-  categories: [SESSION_CATEGORY],
+  // The shifts' names are the board's labels.
+  categories: [SESSION_CATEGORY, SHIFT_CATEGORY],
   async read(params, ctx) {
     const { tenantId } = ctx.auth;
     const date = params.date ?? ctx.today;
