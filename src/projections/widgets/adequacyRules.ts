@@ -87,12 +87,9 @@ export interface Buckets {
 
 const buckets = (key: string, from: number, width: number, count: number, decimals: number, unit = ''): Buckets => {
   const bounds = Array.from({ length: count - 1 }, (_, i) => Math.round((from + i * width) * 10 ** decimals) / 10 ** decimals);
-  const shown = (x: number) => `${x.toFixed(decimals)}${unit}`;
-  const labels = [
-    `< ${shown(bounds[0]!)}`,
-    ...bounds.slice(0, -1).map((b, i) => `${shown(b)}-${shown(bounds[i + 1]!)}`),
-    `>= ${shown(bounds.at(-1)!)}`,
-  ];
+  const shown = (x: number) => x.toFixed(decimals);
+  const middle = bounds.slice(0, -1).map((b, i) => `${shown(b)}-${shown(bounds[i + 1]!)}${unit}`);
+  const labels = [`< ${shown(bounds[0]!)}${unit}`, ...middle, `>= ${shown(bounds.at(-1)!)}${unit}`];
   return { key, lower: [-Infinity, ...bounds], labels };
 };
 
