@@ -250,7 +250,7 @@ export const adequacyProjection: Projection = {
     [ADEQUACY_MONTHS]: [{ keys: { tenantId: 1, locationId: 1, month: 1 }, name: 'by_location_month' }],
     [ADEQUACY_ITEMS]: [
       { keys: { tenantId: 1, date: 1, id: 1 }, name: 'by_date' },
-      { keys: { tenantId: 1, kind: 1, date: 1, id: 1 }, name: 'by_kind_date' },
+      { keys: { tenantId: 1, kind: 1, severity: -1, id: 1 }, name: 'by_kind_severity' },
     ],
     [ADEQUACY_PATIENTS]: [],
     [ADEQUACY_SESSIONS]: [],

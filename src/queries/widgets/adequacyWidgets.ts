@@ -201,6 +201,29 @@ const monthlyAdequacy = defineWidget({
   },
 });
 
+/** A range with at most this many outliers of a kind is sorted by severity whole; a larger one is read worst first. */
+const RANGE_SORT_MAX = 200;
+const SEVERITY_PAGE = 250;
+
+/**
+ * The worst `limit` outliers of a kind in the range: a small range (its count known from the day counters) sorted whole;
+ * a large one read through the (kind, severity) index worst first, page by page, until `limit` fall in the range.
+ */
+async function worstOf(scope: TenantScope, kind: string, from: string, to: string, inRange: number, limit: number): Promise<ItemDoc[]> {
+  const items = collection<ItemDoc>(scope, ADEQUACY_ITEMS);
+  const tenantId = scope.auth.tenantId;
+  if (inRange <= RANGE_SORT_MAX)
+    return (await items.find(tenantId, { kind, date: { $gte: from, $lte: to } }, { sort: { severity: -1 }, limit })).items;
+  const found: ItemDoc[] = [];
+  let after: string | null = null;
+  do {
+    const page = await items.find(tenantId, { kind }, { sort: { severity: -1 }, limit: SEVERITY_PAGE, after });
+    for (const item of page.items) if (item.date >= from && item.date <= to && found.length < limit) found.push(item);
+    after = page.nextCursor;
+  } while (after && found.length < limit);
+  return found;
+}
+
 const fluidOutliers = defineWidget({
   id: 'fluid-outliers',
   title: 'IDWG and UF-rate outliers',
@@ -217,13 +240,13 @@ const fluidOutliers = defineWidget({
   async read(params, ctx) {
     const { from, to, docs } = await dayCounts(ctx, ctx.today, params.days ?? DEFAULT_DAYS);
     const counts = FLUID_KINDS.map((key) => ({ key, label: KIND_LABELS[key]!, value: sumOf(docs, key) }));
-    // Only the outliers of the range are read (never the sessions), the worst first: furthest above their threshold.
-    const page = await collection<ItemDoc>(ctx, ADEQUACY_ITEMS).find(
-      ctx.auth.tenantId,
-      { kind: { $in: [...FLUID_KINDS] }, date: { $gte: from, $lte: to } },
-      { sort: { severity: -1, date: -1 }, limit: params.limit ?? DEFAULT_LIMIT },
-    );
-    return { from, to, counts, items: await rows(ctx, page.items), outliers: page.items.map(outlierOf) };
+    const limit = params.limit ?? DEFAULT_LIMIT;
+    const worst = await Promise.all(FLUID_KINDS.map((kind) => worstOf(ctx, kind, from, to, sumOf(docs, kind), limit)));
+    const items = worst
+      .flat()
+      .sort((a, b) => b.severity - a.severity || (a.id < b.id ? -1 : 1))
+      .slice(0, limit);
+    return { from, to, counts, items: await rows(ctx, items), outliers: items.map(outlierOf) };
   },
 });
 
