@@ -50,24 +50,33 @@ describe('Widgets: clinical quality (open alerts, monthly adequacy, fluid outlie
   });
 
   it('monthly adequacy: share at target, spKt/V and URR buckets, means as /dialisis/adecuacion answers them, the 12-month trend', async () => {
+    // The clock moves about 7 h through the scenario: near midnight at a month's end the second session falls in the next.
     const month = (signed[0]!.date as string).slice(0, 7);
+    const inMonth = signed.filter((x) => (x.date as string).startsWith(month));
     const answer = expectStatus(await datos('monthly-adequacy', `month=${month}`), 200).body;
     const data = answer.data as Json;
-    const ktvs = signed.map((x) => derived(x, 'spKtV'));
-    assert.deepEqual([data.month, data.measured, data.atTarget, data.shareAtTarget], [month, 2, 1, 50]);
-    const bucket = (v: number, from: number, width: number) => Math.min(6, Math.max(0, Math.floor((v - from) / width + 1e-9) + 1));
-    const expectedKtv = [0, 0, 0, 0, 0, 0, 0];
-    for (const v of ktvs) expectedKtv[bucket(v, 1.0, 0.2)]!++;
+    const atTarget = inMonth.filter((x) => !['ktv-below-minimum', 'stdktv-below-minimum', 'urr-below-minimum'].some((c) => flagged(x, c)));
+    const expectedShare = Math.round((atTarget.length / inMonth.length) * 1000) / 10;
+    assert.deepEqual(
+      [data.month, data.measured, data.atTarget, data.shareAtTarget],
+      [month, inMonth.length, atTarget.length, expectedShare],
+    );
+    const histogram = (name: string, from: number, width: number) => {
+      const counts = [0, 0, 0, 0, 0, 0, 0];
+      for (const x of inMonth) counts[Math.min(6, Math.max(0, Math.floor((derived(x, name) - from) / width + 1e-9) + 1))]!++;
+      return counts;
+    };
     assert.deepEqual(
       (data.spKtVDistribution as Json[]).map((b) => b.value),
-      expectedKtv,
+      histogram('spKtV', 1.0, 0.2),
     );
     // URR 64.3 in 60-65, 71.4 in 70-75.
     assert.deepEqual(
       (data.urrDistribution as Json[]).map((b) => b.value),
-      [0, 0, 1, 0, 1, 0, 0],
+      histogram('urrPercent', 55, 5),
     );
     assert.equal((data.urrDistribution as Json[])[2]!.label, '60-65 %');
+    assert.equal(derived(signed[0]!, 'urrPercent'), 64.3);
 
     const report = expectStatus(await s.get(`/dialisis/adecuacion?month=${month}&patientId=${patientId}&${seen}`), 200).body;
     const row = (report.patients as Json[])[0]!;
@@ -76,21 +85,24 @@ describe('Widgets: clinical quality (open alerts, monthly adequacy, fluid outlie
     const series = data.series as { key: string; points: { x: string; y: number | null }[] }[];
     const share = series.find((x) => x.key === 'share-at-target')!.points;
     assert.equal(share.length, 12);
-    assert.deepEqual(share.at(-1), { x: month, y: 50 });
+    assert.deepEqual(share.at(-1), { x: month, y: expectedShare });
     assert.equal(share[0]!.y, null);
-    // Next month: nothing measured yet, this month in the trend.
-    const [year, m] = month.split('-').map(Number) as [number, number];
+    // The month after the last session's: nothing measured yet, this month in the trend.
+    const [year, m] = (signed.at(-1)!.date as string).slice(0, 7).split('-').map(Number) as [number, number];
     const next = new Date(Date.UTC(year, m, 1)).toISOString().slice(0, 7);
     const later = expectStatus(await datos('monthly-adequacy', `month=${next}`), 200).body.data as Json;
     assert.deepEqual([later.measured, later.shareAtTarget], [0, null]);
     const trend = (later.series as typeof series).find((x) => x.key === 'spktv-mean')!.points;
-    assert.deepEqual(trend.slice(-2), [
-      { x: month, y: data.spKtVMean },
-      { x: next, y: null },
-    ]);
+    assert.deepEqual(
+      [trend.find((p) => p.x === month), trend.at(-1)],
+      [
+        { x: month, y: data.spKtVMean },
+        { x: next, y: null },
+      ],
+    );
     // One location: the sessions' own; another location has none of them.
     const here = expectStatus(await datos('monthly-adequacy', `month=${month}&locationId=${signed[0]!.locationId as string}`), 200).body;
-    assert.equal((here.data as Json).measured, 2);
+    assert.equal((here.data as Json).measured, inMonth.length);
     const elsewhere = await datos('monthly-adequacy', `month=${month}&locationId=${w.stationB.locationId}`);
     assert.equal((expectStatus(elsewhere, 200).body.data as Json).measured, 0);
     assert.ok(/^[0-9]+$/.test((answer.asOf as Json).position as string));
