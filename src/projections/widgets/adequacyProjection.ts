@@ -3,7 +3,7 @@
 // judged with at signing (or its last amendment); a per-session membership doc remembers what the session counts in.
 import { SESSION_CATEGORY } from '../../commands/dialisis/session/sessionEvents.js';
 import { SESSION_CONSEQUENCES_CATEGORY } from '../../commands/dialisis/consequences/consequenceEvents.js';
-import { IDWG_ALERT_PERCENT, MISSED_IN_A_ROW } from '../../queries/dialisis/alerts.js';
+import { IDWG_ALERT_PERCENT, MISSED_IN_A_ROW } from '../../commands/dialisis/shared/alertRules.js';
 import { aggregateIdOfStream, categoryOfStream, tenantOfStream, type RecordedEvent } from '../../stores/eventStore.js';
 import { applyFold, type ProjectedDoc, type Projection, type ProjectionTx } from '../runner/projection.js';
 import {

@@ -1,6 +1,9 @@
 // What the clinical quality widgets count of one signed session, from the values and flags it was judged with (the
 // thresholds of the company policy in force then are in the flags): its alerts and its adequacy measurement.
 import type { JudgedClinical } from '../../commands/dialisis/session/sessionEvents.js';
+import { ALERTING_FLAGS } from '../../commands/dialisis/shared/alertRules.js';
+
+export { ALERTING_FLAGS };
 
 export type Judged = JudgedClinical;
 
@@ -20,13 +23,6 @@ export interface Measurement {
   atTarget: boolean;
 }
 
-/** The judgement's flags that are alerts of the floor (as src/queries/dialisis/alerts.ts lists them). */
-export const ALERTING_FLAGS: readonly string[] = [
-  'uf-rate-above-maximum',
-  'ktv-below-minimum',
-  'stdktv-below-minimum',
-  'urr-below-minimum',
-];
 /** Below minimum by the judgement: the session is not at target. */
 const BELOW_TARGET = new Set(['ktv-below-minimum', 'stdktv-below-minimum', 'urr-below-minimum']);
 

@@ -1,18 +1,17 @@
 // Alerts of the floor (issue 10 item 8): UF rate above the company maximum, Kt/V or URR below the minimum, IDWG
 // outliers, consequences the equipment refused, and missed sessions (three in a row: the payer is to be notified).
 import type { TenantScope } from '../tenantScope.js';
+import { ALERTING_FLAGS, IDWG_ALERT_PERCENT, MISSED_IN_A_ROW } from '../../commands/dialisis/shared/alertRules.js';
+
+export { IDWG_ALERT_PERCENT, MISSED_IN_A_ROW };
 import type { SessionDoc } from '../../projections/dialisis/sessionDoc.js';
 import { patientBriefs, type PatientBrief } from './sessions.js';
 import { byPatient, sessionsBetween, treatedWithClinical, type RangeQuery } from './sessionRange.js';
 
-/** IDWG above this share of the dry weight is an outlier (DOPPS: above 4 % of body weight predicts worse outcomes). */
-export const IDWG_ALERT_PERCENT = 4;
-/** Consecutive missed sessions after which the payer is notified (Peruvian payer practice, domain.md 2.1). */
-export const MISSED_IN_A_ROW = 3;
 /** How far before the range the missed-session runs are traced back. */
 const MISSED_LOOKBACK_DAYS = 31;
 
-const ALERTING_FLAGS = new Set(['uf-rate-above-maximum', 'ktv-below-minimum', 'stdktv-below-minimum', 'urr-below-minimum']);
+const ALERTING = new Set(ALERTING_FLAGS);
 
 export interface Alert {
   kind: string;
@@ -65,7 +64,7 @@ export async function sessionAlerts(scope: TenantScope, query: RangeQuery): Prom
   const drafts: Draft[] = [];
   for (const { doc, clinical } of await treatedWithClinical(scope, query)) {
     const base = { patientId: doc.patientId, date: doc.date, sessionId: doc.id };
-    for (const flag of clinical.flags.filter((f) => ALERTING_FLAGS.has(f.code))) {
+    for (const flag of clinical.flags.filter((f) => ALERTING.has(f.code))) {
       drafts.push({ ...base, kind: flag.code, field: flag.field, value: flag.value, threshold: flag.threshold, message: flag.code });
     }
     const idwg = clinical.derived.idwgPercentOfDryWeight;
