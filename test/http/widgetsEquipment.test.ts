@@ -209,7 +209,7 @@ describe('Equipment and stock widgets over HTTP', () => {
     assert.ok(!ids.includes('machines-attention') && !ids.includes('dialyzers-attention'));
     expectStatus(await w.call(w.a, 'GET', '/widgets/stock-attention/datos?date=2025-01-01'), 422);
 
-    const company = expectStatus(await w.call(w.a, 'GET', '/empresas/actual'), 200).body as Json;
+    const company = expectStatus(await w.call(w.a, 'GET', '/empresas/actual'), 200).body;
     const modules = company.modules as string[];
     const off = modules.filter((m) => m !== 'Monitores');
     expectStatus(await w.call(w.a, 'PUT', '/empresas/actual/modulos', { json: { modules: off, reason: 'no machines' } }), 200);
