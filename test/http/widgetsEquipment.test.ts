@@ -106,6 +106,17 @@ describe('Equipment and stock widgets over HTTP', () => {
     now = await data('machines-attention', '?limit=100');
     assert.equal(count(now, 'outOfService'), count(before, 'outOfService'));
     assert.equal(item(now, overdue), undefined);
+    // Listed for two reasons, a machine is one row: both reasons, the more urgent severity, the date its PM falls due.
+    expectStatus(await post(`/monitores/${soon}/averias`, { severity: 'low', problem: 'Display' }), 200);
+    now = await data('machines-attention', '?limit=100');
+    assert.equal((now.items as Json[]).filter((i) => i.id === soon).length, 1);
+    assert.deepEqual(item(now, soon), {
+      id: soon,
+      label: item(now, soon)!.label,
+      detail: `out of service; preventive maintenance due by ${dateIn(w, 10)}`,
+      date: dateIn(w, 10),
+      severity: 'critical',
+    });
   });
 
   it("never counts another company's machines or products", async () => {

@@ -50,6 +50,20 @@ const byUrgency = (a: Item, b: Item): number =>
   (a.date ?? '9999').localeCompare(b.date ?? '9999') ||
   a.label.localeCompare(b.label);
 
+/** A record listed for two reasons is one row: both reasons, the more urgent severity, the date it falls due. */
+function oneRowEach(items: Item[]): Item[] {
+  const rows = new Map<string, Item>();
+  for (const item of items) {
+    const seen = rows.get(item.id);
+    if (!seen) rows.set(item.id, item);
+    else {
+      const severity = byUrgency(item, seen) < 0 ? item.severity : seen.severity;
+      rows.set(item.id, { ...seen, ...item, detail: `${seen.detail}; ${item.detail}`, ...(severity ? { severity } : {}) });
+    }
+  }
+  return [...rows.values()];
+}
+
 const col = <T extends CounterDoc | EquipmentMachineDoc | EquipmentDialyzerDoc | EquipmentProductDoc | BalanceDoc>(
   scope: TenantScope,
   name: string,
@@ -152,7 +166,9 @@ export async function machinesAttention(scope: TenantScope, today: string, days 
       { key: 'outOfService', label: 'Out of service', value: counters['out-of-service'] ?? 0 },
     ],
     series: [],
-    items: [...out, ...pm.items, ...awaiting].sort(byUrgency).slice(0, limit),
+    items: oneRowEach([...out, ...pm.items, ...awaiting])
+      .sort(byUrgency)
+      .slice(0, limit),
   };
 }
 

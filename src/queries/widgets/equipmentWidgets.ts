@@ -4,6 +4,7 @@ import { MACHINE_CATEGORY } from '../../commands/monitores/machineEvents.js';
 import { DIALYZER_CATEGORY } from '../../commands/filtros-dialisis/dialyzerEvents.js';
 import { PRODUCT_CATEGORY } from '../../commands/productos/productEvents.js';
 import { STOCK_CATEGORY } from '../../commands/productos/stockEvents.js';
+import { POLICY_CATEGORY } from '../../commands/empresas/policyEvents.js';
 import { EQUIPMENT_PROJECTION, equipmentProjection } from '../../projections/widgets/equipmentProjection.js';
 import { defineWidget, DisplayCounts, DisplayItems, DisplaySeries, widgetParams, type WidgetSet } from './widgetDefinition.js';
 import { dialyzersAttention, machinesAttention, stockAttention } from './equipmentReads.js';
@@ -24,7 +25,7 @@ const machinesAttentionWidget = defineWidget({
   params: widgetParams('days', 'limit'),
   data: Type.Object({ ...horizon, ...display }, { additionalProperties: false }),
   projections: [EQUIPMENT_PROJECTION],
-  categories: [MACHINE_CATEGORY],
+  categories: [MACHINE_CATEGORY, POLICY_CATEGORY],
   read: (params, ctx) => machinesAttention(ctx, ctx.today, params.days, params.limit),
 });
 
@@ -38,7 +39,7 @@ const dialyzersAttentionWidget = defineWidget({
   params: widgetParams('limit'),
   data: Type.Object(display, { additionalProperties: false }),
   projections: [EQUIPMENT_PROJECTION],
-  categories: [DIALYZER_CATEGORY],
+  categories: [DIALYZER_CATEGORY, POLICY_CATEGORY],
   read: (params, ctx) => dialyzersAttention(ctx, params.limit),
 });
 
