@@ -3,6 +3,8 @@
 import assert from 'node:assert/strict';
 import { projectionSpec, streamOf } from '../runner/projectionSpec.js';
 import {
+  DIALYZER_TCV,
+  DIALYZER_USES,
   EQUIPMENT_COUNTERS,
   EQUIPMENT_DIALYZERS,
   EQUIPMENT_LOTS,
@@ -150,7 +152,13 @@ describe('widgets-equipment projection', () => {
     await given(dialyzer(received, assigned, used, reprocessed)).then<EquipmentDialyzerDoc>(EQUIPMENT_DIALYZERS, 'd1', (doc) => {
       assert.deepEqual([doc.patientId, doc.uses, doc.lastTcvPercent, doc.modelKey], ['p1', 1, 83, 'fx80']);
     });
-    await given(dialyzer(received, assigned, reprocessed, discarded)).thenAbsent(EQUIPMENT_DIALYZERS, 'd1');
+    const counted = given(dialyzer(received, assigned, used, reprocessed));
+    await counted.then<CounterDoc>(EQUIPMENT_COUNTERS, DIALYZER_USES, (doc) => assert.deepEqual(doc.counts, { 'fx80|1': 1 }));
+    await counted.then<CounterDoc>(EQUIPMENT_COUNTERS, DIALYZER_TCV, (doc) => assert.deepEqual(doc.counts, { '83': 1 }));
+    const gone = given(dialyzer(received, assigned, used, reprocessed, discarded));
+    await gone.thenAbsent(EQUIPMENT_DIALYZERS, 'd1');
+    await gone.then<CounterDoc>(EQUIPMENT_COUNTERS, DIALYZER_USES, (doc) => assert.deepEqual(doc.counts, {}));
+    await gone.then<CounterDoc>(EQUIPMENT_COUNTERS, DIALYZER_TCV, (doc) => assert.deepEqual(doc.counts, {}));
     await given(dialyzer(received, assigned, reprocessed, discarded)).thenIdempotent();
   });
 
@@ -161,10 +169,14 @@ describe('widgets-equipment projection', () => {
       assert.deepEqual([doc.stock, doc.attention], [5, 'below-minimum']),
     );
     await low.then(EQUIPMENT_LOTS, 'pr1_w1_L1');
+    await low.then<CounterDoc>(EQUIPMENT_COUNTERS, 'lots:2026-01-31', (doc) =>
+      assert.deepEqual([doc.day, doc.counts], ['2026-01-31', { lots: 1 }]),
+    );
     const filled = given(product(created), stock(receivedStock('mv1', 5, 5), receivedStock('mv2', 20, 25)));
     await filled.then<CounterDoc>(EQUIPMENT_COUNTERS, 'products', counts('products', { 'below-minimum': 0 }));
     const emptied = given(product(created), stock(receivedStock('mv1', 20, 20), issued('mv2', 20, 0)));
     await emptied.thenAbsent(EQUIPMENT_LOTS, 'pr1_w1_L1');
+    await emptied.then<CounterDoc>(EQUIPMENT_COUNTERS, 'lots:2026-01-31', (doc) => assert.deepEqual(doc.counts, {}));
     await emptied.then<CounterDoc>(EQUIPMENT_COUNTERS, 'products', counts('products', { 'below-minimum': 1 }));
     await emptied.thenIdempotent();
   });

@@ -17,6 +17,8 @@ import {
   EQUIPMENT_MACHINES,
   EQUIPMENT_PRODUCTS,
   EQUIPMENT_PROJECTION,
+  DIALYZER_TCV,
+  DIALYZER_USES,
   type CounterDoc,
 } from '../../projections/widgets/equipmentProjection.js';
 import {
@@ -84,8 +86,26 @@ export async function requireModule(scope: TenantScope, module: OptionalModule):
     );
 }
 
-async function counts(scope: TenantScope, id: 'machines' | 'products'): Promise<Record<string, number>> {
+async function counterOf(scope: TenantScope, id: string): Promise<Record<string, number>> {
   return (await col<CounterDoc>(scope, EQUIPMENT_COUNTERS).get(scope.auth.tenantId, id))?.counts ?? {};
+}
+
+/** Days with lots expiring read at most for one count (each a document of the lots left to expire that day). */
+const LOT_DAYS_MAX = 2_000;
+
+/** Lots with stock left by when they expire: before today (expired) and from today to `until`, summed over their days. */
+async function lotCounts(scope: TenantScope, today: string, until: string): Promise<{ expired: number; expiring: number }> {
+  const days = await col<CounterDoc>(scope, EQUIPMENT_COUNTERS).find(
+    scope.auth.tenantId,
+    { day: { $lte: until } },
+    { sort: { day: 1 }, limit: LOT_DAYS_MAX, projection: { day: 1, counts: 1 } },
+  );
+  let [expired, expiring] = [0, 0];
+  for (const doc of days.items) {
+    if (doc.day! < today) expired += doc.counts.lots ?? 0;
+    else expiring += doc.counts.lots ?? 0;
+  }
+  return { expired, expiring };
 }
 
 /** One query per distinct plan: the models a policy names on their own, the others together. */
@@ -146,7 +166,7 @@ async function machinesPmDue(scope: TenantScope, policy: CompanyPolicy, today: s
 
 export async function machinesAttention(scope: TenantScope, today: string, days = 14, limit = DEFAULT_LIMIT) {
   await requireModule(scope, 'Monitores');
-  const [counters, { settings }] = await Promise.all([counts(scope, 'machines'), policyView(scope.services, scope.auth.tenantId)]);
+  const [counters, { settings }] = await Promise.all([counterOf(scope, 'machines'), policyView(scope.services, scope.auth.tenantId)]);
   const machines = col<EquipmentMachineDoc>(scope, EQUIPMENT_MACHINES);
   const inState = async (attention: string, detail: string, severity: Item['severity']): Promise<Item[]> => {
     const page = await machines.find(scope.auth.tenantId, { attention }, { sort: { codeKey: 1 }, limit });
@@ -180,15 +200,24 @@ export async function dialyzersAttention(scope: TenantScope, limit = DEFAULT_LIM
   const tenantId = scope.auth.tenantId;
   const margin = LIMITS.filtrosDialisis;
   const assigned = { patientId: { $ne: null } };
+  const [uses, tcv] = await Promise.all([counterOf(scope, DIALYZER_USES), counterOf(scope, DIALYZER_TCV)]);
+  // Counted from the counters (by model and uses, by whole TCV percent); listed from the indexes, a few at most.
   let nearMax = 0;
+  for (const [key, value] of Object.entries(uses)) {
+    const at = key.lastIndexOf('|');
+    if (Number(key.slice(at + 1)) >= maxUsesFor(key.slice(0, at), true, policy) - margin.nearMaxUsesMargin) nearMax += value;
+  }
+  const below = policy.tcvThresholdPercent + margin.fallingTcvMarginPercent;
+  const whole = Math.floor(below);
+  let fallingTcv = Object.entries(tcv).reduce((sum, [key, value]) => (Number(key) < whole ? sum + value : sum), 0);
+  // The part of the last whole percent under the line (e.g. 85 <= TCV < 85.5): a range within one point.
+  if (whole < below) fallingTcv += await dialyzers.count(tenantId, { ...assigned, lastTcvPercent: { $gte: whole, $lt: below } });
   const found = new Map<string, EquipmentDialyzerDoc>();
   for (const { filter, plan } of plansOf(policy.modelOverrides, (model) => maxUsesFor(model ?? '', true, policy))) {
     const near = { ...filter, ...assigned, reusable: true, uses: { $gte: plan - margin.nearMaxUsesMargin } };
-    nearMax += await dialyzers.count(tenantId, near);
     for (const doc of (await dialyzers.find(tenantId, near, { sort: { uses: -1 }, limit })).items) found.set(doc.id, doc);
   }
-  const falling = { ...assigned, lastTcvPercent: { $ne: null, $lt: policy.tcvThresholdPercent + margin.fallingTcvMarginPercent } };
-  const fallingTcv = await dialyzers.count(tenantId, falling);
+  const falling = { ...assigned, lastTcvPercent: { $ne: null, $lt: below } };
   for (const doc of (await dialyzers.find(tenantId, falling, { sort: { lastTcvPercent: 1 }, limit })).items) found.set(doc.id, doc);
   const items = [...found.values()].map((doc): Item => {
     const max = maxUsesFor(doc.model, doc.reusable, policy);
@@ -220,10 +249,9 @@ export async function stockAttention(scope: TenantScope, today: string, days = 6
   const until = addDays(today, days);
   const lots = col<BalanceDoc>(scope, EQUIPMENT_LOTS);
   const products = col<EquipmentProductDoc>(scope, EQUIPMENT_PRODUCTS);
-  const [counters, expired, expiring, below, lotPage] = await Promise.all([
-    counts(scope, 'products'),
-    lots.count(tenantId, { expiry: { $lt: today } }),
-    lots.count(tenantId, { expiry: { $gte: today, $lte: until } }),
+  const [counters, { expired, expiring }, below, lotPage] = await Promise.all([
+    counterOf(scope, 'products'),
+    lotCounts(scope, today, until),
     products.find(tenantId, { attention: 'below-minimum' }, { sort: { codeKey: 1 }, limit }),
     lots.find(tenantId, { expiry: { $lte: until } }, { sort: { expiry: 1 }, limit }),
   ]);
