@@ -12,24 +12,24 @@ export type DashboardScope = (typeof DASHBOARD_SCOPES)[number];
 
 export const DASHBOARD_LIMITS = { maxPanels: 24, columns: 12, rows: 100, maxTitle: 120 } as const;
 
-export interface PanelPosition {
+export type PanelPosition = {
   x: number;
   y: number;
   w: number;
   h: number;
-}
+};
 
-export interface Panel {
+export type Panel = {
   panelId: string;
   widgetId: string;
   params: Record<string, unknown>;
   position: PanelPosition;
-}
+};
 
-export interface DashboardLayout {
+export type DashboardLayout = {
   title: string;
   panels: Panel[];
-}
+};
 
 /**
  * What the decider knows of the widget catalog, for the dashboard's scope and reader: whether a widget exists, whether
