@@ -10,8 +10,10 @@ import { widgetAnswer } from './widgetDataRoutes.js';
 import { widgetReadable } from '../../../queries/widgets/dashboards.js';
 
 export const LIVE_LIMITS = {
-  /** A burst of events within this is one recomputation (one push per changed panel). */
+  /** Events closer than this to each other are one burst: one recomputation (one push per changed panel)... */
   debounceMs: 300,
+  /** ...unless the burst lasts longer than this: then it is recomputed anyway, and again after. */
+  maxDebounceMs: 2_000,
   /** Events read per recomputation at most; beyond, every panel counts as affected (nothing is missed). */
   scanBudget: 5_000,
 } as const;
@@ -53,6 +55,18 @@ export async function changesBetween(ctx: RequestContext, tenant: string, dashbo
   const last = events.at(-1);
   changes.overflow = events.length === LIVE_LIMITS.scanBudget && last !== undefined && last.position < head;
   return changes;
+}
+
+/** Waits until the company's log has been quiet for `debounceMs` (at most `maxDebounceMs`): the head after the burst. */
+export async function quietHead(ctx: RequestContext, tenant: string, sleep: (ms: number) => Promise<void>): Promise<bigint> {
+  const until = Date.now() + LIVE_LIMITS.maxDebounceMs;
+  let head = await ctx.services.events.headPosition(tenant);
+  for (;;) {
+    await sleep(LIVE_LIMITS.debounceMs);
+    const now = await ctx.services.events.headPosition(tenant);
+    if (now === head || Date.now() >= until) return now;
+    head = now;
+  }
 }
 
 export const affected = (panel: LivePanel, changes: Changes): boolean =>

@@ -10,7 +10,7 @@ import { FEED_LIMITS, feedHubOf } from '../sistema/feedHub.js';
 import { tokenLifeLeftMs } from '../sistema/feedRoutes.js';
 import { viewFor, visibleDashboard } from '../../../queries/widgets/dashboards.js';
 import { DASHBOARDS_PROJECTION } from '../../../projections/widgets/dashboardsProjection.js';
-import { affected, changesBetween, LIVE_LIMITS, livePanels, panelAnswer, type Changes, type LivePanel } from './dashboardLive.js';
+import { affected, changesBetween, livePanels, quietHead, panelAnswer, type Changes, type LivePanel } from './dashboardLive.js';
 import { READ, TAG } from './schemas.js';
 
 const POSITION_PATTERN = '^(0|[1-9][0-9]{0,17})$';
@@ -47,13 +47,22 @@ function liveStream(ctx: RequestContext, dashboardId: string, resumeAfter: bigin
   const sent = new Map<string, string>(); // panel id -> the data last sent (JSON)
   let panels: LivePanel[] = [];
 
-  /** Recomputes the panels `which` selects at `position`; pushes those whose data differs from what was sent (or `force`). */
-  async function push(position: bigint, which: (panel: LivePanel) => boolean, force: (panel: LivePanel) => boolean): Promise<void> {
+  /**
+   * Recomputes the panels `which` selects at `position`; pushes those whose data differs from what was sent, those
+   * `force` names, and (unless resuming: the client has them) the panels not computed yet on this stream.
+   */
+  async function push(
+    position: bigint,
+    which: (panel: LivePanel) => boolean,
+    force: (panel: LivePanel) => boolean,
+    sendUnknown = true,
+  ): Promise<void> {
     for (const panel of panels.filter(which)) {
       if (stopped()) return;
       const body = await panelAnswer(ctx, tenant, panel, position);
       const data = JSON.stringify(body.data);
-      const changed = sent.get(panel.panelId) !== data;
+      const known = sent.get(panel.panelId);
+      const changed = known === undefined ? sendUnknown : known !== data;
       sent.set(panel.panelId, data);
       if (changed || force(panel)) await write(`id: ${position}\nevent: widget\ndata: ${JSON.stringify(body)}\n\n`);
     }
@@ -79,7 +88,7 @@ function liveStream(ctx: RequestContext, dashboardId: string, resumeAfter: bigin
       // Resuming: every panel computed (what later pushes compare with), sent only when its inputs changed since.
       const changes = await changesBetween(ctx, tenant, dashboardId, resumeAfter, after);
       if (changes.layout) await reloadLayout(after);
-      await push(after, () => true, (panel) => changes.layout || affected(panel, changes));
+      await push(after, () => true, (panel) => changes.layout || affected(panel, changes), false);
     }
     while (!stopped() && Date.now() < endsAt) {
       const quiet = Math.max(Math.min(FEED_LIMITS.heartbeatMs, endsAt - Date.now()), 0);
@@ -89,9 +98,8 @@ function liveStream(ctx: RequestContext, dashboardId: string, resumeAfter: bigin
         await write(': heartbeat\n\n');
         continue;
       }
-      await sleep(LIVE_LIMITS.debounceMs, hangUp.signal); // a burst of events: one recomputation
+      const head = await quietHead(ctx, tenant, (ms) => sleep(ms, hangUp.signal)); // a burst of events: one recomputation
       if (stopped()) return;
-      const head = await services.events.headPosition(tenant);
       const changes: Changes = await changesBetween(ctx, tenant, dashboardId, after, head);
       after = head;
       if (changes.layout) await reloadLayout(head);
