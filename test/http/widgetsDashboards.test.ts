@@ -42,7 +42,10 @@ describe('Widgets over HTTP: dashboards (/widgets/tableros)', () => {
   });
 
   it('creates the company default with widgets:write only, once; first use then copies it without unreadable widgets', async () => {
-    const panels = [panel(), ...(restricted ? [panel({ panelId: 'clinical', widgetId: restricted.id, position: { x: 6, y: 0, w: 6, h: 4 } })] : [])];
+    const panels = [
+      panel(),
+      ...(restricted ? [panel({ panelId: 'clinical', widgetId: restricted.id, position: { x: 6, y: 0, w: 6, h: 4 } })] : []),
+    ];
     const body = { scope: 'company', title: 'Unit', panels };
     expectStatus(await w.call(reader.token, 'POST', '/widgets/tableros', { json: body }), 403, 'forbidden');
     const bad = await w.call(w.a, 'POST', '/widgets/tableros', { json: { ...body, panels: [panel({ widgetId: 'no-such-widget' })] } });
@@ -111,7 +114,11 @@ describe('Widgets over HTTP: dashboards (/widgets/tableros)', () => {
       },
       etag,
     );
-    assert.deepEqual(pointers(expectStatus(wrong, 422)), ['/body/panels/0/widgetId', '/body/panels/1/params/date', '/body/panels/2/position/w']);
+    assert.deepEqual(pointers(expectStatus(wrong, 422)), [
+      '/body/panels/0/widgetId',
+      '/body/panels/1/params/date',
+      '/body/panels/2/position/w',
+    ]);
     const grid = await put(reader.token, id, { panels: [panel({ position: { x: 12, y: 0, w: 13, h: 2 } })] }, etag);
     assert.deepEqual(pointers(expectStatus(grid, 422)), ['/body/panels/0/position/w', '/body/panels/0/position/x']);
     const many = Array.from({ length: 25 }, (_, i) => panel({ panelId: `p${i}` }));

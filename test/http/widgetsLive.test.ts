@@ -6,7 +6,12 @@ import { expectStatus, startStaffWorld, type Json, type StaffWorld } from './sta
 import { openSse, type SseClient, type SseMessage } from './sseClient.js';
 import { LIMITS } from '../../src/limits.js';
 
-const panel = (panelId: string, x: number): Json => ({ panelId, widgetId: 'dashboard-activity', params: {}, position: { x, y: 0, w: 6, h: 4 } });
+const panel = (panelId: string, x: number): Json => ({
+  panelId,
+  widgetId: 'dashboard-activity',
+  params: {},
+  position: { x, y: 0, w: 6, h: 4 },
+});
 const data = (m: SseMessage): Json => JSON.parse(m.data) as Json;
 const settle = (ms = 900) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -39,7 +44,10 @@ describe('Widgets over HTTP: a dashboard live (/widgets/tableros/{id}/eventos)',
     const mine = expectStatus(await w.call(reader.token, 'GET', '/widgets/tableros/mio'), 200);
     dashboardId = String(mine.body.id);
     const json = { title: 'Live', panels: [panel('left', 0)] };
-    expectStatus(await w.call(reader.token, 'PUT', `/widgets/tableros/${dashboardId}`, { json, headers: { 'if-match': mine.headers.get('etag')! } }), 200);
+    expectStatus(
+      await w.call(reader.token, 'PUT', `/widgets/tableros/${dashboardId}`, { json, headers: { 'if-match': mine.headers.get('etag')! } }),
+      200,
+    );
   });
   afterEach(async () => {
     for (const client of open.splice(0)) client.close();
@@ -115,7 +123,10 @@ describe('Widgets over HTTP: a dashboard live (/widgets/tableros/{id}/eventos)',
       ['left', 'right'],
     );
     await settle();
-    const widgets = stream.messages.slice(2).map((m) => data(m).panelId).sort();
+    const widgets = stream.messages
+      .slice(2)
+      .map((m) => data(m).panelId)
+      .sort();
     assert.deepEqual(widgets, ['left', 'right'], 'the new panel and the one whose data changed');
   });
 

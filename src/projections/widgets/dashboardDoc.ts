@@ -58,7 +58,14 @@ export function foldDashboard(doc: DashboardDoc | null, recorded: RecordedEvent)
 
 export function foldActivity(doc: DashboardActivityDoc | null, recorded: RecordedEvent): DashboardActivityDoc {
   const event = { type: recorded.type, data: recorded.data } as unknown as DashboardEvent;
-  const current = doc ?? { tenantId: tenantOfStream(recorded.streamName), id: ACTIVITY_ID, person: 0, company: 0, lastChange: null, _position: 0 };
+  const current = doc ?? {
+    tenantId: tenantOfStream(recorded.streamName),
+    id: ACTIVITY_ID,
+    person: 0,
+    company: 0,
+    lastChange: null,
+    _position: 0,
+  };
   const lastChange = {
     dashboardId: idOfStream(recorded.streamName),
     title: event.data.title,

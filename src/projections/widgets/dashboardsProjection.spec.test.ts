@@ -21,7 +21,10 @@ describe('widgets-dashboards projection', () => {
   });
 
   it('counts the dashboards of the company by scope and remembers the latest layout change, once per event', async () => {
-    const events = [...streamOf('t1', 'dashboard', 'd1')(created('d1', 'person'), saved), ...streamOf('t1', 'dashboard', 'd2')(created('d2', 'company'))];
+    const events = [
+      ...streamOf('t1', 'dashboard', 'd1')(created('d1', 'person'), saved),
+      ...streamOf('t1', 'dashboard', 'd2')(created('d2', 'company')),
+    ];
     const outcome = given(...events);
     await outcome.then<DashboardActivityDoc>(DASHBOARD_ACTIVITY, ACTIVITY_ID, (doc) => {
       assert.deepEqual([doc.person, doc.company], [1, 1]);

@@ -4,6 +4,7 @@ import type { TenantScope } from '../tenantScope.js';
 import type { Page } from '../../stores/readStore.js';
 import { notFoundProblem } from '../../problems.js';
 import { recordModel } from '../recordModel.js';
+import { changedSince } from '../changedSince.js';
 import { DASHBOARDS, DASHBOARDS_PROJECTION } from '../../projections/widgets/dashboardsProjection.js';
 import { dashboardView, foldDashboard, type DashboardDoc } from '../../projections/widgets/dashboardDoc.js';
 import { DASHBOARD_CATEGORY } from '../../commands/widgets/dashboard/dashboardEvents.js';
@@ -46,13 +47,13 @@ export const viewFor = (doc: DashboardDoc, permissions: ReadonlySet<string>): Re
 export async function listDashboards(
   scope: TenantScope,
   reader: { userId: string; permissions: ReadonlySet<string> },
-  query: { limit: number; cursor?: string },
+  query: { limit: number; cursor?: string; updatedSince?: string },
 ): Promise<Page<Record<string, unknown>>> {
   const page = await dashboardModel
     .collection(scope)
     .find(
       scope.auth.tenantId,
-      { $or: [{ scope: 'company' }, { scope: 'person', ownerUserId: reader.userId }] },
+      { $or: [{ scope: 'company' }, { scope: 'person', ownerUserId: reader.userId }], ...changedSince(query.updatedSince) },
       { sort: { scope: 1 }, limit: query.limit, after: query.cursor ?? null },
     );
   return { items: page.items.map((doc) => viewFor(doc, reader.permissions)), nextCursor: page.nextCursor };

@@ -72,10 +72,25 @@ describe('dashboard decider', () => {
 
   it('lets the company default hold a widget some readers may not read, and at most 24 panels', () => {
     given()
-      .when(cmd('CreateDashboard', { scope: 'company', ownerUserId: null, copiedFrom: null, title: 'Unit', panels: [panel({ widgetId: 'alerts' })] }))
+      .when(
+        cmd('CreateDashboard', {
+          scope: 'company',
+          ownerUserId: null,
+          copiedFrom: null,
+          title: 'Unit',
+          panels: [panel({ widgetId: 'alerts' })],
+        }),
+      )
       .then({
         type: 'DashboardCreated',
-        data: { dashboardId: 'd1', scope: 'company', ownerUserId: null, copiedFrom: null, title: 'Unit', panels: [panel({ widgetId: 'alerts' })] },
+        data: {
+          dashboardId: 'd1',
+          scope: 'company',
+          ownerUserId: null,
+          copiedFrom: null,
+          title: 'Unit',
+          panels: [panel({ widgetId: 'alerts' })],
+        },
       });
     const many = Array.from({ length: 25 }, (_, i) => panel({ panelId: `p${i}` }));
     given()

@@ -36,7 +36,9 @@ export type DashboardLayout = {
  * the person the dashboard belongs to may read it, and what is wrong with its parameters (an injected view of the catalog).
  */
 export interface DashboardPolicy {
-  widget(widgetId: string): { readable: boolean; paramErrors(params: Record<string, unknown>): { name: string; message: string }[] } | undefined;
+  widget(
+    widgetId: string,
+  ): { readable: boolean; paramErrors(params: Record<string, unknown>): { name: string; message: string }[] } | undefined;
 }
 
 export type DashboardCommand =

@@ -42,7 +42,13 @@ export interface Changes {
 }
 
 /** What the company's events after `after` up to `head` touched. */
-export async function changesBetween(ctx: RequestContext, tenant: string, dashboardId: string, after: bigint, head: bigint): Promise<Changes> {
+export async function changesBetween(
+  ctx: RequestContext,
+  tenant: string,
+  dashboardId: string,
+  after: bigint,
+  head: bigint,
+): Promise<Changes> {
   const changes: Changes = { categories: new Set(), layout: false, overflow: false };
   if (head <= after) return changes;
   const events = await ctx.services.events.readAll({ after, tenant, maxCount: LIVE_LIMITS.scanBudget });

@@ -55,7 +55,13 @@ const mine = route({
     if (doc) return { status: 200, body: viewFor(doc, scope.auth.permissions), headers: { ETag: etagOf(doc.revision) } };
     const source = await companyDefault(scope);
     const layout = source ? { id: source.id, title: source.title, panels: source.panels } : builtInLayout();
-    const created = await createPersonDashboard(ctx.services.events, commandCtx(ctx), catalogPolicy(scope.auth.permissions), userOf(ctx), layout);
+    const created = await createPersonDashboard(
+      ctx.services.events,
+      commandCtx(ctx),
+      catalogPolicy(scope.auth.permissions),
+      userOf(ctx),
+      layout,
+    );
     const result = created.result ?? { revision: 0, position: null };
     return { ...(await dashboards.answer(ctx, id, result, 200)), status: 200 };
   },
@@ -87,7 +93,7 @@ const save = route({
   params: IdParams,
   body: SaveLayoutBody,
   requestHeaders: { 'If-Match': ifMatchHeader(true) },
-  responses: { 200: ok('The saved dashboard', DashboardViewSchema), 403: problem('`/problems/forbidden`'), 404: notFound404, ...IF_MATCH_PROBLEMS },
+  responses: { 200: ok('The saved dashboard', DashboardViewSchema), 404: notFound404, ...IF_MATCH_PROBLEMS },
   handle: (input, ctx) =>
     withFieldPointers(async () => {
       const scope = tenant(ctx);
@@ -112,7 +118,7 @@ export const dashboardRoutes: RouteDecl[] = [
   }),
   dashboards.create({
     summary: "Create the company's default dashboard (one per company)",
-    description: 'Copied into each person\'s own dashboard on first use. A second answers 409 already-exists.',
+    description: "Copied into each person's own dashboard on first use. A second answers 409 already-exists.",
     body: CreateCompanyDashboardBody,
     idKey: 'dashboardId',
     handle: (body, ctx) =>

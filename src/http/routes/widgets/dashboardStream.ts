@@ -20,7 +20,13 @@ const sleep = (ms: number, signal: AbortSignal) =>
     signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
   });
 
-function liveStream(ctx: RequestContext, dashboardId: string, resumeAfter: bigint | null, lifetimeMs: number, release: () => void): Readable {
+function liveStream(
+  ctx: RequestContext,
+  dashboardId: string,
+  resumeAfter: bigint | null,
+  lifetimeMs: number,
+  release: () => void,
+): Readable {
   const { services } = ctx;
   const tenant = ctx.auth!.tenantId!;
   const userId = ctx.auth!.userId;
@@ -74,7 +80,8 @@ function liveStream(ctx: RequestContext, dashboardId: string, resumeAfter: bigin
     const doc = await visibleDashboard(ctx as TenantRequestContext, userId, dashboardId);
     const before = new Map(panels.map((panel) => [panel.panelId, JSON.stringify([panel.widget.id, panel.params])]));
     panels = livePanels(doc, permissions);
-    for (const panel of panels) if (before.get(panel.panelId) !== JSON.stringify([panel.widget.id, panel.params])) sent.delete(panel.panelId);
+    for (const panel of panels)
+      if (before.get(panel.panelId) !== JSON.stringify([panel.widget.id, panel.params])) sent.delete(panel.panelId);
     await write(`id: ${position}\nevent: layout\ndata: ${JSON.stringify(viewFor(doc, permissions))}\n\n`);
   }
 
@@ -83,12 +90,22 @@ function liveStream(ctx: RequestContext, dashboardId: string, resumeAfter: bigin
     const endsAt = Date.now() + Math.min(lifetimeMs, FEED_LIMITS.maxStreamMs);
     let after = await services.events.headPosition(tenant);
     panels = livePanels(await visibleDashboard(ctx as TenantRequestContext, userId, dashboardId), permissions);
-    if (resumeAfter === null) await push(after, () => true, () => true);
+    if (resumeAfter === null)
+      await push(
+        after,
+        () => true,
+        () => true,
+      );
     else {
       // Resuming: every panel computed (what later pushes compare with), sent only when its inputs changed since.
       const changes = await changesBetween(ctx, tenant, dashboardId, resumeAfter, after);
       if (changes.layout) await reloadLayout(after);
-      await push(after, () => true, (panel) => changes.layout || affected(panel, changes), false);
+      await push(
+        after,
+        () => true,
+        (panel) => changes.layout || affected(panel, changes),
+        false,
+      );
     }
     while (!stopped() && Date.now() < endsAt) {
       const quiet = Math.max(Math.min(FEED_LIMITS.heartbeatMs, endsAt - Date.now()), 0);
@@ -103,7 +120,11 @@ function liveStream(ctx: RequestContext, dashboardId: string, resumeAfter: bigin
       const changes: Changes = await changesBetween(ctx, tenant, dashboardId, after, head);
       after = head;
       if (changes.layout) await reloadLayout(head);
-      await push(head, (panel) => changes.layout || affected(panel, changes), () => false);
+      await push(
+        head,
+        (panel) => changes.layout || affected(panel, changes),
+        () => false,
+      );
     }
   }
 
@@ -131,7 +152,7 @@ export const dashboardStreamRoute = route({
     'Last-Event-ID': { required: false, description: 'SSE resume', schema: { type: 'string', pattern: POSITION_PATTERN } },
   },
   responses: {
-    200: { description: 'Server-Sent Events', alsoContent: { 'text/event-stream': { type: 'string' } } },
+    200: { description: 'Server-Sent Events', contentType: 'text/event-stream', schema: { type: 'string' } },
     404: problem("No such dashboard (another person's or company's is reported the same way)"),
     429: problem('`/problems/too-many-streams`', { 'Retry-After': 'Seconds to wait' }),
   },
