@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { expectStatus, pointers, startStaffWorld, type Answer, type Json, type StaffWorld } from './staffWorld.js';
 import { WIDGETS } from '../../src/queries/widgets/widgetCatalog.js';
+import { clientToken } from './adminWorld.js';
 
 const panel = (overrides: Json = {}): Json => ({
   panelId: 'activity',
@@ -39,6 +40,10 @@ describe('Widgets over HTTP: dashboards (/widgets/tableros)', () => {
     assert.ok(panelsOf(dashboard).some((p) => p.widgetId === 'dashboard-activity'));
     assert.ok(panelsOf(dashboard).every((p) => p.readable === true));
     assert.equal((await mine(first.token)).body.id, dashboard.body.id, 'the same dashboard on the next use');
+    const activity = expectStatus(await w.call(first.token, 'GET', '/widgets/dashboard-activity/datos'), 200);
+    assert.ok(((activity.body.data as Json).personal as number) >= 1, 'the dashboards widget counts it');
+    const outsider = await w.memberWith(['colaboradores:read']);
+    expectStatus(await w.call(outsider.token, 'GET', '/widgets/tableros/mio'), 403, 'forbidden');
   });
 
   it('creates the company default with widgets:write only, once; first use then copies it without unreadable widgets', async () => {
@@ -144,5 +149,16 @@ describe('Widgets over HTTP: dashboards (/widgets/tableros)', () => {
     expectStatus(await put(reader.token, String(company.id), { panels: [panel()] }, etag), 403, 'forbidden');
     const saved = expectStatus(await put(w.a, String(company.id), { title: 'Unit floor', panels: [panel()] }, etag), 200);
     assert.equal(saved.body.title, 'Unit floor');
+  });
+  it('a program (API client token) has no dashboard of its own: 403 people-only, and it lists the company default only', async () => {
+    const created = expectStatus(await w.call(w.a, 'POST', '/integraciones', { json: { name: 'Wall screen', roles: ['admin'] } }), 201);
+    const client = created.body.client as Json;
+    const token = (await clientToken(w.server, String(client.id), String(created.body.clientSecret))).body.access_token as string;
+    expectStatus(await w.call(token, 'GET', '/widgets/tableros/mio'), 403, 'people-only');
+    const list = expectStatus(await w.call(token, 'GET', '/widgets/tableros'), 200);
+    assert.deepEqual(
+      (list.body.items as Json[]).map((d) => d.scope),
+      ['company'],
+    );
   });
 });

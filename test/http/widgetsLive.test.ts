@@ -146,4 +146,29 @@ describe('Widgets over HTTP: a dashboard live (/widgets/tableros/{id}/eventos)',
     assert.ok(Date.now() - began < 4_000, `ended after ${Date.now() - began} ms`);
     await w.refreshSessions();
   });
+  it('ends when the service shuts down, without waiting for the client', async () => {
+    const other = await startStaffWorld();
+    try {
+      const id = String(expectStatus(await other.call(other.a, 'GET', '/widgets/tableros/mio'), 200).body.id);
+      const stream = await openSse(`${other.server.url}/widgets/tableros/${id}/eventos`, other.a);
+      await stream.until(1);
+      const began = Date.now();
+      await other.close();
+      await stream.ended;
+      assert.ok(Date.now() - began < 3_000, `closed in ${Date.now() - began} ms`);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('refuses a Last-Event-ID beyond the log, and a person without widgets:read', async () => {
+    const fresh = await w.memberWith(['widgets:read']); // signed in after the clock moved on
+    const id = String(expectStatus(await w.call(fresh.token, 'GET', '/widgets/tableros/mio'), 200).body.id);
+    const beyond = await sse(fresh.token, id, { 'last-event-id': '999999999' });
+    await beyond.ended;
+    assert.equal(beyond.status, 422);
+    assert.match(beyond.text(), /last-event-id/);
+    const outsider = await w.memberWith(['colaboradores:read']);
+    assert.equal((await sse(outsider.token, id)).status, 403);
+  });
 });
