@@ -28,7 +28,7 @@ export async function createCompanyDashboard(
 
 /**
  * A person's first dashboard, copied from `source` (the company default, or a built-in one) leaving out the panels whose
- * widget the person may not read. Null when another request created it first (the caller reads that one).
+ * widget the person may not read (or whose parameters it no longer takes). Null when another request created it first (the caller reads that one).
  */
 export async function createPersonDashboard(
   events: EventStore,
@@ -38,7 +38,11 @@ export async function createPersonDashboard(
   source: DashboardLayout & { id: string | null },
 ): Promise<{ dashboardId: string; result: CommandResult<DashboardState> | null }> {
   const dashboardId = personDashboardId(ctx.tenantId, userId);
-  const panels: Panel[] = source.panels.filter((panel) => policy.widget(panel.widgetId)?.readable === true);
+  const usable = (panel: Panel): boolean => {
+    const widget = policy.widget(panel.widgetId);
+    return widget?.readable === true && widget.paramErrors(panel.params).length === 0;
+  };
+  const panels: Panel[] = source.panels.filter(usable);
   const data = { title: source.title, panels, scope: 'person' as const, ownerUserId: userId, copiedFrom: source.id };
   try {
     const command = { type: 'CreateDashboard' as const, aggregateId: dashboardId, data };
