@@ -26,7 +26,8 @@ export const visibleTo = (doc: DashboardDoc, userId: string): boolean => doc.sco
 
 /** The dashboard if the reader sees it, else 404 (another person's and another company's alike). */
 export async function visibleDashboard(scope: TenantScope, userId: string, id: string): Promise<DashboardDoc> {
-  const doc = await dashboardModel.get(scope, id);
+  // A dashboard not projected yet (written a moment ago) is read from its stream: never a 404 for one that exists.
+  const doc = (await dashboardModel.get(scope, id)) ?? (await dashboardModel.folded(scope, id));
   if (!doc || !visibleTo(doc, userId)) throw notFoundProblem(NO_DASHBOARD);
   return doc;
 }

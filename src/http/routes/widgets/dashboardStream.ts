@@ -89,6 +89,7 @@ function liveStream(
     await write(`retry: ${FEED_LIMITS.retryMs}\n: connected\n\n`);
     const endsAt = Date.now() + Math.min(lifetimeMs, FEED_LIMITS.maxStreamMs);
     let after = await services.events.headPosition(tenant);
+    await services.projections.waitFor(after, { projections: [DASHBOARDS_PROJECTION], tenant }); // the layout as of `after`
     panels = livePanels(await visibleDashboard(ctx as TenantRequestContext, userId, dashboardId), permissions);
     if (resumeAfter === null)
       await push(
