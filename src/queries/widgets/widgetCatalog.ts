@@ -5,8 +5,9 @@ import { floorWidgets } from './floorWidgets.js';
 import { adequacyWidgets } from './adequacyWidgets.js';
 import { equipmentWidgets } from './equipmentWidgets.js';
 import { payerStaffWidgets } from './payerStaffWidgets.js';
+import { dashboardWidgets } from './dashboardWidgets.js';
 
-const SETS: readonly WidgetSet[] = [floorWidgets, adequacyWidgets, equipmentWidgets, payerStaffWidgets];
+const SETS: readonly WidgetSet[] = [floorWidgets, adequacyWidgets, equipmentWidgets, payerStaffWidgets, dashboardWidgets];
 
 export const WIDGETS: readonly WidgetDefinition[] = SETS.flatMap((set) => set.widgets);
 export const WIDGET_PROJECTIONS: readonly Projection[] = SETS.flatMap((set) => set.projections);

@@ -59,7 +59,7 @@ const wantsEvents = (accept: string | undefined): boolean => /\btext\/event-stre
 const listOf = (value: string | undefined): ReadonlySet<string> | null => (value ? new Set(value.split(',')) : null);
 
 /** What is left of the (already verified) bearer token's life: a stream never outlives the token that opened it. */
-function tokenLifeLeftMs(authorization: string | undefined, nowMs: number): number {
+export function tokenLifeLeftMs(authorization: string | undefined, nowMs: number): number {
   try {
     const payload = (authorization ?? '').split('.')[1] ?? '';
     const { exp } = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { exp?: unknown };
