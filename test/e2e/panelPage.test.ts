@@ -140,7 +140,7 @@ describe('The /panel page (served, signed in, drawn from a fixture dashboard)', 
     const arrived = page.locator('[data-widget="today-board"][data-key="arrived"]');
     await arrived.waitFor();
     await page.evaluate("window.marker = 'same page'");
-    await page.waitForFunction(`document.querySelector('[data-widget="today-board"][data-key="arrived"]')?.textContent === '3'`);
+    await page.locator('[data-widget="today-board"][data-key="arrived"]:text-is("3")').waitFor();
     assert.equal(await page.evaluate('window.marker'), 'same page', 'no reload');
     assert.equal(lastEventIds[0], undefined);
     assert.equal(lastEventIds[1], '10', 'reconnected with Last-Event-ID');
