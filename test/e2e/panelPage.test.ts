@@ -3,23 +3,11 @@
 import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import type { Browser, Page, Route } from 'playwright-core';
-import { startTestServer, type TestAccount, type TestServer } from '../support/harness.js';
-import { launchBrowser } from '../support/browser.js';
+import type { Browser, Route } from 'playwright-core';
+import { startTestServer, type TestServer } from '../support/harness.js';
+import { launchBrowser, signInThroughPage } from '../support/browser.js';
 
 const OUT = path.resolve('test-output');
-
-/** Signs in through the page's forms: e-mail and password, then a fresh authenticator code. */
-export async function signInThroughPage(page: Page, server: TestServer, account: TestAccount): Promise<void> {
-  await page.goto(`${server.url}/panel`);
-  await page.getByLabel('E-mail').fill(account.email);
-  await page.getByLabel('Password').fill(account.password);
-  await page.getByRole('button', { name: 'Continue' }).click();
-  await page.getByLabel('6-digit code').waitFor();
-  server.nextTotpStep();
-  await page.getByLabel('6-digit code').fill(await server.totpCode(account.totpSecret));
-  await page.getByRole('button', { name: 'Sign in' }).click();
-}
 
 const counts = (arrived: number) => [
   { key: 'scheduled', label: 'Scheduled', value: 5 },
