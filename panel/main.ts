@@ -52,6 +52,7 @@ const DEVICE_KEY = 'panel.deviceToken';
 let challenge = '';
 let stopStream: (() => void) | null = null;
 let views = new Map<string, PanelView>();
+let shownPanels: Panel[] = [];
 
 const failure = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
@@ -146,6 +147,7 @@ function drawLayout(dashboard: Dashboard, catalog: CatalogEntry[]): void {
   const titles = new Map(catalog.map((c) => [c.id, c]));
   // DOM order is reading order (rows, then columns): the focus order follows the layout.
   const panels = [...dashboard.panels].sort((a, b) => a.position.y - b.position.y || a.position.x - b.position.x);
+  shownPanels = panels;
   for (const panel of panels) {
     const entry = titles.get(panel.widgetId);
     const view = new PanelView(panel.panelId, panel.widgetId, entry?.title ?? panel.widgetId, entry?.description ?? '');
@@ -171,11 +173,27 @@ function live(dashboardId: string, catalog: CatalogEntry[]): void {
       }
     },
     state(state, detail) {
+      if (state !== 'open') void loadOnce();
       const text = { open: 'Live', reconnecting: `Reconnecting (${detail ?? ''})…`, closed: detail ?? 'Not live' }[state];
       say('live', text);
       $('live').dataset.state = state;
     },
   });
+}
+
+/** Without the live stream (refused, or the company's stream slots are all taken): each panel's data read once. */
+async function loadOnce(): Promise<void> {
+  for (const panel of shownPanels) {
+    const view = views.get(panel.panelId);
+    if (!view || view.position >= 0n) continue;
+    const query = new URLSearchParams(Object.entries(panel.params).map(([k, v]): [string, string] => [k, String(v)]));
+    try {
+      const answer = await api<WidgetAnswer>('GET', `/widgets/${encodeURIComponent(panel.widgetId)}/datos?${query.toString()}`);
+      view.update(answer.data, answer.asOf);
+    } catch (err) {
+      view.message(failure(err));
+    }
+  }
 }
 
 async function signOut(): Promise<void> {

@@ -67,6 +67,13 @@ export function openStream(path: string, handlers: StreamHandlers): () => void {
           handlers.state('closed', `The live updates stopped (${res.status}).`);
           return;
         }
+        if (res.status === 429) {
+          // Every stream slot of the company is taken: try again later (Retry-After when the service says).
+          const wait = Math.max(retryMs, Number(res.headers.get('retry-after') ?? 30) * 1000);
+          handlers.state('reconnecting', `${Math.round(wait / 1000)} s`);
+          await new Promise((resolve) => setTimeout(resolve, wait));
+          continue;
+        }
         if (!res.ok || !res.body) throw new Error(`${res.status}`);
         handlers.state('open');
         const feed = sseParser(
