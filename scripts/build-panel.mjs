@@ -7,7 +7,8 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const outdir = path.join(root, 'dist', 'panel');
+// `node scripts/build-panel.mjs [outdir]`: dist/panel/ by default.
+const outdir = path.resolve(process.argv[2] ?? path.join(root, 'dist', 'panel'));
 
 await mkdir(outdir, { recursive: true });
 await build({
