@@ -166,7 +166,9 @@ function live(dashboardId: string, catalog: CatalogEntry[]): void {
       if (message.event === 'widget') {
         const answer = JSON.parse(message.data) as WidgetAnswer;
         const view = views.get(answer.panelId ?? '');
-        if (view?.update(answer.data, answer.asOf) && view.position > 0n)
+        // Announced (aria-live) only when a panel already drawn changes, not on the first drawing.
+        const drawn = (view?.position ?? -1n) >= 0n;
+        if (view?.update(answer.data, answer.asOf) && drawn)
           say('updates', `${view.root.querySelector('h2')?.textContent ?? 'A panel'} updated at ${new Date().toLocaleTimeString()}.`);
       } else if (message.event === 'layout') {
         drawLayout(JSON.parse(message.data) as Dashboard, catalog);

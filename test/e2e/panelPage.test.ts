@@ -6,6 +6,7 @@ import path from 'node:path';
 import type { Browser, Route } from 'playwright-core';
 import { startTestServer, type TestServer } from '../support/harness.js';
 import { launchBrowser, signInThroughPage } from '../support/browser.js';
+import { grantMembership, registerCompany } from '../../src/commands/platform/platformWrites.js';
 
 const OUT = path.resolve('test-output');
 
@@ -143,6 +144,16 @@ describe('The /panel page (served, signed in, drawn from a fixture dashboard)', 
       assert.ok(requests.includes(call), call);
     assert.ok(requests.includes('GET /widgets/catalogo'));
     assert.deepEqual(violations, []);
+    assert.match((await page.locator('#updates').textContent()) ?? '', /today-board updated/, 'the update is announced (aria-live)');
+    await page.setViewportSize({ width: 768, height: 1024 });
+    // The charts follow the new width on their next resize observation.
+    let fits = false;
+    for (let tries = 0; tries < 40 && !fits; tries++) {
+      fits = await page.evaluate<boolean>('document.scrollingElement.scrollWidth <= 768');
+      if (!fits) await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    assert.ok(fits, 'no sideways scrolling on a portrait tablet');
+    await page.setViewportSize({ width: 1024, height: 768 });
     assert.ok(
       !(await page.evaluate<boolean>('Object.keys(localStorage).some((k) => /access|refresh/i.test(k + localStorage.getItem(k)))')),
     );
@@ -157,6 +168,33 @@ describe('The /panel page (served, signed in, drawn from a fixture dashboard)', 
     await page.keyboard.press('Enter');
     await page.getByLabel('E-mail').waitFor();
     assert.equal(await page.evaluate("sessionStorage.getItem('panel.tokens')"), null, 'signed out: tokens dropped');
+    await page.close();
+  });
+
+  it('asks which company when the person has several, and works in the one chosen', async () => {
+    const caller = { actor: 'system' };
+    const other = await registerCompany(server.services, { name: 'Clinica Dos' }, caller);
+    const granted = await grantMembership(
+      server.services,
+      { companyId: other.companyId, userId: server.admin.userId, roles: ['admin'] },
+      caller,
+    );
+    await server.services.projections.waitFor(granted.position!);
+    const page = await browser.newPage({ viewport: { width: 1024, height: 768 } });
+    page.setDefaultTimeout(10_000);
+    const selected: string[] = [];
+    page.on('request', (r) => r.method() === 'POST' && /\/select$/.test(r.url()) && selected.push(new URL(r.url()).pathname));
+    await page.route('**/widgets/tableros/mio', (route: Route) => route.fulfill({ json: { ...dashboard, panels: [] } }));
+    await page.route('**/widgets/tableros/d-fixture/eventos', (route: Route) =>
+      route.fulfill({ status: 200, headers: { 'content-type': 'text/event-stream' }, body: 'retry: 600000\n\n' }),
+    );
+    await signInThroughPage(page, server, server.admin);
+    await page.getByRole('heading', { name: 'Choose the company' }).waitFor();
+    await page.getByRole('button', { name: 'Clinica Dos' }).focus();
+    await page.keyboard.press('Enter');
+    await page.locator('#company-name:has-text("Clinica Dos")').waitFor();
+    await page.getByText('This dashboard has no panels.').waitFor();
+    assert.deepEqual(selected, [`/tenants/${other.companyId}/select`]);
     await page.close();
   });
 });
