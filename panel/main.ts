@@ -172,6 +172,7 @@ function live(dashboardId: string, catalog: CatalogEntry[]): void {
           say('updates', `${view.root.querySelector('h2')?.textContent ?? 'A panel'} updated at ${new Date().toLocaleTimeString()}.`);
       } else if (message.event === 'layout') {
         drawLayout(JSON.parse(message.data) as Dashboard, catalog);
+        void loadOnce();
       }
     },
     state(state, detail) {

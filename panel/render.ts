@@ -210,7 +210,11 @@ export class PanelView {
         const row = el('li', `item ${item.severity ?? 'info'}`);
         row.dataset.id = item.id;
         row.append(el('strong', undefined, item.label), el('span', 'detail', item.detail));
-        if (item.date) row.append(el('time', undefined, item.date));
+        if (item.date) {
+          const time = el('time', undefined, item.date);
+          time.dateTime = item.date;
+          row.append(time);
+        }
         return row;
       }),
     );
