@@ -65,8 +65,6 @@ const el = <K extends keyof HTMLElementTagNameMap>(tag: K, className?: string, t
   return node;
 };
 
-const reducedMotion = (): boolean => window.matchMedia('(prefers-reduced-motion: reduce)').matches;
-
 /** A panel's drawn parts, kept to update them in place. */
 export class PanelView {
   readonly root: HTMLElement;
@@ -110,7 +108,8 @@ export class PanelView {
     this.position = position;
     if (this.body.querySelector('.muted')) this.body.replaceChildren();
     if (data.counts) this.drawCounts(data.counts);
-    if (data.series) this.drawSeries(data.series);
+    // An empty series draws no empty chart (until it has points).
+    if (data.series && (this.seriesChart || data.series.some((line) => line.points.length > 0))) this.drawSeries(data.series);
     if (data.items) this.drawItems(data.items);
     if (!data.counts && !data.series && !data.items) this.message('Nothing to show.');
     const time = new Date(asOf.computedAt);
@@ -133,13 +132,13 @@ export class PanelView {
         type: doughnut ? 'doughnut' : 'bar',
         data: { labels, datasets: [{ label: 'Count', data: values, backgroundColor: PALETTE, borderWidth: doughnut ? 2 : 0 }] },
         options: {
-          animation: reducedMotion() ? false : { duration: 300 },
+          animation: false,
           maintainAspectRatio: false,
           plugins: { legend: { display: doughnut, position: 'right' } },
           ...(doughnut ? {} : { scales: { y: { beginAtZero: true, ticks: { precision: 0 } } } }),
         },
       };
-      this.countsChart = new Chart(canvas, config as ChartConfiguration);
+      this.countsChart = new Chart(canvas, config);
       this.countsList = el('ul', 'numbers');
       this.countsList.setAttribute('aria-live', 'polite');
       this.countsList.setAttribute('aria-label', 'Numbers');
@@ -186,7 +185,7 @@ export class PanelView {
       this.seriesChart = new Chart(canvas, {
         type: 'line',
         data: { labels, datasets },
-        options: { animation: reducedMotion() ? false : { duration: 300 }, maintainAspectRatio: false },
+        options: { animation: false, maintainAspectRatio: false },
       });
     } else {
       this.seriesChart.data.labels = labels;
