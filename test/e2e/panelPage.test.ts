@@ -144,7 +144,11 @@ describe('The /panel page (served, signed in, drawn from a fixture dashboard)', 
       assert.ok(requests.includes(call), call);
     assert.ok(requests.includes('GET /widgets/catalogo'));
     assert.deepEqual(violations, []);
-    assert.match((await page.locator('#updates').textContent()) ?? '', /today-board updated/, 'the update is announced (aria-live)');
+    assert.match(
+      (await page.locator('#updates').textContent()) ?? '',
+      /^(today-board|Today's board) updated at /,
+      'the update is announced (aria-live)',
+    );
     await page.setViewportSize({ width: 768, height: 1024 });
     // The charts follow the new width on their next resize observation.
     let fits = false;
