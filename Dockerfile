@@ -10,14 +10,16 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev && npm cache clean --force
 
-# All dependencies (TypeScript) to compile src/ to dist/src/.
+# All dependencies (TypeScript, esbuild, chart.js) to compile src/ to dist/src/ and bundle the /panel page into dist/panel/.
 FROM node:24-bookworm AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci
 COPY tsconfig.json tsconfig.build.json ./
+COPY scripts/build-panel.mjs ./scripts/
+COPY panel ./panel
 COPY src ./src
-RUN npm run build
+RUN npm run build && test -s dist/panel/panel.js
 
 FROM node:24-bookworm-slim
 ENV NODE_ENV=production \

@@ -161,6 +161,8 @@ describe('the container entry process (Dockerfile CMD, compiled build)', functio
     const tsc = path.join(repoRoot, 'node_modules/typescript/bin/tsc');
     const build = await run(process.execPath, [tsc, '-p', 'tsconfig.build.json', '--outDir', path.join(appDir, 'dist')], repoRoot);
     assert.equal(build.code, 0, `npm run build failed:\n${build.output}`);
+    const panel = await run(process.execPath, ['scripts/build-panel.mjs', path.join(appDir, 'dist', 'panel')], repoRoot);
+    assert.equal(panel.code, 0, `the panel's bundle failed:\n${panel.output}`);
   });
   after(() => fs.rmSync(appDir, { recursive: true, force: true }));
   beforeEach(() => (dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'entry-data-'))));
@@ -177,7 +179,7 @@ describe('the container entry process (Dockerfile CMD, compiled build)', functio
     assert.ok(script && fs.existsSync(path.join(appDir, script)), `${script} is produced by npm run build`);
   });
 
-  it('serves /health, /openapi.json and the /docs assets from the build alone, and passes the HEALTHCHECK', async () => {
+  it('serves /health, /openapi.json, the /docs and /panel assets from the build alone, and passes the HEALTHCHECK', async () => {
     entry = startEntry(appDir, dataDir);
     const { url } = (await entry.logged('listening')) as { url: string };
     const health = await fetch(`${url}/health`);
@@ -190,6 +192,9 @@ describe('the container entry process (Dockerfile CMD, compiled build)', functio
     const css = await fetch(`${url}/docs/assets/swagger-ui.css`);
     assert.equal(css.status, 200, 'swagger-ui-dist found from dist/');
     await css.arrayBuffer();
+    const panelScript = await fetch(`${url}/panel/assets/panel.js`);
+    assert.equal(panelScript.status, 200, "the /panel page's bundle found from dist/");
+    await panelScript.arrayBuffer();
     const [program, ...args] = healthCheckCommand();
     assert.equal(program, 'node', 'the slim runtime image has node but no curl');
     const check = await run(process.execPath, args, appDir, { ...process.env, PORT: new URL(url).port });

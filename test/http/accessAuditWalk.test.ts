@@ -13,6 +13,8 @@ const PATIENT_SCHEMAS = new Set<unknown>([PatientView, PatientSummary]);
 const NON_JSON_NAMES_PATIENT: Record<string, boolean> = {
   'GET /docs': false,
   'GET /docs/assets/{file}': false,
+  'GET /panel': false,
+  'GET /panel/assets/{file}': false,
   'GET /dialisis/sesiones/{id}/hoja': true, // the session sheet: identification of the patient
   'GET /filtros-dialisis/{id}/etiqueta': true, // the dialyzer label: patient name and document
   'GET /sistema/exportaciones/{id}/eventos': true, // a company export: every patient's events

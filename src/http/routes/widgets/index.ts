@@ -5,6 +5,7 @@ import { WIDGET_PROJECTIONS } from '../../../queries/widgets/widgetCatalog.js';
 import { READ, TAG, WRITE } from './schemas.js';
 import { widgetDataRoutes } from './widgetDataRoutes.js';
 import { dashboardRoutes } from './dashboardRoutes.js';
+import { panelRoutes } from './panelPage.js';
 
 export const widgetsGroup: GroupModule = {
   tag: TAG,
@@ -12,6 +13,6 @@ export const widgetsGroup: GroupModule = {
     "Dashboards of the selected company: the widget catalog (each widget's permissions, parameters and data shape), each " +
     "widget's data as of a log position, per-person and company-default dashboards (If-Match, history) and their live streams.",
   permissions: [READ, WRITE],
-  routes: [...widgetDataRoutes, ...dashboardRoutes],
+  routes: [...widgetDataRoutes, ...dashboardRoutes, ...panelRoutes],
   projections: [...WIDGET_PROJECTIONS],
 };
