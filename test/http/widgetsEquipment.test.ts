@@ -229,6 +229,8 @@ describe('Equipment and stock widgets over HTTP', () => {
       const disabled = expectStatus(await w.call(w.a, 'GET', '/widgets/machines-attention/datos'), 403);
       assert.equal(disabled.body.type, '/problems/module-disabled');
       expectStatus(await w.call(w.a, 'GET', '/widgets/stock-attention/datos'), 200);
+      const listed = (expectStatus(await w.call(w.a, 'GET', '/widgets/catalogo'), 200).body.items as { id: string }[]).map((i) => i.id);
+      assert.ok(!listed.includes('machines-attention') && listed.includes('stock-attention'), listed.join());
     } finally {
       expectStatus(await w.call(w.a, 'PUT', '/empresas/actual/modulos', { json: { modules, reason: 'back' } }), 200);
     }

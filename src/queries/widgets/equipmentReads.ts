@@ -2,9 +2,7 @@
 // the per-item documents for what the company policy or the calendar decides (PM due, near max uses, lots expiring).
 import type { TenantScope } from '../tenantScope.js';
 import type { Collection, Filter } from '../../stores/readStore.js';
-import { ProblemError } from '../../problems.js';
 import { LIMITS } from '../../limits.js';
-import { companyDoc } from '../empresas/companies.js';
 import { policyView } from '../empresas/companyPolicy.js';
 import type { CompanyPolicy } from '../../commands/empresas/shared/policySettings.js';
 import { maintenanceDue, planFor } from '../../commands/monitores/shared/startRules.js';
@@ -28,7 +26,6 @@ import {
   type EquipmentProductDoc,
 } from '../../projections/widgets/equipmentDocs.js';
 import type { BalanceDoc } from '../../projections/productos/productDocs.js';
-import type { OptionalModule } from '../../commands/platform/company/events.js';
 
 export interface Item {
   id: string;
@@ -73,18 +70,6 @@ const col = <T extends CounterDoc | EquipmentMachineDoc | EquipmentDialyzerDoc |
 
 const addDays = (day: string, days: number): string =>
   new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
-
-/** A widget of a module the company switched off answers as the module's routes do: 403 module-disabled. */
-export async function requireModule(scope: TenantScope, module: OptionalModule): Promise<void> {
-  const company = await companyDoc(scope.services, scope.auth.tenantId);
-  if (!(company.modules ?? []).includes(module))
-    throw new ProblemError(
-      403,
-      'module-disabled',
-      'Module Disabled',
-      `The ${module} module is switched off for this company (its data is kept)`,
-    );
-}
 
 async function counterOf(scope: TenantScope, id: string): Promise<Record<string, number>> {
   return (await col<CounterDoc>(scope, EQUIPMENT_COUNTERS).get(scope.auth.tenantId, id))?.counts ?? {};
@@ -165,7 +150,6 @@ async function machinesPmDue(scope: TenantScope, policy: CompanyPolicy, today: s
 }
 
 export async function machinesAttention(scope: TenantScope, today: string, days = 14, limit = DEFAULT_LIMIT) {
-  await requireModule(scope, 'Monitores');
   const [counters, { settings }] = await Promise.all([counterOf(scope, 'machines'), policyView(scope.services, scope.auth.tenantId)]);
   const machines = col<EquipmentMachineDoc>(scope, EQUIPMENT_MACHINES);
   const inState = async (attention: string, detail: string, severity: Item['severity']): Promise<Item[]> => {
@@ -193,7 +177,6 @@ export async function machinesAttention(scope: TenantScope, today: string, days 
 }
 
 export async function dialyzersAttention(scope: TenantScope, limit = DEFAULT_LIMIT) {
-  await requireModule(scope, 'FiltrosDialisis');
   const { revision, settings } = await policyView(scope.services, scope.auth.tenantId);
   const policy: ReusePolicy = { ...settings.dialyzerReuse, revision };
   const dialyzers = col<EquipmentDialyzerDoc>(scope, EQUIPMENT_DIALYZERS);
@@ -244,7 +227,6 @@ export async function dialyzersAttention(scope: TenantScope, limit = DEFAULT_LIM
 }
 
 export async function stockAttention(scope: TenantScope, today: string, days = 60, limit = DEFAULT_LIMIT) {
-  await requireModule(scope, 'Productos');
   const tenantId = scope.auth.tenantId;
   const until = addDays(today, days);
   const lots = col<BalanceDoc>(scope, EQUIPMENT_LOTS);

@@ -17,6 +17,7 @@ import {
 } from '../../../commands/widgets/dashboard/dashboardWrites.js';
 import { companyDefault, dashboardModel, listDashboards, viewFor, visibleDashboard } from '../../../queries/widgets/dashboards.js';
 import { builtInLayout, catalogPolicy } from './dashboardPolicy.js';
+import { readerPermissions } from './widgetReader.js';
 import { CreateCompanyDashboardBody, DashboardViewSchema, SaveLayoutBody } from './dashboardSchemas.js';
 import { READ, TAG, WRITE } from './schemas.js';
 import { dashboardStreamRoute } from './dashboardStream.js';
@@ -32,7 +33,7 @@ const dashboards = recordKit({
   write: WRITE,
   noun: 'dashboard',
   model: dashboardModel,
-  view: (doc, scope) => viewFor(doc, (scope as TenantRequestContext).auth.permissions),
+  view: (doc, scope) => viewFor(doc, readerPermissions((scope as TenantRequestContext).auth)),
   viewSchema: DashboardViewSchema,
 });
 const notFound404 = dashboards.notFound404;
@@ -52,13 +53,13 @@ const mine = route({
     const scope = tenant(ctx);
     const id = personDashboardId(scope.auth.tenantId, userOf(ctx));
     const doc = (await dashboardModel.get(scope, id)) ?? (await dashboardModel.folded(scope, id));
-    if (doc) return { status: 200, body: viewFor(doc, scope.auth.permissions), headers: { ETag: etagOf(doc.revision) } };
+    if (doc) return { status: 200, body: viewFor(doc, readerPermissions(scope.auth)), headers: { ETag: etagOf(doc.revision) } };
     const source = await companyDefault(scope);
     const layout = source ? { id: source.id, title: source.title, panels: source.panels } : builtInLayout();
     const created = await createPersonDashboard(
       ctx.services.events,
       commandCtx(ctx),
-      catalogPolicy(scope.auth.permissions),
+      catalogPolicy(readerPermissions(scope.auth)),
       userOf(ctx),
       layout,
     );
@@ -78,7 +79,7 @@ const read = route({
   responses: { 200: ok('The dashboard', DashboardViewSchema, READ_HEADERS), 404: notFound404 },
   handle: async (input, ctx) => {
     const doc = await visibleDashboard(tenant(ctx), userOf(ctx), input.params.id);
-    return { status: 200, body: viewFor(doc, ctx.auth!.permissions), headers: { ETag: etagOf(doc.revision) } };
+    return { status: 200, body: viewFor(doc, readerPermissions(ctx.auth!)), headers: { ETag: etagOf(doc.revision) } };
   },
 });
 
@@ -98,10 +99,10 @@ const save = route({
     withFieldPointers(async () => {
       const scope = tenant(ctx);
       const doc = await visibleDashboard(scope, userOf(ctx), input.params.id);
-      if (doc.scope === 'company' && !scope.auth.permissions.has(WRITE)) throw forbidden(WRITE);
+      if (doc.scope === 'company' && !readerPermissions(scope.auth).has(WRITE)) throw forbidden(WRITE);
       const ifMatch = ifMatchRevision(input.headers['if-match'], { required: true });
       const { reason, ...layout } = input.body;
-      const policy = catalogPolicy(doc.scope === 'company' ? 'company' : scope.auth.permissions);
+      const policy = catalogPolicy(doc.scope === 'company' ? 'company' : readerPermissions(scope.auth));
       const result = await saveDashboardLayout(ctx.services.events, commandCtx(ctx, reason), policy, doc.id, layout, ifMatch);
       return dashboards.answer(ctx, doc.id, result);
     }),
@@ -113,7 +114,7 @@ export const dashboardRoutes: RouteDecl[] = [
     filters: {},
     list: (scope, query) => {
       const ctx = scope as TenantRequestContext;
-      return listDashboards(scope, { userId: ctx.auth.userId, permissions: ctx.auth.permissions }, query);
+      return listDashboards(scope, { userId: ctx.auth.userId, permissions: readerPermissions(ctx.auth) }, query);
     },
   }),
   dashboards.create({

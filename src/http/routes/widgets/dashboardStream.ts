@@ -9,6 +9,7 @@ import { IdParams } from '../shared/fieldSchemas.js';
 import { FEED_LIMITS, feedHubOf } from '../sistema/feedHub.js';
 import { tokenLifeLeftMs } from '../sistema/feedRoutes.js';
 import { viewFor, visibleDashboard } from '../../../queries/widgets/dashboards.js';
+import { readerPermissions } from './widgetReader.js';
 import { DASHBOARDS_PROJECTION } from '../../../projections/widgets/dashboardsProjection.js';
 import { affected, changesBetween, livePanels, quietHead, panelAnswer, type Changes, type LivePanel } from './dashboardLive.js';
 import { READ, TAG } from './schemas.js';
@@ -30,7 +31,7 @@ function liveStream(
   const { services } = ctx;
   const tenant = ctx.auth!.tenantId!;
   const userId = ctx.auth!.userId;
-  const permissions = ctx.auth!.permissions;
+  const permissions = readerPermissions(ctx.auth!);
   const hub = feedHubOf(services);
   const hangUp = new AbortController();
   let wantMore: (() => void) | null = null;

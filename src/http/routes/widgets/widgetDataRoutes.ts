@@ -5,6 +5,8 @@ import { route, type RequestContext, type TenantRequestContext } from '../../rou
 import { problem } from '../../commonSchemas.js';
 import { forbidden, notFoundProblem } from '../../../problems.js';
 import { validationProblem } from '../../validation.js';
+import { moduleDisabled } from '../../routeAuth.js';
+import { moduleOfPermission, readerPermissions } from './widgetReader.js';
 import { awaitMinPosition } from '../../readYourWrites.js';
 import { closed } from '../shared/fieldSchemas.js';
 import { companyDay } from '../../../queries/empresas/companyCalendar.js';
@@ -19,11 +21,17 @@ export interface WidgetAnswer {
   data: unknown;
 }
 
-/** The widget a reader asked for: 404 when there is none, 403 naming the first permission they lack. */
-export function readableWidget(id: string, permissions: ReadonlySet<string>): WidgetDefinition {
+/**
+ * The widget a reader asked for: 404 when there is none, 403 naming the first permission they lack (`granted`: all their
+ * permissions), 403 module-disabled when they hold it but their company switched its module off (`permissions`: those left).
+ */
+export function readableWidget(id: string, permissions: ReadonlySet<string>, granted = permissions): WidgetDefinition {
   const widget = widgetById(id);
   if (!widget) throw notFoundProblem('No such widget');
-  if (!mayRead(widget, permissions)) throw forbidden(widget.permissions.find((p) => !permissions.has(p))!);
+  const lacking = widget.permissions.find((p) => !granted.has(p));
+  if (lacking) throw forbidden(lacking);
+  const switchedOff = widget.permissions.find((p) => !permissions.has(p));
+  if (switchedOff) throw moduleDisabled(moduleOfPermission(switchedOff) ?? switchedOff);
   return widget;
 }
 
@@ -52,7 +60,7 @@ export async function widgetAnswer(
   }, null);
   const now = services.now();
   const today = await companyDay(scope, now);
-  const data = await widget.read(params, { ...scope, today, now, permissions: ctx.auth!.permissions });
+  const data = await widget.read(params, { ...scope, today, now, permissions: readerPermissions(ctx.auth!) });
   return { widgetId: widget.id, params, asOf: { position: (position ?? 0n).toString(), computedAt: now.toISOString() }, data };
 }
 
@@ -67,7 +75,7 @@ export const widgetDataRoutes = [
     description: 'Only the widgets whose permissions you hold (a clinical widget needs `pacientes:notes`).',
     responses: { 200: { description: 'The catalog', schema: CatalogSchema } },
     handle: (_input, ctx) => {
-      const permissions = ctx.auth!.permissions;
+      const permissions = readerPermissions(ctx.auth!);
       const items = WIDGETS.filter((widget) => mayRead(widget, permissions)).map((widget) => ({
         id: widget.id,
         title: widget.title,
@@ -95,7 +103,7 @@ export const widgetDataRoutes = [
       404: problem('No such widget'),
     },
     handle: async (input, ctx) => {
-      const widget = readableWidget(input.params.id, ctx.auth!.permissions);
+      const widget = readableWidget(input.params.id, readerPermissions(ctx.auth!), ctx.auth!.permissions);
       const { minPosition, ...params } = input.query;
       checkWidgetParams(widget, params);
       await awaitMinPosition(ctx, minPosition, [...widget.projections]);
