@@ -1,0 +1,152 @@
+// The read models of the payer and staff widgets: authorizations and licences watched by date, and the month's
+// billing per payer as counters moved by each session's membership (collections prefixed `payers`).
+import { AUTHORIZATION_CATEGORY, AUTHORIZATION_EVENT_TYPES } from '../../commands/clientes/authorizationEvents.js';
+import type { AuthorizationEvent } from '../../commands/clientes/authorizationEvents.js';
+import { CLIENT_CATEGORY, CLIENT_EVENT_TYPES } from '../../commands/clientes/clientEvents.js';
+import { STAFF_CATEGORY, STAFF_EVENT_TYPES } from '../../commands/colaboradores/staffEvents.js';
+import { SESSION_CATEGORY, SESSION_EVENT_TYPES, type SessionEvent } from '../../commands/dialisis/session/sessionEvents.js';
+import { PATIENT_CATEGORY, type PatientEvent } from '../../commands/pacientes/patientEvents.js';
+import { applyFold, type Projection, type ProjectionTx } from '../runner/projection.js';
+import { aggregateIdOfStream, categoryOfStream, tenantOfStream, type RecordedEvent } from '../../stores/eventStore.js';
+import { foldClient, type ClientDoc } from '../clientes/clientDoc.js';
+import { foldAuthorizationWatch, foldLicenceWatch, type AuthorizationWatchDoc, type LicenceWatchDoc } from './payerWatchDocs.js';
+import {
+  billingMonthId,
+  bucketsOf,
+  countBucket,
+  sessionChange,
+  type BilledSessionDoc,
+  type BillingMonthDoc,
+  type CoverageDoc,
+} from './payerBillingDocs.js';
+
+export const PAYER_STAFF_PROJECTION = 'widgets-payers';
+export const PAYERS_AUTHORIZATIONS = 'payersAuthorizations';
+export const PAYERS_LICENCES = 'payersLicences';
+export const PAYERS_BILLING = 'payersBilling';
+export const PAYERS_SESSIONS = 'payersSessions';
+export const PAYERS_COVERAGES = 'payersCoverages';
+export const PAYERS_CLIENTS = 'payersClients';
+
+/** The stream categories whose events change these widgets (what a live dashboard listens to). */
+export const PAYER_CATEGORIES = [CLIENT_CATEGORY, AUTHORIZATION_CATEGORY, SESSION_CATEGORY, PATIENT_CATEGORY] as const;
+export const STAFF_CATEGORIES = [STAFF_CATEGORY] as const;
+
+const PATIENT_TYPES = ['PatientRegistered', 'CoverageAdded'] as const;
+
+export const payerStaffProjection: Projection = {
+  name: PAYER_STAFF_PROJECTION,
+  version: 1,
+  collections: {
+    [PAYERS_AUTHORIZATIONS]: [
+      { keys: { tenantId: 1, validTo: 1, id: 1 }, name: 'by_valid_to' },
+      { keys: { tenantId: 1, low: 1, validTo: 1, id: 1 }, name: 'by_low' },
+    ],
+    [PAYERS_LICENCES]: [{ keys: { tenantId: 1, watchOn: 1, id: 1 }, name: 'by_expiry' }],
+    [PAYERS_COVERAGES]: [],
+    [PAYERS_CLIENTS]: [],
+    // Counters before the memberships that guard them: a failure in between replays both.
+    [PAYERS_BILLING]: [{ keys: { tenantId: 1, month: 1, id: 1 }, name: 'by_month' }],
+    [PAYERS_SESSIONS]: [],
+  },
+  eventTypes: [...CLIENT_EVENT_TYPES, ...AUTHORIZATION_EVENT_TYPES, ...STAFF_EVENT_TYPES, ...SESSION_EVENT_TYPES, ...PATIENT_TYPES],
+  handle(event, tx) {
+    const tenantId = tenantOfStream(event.streamName);
+    const id = aggregateIdOfStream(event.streamName);
+    switch (categoryOfStream(event.streamName)) {
+      case CLIENT_CATEGORY:
+        return applyFold<ClientDoc>(tx, PAYERS_CLIENTS, tenantId, id, event, foldClient);
+      case STAFF_CATEGORY:
+        return applyFold<LicenceWatchDoc>(tx, PAYERS_LICENCES, tenantId, id, event, foldLicenceWatch);
+      case PATIENT_CATEGORY:
+        return applyFold<CoverageDoc>(tx, PAYERS_COVERAGES, tenantId, id, event, foldCoverage);
+      case AUTHORIZATION_CATEGORY:
+        return authorizationEvent(tx, tenantId, id, event);
+      case SESSION_CATEGORY:
+        return sessionEvent(tx, tenantId, id, event);
+      default:
+        return undefined;
+    }
+  },
+};
+
+function foldCoverage(doc: CoverageDoc | null, recorded: RecordedEvent): CoverageDoc | null {
+  const event = recorded as unknown as PatientEvent;
+  const _position = Number(recorded.position);
+  const pick = (c: { clientId?: string; validFrom: string; validTo?: string }) => ({
+    clientId: c.clientId,
+    validFrom: c.validFrom,
+    ...(c.validTo !== undefined ? { validTo: c.validTo } : {}),
+  });
+  if (event.type === 'PatientRegistered') {
+    if (doc) return doc;
+    const coverages = event.data.coverages.map(pick);
+    return { tenantId: tenantOfStream(recorded.streamName), id: aggregateIdOfStream(recorded.streamName), coverages, _position };
+  }
+  if (event.type === 'CoverageAdded' && doc) return { ...doc, coverages: [...doc.coverages, pick(event.data)], _position };
+  return doc;
+}
+
+async function authorizationEvent(tx: ProjectionTx, tenantId: string, id: string, recorded: RecordedEvent): Promise<void> {
+  await applyFold<AuthorizationWatchDoc>(tx, PAYERS_AUTHORIZATIONS, tenantId, id, recorded, foldAuthorizationWatch);
+  const event = recorded as unknown as AuthorizationEvent;
+  if (event.type === 'AuthorizationConsumed' || event.type === 'AuthorizationReserved')
+    await rebill(tx, tenantId, event.data.sessionId, recorded, { authorized: true });
+  if (event.type === 'AuthorizationReleased') await rebill(tx, tenantId, event.data.sessionId, recorded, { authorized: false });
+}
+
+async function sessionEvent(tx: ProjectionTx, tenantId: string, id: string, recorded: RecordedEvent): Promise<void> {
+  const event = recorded as unknown as SessionEvent;
+  if (event.type === 'SessionScheduled') {
+    const existing =
+      tx.peek?.<BilledSessionDoc>(PAYERS_SESSIONS, tenantId, id) ?? (await tx.get<BilledSessionDoc>(PAYERS_SESSIONS, tenantId, id));
+    if (existing) return;
+    const { patientId, date } = event.data;
+    const doc = { tenantId, id, patientId, date, status: 'scheduled', minutes: null, interrupted: false, authorized: false };
+    tx.put<BilledSessionDoc>(PAYERS_SESSIONS, { ...doc, buckets: [], _position: Number(recorded.position) });
+    return;
+  }
+  const current =
+    tx.peek?.<BilledSessionDoc>(PAYERS_SESSIONS, tenantId, id) ?? (await tx.get<BilledSessionDoc>(PAYERS_SESSIONS, tenantId, id));
+  if (!current) return;
+  const change = sessionChange(current, event);
+  if (change) await rebill(tx, tenantId, id, recorded, change, current);
+}
+
+/** Applies a change to a session's membership and moves it between the month's payer counters. */
+async function rebill(
+  tx: ProjectionTx,
+  tenantId: string,
+  sessionId: string,
+  recorded: RecordedEvent,
+  change: Partial<BilledSessionDoc>,
+  known?: BilledSessionDoc,
+): Promise<void> {
+  const position = Number(recorded.position);
+  const current = known ?? (await tx.get<BilledSessionDoc>(PAYERS_SESSIONS, tenantId, sessionId));
+  if (!current || current._position >= position) return;
+  const next = { ...current, ...change, _position: position };
+  const coverage = await tx.get<CoverageDoc>(PAYERS_COVERAGES, tenantId, current.patientId);
+  const contracts = new Map<string, ClientDoc['contracts']>();
+  for (const c of coverage?.coverages ?? [])
+    if (c.clientId && !contracts.has(c.clientId))
+      contracts.set(c.clientId, (await tx.get<ClientDoc>(PAYERS_CLIENTS, tenantId, c.clientId))?.contracts ?? []);
+  next.buckets = bucketsOf(next, coverage?.coverages ?? [], (clientId) => contracts.get(clientId) ?? []);
+  const month = current.date.slice(0, 7);
+  const moves = new Map<string, [string, 1 | -1][]>();
+  const move = (bucket: string, sign: 1 | -1) => {
+    const counterId = billingMonthId(month, bucket.slice(0, bucket.indexOf('\t')));
+    moves.set(counterId, [...(moves.get(counterId) ?? []), [bucket, sign]]);
+  };
+  for (const b of current.buckets) if (!next.buckets.includes(b)) move(b, -1);
+  for (const b of next.buckets) if (!current.buckets.includes(b)) move(b, 1);
+  for (const [counterId, bucketMoves] of moves) {
+    await applyFold<BillingMonthDoc>(tx, PAYERS_BILLING, tenantId, counterId, recorded, (doc) => {
+      const clientId = counterId.slice(counterId.indexOf('|') + 1);
+      let counted = doc ?? { tenantId, id: counterId, month, clientId, sessions: 0, due: {}, flagged: {}, _position: position };
+      for (const [bucket, sign] of bucketMoves) counted = countBucket(counted, bucket, sign);
+      return { ...counted, _position: position };
+    });
+  }
+  tx.put<BilledSessionDoc>(PAYERS_SESSIONS, next);
+}
