@@ -34,8 +34,8 @@ export type BillingMonthDoc = ProjectedDoc & {
   flagged: Record<string, Totals>;
 };
 
-/** What a session event changes on the membership document (null: nothing the bill reads). */
-export function sessionChange(doc: BilledSessionDoc, event: SessionEvent): Partial<BilledSessionDoc> | null {
+/** What a session event changes on the membership document (null: nothing the bill reads, e.g. check-in or start). */
+export function sessionChange(event: SessionEvent): Partial<BilledSessionDoc> | null {
   switch (event.type) {
     case 'SessionEnded':
       return { status: 'ended', minutes: event.data.effectiveMinutes };
@@ -54,10 +54,6 @@ export function sessionChange(doc: BilledSessionDoc, event: SessionEvent): Parti
       const minutes = block === 'times' && effectiveMinutes !== undefined ? { minutes: effectiveMinutes } : {};
       return { ...minutes, ...(returnsToValidation ? { status: 'signed' } : {}) };
     }
-    case 'PatientCheckedIn':
-      return { status: 'checked-in' };
-    case 'SessionStarted':
-      return { status: 'in-progress' };
     default:
       return null;
   }

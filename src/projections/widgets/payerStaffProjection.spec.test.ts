@@ -2,8 +2,15 @@
 // while the staff member is active, and the month's billing per payer moved by each session's membership.
 import assert from 'node:assert/strict';
 import { projectionSpec, streamOf } from '../runner/projectionSpec.js';
-import { PAYERS_AUTHORIZATIONS, PAYERS_BILLING, PAYERS_LICENCES, PAYERS_SESSIONS, payerStaffProjection } from './payerStaffProjection.js';
-import type { AuthorizationWatchDoc, LicenceWatchDoc } from './payerWatchDocs.js';
+import {
+  PAYERS_AUTHORIZATION_DAYS,
+  PAYERS_AUTHORIZATIONS,
+  PAYERS_BILLING,
+  PAYERS_LICENCES,
+  PAYERS_SESSIONS,
+  payerStaffProjection,
+} from './payerStaffProjection.js';
+import type { AuthorizationDayDoc, AuthorizationWatchDoc, LicenceWatchDoc } from './payerWatchDocs.js';
 import type { BilledSessionDoc, BillingMonthDoc } from './payerBillingDocs.js';
 
 const given = projectionSpec(payerStaffProjection);
@@ -89,6 +96,28 @@ describe('widgets-payers projection', () => {
     await given(authorization(issued(), { type: 'AuthorizationVoided', data: { reason: 'wrong patient' } })).thenAbsent(
       PAYERS_AUTHORIZATIONS,
       'a1',
+    );
+  });
+
+  it('counts authorizations per last day: ending, low and exhausted move with the units; a void takes it away', async () => {
+    const other = streamOf(
+      't1',
+      'payerAuthorization',
+      'a2',
+    )({ ...issued(3), data: { ...issued(3).data, authorizationId: 'a2' } }, consumed('s9', 3, 3));
+    const outcome = given(authorization(issued(12), consumed('s1', 9)), other);
+    await outcome.then<AuthorizationDayDoc>(PAYERS_AUTHORIZATION_DAYS, '2025-03-31', (doc) =>
+      assert.deepEqual([doc.count, doc.low, doc.exhausted], [2, 1, 1]),
+    );
+    const voided = { type: 'AuthorizationVoided', data: { reason: 'wrong patient' } };
+    await given(authorization(issued(12), consumed('s1', 10), voided), other).then<AuthorizationDayDoc>(
+      PAYERS_AUTHORIZATION_DAYS,
+      '2025-03-31',
+      (doc) => assert.deepEqual([doc.count, doc.low, doc.exhausted], [1, 1, 1]),
+    );
+    const events = authorization(issued(12), consumed('s1', 10), voided);
+    await given(events, events[0]!, events[1]!, events[2]!).then<AuthorizationDayDoc>(PAYERS_AUTHORIZATION_DAYS, '2025-03-31', (doc) =>
+      assert.deepEqual([doc.count, doc.low, doc.exhausted], [0, 0, 0]),
     );
   });
 

@@ -6,10 +6,17 @@ import { CLIENT_CATEGORY, CLIENT_EVENT_TYPES } from '../../commands/clientes/cli
 import { STAFF_CATEGORY, STAFF_EVENT_TYPES } from '../../commands/colaboradores/staffEvents.js';
 import { SESSION_CATEGORY, SESSION_EVENT_TYPES, type SessionEvent } from '../../commands/dialisis/session/sessionEvents.js';
 import { PATIENT_CATEGORY, type PatientEvent } from '../../commands/pacientes/patientEvents.js';
-import { applyFold, type Projection, type ProjectionTx } from '../runner/projection.js';
+import { applyFold, type ProjectedDoc, type Projection, type ProjectionTx } from '../runner/projection.js';
 import { aggregateIdOfStream, categoryOfStream, tenantOfStream, type RecordedEvent } from '../../stores/eventStore.js';
 import { foldClient, type ClientDoc } from '../clientes/clientDoc.js';
-import { foldAuthorizationWatch, foldLicenceWatch, type AuthorizationWatchDoc, type LicenceWatchDoc } from './payerWatchDocs.js';
+import {
+  foldAuthorizationWatch,
+  foldLicenceWatch,
+  moveAuthorizationDay,
+  type AuthorizationDayDoc,
+  type AuthorizationWatchDoc,
+  type LicenceWatchDoc,
+} from './payerWatchDocs.js';
 import {
   billingMonthId,
   bucketsOf,
@@ -22,6 +29,7 @@ import {
 
 export const PAYER_STAFF_PROJECTION = 'widgets-payers';
 export const PAYERS_AUTHORIZATIONS = 'payersAuthorizations';
+export const PAYERS_AUTHORIZATION_DAYS = 'payersAuthorizationDays';
 export const PAYERS_LICENCES = 'payersLicences';
 export const PAYERS_BILLING = 'payersBilling';
 export const PAYERS_SESSIONS = 'payersSessions';
@@ -38,6 +46,8 @@ export const payerStaffProjection: Projection = {
   name: PAYER_STAFF_PROJECTION,
   version: 1,
   collections: {
+    // Each counter collection before the documents that guard it: a failure in between replays both.
+    [PAYERS_AUTHORIZATION_DAYS]: [{ keys: { tenantId: 1, day: 1, id: 1 }, name: 'by_day' }],
     [PAYERS_AUTHORIZATIONS]: [
       { keys: { tenantId: 1, validTo: 1, id: 1 }, name: 'by_valid_to' },
       { keys: { tenantId: 1, low: 1, validTo: 1, id: 1 }, name: 'by_low' },
@@ -45,7 +55,6 @@ export const payerStaffProjection: Projection = {
     [PAYERS_LICENCES]: [{ keys: { tenantId: 1, watchOn: 1, id: 1 }, name: 'by_expiry' }],
     [PAYERS_COVERAGES]: [],
     [PAYERS_CLIENTS]: [],
-    // Counters before the memberships that guard them: a failure in between replays both.
     [PAYERS_BILLING]: [{ keys: { tenantId: 1, month: 1, id: 1 }, name: 'by_month' }],
     [PAYERS_SESSIONS]: [],
   },
@@ -88,29 +97,43 @@ function foldCoverage(doc: CoverageDoc | null, recorded: RecordedEvent): Coverag
 }
 
 async function authorizationEvent(tx: ProjectionTx, tenantId: string, id: string, recorded: RecordedEvent): Promise<void> {
-  await applyFold<AuthorizationWatchDoc>(tx, PAYERS_AUTHORIZATIONS, tenantId, id, recorded, foldAuthorizationWatch);
+  const position = Number(recorded.position);
+  const was = await load<AuthorizationWatchDoc>(tx, PAYERS_AUTHORIZATIONS, tenantId, id);
+  const now = was && was._position >= position ? was : foldAuthorizationWatch(was, recorded);
+  if (now !== was) {
+    // The last day never changes: the authorization moves between the counters of its own day.
+    const day = (now ?? was)!.validTo;
+    await applyFold<AuthorizationDayDoc>(tx, PAYERS_AUTHORIZATION_DAYS, tenantId, day, recorded, (doc) =>
+      moveAuthorizationDay(doc ?? { tenantId, id: day, day, count: 0, low: 0, exhausted: 0, _position: position }, was, now, position),
+    );
+    if (now) tx.put(PAYERS_AUTHORIZATIONS, now);
+    else tx.delete(PAYERS_AUTHORIZATIONS, tenantId, id);
+  }
   const event = recorded as unknown as AuthorizationEvent;
   if (event.type === 'AuthorizationConsumed' || event.type === 'AuthorizationReserved')
     await rebill(tx, tenantId, event.data.sessionId, recorded, { authorized: true });
   if (event.type === 'AuthorizationReleased') await rebill(tx, tenantId, event.data.sessionId, recorded, { authorized: false });
 }
 
+/** A document from the batch's cache when it holds it (no promise), else from the store. */
+const load = async <T extends ProjectedDoc>(tx: ProjectionTx, collection: string, tenantId: string, id: string): Promise<T | null> => {
+  const cached = tx.peek?.<T>(collection, tenantId, id);
+  return cached !== undefined ? cached : tx.get<T>(collection, tenantId, id);
+};
+
 async function sessionEvent(tx: ProjectionTx, tenantId: string, id: string, recorded: RecordedEvent): Promise<void> {
   const event = recorded as unknown as SessionEvent;
   if (event.type === 'SessionScheduled') {
-    const existing =
-      tx.peek?.<BilledSessionDoc>(PAYERS_SESSIONS, tenantId, id) ?? (await tx.get<BilledSessionDoc>(PAYERS_SESSIONS, tenantId, id));
-    if (existing) return;
+    if (await load<BilledSessionDoc>(tx, PAYERS_SESSIONS, tenantId, id)) return;
     const { patientId, date } = event.data;
     const doc = { tenantId, id, patientId, date, status: 'scheduled', minutes: null, interrupted: false, authorized: false };
     tx.put<BilledSessionDoc>(PAYERS_SESSIONS, { ...doc, buckets: [], _position: Number(recorded.position) });
     return;
   }
-  const current =
-    tx.peek?.<BilledSessionDoc>(PAYERS_SESSIONS, tenantId, id) ?? (await tx.get<BilledSessionDoc>(PAYERS_SESSIONS, tenantId, id));
-  if (!current) return;
-  const change = sessionChange(current, event);
-  if (change) await rebill(tx, tenantId, id, recorded, change, current);
+  const change = sessionChange(event);
+  if (!change) return;
+  const current = await load<BilledSessionDoc>(tx, PAYERS_SESSIONS, tenantId, id);
+  if (current) await rebill(tx, tenantId, id, recorded, change, current);
 }
 
 /** Applies a change to a session's membership and moves it between the month's payer counters. */
@@ -123,14 +146,14 @@ async function rebill(
   known?: BilledSessionDoc,
 ): Promise<void> {
   const position = Number(recorded.position);
-  const current = known ?? (await tx.get<BilledSessionDoc>(PAYERS_SESSIONS, tenantId, sessionId));
+  const current = known ?? (await load<BilledSessionDoc>(tx, PAYERS_SESSIONS, tenantId, sessionId));
   if (!current || current._position >= position) return;
   const next = { ...current, ...change, _position: position };
-  const coverage = await tx.get<CoverageDoc>(PAYERS_COVERAGES, tenantId, current.patientId);
+  const coverage = await load<CoverageDoc>(tx, PAYERS_COVERAGES, tenantId, current.patientId);
   const contracts = new Map<string, ClientDoc['contracts']>();
   for (const c of coverage?.coverages ?? [])
     if (c.clientId && !contracts.has(c.clientId))
-      contracts.set(c.clientId, (await tx.get<ClientDoc>(PAYERS_CLIENTS, tenantId, c.clientId))?.contracts ?? []);
+      contracts.set(c.clientId, (await load<ClientDoc>(tx, PAYERS_CLIENTS, tenantId, c.clientId))?.contracts ?? []);
   next.buckets = bucketsOf(next, coverage?.coverages ?? [], (clientId) => contracts.get(clientId) ?? []);
   const month = current.date.slice(0, 7);
   const moves = new Map<string, [string, 1 | -1][]>();

@@ -102,3 +102,25 @@ export function foldLicenceWatch(doc: LicenceWatchDoc | null, recorded: Recorded
       return doc;
   }
 }
+
+/** Per last day of validity: how many watched authorizations end that day, how many are low, how many exhausted. */
+export type AuthorizationDayDoc = ProjectedDoc & { day: string; count: number; low: number; exhausted: number };
+
+/** The day's counters with one authorization's membership moved from `was` to `now` (either absent: not counted). */
+export function moveAuthorizationDay(
+  doc: AuthorizationDayDoc,
+  was: AuthorizationWatchDoc | null,
+  now: AuthorizationWatchDoc | null,
+  position: number,
+): AuthorizationDayDoc {
+  const weight = (d: AuthorizationWatchDoc | null) => (d ? [1, d.low, d.remaining === 0 ? 1 : 0] : [0, 0, 0]);
+  const [c0, l0, e0] = weight(was);
+  const [c1, l1, e1] = weight(now);
+  return {
+    ...doc,
+    count: doc.count + c1! - c0!,
+    low: doc.low + l1! - l0!,
+    exhausted: doc.exhausted + e1! - e0!,
+    _position: position,
+  };
+}

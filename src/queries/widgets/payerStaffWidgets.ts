@@ -4,17 +4,26 @@ import { DisplayCounts, DisplayItems, defineWidget, widgetParams, type WidgetSet
 import {
   PAYER_CATEGORIES,
   PAYER_STAFF_PROJECTION,
+  PAYERS_AUTHORIZATION_DAYS,
   PAYERS_AUTHORIZATIONS,
   PAYERS_LICENCES,
   STAFF_CATEGORIES,
   payerStaffProjection,
 } from '../../projections/widgets/payerStaffProjection.js';
-import { LOW_SHARE, LOW_UNITS, type AuthorizationWatchDoc, type LicenceWatchDoc } from '../../projections/widgets/payerWatchDocs.js';
+import {
+  LOW_SHARE,
+  LOW_UNITS,
+  type AuthorizationDayDoc,
+  type AuthorizationWatchDoc,
+  type LicenceWatchDoc,
+} from '../../projections/widgets/payerWatchDocs.js';
 import { monthlyBillingWidget } from './payerBillingWidget.js';
 
 const CLIENTES_READ = 'clientes:read';
 const STAFF_READ = 'colaboradores:read';
 const DEFAULT_LIMIT = 20;
+/** Last days counted at most: the past `days` (365 at most) and every day an authorization still runs to (years). */
+const MAX_DAYS = 3000;
 /** Before any real date: the low end of a date index range that skips nulls. */
 const EVER = '0000-01-01';
 
@@ -59,17 +68,27 @@ const authorizationsRunningOut = defineWidget({
     const limit = params.limit ?? DEFAULT_LIMIT;
     const docs = collectionOf<AuthorizationWatchDoc>(ctx, PAYERS_AUTHORIZATIONS);
     const low = { low: 1, validTo: { $gte: today } };
-    const ending = { validTo: { $gte: today, $lte: addDays(today, days) } };
-    const expired = { validTo: { $gte: addDays(today, -days), $lt: today } };
-    const [lowCount, exhaustedCount, endingCount, expiredCount, lowDocs, endingDocs, expiredDocs] = await Promise.all([
-      docs.count(tenantId, low),
-      docs.count(tenantId, { ...low, remaining: 0 }),
-      docs.count(tenantId, ending),
-      docs.count(tenantId, expired),
+    const horizon = addDays(today, days);
+    const since = addDays(today, -days);
+    const ending = { validTo: { $gte: today, $lte: horizon } };
+    const expired = { validTo: { $gte: since, $lt: today } };
+    // Counts from the per-day counters: one document per last day (the past `days` and the days still to come).
+    const dayDocs = collectionOf<AuthorizationDayDoc>(ctx, PAYERS_AUTHORIZATION_DAYS);
+    const [dayPage, lowDocs, endingDocs, expiredDocs] = await Promise.all([
+      dayDocs.find(tenantId, { day: { $gte: since } }, { sort: { day: 1 }, limit: MAX_DAYS }),
       docs.find(tenantId, low, { sort: { low: 1, validTo: 1 }, limit }),
       docs.find(tenantId, ending, { sort: { validTo: 1 }, limit }),
       docs.find(tenantId, expired, { sort: { validTo: -1 }, limit }),
     ]);
+    let [lowCount, exhaustedCount, endingCount, expiredCount] = [0, 0, 0, 0];
+    for (const d of dayPage.items) {
+      if (d.day < today) expiredCount += d.count;
+      else {
+        lowCount += d.low;
+        exhaustedCount += d.exhausted;
+        if (d.day <= horizon) endingCount += d.count;
+      }
+    }
     const byId = new Map<string, Item>();
     for (const doc of [...lowDocs.items, ...endingDocs.items, ...expiredDocs.items]) byId.set(doc.id, authorizationItem(doc, today));
     return {
