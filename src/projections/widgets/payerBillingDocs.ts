@@ -21,7 +21,14 @@ export type BilledSessionDoc = ProjectedDoc & {
   buckets: string[];
 };
 
-export type CoverageDoc = ProjectedDoc & { coverages: Pick<CoverageEntry, 'clientId' | 'validFrom' | 'validTo'>[] };
+export type CoverageDoc = ProjectedDoc & {
+  coverages: Pick<CoverageEntry, 'clientId' | 'validFrom' | 'validTo'>[];
+  /** The patient's latest sessions (at most RECENT_SESSIONS): a coverage added later bills them again. */
+  sessions?: string[];
+};
+
+/** How many of a patient's latest sessions a later coverage reaches (two years of thrice-weekly sessions and more). */
+export const RECENT_SESSIONS = 400;
 
 export type Totals = { sessions: number; amount: string };
 export type BillingMonthDoc = ProjectedDoc & {

@@ -166,6 +166,17 @@ describe('widgets-payers projection', () => {
     });
   });
 
+  it('a coverage added later, back-dated, bills the sessions already treated', async () => {
+    const uncovered = { ...patientRegistered, data: { ...patientRegistered.data, coverages: [] } };
+    const added = { type: 'CoverageAdded', data: { coverageId: 'cv2', clientId: 'c1', memberNumber: 'M2', validFrom: '2025-02-01' } };
+    const events = [client(registered, contract(false)), patient(uncovered), session('s1')(scheduled('s1'), ended, signed)].flat();
+    await given(events).thenAbsent(PAYERS_BILLING, '2025-03|c1');
+    const later = patient(added);
+    await given(events, later, later[0]!).then<BillingMonthDoc>(PAYERS_BILLING, '2025-03|c1', (doc) =>
+      assert.deepEqual([doc.sessions, doc.due], [1, { PEN: { sessions: 1, amount: '350.50' } }]),
+    );
+  });
+
   it('changes nothing when events are delivered again, and keeps each company apart', async () => {
     const events = [client(registered, contract(false)), patient(patientRegistered), session('s1')(scheduled('s1'), ended, signed)].flat();
     await given(events, events[4]!, events[5]!).then<BillingMonthDoc>(PAYERS_BILLING, '2025-03|c1', (doc) => assert.equal(doc.sessions, 1));

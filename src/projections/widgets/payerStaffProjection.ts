@@ -18,6 +18,7 @@ import {
   type LicenceWatchDoc,
 } from './payerWatchDocs.js';
 import {
+  RECENT_SESSIONS,
   billingMonthId,
   bucketsOf,
   countBucket,
@@ -68,7 +69,7 @@ export const payerStaffProjection: Projection = {
       case STAFF_CATEGORY:
         return applyFold<LicenceWatchDoc>(tx, PAYERS_LICENCES, tenantId, id, event, foldLicenceWatch);
       case PATIENT_CATEGORY:
-        return applyFold<CoverageDoc>(tx, PAYERS_COVERAGES, tenantId, id, event, foldCoverage);
+        return patientEvent(tx, tenantId, id, event);
       case AUTHORIZATION_CATEGORY:
         return authorizationEvent(tx, tenantId, id, event);
       case SESSION_CATEGORY:
@@ -95,6 +96,27 @@ function foldCoverage(doc: CoverageDoc | null, recorded: RecordedEvent): Coverag
   if (event.type === 'CoverageAdded' && doc) return { ...doc, coverages: [...doc.coverages, pick(event.data)], _position };
   return doc;
 }
+
+/** A coverage added after some sessions (back-dated) bills the patient's latest sessions again. */
+async function patientEvent(tx: ProjectionTx, tenantId: string, id: string, recorded: RecordedEvent): Promise<void> {
+  await applyFold<CoverageDoc>(tx, PAYERS_COVERAGES, tenantId, id, recorded, foldCoverage);
+  if (recorded.type !== 'CoverageAdded') return;
+  const doc = await load<CoverageDoc>(tx, PAYERS_COVERAGES, tenantId, id);
+  for (const sessionId of doc?.sessions ?? []) await rebill(tx, tenantId, sessionId, recorded, {});
+}
+
+/** The patient's coverage document remembers the session (a later coverage reaches it). */
+const rememberSession =
+  (sessionId: string) =>
+  (doc: CoverageDoc | null, recorded: RecordedEvent): CoverageDoc | null => {
+    if (!doc || doc.sessions?.includes(sessionId)) return doc;
+    const sessions = [...(doc.sessions ?? []), sessionId];
+    return {
+      ...doc,
+      sessions: sessions.length > RECENT_SESSIONS ? sessions.slice(-RECENT_SESSIONS) : sessions,
+      _position: Number(recorded.position),
+    };
+  };
 
 async function authorizationEvent(tx: ProjectionTx, tenantId: string, id: string, recorded: RecordedEvent): Promise<void> {
   const position = Number(recorded.position);
@@ -126,6 +148,7 @@ async function sessionEvent(tx: ProjectionTx, tenantId: string, id: string, reco
   if (event.type === 'SessionScheduled') {
     if (await load<BilledSessionDoc>(tx, PAYERS_SESSIONS, tenantId, id)) return;
     const { patientId, date } = event.data;
+    await applyFold<CoverageDoc>(tx, PAYERS_COVERAGES, tenantId, patientId, recorded, rememberSession(id));
     const doc = { tenantId, id, patientId, date, status: 'scheduled', minutes: null, interrupted: false, authorized: false };
     tx.put<BilledSessionDoc>(PAYERS_SESSIONS, { ...doc, buckets: [], _position: Number(recorded.position) });
     return;
