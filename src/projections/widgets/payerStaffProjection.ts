@@ -38,7 +38,9 @@ export const PAYERS_COVERAGES = 'payersCoverages';
 export const PAYERS_CLIENTS = 'payersClients';
 
 /** The stream categories whose events change these widgets (what a live dashboard listens to). */
-export const PAYER_CATEGORIES = [CLIENT_CATEGORY, AUTHORIZATION_CATEGORY, SESSION_CATEGORY, PATIENT_CATEGORY] as const;
+export const AUTHORIZATION_CATEGORIES = [AUTHORIZATION_CATEGORY] as const;
+/** A session's status and units, the patient's coverage, the payer's contracts. */
+export const BILLING_CATEGORIES = [CLIENT_CATEGORY, AUTHORIZATION_CATEGORY, SESSION_CATEGORY, PATIENT_CATEGORY] as const;
 export const STAFF_CATEGORIES = [STAFF_CATEGORY] as const;
 
 const PATIENT_TYPES = ['PatientRegistered', 'CoverageAdded'] as const;

@@ -3,7 +3,7 @@
 import Type from 'typebox';
 import { DisplayCounts, DisplaySeries, defineWidget, widgetParams } from './widgetDefinition.js';
 import {
-  PAYER_CATEGORIES,
+  BILLING_CATEGORIES,
   PAYER_STAFF_PROJECTION,
   PAYERS_BILLING,
   PAYERS_CLIENTS,
@@ -50,7 +50,7 @@ export const monthlyBillingWidget = defineWidget({
   params: widgetParams('month'),
   data: BillingData,
   projections: [PAYER_STAFF_PROJECTION],
-  categories: PAYER_CATEGORIES,
+  categories: BILLING_CATEGORIES,
   async read(params, ctx) {
     const tenantId = ctx.auth.tenantId;
     const month = params.month ?? ctx.today.slice(0, 7);

@@ -2,7 +2,7 @@
 import Type from 'typebox';
 import { DisplayCounts, DisplayItems, defineWidget, widgetParams, type WidgetSet, type WidgetReadContext } from './widgetDefinition.js';
 import {
-  PAYER_CATEGORIES,
+  AUTHORIZATION_CATEGORIES,
   PAYER_STAFF_PROJECTION,
   PAYERS_AUTHORIZATION_DAYS,
   PAYERS_AUTHORIZATIONS,
@@ -60,7 +60,7 @@ const authorizationsRunningOut = defineWidget({
   params: widgetParams('days', 'limit'),
   data: WatchData,
   projections: [PAYER_STAFF_PROJECTION],
-  categories: PAYER_CATEGORIES,
+  categories: AUTHORIZATION_CATEGORIES,
   async read(params, ctx) {
     const { today } = ctx;
     const tenantId = ctx.auth.tenantId;
