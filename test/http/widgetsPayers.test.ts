@@ -68,6 +68,29 @@ describe('Widgets: authorizations running out, monthly billing per payer, licenc
     assert.deepEqual((await widget(w.b, 'monthly-billing', `?month=${month}`)).payers, []);
   });
 
+  it('under a contract requiring authorizations, a session that consumed a unit is due and one without is flagged, as in the report', async () => {
+    const clientId = await openPayer(w, s, { authorizationRequired: true, withoutAuthorization: 'flag' });
+    const authorized = await coveredPatient(w, s, clientId, 'M-601');
+    const body = { patientId: authorized, code: 'AUT-601', validFrom: w.dateIn(-1), validTo: w.dateIn(30), sessionsAuthorized: 10 };
+    expectStatus(await s.post(w.a, `/clientes/${clientId}/autorizaciones`, body), 201);
+    const without = await coveredPatient(w, s, clientId, 'M-602');
+    const sign = async (patientId: string): Promise<string> => {
+      const treated = await s.treatedSession(patientId, { hours: 1 });
+      await s.processed(treated.ended);
+      expectStatus(await s.post(w.nurse.token, `${treated.path}/firma`, { code: await w.stepUpCode(w.nurse) }), 200);
+      return (treated.recorded.body.date as string).slice(0, 7);
+    };
+    const month = await sign(authorized);
+    await sign(without);
+    const payer = ((await widget(w.a, 'monthly-billing', `?month=${month}`)).payers as Json[]).find((p) => p.clientId === clientId)!;
+    const report = expectStatus(await s.get(`/clientes/${clientId}/reporte-mensual?mes=${month}`), 200).body;
+    assert.deepEqual([payer.sessions, payer.totals, payer.flaggedTotals], [report.sessions, report.totals, report.flaggedTotals]);
+    assert.deepEqual(
+      [payer.totals, payer.flaggedTotals],
+      [[{ currency: 'PEN', sessions: 1, amount: '350.00' }], [{ currency: 'PEN', sessions: 1, amount: '350.00' }]],
+    );
+  });
+
   it('lists authorizations nearly exhausted or ending within days; voiding one takes it away; days narrows', async () => {
     const clientId = await openPayer(w, s, { authorizationRequired: false, withoutAuthorization: 'flag' });
     const patient = await coveredPatient(w, s, clientId, 'M-502');
@@ -76,6 +99,10 @@ describe('Widgets: authorizations running out, monthly billing per payer, licenc
       return expectStatus(await s.post(w.a, `/clientes/${clientId}/autorizaciones`, body), 201).body.id as string;
     };
     const start = counts(await widget(w.a, 'authorizations-running-out'));
+    const [start5, start120] = [
+      counts(await widget(w.a, 'authorizations-running-out', '?days=5')),
+      counts(await widget(w.a, 'authorizations-running-out', '?days=120')),
+    ];
     const low = await issue('AUT-LOW', w.dateIn(60), 2);
     const ending = await issue('AUT-END', w.dateIn(10), 30);
     const later = await issue('AUT-LATER', w.dateIn(100), 30);
@@ -85,8 +112,8 @@ describe('Widgets: authorizations running out, monthly billing per payer, licenc
     const lowItem = (data.items as Json[]).find((i) => i.id === low)!;
     assert.deepEqual([lowItem.label, lowItem.severity, lowItem.date], ['Authorization AUT-LOW', 'warning', w.dateIn(60)]);
 
-    assert.equal(counts(await widget(w.a, 'authorizations-running-out', '?days=5')).ending, start.ending);
-    assert.equal(counts(await widget(w.a, 'authorizations-running-out', '?days=120')).ending, start.ending! + 3);
+    assert.equal(counts(await widget(w.a, 'authorizations-running-out', '?days=5')).ending, start5.ending);
+    assert.equal(counts(await widget(w.a, 'authorizations-running-out', '?days=120')).ending, start120.ending! + 3);
     expectStatus(await s.post(w.a, `/clientes/${clientId}/autorizaciones/${low}/anulacion`, { reason: 'Wrong patient' }), 200);
     const voided = await widget(w.a, 'authorizations-running-out');
     assert.equal(counts(voided).low, start.low);
