@@ -113,4 +113,20 @@ describe('Access audit over HTTP: reads naming a patient, and refused reads', ()
     const entries = await entriesOf(companyA(), refused.correlationId);
     assert.deepEqual(entries.map(what), [['dialysisAlertList', patientId, '/dialisis/alertas', 403, 'denied', undefined]]);
   });
+
+  it('a widget listing patients leaves an entry naming them; a widget of counts leaves none', async () => {
+    const patientId = await s.prescribedPatient();
+    const { recorded } = await s.treatedSession(patientId);
+    const minPosition = encodeURIComponent(recorded.headers.get('x-event-position')!);
+    const awaiting = await read(w.nurse.token, `/widgets/sessions-awaiting/datos?limit=100&minPosition=${minPosition}`);
+    expectStatus(awaiting.answer, 200);
+    const [entry, ...more] = await entriesOf(companyA(), awaiting.correlationId);
+    assert.equal(more.length, 0);
+    assert.deepEqual(what(entry!).slice(0, 5), ['widget', 'sessions-awaiting', '/widgets/{id}/datos', 200, 'allowed']);
+    assert.ok((entry!.patientIds as string[]).includes(patientId));
+
+    const census = await read(w.nurse.token, '/widgets/patient-census/datos');
+    expectStatus(census.answer, 200);
+    assert.deepEqual(await entriesOf(companyA(), census.correlationId), []);
+  });
 });

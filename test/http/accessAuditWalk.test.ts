@@ -19,7 +19,7 @@ const NON_JSON_NAMES_PATIENT: Record<string, boolean> = {
   'GET /filtros-dialisis/{id}/etiqueta': true, // the dialyzer label: patient name and document
   'GET /sistema/exportaciones/{id}/eventos': true, // a company export: every patient's events
   'GET /sistema/exportaciones/{id}/registros': true, // and every patient's records
-  'GET /widgets/tableros/{id}/eventos': false, // a dashboard live: the same answers as GET /widgets/{id}/datos
+  'GET /widgets/tableros/{id}/eventos': true, // a dashboard live: panels may list patients (one entry per stream)
 };
 
 function schemaNamesPatient(node: unknown, seen = new Set<unknown>()): boolean {

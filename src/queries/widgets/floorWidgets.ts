@@ -202,6 +202,7 @@ const sessionsAwaiting = defineWidget({
     const items = rows.map((row) => ({
       id: row.id,
       label: names?.get(row.patientId) ?? 'Patient',
+      patientId: row.patientId,
       detail: AWAITING_DETAIL[row.awaiting!],
       date: row.date,
       severity: row.date < ctx.today ? ('warning' as const) : ('info' as const),

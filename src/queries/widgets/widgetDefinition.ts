@@ -71,6 +71,7 @@ export const DisplayItems = Type.Array(
       label: Type.String({ description: 'What the row is about (a patient, a machine, a product...)' }),
       detail: Type.String({ description: 'Why it is listed, in words' }),
       date: Type.Optional(Type.String({ description: 'When it falls due, expired or happened (YYYY-MM-DD)' })),
+      patientId: Type.Optional(Type.String({ description: 'The patient the row is about (the read is then in the access audit)' })),
       severity: Type.Optional(Type.Union([Type.Literal('info'), Type.Literal('warning'), Type.Literal('critical')])),
     },
     { additionalProperties: false },

@@ -158,6 +158,8 @@ export const dashboardStreamRoute = route({
     404: problem("No such dashboard (another person's or company's is reported the same way)"),
     429: problem('`/problems/too-many-streams`', { 'Retry-After': 'Seconds to wait' }),
   },
+  // One entry per stream opened, as the change feed does: its panels may list patients (sessions awaiting, outliers).
+  auditAccess: (input) => ({ recordType: 'dashboardStream', recordId: input.params.id }),
   handle: async (input, ctx) => {
     const tenant = ctx.auth!.tenantId!;
     await visibleDashboard(ctx as TenantRequestContext, ctx.auth!.userId, input.params.id);

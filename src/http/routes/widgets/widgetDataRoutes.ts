@@ -5,6 +5,7 @@ import { route, type RequestContext, type TenantRequestContext } from '../../rou
 import { problem } from '../../commonSchemas.js';
 import { forbidden, notFoundProblem } from '../../../problems.js';
 import { validationProblem } from '../../validation.js';
+import { patientIdsIn } from '../../routeAudit.js';
 import { moduleDisabled } from '../../routeAuth.js';
 import { moduleOfPermission, readerPermissions } from './widgetReader.js';
 import { awaitMinPosition } from '../../readYourWrites.js';
@@ -102,6 +103,9 @@ export const widgetDataRoutes = [
       403: problem('`/problems/forbidden`'),
       404: problem('No such widget'),
     },
+    // A widget listing patients is a read of their records: audited with the patients it named (refusals too); counts are not.
+    auditAccess: (input, result) =>
+      result.status >= 300 || patientIdsIn(result.body).length > 0 ? { recordType: 'widget', recordId: input.params.id } : null,
     handle: async (input, ctx) => {
       const widget = readableWidget(input.params.id, readerPermissions(ctx.auth!), ctx.auth!.permissions);
       const { minPosition, ...params } = input.query;
