@@ -73,6 +73,7 @@ export class PanelView {
   private countsChart: Chart | null = null;
   private seriesChart: Chart | null = null;
   private countsList: HTMLElement | null = null;
+  private countsFigure: HTMLElement | null = null;
   private itemsList: HTMLElement | null = null;
   position = -1n;
 
@@ -139,6 +140,7 @@ export class PanelView {
         },
       };
       this.countsChart = new Chart(canvas, config);
+      this.countsFigure = figure;
       this.countsList = el('ul', 'numbers');
       this.countsList.setAttribute('aria-live', 'polite');
       this.countsList.setAttribute('aria-label', 'Numbers');
@@ -148,6 +150,8 @@ export class PanelView {
       this.countsChart.data.datasets[0]!.data = values;
       this.countsChart.update();
     }
+    // All zero draws an empty doughnut (a blank hole): the numbers below say it.
+    this.countsFigure!.hidden = values.every((value) => value === 0);
     const list = this.countsList!;
     const seen = new Set<string>();
     for (const count of counts) {

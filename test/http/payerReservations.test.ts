@@ -139,8 +139,11 @@ describe('Payer rules that span records (issue 21 items 17 and 18)', () => {
     const patient = await covered(clientId);
     const first = await authorize(clientId, patient, 'AUT-A', 5);
     const second = await authorize(clientId, patient, 'AUT-B', 5);
-    const consume = (authId: string, sessionId: string) =>
-      s.post(w.a, `/clientes/${clientId}/autorizaciones/${authId}/consumos`, { sessionId, date: s.today() });
+    // The session's own date: the test clock may pass midnight between the session and the consumption.
+    const consume = async (authId: string, sessionId: string) => {
+      const { date } = expectStatus(await s.get(s.sessionPath(sessionId)), 200).body as { date: string };
+      return s.post(w.a, `/clientes/${clientId}/autorizaciones/${authId}/consumos`, { sessionId, date });
+    };
 
     const running = await s.startedSession(patient);
     expectStatus(await consume(second, running.sessionId), 409, 'session-not-ended');

@@ -77,6 +77,8 @@ export const FEED_VISIBILITY: Readonly<Record<string, readonly string[] | typeof
   // The service's own settings and acts on the company's data: their history and the audit trail show them.
   webhookEndpoint: NEVER,
   companyExport: NEVER,
+  // A person's dashboard layout (and the company default): screen arrangement, not a record of care or of the company.
+  dashboard: NEVER,
 };
 
 /** Whether a category's events go to integrators at all (to those whose permissions allow; webhooks: the administrator's). */
