@@ -18,7 +18,7 @@ import { seedReferences, type WidgetSeed } from './widgetSeed.js';
 import { sessionStreamFor, type PatientTrack } from './widgetSessions.js';
 
 /** Bump when the log's content changes, so an older cache is rebuilt instead of reused. */
-export const WIDGET_LOG_VERSION = 1;
+export const WIDGET_LOG_VERSION = 2;
 const DAYS = 365;
 const GENERATION_CACHE_KIB = 256 * 1024;
 
@@ -31,12 +31,18 @@ export interface WidgetLog {
   seed: WidgetSeed;
 }
 
-const dayPlus = (date: string, days: number): string => new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+const dayPlus = (date: string, days: number): string =>
+  new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 /** 0 Sunday ... 6 Saturday. */
 const weekday = (date: string): number => new Date(`${date}T00:00:00Z`).getUTCDay();
 
 /** Patients on the floor lately change status: one in 50 hospitalized 3 days ago, one in 97 transferred 20 days ago. */
-function patientWithStatus(tenantId: string, n: number, today: string, rand: () => number): { stream: DatasetStream; lastDay: string | null } {
+function patientWithStatus(
+  tenantId: string,
+  n: number,
+  today: string,
+  rand: () => number,
+): { stream: DatasetStream; lastDay: string | null } {
   const stream = patientStreams(tenantId, n, rand)[0]!;
   const change = n % 50 === 7 ? { status: 'hospitalized', days: 3 } : n % 97 === 5 ? { status: 'transferred', days: 20 } : null;
   if (!change) return { stream, lastDay: null };
@@ -44,10 +50,22 @@ function patientWithStatus(tenantId: string, n: number, today: string, rand: () 
   for (const e of stream.events) state = patientDecider.evolve(state, e as unknown as DecidedEvent as never);
   const date = dayPlus(today, -change.days);
   const at = `${date}T15:00:00.000Z`;
-  const cmd = { type: 'ChangePatientStatus', data: { status: change.status, reason: 'bench' }, at, actor: 'bench-nurse', aggregateId: benchPatientId(n), tenantId };
+  const cmd = {
+    type: 'ChangePatientStatus',
+    data: { status: change.status, reason: 'bench' },
+    at,
+    actor: 'bench-nurse',
+    aggregateId: benchPatientId(n),
+    tenantId,
+  };
   for (const e of decidePatient(cmd as CommandEnvelope<string, unknown> as never, state) as DecidedEvent[]) {
     const last = stream.events[stream.events.length - 1]!;
-    stream.events.push({ id: eventId(tenantId, stream.stream, stream.events.length), type: e.type, data: e.data, metadata: { ...last.metadata, occurredAt: at } });
+    stream.events.push({
+      id: eventId(tenantId, stream.stream, stream.events.length),
+      type: e.type,
+      data: e.data,
+      metadata: { ...last.metadata, occurredAt: at },
+    });
   }
   return { stream, lastDay: dayPlus(date, -1) };
 }
@@ -91,7 +109,14 @@ export async function ensureWidgetLog(
       for (let k = n; k < Math.min(patients, n + 1000); k++) {
         const { stream, lastDay } = patientWithStatus(seed.companyId, k, seed.today, rand);
         streams.push(stream);
-        tracks.push({ n: k, patientId: benchPatientId(k), dryWeightKg: 55 + (k % 40), lastDay, previousNetPostWeightKg: null, previousEndedAt: null });
+        tracks.push({
+          n: k,
+          patientId: benchPatientId(k),
+          dryWeightKg: 55 + (k % 40),
+          lastDay,
+          previousNetPostWeightKg: null,
+          previousEndedAt: null,
+        });
       }
       events += write.immediate(streams);
     }

@@ -27,7 +27,8 @@ const PAYERS = 6;
 const userIdOf = (token: string): string =>
   (JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8')) as { sub: string }).sub;
 
-const dayPlus = (date: string, days: number): string => new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+const dayPlus = (date: string, days: number): string =>
+  new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 
 export async function seedReferences(base: string, creds: BenchCredentials): Promise<WidgetSeed> {
   const token = await signIn(base, creds);
@@ -51,7 +52,19 @@ export async function seedReferences(base: string, creds: BenchCredentials): Pro
     stationIds.push(String((await call('POST', `${sedePath}/puestos`, { code: `P-${k}`, roomId })).createdId));
   }
   const shift = async (name: string, dialysisStart: string, dialysisEnd: string) =>
-    String((await call('POST', '/dialisis/turnos', { name, locationId, dialysisStart, dialysisEnd, cleaningMinutes: 30, capacity: 200, reservedCapacity: 4 })).id);
+    String(
+      (
+        await call('POST', '/dialisis/turnos', {
+          name,
+          locationId,
+          dialysisStart,
+          dialysisEnd,
+          cleaningMinutes: 30,
+          capacity: 200,
+          reservedCapacity: 4,
+        })
+      ).id,
+    );
   const shiftIds: [string, string] = [await shift('Mañana', '07:00', '11:30'), await shift('Tarde', '12:30', '17:00')];
 
   const position = async (code: string, name: string, body: string, roles: string[], physician: boolean) =>
@@ -109,7 +122,15 @@ export async function seedReferences(base: string, creds: BenchCredentials): Pro
   }
   const dialyzerIds: string[] = [];
   for (let k = 0; k < DIALYZERS; k++) {
-    const body = { model: 'FX80', surfaceM2: 1.8, flux: 'high', membrane: 'Helixone', lot: `L-${k % 4}`, serial: `WD-${k}`, reusable: true };
+    const body = {
+      model: 'FX80',
+      surfaceM2: 1.8,
+      flux: 'high',
+      membrane: 'Helixone',
+      lot: `L-${k % 4}`,
+      serial: `WD-${k}`,
+      reusable: true,
+    };
     dialyzerIds.push(String((await call('POST', '/filtros-dialisis', body)).id));
   }
 
@@ -128,7 +149,12 @@ export async function seedReferences(base: string, creds: BenchCredentials): Pro
     });
     // A third of the products below their minimum.
     const quantity = k % 3 === 0 ? 40 : 500;
-    await call('POST', `/productos/${String(product.id)}/ingresos`, { warehouseId: warehouse.id, quantity, supplier: 'B. Braun', documentNumber: `WF-${k}` });
+    await call('POST', `/productos/${String(product.id)}/ingresos`, {
+      warehouseId: warehouse.id,
+      quantity,
+      supplier: 'B. Braun',
+      documentNumber: `WF-${k}`,
+    });
   }
   for (let k = 0; k < PAYERS; k++) {
     await call('POST', '/clientes', {

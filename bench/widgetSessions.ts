@@ -58,13 +58,15 @@ export function sessionStreamFor(
 ): DatasetStream {
   const { companyId: tenantId } = seed;
   const n = track.n;
-  const shiftId = seed.shiftIds[(n >> 1) % 2]!;
+  const afternoon = (n >> 4) % 2 === 1; // blocks of 16 patients per shift
+  const shiftId = seed.shiftIds[afternoon ? 1 : 0];
   const sessionId = sessionIdFor(tenantId, track.patientId, date, shiftId);
   const stream = sessionStream(tenantId, sessionId);
   const isToday = date === seed.today;
-  const stage: Stage = isToday ? TODAY_STAGES[n % TODAY_STAGES.length]! : rand() < 0.03 ? 'no-show' : 'done';
+  // Today's patients share one weekday parity: (n >> 1) spreads them over every stage.
+  const stage: Stage = isToday ? TODAY_STAGES[(n >> 1) % TODAY_STAGES.length]! : rand() < 0.03 ? 'no-show' : 'done';
   // Morning shift 07:00 local, afternoon 12:30 (taken as UTC-5), a patient's own minute inside the first hour.
-  const startMs = Date.parse(`${date}T${(n >> 1) % 2 ? '17:30' : '12:00'}:00.000Z`) + (n % 50) * MINUTE_MS;
+  const startMs = Date.parse(`${date}T${afternoon ? '17:30' : '12:00'}:00.000Z`) + (n % 50) * MINUTE_MS;
   const nurse = seed.nurseStaffIds[n % seed.nurseStaffIds.length]!;
   const nurseUser = uuidV5(`bench:nurse-user:${nurse}`);
 
@@ -79,7 +81,7 @@ export function sessionStreamFor(
       const recorded: RecordedEvent = {
         id: eventId(tenantId, stream, events.length),
         type: e.type,
-        data: e.data as Record<string, unknown>,
+        data: e.data,
         metadata: metadata(tenantId, actor, at),
         streamName: stream,
         revision: events.length,
@@ -91,7 +93,12 @@ export function sessionStreamFor(
   };
 
   const scheduledData = { sessionId, patientId: track.patientId, date, shiftId, locationId: seed.locationId, kind: 'planned' };
-  run('ScheduleSession', { ...scheduledData, patient: { exists: true, status: 'active' }, today: date }, startMs - 12 * HOUR_MS, 'bench-scheduler');
+  run(
+    'ScheduleSession',
+    { ...scheduledData, patient: { exists: true, status: 'active' }, today: date },
+    startMs - 12 * HOUR_MS,
+    'bench-scheduler',
+  );
   if (stage === 'scheduled') return { stream, events };
   if (stage === 'no-show') {
     run('MarkNoShow', { today: date }, startMs + 2 * HOUR_MS);
@@ -105,7 +112,13 @@ export function sessionStreamFor(
   run('CheckInPatient', {}, startMs - 30 * MINUTE_MS);
   run(
     'RecordPreDialysis',
-    { scaleWeightKg: preWeight, bloodPressure: { systolic: 135 + Math.round(rand() * 30), diastolic: 80 }, pulse: 76, temperatureC: 36.5, preBunMgDl: preBun },
+    {
+      scaleWeightKg: preWeight,
+      bloodPressure: { systolic: 135 + Math.round(rand() * 30), diastolic: 80 },
+      pulse: 76,
+      temperatureC: 36.5,
+      preBunMgDl: preBun,
+    },
     startMs - 20 * MINUTE_MS,
   );
   run(

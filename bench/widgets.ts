@@ -141,7 +141,9 @@ export async function benchWidgets(o: {
     latencies.push(await timedGets(service.url, token, 'GET /widgets/tableros/mio (main list)', () => '/widgets/tableros/mio'));
     latencies.push(await timedSaves(service.url, token, widgets));
     const today = source.seed.today;
-    latencies.push(await timedGets(service.url, token, 'GET /dialisis/agenda?date=today (comparison)', () => `/dialisis/agenda?date=${today}`));
+    latencies.push(
+      await timedGets(service.url, token, 'GET /dialisis/agenda?date=today (comparison)', () => `/dialisis/agenda?date=${today}`),
+    );
     o.log(`  RSS after the requests: ${memoryOf(pid).rssMiB} MiB`);
     return {
       patients: source.patients,
