@@ -3,10 +3,12 @@
 // of the group's main list (the signed-in person's dashboard) and main command (saving its layout with If-Match), next
 // to the day board of /dialisis/agenda; after the first start's catch-up of every projection (its time and RSS).
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { READ_STORE_FILE } from '../src/stores/openReadStore.js';
 import { memoryOf, startService } from './processes.js';
 import { signIn } from './scaleQueries.js';
+import { settle } from './scale.js';
 import type { BenchCredentials } from './http.js';
 import { ensureWidgetLog } from './widgetLog.js';
 
@@ -37,6 +39,10 @@ export interface WidgetFigures {
   /** Seconds the log took to build (null: reused from an earlier run). */
   generationSeconds: number | null;
   firstStart: { seconds: number; rssAtReadyMiB: number; peakRssMiB: number };
+  /** Seconds after ready until the service idled (its background check of the log), null: still busy at the limit. */
+  settleSeconds: number | null;
+  /** The machine's 1-minute load average when the requests began (2 shared cores: figures above ~2 are contended). */
+  loadAverage: number;
   widgets: string[];
   latencies: Latency[];
 }
@@ -127,7 +133,10 @@ export async function benchWidgets(o: {
     const pid = service.child.pid!;
     const { rssMiB, peakRssMiB } = memoryOf(pid);
     const firstStart = { seconds: Number((service.readyMs / 1000).toFixed(1)), rssAtReadyMiB: rssMiB, peakRssMiB };
-    o.log(`  ready in ${firstStart.seconds} s, RSS ${rssMiB} MiB (peak ${peakRssMiB} MiB)`);
+    o.log(`  ready in ${firstStart.seconds} s, RSS ${rssMiB} MiB (peak ${peakRssMiB} MiB); waiting for it to idle ...`);
+    const settled = await settle(service);
+    const settleSeconds = settled === null ? null : Math.round(settled / 1000);
+    const loadAverage = Number(os.loadavg()[0]!.toFixed(1));
     const token = await signIn(service.url, o.creds);
     const catalog = await fetch(`${service.url}/widgets/catalogo`, { headers: { authorization: `Bearer ${token}` } });
     const widgets = ((await catalog.json()) as { items?: { id: string }[] }).items?.map((w) => w.id) ?? [];
@@ -151,6 +160,8 @@ export async function benchWidgets(o: {
       logEvents: source.events,
       generationSeconds: generated ? source.generationSeconds : null,
       firstStart,
+      settleSeconds,
+      loadAverage,
       widgets,
       latencies,
     };
