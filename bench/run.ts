@@ -1,5 +1,5 @@
-// npm run bench [-- appends rebuild coldstart http scale audit sistema] [--events N] [--seconds S] [--scale-events N]
-// [--audit-entries N] [--sistema-events N]
+// npm run bench [-- appends rebuild coldstart http scale audit sistema widgets] [--events N] [--seconds S] [--scale-events N]
+// [--audit-entries N] [--sistema-events N] [--patients N]
 // Prints a table per section and writes all figures as JSON under bench/results/.
 import fs from 'node:fs';
 import os from 'node:os';
@@ -14,6 +14,7 @@ import { buildService } from './processes.js';
 import { benchScale } from './scale.js';
 import { benchAuditQuery } from './auditQuery.js';
 import { benchSistema } from './sistema.js';
+import { benchWidgets } from './widgets.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);
@@ -28,6 +29,7 @@ const SECONDS = option('seconds', 10);
 const SCALE_EVENTS = option('scale-events', 10_000_000);
 const AUDIT_ENTRIES = option('audit-entries', 10_000_000);
 const SISTEMA_EVENTS = option('sistema-events', 200_000);
+const PATIENTS = option('patients', 10_000);
 const log = (s: string) => process.stdout.write(s + '\n');
 
 // Fixed credentials for the benchmark's own first start (never used outside loopback runs).
@@ -151,6 +153,18 @@ async function main(): Promise<void> {
     console.table({ 'webhook burst': figures.webhooks.burst });
     console.table({ export: figures.export, backup: figures.backup });
     results.sistema = figures;
+  }
+
+  if (wanted('widgets')) {
+    log(`\n== Widgets: ${PATIENTS} patients and a year of their sessions (real service, HTTP, sequential requests) ==`);
+    const figures = await benchWidgets({ scratch, patients: PATIENTS, port: 3907, env: serviceEnv, creds, log });
+    const built = figures.generationSeconds === null ? 'reused' : `built in ${figures.generationSeconds} s`;
+    log(`${figures.patients} patients, ${figures.sessions} sessions, ${figures.logEvents} events (log ${built})`);
+    console.table({
+      'first start (catch-up)': { ...figures.firstStart, settleSeconds: figures.settleSeconds, loadAverage: figures.loadAverage },
+    });
+    console.table(figures.latencies);
+    results.widgets = figures;
   }
 
   const outDir = path.join(here, 'results');

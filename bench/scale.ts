@@ -65,7 +65,7 @@ function activityOf(pid: number): { cpuSeconds: number; readBytes: number } {
  * Waits until the process is idle: its background quick_check of an existing log has ended (until then its
  * appends, and so sign-in, wait). Ms waited, or null when it was still busy at the limit.
  */
-async function settle(service: Started): Promise<number | null> {
+export async function settle(service: Started): Promise<number | null> {
   const pid = service.child.pid!;
   const started = Date.now();
   let before = activityOf(pid);
