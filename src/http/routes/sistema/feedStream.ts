@@ -1,10 +1,11 @@
 // The change feed as Server-Sent Events: catch up page by page, then wait for the company's next event; an `id:` per
 // event (an EventSource resends the last as Last-Event-ID), heartbeat comments, and a clean end at hang-up or shutdown.
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import type { AppServices } from '../../../services.js';
 import { readFeedPage, type FeedFilter } from '../../../queries/sistema/changeFeed.js';
 import type { FeedEvent } from '../../../queries/sistema/feedEvents.js';
 import { FEED_LIMITS, feedHubOf } from './feedHub.js';
+import { sseOutlet } from './sseOutlet.js';
 
 const message = (event: FeedEvent): string => `id: ${event.position}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
 
@@ -17,26 +18,7 @@ export function feedEventStream(
   release: () => void,
 ): Readable {
   const hub = feedHubOf(services);
-  const hangUp = new AbortController();
-  let wantMore: (() => void) | null = null;
-  const stream = new Readable({
-    read() {
-      wantMore?.();
-      wantMore = null;
-    },
-    destroy(error, callback) {
-      hangUp.abort();
-      wantMore?.();
-      callback(error);
-    },
-  });
-  const stopped = () => hangUp.signal.aborted || hub.closing.aborted;
-
-  /** Queues a chunk; waits while the client reads slower than events come. */
-  const write = async (chunk: string): Promise<void> => {
-    if (stream.push(chunk) || stopped()) return;
-    await new Promise<void>((resolve) => (wantMore = resolve));
-  };
+  const { write, stopped, hangUp, run } = sseOutlet(hub.closing);
 
   async function pump(): Promise<void> {
     await write(`retry: ${FEED_LIMITS.retryMs}\n: connected\n\n`);
@@ -51,16 +33,10 @@ export function feedEventStream(
       after = page.next;
       if (page.items.length === start.limit || page.next < page.head) continue; // still catching up
       const quiet = Math.min(FEED_LIMITS.heartbeatMs, endsAt - Date.now());
-      const woken = await hub.nextEvent(tenant, after, Math.max(quiet, 0), hangUp.signal);
+      const woken = await hub.nextEvent(tenant, after, Math.max(quiet, 0), hangUp);
       if (woken === 'timeout') await write(': heartbeat\n\n');
     }
   }
 
-  void pump()
-    .catch((error: unknown) => services.logger.error('change feed stream failed', { tenant, error }))
-    .finally(() => {
-      release();
-      if (!stream.destroyed) stream.push(null);
-    });
-  return stream;
+  return run(pump, (error) => services.logger.error('change feed stream failed', { tenant, error }), release);
 }

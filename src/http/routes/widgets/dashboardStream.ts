@@ -1,13 +1,14 @@
 // GET /widgets/tableros/{id}/eventos: a dashboard live as Server-Sent Events. Every readable panel's data first, then,
 // after the company's events in a category a panel's widget depends on (debounced), the panels whose data changed;
 // Last-Event-ID resumes with the panels that changed since. Holds a change-feed slot; ends with the token and at shutdown.
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { route, type RequestContext, type TenantRequestContext } from '../../routeTypes.js';
 import { problem } from '../../commonSchemas.js';
 import { ProblemError } from '../../../problems.js';
 import { IdParams } from '../shared/fieldSchemas.js';
 import { FEED_LIMITS, feedHubOf } from '../sistema/feedHub.js';
 import { tokenLifeLeftMs } from '../sistema/feedRoutes.js';
+import { sseOutlet } from '../sistema/sseOutlet.js';
 import { viewFor, visibleDashboard } from '../../../queries/widgets/dashboards.js';
 import { readerPermissions } from './widgetReader.js';
 import { DASHBOARDS_PROJECTION } from '../../../projections/widgets/dashboardsProjection.js';
@@ -33,24 +34,7 @@ function liveStream(
   const userId = ctx.auth!.userId;
   const permissions = readerPermissions(ctx.auth!);
   const hub = feedHubOf(services);
-  const hangUp = new AbortController();
-  let wantMore: (() => void) | null = null;
-  const stream = new Readable({
-    read() {
-      wantMore?.();
-      wantMore = null;
-    },
-    destroy(error, callback) {
-      hangUp.abort();
-      wantMore?.();
-      callback(error);
-    },
-  });
-  const stopped = () => hangUp.signal.aborted || hub.closing.aborted;
-  const write = async (chunk: string): Promise<void> => {
-    if (stream.push(chunk) || stopped()) return;
-    await new Promise<void>((resolve) => (wantMore = resolve));
-  };
+  const { write, stopped, hangUp, run } = sseOutlet(hub.closing);
   const sent = new Map<string, string>(); // panel id -> the data last sent (JSON)
   let panels: LivePanel[] = [];
 
@@ -111,13 +95,13 @@ function liveStream(
     }
     while (!stopped() && Date.now() < endsAt) {
       const quiet = Math.max(Math.min(FEED_LIMITS.heartbeatMs, endsAt - Date.now()), 0);
-      const woken = await hub.nextEvent(tenant, after, quiet, hangUp.signal);
+      const woken = await hub.nextEvent(tenant, after, quiet, hangUp);
       if (woken === 'closed') return;
       if (woken === 'timeout') {
         await write(': heartbeat\n\n');
         continue;
       }
-      const head = await quietHead(ctx, tenant, (ms) => sleep(ms, hangUp.signal)); // a burst of events: one recomputation
+      const head = await quietHead(ctx, tenant, (ms) => sleep(ms, hangUp)); // a burst of events: one recomputation
       if (stopped()) return;
       const changes: Changes = await changesBetween(ctx, tenant, dashboardId, after, head);
       after = head;
@@ -130,13 +114,7 @@ function liveStream(
     }
   }
 
-  void pump()
-    .catch((error: unknown) => services.logger.error('dashboard stream failed', { tenant, dashboardId, error }))
-    .finally(() => {
-      release();
-      if (!stream.destroyed) stream.push(null);
-    });
-  return stream;
+  return run(pump, (error) => services.logger.error('dashboard stream failed', { tenant, dashboardId, error }), release);
 }
 
 export const dashboardStreamRoute = route({
