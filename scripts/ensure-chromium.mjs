@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Makes sure a Chromium exists for the browser test of /panel (test/e2e): CHROMIUM_PATH, else Debian's `chromium`.
-// Missing and running as root with apt-get (CI: a fresh Debian machine), it installs the package; otherwise it says how.
+// Missing and running as root with apt-get (CI: a fresh Debian machine), it installs the package (and a font, so the
+// screenshot has text); otherwise it says how.
 // It never fails `npm test` itself: the browser test fails, naming the missing browser.
 import { execFileSync } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
@@ -26,7 +27,7 @@ if (root && executable('/usr/bin/apt-get')) {
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   try {
     execFileSync('apt-get', ['update'], { stdio: 'inherit', env });
-    execFileSync('apt-get', ['install', '-y', '--no-install-recommends', 'chromium'], { stdio: 'inherit', env });
+    execFileSync('apt-get', ['install', '-y', '--no-install-recommends', 'chromium', 'fonts-dejavu-core'], { stdio: 'inherit', env });
   } catch (err) {
     process.stderr.write(`apt-get could not install chromium: ${err.message}\n`);
   }
