@@ -28,17 +28,25 @@ export const TEXT_RULE_MESSAGE: Record<TextMode, string> = {
 // Keywords whose values are data or names, not subschemas.
 const DATA_KEYWORDS = new Set(['enum', 'const', 'default', 'examples', 'required', 'description', 'title', 'pattern', 'format', FREE_TEXT]);
 
+// Keywords whose values map names (chosen by the schema's author, e.g. a body field called `title`) to subschemas.
+const SCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas']);
+
 const isString = (schema: Record<string, unknown>): boolean =>
   schema.type === 'string' || (Array.isArray(schema.type) && schema.type.includes('string'));
 
 /** A copy of a request schema with the text rule on every string it accepts (the declaration stays as written). */
 export function withTextRules(schema: JsonSchema): JsonSchema {
+  const walkMap = (node: unknown): unknown =>
+    node && typeof node === 'object' && !Array.isArray(node)
+      ? Object.fromEntries(Object.entries(node).map(([name, value]) => [name, walk(value)]))
+      : node;
   const walk = (node: unknown): unknown => {
     if (Array.isArray(node)) return node.map(walk);
     if (!node || typeof node !== 'object') return node;
     const source = node as Record<string, unknown>;
     const out: Record<string, unknown> = {};
-    for (const [key, value] of Object.entries(source)) out[key] = DATA_KEYWORDS.has(key) ? value : walk(value);
+    for (const [key, value] of Object.entries(source))
+      out[key] = SCHEMA_MAPS.has(key) ? walkMap(value) : DATA_KEYWORDS.has(key) ? value : walk(value);
     if (isString(source) && !(TEXT_RULE in source)) out[TEXT_RULE] = source[FREE_TEXT] === true ? 'free' : 'line';
     return out;
   };

@@ -84,6 +84,28 @@ describe('Widgets over HTTP: dashboards (/widgets/tableros)', () => {
     );
   });
 
+  it("the dashboards widget never names another person's dashboard, its title or its owner", async () => {
+    const theirs = await mine(other.token);
+    const json = { title: 'Private watchlist', panels: [panel()] };
+    const headers = { 'if-match': theirs.headers.get('etag')! };
+    const saved = expectStatus(await w.call(other.token, 'PUT', `/widgets/tableros/${String(theirs.body.id)}`, { json, headers }), 200);
+    const minPosition = saved.headers.get('x-event-position')!;
+    const activity = expectStatus(await w.call(reader.token, 'GET', `/widgets/dashboard-activity/datos?minPosition=${minPosition}`), 200);
+    const text = JSON.stringify(activity.body.data);
+    for (const secret of [String(theirs.body.id), 'Private watchlist', other.userId]) assert.ok(!text.includes(secret), secret);
+  });
+
+  it('refuses a title with a control character, a bidirectional override or a lone surrogate (422 naming /body/title)', async () => {
+    const dashboard = await mine(reader.token);
+    const etag = dashboard.headers.get('etag')!;
+    for (const title of ['Floor\u0000A', 'Floor\u202EA', 'Floor\uD800A']) {
+      const refused = expectStatus(await put(reader.token, String(dashboard.body.id), { title, panels: [] }, etag), 422);
+      assert.deepEqual(pointers(refused), ['/body/title'], JSON.stringify(title));
+    }
+    const company = await w.call(w.a, 'POST', '/widgets/tableros', { json: { scope: 'company', title: 'Unit\u202E', panels: [] } });
+    assert.deepEqual(pointers(expectStatus(company, 422)), ['/body/title']);
+  });
+
   it('saves a layout only with If-Match (428 without, 412 when changed), and keeps the history', async () => {
     const dashboard = await mine(reader.token);
     const id = String(dashboard.body.id);

@@ -20,7 +20,7 @@ export type DashboardDoc = ProjectedDoc & {
   updatedBy: string;
 };
 
-/** The company's dashboards counted by scope and the latest layout change (what the `dashboard-activity` widget shows). */
+/** The company's dashboards counted by scope and the company default's latest change (what the `dashboard-activity` widget shows). */
 export type DashboardActivityDoc = ProjectedDoc & {
   person: number;
   company: number;
@@ -56,7 +56,11 @@ export function foldDashboard(doc: DashboardDoc | null, recorded: RecordedEvent)
   return { ...doc, ...stamp, title: event.data.title, panels: event.data.panels };
 }
 
-export function foldActivity(doc: DashboardActivityDoc | null, recorded: RecordedEvent): DashboardActivityDoc {
+/**
+ * Counts the dashboards by scope; `lastChange` is the company default's latest change only (`scope`: the changed
+ * dashboard's): a person's own dashboard is theirs alone, never named to the company.
+ */
+export function foldActivity(doc: DashboardActivityDoc | null, recorded: RecordedEvent, scope: DashboardScope): DashboardActivityDoc {
   const event = { type: recorded.type, data: recorded.data } as unknown as DashboardEvent;
   const current = doc ?? {
     tenantId: tenantOfStream(recorded.streamName),
@@ -66,12 +70,15 @@ export function foldActivity(doc: DashboardActivityDoc | null, recorded: Recorde
     lastChange: null,
     _position: 0,
   };
-  const lastChange = {
-    dashboardId: idOfStream(recorded.streamName),
-    title: event.data.title,
-    at: recorded.metadata.occurredAt,
-    by: recorded.metadata.actor,
-  };
+  const lastChange =
+    scope === 'company'
+      ? {
+          dashboardId: idOfStream(recorded.streamName),
+          title: event.data.title,
+          at: recorded.metadata.occurredAt,
+          by: recorded.metadata.actor,
+        }
+      : current.lastChange;
   const counted =
     event.type === 'DashboardCreated' ? { [event.data.scope]: current[event.data.scope] + 1 } : ({} as Partial<DashboardActivityDoc>);
   return { ...current, ...counted, lastChange, _position: Number(recorded.position) };

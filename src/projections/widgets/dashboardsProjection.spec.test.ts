@@ -34,4 +34,20 @@ describe('widgets-dashboards projection', () => {
     await given(...events).thenIdempotent();
     await outcome.in('t2').thenAbsent(DASHBOARD_ACTIVITY, ACTIVITY_ID);
   });
+
+  it("remembers the company default's latest change, never a person's (their dashboard is theirs alone)", async () => {
+    const events = [
+      ...streamOf('t1', 'dashboard', 'd2')(created('d2', 'company'), saved),
+      ...streamOf('t1', 'dashboard', 'd1')(created('d1', 'person'), saved),
+    ];
+    await given(...events).then<DashboardActivityDoc>(DASHBOARD_ACTIVITY, ACTIVITY_ID, (doc) => {
+      assert.deepEqual([doc.person, doc.company], [1, 1]);
+      assert.deepEqual([doc.lastChange?.dashboardId, doc.lastChange?.title], ['d2', 'Moved']);
+    });
+    await given(...streamOf('t1', 'dashboard', 'd1')(created('d1', 'person'), saved)).then<DashboardActivityDoc>(
+      DASHBOARD_ACTIVITY,
+      ACTIVITY_ID,
+      (doc) => assert.deepEqual([doc.person, doc.lastChange], [1, null]),
+    );
+  });
 });

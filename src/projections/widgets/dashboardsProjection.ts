@@ -10,7 +10,7 @@ export const DASHBOARD_ACTIVITY = 'dashboardsActivity';
 
 export const dashboardsProjection: Projection = {
   name: DASHBOARDS_PROJECTION,
-  version: 1,
+  version: 2, // 2: the activity's lastChange names the company default only
   collections: {
     [DASHBOARDS]: [{ keys: { tenantId: 1, scope: 1, ownerUserId: 1, id: 1 }, name: 'by_scope_owner' }],
     [DASHBOARD_ACTIVITY]: [],
@@ -20,7 +20,15 @@ export const dashboardsProjection: Projection = {
     const tenantId = tenantOfStream(event.streamName);
     const id = event.streamName.slice(event.streamName.indexOf('-') + 1);
     const dashboard = applyFold<DashboardDoc>(tx, DASHBOARDS, tenantId, id, event, foldDashboard);
-    const activity = () => applyFold<DashboardActivityDoc>(tx, DASHBOARD_ACTIVITY, tenantId, ACTIVITY_ID, event, foldActivity);
+    // The activity counter needs the dashboard's scope (a layout save does not carry it): read after the fold above.
+    const count = (doc: DashboardDoc | null) =>
+      applyFold<DashboardActivityDoc>(tx, DASHBOARD_ACTIVITY, tenantId, ACTIVITY_ID, event, (current, recorded) =>
+        foldActivity(current, recorded, doc?.scope ?? 'person'),
+      );
+    const activity = () => {
+      const peeked = tx.peek?.<DashboardDoc>(DASHBOARDS, tenantId, id);
+      return peeked !== undefined ? count(peeked) : tx.get<DashboardDoc>(DASHBOARDS, tenantId, id).then(count);
+    };
     if (dashboard === undefined) return activity();
     return dashboard.then(activity);
   },

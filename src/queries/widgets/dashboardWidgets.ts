@@ -1,4 +1,4 @@
-// The dashboards' own widget: how many dashboards the company has and its latest layout change, from the counter doc
+// The dashboards' own widget: how many dashboards the company has and the company default's latest change, from the counter doc
 // the dashboards projection keeps (one document read whatever the company's size).
 import Type from 'typebox';
 import { defineWidget, DisplayCounts, DisplayItems, DisplaySeries, widgetParams, type WidgetSet } from './widgetDefinition.js';
@@ -27,7 +27,7 @@ const ActivityData = Type.Object(
 export const dashboardActivityWidget = defineWidget({
   id: 'dashboard-activity',
   title: 'Dashboards in use',
-  description: "The company's dashboards (personal and the default) and the latest layout change.",
+  description: "The company's dashboards (personal ones counted, never named) and the company default's latest change.",
   permissions: [],
   params: widgetParams(),
   data: ActivityData,
@@ -48,7 +48,14 @@ export const dashboardActivityWidget = defineWidget({
       ],
       series: [],
       items: lastChange
-        ? [{ id: lastChange.dashboardId, label: lastChange.title, detail: 'Latest layout change', date: lastChange.at.slice(0, 10) }]
+        ? [
+            {
+              id: lastChange.dashboardId,
+              label: lastChange.title,
+              detail: 'Latest change of the company default',
+              date: lastChange.at.slice(0, 10),
+            },
+          ]
         : [],
     };
   },
