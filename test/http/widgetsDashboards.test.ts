@@ -115,6 +115,7 @@ describe('Widgets over HTTP: dashboards (/widgets/tableros)', () => {
     const saved = expectStatus(await put(reader.token, id, moved, etag), 200);
     assert.deepEqual([saved.body.title, saved.body.version, panelsOf(saved)[0]!.position], ['Mine', 1, { x: 6, y: 1, w: 6, h: 3 }]);
     expectStatus(await put(reader.token, id, { panels: [] }, etag), 412);
+    expectStatus(await put(reader.token, id, moved, etag), 412); // the same layout again, from the stale revision
     const history = expectStatus(await w.call(reader.token, 'GET', `/widgets/tableros/${id}/historial`), 200);
     assert.deepEqual(
       (history.body.items as Json[]).map((e) => [e.type, e.reason ?? null]),
