@@ -3,7 +3,7 @@
 // fallback (folding the stream directly) build the same documents.
 import type { DashboardEvent, DashboardScope, Panel } from '../../commands/widgets/dashboard/dashboardEvents.js';
 import type { ProjectedDoc } from '../runner/projection.js';
-import { tenantOfStream, type RecordedEvent } from '../../stores/eventStore.js';
+import { aggregateIdOfStream, tenantOfStream, type RecordedEvent } from '../../stores/eventStore.js';
 
 export type DashboardDoc = ProjectedDoc & {
   scope: DashboardScope;
@@ -30,8 +30,6 @@ export type DashboardActivityDoc = ProjectedDoc & {
 /** The id of the activity counter doc (one per company). */
 export const ACTIVITY_ID = 'activity';
 
-const idOfStream = (stream: string): string => stream.slice(stream.indexOf('-') + 1);
-
 export function foldDashboard(doc: DashboardDoc | null, recorded: RecordedEvent): DashboardDoc | null {
   const event = { type: recorded.type, data: recorded.data } as unknown as DashboardEvent;
   const stamp = {
@@ -45,7 +43,7 @@ export function foldDashboard(doc: DashboardDoc | null, recorded: RecordedEvent)
     const { dashboardId: _id, ...fields } = event.data;
     return {
       tenantId: tenantOfStream(recorded.streamName),
-      id: idOfStream(recorded.streamName),
+      id: aggregateIdOfStream(recorded.streamName),
       ...fields,
       createdAt: recorded.metadata.occurredAt,
       createdBy: recorded.metadata.actor,
@@ -73,7 +71,7 @@ export function foldActivity(doc: DashboardActivityDoc | null, recorded: Recorde
   const lastChange =
     scope === 'company'
       ? {
-          dashboardId: idOfStream(recorded.streamName),
+          dashboardId: aggregateIdOfStream(recorded.streamName),
           title: event.data.title,
           at: recorded.metadata.occurredAt,
           by: recorded.metadata.actor,
