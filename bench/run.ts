@@ -1,5 +1,5 @@
 // npm run bench [-- appends rebuild coldstart http scale audit sistema widgets] [--events N] [--seconds S] [--scale-events N]
-// [--audit-entries N] [--sistema-events N] [--patients N]
+// [--audit-entries N] [--sistema-events N] [--patients N] [--no-settle]
 // Prints a table per section and writes all figures as JSON under bench/results/.
 import fs from 'node:fs';
 import os from 'node:os';
@@ -157,7 +157,15 @@ async function main(): Promise<void> {
 
   if (wanted('widgets')) {
     log(`\n== Widgets: ${PATIENTS} patients and a year of their sessions (real service, HTTP, sequential requests) ==`);
-    const figures = await benchWidgets({ scratch, patients: PATIENTS, port: 3907, env: serviceEnv, creds, log });
+    const figures = await benchWidgets({
+      scratch,
+      patients: PATIENTS,
+      port: 3907,
+      env: serviceEnv,
+      creds,
+      log,
+      settle: !args.includes('--no-settle'),
+    });
     const built = figures.generationSeconds === null ? 'reused' : `built in ${figures.generationSeconds} s`;
     log(`${figures.patients} patients, ${figures.sessions} sessions, ${figures.logEvents} events (log ${built})`);
     console.table({

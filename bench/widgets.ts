@@ -121,6 +121,8 @@ export async function benchWidgets(o: {
   env: Record<string, string>;
   creds: BenchCredentials;
   log: (s: string) => void;
+  /** false: measure at once after ready, while process managers may still work through the log (a pessimistic figure). */
+  settle?: boolean;
 }): Promise<WidgetFigures> {
   const before = Date.now();
   const source = await ensureWidgetLog(o.scratch, o.patients, { env: o.env, port: o.port, creds: o.creds }, o.log);
@@ -133,8 +135,10 @@ export async function benchWidgets(o: {
     const pid = service.child.pid!;
     const { rssMiB, peakRssMiB } = memoryOf(pid);
     const firstStart = { seconds: Number((service.readyMs / 1000).toFixed(1)), rssAtReadyMiB: rssMiB, peakRssMiB };
-    o.log(`  ready in ${firstStart.seconds} s, RSS ${rssMiB} MiB (peak ${peakRssMiB} MiB); waiting for it to idle ...`);
-    const settled = await settle(service);
+    o.log(
+      `  ready in ${firstStart.seconds} s, RSS ${rssMiB} MiB (peak ${peakRssMiB} MiB)${o.settle === false ? '' : '; waiting for it to idle ...'}`,
+    );
+    const settled = o.settle === false ? null : await settle(service);
     const settleSeconds = settled === null ? null : Math.round(settled / 1000);
     const loadAverage = Number(os.loadavg()[0]!.toFixed(1));
     const token = await signIn(service.url, o.creds);
