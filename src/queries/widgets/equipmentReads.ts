@@ -26,22 +26,9 @@ import {
   type EquipmentProductDoc,
 } from '../../projections/widgets/equipmentDocs.js';
 import type { BalanceDoc } from '../../projections/productos/productDocs.js';
-
-export interface Item {
-  id: string;
-  label: string;
-  detail: string;
-  date?: string;
-  severity?: 'info' | 'warning' | 'critical';
-}
-export interface Count {
-  key: string;
-  label: string;
-  value: number;
-}
+import { SEVERITY_RANK, type DisplayItem as Item } from './widgetDefinition.js';
 
 const DEFAULT_LIMIT = 10;
-const SEVERITY_RANK = { critical: 0, warning: 1, info: 2 } as const;
 
 /** Most urgent first: critical before warning, then the earliest date, then the label. */
 const byUrgency = (a: Item, b: Item): number =>

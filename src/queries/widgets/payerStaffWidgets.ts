@@ -1,6 +1,15 @@
 // The payer and staff widgets: authorizations running out, the month's billing per payer, staff licences expiring.
 import Type from 'typebox';
-import { DisplayCounts, DisplayItems, defineWidget, widgetParams, type WidgetSet, type WidgetReadContext } from './widgetDefinition.js';
+import {
+  DisplayCounts,
+  DisplayItems,
+  SEVERITY_RANK,
+  defineWidget,
+  widgetParams,
+  type DisplayItem as Item,
+  type WidgetSet,
+  type WidgetReadContext,
+} from './widgetDefinition.js';
 import {
   AUTHORIZATION_CATEGORIES,
   PAYER_STAFF_PROJECTION,
@@ -34,10 +43,10 @@ const collectionOf = <T extends { tenantId: string; id: string }>(ctx: WidgetRea
   ctx.services.projections.collection<T & { _position: number }>(PAYER_STAFF_PROJECTION, name);
 
 const WatchData = Type.Object({ counts: DisplayCounts, items: DisplayItems }, { additionalProperties: false });
-type Item = { id: string; label: string; detail: string; date?: string; severity?: 'info' | 'warning' | 'critical' };
-const RANK = { critical: 0, warning: 1, info: 2 } as const;
 const urgentFirst = (a: Item, b: Item) =>
-  RANK[a.severity ?? 'info'] - RANK[b.severity ?? 'info'] || (a.date ?? '').localeCompare(b.date ?? '') || a.id.localeCompare(b.id);
+  SEVERITY_RANK[a.severity ?? 'info'] - SEVERITY_RANK[b.severity ?? 'info'] ||
+  (a.date ?? '').localeCompare(b.date ?? '') ||
+  a.id.localeCompare(b.id);
 
 const authorizationItem = (doc: AuthorizationWatchDoc, today: string): Item => {
   const expired = doc.validTo < today;

@@ -79,6 +79,12 @@ export const DisplayItems = Type.Array(
   { description: 'Rows to act on, most urgent first' },
 );
 
+export type DisplayCount = Static<typeof DisplayCounts>[number];
+export type DisplayItem = Static<typeof DisplayItems>[number];
+
+/** Rows sort critical first, then warning, then info (each list adds its own tie-breakers). */
+export const SEVERITY_RANK = { critical: 0, warning: 1, info: 2 } as const;
+
 /** One module's widgets and the projections that keep their read models (registered by the Widgets group). */
 export interface WidgetSet {
   widgets: readonly WidgetDefinition[];
