@@ -1,5 +1,6 @@
 // Alerts of the floor (issue 10 item 8): UF rate above the company maximum, Kt/V or URR below the minimum, IDWG
 // outliers, consequences the equipment refused, and missed sessions (three in a row: the payer is to be notified).
+import { addDays } from '../../commands/shared/calendarDays.js';
 import type { TenantScope } from '../tenantScope.js';
 import { ALERTING_FLAGS, IDWG_ALERT_PERCENT, MISSED_IN_A_ROW } from '../../commands/dialisis/shared/alertRules.js';
 
@@ -27,9 +28,6 @@ export interface Alert {
 }
 
 type Draft = Omit<Alert, 'patient' | 'sessions' | 'notifyPayer'> & { patientId: string; sessions?: string[]; notifyPayer?: boolean };
-
-const daysBefore = (date: string, days: number): string =>
-  new Date(Date.parse(`${date}T00:00:00Z`) - days * 86_400_000).toISOString().slice(0, 10);
 
 function missedRuns(list: readonly SessionDoc[], from: string): Draft[] {
   const drafts: Draft[] = [];
@@ -77,7 +75,7 @@ export async function sessionAlerts(scope: TenantScope, query: RangeQuery): Prom
       drafts.push({ ...base, kind: 'consequence-refused', field: refused.kind, value: null, threshold: null, message });
     }
   }
-  const traced = await sessionsBetween(scope, { ...query, from: daysBefore(query.from, MISSED_LOOKBACK_DAYS) });
+  const traced = await sessionsBetween(scope, { ...query, from: addDays(query.from, -MISSED_LOOKBACK_DAYS) });
   for (const list of byPatient(traced).values()) drafts.push(...missedRuns(list, query.from));
   const names = await patientBriefs(
     scope,

@@ -1,5 +1,6 @@
 // The clinical quality widgets: open alerts by kind, the month's adequacy, IDWG and UF-rate outliers; each read from the
 // counters and items the widgets-adequacy projection keeps (a bounded number of documents whatever the company's size).
+import { addDays } from '../../commands/shared/calendarDays.js';
 import Type from 'typebox';
 import type { TenantScope } from '../tenantScope.js';
 import { DisplayCounts, DisplayItems, DisplaySeries, defineWidget, widgetParams, type WidgetSet } from './widgetDefinition.js';
@@ -48,15 +49,12 @@ const Outlier = Type.Object(
 );
 const Range = { from: Type.String({ format: 'date' }), to: Type.String({ format: 'date' }) };
 
-const dayBefore = (date: string, days: number): string =>
-  new Date(Date.parse(`${date}T00:00:00Z`) - days * 86_400_000).toISOString().slice(0, 10);
-
 const collection = <T extends DayDoc | MonthDoc | ItemDoc>(scope: TenantScope, name: string) =>
   scope.services.projections.collection<T>(ADEQUACY_PROJECTION, name);
 
 /** The last `days` days up to today: from, to and their day counters (at most one document a day). */
 async function dayCounts(scope: TenantScope, today: string, days: number) {
-  const from = dayBefore(today, days - 1);
+  const from = addDays(today, -(days - 1));
   const page = await collection<DayDoc>(scope, ADEQUACY_DAYS).find(
     scope.auth.tenantId,
     { date: { $gte: from, $lte: today } },

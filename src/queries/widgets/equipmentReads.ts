@@ -1,5 +1,6 @@
 // What the equipment and stock widgets read: counters by attention state (one document), and index ranges + limit over
 // the per-item documents for what the company policy or the calendar decides (PM due, near max uses, lots expiring).
+import { addDays } from '../../commands/shared/calendarDays.js';
 import type { TenantScope } from '../tenantScope.js';
 import type { Collection, Filter } from '../../stores/readStore.js';
 import { LIMITS } from '../../limits.js';
@@ -54,9 +55,6 @@ const col = <T extends CounterDoc | EquipmentMachineDoc | EquipmentDialyzerDoc |
   scope: TenantScope,
   name: string,
 ): Collection<T> => scope.services.projections.collection<T>(EQUIPMENT_PROJECTION, name);
-
-const addDays = (day: string, days: number): string =>
-  new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 
 async function counterOf(scope: TenantScope, id: string): Promise<Record<string, number>> {
   return (await col<CounterDoc>(scope, EQUIPMENT_COUNTERS).get(scope.auth.tenantId, id))?.counts ?? {};

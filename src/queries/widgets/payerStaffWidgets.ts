@@ -1,4 +1,5 @@
 // The payer and staff widgets: authorizations running out, the month's billing per payer, staff licences expiring.
+import { addDays } from '../../commands/shared/calendarDays.js';
 import Type from 'typebox';
 import {
   DisplayCounts,
@@ -35,9 +36,6 @@ const DEFAULT_LIMIT = 20;
 const MAX_DAYS = 3000;
 /** Before any real date: the low end of a date index range that skips nulls. */
 const EVER = '0000-01-01';
-
-export const addDays = (date: string, days: number): string =>
-  new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 
 const collectionOf = <T extends { tenantId: string; id: string }>(ctx: WidgetReadContext, name: string) =>
   ctx.services.projections.collection<T & { _position: number }>(PAYER_STAFF_PROJECTION, name);
