@@ -16,6 +16,7 @@ import { lineasArterialGroup, lineasVenosaGroup } from './routes/lineas/index.js
 import { clientesGroup } from './routes/clientes/index.js';
 import { productosGroup } from './routes/productos/index.js';
 import { widgetsGroup } from './routes/widgets/index.js';
+import { generadorGroup } from './routes/generador/index.js';
 
 export function registeredGroups(): GroupModule[] {
   const groups: GroupModule[] = [];
@@ -36,6 +37,7 @@ export function registeredGroups(): GroupModule[] {
     clientesGroup,
     productosGroup,
     widgetsGroup,
+    generadorGroup,
   );
   return groups;
 }

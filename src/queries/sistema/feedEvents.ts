@@ -55,6 +55,9 @@ export const FEED_VISIBILITY: Readonly<Record<string, readonly string[] | typeof
   jobPosition: ['cargos-laborales:read'],
   location: ['empresas:read'],
   policy: ['empresas:read'],
+  generatedModule: ['generador:read'],
+  // Decided per module (mod.<code>:read) by the change feed; never shown until then.
+  moduleRecord: NEVER,
   // The service's bookkeeping: audited reads, idempotent answers, guards of running sessions.
   accessLog: NEVER,
   idempotency: NEVER,
