@@ -53,7 +53,8 @@ describe('Generador module definitions over HTTP', () => {
     assert.equal(published.body.status, 'published');
     assert.equal(published.headers.get('etag'), 'W/"1"');
 
-    const withNotes = definition({ fields: [...FIELDS, { name: 'notes', label: 'Notas', type: 'text' }] });
+    const notes = { name: 'notes', label: 'Notas', type: 'text' };
+    const withNotes = definition({ fields: [...FIELDS, notes] });
     const put = (body: Json, etag?: string) =>
       world.call(world.a, 'PUT', `${path}/definicion`, { json: body, headers: etag ? { 'if-match': etag } : {} });
     expectStatus(await put({ ...withNotes, reason: 'notes' }), 428);
@@ -61,12 +62,12 @@ describe('Generador module definitions over HTTP', () => {
     const minor = expectStatus(await put({ ...withNotes, reason: 'notes' }, 'W/"1"'), 200);
     assert.deepEqual(minor.body.version, { major: 1, minor: 1 });
 
-    const breaking = definition({ fields: FIELDS.filter((f) => f.name !== 'lot'), reason: 'no lot' });
+    const breaking = definition({ fields: [...FIELDS.filter((f) => f.name !== 'lot'), notes], reason: 'no lot' });
     const refused = expectStatus(await put(breaking, 'W/"2"'), 409, 'breaking-change');
     assert.deepEqual(refused.body.conflicts, [{ field: 'lot', kind: 'removed', detail: 'the field is removed' }]);
 
     const site = { name: 'site', label: 'Sitio', type: 'choice', choices: ['deltoid', 'thigh'], required: true };
-    const v2 = definition({ fields: [...FIELDS, { name: 'notes', label: 'Notas', type: 'text' }, site] });
+    const v2 = definition({ fields: [...FIELDS, notes, site] });
     const major = (upcast: Json[], etag = 'W/"2"') =>
       world.call(world.a, 'POST', `${path}/versiones`, { json: { ...v2, upcast, reason: 'site' }, headers: { 'if-match': etag } });
     expectStatus(await major([]), 409, 'uncovered-conflict');

@@ -30,8 +30,7 @@ const run = async (
   command: Omit<ModuleCommand, 'at' | 'actor' | 'tenantId'>,
   ifMatch: number | null,
   definition?: ModuleDefinition,
-): Promise<Result> =>
-  handleCommand(deps.events, moduleDecider(await policyFor(deps, ctx.tenantId, definition)), command, ctx, { ifMatch });
+): Promise<Result> => handleCommand(deps.events, moduleDecider(await policyFor(deps, ctx.tenantId, definition)), command, ctx, { ifMatch });
 
 /** A new module, draft at 1.0; a code the company already used (also a retired module's) answers 409 module-code-taken. */
 export async function defineModule(
@@ -52,8 +51,13 @@ export async function defineModule(
   }
 }
 
-export const changeModuleDefinition = (deps: ModuleDeps, ctx: CommandContext, code: string, definition: ModuleDefinition, ifMatch: number) =>
-  run(deps, ctx, { type: 'ChangeModuleDefinition', aggregateId: code, data: { definition } }, ifMatch, definition);
+export const changeModuleDefinition = (
+  deps: ModuleDeps,
+  ctx: CommandContext,
+  code: string,
+  definition: ModuleDefinition,
+  ifMatch: number,
+) => run(deps, ctx, { type: 'ChangeModuleDefinition', aggregateId: code, data: { definition } }, ifMatch, definition);
 
 export const addModuleMajorVersion = (
   deps: ModuleDeps,
