@@ -24,41 +24,47 @@ const Count = Type.Integer({ minimum: 0 });
 
 export const CodeParams = closed({ code: Code });
 
-const Field = closed({
-  name: FieldName,
-  label: Label,
-  description: Type.Optional(Type.String({ maxLength: L.descriptionMaxLength })),
-  type: Type.Enum(FIELD_TYPES),
-  required: Type.Optional(Type.Boolean()),
-  minLength: Type.Optional(Count),
-  maxLength: Type.Optional(Count),
-  pattern: Type.Optional(Type.String({ maxLength: L.patternMaxLength, description: 'ECMA-262, no nested quantifiers' })),
-  minimum: Type.Optional(Type.Number()),
-  maximum: Type.Optional(Type.Number()),
-  unit: Type.Optional(Type.String({ maxLength: L.unitMaxLength })),
-  choices: Type.Optional(Type.Array(Type.String({ maxLength: L.choiceMaxLength }), { maxItems: L.choices })),
-  minItems: Type.Optional(Count),
-  maxItems: Type.Optional(Count),
-  refersTo: Type.Optional(Type.Enum(REFERENCE_TARGETS)),
-  module: Type.Optional(Code),
-  default: Type.Optional(Value),
-});
+const Field = closed(
+  {
+    name: FieldName,
+    label: Label,
+    description: Type.Optional(Type.String({ maxLength: L.descriptionMaxLength })),
+    type: Type.Enum(FIELD_TYPES),
+    required: Type.Optional(Type.Boolean()),
+    minLength: Type.Optional(Count),
+    maxLength: Type.Optional(Count),
+    pattern: Type.Optional(Type.String({ maxLength: L.patternMaxLength, description: 'ECMA-262, no nested quantifiers' })),
+    minimum: Type.Optional(Type.Number()),
+    maximum: Type.Optional(Type.Number()),
+    unit: Type.Optional(Type.String({ maxLength: L.unitMaxLength })),
+    choices: Type.Optional(Type.Array(Type.String({ maxLength: L.choiceMaxLength }), { maxItems: L.choices })),
+    minItems: Type.Optional(Count),
+    maxItems: Type.Optional(Count),
+    refersTo: Type.Optional(Type.Enum(REFERENCE_TARGETS)),
+    module: Type.Optional(Code),
+    default: Type.Optional(Value),
+  },
+  { title: 'ModuleField' },
+);
 
 const StateName = Type.String({ maxLength: 40 });
-const States = closed({
-  initial: StateName,
-  states: Type.Array(closed({ name: StateName, label: Label }), { maxItems: L.states }),
-  transitions: Type.Array(
-    closed({
-      name: StateName,
-      label: Label,
-      from: Type.Array(StateName, { maxItems: L.states }),
-      to: StateName,
-      signs: Type.Optional(Type.Boolean({ description: 'A signature: mod.<code>:sign and a step-up code' })),
-    }),
-    { maxItems: L.transitions },
-  ),
-});
+const States = closed(
+  {
+    initial: StateName,
+    states: Type.Array(closed({ name: StateName, label: Label }), { maxItems: L.states }),
+    transitions: Type.Array(
+      closed({
+        name: StateName,
+        label: Label,
+        from: Type.Array(StateName, { maxItems: L.states }),
+        to: StateName,
+        signs: Type.Optional(Type.Boolean({ description: 'A signature: mod.<code>:sign and a step-up code' })),
+      }),
+      { maxItems: L.transitions },
+    ),
+  },
+  { title: 'ModuleStates' },
+);
 
 const Names = Type.Array(FieldName, { maxItems: L.fields });
 const definition = {
@@ -73,14 +79,17 @@ const definition = {
 };
 
 const op = <O extends string>(name: O) => Type.Literal(name);
-const UpcastStep = Type.Union([
-  closed({ op: op('rename'), from: FieldName, to: FieldName }),
-  closed({ op: op('default'), field: FieldName, value: Value }),
-  closed({ op: op('convert'), field: FieldName, to: Type.Enum(['text', 'number', 'integer'] as const) }),
-  closed({ op: op('scale'), field: FieldName, factor: Type.Number() }),
-  closed({ op: op('mapChoices'), field: FieldName, map: Type.Record(Type.String(), Type.String({ maxLength: L.choiceMaxLength })) }),
-  closed({ op: op('drop'), field: FieldName }),
-]);
+const UpcastStep = Type.Union(
+  [
+    closed({ op: op('rename'), from: FieldName, to: FieldName }),
+    closed({ op: op('default'), field: FieldName, value: Value }),
+    closed({ op: op('convert'), field: FieldName, to: Type.Enum(['text', 'number', 'integer'] as const) }),
+    closed({ op: op('scale'), field: FieldName, factor: Type.Number() }),
+    closed({ op: op('mapChoices'), field: FieldName, map: Type.Record(Type.String(), Type.String({ maxLength: L.choiceMaxLength })) }),
+    closed({ op: op('drop'), field: FieldName }),
+  ],
+  { title: 'UpcastStep' },
+);
 const Upcast = Type.Array(UpcastStep, { maxItems: L.upcastSteps });
 
 export const DefineModuleBody = closed({ code: Code, ...definition, reason: Type.Optional(ReasonSchema) });
@@ -97,18 +106,21 @@ export const PublishBody = closed({ reason: Type.Optional(ReasonSchema) });
 
 const Version = closed({ major: Count, minor: Count });
 const Permission = Type.String();
-export const ModuleView = closed({
-  id: Type.String(),
-  code: Type.String(),
-  status: Type.Enum(MODULE_STATUSES),
-  ...definition,
-  version: Version,
-  majors: Type.Array(closed({ major: Count, minor: Count, upcast: Upcast })),
-  permissions: closed({ read: Permission, write: Permission, sign: Permission }),
-  recordsPath: Type.String(),
-  revision: Count,
-  createdAt: Type.String({ format: 'date-time' }),
-  createdBy: Type.String(),
-  updatedAt: Type.String({ format: 'date-time' }),
-  updatedBy: Type.String(),
-});
+export const ModuleView = closed(
+  {
+    id: Type.String(),
+    code: Type.String(),
+    status: Type.Enum(MODULE_STATUSES),
+    ...definition,
+    version: Version,
+    majors: Type.Array(closed({ major: Count, minor: Count, upcast: Upcast })),
+    permissions: closed({ read: Permission, write: Permission, sign: Permission }),
+    recordsPath: Type.String(),
+    revision: Count,
+    createdAt: Type.String({ format: 'date-time' }),
+    createdBy: Type.String(),
+    updatedAt: Type.String({ format: 'date-time' }),
+    updatedBy: Type.String(),
+  },
+  { title: 'Module' },
+);
