@@ -119,6 +119,30 @@ describe('Generador module definitions over HTTP', () => {
     assert.deepEqual(pointers(expectStatus(await define(world.a, 'Bad Code'), 422)), ['/body/code']);
   });
 
+  it('replays a retried definition (Idempotency-Key), checks references to another module, and If-Match on publication', async () => {
+    const code = unique('retry-');
+    const body = { code, ...definition() };
+    const headers = { 'idempotency-key': unique('key-') };
+    const first = expectStatus(await world.call(world.a, 'POST', '/generador/modulos', { json: body, headers }), 201);
+    const again = expectStatus(await world.call(world.a, 'POST', '/generador/modulos', { json: body, headers }), 201);
+    assert.equal(again.headers.get('etag'), first.headers.get('etag'));
+    const ref = (module: string) => ({ name: 'vaccine', label: 'Vacunación', type: 'reference', refersTo: 'module', module });
+    const linked = await define(world.a, unique('follow-up-'), { fields: [...FIELDS, ref(code)] });
+    expectStatus(linked, 201);
+    const unknown = await define(world.a, unique('follow-up-'), { fields: [...FIELDS, ref('nowhere')] });
+    assert.deepEqual(pointers(expectStatus(unknown, 422)), ['/body/fields/5/module']);
+    // Another company's module is not a module of this company.
+    const foreign = await define(world.b, unique('follow-up-'), { fields: [...FIELDS, ref(code)] });
+    assert.deepEqual(pointers(expectStatus(foreign, 422)), ['/body/fields/5/module']);
+    const publish = (etag: string) =>
+      world.call(world.a, 'POST', `/generador/modulos/${code}/publicacion`, { json: {}, headers: { 'if-match': etag } });
+    expectStatus(await publish('W/"3"'), 412);
+    expectStatus(await publish('W/"0"'), 200);
+    const twice = expectStatus(await publish('W/"1"'), 200);
+    assert.equal(twice.headers.get('etag'), 'W/"1"');
+    expectStatus(await world.call(world.a, 'POST', `/generador/modulos/${unique('ghost-')}/publicacion`, { json: {} }), 404);
+  });
+
   it('answers 403 without generador:write and 404 to another company on read, list and history', async () => {
     const code = unique('access-');
     expectStatus(await define(world.a, code), 201);

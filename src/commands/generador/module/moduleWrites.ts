@@ -1,27 +1,32 @@
 // Commands on module definitions as the routes run them: the code is the stream id (creating expects no stream, so a
-// taken code of any status answers 409), If-Match where the design asks, and the policy facts passed in by the route.
+// taken code of any status answers 409), If-Match where the design asks; the reserved codes come from the route layer and
+// a reference to another module is checked against that module's own stream (strongly, no read model lag).
 import { DomainError } from '../../decider.js';
-import { handleCommand, type CommandContext, type CommandResult } from '../../handleCommand.js';
+import { handleCommand, loadAggregate, type CommandContext, type CommandResult } from '../../handleCommand.js';
 import type { EventStore } from '../../../stores/eventStore.js';
 import type { DefinitionPolicy } from '../shared/definitionRules.js';
 import type { ModuleDefinition, UpcastStep } from '../shared/definitionTypes.js';
-import type { ModuleState } from '../shared/moduleFold.js';
+import { evolveModule, initialModuleState, type ModuleState } from '../shared/moduleFold.js';
 import { moduleDecider } from './moduleDecider.js';
-import type { ModuleCommand } from './moduleEvents.js';
+import { moduleStream, type ModuleCommand } from './moduleEvents.js';
 
 export interface ModuleDeps {
   events: EventStore;
   /** Built-in groups' path segments and permission prefixes (computed once by the route layer). */
   reservedCodes: readonly string[];
-  /** The company's module codes, read only when a definition references another module. */
-  moduleCodes(tenantId: string): Promise<readonly string[]>;
 }
 
 type Result = CommandResult<ModuleState>;
 
+const FOLD = { initialState: initialModuleState, evolve: evolveModule };
+
+/** The policy of a definition: the reserved codes, and which of the modules it references the company has (any status). */
 async function policyFor(deps: ModuleDeps, tenantId: string, definition?: ModuleDefinition): Promise<DefinitionPolicy> {
-  const references = definition?.fields.some((f) => f.refersTo === 'module') ?? false;
-  return { reservedCodes: deps.reservedCodes, moduleCodes: references ? await deps.moduleCodes(tenantId) : [] };
+  const referenced = [...new Set((definition?.fields ?? []).flatMap((f) => (f.refersTo === 'module' && f.module ? [f.module] : [])))];
+  const held = await Promise.all(
+    referenced.map(async (code) => ((await loadAggregate(deps.events, FOLD, moduleStream(tenantId, code))).state.exists ? [code] : [])),
+  );
+  return { reservedCodes: deps.reservedCodes, moduleCodes: held.flat() };
 }
 
 const run = async (

@@ -15,7 +15,7 @@ import { listModules, moduleModel } from '../../../queries/generador/modules.js'
 import { permissionCatalog } from '../../../queries/platform/permissionCatalog.js';
 import { ifMatchHeader, ifMatchRevision } from '../../recordHeaders.js';
 import { route, type RequestContext, type RouteDecl } from '../../routeTypes.js';
-import { commandCtx, IF_MATCH_PROBLEMS, ok, tenantCtx, withFieldPointers } from '../shared/recordSupport.js';
+import { commandCtx, IF_MATCH_PROBLEMS, ok, withFieldPointers } from '../shared/recordSupport.js';
 import { recordKit } from '../shared/recordRoutes.js';
 import { ChangeDefinitionBody, CodeParams, DefineModuleBody, MajorVersionBody, ModuleView, PublishBody } from './moduleSchemas.js';
 import { READ, TAG, WRITE } from './names.js';
@@ -56,20 +56,7 @@ function reservedCodes(): readonly string[] {
   return reserved.codes;
 }
 
-const deps = (ctx: RequestContext): ModuleDeps => ({
-  events: ctx.services.events,
-  reservedCodes: reservedCodes(),
-  moduleCodes: async () => {
-    const codes: string[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await listModules(tenantCtx(ctx), { limit: 200, ...(cursor ? { cursor } : {}) });
-      codes.push(...page.items.map((m) => m.code as string));
-      cursor = page.nextCursor ?? undefined;
-    } while (cursor);
-    return codes;
-  },
-});
+const deps = (ctx: RequestContext): ModuleDeps => ({ events: ctx.services.events, reservedCodes: reservedCodes() });
 
 const kit = recordKit({
   tag: TAG,
