@@ -116,7 +116,7 @@ export const BUILT_IN_ROLES: readonly BuiltInRole[] = [
     permissions: [
       ...CLINICAL_READS,
       'pacientes:legal-hold',
-      ...read('productos', 'clientes', 'usuarios', 'roles'),
+      ...read('productos', 'clientes', 'usuarios', 'roles', 'generador'),
       'sistema:audit',
       'sistema:export',
       'dialisis:export',

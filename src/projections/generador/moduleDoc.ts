@@ -4,6 +4,7 @@ import type { ModuleEvent } from '../../commands/generador/module/moduleEvents.j
 import { evolveModule, initialModuleState, type ModuleState } from '../../commands/generador/shared/moduleFold.js';
 import type { ProjectedDoc } from '../runner/projection.js';
 import { aggregateIdOfStream, tenantOfStream, type RecordedEvent } from '../../stores/eventStore.js';
+import { modulePermission } from '../../commands/generador/shared/definitionTypes.js';
 
 export type ModuleDoc = ProjectedDoc &
   Omit<ModuleState, 'exists'> & {
@@ -32,8 +33,21 @@ export function foldModule(doc: ModuleDoc | null, recorded: RecordedEvent): Modu
   };
 }
 
-/** What clients see of a module: the document without its internal keys. */
+/**
+ * What clients see of a module: its definition now spread beside its code, status and version, each major with the mapping
+ * of older records (its definition left out), its permissions' names and its records' path.
+ */
 export function moduleView(doc: ModuleDoc): Record<string, unknown> {
-  const { tenantId: _t, _position, _changedAt: _changed, ...view } = doc;
-  return view;
+  const { tenantId: _t, _position, _changedAt: _changed, definition, majors, id, code, status, version, ...meta } = doc;
+  return {
+    id,
+    code,
+    status,
+    ...definition,
+    version,
+    majors: majors.map(({ major, minor, upcast }) => ({ major, minor, upcast })),
+    permissions: { read: modulePermission(code, 'read'), write: modulePermission(code, 'write'), sign: modulePermission(code, 'sign') },
+    recordsPath: `/generador/m/${code}`,
+    ...meta,
+  };
 }

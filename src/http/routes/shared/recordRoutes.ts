@@ -43,6 +43,8 @@ export interface RecordKitSpec<D extends RecordDoc> {
   auditAs?: string;
   /** Path parameter naming the record (default 'id'): a record is `${base}/{<idParam>}`. */
   idParam?: string;
+  /** Schema of that parameter (default a uuid), e.g. a module's code. */
+  idSchema?: TSchema;
   /** The 404 of the group, when it says more than "No such <noun>" (e.g. also rooms and stations). */
   notFound404?: ResponseDecl;
 }
@@ -68,7 +70,7 @@ export function recordKit<D extends RecordDoc>(spec: RecordKitSpec<D>) {
   const idParam = spec.idParam ?? 'id';
   const record = `${base}/{${idParam}}`;
   // A record's params: its id, under the group's name for it ('id' by default).
-  const Params = spec.idParam ? Type.Object({ [idParam]: IdSchema }, { additionalProperties: false }) : IdParams;
+  const Params = spec.idParam ? Type.Object({ [idParam]: spec.idSchema ?? IdSchema }, { additionalProperties: false }) : IdParams;
   const idOf = (input: { params: unknown }): string => (input.params as Record<string, string>)[idParam]!;
   const notFound404 =
     spec.notFound404 ?? problem(`No such ${noun} in the selected company (another company's ${noun} is reported the same way)`);
