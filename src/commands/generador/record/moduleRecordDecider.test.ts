@@ -3,67 +3,9 @@ import assert from 'node:assert/strict';
 import { failedFields, scenario } from '../../givenWhenThen.js';
 import { moduleRecordDecider, type RecordFacts } from './moduleRecordDecider.js';
 import type { ModuleRecordCommand, ModuleRecordEvent } from './moduleRecordEvents.js';
-import type { ModuleDefinition } from '../shared/definitionTypes.js';
 import type { ModuleState } from '../shared/moduleFold.js';
+import { onMajor2, published, v1 } from './moduleRecordFixtures.js';
 
-const v1: ModuleDefinition = {
-  name: 'Vacunación hepatitis B',
-  patientLinked: true,
-  fields: [
-    { name: 'dose', label: 'Dose', type: 'integer', required: true },
-    { name: 'date', label: 'Date', type: 'date', required: true },
-    { name: 'lot', label: 'Lot', type: 'text' },
-    { name: 'schedule', label: 'Schedule', type: 'choice', choices: ['standard', 'rapid'], default: 'standard' },
-    { name: 'nurse', label: 'Nurse', type: 'reference', refersTo: 'staff' },
-  ],
-  filterFields: [],
-  sortFields: [],
-  states: {
-    initial: 'draft',
-    states: [
-      { name: 'draft', label: 'Draft' },
-      { name: 'signed', label: 'Signed' },
-      { name: 'void', label: 'Void' },
-    ],
-    transitions: [
-      { name: 'sign', label: 'Sign', from: ['draft'], to: 'signed', signs: true },
-      { name: 'void', label: 'Void', from: ['draft'], to: 'void' },
-    ],
-  },
-};
-const v2: ModuleDefinition = {
-  ...v1,
-  fields: [
-    ...v1.fields.filter((f) => f.name !== 'lot'),
-    { name: 'site', label: 'Site', type: 'text', required: true },
-    { name: 'batch', label: 'Batch', type: 'text' },
-  ],
-};
-const published: ModuleState = {
-  exists: true,
-  code: 'hepb',
-  status: 'published',
-  definition: v1,
-  version: { major: 1, minor: 0 },
-  majors: [{ major: 1, minor: 0, definition: v1, upcast: [] }],
-};
-const onMajor2: ModuleState = {
-  ...published,
-  definition: v2,
-  version: { major: 2, minor: 0 },
-  majors: [
-    ...published.majors,
-    {
-      major: 2,
-      minor: 0,
-      definition: v2,
-      upcast: [
-        { op: 'rename', from: 'lot', to: 'batch' },
-        { op: 'default', field: 'site', value: 'deltoid' },
-      ],
-    },
-  ],
-};
 const found: RecordFacts = { patientExists: true, references: { nurse: true } };
 const given = (policy: ModuleState = published, facts: RecordFacts = found) => scenario(moduleRecordDecider(policy, facts));
 
