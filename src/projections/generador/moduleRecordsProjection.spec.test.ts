@@ -37,7 +37,10 @@ const amended = (values: Record<string, unknown>, cleared: string[] = [], major 
   type: 'ModuleRecordAmended',
   data: { module: 'hep-b', major, values, cleared, rewritten, patientId: 'p1' },
 });
-const signed = { type: 'ModuleRecordTransitioned', data: { module: 'hep-b', transition: 'sign', from: 'draft', to: 'signed', signed: true, patientId: 'p1' } };
+const signed = {
+  type: 'ModuleRecordTransitioned',
+  data: { module: 'hep-b', transition: 'sign', from: 'draft', to: 'signed', signed: true, patientId: 'p1' },
+};
 const archived = { type: 'ModuleRecordArchived', data: { module: 'hep-b', patientId: 'p1' } };
 
 describe('generador records projection', () => {
@@ -73,9 +76,18 @@ describe('generador records projection', () => {
       assert.deepEqual([doc.written, doc.major, doc.minor], [{ dose: 1, lot: 'A1' }, 1, 0]);
     });
     await outcome.then<ModuleRecordDoc>(MODULE_RECORDS, 'r2', (doc) => assert.deepEqual(doc.values, { dose: 2, site: 'deltoid' }));
-    await outcome.then<ModuleRecordDoc>(MODULE_RECORDS, 'r3', (doc) => assert.deepEqual([doc.values, doc.major], [{ dose: 3, batch: 'C3', site: 'thigh' }, 2]));
-    await outcome.then<ModuleMajorsDoc>(MODULE_RECORD_SLOTS, 'hep-b', (doc) => assert.deepEqual([doc.majors.map((m) => m.major), doc.slots], [[1, 2], 3]));
-    await outcome.thenFind<ModuleRecordDoc>(MODULE_RECORDS, { 'values.batch': 'A1' }, (docs) => assert.deepEqual(docs.map((d) => d.id), ['r1']));
+    await outcome.then<ModuleRecordDoc>(MODULE_RECORDS, 'r3', (doc) =>
+      assert.deepEqual([doc.values, doc.major], [{ dose: 3, batch: 'C3', site: 'thigh' }, 2]),
+    );
+    await outcome.then<ModuleMajorsDoc>(MODULE_RECORD_SLOTS, 'hep-b', (doc) =>
+      assert.deepEqual([doc.majors.map((m) => m.major), doc.slots], [[1, 2], 3]),
+    );
+    await outcome.thenFind<ModuleRecordDoc>(MODULE_RECORDS, { 'values.batch': 'A1' }, (docs) =>
+      assert.deepEqual(
+        docs.map((d) => d.id),
+        ['r1'],
+      ),
+    );
   });
 
   it('an old record amended later is still read through the mapping; a rewrite moves it onto the new major', async () => {
@@ -87,9 +99,14 @@ describe('generador records projection', () => {
       record('r1')(amended({ dose: 5 })),
       record('r2')(amended({ dose: 6, batch: 'B2', site: 'arm' }, [], 2, true)),
     );
-    await outcome.then<ModuleRecordDoc>(MODULE_RECORDS, 'r1', (doc) => assert.deepEqual(doc.values, { dose: 5, batch: 'A1', site: 'deltoid' }));
+    await outcome.then<ModuleRecordDoc>(MODULE_RECORDS, 'r1', (doc) =>
+      assert.deepEqual(doc.values, { dose: 5, batch: 'A1', site: 'deltoid' }),
+    );
     await outcome.then<ModuleRecordDoc>(MODULE_RECORDS, 'r2', (doc) => {
-      assert.deepEqual([doc.written, doc.values, doc.major], [{ dose: 6, batch: 'B2', site: 'arm' }, { dose: 6, batch: 'B2', site: 'arm' }, 2]);
+      assert.deepEqual(
+        [doc.written, doc.values, doc.major],
+        [{ dose: 6, batch: 'B2', site: 'arm' }, { dose: 6, batch: 'B2', site: 'arm' }, 2],
+      );
     });
   });
 
@@ -106,6 +123,8 @@ describe('generador records projection', () => {
     const outcome = given(hepB(defined), record('r1')(created({ dose: 1 })), record('r1', 't2')(created({ dose: 9 })));
     await outcome.then<ModuleRecordDoc>(MODULE_RECORDS, 'r1', (doc) => assert.deepEqual(doc.values, { dose: 1 }));
     await outcome.in('t2').then<ModuleRecordDoc>(MODULE_RECORDS, 'r1', (doc) => assert.deepEqual(doc.values, { dose: 9 }));
-    await given(record('r1', 't2')(created({ dose: 9 }))).in('t1').thenAbsent(MODULE_RECORDS, 'r1');
+    await given(record('r1', 't2')(created({ dose: 9 })))
+      .in('t1')
+      .thenAbsent(MODULE_RECORDS, 'r1');
   });
 });

@@ -55,7 +55,11 @@ async function onModuleEvent(event: RecordedEvent, tx: ProjectionTx, tenantId: s
     const slot = await tx.get<RecordSlotDoc>(MODULE_RECORD_SLOTS, tenantId, slotId(code, n));
     const record = slot && (await tx.get<ModuleRecordDoc>(MODULE_RECORDS, tenantId, slot.recordId));
     if (!record || record._position >= position) continue;
-    tx.put<ModuleRecordDoc>(MODULE_RECORDS, { ...record, values: upcastToCurrent(record.written, record.major, majors), _position: position });
+    tx.put<ModuleRecordDoc>(MODULE_RECORDS, {
+      ...record,
+      values: upcastToCurrent(record.written, record.major, majors),
+      _position: position,
+    });
   }
 }
 
@@ -79,8 +83,19 @@ async function onRecordEvent(event: RecordedEvent, tx: ProjectionTx, tenantId: s
   // (re-mapped twice, harmlessly), never leave one without.
   const slots = module?.slots ?? 0;
   const position = Number(event.position);
-  tx.put<RecordSlotDoc>(MODULE_RECORD_SLOTS, { tenantId, id: slotId(code, slots), recordId: aggregateIdOfStream(event.streamName), _position: position });
-  tx.put<ModuleMajorsDoc>(MODULE_RECORD_SLOTS, { tenantId, id: code, majors, slots: slots + 1, _position: Math.max(position, module?._position ?? 0) });
+  tx.put<RecordSlotDoc>(MODULE_RECORD_SLOTS, {
+    tenantId,
+    id: slotId(code, slots),
+    recordId: aggregateIdOfStream(event.streamName),
+    _position: position,
+  });
+  tx.put<ModuleMajorsDoc>(MODULE_RECORD_SLOTS, {
+    tenantId,
+    id: code,
+    majors,
+    slots: slots + 1,
+    _position: Math.max(position, module?._position ?? 0),
+  });
 }
 
 export const moduleRecordsProjection: Projection = {
