@@ -14,7 +14,10 @@ export type ModuleRecordDoc = ProjectedDoc & {
   archived: boolean;
   /** The major version `written` is in (the one it was created or last rewritten with). */
   major: number;
-  /** The minor of that major when the record was last written: known to the projection only (see the projection). */
+  /**
+   * The minor of `major` the record was last written with: from its event when the event says it, else stamped by the
+   * projection from the module's majors then (so a record folded from its stream alone may lack it).
+   */
   minor?: number;
   /** The values as written and amended, in `major`. */
   written: RecordValues;
@@ -43,7 +46,7 @@ export function foldModuleRecord(doc: ModuleRecordDoc | null, recorded: Recorded
   };
   if (event.type === 'ModuleRecordCreated') {
     if (doc) return doc;
-    const { module, major, patientId, values, state } = event.data;
+    const { module, major, minor, patientId, values, state } = event.data;
     return {
       tenantId: tenantOfStream(recorded.streamName),
       id: aggregateIdOfStream(recorded.streamName),
@@ -52,6 +55,7 @@ export function foldModuleRecord(doc: ModuleRecordDoc | null, recorded: Recorded
       state,
       archived: false,
       major,
+      ...(minor === undefined ? {} : { minor }),
       written: values,
       values,
       createdAt: recorded.metadata.occurredAt,
@@ -62,11 +66,12 @@ export function foldModuleRecord(doc: ModuleRecordDoc | null, recorded: Recorded
   if (!doc) return null;
   switch (event.type) {
     case 'ModuleRecordAmended': {
-      const { major, values, cleared, rewritten } = event.data;
+      const { major, minor, values, cleared, rewritten } = event.data;
       const written: Record<string, FieldValue> = { ...(rewritten ? {} : doc.written), ...values };
       for (const field of cleared) delete written[field];
-      // The minor is the projection's to stamp again (the stream alone does not know it).
-      return { ...doc, ...stamp, major, written, values: written };
+      // Without a minor in the event, the projection stamps the module's (the stream alone does not know it).
+      const { minor: _before, ...rest } = doc;
+      return { ...rest, ...stamp, major, ...(minor === undefined ? {} : { minor }), written, values: written };
     }
     case 'ModuleRecordTransitioned': {
       const signed = event.data.signed ? { signedAt: recorded.metadata.occurredAt, signedBy: recorded.metadata.actor } : {};
@@ -83,7 +88,7 @@ export type ModuleShape = Pick<ModuleState, 'definition' | 'majors'> & { code?: 
 /**
  * What clients see of a record: its values read through the module's mapping onto the current major. A list item
  * (`listFields`) carries only the module's list fields (all of them when the module names none). `version` is the
- * major the record is written in, with the minor of that major when the record was written when the projection knew it.
+ * major the record is written in, with the minor of it the record was last written with when that is known (see `minor`).
  */
 export function moduleRecordView(doc: ModuleRecordDoc, module: ModuleShape, opts: { listFields?: boolean } = {}): Record<string, unknown> {
   const { definition } = module;

@@ -110,6 +110,21 @@ describe('generador records projection', () => {
     });
   });
 
+  it("a record's minor: the one its event names, else the module's when it was written (amendments included)", async () => {
+    const withMinor = { ...created({ dose: 1 }), data: { ...created({ dose: 1 }).data, minor: 0 } };
+    const outcome = given(
+      hepB(defined),
+      record('r1')(created({ dose: 1 })),
+      record('r2')(withMinor),
+      hepB(changed),
+      record('r1')(amended({ dose: 2 })),
+    );
+    await outcome.then<ModuleRecordDoc>(MODULE_RECORDS, 'r1', (doc) => assert.equal(doc.minor, 1));
+    await outcome.then<ModuleRecordDoc>(MODULE_RECORDS, 'r2', (doc) => assert.equal(doc.minor, 0));
+    const late = given(hepB(defined, changed), record('r1')(withMinor));
+    await late.then<ModuleRecordDoc>(MODULE_RECORDS, 'r1', (doc) => assert.equal(doc.minor, 0));
+  });
+
   it('changes nothing when events are delivered again, a major version included', async () => {
     const r1 = record('r1')(created({ dose: 1, lot: 'A1' }));
     const added = hepB(majorAdded);

@@ -75,7 +75,7 @@ async function onRecordEvent(event: RecordedEvent, tx: ProjectionTx, tenantId: s
     created = doc === null;
     const mapped = { ...next, values: upcastToCurrent(next.written, next.major, majors) };
     if (e.type !== 'ModuleRecordCreated' && e.type !== 'ModuleRecordAmended') return mapped;
-    const minor = majors.find((m) => m.major === next.major)?.minor;
+    const minor = next.minor ?? majors.find((m) => m.major === next.major)?.minor;
     return minor === undefined ? mapped : { ...mapped, minor };
   });
   if (!created) return;
