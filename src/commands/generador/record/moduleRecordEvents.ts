@@ -17,7 +17,16 @@ export type ModuleRecordCommand =
 export type ModuleRecordEvent =
   | DecidedEvent<
       'ModuleRecordCreated',
-      { recordId: string; module: string; major: number; patientId: string | null; values: RecordValues; state: string | null }
+      {
+        recordId: string;
+        module: string;
+        major: number;
+        /** The minor of `major` the values were validated against (optional: the read side then takes the module's then). */
+        minor?: number;
+        patientId: string | null;
+        values: RecordValues;
+        state: string | null;
+      }
     >
   /**
    * `values` holds the fields set, `cleared` those removed. When the record was written with an older major version,
@@ -25,7 +34,16 @@ export type ModuleRecordEvent =
    */
   | DecidedEvent<
       'ModuleRecordAmended',
-      { module: string; major: number; values: RecordValues; cleared: string[]; rewritten: boolean; patientId: string | null }
+      {
+        module: string;
+        major: number;
+        /** As on creation: the minor of `major` the amendment was validated against. */
+        minor?: number;
+        values: RecordValues;
+        cleared: string[];
+        rewritten: boolean;
+        patientId: string | null;
+      }
     >
   | DecidedEvent<
       'ModuleRecordTransitioned',

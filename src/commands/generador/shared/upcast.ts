@@ -53,7 +53,11 @@ export function applyUpcast(values: RecordValues, steps: readonly UpcastStep[]):
 }
 
 /** Values written with major `from` as they read in the module's current major (its last). */
-export function upcastToCurrent(values: RecordValues, from: number, majors: readonly MajorVersion[]): RecordValues {
+export function upcastToCurrent(
+  values: RecordValues,
+  from: number,
+  majors: readonly Pick<MajorVersion, 'major' | 'upcast'>[],
+): RecordValues {
   let out = values;
   for (const major of majors) if (major.major > from) out = applyUpcast(out, major.upcast);
   return out;

@@ -2,6 +2,7 @@
 // get, for each published module, the routes, validation, events, history, audit and contract of a built-in group.
 import type { GroupModule } from '../../groupModule.js';
 import { modulesProjection } from '../../../projections/generador/modulesProjection.js';
+import { moduleRecordsProjection } from '../../../projections/generador/moduleRecordsProjection.js';
 import { READ, TAG, WRITE } from './names.js';
 import { moduleRoutes } from './moduleRoutes.js';
 
@@ -13,5 +14,5 @@ export const generadorGroup: GroupModule = {
     'module, its records under /generador/m/{code}, described for the company in /generador/openapi.json.',
   permissions: [READ, WRITE],
   routes: [...moduleRoutes],
-  projections: [modulesProjection],
+  projections: [modulesProjection, moduleRecordsProjection],
 };
