@@ -112,7 +112,7 @@ describe('module record writes', () => {
     const stored = await events.readStream(moduleRecordStream(tenantId, recordId));
     assert.deepEqual(
       stored.map((e) => [e.type, e.data]),
-      [['ModuleRecordCreated', { recordId, module: 'hepb', major: 1, patientId, values: input.values, state: 'draft' }]],
+      [['ModuleRecordCreated', { recordId, module: 'hepb', major: 1, minor: 0, patientId, values: input.values, state: 'draft' }]],
     );
     // Another module's record may be named by a module reference only when it is a record of that module.
     const second = { module: 'hepb', recordId: randomUUID(), patientId, values: { dose: 2, previous: recordId } };
@@ -144,7 +144,7 @@ describe('module record writes', () => {
     await append(tenantId, moduleRecordStream(tenantId, waterId), [
       {
         type: 'ModuleRecordCreated',
-        data: { recordId: waterId, module: 'water', major: 1, patientId, values: { dose: 1 }, state: 'draft' },
+        data: { recordId: waterId, module: 'water', major: 1, minor: 0, patientId, values: { dose: 1 }, state: 'draft' },
       },
     ]);
     const values = { dose: 1, nurse: theirNurse, previous: waterId };
@@ -180,6 +180,7 @@ describe('module record writes', () => {
     assert.deepEqual(result.events[0]!.data, {
       module: 'hepb',
       major: 2,
+      minor: 0,
       values: { dose: 2, batch: 'L1', site: 'deltoid' },
       cleared: [],
       rewritten: true,

@@ -23,7 +23,7 @@ const transition = (name: string, signed = false, actor = 'u1') => cmd('Transiti
 const written = { dose: 1, date: '2026-02-01', lot: 'L1', schedule: 'standard' };
 const created: ModuleRecordEvent = {
   type: 'ModuleRecordCreated',
-  data: { recordId: 'r1', module: 'hepb', major: 1, patientId: 'p1', values: written, state: 'draft' },
+  data: { recordId: 'r1', module: 'hepb', major: 1, minor: 0, patientId: 'p1', values: written, state: 'draft' },
 };
 const archived: ModuleRecordEvent = { type: 'ModuleRecordArchived', data: { module: 'hepb', patientId: 'p1' } };
 const transitioned = (name: string, from: string, to: string, signed = false): ModuleRecordEvent => ({
@@ -81,6 +81,7 @@ describe('module record decider', () => {
         recordId: 'r1',
         module: 'hepb',
         major: 1,
+        minor: 0,
         patientId: null,
         values: { dose: 1, date: '2026-02-01', schedule: 'standard' },
         state: null,
@@ -122,7 +123,7 @@ describe('module record decider', () => {
         .when(amend({ dose: 2, lot: null, date: '2026-02-01' }))
         .then({
           type: 'ModuleRecordAmended',
-          data: { module: 'hepb', major: 1, values: { dose: 2 }, cleared: ['lot'], rewritten: false, patientId: 'p1' },
+          data: { module: 'hepb', major: 1, minor: 0, values: { dose: 2 }, cleared: ['lot'], rewritten: false, patientId: 'p1' },
         });
       given()(created)
         .when(amend({ dose: 1, date: '2026-02-01' }))
@@ -145,6 +146,7 @@ describe('module record decider', () => {
           data: {
             module: 'hepb',
             major: 2,
+            minor: 0,
             values: { dose: 2, date: '2026-02-01', schedule: 'standard', batch: 'L1', site: 'deltoid' },
             cleared: [],
             rewritten: true,
@@ -165,6 +167,7 @@ describe('module record decider', () => {
           data: {
             module: 'hepb',
             major: 2,
+            minor: 0,
             values: { dose: 2, date: '2026-02-01', schedule: 'standard', site: 'thigh' },
             cleared: [],
             rewritten: true,
@@ -239,6 +242,7 @@ describe('module record decider', () => {
           data: {
             module: 'hepb',
             major: 2,
+            minor: 0,
             values: { dose: 2, date: '2026-02-01', site: 'arm' },
             cleared: [],
             rewritten: true,
@@ -247,7 +251,7 @@ describe('module record decider', () => {
         },
         {
           type: 'ModuleRecordAmended',
-          data: { module: 'hepb', major: 2, values: { dose: 3 }, cleared: ['site'], rewritten: false, patientId: 'p1' },
+          data: { module: 'hepb', major: 2, minor: 0, values: { dose: 3 }, cleared: ['site'], rewritten: false, patientId: 'p1' },
         },
         transitioned('sign', 'draft', 'signed', true),
         archived,

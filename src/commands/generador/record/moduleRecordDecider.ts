@@ -116,6 +116,7 @@ function decideCreate(
     recordId: command.aggregateId,
     module,
     major: policy.version.major,
+    minor: policy.version.minor,
     patientId: definition.patientLinked ? patientId : null,
     values: filled,
     state: definition.states?.initial ?? null,
@@ -159,7 +160,15 @@ function decideAmend(
   requiredPresent(checks, fields.values(), next);
   checks.throwIfAny();
   if (Object.keys(set).length === 0 && cleared.length === 0) return [];
-  const data = { module: state.module, major, values: rewritten ? next : set, cleared, rewritten, patientId: state.patientId };
+  const data = {
+    module: state.module,
+    major,
+    minor: policy.version.minor,
+    values: rewritten ? next : set,
+    cleared,
+    rewritten,
+    patientId: state.patientId,
+  };
   return [{ type: 'ModuleRecordAmended', data }];
 }
 
