@@ -3,6 +3,7 @@
 import type { GroupModule } from '../../groupModule.js';
 import { modulesProjection } from '../../../projections/generador/modulesProjection.js';
 import { READ, TAG, WRITE } from './names.js';
+import { contractRoutes } from './contractRoutes.js';
 
 export const generadorGroup: GroupModule = {
   tag: TAG,
@@ -11,6 +12,6 @@ export const generadorGroup: GroupModule = {
     'with a signing step, draft, published and retired, versions with the mapping of older records) and, for each published ' +
     'module, its records under /generador/m/{code}, described for the company in /generador/openapi.json.',
   permissions: [READ, WRITE],
-  routes: [],
+  routes: [...contractRoutes],
   projections: [modulesProjection],
 };
