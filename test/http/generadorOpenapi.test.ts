@@ -22,7 +22,12 @@ function node(entry: string, args: string[], cwd: string): { status: number | nu
   return { status: out.status, stdout: out.stdout, stderr: out.stderr };
 }
 
-const vacunacion: ContractModule = { code: VACUNACION_CODE, status: 'published', version: { major: 1, minor: 0 }, definition: vacunacionHbv };
+const vacunacion: ContractModule = {
+  code: VACUNACION_CODE,
+  status: 'published',
+  version: { major: 1, minor: 0 },
+  definition: vacunacionHbv,
+};
 const water: ContractModule = {
   code: 'agua-tratada',
   status: 'retired',
@@ -75,7 +80,15 @@ export async function recordDose(baseUrl: string, token: string, patientId: stri
 `;
 
 const TSCONFIG = {
-  compilerOptions: { strict: true, noEmit: true, target: 'es2022', module: 'esnext', moduleResolution: 'bundler', lib: ['es2022', 'dom'], types: [] },
+  compilerOptions: {
+    strict: true,
+    noEmit: true,
+    target: 'es2022',
+    module: 'esnext',
+    moduleResolution: 'bundler',
+    lib: ['es2022', 'dom'],
+    types: [],
+  },
   files: ['types.ts', 'program.ts'],
 };
 
@@ -96,7 +109,9 @@ describe('Generador: the company OpenAPI document of its modules', function () {
   it('names each module schema and operation after its code; a retired module has its reads only', () => {
     assert.match(doc.info.title, /Clínica Norte/);
     for (const s of ['Record', 'Values', 'Create', 'Patch', 'Page']) assert.ok(`VacunacionHbv${s}` in doc.components.schemas, s);
-    const ops = Object.entries(doc.paths).flatMap(([path, item]) => Object.entries(item).map(([m, op]) => `${m} ${path} ${op.operationId}`));
+    const ops = Object.entries(doc.paths).flatMap(([path, item]) =>
+      Object.entries(item).map(([m, op]) => `${m} ${path} ${op.operationId}`),
+    );
     assert.deepEqual(ops.sort(), [
       'get /generador/m/agua-tratada listAguaTratada',
       'get /generador/m/agua-tratada/{id} getAguaTratada',
@@ -109,7 +124,8 @@ describe('Generador: the company OpenAPI document of its modules', function () {
       'post /generador/m/vacunacion-hbv/{id}/archivo archiveVacunacionHbv',
       'post /generador/m/vacunacion-hbv/{id}/transiciones/{transition} transitionVacunacionHbv',
     ]);
-    const titre = (doc.components.schemas.VacunacionHbvValues as { properties: Record<string, { description: string }> }).properties.antiHbsTitre;
+    const titre = (doc.components.schemas.VacunacionHbvValues as { properties: Record<string, { description: string }> }).properties
+      .antiHbsTitre;
     assert.match(titre!.description, /mUI\/mL/);
   });
 
@@ -123,7 +139,11 @@ describe('Generador: the company OpenAPI document of its modules', function () {
       (r) => `${r.code} at ${r.path.join('.')}: ${r.message}`,
     );
     assert.deepEqual(found, []);
-    const redocly = node('node_modules/@redocly/cli/bin/cli.js', ['lint', 'openapi.json', '--config', repo('redocly.yaml'), '--format', 'json'], dir);
+    const redocly = node(
+      'node_modules/@redocly/cli/bin/cli.js',
+      ['lint', 'openapi.json', '--config', repo('redocly.yaml'), '--format', 'json'],
+      dir,
+    );
     const report = JSON.parse(redocly.stdout) as { problems: { ruleId: string; message: string; location: { pointer: string }[] }[] };
     assert.deepEqual(
       report.problems.map((p) => `${p.ruleId} at ${p.location[0]?.pointer}: ${p.message}`),

@@ -32,7 +32,7 @@ describe('Generador: GET /generador/openapi.json', function () {
     const { services } = w.server;
     await services.events.appendToStream(
       moduleStream(tenantId, code),
-      events.map((e) => ({ id: randomUUID(), type: e.type, data: e.data as Record<string, unknown>, metadata: testMetadata(tenantId) })),
+      events.map((e) => ({ id: randomUUID(), type: e.type, data: e.data, metadata: testMetadata(tenantId) })),
       { expectedRevision: 'no_stream' },
     );
     await services.projections.waitFor(await services.events.headPosition());
@@ -53,7 +53,11 @@ describe('Generador: GET /generador/openapi.json', function () {
     await moduleWith(tenantA, VACUNACION_CODE, vacunacionHbv, ['publish']);
     await moduleWith(tenantA, 'agua-tratada', simple('Water log'), ['publish', 'retire']);
     await moduleWith(tenantA, 'borrador', simple('Draft'), []);
-    const companyB = await w.server.createCompanyWithAdmin('Clinica Generador B', `admin-gen-${randomUUID().slice(0, 8)}@b.example`, 'a long passphrase for b 9');
+    const companyB = await w.server.createCompanyWithAdmin(
+      'Clinica Generador B',
+      `admin-gen-${randomUUID().slice(0, 8)}@b.example`,
+      'a long passphrase for b 9',
+    );
     await moduleWith(companyB.companyId, 'solo-b', simple('Only B'), ['publish']);
     other = await w.server.signInAndSelect(companyB);
   });
@@ -92,7 +96,10 @@ describe('Generador: GET /generador/openapi.json', function () {
   it("another company never sees the company's modules, nor the company theirs; no token is a 401", async () => {
     // The company's modules are served (the read model has them): what the route filters, never a missing seed.
     const served = await servedModules({ services: w.server.services, auth: { tenantId: w.server.admin.companyId } });
-    assert.deepEqual(served.map((m) => `${m.code} ${m.status}`), ['agua-tratada retired', `${VACUNACION_CODE} published`]);
+    assert.deepEqual(
+      served.map((m) => `${m.code} ${m.status}`),
+      ['agua-tratada retired', `${VACUNACION_CODE} published`],
+    );
     const b = expectStatus(await w.call(other, 'GET', '/generador/openapi.json'), 200).body;
     const text = JSON.stringify(b);
     assert.ok(!text.includes(VACUNACION_CODE) && !text.includes('agua-tratada') && !text.includes('VacunacionHbv'));

@@ -7,7 +7,12 @@ export type Schema = Record<string, unknown>;
 
 /** Same shape as the service's IdSchema (routes/shared/fieldSchemas.ts). */
 const ID: Schema = { type: 'string', format: 'uuid' };
-const REASON: Schema = { type: 'string', minLength: 1, maxLength: 500, description: 'Why: recorded with the event and shown in the history' };
+const REASON: Schema = {
+  type: 'string',
+  minLength: 1,
+  maxLength: 500,
+  description: 'Why: recorded with the event and shown in the history',
+};
 
 const REFERS: Record<ReferenceTarget, string> = {
   patient: 'a patient of the company (/pacientes/{id})',
@@ -58,7 +63,10 @@ export function fieldSchema(f: ModuleField): Schema {
         description: describe(f),
       };
     case 'reference': {
-      const target = f.refersTo === 'module' && f.module ? `a record of the module ${f.module} (/generador/m/${f.module}/{id})` : REFERS[f.refersTo ?? 'patient'];
+      const target =
+        f.refersTo === 'module' && f.module
+          ? `a record of the module ${f.module} (/generador/m/${f.module}/{id})`
+          : REFERS[f.refersTo ?? 'patient'];
       return { ...ID, description: describe(f, `Id of ${target}`) };
     }
   }
@@ -79,7 +87,8 @@ export function createValuesSchema(def: ModuleDefinition): Schema {
 
 /** The values of a patch: every field optional; an optional field may be null, which clears it. */
 export function patchValuesSchema(def: ModuleDefinition): Schema {
-  const prop = (f: ModuleField): Schema => (f.required ? fieldSchema(f) : { anyOf: [fieldSchema(f), { type: 'null' }], description: `${f.label}; null clears it` });
+  const prop = (f: ModuleField): Schema =>
+    f.required ? fieldSchema(f) : { anyOf: [fieldSchema(f), { type: 'null' }], description: `${f.label}; null clears it` };
   return {
     type: 'object',
     properties: Object.fromEntries(def.fields.map((f) => [f.name, prop(f)])),
@@ -147,7 +156,8 @@ export function recordViewSchema(def: ModuleDefinition, code: string, values: Sc
 /** A filter's query param: a value of its field (a multi-choice field filters on one of its choices). */
 function filterSchema(f: ModuleField): Schema {
   const { description, ...schema } = fieldSchema(f);
-  if (f.type === 'multi-choice') return { type: 'string', enum: [...(f.choices ?? [])], description: `Records whose ${f.label} includes this choice` };
+  if (f.type === 'multi-choice')
+    return { type: 'string', enum: [...(f.choices ?? [])], description: `Records whose ${f.label} includes this choice` };
   if (f.type === 'text') return { type: 'string', minLength: 1, maxLength: 200, description: `Records whose ${f.label} is exactly this` };
   return { ...schema, description: `Records whose ${String(description)} is this` };
 }
@@ -163,7 +173,11 @@ export function listFilterProperties(def: ModuleDefinition): Record<string, Sche
     const f = byName.get(name);
     if (f && !(name in out)) out[name] = filterSchema(f);
   }
-  out.sort = { type: 'string', enum: [...new Set([...def.sortFields, 'createdAt', 'updatedAt'])], description: 'Field to sort on (createdAt when absent)' };
+  out.sort = {
+    type: 'string',
+    enum: [...new Set([...def.sortFields, 'createdAt', 'updatedAt'])],
+    description: 'Field to sort on (createdAt when absent)',
+  };
   out.order = { type: 'string', enum: ['asc', 'desc'], description: 'Sort order (asc when absent)' };
   return out;
 }

@@ -12,8 +12,10 @@ import { buildModuleOpenApi } from './moduleOpenapi.js';
 import { TAG } from './names.js';
 
 /** The modules of the document: those the caller may read (`mod.<code>:read`, or every one with 'mod.*'). */
-export const readableBy = (permissions: ReadonlySet<string>) => (code: string): boolean =>
-  permissions.has(EVERY_MODULE_PERMISSION) || permissions.has(modulePermission(code, 'read'));
+export const readableBy =
+  (permissions: ReadonlySet<string>) =>
+  (code: string): boolean =>
+    permissions.has(EVERY_MODULE_PERMISSION) || permissions.has(modulePermission(code, 'read'));
 
 export const contractRoutes: RouteDecl[] = [
   route({
@@ -30,7 +32,10 @@ export const contractRoutes: RouteDecl[] = [
       const modules = (await servedModules(scope)).filter((m) => readable(m.code));
       const company = await companyDoc(ctx.services, scope.auth.tenantId).catch(() => null);
       const tokenRoute = tokenRouteOf([authGroup]);
-      const body = buildModuleOpenApi(modules, { ...(company ? { companyName: company.name } : {}), ...(tokenRoute ? { tokenRoute } : {}) });
+      const body = buildModuleOpenApi(modules, {
+        ...(company ? { companyName: company.name } : {}),
+        ...(tokenRoute ? { tokenRoute } : {}),
+      });
       return { status: 200, body };
     },
   }),

@@ -18,7 +18,16 @@ import { RecordReadQuerySchema } from '../../recordAsOf.js';
 import { RecordHistoryEntrySchema } from '../../recordHistoryAnswer.js';
 import { ifMatchHeader } from '../../recordHeaders.js';
 import type { JsonSchema, RouteDecl } from '../../routeTypes.js';
-import { badCursor400, conflict409, createdOk, ok, precondition412, READ_HEADERS, required428, unavailable503 } from '../shared/recordSupport.js';
+import {
+  badCursor400,
+  conflict409,
+  createdOk,
+  ok,
+  precondition412,
+  READ_HEADERS,
+  required428,
+  unavailable503,
+} from '../shared/recordSupport.js';
 import { listQuerySchema } from './compiledModules.js';
 
 /** What of a module its contract needs (a ModuleDoc has it). */
@@ -39,23 +48,38 @@ export const pascalOfCode = (code: string): string =>
 
 const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
 const ID: Schema = { type: 'string', format: 'uuid' };
-const StepUpCode: Schema = { type: 'string', pattern: '^[0-9]{6}$', maxLength: 6, description: "A fresh code of the signer's authenticator (step-up)" };
+const StepUpCode: Schema = {
+  type: 'string',
+  pattern: '^[0-9]{6}$',
+  maxLength: 6,
+  description: "A fresh code of the signer's authenticator (step-up)",
+};
 const TransitionBody: Schema = {
   type: 'object',
   properties: {
     reason: { type: 'string', minLength: 1, maxLength: 500, description: 'Why: recorded with the event and shown in the history' },
-    code: { ...StepUpCode, description: 'Signing transitions only: a fresh code of the signer\'s authenticator (step-up); a person, never an API client' },
+    code: {
+      ...StepUpCode,
+      description: "Signing transitions only: a fresh code of the signer's authenticator (step-up); a person, never an API client",
+    },
   },
   additionalProperties: false,
 };
 const ArchiveBody: Schema = {
   type: 'object',
-  properties: { reason: { type: 'string', minLength: 1, maxLength: 500, description: 'Why: recorded with the event and shown in the history' } },
+  properties: {
+    reason: { type: 'string', minLength: 1, maxLength: 500, description: 'Why: recorded with the event and shown in the history' },
+  },
   required: ['reason'],
   additionalProperties: false,
 };
 const PageQuery: Schema = { type: 'object', properties: { ...PageQueryFields, ...MinPositionField }, additionalProperties: false };
-const closedParams = (properties: Schema): Schema => ({ type: 'object', properties, required: Object.keys(properties), additionalProperties: false });
+const closedParams = (properties: Schema): Schema => ({
+  type: 'object',
+  properties,
+  required: Object.keys(properties),
+  additionalProperties: false,
+});
 
 const contractOnly = (): Promise<never> => Promise.reject(new Error('A contract declaration: the record routes answer this path'));
 
@@ -99,7 +123,11 @@ function moduleRoutes(m: ContractModule, ids: Map<RouteDecl, string>): RouteDecl
         summary: `List ${def.name} records`,
         description: `Filters: ${[...(def.patientLinked ? ['patientId'] : []), ...(def.states ? ['state'] : []), 'archived', ...def.filterFields].join(', ')}. List items carry the list fields in values.`,
         query: listQuerySchema(def),
-        responses: { 200: { description: `A page of ${def.name} records`, schema: ref(`${p}Page`) }, 400: badCursor400, 503: unavailable503 },
+        responses: {
+          200: { description: `A page of ${def.name} records`, schema: ref(`${p}Page`) },
+          400: badCursor400,
+          503: unavailable503,
+        },
         ...audited,
       },
     ],
@@ -125,7 +153,12 @@ function moduleRoutes(m: ContractModule, ids: Map<RouteDecl, string>): RouteDecl
         summary: `The history of a ${def.name} record: who, when, why and what of every event`,
         params: idParams,
         query: PageQuery,
-        responses: { 200: { description: 'A page of the history, oldest first', schema: pageOf(RecordHistoryEntrySchema) }, 400: badCursor400, 404: notFound, 503: unavailable503 },
+        responses: {
+          200: { description: 'A page of the history, oldest first', schema: pageOf(RecordHistoryEntrySchema) },
+          400: badCursor400,
+          404: notFound,
+          503: unavailable503,
+        },
         ...audited,
       },
     ],
@@ -181,7 +214,8 @@ function moduleRoutes(m: ContractModule, ids: Map<RouteDecl, string>): RouteDecl
           path: `${record}/transiciones/{transition}`,
           permission: write!,
           summary: `Move a ${def.name} record through a transition`,
-          description: signing.length > 0 ? `Signing transitions (${signing.join(', ')}) need \`${sign}\` and a fresh step-up \`code\`.` : undefined,
+          description:
+            signing.length > 0 ? `Signing transitions (${signing.join(', ')}) need \`${sign}\` and a fresh step-up \`code\`.` : undefined,
           params: closedParams({ id: ID, transition: { type: 'string', enum: transitions.map((t) => t.name) } }),
           body: TransitionBody,
           requestHeaders: { 'If-Match': ifMatchHeader(false) },
