@@ -17,6 +17,20 @@ export const readableBy =
   (code: string): boolean =>
     permissions.has(EVERY_MODULE_PERMISSION) || permissions.has(modulePermission(code, 'read'));
 
+const tokenRoute = tokenRouteOf([authGroup]);
+
+// Built documents by company, name and the modules' revisions: a document is built once per change, not per request.
+const DOCUMENTS_KEPT = 200;
+const documents = new Map<string, Record<string, unknown>>();
+function companyDocument(key: string, build: () => Record<string, unknown>): Record<string, unknown> {
+  let doc = documents.get(key);
+  if (doc) documents.delete(key);
+  else doc = build();
+  documents.set(key, doc);
+  if (documents.size > DOCUMENTS_KEPT) documents.delete(documents.keys().next().value!);
+  return doc;
+}
+
 export const contractRoutes: RouteDecl[] = [
   route({
     method: 'get',
@@ -31,11 +45,10 @@ export const contractRoutes: RouteDecl[] = [
       const readable = readableBy(scope.auth.permissions);
       const modules = (await servedModules(scope)).filter((m) => readable(m.code));
       const company = await companyDoc(ctx.services, scope.auth.tenantId).catch(() => null);
-      const tokenRoute = tokenRouteOf([authGroup]);
-      const body = buildModuleOpenApi(modules, {
-        ...(company ? { companyName: company.name } : {}),
-        ...(tokenRoute ? { tokenRoute } : {}),
-      });
+      const key = JSON.stringify([scope.auth.tenantId, company?.name ?? null, modules.map((m) => [m.code, m.revision])]);
+      const body = companyDocument(key, () =>
+        buildModuleOpenApi(modules, { ...(company ? { companyName: company.name } : {}), ...(tokenRoute ? { tokenRoute } : {}) }),
+      );
       return { status: 200, body };
     },
   }),
