@@ -155,11 +155,11 @@ export function recordViewSchema(def: ModuleDefinition, code: string, values: Sc
 
 /** A filter's query param: a value of its field (a multi-choice field filters on one of its choices). */
 function filterSchema(f: ModuleField): Schema {
-  const { description, ...schema } = fieldSchema(f);
+  const { description: _description, ...schema } = fieldSchema(f);
   if (f.type === 'multi-choice')
     return { type: 'string', enum: [...(f.choices ?? [])], description: `Records whose ${f.label} includes this choice` };
   if (f.type === 'text') return { type: 'string', minLength: 1, maxLength: 200, description: `Records whose ${f.label} is exactly this` };
-  return { ...schema, description: `Records whose ${String(description)} is this` };
+  return { ...schema, description: `Records whose ${f.label} is this${f.unit ? ` (${f.unit})` : ''}` };
 }
 
 /** The list's own query params (filters, patientId, state, archived, sort, order); the route adds page and minPosition. */
