@@ -225,6 +225,14 @@ export interface OpenApiOptions {
   title?: string;
   version?: string;
   servers?: { url: string; description?: string }[];
+  /** info.description (the service's own by default). */
+  description?: string;
+  /** Named schemas the operations refer to ($ref, or the same shape): a company's module schemas (generador). */
+  schemas?: Record<string, JsonSchema>;
+  /** operationIds chosen by the caller (derived from method and path otherwise). */
+  operationIds?: ReadonlyMap<RouteDecl, string>;
+  /** The client-credentials token route, when `groups` do not hold it. */
+  tokenRoute?: RouteDecl;
 }
 
 /** The security most operations share, declared once at the top; the operations that have it leave it out. */
@@ -239,23 +247,24 @@ function commonSecurity(paths: Record<string, Obj>): unknown {
 }
 
 /** The OAuth2 client-credentials token route (RFC 6749 4.4), found among the routes by its form-encoded POST. */
-const tokenRouteOf = (groups: readonly GroupModule[]): RouteDecl | undefined =>
+export const tokenRouteOf = (groups: readonly GroupModule[]): RouteDecl | undefined =>
   groups.flatMap((g) => g.routes).find((r) => r.method === 'post' && r.formEncoded && r.path.endsWith('/token'));
 
 export function buildOpenApiDocument(groups: readonly GroupModule[], options: OpenApiOptions = {}): Obj {
   const paths: Record<string, Obj> = {};
   const used = new Set<string>();
-  const tokenRoute = tokenRouteOf(groups);
+  const tokenRoute = options.tokenRoute ?? tokenRouteOf(groups);
   for (const group of groups) {
     for (const route of group.routes) {
-      let id = operationIdOf(route);
-      for (let n = 2; used.has(id); n++) id = `${operationIdOf(route)}${n}`;
+      const base = options.operationIds?.get(route) ?? operationIdOf(route);
+      let id = base;
+      for (let n = 2; used.has(id); n++) id = `${base}${n}`;
       used.add(id);
       (paths[route.path] ??= {})[route.method] = operation(route, id, Boolean(tokenRoute));
     }
   }
   const security = commonSecurity(paths);
-  const shapes = nameShapes(paths, { Problem: ProblemSchema });
+  const shapes = nameShapes(paths, { Problem: ProblemSchema, ...options.schemas });
   const reused = reuseAnswersAndParameters(paths);
   return {
     openapi: '3.1.0',
@@ -263,7 +272,7 @@ export function buildOpenApiDocument(groups: readonly GroupModule[], options: Op
     info: {
       title: options.title ?? 'Dialysis clinic records API',
       version: options.version ?? API_VERSION,
-      description: apiDescription(),
+      description: options.description ?? apiDescription(),
     },
     // Relative to where the document is served, so Try-it calls the server that served it.
     servers: options.servers ?? [{ url: '/', description: 'The server that serves this document' }],

@@ -58,7 +58,8 @@ const responseAjv = newAjv({ coerce: false, defaults: false });
 
 const escapeToken = (t: string): string => t.replace(/~/g, '~0').replace(/\//g, '~1');
 
-function fieldErrors(prefix: string, errors: ErrorObject[] | null | undefined): FieldError[] {
+/** Ajv's errors as the 422's errors[]: a JSON pointer into the request (under `prefix`) and a message each. */
+export function fieldErrors(prefix: string, errors: ErrorObject[] | null | undefined): FieldError[] {
   const out: FieldError[] = [];
   const seen = new Set<string>();
   for (const e of errors ?? []) {

@@ -5,6 +5,7 @@ import { modulesProjection } from '../../../projections/generador/modulesProject
 import { moduleRecordsProjection } from '../../../projections/generador/moduleRecordsProjection.js';
 import { READ, TAG, WRITE } from './names.js';
 import { moduleRoutes } from './moduleRoutes.js';
+import { contractRoutes } from './contractRoutes.js';
 
 export const generadorGroup: GroupModule = {
   tag: TAG,
@@ -13,6 +14,6 @@ export const generadorGroup: GroupModule = {
     'with a signing step, draft, published and retired, versions with the mapping of older records) and, for each published ' +
     'module, its records under /generador/m/{code}, described for the company in /generador/openapi.json.',
   permissions: [READ, WRITE],
-  routes: [...moduleRoutes],
+  routes: [...moduleRoutes, ...contractRoutes],
   projections: [modulesProjection, moduleRecordsProjection],
 };

@@ -23,13 +23,22 @@ const PACKAGE_ASSETS: Record<string, string> = {
 
 export const DOCS_ASSETS: readonly string[] = [...Object.keys(PACKAGE_ASSETS), INITIALIZER];
 
-const initializerScript = `// Renders /openapi.json with Swagger UI (served by this service).
+const initializerScript = `// Renders /openapi.json with Swagger UI (served by this service); /docs?doc=company renders the signed-in company's
+// own modules (/generador/openapi.json), fetched with the token given to Authorize (kept by persistAuthorization).
 window.addEventListener('load', function () {
+  var company = new URLSearchParams(window.location.search).get('doc') === 'company';
   window.ui = SwaggerUIBundle({
-    url: '/openapi.json',
+    url: company ? '/generador/openapi.json' : '/openapi.json',
     dom_id: '#swagger-ui',
     deepLinking: true,
     validatorUrl: null,
+    persistAuthorization: true,
+    requestInterceptor: function (req) {
+      var saved = JSON.parse(window.localStorage.getItem('authorized') || '{}');
+      var token = saved.bearerAuth && saved.bearerAuth.value;
+      if (token && !req.headers.Authorization) req.headers.Authorization = 'Bearer ' + token;
+      return req;
+    },
     presets: [SwaggerUIBundle.presets.apis],
     layout: 'BaseLayout',
   });
