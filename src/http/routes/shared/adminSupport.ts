@@ -9,6 +9,7 @@ import { ProblemError } from '../../../problems.js';
 import { PLATFORM_DOCS } from '../../../stores/readStore.js';
 import { platformCollections } from '../../../queries/platform/memberships.js';
 import { permissionsOf } from '../../../permissions/builtInRoles.js';
+import { isModulePermission } from '../../../commands/generador/shared/modulePermissions.js';
 import { permissionCatalog } from '../../../queries/platform/permissionCatalog.js';
 import type { JsonSchema, RequestContext, ResponseDecl, TenantRequestContext } from '../../routeTypes.js';
 
@@ -76,7 +77,8 @@ export async function mustHoldWhatTheyGrant(ctx: RequestContext, grant: { roles?
   const company = await platformCollections(ctx.services).companies.get(PLATFORM_DOCS, auth.tenantId);
   const catalog = permissionCatalog();
   // Permissions outside the catalogue grant nothing (the decider refuses them with 422): only real ones are compared.
-  const asked = (grant.permissions ?? []).filter((p) => catalog.includes(p));
+  // A module permission is compared as it is (the decider refuses one of a module the company has not defined).
+  const asked = (grant.permissions ?? []).filter((p) => catalog.includes(p) || isModulePermission(p));
   const granted = [...asked, ...(company && grant.roles ? permissionsOf(company.roles, grant.roles, catalog) : [])];
   decidePrivilege(auth.permissions, { type: 'Grant', permissions: granted });
 }
