@@ -47,6 +47,16 @@ export async function seedModule(server: TestServer, tenantId: string, code: str
   await server.services.projections.waitFor(position);
 }
 
+/** A later event of a record (an amendment, a transition, an archive), its read models caught up. */
+export async function seedRecordEvent(server: TestServer, tenantId: string, recordId: string, type: string, data: Record<string, unknown>) {
+  const { position } = await server.services.events.appendToStream(
+    moduleRecordStream(tenantId, recordId),
+    [{ id: randomUUID(), type, data, metadata: meta(tenantId) }],
+    { expectedRevision: 'stream_exists' },
+  );
+  await server.services.projections.waitFor(position);
+}
+
 /** A record of the module created (and, with `state`, in that state), its read models caught up; its id. */
 export async function seedRecord(
   server: TestServer,
@@ -54,7 +64,14 @@ export async function seedRecord(
   record: { module: string; patientId: string | null; values: RecordValues; state?: string | null; occurredAt?: string },
 ): Promise<{ id: string; position: bigint }> {
   const id = randomUUID();
-  const data = { recordId: id, module: record.module, major: 1, patientId: record.patientId, values: record.values, state: record.state ?? null };
+  const data = {
+    recordId: id,
+    module: record.module,
+    major: 1,
+    patientId: record.patientId,
+    values: record.values,
+    state: record.state ?? null,
+  };
   const { position } = await server.services.events.appendToStream(
     moduleRecordStream(tenantId, id),
     [{ id: randomUUID(), type: 'ModuleRecordCreated', data, metadata: meta(tenantId, record.occurredAt) }],
