@@ -18,7 +18,11 @@ describe('permissions a set of roles grants', () => {
   });
 
   it('grants nothing a role lists outside the company catalog', () => {
-    assert.deepEqual(permissionsOf(roles, ['rogue'], ['pacientes:read', 'pacientes:write']), ['pacientes:read'], 'nor mod.* (the admin only)');
+    assert.deepEqual(
+      permissionsOf(roles, ['rogue'], ['pacientes:read', 'pacientes:write']),
+      ['pacientes:read'],
+      'nor mod.* (the admin only)',
+    );
   });
 
   it("keeps a company role's module permissions (they gate only that company's module routes)", () => {

@@ -65,7 +65,8 @@ describe('Generador permissions and the change feed over HTTP', () => {
     const record = await seedRecord(w.server, tenant, { module: 'vacuna-hb', patientId, values: { dose: 1 } });
     const water = await seedRecord(w.server, tenant, { module: 'agua', patientId: null, values: { dose: 2 } });
     const items = async (token: string): Promise<Json[]> =>
-      expectStatus(await w.call(token, 'GET', `/sistema/eventos?from=${start}&limit=500&recordType=moduleRecord`), 200).body.items as Json[];
+      expectStatus(await w.call(token, 'GET', `/sistema/eventos?from=${start}&limit=500&recordType=moduleRecord`), 200).body
+        .items as Json[];
     const reader = await w.memberWith(['mod.vacuna-hb:read']);
     const seen = await items(reader.token);
     assert.deepEqual(

@@ -1,6 +1,12 @@
 // Who may act on a company module's records: the exact `mod.<code>:<action>` or the admin's `mod.*`; shared by the
 // routes, the change feed and the widgets so each decides the same way.
-import { EVERY_MODULE_PERMISSION, MODULE_ACTIONS, MODULE_PERMISSION_PATTERN, modulePermission, type ModuleAction } from './definitionTypes.js';
+import {
+  EVERY_MODULE_PERMISSION,
+  MODULE_ACTIONS,
+  MODULE_PERMISSION_PATTERN,
+  modulePermission,
+  type ModuleAction,
+} from './definitionTypes.js';
 
 /** True when `permissions` let the holder `action` on the records of module `code`. */
 export const mayOnModule = (permissions: ReadonlySet<string>, code: string, action: ModuleAction): boolean =>

@@ -99,7 +99,10 @@ const routes: RouteDecl[] = [
       ),
     },
     async handle(_input, ctx) {
-      const modules = (await companyModulePermissions(ctx as TenantRequestContext)).map((permission) => ({ permission, group: 'Generador' }));
+      const modules = (await companyModulePermissions(ctx as TenantRequestContext)).map((permission) => ({
+        permission,
+        group: 'Generador',
+      }));
       return { status: 200, body: { items: [...permissionEntries(), ...modules] } };
     },
   }),
