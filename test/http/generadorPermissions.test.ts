@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { expectStatus, startMonitoresWorld, type MonitoresWorld, type Json } from './monitoresWorld.js';
 import { seedModule, seedRecord } from './generadorSeeds.js';
+import { clientToken } from './adminWorld.js';
 
 describe('Generador permissions and the change feed over HTTP', () => {
   let w: MonitoresWorld;
@@ -82,5 +83,22 @@ describe('Generador permissions and the change feed over HTTP', () => {
     expectStatus(await w.call(w.b, 'GET', `/sistema/eventos?from=0&recordType=moduleRecord`), 200).body.items.forEach(() =>
       assert.fail("another company's module records"),
     );
+  });
+
+  it("gives an API client holding a role with a module's read that module's records in the feed, and no other", async () => {
+    expectStatus(await role('lectura-agua', ['mod.agua:read']), 201);
+    const created = expectStatus(await w.call(w.a, 'POST', '/integraciones', { json: { name: 'Planta', roles: ['lectura-agua'] } }), 201);
+    const issued = await clientToken(w.server, created.body.client.id as string, created.body.clientSecret as string);
+    assert.equal(issued.status, 200, JSON.stringify(issued.body));
+    const water = await seedRecord(w.server, tenant, { module: 'agua', patientId: null, values: { dose: 1 } });
+    await seedRecord(w.server, tenant, { module: 'vacuna-hb', patientId: null, values: { dose: 1 } });
+    const answer = await w.call(
+      issued.body.access_token as string,
+      'GET',
+      `/sistema/eventos?from=${start}&limit=500&recordType=moduleRecord`,
+    );
+    const seen = expectStatus(answer, 200).body.items as Json[];
+    assert.ok(seen.some((e) => e.recordId === water.id));
+    assert.ok(seen.every((e) => (e.data as Json).module === 'agua'));
   });
 });
