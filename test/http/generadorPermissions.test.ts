@@ -56,6 +56,8 @@ describe('Generador permissions and the change feed over HTTP', () => {
   it('lets a role manager grant only the module permissions it holds', async () => {
     const manager = await w.memberWith(['roles:read', 'roles:admin', 'mod.vacuna-hb:read']);
     expectStatus(await role('lectora', ['mod.vacuna-hb:read'], manager.token), 201);
+    const unknown = await role('fantasma', ['mod.fantasma:read'], manager.token);
+    assert.equal(unknown.status, 422, 'a module the company has not defined: the catalogue answer, for a manager too');
     const beyond = await role('escritora', ['mod.vacuna-hb:write'], manager.token);
     assert.equal(beyond.status, 403, JSON.stringify(beyond.body));
     assert.deepEqual(beyond.body.permissions, ['mod.vacuna-hb:write']);
