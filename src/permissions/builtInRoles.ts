@@ -1,6 +1,8 @@
 // The roles every company has from its first day, one per job in a dialysis unit (architecture.md, Scopes and
 // permissions). Their permission sets are code, not data: a group added later reaches the jobs it serves without
 // rewriting every company's history. Permissions a group has not declared yet grant nothing (filtered by the catalogue).
+import { EVERY_MODULE_PERMISSION } from '../commands/generador/shared/definitionTypes.js';
+import { isModulePermission } from '../commands/generador/shared/modulePermissions.js';
 
 /** The company administrator's role: every company permission; a company keeps at least one. */
 export const ADMIN_ROLE = 'admin';
@@ -167,14 +169,17 @@ export function roleOf(custom: Record<string, RoleDefinition>, code: string): Ro
 
 /**
  * Company permissions a set of roles grants; `catalog` is every company permission the registered groups declare.
- * Anything a role lists outside the catalog grants nothing: a company role never reaches the platform.
+ * Anything a role lists outside the catalog grants nothing: a company role never reaches the platform. A role's module
+ * permissions (`mod.<code>:<action>`) are kept: they gate only this company's module routes; a role that grants
+ * everything holds every module's (`mod.*`).
  */
 export function permissionsOf(roles: Record<string, RoleDefinition>, held: readonly string[], catalog: readonly string[]): string[] {
   const out = new Set<string>();
   for (const code of held) {
     const role = roleOf(roles, code);
     if (!role) continue;
-    for (const p of role.grantsAll ? catalog : role.permissions) if (catalog.includes(p)) out.add(p);
+    if (role.grantsAll) out.add(EVERY_MODULE_PERMISSION);
+    for (const p of role.grantsAll ? catalog : role.permissions) if (catalog.includes(p) || isModulePermission(p)) out.add(p);
   }
   return [...out].sort();
 }

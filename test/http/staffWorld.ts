@@ -1,6 +1,6 @@
 // Shared by the CargosLaborales and Colaboradores HTTP suites: a real server (harness), company A and company B signed
 // in through the real flow, users of company A with a chosen set of permissions, and request helpers.
-import { startTestServer, type TestServer } from '../support/harness.js';
+import { startTestServer, type TestServer, type TestServerOptions } from '../support/harness.js';
 import { handleCommand } from '../../src/commands/handleCommand.js';
 import { companyDecider } from '../../src/commands/platform/company/decider.js';
 import { grantMembership, platformContext, registerUser } from '../../src/commands/platform/platformWrites.js';
@@ -54,8 +54,8 @@ export interface StaffWorld {
   close(): Promise<void>;
 }
 
-export async function startStaffWorld(): Promise<StaffWorld> {
-  const server = await startTestServer();
+export async function startStaffWorld(options: TestServerOptions = {}): Promise<StaffWorld> {
+  const server = await startTestServer(options);
   const call: StaffWorld['call'] = async (token, method, path, options = {}) => {
     const answer = await server.request(method, path, { token, body: options.json, headers: options.headers });
     return { status: answer.status, headers: new Headers(answer.headers), body: (answer.body ?? {}) as Json };

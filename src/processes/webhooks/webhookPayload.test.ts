@@ -38,6 +38,15 @@ describe('webhook payloads', () => {
     assert.equal(rotated.timestamp, '2025-03-01T10:00:00.000Z');
   });
 
+  it("sends a company module's records and definitions, selected by record type or type, with the record's patient", () => {
+    const record = event('t1.moduleRecord-r1', 'ModuleRecordCreated', { module: 'vacuna-hb', patientId: 'p1', values: { dose: 1 } });
+    assert.equal(isCompanyRecordEvent(record), true);
+    assert.equal(isCompanyRecordEvent(event('t1.generatedModule-vacuna-hb', 'ModulePublished')), true);
+    assert.equal(selects(['moduleRecord'], record) && selects(['ModuleRecordCreated'], record), true);
+    assert.equal(selects(['generatedModule'], record), false);
+    assert.deepEqual([feedEnvelope(record).recordType, feedEnvelope(record).patientId], ['moduleRecord', 'p1']);
+  });
+
   it('selects by event type, record type or *', () => {
     const e = event('t1.patient-p1', 'PatientRegistered');
     assert.equal(selects(['PatientRegistered'], e), true);

@@ -13,6 +13,9 @@ import { preparedPage } from '../preparedPages.js';
 import { PATIENT_CATEGORY } from '../../commands/pacientes/patientEvents.js';
 import { NURSING_NOTE_CATEGORY } from '../../commands/pacientes/nursingNoteEvents.js';
 import { changedSince, occurredSince } from '../changedSince.js';
+import { foldModuleRecord, recordsOfPatient } from '../generador/patientModuleRecords.js';
+import { MODULE_RECORD_CATEGORY } from '../../commands/generador/record/moduleRecordEvents.js';
+import { mayOnModule } from '../../commands/generador/shared/modulePermissions.js';
 
 export const SORT_FIELDS = { name: 'sortName', admissionDate: 'admissionDate', createdAt: 'createdAt' } as const;
 export type PatientSort = keyof typeof SORT_FIELDS;
@@ -120,7 +123,7 @@ async function noteIdsOf(ctx: TenantScope, patientId: string): Promise<string[]>
 export interface HistoryEntry {
   /** Global log position; the HTTP layer seals it (and the page's resume point) before it leaves the service. */
   position: bigint;
-  recordType: 'patient' | 'nursingNote';
+  recordType: 'patient' | 'nursingNote' | 'moduleRecord';
   recordId: string;
   revision: number;
   type: string;
@@ -164,13 +167,17 @@ export interface HistoryPage {
   nextAfter: bigint | null;
 }
 
-/** The record's events (the patient stream and its notes) in log order: who, when, why, what. */
+/**
+ * The record's events (the patient stream, its notes, and its records of company modules the reader may read, given
+ * its `permissions`) in log order: who, when, why, what.
+ */
 export async function patientHistory(
   ctx: TenantScope,
   patientId: string,
   limit: number,
   after: bigint | null,
   updatedSince?: string,
+  permissions: ReadonlySet<string> = new Set(),
 ): Promise<HistoryPage> {
   const tenantId = ctx.auth.tenantId;
   const read = (category: string, id: string) => ctx.services.events.readStream(streamName(tenantId, category, id));
@@ -180,8 +187,12 @@ export async function patientHistory(
       entriesOf('nursingNote', id, await read(NURSING_NOTE_CATEGORY, id), noteModel.fold),
     ),
   );
+  const readable = (await recordsOfPatient(ctx, patientId)).filter((r) => mayOnModule(permissions, r.module, 'read'));
+  const records = await Promise.all(
+    readable.map(async (r) => entriesOf('moduleRecord', r.id, await read(MODULE_RECORD_CATEGORY, r.id), foldModuleRecord as HistoryFold)),
+  );
   const since = occurredSince(updatedSince);
-  const all = [...own, ...notes.flat()].filter((e) => (after === null || e.position > after) && since(e.occurredAt));
+  const all = [...own, ...notes.flat(), ...records.flat()].filter((e) => (after === null || e.position > after) && since(e.occurredAt));
   all.sort((a, b) => (a.position < b.position ? -1 : 1));
   const items = all.slice(0, limit);
   return { items, nextAfter: all.length > limit ? items[items.length - 1]!.position : null };

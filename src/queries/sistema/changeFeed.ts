@@ -3,7 +3,7 @@
 import type { ReadServices } from '../../readServices.js';
 import { categoryOfStream, type RecordedEvent } from '../../stores/eventStore.js';
 import { AUDIT_TRAIL, PATIENT_RECORDS, type StreamOwnerDoc } from '../../projections/sistema/auditEntryDoc.js';
-import { feedVisible, patientNamedBy, toFeedEvent, type FeedEvent } from './feedEvents.js';
+import { eventVisible, patientNamedBy, toFeedEvent, type FeedEvent } from './feedEvents.js';
 
 /** How long a page waits for the audit trail to learn the owners of the streams it shows. */
 const OWNERS_WAIT_MS = 2_000;
@@ -27,7 +27,7 @@ export interface FeedPage {
 
 const shown = (event: RecordedEvent, filter: FeedFilter): boolean => {
   const category = categoryOfStream(event.streamName);
-  if (!feedVisible(category, filter.permissions)) return false;
+  if (!eventVisible(event, filter.permissions)) return false;
   if (filter.recordTypes && !filter.recordTypes.has(category)) return false;
   return !filter.types || filter.types.has(event.type);
 };

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { FEED_VISIBILITY, feedVisible, toFeedEvent, withoutSecrets } from './feedEvents.js';
+import { eventVisible, FEED_VISIBILITY, feedVisible, toFeedEvent, withoutSecrets } from './feedEvents.js';
 import { recordedEvent } from '../../../test/support/eventFixtures.js';
 
 const SRC = path.resolve(import.meta.dirname, '../..');
@@ -81,5 +81,14 @@ describe('Change feed events', () => {
       reason: null,
       data: { text: 'stable' },
     });
+  });
+
+  it("shows a module's record events to readers of that module (or of every module), never by category alone", () => {
+    const record = recordedEvent('t1.moduleRecord-r1', 'ModuleRecordCreated', { module: 'vacuna-hb', patientId: 'p1' });
+    assert.equal(eventVisible(record, new Set(['mod.vacuna-hb:read'])), true);
+    assert.equal(eventVisible(record, new Set(['mod.*'])), true);
+    assert.equal(eventVisible(record, new Set(['mod.vacuna-hb:write', 'mod.agua:read', 'generador:read'])), false);
+    assert.equal(feedVisible('moduleRecord', new Set(['mod.*'])), false);
+    assert.equal(eventVisible(recordedEvent('t1.generatedModule-x', 'ModulePublished'), new Set(['generador:read'])), true);
   });
 });

@@ -2,6 +2,8 @@
 import Type, { type Static } from 'typebox';
 import { aggregateIdOfStream, categoryOfStream, type RecordedEvent } from '../../stores/eventStore.js';
 import { PATIENT_CATEGORY } from '../../commands/pacientes/patientEvents.js';
+import { MODULE_RECORD_CATEGORY } from '../../commands/generador/record/moduleRecordEvents.js';
+import { mayOnModule } from '../../commands/generador/shared/modulePermissions.js';
 
 const nullableString = (description: string) => Type.Union([Type.String(), Type.Null()], { description });
 
@@ -23,6 +25,9 @@ export const FeedEventSchema = Type.Object(
 );
 export type FeedEvent = Static<typeof FeedEventSchema>;
 
+/** Shown per event: a company module's records to those who may read that module (`mod.<module>:read` or `mod.*`). */
+export const PER_MODULE = 'per-module' as const;
+
 /** Never shown: bookkeeping of the service (reads it audited, idempotent replays) and unique-value claims. */
 export const NEVER = 'never' as const;
 
@@ -30,7 +35,7 @@ export const NEVER = 'never' as const;
  * Fail-closed: the permissions (all of them) a principal needs to see a category's events; a category absent here is
  * shown to nobody (src/queries/sistema/feedEvents.test.ts fails for a category written by the service without a decision).
  */
-export const FEED_VISIBILITY: Readonly<Record<string, readonly string[] | typeof NEVER>> = {
+export const FEED_VISIBILITY: Readonly<Record<string, readonly string[] | typeof NEVER | typeof PER_MODULE>> = {
   patient: ['pacientes:read'],
   nursingNote: ['pacientes:notes'],
   legalHold: ['pacientes:read'],
@@ -56,8 +61,8 @@ export const FEED_VISIBILITY: Readonly<Record<string, readonly string[] | typeof
   location: ['empresas:read'],
   policy: ['empresas:read'],
   generatedModule: ['generador:read'],
-  // Decided per module (mod.<code>:read) by the change feed; never shown until then.
-  moduleRecord: NEVER,
+  // Decided per event by its module (mod.<module>:read): eventVisible.
+  [MODULE_RECORD_CATEGORY]: PER_MODULE,
   // The service's bookkeeping: audited reads, idempotent answers, guards of running sessions.
   accessLog: NEVER,
   idempotency: NEVER,
@@ -88,11 +93,22 @@ export const FEED_VISIBILITY: Readonly<Record<string, readonly string[] | typeof
 export const feedShown = (category: string): boolean =>
   !category.endsWith('Snapshot') && Object.hasOwn(FEED_VISIBILITY, category) && FEED_VISIBILITY[category] !== NEVER;
 
-/** Whether the holder of `permissions` may see events of streams of this category (snapshots repeat their stream: never). */
+/**
+ * Whether the holder of `permissions` may see events of streams of this category (snapshots repeat their stream: never).
+ * A category decided per event (PER_MODULE) is not visible by category alone: see eventVisible.
+ */
 export function feedVisible(category: string, permissions: ReadonlySet<string>): boolean {
   if (category.endsWith('Snapshot') || !Object.hasOwn(FEED_VISIBILITY, category)) return false;
   const needs = FEED_VISIBILITY[category]!;
-  return needs !== NEVER && needs.every((p) => permissions.has(p));
+  return needs !== NEVER && needs !== PER_MODULE && needs.every((p) => permissions.has(p));
+}
+
+/** Whether the holder of `permissions` may see this event: by its category, or by its module for a module's records. */
+export function eventVisible(event: RecordedEvent, permissions: ReadonlySet<string>): boolean {
+  const category = categoryOfStream(event.streamName);
+  if (FEED_VISIBILITY[category] !== PER_MODULE || !Object.hasOwn(FEED_VISIBILITY, category)) return feedVisible(category, permissions);
+  const module = event.data.module;
+  return typeof module === 'string' && mayOnModule(permissions, module, 'read');
 }
 
 /** Field names that carry a secret or what stands for one (hashes of tokens, encrypted secrets, passwords). */

@@ -3,6 +3,7 @@
 import Type, { type Static, type TObject, type TSchema } from 'typebox';
 import type { Projection } from '../../projections/runner/projection.js';
 import type { TenantScope } from '../tenantScope.js';
+import { MODULE_CODE_PATTERN } from '../../commands/generador/shared/definitionTypes.js';
 
 /**
  * Every parameter a widget may take, one vocabulary for all of them (each widget's `params` picks some): the data
@@ -14,6 +15,7 @@ export const WIDGET_PARAMS = {
   month: Type.String({ pattern: '^[0-9]{4}-(0[1-9]|1[0-2])$', description: "Month YYYY-MM; the company's current month when absent" }),
   days: Type.Integer({ minimum: 1, maximum: 365, description: 'Horizon in days (what falls due or expires within it)' }),
   limit: Type.Integer({ minimum: 1, maximum: 100, description: 'Items listed at most' }),
+  module: Type.String({ pattern: MODULE_CODE_PATTERN, description: "A module of the company's own (Generador), by its code" }),
 } as const;
 
 export type WidgetParamName = keyof typeof WIDGET_PARAMS;
@@ -43,6 +45,13 @@ export interface WidgetDefinition<P extends TObject = TObject, D extends TSchema
   /** Event categories whose events can change its data (a live dashboard recomputes it after one, debounced). */
   categories: readonly string[];
   read(params: Static<P>, ctx: WidgetReadContext): Promise<Static<D>>;
+  /**
+   * What `permissions` cannot name because it depends on the parameters (a company module's read): throws a 403 naming
+   * the permission lacking, or a 422 naming the parameter. Absent: the static permissions decide alone.
+   */
+  guard?(params: Record<string, unknown>, permissions: ReadonlySet<string>): void;
+  /** Whether the catalog lists the widget to a holder of `permissions` at all, beside `permissions` (default: yes). */
+  listedFor?(permissions: ReadonlySet<string>): boolean;
 }
 
 /**

@@ -63,4 +63,14 @@ describe('Privilege: nobody acts on someone more privileged, nor grants more tha
     given('usuarios:admin', 'pacientes:read').when(grant('pacientes:read')).thenAllowed();
     given('usuarios:admin').when(grant()).thenAllowed();
   });
+
+  it("lets every module's holder (mod.*) grant and act on module permissions, others only on those they hold", () => {
+    given('roles:admin', 'mod.*').when(grant('mod.vacuna-hb:read', 'mod.agua:sign')).thenAllowed();
+    given('roles:admin', 'mod.*').when(actOn('member', 'mod.vacuna-hb:write')).thenAllowed();
+    given('roles:admin', 'mod.vacuna-hb:read').when(grant('mod.vacuna-hb:read')).thenAllowed();
+    given('roles:admin', 'mod.vacuna-hb:read')
+      .when(grant('mod.vacuna-hb:read', 'mod.vacuna-hb:sign'))
+      .thenRefused('grant-beyond-caller', { permissions: ['mod.vacuna-hb:sign'] });
+    given('roles:admin', 'mod.vacuna-hb:read').when(actOn('member', 'mod.*')).thenRefused('target-more-privileged');
+  });
 });

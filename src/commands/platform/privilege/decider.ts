@@ -1,6 +1,8 @@
 // Nobody acts on someone more privileged than themselves, nor hands out more than they hold: the caller's company
 // permissions judged against the target's now (a member, an API client, a role and its holders) or against a grant.
 import { DomainError } from '../../decider.js';
+import { EVERY_MODULE_PERMISSION } from '../../generador/shared/definitionTypes.js';
+import { isModulePermission } from '../../generador/shared/modulePermissions.js';
 
 export type PrivilegeQuestion =
   /** Rotate, re-issue, reset, change the roles of, revoke: the target holds `permissions` today. */
@@ -8,9 +10,10 @@ export type PrivilegeQuestion =
   /** Roles or permissions handed out: what they grant. */
   | { type: 'Grant'; permissions: readonly string[] };
 
-/** The permissions in `wanted` the caller does not hold, sorted and unique. */
+/** The permissions in `wanted` the caller does not hold (`mod.*` holds every module's), sorted and unique. */
 export function permissionsBeyond(caller: ReadonlySet<string>, wanted: readonly string[]): string[] {
-  return [...new Set(wanted.filter((p) => !caller.has(p)))].sort();
+  const held = (p: string) => caller.has(p) || (isModulePermission(p) && caller.has(EVERY_MODULE_PERMISSION));
+  return [...new Set(wanted.filter((p) => !held(p)))].sort();
 }
 
 const TARGETS = { member: 'this member', 'api-client': 'this API client', role: 'this role (or someone holding it)' } as const;

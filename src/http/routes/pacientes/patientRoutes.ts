@@ -95,7 +95,7 @@ export const patientRoutes: RouteDecl[] = [
     tag: TAG,
     auth: 'tenant',
     permission: READ,
-    summary: "The record's history: every event of the patient and its nursing notes, in order",
+    summary: "The record's history: every event of the patient, its nursing notes and its module records, in order",
     description: 'Who (actor), when (occurredAt), why (reason), what (type and data), with the revision in its record.',
     params: PatientParams,
     query: PageQuerySchema,
@@ -109,7 +109,14 @@ export const patientRoutes: RouteDecl[] = [
       const after = input.query.cursor === undefined ? null : tokens.open(input.query.cursor);
       if (after === null && input.query.cursor !== undefined) throw new InvalidCursorError();
       // Ajv's useDefaults filled limit from the schema's default.
-      const page = await patientHistory(tenantCtx(ctx), input.params.id, input.query.limit, after, input.query.updatedSince);
+      const page = await patientHistory(
+        tenantCtx(ctx),
+        input.params.id,
+        input.query.limit,
+        after,
+        input.query.updatedSince,
+        ctx.auth?.permissions,
+      );
       const items = page.items.map((e) => ({ ...e, position: tokens.seal(e.position) }));
       return { status: 200, body: { items, nextCursor: page.nextAfter === null ? null : tokens.seal(page.nextAfter) } };
     },

@@ -149,7 +149,7 @@ export const NoteView = Type.Object(
 export const HistoryEntry = Type.Object(
   {
     position: Type.Unsafe<string>(ConsistencyTokenSchema),
-    recordType: Type.Enum(['patient', 'nursingNote']),
+    recordType: Type.Enum(['patient', 'nursingNote', 'moduleRecord']),
     recordId: IdSchema,
     revision: Type.Integer({ minimum: 0 }),
     type: Type.String({ description: 'Event type, e.g. PatientRegistered, NursingNoteAmended' }),

@@ -32,12 +32,22 @@ import {
   writeOnRecordAnswers,
 } from '../shared/adminSupport.js';
 import { mustOutrankRole } from '../../../commands/platform/privilegeWrites.js';
+import { companyModulePermissions } from '../../../queries/generador/modulePermissions.js';
+
+/** What a role may grant in this company: the catalogue and the permissions of the company's own modules. */
+const companyCatalog = async (ctx: TenantRequestContext): Promise<string[]> => [
+  ...permissionCatalog(),
+  ...(await companyModulePermissions(ctx)),
+];
 
 const TAG = 'Roles';
 const READ = 'roles:read';
 const ADMIN = 'roles:admin';
 
-const PERMISSION = Type.String({ pattern: '^[a-z][a-z0-9-]*:[a-z][a-z0-9-]*$', description: '<group>:<action>' });
+const PERMISSION = Type.String({
+  pattern: '^([a-z][a-z0-9-]*|mod[.][a-z][a-z0-9-]{1,39}):[a-z][a-z0-9-]*$',
+  description: '<group>:<action>, or mod.<module>:read|write|sign for a module of the company',
+});
 const RoleSchema = obj({
   code: str('Role code'),
   name: str('Name'),
@@ -81,15 +91,19 @@ const routes: RouteDecl[] = [
     },
   }),
   roles.get('/roles/permisos', READ, {
-    summary: 'The permission catalogue: every permission the groups of this service declare',
+    summary: "The permission catalogue: every permission the groups declare, then those of the company's modules",
     responses: {
       200: ok(
         'Permissions with their group',
         obj({ items: { type: 'array', items: obj({ permission: str('<group>:<action>'), group: str('Group (OpenAPI tag)') }) } }),
       ),
     },
-    async handle() {
-      return { status: 200, body: { items: permissionEntries() } };
+    async handle(_input, ctx) {
+      const modules = (await companyModulePermissions(ctx as TenantRequestContext)).map((permission) => ({
+        permission,
+        group: 'Generador',
+      }));
+      return { status: 200, body: { items: [...permissionEntries(), ...modules] } };
     },
   }),
   roles.get('/roles/{code}', READ, {
@@ -117,7 +131,7 @@ const routes: RouteDecl[] = [
       const tctx = ctx as TenantRequestContext;
       const { code, name, description, permissions, reason } = body;
       await mustHoldWhatTheyGrant(ctx, { permissions });
-      const data = { code, name, permissions, catalog: permissionCatalog(), ...(description ? { description } : {}) };
+      const data = { code, name, permissions, catalog: await companyCatalog(tctx), ...(description ? { description } : {}) };
       const position = await companyWrite(tctx, { type: 'DefineRole', aggregateId: tenantOf(ctx), data }, reason);
       return { status: 201, body: await companyRole(tctx, code), headers: writeHeaders({ position, location: `/roles/${code}` }) };
     },
@@ -132,7 +146,7 @@ const routes: RouteDecl[] = [
       const { name, description, permissions, reason } = body;
       await mustOutrankRole(ctx.services, privilegedCaller(ctx), params.code);
       await mustHoldWhatTheyGrant(ctx, { permissions });
-      const data = { code: params.code, name, permissions, catalog: permissionCatalog(), ...(description ? { description } : {}) };
+      const data = { code: params.code, name, permissions, catalog: await companyCatalog(tctx), ...(description ? { description } : {}) };
       const position = await companyWrite(tctx, { type: 'ChangeRole', aggregateId: tenantOf(ctx), data }, reason);
       return { status: 200, body: await companyRole(tctx, params.code), headers: writeHeaders({ position }) };
     },

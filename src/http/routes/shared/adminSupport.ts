@@ -9,6 +9,8 @@ import { ProblemError } from '../../../problems.js';
 import { PLATFORM_DOCS } from '../../../stores/readStore.js';
 import { platformCollections } from '../../../queries/platform/memberships.js';
 import { permissionsOf } from '../../../permissions/builtInRoles.js';
+import { isModulePermission } from '../../../commands/generador/shared/modulePermissions.js';
+import { companyModulePermissions } from '../../../queries/generador/modulePermissions.js';
 import { permissionCatalog } from '../../../queries/platform/permissionCatalog.js';
 import type { JsonSchema, RequestContext, ResponseDecl, TenantRequestContext } from '../../routeTypes.js';
 
@@ -76,7 +78,10 @@ export async function mustHoldWhatTheyGrant(ctx: RequestContext, grant: { roles?
   const company = await platformCollections(ctx.services).companies.get(PLATFORM_DOCS, auth.tenantId);
   const catalog = permissionCatalog();
   // Permissions outside the catalogue grant nothing (the decider refuses them with 422): only real ones are compared.
-  const asked = (grant.permissions ?? []).filter((p) => catalog.includes(p));
+  // So are the permissions of the company's own modules (one of a module it has not defined is the decider's 422 too).
+  const wanted = grant.permissions ?? [];
+  const modules = wanted.some(isModulePermission) ? await companyModulePermissions(ctx as TenantRequestContext) : [];
+  const asked = wanted.filter((p) => catalog.includes(p) || modules.includes(p));
   const granted = [...asked, ...(company && grant.roles ? permissionsOf(company.roles, grant.roles, catalog) : [])];
   decidePrivilege(auth.permissions, { type: 'Grant', permissions: granted });
 }

@@ -2,7 +2,7 @@
 // per debounce), whether the dashboard's own layout changed, and each affected panel's data once its projections caught up.
 import type { RequestContext } from '../../routeTypes.js';
 import { aggregateIdOfStream, categoryOfStream } from '../../../stores/eventStore.js';
-import { widgetById } from '../../../queries/widgets/widgetCatalog.js';
+import { mayReadWith, widgetById } from '../../../queries/widgets/widgetCatalog.js';
 import type { WidgetDefinition } from '../../../queries/widgets/widgetDefinition.js';
 import { DASHBOARD_CATEGORY } from '../../../commands/widgets/dashboard/dashboardEvents.js';
 import type { DashboardDoc } from '../../../projections/widgets/dashboardDoc.js';
@@ -24,11 +24,11 @@ export interface LivePanel {
   params: Record<string, unknown>;
 }
 
-/** The panels of the dashboard the reader may read (their data is ever sent; the others never). */
+/** The panels of the dashboard the reader may read, with their parameters (their data is ever sent; the others never). */
 export function livePanels(doc: DashboardDoc, permissions: ReadonlySet<string>): LivePanel[] {
   const readable = widgetReadable(permissions);
   return doc.panels
-    .filter((panel) => readable(panel.widgetId))
+    .filter((panel) => readable(panel.widgetId) && mayReadWith(widgetById(panel.widgetId)!, permissions, panel.params))
     .map((panel) => ({ panelId: panel.panelId, widget: widgetById(panel.widgetId)!, params: panel.params }));
 }
 

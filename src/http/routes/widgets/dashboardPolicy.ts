@@ -33,16 +33,21 @@ export function catalogPolicy(permissions: ReadonlySet<string> | 'company'): Das
   };
 }
 
-/** The built-in first dashboard when the company has no default: every catalog widget, two per row. */
+/**
+ * The built-in first dashboard when the company has no default: every catalog widget that needs no parameter of the
+ * company's own (a module widget names its module), two per row.
+ */
 export function builtInLayout(): DashboardLayout & { id: null } {
   return {
     id: null,
     title: 'My dashboard',
-    panels: WIDGETS.slice(0, 24).map((widget, i) => ({
-      panelId: widget.id,
-      widgetId: widget.id,
-      params: {},
-      position: { x: (i % 2) * 6, y: Math.floor(i / 2) * 4, w: 6, h: 4 },
-    })),
+    panels: WIDGETS.filter((widget) => !widget.guard)
+      .slice(0, 24)
+      .map((widget, i) => ({
+        panelId: widget.id,
+        widgetId: widget.id,
+        params: {},
+        position: { x: (i % 2) * 6, y: Math.floor(i / 2) * 4, w: 6, h: 4 },
+      })),
   };
 }

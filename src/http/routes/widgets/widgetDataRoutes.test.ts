@@ -2,7 +2,8 @@
 import assert from 'node:assert/strict';
 import { ProblemError } from '../../../problems.js';
 import { mayRead, WIDGETS } from '../../../queries/widgets/widgetCatalog.js';
-import { checkWidgetParams, readableWidget } from './widgetDataRoutes.js';
+import { checkWidgetParams, guardWidgetParams, readableWidget } from './widgetDataRoutes.js';
+import { builtInLayout } from './dashboardPolicy.js';
 
 const RECEPTIONIST = new Set(['widgets:read', 'pacientes:read', 'pacientes:write', 'dialisis:read']);
 const NURSE = new Set([...RECEPTIONIST, 'pacientes:notes']);
@@ -40,5 +41,19 @@ describe('widget data route rules (floor widgets)', () => {
       refused.errors?.map((e) => e.pointer),
       ['/query/limit', '/query/month'],
     );
+  });
+
+  it("guards a module widget by its module's read (module-disabled when the company switched the Generador off)", () => {
+    const widget = readableWidget('module-records', new Set(['widgets:read', 'mod.vac:read']));
+    const granted = new Set(['widgets:read', 'mod.vac:read']);
+    assert.doesNotThrow(() => guardWidgetParams(widget, { module: 'vac' }, granted));
+    assert.doesNotThrow(() => guardWidgetParams(widget, { module: 'agua' }, new Set(['mod.*'])));
+    const refused = problemOf(() => guardWidgetParams(widget, { module: 'agua' }, granted));
+    assert.deepEqual([refused.status, refused.extensions.permission], [403, 'mod.agua:read']);
+    assert.equal(problemOf(() => guardWidgetParams(widget, {}, granted)).errors?.[0]?.pointer, '/query/module');
+    const off = problemOf(() => guardWidgetParams(widget, { module: 'vac' }, new Set(['widgets:read']), granted));
+    assert.equal(off.code, 'module-disabled');
+    assert.ok(!visible(new Set(['widgets:read'])).includes('module-records'));
+    assert.ok(!builtInLayout().panels.some((p) => p.widgetId === 'module-records'), 'never in the built-in dashboard');
   });
 });

@@ -3,7 +3,7 @@
 import Type from 'typebox';
 import { route, type RequestContext, type TenantRequestContext } from '../../routeTypes.js';
 import { problem } from '../../commonSchemas.js';
-import { forbidden, notFoundProblem } from '../../../problems.js';
+import { forbidden, notFoundProblem, ProblemError } from '../../../problems.js';
 import { validationProblem } from '../../validation.js';
 import { patientIdsIn } from '../../routeAudit.js';
 import { moduleDisabled } from '../../routeAuth.js';
@@ -44,6 +44,26 @@ export function checkWidgetParams(widget: WidgetDefinition, params: Record<strin
     throw validationProblem(
       foreign.map((name) => ({ pointer: `/query/${name}`, message: `the widget '${widget.id}' takes no '${name}'` })),
     );
+}
+
+/**
+ * What the widget's parameters need beyond its permissions (a module widget: that module's read): 403 naming it, or
+ * 403 module-disabled when the reader holds it but the company switched its module off.
+ */
+export function guardWidgetParams(
+  widget: WidgetDefinition,
+  params: Record<string, unknown>,
+  permissions: ReadonlySet<string>,
+  granted = permissions,
+): void {
+  if (!widget.guard) return;
+  widget.guard(params, granted);
+  try {
+    widget.guard(params, permissions);
+  } catch (err) {
+    const permission = err instanceof ProblemError ? err.extensions.permission : undefined;
+    throw typeof permission === 'string' ? moduleDisabled(moduleOfPermission(permission) ?? permission) : err;
+  }
 }
 
 /** One widget's data as of its projections' checkpoints (read before the data: the data is at least that recent). */
@@ -110,6 +130,7 @@ export const widgetDataRoutes = [
       const widget = readableWidget(input.params.id, readerPermissions(ctx.auth!), ctx.auth!.permissions);
       const { minPosition, ...params } = input.query;
       checkWidgetParams(widget, params);
+      guardWidgetParams(widget, params, readerPermissions(ctx.auth!), ctx.auth!.permissions);
       await awaitMinPosition(ctx, minPosition, [...widget.projections]);
       return { status: 200, body: await widgetAnswer(ctx, widget, params) };
     },

@@ -16,8 +16,9 @@ export const MODULE_OF_GROUP: Readonly<Record<string, OptionalModule>> = {
   generador: 'Generador',
 };
 
-/** The module a permission belongs to, when it is an optional one. */
-export const moduleOfPermission = (permission: string): OptionalModule | undefined => MODULE_OF_GROUP[permission.split(':')[0]!];
+/** The module a permission belongs to, when it is an optional one (a company module's `mod.*` ones: the Generador's). */
+export const moduleOfPermission = (permission: string): OptionalModule | undefined =>
+  permission.startsWith('mod.') ? MODULE_OF_GROUP.generador : MODULE_OF_GROUP[permission.split(':')[0]!];
 
 const cache = new WeakMap<Principal, ReadonlySet<string>>();
 
