@@ -4,7 +4,6 @@ import assert from 'node:assert/strict';
 import { expectStatus, startStaffWorld, type StaffWorld, type Json } from './staffWorld.js';
 import { registration } from './pacientesWorld.js';
 import { seedModule, seedRecord, vaccineDefinition } from './generadorSeeds.js';
-import { groupsWithModuleRecords } from './generadorRecordsStandIn.js';
 
 describe("Generador records in the patient's history over HTTP", () => {
   let w: StaffWorld;
@@ -13,7 +12,7 @@ describe("Generador records in the patient's history over HTTP", () => {
   let access: string;
 
   before(async () => {
-    w = await startStaffWorld({ groups: groupsWithModuleRecords() });
+    w = await startStaffWorld();
     const tenant = w.server.admin.companyId;
     patientId = expectStatus(await w.call(w.a, 'POST', '/pacientes', { json: registration() }), 201).body.id as string;
     await seedModule(w.server, tenant, 'vacuna-hb');

@@ -13,7 +13,7 @@ import { preparedPage } from '../preparedPages.js';
 import { PATIENT_CATEGORY } from '../../commands/pacientes/patientEvents.js';
 import { NURSING_NOTE_CATEGORY } from '../../commands/pacientes/nursingNoteEvents.js';
 import { changedSince, occurredSince } from '../changedSince.js';
-import { foldModuleRecord, recordsOfPatient } from '../generador/patientModuleRecords.js';
+import { moduleRecordModel, recordIdsOfPatient } from '../generador/moduleRecords.js';
 import { MODULE_RECORD_CATEGORY } from '../../commands/generador/record/moduleRecordEvents.js';
 import { mayOnModule } from '../../commands/generador/shared/modulePermissions.js';
 
@@ -187,9 +187,9 @@ export async function patientHistory(
       entriesOf('nursingNote', id, await read(NURSING_NOTE_CATEGORY, id), noteModel.fold),
     ),
   );
-  const readable = (await recordsOfPatient(ctx, patientId)).filter((r) => mayOnModule(permissions, r.module, 'read'));
+  const readable = (await recordIdsOfPatient(ctx, patientId)).filter((r) => mayOnModule(permissions, r.module, 'read'));
   const records = await Promise.all(
-    readable.map(async (r) => entriesOf('moduleRecord', r.id, await read(MODULE_RECORD_CATEGORY, r.id), foldModuleRecord as HistoryFold)),
+    readable.map(async (r) => entriesOf('moduleRecord', r.id, await read(MODULE_RECORD_CATEGORY, r.id), moduleRecordModel.fold as HistoryFold)),
   );
   const since = occurredSince(updatedSince);
   const all = [...own, ...notes.flat(), ...records.flat()].filter((e) => (after === null || e.position > after) && since(e.occurredAt));
