@@ -189,7 +189,9 @@ export async function patientHistory(
   );
   const readable = (await recordIdsOfPatient(ctx, patientId)).filter((r) => mayOnModule(permissions, r.module, 'read'));
   const records = await Promise.all(
-    readable.map(async (r) => entriesOf('moduleRecord', r.id, await read(MODULE_RECORD_CATEGORY, r.id), moduleRecordModel.fold as HistoryFold)),
+    readable.map(async (r) =>
+      entriesOf('moduleRecord', r.id, await read(MODULE_RECORD_CATEGORY, r.id), moduleRecordModel.fold as HistoryFold),
+    ),
   );
   const since = occurredSince(updatedSince);
   const all = [...own, ...notes.flat(), ...records.flat()].filter((e) => (after === null || e.position > after) && since(e.occurredAt));
