@@ -58,6 +58,7 @@ describe('updatedSince: the list walk', () => {
     r.path.replace(/\{(\w+)\}/g, (_m, name: string, at: number) => {
       if (name === 'patientId' || (name === 'id' && r.path.slice(0, at) === '/pacientes/')) return records.patient!;
       if (name === 'id' && r.path.slice(0, at) === '/clientes/') return records.client!;
+      if (name === 'code') return 'no-such-code'; // a code (a module's, a role's) that names none
       return randomUUID();
     });
 
