@@ -175,6 +175,8 @@ export function permissionsOf(roles: Record<string, RoleDefinition>, held: reado
     const role = roleOf(roles, code);
     if (!role) continue;
     for (const p of role.grantsAll ? catalog : role.permissions) if (catalog.includes(p)) out.add(p);
+    // Every module of the company (issue 26; a stand-in until roles learn module permissions, H5).
+    if (role.grantsAll) out.add('mod.*');
   }
   return [...out].sort();
 }
