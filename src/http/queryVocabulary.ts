@@ -44,6 +44,7 @@ const QUERY_NAMES: ReadonlySet<string> = new Set([
   ...['q', 'sort', 'order', 'limit', 'cursor', 'minPosition', 'at', 'userId', 'asOf', 'version', 'updatedSince'],
   ...['recordType', 'recordId', 'actor', 'action', 'outcome', 'route'], // the audit trail's filters
   ...['type', 'wait'], // the change feed's event type filter and long-poll
+  ...['state', 'archived'], // a Generador module's records (the record view's fields)
 ]);
 
 export const isVocabularyName = (name: string): boolean => QUERY_NAMES.has(name);

@@ -48,8 +48,8 @@ const Values = (description: string) => Type.Record(Type.String(), Type.Unknown(
 
 export const CreateRecordBody = Type.Object(
   {
-    patientId: Type.Optional({ ...IdSchema, description: 'The patient (required exactly when the module is patient-linked)' }),
-    values: Values("The record's values by field name (the module's schema in /generador/openapi.json)"),
+    patientId: Type.Optional({ ...IdSchema, description: 'Required iff the module is patient-linked' }),
+    values: Values("The record's values by field name"),
     reason: Type.Optional(ReasonSchema),
   },
   { additionalProperties: false },
@@ -65,7 +65,7 @@ export const TransitionBody = Type.Object(
       Type.String({
         pattern: '^[0-9]{6}$',
         maxLength: 6,
-        description: "Signing transitions only: a fresh code of the signer's authenticator (step-up); a person, never an API client",
+        description: 'Signing transitions: a fresh step-up code (a person, never an API client)',
       }),
     ),
   },
@@ -82,7 +82,7 @@ export const RecordView = Type.Object(
     patientId: Type.Optional(Type.Union([IdSchema, Type.Null()])),
     state: Type.Optional(Type.Union([Type.String(), Type.Null()])),
     archived: Type.Boolean(),
-    values: Values("The values read through the module's mapping onto its current major"),
+    values: Values("Values mapped onto the module's current major"),
     signedAt: Type.Optional(Type.String({ format: 'date-time' })),
     signedBy: Type.Optional(Type.String()),
     createdAt: Type.String({ format: 'date-time' }),
@@ -90,5 +90,5 @@ export const RecordView = Type.Object(
     updatedAt: Type.String({ format: 'date-time' }),
     updatedBy: Type.String(),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, title: 'ModuleRecord' },
 );

@@ -10,7 +10,7 @@ import {
 } from '../../../commands/generador/record/moduleRecordWrites.js';
 import { DomainError } from '../../../commands/decider.js';
 import { confirmStepUp } from '../../../commands/platform/stepUpWrites.js';
-import { modulePermission } from '../../../commands/generador/shared/definitionTypes.js';
+import { FIELD_NAME_PATTERN, modulePermission, STATE_NAME_PATTERN } from '../../../commands/generador/shared/definitionTypes.js';
 import type { ModuleDoc } from '../../../projections/generador/moduleDoc.js';
 import {
   listModuleRecords,
@@ -46,6 +46,7 @@ import { moduleValidators } from './compiledModules.js';
 import {
   ArchiveBody,
   CreateRecordBody,
+  mayOnModule,
   ModuleParams,
   PatchRecordBody,
   RecordParams,
@@ -58,9 +59,7 @@ import { TAG } from './names.js';
 
 const BASE = '/generador/m/{code}';
 const RECORD = `${BASE}/{id}`;
-const PERMISSIONS =
-  "Needs the module's permission (`mod.<code>:read`, `:write`, `:sign`), named by the 403; an unknown or draft module, or " +
-  "another company's, answers 404. The module's exact schemas: /generador/openapi.json.";
+const PERMISSIONS = 'Needs `mod.<code>:<action>` (the 403 names it); a draft, unknown or foreign module: 404.';
 const notFound404 = problem("No such module or record in the selected company (another company's is reported the same way)");
 const projections = [moduleRecordModel.projection];
 
@@ -85,15 +84,19 @@ const OWN_QUERY = new Set(['patientId', 'state', 'archived', 'sort', 'order', 'l
 
 const ListQuery = Type.Object(
   {
-    patientId: Type.Optional(Type.String({ format: 'uuid', description: "Only this patient's records (patient-linked modules)" })),
-    state: Type.Optional(Type.String({ maxLength: 60, description: 'Only records in this state (modules with states)' })),
-    archived: Type.Optional(Type.Boolean({ description: 'true: only archived records; false (default): the others' })),
-    sort: Type.Optional(Type.String({ maxLength: 60, description: 'A sort field of the module, createdAt (default) or updatedAt' })),
-    order: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')], { description: 'Sort order' })),
+    patientId: Type.Optional(Type.String({ format: 'uuid', description: "Only this patient's records" })),
+    state: Type.Optional(Type.String({ pattern: STATE_NAME_PATTERN, maxLength: 40, description: 'Only records in this state' })),
+    archived: Type.Optional(Type.Boolean({ description: 'true: only archived records; false or absent: the others' })),
+    sort: Type.Optional(Type.String({ maxLength: 60, description: 'A sort field, createdAt (default) or updatedAt' })),
+    order: Type.Optional(Type.Enum(['asc', 'desc'], { description: 'desc when absent: newest first' })),
     ...PageQueryFields,
     ...MinPositionField,
   },
-  { additionalProperties: Type.String({ maxLength: 200, description: 'A filter field of the module, by its name: the value to match' }) },
+  {
+    // Any other name is a filter field of the module (a field name, never an operator): its own schema checks it.
+    additionalProperties: Type.String({ maxLength: 200, description: 'A filter field: its value' }),
+    propertyNames: { pattern: FIELD_NAME_PATTERN },
+  },
 );
 
 const list = route({
@@ -102,7 +105,7 @@ const list = route({
   tag: TAG,
   auth: 'tenant',
   summary: "List a module's records (filters, sort, cursor)",
-  description: `Any other query name is one of the module's filter fields (422 naming it otherwise). ${PERMISSIONS}`,
+  description: `Other names: the module's filter fields. ${PERMISSIONS}`,
   params: ModuleParams,
   query: ListQuery,
   responses: {
@@ -114,7 +117,7 @@ const list = route({
   auditAccess: (input) => ({ recordType: 'moduleRecordList', recordId: input.query.patientId ?? null }),
   handle: async (input, ctx) => {
     const module = await servedModuleFor(ctx, input.params.code, 'read');
-    const q = validatorsOf(module).query(input.query as Record<string, unknown>);
+    const q = validatorsOf(module).query(input.query);
     await awaitMinPosition(ctx, q.minPosition, projections);
     const filters = Object.fromEntries(Object.entries(q).filter(([name]) => !OWN_QUERY.has(name)));
     const query = { ...q, filters } as unknown as ModuleRecordListQuery;
@@ -129,7 +132,7 @@ const create = route({
   auth: 'tenant',
   idempotent: true,
   summary: 'Create a record of a module',
-  description: `Values are validated against the module's current version (422 naming /body/values/<field>). ${PERMISSIONS}`,
+  description: `Schemas: /generador/openapi.json. ${PERMISSIONS}`,
   params: ModuleParams,
   body: CreateRecordBody,
   responses: { 201: createdOk('The new record', RecordView, 'URL of the record'), 404: notFound404, 409: conflict409 },
@@ -180,7 +183,7 @@ const patch = route({
   tag: TAG,
   auth: 'tenant',
   summary: 'Amend a record (If-Match required; a null clears an optional field)',
-  description: `428 without If-Match, 412 when the record changed. ${PERMISSIONS}`,
+  description: PERMISSIONS,
   params: RecordParams,
   body: PatchRecordBody,
   requestHeaders: { 'If-Match': ifMatchHeader(true) },
@@ -199,7 +202,7 @@ const patch = route({
 /** A signing transition: `mod.<code>:sign`, a person (never an API client) and a fresh step-up code, spent last. */
 function signerCheck(ctx: RequestContext, code: string, stepUp: string | undefined): () => Promise<void> {
   const scope = tenantCtx(ctx);
-  if (!scope.auth.permissions.has('mod.*') && !scope.auth.permissions.has(modulePermission(code, 'sign'))) {
+  if (!mayOnModule(scope.auth.permissions, code, 'sign')) {
     throw forbidden(modulePermission(code, 'sign'));
   }
   const command = commandCtx(ctx);
@@ -220,7 +223,7 @@ const transition = route({
   tag: TAG,
   auth: 'tenant',
   summary: "Move a record through one of its module's transitions",
-  description: `If-Match optional. A signing transition also needs \`mod.<code>:sign\` and a fresh step-up \`code\`. ${PERMISSIONS}`,
+  description: `Signing: also \`mod.<code>:sign\` and a step-up \`code\`. ${PERMISSIONS}`,
   params: TransitionParams,
   body: TransitionBody,
   requestHeaders: { 'If-Match': ifMatchHeader(false) },
@@ -244,7 +247,7 @@ const archive = route({
   tag: TAG,
   auth: 'tenant',
   summary: 'Archive a record: read-only after, still listed with archived=true',
-  description: `If-Match optional. ${PERMISSIONS}`,
+  description: PERMISSIONS,
   params: RecordParams,
   body: ArchiveBody,
   requestHeaders: { 'If-Match': ifMatchHeader(false) },
