@@ -216,4 +216,25 @@ describe('Generador records over HTTP (/generador/m/{code})', () => {
     assert.equal(expectStatus(refused, 403, 'forbidden').body.permission, `mod.${code}:write`);
     expectStatus(await call('GET', record, undefined, {}, reader.token), 403);
   });
+  it('audits every read and list of a patient-linked module, naming the patient', async () => {
+    const { base } = await published();
+    const from = world.server.services.now().toISOString();
+    world.server.clock.advance(60_000);
+    const created = expectStatus(await create(base, patients[1]!, { doseNumber: 1, administeredOn: '2026-07-01' }), 201);
+    const id = created.body.id as string;
+    expectStatus(await call('GET', `${base}/${id}`), 200);
+    expectStatus(await call('GET', `${base}/${id}/historial`), 200);
+    expectStatus(await call('GET', `${base}?patientId=${patients[1]}`), 200);
+    await world.server.flushAccessAudit();
+    const { events, projections } = world.server.services;
+    assert.ok(await projections.waitFor(await events.headPosition(), { timeoutMs: 10_000 }));
+    world.server.clock.advance(60_000);
+    const query = new URLSearchParams({ patientId: patients[1]!, action: 'read', from, to: world.server.services.now().toISOString() });
+    const trail = expectStatus(await call('GET', `/sistema/auditoria?${query.toString()}`), 200).body.items as Json[];
+    assert.deepEqual(trail.map((e) => [e.recordType, e.recordId, e.route]).reverse(), [
+      ['moduleRecord', id, '/generador/m/{code}/{id}'],
+      ['moduleRecord', id, '/generador/m/{code}/{id}/historial'],
+      ['moduleRecordList', patients[1], '/generador/m/{code}'],
+    ]);
+  });
 });
