@@ -45,6 +45,7 @@ const QUERY_NAMES: ReadonlySet<string> = new Set([
   ...['recordType', 'recordId', 'actor', 'action', 'outcome', 'route'], // the audit trail's filters
   ...['type', 'wait'], // the change feed's event type filter and long-poll
   'module', // a company module's code (Generador): the module-records widget
+  ...['state', 'archived'], // a Generador module's records (the record view's fields)
 ]);
 
 export const isVocabularyName = (name: string): boolean => QUERY_NAMES.has(name);

@@ -27,7 +27,11 @@ function urlInputProblems(route: RouteDecl): string[] {
   for (const part of ['params', 'query'] as const) {
     const schema = route[part];
     if (!schema) continue;
-    if (schema.additionalProperties !== false) problems.push(`${part} admits undeclared names`);
+    // An undeclared name passes only as a scalar named like a field (a Generador module's filter fields, which the
+    // module's own compiled schema then checks), never as an object or an operator.
+    const extra = schema.additionalProperties as JsonSchema | boolean | undefined;
+    const fieldNamed = typeof extra === 'object' && nonScalar(extra, 'x').length === 0 && schema.propertyNames !== undefined;
+    if (extra !== false && !fieldNamed) problems.push(`${part} admits undeclared names`);
     for (const [name, property] of Object.entries((schema.properties as Record<string, JsonSchema>) ?? {})) {
       if (name.startsWith('$') || name.includes('.')) problems.push(`${part}.${name}: an operator-like name`);
       problems.push(...nonScalar(property, `${part}.${name}`));

@@ -168,7 +168,7 @@ export function listFilterProperties(def: ModuleDefinition): Record<string, Sche
   const out: Record<string, Schema> = {};
   if (def.patientLinked) out.patientId = { ...ID, description: "Only this patient's records" };
   if (def.states) out.state = { type: 'string', enum: def.states.states.map((s) => s.name), description: 'Only records in this state' };
-  out.archived = { type: 'boolean', description: 'true: only archived records; false: only the others; absent: both' };
+  out.archived = { type: 'boolean', description: 'true: only archived records; false or absent: the others' };
   for (const name of def.filterFields) {
     const f = byName.get(name);
     if (f && !(name in out)) out[name] = filterSchema(f);
@@ -178,7 +178,7 @@ export function listFilterProperties(def: ModuleDefinition): Record<string, Sche
     enum: [...new Set([...def.sortFields, 'createdAt', 'updatedAt'])],
     description: 'Field to sort on (createdAt when absent)',
   };
-  out.order = { type: 'string', enum: ['asc', 'desc'], description: 'Sort order (asc when absent)' };
+  out.order = { type: 'string', enum: ['asc', 'desc'], description: 'Sort order (desc when absent: newest first)' };
   return out;
 }
 

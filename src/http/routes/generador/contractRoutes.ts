@@ -1,6 +1,6 @@
 // GET /generador/openapi.json: the company's own contract, the record routes and schemas of the modules it serves and
 // the caller may read; another company's modules never appear (the modules are read in the caller's company only).
-import { EVERY_MODULE_PERMISSION, modulePermission } from '../../../commands/generador/shared/definitionTypes.js';
+import { mayOnModule } from '../../../commands/generador/shared/modulePermissions.js';
 import { servedModules } from '../../../queries/generador/modules.js';
 import { companyDoc } from '../../../queries/empresas/companies.js';
 import { tokenRouteOf } from '../../openapi.js';
@@ -15,7 +15,7 @@ import { TAG } from './names.js';
 export const readableBy =
   (permissions: ReadonlySet<string>) =>
   (code: string): boolean =>
-    permissions.has(EVERY_MODULE_PERMISSION) || permissions.has(modulePermission(code, 'read'));
+    mayOnModule(permissions, code, 'read');
 
 const tokenRoute = tokenRouteOf([authGroup]);
 

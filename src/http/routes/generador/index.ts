@@ -6,6 +6,7 @@ import { moduleRecordsProjection } from '../../../projections/generador/moduleRe
 import { READ, TAG, WRITE } from './names.js';
 import { moduleRoutes } from './moduleRoutes.js';
 import { contractRoutes } from './contractRoutes.js';
+import { recordRoutes } from './recordRoutes.js';
 
 export const generadorGroup: GroupModule = {
   tag: TAG,
@@ -14,6 +15,6 @@ export const generadorGroup: GroupModule = {
     'with a signing step, draft, published and retired, versions with the mapping of older records) and, for each published ' +
     'module, its records under /generador/m/{code}, described for the company in /generador/openapi.json.',
   permissions: [READ, WRITE],
-  routes: [...moduleRoutes, ...contractRoutes],
+  routes: [...moduleRoutes, ...recordRoutes, ...contractRoutes],
   projections: [modulesProjection, moduleRecordsProjection],
 };
