@@ -1,4 +1,4 @@
-// npm run bench [-- appends rebuild coldstart http scale audit sistema widgets] [--events N] [--seconds S] [--scale-events N]
+// npm run bench [-- appends rebuild coldstart http scale audit sistema widgets generador] [--events N] [--seconds S] [--scale-events N]
 // [--audit-entries N] [--sistema-events N] [--patients N] [--no-settle]
 // Prints a table per section and writes all figures as JSON under bench/results/.
 import fs from 'node:fs';
@@ -15,6 +15,7 @@ import { benchScale } from './scale.js';
 import { benchAuditQuery } from './auditQuery.js';
 import { benchSistema } from './sistema.js';
 import { benchWidgets } from './widgets.js';
+import { benchGenerador } from './generador.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);
@@ -173,6 +174,13 @@ async function main(): Promise<void> {
     });
     console.table(figures.latencies);
     results.widgets = figures;
+  }
+  if (wanted('generador')) {
+    log(`\n== Generador: a company's module beside Pacientes, ${SECONDS} s per scenario, each twice (autocannon, 100 connections) ==`);
+    const figures = await benchGenerador(scratch, 3908, serviceEnv, creds, SECONDS);
+    console.table([figures.registerPatient, figures.createRecord, figures.listPatients, figures.listRecords]);
+    log(`create/register = ${figures.createRatio}   list/list = ${figures.listRatio}   (within 20 %: ${figures.met ? 'met' : 'MISSED'})`);
+    results.generador = figures;
   }
 
   const outDir = path.join(here, 'results');
