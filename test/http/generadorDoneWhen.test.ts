@@ -4,7 +4,8 @@
 // OpenAPI document (openapi-typescript) compiles strict and creates a dose against the running service; another
 // company gets 404 for all of it.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
+import { promisify } from 'node:util';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -63,7 +64,7 @@ export async function recordDose(baseUrl: string, token: string, patientId: stri
   });
   if (answer.status !== 201) throw new Error(answer.status + ': ' + (await answer.text()));
   const created = (await answer.json()) as Created;
-  const site: string = created.values.site;
+  const site: 'deltoid' | 'thigh' | undefined = created.values.site; // typed by the contract: a choice
   if (site !== 'deltoid') throw new Error('the site did not come back');
   return created;
 }
@@ -116,8 +117,8 @@ describe('Generador: the done-when of issue 26 over HTTP', function () {
 
     const before = expectStatus(await call('GET', `${BASE}/${id}`), 200);
     const etag = before.headers.get('etag')!;
-    const instantBefore = new Date().toISOString();
-    await new Promise((resolve) => setTimeout(resolve, 5)); // the amendment's instant comes strictly after
+    const instantBefore = String(before.body.updatedAt);
+    w.server.clock.advance(60_000); // the amendment comes a minute after the record was written
     const patch = { values: { antiHbsTitre: 15.2 }, reason: 'Titre re-read from the lab report' };
     expectStatus(await call('PATCH', `${BASE}/${id}`, patch), 428);
     const amended = expectStatus(await call('PATCH', `${BASE}/${id}`, patch, { 'if-match': etag }), 200);
@@ -168,18 +169,19 @@ describe('Generador: the done-when of issue 26 over HTTP', function () {
     );
     const tsc = node([repo('node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], dir);
     assert.equal(tsc.status, 0, `${tsc.stdout}\n${tsc.stderr}`);
-    const run = node(
+    // Run asynchronously: the service under test answers from this very process.
+    const run = await promisify(execFile)(
+      process.execPath,
       [
         '--input-type=module',
         '-e',
-        `const m = await import('./out/program.js'); console.log(JSON.stringify(await m.recordDose(process.argv[1], process.argv[2], process.argv[3])));`,
+        `const m = await import('./out/program.js'); console.log(JSON.stringify(await m.recordDose(...process.argv.slice(1))));`,
         w.server.url,
         w.a,
         patients[1]!,
       ],
-      dir,
+      { cwd: dir, encoding: 'utf8' },
     );
-    assert.equal(run.status, 0, run.stderr);
     const created = JSON.parse(run.stdout) as Json;
     const stored = expectStatus(await call('GET', `${BASE}/${String(created.id)}`), 200).body;
     assert.deepEqual([stored.patientId, (stored.values as Json).doseNumber, (stored.version as Json).major], [patients[1], 3, 2]);
