@@ -10,28 +10,15 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { VACUNACION_CODE, vacunacionHbv } from '../commands/generador/vacunacionHbv.js';
 import { expectStatus, nextDocument, startStaffWorld, unique, type Json, type StaffWorld } from './staffWorld.js';
 
-const CODE = 'vacunacion-hbv';
+const CODE = VACUNACION_CODE;
 const BASE = `/generador/m/${CODE}`;
 const repo = (path: string): string => fileURLToPath(new URL(`../../${path}`, import.meta.url));
 
-const MODULE = {
-  code: CODE,
-  name: 'Vacunación hepatitis B',
-  description: 'Dosis de la vacuna contra la hepatitis B y el título anti-HBs',
-  patientLinked: true,
-  fields: [
-    { name: 'doseNumber', label: 'Número de dosis', type: 'integer', required: true, minimum: 1, maximum: 6 },
-    { name: 'administeredOn', label: 'Fecha de aplicación', type: 'date', required: true },
-    { name: 'lot', label: 'Lote', type: 'text', maxLength: 40 },
-    { name: 'antiHbsTitre', label: 'Título anti-HBs', type: 'number', unit: 'mUI/mL', minimum: 0, maximum: 10000 },
-    { name: 'schedule', label: 'Esquema', type: 'choice', required: true, choices: ['0-1-6', '0-1-2-12', 'dialysis'] },
-  ],
-  listFields: ['doseNumber', 'administeredOn', 'schedule'],
-  filterFields: ['schedule', 'doseNumber'],
-  sortFields: ['administeredOn', 'doseNumber'],
-};
+// The issue's module, as a company sends it (the fixture the Generador's own tests share).
+const MODULE = { code: CODE, ...vacunacionHbv };
 
 const patientBody = (): Json => ({
   documentType: 'DNI',
