@@ -10,6 +10,7 @@ import { MODULE_RECORD_CATEGORY } from '../../commands/generador/record/moduleRe
 import type { FieldValue, ModuleField } from '../../commands/generador/shared/definitionTypes.js';
 import { notFoundProblem, ProblemError, type FieldError } from '../../problems.js';
 import { changedSince } from '../changedSince.js';
+import { preparedPage } from '../preparedPages.js';
 
 const NOT_FOUND = 'Record not found';
 
@@ -119,6 +120,35 @@ export async function listModuleRecords(
     after: query.cursor ?? null,
   });
   return { items: page.items.map((doc) => moduleRecordView(doc, module, { listFields: true })), nextCursor: page.nextCursor };
+}
+
+/**
+ * The caller's answer made of a page of one module's list (its JSON), kept while the company's records and the module's
+ * definition are unchanged: every reader of the module sees the same list fields, so there is one variant.
+ */
+export function preparedModuleRecordList<A>(
+  scope: TenantScope,
+  module: ModuleDoc,
+  query: ModuleRecordListQuery,
+  prepare: (page: Page<Record<string, unknown>>) => A,
+): Promise<A> {
+  const { patientId, state, archived, sort, order, limit, cursor, updatedSince, filters } = query;
+  const normalized = JSON.stringify([
+    module.id,
+    module.revision,
+    patientId,
+    state,
+    archived,
+    sort,
+    order,
+    limit,
+    cursor,
+    updatedSince,
+    filters,
+  ]);
+  return preparedPage(scope, { projection: MODULE_RECORDS_PROJECTION, collection: MODULE_RECORDS, query: normalized }, async () =>
+    prepare(await listModuleRecords(scope, module, query)),
+  );
 }
 
 /** Every module record of a patient, any module (the patient's history reads each record's stream), by id. */

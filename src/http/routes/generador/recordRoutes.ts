@@ -13,7 +13,7 @@ import { confirmStepUp } from '../../../commands/platform/stepUpWrites.js';
 import { FIELD_NAME_PATTERN, modulePermission, STATE_NAME_PATTERN } from '../../../commands/generador/shared/definitionTypes.js';
 import type { ModuleDoc } from '../../../projections/generador/moduleDoc.js';
 import {
-  listModuleRecords,
+  preparedModuleRecordList,
   moduleRecordModel,
   moduleRecordView,
   recordOfModule,
@@ -24,6 +24,9 @@ import type { WriteOutcome } from '../../../queries/recordModel.js';
 import { forbidden, ProblemError } from '../../../problems.js';
 import { MinPositionField, pageOf, PageQueryFields, problem } from '../../commonSchemas.js';
 import { recordAnswer } from '../../recordAnswer.js';
+import { PreparedJson } from '../../preparedJson.js';
+import { sealPageCursor } from '../../pageCursor.js';
+import type { Page } from '../../../stores/readStore.js';
 import { etagOf, ifMatchHeader, ifMatchRevision } from '../../recordHeaders.js';
 import { recordHistoryAnswer, RecordHistoryEntrySchema } from '../../recordHistoryAnswer.js';
 import { asOfHeaders, pointOf, RecordReadQuerySchema } from '../../recordAsOf.js';
@@ -121,7 +124,9 @@ const list = route({
     await awaitMinPosition(ctx, q.minPosition, projections);
     const filters = Object.fromEntries(Object.entries(q).filter(([name]) => !OWN_QUERY.has(name)));
     const query = { ...q, filters } as unknown as ModuleRecordListQuery;
-    return { status: 200, body: await listModuleRecords(tenantCtx(ctx), module, query) };
+    // Serialized once per change of the company's records (or of the module), after the wait: never older than the write.
+    const prepare = (page: Page<Record<string, unknown>>) => PreparedJson.of({ ...page, nextCursor: sealPageCursor(ctx, page.nextCursor) });
+    return { status: 200, body: await preparedModuleRecordList(tenantCtx(ctx), module, query, prepare) };
   },
 });
 
