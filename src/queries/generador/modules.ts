@@ -8,6 +8,7 @@ import { foldModule, moduleView, type ModuleDoc } from '../../projections/genera
 import { MODULE_CATEGORY } from '../../commands/generador/module/moduleEvents.js';
 import type { ModuleStatus } from '../../commands/generador/shared/definitionTypes.js';
 import { changedSince } from '../changedSince.js';
+import { preparedPage } from '../preparedPages.js';
 
 export const moduleModel = recordModel<ModuleDoc>({
   projection: MODULES_PROJECTION,
@@ -18,8 +19,14 @@ export const moduleModel = recordModel<ModuleDoc>({
 });
 export const modules = moduleModel.collection;
 
-/** A module of the company by its code, or null (another company's module is null the same way). */
-export const moduleByCode = (scope: TenantScope, code: string): Promise<ModuleDoc | null> => modules(scope).get(scope.auth.tenantId, code);
+/**
+ * A module of the company by its code, or null (another company's module is null the same way). Every record request
+ * asks it first: the document is read once per change of the company's modules, not per request (read-only: shared).
+ */
+export const moduleByCode = (scope: TenantScope, code: string): Promise<ModuleDoc | null> =>
+  preparedPage(scope, { projection: MODULES_PROJECTION, collection: MODULES, query: code }, () =>
+    modules(scope).get(scope.auth.tenantId, code),
+  );
 
 /** Every module of the company that has records to serve (published or retired), by code. */
 export async function servedModules(scope: TenantScope): Promise<ModuleDoc[]> {
