@@ -119,6 +119,15 @@ describe('Generador module definitions over HTTP', () => {
     assert.deepEqual(pointers(expectStatus(await define(world.a, 'Bad Code'), 422)), ['/body/code']);
   });
 
+  it('refuses a field named like a member every object has (constructor, toString): its records could never be valid', async () => {
+    const fields = ['constructor', 'toString', 'valueOf', 'hasOwnProperty'].map((name) => ({ name, label: name, type: 'text' }));
+    const answer = await define(world.a, unique('proto-'), { fields, filterFields: [], sortFields: [], states: undefined });
+    assert.deepEqual(
+      pointers(expectStatus(answer, 422, 'validation-failed')),
+      [0, 1, 2, 3].map((i) => `/body/fields/${i}/name`),
+    );
+  });
+
   it('replays a retried definition (Idempotency-Key), checks references to another module, and If-Match on publication', async () => {
     const code = unique('retry-');
     const body = { code, ...definition() };
