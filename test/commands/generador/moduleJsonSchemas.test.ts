@@ -61,6 +61,8 @@ describe('module JSON Schemas', () => {
     assert.equal(view(record), true, JSON.stringify(view.errors));
     assert.equal(view({ ...record, state: 'lost' }), false);
     assert.equal(view({ ...record, module: 'other' }), false);
+    // A record just created answers revision 0 (its ETag W/"0"), as the service's own contract says.
+    assert.equal(view({ ...record, revision: 0 }), true, JSON.stringify(view.errors));
   });
 
   it('every field type compiles, and list filters are typed from their field (query strings coerced)', () => {

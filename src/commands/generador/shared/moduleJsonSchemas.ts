@@ -129,7 +129,7 @@ export function recordViewSchema(def: ModuleDefinition, code: string, values: Sc
   const properties: Schema = {
     id: ID,
     module: { type: 'string', const: code },
-    revision: { type: 'integer', minimum: 1, description: 'Send it back in If-Match (the ETag) to change the record' },
+    revision: { type: 'integer', minimum: 0, description: 'Send it back in If-Match (the ETag) to change the record' },
     version: {
       type: 'object',
       description: 'The module version the record was written with; values read through the mapping onto the current one',
