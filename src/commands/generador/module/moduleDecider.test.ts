@@ -187,6 +187,18 @@ describe('module decider', () => {
     }
   });
 
+  it('refuses a major that removes a state: records in it would answer a state the contract and the list filter no longer know', () => {
+    const v2 = { ...V1, states: { ...V1.states!, states: [V1.states!.states[0]!], transitions: [] } };
+    given(defined, published)
+      .when(cmd('AddModuleMajorVersion', { definition: v2, upcast: [] }))
+      .thenError('uncovered-conflict', (e) =>
+        assert.deepEqual(
+          (e.details?.conflicts as { field: string }[]).map((c) => c.field),
+          ['states/verified'],
+        ),
+      );
+  });
+
   it('publishes once (idempotent), retires, and a retired module changes no more', () => {
     given(defined).when(cmd('PublishModule', {})).then(published);
     given(defined, published).when(cmd('PublishModule', {})).then();
