@@ -3,6 +3,7 @@
 // field-level 422s, reserved and taken codes, If-Match, permissions and another company's 404.
 import assert from 'node:assert/strict';
 import { expectStatus, pointers, startStaffWorld, unique, type Json, type StaffWorld } from './staffWorld.js';
+import { registeredGroups } from '../../src/http/groups.js';
 
 const FIELDS = [
   { name: 'doseNumber', label: 'Número de dosis', type: 'integer', required: true, minimum: 1, maximum: 10 },
@@ -117,6 +118,23 @@ describe('Generador module definitions over HTTP', () => {
     for (const reserved of ['pacientes', 'generador', 'modulos', 'widgets'])
       assert.deepEqual(pointers(expectStatus(await define(world.a, reserved), 422)), ['/body/code']);
     assert.deepEqual(pointers(expectStatus(await define(world.a, 'Bad Code'), 422)), ['/body/code']);
+  });
+
+  it("refuses as a code every built-in route's first path segment (/integraciones too)", async () => {
+    const segments = new Set(registeredGroups().flatMap((g) => g.routes.map((r) => r.path.split('/')[1]!)));
+    const accepted: string[] = [];
+    for (const segment of [...segments].filter((s) => /^[a-z][a-z0-9-]{1,39}$/.test(s)))
+      if ((await define(world.a, segment)).status !== 422) accepted.push(segment);
+    assert.deepEqual(accepted, []);
+  });
+
+  it('refuses a field named like a member every object has (constructor, toString): its records could never be valid', async () => {
+    const fields = ['constructor', 'toString', 'valueOf', 'hasOwnProperty'].map((name) => ({ name, label: name, type: 'text' }));
+    const answer = await define(world.a, unique('proto-'), { fields, filterFields: [], sortFields: [], states: undefined });
+    assert.deepEqual(
+      pointers(expectStatus(answer, 422, 'validation-failed')),
+      [0, 1, 2, 3].map((i) => `/body/fields/${i}/name`),
+    );
   });
 
   it('replays a retried definition (Idempotency-Key), checks references to another module, and If-Match on publication', async () => {

@@ -217,8 +217,8 @@ describe('Generador records over HTTP (/generador/m/{code})', () => {
     assert.equal(expectStatus(refused, 403, 'forbidden').body.permission, `mod.${code}:write`);
     expectStatus(await call('GET', record, undefined, {}, reader.token), 403);
   });
-  it('audits every read and list of a patient-linked module, naming the patient', async () => {
-    const { base } = await published();
+  it('audits every read and list of a patient-linked module, naming the patient and the module listed', async () => {
+    const { code, base } = await published();
     const from = world.server.services.now().toISOString();
     world.server.clock.advance(60_000);
     const created = expectStatus(await create(base, patients[1]!, { doseNumber: 1, administeredOn: '2026-07-01' }), 201);
@@ -226,6 +226,7 @@ describe('Generador records over HTTP (/generador/m/{code})', () => {
     expectStatus(await call('GET', `${base}/${id}`), 200);
     expectStatus(await call('GET', `${base}/${id}/historial`), 200);
     expectStatus(await call('GET', `${base}?patientId=${patients[1]}`), 200);
+    expectStatus(await call('GET', base), 200);
     await world.server.flushAccessAudit();
     const { events, projections } = world.server.services;
     assert.ok(await projections.waitFor(await events.headPosition(), { timeoutMs: 10_000 }));
@@ -235,7 +236,21 @@ describe('Generador records over HTTP (/generador/m/{code})', () => {
     assert.deepEqual(trail.map((e) => [e.recordType, e.recordId, e.route]).reverse(), [
       ['moduleRecord', id, '/generador/m/{code}/{id}'],
       ['moduleRecord', id, '/generador/m/{code}/{id}/historial'],
-      ['moduleRecordList', patients[1], '/generador/m/{code}'],
+      ['moduleRecordList', code, '/generador/m/{code}'],
     ]);
+    // An auditor asks who listed this module (of many sharing the route template): both lists, the filtered one naming the patient.
+    const lists = new URLSearchParams({
+      recordType: 'moduleRecordList',
+      recordId: code,
+      from,
+      to: world.server.services.now().toISOString(),
+    });
+    const listed = expectStatus(await call('GET', `/sistema/auditoria?${lists.toString()}`), 200).body.items as Json[];
+    assert.equal(
+      listed.reduce((n, e) => n + Number(e.count), 0),
+      2,
+      'both lists (alike entries merge, counted)',
+    );
+    assert.ok(listed.every((e) => JSON.stringify(e.patientIds) === JSON.stringify([patients[1]])));
   });
 });

@@ -61,6 +61,12 @@ describe('module JSON Schemas', () => {
     assert.equal(view(record), true, JSON.stringify(view.errors));
     assert.equal(view({ ...record, state: 'lost' }), false);
     assert.equal(view({ ...record, module: 'other' }), false);
+    // A record written under an older major with wider bounds (a narrowing major keeps it as written) still reads.
+    const older = { ...record.values, doseNumber: 9, lot: 'written before the pattern' };
+    assert.equal(view({ ...record, values: older }), true, JSON.stringify(view.errors));
+    assert.equal(view({ ...record, values: { ...older, doseNumber: 'nine' } }), false);
+    // A record just created answers revision 0 (its ETag W/"0"), as the service's own contract says.
+    assert.equal(view({ ...record, revision: 0 }), true, JSON.stringify(view.errors));
   });
 
   it('every field type compiles, and list filters are typed from their field (query strings coerced)', () => {

@@ -171,6 +171,34 @@ describe('module decider', () => {
       .thenError('module-not-published');
   });
 
+  it("refuses a major that moves the patient link: older records would lose (or lack) their patient's isolation and audit", () => {
+    for (const patientLinked of [false, true]) {
+      const before: ModuleEvent = {
+        ...defined,
+        data: { ...defined.data, definition: { ...V1, patientLinked: !patientLinked } },
+      };
+      given(before, published)
+        .when(cmd('AddModuleMajorVersion', { definition: { ...V1, patientLinked }, upcast: [] }))
+        .thenError('uncovered-conflict', (e) =>
+          assert.deepEqual(e.details?.conflicts, [
+            { field: 'patientLinked', kind: 'patient-link-changed', detail: 'whether records belong to a patient changed' },
+          ]),
+        );
+    }
+  });
+
+  it('refuses a major that removes a state: records in it would answer a state the contract and the list filter no longer know', () => {
+    const v2 = { ...V1, states: { ...V1.states!, states: [V1.states!.states[0]!], transitions: [] } };
+    given(defined, published)
+      .when(cmd('AddModuleMajorVersion', { definition: v2, upcast: [] }))
+      .thenError('uncovered-conflict', (e) =>
+        assert.deepEqual(
+          (e.details?.conflicts as { field: string }[]).map((c) => c.field),
+          ['states/verified'],
+        ),
+      );
+  });
+
   it('publishes once (idempotent), retires, and a retired module changes no more', () => {
     given(defined).when(cmd('PublishModule', {})).then(published);
     given(defined, published).when(cmd('PublishModule', {})).then();

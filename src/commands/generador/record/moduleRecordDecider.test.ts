@@ -187,6 +187,12 @@ describe('module record decider', () => {
         .when(amend({ dose: 2 }))
         .thenError('record-archived', (e) => assert.equal(e.status, 409));
     });
+
+    it('refuses a signed record, like a signed session: the signature covers the values as signed', () => {
+      given()(created, transitioned('sign', 'draft', 'signed', true))
+        .when(amend({ dose: 2 }))
+        .thenError('record-signed', (e) => assert.equal(e.status, 409));
+    });
   });
 
   describe('transitions', () => {

@@ -135,6 +135,7 @@ function decideAmend(
   facts: RecordFacts,
 ): ModuleRecordEvent[] {
   live(state, policy);
+  if (state.signed) throw rule('record-signed', 'a signed record is not amended: the signature covers its values as signed');
   const major = policy.version.major;
   const rewritten = state.major !== major;
   const fields = new Map(policy.definition.fields.map((f) => [f.name, f]));

@@ -118,13 +118,16 @@ function covers(kind: ConflictKind, field: string, steps: readonly UpcastStep[])
       return on(['mapChoices', 'drop']);
     case 'unit-changed':
       return on(['scale', 'drop']);
-    // Older records keep the values they were written with; the major itself acknowledges a narrower bound, a moved
-    // patient link or a removed state (records stay readable, new ones follow the new rules).
+    // Older records keep the values they were written with; the major itself acknowledges a narrower bound or a
+    // removed transition (records stay readable, new ones follow the new rules).
     case 'narrowed':
-    case 'patient-link-changed':
-    case 'state-removed':
     case 'transition-removed':
       return true;
+    // No mapping moves a record to or from a patient (its isolation, access audit and history hang on it), nor out of
+    // a state (the contract and the list filter would no longer know the state it is in).
+    case 'patient-link-changed':
+    case 'state-removed':
+      return false;
   }
 }
 

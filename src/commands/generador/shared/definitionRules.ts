@@ -50,6 +50,8 @@ export const RESERVED_FIELD_NAMES: ReadonlySet<string> = new Set([
   'minPosition',
   'asOf',
   'tenantId',
+  // Members every object has: `values[name]` would find them on an absent field, so no record could ever be valid.
+  ...Object.getOwnPropertyNames(Object.prototype),
 ]);
 
 const CODE = new RegExp(MODULE_CODE_PATTERN);

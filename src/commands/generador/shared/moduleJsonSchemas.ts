@@ -97,9 +97,14 @@ export function patchValuesSchema(def: ModuleDefinition): Schema {
   };
 }
 
+// Bounds a narrowing major may tighten while older records keep what they were written with.
+const NARROWING = ['minimum', 'maximum', 'minLength', 'maxLength', 'pattern', 'minItems', 'maxItems'];
+const readSchema = (f: ModuleField): Schema =>
+  Object.fromEntries(Object.entries(fieldSchema(f)).filter(([key]) => !NARROWING.includes(key)));
+
 /** The values of a record as read: every field of the current major (list items: the list fields), none required. */
 export function viewValuesSchema(def: ModuleDefinition): Schema {
-  return { type: 'object', properties: Object.fromEntries(def.fields.map((f) => [f.name, fieldSchema(f)])), additionalProperties: false };
+  return { type: 'object', properties: Object.fromEntries(def.fields.map((f) => [f.name, readSchema(f)])), additionalProperties: false };
 }
 
 /** The body of a create; `values` may be given as a $ref (the contract names it). */
@@ -129,7 +134,7 @@ export function recordViewSchema(def: ModuleDefinition, code: string, values: Sc
   const properties: Schema = {
     id: ID,
     module: { type: 'string', const: code },
-    revision: { type: 'integer', minimum: 1, description: 'Send it back in If-Match (the ETag) to change the record' },
+    revision: { type: 'integer', minimum: 0, description: 'Send it back in If-Match (the ETag) to change the record' },
     version: {
       type: 'object',
       description: 'The module version the record was written with; values read through the mapping onto the current one',

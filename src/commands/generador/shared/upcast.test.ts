@@ -20,6 +20,15 @@ describe('upcasting module records', () => {
     assert.deepEqual(out, { lot: 'A1', titre: 1.2, dose: 2, schedule: 'standard', site: 'deltoid', tags: ['b'] });
   });
 
+  it('maps only the choices the map names: a choice called like an object member (toString) stays itself', () => {
+    const map = JSON.parse('{"std": "standard"}') as Record<string, string>; // as read back from the log
+    const out = applyUpcast({ schedule: 'toString', tags: ['constructor', 'std'] }, [
+      { op: 'mapChoices', field: 'schedule', map },
+      { op: 'mapChoices', field: 'tags', map },
+    ]);
+    assert.deepEqual(out, { schedule: 'toString', tags: ['constructor', 'standard'] });
+  });
+
   it('leaves out a value that cannot be converted, and never changes the record it was given', () => {
     const values = { dose: 'first' };
     assert.deepEqual(applyUpcast(values, [{ op: 'convert', field: 'dose', to: 'number' }]), {});

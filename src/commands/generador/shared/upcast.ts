@@ -40,8 +40,9 @@ export function applyUpcast(values: RecordValues, steps: readonly UpcastStep[]):
       }
       case 'mapChoices': {
         const value = out[step.field];
-        if (typeof value === 'string') out[step.field] = step.map[value] ?? value;
-        else if (Array.isArray(value)) out[step.field] = [...new Set(value.map((v) => step.map[v] ?? v))];
+        const mapped = (v: string) => (Object.hasOwn(step.map, v) ? step.map[v]! : v); // never an inherited member
+        if (typeof value === 'string') out[step.field] = mapped(value);
+        else if (Array.isArray(value)) out[step.field] = [...new Set(value.map(mapped))];
         break;
       }
       case 'drop':

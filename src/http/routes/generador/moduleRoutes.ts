@@ -29,6 +29,7 @@ const RESERVED_SEGMENTS = [
   'docs',
   'estado',
   'health',
+  'integraciones',
   'lineas',
   'm',
   'modulos',

@@ -117,7 +117,12 @@ const list = route({
     404: notFound404,
     503: unavailable503,
   },
-  auditAccess: (input) => ({ recordType: 'moduleRecordList', recordId: input.query.patientId ?? null }),
+  // The module listed (the route template is every module's), the patient filtered on named even by an empty page.
+  auditAccess: (input) => ({
+    recordType: 'moduleRecordList',
+    recordId: input.params.code,
+    ...(input.query.patientId ? { patientIds: [input.query.patientId] } : {}),
+  }),
   handle: async (input, ctx) => {
     const module = await servedModuleFor(ctx, input.params.code, 'read');
     const q = validatorsOf(module).query(input.query);
