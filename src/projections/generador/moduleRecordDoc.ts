@@ -75,6 +75,10 @@ export function foldModuleRecord(doc: ModuleRecordDoc | null, recorded: Recorded
     }
     case 'ModuleRecordTransitioned': {
       const signed = event.data.signed ? { signedAt: recorded.metadata.occurredAt, signedBy: recorded.metadata.actor } : {};
+      if (event.data.reopened) {
+        const { signedAt: _at, signedBy: _by, ...unsigned } = doc;
+        return { ...unsigned, ...stamp, state: event.data.to };
+      }
       return { ...doc, ...stamp, state: event.data.to, ...signed };
     }
     case 'ModuleRecordArchived':

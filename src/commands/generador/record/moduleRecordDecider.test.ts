@@ -188,6 +188,43 @@ describe('module record decider', () => {
         .thenError('record-archived', (e) => assert.equal(e.status, 409));
     });
 
+    it('reopens a signed record sent back to where a signature is awaited: it may then be amended; any other move keeps it signed', () => {
+      const states = published.definition.states!;
+      const withReopen: ModuleState = {
+        ...published,
+        definition: {
+          ...published.definition,
+          states: {
+            ...states,
+            states: [...states.states, { name: 'filed', label: 'Filed' }],
+            transitions: [
+              ...states.transitions,
+              { name: 'reopen', label: 'Reopen', from: ['signed'], to: 'draft' },
+              { name: 'file', label: 'File', from: ['signed'], to: 'filed' },
+            ],
+          },
+        },
+      };
+      const signedOnce = transitioned('sign', 'draft', 'signed', true);
+      const reopened: ModuleRecordEvent = {
+        type: 'ModuleRecordTransitioned',
+        data: { module: 'hepb', transition: 'reopen', from: 'signed', to: 'draft', signed: false, reopened: true, patientId: 'p1' },
+      };
+      given(withReopen)(created, signedOnce).when(transition('reopen')).then(reopened);
+      given(withReopen)(created, signedOnce, reopened)
+        .when(amend({ dose: 2 }))
+        .then({
+          type: 'ModuleRecordAmended',
+          data: { module: 'hepb', major: 1, minor: 0, values: { dose: 2 }, cleared: [], rewritten: false, patientId: 'p1' },
+        });
+      given(withReopen)(created, signedOnce)
+        .when(transition('file'))
+        .then(transitioned('file', 'signed', 'filed'));
+      given(withReopen)(created, signedOnce, transitioned('file', 'signed', 'filed'))
+        .when(amend({ dose: 2 }))
+        .thenError('record-signed', (e) => assert.equal(e.status, 409));
+    });
+
     it('refuses a signed record, like a signed session: the signature covers the values as signed', () => {
       given()(created, transitioned('sign', 'draft', 'signed', true))
         .when(amend({ dose: 2 }))

@@ -135,7 +135,11 @@ function decideAmend(
   facts: RecordFacts,
 ): ModuleRecordEvent[] {
   live(state, policy);
-  if (state.signed) throw rule('record-signed', 'a signed record is not amended: the signature covers its values as signed');
+  if (state.signed)
+    throw rule(
+      'record-signed',
+      'a signed record is not amended: the signature covers its values (a transition back to where it awaits a signature reopens it)',
+    );
   const major = policy.version.major;
   const rewritten = state.major !== major;
   const fields = new Map(policy.definition.fields.map((f) => [f.name, f]));
@@ -210,6 +214,8 @@ function decideTransition(
     from,
     to: transition.to,
     signed: transition.signs === true,
+    // Back where a signature is awaited again (a company's "reopen"): the earlier signature covers nothing that follows.
+    ...(state.signed && !transition.signs && transitions.some((t) => t.signs && t.from.includes(transition.to)) ? { reopened: true } : {}),
     patientId: state.patientId,
   };
   return [{ type: 'ModuleRecordTransitioned', data }];
@@ -247,7 +253,7 @@ export function evolveModuleRecord(state: ModuleRecordState, event: ModuleRecord
       return { ...state, major, values: next };
     }
     case 'ModuleRecordTransitioned':
-      return { ...state, state: event.data.to, signed: state.signed || event.data.signed };
+      return { ...state, state: event.data.to, signed: event.data.signed || (state.signed && event.data.reopened !== true) };
     case 'ModuleRecordArchived':
       return { ...state, archived: true };
   }

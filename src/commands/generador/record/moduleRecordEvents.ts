@@ -47,7 +47,16 @@ export type ModuleRecordEvent =
     >
   | DecidedEvent<
       'ModuleRecordTransitioned',
-      { module: string; transition: string; from: string; to: string; signed: boolean; patientId: string | null }
+      {
+        module: string;
+        transition: string;
+        from: string;
+        to: string;
+        signed: boolean;
+        /** A signed record sent back to a state that awaits a signature: it is unsigned again (and may be amended). */
+        reopened?: boolean;
+        patientId: string | null;
+      }
     >
   | DecidedEvent<'ModuleRecordArchived', { module: string; patientId: string | null }>;
 
