@@ -10,6 +10,7 @@ import { MODULE_RECORD_CATEGORY } from '../../commands/generador/record/moduleRe
 import type { FieldValue, ModuleField } from '../../commands/generador/shared/definitionTypes.js';
 import { notFoundProblem, ProblemError, type FieldError } from '../../problems.js';
 import { changedSince } from '../changedSince.js';
+import { canonicalValue } from '../../commands/generador/shared/canonicalValues.js';
 import { preparedPage } from '../preparedPages.js';
 
 const NOT_FOUND = 'Record not found';
@@ -69,7 +70,7 @@ function filterValue(field: ModuleField, value: FieldValue): FieldValue | null {
     return Number.isFinite(number) && (field.type === 'number' || Number.isInteger(number)) ? number : null;
   }
   if (field.type === 'boolean') return value === 'true' ? true : value === 'false' ? false : null;
-  return value;
+  return canonicalValue(field, value);
 }
 
 /** The store filter of a list: the module, the record's own filters and the module's filter fields (422 naming a bad one). */

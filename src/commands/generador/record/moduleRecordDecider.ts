@@ -5,6 +5,7 @@ import { DomainError, notFound, rule } from '../../decider.js';
 import { FieldChecks } from '../../shared/fieldChecks.js';
 import type { FieldValue, ModuleField, RecordValues } from '../shared/definitionTypes.js';
 import type { ModuleState } from '../shared/moduleFold.js';
+import { canonicalValues } from '../shared/canonicalValues.js';
 import { upcastToCurrent } from '../shared/upcast.js';
 import { MODULE_RECORD_CATEGORY, type ModuleRecordCommand, type ModuleRecordEvent } from './moduleRecordEvents.js';
 
@@ -96,11 +97,12 @@ function decideCreate(
   policy: ModuleState,
   facts: RecordFacts,
 ): ModuleRecordEvent[] {
-  const { module, patientId, values } = command.data;
+  const { module, patientId } = command.data;
   writable(policy, module);
   if (state.exists) throw new DomainError('already-exists', 'a record with this id already exists', 409);
   const { definition } = policy;
   const fields = new Map(definition.fields.map((f) => [f.name, f]));
+  const values = canonicalValues(fields, command.data.values);
   const checks = new FieldChecks();
   if (definition.patientLinked) {
     checks.check(patientId !== null, 'patientId', "required: this module's records belong to a patient");
@@ -149,7 +151,7 @@ function decideAmend(
   const checks = new FieldChecks();
   const set: RecordValues = {};
   const cleared: string[] = [];
-  for (const [name, value] of Object.entries(command.data.values)) {
+  for (const [name, value] of Object.entries(canonicalValues(fields, command.data.values))) {
     if (value === null) {
       const field = fields.get(name);
       checks.check(field !== undefined, `values/${name}`, 'not a field of this module');
