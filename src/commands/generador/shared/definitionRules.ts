@@ -167,8 +167,11 @@ function checkField(checks: FieldChecks, f: ModuleField, at: string, policy: Def
     checks.check(new Set(choices).size === choices.length, `${at}/choices`, 'choices must be unique');
     choices.forEach((c, j) => text(checks, c, `${at}/choices/${j}`, L.choiceMaxLength, true));
   }
-  if (f.type === 'multi-choice')
+  if (f.type === 'multi-choice') {
     checks.check((f.minItems ?? 0) <= (f.maxItems ?? Infinity), `${at}/maxItems`, 'must not be below minItems');
+    // Choices are chosen once each: more than there are could never be met.
+    checks.check((f.minItems ?? 0) <= (f.choices ?? []).length, `${at}/minItems`, 'must not exceed the number of choices');
+  }
   if (f.type === 'reference') {
     checks.check(
       f.refersTo !== undefined && (REFERENCE_TARGETS as readonly string[]).includes(f.refersTo),

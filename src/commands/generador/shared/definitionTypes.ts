@@ -57,7 +57,7 @@ export interface ModuleDefinition {
   fields: ModuleField[];
   /** Fields shown in list items beside the record's own (id, patientId, state, dates); all fields when absent. */
   listFields?: string[];
-  /** Fields a list may filter on (`?<field>=`), and sort on (`?sort=<field>` or `-<field>`). */
+  /** Fields a list may filter on (`?<field>=`), and sort on (`?sort=<field>&order=asc|desc`). */
   filterFields: string[];
   sortFields: string[];
   states?: ModuleStates;
