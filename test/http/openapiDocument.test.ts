@@ -79,6 +79,7 @@ describe('OpenAPI document of the service', () => {
       companyContract: 904,
       modulePermissionsAndIntegrations: 400,
       moduleRecords: 12_736,
+      moduleLimit: 64,
     };
     const issue24 = 2_440 + 1_802 + 3_475 + 7_450 + 6_186 + 15_677 + 226 + 2_255 + 63 + 60;
     assert.ok(

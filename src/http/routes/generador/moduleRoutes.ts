@@ -9,13 +9,14 @@ import {
   retireModule,
   type ModuleDeps,
 } from '../../../commands/generador/module/moduleWrites.js';
-import { MODULE_STATUSES, type ModuleDefinition } from '../../../commands/generador/shared/definitionTypes.js';
+import { GENERATOR_LIMITS, MODULE_STATUSES, type ModuleDefinition } from '../../../commands/generador/shared/definitionTypes.js';
+import { DomainError } from '../../../commands/decider.js';
 import { moduleView } from '../../../projections/generador/moduleDoc.js';
-import { listModules, moduleModel } from '../../../queries/generador/modules.js';
+import { listModules, moduleModel, modules } from '../../../queries/generador/modules.js';
 import { permissionCatalog } from '../../../queries/platform/permissionCatalog.js';
 import { ifMatchHeader, ifMatchRevision } from '../../recordHeaders.js';
 import { route, type RequestContext, type RouteDecl } from '../../routeTypes.js';
-import { commandCtx, IF_MATCH_PROBLEMS, ok, withFieldPointers } from '../shared/recordSupport.js';
+import { commandCtx, IF_MATCH_PROBLEMS, ok, tenantCtx, withFieldPointers } from '../shared/recordSupport.js';
 import { recordKit } from '../shared/recordRoutes.js';
 import { ChangeDefinitionBody, CodeParams, DefineModuleBody, MajorVersionBody, ModuleView, PublishBody } from './moduleSchemas.js';
 import { READ, TAG, WRITE } from './names.js';
@@ -110,13 +111,28 @@ const changeDefinition = route({
     }),
 });
 
+/** A company keeps at most GENERATOR_LIMITS.modulesPerCompany modules, retired ones included (their codes stay taken). */
+async function withinModuleLimit(ctx: RequestContext): Promise<void> {
+  const scope = tenantCtx(ctx);
+  const held = await modules(scope).count(scope.auth.tenantId);
+  if (held >= GENERATOR_LIMITS.modulesPerCompany)
+    throw new DomainError('module-limit-reached', `a company keeps at most ${GENERATOR_LIMITS.modulesPerCompany} modules`, 409, {
+      limit: GENERATOR_LIMITS.modulesPerCompany,
+    });
+}
+
 export const moduleRoutes: RouteDecl[] = [
   kit.create({
     summary: 'Define a module (draft, version 1.0)',
-    description: "The code is the module's id: one already used in the company (also by a retired module) answers 409 module-code-taken.",
+    description:
+      "The code is the module's id: one already used in the company (also by a retired module) answers 409 module-code-taken; " +
+      `a company keeps at most ${GENERATOR_LIMITS.modulesPerCompany} modules (409 module-limit-reached).`,
     body: DefineModuleBody,
     idKey: 'code',
-    handle: ({ code, reason, ...body }, ctx) => defineModule(deps(ctx), commandCtx(ctx, reason), code, definitionOf(body)),
+    handle: async ({ code, reason, ...body }, ctx) => {
+      await withinModuleLimit(ctx);
+      return defineModule(deps(ctx), commandCtx(ctx, reason), code, definitionOf(body));
+    },
   }),
   kit.list({
     summary: "List the company's modules by code",
