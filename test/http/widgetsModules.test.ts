@@ -98,6 +98,27 @@ describe('The module-records widget over HTTP', () => {
     assert.ok(JSON.stringify(missing.body).includes('/query/module'));
   });
 
+  it("marks a dashboard panel of a module the reader may not read as unreadable, the other module's as readable", async () => {
+    const water = await w.memberWith(['widgets:read', 'mod.agua:read']);
+    const mine = expectStatus(await w.call(water.token, 'GET', '/widgets/tableros/mio'), 200);
+    const panel = (panelId: string, module: string, x: number) => ({
+      panelId,
+      widgetId: 'module-records',
+      params: { module },
+      position: { x, y: 0, w: 6, h: 4 },
+    });
+    const json = { title: 'Registros', panels: [panel('agua', 'agua', 0), panel('vacuna', 'vacuna-hb', 6)], reason: 'my modules' };
+    const headers = { 'if-match': mine.headers.get('etag')! };
+    const saved = expectStatus(await w.call(water.token, 'PUT', `/widgets/tableros/${String(mine.body.id)}`, { json, headers }), 200);
+    assert.deepEqual(
+      (saved.body.panels as Json[]).map((p) => [p.panelId, p.readable]),
+      [
+        ['agua', true],
+        ['vacuna', false],
+      ],
+    );
+  });
+
   it("answers another company's module, and a module not defined, with 404", async () => {
     expectStatus(await data(w.b, 'module=vacuna-hb'), 404);
     expectStatus(await data(w.a, 'module=fantasma'), 404);

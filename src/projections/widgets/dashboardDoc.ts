@@ -83,13 +83,13 @@ export function foldActivity(doc: DashboardActivityDoc | null, recorded: Recorde
 }
 
 /** What clients see: the document without its internal keys, each panel marked readable or not by `readable`. */
-export function dashboardView(doc: DashboardDoc, readable: (widgetId: string) => boolean): Record<string, unknown> {
+export function dashboardView(doc: DashboardDoc, readable: (panel: Panel) => boolean): Record<string, unknown> {
   return {
     id: doc.id,
     scope: doc.scope,
     ownerUserId: doc.ownerUserId,
     title: doc.title,
-    panels: doc.panels.map((panel) => ({ ...panel, readable: readable(panel.widgetId) })),
+    panels: doc.panels.map((panel) => ({ ...panel, readable: readable(panel) })),
     copiedFrom: doc.copiedFrom,
     version: doc.revision,
     createdAt: doc.createdAt,

@@ -8,7 +8,7 @@ import { changedSince } from '../changedSince.js';
 import { DASHBOARDS, DASHBOARDS_PROJECTION } from '../../projections/widgets/dashboardsProjection.js';
 import { dashboardView, foldDashboard, type DashboardDoc } from '../../projections/widgets/dashboardDoc.js';
 import { DASHBOARD_CATEGORY } from '../../commands/widgets/dashboard/dashboardEvents.js';
-import { mayRead, widgetById } from './widgetCatalog.js';
+import { mayRead, mayReadWith, widgetById } from './widgetCatalog.js';
 
 export const NO_DASHBOARD = 'Dashboard not found';
 
@@ -40,9 +40,12 @@ export const widgetReadable =
     return widget !== undefined && mayRead(widget, permissions);
   };
 
-/** The dashboard as the reader sees it: every panel marked readable or not. */
+/** The dashboard as the reader sees it: every panel marked readable or not (its widget, with the panel's parameters). */
 export const viewFor = (doc: DashboardDoc, permissions: ReadonlySet<string>): Record<string, unknown> =>
-  dashboardView(doc, widgetReadable(permissions));
+  dashboardView(doc, (panel) => {
+    const widget = widgetById(panel.widgetId);
+    return widget !== undefined && mayReadWith(widget, permissions, panel.params);
+  });
 
 /** The company default first, then the reader's own. */
 export async function listDashboards(
