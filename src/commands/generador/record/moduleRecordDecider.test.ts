@@ -4,7 +4,7 @@ import { failedFields, scenario } from '../../givenWhenThen.js';
 import { moduleRecordDecider, type RecordFacts } from './moduleRecordDecider.js';
 import type { ModuleRecordCommand, ModuleRecordEvent } from './moduleRecordEvents.js';
 import type { ModuleState } from '../shared/moduleFold.js';
-import { onMajor2, published, v1 } from './moduleRecordFixtures.js';
+import { onMajor2, published, v1, withReopen } from './moduleRecordFixtures.js';
 
 const found: RecordFacts = { patientExists: true, references: { nurse: true } };
 const given = (policy: ModuleState = published, facts: RecordFacts = found) => scenario(moduleRecordDecider(policy, facts));
@@ -189,22 +189,6 @@ describe('module record decider', () => {
     });
 
     it('reopens a signed record sent back to where a signature is awaited: it may then be amended; any other move keeps it signed', () => {
-      const states = published.definition.states!;
-      const withReopen: ModuleState = {
-        ...published,
-        definition: {
-          ...published.definition,
-          states: {
-            ...states,
-            states: [...states.states, { name: 'filed', label: 'Filed' }],
-            transitions: [
-              ...states.transitions,
-              { name: 'reopen', label: 'Reopen', from: ['signed'], to: 'draft' },
-              { name: 'file', label: 'File', from: ['signed'], to: 'filed' },
-            ],
-          },
-        },
-      };
       const signedOnce = transitioned('sign', 'draft', 'signed', true);
       const reopened: ModuleRecordEvent = {
         type: 'ModuleRecordTransitioned',

@@ -60,3 +60,20 @@ export const onMajor2: ModuleState = {
     },
   ],
 };
+
+/** The module with a way back from `signed` to `draft` (which reopens a signed record) and one onwards to `filed`. */
+export const withReopen: ModuleState = {
+  ...published,
+  definition: {
+    ...v1,
+    states: {
+      ...v1.states!,
+      states: [...v1.states!.states, { name: 'filed', label: 'Filed' }],
+      transitions: [
+        ...v1.states!.transitions,
+        { name: 'reopen', label: 'Reopen', from: ['signed'], to: 'draft' },
+        { name: 'file', label: 'File', from: ['signed'], to: 'filed' },
+      ],
+    },
+  },
+};

@@ -2,7 +2,13 @@
 // before anything else), check the caller's `mod.<code>:<action>` (403 naming it), and the generic schemas the
 // service's own document declares (each company's module has its exact schemas in /generador/openapi.json).
 import Type from 'typebox';
-import { modulePermission, type ModuleAction } from '../../../commands/generador/shared/definitionTypes.js';
+import {
+  FIELD_NAME_PATTERN,
+  modulePermission,
+  STATE_NAME_PATTERN,
+  type ModuleAction,
+} from '../../../commands/generador/shared/definitionTypes.js';
+import { MinPositionField, PageQueryFields } from '../../commonSchemas.js';
 import { mayOnModule } from '../../../commands/generador/shared/modulePermissions.js';
 import type { ModuleDoc } from '../../../projections/generador/moduleDoc.js';
 import { moduleByCode } from '../../../queries/generador/modules.js';
@@ -85,4 +91,24 @@ export const RecordView = Type.Object(
     updatedBy: Type.String(),
   },
   { additionalProperties: false, title: 'ModuleRecord' },
+);
+
+/** The list query's own names; every other name is one of the module's filter fields. */
+export const OWN_QUERY = new Set(['patientId', 'state', 'archived', 'sort', 'order', 'limit', 'cursor', 'minPosition', 'updatedSince']);
+
+export const ListQuery = Type.Object(
+  {
+    patientId: Type.Optional(Type.String({ format: 'uuid', description: "Only this patient's records" })),
+    state: Type.Optional(Type.String({ pattern: STATE_NAME_PATTERN, maxLength: 40, description: 'Only records in this state' })),
+    archived: Type.Optional(Type.Boolean({ description: 'true: only archived records; false or absent: the others' })),
+    sort: Type.Optional(Type.String({ maxLength: 60, description: 'A sort field, createdAt (default) or updatedAt' })),
+    order: Type.Optional(Type.Enum(['asc', 'desc'], { description: 'desc when absent: newest first' })),
+    ...PageQueryFields,
+    ...MinPositionField,
+  },
+  {
+    // Any other name is a filter field of the module (a field name, never an operator): its own schema checks it.
+    additionalProperties: Type.String({ maxLength: 200, description: 'A filter field: its value' }),
+    propertyNames: { pattern: FIELD_NAME_PATTERN },
+  },
 );

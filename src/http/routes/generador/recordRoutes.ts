@@ -10,7 +10,7 @@ import {
 } from '../../../commands/generador/record/moduleRecordWrites.js';
 import { DomainError } from '../../../commands/decider.js';
 import { confirmStepUp } from '../../../commands/platform/stepUpWrites.js';
-import { FIELD_NAME_PATTERN, modulePermission, STATE_NAME_PATTERN } from '../../../commands/generador/shared/definitionTypes.js';
+import { modulePermission } from '../../../commands/generador/shared/definitionTypes.js';
 import type { ModuleDoc } from '../../../projections/generador/moduleDoc.js';
 import {
   preparedModuleRecordList,
@@ -50,7 +50,9 @@ import { mayOnModule } from '../../../commands/generador/shared/modulePermission
 import {
   ArchiveBody,
   CreateRecordBody,
+  ListQuery,
   ModuleParams,
+  OWN_QUERY,
   PatchRecordBody,
   RecordParams,
   RecordView,
@@ -81,26 +83,6 @@ const answer = (ctx: RequestContext, module: ModuleDoc, id: string, result: Writ
     result,
     status,
   );
-
-/** The list query's own names; every other name is one of the module's filter fields. */
-const OWN_QUERY = new Set(['patientId', 'state', 'archived', 'sort', 'order', 'limit', 'cursor', 'minPosition', 'updatedSince']);
-
-const ListQuery = Type.Object(
-  {
-    patientId: Type.Optional(Type.String({ format: 'uuid', description: "Only this patient's records" })),
-    state: Type.Optional(Type.String({ pattern: STATE_NAME_PATTERN, maxLength: 40, description: 'Only records in this state' })),
-    archived: Type.Optional(Type.Boolean({ description: 'true: only archived records; false or absent: the others' })),
-    sort: Type.Optional(Type.String({ maxLength: 60, description: 'A sort field, createdAt (default) or updatedAt' })),
-    order: Type.Optional(Type.Enum(['asc', 'desc'], { description: 'desc when absent: newest first' })),
-    ...PageQueryFields,
-    ...MinPositionField,
-  },
-  {
-    // Any other name is a filter field of the module (a field name, never an operator): its own schema checks it.
-    additionalProperties: Type.String({ maxLength: 200, description: 'A filter field: its value' }),
-    propertyNames: { pattern: FIELD_NAME_PATTERN },
-  },
-);
 
 const list = route({
   method: 'get',
