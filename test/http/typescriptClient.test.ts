@@ -24,6 +24,13 @@ async function node(args: string[], env: Record<string, string> = {}): Promise<{
   }
 }
 
+async function apiClient(server: TestServer, name: string, roles: string[]): Promise<{ clientId: string; clientSecret: string }> {
+  const token = await server.signInAndSelect(server.admin);
+  const created = await server.request('POST', '/integraciones', { token, body: { name, roles } });
+  assert.equal(created.status, 201, JSON.stringify(created.body));
+  return { clientId: created.body.client.id, clientSecret: created.body.clientSecret };
+}
+
 describe('TypeScript client (clients/typescript)', function () {
   this.timeout(300_000); // the generator and tsc on a 1 MB types file; a loaded machine takes its time
 
@@ -33,9 +40,12 @@ describe('TypeScript client (clients/typescript)', function () {
       const fresh = join(dir, 'schema.ts');
       await node(['--import', 'tsx', repo('scripts/generate-client.mjs'), '--out', fresh]);
       const [made, committed] = await Promise.all([readFile(fresh, 'utf8'), readFile(repo(COMMITTED), 'utf8').catch(() => '')]);
+      const [a, b] = [committed.split('\n'), made.split('\n')];
+      const line = a.findIndex((text, i) => text !== b[i]) + 1 || a.length + 1;
       assert.ok(
         made === committed,
-        `${COMMITTED} drifted from the contract (${committed.length} committed vs ${made.length} generated characters): run \`npm run client:generate\` and commit it`,
+        `${COMMITTED} drifted from the contract (first at line ${line}: ${JSON.stringify(b[line - 1] ?? '')}): ` +
+          'run `npm run client:generate` and commit it',
       );
     } finally {
       await rm(dir, { recursive: true, force: true });
@@ -74,6 +84,18 @@ describe('TypeScript client (clients/typescript)', function () {
       assert.equal(read.body.givenNames, 'Ada');
     });
 
+    it('the example signs in as an API client too', async () => {
+      const { clientId, clientSecret } = await apiClient(server, 'clinic-sync', ['admin']);
+      const { stdout } = await node(['--import', 'tsx', repo('clients/typescript/examples/registerPatient.ts')], {
+        DIALYSIS_URL: server.url,
+        DIALYSIS_CLIENT_ID: clientId,
+        DIALYSIS_CLIENT_SECRET: clientSecret,
+      });
+      assert.match(stdout, /Signed in as an API client/);
+      assert.match(stdout, /1 patients on the first page\n- Lovelace, Ada/);
+      assert.match(stdout, /Registered patient \S+ \(ETag W\/"0"\)/);
+    });
+
     it('signInWithTotp selects the only company and answers typed pages; another company sees none of them', async () => {
       server.nextTotpStep();
       const api = await signInWithTotp({
@@ -86,7 +108,7 @@ describe('TypeScript client (clients/typescript)', function () {
       assert.equal(api.company.id, server.admin.companyId);
       const page = await api.client.GET('/pacientes', { params: { query: { limit: 10 } } });
       assert.equal(page.response.status, 200);
-      assert.equal(page.data?.items.length, 1);
+      assert.equal(page.data?.items.length, 2);
 
       const other = await server.createCompanyWithAdmin('Clinica Dos', 'admin@dos.example', 'another long passphrase 2');
       server.nextTotpStep();
@@ -105,16 +127,11 @@ describe('TypeScript client (clients/typescript)', function () {
         body: { code: 'reader', name: 'Reader', permissions: ['pacientes:read'] },
       });
       assert.equal(role.status, 201, JSON.stringify(role.body));
-      const created = await server.request('POST', '/integraciones', { token, body: { name: 'Lab', roles: ['reader'] } });
-      assert.equal(created.status, 201, JSON.stringify(created.body));
-      const api = await signInWithClientCredentials({
-        baseUrl: server.url,
-        clientId: created.body.client.id,
-        clientSecret: created.body.clientSecret,
-      });
+      const { clientId, clientSecret } = await apiClient(server, 'Lab', ['reader']);
+      const api = await signInWithClientCredentials({ baseUrl: server.url, clientId, clientSecret });
       const page = await api.GET('/pacientes', {});
       assert.equal(page.response.status, 200);
-      assert.equal(page.data?.items.length, 1);
+      assert.equal(page.data?.items.length, 2);
       const refused = await api.POST('/pacientes', {
         body: {
           documentType: 'DNI',
@@ -127,10 +144,13 @@ describe('TypeScript client (clients/typescript)', function () {
         },
       });
       assert.equal(refused.response.status, 403);
-      await assert.rejects(
-        signInWithClientCredentials({ baseUrl: server.url, clientId: created.body.client.id, clientSecret: 'wrong' }),
-        /401 invalid_client/,
-      );
+      // The token lives 10 min; the client asks for a new one before it expires instead of answering 401.
+      const renewing = await signInWithClientCredentials({ baseUrl: server.url, clientId, clientSecret, now: server.clock.now });
+      server.clock.advance(11 * 60_000);
+      assert.equal((await renewing.GET('/pacientes', {})).response.status, 200);
+      server.clock.advance(11 * 60_000);
+      assert.equal((await api.GET('/pacientes', {})).response.status, 401, 'a client on another clock kept its expired token');
+      await assert.rejects(signInWithClientCredentials({ baseUrl: server.url, clientId, clientSecret: 'wrong' }), /401 invalid_client/);
     });
   });
 });

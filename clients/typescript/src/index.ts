@@ -114,6 +114,8 @@ function onlyCompany(companies: Tenant[]): string {
 export interface ClientCredentialsOptions extends ConnectOptions {
   clientId: string;
   clientSecret: string;
+  /** The clock that decides when the token is renewed (the current time by default). */
+  now?: () => Date;
 }
 
 /**
@@ -122,6 +124,7 @@ export interface ClientCredentialsOptions extends ConnectOptions {
  */
 export async function signInWithClientCredentials(options: ClientCredentialsOptions): Promise<DialysisClient> {
   const anonymous = createDialysisClient(options);
+  const now = (): number => (options.now?.() ?? new Date()).getTime();
   const issue = async (): Promise<{ token: string; renewAt: number }> => {
     const answer = await anonymous.POST('/auth/token', {
       body: { grant_type: 'client_credentials', client_id: options.clientId, client_secret: options.clientSecret },
@@ -129,13 +132,14 @@ export async function signInWithClientCredentials(options: ClientCredentialsOpti
       headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
     });
     if (!answer.data) throw new SignInError('POST /auth/token', answer.response.status, answer.error);
-    return { token: answer.data.access_token, renewAt: Date.now() + Math.max(0, answer.data.expires_in - 30) * 1000 };
+    return { token: answer.data.access_token, renewAt: now() + Math.max(0, answer.data.expires_in - 30) * 1000 };
   };
   let current = await issue();
+  let renewing: Promise<{ token: string; renewAt: number }> | undefined; // one renewal for concurrent requests
   const client = createDialysisClient(options);
   client.use(
     bearer(async () => {
-      if (Date.now() >= current.renewAt) current = await issue();
+      if (now() >= current.renewAt) current = await (renewing ??= issue().finally(() => (renewing = undefined)));
       return current.token;
     }),
   );
