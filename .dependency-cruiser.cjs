@@ -76,6 +76,15 @@ module.exports = {
       to: { path: '^src/(commands|queries|projections|http|auth)/' },
     },
     {
+      name: 'the-client-stands-alone',
+      comment:
+        'clients/typescript ships to integrators with the contract: it depends on its generated types and its runtime ' +
+        '(openapi-fetch, otplib), never on the service, its tests or tools.',
+      severity: 'error',
+      from: { path: '^clients/' },
+      to: { path: '^(src|test|bench|panel|scripts)/' },
+    },
+    {
       name: 'no-circular',
       comment: 'Import circles make the load order fragile and hide which module owns what.',
       severity: 'error',
