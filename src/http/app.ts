@@ -15,6 +15,8 @@ import { routeHandler, type ResponseCheck } from './routePipeline.js';
 import type { Authenticate } from './routeAuth.js';
 import { createIdempotencyGuard } from './idempotency.js';
 import { createAccessAuditWriter, type AccessAuditWriter } from './accessAudit.js';
+import { compression } from './compression.js';
+import { conditionalGets } from './conditionalGets.js';
 
 export type { Authenticate } from './routeAuth.js';
 
@@ -188,6 +190,8 @@ export function buildApp(services: AppServices, options: BuildAppOptions): Spine
   // Forms only for the routes that declare them (RFC 6749 token requests); every other route answers a form 415.
   app.use(bodilessRequests());
   app.use(bodyParser({ enableTypes: ['json', 'form'], jsonLimit: LIMITS.body.jsonLimit, formLimit: '16kb', strict: true }));
+  app.use(compression(services.config.compressionThresholdBytes ?? 1024));
+  app.use(conditionalGets());
   app.use(router.routes());
   app.use(fallback(router));
 

@@ -3,6 +3,7 @@
 // text always gets the same verdict.
 import type { FieldError } from '../problems.js';
 import { toJson } from './validation.js';
+import { keepReusable } from './reusableBodies.js';
 
 interface Check {
   checker: object;
@@ -19,7 +20,8 @@ export class PreparedJson {
   ) {}
 
   static of(value: unknown): PreparedJson {
-    return new PreparedJson(Buffer.from(toJson(value), 'utf8'));
+    // Sent again while the page is kept: its ETag and compressed forms are made once.
+    return new PreparedJson(keepReusable(Buffer.from(toJson(value), 'utf8')));
   }
 
   get text(): string {
