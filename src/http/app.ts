@@ -55,7 +55,8 @@ function securityHeaders(): Koa.Middleware {
     // JSON answers never need to load anything or be framed (the docs page sets its own policy).
     ctx.set('Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'");
     ctx.set('X-Frame-Options', 'DENY');
-    // Answers carry patient data: no cache may keep them (routes serving static assets override it).
+    // Answers carry patient data: no cache may keep them. Company reads revalidate instead (private, no-cache:
+    // conditionalGets.ts); static assets set their own.
     ctx.set('Cache-Control', 'no-store');
     await next();
   };

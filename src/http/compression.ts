@@ -39,7 +39,7 @@ function codedEtag(ctx: Koa.Context): void {
 export function compression(threshold: number): Koa.Middleware {
   // brotli (quality 4, koa-compress's default: fast enough per request) or gzip; zstd (Node 22.15+) and deflate not offered.
   const options = { threshold, filter: compressibleType, deflate: false, zstd: false };
-  const perRequest = koaCompress(options as Parameters<typeof koaCompress>[0]);
+  const perRequest = koaCompress(options);
   return async (ctx, next) => {
     await perRequest(ctx, async () => {
       await next();

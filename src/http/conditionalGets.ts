@@ -8,7 +8,11 @@ import { isReusable, strongEtagOf } from './reusableBodies.js';
 const isJson = (type: string): boolean => /[/+]json$/i.test(type);
 
 /** The opaque part of an entity tag, for the weak comparison a GET uses; a coding suffix (see compression.ts) dropped. */
-const opaque = (tag: string): string => tag.trim().replace(/^W\//, '').replace(/-(?:br|gzip)"$/, '"');
+const opaque = (tag: string): string =>
+  tag
+    .trim()
+    .replace(/^W\//, '')
+    .replace(/-(?:br|gzip)"$/, '"');
 
 /** Whether If-None-Match names the answer's ETag (weak comparison, RFC 9110 8.8.3.2), or is `*`. */
 export function noneMatchHits(ifNoneMatch: string, etag: string): boolean {
@@ -26,7 +30,7 @@ export function conditionalGets(): Koa.Middleware {
     if (!etag) {
       const bytes = isReusable(body) || ((Buffer.isBuffer(body) || typeof body === 'string') && isJson(ctx.response.type)) ? body : null;
       if (bytes === null) return;
-      etag = strongEtagOf(bytes as Buffer | string);
+      etag = strongEtagOf(bytes);
       ctx.set('ETag', etag);
     }
     const ifNoneMatch = ctx.get('If-None-Match');

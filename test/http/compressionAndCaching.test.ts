@@ -174,7 +174,7 @@ describe('Compression and conditional GETs over HTTP', () => {
       assert.equal((entries[0]!.data as { recordId: string }).recordId, unread);
     });
 
-    it('If-None-Match never opens another company\'s record nor one the caller may not read', async () => {
+    it("If-None-Match never opens another company's record nor one the caller may not read", async () => {
       const path = `/pacientes/${patientId}`;
       assert.equal((await raw(path, { 'if-none-match': '*' }, w.b)).status, 404);
       const outsider = (await w.memberWith(['clientes:read'])).token;

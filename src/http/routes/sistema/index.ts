@@ -83,7 +83,7 @@ export function sistemaGroup(getGroups: () => readonly GroupModule[], openApiOpt
       responses: { 200: { description: 'The OpenAPI document', schema: OpenApiDocumentSchema } },
       handle: () => {
         // Serialized once: its ETag and compressed forms are then made once too (~690 KB of JSON).
-        document ??= PreparedJson.of(buildOpenApiDocument(getGroups(), openApiOptions));
+        document ??= PreparedJson.of(buildOpenApiDocument(getGroups(), openApiOptions), 'static');
         return Promise.resolve({ status: 200, body: document, headers: { 'Cache-Control': 'no-cache' } });
       },
     },
