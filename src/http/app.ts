@@ -185,13 +185,14 @@ export function buildApp(services: AppServices, options: BuildAppOptions): Spine
     services.logger.error('koa error outside a request answer', { error: err });
   });
   app.use(correlationId());
+  // Outside the error mapping, so a large problem+json is compressed too.
+  app.use(compression(services.config.compressionThresholdBytes ?? 1024));
   app.use(errorMapping(services.logger));
   app.use(securityHeaders());
   app.use(identityBodiesOnly());
   // Forms only for the routes that declare them (RFC 6749 token requests); every other route answers a form 415.
   app.use(bodilessRequests());
   app.use(bodyParser({ enableTypes: ['json', 'form'], jsonLimit: LIMITS.body.jsonLimit, formLimit: '16kb', strict: true }));
-  app.use(compression(services.config.compressionThresholdBytes ?? 1024));
   app.use(conditionalGets());
   app.use(router.routes());
   app.use(fallback(router));

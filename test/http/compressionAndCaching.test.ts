@@ -87,6 +87,15 @@ describe('Compression and conditional GETs over HTTP', () => {
       assert.equal(refused.headers['content-encoding'], undefined);
     });
 
+    it('a problem+json above the threshold is compressed too', async () => {
+      const path = `/nothing-here/${'x'.repeat(1500)}`;
+      const answer = await raw(path, { 'accept-encoding': 'gzip' }, null);
+      assert.equal(answer.status, 404);
+      assert.equal(answer.headers['content-encoding'], 'gzip');
+      assert.match(String(answer.headers['content-type']), /^application\/problem\+json/);
+      assert.equal(JSON.parse(decoded(answer).toString('utf8')).status, 404);
+    });
+
     it('the docs and panel bundles are served from forms compressed once: the same bytes every time', async () => {
       for (const path of ['/docs/assets/swagger-ui-bundle.js', '/panel/assets/panel.js']) {
         const identity = await raw(path, {}, null);
@@ -115,6 +124,24 @@ describe('Compression and conditional GETs over HTTP', () => {
         await feed.until(before + 1);
       } finally {
         feed?.close();
+      }
+    });
+
+    it('a live dashboard streams uncompressed: its panels arrive on opening', async () => {
+      const mine = expectStatus(await w.call(w.a, 'GET', '/widgets/tableros/mio'), 200);
+      const id = String(mine.body.id);
+      const panels = [{ panelId: 'p', widgetId: 'dashboard-activity', params: {}, position: { x: 0, y: 0, w: 6, h: 4 } }];
+      const headers = { 'if-match': mine.headers.get('etag')! };
+      expectStatus(await w.call(w.a, 'PUT', `/widgets/tableros/${id}`, { json: { title: 'Live', panels }, headers }), 200);
+      let live: SseClient | null = null;
+      try {
+        live = await openSse(`${w.server.url}/widgets/tableros/${id}/eventos`, w.a, { 'accept-encoding': 'gzip, br' });
+        assert.equal(live.status, 200);
+        assert.match(String(live.headers['content-type']), /^text\/event-stream/);
+        assert.equal(live.headers['content-encoding'], undefined);
+        await live.until(1);
+      } finally {
+        live?.close();
       }
     });
   });
