@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import zlib from 'node:zlib';
 import { accessLogStream, RECORD_ACCESSED } from '../../src/http/accessAudit.js';
+import { compressibleType } from '../../src/http/compression.js';
 import { expectStatus, startMonitoresWorld, unique, type MonitoresWorld } from './monitoresWorld.js';
 import { openSse, type SseClient } from './sseClient.js';
 
@@ -85,6 +86,20 @@ describe('Compression and conditional GETs over HTTP', () => {
       const refused = await raw('/pacientes', { 'accept-encoding': 'gzip, br' }, null);
       assert.equal(refused.status, 401);
       assert.equal(refused.headers['content-encoding'], undefined);
+    });
+
+    it('compresses JSON, problem+json, CSV, NDJSON, scripts and styles; never an event stream', () => {
+      for (const type of [
+        'application/json',
+        'application/problem+json',
+        'text/csv',
+        'application/x-ndjson',
+        'text/javascript',
+        'text/css',
+      ])
+        assert.ok(compressibleType(type), type);
+      for (const type of ['text/event-stream', 'image/png', 'application/pdf', 'application/octet-stream'])
+        assert.ok(!compressibleType(type), type);
     });
 
     it('a problem+json above the threshold is compressed too', async () => {
