@@ -185,6 +185,35 @@ describe('Compression and conditional GETs over HTTP', () => {
       assert.ok(JSON.parse(changed.bytes.toString('utf8')).items.length > 0);
     });
 
+    it('a Generador list page (prepared) revalidates too: 304 while unchanged, a new record gives 200 and a new ETag', async () => {
+      const code = unique('acceso-');
+      const fields = [{ name: 'flow', label: 'Flujo', type: 'integer', required: true, minimum: 0, maximum: 3000 }];
+      const definition = {
+        code,
+        name: 'Acceso',
+        patientLinked: false,
+        fields,
+        listFields: ['flow'],
+        filterFields: [],
+        sortFields: ['flow'],
+      };
+      expectStatus(await w.call(w.a, 'POST', '/generador/modulos', { json: definition }), 201);
+      expectStatus(await w.call(w.a, 'POST', `/generador/modulos/${code}/publicacion`, { json: {} }), 200);
+      const base = `/generador/m/${code}`;
+      expectStatus(await w.call(w.a, 'POST', base, { json: { values: { flow: 900 } } }), 201);
+      const first = await raw(`${base}?sort=flow`);
+      const etag = String(first.headers.etag);
+      assert.match(etag, /^"[^"]+"$/);
+      const again = await raw(`${base}?sort=flow`, { 'if-none-match': etag });
+      assert.equal(again.status, 304);
+      assert.equal(again.bytes.length, 0);
+      expectStatus(await w.call(w.a, 'POST', base, { json: { values: { flow: 1200 } } }), 201);
+      const changed = await raw(`${base}?sort=flow`, { 'if-none-match': etag });
+      assert.equal(changed.status, 200);
+      assert.notEqual(changed.headers.etag, etag);
+      assert.equal(JSON.parse(changed.bytes.toString('utf8')).items.length, 2);
+    });
+
     it('a record answers 304 on its weak ETag (If-Match keeps working), and 200 once it changed', async () => {
       const path = `/pacientes/${patientId}`;
       const read = await raw(path);
