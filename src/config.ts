@@ -46,6 +46,8 @@ export interface Config {
   chainCheckpointIntervalSeconds: number;
   /** Webhook deliveries: retry schedule, timeout, response cap, private targets (WEBHOOK_*). */
   webhooks: WebhookSettings;
+  /** Answers from this many bytes on are gzip/brotli compressed when the client accepts it (COMPRESSION_THRESHOLD_BYTES, 1024). */
+  compressionThresholdBytes?: number;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -84,6 +86,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     chainSigningKeyFile: env.CHAIN_SIGNING_KEY_FILE ? path.resolve(env.CHAIN_SIGNING_KEY_FILE) : null,
     chainCheckpointIntervalSeconds: checkpointInterval(env.CHAIN_CHECKPOINT_INTERVAL_SECONDS),
     webhooks: webhookSettings(env),
+    compressionThresholdBytes: compressionThreshold(env.COMPRESSION_THRESHOLD_BYTES),
   };
 }
 
@@ -109,6 +112,12 @@ function renderWorkers(value: string | undefined): number {
 }
 
 const MAX_PROXY_HOPS = 10;
+
+function compressionThreshold(value: string | undefined): number {
+  if (value === undefined || value === '') return 1024;
+  if (!/^\d+$/.test(value)) throw new Error(`COMPRESSION_THRESHOLD_BYTES must be a number of bytes, got ${value}`);
+  return Number(value);
+}
 
 function proxyHops(value: string | undefined): number {
   if (value === undefined || value === '' || value === 'false') return 0;

@@ -15,6 +15,8 @@ import { routeHandler, type ResponseCheck } from './routePipeline.js';
 import type { Authenticate } from './routeAuth.js';
 import { createIdempotencyGuard } from './idempotency.js';
 import { createAccessAuditWriter, type AccessAuditWriter } from './accessAudit.js';
+import { compression } from './compression.js';
+import { conditionalGets } from './conditionalGets.js';
 
 export type { Authenticate } from './routeAuth.js';
 
@@ -53,7 +55,8 @@ function securityHeaders(): Koa.Middleware {
     // JSON answers never need to load anything or be framed (the docs page sets its own policy).
     ctx.set('Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'");
     ctx.set('X-Frame-Options', 'DENY');
-    // Answers carry patient data: no cache may keep them (routes serving static assets override it).
+    // Answers carry patient data: no cache may keep them. Company reads revalidate instead (private, no-cache:
+    // conditionalGets.ts); static assets set their own.
     ctx.set('Cache-Control', 'no-store');
     await next();
   };
@@ -182,12 +185,15 @@ export function buildApp(services: AppServices, options: BuildAppOptions): Spine
     services.logger.error('koa error outside a request answer', { error: err });
   });
   app.use(correlationId());
+  // Outside the error mapping, so a large problem+json is compressed too.
+  app.use(compression(services.config.compressionThresholdBytes ?? 1024));
   app.use(errorMapping(services.logger));
   app.use(securityHeaders());
   app.use(identityBodiesOnly());
   // Forms only for the routes that declare them (RFC 6749 token requests); every other route answers a form 415.
   app.use(bodilessRequests());
   app.use(bodyParser({ enableTypes: ['json', 'form'], jsonLimit: LIMITS.body.jsonLimit, formLimit: '16kb', strict: true }));
+  app.use(conditionalGets());
   app.use(router.routes());
   app.use(fallback(router));
 

@@ -66,6 +66,8 @@ nothing is overwritten, and every record keeps who changed it, when, from where 
 Reads of a record answer \`ETag: W/"<revision>"\`. Updates accept \`If-Match\` with that value: if the record changed
 meanwhile the update answers 412 \`/problems/precondition-failed\` and changes nothing; where a route requires
 \`If-Match\` (clinical records), omitting it answers 428. Concurrent writes without \`If-Match\` may answer 409.
+A GET's \`ETag\` (strong for lists) sent back in \`If-None-Match\` answers 304 with no body while unchanged. Company
+data is \`Cache-Control: private, no-cache\`; tokens \`no-store\`. Answers above 1 KiB are gzip or br per \`Accept-Encoding\`.
 
 ## Idempotency
 Creating routes accept an optional \`Idempotency-Key\` header (1-${L.idempotency.keyMaxLength} visible ASCII characters).

@@ -3,6 +3,7 @@
 // text always gets the same verdict.
 import type { FieldError } from '../problems.js';
 import { toJson } from './validation.js';
+import { keepReusable, type ReuseKind } from './reusableBodies.js';
 
 interface Check {
   checker: object;
@@ -18,8 +19,10 @@ export class PreparedJson {
     readonly bytes: Buffer,
   ) {}
 
-  static of(value: unknown): PreparedJson {
-    return new PreparedJson(Buffer.from(toJson(value), 'utf8'));
+  /** `kind` 'static' for a text kept for the process's life (the contract): compressed harder, once. */
+  static of(value: unknown, kind: ReuseKind = 'page'): PreparedJson {
+    // Sent again while the page is kept: its ETag and compressed forms are made once.
+    return new PreparedJson(keepReusable(Buffer.from(toJson(value), 'utf8'), kind));
   }
 
   get text(): string {

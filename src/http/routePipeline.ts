@@ -17,6 +17,7 @@ import { consistencyTokens } from './consistencyToken.js';
 import { PreparedJson } from './preparedJson.js';
 import { attemptedRecord, auditRead } from './routeAudit.js';
 import type { Principal } from '../auth/principal.js';
+import { applyCachePolicy } from './conditionalGets.js';
 import { cursorBinding, openRequestCursor, routeTakesCursor, sealAnswerCursor } from './pageCursor.js';
 
 export interface PipelineDeps {
@@ -206,6 +207,7 @@ export function routeHandler(route: RouteDecl, deps: PipelineDeps): Koa.Middlewa
         if (deps.responseCheck === 'enforce') throw internalError();
       }
     }
+    applyCachePolicy(route, result);
     send(ctx, result, jsonText, prepared);
 
     const reader = { principal, tenantId: tenantScopeOf(rctx), correlationId: rctx.correlationId, ip: rctx.ip, userAgent: rctx.userAgent };

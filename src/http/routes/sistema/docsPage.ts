@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { HttpResult } from '../../routeTypes.js';
 import { notFoundProblem } from '../../../problems.js';
+import { keepReusable } from '../../reusableBodies.js';
 
 // The package's main module also loads the 1.4 MB bundle into Node; absolute-path.js is the same
 // getAbsoluteFSPath() without that cost.
@@ -80,18 +81,19 @@ export function docsPage(): HttpResult {
 }
 
 const cache = new Map<string, Buffer>();
+const initializerBytes = keepReusable(Buffer.from(initializerScript), 'static');
 
 export async function docsAsset(file: string): Promise<HttpResult> {
   const cacheHeaders = { 'Cache-Control': 'public, max-age=3600' };
   if (file === INITIALIZER) {
-    return { status: 200, body: Buffer.from(initializerScript), contentType: 'text/javascript; charset=utf-8', headers: cacheHeaders };
+    return { status: 200, body: initializerBytes, contentType: 'text/javascript; charset=utf-8', headers: cacheHeaders };
   }
   // Own keys only: a name like 'constructor' must not find Object.prototype's.
   const contentType = Object.hasOwn(PACKAGE_ASSETS, file) ? PACKAGE_ASSETS[file] : undefined;
   if (!contentType) throw notFoundProblem(`No docs asset named ${file}`);
   let body = cache.get(file);
   if (!body) {
-    body = await readFile(path.join(swaggerUiDir, file));
+    body = keepReusable(await readFile(path.join(swaggerUiDir, file)), 'static');
     cache.set(file, body);
   }
   return { status: 200, body, contentType, headers: cacheHeaders };

@@ -8,6 +8,7 @@ import { problem } from '../../commonSchemas.js';
 import { closed } from '../shared/fieldSchemas.js';
 import { buildOpenApiDocument, type OpenApiOptions } from '../../openapi.js';
 import { docsAsset, docsPage, DOCS_ASSET_PREFIX } from './docsPage.js';
+import { PreparedJson } from '../../preparedJson.js';
 import { readiness } from './readiness.js';
 import { health } from './health.js';
 import { LIMITS } from '../../../limits.js';
@@ -40,7 +41,7 @@ export const SISTEMA_TAG = 'Sistema';
 const statusUrl = (name: string) => `/sistema/proyecciones/${encodeURIComponent(name)}`;
 
 export function sistemaGroup(getGroups: () => readonly GroupModule[], openApiOptions: OpenApiOptions = {}): GroupModule {
-  let document: Record<string, unknown> | null = null;
+  let document: PreparedJson | null = null;
   // Rebuilds started by this process and not finished, so a double POST does not start two.
   const rebuilding = new Set<string>();
 
@@ -81,8 +82,9 @@ export function sistemaGroup(getGroups: () => readonly GroupModule[], openApiOpt
       summary: 'This API contract (OpenAPI 3.1)',
       responses: { 200: { description: 'The OpenAPI document', schema: OpenApiDocumentSchema } },
       handle: () => {
-        document ??= buildOpenApiDocument(getGroups(), openApiOptions);
-        return Promise.resolve({ status: 200, body: document });
+        // Serialized once: its ETag and compressed forms are then made once too (~690 KB of JSON).
+        document ??= PreparedJson.of(buildOpenApiDocument(getGroups(), openApiOptions), 'static');
+        return Promise.resolve({ status: 200, body: document, headers: { 'Cache-Control': 'no-cache' } });
       },
     },
     {

@@ -8,6 +8,7 @@ import Type from 'typebox';
 import { route, type HttpResult, type RouteDecl } from '../../routeTypes.js';
 import { problem } from '../../commonSchemas.js';
 import { notFoundProblem } from '../../../problems.js';
+import { keepReusable } from '../../reusableBodies.js';
 import { closed } from '../shared/fieldSchemas.js';
 import { TAG } from './schemas.js';
 
@@ -117,7 +118,8 @@ export async function panelAsset(file: string): Promise<HttpResult> {
   let body = cache.get(file);
   if (!body) {
     try {
-      body = await readFile(path.join(panelDir(), file));
+      // Compressed once, on first use (br, gzip), and revalidated by its strong ETag (no-cache).
+      body = keepReusable(await readFile(path.join(panelDir(), file)), 'static');
     } catch {
       throw notFoundProblem(`The panel is not built: run \`node scripts/build-panel.mjs\` (${file} missing)`);
     }
