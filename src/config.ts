@@ -44,6 +44,11 @@ export interface Config {
   chainSigningKeyFile: string | null;
   /** Seconds between signed checkpoints of every tenant's chain head (CHAIN_CHECKPOINT_INTERVAL_SECONDS, 0 = none). */
   chainCheckpointIntervalSeconds: number;
+  /**
+   * Origins whose browser apps may call the API (CORS_ORIGINS, a comma list of exact origins such as
+   * https://app.clinic.example); none by default: no CORS headers at all.
+   */
+  corsOrigins: string[];
   /** Webhook deliveries: retry schedule, timeout, response cap, private targets (WEBHOOK_*). */
   webhooks: WebhookSettings;
 }
@@ -84,6 +89,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     chainSigningKeyFile: env.CHAIN_SIGNING_KEY_FILE ? path.resolve(env.CHAIN_SIGNING_KEY_FILE) : null,
     chainCheckpointIntervalSeconds: checkpointInterval(env.CHAIN_CHECKPOINT_INTERVAL_SECONDS),
     webhooks: webhookSettings(env),
+    corsOrigins: corsOrigins(env.CORS_ORIGINS),
   };
 }
 
@@ -118,4 +124,23 @@ function proxyHops(value: string | undefined): number {
     throw new Error(`TRUST_PROXY must be the number of reverse proxies in front of the service (0-${MAX_PROXY_HOPS}), got ${value}`);
   }
   return hops;
+}
+
+/** Exact origins (scheme://host[:port]); '*' is refused: every allowed origin is named. */
+function corsOrigins(value: string | undefined): string[] {
+  const origins = (value ?? '')
+    .split(',')
+    .map((o) => o.trim())
+    .filter(Boolean);
+  for (const origin of origins) {
+    let parsed: URL | null = null;
+    try {
+      parsed = new URL(origin);
+    } catch {
+      parsed = null;
+    }
+    if (!parsed || parsed.origin !== origin || !/^https?:$/.test(parsed.protocol))
+      throw new Error(`CORS_ORIGINS must be a comma list of exact origins like https://app.example (no path, no '*'), got ${origin}`);
+  }
+  return origins;
 }

@@ -14,6 +14,7 @@ import { LIMITS } from '../limits.js';
 import { routeHandler, type ResponseCheck } from './routePipeline.js';
 import type { Authenticate } from './routeAuth.js';
 import { createIdempotencyGuard } from './idempotency.js';
+import { cors } from './cors.js';
 import { createAccessAuditWriter, type AccessAuditWriter } from './accessAudit.js';
 
 export type { Authenticate } from './routeAuth.js';
@@ -171,8 +172,10 @@ export function buildApp(services: AppServices, options: BuildAppOptions): Spine
     accessAudit,
     responseCheck: options.responseCheck ?? 'log',
   };
+  const byRouterPath = new Map<string, RouteDecl[]>();
   for (const route of bySpecificity(options.groups.flatMap((g) => g.routes))) {
     router.register(routerPath(route.path), [route.method], routeHandler(route, deps));
+    byRouterPath.set(routerPath(route.path), [...(byRouterPath.get(routerPath(route.path)) ?? []), route]);
   }
   rememberMatches(router);
 
@@ -184,6 +187,7 @@ export function buildApp(services: AppServices, options: BuildAppOptions): Spine
   app.use(correlationId());
   app.use(errorMapping(services.logger));
   app.use(securityHeaders());
+  if (services.config.corsOrigins.length > 0) app.use(cors(services.config.corsOrigins, router, byRouterPath));
   app.use(identityBodiesOnly());
   // Forms only for the routes that declare them (RFC 6749 token requests); every other route answers a form 415.
   app.use(bodilessRequests());
