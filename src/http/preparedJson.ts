@@ -16,10 +16,13 @@ export class PreparedJson {
   private constructor(
     /** The UTF-8 JSON text, encoded once. */
     readonly bytes: Buffer,
+    /** A page's top-level nextCursor as sent (for its Link header without parsing the bytes), else null. */
+    readonly nextCursor: string | null = null,
   ) {}
 
   static of(value: unknown): PreparedJson {
-    return new PreparedJson(Buffer.from(toJson(value), 'utf8'));
+    const next = (value as { nextCursor?: unknown } | null)?.nextCursor;
+    return new PreparedJson(Buffer.from(toJson(value), 'utf8'), typeof next === 'string' ? next : null);
   }
 
   get text(): string {

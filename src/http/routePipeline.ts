@@ -17,6 +17,7 @@ import { consistencyTokens } from './consistencyToken.js';
 import { PreparedJson } from './preparedJson.js';
 import { attemptedRecord, auditRead } from './routeAudit.js';
 import type { Principal } from '../auth/principal.js';
+import { linkNextPage } from './pageLinks.js';
 import { cursorBinding, openRequestCursor, routeTakesCursor, sealAnswerCursor } from './pageCursor.js';
 
 export interface PipelineDeps {
@@ -207,6 +208,7 @@ export function routeHandler(route: RouteDecl, deps: PipelineDeps): Koa.Middlewa
       }
     }
     send(ctx, result, jsonText, prepared);
+    linkNextPage(ctx, result);
 
     const reader = { principal, tenantId: tenantScopeOf(rctx), correlationId: rctx.correlationId, ip: rctx.ip, userAgent: rctx.userAgent };
     auditRead(auditDeps, route, input, result, { ...reader, at: services.now().toISOString() });
