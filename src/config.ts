@@ -133,12 +133,7 @@ function corsOrigins(value: string | undefined): string[] {
     .map((o) => o.trim())
     .filter(Boolean);
   for (const origin of origins) {
-    let parsed: URL | null = null;
-    try {
-      parsed = new URL(origin);
-    } catch {
-      parsed = null;
-    }
+    const parsed = URL.canParse(origin) ? new URL(origin) : null;
     if (!parsed || parsed.origin !== origin || !/^https?:$/.test(parsed.protocol))
       throw new Error(`CORS_ORIGINS must be a comma list of exact origins like https://app.example (no path, no '*'), got ${origin}`);
   }

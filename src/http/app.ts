@@ -15,6 +15,7 @@ import { routeHandler, type ResponseCheck } from './routePipeline.js';
 import type { Authenticate } from './routeAuth.js';
 import { createIdempotencyGuard } from './idempotency.js';
 import { cors } from './cors.js';
+import { rateLimitHeaders } from './rateLimitHeaders.js';
 import { createAccessAuditWriter, type AccessAuditWriter } from './accessAudit.js';
 
 export type { Authenticate } from './routeAuth.js';
@@ -185,6 +186,7 @@ export function buildApp(services: AppServices, options: BuildAppOptions): Spine
     services.logger.error('koa error outside a request answer', { error: err });
   });
   app.use(correlationId());
+  app.use(rateLimitHeaders());
   app.use(errorMapping(services.logger));
   app.use(securityHeaders());
   if (services.config.corsOrigins.length > 0) app.use(cors(services.config.corsOrigins, router, byRouterPath));

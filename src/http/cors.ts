@@ -9,7 +9,15 @@ import { requestHeadersOf } from './validation.js';
 export const CORS_MAX_AGE_SECONDS = 600;
 
 // Answer headers every route may send besides those it declares (the framework's, the problem answers').
-const FRAMEWORK_EXPOSED = ['X-Request-Id', 'Retry-After', 'WWW-Authenticate', 'Idempotent-Replayed', 'RateLimit', 'RateLimit-Policy', 'Link'];
+const FRAMEWORK_EXPOSED = [
+  'X-Request-Id',
+  'Retry-After',
+  'WWW-Authenticate',
+  'Idempotent-Replayed',
+  'RateLimit',
+  'RateLimit-Policy',
+  'Link',
+];
 // Read by every route: the correlation id a client may send.
 const EVERY_ROUTE_READS = ['X-Request-Id'];
 // Fetch's safelisted answer headers need no exposing.
@@ -51,20 +59,28 @@ export function cors(origins: readonly string[], router: Router, byRouterPath: R
 
   return async (ctx, next) => {
     const origin = ctx.get('Origin');
-    if (origin === '') return next();
+    if (origin === '') {
+      await next();
+      return;
+    }
     ctx.vary('Origin');
     const preflight = ctx.method === 'OPTIONS' && ctx.get('Access-Control-Request-Method') !== '';
     if (!allowed.has(origin)) {
       if (preflight) throw new ProblemError(403, 'cors-origin-not-allowed', 'Forbidden', `Origin ${origin} is not allowed (CORS_ORIGINS)`);
-      return next();
+      await next();
+      return;
     }
     ctx.set('Access-Control-Allow-Origin', origin);
     if (!preflight) {
       ctx.set('Access-Control-Expose-Headers', expose);
-      return next();
+      await next();
+      return;
     }
     const routes = routesOf(ctx.path);
-    if (routes.length === 0) return next(); // the fallback's 404
+    if (routes.length === 0) {
+      await next(); // the fallback's 404
+      return;
+    }
     const methods = unique(routes.flatMap((r) => (r.method === 'get' ? ['GET', 'HEAD'] : [r.method.toUpperCase()])));
     ctx.status = 204;
     ctx.set('Access-Control-Allow-Methods', methods.join(', '));

@@ -4,7 +4,8 @@ import { PreparedJson } from './preparedJson.js';
 import type { HttpResult, ResponseDecl } from './routeTypes.js';
 
 /** The contract's words for the header, said once (components.headers) for every paged answer. */
-export const NEXT_LINK_HEADER = 'RFC 8288 link to the next page (`rel="next"`, relative URL: this query with cursor replaced); absent on the last page';
+export const NEXT_LINK_HEADER =
+  'RFC 8288 link to the next page (`rel="next"`, relative URL: this query with cursor replaced); absent on the last page';
 
 /** The next cursor of a 200 answer, or null on the last page (or when the answer is no page). */
 function nextCursorOf(result: HttpResult): string | null {

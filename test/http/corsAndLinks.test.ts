@@ -7,7 +7,10 @@ const APP = 'https://app.clinic.example';
 const OTHER = 'https://evil.example';
 
 const preflight = (url: string, origin: string, method: string, headers = 'authorization, content-type') =>
-  fetch(url, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': method, 'access-control-request-headers': headers } });
+  fetch(url, {
+    method: 'OPTIONS',
+    headers: { origin, 'access-control-request-method': method, 'access-control-request-headers': headers },
+  });
 
 describe('CORS and pagination links over HTTP', () => {
   let world: PacientesWorld;
@@ -76,7 +79,7 @@ describe('CORS and pagination links over HTTP', () => {
     const link = first.headers.get('link');
     const expected = `</pacientes?q=paginada&limit=2&cursor=${encodeURIComponent(first.body.nextCursor)}>; rel="next"`;
     assert.equal(link, expected);
-    const next = expectStatus(await world.call(world.a, 'GET', link!.slice(1, link!.indexOf('>'))), 200);
+    const next = expectStatus(await world.call(world.a, 'GET', link.slice(1, link.indexOf('>'))), 200);
     assert.equal(next.body.items.length, 1);
     assert.equal(next.body.nextCursor, null);
     assert.equal(next.headers.get('link'), null);

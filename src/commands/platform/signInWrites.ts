@@ -9,7 +9,8 @@ import { unknownLoginDecider, unknownLoginId } from './unknownLogin/decider.js';
 import { normalizeEmail } from './emailGuard/decider.js';
 import { challengeDecider } from './challenge/decider.js';
 import { authRuntime, type AuthRuntime } from '../../auth/authRuntime.js';
-import { invalidCredentials, throttledAs429 } from './signInProblems.js';
+import { ACCOUNT_POLICIES, invalidCredentials, throttledAs429 } from './signInProblems.js';
+import { observeRateLimit } from '../../rateLimits.js';
 import { verifyPassword } from '../../auth/passwords.js';
 import { newTotpSecret, otpauthUri, qrPngDataUri } from '../../auth/totp.js';
 import { randomToken, sha256Hex } from '../../auth/tokens.js';
@@ -142,6 +143,7 @@ export async function login(
   const withheld = counted.events.find((e) => e.type === 'ChallengeWithheld');
   if (withheld) {
     const { retryAfterSeconds } = withheld.data as { retryAfterSeconds: number };
+    observeRateLimit(ACCOUNT_POLICIES.openChallenges, 0, retryAfterSeconds);
     throw tooManyRequests(retryAfterSeconds, 'Too many sign-in challenges are open; use one or retry later');
   }
   const issued = await handleCommand(

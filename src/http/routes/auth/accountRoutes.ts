@@ -69,6 +69,7 @@ export const accountRoutes: RouteDecl[] = [
       200: { description: 'Activated: sign in with the e-mail and the new password', schema: ActivatedSchema },
       400: problem('The activation token is not valid (`/problems/activation-invalid`), or a malformed body'),
       422: problem('The password is refused by the policy (`/problems/weak-password`, with `reason`)'),
+      429: throttled,
     },
     async handle({ body }, ctx) {
       const activated = await activateAccount(ctx.services, body, {
