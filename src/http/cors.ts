@@ -59,11 +59,11 @@ export function cors(origins: readonly string[], router: Router, byRouterPath: R
 
   return async (ctx, next) => {
     const origin = ctx.get('Origin');
+    ctx.vary('Origin'); // also without one: a cache must not answer a browser's request with a same-origin answer
     if (origin === '') {
       await next();
       return;
     }
-    ctx.vary('Origin');
     const preflight = ctx.method === 'OPTIONS' && ctx.get('Access-Control-Request-Method') !== '';
     if (!allowed.has(origin)) {
       if (preflight) throw new ProblemError(403, 'cors-origin-not-allowed', 'Forbidden', `Origin ${origin} is not allowed (CORS_ORIGINS)`);

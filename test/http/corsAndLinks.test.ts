@@ -59,6 +59,9 @@ describe('CORS and pagination links over HTTP', () => {
     assert.equal(other.status, 200);
     assert.equal(other.headers.get('access-control-allow-origin'), null);
     assert.match(other.headers.get('vary') ?? '', /Origin/);
+    const noOrigin = await fetch(`${world.server.url}/pacientes`, { headers: { authorization: `Bearer ${world.a}` } });
+    assert.equal(noOrigin.headers.get('access-control-allow-origin'), null);
+    assert.match(noOrigin.headers.get('vary') ?? '', /Origin/);
   });
 
   it('sends no CORS header at all when CORS_ORIGINS is unset', async () => {
