@@ -1,7 +1,7 @@
 // RateLimit-Policy and RateLimit (IETF httpapi RateLimit header fields draft) from the throttles the request met, 429s too.
 import type Koa from 'koa';
 import type { ResponseDecl } from './routeTypes.js';
-import { collectRateLimits, type RateLimitObservation } from '../rateLimits.js';
+import { rateLimitFields, type RateLimitLog } from '../rateLimits.js';
 
 /** The contract's words for both headers, said once (components.headers) for every throttled route. */
 export const RATE_LIMIT_HEADERS = {
@@ -9,32 +9,19 @@ export const RATE_LIMIT_HEADERS = {
   RateLimit: 'What is left of each policy: `"name";r=remaining;t=seconds until reset`',
 } as const;
 
-const name = (o: RateLimitObservation): string => JSON.stringify(o.policy.name);
-
-export function policyField(observations: RateLimitObservation[]): string {
-  return observations
-    .map((o) => {
-      const { quota, windowSeconds, unit } = o.policy;
-      return `${name(o)};q=${quota}${windowSeconds ? `;w=${windowSeconds}` : ''}${unit && unit !== 'requests' ? `;qu="${unit}"` : ''}`;
-    })
-    .join(', ');
-}
-
-export function limitField(observations: RateLimitObservation[]): string {
-  return observations.map((o) => `${name(o)};r=${o.remaining}${o.resetSeconds === null ? '' : `;t=${o.resetSeconds}`}`).join(', ');
-}
+/** The request's log the throttles write into (the route pipeline hands it on as RequestContext.rateLimits). */
+export const rateLimitLogOf = (ctx: Koa.Context): RateLimitLog | undefined => ctx.state.rateLimits as RateLimitLog | undefined;
 
 /** Installed outside the error mapping, so a 429 problem carries them beside its Retry-After. */
 export function rateLimitHeaders(): Koa.Middleware {
   return async (ctx, next) => {
-    const { result, observations } = collectRateLimits(() => next());
+    const observations: RateLimitLog = new Map();
+    ctx.state.rateLimits = observations;
     try {
-      await result;
+      await next();
     } finally {
       if (observations.size > 0 && !ctx.headerSent) {
-        const all = [...observations.values()];
-        ctx.set('RateLimit-Policy', policyField(all));
-        ctx.set('RateLimit', limitField(all));
+        ctx.set(rateLimitFields([...observations.values()]));
       }
     }
   };

@@ -1,5 +1,6 @@
 // The Koa handler of one declared route: auth -> content type -> validation -> (idempotency) -> handler
 // -> response check (every 2xx answer; a prepared one once) -> answer -> access audit (also of a refused read).
+import { rateLimitLogOf } from './rateLimitHeaders.js';
 import type Koa from 'koa';
 import { Readable } from 'node:stream';
 import type { AppServices } from '../services.js';
@@ -158,6 +159,7 @@ export function routeHandler(route: RouteDecl, deps: PipelineDeps): Koa.Middlewa
       auth: principal,
       services,
       idempotencyKey: null,
+      rateLimits: rateLimitLogOf(ctx),
     };
     markRouteAuth(rctx, route.auth);
     // Cursors leave sealed for this company, route and filter; the handler sees only the store's own cursor.

@@ -1,7 +1,7 @@
 // How many renders one company may have in the pool at once, and how many may wait behind them (issue 20 item 5):
 // one company asking for many sheets cannot take every worker, nor queue without bound.
 import { ProblemError, tooManyRequests } from '../problems.js';
-import { observeRateLimit, type RateLimitPolicy } from '../rateLimits.js';
+import { observeRateLimit, type RateLimitLog, type RateLimitPolicy } from '../rateLimits.js';
 
 export interface GateLimits {
   /** Jobs of one company in the pool (running or waiting for a worker) at once. */
@@ -33,12 +33,12 @@ export class CompanyGate {
   }
 
   /** Runs `work` once the company has a place; refuses at once when its queue (or everyone's) is full. */
-  async run<T>(company: string, work: () => Promise<T>): Promise<T> {
+  async run<T>(company: string, work: () => Promise<T>, log?: RateLimitLog): Promise<T> {
     const line = this.lines.get(company) ?? { admitted: 0, waiting: [] };
     this.lines.set(company, line);
     const full = line.admitted >= this.limits.perCompany && line.waiting.length >= this.limits.queuedPerCompany;
     const inUse = line.admitted + line.waiting.length + (full ? 0 : 1);
-    observeRateLimit(this.policy, this.policy.quota - inUse, full ? this.limits.retryAfterSeconds : null);
+    observeRateLimit(log, this.policy, this.policy.quota - inUse, full ? this.limits.retryAfterSeconds : null);
     // A waiter is woken holding the place its predecessor left: no newcomer can slip in between.
     if (line.admitted >= this.limits.perCompany) await this.wait(line);
     else line.admitted++;

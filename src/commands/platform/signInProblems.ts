@@ -2,7 +2,7 @@
 import { ProblemError, tooManyRequests } from '../../problems.js';
 import { DomainError } from '../decider.js';
 import { LIMITS } from '../../limits.js';
-import { observeRateLimit, type RateLimitPolicy } from '../../rateLimits.js';
+import { observeRateLimit, rateLimitFields, type RateLimitLog, type RateLimitObservation, type RateLimitPolicy } from '../../rateLimits.js';
 
 /** The per-account throttles of the deciders, as the RateLimit headers of their 429 name them. */
 export const ACCOUNT_POLICIES = {
@@ -34,13 +34,20 @@ export const invalidRefreshToken = (): ProblemError =>
   new ProblemError(401, 'invalid-refresh-token', 'Unauthorized', 'The refresh token is not valid; sign in again');
 
 /** A throttled attempt (the deciders' `sign-in-throttled`) answers 429 with the wait its decider computed. */
-export async function throttledAs429<T>(attempt: Promise<T>): Promise<T> {
+export async function throttledAs429<T>(attempt: Promise<T>, log: RateLimitLog | undefined): Promise<T> {
   try {
     return await attempt;
   } catch (err) {
     if (err instanceof DomainError && err.code === 'sign-in-throttled') {
-      observeRateLimit(policyOf(err.message), 0, Number(err.details?.retryAfterSeconds ?? 1));
-      throw tooManyRequests(Number(err.details?.retryAfterSeconds ?? 1), `${err.message[0]!.toUpperCase()}${err.message.slice(1)}`);
+      const own: RateLimitLog = log ?? new Map<string, RateLimitObservation>();
+      observeRateLimit(own, policyOf(err.message), 0, Number(err.details?.retryAfterSeconds ?? 1));
+      const problem = tooManyRequests(
+        Number(err.details?.retryAfterSeconds ?? 1),
+        `${err.message[0]!.toUpperCase()}${err.message.slice(1)}`,
+      );
+      // Without the request's log (a write reached from a command context), the 429 carries its own fields.
+      if (!log) Object.assign(problem.headers, rateLimitFields([...own.values()]));
+      throw problem;
     }
     throw err;
   }

@@ -76,6 +76,7 @@ export const accountRoutes: RouteDecl[] = [
         correlationId: ctx.correlationId,
         ip: ctx.ip,
         userAgent: ctx.userAgent,
+        rateLimits: ctx.rateLimits,
       });
       return { status: 200, body: { userId: activated.userId, email: activated.email } };
     },
@@ -129,7 +130,7 @@ export const accountRoutes: RouteDecl[] = [
         const issued = await issueClientToken(
           ctx.services,
           { clientId, clientSecret },
-          { ip: ctx.ip, userAgent: ctx.userAgent, correlationId: ctx.correlationId },
+          { ip: ctx.ip, userAgent: ctx.userAgent, correlationId: ctx.correlationId, rateLimits: ctx.rateLimits },
         );
         return {
           status: 200,
