@@ -44,6 +44,11 @@ export interface Config {
   chainSigningKeyFile: string | null;
   /** Seconds between signed checkpoints of every tenant's chain head (CHAIN_CHECKPOINT_INTERVAL_SECONDS, 0 = none). */
   chainCheckpointIntervalSeconds: number;
+  /**
+   * Origins whose browser apps may call the API (CORS_ORIGINS, a comma list of exact origins such as
+   * https://app.clinic.example); none by default: no CORS headers at all.
+   */
+  corsOrigins: string[];
   /** Webhook deliveries: retry schedule, timeout, response cap, private targets (WEBHOOK_*). */
   webhooks: WebhookSettings;
   /** Answers from this many bytes on are gzip/brotli compressed when the client accepts it (COMPRESSION_THRESHOLD_BYTES, 1024). */
@@ -87,6 +92,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     chainCheckpointIntervalSeconds: checkpointInterval(env.CHAIN_CHECKPOINT_INTERVAL_SECONDS),
     webhooks: webhookSettings(env),
     compressionThresholdBytes: compressionThreshold(env.COMPRESSION_THRESHOLD_BYTES),
+    corsOrigins: corsOrigins(env.CORS_ORIGINS),
   };
 }
 
@@ -127,4 +133,18 @@ function proxyHops(value: string | undefined): number {
     throw new Error(`TRUST_PROXY must be the number of reverse proxies in front of the service (0-${MAX_PROXY_HOPS}), got ${value}`);
   }
   return hops;
+}
+
+/** Exact origins (scheme://host[:port]); '*' is refused: every allowed origin is named. */
+function corsOrigins(value: string | undefined): string[] {
+  const origins = (value ?? '')
+    .split(',')
+    .map((o) => o.trim())
+    .filter(Boolean);
+  for (const origin of origins) {
+    const parsed = URL.canParse(origin) ? new URL(origin) : null;
+    if (!parsed || parsed.origin !== origin || !/^https?:$/.test(parsed.protocol))
+      throw new Error(`CORS_ORIGINS must be a comma list of exact origins like https://app.example (no path, no '*'), got ${origin}`);
+  }
+  return origins;
 }

@@ -56,12 +56,16 @@ async function createRuntime(services: Pick<AppServices, 'config'>): Promise<Aut
   return {
     jwt: tokenSettings(config.issuer, jwtKey, previous ? Buffer.from(previous.trim(), 'base64') : null),
     totpSecrets: createSecretBox(totpKey.subarray(0, 32)),
-    loginPerIp: new SlidingWindowLimiter(LIMITS.throttling.login.perIpPerMinute, 60_000),
-    verifyPerIp: new SlidingWindowLimiter(LIMITS.throttling.verify2fa.perIpPerMinute, 60_000),
-    tokenPerIp: new SlidingWindowLimiter(LIMITS.apiClients.perIpPerMinute, 60_000),
-    clientFailures: new SlidingWindowLimiter(LIMITS.apiClients.clientFailuresPerWindow, LIMITS.apiClients.windowSeconds * 1000),
-    invitesPerCompany: new SlidingWindowLimiter(LIMITS.invitations.perCompanyPerHour, 3600_000),
-    invitesPerInviter: new SlidingWindowLimiter(LIMITS.invitations.perInviterPerHour, 3600_000),
+    loginPerIp: new SlidingWindowLimiter(LIMITS.throttling.login.perIpPerMinute, 60_000, 'sign-in-address'),
+    verifyPerIp: new SlidingWindowLimiter(LIMITS.throttling.verify2fa.perIpPerMinute, 60_000, 'code-address'),
+    tokenPerIp: new SlidingWindowLimiter(LIMITS.apiClients.perIpPerMinute, 60_000, 'token-address'),
+    clientFailures: new SlidingWindowLimiter(
+      LIMITS.apiClients.clientFailuresPerWindow,
+      LIMITS.apiClients.windowSeconds * 1000,
+      'client-failures',
+    ),
+    invitesPerCompany: new SlidingWindowLimiter(LIMITS.invitations.perCompanyPerHour, 3600_000, 'invitations-company'),
+    invitesPerInviter: new SlidingWindowLimiter(LIMITS.invitations.perInviterPerHour, 3600_000, 'invitations-inviter'),
   };
 }
 

@@ -14,6 +14,8 @@ import { LIMITS } from '../limits.js';
 import { routeHandler, type ResponseCheck } from './routePipeline.js';
 import type { Authenticate } from './routeAuth.js';
 import { createIdempotencyGuard } from './idempotency.js';
+import { cors } from './cors.js';
+import { rateLimitHeaders } from './rateLimitHeaders.js';
 import { createAccessAuditWriter, type AccessAuditWriter } from './accessAudit.js';
 import { compression } from './compression.js';
 import { conditionalGets } from './conditionalGets.js';
@@ -174,8 +176,10 @@ export function buildApp(services: AppServices, options: BuildAppOptions): Spine
     accessAudit,
     responseCheck: options.responseCheck ?? 'log',
   };
+  const byRouterPath = new Map<string, RouteDecl[]>();
   for (const route of bySpecificity(options.groups.flatMap((g) => g.routes))) {
     router.register(routerPath(route.path), [route.method], routeHandler(route, deps));
+    byRouterPath.set(routerPath(route.path), [...(byRouterPath.get(routerPath(route.path)) ?? []), route]);
   }
   rememberMatches(router);
 
@@ -187,8 +191,10 @@ export function buildApp(services: AppServices, options: BuildAppOptions): Spine
   app.use(correlationId());
   // Outside the error mapping, so a large problem+json is compressed too.
   app.use(compression(services.config.compressionThresholdBytes ?? 1024));
+  app.use(rateLimitHeaders());
   app.use(errorMapping(services.logger));
   app.use(securityHeaders());
+  if (services.config.corsOrigins.length > 0) app.use(cors(services.config.corsOrigins, router, byRouterPath));
   app.use(identityBodiesOnly());
   // Forms only for the routes that declare them (RFC 6749 token requests); every other route answers a form 415.
   app.use(bodilessRequests());

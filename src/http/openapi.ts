@@ -5,6 +5,8 @@ import { isOptionalModule } from '../commands/platform/company/events.js';
 import type { GroupModule } from './groupModule.js';
 import type { JsonSchema, ResponseDecl, RouteDecl } from './routeTypes.js';
 import { ProblemSchema } from './commonSchemas.js';
+import { withNextLink } from './pageLinks.js';
+import { withRateLimitHeaders } from './rateLimitHeaders.js';
 import { requestHeadersOf, VALIDATION_STATUS } from './validation.js';
 import { apiDescription } from './openapiDescription.js';
 import { titleOf } from './errors.js';
@@ -172,7 +174,7 @@ const REPLAYED_HEADER = "'true' when this is the stored answer of an earlier req
 function operation(route: RouteDecl, operationId: string, clientCredentials: boolean): Obj {
   const declared = route.responses;
   const framework = frameworkResponses(route);
-  const all: Record<number, ResponseDecl> = { ...framework, ...withReplayHeader(route, declared) };
+  const all: Record<number, ResponseDecl> = { ...framework, ...withRateLimitHeaders(withNextLink(withReplayHeader(route, declared))) };
   // A route's own 403 reasons come on top of the framework's (no company, missing permission...), never instead of them.
   if (declared[403] && framework[403])
     all[403] = { ...declared[403], description: `${framework[403].description}; ${declared[403].description}` };

@@ -17,12 +17,15 @@ export class PreparedJson {
   private constructor(
     /** The UTF-8 JSON text, encoded once. */
     readonly bytes: Buffer,
+    /** A page's top-level nextCursor as sent (for its Link header without parsing the bytes), else null. */
+    readonly nextCursor: string | null = null,
   ) {}
 
   /** `kind` 'static' for a text kept for the process's life (the contract): compressed harder, once. */
   static of(value: unknown, kind: ReuseKind = 'page'): PreparedJson {
+    const next = (value as { nextCursor?: unknown } | null)?.nextCursor;
     // Sent again while the page is kept: its ETag and compressed forms are made once.
-    return new PreparedJson(keepReusable(Buffer.from(toJson(value), 'utf8'), kind));
+    return new PreparedJson(keepReusable(Buffer.from(toJson(value), 'utf8'), kind), typeof next === 'string' ? next : null);
   }
 
   get text(): string {

@@ -1,5 +1,6 @@
 // The Koa handler of one declared route: auth -> content type -> validation -> (idempotency) -> handler
 // -> response check (every 2xx answer; a prepared one once) -> answer -> access audit (also of a refused read).
+import { rateLimitLogOf } from './rateLimitHeaders.js';
 import type Koa from 'koa';
 import { Readable } from 'node:stream';
 import type { AppServices } from '../services.js';
@@ -18,6 +19,7 @@ import { PreparedJson } from './preparedJson.js';
 import { attemptedRecord, auditRead } from './routeAudit.js';
 import type { Principal } from '../auth/principal.js';
 import { applyCachePolicy } from './conditionalGets.js';
+import { linkNextPage } from './pageLinks.js';
 import { cursorBinding, openRequestCursor, routeTakesCursor, sealAnswerCursor } from './pageCursor.js';
 
 export interface PipelineDeps {
@@ -158,6 +160,7 @@ export function routeHandler(route: RouteDecl, deps: PipelineDeps): Koa.Middlewa
       auth: principal,
       services,
       idempotencyKey: null,
+      rateLimits: rateLimitLogOf(ctx),
     };
     markRouteAuth(rctx, route.auth);
     // Cursors leave sealed for this company, route and filter; the handler sees only the store's own cursor.
@@ -209,6 +212,7 @@ export function routeHandler(route: RouteDecl, deps: PipelineDeps): Koa.Middlewa
     }
     applyCachePolicy(route, result);
     send(ctx, result, jsonText, prepared);
+    linkNextPage(ctx, result);
 
     const reader = { principal, tenantId: tenantScopeOf(rctx), correlationId: rctx.correlationId, ip: rctx.ip, userAgent: rctx.userAgent };
     auditRead(auditDeps, route, input, result, { ...reader, at: services.now().toISOString() });

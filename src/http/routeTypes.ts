@@ -1,5 +1,6 @@
 // A route is declared once; routing, validation, auth, permission checks, tenant scoping, problem mapping
 // and the OpenAPI document all come from the declaration (see http/app.ts and http/openapi.ts).
+import type { RateLimitLog } from '../rateLimits.js';
 import type { AppServices } from '../services.js';
 import type { Principal } from '../auth/principal.js';
 import type { Static, TSchema } from 'typebox';
@@ -70,6 +71,8 @@ export interface RequestContext {
    * user, method and route (so it can be passed as CommandContext.idempotencyKey); null otherwise.
    */
   idempotencyKey: string | null;
+  /** Where the throttles this request meets report for its RateLimit headers (absent outside the HTTP pipeline). */
+  rateLimits?: RateLimitLog;
 }
 
 /** Context of a 'tenant' route: the company is known. */

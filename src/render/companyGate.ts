@@ -1,6 +1,7 @@
 // How many renders one company may have in the pool at once, and how many may wait behind them (issue 20 item 5):
 // one company asking for many sheets cannot take every worker, nor queue without bound.
 import { ProblemError, tooManyRequests } from '../problems.js';
+import { observeRateLimit, type RateLimitLog, type RateLimitPolicy } from '../rateLimits.js';
 
 export interface GateLimits {
   /** Jobs of one company in the pool (running or waiting for a worker) at once. */
@@ -24,12 +25,20 @@ export class CompanyGate {
   /** The most renders any one company had admitted at once (what the per-company limit bounds). */
   private peakPerCompany = 0;
 
-  constructor(private readonly limits: GateLimits) {}
+  /** A company's renders running or waiting, as the RateLimit headers name them. */
+  private readonly policy: RateLimitPolicy;
+
+  constructor(private readonly limits: GateLimits) {
+    this.policy = { name: 'renders', quota: limits.perCompany + limits.queuedPerCompany, unit: 'concurrent-requests' };
+  }
 
   /** Runs `work` once the company has a place; refuses at once when its queue (or everyone's) is full. */
-  async run<T>(company: string, work: () => Promise<T>): Promise<T> {
+  async run<T>(company: string, work: () => Promise<T>, log?: RateLimitLog): Promise<T> {
     const line = this.lines.get(company) ?? { admitted: 0, waiting: [] };
     this.lines.set(company, line);
+    const full = line.admitted >= this.limits.perCompany && line.waiting.length >= this.limits.queuedPerCompany;
+    const inUse = line.admitted + line.waiting.length + (full ? 0 : 1);
+    observeRateLimit(log, this.policy, this.policy.quota - inUse, full ? this.limits.retryAfterSeconds : null);
     // A waiter is woken holding the place its predecessor left: no newcomer can slip in between.
     if (line.admitted >= this.limits.perCompany) await this.wait(line);
     else line.admitted++;

@@ -1,5 +1,6 @@
 // The session sheet PDF, rendered off the event loop (issue 20 item 5): served from the cache when the session is at the
 // same revision and its sheet shows the same data, else rendered in the worker pool within the company's share.
+import type { RateLimitLog } from '../rateLimits.js';
 import { createHash } from 'node:crypto';
 import type { SessionSheet } from '../queries/dialisis/sessionSheet/sessionSheet.js';
 import type { CompanyGate } from './companyGate.js';
@@ -36,7 +37,7 @@ export class SheetRenderer {
   ) {}
 
   /** The PDF of a session at `revision`; a cached one keeps the generation time of its first render. */
-  async render(tenantId: string, sessionId: string, revision: number, sheet: SessionSheet): Promise<Buffer> {
+  async render(tenantId: string, sessionId: string, revision: number, sheet: SessionSheet, log?: RateLimitLog): Promise<Buffer> {
     const key = `${tenantId}/${sessionId}`;
     const version = versionOf(revision, sheet);
     const cached = this.cache.get(key, version);
@@ -45,10 +46,14 @@ export class SheetRenderer {
       this.counts.reused++;
       return cached ?? same!.bytes;
     }
-    const bytes = this.gate.run(tenantId, () => {
-      this.counts.rendered++;
-      return this.pool.run(RENDER_JOBS.sessionSheet, sheet);
-    });
+    const bytes = this.gate.run(
+      tenantId,
+      () => {
+        this.counts.rendered++;
+        return this.pool.run(RENDER_JOBS.sessionSheet, sheet);
+      },
+      log,
+    );
     this.underway.set(key, { version, bytes });
     try {
       const pdf = await bytes;

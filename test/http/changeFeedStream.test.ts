@@ -93,10 +93,18 @@ describe('Change feed over HTTP: GET /sistema/eventos as Server-Sent Events', ()
 
   it(`bounds the open streams of a company (${FEED_LIMITS.maxOpenPerCompany}), answering 429 beyond`, async () => {
     const from = await head();
-    for (let i = 0; i < FEED_LIMITS.maxOpenPerCompany; i++) assert.equal((await sse(`from=${from}`)).status, 200);
+    const max = FEED_LIMITS.maxOpenPerCompany;
+    for (let i = 0; i < max; i++) {
+      const stream = await sse(`from=${from}`);
+      assert.equal(stream.status, 200);
+      // The slots left after this one (IETF RateLimit draft: a concurrency quota has no window nor reset).
+      assert.equal(stream.headers['ratelimit-policy'], `"feed-streams";q=${max};qu="concurrent-requests"`);
+      assert.equal(stream.headers['ratelimit'], `"feed-streams";r=${max - 1 - i}`);
+    }
     const refused = await sse(`from=${from}`);
     assert.equal(refused.status, 429);
     assert.ok(refused.headers['retry-after']);
+    assert.equal(refused.headers['ratelimit'], `"feed-streams";r=0;t=${refused.headers['retry-after']}`);
     await refused.ended;
     assert.match(refused.text(), /too-many-streams/);
     for (const client of open.splice(0)) client.close();

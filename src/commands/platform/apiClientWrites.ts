@@ -1,5 +1,6 @@
 // API clients: a company admin creates one with roles (its secret shown once), rotates its secret, changes its roles or
 // revokes it; a program exchanges its credentials for a short-lived token bound to the client's company.
+import type { RateLimitLog } from '../../rateLimits.js';
 import { handleCommand, loadAggregate } from '../handleCommand.js';
 import { DomainError } from '../decider.js';
 import { PLATFORM_TENANT, streamName } from '../../stores/eventStore.js';
@@ -118,16 +119,16 @@ const CLIENT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}
 export async function issueClientToken(
   services: PlatformServices<ReadYourWrites>,
   input: { clientId: string; clientSecret: string },
-  client: { ip: string | null; userAgent: string | null; correlationId: string },
+  client: { ip: string | null; userAgent: string | null; correlationId: string; rateLimits?: RateLimitLog },
 ): Promise<{ accessToken: string; expiresIn: number }> {
   const runtime = await authRuntime(services);
   const now = services.now();
-  const ipWait = runtime.tokenPerIp.hit(client.ip ?? 'unknown', now.getTime());
+  const ipWait = runtime.tokenPerIp.hit(client.ip ?? 'unknown', now.getTime(), client.rateLimits);
   if (ipWait > 0) throw tooManyRequests(ipWait, 'Too many token requests from this address; retry later');
   if (!CLIENT_ID.test(input.clientId)) throw invalidClient();
   // Counted per client and address: wrong secrets from elsewhere never hold the program that has the right one.
   const failureKey = `${input.clientId}|${client.ip ?? 'unknown'}`;
-  const clientWait = runtime.clientFailures.waitFor(failureKey, now.getTime());
+  const clientWait = runtime.clientFailures.waitFor(failureKey, now.getTime(), client.rateLimits);
   if (clientWait > 0) throw tooManyRequests(clientWait, 'Too many failed authentications of this client; retry later');
   const tokenId = newId();
   const ttl = LIMITS.apiClients.tokenTtlSeconds;
@@ -148,7 +149,8 @@ export async function issueClientToken(
     );
     await awaitPlatformReadModels(services, result.position, ['apiClients']);
   } catch (err) {
-    if (err instanceof DomainError && err.code === 'invalid-client') runtime.clientFailures.hit(failureKey, now.getTime());
+    if (err instanceof DomainError && err.code === 'invalid-client')
+      runtime.clientFailures.hit(failureKey, now.getTime(), client.rateLimits);
     throw err;
   }
   const access = signAccessToken(runtime.jwt, actor, input.clientId, now, { ttlSeconds: ttl, tokenId });

@@ -2,6 +2,7 @@
 // activation token is that token (only the company whose invitation created an account ever holds one); an address
 // that already has an account is only offered the membership, which its holder accepts signed in with the token.
 // Nothing of a pending membership works before it is accepted, and the inviting company learns the same either way.
+import type { RateLimitLog } from '../../rateLimits.js';
 import { handleCommand, loadAggregate } from '../handleCommand.js';
 import { DomainError } from '../decider.js';
 import { PLATFORM_TENANT, streamName } from '../../stores/eventStore.js';
@@ -55,13 +56,18 @@ export interface Invitation {
 }
 
 /** 429 once the company or the inviting person has sent their hour's invitations (they send the platform's e-mail). */
-export async function throttleInvitation(services: PlatformServices, companyId: string, inviter: string): Promise<void> {
+export async function throttleInvitation(
+  services: PlatformServices,
+  companyId: string,
+  inviter: string,
+  log?: RateLimitLog,
+): Promise<void> {
   const runtime = await authRuntime(services);
   const now = services.now().getTime();
-  const wait = Math.max(runtime.invitesPerCompany.waitFor(companyId, now), runtime.invitesPerInviter.waitFor(inviter, now));
+  const wait = Math.max(runtime.invitesPerCompany.waitFor(companyId, now, log), runtime.invitesPerInviter.waitFor(inviter, now, log));
   if (wait > 0) throw tooManyRequests(wait, 'Too many invitations from this company or person; retry later');
-  runtime.invitesPerCompany.hit(companyId, now);
-  runtime.invitesPerInviter.hit(inviter, now);
+  runtime.invitesPerCompany.hit(companyId, now, log);
+  runtime.invitesPerInviter.hit(inviter, now, log);
 }
 
 /** The account the guard of this e-mail names, reserving it for a new id when the e-mail is new. */

@@ -1,5 +1,6 @@
 // Platform writes used outside sign-in: registering users and companies and granting memberships
 // (bootstrap, test harness, and later the Usuarios/Empresas routes). Every write goes through handleCommand.
+import type { RateLimitLog } from '../../rateLimits.js';
 import { randomUUID } from 'node:crypto';
 import type { AppServices } from '../../services.js';
 import { LIMITS } from '../../limits.js';
@@ -26,6 +27,8 @@ export interface PlatformCaller {
   idempotencyKey?: string | null;
   /** Why: recorded in the metadata of every event of the write. */
   reason?: string | null;
+  /** The request's RateLimit log its throttles report into; never recorded. */
+  rateLimits?: RateLimitLog;
 }
 
 export const SYSTEM_CALLER: PlatformCaller = { actor: 'system' };

@@ -43,7 +43,7 @@ export async function verifySecondFactor(
   const runtime = await authRuntime(services);
   const now = services.now();
   const at = now.toISOString();
-  const ipWait = runtime.verifyPerIp.hit(client.ip ?? 'unknown', now.getTime());
+  const ipWait = runtime.verifyPerIp.hit(client.ip ?? 'unknown', now.getTime(), client.rateLimits);
   if (ipWait > 0) throw tooManyRequests(ipWait, 'Too many codes from this address; retry later');
   const challengeId = sha256Hex(input.challenge);
   const { state: challenge } = await loadAggregate(
@@ -74,6 +74,7 @@ export async function verifySecondFactor(
       },
       reserveCtx,
     ),
+    client.rateLimits,
   );
   if (!user.active || !user.totp.encryptedSecret) throw invalidChallenge();
 

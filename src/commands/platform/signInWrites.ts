@@ -9,7 +9,8 @@ import { unknownLoginDecider, unknownLoginId } from './unknownLogin/decider.js';
 import { normalizeEmail } from './emailGuard/decider.js';
 import { challengeDecider } from './challenge/decider.js';
 import { authRuntime, type AuthRuntime } from '../../auth/authRuntime.js';
-import { invalidCredentials, throttledAs429 } from './signInProblems.js';
+import { ACCOUNT_POLICIES, invalidCredentials, throttledAs429 } from './signInProblems.js';
+import { observeRateLimit, type RateLimitLog } from '../../rateLimits.js';
 import { verifyPassword } from '../../auth/passwords.js';
 import { newTotpSecret, otpauthUri, qrPngDataUri } from '../../auth/totp.js';
 import { randomToken, sha256Hex } from '../../auth/tokens.js';
@@ -26,6 +27,8 @@ export interface Client {
   ip: string | null;
   userAgent: string | null;
   correlationId: string;
+  /** The request's RateLimit log its throttles report into. */
+  rateLimits?: RateLimitLog;
 }
 
 export interface Enrollment {
@@ -64,6 +67,7 @@ async function failUnknownAccount(services: PlatformServices, email: string, pas
       { type: 'RecordUnknownAccountLoginFailure', aggregateId: unknownLoginId(email), data: { email, policy: LOGIN_POLICY } },
       platformContext(services, caller(client, 'anonymous')),
     ),
+    client.rateLimits,
   );
   await verifyPassword(null, password); // same work as for a real account: timing tells nothing
   throw invalidCredentials();
@@ -94,7 +98,7 @@ export async function login(
   const runtime = await authRuntime(services);
   const now = services.now();
   const at = now.toISOString();
-  const ipWait = runtime.loginPerIp.hit(client.ip ?? 'unknown', now.getTime());
+  const ipWait = runtime.loginPerIp.hit(client.ip ?? 'unknown', now.getTime(), client.rateLimits);
   if (ipWait > 0) throw tooManyRequests(ipWait, 'Too many sign-in attempts from this address; retry later');
 
   const email = normalizeEmail(input.email);
@@ -111,6 +115,7 @@ export async function login(
       { type: 'ReserveLoginAttempt', aggregateId: accountId, data: { policy: LOGIN_POLICY, deviceTokenHash, maxOpenChallenges } },
       platformContext(services, caller(client, accountId)),
     ),
+    client.rateLimits,
   );
   const deviceId = trustedDeviceOf(user, deviceTokenHash, at)?.deviceId ?? null;
   // An invited account has no password yet: checked against the dummy hash, so it answers like any wrong password.
@@ -142,6 +147,7 @@ export async function login(
   const withheld = counted.events.find((e) => e.type === 'ChallengeWithheld');
   if (withheld) {
     const { retryAfterSeconds } = withheld.data as { retryAfterSeconds: number };
+    observeRateLimit(client.rateLimits, ACCOUNT_POLICIES.openChallenges, 0, retryAfterSeconds);
     throw tooManyRequests(retryAfterSeconds, 'Too many sign-in challenges are open; use one or retry later');
   }
   const issued = await handleCommand(

@@ -28,6 +28,7 @@ export async function checkStepUpCode(services: PlatformServices, user: UserStat
       { type: 'ReserveTotpAttempt', aggregateId: user.userId, data: { challengeId, policy: CODE_POLICY, deviceId: null } },
       ctx,
     ),
+    caller.rateLimits,
   );
   const runtime = await authRuntime(services);
   const check = await checkTotpCode(runtime.totpSecrets.open(user.totp.encryptedSecret), code, services.now(), user.totp.lastTimeStep);

@@ -76,7 +76,7 @@ export async function activateAccount(
   caller: Omit<PlatformCaller, 'actor'>,
 ): Promise<{ userId: string; email: string; position: bigint | null }> {
   const runtime = await authRuntime(services);
-  const wait = runtime.loginPerIp.hit(`activate:${caller.ip ?? 'unknown'}`, services.now().getTime());
+  const wait = runtime.loginPerIp.hit(`activate:${caller.ip ?? 'unknown'}`, services.now().getTime(), caller.rateLimits);
   if (wait > 0) throw tooManyRequests(wait, 'Too many activation attempts from this address; retry later');
   const userId = ACTIVATION_TOKEN.exec(input.token)?.[1];
   const invalid = new DomainError('activation-invalid', 'the activation token is not valid (unknown, used, replaced or expired)', 400);
@@ -125,6 +125,7 @@ async function checkCurrentPassword(
       },
       ctx,
     ),
+    caller.rateLimits,
   );
   if (!(await verifyPassword(user.passwordHash || null, password))) {
     await handleCommand(

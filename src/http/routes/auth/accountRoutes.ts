@@ -69,12 +69,14 @@ export const accountRoutes: RouteDecl[] = [
       200: { description: 'Activated: sign in with the e-mail and the new password', schema: ActivatedSchema },
       400: problem('The activation token is not valid (`/problems/activation-invalid`), or a malformed body'),
       422: problem('The password is refused by the policy (`/problems/weak-password`, with `reason`)'),
+      429: throttled,
     },
     async handle({ body }, ctx) {
       const activated = await activateAccount(ctx.services, body, {
         correlationId: ctx.correlationId,
         ip: ctx.ip,
         userAgent: ctx.userAgent,
+        rateLimits: ctx.rateLimits,
       });
       return { status: 200, body: { userId: activated.userId, email: activated.email } };
     },
@@ -128,7 +130,7 @@ export const accountRoutes: RouteDecl[] = [
         const issued = await issueClientToken(
           ctx.services,
           { clientId, clientSecret },
-          { ip: ctx.ip, userAgent: ctx.userAgent, correlationId: ctx.correlationId },
+          { ip: ctx.ip, userAgent: ctx.userAgent, correlationId: ctx.correlationId, rateLimits: ctx.rateLimits },
         );
         return {
           status: 200,

@@ -29,7 +29,12 @@ import {
 
 export const AUTH_TAG = 'Auth';
 
-const clientOf = (ctx: RequestContext): Client => ({ ip: ctx.ip, userAgent: ctx.userAgent, correlationId: ctx.correlationId });
+const clientOf = (ctx: RequestContext): Client => ({
+  ip: ctx.ip,
+  userAgent: ctx.userAgent,
+  correlationId: ctx.correlationId,
+  rateLimits: ctx.rateLimits,
+});
 const behind503 = problem('The write was recorded but its read model did not apply it in time (`/problems/projection-behind`); retry', {
   'Retry-After': 'Seconds to wait',
 });

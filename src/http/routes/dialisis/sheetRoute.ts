@@ -44,7 +44,7 @@ export const sheetRoute: RouteDecl = route({
     const scope = tenantCtx(ctx);
     const doc = await sessionModel.or404(scope, input.params.id);
     const sheet = await sessionSheetOf(scope, doc, ctx.services.now().toISOString());
-    const pdf = await ctx.services.renders.sessionSheet.render(scope.auth.tenantId, doc.id, doc.revision, sheet);
+    const pdf = await ctx.services.renders.sessionSheet.render(scope.auth.tenantId, doc.id, doc.revision, sheet, ctx.rateLimits);
     return { status: 200, body: pdf, contentType: 'application/pdf', auditPatientIds: [doc.patientId] };
   },
 });

@@ -55,6 +55,7 @@ export const callerOf = (ctx: RequestContext, reason?: string | null): PlatformC
   ip: ctx.ip,
   userAgent: ctx.userAgent,
   idempotencyKey: ctx.idempotencyKey,
+  rateLimits: ctx.rateLimits,
 });
 
 export const tenantOf = (ctx: RequestContext): string => (ctx as TenantRequestContext).auth.tenantId;

@@ -1,5 +1,6 @@
 // The change feed's open streams and long-polls: a bounded number per company (429 beyond), woken by the log's own
 // subscription (no polling loop), and all ended at shutdown so a stopping service never waits for its clients.
+import { observeRateLimit, type RateLimitLog, type RateLimitPolicy } from '../../../rateLimits.js';
 import { setMaxListeners } from 'node:events';
 import { ProblemError } from '../../../problems.js';
 import { LIMITS } from '../../../limits.js';
@@ -25,11 +26,14 @@ export const FEED_LIMITS = {
   scanPerPage: 5_000,
 } as const;
 
+/** The company's open streams and long-polls, as the RateLimit headers name them. */
+const STREAM_SLOTS: RateLimitPolicy = { name: 'feed-streams', quota: FEED_LIMITS.maxOpenPerCompany, unit: 'concurrent-requests' };
+
 export type Woken = 'event' | 'timeout' | 'closed';
 
 export interface FeedHub {
   /** Takes one of the company's slots (429 when none is left, 503 once closing); returns its release (idempotent). */
-  acquire(tenant: string): () => void;
+  acquire(tenant: string, log?: RateLimitLog): () => void;
   /** Resolves at the company's first event after `after`, after `timeoutMs`, when `signal` aborts or the hub closes. */
   nextEvent(tenant: string, after: bigint, timeoutMs: number, signal?: AbortSignal): Promise<Woken>;
   /** Aborted when the service shuts down. */
@@ -44,11 +48,13 @@ function createFeedHub(services: AppServices): FeedHub {
 
   return {
     closing: shutdown.signal,
-    acquire(tenant) {
+    acquire(tenant, log) {
       if (shutdown.signal.aborted)
         throw new ProblemError(503, 'shutting-down', 'Service Unavailable', 'The service is stopping', { 'Retry-After': '5' });
       const count = open.get(tenant) ?? 0;
-      if (count >= FEED_LIMITS.maxOpenPerCompany) {
+      const full = count >= FEED_LIMITS.maxOpenPerCompany;
+      observeRateLimit(log, STREAM_SLOTS, FEED_LIMITS.maxOpenPerCompany - count - (full ? 0 : 1), full ? FEED_LIMITS.retryMs / 1000 : null);
+      if (full) {
         throw new ProblemError(
           429,
           'too-many-streams',

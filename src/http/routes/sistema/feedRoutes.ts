@@ -77,7 +77,7 @@ async function longPoll(ctx: RequestContext, tenant: string, after: bigint, limi
   let page = await read(after);
   if (page.items.length > 0 || wait === 0) return page;
   const hub = feedHubOf(services);
-  const release = hub.acquire(tenant);
+  const release = hub.acquire(tenant, ctx.rateLimits);
   try {
     const deadline = Date.now() + wait * 1000;
     while (page.items.length === 0 && Date.now() < deadline) {
@@ -138,7 +138,7 @@ export const feedRoute = route({
       patientId: patientId ?? null,
     };
     if (!wantsEvents(input.headers.accept)) return { status: 200, body: pageBody(await longPoll(ctx, tenant, after, limit, wait, filter)) };
-    const release = feedHubOf(ctx.services).acquire(tenant);
+    const release = feedHubOf(ctx.services).acquire(tenant, ctx.rateLimits);
     const lifetimeMs = tokenLifeLeftMs(input.headers.authorization, ctx.services.now().getTime());
     const body = feedEventStream(ctx.services, tenant, { after, limit, lifetimeMs }, filter, release);
     return { status: 200, body, contentType: 'text/event-stream; charset=utf-8', auditPatientIds: patientId ? [patientId] : [] };

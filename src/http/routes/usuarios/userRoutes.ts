@@ -124,7 +124,7 @@ export const userRoutes: RouteDecl[] = [
     async handle({ body }, ctx) {
       const tctx = ctx as TenantRequestContext;
       await mustHoldWhatTheyGrant(ctx, { roles: body.roles });
-      await throttleInvitation(ctx.services, tenantOf(ctx), ctx.auth!.userId);
+      await throttleInvitation(ctx.services, tenantOf(ctx), ctx.auth!.userId, ctx.rateLimits);
       const invited = await inviteUser(ctx.services, { companyId: tenantOf(ctx), ...body }, callerOf(ctx));
       const user = await companyUser(tctx, invited.userId);
       const delivered = await deliverInvitation(ctx, user, { ...invited.activation, opens: invited.opens });
@@ -257,7 +257,7 @@ export const userRoutes: RouteDecl[] = [
       if (membership === 'active') await mustBeCompanyOwnedAccount(ctx, params.id);
       await mustOutrankMember(ctx.services, privilegedCaller(ctx), params.id);
       // A new token is e-mailed like an invitation: it counts against the same limits.
-      await throttleInvitation(ctx.services, tenantOf(ctx), ctx.auth!.userId);
+      await throttleInvitation(ctx.services, tenantOf(ctx), ctx.auth!.userId, ctx.rateLimits);
       const user = await companyUser(tctx, params.id);
       const caller = callerOf(ctx, body.reason);
       const { position, ...invitation } =

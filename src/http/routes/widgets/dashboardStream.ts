@@ -148,7 +148,7 @@ export const dashboardStreamRoute = route({
         { pointer: '/headers/last-event-id', message: 'an event id this service sent' },
       ]);
     }
-    const release = feedHubOf(ctx.services).acquire(tenant);
+    const release = feedHubOf(ctx.services).acquire(tenant, ctx.rateLimits);
     const lifetimeMs = tokenLifeLeftMs(input.headers.authorization, ctx.services.now().getTime());
     const body = liveStream(ctx, input.params.id, resumeAfter, lifetimeMs, release);
     return { status: 200, body, contentType: 'text/event-stream; charset=utf-8' };
