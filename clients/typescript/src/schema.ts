@@ -8679,6 +8679,7 @@ export interface components {
         /** @description A page of the history, oldest first */
         RecordHistoryEntryPageOK: {
             headers: {
+                Link: components["headers"]["Link"];
                 [name: string]: unknown;
             };
             content: {
@@ -9058,6 +9059,18 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description Throttled; wait Retry-After seconds */
+        E429: {
+            headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Retry-After": components["headers"]["RetryAfter2"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
         /** @description The location */
         LocationViewOK: {
             headers: {
@@ -9153,6 +9166,7 @@ export interface components {
         /** @description A page of the trail (text/csv or application/x-ndjson when asked) */
         GetSistemaAuditoriaResponseItemPageOK: {
             headers: {
+                Link: components["headers"]["Link"];
                 [name: string]: unknown;
             };
             content: {
@@ -9208,8 +9222,10 @@ export interface components {
             };
         };
         /** @description `/problems/too-many-streams` */
-        E429: {
+        E429_2: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 "Retry-After": components["headers"]["RetryAfter"];
                 [name: string]: unknown;
             };
@@ -9282,16 +9298,6 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description Throttled; wait Retry-After seconds */
-        E429_2: {
-            headers: {
-                "Retry-After": components["headers"]["RetryAfter2"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["Problem"];
-            };
-        };
         /** @description Forbidden: an API client token on a route for people (`/problems/people-only`); The company is suspended (`/problems/company-suspended`) */
         E403_12: {
             headers: {
@@ -9316,6 +9322,8 @@ export interface components {
         /** @description Too many invitations (per company or per inviting person); wait Retry-After seconds */
         E429_3: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 "Retry-After": components["headers"]["RetryAfter2"];
                 [name: string]: unknown;
             };
@@ -9410,6 +9418,7 @@ export interface components {
         /** @description A page of lines */
         LineViewPageOK: {
             headers: {
+                Link: components["headers"]["Link"];
                 [name: string]: unknown;
             };
             content: {
@@ -9436,6 +9445,7 @@ export interface components {
         /** @description A page of products */
         ProductViewPageOK: {
             headers: {
+                Link: components["headers"]["Link"];
                 [name: string]: unknown;
             };
             content: {
@@ -9744,12 +9754,18 @@ export interface components {
         XEventPosition: string;
         /** @description Seconds to wait */
         RetryAfter: string;
+        /** @description RFC 8288 link to the next page (`rel="next"`, relative URL: this query with cursor replaced); absent on the last page */
+        Link: string;
         /** @description 'true' when this is the stored answer of an earlier request with the same Idempotency-Key */
         IdempotentReplayed: string;
         /** @description With asOf or version: the version then and the event that made it, version=3, type="…", occurredAt="…", actor="…" (RFC 8941) */
         XRecordEvent: string;
         /** @description With asOf or version: that event's position, sealed */
         XEventPosition2: string;
+        /** @description The quota policies this request was counted against (IETF RateLimit draft): `"name";q=quota;w=seconds` */
+        RateLimitPolicy: string;
+        /** @description What is left of each policy: `"name";r=remaining;t=seconds until reset` */
+        RateLimit: string;
         /** @description Seconds to wait before trying again */
         RetryAfter2: string;
         /** @description The patient record, which lists the new entry */
@@ -10302,6 +10318,7 @@ export interface operations {
             /** @description A page */
             200: {
                 headers: {
+                    Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10480,6 +10497,8 @@ export interface operations {
             /** @description Events */
             200: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10535,7 +10554,7 @@ export interface operations {
                 };
             };
             422: components["responses"]["E422"];
-            429: components["responses"]["E429"];
+            429: components["responses"]["E429_2"];
             500: components["responses"]["E500"];
         };
     };
@@ -10849,6 +10868,7 @@ export interface operations {
             /** @description A page of webhook endpoints */
             200: {
                 headers: {
+                    Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11158,6 +11178,7 @@ export interface operations {
             /** @description A page of deliveries */
             200: {
                 headers: {
+                    Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11263,6 +11284,8 @@ export interface operations {
             /** @description Challenge issued */
             200: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11311,6 +11334,8 @@ export interface operations {
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter2"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11348,6 +11373,8 @@ export interface operations {
             /** @description Signed in */
             200: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11391,6 +11418,8 @@ export interface operations {
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter2"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11676,6 +11705,8 @@ export interface operations {
             /** @description Activated: sign in with the e-mail and the new password */
             200: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11713,6 +11744,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
         };
     };
@@ -11744,6 +11776,8 @@ export interface operations {
             /** @description Changed */
             204: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -11763,7 +11797,7 @@ export interface operations {
             413: components["responses"]["E413"];
             415: components["responses"]["E415"];
             422: components["responses"]["E422"];
-            429: components["responses"]["E429_2"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
         };
     };
@@ -11796,6 +11830,8 @@ export interface operations {
                     "Cache-Control"?: string;
                     /** @description no-cache */
                     Pragma?: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11838,7 +11874,7 @@ export interface operations {
             413: components["responses"]["E413"];
             415: components["responses"]["E415"];
             422: components["responses"]["E422"];
-            429: components["responses"]["E429_2"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
         };
     };
@@ -12004,6 +12040,7 @@ export interface operations {
             /** @description A page of patients */
             200: {
                 headers: {
+                    Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12275,6 +12312,7 @@ export interface operations {
             /** @description A page of the history, oldest first */
             200: {
                 headers: {
+                    Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12389,6 +12427,7 @@ export interface operations {
             /** @description A page of entries */
             200: {
                 headers: {
+                    Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12485,6 +12524,7 @@ export interface operations {
             /** @description A page of entries */
             200: {
                 headers: {
+                    Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12573,6 +12613,7 @@ export interface operations {
             /** @description A page of entries */
             200: {
                 headers: {
+                    Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12659,6 +12700,7 @@ export interface operations {
             /** @description A page of entries */
             200: {
                 headers: {
+                    Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12788,6 +12830,7 @@ export interface operations {
             /** @description A page of entries */
             200: {
                 headers: {
+                    Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12973,6 +13016,7 @@ export interface operations {
             /** @description A page of notes */
             200: {
                 headers: {
+                    Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13151,6 +13195,7 @@ export interface operations {
             /** @description A page of versions */
             200: {
                 headers: {
+                    Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13447,6 +13492,7 @@ export interface operations {
             /** @description A page of companies */
             200: {
                 headers: {
+                    Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13928,6 +13974,7 @@ export interface operations {
             /** @description A page of the history */
             200: {
                 headers: {
+                    Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13996,6 +14043,7 @@ export interface operations {
             /** @description A page of locations */
             200: {
                 headers: {
+                    Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14473,6 +14521,7 @@ export interface operations {
             /** @description A page of users */
             200: {
                 headers: {
+                    Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14529,6 +14578,8 @@ export interface operations {
                     "X-Event-Position": components["headers"]["XEventPosition"];
                     /** @description URL of the user in this company */
                     Location?: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14723,6 +14774,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Event-Position": components["headers"]["XEventPosition"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14889,6 +14942,7 @@ export interface operations {
             /** @description A page of clients */
             200: {
                 headers: {
+                    Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15345,6 +15399,7 @@ export interface operations {
             /** @description A page of job positions */
             200: {
                 headers: {
+                    Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15662,6 +15717,7 @@ export interface operations {
             /** @description A page of staff records */
             200: {
                 headers: {
+                    Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16273,6 +16329,7 @@ export interface operations {
             /** @description A page of shifts */
             200: {
                 headers: {
+                    Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16541,6 +16598,7 @@ export interface operations {
             /** @description A page of plans */
             200: {
                 headers: {
+                    Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17049,6 +17107,7 @@ export interface operations {
             200: {
                 headers: {
                     ETag: components["headers"]["ETag"];
+                    Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17437,6 +17496,7 @@ export interface operations {
             /** @description A page of sessions */
             200: {
                 headers: {
+                    Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18402,6 +18462,8 @@ export interface operations {
             /** @description The sheet */
             200: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18416,6 +18478,8 @@ export interface operations {
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18652,6 +18716,7 @@ export interface operations {
             /** @description A page of dialyzers */
             200: {
                 headers: {
+                    Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19289,6 +19354,7 @@ export interface operations {
             /** @description A page of machines */
             200: {
                 headers: {
+                    Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20084,6 +20150,7 @@ export interface operations {
             /** @description A page of arterial lines */
             200: {
                 headers: {
+                    Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20477,6 +20544,7 @@ export interface operations {
             /** @description A page of venous lines */
             200: {
                 headers: {
+                    Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20828,6 +20896,7 @@ export interface operations {
             /** @description A page of clients */
             200: {
                 headers: {
+                    Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21401,6 +21470,7 @@ export interface operations {
             /** @description A page of authorizations */
             200: {
                 headers: {
+                    Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22107,6 +22177,7 @@ export interface operations {
             /** @description A page of warehouses */
             200: {
                 headers: {
+                    Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23125,6 +23196,7 @@ export interface operations {
             /** @description A page of dashboards */
             200: {
                 headers: {
+                    Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23369,6 +23441,8 @@ export interface operations {
             /** @description Server-Sent Events */
             200: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23387,7 +23461,7 @@ export interface operations {
                 };
             };
             422: components["responses"]["E422"];
-            429: components["responses"]["E429"];
+            429: components["responses"]["E429_2"];
             500: components["responses"]["E500"];
         };
     };
@@ -23461,6 +23535,7 @@ export interface operations {
             /** @description A page of modules */
             200: {
                 headers: {
+                    Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23821,6 +23896,7 @@ export interface operations {
             /** @description A page of records (list fields in values) */
             200: {
                 headers: {
+                    Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
                 content: {
