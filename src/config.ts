@@ -2,6 +2,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { webhookSettings, type WebhookSettings } from './processes/webhooks/webhookSettings.js';
+import { observabilitySettings, type ObservabilitySettings } from './observability/settings.js';
 
 export interface Config {
   port: number;
@@ -46,6 +47,8 @@ export interface Config {
   chainCheckpointIntervalSeconds: number;
   /** Webhook deliveries: retry schedule, timeout, response cap, private targets (WEBHOOK_*). */
   webhooks: WebhookSettings;
+  /** Metrics, access log and tracing (METRICS_PORT, METRICS_TOKEN, ACCESS_LOG, ACCESS_LOG_SAMPLE, OTEL_EXPORTER_OTLP_ENDPOINT). */
+  observability: ObservabilitySettings;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -84,6 +87,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     chainSigningKeyFile: env.CHAIN_SIGNING_KEY_FILE ? path.resolve(env.CHAIN_SIGNING_KEY_FILE) : null,
     chainCheckpointIntervalSeconds: checkpointInterval(env.CHAIN_CHECKPOINT_INTERVAL_SECONDS),
     webhooks: webhookSettings(env),
+    observability: observabilitySettings(env),
   };
 }
 

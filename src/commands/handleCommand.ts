@@ -5,6 +5,9 @@ import { streamName, WrongExpectedRevisionError } from '../stores/eventStore.js'
 import { eventId, newId } from './eventIds.js';
 import { retryDelayMs, serializedOnStream } from './streamWriteQueue.js';
 import { foldEvents, loadFromSnapshot, snapshotIfDue, type LoadedAggregate } from './snapshots.js';
+import { currentTrace } from '../observability/traceContext.js';
+import { observeAppend } from '../observability/metrics.js';
+import { withSpan } from '../observability/tracing.js';
 
 /** Who, where and why of a command: becomes the metadata of every event it produces. */
 export interface CommandContext {
@@ -94,7 +97,11 @@ export function handleCommand<C extends CommandEnvelope, E extends DecidedEvent,
   options: CommandOptions = {},
 ): Promise<CommandResult<S>> {
   const stream = streamName(ctx.tenantId, decider.category, command.aggregateId);
-  return serializedOnStream(store, stream, () => decideAndAppend(store, decider, stream, command, ctx, options));
+  return serializedOnStream(store, stream, () =>
+    withSpan(`command ${decider.category}`, () => decideAndAppend(store, decider, stream, command, ctx, options), {
+      'command.category': decider.category,
+    }),
+  );
 }
 
 export interface CommandOptions {
@@ -116,6 +123,12 @@ const snapshotMetadata = (ctx: CommandContext, at: string): EventMetadata => ({
   userAgent: null,
   reason: 'snapshot',
 });
+
+/** The trace the command runs in (the request's), named in its events' metadata. */
+function traceOfRequest(): Pick<EventMetadata, 'traceId' | 'spanId'> {
+  const trace = currentTrace();
+  return trace ? { traceId: trace.traceId, spanId: trace.spanId } : {};
+}
 
 /** Lost races left after serializing in-process come from other processes: retried this many times. */
 const MAX_ATTEMPTS = 8;
@@ -169,6 +182,7 @@ async function decideAndAppend<C extends CommandEnvelope, E extends DecidedEvent
       ip: ctx.ip,
       userAgent: ctx.userAgent,
       reason: ctx.reason ?? null,
+      ...traceOfRequest(),
     };
     // With an idempotency key, ids are tied to the key alone: a retry after a success then carries the
     // same ids, and the store acknowledges it without writing again. Without one nothing is retried: random ids.
@@ -181,7 +195,11 @@ async function decideAndAppend<C extends CommandEnvelope, E extends DecidedEvent
     }));
     const expectedRevision: ExpectedRevision = revision < 0 ? 'no_stream' : revision;
     try {
-      const result = await store.appendToStream(stream, newEvents, { expectedRevision });
+      const started = performance.now();
+      const result = await withSpan('event store append', () => store.appendToStream(stream, newEvents, { expectedRevision }), {
+        'event_store.events': newEvents.length,
+      });
+      observeAppend((performance.now() - started) / 1000);
       let next = state;
       for (const e of decided) next = decider.evolve(next, e);
       const first = result.nextExpectedRevision - decided.length + 1;

@@ -15,6 +15,8 @@ import { routeHandler, type ResponseCheck } from './routePipeline.js';
 import type { Authenticate } from './routeAuth.js';
 import { createIdempotencyGuard } from './idempotency.js';
 import { createAccessAuditWriter, type AccessAuditWriter } from './accessAudit.js';
+import { observeRequests } from './observeRequests.js';
+import { metricsOnMainPort } from './metricsEndpoint.js';
 
 export type { Authenticate } from './routeAuth.js';
 
@@ -182,8 +184,10 @@ export function buildApp(services: AppServices, options: BuildAppOptions): Spine
     services.logger.error('koa error outside a request answer', { error: err });
   });
   app.use(correlationId());
+  app.use(observeRequests(services.logger, services.config.observability)); // trace, metrics, access log
   app.use(errorMapping(services.logger));
   app.use(securityHeaders());
+  app.use(metricsOnMainPort(services.config.observability.metricsToken));
   app.use(identityBodiesOnly());
   // Forms only for the routes that declare them (RFC 6749 token requests); every other route answers a form 415.
   app.use(bodilessRequests());

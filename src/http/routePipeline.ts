@@ -131,6 +131,7 @@ export function routeHandler(route: RouteDecl, deps: PipelineDeps): Koa.Middlewa
   const takesCursor = routeTakesCursor(route);
 
   return async (ctx) => {
+    ctx.state.route = route.path; // the declared template, for metrics and the access log
     const seen: { input: RouteInput | null } = { input: null };
     try {
       await answer(ctx, seen);
