@@ -81,9 +81,11 @@ describe('OpenAPI document of the service', () => {
       moduleRecords: 12_736,
       moduleLimit: 64,
     };
+    // Issue 27 (operations), each part named below.
+    const issue27 = { traceparent: 194 };
     const issue24 = 2_440 + 1_802 + 3_475 + 7_450 + 6_186 + 15_677 + 226 + 2_255 + 63 + 60;
     assert.ok(
-      Buffer.byteLength(text) <= 585 * 1024 + issue24 + Object.values({ ...issue25, ...issue26 }).reduce((a, b) => a + b, 0),
+      Buffer.byteLength(text) <= 585 * 1024 + issue24 + Object.values({ ...issue25, ...issue26, ...issue27 }).reduce((a, b) => a + b, 0),
       `${Buffer.byteLength(text)} bytes`,
     );
     const seen = new Map<string, number>();
