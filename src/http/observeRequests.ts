@@ -13,11 +13,12 @@ export const UNMATCHED_ROUTE = '(unmatched)';
 
 type Settings = Pick<ObservabilitySettings, 'accessLog' | 'accessLogSample'>;
 
-function shouldLog(settings: Settings, status: number): boolean {
+/** Whether a request's access line is written: 4xx and 5xx always (unless off), successes as sampled. */
+export function accessLogged(settings: Settings, status: number, draw: () => number = Math.random): boolean {
   if (settings.accessLog === 'off') return false;
   if (status >= 400) return true; // errors are always logged, whatever the sampling
   if (settings.accessLog === 'errors') return false;
-  return settings.accessLogSample >= 1 || Math.random() < settings.accessLogSample;
+  return settings.accessLogSample >= 1 || draw() < settings.accessLogSample;
 }
 
 const actorOf = (principal: Principal | undefined): string | null =>
@@ -47,7 +48,7 @@ export function observeRequests(logger: Logger, settings: Settings): Koa.Middlew
         if (status >= 500) spanned.span.setStatus({ code: 2 });
         spanned.span.end();
       }
-      if (!shouldLog(settings, status)) return;
+      if (!accessLogged(settings, status)) return;
       const principal = ctx.state.principal as Principal | undefined;
       const length = Number(ctx.res.getHeader('content-length'));
       const line = {
