@@ -5,7 +5,7 @@ import { streamName, WrongExpectedRevisionError } from '../stores/eventStore.js'
 import { eventId, newId } from './eventIds.js';
 import { retryDelayMs, serializedOnStream } from './streamWriteQueue.js';
 import { foldEvents, loadFromSnapshot, snapshotIfDue, type LoadedAggregate } from './snapshots.js';
-import { currentTrace } from '../observability/traceContext.js';
+import type { TraceContext } from '../observability/traceContext.js';
 import { observeAppend } from '../observability/metrics.js';
 import { withSpan } from '../observability/tracing.js';
 
@@ -15,6 +15,8 @@ export interface CommandContext {
   actor: string;
   sessionId: string | null;
   correlationId: string;
+  /** The request's W3C trace: its ids go into the events' metadata (traceId, spanId). */
+  trace?: TraceContext;
   causationId?: string | null;
   /** Client Idempotency-Key (already scoped to the actor and route by the HTTP layer), if sent. */
   idempotencyKey?: string | null;
@@ -98,9 +100,14 @@ export function handleCommand<C extends CommandEnvelope, E extends DecidedEvent,
 ): Promise<CommandResult<S>> {
   const stream = streamName(ctx.tenantId, decider.category, command.aggregateId);
   return serializedOnStream(store, stream, () =>
-    withSpan(`command ${decider.category}`, () => decideAndAppend(store, decider, stream, command, ctx, options), {
-      'command.category': decider.category,
-    }),
+    withSpan(
+      `command ${decider.category}`,
+      ctx.trace,
+      (trace) => decideAndAppend(store, decider, stream, command, trace === ctx.trace ? ctx : { ...ctx, trace }, options),
+      {
+        'command.category': decider.category,
+      },
+    ),
   );
 }
 
@@ -123,12 +130,6 @@ const snapshotMetadata = (ctx: CommandContext, at: string): EventMetadata => ({
   userAgent: null,
   reason: 'snapshot',
 });
-
-/** The trace the command runs in (the request's), named in its events' metadata. */
-function traceOfRequest(): Pick<EventMetadata, 'traceId' | 'spanId'> {
-  const trace = currentTrace();
-  return trace ? { traceId: trace.traceId, spanId: trace.spanId } : {};
-}
 
 /** Lost races left after serializing in-process come from other processes: retried this many times. */
 const MAX_ATTEMPTS = 8;
@@ -182,7 +183,7 @@ async function decideAndAppend<C extends CommandEnvelope, E extends DecidedEvent
       ip: ctx.ip,
       userAgent: ctx.userAgent,
       reason: ctx.reason ?? null,
-      ...traceOfRequest(),
+      ...(ctx.trace ? { traceId: ctx.trace.traceId, spanId: ctx.trace.spanId } : {}),
     };
     // With an idempotency key, ids are tied to the key alone: a retry after a success then carries the
     // same ids, and the store acknowledges it without writing again. Without one nothing is retried: random ids.
@@ -196,7 +197,7 @@ async function decideAndAppend<C extends CommandEnvelope, E extends DecidedEvent
     const expectedRevision: ExpectedRevision = revision < 0 ? 'no_stream' : revision;
     try {
       const started = performance.now();
-      const result = await withSpan('event store append', () => store.appendToStream(stream, newEvents, { expectedRevision }), {
+      const result = await withSpan('event store append', ctx.trace, () => store.appendToStream(stream, newEvents, { expectedRevision }), {
         'event_store.events': newEvents.length,
       });
       observeAppend((performance.now() - started) / 1000);

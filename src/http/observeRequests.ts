@@ -5,7 +5,7 @@ import type { Logger } from '../logger.js';
 import type { Principal } from '../auth/principal.js';
 import type { ObservabilitySettings } from '../observability/settings.js';
 import { httpDuration, httpInFlight, httpThrottled } from '../observability/metrics.js';
-import { formatTraceparent, runInTrace, traceFromHeaders } from '../observability/traceContext.js';
+import { formatTraceparent, traceFromHeaders } from '../observability/traceContext.js';
 import { startRequestSpan } from '../observability/tracing.js';
 
 /** The declared path template of the route that answered (set by the route pipeline); unmatched paths share one label. */
@@ -71,6 +71,6 @@ export function observeRequests(logger: Logger, settings: Settings): Koa.Middlew
       else if (status >= 400) logger.warn('access', line);
       else logger.info('access', line);
     });
-    await runInTrace(trace, next);
+    await next();
   };
 }

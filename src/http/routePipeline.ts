@@ -17,6 +17,7 @@ import { consistencyTokens } from './consistencyToken.js';
 import { PreparedJson } from './preparedJson.js';
 import { attemptedRecord, auditRead } from './routeAudit.js';
 import type { Principal } from '../auth/principal.js';
+import type { TraceContext } from '../observability/traceContext.js';
 import { cursorBinding, openRequestCursor, routeTakesCursor, sealAnswerCursor } from './pageCursor.js';
 
 export interface PipelineDeps {
@@ -154,6 +155,7 @@ export function routeHandler(route: RouteDecl, deps: PipelineDeps): Koa.Middlewa
     seen.input = input;
     const rctx: RequestContext = {
       correlationId: String(ctx.state.correlationId),
+      ...(ctx.state.trace ? { trace: ctx.state.trace as TraceContext } : {}),
       ...clientOf(ctx),
       auth: principal,
       services,

@@ -1,6 +1,5 @@
-// W3C Trace Context (traceparent/tracestate): parsed and validated at the edge, kept per request in async context so
-// the access log, command metadata and spans read the same trace without threading it through every call.
-import { AsyncLocalStorage } from 'node:async_hooks';
+// W3C Trace Context (traceparent/tracestate): parsed and validated at the edge, then carried like the correlation id
+// (request context -> command context -> event metadata); no async-context hooks, which would tax every promise.
 import { randomBytes } from 'node:crypto';
 
 export interface TraceContext {
@@ -55,10 +54,3 @@ export function traceFromHeaders(traceparent: string | undefined, tracestate: st
   if (!parent) return { traceId: newTraceId(), spanId: newSpanId(), parentSpanId: null, flags: '01', tracestate: null };
   return { ...parent, spanId: newSpanId(), tracestate: parseTracestate(tracestate) };
 }
-
-const current = new AsyncLocalStorage<TraceContext>();
-
-export const runInTrace = <T>(trace: TraceContext, fn: () => T): T => current.run(trace, fn);
-
-/** The trace of the request (or span) this code runs for; undefined outside one. */
-export const currentTrace = (): TraceContext | undefined => current.getStore();

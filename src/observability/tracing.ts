@@ -1,7 +1,8 @@
 // OpenTelemetry spans, only when an OTLP endpoint is configured: the SDK is then loaded and a tracer kept here (never
 // registered as the global provider); otherwise withSpan() runs its function as it is and nothing of the SDK loads.
+// The parent of a span is passed in (the request's or command's trace), as the correlation id is.
 import type { Attributes, Span, SpanKind, Tracer } from '@opentelemetry/api';
-import { currentTrace, runInTrace, type TraceContext } from './traceContext.js';
+import type { TraceContext } from './traceContext.js';
 
 interface Sdk {
   tracer: Tracer;
@@ -66,17 +67,24 @@ export function startRequestSpan(name: string, trace: TraceContext, attributes: 
   return { span, trace: { ...trace, traceId: ids.traceId, spanId: ids.spanId } };
 }
 
-/** Runs `fn` inside a child span of the current trace (command, append, projection batch); just `fn` when tracing is off. */
-export async function withSpan<T>(name: string, fn: () => Promise<T>, attributes?: Attributes): Promise<T> {
-  if (!sdk) return fn();
-  const parent = currentTrace();
+/**
+ * Runs `fn` inside a child span of `parent` (a new trace without one): command, append, projection batch. `fn` gets the
+ * trace its own children hang from. Tracing off: just `fn(parent)`.
+ */
+export async function withSpan<T>(
+  name: string,
+  parent: TraceContext | undefined,
+  fn: (trace: TraceContext | undefined) => Promise<T>,
+  attributes?: Attributes,
+): Promise<T> {
+  if (!sdk) return fn(parent);
   const span = startChild(sdk, name, parent, sdk.api.SpanKind.INTERNAL, attributes);
   const ids = span.spanContext();
   const inner: TraceContext = parent
     ? { ...parent, spanId: ids.spanId }
     : { traceId: ids.traceId, spanId: ids.spanId, parentSpanId: null, flags: '01', tracestate: null };
   try {
-    return await runInTrace(inner, fn);
+    return await fn(inner);
   } catch (err) {
     span.setStatus({ code: sdk?.api.SpanStatusCode.ERROR ?? 2, message: err instanceof Error ? err.message : String(err) });
     throw err;

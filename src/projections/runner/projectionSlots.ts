@@ -200,7 +200,7 @@ export class SlotRuntime {
   async flush(slot: Slot, force = false): Promise<void> {
     if (!this.projector) return;
     const batch = slot.batch;
-    const written = await withSpan('projection batch', () => batch.writeBack(), { projection: slot.projection.name });
+    const written = await withSpan('projection batch', undefined, () => batch.writeBack(), { projection: slot.projection.name });
     const due =
       written > 0 || slot.parked.dirty || batch.unpersisted >= this.deps.batchSize || (force && batch.position !== slot.persisted);
     if (due && this.checkpoints) {
