@@ -1,6 +1,6 @@
 // W3C Trace Context (traceparent/tracestate): parsed and validated at the edge, then carried like the correlation id
 // (request context -> command context -> event metadata); no async-context hooks, which would tax every promise.
-import { randomBytes } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
 
 export interface TraceContext {
   traceId: string;
@@ -42,8 +42,20 @@ export function parseTracestate(header: string | undefined): string | null {
   return members.join(',');
 }
 
-export const newTraceId = (): string => randomBytes(16).toString('hex');
-export const newSpanId = (): string => randomBytes(8).toString('hex');
+// Ids from a pool of random bytes refilled 4 KiB at a time: a randomBytes() call per id costs ~2 us of every request.
+const POOL = Buffer.alloc(4096);
+let used = POOL.length;
+function randomHex(bytes: number): string {
+  if (used + bytes > POOL.length) {
+    randomFillSync(POOL);
+    used = 0;
+  }
+  used += bytes;
+  return POOL.toString('hex', used - bytes, used);
+}
+
+export const newTraceId = (): string => randomHex(16);
+export const newSpanId = (): string => randomHex(8);
 
 export const formatTraceparent = (t: Pick<TraceContext, 'traceId' | 'spanId' | 'flags'>): string =>
   `00-${t.traceId}-${t.spanId}-${t.flags}`;
