@@ -20,12 +20,12 @@ function captureLogs(): { lines: Json[]; restore(): void } {
   const originals = [process.stdout.write.bind(process.stdout), process.stderr.write.bind(process.stderr)] as const;
   for (const [i, stream] of [process.stdout, process.stderr].entries()) {
     const original = originals[i]!;
-    stream.write = ((chunk: string | Uint8Array, ...rest: never[]) => {
+    stream.write = (chunk: string | Uint8Array, ...rest: never[]) => {
       const text = String(chunk);
       if (!text.startsWith('{"time":')) return original(chunk, ...rest);
       for (const line of text.split('\n').filter((l) => l !== '')) lines.push({ ...JSON.parse(line), raw: line });
       return true;
-    });
+    };
   }
   return {
     lines,
