@@ -2,6 +2,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { webhookSettings, type WebhookSettings } from './processes/webhooks/webhookSettings.js';
+import { observabilitySettings, type ObservabilitySettings } from './observability/settings.js';
 
 export interface Config {
   port: number;
@@ -53,6 +54,8 @@ export interface Config {
   webhooks: WebhookSettings;
   /** Answers from this many bytes on are gzip/brotli compressed when the client accepts it (COMPRESSION_THRESHOLD_BYTES, 1024). */
   compressionThresholdBytes?: number;
+  /** Metrics, access log and tracing (METRICS_PORT, METRICS_TOKEN, ACCESS_LOG, ACCESS_LOG_SAMPLE, OTEL_EXPORTER_OTLP_ENDPOINT). */
+  observability: ObservabilitySettings;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -93,6 +96,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhooks: webhookSettings(env),
     compressionThresholdBytes: compressionThreshold(env.COMPRESSION_THRESHOLD_BYTES),
     corsOrigins: corsOrigins(env.CORS_ORIGINS),
+    observability: observabilitySettings(env),
   };
 }
 

@@ -30,6 +30,7 @@ import { chainTenants } from './integrity/chainTenants.js';
 import { feedHubOf } from './http/routes/sistema/feedHub.js';
 import { acquireServiceLock } from './ops/serviceLock.js';
 import { acceptOpsToken } from './http/opsAuth.js';
+import { startObservability } from './observability/serviceObservability.js';
 
 export interface StartServerOptions {
   /** 2xx bodies that drift from their schema: 'enforce' (tests) answers 500; 'log' (default) logs and answers. */
@@ -189,6 +190,8 @@ export async function startServer(config: Config, opts: StartServerOptions = {})
     if (found.error) throw found.error; // the file failed its check while we were starting: stop like at open
     const app = buildApp(services, { groups, authenticate, ...(opts.responseCheck ? { responseCheck: opts.responseCheck } : {}) });
     cleanup.push(() => app.close());
+    const observability = await startObservability(services, () => app.accessAudit.pending);
+    cleanup.push(() => observability.close());
     const requests = trackInFlight(app.callback());
     const server = http.createServer(requests.listener);
     server.on('clientError', answerClientError);

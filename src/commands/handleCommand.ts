@@ -5,6 +5,9 @@ import { streamName, WrongExpectedRevisionError } from '../stores/eventStore.js'
 import { eventId, newId } from './eventIds.js';
 import { retryDelayMs, serializedOnStream } from './streamWriteQueue.js';
 import { foldEvents, loadFromSnapshot, snapshotIfDue, type LoadedAggregate } from './snapshots.js';
+import type { TraceContext } from '../observability/traceContext.js';
+import { observeAppend } from '../observability/metrics.js';
+import { withSpan } from '../observability/tracing.js';
 
 /** Who, where and why of a command: becomes the metadata of every event it produces. */
 export interface CommandContext {
@@ -12,6 +15,8 @@ export interface CommandContext {
   actor: string;
   sessionId: string | null;
   correlationId: string;
+  /** The request's W3C trace: its ids go into the events' metadata (traceId, spanId). */
+  trace?: TraceContext;
   causationId?: string | null;
   /** Client Idempotency-Key (already scoped to the actor and route by the HTTP layer), if sent. */
   idempotencyKey?: string | null;
@@ -94,7 +99,16 @@ export function handleCommand<C extends CommandEnvelope, E extends DecidedEvent,
   options: CommandOptions = {},
 ): Promise<CommandResult<S>> {
   const stream = streamName(ctx.tenantId, decider.category, command.aggregateId);
-  return serializedOnStream(store, stream, () => decideAndAppend(store, decider, stream, command, ctx, options));
+  return serializedOnStream(store, stream, () =>
+    withSpan(
+      `command ${decider.category}`,
+      ctx.trace,
+      (trace) => decideAndAppend(store, decider, stream, command, trace === ctx.trace ? ctx : { ...ctx, trace }, options),
+      {
+        'command.category': decider.category,
+      },
+    ),
+  );
 }
 
 export interface CommandOptions {
@@ -169,6 +183,7 @@ async function decideAndAppend<C extends CommandEnvelope, E extends DecidedEvent
       ip: ctx.ip,
       userAgent: ctx.userAgent,
       reason: ctx.reason ?? null,
+      ...(ctx.trace ? { traceId: ctx.trace.traceId, spanId: ctx.trace.spanId } : {}),
     };
     // With an idempotency key, ids are tied to the key alone: a retry after a success then carries the
     // same ids, and the store acknowledges it without writing again. Without one nothing is retried: random ids.
@@ -181,7 +196,11 @@ async function decideAndAppend<C extends CommandEnvelope, E extends DecidedEvent
     }));
     const expectedRevision: ExpectedRevision = revision < 0 ? 'no_stream' : revision;
     try {
-      const result = await store.appendToStream(stream, newEvents, { expectedRevision });
+      const started = performance.now();
+      const result = await withSpan('event store append', ctx.trace, () => store.appendToStream(stream, newEvents, { expectedRevision }), {
+        'event_store.events': newEvents.length,
+      });
+      observeAppend((performance.now() - started) / 1000);
       let next = state;
       for (const e of decided) next = decider.evolve(next, e);
       const first = result.nextExpectedRevision - decided.length + 1;

@@ -19,6 +19,8 @@ import { rateLimitHeaders } from './rateLimitHeaders.js';
 import { createAccessAuditWriter, type AccessAuditWriter } from './accessAudit.js';
 import { compression } from './compression.js';
 import { conditionalGets } from './conditionalGets.js';
+import { observeRequests } from './observeRequests.js';
+import { metricsOnMainPort } from './metricsEndpoint.js';
 
 export type { Authenticate } from './routeAuth.js';
 
@@ -189,12 +191,14 @@ export function buildApp(services: AppServices, options: BuildAppOptions): Spine
     services.logger.error('koa error outside a request answer', { error: err });
   });
   app.use(correlationId());
+  app.use(observeRequests(services.logger, services.config.observability)); // trace, metrics, access log
   // Outside the error mapping, so a large problem+json is compressed too.
   app.use(compression(services.config.compressionThresholdBytes ?? 1024));
   app.use(rateLimitHeaders());
   app.use(errorMapping(services.logger));
   app.use(securityHeaders());
   if (services.config.corsOrigins.length > 0) app.use(cors(services.config.corsOrigins, router, byRouterPath));
+  app.use(metricsOnMainPort(services.config.observability.metricsToken));
   app.use(identityBodiesOnly());
   // Forms only for the routes that declare them (RFC 6749 token requests); every other route answers a form 415.
   app.use(bodilessRequests());

@@ -28,6 +28,7 @@ export function commandContextOf(
     actor: extra.actor ?? ctx.auth?.userId ?? 'anonymous',
     sessionId: ctx.auth?.sessionId ?? null,
     correlationId: ctx.correlationId,
+    ...(ctx.trace ? { trace: ctx.trace } : {}),
     causationId: null,
     idempotencyKey: ctx.idempotencyKey,
     ip: ctx.ip,

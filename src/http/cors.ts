@@ -17,9 +17,11 @@ const FRAMEWORK_EXPOSED = [
   'RateLimit',
   'RateLimit-Policy',
   'Link',
+  'ETag',
+  'traceparent',
 ];
-// Read by every route: the correlation id a client may send.
-const EVERY_ROUTE_READS = ['X-Request-Id'];
+// Read by every route: the correlation id and the W3C trace context a client may send.
+const EVERY_ROUTE_READS = ['X-Request-Id', 'traceparent', 'tracestate', 'If-None-Match'];
 // Fetch's safelisted answer headers need no exposing.
 const SAFELISTED = new Set(['cache-control', 'content-language', 'content-length', 'content-type', 'expires', 'last-modified', 'pragma']);
 

@@ -56,6 +56,8 @@ nothing is overwritten, and every record keeps who changed it, when, from where 
   another content type or a compressed body: send no \`Content-Encoding\`; 400 for malformed JSON).
 - Every answer, success or problem, carries \`X-Request-Id\`: the correlation id of the request (the client's own
   \`X-Request-Id\` when it sent a safe one), also the \`correlationId\` of a problem.
+- W3C \`traceparent\` (and \`tracestate\`) is continued (a malformed one is ignored); every answer's \`traceparent\`
+  names the service's span, and the events a request appends carry its trace id.
 - JSON field names are camelCase; dates are ISO-8601; global event positions are decimal strings.
 - **Lists**: \`limit\` (default ${L.pagination.defaultLimit}, max ${L.pagination.maxLimit}) and an opaque \`cursor\` (the previous page's
   \`nextCursor\`; null on the last page). Sorting is stable. A cursor is sealed by the service for one company, path and set of

@@ -20,6 +20,7 @@ import { attemptedRecord, auditRead } from './routeAudit.js';
 import type { Principal } from '../auth/principal.js';
 import { applyCachePolicy } from './conditionalGets.js';
 import { linkNextPage } from './pageLinks.js';
+import type { TraceContext } from '../observability/traceContext.js';
 import { cursorBinding, openRequestCursor, routeTakesCursor, sealAnswerCursor } from './pageCursor.js';
 
 export interface PipelineDeps {
@@ -134,6 +135,7 @@ export function routeHandler(route: RouteDecl, deps: PipelineDeps): Koa.Middlewa
   const takesCursor = routeTakesCursor(route);
 
   return async (ctx) => {
+    ctx.state.route = route.path; // the declared template, for metrics and the access log
     const seen: { input: RouteInput | null } = { input: null };
     try {
       await answer(ctx, seen);
@@ -156,6 +158,7 @@ export function routeHandler(route: RouteDecl, deps: PipelineDeps): Koa.Middlewa
     seen.input = input;
     const rctx: RequestContext = {
       correlationId: String(ctx.state.correlationId),
+      ...(ctx.state.trace ? { trace: ctx.state.trace as TraceContext } : {}),
       ...clientOf(ctx),
       auth: principal,
       services,

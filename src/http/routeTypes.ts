@@ -1,6 +1,7 @@
 // A route is declared once; routing, validation, auth, permission checks, tenant scoping, problem mapping
 // and the OpenAPI document all come from the declaration (see http/app.ts and http/openapi.ts).
 import type { RateLimitLog } from '../rateLimits.js';
+import type { TraceContext } from '../observability/traceContext.js';
 import type { AppServices } from '../services.js';
 import type { Principal } from '../auth/principal.js';
 import type { Static, TSchema } from 'typebox';
@@ -61,6 +62,8 @@ export interface AccessedRecord {
 
 export interface RequestContext {
   correlationId: string;
+  /** The request's W3C trace (continued from its traceparent, or new): carried into commands' event metadata. */
+  trace?: TraceContext;
   ip: string | null;
   userAgent: string | null;
   /** Present on every route but 'public' ones. */

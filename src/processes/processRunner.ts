@@ -20,6 +20,8 @@ export interface ProcessManager<S = unknown> {
 export interface ProcessRunner {
   /** Resolves once every process manager has handled the log up to `position` (false after `timeoutMs`). */
   waitFor(position: bigint, timeoutMs?: number): Promise<boolean>;
+  /** The position each process manager has handled (its lag is the head minus it: read by the metrics scrape). */
+  handled(): { name: string; position: bigint }[];
   stop(): Promise<void>;
 }
 
@@ -129,6 +131,7 @@ export function startProcessManagers<S>(
         waiters.add(check);
       });
     },
+    handled: () => running.map((r) => ({ name: r.manager.name, position: r.handled })),
     async stop() {
       for (const state of running) {
         state.stopped = true;

@@ -13,6 +13,9 @@ export interface EventMetadata {
   ip: string | null;
   userAgent: string | null;
   reason: string | null;
+  /** W3C trace of the request that appended it (32 hex), and the service's span in it (16 hex); absent outside one. */
+  traceId?: string;
+  spanId?: string;
 }
 
 export interface NewEvent<T extends string = string, D = Record<string, unknown>> {

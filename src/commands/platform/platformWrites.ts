@@ -20,6 +20,8 @@ import type { PlatformFacts, PlatformModel } from './platformFacts.js';
 export interface PlatformCaller {
   actor: string;
   correlationId?: string;
+  /** The request's W3C trace, named in the events' metadata. */
+  trace?: CommandContext['trace'];
   sessionId?: string | null;
   ip?: string | null;
   userAgent?: string | null;
@@ -52,6 +54,7 @@ export function platformContext(
     actor: caller.actor,
     sessionId: caller.sessionId ?? null,
     correlationId: caller.correlationId ?? randomUUID(),
+    ...(caller.trace ? { trace: caller.trace } : {}),
     idempotencyKey: idempotencyKey ?? null,
     ip: caller.ip ?? null,
     userAgent: caller.userAgent ?? null,

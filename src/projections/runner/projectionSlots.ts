@@ -1,6 +1,7 @@
 // Live handling of one projection ("slot"): its current collections and checkpoint, the live subscription
 // with batched, serialised handling, flushes that write documents then the checkpoint, poison events (parked
 // scopes) and transient failures (the slot stops; slotRecovery.ts retries it).
+import { withSpan } from '../../observability/tracing.js';
 import { CHANGED_AT_INDEX, eventTypeSet, type ProjectedDoc, type Projection } from './projection.js';
 import type { Collection, ReadStore } from '../../stores/readStore.js';
 import type { EventStore, RecordedEvent, Subscription } from '../../stores/eventStore.js';
@@ -199,7 +200,7 @@ export class SlotRuntime {
   async flush(slot: Slot, force = false): Promise<void> {
     if (!this.projector) return;
     const batch = slot.batch;
-    const written = await batch.writeBack();
+    const written = await withSpan('projection batch', undefined, () => batch.writeBack(), { projection: slot.projection.name });
     const due =
       written > 0 || slot.parked.dirty || batch.unpersisted >= this.deps.batchSize || (force && batch.position !== slot.persisted);
     if (due && this.checkpoints) {

@@ -27,6 +27,7 @@ import { ensureStoreIdentity, readStoreIdentity } from './storeIdentity.js';
 import { sealCleanClose, takeCleanClose } from './cleanClose.js';
 import { sqliteChainReads } from './sqliteChain.js';
 import { openWalDurability, type SyncWal, type WalDurability } from './walDurability.js';
+import { observeAppendBatch } from '../../observability/metrics.js';
 
 export interface SqliteEventStoreOptions {
   file: string;
@@ -150,8 +151,10 @@ export async function openSqliteEventStore(opts: SqliteEventStoreOptions): Promi
     if (queue.length > 0) scheduleWrite();
     if (batch.length === 0) return;
     let outcomes;
+    const started = performance.now();
     try {
       outcomes = writeBatch(batch);
+      observeAppendBatch(batch.length, (performance.now() - started) / 1000);
     } catch (err) {
       // The transaction failed as a whole (disk full, I/O error, lock timeout): nothing was written.
       opts.logger?.error('event store batch failed', { error: err, appends: batch.length });

@@ -12,6 +12,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { EventStoreUnusableError } from '../eventStore.js';
 import { syncDirectory } from './sqliteSchema.js';
+import { observeFsync } from '../../observability/metrics.js';
 
 /** Makes what was written to the file behind fd durable; the default is fdatasync on the threadpool. */
 export type SyncWal = (fd: number) => Promise<void>;
@@ -110,8 +111,12 @@ export function openWalDurability(opts: WalDurabilityOptions): WalDurability {
     running = flush;
     // Read right before the sync begins: everything committed up to here is in the file the sync flushes.
     flush.upTo = headOr(flush.upTo);
+    const started = performance.now();
     syncWal(fd).then(
-      () => finished(flush),
+      () => {
+        observeFsync((performance.now() - started) / 1000);
+        finished(flush);
+      },
       (err: unknown) => failed(err),
     );
   }

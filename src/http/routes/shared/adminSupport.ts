@@ -51,6 +51,7 @@ export const callerOf = (ctx: RequestContext, reason?: string | null): PlatformC
   reason: reason ?? null,
   actor: ctx.auth?.userId ?? 'anonymous',
   correlationId: ctx.correlationId,
+  ...(ctx.trace ? { trace: ctx.trace } : {}),
   sessionId: ctx.auth?.sessionId ?? null,
   ip: ctx.ip,
   userAgent: ctx.userAgent,
