@@ -57,12 +57,14 @@ export async function startService(
   port: number,
   nodeArgs: string[] = [],
   readyTimeoutMs = 300_000,
+  stdoutFd: number | 'ignore' = 'ignore',
 ): Promise<Started> {
   const started = Date.now();
   const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, ...nodeArgs, path.join(root, 'dist/src/main.js')], {
     cwd: root,
-    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', NODE_ENV: 'production' },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    // LOG_LEVEL warn unless a section measures logging itself.
+    env: { ...process.env, LOG_LEVEL: 'warn', ...env, PORT: String(port), HOST: '127.0.0.1', NODE_ENV: 'production' },
+    stdio: ['ignore', stdoutFd, 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
   await waitForOk(`${url}/ready`, readyTimeoutMs);

@@ -1,4 +1,4 @@
-// npm run bench [-- appends rebuild coldstart http scale audit sistema widgets generador] [--events N] [--seconds S] [--scale-events N]
+// npm run bench [-- appends rebuild coldstart http scale audit sistema widgets generador observability] [--events N] [--seconds S] [--scale-events N]
 // [--audit-entries N] [--sistema-events N] [--patients N] [--no-settle]
 // Prints a table per section and writes all figures as JSON under bench/results/.
 import fs from 'node:fs';
@@ -16,6 +16,7 @@ import { benchAuditQuery } from './auditQuery.js';
 import { benchSistema } from './sistema.js';
 import { benchWidgets } from './widgets.js';
 import { benchGenerador } from './generador.js';
+import { benchObservability } from './observability.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);
@@ -181,6 +182,25 @@ async function main(): Promise<void> {
     console.table([figures.registerPatient, figures.createRecord, figures.listPatients, figures.listRecords]);
     log(`create/register = ${figures.createRatio}   list/list = ${figures.listRatio}   (within 20 %: ${figures.met ? 'met' : 'MISSED'})`);
     results.generador = figures;
+  }
+  if (wanted('observability')) {
+    log(`\n== Metrics, access log and tracing: their cost on registration and list, ${SECONDS} s per scenario, each twice ==`);
+    const figures = await benchObservability(scratch, { service: 3909, sink: 3910 }, serviceEnv, creds, SECONDS);
+    console.table(
+      figures.runs.map(({ variant, scenario, requestsPerSecond, p99Ms, cpuMicrosPerRequest, non2xx }) => ({
+        variant,
+        scenario,
+        requestsPerSecond,
+        p99Ms,
+        cpuMicrosPerRequest,
+        non2xx,
+      })),
+    );
+    console.table(figures.medians);
+    log(
+      `metrics: ${figures.metricsNanosPerRequest} ns per request; access log: ${figures.accessLogBytesPerRequest} bytes per request; OTLP exports received: ${figures.spansExported}`,
+    );
+    results.observability = figures;
   }
 
   const outDir = path.join(here, 'results');
