@@ -113,7 +113,9 @@ export async function benchObservability(
           }
           // Prometheus scrapes while the load runs, as it would in production.
           const scrape = setInterval(() => {
-            void fetch(`${service.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } }).then((r) => r.text());
+            fetch(`${service.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })
+              .then((r) => r.text())
+              .catch((err: unknown) => console.error('metrics scrape failed', err));
           }, 5000);
           const sizeBefore = variant.logToFile ? fs.statSync(logFile).size : 0;
           let n = 100_000;
