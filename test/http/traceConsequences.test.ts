@@ -28,7 +28,7 @@ describe('Trace context into the consequences of a request', () => {
     const caused = events.filter((e) => e.metadata.causationId === endEvent.id && e.metadata.actor.startsWith('process:'));
     assert.ok(
       caused.some((e) => e.streamName.endsWith(machineId)),
-      `the machine's use is among ${caused.map((e) => e.type)}`,
+      `the machine's use is among ${caused.map((e) => e.type).join()}`,
     );
     assert.ok(caused.some((e) => e.metadata.actor === SESSION_CONSEQUENCES_ACTOR && e.type === 'ConsequenceApplied'));
     for (const e of caused) {
