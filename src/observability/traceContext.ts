@@ -69,11 +69,15 @@ export function traceFromHeaders(traceparent: string | undefined, tracestate: st
 
 /**
  * The trace an event was appended in, continued by what it causes (a process manager's appends, a webhook delivery):
- * the same trace id, a new span whose parent is the event's. Empty when the event was appended outside a trace.
+ * the same trace id, a new span whose parent is the event's. Null when the event was appended outside a trace.
  */
-export function traceCausedBy(metadata: { traceId?: string; spanId?: string }): { trace: TraceContext } | Record<string, never> {
-  if (!metadata.traceId) return {};
-  return {
-    trace: { traceId: metadata.traceId, spanId: newSpanId(), parentSpanId: metadata.spanId ?? null, flags: '01', tracestate: null },
-  };
+export function causedTrace(metadata: { traceId?: string; spanId?: string }): TraceContext | null {
+  if (!metadata.traceId) return null;
+  return { traceId: metadata.traceId, spanId: newSpanId(), parentSpanId: metadata.spanId ?? null, flags: '01', tracestate: null };
+}
+
+/** causedTrace as the optional `trace` of a command context: spread into it. */
+export function traceCausedBy(metadata: { traceId?: string; spanId?: string }): { trace?: TraceContext } {
+  const trace = causedTrace(metadata);
+  return trace ? { trace } : {};
 }
