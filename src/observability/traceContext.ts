@@ -66,3 +66,18 @@ export function traceFromHeaders(traceparent: string | undefined, tracestate: st
   if (!parent) return { traceId: newTraceId(), spanId: newSpanId(), parentSpanId: null, flags: '01', tracestate: null };
   return { ...parent, spanId: newSpanId(), tracestate: parseTracestate(tracestate) };
 }
+
+/**
+ * The trace an event was appended in, continued by what it causes (a process manager's appends, a webhook delivery):
+ * the same trace id, a new span whose parent is the event's. Null when the event was appended outside a trace.
+ */
+export function causedTrace(metadata: { traceId?: string; spanId?: string }): TraceContext | null {
+  if (!metadata.traceId) return null;
+  return { traceId: metadata.traceId, spanId: newSpanId(), parentSpanId: metadata.spanId ?? null, flags: '01', tracestate: null };
+}
+
+/** causedTrace as the optional `trace` of a command context: spread into it. */
+export function traceCausedBy(metadata: { traceId?: string; spanId?: string }): { trace?: TraceContext } {
+  const trace = causedTrace(metadata);
+  return trace ? { trace } : {};
+}

@@ -4,12 +4,13 @@ import { DomainError } from '../commands/decider.js';
 import { handleCommand, type CommandContext } from '../commands/handleCommand.js';
 import { consequenceDecider } from '../commands/dialisis/consequences/consequenceDecider.js';
 import { type ConsequenceKind } from '../commands/dialisis/consequences/consequenceEvents.js';
+import { traceCausedBy } from '../observability/traceContext.js';
 import type { AppServices } from '../services.js';
 import { tenantOfStream, type RecordedEvent } from '../stores/eventStore.js';
 
 export const SESSION_CONSEQUENCES_ACTOR = 'process:session-consequences';
 
-/** Commands of a consequence run at the causing event's time, keyed by its id: a replay decides nothing new. */
+/** Commands of a consequence run at the causing event's time, keyed by its id (a replay decides nothing new), in its trace. */
 export function consequenceContext(event: RecordedEvent, kind: ConsequenceKind): CommandContext {
   return {
     tenantId: tenantOfStream(event.streamName),
@@ -21,6 +22,7 @@ export function consequenceContext(event: RecordedEvent, kind: ConsequenceKind):
     ip: null,
     userAgent: null,
     at: event.metadata.occurredAt,
+    ...traceCausedBy(event.metadata),
   };
 }
 

@@ -9,13 +9,14 @@ import { completeSerializedIssue, issueRevertKey } from '../commands/productos/s
 import type { EquipmentInput, IssueReference, MovementLine } from '../commands/productos/stockEvents.js';
 import { portionsOf } from '../commands/productos/stockWrites.js';
 import { completeTransfer, transferRevertKey } from '../commands/productos/transferWrites.js';
+import { traceCausedBy } from '../observability/traceContext.js';
 import type { AppServices } from '../services.js';
 import { categoryOfStream, tenantOfStream, type RecordedEvent } from '../stores/eventStore.js';
 import type { ProcessManager } from './processRunner.js';
 
 export const STOCK_COMPLETION_ACTOR = 'process:stock-completion';
 
-/** Completions run at the intent's time, in its correlation; each write sets its own key from the movement. */
+/** Completions run at the intent's time, in its correlation and trace; each write sets its own key from the movement. */
 const contextOf = (event: RecordedEvent): CommandContext => ({
   tenantId: tenantOfStream(event.streamName),
   actor: STOCK_COMPLETION_ACTOR,
@@ -26,6 +27,7 @@ const contextOf = (event: RecordedEvent): CommandContext => ({
   ip: null,
   userAgent: null,
   at: event.metadata.occurredAt,
+  ...traceCausedBy(event.metadata),
 });
 
 /**

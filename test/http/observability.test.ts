@@ -8,43 +8,12 @@ import { trace } from '@opentelemetry/api';
 import { expectStatus, startStaffWorld, type Json, type StaffWorld } from './staffWorld.js';
 import { registration } from './pacientesWorld.js';
 import { tracingEnabled } from '../../src/observability/tracing.js';
+import { accessLine, captureLogs } from './capturedLogs.js';
 
 const METRICS_TOKEN = 'metrics-token-0123456789';
 const CALLER_TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
 const CALLER_SPAN = '00f067aa0ba902b7';
 const traceparent = `00-${CALLER_TRACE}-${CALLER_SPAN}-01`;
-
-/** Captures the service's JSON log lines (stdout and stderr) while the suite runs; other output passes through. */
-function captureLogs(): { lines: Json[]; restore(): void } {
-  const lines: Json[] = [];
-  const originals = [process.stdout.write.bind(process.stdout), process.stderr.write.bind(process.stderr)] as const;
-  for (const [i, stream] of [process.stdout, process.stderr].entries()) {
-    const original = originals[i]!;
-    stream.write = (chunk: string | Uint8Array, ...rest: never[]) => {
-      const text = String(chunk);
-      if (!text.startsWith('{"time":')) return original(chunk, ...rest);
-      for (const line of text.split('\n').filter((l) => l !== '')) lines.push({ ...JSON.parse(line), raw: line });
-      return true;
-    };
-  }
-  return {
-    lines,
-    restore() {
-      process.stdout.write = originals[0];
-      process.stderr.write = originals[1];
-    },
-  };
-}
-
-/** The access line of the request whose answer carried this correlation id (it is written when the answer closes). */
-async function accessLine(lines: Json[], correlationId: string): Promise<Json> {
-  for (let i = 0; i < 100; i++) {
-    const found = lines.find((l) => l.msg === 'access' && l.correlationId === correlationId);
-    if (found) return found;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  assert.fail(`no access line for ${correlationId}`);
-}
 
 const freePort = (): Promise<number> =>
   new Promise((resolve) => {

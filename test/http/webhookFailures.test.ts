@@ -117,7 +117,8 @@ describe('Webhook endpoint disabled after persistent failure', () => {
     try {
       const token = await server.signInAndSelect(server.admin);
       const { endpoint } = await register(server, token, receiver.url);
-      await createPosition(server, token);
+      const traceId = '3f2e1d0c9b8a47968574635241302f1e';
+      await createPosition(server, token, { traceparent: `00-${traceId}-0123456789abcdef-01` });
       await receiver.waitFor(1);
       server.clock.advance(PAST_RETRY_MS);
       await receiver.waitFor(2);
@@ -127,6 +128,12 @@ describe('Webhook endpoint disabled after persistent failure', () => {
       assert.equal(disabled.disabledAutomatically, true);
       assert.match(disabled.statusReason, /kept failing: 2 attempts .* HTTP 503/);
       assert.equal(disabled.updatedBy, 'process:webhooks');
+      // The disabling is in the trace of the write whose delivery kept failing.
+      const disabling = (await server.services.events.readAll()).filter((e) => e.metadata.actor === 'process:webhooks');
+      assert.deepEqual(
+        disabling.map((e) => [e.type, e.metadata.traceId]),
+        [['WebhookEndpointDisabled', traceId]],
+      );
       const log = await server.request('GET', `/sistema/webhooks/${endpoint.id}/entregas`, { token });
       assert.equal(log.body.items[0].status, 'failed');
       await until(() => Promise.resolve(mail.received.some((m) => m.to.includes(TEST_ADMIN.email))), 'the notice e-mail');

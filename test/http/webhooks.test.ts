@@ -66,6 +66,19 @@ describe('Webhooks over HTTP', () => {
     await disable(endpoint.id);
   });
 
+  it("sends the delivery in the trace of the request that wrote the event: same trace id, the delivery's own span", async () => {
+    const { endpoint } = await register(server, token, receiver.url);
+    const traceId = '7d3e1c9a0b5f4e2d8c6a4b2e0f1d3c5b';
+    const callerSpan = 'a1b2c3d4e5f60718';
+    await createPosition(server, token, { traceparent: `00-${traceId}-${callerSpan}-01` });
+    await receiver.waitFor(1);
+    const sent = /^00-([0-9a-f]{32})-([0-9a-f]{16})-01$/.exec(receiver.received[0]!.traceparent ?? '');
+    assert.ok(sent, `traceparent ${receiver.received[0]!.traceparent}`);
+    assert.equal(sent[1], traceId);
+    assert.notEqual(sent[2], callerSpan);
+    await disable(endpoint.id);
+  });
+
   it('signs with the new and the old secret while a rotation overlaps, and never shows a secret again', async () => {
     const { endpoint, secret: first } = await register(server, token, receiver.url);
     const rotated = await server.request('POST', `/sistema/webhooks/${endpoint.id}/rotacion`, { token, body: {} });

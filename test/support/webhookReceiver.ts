@@ -11,6 +11,8 @@ export interface ReceivedHook {
   id: string;
   timestamp: string;
   signatures: string[];
+  /** The W3C traceparent the delivery was sent with, if any. */
+  traceparent: string | null;
   body: string;
 }
 
@@ -46,6 +48,7 @@ export async function startReceiver(script: number[] = [200]): Promise<TestRecei
         id: String(req.headers['webhook-id']),
         timestamp: String(req.headers['webhook-timestamp']),
         signatures: String(req.headers['webhook-signature'] ?? '').split(' '),
+        traceparent: typeof req.headers.traceparent === 'string' ? req.headers.traceparent : null,
         body: Buffer.concat(chunks).toString('utf8'),
       });
       const status = receiver.script.length > 1 ? receiver.script.shift()! : (receiver.script[0] ?? 200);
@@ -83,9 +86,9 @@ export const HOOK_ENV = { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_RETRY_S
 export const PAST_RETRY_MS = 80_000;
 
 let seq = 0;
-export const createPosition = async (server: TestServer, token: string): Promise<ApiJson> => {
+export const createPosition = async (server: TestServer, token: string, headers: Record<string, string> = {}): Promise<ApiJson> => {
   const body = { code: `WH-${++seq}-${Date.now() % 100000}`, name: 'Webhook test', clinical: false, licenceRequired: false };
-  const created = await server.request('POST', '/cargos-laborales', { token, body });
+  const created = await server.request('POST', '/cargos-laborales', { token, body, headers });
   assert.equal(created.status, 201, JSON.stringify(created.body));
   return created.body;
 };

@@ -28,6 +28,8 @@ export interface DeliveryDoc extends ReadDoc {
   position: string;
   /** The JSON body sent, the same on every attempt. */
   body: string;
+  /** W3C traceparent sent with it: the causing event's trace, the delivery's own span (absent outside a trace). */
+  traceparent?: string;
   status: DeliveryStatus;
   attempts: DeliveryAttempt[];
   /** Attempts made in the current round: the schedule's, or a manual replay's one. */

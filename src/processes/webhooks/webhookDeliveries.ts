@@ -3,6 +3,7 @@
 // no second delivery; the dispatcher (webhookDispatch.ts) then sends them.
 import { WEBHOOK_ENDPOINTS, WEBHOOKS_PROJECTION } from '../../projections/sistema/webhookProjection.js';
 import type { WebhookEndpointDoc } from '../../projections/sistema/webhookEndpointDoc.js';
+import { causedTrace, formatTraceparent } from '../../observability/traceContext.js';
 import type { AppServices } from '../../services.js';
 import { tenantOfStream, type RecordedEvent } from '../../stores/eventStore.js';
 import type { ProcessManager } from '../processRunner.js';
@@ -25,6 +26,7 @@ async function ensureDelivery(services: AppServices, endpoint: WebhookEndpointDo
   }
   const now = services.now();
   const first = new Date(now.getTime() + (services.config.webhooks.retryScheduleMs[0] ?? 0)).toISOString();
+  const trace = causedTrace(event.metadata);
   const doc: DeliveryDoc = {
     tenantId: endpoint.tenantId,
     id,
@@ -33,6 +35,7 @@ async function ensureDelivery(services: AppServices, endpoint: WebhookEndpointDo
     eventType: event.type,
     position: event.position.toString(),
     body: webhookBody(event),
+    ...(trace ? { traceparent: formatTraceparent(trace) } : {}),
     status: 'pending',
     attempts: [],
     roundAttempts: 0,

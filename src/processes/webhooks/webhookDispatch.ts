@@ -49,6 +49,7 @@ async function send(services: AppServices, endpoint: WebhookEndpointDoc, deliver
       'webhook-id': delivery.id,
       'webhook-timestamp': String(timestamp),
       'webhook-signature': signatureHeader(secrets, delivery.id, timestamp, delivery.body),
+      ...(delivery.traceparent ? { traceparent: delivery.traceparent } : {}),
     };
     return await postWebhook(target, headers, delivery.body, settings);
   } catch (err) {

@@ -3,6 +3,7 @@
 import { DomainError } from '../../commands/decider.js';
 import { changeWebhookStatus } from '../../commands/sistema/webhooks/webhookWrites.js';
 import { sendNoticeMail } from '../../notifications/mailer.js';
+import { parseTraceparent, traceCausedBy } from '../../observability/traceContext.js';
 import { ADMIN_ROLE } from '../../permissions/builtInRoles.js';
 import { platformCollections } from '../../queries/platform/memberships.js';
 import type { WebhookEndpointDoc } from '../../projections/sistema/webhookEndpointDoc.js';
@@ -26,6 +27,8 @@ export async function disableAfterFailures(services: AppServices, endpoint: Webh
   const last = delivery.attempts.at(-1);
   const lastOutcome = last?.statusCode != null ? `HTTP ${last.statusCode}` : (last?.error ?? 'no answer');
   const reason = `deliveries kept failing: ${attempts} attempts of ${delivery.id} (${delivery.eventType}) failed, the last with ${lastOutcome}`;
+  // The disabling is in the trace of the delivery that failed last (the trace of the event it carried).
+  const delivered = parseTraceparent(delivery.traceparent);
   const ctx = {
     tenantId: endpoint.tenantId,
     actor: WEBHOOK_ACTOR,
@@ -37,6 +40,7 @@ export async function disableAfterFailures(services: AppServices, endpoint: Webh
     userAgent: null,
     reason,
     at: services.now().toISOString(),
+    ...(delivered ? traceCausedBy({ traceId: delivered.traceId, spanId: delivered.parentSpanId }) : {}),
   };
   try {
     await changeWebhookStatus(services.events, ctx, endpoint.id, { type: 'DisableWebhook', reason, automatic: true }, null);
