@@ -118,6 +118,7 @@ describe('Static assets: precompressed files and content-hashed URLs', () => {
         etags.add(String(answer.headers.etag));
         const again = await raw(url, { 'accept-encoding': coding, 'if-none-match': String(answer.headers.etag) });
         assert.equal(again.status, 304, `${url} ${coding} If-None-Match`);
+        assert.equal(again.headers.etag, answer.headers.etag, 'the 304 names the representation the client holds');
         assert.equal(again.bytes.length, 0);
       }
       assert.equal(etags.size, 3, `identity, br and gzip each have their own ETag (${[...etags].join(' ')})`);
