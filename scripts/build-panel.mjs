@@ -25,7 +25,12 @@ const gzip = promisify(zlib.gzip);
 async function precompress(file) {
   const source = await stat(file);
   const fresh = await Promise.all(
-    ['.br', '.gz'].map((ext) => stat(file + ext).then((s) => s.mtimeMs >= source.mtimeMs, () => false)),
+    ['.br', '.gz'].map((ext) =>
+      stat(file + ext).then(
+        (s) => s.mtimeMs >= source.mtimeMs,
+        () => false,
+      ),
+    ),
   );
   if (fresh.every(Boolean)) return;
   const bytes = await readFile(file);
@@ -70,4 +75,6 @@ await Promise.all([
   ...['panel.js', 'panel.css'].map((file) => precompress(path.join(outdir, file))),
   ...DOCS_FILES.filter((file) => !file.endsWith('.png')).map((file) => precompress(path.join(docsdir, file))),
 ]);
-process.stdout.write(`panel bundled into ${path.relative(root, outdir)}/, docs assets into ${path.relative(root, docsdir)}/ (with .br, .gz)\n`);
+process.stdout.write(
+  `panel bundled into ${path.relative(root, outdir)}/, docs assets into ${path.relative(root, docsdir)}/ (with .br, .gz)\n`,
+);
