@@ -19,7 +19,7 @@ COPY tsconfig.json tsconfig.build.json ./
 COPY scripts/build-panel.mjs ./scripts/
 COPY panel ./panel
 COPY src ./src
-RUN npm run build && test -s dist/panel/panel.js
+RUN npm run build && test -s dist/panel/panel.js.br && test -s dist/docs/swagger-ui-bundle.js.br
 
 FROM node:24-bookworm-slim
 ENV NODE_ENV=production \

@@ -26,12 +26,26 @@ async function precompressed(ctx: Koa.Context, threshold: number): Promise<void>
   ctx.set('Content-Encoding', coding);
 }
 
+/** What a GET answered 304 would have sent (its body is gone by then), kept by conditionalGets.ts. */
+export interface NotModified {
+  length: number;
+  type: string;
+}
+
+/** The coding the 200 would have had; a 304 names that representation (RFC 9110 15.4.5). */
+function codingOf304(ctx: Koa.Context, threshold: number): string {
+  const held = (ctx.state as { notModified?: NotModified }).notModified;
+  if (!held || ctx.method !== 'GET' || held.length < threshold || !compressibleType(held.type)) return '';
+  if (NO_TRANSFORM.test(ctx.response.get('Cache-Control'))) return '';
+  return ctx.acceptsEncodings('br') === 'br' ? 'br' : ctx.acceptsEncodings('gzip') === 'gzip' ? 'gzip' : '';
+}
+
 /**
  * A strong ETag names one representation (RFC 9110 8.8.3): a compressed answer's gets the coding as a suffix
- * ("<hash>-br"), which conditionalGets() strips again to compare.
+ * ("<hash>-br"), which conditionalGets() strips again to compare; a 304 the suffix its 200 would have had.
  */
-function codedEtag(ctx: Koa.Context): void {
-  const coding = ctx.response.get('Content-Encoding');
+function codedEtag(ctx: Koa.Context, threshold: number): void {
+  const coding = ctx.status === 304 ? codingOf304(ctx, threshold) : ctx.response.get('Content-Encoding');
   const etag = ctx.response.get('ETag');
   if (coding && /^"[^"]*"$/.test(etag)) ctx.set('ETag', `${etag.slice(0, -1)}-${coding}"`);
 }
@@ -45,6 +59,6 @@ export function compression(threshold: number): Koa.Middleware {
       await next();
       await precompressed(ctx, threshold);
     });
-    codedEtag(ctx);
+    codedEtag(ctx, threshold);
   };
 }

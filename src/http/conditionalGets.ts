@@ -3,6 +3,7 @@
 // (and the access audit recorded the read) before: a 304 is a read served. Cache-Control for what routes answer too.
 import type Koa from 'koa';
 import type { HttpResult, RouteDecl } from './routeTypes.js';
+import type { NotModified } from './compression.js';
 import { isReusable, strongEtagOf } from './reusableBodies.js';
 
 const isJson = (type: string): boolean => /[/+]json$/i.test(type);
@@ -34,7 +35,11 @@ export function conditionalGets(): Koa.Middleware {
       ctx.set('ETag', etag);
     }
     const ifNoneMatch = ctx.get('If-None-Match');
-    if (ifNoneMatch && noneMatchHits(ifNoneMatch, etag)) ctx.status = 304;
+    if (!ifNoneMatch || !noneMatchHits(ifNoneMatch, etag)) return;
+    // What the 200 would have been, for the ETag of the representation compression.ts would have chosen.
+    const length = Buffer.isBuffer(body) || typeof body === 'string' ? Buffer.byteLength(body) : 0;
+    (ctx.state as { notModified?: NotModified }).notModified = { length, type: ctx.response.type };
+    ctx.status = 304;
   };
 }
 

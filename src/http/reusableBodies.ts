@@ -19,9 +19,14 @@ const kept = new WeakMap<Buffer, Kept>();
 const brotli = promisify(zlib.brotliCompress);
 const gzip = promisify(zlib.gzip);
 
-/** Marks `bytes` as sent again and again unchanged: its ETag and compressed forms are then made once. */
-export function keepReusable(bytes: Buffer, kind: ReuseKind = 'page'): Buffer {
+/**
+ * Marks `bytes` as sent again and again unchanged: its ETag and compressed forms are then made once, or taken as
+ * given in `coded` (a static asset's .br and .gz the build wrote, which must decode to `bytes`).
+ */
+export function keepReusable(bytes: Buffer, kind: ReuseKind = 'page', coded: Partial<Record<Coding, Buffer>> = {}): Buffer {
   if (!kept.has(bytes)) kept.set(bytes, { kind, coded: new Map() });
+  const forms = kept.get(bytes)!.coded;
+  for (const [coding, form] of Object.entries(coded) as [Coding, Buffer][]) forms.set(coding, Promise.resolve(form));
   return bytes;
 }
 

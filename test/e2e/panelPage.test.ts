@@ -75,10 +75,15 @@ describe('The /panel page (served, signed in, drawn from a fixture dashboard)', 
     const html = await res.text();
     assert.doesNotMatch(html, /<script>|<script [^>]*>[^<]|<style|style=|https?:\/\//, 'no inline script or style, no external URL');
     const assets = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]!);
-    assert.deepEqual(assets.sort(), ['/panel/assets/panel.css', '/panel/assets/panel.js']);
+    assert.deepEqual(
+      assets.map((a) => a.replace(/\.[0-9a-f]{12}\./, '.<hash>.')).sort(),
+      ['/panel/assets/panel.<hash>.css', '/panel/assets/panel.<hash>.js'],
+      'content-hashed URLs',
+    );
     for (const asset of assets) {
       const a = await fetch(server.url + asset);
       assert.equal(a.status, 200, asset);
+      assert.equal(a.headers.get('cache-control'), 'public, max-age=31536000, immutable', asset);
       assert.doesNotMatch(await a.text(), /https?:\/\/cdn|googleapis/, `${asset} loads nothing from elsewhere`);
     }
     assert.equal((await fetch(`${server.url}/panel/assets/..%2Fpackage.json`)).status, 404);

@@ -92,7 +92,10 @@ describe('HTTP spine: contract and Sistema routes', () => {
     const html = await res.text();
     assert.doesNotMatch(html, /<script>[^<]|https?:\/\//, 'no inline script, no external URL');
     const assets = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]!);
-    assert.ok(assets.some((a) => a.endsWith('swagger-ui-bundle.js')));
+    assert.ok(
+      assets.some((a) => /\/swagger-ui-bundle\.[0-9a-f]{12}\.js$/.test(a)),
+      'a content-hashed URL',
+    );
     for (const asset of assets) {
       const a = await call(asset);
       assert.equal(a.status, 200, asset);

@@ -1,11 +1,9 @@
 // GET /docs: Swagger UI from the locally installed swagger-ui-dist package (the service works offline:
-// no CDN), with the initializer as a file so the page's CSP needs no inline script.
-import { readFile } from 'node:fs/promises';
+// no CDN), with the initializer as a file so the page's CSP needs no inline script; assets under content-hashed URLs.
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { HttpResult } from '../../routeTypes.js';
-import { notFoundProblem } from '../../../problems.js';
-import { keepReusable } from '../../reusableBodies.js';
+import { assetSet, htmlPage, projectRoot } from '../../staticAssets.js';
 
 // The package's main module also loads the 1.4 MB bundle into Node; absolute-path.js is the same
 // getAbsoluteFSPath() without that cost.
@@ -46,19 +44,29 @@ window.addEventListener('load', function () {
 });
 `;
 
-const page = `<!DOCTYPE html>
+const assets = assetSet({
+  what: 'docs',
+  prefix: DOCS_ASSET_PREFIX,
+  types: { ...PACKAGE_ASSETS, [INITIALIZER]: 'text/javascript; charset=utf-8' },
+  // dist/docs/: the package's files with the .br and .gz the build wrote; the package itself in a checkout not built.
+  dirs: () => [path.join(projectRoot(), 'dist', 'docs'), swaggerUiDir],
+  inline: { [INITIALIZER]: Buffer.from(initializerScript) },
+  missing: (file) => `swagger-ui-dist has no ${file}`,
+});
+
+const page = (url: Record<string, string>): string => `<!DOCTYPE html>
 <html lang="en">
   <head>
     <meta charset="UTF-8">
     <title>Dialysis clinic records API</title>
-    <link rel="stylesheet" type="text/css" href="${DOCS_ASSET_PREFIX}/swagger-ui.css">
-    <link rel="icon" type="image/png" href="${DOCS_ASSET_PREFIX}/favicon-32x32.png" sizes="32x32">
-    <link rel="icon" type="image/png" href="${DOCS_ASSET_PREFIX}/favicon-16x16.png" sizes="16x16">
+    <link rel="stylesheet" type="text/css" href="${url['swagger-ui.css']}">
+    <link rel="icon" type="image/png" href="${url['favicon-32x32.png']}" sizes="32x32">
+    <link rel="icon" type="image/png" href="${url['favicon-16x16.png']}" sizes="16x16">
   </head>
   <body>
     <div id="swagger-ui"></div>
-    <script src="${DOCS_ASSET_PREFIX}/swagger-ui-bundle.js" charset="UTF-8"></script>
-    <script src="${DOCS_ASSET_PREFIX}/${INITIALIZER}" charset="UTF-8"></script>
+    <script src="${url['swagger-ui-bundle.js']}" charset="UTF-8"></script>
+    <script src="${url[INITIALIZER]}" charset="UTF-8"></script>
   </body>
 </html>
 `;
@@ -76,25 +84,17 @@ export const DOCS_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-export function docsPage(): HttpResult {
-  return { status: 200, body: page, contentType: 'text/html; charset=utf-8', headers: { 'Content-Security-Policy': DOCS_CSP } };
+const pageBody = htmlPage();
+
+/** The page names its assets by content hash, so it is revalidated (no-cache) while they are kept a year. */
+export async function docsPage(): Promise<HttpResult> {
+  const urls = await Promise.all(DOCS_ASSETS.map(async (file) => [file, await assets.url(file)] as const));
+  return {
+    status: 200,
+    body: pageBody(page(Object.fromEntries(urls))),
+    contentType: 'text/html; charset=utf-8',
+    headers: { 'Content-Security-Policy': DOCS_CSP, 'Cache-Control': 'no-cache' },
+  };
 }
 
-const cache = new Map<string, Buffer>();
-const initializerBytes = keepReusable(Buffer.from(initializerScript), 'static');
-
-export async function docsAsset(file: string): Promise<HttpResult> {
-  const cacheHeaders = { 'Cache-Control': 'public, max-age=3600' };
-  if (file === INITIALIZER) {
-    return { status: 200, body: initializerBytes, contentType: 'text/javascript; charset=utf-8', headers: cacheHeaders };
-  }
-  // Own keys only: a name like 'constructor' must not find Object.prototype's.
-  const contentType = Object.hasOwn(PACKAGE_ASSETS, file) ? PACKAGE_ASSETS[file] : undefined;
-  if (!contentType) throw notFoundProblem(`No docs asset named ${file}`);
-  let body = cache.get(file);
-  if (!body) {
-    body = keepReusable(await readFile(path.join(swaggerUiDir, file)), 'static');
-    cache.set(file, body);
-  }
-  return { status: 200, body, contentType, headers: cacheHeaders };
-}
+export const docsAsset = (file: string): Promise<HttpResult> => assets.answer(file);

@@ -100,7 +100,7 @@ export function sistemaGroup(getGroups: () => readonly GroupModule[], openApiOpt
           headers: { 'Content-Security-Policy': "Only this service's own scripts" },
         },
       },
-      handle: () => Promise.resolve(docsPage()),
+      handle: () => docsPage(),
     },
     route({
       method: 'get',

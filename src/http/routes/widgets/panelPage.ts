@@ -1,25 +1,15 @@
 // GET /panel and its assets: the page people look at (sign-in, then the person's dashboard, live), served with every
-// asset local from dist/panel/ (bundled from panel/ with chart.js by scripts/build-panel.mjs) under a strict CSP.
-import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+// asset local from dist/panel/ (bundled from panel/ with chart.js by scripts/build-panel.mjs, with its .br and .gz)
+// under content-hashed URLs and a strict CSP.
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import Type from 'typebox';
 import { route, type HttpResult, type RouteDecl } from '../../routeTypes.js';
 import { problem } from '../../commonSchemas.js';
-import { notFoundProblem } from '../../../problems.js';
-import { keepReusable } from '../../reusableBodies.js';
+import { assetSet, htmlPage, projectRoot } from '../../staticAssets.js';
 import { closed } from '../shared/fieldSchemas.js';
 import { TAG } from './schemas.js';
 
 export const PANEL_ASSET_PREFIX = '/panel/assets';
-
-/** The checkout (or image) root: the first folder up from this file that holds package.json (src/ and dist/src/ alike). */
-function projectRoot(): string {
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(path.join(dir, 'package.json')) && path.dirname(dir) !== dir) dir = path.dirname(dir);
-  return dir;
-}
 
 export const panelDir = (): string => process.env.PANEL_DIR ?? path.join(projectRoot(), 'dist', 'panel');
 
@@ -40,14 +30,22 @@ export const PANEL_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-const page = `<!DOCTYPE html>
+const assets = assetSet({
+  what: 'panel',
+  prefix: PANEL_ASSET_PREFIX,
+  types: ASSETS,
+  dirs: () => [panelDir()],
+  missing: (file) => `The panel is not built: run \`node scripts/build-panel.mjs\` (${file} missing)`,
+});
+
+const page = (css: string, js: string): string => `<!DOCTYPE html>
 <html lang="en">
   <head>
     <meta charset="UTF-8">
     <meta name="viewport" content="width=device-width, initial-scale=1">
     <title>Dialysis unit dashboard</title>
-    <link rel="stylesheet" href="${PANEL_ASSET_PREFIX}/panel.css">
-    <script src="${PANEL_ASSET_PREFIX}/panel.js" defer></script>
+    <link rel="stylesheet" href="${css}">
+    <script src="${js}" defer></script>
   </head>
   <body>
     <header class="bar">
@@ -100,33 +98,20 @@ const page = `<!DOCTYPE html>
 </html>
 `;
 
-export function panelPage(): HttpResult {
+const pageBody = htmlPage();
+
+/** The page names its assets by content hash, so it is revalidated (no-cache) while they are kept a year. */
+export async function panelPage(): Promise<HttpResult> {
+  const [css, js] = await Promise.all([assets.url('panel.css'), assets.url('panel.js')]);
   return {
     status: 200,
-    body: page,
+    body: pageBody(page(css, js)),
     contentType: 'text/html; charset=utf-8',
     headers: { 'Content-Security-Policy': PANEL_CSP, 'Cache-Control': 'no-cache' },
   };
 }
 
-const cache = new Map<string, Buffer>();
-
-export async function panelAsset(file: string): Promise<HttpResult> {
-  // Own keys only: a name like 'constructor' must not find Object.prototype's.
-  const contentType = Object.hasOwn(ASSETS, file) ? ASSETS[file] : undefined;
-  if (!contentType) throw notFoundProblem(`No panel asset named ${file}`);
-  let body = cache.get(file);
-  if (!body) {
-    try {
-      // Compressed once, on first use (br, gzip), and revalidated by its strong ETag (no-cache).
-      body = keepReusable(await readFile(path.join(panelDir(), file)), 'static');
-    } catch {
-      throw notFoundProblem(`The panel is not built: run \`node scripts/build-panel.mjs\` (${file} missing)`);
-    }
-    cache.set(file, body);
-  }
-  return { status: 200, body, contentType, headers: { 'Cache-Control': 'no-cache' } };
-}
+export const panelAsset = (file: string): Promise<HttpResult> => assets.answer(file);
 
 export const panelRoutes: RouteDecl[] = [
   {
@@ -138,7 +123,7 @@ export const panelRoutes: RouteDecl[] = [
     responses: {
       200: { description: 'HTML page', contentType: 'text/html', headers: { 'Content-Security-Policy': "Only this service's own files" } },
     },
-    handle: () => Promise.resolve(panelPage()),
+    handle: () => panelPage(),
   },
   route({
     method: 'get',
