@@ -9,7 +9,9 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const runtime = path.join(root, 'node_modules', '.bin', 'node');
-const NATIVE = ['better-sqlite3']; // V8-ABI modules; N-API ones (argon2, @napi-rs/canvas) load on any Node
+// V8-ABI modules, with what loads their binary (better-sqlite3 opens it in its constructor, not on require); N-API ones
+// (argon2, @napi-rs/canvas) load on any Node.
+const NATIVE = { 'better-sqlite3': "new (require('better-sqlite3'))(':memory:').close()" };
 const log = (line) => process.stdout.write(`native-for-runtime: ${line}\n`);
 
 if (!existsSync(runtime)) {
@@ -18,7 +20,7 @@ if (!existsSync(runtime)) {
 }
 const run = (args, cwd = root) => spawnSync(runtime, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 const version = run(['--version']).stdout.trim();
-const loads = (name) => run(['-e', `require(${JSON.stringify(name)})`]).status === 0;
+const loads = (name) => run(['-e', NATIVE[name]]).status === 0;
 
 /** node-gyp: the project's own when it has one, else the one npm bundles (npm_execpath names npm's cli). */
 function nodeGyp() {
@@ -39,7 +41,7 @@ function headers() {
   return dir;
 }
 
-for (const name of NATIVE) {
+for (const name of Object.keys(NATIVE)) {
   if (loads(name)) {
     log(`${name} loads on ${version}`);
     continue;
