@@ -48,7 +48,9 @@ for (const name of Object.keys(NATIVE)) {
   }
   log(`${name}: building for ${version} (node-gyp under it, headers from the registry) ...`);
   const cwd = path.join(root, 'node_modules', name);
-  const built = spawnSync(runtime, [nodeGyp(), 'rebuild', '--release', `--nodedir=${headers()}`], { cwd, stdio: 'inherit' });
+  // Inside npm, npm_config_* settings (a nodedir of the Node that ran npm) would win over the flag: both name the runtime's.
+  const env = { ...process.env, npm_config_nodedir: headers() };
+  const built = spawnSync(runtime, [nodeGyp(), 'rebuild', '--release', `--nodedir=${headers()}`], { cwd, env, stdio: 'inherit' });
   if (built.status !== 0 || !loads(name)) {
     log(`${name} could not be built for ${version}`);
     process.exit(1);
