@@ -71,13 +71,23 @@ export function startRequestSpan(name: string, trace: TraceContext, attributes: 
  * Runs `fn` inside a child span of `parent` (a new trace without one): command, append, projection batch. `fn` gets the
  * trace its own children hang from. Tracing off: just `fn(parent)`.
  */
-export async function withSpan<T>(
+export function withSpan<T>(
   name: string,
   parent: TraceContext | undefined,
   fn: (trace: TraceContext | undefined) => Promise<T>,
   attributes?: Attributes,
 ): Promise<T> {
-  if (!sdk) return fn(parent);
+  // Not an async function: with tracing off the caller awaits `fn`'s own promise, not one more tick around it.
+  return sdk ? spanned(sdk, name, parent, fn, attributes) : fn(parent);
+}
+
+async function spanned<T>(
+  sdk: Sdk,
+  name: string,
+  parent: TraceContext | undefined,
+  fn: (trace: TraceContext | undefined) => Promise<T>,
+  attributes?: Attributes,
+): Promise<T> {
   const span = startChild(sdk, name, parent, sdk.api.SpanKind.INTERNAL, attributes);
   const ids = span.spanContext();
   const inner: TraceContext = parent
@@ -86,7 +96,7 @@ export async function withSpan<T>(
   try {
     return await fn(inner);
   } catch (err) {
-    span.setStatus({ code: sdk?.api.SpanStatusCode.ERROR ?? 2, message: err instanceof Error ? err.message : String(err) });
+    span.setStatus({ code: sdk.api.SpanStatusCode.ERROR, message: err instanceof Error ? err.message : String(err) });
     throw err;
   } finally {
     span.end();

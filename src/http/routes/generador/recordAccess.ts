@@ -4,6 +4,7 @@
 import Type from 'typebox';
 import {
   FIELD_NAME_PATTERN,
+  MODULE_CODE_PATTERN,
   modulePermission,
   STATE_NAME_PATTERN,
   type ModuleAction,
@@ -36,7 +37,7 @@ export async function servedModuleFor(ctx: RequestContext, code: string, action:
   return module;
 }
 
-export const CodeSchema = Type.String({ pattern: '^[a-z][a-z0-9-]{1,39}$', description: "The module's code" });
+export const CodeSchema = Type.String({ pattern: MODULE_CODE_PATTERN, description: "The module's code" });
 export const ModuleParams = Type.Object({ code: CodeSchema }, { additionalProperties: false });
 export const RecordParams = Type.Object({ code: CodeSchema, id: IdSchema }, { additionalProperties: false });
 export const TransitionParams = Type.Object(
