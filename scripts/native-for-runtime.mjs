@@ -9,8 +9,8 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const runtime = path.join(root, 'node_modules', '.bin', 'node');
-// V8-ABI modules, with what loads their binary (better-sqlite3 opens it in its constructor, not on require); N-API ones
-// (argon2, @napi-rs/canvas) load on any Node.
+// Native modules, with what loads their binary (better-sqlite3 opens it in its constructor, not on require). Since 13 its
+// binaries are Node-API (like argon2's and @napi-rs/canvas'): the check passes at once; a build is the fallback.
 const NATIVE = { 'better-sqlite3': "new (require('better-sqlite3'))(':memory:').close()" };
 const log = (line) => process.stdout.write(`native-for-runtime: ${line}\n`);
 
