@@ -1,0 +1,220 @@
+// The SQLite read store as the service holds it: collections are handles that follow the current file, so a file
+// found damaged (a SQLite error of any read or write, a periodic glance at the path and header, a background
+// quick_check after the file changed) is set aside and replaced by a fresh one under the same handles, which the
+// projection runner then refills from the event log (the log is the truth). Meanwhile its calls answer 503.
+import fs from 'node:fs';
+import type { Logger } from '../../logger.js';
+import type { Collection, IndexSpec, ReadDoc, ReadStore } from '../readStore.js';
+import { readModelRebuilding } from '../readModelRebuilding.js';
+import { IntegrityCheckStoppedError, startIntegrityCheck, type IntegrityCheck } from '../sqlite/integrityCheck.js';
+import { openSqliteReadStore, type SqliteReadStore } from './sqliteReadStore.js';
+import { damagedNameOf, glanceAt, identityOf, isReadStoreDamage, setDamagedAside, type FileIdentity } from './readStoreDamage.js';
+
+/** Kept across a replacement when they can be read: not derived from the log (process positions, webhook history). */
+const KEPT_COLLECTIONS = ['process_checkpoints', 'webhook_deliveries', 'webhook_due'];
+/** Full checks of a changed file at most once per this many glances (the check reads every page, off the loop). */
+const GLANCES_PER_CHECK = 30;
+
+export interface ReadStoreDamage {
+  at: string;
+  reason: string;
+  /** Where the damaged file was moved (null when nothing could be kept). */
+  setAside: string | null;
+}
+
+export interface ReadStoreRecovery {
+  /** 'rebuilding' from the moment damage is found until the projections have refilled the fresh file. */
+  readonly state: 'ok' | 'rebuilding';
+  readonly lastDamage: ReadStoreDamage | null;
+  /** How the fresh file is refilled (the runner's catch-up from the start of the log); runs at once if one is owed. */
+  onReplaced(refill: () => Promise<void>): void;
+}
+
+export function readStoreRecoveryOf(reads: ReadStore): ReadStoreRecovery | null {
+  return 'recovery' in reads ? (reads as ReadStore & { recovery: ReadStoreRecovery }).recovery : null;
+}
+
+export interface RecoverableReadStoreOptions {
+  file: string;
+  logger: Logger;
+  /** Glance at the file this often (0: only SQLite errors tell). */
+  watchMs: number;
+}
+
+export async function openRecoverableSqliteReadStore(opts: RecoverableReadStoreOptions): Promise<ReadStore> {
+  const { file, logger } = opts;
+  let inner: SqliteReadStore = await openSqliteReadStore({ file, logger });
+  let opened: FileIdentity | null = identityOf(file);
+  let generation = 0;
+  let swapping = false;
+  let closed = false;
+  const indexes = new Map<string, Map<string, IndexSpec>>();
+  const handles = new Map<string, { generation: number; collection: Promise<Collection> }>();
+  let refill: (() => Promise<void>) | null = null;
+  let owed = false;
+  const recovery = { state: 'ok' as 'ok' | 'rebuilding', lastDamage: null as ReadStoreDamage | null, onReplaced };
+
+  const current = (name: string): Promise<Collection> => {
+    const known = handles.get(name);
+    if (known && known.generation === generation) return known.collection;
+    const collection = inner.collection(name, [...(indexes.get(name)?.values() ?? [])]);
+    handles.set(name, { generation, collection });
+    collection.catch(() => handles.delete(name));
+    return collection;
+  };
+
+  /** Runs a call on the current file; damage found by it starts the recovery and answers 503, as do calls during it. */
+  const guarded = async <R>(call: () => Promise<R>): Promise<R> => {
+    if (swapping) throw readModelRebuilding();
+    try {
+      return await call();
+    } catch (error) {
+      if (!isReadStoreDamage(error)) throw error;
+      found(`SQLite ${(error as { code: string }).code}: ${(error as Error).message}`, error);
+      throw readModelRebuilding();
+    }
+  };
+
+  function found(reason: string, error?: unknown): void {
+    if (swapping || closed) return;
+    swapping = true;
+    recovery.state = 'rebuilding';
+    void replace(reason, error).catch((failure: unknown) => {
+      logger.error('read store: the damaged file could not be replaced; reads answer 503 until a restart', { file, failure });
+    });
+  }
+
+  async function replace(reason: string, error: unknown): Promise<void> {
+    const at = new Date();
+    const vanished = !fs.existsSync(file) || identityOf(file)?.ino !== opened?.ino;
+    const kept = salvage(inner);
+    let aside: string | null = null;
+    try {
+      if (vanished) {
+        // Deleted (or replaced) under the open connection: keep what it still sees; a file put in its place goes aside too.
+        aside = damagedNameOf(file, at);
+        await inner.copyTo(aside);
+        await inner.close().catch(() => undefined);
+        if (fs.existsSync(file)) setDamagedAside(file, new Date(at.getTime() + 1));
+        for (const suffix of ['-wal', '-shm']) fs.rmSync(file + suffix, { force: true });
+      } else {
+        await inner.close().catch(() => undefined);
+        aside = setDamagedAside(file, at);
+      }
+    } catch (moveError) {
+      logger.warn('read store: the damaged file could not be kept aside', { file, error: moveError });
+      await inner.close().catch(() => undefined);
+    }
+    recovery.lastDamage = { at: at.toISOString(), reason, setAside: aside };
+    logger.error('read store: file damaged; set aside and rebuilt from the event log (reads answer 503 meanwhile, writes go on)', {
+      file,
+      reason,
+      setAside: aside,
+      error,
+    });
+    inner = await openSqliteReadStore({ file, logger });
+    opened = identityOf(file);
+    generation++;
+    for (const [name, docs] of kept)
+      if (docs.length > 0) await (await current(name)).bulkWrite(docs.map((doc) => ({ kind: 'replace', doc })));
+    swapping = false;
+    if (refill) await refillNow();
+    else owed = true;
+  }
+
+  async function refillNow(): Promise<void> {
+    owed = false;
+    const started = Date.now();
+    await refill!();
+    if (swapping) return; // damaged again meanwhile: that recovery refills
+    recovery.state = 'ok';
+    logger.info('read store: read models rebuilt from the event log; reads answer again', { file, ms: Date.now() - started });
+  }
+
+  function onReplaced(fn: () => Promise<void>): void {
+    refill = fn;
+    if (owed) void refillNow().catch((error: unknown) => logger.error('read store: refilling the read models failed', { error }));
+  }
+
+  // The glance: the path still names the file we opened, its header is sound; a changed file gets a full check.
+  let glances = GLANCES_PER_CHECK; // the first glance checks the file as opened (damage found at start)
+  let checking: IntegrityCheck | null = null;
+  let checkedMtime = -1;
+  const glance = (): void => {
+    if (swapping || closed || !opened) return;
+    const wrong = glanceAt(file, opened);
+    if (wrong) return found(wrong);
+    glances++;
+    const stat = fs.statSync(file, { throwIfNoEntry: false });
+    if (!stat || stat.size === 0 || checking || glances < GLANCES_PER_CHECK || stat.mtimeMs === checkedMtime) return;
+    const mtime = stat.mtimeMs;
+    glances = 0;
+    checkedMtime = mtime;
+    const check = (checking = startIntegrityCheck(file));
+    const checkedGeneration = generation;
+    check.done
+      .catch((error: unknown) => {
+        if (error instanceof IntegrityCheckStoppedError || generation !== checkedGeneration) return;
+        const message = (error as Error).message;
+        const finding = / is corrupt \((.*)\); refusing/.exec(message)?.[1];
+        if (finding) found(finding);
+        else logger.warn('read store: the background check could not run', { file, error });
+      })
+      .finally(() => void (checking === check ? (checking = null) : undefined));
+  };
+  const timer = opts.watchMs > 0 ? setInterval(glance, opts.watchMs) : null;
+  timer?.unref();
+
+  const handle = <T extends ReadDoc>(name: string): Collection<T> => {
+    const on = <R>(call: (c: Collection<T>) => Promise<R>): Promise<R> =>
+      guarded(async () => call((await current(name)) as unknown as Collection<T>));
+    return {
+      name,
+      find: (...args) => on((c) => c.find(...args)),
+      findOne: (...args) => on((c) => c.findOne(...args)),
+      get: (...args) => on((c) => c.get(...args)),
+      count: (...args) => on((c) => c.count(...args)),
+      replace: (...args) => on((c) => c.replace(...args)),
+      updateOne: (...args) => on((c) => c.updateOne(...args)),
+      deleteOne: (...args) => on((c) => c.deleteOne(...args)),
+      bulkWrite: (...args) => on((c) => c.bulkWrite(...args)),
+      drop: () => on((c) => c.drop()),
+    };
+  };
+
+  return {
+    kind: 'sqlite',
+    recovery,
+    async collection<T extends ReadDoc = ReadDoc>(name: string, specs: IndexSpec[] = []): Promise<Collection<T>> {
+      const known = indexes.get(name) ?? new Map<string, IndexSpec>();
+      for (const spec of specs) known.set(JSON.stringify(spec), spec);
+      indexes.set(name, known);
+      await guarded(() => inner.collection(name, specs));
+      return handle<T>(name);
+    },
+    listCollections: () => guarded(() => inner.listCollections()),
+    async dropCollection(name: string): Promise<void> {
+      indexes.delete(name);
+      await guarded(() => inner.dropCollection(name));
+    },
+    async close(): Promise<void> {
+      closed = true;
+      if (timer) clearInterval(timer);
+      await checking?.stop();
+      await inner.close();
+    },
+  } as ReadStore;
+}
+
+/** The collections not derived from the log, as far as the damaged file still gives them. */
+function salvage(store: SqliteReadStore): Map<string, ReadDoc[]> {
+  const kept = new Map<string, ReadDoc[]>();
+  for (const name of KEPT_COLLECTIONS) {
+    try {
+      kept.set(name, store.documentsOf(name));
+    } catch {
+      kept.set(name, []);
+    }
+  }
+  return kept;
+}
