@@ -38,7 +38,9 @@ export const identityOf = (file: string): FileIdentity | null => {
 
 /**
  * What is wrong with the file at a glance (a stat and its first 100 bytes, whatever its size), or null: gone,
- * replaced, not a SQLite file, or shorter than the page count its header declares (truncated).
+ * replaced, not a SQLite file, or shorter than the page count its header declares (truncated). A checkpoint cut short
+ * by a crash may leave the file shorter than its header until the WAL is checkpointed again: the store does that at
+ * open, and while it runs its own checkpoints never interleave with a glance (both run on the event loop).
  */
 export function glanceAt(file: string, opened: FileIdentity): string | null {
   let fd: number;
@@ -65,6 +67,9 @@ export function glanceAt(file: string, opened: FileIdentity): string | null {
     fs.closeSync(fd);
   }
 }
+
+/** True when the file has no write-ahead log to replay (absent or empty): its header's page count is then the truth. */
+export const walIsEmpty = (file: string): boolean => (fs.statSync(`${file}-wal`, { throwIfNoEntry: false })?.size ?? 0) === 0;
 
 /** readmodels.damaged-<timestamp>.sqlite beside the file. */
 export function damagedNameOf(file: string, at: Date): string {

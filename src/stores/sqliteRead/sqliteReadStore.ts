@@ -10,7 +10,7 @@ import type { Logger } from '../../logger.js';
 import type { Collection, IndexSpec, ReadDoc, ReadStore } from '../readStore.js';
 import { SqliteCollection } from './sqliteCollection.js';
 import { ReadTable, createTableSql, tableNameOf } from './readTable.js';
-import { glanceAt, identityOf, setDamagedAside } from './readStoreDamage.js';
+import { glanceAt, identityOf, setDamagedAside, walIsEmpty } from './readStoreDamage.js';
 import { keepPrivate, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, whileBusy } from '../sqlite/sqliteSchema.js';
 
 /** Bump when the file layout changes: an older file is then set aside and the read models rebuilt. */
@@ -116,15 +116,21 @@ export async function openSqliteReadStore(opts: SqliteReadStoreOptions): Promise
 
 function openOrSetAside(file: string, logger: Logger | undefined): Database.Database {
   try {
+    const replay = !walIsEmpty(file);
     const db = openDatabase(file);
-    // A glance at the header first: a truncated file may open and read its first pages well.
-    const wrong = glanceAt(file, identityOf(file)!);
-    if (wrong) {
+    let wrong: string | null;
+    try {
+      // A log left by a crash is checkpointed first (one cut short leaves the file shorter than its header says), then
+      // the header is glanced at: a truncated file may open and read its first pages well.
+      if (replay) db.pragma('wal_checkpoint(TRUNCATE)');
+      wrong = glanceAt(file, identityOf(file)!);
+      if (!wrong && initialised(db)) return db;
+    } catch (error) {
       db.close();
-      throw Object.assign(new Error(wrong), { code: 'SQLITE_CORRUPT' });
+      throw error;
     }
-    if (initialised(db)) return db;
     db.close();
+    if (wrong) throw Object.assign(new Error(wrong), { code: 'SQLITE_CORRUPT' });
     logger?.warn('read store: file of another format, set aside; read models are rebuilt from the event log', { file });
   } catch (error) {
     const aside = setDamagedAside(file, new Date());
