@@ -125,6 +125,20 @@ function overwriteMiddlePages(file: string): void {
   fs.closeSync(fd);
 }
 
+/** Random bytes over the root page of the projection checkpoints' table, the first thing a start reads. */
+function overwriteCheckpointsPage(file: string): void {
+  const db = new Database(file, { readonly: true });
+  const tbl = db.prepare(`SELECT tbl FROM read_collections WHERE name = 'projection_checkpoints'`).pluck().get() as string;
+  const root = db.prepare(`SELECT rootpage FROM sqlite_master WHERE name = ?`).pluck().get(tbl) as number;
+  const pageSize = db.pragma('page_size', { simple: true }) as number;
+  db.close();
+  const noise = Buffer.alloc(pageSize);
+  for (let i = 0; i < noise.length; i++) noise[i] = Math.floor(Math.random() * 256);
+  const fd = fs.openSync(file, 'r+');
+  fs.writeSync(fd, noise, 0, noise.length, pageSize * (root - 1));
+  fs.closeSync(fd);
+}
+
 const DAMAGES: Record<string, (file: string) => void> = {
   'deleted while running': (file) => fs.rmSync(file),
   'truncated to half while running': (file) => {
@@ -180,6 +194,7 @@ describe('a damaged read-model file', function () {
 
   const AT_START: Record<string, (file: string) => void> = {
     'pages in the middle overwritten (found by the background check)': overwriteMiddlePages,
+    'the projection checkpoints page overwritten (found at open, not by the start)': overwriteCheckpointsPage,
     'truncated to half (found at open)': (file) => fs.truncateSync(file, Math.floor(fs.statSync(file).size / 2)),
   };
   for (const [name, damage] of Object.entries(AT_START)) {

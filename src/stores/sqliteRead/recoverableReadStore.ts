@@ -57,6 +57,7 @@ export async function openRecoverableSqliteReadStore(opts: RecoverableReadStoreO
   const handles = new Map<string, { generation: number; collection: Promise<Collection> }>();
   let refill: (() => Promise<void>) | null = null;
   let owed = false;
+  let damages = 0;
   const recovery = { state: 'ok' as 'ok' | 'rebuilding', lastDamage: null as ReadStoreDamage | null, onReplaced };
 
   const current = (name: string): Promise<Collection> => {
@@ -80,16 +81,27 @@ export async function openRecoverableSqliteReadStore(opts: RecoverableReadStoreO
     }
   };
 
+  /** Settles once the file in use is sound again (the damaged one set aside, a fresh one open). */
+  let swapped: Promise<void> = Promise.resolve();
+
   function found(reason: string, error?: unknown): void {
     if (swapping || closed) return;
     swapping = true;
+    damages++;
     recovery.state = 'rebuilding';
-    void replace(reason, error).catch((failure: unknown) => {
-      logger.error('read store: the damaged file could not be replaced; reads answer 503 until a restart', { file, failure });
-    });
+    swapped = swap(reason, error).then(
+      () => {
+        swapping = false;
+        if (closed) return;
+        if (refill) void refillNow().catch((failure: unknown) => logger.error('read store: refilling the read models failed', { failure }));
+        else owed = true;
+      },
+      (failure: unknown) =>
+        logger.error('read store: the damaged file could not be replaced; reads answer 503 until a restart', { file, failure }),
+    );
   }
 
-  async function replace(reason: string, error: unknown): Promise<void> {
+  async function swap(reason: string, error: unknown): Promise<void> {
     const at = new Date();
     const vanished = !fs.existsSync(file) || identityOf(file)?.ino !== opened?.ino;
     const kept = salvage(inner);
@@ -118,27 +130,26 @@ export async function openRecoverableSqliteReadStore(opts: RecoverableReadStoreO
       setAside: aside,
       error,
     });
+    if (closed) return; // the service stopped meanwhile: the next start opens a fresh file
     inner = await openSqliteReadStore({ file, logger });
     opened = identityOf(file);
     generation++;
     for (const [name, docs] of kept)
       if (docs.length > 0) await (await current(name)).bulkWrite(docs.map((doc) => ({ kind: 'replace', doc })));
-    swapping = false;
-    if (refill) await refillNow();
-    else owed = true;
   }
 
   async function refillNow(): Promise<void> {
     owed = false;
     const started = Date.now();
+    const damage = damages;
     await refill!();
-    if (swapping) return; // damaged again meanwhile: that recovery refills
+    if (damages !== damage) return; // damaged again meanwhile: that recovery's refill ends the rebuilding
     recovery.state = 'ok';
     logger.info('read store: read models rebuilt from the event log; reads answer again', { file, ms: Date.now() - started });
   }
 
   function onReplaced(fn: () => Promise<void>): void {
-    refill = fn;
+    refill = fn; // from here on the full check runs too: damage it finds no longer races the start's catch-up
     if (owed) void refillNow().catch((error: unknown) => logger.error('read store: refilling the read models failed', { error }));
   }
 
@@ -152,7 +163,7 @@ export async function openRecoverableSqliteReadStore(opts: RecoverableReadStoreO
     if (wrong) return found(wrong);
     glances++;
     const stat = fs.statSync(file, { throwIfNoEntry: false });
-    if (!stat || stat.size === 0 || checking || glances < GLANCES_PER_CHECK || stat.mtimeMs === checkedMtime) return;
+    if (!stat || stat.size === 0 || !refill || checking || glances < GLANCES_PER_CHECK || stat.mtimeMs === checkedMtime) return;
     const mtime = stat.mtimeMs;
     glances = 0;
     checkedMtime = mtime;
@@ -192,6 +203,8 @@ export async function openRecoverableSqliteReadStore(opts: RecoverableReadStoreO
     kind: 'sqlite',
     recovery,
     async collection<T extends ReadDoc = ReadDoc>(name: string, specs: IndexSpec[] = []): Promise<Collection<T>> {
+      // Opening a collection (the runner's start, a refill) waits out a swap: only document calls answer 503 during one.
+      if (swapping) await swapped;
       const known = indexes.get(name) ?? new Map<string, IndexSpec>();
       for (const spec of specs) known.set(JSON.stringify(spec), spec);
       indexes.set(name, known);
@@ -200,6 +213,7 @@ export async function openRecoverableSqliteReadStore(opts: RecoverableReadStoreO
     },
     listCollections: () => guarded(() => inner.listCollections()),
     async dropCollection(name: string): Promise<void> {
+      if (swapping) await swapped;
       indexes.delete(name);
       await guarded(() => inner.dropCollection(name));
     },

@@ -124,7 +124,10 @@ function openOrSetAside(file: string, logger: Logger | undefined): Database.Data
       // the header is glanced at: a truncated file may open and read its first pages well.
       if (replay) db.pragma('wal_checkpoint(TRUNCATE)');
       wrong = glanceAt(file, identityOf(file)!);
-      if (!wrong && initialised(db)) return db;
+      if (!wrong && initialised(db)) {
+        readStartTables(db);
+        return db;
+      }
     } catch (error) {
       db.close();
       throw error;
@@ -139,6 +142,22 @@ function openOrSetAside(file: string, logger: Logger | undefined): Database.Data
   }
   setAside(file);
   return openFresh(file);
+}
+
+/** Small tables of platform documents, read in full before the service starts (checkpoints, positions, the lease). */
+const START_TABLES = ['projection_checkpoints', 'process_checkpoints', 'leases'];
+
+/**
+ * Reads the schema and the small tables a start reads, so damage there is found at open (the file is set aside and
+ * the start goes on) rather than by the start itself, which would stop and find it again at every restart.
+ */
+function readStartTables(db: Database.Database): void {
+  db.prepare(`SELECT * FROM sqlite_master`).all();
+  const tables = db.prepare<[string], string>(`SELECT tbl FROM read_collections WHERE name = ?`).pluck();
+  for (const name of START_TABLES) {
+    const tbl = tables.get(name);
+    if (tbl) for (const json of db.prepare(`SELECT doc FROM ${tbl}`).pluck().iterate() as IterableIterator<string>) JSON.parse(json);
+  }
 }
 
 function openFresh(file: string): Database.Database {
