@@ -221,6 +221,7 @@ export async function openRecoverableSqliteReadStore(opts: RecoverableReadStoreO
       closed = true;
       if (timer) clearInterval(timer);
       await checking?.stop();
+      await swapped; // a swap under way ends first: it opens no new file once closed
       await inner.close();
     },
   } as ReadStore;
