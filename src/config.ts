@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { webhookSettings, type WebhookSettings } from './processes/webhooks/webhookSettings.js';
 import { observabilitySettings, type ObservabilitySettings } from './observability/settings.js';
+import { readStoreWatchMs } from './stores/sqliteRead/readStoreDamage.js';
 
 export interface Config {
   port: number;
@@ -13,6 +14,8 @@ export interface Config {
   mongoDb: string;
   /** Embedded read store when MONGO_URL is unset: 'sqlite' (a file under DATA_DIR, kept across starts) or 'memory'. */
   readStore: 'sqlite' | 'memory';
+  /** READ_STORE_WATCH_MS: how often the SQLite read-model file is looked at for damage (0: only SQLite errors tell). */
+  readStoreWatchMs?: number;
   /** HS256 key; when unset it is generated once and kept in DATA_DIR. */
   jwtSecret: string | null;
   /** AES-256-GCM key (32 bytes, hex or base64) for TOTP secrets at rest; generated once into DATA_DIR when unset. */
@@ -75,6 +78,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mongoUrl: env.MONGO_URL || null,
     mongoDb: env.MONGO_DB ?? 'dialysis',
     readStore,
+    readStoreWatchMs: readStoreWatchMs(env.READ_STORE_WATCH_MS),
     jwtSecret: env.JWT_SECRET || null,
     totpEncryptionKey: env.TOTP_ENCRYPTION_KEY || null,
     bootstrap: {

@@ -12,6 +12,7 @@ import { registeredGroups } from './http/groups.js';
 import { openEventStore } from './stores/openEventStore.js';
 import { openReadStore } from './stores/openReadStore.js';
 import { createProjectionRunner } from './projections/runner/projectionRunner.js';
+import { refillReadModelsAfterDamage } from './projections/readModelRefill.js';
 import { startProcessManagers } from './processes/processRunner.js';
 import { startPeriodicTasks } from './processes/periodicTasks.js';
 import { buildApp } from './http/app.js';
@@ -149,6 +150,7 @@ export async function startServer(config: Config, opts: StartServerOptions = {})
     for (const group of groups) for (const projection of group.projections) projections.register(projection);
     await projections.start();
     cleanup.push(() => projections.stop());
+    refillReadModelsAfterDamage(reads, projections); // a damaged read-model file is set aside and refilled from the log
 
     let services: AppServices | null = null;
     const managers = groups.flatMap((group) => group.processes ?? []);

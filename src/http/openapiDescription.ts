@@ -90,6 +90,8 @@ answers 503 with \`Retry-After\`.
 has been failing for more than ${minutes(L.projections.unhealthyAfterFailedSeconds)}: store and subscription failures are retried on their
 own (from ${L.projections.retryInitialMs} ms, doubling up to ${L.projections.retryMaxMs / 1000} s, resuming from the last checkpoint), so
 one still failing after that long needs a restart or an operator. \`GET /ready\` answers 503 while a read model is behind.
+A damaged read-model file is set aside and refilled from the log: meanwhile reads answer 503
+\`/problems/read-model-rebuilding\` with \`Retry-After\`, and writes go on.
 An event a read model cannot apply stops only that company's part of it (for platform records, only that record):
 \`GET /sistema/proyecciones\` lists it under \`parked\`, and everything else goes on. With several instances on one
 MongoDB, one of them projects (a lease of ${L.projections.leaseTtlSeconds} s, renewed every ${L.projections.leaseRenewSeconds} s); the others

@@ -6,7 +6,8 @@ import type { Logger } from '../logger.js';
 import type { ReadStore } from './readStore.js';
 import { createEmbeddedReadStore } from './embedded/embeddedReadStore.js';
 import { openMongoReadStore } from './mongo/mongoReadStore.js';
-import { openSqliteReadStore } from './sqliteRead/sqliteReadStore.js';
+import { openRecoverableSqliteReadStore } from './sqliteRead/recoverableReadStore.js';
+import { DEFAULT_READ_STORE_WATCH_MS } from './sqliteRead/readStoreDamage.js';
 
 export const READ_STORE_FILE = 'readmodels.sqlite';
 
@@ -22,5 +23,5 @@ export async function openReadStore(config: Config, logger: Logger): Promise<Rea
   }
   const file = path.join(config.dataDir, READ_STORE_FILE);
   logger.info('read store: SQLite (kept across starts: projections resume from their checkpoints)', { file });
-  return openSqliteReadStore({ file, logger });
+  return openRecoverableSqliteReadStore({ file, logger, watchMs: config.readStoreWatchMs ?? DEFAULT_READ_STORE_WATCH_MS });
 }

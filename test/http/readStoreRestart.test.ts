@@ -78,7 +78,9 @@ describe('persistent read store across restarts', function () {
       second.clock.advance(10 * 60_000);
       const token = await second.signInAndSelect(second.admin);
       assert.deepEqual(await familyNamesListed(second, token), ['Quispe Uno'], 'rebuilt from the event log');
-      assert.match(await fs.readFile(`${file}.previous`, 'utf8'), /^not a database/);
+      const aside = (await fs.readdir(dataDir)).find((f) => /^readmodels\.damaged-.+\.sqlite$/.test(f));
+      assert.ok(aside, 'the damaged file is kept aside');
+      assert.match(await fs.readFile(path.join(dataDir, aside), 'utf8'), /^not a database/);
     } finally {
       await second.close();
     }

@@ -13,6 +13,8 @@ import { switchingCollection } from './switchingCollection.js';
 import { CHECKPOINTS_COLLECTION, versionSuffix, type CheckpointDoc } from './checkpoints.js';
 import { SlotRuntime, isFailing, newSlot, type Slot } from './projectionSlots.js';
 import { rebuildSlot } from './projectionRebuild.js';
+import { refillSlots } from './refillSlots.js';
+import { readModelRebuilding } from '../../stores/readModelRebuilding.js';
 import { cancelRetry, scheduleRetry } from './slotRecovery.js';
 import { becomeProjector, followProjector, stepDown } from './projectorRole.js';
 import { ProjectorLease, type LeasePolicy } from './projectorLease.js';
@@ -155,6 +157,7 @@ export function createProjectionRunner(deps: ProjectionRunnerDeps): ProjectionRu
         const slot = slotOf(projection);
         if (!(logical in slot.projection.collections)) throw new Error(`projection '${projection}' has no collection '${logical}'`);
         handle = switchingCollection(() => {
+          if (slot.refilling) throw readModelRebuilding();
           const current = slot.collections.get(logical);
           if (!current) throw new Error(`projection '${projection}' is not started`);
           return current;
@@ -210,6 +213,16 @@ export function createProjectionRunner(deps: ProjectionRunnerDeps): ProjectionRu
           ...(slot.rebuild ? { rebuild: slot.rebuild } : {}),
         };
       });
+    },
+
+    async refill(first = []) {
+      if (!started || runtime.stopped) return;
+      for (const slot of slots.values()) {
+        slot.refilling = true; // at once: the reads of the emptied store answer 503 from here on
+        slot.checkpoint = 0n;
+      }
+      waiters.notify();
+      await (roleChange = roleChange.then(() => refillSlots(runtime, all(), first, PAGE_SIZE)));
     },
 
     async rebuild(name, onProgress) {

@@ -50,6 +50,8 @@ export interface Slot {
   lagging: NodeJS.Timeout | null;
   rebuilding: boolean;
   rebuild?: RebuildProgress;
+  /** Its read store was replaced by an empty one (a damaged file): reads answer 503 until it is live again. */
+  refilling?: boolean;
 }
 
 export function newSlot(projection: Projection, suffix: string): Slot {
@@ -252,6 +254,7 @@ export class SlotRuntime {
     }
     const token = {};
     slot.liveToken = token;
+    slot.refilling = false;
     slot.state = slot.rebuilding ? 'rebuilding' : 'live';
     const after = slot.checkpoint === 0n ? undefined : slot.checkpoint;
     const subscription = this.deps.events.subscribe({ after }, (event) => this.serial(slot, () => this.onLiveEvent(slot, token, event)));

@@ -75,6 +75,11 @@ export interface ProjectionRunner {
   /** The global position a projection has applied (0 before its first event): what a widget answer is "as of". */
   checkpointOf(name: string): bigint;
   status(): Promise<ProjectionStatus[]>;
+  /**
+   * The read store was replaced by an empty one (its file was damaged): every projection catches up again from the
+   * start of the log, `first` before the others; reads of a projection answer 503 until it has.
+   */
+  refill(first?: string[]): Promise<void>;
   /** Replay the whole log into a fresh collection set, then switch reads to it. */
   rebuild(name: string, onProgress?: (progress: RebuildProgress) => void): Promise<void>;
 }

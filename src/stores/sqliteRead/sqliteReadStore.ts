@@ -10,6 +10,7 @@ import type { Logger } from '../../logger.js';
 import type { Collection, IndexSpec, ReadDoc, ReadStore } from '../readStore.js';
 import { SqliteCollection } from './sqliteCollection.js';
 import { ReadTable, createTableSql, tableNameOf } from './readTable.js';
+import { glanceAt, identityOf, setDamagedAside, walIsEmpty } from './readStoreDamage.js';
 import { keepPrivate, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, whileBusy } from '../sqlite/sqliteSchema.js';
 
 /** Bump when the file layout changes: an older file is then set aside and the read models rebuilt. */
@@ -23,7 +24,15 @@ export interface SqliteReadStoreOptions {
   logger?: Logger;
 }
 
-export async function openSqliteReadStore(opts: SqliteReadStoreOptions): Promise<ReadStore> {
+/** The SQLite store with what its recovery (recoverableReadStore.ts) needs beyond the port. */
+export interface SqliteReadStore extends ReadStore {
+  /** A page-by-page copy of what the connection sees (a file unlinked under it too), made without blocking the loop. */
+  copyTo(file: string): Promise<void>;
+  /** The documents of a collection, read raw (a damaged file: as many as can be read). */
+  documentsOf(name: string): ReadDoc[];
+}
+
+export async function openSqliteReadStore(opts: SqliteReadStoreOptions): Promise<SqliteReadStore> {
   fs.mkdirSync(path.dirname(opts.file), { recursive: true, mode: PRIVATE_DIR_MODE });
   const db = openOrSetAside(opts.file, opts.logger);
   const tables = new Map<string, ReadTable>();
@@ -94,19 +103,64 @@ export async function openSqliteReadStore(opts: SqliteReadStoreOptions): Promise
       tables.clear();
       if (db.open) db.close();
     },
+    async copyTo(file: string): Promise<void> {
+      await db.backup(file);
+    },
+    documentsOf(name: string): ReadDoc[] {
+      const tbl = db.prepare<[string], string>(`SELECT tbl FROM read_collections WHERE name = ?`).pluck().get(name);
+      if (!tbl) return [];
+      return (db.prepare(`SELECT doc FROM ${tbl}`).pluck().all() as string[]).map((json) => JSON.parse(json) as ReadDoc);
+    },
   };
 }
 
 function openOrSetAside(file: string, logger: Logger | undefined): Database.Database {
   try {
+    const replay = !walIsEmpty(file);
     const db = openDatabase(file);
-    if (initialised(db)) return db;
+    let wrong: string | null;
+    try {
+      // A log left by a crash is checkpointed first (one cut short leaves the file shorter than its header says), then
+      // the header is glanced at: a truncated file may open and read its first pages well.
+      if (replay) db.pragma('wal_checkpoint(TRUNCATE)');
+      wrong = glanceAt(file, identityOf(file)!);
+      if (!wrong && initialised(db)) {
+        readStartTables(db);
+        return db;
+      }
+    } catch (error) {
+      db.close();
+      throw error;
+    }
     db.close();
+    if (wrong) throw Object.assign(new Error(wrong), { code: 'SQLITE_CORRUPT' });
     logger?.warn('read store: file of another format, set aside; read models are rebuilt from the event log', { file });
   } catch (error) {
-    logger?.warn('read store: file cannot be opened, set aside; read models are rebuilt from the event log', { file, error });
+    const aside = setDamagedAside(file, new Date());
+    logger?.error('read store: file damaged, set aside for a look; read models are rebuilt from the event log', { file, aside, error });
+    return openFresh(file);
   }
   setAside(file);
+  return openFresh(file);
+}
+
+/** Small tables of platform documents, read in full before the service starts (checkpoints, positions, the lease). */
+const START_TABLES = ['projection_checkpoints', 'process_checkpoints', 'leases'];
+
+/**
+ * Reads the schema and the small tables a start reads, so damage there is found at open (the file is set aside and
+ * the start goes on) rather than by the start itself, which would stop and find it again at every restart.
+ */
+function readStartTables(db: Database.Database): void {
+  db.prepare(`SELECT * FROM sqlite_master`).all();
+  const tables = db.prepare<[string], string>(`SELECT tbl FROM read_collections WHERE name = ?`).pluck();
+  for (const name of START_TABLES) {
+    const tbl = tables.get(name);
+    if (tbl) for (const json of db.prepare(`SELECT doc FROM ${tbl}`).pluck().iterate() as IterableIterator<string>) JSON.parse(json);
+  }
+}
+
+function openFresh(file: string): Database.Database {
   const db = openDatabase(file);
   if (!initialised(db)) {
     db.close();

@@ -2,8 +2,9 @@
 import type { AppServices } from '../../../services.js';
 import { ProblemError } from '../../../problems.js';
 import { backgroundIntegrityOf } from '../../../stores/sqlite/integrityCheck.js';
+import { readStoreRecoveryOf } from '../../../stores/sqliteRead/recoverableReadStore.js';
 
-type Check = 'ok' | 'checking' | 'failed' | 'caught-up' | 'behind' | 'not-run-here';
+type Check = 'ok' | 'checking' | 'failed' | 'rebuilding' | 'caught-up' | 'behind' | 'not-run-here';
 
 export async function readiness(services: AppServices): Promise<Record<string, unknown>> {
   const checks: Record<'eventStore' | 'readStore' | 'projections', Check> = { eventStore: 'ok', readStore: 'ok', projections: 'caught-up' };
@@ -17,12 +18,16 @@ export async function readiness(services: AppServices): Promise<Record<string, u
   // The SQLite store checks its whole file in the background after opening it: not ready until that passed.
   const integrity = backgroundIntegrityOf(services.events)?.integrityState ?? 'ok';
   if (checks.eventStore === 'ok' && integrity !== 'ok') checks.eventStore = integrity === 'checking' ? 'checking' : 'failed';
-  try {
-    await services.reads.listCollections();
-  } catch (err) {
-    services.logger.error('readiness: read store failed', { error: err });
-    checks.readStore = 'failed';
-  }
+  // A damaged read-model file was set aside: the fresh one is refilled from the log (readStoreDamage says what happened).
+  const recovery = readStoreRecoveryOf(services.reads);
+  if (recovery?.state === 'rebuilding') checks.readStore = 'rebuilding';
+  else
+    try {
+      await services.reads.listCollections();
+    } catch (err) {
+      services.logger.error('readiness: read store failed', { error: err });
+      checks.readStore = 'failed';
+    }
   if (services.config.role === 'api') {
     // Another process (role 'projector') runs the projections; this one only reads their results.
     checks.projections = 'not-run-here';
@@ -48,7 +53,7 @@ export async function readiness(services: AppServices): Promise<Record<string, u
       'The service is starting or a store is unavailable; see checks',
       { 'Retry-After': '5' },
       undefined,
-      { checks, projections },
+      { checks, projections, ...(recovery?.state === 'rebuilding' ? { readStoreDamage: recovery.lastDamage } : {}) },
     );
   }
   return { status: 'ready', checks, projections };
