@@ -1,0 +1,117 @@
+// The data directory on a small filesystem that fills up while registrations run through the real service:
+// appends answer 507 problem+json (never 500, never a hang), reads keep working, /ready says the log cannot be
+// written, nothing acknowledged is lost, the file stays sound, and writes resume by themselves once space is freed.
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { expectStatus, registration, startPacientesWorld, type Answer, type PacientesWorld } from '../http/pacientesWorld.js';
+import { smallFilesystem, type SmallFilesystem } from '../support/smallFilesystem.js';
+import { sleep } from '../support/eventFixtures.js';
+import type { ApiJson, TestServer } from '../support/harness.js';
+
+/** At most this many registrations while the disk is full before one must answer 507. */
+const ATTEMPTS_UNTIL_FULL = 400;
+
+function integrityCheck(file: string): string[] {
+  const db = new Database(file, { readonly: true, fileMustExist: true });
+  try {
+    return (db.pragma('integrity_check') as { integrity_check: string }[]).map((r) => r.integrity_check);
+  } finally {
+    db.close();
+  }
+}
+
+async function verifyChain(server: TestServer, token: string): Promise<ApiJson> {
+  const started = await server.request('POST', '/sistema/integridad/verificacion', { token });
+  assert.equal(started.status, 202, JSON.stringify(started.body));
+  for (let i = 0; i < 500; i++) {
+    const status = await server.request('GET', started.headers.location!, { token });
+    if (status.body.state !== 'running') return status.body;
+    await sleep(20);
+  }
+  throw new Error('the chain verification did not finish within 10 s');
+}
+
+/** Registers until `stop` says so; each answer is kept with the id it acknowledged. */
+async function registerUntil(world: PacientesWorld, stop: (a: Answer) => boolean, limit: number): Promise<Answer[]> {
+  const answers: Answer[] = [];
+  for (let i = 0; i < limit; i++) {
+    // Four at a time: they share a group commit, as concurrent clients would.
+    const round = await Promise.all(Array.from({ length: 4 }, () => world.call(world.a, 'POST', '/pacientes', { json: registration() })));
+    answers.push(...round);
+    if (round.some(stop)) return answers;
+  }
+  return answers;
+}
+
+async function readyWithin(world: PacientesWorld, ms: number): Promise<void> {
+  const deadline = Date.now() + ms;
+  let last: Answer;
+  do {
+    last = await world.call(world.a, 'GET', '/ready');
+    if (last.status === 200) return;
+    await sleep(200);
+  } while (Date.now() < deadline);
+  assert.fail(`not ready ${ms / 1000} s after space was freed: ${JSON.stringify(last.body)}`);
+}
+
+const unexpected = (answers: Answer[], allowed: number[]) =>
+  answers.filter((a) => !allowed.includes(a.status)).map((a) => `${a.status} ${JSON.stringify(a.body)}`);
+
+describe('a full disk under the data directory', function () {
+  this.timeout(120_000);
+  let small: SmallFilesystem;
+  let world: PacientesWorld | undefined;
+  before(async () => {
+    small = await smallFilesystem(16);
+  });
+  after(async () => {
+    await world?.close().catch(() => undefined);
+    await small?.release();
+  });
+
+  it('answers 507 to appends, keeps reads, loses nothing acknowledged and resumes once space is freed', async () => {
+    world = await startPacientesWorld({ dataDir: small.dir, eventStoreTestHooks: { onDatabaseOpen: small.onDatabaseOpen } });
+    const acknowledged: string[] = [];
+    const keep = (answers: Answer[]) => answers.filter((a) => a.status === 201).forEach((a) => acknowledged.push(a.body.id as string));
+    keep(await registerUntil(world, () => false, 3));
+
+    small.fill();
+    const whileFull = await registerUntil(world, (a) => a.status === 507, ATTEMPTS_UNTIL_FULL);
+    keep(whileFull);
+    assert.deepEqual(unexpected(whileFull, [201, 507]), [], 'while the disk fills, an append is acknowledged or answers 507');
+    const full = whileFull.find((a) => a.status === 507);
+    assert.ok(full, `no 507 in ${whileFull.length} registrations on a full disk`);
+    assert.match(full.headers.get('content-type') ?? '', /application\/problem\+json/);
+    assert.equal(full.body.type, '/problems/insufficient-storage');
+    assert.match(full.body.detail as string, /disk|space/i);
+    assert.ok(Number(full.headers.get('retry-after')) > 0, 'Retry-After');
+
+    // Still full: every further append answers 507 at once (the next batch fails the same way, none is lost).
+    const again = await registerUntil(world, () => false, 2);
+    assert.deepEqual(unexpected(again, [507]), [], 'appends on a full disk');
+
+    // Reads keep working: each acknowledged record, the list, /health; /ready names the log that cannot be written.
+    for (const id of acknowledged) expectStatus(await world.call(world.a, 'GET', `/pacientes/${id}`), 200);
+    expectStatus(await world.call(world.a, 'GET', '/pacientes?limit=5'), 200);
+    expectStatus(await world.call(world.a, 'GET', '/health'), 200);
+    const notReady = expectStatus(await world.call(world.a, 'GET', '/ready'), 503, 'not-ready');
+    assert.equal(notReady.body.checks.eventStore, 'disk-full');
+
+    small.free();
+    // Writes resume by themselves: no restart, only retries as Retry-After invites.
+    const resumed = await registerUntil(world, (a) => a.status === 201, 50);
+    assert.deepEqual(unexpected(resumed, [201, 507]), []);
+    keep(resumed);
+    assert.ok(resumed.some((a) => a.status === 201), 'writes resumed once space was freed');
+    // The read models found their file full too: they paused, retry with backoff, and catch up on their own.
+    await readyWithin(world, 60_000);
+
+    for (const id of acknowledged) expectStatus(await world.call(world.a, 'GET', `/pacientes/${id}`), 200);
+    assert.equal((await verifyChain(world.server, world.a)).state, 'intact');
+    await world.close();
+    world = undefined;
+    assert.deepEqual(integrityCheck(path.join(small.dir, 'events.sqlite')), ['ok']);
+    assert.deepEqual(integrityCheck(path.join(small.dir, 'readmodels.sqlite')), ['ok']);
+  });
+});
