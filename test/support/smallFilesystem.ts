@@ -48,13 +48,17 @@ function fillUp(file: string): void {
   }
 }
 
+/** FULL_DISK_BY=loop or =max_page_count starts further down the list (to exercise the fallbacks). */
 async function tryMount(dir: string, sizeMb: number): Promise<{ kind: FilesystemKind; image?: string } | null> {
-  try {
-    await run('mount', ['-t', 'tmpfs', '-o', `size=${sizeMb}m,mode=0700`, 'tmpfs', dir]);
-    return { kind: 'tmpfs' };
-  } catch (err) {
-    process.stdout.write(`      (tmpfs mount refused: ${(err as Error).message.trim()})\n`);
-  }
+  const from = process.env.FULL_DISK_BY;
+  if (from === 'max_page_count') return null;
+  if (from !== 'loop')
+    try {
+      await run('mount', ['-t', 'tmpfs', '-o', `size=${sizeMb}m,mode=0700`, 'tmpfs', dir]);
+      return { kind: 'tmpfs' };
+    } catch (err) {
+      process.stdout.write(`      (tmpfs mount refused: ${(err as Error).message.trim()})\n`);
+    }
   const image = `${dir}.img`;
   try {
     await run('truncate', ['-s', `${sizeMb}M`, image]);
