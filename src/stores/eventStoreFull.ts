@@ -4,7 +4,10 @@ import type { EventStore } from './eventStore.js';
 
 /** The append was not written because the disk (or the file's size limit) is full; retry later. */
 export class EventStoreFullError extends Error {
-  constructor(readonly file: string, cause: unknown) {
+  constructor(
+    readonly file: string,
+    cause: unknown,
+  ) {
     super(`${file}: the disk is full; the append was not written`, { cause });
     this.name = 'EventStoreFullError';
   }

@@ -103,7 +103,10 @@ describe('a full disk under the data directory', function () {
     const resumed = await registerUntil(world, (a) => a.status === 201, 50);
     assert.deepEqual(unexpected(resumed, [201, 507]), []);
     keep(resumed);
-    assert.ok(resumed.some((a) => a.status === 201), 'writes resumed once space was freed');
+    assert.ok(
+      resumed.some((a) => a.status === 201),
+      'writes resumed once space was freed',
+    );
     // The read models found their file full too: they paused, retry with backoff, and catch up on their own.
     await readyWithin(world, 60_000);
 
