@@ -2,6 +2,8 @@
 // appends answer 507 problem+json (never 500, never a hang), reads keep working, /ready says the log cannot be
 // written, nothing acknowledged is lost, the file stays sound, and writes resume by themselves once space is freed.
 import assert from 'node:assert/strict';
+import fs from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { expectStatus, registration, startPacientesWorld, type Answer, type PacientesWorld } from '../http/pacientesWorld.js';
@@ -115,6 +117,56 @@ describe('a full disk under the data directory', function () {
     await world.close();
     world = undefined;
     assert.deepEqual(integrityCheck(path.join(small.dir, 'events.sqlite')), ['ok']);
+    assert.deepEqual(integrityCheck(path.join(small.dir, 'readmodels.sqlite')), ['ok']);
+  });
+});
+
+describe('a full disk under the read models only', function () {
+  this.timeout(120_000);
+  let small: SmallFilesystem;
+  let dataDir: string;
+  let world: PacientesWorld | undefined;
+  before(async () => {
+    small = await smallFilesystem(32);
+    dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'readmodels-full-'));
+  });
+  after(async () => {
+    await world?.close().catch(() => undefined);
+    await small?.release();
+    await fs.rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('keeps appending, pauses the projections (retrying), serves what they hold, and catches up once space is freed', async function () {
+    if (small.kind === 'max_page_count') {
+      process.stdout.write(
+        '      NOT RUN: a full read-model file needs a mounted filesystem (tmpfs or loop device), and mounting was refused\n',
+      );
+      this.skip();
+    }
+    // The read-model file alone on the small filesystem: SQLite follows the link (and keeps its WAL beside the target).
+    await fs.symlink(path.join(small.dir, 'readmodels.sqlite'), path.join(dataDir, 'readmodels.sqlite'));
+    world = await startPacientesWorld({ dataDir });
+    const before = (await registerUntil(world, () => false, 2)).map((a) => expectStatus(a, 201).body.id as string);
+
+    small.fill();
+    const whileFull = await registerUntil(world, () => false, 6);
+    assert.deepEqual(unexpected(whileFull, [201]), [], 'the event log still takes appends');
+    // Nothing projects (the lease could not be renewed either): not ready, and the projections say why.
+    const notReady = expectStatus(await world.call(world.a, 'GET', '/ready'), 503, 'not-ready');
+    assert.equal(notReady.body.checks.eventStore, 'ok');
+    const pacientes = (notReady.body.projections as { name: string; state: string }[]).find((p) => p.name === 'pacientes');
+    assert.equal(pacientes?.state, 'failed', JSON.stringify(notReady.body.projections));
+    const status = expectStatus(await world.call(world.a, 'GET', '/sistema/proyecciones/pacientes'), 200);
+    assert.match(String(status.body.error), /disk is full/, JSON.stringify(status.body));
+    for (const id of before) expectStatus(await world.call(world.a, 'GET', `/pacientes/${id}`), 200);
+    expectStatus(await world.call(world.a, 'GET', '/pacientes?limit=5'), 200);
+    expectStatus(await world.call(world.a, 'GET', '/health'), 200);
+
+    small.free();
+    await readyWithin(world, 60_000);
+    for (const a of whileFull) expectStatus(await world.call(world.a, 'GET', `/pacientes/${a.body.id as string}`), 200);
+    await world.close();
+    world = undefined;
     assert.deepEqual(integrityCheck(path.join(small.dir, 'readmodels.sqlite')), ['ok']);
   });
 });
