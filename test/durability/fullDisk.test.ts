@@ -57,6 +57,17 @@ async function readyWithin(world: PacientesWorld, ms: number): Promise<void> {
   assert.fail(`not ready ${ms / 1000} s after space was freed: ${JSON.stringify(last.body)}`);
 }
 
+async function projectionStatusWhen(world: PacientesWorld, name: string, ok: (s: ApiJson) => boolean, ms: number): Promise<ApiJson> {
+  const deadline = Date.now() + ms;
+  let last: Answer;
+  do {
+    last = expectStatus(await world.call(world.a, 'GET', `/sistema/proyecciones/${name}`), 200);
+    if (ok(last.body)) return last.body;
+    await sleep(250);
+  } while (Date.now() < deadline);
+  assert.fail(`projection ${name} after ${ms / 1000} s: ${JSON.stringify(last.body)}`);
+}
+
 const unexpected = (answers: Answer[], allowed: number[]) =>
   answers.filter((a) => !allowed.includes(a.status)).map((a) => `${a.status} ${JSON.stringify(a.body)}`);
 
@@ -149,15 +160,15 @@ describe('a full disk under the read models only', function () {
     const before = (await registerUntil(world, () => false, 2)).map((a) => expectStatus(a, 201).body.id as string);
 
     small.fill();
-    const whileFull = await registerUntil(world, () => false, 6);
+    // Each answers once its read model applied it or the bounded read-your-writes wait ran out.
+    const whileFull = await registerUntil(world, () => false, 2);
     assert.deepEqual(unexpected(whileFull, [201]), [], 'the event log still takes appends');
-    // Nothing projects (the lease could not be renewed either): not ready, and the projections say why.
+    // The projector lease cannot be renewed either: the instance stands down, and must not pass for a healthy standby.
+    const stoodDown = await projectionStatusWhen(world, 'pacientes', (s) => /read store did not answer/.test(String(s.error)), 40_000);
+    assert.equal(stoodDown.state, 'failed');
+    assert.match(String(stoodDown.error), /disk is full/);
     const notReady = expectStatus(await world.call(world.a, 'GET', '/ready'), 503, 'not-ready');
     assert.equal(notReady.body.checks.eventStore, 'ok');
-    const pacientes = (notReady.body.projections as { name: string; state: string }[]).find((p) => p.name === 'pacientes');
-    assert.equal(pacientes?.state, 'failed', JSON.stringify(notReady.body.projections));
-    const status = expectStatus(await world.call(world.a, 'GET', '/sistema/proyecciones/pacientes'), 200);
-    assert.match(String(status.body.error), /disk is full/, JSON.stringify(status.body));
     for (const id of before) expectStatus(await world.call(world.a, 'GET', `/pacientes/${id}`), 200);
     expectStatus(await world.call(world.a, 'GET', '/pacientes?limit=5'), 200);
     expectStatus(await world.call(world.a, 'GET', '/health'), 200);
