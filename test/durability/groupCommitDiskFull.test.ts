@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { streamName, type AppendResult } from '../../src/stores/eventStore.js';
+import { streamName } from '../../src/stores/eventStore.js';
 import { EventStoreFullError } from '../../src/stores/eventStoreFull.js';
 import { openSqliteEventStore, type SqliteEventStore } from '../../src/stores/sqlite/sqliteEventStore.js';
 import { newEvent, uniqueTenant } from '../support/eventFixtures.js';
@@ -59,7 +59,7 @@ describe('group commit when the disk is full', function () {
 
     small.free();
     const after = await batch('after');
-    const written = after.map((r) => (r.status === 'fulfilled' ? (r.value as AppendResult).position : r.reason));
+    const written = after.map((r) => (r.status === 'fulfilled' ? r.value.position : r.reason));
     assert.ok(
       after.every((r) => r.status === 'fulfilled'),
       `the batch after space was freed: ${written.map(String).join(', ')}`,

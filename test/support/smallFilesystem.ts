@@ -1,7 +1,7 @@
 // A data directory on a small filesystem that a test can fill and free: a size-limited tmpfs, else a loop-mounted
 // ext4 image, else (mounting refused) SQLite's own full-disk injection (max_page_count on the event store's
 // connection). Which one ran is printed, never skipped silently.
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -17,7 +17,7 @@ export interface SmallFilesystem {
   dir: string;
   kind: FilesystemKind;
   /** Pass to the harness: the max_page_count variant caps the event store's connection through it. */
-  onDatabaseOpen(db: Database.Database): void;
+  onDatabaseOpen: (db: Database.Database) => void;
   /** Takes every free byte (a filler file; or caps the event store file at its current size). */
   fill(): void;
   /** Gives the space back (deletes the filler; or lifts the cap). */
@@ -79,6 +79,15 @@ export async function smallFilesystem(sizeMb = 16): Promise<SmallFilesystem> {
   process.stdout.write(`      full disk by: ${kind}${mounted ? ` (${sizeMb} MiB at ${dir})` : ' (SQLite full-disk injection)'}\n`);
   let db: Database.Database | null = null;
   const filler = path.join(dir, FILLER);
+  // A run stopped before its after hooks (mocha --bail, an interrupt) still leaves no mount behind.
+  const lastResort = () => {
+    try {
+      if (mounted) execFileSync('umount', ['-l', dir], { stdio: 'ignore' });
+    } catch {
+      // already gone
+    }
+  };
+  process.once('exit', lastResort);
   return {
     dir,
     kind,
@@ -93,6 +102,7 @@ export async function smallFilesystem(sizeMb = 16): Promise<SmallFilesystem> {
       db?.pragma('max_page_count = 4294967294');
     },
     async release() {
+      process.off('exit', lastResort);
       fs.rmSync(filler, { force: true });
       if (mounted) {
         await run('umount', [dir]).catch(() => run('umount', ['-l', dir]));

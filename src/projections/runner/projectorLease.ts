@@ -5,6 +5,7 @@
 import type { Logger } from '../../logger.js';
 import type { ReadStore } from '../../stores/readStore.js';
 import { acquireLease, releaseLease } from '../../stores/leases.js';
+import { errorText } from './projectionFailures.js';
 
 export const PROJECTOR_LEASE = 'projector';
 
@@ -50,7 +51,7 @@ export class ProjectorLease {
   /** Why a standby instance is not following anyone: it stood down because the read store did not answer. */
   standingDownBecause(): string | null {
     if (this.held || this.unreachable === null) return null;
-    const cause = this.unreachable instanceof Error ? this.unreachable.message : String(this.unreachable);
+    const cause = errorText(this.unreachable);
     return `the read store did not answer (${cause}): nothing is projected until it does; retried every ${this.policy.renewMs / 1000} s`;
   }
 
