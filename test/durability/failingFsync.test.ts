@@ -6,11 +6,11 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import Database from 'better-sqlite3';
 import { expectStatus, registration, startPacientesWorld, type Answer, type PacientesWorld } from '../http/pacientesWorld.js';
 import { fdatasyncOnThreadpool, type SyncWal } from '../../src/stores/sqlite/walDurability.js';
 import { backgroundIntegrityOf } from '../../src/stores/sqlite/integrityCheck.js';
 import { startTestServer, type TestServer } from '../support/harness.js';
+import { integrityCheck, verifyChain } from '../support/logSoundness.js';
 
 /** The real fdatasync until `failFromNow()`; from then on each call fails with EIO, as a dying disk would. */
 function breakableSync(): { syncWal: SyncWal; failFromNow(): void; failures: number } {
@@ -26,15 +26,6 @@ function breakableSync(): { syncWal: SyncWal; failFromNow(): void; failures: num
       return state.failures;
     },
   };
-}
-
-function integrityCheck(file: string): string[] {
-  const db = new Database(file, { readonly: true, fileMustExist: true });
-  try {
-    return (db.pragma('integrity_check') as { integrity_check: string }[]).map((r) => r.integrity_check);
-  } finally {
-    db.close();
-  }
 }
 
 /** An answer, or the network error of a service that has closed its port. */
@@ -91,5 +82,6 @@ describe('a failing fsync of the event log', function () {
     const retried = await server.request('POST', '/pacientes', { token, body: lost });
     assert.ok([201, 409].includes(retried.status), `retry of the refused write: ${retried.status} ${JSON.stringify(retried.body)}`);
     assert.equal((await server.request('POST', '/pacientes', { token, body: registration() })).status, 201);
+    assert.equal((await verifyChain(server, token)).state, 'intact');
   });
 });

@@ -5,34 +5,14 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import Database from 'better-sqlite3';
 import { expectStatus, registration, startPacientesWorld, type Answer, type PacientesWorld } from '../http/pacientesWorld.js';
 import { smallFilesystem, type SmallFilesystem } from '../support/smallFilesystem.js';
 import { sleep } from '../support/eventFixtures.js';
-import type { ApiJson, TestServer } from '../support/harness.js';
+import type { ApiJson } from '../support/harness.js';
+import { integrityCheck, verifyChain } from '../support/logSoundness.js';
 
 /** At most this many registrations while the disk is full before one must answer 507. */
 const ATTEMPTS_UNTIL_FULL = 400;
-
-function integrityCheck(file: string): string[] {
-  const db = new Database(file, { readonly: true, fileMustExist: true });
-  try {
-    return (db.pragma('integrity_check') as { integrity_check: string }[]).map((r) => r.integrity_check);
-  } finally {
-    db.close();
-  }
-}
-
-async function verifyChain(server: TestServer, token: string): Promise<ApiJson> {
-  const started = await server.request('POST', '/sistema/integridad/verificacion', { token });
-  assert.equal(started.status, 202, JSON.stringify(started.body));
-  for (let i = 0; i < 500; i++) {
-    const status = await server.request('GET', started.headers.location!, { token });
-    if (status.body.state !== 'running') return status.body;
-    await sleep(20);
-  }
-  throw new Error('the chain verification did not finish within 10 s');
-}
 
 /** Registers until `stop` says so; each answer is kept with the id it acknowledged. */
 async function registerUntil(world: PacientesWorld, stop: (a: Answer) => boolean, limit: number): Promise<Answer[]> {
