@@ -48,7 +48,7 @@ describe('group commit when the disk is full', function () {
     assert.ok(first.every((r) => r.status === 'fulfilled'));
     const before = storedPositions(file);
 
-    small.fill();
+    await small.fill();
     const refused = await batch('full');
     const acknowledged = refused.filter((r) => r.status === 'fulfilled');
     assert.deepEqual(acknowledged, [], 'no append of a batch whose commit failed is acknowledged');

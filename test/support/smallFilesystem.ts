@@ -18,8 +18,8 @@ export interface SmallFilesystem {
   kind: FilesystemKind;
   /** Pass to the harness: the max_page_count variant caps the event store's connection through it. */
   onDatabaseOpen: (db: Database.Database) => void;
-  /** Takes every free byte (a filler file; or caps the event store file at its current size). */
-  fill(): void;
+  /** Takes every free byte (a filler file written by dd while the service runs; or caps the event store file). */
+  fill(): Promise<void>;
   /** Gives the space back (deletes the filler; or lifts the cap). */
   free(): void;
   /** Frees and unmounts; removes the mount point. */
@@ -92,8 +92,12 @@ export async function smallFilesystem(sizeMb = 16): Promise<SmallFilesystem> {
     dir,
     kind,
     onDatabaseOpen: (opened) => void (db = opened),
-    fill() {
-      if (mounted) return fillUp(filler);
+    async fill() {
+      if (mounted) {
+        // Another process fills it while the service goes on committing (dd stops at ENOSPC), then the last bytes.
+        await run('dd', ['if=/dev/zero', `of=${filler}`, 'bs=64k', 'status=none']).catch(() => undefined);
+        return fillUp(filler);
+      }
       if (!db) throw new Error('the event store is not open');
       db.pragma(`max_page_count = ${Number(db.pragma('page_count', { simple: true }))}`);
     },
