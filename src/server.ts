@@ -10,7 +10,7 @@ import { createLogger, type Logger } from './logger.js';
 import type { GroupModule } from './http/groupModule.js';
 import { registeredGroups } from './http/groups.js';
 import { openEventStore } from './stores/openEventStore.js';
-import type { SqliteEventStoreTestHooks } from './stores/sqlite/sqliteEventStore.js';
+import type { SqliteEventStoreTestHooks } from './stores/sqlite/storeTestHooks.js';
 import { openReadStore } from './stores/openReadStore.js';
 import { createProjectionRunner } from './projections/runner/projectionRunner.js';
 import { startProcessManagers } from './processes/processRunner.js';

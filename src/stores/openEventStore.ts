@@ -5,7 +5,8 @@ import type { Logger } from '../logger.js';
 import type { EventStore } from './eventStore.js';
 // Static on purpose: under mocha's require(esm) loading, a dynamic import() gives this adapter its own copy
 // of eventStore.ts, and `instanceof WrongExpectedRevisionError` in handleCommand.ts then fails.
-import { openSqliteEventStore, type SqliteEventStoreTestHooks } from './sqlite/sqliteEventStore.js';
+import { openSqliteEventStore } from './sqlite/sqliteEventStore.js';
+import type { SqliteEventStoreTestHooks } from './sqlite/storeTestHooks.js';
 
 /** The embedded event log's file inside DATA_DIR. */
 export function sqliteEventFile(dataDir: string): string {

@@ -12,7 +12,7 @@ import type { GroupModule } from '../../src/http/groupModule.js';
 import type { BootstrapCredentials, BootstrapResult } from '../../src/commands/platform/bootstrapWrites.js';
 import { grantMembership, registerCompany, registerUser } from '../../src/commands/platform/platformWrites.js';
 import { newTotpSecret, TOTP_PERIOD_SECONDS } from '../../src/auth/totp.js';
-import type { SqliteEventStoreTestHooks } from '../../src/stores/sqlite/sqliteEventStore.js';
+import type { SqliteEventStoreTestHooks } from '../../src/stores/sqlite/storeTestHooks.js';
 
 /** The bootstrap administrator every test server starts with (unless told otherwise). */
 export const TEST_ADMIN = {

@@ -4,7 +4,6 @@
 // file. An existing file is quick_checked in a worker while reads go on; appends wait for that check, so a corrupt
 // file is never written, unless this store closed the file cleanly after verifying it and it is unchanged since
 // (cleanClose.ts): then the check runs without holding appends.
-import type Database from 'better-sqlite3';
 import type { Logger } from '../../logger.js';
 import type {
   AppendResult,
@@ -27,24 +26,18 @@ import { sharedPageReader, startPollingSubscription } from './pollingSubscriptio
 import { ensureStoreIdentity, readStoreIdentity } from './storeIdentity.js';
 import { sealCleanClose, takeCleanClose } from './cleanClose.js';
 import { sqliteChainReads } from './sqliteChain.js';
-import { openWalDurability, type SyncWal, type WalDurability } from './walDurability.js';
+import { openWalDurability, type WalDurability } from './walDurability.js';
 import { observeAppendBatch } from '../../observability/metrics.js';
 import type { DiskFullReport } from '../eventStoreFull.js';
 import { trackDiskFull } from './diskFullTracker.js';
+import type { SqliteEventStoreTestHooks } from './storeTestHooks.js';
 
-export interface SqliteEventStoreOptions {
+export interface SqliteEventStoreOptions extends SqliteEventStoreTestHooks {
   file: string;
   logger?: Logger;
   /** How often a live subscription looks for appends made by other processes (default 300 ms). */
   pollMs?: number;
-  /** Makes the WAL durable (default: fdatasync on the threadpool). Tests pass a slower or failing one. */
-  syncWal?: SyncWal;
-  /** Tests only: sees the connection once open (e.g. to cap max_page_count as a full disk would). */
-  onDatabaseOpen?: (db: Database.Database) => void;
 }
-
-/** What a test harness may set on the store through startServer; never reachable from configuration. */
-export type SqliteEventStoreTestHooks = Pick<SqliteEventStoreOptions, 'syncWal' | 'onDatabaseOpen'>;
 
 /** Default page size of readAll when the caller gives no maxCount. */
 export const DEFAULT_READ_ALL_PAGE = 1000;
