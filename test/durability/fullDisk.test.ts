@@ -138,6 +138,8 @@ describe('a full disk under the data directory', function () {
       resumed.some((a) => a.status === 201),
       'writes resumed once space was freed',
     );
+    const refused = [...whileFull, ...again, ...resumed].filter((a) => a.status === 507).length;
+    process.stdout.write(`      ${acknowledged.length} registrations acknowledged, ${refused} answered 507\n`);
     // The read models found their file full too: they paused, retry with backoff, and catch up on their own.
     await readyWithin(world, 60_000);
 
