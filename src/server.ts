@@ -10,6 +10,7 @@ import { createLogger, type Logger } from './logger.js';
 import type { GroupModule } from './http/groupModule.js';
 import { registeredGroups } from './http/groups.js';
 import { openEventStore } from './stores/openEventStore.js';
+import type { SqliteEventStoreTestHooks } from './stores/sqlite/storeTestHooks.js';
 import { openReadStore } from './stores/openReadStore.js';
 import { createProjectionRunner } from './projections/runner/projectionRunner.js';
 import { refillReadModelsAfterDamage } from './projections/readModelRefill.js';
@@ -47,6 +48,8 @@ export interface StartServerOptions {
   announce?: (credentials: BootstrapCredentials) => void | Promise<void>;
   /** Hold DATA_DIR/service.lock (default true): false only for tests of several instances on one store. */
   serviceLock?: boolean;
+  /** Tests only (fault injection: a failing fsync, a capped file); configuration never reaches it. */
+  eventStoreTestHooks?: SqliteEventStoreTestHooks;
 }
 
 export interface RunningServer {
@@ -136,7 +139,7 @@ export async function startServer(config: Config, opts: StartServerOptions = {})
     // One service (or offline command line) per data directory; the command line finds it here (src/ops/serviceLock.ts).
     const lock = opts.serviceLock === false ? null : await acquireServiceLock(config.dataDir);
     if (lock) cleanup.push(() => lock.release());
-    const events = await openEventStore(config, logger);
+    const events = await openEventStore(config, logger, opts.eventStoreTestHooks);
     cleanup.push(() => events.close());
     const unusable = integrityFailure(events);
     const found: { error: EventStoreUnusableError | null } = { error: null };

@@ -10,6 +10,7 @@ import { DuplicateKeyError } from '../stores/readStore.js';
 import { InvalidCursorError } from '../stores/readCursor.js';
 import { LIMITS } from '../limits.js';
 import type { Logger } from '../logger.js';
+import { storageProblemOf } from './storageProblems.js';
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 
@@ -117,6 +118,8 @@ export function toHttpError(err: unknown): ProblemError | null {
       [{ pointer: '/query/cursor', message: 'is not a cursor of this query' }],
     );
   }
+  const storage = storageProblemOf(err);
+  if (storage) return storage;
   if (err instanceof DuplicateKeyError) {
     return new ProblemError(409, 'duplicate', 'Conflict', 'A record with the same unique key already exists');
   }

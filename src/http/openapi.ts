@@ -49,6 +49,18 @@ function hasInput(route: RouteDecl): boolean {
   return Boolean(route.params || route.query || route.body || Object.keys(requestHeadersOf(route)).length > 0);
 }
 
+/** A write the event log cannot take (README "Faults and recovery"): nothing of it was written. */
+const eventLogRefusals: Record<number, ResponseDecl> = {
+  503: {
+    description: 'The event log stopped after a failed fsync; no write until the service restarts (`/problems/event-store-stopped`)',
+    headers: { 'Retry-After': 'Seconds to wait' },
+  },
+  507: {
+    description: 'The disk of the event log is full; retry later (`/problems/insufficient-storage`)',
+    headers: { 'Retry-After': 'Seconds to wait' },
+  },
+};
+
 /** The framework's answers a route can give besides its declared ones. */
 export function frameworkResponses(route: RouteDecl): Record<number, ResponseDecl> {
   const out: Record<number, ResponseDecl> = {};
@@ -106,6 +118,7 @@ export function frameworkResponses(route: RouteDecl): Record<number, ResponseDec
       headers: { 'Retry-After': 'Seconds to wait' },
     };
   out[500] = { description: 'Unexpected error; no internals are disclosed (`/problems/internal`)' };
+  if (route.method !== 'get') Object.assign(out, eventLogRefusals);
   return out;
 }
 

@@ -104,7 +104,9 @@ header; clients may send their own \`X-Request-Id\`), and for invalid input \`er
 \`{pointer, message}\` per problem, the pointer naming the field (\`/body/email\`, \`/query/limit\`, \`/params/id\`,
 \`/headers/if-match\`). **Schema violations answer ${VALIDATION_STATUS}** \`/problems/validation-failed\`, naming every invalid or
 unexpected field; business-rule and revision conflicts answer 409; unknown routes 404 and wrong methods 405
-(with \`Allow\`). A 500 never carries internals: quote its \`correlationId\`.
+(with \`Allow\`). A 500 never carries internals: quote its \`correlationId\`. A write the log cannot take answers 507
+\`/problems/insufficient-storage\` (disk full: nothing was written; retry after \`Retry-After\`) or 503
+\`/problems/event-store-stopped\` (a failed fsync stopped the log until a restart; the write was not acknowledged).
 
 ## Audit
 Every change is an event carrying who (user and session), when (UTC), where (client IP and user agent), the

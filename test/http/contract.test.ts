@@ -67,7 +67,7 @@ describe('HTTP spine: contract and Sistema routes', () => {
       }
     }
     const post = doc.paths['/notas'].post;
-    assert.deepEqual(Object.keys(post.responses), ['201', '400', '409', '413', '415', '422', '500']);
+    assert.deepEqual(Object.keys(post.responses), ['201', '400', '409', '413', '415', '422', '500', '503', '507']);
     assert.equal(resolved(post.responses['422']).content['application/problem+json'].schema.$ref, '#/components/schemas/Problem');
     assert.ok(post.parameters.map(resolved).some((p: Json) => p.in === 'header' && p.name === 'Idempotency-Key'));
     assert.deepEqual(Object.keys(doc.paths['/notas/{id}'].get.responses), ['200', '401', '403', '404', '422', '500']);

@@ -12,6 +12,7 @@ import type { GroupModule } from '../../src/http/groupModule.js';
 import type { BootstrapCredentials, BootstrapResult } from '../../src/commands/platform/bootstrapWrites.js';
 import { grantMembership, registerCompany, registerUser } from '../../src/commands/platform/platformWrites.js';
 import { newTotpSecret, TOTP_PERIOD_SECONDS } from '../../src/auth/totp.js';
+import type { SqliteEventStoreTestHooks } from '../../src/stores/sqlite/storeTestHooks.js';
 
 /** The bootstrap administrator every test server starts with (unless told otherwise). */
 export const TEST_ADMIN = {
@@ -103,6 +104,8 @@ export interface TestServerOptions {
   logLevel?: LogLevel;
   /** false: do not hold DATA_DIR/service.lock (several servers on one store). */
   serviceLock?: boolean;
+  /** Fault injection into the SQLite event store (a failing fsync, a capped file). */
+  eventStoreTestHooks?: SqliteEventStoreTestHooks;
 }
 
 function createClock(start: Date): TestClock {
@@ -145,6 +148,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       ...(options.groups ? { groups: options.groups } : {}),
       announce: options.announce,
       ...(options.serviceLock === false ? { serviceLock: false } : {}),
+      ...(options.eventStoreTestHooks ? { eventStoreTestHooks: options.eventStoreTestHooks } : {}),
     });
   } catch (err) {
     if (ownDir) await fs.rm(dataDir, { recursive: true, force: true });

@@ -8521,6 +8521,16 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description The disk of the event log is full; retry later (`/problems/insufficient-storage`) */
+        E507: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
         /** @description Body larger than the limit (`/problems/payload-too-large`) */
         E413: {
             headers: {
@@ -8557,6 +8567,16 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description The event log stopped after a failed fsync; no write until the service restarts (`/problems/event-store-stopped`) */
+        E503: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
         /** @description If-Match does not match the current revision */
         E412: {
             headers: {
@@ -8567,7 +8587,7 @@ export interface components {
             };
         };
         /** @description The read model did not reach minPosition within the bounded wait; retry */
-        E503: {
+        E503_2: {
             headers: {
                 "Retry-After": components["headers"]["RetryAfter"];
                 [name: string]: unknown;
@@ -8640,7 +8660,7 @@ export interface components {
             };
         };
         /** @description The write was recorded but its read model did not apply it in time; retry */
-        E503_2: {
+        E503_3: {
             headers: {
                 "Retry-After": components["headers"]["RetryAfter"];
                 [name: string]: unknown;
@@ -8877,7 +8897,7 @@ export interface components {
             };
         };
         /** @description The write was recorded but its read model did not apply it in time (`/problems/projection-behind`); retry */
-        E503_3: {
+        E503_4: {
             headers: {
                 "Retry-After": components["headers"]["RetryAfter"];
                 [name: string]: unknown;
@@ -9746,14 +9766,14 @@ export interface components {
         };
     };
     headers: {
+        /** @description Seconds to wait */
+        RetryAfter: string;
         /** @description Bearer challenge (RFC 6750) */
         WWWAuthenticate: string;
         /** @description W/"<revision>": send it back in If-Match to update */
         ETag: string;
         /** @description Global position of the write: pass it as minPosition to read your write anywhere */
         XEventPosition: string;
-        /** @description Seconds to wait */
-        RetryAfter: string;
         /** @description RFC 8288 link to the next page (`rel="next"`, relative URL: this query with cursor replaced); absent on the last page */
         Link: string;
         /** @description 'true' when this is the stored answer of an earlier request with the same Idempotency-Key */
@@ -10058,6 +10078,8 @@ export interface operations {
             };
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     getSistemaAuditoria: {
@@ -10104,7 +10126,7 @@ export interface operations {
             403: components["responses"]["E403_4"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            503: components["responses"]["E503_2"];
         };
     };
     getSistemaAuditoriaPlataforma: {
@@ -10151,7 +10173,7 @@ export interface operations {
             403: components["responses"]["E403_5"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            503: components["responses"]["E503_2"];
         };
     };
     getSistemaIntegridadClavePublica: {
@@ -10209,6 +10231,8 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403_3"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     getSistemaIntegridadVerificacionById: {
@@ -10462,6 +10486,8 @@ export interface operations {
                 };
             };
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     getSistemaEventos: {
@@ -10576,6 +10602,8 @@ export interface operations {
             404: components["responses"]["E404_9"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     getSistemaIntegridadEmpresasByTenantVerificacionById: {
@@ -10672,6 +10700,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     postSistemaExportaciones: {
@@ -10701,6 +10731,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422_5"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     getSistemaExportacionesById: {
@@ -10823,6 +10855,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422_5"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     getSistemaEmpresasByTenantExportacionesById: {
@@ -10889,7 +10923,7 @@ export interface operations {
             403: components["responses"]["E403_4"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            503: components["responses"]["E503_2"];
         };
     };
     postSistemaWebhooks: {
@@ -10940,6 +10974,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422_6"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     getSistemaWebhooksById: {
@@ -10977,7 +11013,7 @@ export interface operations {
             404: components["responses"]["E404_14"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            503: components["responses"]["E503_2"];
         };
     };
     patchSistemaWebhooksById: {
@@ -11033,6 +11069,8 @@ export interface operations {
             422: components["responses"]["E422_6"];
             428: components["responses"]["E428"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     postSistemaWebhooksByIdRotacion: {
@@ -11070,6 +11108,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     postSistemaWebhooksByIdDesactivacion: {
@@ -11097,6 +11137,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     postSistemaWebhooksByIdReactivacion: {
@@ -11124,6 +11166,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     getSistemaWebhooksByIdHistorial: {
@@ -11153,7 +11197,7 @@ export interface operations {
             404: components["responses"]["E404_14"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            503: components["responses"]["E503_2"];
         };
     };
     getSistemaWebhooksByIdEntregas: {
@@ -11249,6 +11293,8 @@ export interface operations {
             };
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     postAuthLogin: {
@@ -11343,7 +11389,8 @@ export interface operations {
                 };
             };
             500: components["responses"]["E500"];
-            503: components["responses"]["E503_3"];
+            503: components["responses"]["E503_4"];
+            507: components["responses"]["E507"];
         };
     };
     postAuthVerify2fa: {
@@ -11427,7 +11474,8 @@ export interface operations {
                 };
             };
             500: components["responses"]["E500"];
-            503: components["responses"]["E503_3"];
+            503: components["responses"]["E503_4"];
+            507: components["responses"]["E507"];
         };
     };
     postAuthRefresh: {
@@ -11491,7 +11539,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503_3"];
+            503: components["responses"]["E503_4"];
+            507: components["responses"]["E507"];
         };
     };
     postAuthLogout: {
@@ -11513,7 +11562,8 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403_6"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503_3"];
+            503: components["responses"]["E503_4"];
+            507: components["responses"]["E507"];
         };
     };
     getAuthMe: {
@@ -11677,7 +11727,8 @@ export interface operations {
             };
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503_3"];
+            503: components["responses"]["E503_4"];
+            507: components["responses"]["E507"];
         };
     };
     postAuthActivate: {
@@ -11746,6 +11797,8 @@ export interface operations {
             };
             429: components["responses"]["E429"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     postAuthPassword: {
@@ -11799,6 +11852,8 @@ export interface operations {
             422: components["responses"]["E422"];
             429: components["responses"]["E429"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     postAuthToken: {
@@ -11876,6 +11931,8 @@ export interface operations {
             422: components["responses"]["E422"];
             429: components["responses"]["E429"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     getAuthInvitations: {
@@ -11974,7 +12031,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503_2"];
+            503: components["responses"]["E503_3"];
+            507: components["responses"]["E507"];
         };
     };
     postAuthInvitationsByIdDecline: {
@@ -12010,7 +12068,8 @@ export interface operations {
             };
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503_2"];
+            503: components["responses"]["E503_3"];
+            507: components["responses"]["E507"];
         };
     };
     getPacientes: {
@@ -12088,7 +12147,7 @@ export interface operations {
             403: components["responses"]["E403_4"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            503: components["responses"]["E503_2"];
         };
     };
     postPacientes: {
@@ -12175,6 +12234,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422_2"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     getPacientesById: {
@@ -12212,7 +12273,7 @@ export interface operations {
             404: components["responses"]["E404"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            503: components["responses"]["E503_2"];
         };
     };
     patchPacientesById: {
@@ -12287,6 +12348,8 @@ export interface operations {
             422: components["responses"]["E422"];
             428: components["responses"]["E428"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     getPacientesByIdHistorial: {
@@ -12354,7 +12417,7 @@ export interface operations {
             404: components["responses"]["E404"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            503: components["responses"]["E503_2"];
         };
     };
     postPacientesByIdEstado: {
@@ -12402,6 +12465,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     getPacientesByIdPesoSeco: {
@@ -12449,7 +12514,7 @@ export interface operations {
             404: components["responses"]["E404"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            503: components["responses"]["E503_2"];
         };
     };
     postPacientesByIdPesoSeco: {
@@ -12499,6 +12564,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422_2"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     getPacientesByIdSerologias: {
@@ -12546,7 +12613,7 @@ export interface operations {
             404: components["responses"]["E404"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            503: components["responses"]["E503_2"];
         };
     };
     postPacientesByIdSerologias: {
@@ -12588,6 +12655,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422_2"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     getPacientesByIdAlergias: {
@@ -12635,7 +12704,7 @@ export interface operations {
             404: components["responses"]["E404"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            503: components["responses"]["E503_2"];
         };
     };
     postPacientesByIdAlergias: {
@@ -12675,6 +12744,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422_2"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     getPacientesByIdCoberturas: {
@@ -12722,7 +12793,7 @@ export interface operations {
             404: components["responses"]["E404"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            503: components["responses"]["E503_2"];
         };
     };
     postPacientesByIdCoberturas: {
@@ -12763,6 +12834,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422_2"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     postPacientesByIdCoberturasByCoverageIdFin: {
@@ -12805,6 +12878,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     getPacientesByIdAccesosVasculares: {
@@ -12852,7 +12927,7 @@ export interface operations {
             404: components["responses"]["E404"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            503: components["responses"]["E503_2"];
         };
     };
     postPacientesByIdAccesosVasculares: {
@@ -12912,6 +12987,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422_2"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     postPacientesByIdAccesosVascularesByAccessIdEstado: {
@@ -12963,6 +13040,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     postPacientesByIdAccesosVascularesByAccessIdPrincipal: {
@@ -12991,6 +13070,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     getPacientesByIdNotas: {
@@ -13060,7 +13141,7 @@ export interface operations {
             404: components["responses"]["E404"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            503: components["responses"]["E503_2"];
         };
     };
     postPacientesByIdNotas: {
@@ -13130,6 +13211,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422_2"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     getPacientesByIdNotasByNoteId: {
@@ -13168,7 +13251,7 @@ export interface operations {
             404: components["responses"]["E404"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            503: components["responses"]["E503_2"];
         };
     };
     getPacientesByIdNotasByNoteIdVersiones: {
@@ -13217,7 +13300,7 @@ export interface operations {
             404: components["responses"]["E404"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            503: components["responses"]["E503_2"];
         };
     };
     postPacientesByIdNotasByNoteIdEnmiendas: {
@@ -13279,6 +13362,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422_2"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     getPacientesByIdRetencionLegal: {
@@ -13357,6 +13442,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     getEmpresasActual: {
@@ -13381,7 +13468,7 @@ export interface operations {
             404: components["responses"]["E404_9"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503_2"];
+            503: components["responses"]["E503_3"];
         };
     };
     patchEmpresasActual: {
@@ -13428,7 +13515,8 @@ export interface operations {
             422: components["responses"]["E422"];
             428: components["responses"]["E428"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503_2"];
+            503: components["responses"]["E503_3"];
+            507: components["responses"]["E507"];
         };
     };
     putEmpresasActualModulos: {
@@ -13462,7 +13550,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503_2"];
+            503: components["responses"]["E503_3"];
+            507: components["responses"]["E507"];
         };
     };
     getEmpresas: {
@@ -13513,7 +13602,7 @@ export interface operations {
             403: components["responses"]["E403_5"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503_2"];
+            503: components["responses"]["E503_3"];
         };
     };
     postEmpresas: {
@@ -13611,7 +13700,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503_2"];
+            503: components["responses"]["E503_3"];
+            507: components["responses"]["E507"];
         };
     };
     getEmpresasById: {
@@ -13695,7 +13785,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503_2"];
+            503: components["responses"]["E503_3"];
+            507: components["responses"]["E507"];
         };
     };
     postEmpresasByIdSuspension: {
@@ -13719,7 +13810,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503_2"];
+            503: components["responses"]["E503_3"];
+            507: components["responses"]["E507"];
         };
     };
     postEmpresasByIdReactivacion: {
@@ -13743,7 +13835,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503_2"];
+            503: components["responses"]["E503_3"];
+            507: components["responses"]["E507"];
         };
     };
     getEmpresasActualPolitica: {
@@ -13787,7 +13880,7 @@ export interface operations {
             };
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            503: components["responses"]["E503_2"];
         };
     };
     putEmpresasActualPolitica: {
@@ -13951,6 +14044,8 @@ export interface operations {
             422: components["responses"]["E422"];
             428: components["responses"]["E428"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     getEmpresasActualPoliticaHistorial: {
@@ -14018,7 +14113,7 @@ export interface operations {
             403: components["responses"]["E403_4"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            503: components["responses"]["E503_2"];
         };
     };
     getEmpresasActualSedes: {
@@ -14064,7 +14159,7 @@ export interface operations {
             403: components["responses"]["E403_4"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            503: components["responses"]["E503_2"];
         };
     };
     postEmpresasActualSedes: {
@@ -14118,6 +14213,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422_2"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     getEmpresasActualSedesBySedeId: {
@@ -14155,7 +14252,7 @@ export interface operations {
             404: components["responses"]["E404_7"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            503: components["responses"]["E503_2"];
         };
     };
     patchEmpresasActualSedesBySedeId: {
@@ -14208,6 +14305,8 @@ export interface operations {
             422: components["responses"]["E422"];
             428: components["responses"]["E428"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     postEmpresasActualSedesBySedeIdCierre: {
@@ -14245,6 +14344,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     getEmpresasActualSedesBySedeIdHistorial: {
@@ -14274,7 +14375,7 @@ export interface operations {
             404: components["responses"]["E404_7"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            503: components["responses"]["E503_2"];
         };
     };
     postEmpresasActualSedesBySedeIdSalas: {
@@ -14335,6 +14436,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422_2"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     patchEmpresasActualSedesBySedeIdSalasBySalaId: {
@@ -14377,6 +14480,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     postEmpresasActualSedesBySedeIdPuestos: {
@@ -14436,6 +14541,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422_2"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     postEmpresasActualSedesBySedeIdPuestosByPuestoIdDesactivacion: {
@@ -14464,6 +14571,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     postEmpresasActualSedesBySedeIdPuestosByPuestoIdReactivacion: {
@@ -14492,6 +14601,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     getUsuarios: {
@@ -14542,7 +14653,7 @@ export interface operations {
             403: components["responses"]["E403_4"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503_2"];
+            503: components["responses"]["E503_3"];
         };
     };
     postUsuarios: {
@@ -14620,7 +14731,8 @@ export interface operations {
             422: components["responses"]["E422"];
             429: components["responses"]["E429_3"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503_2"];
+            503: components["responses"]["E503_3"];
+            507: components["responses"]["E507"];
         };
     };
     getUsuariosById: {
@@ -14658,7 +14770,7 @@ export interface operations {
             404: components["responses"]["E404_17"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503_2"];
+            503: components["responses"]["E503_3"];
         };
     };
     putUsuariosByIdRoles: {
@@ -14691,7 +14803,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503_2"];
+            503: components["responses"]["E503_3"];
+            507: components["responses"]["E507"];
         };
     };
     postUsuariosByIdRevocacion: {
@@ -14724,7 +14837,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503_2"];
+            503: components["responses"]["E503_3"];
+            507: components["responses"]["E507"];
         };
     };
     postUsuariosByIdReinicio2fa: {
@@ -14756,7 +14870,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503_2"];
+            503: components["responses"]["E503_3"];
+            507: components["responses"]["E507"];
         };
     };
     postUsuariosByIdActivacion: {
@@ -14804,6 +14919,8 @@ export interface operations {
             422: components["responses"]["E422"];
             429: components["responses"]["E429_3"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     postUsuariosByIdDesactivacion: {
@@ -14853,7 +14970,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503_2"];
+            503: components["responses"]["E503_3"];
+            507: components["responses"]["E507"];
         };
     };
     getUsuariosPorEmailByEmail: {
@@ -14920,7 +15038,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503_2"];
+            503: components["responses"]["E503_3"];
+            507: components["responses"]["E507"];
         };
     };
     getIntegraciones: {
@@ -15008,7 +15127,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503_2"];
+            503: components["responses"]["E503_3"];
+            507: components["responses"]["E507"];
         };
     };
     getIntegracionesById: {
@@ -15093,7 +15213,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503_2"];
+            503: components["responses"]["E503_3"];
+            507: components["responses"]["E507"];
         };
     };
     putIntegracionesByIdRoles: {
@@ -15117,7 +15238,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503_2"];
+            503: components["responses"]["E503_3"];
+            507: components["responses"]["E507"];
         };
     };
     postIntegracionesByIdRevocacion: {
@@ -15140,7 +15262,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503_2"];
+            503: components["responses"]["E503_3"];
+            507: components["responses"]["E507"];
         };
     };
     getRoles: {
@@ -15221,7 +15344,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503_2"];
+            503: components["responses"]["E503_3"];
+            507: components["responses"]["E507"];
         };
     };
     getRolesPermisos: {
@@ -15342,7 +15466,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503_2"];
+            503: components["responses"]["E503_3"];
+            507: components["responses"]["E507"];
         };
     };
     postRolesByCodeRetiro: {
@@ -15374,7 +15499,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503_2"];
+            503: components["responses"]["E503_3"];
+            507: components["responses"]["E507"];
         };
     };
     getCargosLaborales: {
@@ -15420,7 +15546,7 @@ export interface operations {
             403: components["responses"]["E403_4"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            503: components["responses"]["E503_2"];
         };
     };
     postCargosLaborales: {
@@ -15483,6 +15609,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422_2"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     getCargosLaboralesById: {
@@ -15520,7 +15648,7 @@ export interface operations {
             404: components["responses"]["E404_18"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            503: components["responses"]["E503_2"];
         };
     };
     patchCargosLaboralesById: {
@@ -15584,6 +15712,8 @@ export interface operations {
             422: components["responses"]["E422"];
             428: components["responses"]["E428"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     postCargosLaboralesByIdDesactivacion: {
@@ -15611,6 +15741,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     postCargosLaboralesByIdReactivacion: {
@@ -15638,6 +15770,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     getCargosLaboralesByIdHistorial: {
@@ -15667,7 +15801,7 @@ export interface operations {
             404: components["responses"]["E404_18"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            503: components["responses"]["E503_2"];
         };
     };
     getColaboradores: {
@@ -15738,7 +15872,7 @@ export interface operations {
             403: components["responses"]["E403_4"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            503: components["responses"]["E503_2"];
         };
     };
     postColaboradores: {
@@ -15821,6 +15955,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422_2"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     getColaboradoresFirmaHabilitada: {
@@ -15865,7 +16001,7 @@ export interface operations {
             403: components["responses"]["E403_4"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            503: components["responses"]["E503_2"];
         };
     };
     getColaboradoresById: {
@@ -15903,7 +16039,7 @@ export interface operations {
             404: components["responses"]["E404_6"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            503: components["responses"]["E503_2"];
         };
     };
     patchColaboradoresById: {
@@ -15968,6 +16104,8 @@ export interface operations {
             422: components["responses"]["E422"];
             428: components["responses"]["E428"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     getColaboradoresByIdHistorial: {
@@ -15997,7 +16135,7 @@ export interface operations {
             404: components["responses"]["E404_6"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            503: components["responses"]["E503_2"];
         };
     };
     postColaboradoresByIdLicencia: {
@@ -16037,6 +16175,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     postColaboradoresByIdSerologias: {
@@ -16075,6 +16215,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     postColaboradoresByIdVacunasHbv: {
@@ -16112,6 +16254,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     postColaboradoresByIdCambioCargo: {
@@ -16159,6 +16303,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     postColaboradoresByIdUsuario: {
@@ -16198,6 +16344,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     postColaboradoresByIdCese: {
@@ -16243,6 +16391,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     postColaboradoresByIdReingreso: {
@@ -16294,6 +16444,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     getDialisisTurnos: {
@@ -16350,7 +16502,7 @@ export interface operations {
             403: components["responses"]["E403_2"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            503: components["responses"]["E503_2"];
         };
     };
     postDialisisTurnos: {
@@ -16418,6 +16570,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422_2"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     getDialisisTurnosById: {
@@ -16455,7 +16609,7 @@ export interface operations {
             404: components["responses"]["E404_20"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            503: components["responses"]["E503_2"];
         };
     };
     patchDialisisTurnosById: {
@@ -16520,6 +16674,8 @@ export interface operations {
             422: components["responses"]["E422"];
             428: components["responses"]["E428"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     postDialisisTurnosByIdBaja: {
@@ -16557,6 +16713,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     getDialisisPlanes: {
@@ -16619,7 +16777,7 @@ export interface operations {
             403: components["responses"]["E403_2"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            503: components["responses"]["E503_2"];
         };
     };
     postDialisisPlanes: {
@@ -16680,6 +16838,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422_2"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     getDialisisPlanesById: {
@@ -16717,7 +16877,7 @@ export interface operations {
             404: components["responses"]["E404_29"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            503: components["responses"]["E503_2"];
         };
     };
     postDialisisPlanesByIdFin: {
@@ -16769,6 +16929,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     postDialisisAgendaByFechaGeneracion: {
@@ -16851,7 +17013,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            503: components["responses"]["E503_2"];
+            507: components["responses"]["E507"];
         };
     };
     postDialisisSesiones: {
@@ -16923,6 +17086,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422_2"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     postDialisisSesionesByIdCancelacion: {
@@ -16956,6 +17121,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     postDialisisSesionesByIdInasistencia: {
@@ -17001,6 +17168,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     getDialisisTurnosByIdOcupacion: {
@@ -17080,7 +17249,7 @@ export interface operations {
             404: components["responses"]["E404_20"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            503: components["responses"]["E503_2"];
         };
     };
     getDialisisPacientesByPatientIdPrescripciones: {
@@ -17129,7 +17298,7 @@ export interface operations {
             404: components["responses"]["E404"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            503: components["responses"]["E503_2"];
         };
     };
     postDialisisPacientesByPatientIdPrescripciones: {
@@ -17242,6 +17411,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422_2"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     getDialisisPacientesByPatientIdPrescripcionesVigente: {
@@ -17294,7 +17465,7 @@ export interface operations {
             };
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            503: components["responses"]["E503_2"];
         };
     };
     postDialisisPacientesByPatientIdPrescripcionesSuspension: {
@@ -17350,6 +17521,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     getDialisisSesionesById: {
@@ -17387,7 +17560,7 @@ export interface operations {
             404: components["responses"]["E404_2"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            503: components["responses"]["E503_2"];
         };
     };
     getDialisisAgenda: {
@@ -17456,7 +17629,7 @@ export interface operations {
             403: components["responses"]["E403_2"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            503: components["responses"]["E503_2"];
         };
     };
     getDialisisPacientesByPatientIdSesiones: {
@@ -17518,7 +17691,7 @@ export interface operations {
             404: components["responses"]["E404"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            503: components["responses"]["E503_2"];
         };
     };
     getDialisisSesionesByIdHistorial: {
@@ -17548,7 +17721,7 @@ export interface operations {
             404: components["responses"]["E404_2"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            503: components["responses"]["E503_2"];
         };
     };
     postDialisisSesionesByIdLlegada: {
@@ -17576,6 +17749,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422_3"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     postDialisisSesionesByIdPreDialisis: {
@@ -17619,6 +17794,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422_3"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     postDialisisSesionesByIdControlesSeguridad: {
@@ -17663,6 +17840,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422_3"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     postDialisisSesionesByIdPausa: {
@@ -17702,6 +17881,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422_3"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     postDialisisSesionesByIdReanudacion: {
@@ -17729,6 +17910,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422_3"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     postDialisisSesionesByIdLecturas: {
@@ -17805,6 +17988,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422_3"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     postDialisisSesionesByIdComplicaciones: {
@@ -17854,6 +18039,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422_3"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     postDialisisSesionesByIdMedicaciones: {
@@ -17916,6 +18103,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422_3"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     postDialisisSesionesByIdFin: {
@@ -17958,6 +18147,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422_3"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     postDialisisSesionesByIdPostDialisis: {
@@ -18002,6 +18193,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422_3"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     postDialisisSesionesByIdInterrupcion: {
@@ -18053,6 +18246,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422_3"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     postDialisisSesionesByIdFirma: {
@@ -18080,6 +18275,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422_3"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     postDialisisSesionesByIdValidacion: {
@@ -18107,6 +18304,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422_3"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     postDialisisSesionesByIdEnmiendas: {
@@ -18267,6 +18466,8 @@ export interface operations {
             422: components["responses"]["E422_3"];
             428: components["responses"]["E428"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     postDialisisSesionesByIdAdendas: {
@@ -18312,6 +18513,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422_3"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     postDialisisSesionesByIdInicio: {
@@ -18365,6 +18568,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422_3"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     postDialisisSesionesByIdCambioMaquina: {
@@ -18443,6 +18648,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422_3"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     getDialisisSesionesByIdHoja: {
@@ -18597,7 +18804,7 @@ export interface operations {
             403: components["responses"]["E403_2"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            503: components["responses"]["E503_2"];
         };
     };
     getDialisisAlertas: {
@@ -18680,7 +18887,7 @@ export interface operations {
                 };
             };
             500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            503: components["responses"]["E503_2"];
         };
     };
     getFiltrosDialisis: {
@@ -18737,7 +18944,7 @@ export interface operations {
             403: components["responses"]["E403_2"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            503: components["responses"]["E503_2"];
         };
     };
     postFiltrosDialisis: {
@@ -18803,6 +19010,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422_4"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     postFiltrosDialisisByIdAsignacion: {
@@ -18845,6 +19054,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422_4"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     postFiltrosDialisisByIdReprocesos: {
@@ -18934,6 +19145,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422_4"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     postFiltrosDialisisByIdControlesPrevios: {
@@ -19001,6 +19214,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422_4"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     postFiltrosDialisisByIdUsos: {
@@ -19043,6 +19258,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422_4"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     postFiltrosDialisisByIdDescarte: {
@@ -19088,6 +19305,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422_4"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     getFiltrosDialisisListos: {
@@ -19133,7 +19352,7 @@ export interface operations {
             403: components["responses"]["E403_2"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            503: components["responses"]["E503_2"];
         };
     };
     getFiltrosDialisisAlertas: {
@@ -19172,7 +19391,7 @@ export interface operations {
             403: components["responses"]["E403_2"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            503: components["responses"]["E503_2"];
         };
     };
     getFiltrosDialisisById: {
@@ -19210,7 +19429,7 @@ export interface operations {
             404: components["responses"]["E404_8"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            503: components["responses"]["E503_2"];
         };
     };
     getFiltrosDialisisByIdAptitud: {
@@ -19257,7 +19476,7 @@ export interface operations {
             404: components["responses"]["E404_8"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            503: components["responses"]["E503_2"];
         };
     };
     getFiltrosDialisisByIdEtiqueta: {
@@ -19288,7 +19507,7 @@ export interface operations {
             404: components["responses"]["E404_8"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            503: components["responses"]["E503_2"];
         };
     };
     getFiltrosDialisisByIdHistorial: {
@@ -19318,7 +19537,7 @@ export interface operations {
             404: components["responses"]["E404_8"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            503: components["responses"]["E503_2"];
         };
     };
     getMonitores: {
@@ -19375,7 +19594,7 @@ export interface operations {
             403: components["responses"]["E403_2"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            503: components["responses"]["E503_2"];
         };
     };
     postMonitores: {
@@ -19445,6 +19664,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422_2"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     getMonitoresById: {
@@ -19482,7 +19703,7 @@ export interface operations {
             404: components["responses"]["E404_3"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            503: components["responses"]["E503_2"];
         };
     };
     patchMonitoresById: {
@@ -19550,6 +19771,8 @@ export interface operations {
             422: components["responses"]["E422"];
             428: components["responses"]["E428"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     getMonitoresByIdPuedeIniciar: {
@@ -19626,7 +19849,7 @@ export interface operations {
             404: components["responses"]["E404_3"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            503: components["responses"]["E503_2"];
         };
     };
     postMonitoresByIdUsos: {
@@ -19668,6 +19891,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     postMonitoresByIdFinUso: {
@@ -19706,6 +19931,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     postMonitoresByIdDesinfeccionesInicio: {
@@ -19745,6 +19972,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     postMonitoresByIdDesinfecciones: {
@@ -19789,6 +20018,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     postMonitoresByIdCalibraciones: {
@@ -19838,6 +20069,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     postMonitoresByIdMantenimientosPreventivosInicio: {
@@ -19862,6 +20095,8 @@ export interface operations {
             412: components["responses"]["E412"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     postMonitoresByIdMantenimientosPreventivos: {
@@ -19910,6 +20145,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     postMonitoresByIdAverias: {
@@ -19952,6 +20189,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     postMonitoresByIdAveriasByTicketIdEstado: {
@@ -20000,6 +20239,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     postMonitoresByIdAveriasByTicketIdReparacion: {
@@ -20049,6 +20290,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     postMonitoresByIdAveriasByTicketIdCierre: {
@@ -20098,6 +20341,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     postMonitoresByIdBaja: {
@@ -20125,6 +20370,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     getLineasArteriales: {
@@ -20168,7 +20415,7 @@ export interface operations {
             403: components["responses"]["E403_2"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            503: components["responses"]["E503_2"];
         };
     };
     postLineasArteriales: {
@@ -20205,6 +20452,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422_2"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     getLineasArterialesListas: {
@@ -20230,7 +20479,7 @@ export interface operations {
             403: components["responses"]["E403_2"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            503: components["responses"]["E503_2"];
         };
     };
     getLineasArterialesCercaDelMaximo: {
@@ -20263,7 +20512,7 @@ export interface operations {
             403: components["responses"]["E403_2"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            503: components["responses"]["E503_2"];
         };
     };
     getLineasArterialesById: {
@@ -20301,7 +20550,7 @@ export interface operations {
             404: components["responses"]["E404_10"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            503: components["responses"]["E503_2"];
         };
     };
     postLineasArterialesByIdAsignacion: {
@@ -20329,6 +20578,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     postLineasArterialesByIdUsos: {
@@ -20356,6 +20607,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     postLineasArterialesByIdReprocesos: {
@@ -20383,6 +20636,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     postLineasArterialesByIdPruebaResidual: {
@@ -20410,6 +20665,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     postLineasArterialesByIdDescarte: {
@@ -20437,6 +20694,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     getLineasArterialesByIdHistorial: {
@@ -20466,7 +20725,7 @@ export interface operations {
             404: components["responses"]["E404_10"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            503: components["responses"]["E503_2"];
         };
     };
     postLineasArterialesByIdEmparejamiento: {
@@ -20519,6 +20778,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422_2"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     getLineasVenosas: {
@@ -20562,7 +20823,7 @@ export interface operations {
             403: components["responses"]["E403_2"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            503: components["responses"]["E503_2"];
         };
     };
     postLineasVenosas: {
@@ -20599,6 +20860,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422_2"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     getLineasVenosasListas: {
@@ -20624,7 +20887,7 @@ export interface operations {
             403: components["responses"]["E403_2"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            503: components["responses"]["E503_2"];
         };
     };
     getLineasVenosasCercaDelMaximo: {
@@ -20657,7 +20920,7 @@ export interface operations {
             403: components["responses"]["E403_2"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            503: components["responses"]["E503_2"];
         };
     };
     getLineasVenosasById: {
@@ -20695,7 +20958,7 @@ export interface operations {
             404: components["responses"]["E404_11"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            503: components["responses"]["E503_2"];
         };
     };
     postLineasVenosasByIdAsignacion: {
@@ -20723,6 +20986,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     postLineasVenosasByIdUsos: {
@@ -20750,6 +21015,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     postLineasVenosasByIdReprocesos: {
@@ -20777,6 +21044,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     postLineasVenosasByIdPruebaResidual: {
@@ -20804,6 +21073,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     postLineasVenosasByIdDescarte: {
@@ -20831,6 +21102,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     getLineasVenosasByIdHistorial: {
@@ -20860,7 +21133,7 @@ export interface operations {
             404: components["responses"]["E404_11"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            503: components["responses"]["E503_2"];
         };
     };
     getClientes: {
@@ -20917,7 +21190,7 @@ export interface operations {
             403: components["responses"]["E403_2"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            503: components["responses"]["E503_2"];
         };
     };
     postClientes: {
@@ -20989,6 +21262,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422_2"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     getClientesById: {
@@ -21026,7 +21301,7 @@ export interface operations {
             404: components["responses"]["E404_15"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            503: components["responses"]["E503_2"];
         };
     };
     patchClientesById: {
@@ -21087,6 +21362,8 @@ export interface operations {
             422: components["responses"]["E422"];
             428: components["responses"]["E428"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     postClientesByIdBaja: {
@@ -21114,6 +21391,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     postClientesByIdReactivacion: {
@@ -21141,6 +21420,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     getClientesByIdHistorial: {
@@ -21170,7 +21451,7 @@ export interface operations {
             404: components["responses"]["E404_15"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            503: components["responses"]["E503_2"];
         };
     };
     getClientesByIdContratos: {
@@ -21283,6 +21564,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422_2"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     getClientesByIdTarifa: {
@@ -21439,6 +21722,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     getClientesByIdAutorizaciones: {
@@ -21492,7 +21777,7 @@ export interface operations {
             404: components["responses"]["E404_4"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            503: components["responses"]["E503_2"];
         };
     };
     postClientesByIdAutorizaciones: {
@@ -21556,6 +21841,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422_2"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     getClientesByIdAutorizacionesByAuthId: {
@@ -21594,7 +21881,7 @@ export interface operations {
             404: components["responses"]["E404_4"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            503: components["responses"]["E503_2"];
         };
     };
     postClientesByIdAutorizacionesByAuthIdConsumos: {
@@ -21640,6 +21927,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     postClientesByIdAutorizacionesByAuthIdLiberaciones: {
@@ -21682,6 +21971,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     postClientesByIdAutorizacionesByAuthIdAnulacion: {
@@ -21710,6 +22001,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     getClientesByIdAutorizacionesByAuthIdHistorial: {
@@ -21740,7 +22033,7 @@ export interface operations {
             404: components["responses"]["E404_4"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            503: components["responses"]["E503_2"];
         };
     };
     getClientesByIdReporteMensual: {
@@ -21831,7 +22124,7 @@ export interface operations {
             404: components["responses"]["E404_15"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            503: components["responses"]["E503_2"];
         };
     };
     getProductos: {
@@ -21876,7 +22169,7 @@ export interface operations {
             403: components["responses"]["E403_2"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            503: components["responses"]["E503_2"];
         };
     };
     postProductos: {
@@ -21948,6 +22241,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422_2"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     getProductosBajoMinimo: {
@@ -21974,7 +22269,7 @@ export interface operations {
             403: components["responses"]["E403_2"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            503: components["responses"]["E503_2"];
         };
     };
     getProductosById: {
@@ -22012,7 +22307,7 @@ export interface operations {
             404: components["responses"]["E404_5"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            503: components["responses"]["E503_2"];
         };
     };
     patchProductosById: {
@@ -22081,6 +22376,8 @@ export interface operations {
             422: components["responses"]["E422"];
             428: components["responses"]["E428"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     postProductosByIdDesactivacion: {
@@ -22118,6 +22415,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     getProductosByIdHistorial: {
@@ -22147,7 +22446,7 @@ export interface operations {
             404: components["responses"]["E404_5"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            503: components["responses"]["E503_2"];
         };
     };
     getProductosAlmacenes: {
@@ -22198,7 +22497,7 @@ export interface operations {
             403: components["responses"]["E403_2"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            503: components["responses"]["E503_2"];
         };
     };
     postProductosAlmacenes: {
@@ -22252,6 +22551,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422_2"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     getProductosAlmacenesById: {
@@ -22345,6 +22646,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422_2"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     postProductosByIdSalidas: {
@@ -22419,6 +22722,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422_2"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     postProductosByIdTransferencias: {
@@ -22465,6 +22770,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422_2"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     postProductosByIdAjustes: {
@@ -22517,6 +22824,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422_2"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     postProductosByIdBajas: {
@@ -22566,6 +22875,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422_2"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     getProductosByIdSaldos: {
@@ -22626,7 +22937,7 @@ export interface operations {
             404: components["responses"]["E404_5"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            503: components["responses"]["E503_2"];
         };
     };
     getProductosByIdFefo: {
@@ -22682,7 +22993,7 @@ export interface operations {
             404: components["responses"]["E404_5"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            503: components["responses"]["E503_2"];
         };
     };
     getProductosByIdKardex: {
@@ -22788,7 +23099,7 @@ export interface operations {
             404: components["responses"]["E404_5"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            503: components["responses"]["E503_2"];
         };
     };
     getProductosLotesPorVencer: {
@@ -22842,7 +23153,7 @@ export interface operations {
             403: components["responses"]["E403_2"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            503: components["responses"]["E503_2"];
         };
     };
     getProductosKitsPredeterminado: {
@@ -22867,7 +23178,7 @@ export interface operations {
             404: components["responses"]["E404_12"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            503: components["responses"]["E503_2"];
         };
     };
     putProductosKitsPredeterminado: {
@@ -22894,6 +23205,8 @@ export interface operations {
             422: components["responses"]["E422"];
             428: components["responses"]["E428"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     getProductosKitsPredeterminadoHistorial: {
@@ -22921,7 +23234,7 @@ export interface operations {
             404: components["responses"]["E404_12"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            503: components["responses"]["E503_2"];
         };
     };
     getProductosKitsPacientesByPatientId: {
@@ -22948,7 +23261,7 @@ export interface operations {
             404: components["responses"]["E404_12"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            503: components["responses"]["E503_2"];
         };
     };
     putProductosKitsPacientesByPatientId: {
@@ -22977,6 +23290,8 @@ export interface operations {
             422: components["responses"]["E422"];
             428: components["responses"]["E428"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     deleteProductosKitsPacientesByPatientId: {
@@ -23007,6 +23322,8 @@ export interface operations {
             412: components["responses"]["E412"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     getProductosKitsPacientesByPatientIdHistorial: {
@@ -23036,7 +23353,7 @@ export interface operations {
             404: components["responses"]["E404_12"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            503: components["responses"]["E503_2"];
         };
     };
     getWidgetsCatalogo: {
@@ -23217,7 +23534,7 @@ export interface operations {
             403: components["responses"]["E403_2"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            503: components["responses"]["E503_2"];
         };
     };
     postWidgetsTableros: {
@@ -23274,6 +23591,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422_2"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     getWidgetsTablerosMio: {
@@ -23392,6 +23711,8 @@ export interface operations {
             422: components["responses"]["E422"];
             428: components["responses"]["E428"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     getWidgetsTablerosByIdHistorial: {
@@ -23421,7 +23742,7 @@ export interface operations {
             404: components["responses"]["E404_23"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            503: components["responses"]["E503_2"];
         };
     };
     getWidgetsTablerosByIdEventos: {
@@ -23556,7 +23877,7 @@ export interface operations {
             403: components["responses"]["E403_2"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            503: components["responses"]["E503_2"];
         };
     };
     postGeneradorModulos: {
@@ -23621,6 +23942,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422_2"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     getGeneradorModulosByCode: {
@@ -23659,7 +23982,7 @@ export interface operations {
             404: components["responses"]["E404_16"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            503: components["responses"]["E503_2"];
         };
     };
     putGeneradorModulosByCodeDefinicion: {
@@ -23715,6 +24038,8 @@ export interface operations {
             422: components["responses"]["E422"];
             428: components["responses"]["E428"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     postGeneradorModulosByCodeVersiones: {
@@ -23773,6 +24098,8 @@ export interface operations {
             422: components["responses"]["E422"];
             428: components["responses"]["E428"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     postGeneradorModulosByCodePublicacion: {
@@ -23801,6 +24128,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     postGeneradorModulosByCodeRetiro: {
@@ -23829,6 +24158,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     getGeneradorModulosByCodeHistorial: {
@@ -23859,7 +24190,7 @@ export interface operations {
             404: components["responses"]["E404_16"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            503: components["responses"]["E503_2"];
         };
     };
     getGeneradorMByCode: {
@@ -23918,7 +24249,7 @@ export interface operations {
             404: components["responses"]["E404_13"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            503: components["responses"]["E503_2"];
         };
     };
     postGeneradorMByCode: {
@@ -23981,6 +24312,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422_2"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     getGeneradorMByCodeById: {
@@ -24020,7 +24353,7 @@ export interface operations {
             404: components["responses"]["E404_13"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            503: components["responses"]["E503_2"];
         };
     };
     patchGeneradorMByCodeById: {
@@ -24078,6 +24411,8 @@ export interface operations {
             422: components["responses"]["E422"];
             428: components["responses"]["E428"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     postGeneradorMByCodeByIdTransicionesByTransition: {
@@ -24123,6 +24458,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     postGeneradorMByCodeByIdArchivo: {
@@ -24152,6 +24489,8 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+            507: components["responses"]["E507"];
         };
     };
     getGeneradorMByCodeByIdHistorial: {
@@ -24183,7 +24522,7 @@ export interface operations {
             404: components["responses"]["E404_13"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            503: components["responses"]["E503_2"];
         };
     };
     getGeneradorOpenapiJson: {

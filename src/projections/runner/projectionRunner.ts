@@ -193,16 +193,20 @@ export function createProjectionRunner(deps: ProjectionRunnerDeps): ProjectionRu
       // The status must answer while the event store is down (that is when it matters): the last head seen then.
       lastHead = await events.headPosition().catch(() => lastHead);
       const head = lastHead;
+      // Stood down because the read store did not answer (a full disk): nobody projects, so not a healthy standby.
+      const cut = runtime.projector ? null : lease.standingDownBecause();
       return all().map((slot): ProjectionStatus => {
         const failure = isFailing(slot) ? slot.failure : undefined;
+        const stoodDown = slot.state === 'standby' ? cut : null;
+        const error = stoodDown ?? slot.error;
         return {
           name: slot.projection.name,
           version: slot.projection.version,
-          state: slot.state,
+          state: stoodDown ? 'failed' : slot.state,
           checkpoint: slot.checkpoint.toString(),
           head: head.toString(),
           lag: head > slot.checkpoint ? Number(head - slot.checkpoint) : 0,
-          ...(slot.error ? { error: slot.error } : {}),
+          ...(error ? { error } : {}),
           ...(failure
             ? {
                 failedSince: failure.since.toISOString(),

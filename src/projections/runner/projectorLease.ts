@@ -5,6 +5,7 @@
 import type { Logger } from '../../logger.js';
 import type { ReadStore } from '../../stores/readStore.js';
 import { acquireLease, releaseLease } from '../../stores/leases.js';
+import { errorText } from './projectionFailures.js';
 
 export const PROJECTOR_LEASE = 'projector';
 
@@ -15,6 +16,8 @@ export interface LeasePolicy {
 
 export class ProjectorLease {
   held = false;
+  /** Why the last attempt got no answer from the read store (a full disk, a lost connection); null once one did. */
+  unreachable: unknown = null;
   /** Until when the last successful renewal holds it (this process's clock). */
   private validUntil = 0;
   private timer: NodeJS.Timeout | null = null;
@@ -35,12 +38,21 @@ export class ProjectorLease {
       const held = await acquireLease(this.reads, { name: PROJECTOR_LEASE, holder: this.holder, nowMs, ttlMs: this.policy.ttlMs });
       if (held) this.validUntil = nowMs + this.policy.ttlMs;
       this.held = held;
+      this.unreachable = null;
     } catch (error) {
+      this.unreachable = error;
       // Unknown outcome: keep it while it surely has not expired (one renewal period of margin), then step down.
       if (this.held && nowMs >= this.validUntil - this.policy.renewMs) this.held = false;
       this.logger.warn('projector lease: the read store did not answer', { holder: this.holder, held: this.held, error });
     }
     return this.held;
+  }
+
+  /** Why a standby instance is not following anyone: it stood down because the read store did not answer. */
+  standingDownBecause(): string | null {
+    if (this.held || this.unreachable === null) return null;
+    const cause = errorText(this.unreachable);
+    return `the read store did not answer (${cause}): nothing is projected until it does; retried every ${this.policy.renewMs / 1000} s`;
   }
 
   /** Renews (or tries to take) the lease every `renewMs`; `changed` runs when this instance gains or loses it. */

@@ -26,16 +26,17 @@ import { sharedPageReader, startPollingSubscription } from './pollingSubscriptio
 import { ensureStoreIdentity, readStoreIdentity } from './storeIdentity.js';
 import { sealCleanClose, takeCleanClose } from './cleanClose.js';
 import { sqliteChainReads } from './sqliteChain.js';
-import { openWalDurability, type SyncWal, type WalDurability } from './walDurability.js';
+import { openWalDurability, type WalDurability } from './walDurability.js';
 import { observeAppendBatch } from '../../observability/metrics.js';
+import type { DiskFullReport } from '../eventStoreFull.js';
+import { trackDiskFull } from './diskFullTracker.js';
+import type { SqliteEventStoreTestHooks } from './storeTestHooks.js';
 
-export interface SqliteEventStoreOptions {
+export interface SqliteEventStoreOptions extends SqliteEventStoreTestHooks {
   file: string;
   logger?: Logger;
   /** How often a live subscription looks for appends made by other processes (default 300 ms). */
   pollMs?: number;
-  /** Makes the WAL durable (default: fdatasync on the threadpool). Tests pass a slower or failing one. */
-  syncWal?: SyncWal;
 }
 
 /** Default page size of readAll when the caller gives no maxCount. */
@@ -45,8 +46,8 @@ const SUBSCRIPTION_PAGE = 500;
 const MAX_BATCH = 2000;
 const NO_LIMIT = -1; // SQLite: LIMIT -1 means no limit
 
-/** The SQLite store: the EventStore port plus its background integrity check. */
-export type SqliteEventStore = EventStore & BackgroundIntegrity;
+/** The SQLite store: the EventStore port plus its background integrity check and its full-disk report. */
+export type SqliteEventStore = EventStore & BackgroundIntegrity & DiskFullReport;
 
 export async function openSqliteEventStore(opts: SqliteEventStoreOptions): Promise<SqliteEventStore> {
   const sealed = takeCleanClose(opts.file); // before the open touches the file
@@ -58,6 +59,7 @@ export async function openSqliteEventStore(opts: SqliteEventStoreOptions): Promi
   const committedHead = (): bigint => BigInt(st.head.get()?.p ?? 0);
   try {
     st = prepareStatements(db);
+    opts.onDatabaseOpen?.(db);
     // A file this process just created is written at once; an older one only after it passed its integrity check.
     knownIdentity = created ? ensureStoreIdentity(db) : readStoreIdentity(db);
     // Syncs the WAL once now (and with it the identity just written and what a killed process left unsynced).
@@ -77,6 +79,7 @@ export async function openSqliteEventStore(opts: SqliteEventStoreOptions): Promi
     throw asUnusable(opts.file, err);
   }
   const writeBatch = createBatchWriter(db, st);
+  const diskFull = trackDiskFull(opts.file, db);
   const pollMs = opts.pollMs ?? 300;
 
   const subscriptions = new Set<Subscription>();
@@ -158,14 +161,16 @@ export async function openSqliteEventStore(opts: SqliteEventStoreOptions): Promi
     } catch (err) {
       // The transaction failed as a whole (disk full, I/O error, lock timeout): nothing was written.
       opts.logger?.error('event store batch failed', { error: err, appends: batch.length });
-      for (const p of batch) p.reject(err);
+      const refusal = diskFull.refused(err);
+      for (const p of batch) p.reject(refusal);
       return;
     }
+    if (outcomes.some((o) => 'ok' in o && o.wrote)) diskFull.committed();
     // Every outcome waits for a flush begun after this commit: also a retry's or a conflict's, which may rest on
     // events another batch committed and that are not durable yet.
     const head = headNow();
     const settled = (head === null ? durability.syncNow() : durability.durableUpTo(head)).then(
-      () => outcomes.forEach((o, i) => ('error' in o ? batch[i]!.reject(o.error) : batch[i]!.resolve(o.ok))),
+      () => outcomes.forEach((o, i) => ('error' in o ? batch[i]!.reject(diskFull.refused(o.error)) : batch[i]!.resolve(o.ok))),
       (err: unknown) => batch.forEach((p) => p.reject(err)),
     );
     settling.add(settled);
@@ -232,6 +237,9 @@ export async function openSqliteEventStore(opts: SqliteEventStoreOptions): Promi
     stopped,
     get integrityState() {
       return integrityState;
+    },
+    get diskFull() {
+      return !closed && diskFull.full;
     },
 
     appendToStream(stream: string, events: NewEvent[], options: { expectedRevision: ExpectedRevision }): Promise<AppendResult> {

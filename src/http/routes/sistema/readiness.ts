@@ -3,8 +3,9 @@ import type { AppServices } from '../../../services.js';
 import { ProblemError } from '../../../problems.js';
 import { backgroundIntegrityOf } from '../../../stores/sqlite/integrityCheck.js';
 import { readStoreRecoveryOf } from '../../../stores/sqliteRead/recoverableReadStore.js';
+import { diskFullOf } from '../../../stores/eventStoreFull.js';
 
-type Check = 'ok' | 'checking' | 'failed' | 'rebuilding' | 'caught-up' | 'behind' | 'not-run-here';
+type Check = 'ok' | 'checking' | 'failed' | 'rebuilding' | 'disk-full' | 'caught-up' | 'behind' | 'not-run-here';
 
 export async function readiness(services: AppServices): Promise<Record<string, unknown>> {
   const checks: Record<'eventStore' | 'readStore' | 'projections', Check> = { eventStore: 'ok', readStore: 'ok', projections: 'caught-up' };
@@ -18,6 +19,7 @@ export async function readiness(services: AppServices): Promise<Record<string, u
   // The SQLite store checks its whole file in the background after opening it: not ready until that passed.
   const integrity = backgroundIntegrityOf(services.events)?.integrityState ?? 'ok';
   if (checks.eventStore === 'ok' && integrity !== 'ok') checks.eventStore = integrity === 'checking' ? 'checking' : 'failed';
+  if (checks.eventStore === 'ok' && diskFullOf(services.events)?.diskFull) checks.eventStore = 'disk-full'; // reads go on, writes 507
   // A damaged read-model file was set aside: the fresh one is refilled from the log (readStoreDamage says what happened).
   const recovery = readStoreRecoveryOf(services.reads);
   if (recovery?.state === 'rebuilding') checks.readStore = 'rebuilding';
