@@ -1,6 +1,6 @@
 // What metrics, the access log and tracing cost on the bench's registration and list: the same service started three
 // ways in one run (access log off; one JSON line per request to a file; that plus OTLP spans to a local receiver),
-// each measured twice in alternating order, with the service's own CPU time per request; and the metrics' per-request
+// each measured `reps` times in alternating order, with the service's own CPU time per request; and the metrics' per-request
 // work timed in-process (they are always recorded).
 import fs from 'node:fs';
 import http from 'node:http';
@@ -10,6 +10,7 @@ import { startService } from './processes.js';
 import { signInAndSelect } from './signIn.js';
 import { patientBody, type BenchCredentials } from './http.js';
 import { httpDuration, httpInFlight } from '../src/observability/metrics.js';
+import { createLogger } from '../src/logger.js';
 
 const CLOCK_TICKS_PER_SECOND = 100;
 const METRICS_TOKEN = 'bench-metrics-token-0123456789';
@@ -29,6 +30,7 @@ export interface ObservabilityFigures {
   runs: ObservedScenario[];
   medians: { variant: string; registerPerSecond: number; registerCpuUs: number; listPerSecond: number; listCpuUs: number }[];
   metricsNanosPerRequest: number;
+  accessLineNanos: number;
   accessLogBytesPerRequest: number;
   spansExported: number;
 }
@@ -67,8 +69,41 @@ function metricsNanosPerRequest(): number {
 
 const median = (values: number[]): number => {
   const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
+  const middle = sorted.length / 2;
+  return Math.round(Number.isInteger(middle) ? (sorted[middle - 1]! + sorted[middle]!) / 2 : sorted[Math.floor(middle)]!);
 };
+
+/** ns of one access line as the service writes it (the logger's JSON, one write to a file as stdout). */
+function accessLineNanos(file: string): number {
+  const fd = fs.openSync(file, 'w');
+  const stdoutWrite = process.stdout.write.bind(process.stdout);
+  process.stdout.write = (chunk: string) => fs.writeSync(fd, chunk) > 0;
+  const logger = createLogger('info');
+  const rounds = 200_000;
+  const started = process.hrtime.bigint();
+  try {
+    for (let i = 0; i < rounds; i++) {
+      logger.info('access', {
+        method: 'GET',
+        route: '/pacientes',
+        status: 200,
+        durationMs: 3.141,
+        bytes: 18_329,
+        tenantId: '9d9e1e5ffcfb4eeaba5cb26464753b4f',
+        actor: '67285b3a-6f90-4fdc-a7c4-e4c33dcf85de',
+        correlationId: '6606f3c2-906c-4b3b-86b3-b5d4eb7a7cf4',
+        traceId: 'f9417f7361c9c0e489cb4ea15c1b40f1',
+        queryNames: ['limit'],
+        ip: '127.0.0.1',
+      });
+    }
+    return Math.round(Number(process.hrtime.bigint() - started) / rounds);
+  } finally {
+    process.stdout.write = stdoutWrite;
+    fs.closeSync(fd);
+    fs.rmSync(file, { force: true });
+  }
+}
 
 export async function benchObservability(
   scratch: string,
@@ -76,6 +111,7 @@ export async function benchObservability(
   env: Record<string, string>,
   creds: BenchCredentials,
   seconds: number,
+  reps = 2,
 ): Promise<ObservabilityFigures> {
   const sink = await startSpanSink(ports.sink);
   const variants: Variant[] = [
@@ -91,7 +127,8 @@ export async function benchObservability(
   let logBytes = 0;
   let loggedRequests = 0;
   try {
-    for (const order of [variants, [...variants].reverse()]) {
+    const orders = Array.from({ length: reps }, (_, rep) => (rep % 2 === 0 ? variants : [...variants].reverse()));
+    for (const order of orders) {
       for (const variant of order) {
         const dataDir = path.join(scratch, 'observability');
         fs.rmSync(dataDir, { recursive: true, force: true });
@@ -157,6 +194,7 @@ export async function benchObservability(
     runs,
     medians,
     metricsNanosPerRequest: metricsNanosPerRequest(),
+    accessLineNanos: accessLineNanos(path.join(scratch, 'access-lines.log')),
     accessLogBytesPerRequest: Math.round(logBytes / Math.max(1, loggedRequests)),
     spansExported: sink.exports(),
   };

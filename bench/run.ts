@@ -184,8 +184,8 @@ async function main(): Promise<void> {
     results.generador = figures;
   }
   if (wanted('observability')) {
-    log(`\n== Metrics, access log and tracing: their cost on registration and list, ${SECONDS} s per scenario, each twice ==`);
-    const figures = await benchObservability(scratch, { service: 3909, sink: 3910 }, serviceEnv, creds, SECONDS);
+    log(`\n== Metrics, access log and tracing: their cost on registration and list, ${SECONDS} s per scenario, each --reps times (2) ==`);
+    const figures = await benchObservability(scratch, { service: 3909, sink: 3910 }, serviceEnv, creds, SECONDS, option('reps', 2));
     console.table(
       figures.runs.map(({ variant, scenario, requestsPerSecond, p99Ms, cpuMicrosPerRequest, non2xx }) => ({
         variant,
