@@ -1,0 +1,24 @@
+// npm run crash -- [--rounds N] [--until-interrupted N] [--seed S] [--window MS] [--kill-min MS] [--kill-max MS]: the crash harness from the
+// command line; prints each round and a summary, and exits 1 on any invariant violation.
+import { runCrashHarness } from './harness.js';
+
+const args = process.argv.slice(2);
+const option = (name: string): number | undefined => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? Number(args[i + 1]) : undefined;
+};
+const log = (line: string) => process.stdout.write(`${line}\n`);
+
+const report = await runCrashHarness({
+  rounds: option('rounds') ?? 15,
+  ...(option('until-interrupted') !== undefined ? { untilInterrupted: option('until-interrupted') } : {}),
+  ...(option('seed') !== undefined ? { seed: option('seed') } : {}),
+  ...(option('window') !== undefined ? { windowMs: option('window') } : {}),
+  killBetweenMs: [option('kill-min') ?? 150, option('kill-max') ?? 1_500],
+  log,
+});
+log(
+  `\ncrash harness summary: ${report.rounds.length} rounds, ${report.operationsSent} operations sent, ${report.acknowledged} acknowledged, ` +
+    `${report.interrupted} interrupted, ${report.violations} invariant violations (seed ${report.seed})`,
+);
+process.exitCode = report.violations > 0 ? 1 : 0;
