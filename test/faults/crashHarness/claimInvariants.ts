@@ -23,15 +23,27 @@ function holderOf(events: LoggedEvent[], claimed: string[], released: string[]):
   return holder;
 }
 
-export function machineClaimViolations(log: EventLog): string[] {
+/** Machines and dialyzers: each one claimed is held by a running session that started on it. */
+export function equipmentClaimViolations(log: EventLog): string[] {
   const out: string[] = [];
-  for (const [machineId, events] of log.streams('machine')) {
-    const holder = holderOf(events, ['MachineUseStarted'], ['MachineUseEnded', 'MachineUseCancelled']);
-    if (holder === null) continue;
-    const started = log.stream(SESSION, holder).find((e) => e.type === 'SessionStarted');
-    if (!holdsClaims(log, holder)) out.push(`machine ${machineId} is held by session ${holder}, which does not hold it (not running)`);
-    else if (started?.data.machineId !== machineId)
-      out.push(`machine ${machineId} is held by session ${holder}, which runs on ${String(started?.data.machineId)}`);
+  const kinds = [
+    { category: 'machine', field: 'machineId', claimed: ['MachineUseStarted'], released: ['MachineUseEnded', 'MachineUseCancelled'] },
+    {
+      category: 'dialyzer',
+      field: 'dialyzerId',
+      claimed: ['DialyzerReservedForSession'],
+      released: ['DialyzerUsed', 'DialyzerReservationReleased'],
+    },
+  ];
+  for (const { category, field, claimed, released } of kinds) {
+    for (const [id, events] of log.streams(category)) {
+      const holder = holderOf(events, claimed, released);
+      if (holder === null) continue;
+      const started = log.stream(SESSION, holder).find((e) => e.type === 'SessionStarted');
+      if (!holdsClaims(log, holder)) out.push(`${category} ${id} is held by session ${holder}, which does not hold it (not running)`);
+      else if (started?.data[field] !== id)
+        out.push(`${category} ${id} is held by session ${holder}, whose start names ${String(started?.data[field])}`);
+    }
   }
   return out;
 }

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { signIn, type Api } from './api.js';
 import { acknowledgedViolations } from './acknowledgedInvariants.js';
-import { duplicateDocumentViolations, machineClaimViolations, payerReservationViolations } from './claimInvariants.js';
+import { duplicateDocumentViolations, equipmentClaimViolations, payerReservationViolations } from './claimInvariants.js';
 import { readEventLog } from './eventLog.js';
 import { prepareRound } from './material.js';
 import { acknowledged, DEFAULT_COUNTS, interrupted, planOperations, runOperations, type Op, type RoundCounts } from './operations.js';
@@ -28,8 +28,8 @@ export interface CrashOptions {
   counts?: RoundCounts;
   /** Operations are sent at random moments of this window... */
   windowMs?: number;
-  /** ...and the kill lands at a random moment between these (ms after the first is sent). */
-  killBetweenMs?: [number, number];
+  /** ...and the kill lands once a random share of them (between these fractions) was answered: others are in flight then. */
+  killAfterAnsweredShare?: [number, number];
   /** How long the invariants may take to hold after the restart (processes catching up, deliveries retried). */
   settleMs?: number;
   seed?: number;
@@ -48,6 +48,10 @@ export interface RoundReport {
   /** Patients whose stale running-session claim a new start took over. */
   restartedAfterStaleClaim: number;
   restartMs: number;
+  /** Operations in flight at the kill, by kind. */
+  interruptedByKind: Partial<Record<string, number>>;
+  /** Answers other than 2xx, but for the losing registration of a race (409): shown, they are no violation. */
+  refusals: string[];
   violations: string[];
 }
 
@@ -83,7 +87,7 @@ async function invariantViolations(
   const log = readEventLog(dataDir);
   return [
     ...(await acknowledgedViolations(api, log, ops)),
-    ...machineClaimViolations(log),
+    ...equipmentClaimViolations(log),
     ...payerReservationViolations(log),
     ...duplicateDocumentViolations(log),
     ...inFlightViolations(log),
@@ -106,8 +110,8 @@ async function settle(check: () => Promise<string[]>, settleMs: number): Promise
 
 export async function runCrashHarness(options: CrashOptions): Promise<CrashReport> {
   const counts = options.counts ?? DEFAULT_COUNTS;
-  const windowMs = options.windowMs ?? 600;
-  const [killMin, killMax] = options.killBetweenMs ?? [150, 1_500];
+  const windowMs = options.windowMs ?? 100;
+  const [fewest, most] = options.killAfterAnsweredShare ?? [0.1, 0.7];
   const seed = options.seed ?? Math.floor(Math.random() * 2 ** 31);
   const rand = random(seed);
   const say = options.log ?? (() => {});
@@ -127,9 +131,9 @@ export async function runCrashHarness(options: CrashOptions): Promise<CrashRepor
       const material = await prepareRound(api, company, round, counts);
       authorizations.push(...[...material.toStart, ...material.toEnd].map((s) => s.authorizationId));
       const ops = planOperations(company, material, counts, windowMs, rand);
-      const killAtMs = Math.round(killMin + rand() * (killMax - killMin));
       const dying = service;
-      await runOperations(api, ops, killAtMs, () => dying.kill());
+      const afterAnswers = Math.floor((fewest + rand() * (most - fewest)) * ops.length);
+      const killAtMs = await runOperations(api, ops, { afterAnswers, latestMs: windowMs + 5_000 }, () => dying.kill());
 
       clockOffsetMs += CLOCK_STEP_MS;
       const restarted = Date.now();
@@ -138,7 +142,7 @@ export async function runCrashHarness(options: CrashOptions): Promise<CrashRepor
       api = await signIn(service);
       const recovery = await takeOverOrphanedDocuments(api, readEventLog(dataDir));
       const reinvited = await reinviteInterrupted(api, readEventLog(dataDir), ops);
-      const restarts = await startAfterStaleClaims(api, readEventLog(dataDir), company, round, 2);
+      const restarts = await startAfterStaleClaims(api, readEventLog(dataDir), company, round, 3);
       const settled = await settle(
         () => invariantViolations(api, dataDir, company, ops, receiver, authorizations),
         options.settleMs ?? 30_000,
@@ -157,6 +161,18 @@ export async function runCrashHarness(options: CrashOptions): Promise<CrashRepor
         takenOver: recovery.takenOver,
         restartedAfterStaleClaim: restarts.started,
         restartMs,
+        interruptedByKind: Object.fromEntries(
+          [...new Set(sent.filter(interrupted).map((o) => o.kind))].map((k) => [
+            k,
+            sent.filter((o) => o.kind === k && interrupted(o)).length,
+          ]),
+        ),
+        refusals: sent
+          .filter((o) => o.outcome?.answered && !acknowledged(o) && !(o.kind === 'registration-race' && o.outcome.status === 409))
+          .map(
+            (o) =>
+              `${o.kind} ${o.path}: ${o.outcome?.answered ? `${o.outcome.status} ${JSON.stringify(o.outcome.body).slice(0, 160)}` : ''}`,
+          ),
         violations,
       };
       reports.push(report);
@@ -164,6 +180,8 @@ export async function runCrashHarness(options: CrashOptions): Promise<CrashRepor
         `round ${round}: kill at ${killAtMs} ms, sent ${report.sent}, acknowledged ${report.acknowledged}, refused ${report.refused}, ` +
           `interrupted ${report.interrupted}, documents taken over ${report.takenOver}, stale running claims taken over ${report.restartedAfterStaleClaim}, ready again in ${restartMs} ms, violations ${violations.length}`,
       );
+      say(`  interrupted by kind: ${JSON.stringify(report.interruptedByKind)}`);
+      for (const r of report.refusals) say(`  refused: ${r}`);
       for (const v of violations) say(`  VIOLATION: ${v}`);
       if (options.untilInterrupted !== undefined && reports.reduce((n, r) => n + r.interrupted, 0) >= options.untilInterrupted) break;
     }

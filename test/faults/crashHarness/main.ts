@@ -1,4 +1,4 @@
-// npm run crash -- [--rounds N] [--until-interrupted N] [--seed S] [--window MS] [--kill-min MS] [--kill-max MS]: the crash harness from the
+// npm run crash -- [--rounds N] [--until-interrupted N] [--seed S] [--window MS] [--kill-share MIN,MAX]: the crash harness from the
 // command line; prints each round and a summary, and exits 1 on any invariant violation.
 import { runCrashHarness } from './harness.js';
 
@@ -7,6 +7,8 @@ const option = (name: string): number | undefined => {
   const i = args.indexOf(`--${name}`);
   return i >= 0 ? Number(args[i + 1]) : undefined;
 };
+const shareArg = args.indexOf('--kill-share');
+const share = shareArg >= 0 ? (args[shareArg + 1]!.split(',').map(Number) as [number, number]) : null;
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
 const report = await runCrashHarness({
@@ -14,7 +16,7 @@ const report = await runCrashHarness({
   ...(option('until-interrupted') !== undefined ? { untilInterrupted: option('until-interrupted') } : {}),
   ...(option('seed') !== undefined ? { seed: option('seed') } : {}),
   ...(option('window') !== undefined ? { windowMs: option('window') } : {}),
-  killBetweenMs: [option('kill-min') ?? 150, option('kill-max') ?? 1_500],
+  ...(share ? { killAfterAnsweredShare: share } : {}),
   log,
 });
 log(

@@ -8,6 +8,8 @@ export interface ReadySession {
   sessionId: string;
   patientId: string;
   machineId: string;
+  /** A single-use dialyzer of the prescribed model assigned to the patient (its first use needs no reprocessing checks). */
+  dialyzerId: string;
   authorizationId: string;
 }
 
@@ -71,16 +73,26 @@ export async function sessionFor(
   });
   const sessionId = session.sessionId as string;
   const path = `/dialisis/sesiones/${sessionId}`;
-  machines++;
+  const n = ++machines;
   const machine = await post('/monitores', {
-    code: `CR-${round}-${machines}`,
-    serial: `CR-SN-${round}-${machines}-${Date.now()}`,
+    code: `CR-${round}-${n}`,
+    serial: `CR-SN-${round}-${n}-${Date.now()}`,
     brand: 'Fresenius',
     model: '5008S',
     ...company.station,
     installDate: dayOf(api.now(), -1),
     isolation: 'none',
   });
+  const dialyzer = await post('/filtros-dialisis', {
+    model: 'FX80',
+    surfaceM2: 1.8,
+    flux: 'high',
+    membrane: 'Helixone',
+    lot: 'L-CRASH',
+    serial: `CR-DZ-${round}-${n}-${Date.now()}`,
+    reusable: false,
+  });
+  await post(`/filtros-dialisis/${dialyzer.id as string}/asignacion`, { patientId, baselineTcvMl: 100 }, 200);
   await post(`${path}/llegada`, {}, 200);
   await post(
     `${path}/pre-dialisis`,
@@ -101,7 +113,7 @@ export async function sessionFor(
     },
     200,
   );
-  return { sessionId, patientId, machineId: machine.id as string };
+  return { sessionId, patientId, machineId: machine.id as string, dialyzerId: dialyzer.id as string };
 }
 
 /** A shift of the round for `capacity` sessions: its id. */
@@ -118,7 +130,11 @@ export async function shiftFor(api: Api, company: Company, name: string, capacit
   return shift.id as string;
 }
 
-export const startBody = (s: ReadySession, company: Company): Json => ({ machineId: s.machineId, stationId: company.station.stationId });
+export const startBody = (s: Omit<ReadySession, 'authorizationId'>, company: Company): Json => ({
+  machineId: s.machineId,
+  dialyzerId: s.dialyzerId,
+  stationId: company.station.stationId,
+});
 
 export async function prepareRound(api: Api, company: Company, round: number, counts: { starts: number; ends: number }): Promise<Material> {
   const shiftId = await shiftFor(api, company, `Turno crash ${round}`, counts.starts + counts.ends + 2);

@@ -36,7 +36,7 @@ export interface RoundCounts {
   invitations: number;
 }
 
-export const DEFAULT_COUNTS: RoundCounts = { starts: 6, ends: 6, transfers: 12, issues: 8, registrations: 12, races: 4, invitations: 4 };
+export const DEFAULT_COUNTS: RoundCounts = { starts: 6, ends: 6, transfers: 20, issues: 12, registrations: 20, races: 6, invitations: 4 };
 
 let serials = 0;
 let invitations = 0;
@@ -83,13 +83,26 @@ export function planOperations(company: Company, material: Material, counts: Rou
   return ops;
 }
 
+/** When the kill lands: once this many operations were answered (so others are in flight), or at `latestMs` at the latest. */
+export interface KillPoint {
+  afterAnswers: number;
+  latestMs: number;
+}
+
 /**
- * Sends each operation at its moment and calls `kill` at `killAtMs`; operations not sent by then never are. Resolves
- * once every sent one has settled (answered, or failed when the connection died).
+ * Sends each operation at its moment and calls `kill` at the kill point; operations not sent by then never are.
+ * Resolves once every sent one has settled (answered, or failed when the connection died). Answers the kill's time.
  */
-export async function runOperations(api: Api, ops: Op[], killAtMs: number, kill: () => Promise<void>): Promise<void> {
+export async function runOperations(api: Api, ops: Op[], point: KillPoint, kill: () => Promise<void>): Promise<number> {
+  const began = Date.now();
   const settled: Promise<void>[] = [];
   const timers: NodeJS.Timeout[] = [];
+  let answered = 0;
+  let reached: () => void = () => {};
+  const killPoint = new Promise<void>((resolve) => {
+    reached = resolve;
+    timers.push(setTimeout(resolve, point.latestMs));
+  });
   for (const op of ops) {
     timers.push(
       setTimeout(() => {
@@ -97,13 +110,16 @@ export async function runOperations(api: Api, ops: Op[], killAtMs: number, kill:
         settled.push(
           api.attempt(op.method, op.path, op.body).then((outcome) => {
             op.outcome = outcome;
+            if (outcome.answered && ++answered >= point.afterAnswers) reached();
           }),
         );
       }, op.atMs),
     );
   }
-  await new Promise((r) => setTimeout(r, killAtMs));
+  await killPoint;
   for (const t of timers) clearTimeout(t);
   await kill();
+  const killedAtMs = Date.now() - began;
   await Promise.all(settled);
+  return killedAtMs;
 }

@@ -4,7 +4,7 @@
 import type { Api } from './api.js';
 import type { EventLog } from './eventLog.js';
 import { orphanedDocuments, staleRunningClaims } from './claimInvariants.js';
-import { registrationBody, sessionFor, shiftFor } from './material.js';
+import { registrationBody, sessionFor, shiftFor, startBody } from './material.js';
 import type { Company } from './seed.js';
 import { interrupted, type Op } from './operations.js';
 import type { Receiver } from './receiver.js';
@@ -64,7 +64,7 @@ export async function startAfterStaleClaims(
   for (const { patientId, sessionId: holder } of stale) {
     const next = await sessionFor(api, company, shiftId, patientId, round);
     const path = `/dialisis/sesiones/${next.sessionId}`;
-    const start = await api.call('POST', `${path}/inicio`, { machineId: next.machineId, stationId: company.station.stationId });
+    const start = await api.call('POST', `${path}/inicio`, startBody(next, company));
     if (start.status !== 200) {
       violations.push(
         `patient ${patientId}, whose running-session claim session ${holder} left behind, could not start again: ${start.status} ${JSON.stringify(start.body).slice(0, 200)}`,

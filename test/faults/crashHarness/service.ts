@@ -38,7 +38,8 @@ export async function freePort(): Promise<number> {
 async function waitForReady(url: string, child: ChildProcess, tail: () => string, timeoutMs: number): Promise<void> {
   const until = Date.now() + timeoutMs;
   for (;;) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`the service exited while starting: ${tail()}`);
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`the service exited (${child.exitCode ?? child.signalCode}) while starting: ${tail()}`);
     try {
       const res = await fetch(`${url}/ready`, { signal: AbortSignal.timeout(2_000) });
       await res.arrayBuffer();

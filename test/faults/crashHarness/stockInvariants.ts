@@ -1,6 +1,6 @@
 // Invariants of stock and of the consequences of an ended session: every warehouse's balance (as the API shows it)
 // equals the sum of its movements in the log; no transfer or serialized issue is left half done; an ended session's
-// machine hours, payer consumption and kit supplies are applied exactly once.
+// machine hours, dialyzer use, payer consumption and kit supplies are applied exactly once.
 import type { Api } from './api.js';
 import type { EventLog } from './eventLog.js';
 import { foldAuthorization } from './claimInvariants.js';
@@ -58,12 +58,16 @@ export function inFlightViolations(log: EventLog): string[] {
   return out;
 }
 
-/** Every ended session: its machine use ended once, one payer unit consumed, one kit supply issued. */
+/** Every ended session: its machine use ended once, its dialyzer used once, one payer unit consumed, one kit supply issued. */
 export function consequenceViolations(log: EventLog, company: Company): string[] {
   const out: string[] = [];
-  const machineEnds = new Map<string, number>();
-  for (const e of log.ofType('MachineUseEnded'))
-    machineEnds.set(e.data.sessionId as string, (machineEnds.get(e.data.sessionId as string) ?? 0) + 1);
+  const perSession = (type: string) => {
+    const counts = new Map<string, number>();
+    for (const e of log.ofType(type)) counts.set(e.data.sessionId as string, (counts.get(e.data.sessionId as string) ?? 0) + 1);
+    return counts;
+  };
+  const machineEnds = perSession('MachineUseEnded');
+  const dialyzerUses = perSession('DialyzerUsed');
   const consumed = new Map<string, number>();
   for (const [, events] of log.streams('payerAuthorization'))
     for (const [sessionId, n] of foldAuthorization(events).consumed) consumed.set(sessionId, (consumed.get(sessionId) ?? 0) + n);
@@ -80,6 +84,7 @@ export function consequenceViolations(log: EventLog, company: Company): string[]
       if (n > 1) out.push(`session ${id} ended and its ${what} was applied ${n} times`);
     };
     once('machine use (hours)', machineEnds.get(id) ?? 0);
+    once('dialyzer use', dialyzerUses.get(id) ?? 0);
     once('payer consumption', consumed.get(id) ?? 0);
     once('kit supply', supplies.get(id) ?? 0);
   }
