@@ -8,7 +8,7 @@ import path from 'node:path';
 import { signIn, type Api } from './api.js';
 import { acknowledgedViolations } from './acknowledgedInvariants.js';
 import { duplicateDocumentViolations, equipmentClaimViolations, payerReservationViolations } from './claimInvariants.js';
-import { readEventLog } from './eventLog.js';
+import { readEventLog, type EventLog } from './eventLog.js';
 import { prepareRound } from './material.js';
 import { acknowledged, DEFAULT_COUNTS, interrupted, planOperations, runOperations, type Op, type RoundCounts } from './operations.js';
 import { startReceiver, type Receiver } from './receiver.js';
@@ -62,6 +62,10 @@ export interface CrashReport {
   interrupted: number;
   acknowledged: number;
   violations: number;
+  /** Half-done operations the service repaired, as the final log shows: claims the reconciliation released (by kind). */
+  releasedByReconciliation: Record<string, number>;
+  documentsTakenOver: number;
+  runningClaimsTakenOver: number;
 }
 
 /** mulberry32: a reproducible sequence from the printed seed. */
@@ -98,6 +102,13 @@ async function invariantViolations(
   ];
 }
 
+/** Claims released as orphaned (equipmentClaimsReconciliation.ts), by the type of their release. */
+function reconciliationReleases(log: EventLog): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const e of log.all) if (e.data.reason === 'orphaned-claim' && e.category !== 'patientDocument') out[e.type] = (out[e.type] ?? 0) + 1;
+  return out;
+}
+
 /** The invariants, again and again until they hold or `settleMs` passed: what is left then is a violation. */
 async function settle(check: () => Promise<string[]>, settleMs: number): Promise<string[]> {
   const until = Date.now() + settleMs;
@@ -122,6 +133,7 @@ export async function runCrashHarness(options: CrashOptions): Promise<CrashRepor
   let service: RunningService = await startService({ dataDir, port, clockOffsetMs });
   const reports: RoundReport[] = [];
   const reported = new Set<string>();
+  const releasedByReconciliation: Record<string, number> = {};
   try {
     let api = await signIn(service);
     const company = await seedCompany(api, receiver.url);
@@ -185,6 +197,7 @@ export async function runCrashHarness(options: CrashOptions): Promise<CrashRepor
       for (const v of violations) say(`  VIOLATION: ${v}`);
       if (options.untilInterrupted !== undefined && reports.reduce((n, r) => n + r.interrupted, 0) >= options.untilInterrupted) break;
     }
+    Object.assign(releasedByReconciliation, reconciliationReleases(readEventLog(dataDir)));
   } finally {
     await service.kill();
     await receiver.close();
@@ -198,5 +211,8 @@ export async function runCrashHarness(options: CrashOptions): Promise<CrashRepor
     interrupted: sum((r) => r.interrupted),
     acknowledged: sum((r) => r.acknowledged),
     violations: sum((r) => r.violations.length),
+    releasedByReconciliation,
+    documentsTakenOver: sum((r) => r.takenOver),
+    runningClaimsTakenOver: sum((r) => r.restartedAfterStaleClaim),
   };
 }

@@ -23,4 +23,8 @@ log(
   `\ncrash harness summary: ${report.rounds.length} rounds, ${report.operationsSent} operations sent, ${report.acknowledged} acknowledged, ` +
     `${report.interrupted} interrupted, ${report.violations} invariant violations (seed ${report.seed})`,
 );
+log(
+  `half-done operations repaired: claims released by the reconciliation ${JSON.stringify(report.releasedByReconciliation)}, ` +
+    `orphaned documents taken over ${report.documentsTakenOver}, stale running-session claims taken over ${report.runningClaimsTakenOver}`,
+);
 process.exitCode = report.violations > 0 ? 1 : 0;
