@@ -61,6 +61,7 @@ export interface CrashReport {
   operationsSent: number;
   interrupted: number;
   acknowledged: number;
+  interruptedByKind: Record<string, number>;
   violations: number;
   /** Half-done operations the service repaired, as the final log shows: claims the reconciliation released (by kind). */
   releasedByReconciliation: Record<string, number>;
@@ -210,6 +211,10 @@ export async function runCrashHarness(options: CrashOptions): Promise<CrashRepor
     operationsSent: sum((r) => r.sent),
     interrupted: sum((r) => r.interrupted),
     acknowledged: sum((r) => r.acknowledged),
+    interruptedByKind: reports.reduce<Record<string, number>>((all, r) => {
+      for (const [kind, n] of Object.entries(r.interruptedByKind)) all[kind] = (all[kind] ?? 0) + (n ?? 0);
+      return all;
+    }, {}),
     violations: sum((r) => r.violations.length),
     releasedByReconciliation,
     documentsTakenOver: sum((r) => r.takenOver),

@@ -23,6 +23,7 @@ log(
   `\ncrash harness summary: ${report.rounds.length} rounds, ${report.operationsSent} operations sent, ${report.acknowledged} acknowledged, ` +
     `${report.interrupted} interrupted, ${report.violations} invariant violations (seed ${report.seed})`,
 );
+log(`interrupted by kind: ${JSON.stringify(report.interruptedByKind)}`);
 log(
   `half-done operations repaired: claims released by the reconciliation ${JSON.stringify(report.releasedByReconciliation)}, ` +
     `orphaned documents taken over ${report.documentsTakenOver}, stale running-session claims taken over ${report.runningClaimsTakenOver}`,
