@@ -21,12 +21,31 @@ export interface Api {
   /** The service's clock: this process's plus its offset. */
   now(): Date;
   call(method: string, path: string, body?: unknown): Promise<Answer>;
-  /** A call that must answer this status: its body. */
+  /** A call that must answer this status: its body. Calls wait out a 503 with Retry-After. */
   expect(status: number, method: string, path: string, body?: unknown): Promise<Json>;
   attempt(method: string, path: string, body?: unknown): Promise<Outcome>;
 }
 
-async function raw(url: string, method: string, token: string | null, body: unknown, timeoutMs: number): Promise<Answer> {
+/**
+ * A request as a client that is not under test sends it: a 503 with Retry-After (the service holding writes while it
+ * recovers) is sent again after the time it names, for up to a minute.
+ */
+async function patient(url: string, method: string, token: string | null, body: unknown, timeoutMs: number): Promise<Answer> {
+  const until = Date.now() + 60_000;
+  for (;;) {
+    const answer = await raw(url, method, token, body, timeoutMs);
+    if (answer.status !== 503 || answer.retryAfterSeconds === null || Date.now() > until) return answer;
+    await new Promise((r) => setTimeout(r, Math.min(answer.retryAfterSeconds!, 5) * 1000));
+  }
+}
+
+async function raw(
+  url: string,
+  method: string,
+  token: string | null,
+  body: unknown,
+  timeoutMs: number,
+): Promise<Answer & { retryAfterSeconds: number | null }> {
   const res = await fetch(url, {
     method,
     headers: {
@@ -43,13 +62,14 @@ async function raw(url: string, method: string, token: string | null, body: unkn
   } catch {
     parsed = { text };
   }
-  return { status: res.status, body: parsed };
+  const retryAfter = res.headers.get('retry-after');
+  return { status: res.status, body: parsed, retryAfterSeconds: retryAfter === null ? null : Number(retryAfter) || 1 };
 }
 
 export async function signIn(service: RunningService): Promise<Api> {
   const now = () => new Date(Date.now() + service.clockOffsetMs);
   const must = async (status: number, method: string, path: string, token: string | null, body?: unknown) => {
-    const a = await raw(`${service.url}${path}`, method, token, body, 30_000);
+    const a = await patient(`${service.url}${path}`, method, token, body, 30_000);
     if (a.status !== status) throw new Error(`${method} ${path} answered ${a.status}: ${JSON.stringify(a.body)}`);
     return a.body;
   };
@@ -59,7 +79,7 @@ export async function signIn(service: RunningService): Promise<Api> {
   const tenants = (await must(200, 'GET', '/tenants', accessToken as string)) as { items: { id: string }[] };
   const selected = await must(200, 'POST', `/tenants/${tenants.items[0]!.id}/select`, accessToken as string, {});
   const token = (selected.accessToken as string | undefined) ?? (accessToken as string);
-  const call = (method: string, path: string, body?: unknown) => raw(`${service.url}${path}`, method, token, body, 60_000);
+  const call = (method: string, path: string, body?: unknown) => patient(`${service.url}${path}`, method, token, body, 60_000);
   return {
     url: service.url,
     userId: userIdOfToken(token),
@@ -72,7 +92,8 @@ export async function signIn(service: RunningService): Promise<Api> {
     },
     async attempt(method, path, body) {
       try {
-        const a = await call(method, path, body);
+        // Once: the operation under test is judged by the one answer it got (or did not get).
+        const a = await raw(`${service.url}${path}`, method, token, body, 60_000);
         return { answered: true, status: a.status, body: a.body };
       } catch (err) {
         return { answered: false, error: String((err as { cause?: unknown }).cause ?? err) };
