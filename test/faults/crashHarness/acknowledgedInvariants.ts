@@ -30,6 +30,13 @@ async function acknowledgedPresent(api: Api, log: EventLog, op: Op): Promise<str
       if (!log.has('patient', id, 'PatientRegistered')) out.push(`registered patient ${id} was acknowledged but is not in the log`);
       return out;
     }
+    case 'session-schedule': {
+      const id = body.sessionId as string;
+      const shown = await api.call('GET', `/dialisis/sesiones/${id}`);
+      const out = shown.status === 200 ? [] : [`scheduled session ${id} was acknowledged; GET answers ${shown.status}`];
+      if (!log.has('dialysisSession', id, 'SessionScheduled')) out.push(`scheduled session ${id} was acknowledged but is not in the log`);
+      return out;
+    }
     case 'session-start':
       return sessionAt(api, log, op, 'SessionStarted');
     case 'session-end':

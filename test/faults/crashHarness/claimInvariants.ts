@@ -62,6 +62,22 @@ export function staleRunningClaims(log: EventLog): { patientId: string; sessionI
   return out;
 }
 
+/** A seat of a shift's day is held by a session that was scheduled (the reconciliation gives back the others). */
+export function seatViolations(log: EventLog): string[] {
+  const out: string[] = [];
+  for (const [day, events] of log.streams('shiftDay')) {
+    const held = new Set<string>();
+    for (const e of events) {
+      if (e.type === 'SeatClaimed') held.add(sessionOf(e));
+      if (e.type === 'SeatReleased') held.delete(sessionOf(e));
+    }
+    for (const sessionId of held)
+      if (!log.has(SESSION, sessionId, 'SessionScheduled'))
+        out.push(`shift day ${day} holds a seat for session ${sessionId}, which was never scheduled`);
+  }
+  return out;
+}
+
 export interface AuthorizationFold {
   reserved: Set<string>;
   consumed: Map<string, number>;

@@ -7,13 +7,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { signIn, type Api } from './api.js';
 import { acknowledgedViolations } from './acknowledgedInvariants.js';
-import { duplicateDocumentViolations, equipmentClaimViolations, payerReservationViolations } from './claimInvariants.js';
+import { duplicateDocumentViolations, equipmentClaimViolations, payerReservationViolations, seatViolations } from './claimInvariants.js';
 import { readEventLog, type EventLog } from './eventLog.js';
 import { prepareRound } from './material.js';
 import { acknowledged, DEFAULT_COUNTS, interrupted, planOperations, runOperations, type Op, type RoundCounts } from './operations.js';
 import { startReceiver, type Receiver } from './receiver.js';
 import { reinviteInterrupted, startAfterStaleClaims, takeOverOrphanedDocuments, undeliveredViolations } from './recoveryChecks.js';
-import { seedCompany, type Company } from './seed.js';
+import { dayOf, seedCompany, type Company } from './seed.js';
 import { freePort, startService, type RunningService } from './service.js';
 import { authorizationCountViolations, balanceViolations, consequenceViolations, inFlightViolations } from './stockInvariants.js';
 
@@ -93,6 +93,7 @@ async function invariantViolations(
   return [
     ...(await acknowledgedViolations(api, log, ops)),
     ...equipmentClaimViolations(log),
+    ...seatViolations(log),
     ...payerReservationViolations(log),
     ...duplicateDocumentViolations(log),
     ...inFlightViolations(log),
@@ -143,7 +144,7 @@ export async function runCrashHarness(options: CrashOptions): Promise<CrashRepor
     for (let round = 1; round <= options.rounds; round++) {
       const material = await prepareRound(api, company, round, counts);
       authorizations.push(...[...material.toStart, ...material.toEnd].map((s) => s.authorizationId));
-      const ops = planOperations(company, material, counts, windowMs, rand);
+      const ops = planOperations(company, material, counts, windowMs, rand, dayOf(api.now()));
       const dying = service;
       const afterAnswers = Math.floor((fewest + rand() * (most - fewest)) * ops.length);
       const killAtMs = await runOperations(api, ops, { afterAnswers, latestMs: windowMs + 5_000 }, () => dying.kill());

@@ -18,6 +18,8 @@ export interface Material {
   toStart: ReadySession[];
   /** Started already: the round ends them. */
   toEnd: ReadySession[];
+  /** A shift of its own where the round schedules more sessions of these patients (a seat claim, then the session). */
+  scheduleShiftId: string;
 }
 
 /** A document number no other patient of the run has (the run's prefix keeps runs on one directory apart). */
@@ -136,7 +138,12 @@ export const startBody = (s: Omit<ReadySession, 'authorizationId'>, company: Com
   stationId: company.station.stationId,
 });
 
-export async function prepareRound(api: Api, company: Company, round: number, counts: { starts: number; ends: number }): Promise<Material> {
+export async function prepareRound(
+  api: Api,
+  company: Company,
+  round: number,
+  counts: { starts: number; ends: number; schedules: number },
+): Promise<Material> {
   const shiftId = await shiftFor(api, company, `Turno crash ${round}`, counts.starts + counts.ends + 2);
   const all: ReadySession[] = [];
   // Two at a time: quicker than one by one, gentle on a shared 2-core machine.
@@ -146,5 +153,6 @@ export async function prepareRound(api: Api, company: Company, round: number, co
   }
   const toEnd = all.slice(counts.starts);
   for (const s of toEnd) await api.expect(200, 'POST', `/dialisis/sesiones/${s.sessionId}/inicio`, startBody(s, company));
-  return { toStart: all.slice(0, counts.starts), toEnd };
+  const scheduleShiftId = await shiftFor(api, company, `Turno agenda ${round}`, counts.schedules + 2);
+  return { toStart: all.slice(0, counts.starts), toEnd, scheduleShiftId };
 }

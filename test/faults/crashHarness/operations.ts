@@ -1,13 +1,21 @@
 // One round's operations that span streams, each a single request to the service, spread at random over a window so
-// that many are in flight at any moment: session starts (machine and payer claims) and ends (machine hours, payer
-// consumption, the kit's supplies), stock transfers, serialized dialyzer issues, registrations (pairs racing for the
+// that many are in flight at any moment: sessions scheduled (a seat claim, then the session), started (running-session,
+// payer, machine and dialyzer claims) and ended (machine hours, dialyzer use, payer consumption, the kit's supplies), stock
+// transfers, serialized dialyzer issues, registrations (pairs racing for the
 // same document among them) and invitations. Each keeps its outcome: acknowledged, refused, or interrupted.
 import type { Api, Json, Outcome } from './api.js';
 import { nextDocument, registrationBody, startBody, type Material, type ReadySession } from './material.js';
 import type { Company } from './seed.js';
 
 export type OpKind =
-  'session-start' | 'session-end' | 'transfer' | 'serialized-issue' | 'registration' | 'registration-race' | 'invitation';
+  | 'session-schedule'
+  | 'session-start'
+  | 'session-end'
+  | 'transfer'
+  | 'serialized-issue'
+  | 'registration'
+  | 'registration-race'
+  | 'invitation';
 
 export interface Op {
   kind: OpKind;
@@ -27,6 +35,7 @@ export const acknowledged = (op: Op): boolean => op.outcome?.answered === true &
 export const interrupted = (op: Op): boolean => op.sent && op.outcome?.answered === false;
 
 export interface RoundCounts {
+  schedules: number;
   starts: number;
   ends: number;
   transfers: number;
@@ -36,19 +45,45 @@ export interface RoundCounts {
   invitations: number;
 }
 
-export const DEFAULT_COUNTS: RoundCounts = { starts: 6, ends: 6, transfers: 20, issues: 12, registrations: 20, races: 6, invitations: 4 };
+export const DEFAULT_COUNTS: RoundCounts = {
+  schedules: 6,
+  starts: 6,
+  ends: 6,
+  transfers: 20,
+  issues: 12,
+  registrations: 20,
+  races: 6,
+  invitations: 4,
+};
 
 let serials = 0;
 let invitations = 0;
 
 /** The round's operations, each at a random moment of the window. */
-export function planOperations(company: Company, material: Material, counts: RoundCounts, windowMs: number, random: () => number): Op[] {
+export function planOperations(
+  company: Company,
+  material: Material,
+  counts: RoundCounts,
+  windowMs: number,
+  random: () => number,
+  today: string,
+): Op[] {
   const ops: Op[] = [];
   const at = () => Math.floor(random() * windowMs);
   const add = (kind: OpKind, path: string, body: Json, extra: Partial<Op> = {}) =>
     ops.push({ kind, method: 'POST', path, body, atMs: at(), sent: false, ...extra });
   for (const s of material.toStart) add('session-start', `/dialisis/sesiones/${s.sessionId}/inicio`, startBody(s, company), { session: s });
   for (const s of material.toEnd) add('session-end', `/dialisis/sesiones/${s.sessionId}/fin`, {}, { session: s });
+  const patientsOfRound = [...material.toStart, ...material.toEnd].map((s) => s.patientId);
+  for (let k = 0; k < counts.schedules; k++)
+    add('session-schedule', '/dialisis/sesiones', {
+      patientId: patientsOfRound[k % patientsOfRound.length],
+      date: today,
+      shiftId: material.scheduleShiftId,
+      kind: 'extra',
+      reason: 'Crash harness',
+      requestedBy: company.physicianStaffId,
+    });
   const [a, b] = company.warehouses;
   for (let k = 0; k < counts.transfers; k++) {
     const [from, to] = random() < 0.5 ? [a, b] : [b, a];
