@@ -2,7 +2,12 @@
 // started, a consequence applied twice, a transfer left in flight, a document held twice (logs written as the service
 // writes them; what the harness reads after each restart).
 import assert from 'node:assert/strict';
-import { duplicateDocumentViolations, equipmentClaimViolations, payerReservationViolations } from './crashHarness/claimInvariants.js';
+import {
+  duplicateDocumentViolations,
+  equipmentClaimViolations,
+  payerReservationViolations,
+  seatViolations,
+} from './crashHarness/claimInvariants.js';
 import { EventLog, type LoggedEvent } from './crashHarness/eventLog.js';
 import { consequenceViolations, inFlightViolations } from './crashHarness/stockInvariants.js';
 import type { Company } from './crashHarness/seed.js';
@@ -62,6 +67,15 @@ describe('Crash harness invariants', () => {
     ]);
     assert.equal(equipmentClaimViolations(log).length, 2);
     assert.match(payerReservationViolations(log)[0]!, /authorization a2 holds a unit reserved for session s2/);
+  });
+
+  it('find a seat held for a session that was never scheduled', () => {
+    const log = new EventLog([
+      e('shiftDay', 'day1', 'SeatClaimed', { sessionId: 's3' }),
+      e('shiftDay', 'day1', 'SeatClaimed', { sessionId: 's4' }),
+      e('dialysisSession', 's4', 'SessionScheduled', {}),
+    ]);
+    assert.deepEqual(seatViolations(log), ['shift day day1 holds a seat for session s3, which was never scheduled']);
   });
 
   it('find a consequence applied twice or never', () => {
