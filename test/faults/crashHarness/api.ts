@@ -30,7 +30,7 @@ export interface Api {
  * A request as a client that is not under test sends it: a 503 with Retry-After (the service holding writes while it
  * recovers) is sent again after the time it names, for up to a minute.
  */
-async function patient(url: string, method: string, token: string | null, body: unknown, timeoutMs: number): Promise<Answer> {
+async function waitingOut503(url: string, method: string, token: string | null, body: unknown, timeoutMs: number): Promise<Answer> {
   const until = Date.now() + 60_000;
   for (;;) {
     const answer = await raw(url, method, token, body, timeoutMs);
@@ -69,7 +69,7 @@ async function raw(
 export async function signIn(service: RunningService): Promise<Api> {
   const now = () => new Date(Date.now() + service.clockOffsetMs);
   const must = async (status: number, method: string, path: string, token: string | null, body?: unknown) => {
-    const a = await patient(`${service.url}${path}`, method, token, body, 30_000);
+    const a = await waitingOut503(`${service.url}${path}`, method, token, body, 30_000);
     if (a.status !== status) throw new Error(`${method} ${path} answered ${a.status}: ${JSON.stringify(a.body)}`);
     return a.body;
   };
@@ -79,7 +79,7 @@ export async function signIn(service: RunningService): Promise<Api> {
   const tenants = (await must(200, 'GET', '/tenants', accessToken as string)) as { items: { id: string }[] };
   const selected = await must(200, 'POST', `/tenants/${tenants.items[0]!.id}/select`, accessToken as string, {});
   const token = (selected.accessToken as string | undefined) ?? (accessToken as string);
-  const call = (method: string, path: string, body?: unknown) => patient(`${service.url}${path}`, method, token, body, 60_000);
+  const call = (method: string, path: string, body?: unknown) => waitingOut503(`${service.url}${path}`, method, token, body, 60_000);
   return {
     url: service.url,
     userId: userIdOfToken(token),
