@@ -47,7 +47,6 @@ export const dayOf = (d: Date, days = 0): string => new Date(d.getTime() + days 
 
 export async function seedCompany(api: Api, receiverUrl: string): Promise<Company> {
   const post = (path: string, body: unknown) => api.expect(201, 'POST', path, body);
-  const today = dayOf(api.now());
   const locationId = (await post('/empresas/actual/sedes', { name: 'Sede Crash' })).id as string;
   const base = `/empresas/actual/sedes/${locationId}`;
   const roomId = (await post(`${base}/salas`, { name: 'Sala A' })).createdId as string;
@@ -144,7 +143,6 @@ export async function seedCompany(api: Api, receiverUrl: string): Promise<Compan
     documentNumber: 'F-DZ',
   });
   const hook = await post('/sistema/webhooks', { url: receiverUrl, description: 'crash harness', eventTypes: ['PatientRegistered'] });
-  void today;
   return {
     station: { locationId, stationId },
     physicianStaffId: physician.id as string,
