@@ -12,7 +12,11 @@ import { fileURLToPath } from 'node:url';
 import { generate } from 'otplib';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const ADMIN = { email: 'crash-admin@example.test', password: 'ward nine night shift passphrase 7', totpSecret: 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP' };
+const ADMIN = {
+  email: 'crash-admin@example.test',
+  password: 'ward nine night shift passphrase 7',
+  totpSecret: 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP',
+};
 /** No write may go unanswered longer than this (the hold answers 503 after 2 s). */
 const ANSWER_BOUND_MS = 15_000;
 const CHECK_DELAY_MS = 3_000;
@@ -46,7 +50,8 @@ function startService(dataDir: string, port: number): ChildProcess {
   });
 }
 
-const exited = (child: ChildProcess) => new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode ? resolve() : child.once('exit', () => resolve())));
+const exited = (child: ChildProcess) =>
+  new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode ? resolve() : child.once('exit', () => resolve())));
 
 interface Answer {
   status: number;
@@ -65,11 +70,16 @@ async function call(base: string, method: string, p: string, token?: string, bod
       signal: AbortSignal.timeout(ANSWER_BOUND_MS),
     });
   } catch (err) {
-    if ((err as Error).name === 'TimeoutError') throw new Error(`${method} ${p} got no answer within ${ANSWER_BOUND_MS} ms`);
+    if ((err as Error).name === 'TimeoutError')
+      throw new Error(`${method} ${p} got no answer within ${ANSWER_BOUND_MS} ms`, { cause: err });
     return null;
   }
   const text = await res.text();
-  return { status: res.status, headers: res.headers, body: text && /json/.test(res.headers.get('content-type') ?? '') ? JSON.parse(text) : {} };
+  return {
+    status: res.status,
+    headers: res.headers,
+    body: text && /json/.test(res.headers.get('content-type') ?? '') ? JSON.parse(text) : {},
+  };
 }
 
 async function until<T>(what: string, attempt: () => Promise<T | null>, limitMs = 90_000): Promise<T> {
@@ -208,7 +218,7 @@ describe('kill -9 under registrations, then a restart', function () {
       }
     }
     for (const id of acknowledged) assert.equal((await call(base, 'GET', `/pacientes/${id}`, token))!.status, 200, `patient ${id}`);
-    child!.kill('SIGTERM');
-    await exited(child!);
+    child.kill('SIGTERM');
+    await exited(child);
   });
 });

@@ -52,7 +52,7 @@ const enabledCache = new WeakMap<AppServices, Map<string, { stamp: number; endpo
 async function enabledEndpoints(services: AppServices, tenantId: string): Promise<WebhookEndpointDoc[]> {
   const stamp = services.projections.changeStamp(WEBHOOKS_PROJECTION, WEBHOOK_ENDPOINTS, tenantId);
   let byTenant = enabledCache.get(services);
-  if (!byTenant) enabledCache.set(services, (byTenant = new Map()));
+  if (!byTenant) enabledCache.set(services, (byTenant = new Map<string, { stamp: number; endpoints: WebhookEndpointDoc[] }>()));
   const kept = byTenant.get(tenantId);
   if (stamp !== null && kept?.stamp === stamp) return kept.endpoints;
   const endpoints: WebhookEndpointDoc[] = [];
