@@ -83,9 +83,12 @@ describe('OpenAPI document of the service', () => {
     };
     // Issue 27: each part named below.
     const issue27 = { compressionAndConditionalGets: 236, corsLinksAndRateLimits: 4_596, traceparent: 194 };
+    // Issue 28: one named entry per part.
+    const issue28 = { startupWriteHold: 534 };
     const issue24 = 2_440 + 1_802 + 3_475 + 7_450 + 6_186 + 15_677 + 226 + 2_255 + 63 + 60;
     assert.ok(
-      Buffer.byteLength(text) <= 585 * 1024 + issue24 + Object.values({ ...issue25, ...issue26, ...issue27 }).reduce((a, b) => a + b, 0),
+      Buffer.byteLength(text) <=
+        585 * 1024 + issue24 + Object.values({ ...issue25, ...issue26, ...issue27, ...issue28 }).reduce((a, b) => a + b, 0),
       `${Buffer.byteLength(text)} bytes`,
     );
     const seen = new Map<string, number>();

@@ -9845,7 +9845,8 @@ export interface operations {
                      *       "checks": {
                      *         "eventStore": "eventStore",
                      *         "readStore": "readStore",
-                     *         "projections": "projections"
+                     *         "projections": "projections",
+                     *         "integrityCheck": "running"
                      *       },
                      *       "projections": []
                      *     }
@@ -9857,6 +9858,13 @@ export interface operations {
                             eventStore: string;
                             readStore: string;
                             projections: string;
+                            /** @enum {string} */
+                            integrityCheck?: "running" | "passed" | "failed" | "none";
+                            /** @enum {string} */
+                            writes?: "accepted" | "held" | "refused";
+                            projectionsLag?: number;
+                            /** @enum {string} */
+                            reconciliation?: "running" | "done";
                         };
                         projections?: {
                             name: string;
