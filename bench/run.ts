@@ -1,4 +1,4 @@
-// npm run bench [-- appends rebuild coldstart http scale audit sistema widgets generador observability] [--events N] [--seconds S] [--scale-events N]
+// npm run bench [-- appends rebuild coldstart recovery http scale audit sistema widgets generador observability] [--events N] [--seconds S] [--scale-events N]
 // [--audit-entries N] [--sistema-events N] [--patients N] [--no-settle]
 // Prints a table per section and writes all figures as JSON under bench/results/.
 import fs from 'node:fs';
@@ -9,6 +9,7 @@ import { benchAppends } from './appends.js';
 import { ensureDataset } from './dataset.js';
 import { benchRebuild } from './rebuild.js';
 import { benchColdStart } from './coldStart.js';
+import { benchRecovery } from './recovery.js';
 import { benchHttp } from './http.js';
 import { buildService } from './processes.js';
 import { benchScale } from './scale.js';
@@ -63,7 +64,7 @@ async function main(): Promise<void> {
     results.appends = figures;
   }
   let datasetDir: string | null = null;
-  if (wanted('rebuild') || wanted('coldstart')) {
+  if (wanted('rebuild') || wanted('coldstart') || wanted('recovery')) {
     log(`\n== Event log of ${EVENTS} events (built once, reused) ==`);
     datasetDir = await ensureDataset(scratch, EVENTS, log);
   }
@@ -78,6 +79,15 @@ async function main(): Promise<void> {
     const figures = await benchColdStart(datasetDir, scratch, EVENTS, 3901, serviceEnv);
     console.table([figures]);
     results.coldStart = figures;
+  }
+  if (wanted('recovery') && datasetDir) {
+    log('\n== Recovery after kill -9 under registrations (ms from the restarted process spawn) ==');
+    const figures = await benchRecovery({ datasetDir, scratch, events: EVENTS, port: 3929, env: serviceEnv, creds, log });
+    const { burst, notReadySaid, beforeFirst, ...times } = figures;
+    console.table([{ ...times, burstP50Ms: burst.p50Ms, burstP99Ms: burst.p99Ms }]);
+    log(`burst statuses ${JSON.stringify(burst.statuses)}; before the first success ${JSON.stringify(beforeFirst)}`);
+    for (const said of notReadySaid) log(`/ready while not ready: ${said}`);
+    results.recovery = figures;
   }
   if (wanted('http')) {
     log(`\n== HTTP at 100 connections, ${SECONDS} s per scenario (autocannon) ==`);

@@ -92,6 +92,12 @@ export const LIMITS = {
     /** Longest a query waits for its projection to reach `minPosition`. */
     maxWaitMs: 5_000,
   },
+  startupWrites: {
+    /** Longest a write waits, after a start, for the event store to accept appends before it answers 503 + Retry-After. */
+    maxWaitMs: 2_000,
+    /** Retry-After of that 503. */
+    retryAfterSeconds: 1,
+  },
   preparedPages: {
     /** List pages kept serialized between changes of their collection (~20 KB each at 50 patients), least recently used out first. */
     maxEntries: 128,

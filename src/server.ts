@@ -14,8 +14,10 @@ import type { SqliteEventStoreTestHooks } from './stores/sqlite/storeTestHooks.j
 import { openReadStore } from './stores/openReadStore.js';
 import { createProjectionRunner } from './projections/runner/projectionRunner.js';
 import { refillReadModelsAfterDamage } from './projections/readModelRefill.js';
+import { releaseLeftoverProjectorLease } from './projections/runner/leftoverLease.js';
 import { startProcessManagers } from './processes/processRunner.js';
 import { startPeriodicTasks } from './processes/periodicTasks.js';
+import { recordReconciliations } from './ops/startupProgress.js';
 import { buildApp } from './http/app.js';
 import type { ResponseCheck } from './http/routePipeline.js';
 import { answerClientError } from './http/clientErrors.js';
@@ -146,6 +148,7 @@ export async function startServer(config: Config, opts: StartServerOptions = {})
     void unusable.then((err) => (found.error = err));
     const reads = await openReadStore(config, logger);
     cleanup.push(() => reads.close());
+    if (lock) await releaseLeftoverProjectorLease(reads, logger); // a kill -9 left it: project now, not after its expiry
 
     const groups = opts.groups ?? registeredGroups();
     setPermissionCatalog(groups);
@@ -191,6 +194,7 @@ export async function startServer(config: Config, opts: StartServerOptions = {})
       groups.flatMap((group) => group.periodicTasks ?? []),
     );
     cleanup.push(() => periodic.stop());
+    recordReconciliations(services, () => periodic.reconciling()); // /ready waits for their first run
     integrity.startCheckpoints(() => chainTenants(services));
     if (found.error) throw found.error; // the file failed its check while we were starting: stop like at open
     const app = buildApp(services, { groups, authenticate, ...(opts.responseCheck ? { responseCheck: opts.responseCheck } : {}) });

@@ -1,5 +1,6 @@
 // The Koa application built from the groups' route declarations. Middleware order: correlation id ->
 // error mapping -> security headers -> JSON body parsing -> router -> 405/404 fallback.
+import { holdWritesWhileStarting } from './startupWriteHold.js';
 import { randomUUID } from 'node:crypto';
 import Koa from 'koa';
 import { Router } from '@koa/router';
@@ -199,6 +200,7 @@ export function buildApp(services: AppServices, options: BuildAppOptions): Spine
   app.use(securityHeaders());
   if (services.config.corsOrigins.length > 0) app.use(cors(services.config.corsOrigins, router, byRouterPath));
   app.use(metricsOnMainPort(services.config.observability.metricsToken));
+  app.use(holdWritesWhileStarting(services)); // 503 + Retry-After after a bounded wait while appends are held at start
   app.use(identityBodiesOnly());
   // Forms only for the routes that declare them (RFC 6749 token requests); every other route answers a form 415.
   app.use(bodilessRequests());

@@ -89,7 +89,10 @@ answers 503 with \`Retry-After\`.
 \`GET /health\` answers 200 while the process serves, and 503 \`/problems/projection-failed\` once a read model (projection)
 has been failing for more than ${minutes(L.projections.unhealthyAfterFailedSeconds)}: store and subscription failures are retried on their
 own (from ${L.projections.retryInitialMs} ms, doubling up to ${L.projections.retryMaxMs / 1000} s, resuming from the last checkpoint), so
-one still failing after that long needs a restart or an operator. \`GET /ready\` answers 503 while a read model is behind.
+one still failing after that long needs a restart or an operator. \`GET /ready\` answers 503 while a read model is behind,
+while writes are held at a start (the event log is checked first when it is not known sound) or a reconciliation's first
+run goes on; its \`checks\` say which. A write during such a hold waits at most ${L.startupWrites.maxWaitMs / 1000} s, then
+answers 503 \`/problems/writes-held\` with \`Retry-After\`.
 A damaged read-model file is set aside and refilled from the log: meanwhile reads answer 503
 \`/problems/read-model-rebuilding\` with \`Retry-After\`, and writes go on.
 An event a read model cannot apply stops only that company's part of it (for platform records, only that record):

@@ -9865,7 +9865,8 @@ export interface operations {
                      *       "checks": {
                      *         "eventStore": "eventStore",
                      *         "readStore": "readStore",
-                     *         "projections": "projections"
+                     *         "projections": "projections",
+                     *         "integrityCheck": "running"
                      *       },
                      *       "projections": []
                      *     }
@@ -9877,6 +9878,13 @@ export interface operations {
                             eventStore: string;
                             readStore: string;
                             projections: string;
+                            /** @enum {string} */
+                            integrityCheck?: "running" | "passed" | "failed" | "none";
+                            /** @enum {string} */
+                            writes?: "accepted" | "held" | "refused";
+                            projectionsLag?: number;
+                            /** @enum {string} */
+                            reconciliation?: "running" | "done";
                         };
                         projections?: {
                             name: string;

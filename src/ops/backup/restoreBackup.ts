@@ -26,7 +26,7 @@ export interface RestoreResult {
 function replacedNames(): string[] {
   const events = path.basename(sqliteEventFile('.'));
   return [
-    ...['', '-wal', '-shm', '.clean'].map((s) => events + s),
+    ...['', '-wal', '-shm', '.clean', '.verified'].map((s) => events + s),
     ...['', '-wal', '-shm'].map((s) => READ_STORE_FILE + s),
     ...KEY_FILES,
     CHAIN_CHECKPOINTS_DIR,

@@ -48,25 +48,39 @@ async function ensureDelivery(services: AppServices, endpoint: WebhookEndpointDo
   await schedule(services.reads, doc, first);
 }
 
+/** A company's enabled endpoints, oldest first, read once per change of the collection (a catch-up after a restart
+ * reacts to thousands of events: a query for each held the start's event loop ~0.4 s over 1M events). */
+const enabledCache = new WeakMap<AppServices, Map<string, { stamp: number; endpoints: WebhookEndpointDoc[] }>>();
+
+async function enabledEndpoints(services: AppServices, tenantId: string): Promise<WebhookEndpointDoc[]> {
+  const stamp = services.projections.changeStamp(WEBHOOKS_PROJECTION, WEBHOOK_ENDPOINTS, tenantId);
+  let byTenant = enabledCache.get(services);
+  if (!byTenant) enabledCache.set(services, (byTenant = new Map<string, { stamp: number; endpoints: WebhookEndpointDoc[] }>()));
+  const kept = byTenant.get(tenantId);
+  if (stamp !== null && kept?.stamp === stamp) return kept.endpoints;
+  const endpoints: WebhookEndpointDoc[] = [];
+  let after: string | null = null;
+  do {
+    const page = await endpointsOf(services).find(tenantId, { status: 'enabled' }, { sort: { createdAt: 1 }, limit: 200, after });
+    endpoints.push(...page.items);
+    after = page.nextCursor;
+  } while (after);
+  if (stamp !== null) byTenant.set(tenantId, { stamp, endpoints });
+  return endpoints;
+}
+
 /** False when no endpoint takes the event (the checkpoint then moves lazily, like over events of other types). */
 async function react(event: RecordedEvent, services: AppServices): Promise<boolean> {
   // The endpoints as they were at this event: their projection must have reached it (else retried from the checkpoint).
   const reached = await services.projections.waitFor(event.position, { projections: [WEBHOOKS_PROJECTION], timeoutMs: PROJECTION_WAIT_MS });
   if (!reached) throw new Error(`webhook endpoints not projected up to ${event.position} yet`);
-  const tenantId = tenantOfStream(event.streamName);
-  const endpoints = endpointsOf(services);
-  let after: string | null = null;
   let delivered = false;
-  do {
-    const page = await endpoints.find(tenantId, { status: 'enabled' }, { sort: { createdAt: 1 }, limit: 200, after });
-    for (const endpoint of page.items) {
-      if (endpoint.sincePosition < Number(event.position) && selects(endpoint.eventTypes, event)) {
-        await ensureDelivery(services, endpoint, event);
-        delivered = true;
-      }
+  for (const endpoint of await enabledEndpoints(services, tenantOfStream(event.streamName))) {
+    if (endpoint.sincePosition < Number(event.position) && selects(endpoint.eventTypes, event)) {
+      await ensureDelivery(services, endpoint, event);
+      delivered = true;
     }
-    after = page.nextCursor;
-  } while (after);
+  }
   return delivered;
 }
 

@@ -53,6 +53,8 @@ let failure = null;
 try {
   // Read-only: no checkpoint on close, nothing is ever written by this connection.
   db = new Database(workerData.file, { readonly: true, fileMustExist: true, timeout: workerData.timeoutMs });
+  // A check as slow as a large log's (fault tests only): the worker holds its connection that long first.
+  if (workerData.delayMs > 0) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, workerData.delayMs);
   problems = db.pragma('quick_check').map((r) => r.quick_check).filter((r) => r !== 'ok');
 } catch (err) {
   failure = { code: String((err && err.code) || ''), message: String((err && err.message) || err) };
@@ -75,6 +77,10 @@ function failureError(file: string, failure: { code: string; message: string }):
 
 const driver = createRequire(import.meta.url).resolve('better-sqlite3');
 
+/** NODE_ENV=test only: TEST_INTEGRITY_CHECK_DELAY_MS makes every check last that much longer (a child service in a
+ * fault test, test/durability/crashRestartWrites.test.ts, stands in for a log too large to build in a test). */
+const testDelayMs = (): number => (process.env.NODE_ENV === 'test' ? Number(process.env.TEST_INTEGRITY_CHECK_DELAY_MS ?? 0) || 0 : 0);
+
 export interface IntegrityCheck {
   /** Resolves when the file is sound; rejects with EventStoreUnusableError (or IntegrityCheckStoppedError). */
   readonly done: Promise<void>;
@@ -87,7 +93,11 @@ const STOP_GRACE_MS = 2_000;
 
 export function startIntegrityCheck(file: string): IntegrityCheck {
   // execArgv []: the worker needs no TypeScript loader (--import tsx would only slow its start).
-  const worker = new Worker(WORKER_SOURCE, { eval: true, execArgv: [], workerData: { driver, file, timeoutMs: 10_000 } });
+  const worker = new Worker(WORKER_SOURCE, {
+    eval: true,
+    execArgv: [],
+    workerData: { driver, file, timeoutMs: 10_000, delayMs: testDelayMs() },
+  });
   let stopping = false;
   const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
   const done = new Promise<void>((resolve, reject) => {

@@ -3,7 +3,7 @@
 // an event, only once it is on stable storage. Subscriptions also see appends made by other processes on the same
 // file. An existing file is quick_checked in a worker while reads go on; appends wait for that check, so a corrupt
 // file is never written, unless this store closed the file cleanly after verifying it and it is unchanged since
-// (cleanClose.ts): then the check runs without holding appends.
+// (cleanClose.ts), or a run that had verified it crashed (verifiedRun.ts): then the check runs without holding appends.
 import type { Logger } from '../../logger.js';
 import type {
   AppendResult,
@@ -25,6 +25,7 @@ import { createBatchWriter, type PendingAppend } from './sqliteAppendBatch.js';
 import { sharedPageReader, startPollingSubscription } from './pollingSubscription.js';
 import { ensureStoreIdentity, readStoreIdentity } from './storeIdentity.js';
 import { sealCleanClose, takeCleanClose } from './cleanClose.js';
+import { forgetVerifiedRun, markVerifiedRun, verifiedBeforeCrash } from './verifiedRun.js';
 import { sqliteChainReads } from './sqliteChain.js';
 import { openWalDurability, type WalDurability } from './walDurability.js';
 import { observeAppendBatch } from '../../observability/metrics.js';
@@ -91,11 +92,15 @@ export async function openSqliteEventStore(opts: SqliteEventStoreOptions): Promi
 
   // A file this process just created needs no check; an existing one is checked on the second core.
   const check = created ? null : startIntegrityCheck(opts.file);
-  let integrityState: IntegrityState = check && !sealed ? 'checking' : 'ok';
+  const crashed = !created && !sealed && verifiedBeforeCrash(opts.file, knownIdentity);
+  let integrityState: IntegrityState = check && !sealed && !crashed ? 'checking' : 'ok';
+  if (knownIdentity !== null && (created || sealed)) markVerifiedRun(opts.file, knownIdentity);
   /** Whether this run verified the file (created it, or saw its check pass): only then does close() seal it. */
   let verified = created;
   if (check && sealed)
     opts.logger?.info('event store closed cleanly and unchanged since: appends go on while it is checked', { file: opts.file });
+  if (check && crashed)
+    opts.logger?.info('event store verified by the run that crashed: appends go on while it is checked', { file: opts.file });
   let integrityError: EventStoreUnusableError | null = null;
   const checkStarted = Date.now();
   const integrity = check ? check.done.then(integrityPassed, integrityFailed) : Promise.resolve();
@@ -116,6 +121,7 @@ export async function openSqliteEventStore(opts: SqliteEventStoreOptions): Promi
   function integrityPassed(): void {
     integrityState = 'ok';
     verified = true;
+    void identity.then((id) => !closed && markVerifiedRun(opts.file, id)).catch(() => undefined);
     opts.logger?.info('event store integrity checked', { file: opts.file, ms: Date.now() - checkStarted });
     if (!closed && queue.length > 0) scheduleWrite(); // the appends that waited for the check
   }
@@ -124,6 +130,7 @@ export async function openSqliteEventStore(opts: SqliteEventStoreOptions): Promi
     if (err instanceof IntegrityCheckStoppedError) throw err; // closed first: close() rejected the waiting appends
     integrityState = 'failed';
     integrityError = err instanceof EventStoreUnusableError ? err : new EventStoreUnusableError(String(err));
+    forgetVerifiedRun(opts.file);
     opts.logger?.error('event store file failed its integrity check; appends are refused', {
       file: opts.file,
       error: integrityError.message,
@@ -141,6 +148,7 @@ export async function openSqliteEventStore(opts: SqliteEventStoreOptions): Promi
   function walSyncFailed(error: EventStoreUnusableError): void {
     integrityState = 'failed';
     integrityError = error;
+    forgetVerifiedRun(opts.file);
     opts.logger?.error('event store WAL sync failed; the store stopped', { file: opts.file, error: error.message });
     rejectWaiting(error);
     resolveStopped(error);
@@ -316,6 +324,7 @@ export async function openSqliteEventStore(opts: SqliteEventStoreOptions): Promi
       await Promise.all(settling);
       await durability.close();
       db.close();
+      forgetVerifiedRun(opts.file); // closed, not crashed: the clean seal (if any) speaks for the file now
       if (verified && integrityState === 'ok') sealCleanClose(opts.file);
       opts.logger?.info('event store closed', { kind: 'sqlite', file: opts.file });
     },

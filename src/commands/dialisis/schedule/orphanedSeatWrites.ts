@@ -51,6 +51,7 @@ export async function releaseOrphanedSeats(deps: ScheduleDeps, tenantId?: string
 /** Runs at start and periodically with the group (the composition root's periodic tasks), with the group's facts. */
 export const orphanedSeatsTask = (loadFacts: (services: AppServices) => ScheduleFacts) => ({
   name: 'shift-seat-reconciliation',
+  reconciliation: true,
   everyMs: LIMITS.shiftSeats.orphanGraceSeconds * 1000,
   run: async (services: AppServices): Promise<void> => {
     const released = await releaseOrphanedSeats({ events: services.events, now: () => services.now(), facts: loadFacts(services) });

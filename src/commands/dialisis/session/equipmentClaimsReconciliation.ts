@@ -77,6 +77,7 @@ export const SESSION_CLAIMS_RECONCILIATION = 'session-claims-reconciliation';
 /** The reconciliation as the service runs it: at start, then every LIMITS.sessionClaims.reconcileEverySeconds. */
 export const sessionClaimsReconciliationTask = (loadFacts: LoadSessionClaimFacts) => ({
   name: SESSION_CLAIMS_RECONCILIATION,
+  reconciliation: true,
   everyMs: LIMITS.sessionClaims.reconcileEverySeconds * 1000,
   run: async (services: AppServices): Promise<void> => {
     await releaseOrphanedSessionClaims({ services, facts: loadFacts(services) });

@@ -1,14 +1,20 @@
-// GET /ready: the stores answer and every projection this process runs has caught up with the log.
+// GET /ready: the stores answer, writes are accepted, every projection this process runs has caught up with the log
+// and the reconciliations' first runs after the start have ended; `checks` says which of these is still pending.
 import type { AppServices } from '../../../services.js';
 import { ProblemError } from '../../../problems.js';
 import { backgroundIntegrityOf } from '../../../stores/sqlite/integrityCheck.js';
 import { readStoreRecoveryOf } from '../../../stores/sqliteRead/recoverableReadStore.js';
 import { diskFullOf } from '../../../stores/eventStoreFull.js';
+import { integrityCheckState, reconciliationsRunning } from '../../../ops/startupProgress.js';
 
 type Check = 'ok' | 'checking' | 'failed' | 'rebuilding' | 'disk-full' | 'caught-up' | 'behind' | 'not-run-here';
 
 export async function readiness(services: AppServices): Promise<Record<string, unknown>> {
-  const checks: Record<'eventStore' | 'readStore' | 'projections', Check> = { eventStore: 'ok', readStore: 'ok', projections: 'caught-up' };
+  const checks: Record<'eventStore' | 'readStore' | 'projections', Check> & Record<string, unknown> = {
+    eventStore: 'ok',
+    readStore: 'ok',
+    projections: 'caught-up',
+  };
   let projections: { name: string; state: string; lag: number }[] = [];
   try {
     await services.events.headPosition();
@@ -43,7 +49,20 @@ export async function readiness(services: AppServices): Promise<Record<string, u
       checks.projections = 'failed';
     }
   }
+  // Why a start is not ready yet, beside the checks above: writes held until the log's integrity check passed, the
+  // projections' total lag, the reconciliations still in their first run.
+  const reconciling = reconciliationsRunning(services);
+  const startup = {
+    integrityCheck: await integrityCheckState(services.events),
+    writes: integrity === 'checking' ? 'held' : integrity === 'failed' ? 'refused' : 'accepted',
+    projectionsLag: projections.reduce((sum, p) => sum + p.lag, 0),
+    reconciliation: reconciling.length > 0 ? 'running' : 'done',
+    ...(reconciling.length > 0 ? { reconciling } : {}),
+  };
+  Object.assign(checks, startup);
   const ready =
+    startup.writes === 'accepted' &&
+    startup.reconciliation === 'done' &&
     checks.eventStore === 'ok' &&
     checks.readStore === 'ok' &&
     (checks.projections === 'caught-up' || checks.projections === 'not-run-here');

@@ -90,6 +90,10 @@ export const ReadySchema: JsonSchema = {
         eventStore: { type: 'string' },
         readStore: { type: 'string' },
         projections: { type: 'string' },
+        integrityCheck: { enum: ['running', 'passed', 'failed', 'none'] },
+        writes: { enum: ['accepted', 'held', 'refused'] },
+        projectionsLag: { type: 'number' },
+        reconciliation: { enum: ['running', 'done'] },
       },
     },
     projections: {
