@@ -194,7 +194,9 @@ async function main(): Promise<void> {
     results.generador = figures;
   }
   if (wanted('observability')) {
-    log(`\n== Metrics, access log and tracing: their cost on registration and list, ${SECONDS} s per scenario, each --reps times (2) ==`);
+    log(
+      `\n== Metrics, access log and tracing: their cost on registration and list, ${SECONDS} s per scenario, each ${option('reps', 2)} times ==`,
+    );
     const figures = await benchObservability(scratch, { service: 3909, sink: 3910 }, serviceEnv, creds, SECONDS, option('reps', 2));
     console.table(
       figures.runs.map(({ variant, scenario, requestsPerSecond, p99Ms, cpuMicrosPerRequest, non2xx }) => ({
@@ -208,7 +210,7 @@ async function main(): Promise<void> {
     );
     console.table(figures.medians);
     log(
-      `metrics: ${figures.metricsNanosPerRequest} ns per request; access log: ${figures.accessLogBytesPerRequest} bytes per request; OTLP exports received: ${figures.spansExported}`,
+      `metrics: ${figures.metricsNanosPerRequest} ns per request; an access line: ${figures.accessLineNanos} ns, ${figures.accessLogBytesPerRequest} bytes; OTLP exports received: ${figures.spansExported}`,
     );
     results.observability = figures;
   }
