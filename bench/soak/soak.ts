@@ -1,4 +1,5 @@
 // npm run soak -- [--minutes 30] [--warmup-minutes M] [--sample-seconds 60] [--out DIR] [--workers 4] [--pause-ms 50]
+// [--read-cache-mib N] (the service's READ_STORE_CACHE_MIB: a short run takes a small cache, full within its warm-up)
 // Runs the real service under mixed load for N minutes, samples it, writes figures.json, samples.csv and soak.png, prints
 // the verdicts and exits 1 when one fails (memory or descriptors growing after warm-up, any error).
 import fs from 'node:fs';
@@ -8,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { SoakLoad } from './soakLoad.js';
 import { plotSoak } from './soakPlot.js';
 import { startSoakReceiver } from './soakReceiver.js';
-import { takeSample, type SoakSample } from './soakSampler.js';
+import { HeapProbe, takeSample, type SoakSample } from './soakSampler.js';
 import { seedCaller, seedSoakCompany } from './soakSeed.js';
 import { freePort, SOAK_CREDS, startSoakService } from './soakService.js';
 import { verdicts, DESCRIPTOR_SLACK, MEMORY_GROWTH_LIMIT } from './soakVerdict.js';
@@ -26,6 +27,7 @@ const warmupMinutes = option('warmup-minutes', Math.min(5, Math.max(1, minutes /
 const sampleSeconds = option('sample-seconds', 60);
 const workers = option('workers', 4);
 const pauseMs = option('pause-ms', 50);
+const readCacheMiB = args.includes('--read-cache-mib') ? option('read-cache-mib', 64) : null;
 const outIndex = args.indexOf('--out');
 const out =
   outIndex >= 0
@@ -40,7 +42,12 @@ async function main(): Promise<number> {
   const dataDir = path.join(scratch, 'data');
   const logFile = path.join(scratch, 'service.log');
   const receiver = await startSoakReceiver(0.2);
-  const service = await startSoakService(dataDir, logFile, await freePort());
+  const service = await startSoakService(
+    dataDir,
+    logFile,
+    await freePort(),
+    readCacheMiB ? { READ_STORE_CACHE_MIB: String(readCacheMiB) } : {},
+  );
   log(`soak: ${minutes} min (warm-up ${warmupMinutes}, a sample every ${sampleSeconds} s), service pid ${service.pid}, data ${dataDir}`);
   const load = new SoakLoad({ base: service.url, creds: SOAK_CREDS, workers, pauseMs });
   const samples: SoakSample[] = [];
@@ -54,14 +61,16 @@ async function main(): Promise<number> {
       receiver.url,
     );
     load.world = world;
+    const heap = new HeapProbe(service.url, service.metricsToken);
+    let probedAt = 0;
     const started = Date.now();
     const minute = () => (Date.now() - started) / 60_000;
     const sample = async () => {
       if (service.exited()) throw new Error(`the service exited during the soak; see ${logFile}`);
-      const s = await takeSample(minute(), service.pid, dataDir, service.url, service.metricsToken, load.counters);
+      const s = await takeSample(minute(), service.pid, dataDir, heap, load.counters);
       samples.push(s);
       log(
-        `  min ${s.minute.toFixed(1)}: rss ${s.rssMiB} MiB (anon ${s.rssAnonMiB}, file ${s.rssFileMiB}, shmem ${s.rssShmemMiB}), heap ${s.heapUsedMiB} MiB, fds ${s.fds}, log ${s.eventLogMiB} MiB (wal ${s.eventWalMiB}), read models ${s.readModelMiB} MiB (wal ${s.readModelWalMiB}), requests ${s.requests}, errors ${s.errors}`,
+        `  min ${s.minute.toFixed(1)}: rss ${s.rssMiB} MiB (anon ${s.rssAnonMiB}, file ${s.rssFileMiB}, shmem ${s.rssShmemMiB}), heap ${s.heapUsedMiB}-${s.heapPeakMiB} MiB, fds ${s.fds}, log ${s.eventLogMiB} MiB (wal ${s.eventWalMiB}), read models ${s.readModelMiB} MiB (wal ${s.readModelWalMiB}), requests ${s.requests}, errors ${s.errors}`,
       );
     };
     await sample();
@@ -74,6 +83,10 @@ async function main(): Promise<number> {
           rebuildAsked = true;
           rebuild.requestedAtMinute = Number(minute().toFixed(2));
           rebuilt = rebuildProjection(load, rebuild);
+        }
+        if (Date.now() - probedAt >= 5000) {
+          probedAt = Date.now();
+          await heap.probe();
         }
         await sleep(Math.min(1000, started + k * sampleSeconds * 1000 - Date.now()));
       }
@@ -100,7 +113,7 @@ async function main(): Promise<number> {
       at: new Date().toISOString(),
       node: process.version,
       cpus: os.cpus().length,
-      options: { minutes, warmupMinutes, sampleSeconds, workers, pauseMs },
+      options: { minutes, warmupMinutes, sampleSeconds, workers, pauseMs, readCacheMiB: readCacheMiB ?? 'default (64)' },
       limits: { memoryGrowth: MEMORY_GROWTH_LIMIT, descriptorSlack: DESCRIPTOR_SLACK },
       load: c,
       rebuild,

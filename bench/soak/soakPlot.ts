@@ -57,7 +57,8 @@ export function plotSoak(samples: SoakSample[]): Buffer {
   const [hw, hh] = [W / 2, H / 2];
   panel(g, 0, 0, hw, hh, 'Memory (MiB)', minutes, [
     { label: 'RSS', color: '#1f77b4', values: samples.map((s) => s.rssMiB) },
-    { label: 'heap used', color: '#ff7f0e', values: samples.map((s) => s.heapUsedMiB) },
+    { label: 'heap used (floor)', color: '#ff7f0e', values: samples.map((s) => s.heapUsedMiB) },
+    { label: 'heap used (peak)', color: '#ffbb78', values: samples.map((s) => s.heapPeakMiB) },
   ]);
   panel(g, hw, 0, hw, hh, 'Open descriptors', minutes, [{ label: 'fds', color: '#2ca02c', values: samples.map((s) => s.fds) }]);
   panel(g, 0, hh, hw, hh, 'Files (MiB, with -wal and -shm)', minutes, [

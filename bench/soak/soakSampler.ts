@@ -11,7 +11,10 @@ export interface SoakSample {
   rssAnonMiB: number;
   rssFileMiB: number;
   rssShmemMiB: number;
+  /** V8 heap used at its lowest of the interval's readings (one every 5 s): the nearest to the live set after a GC. */
   heapUsedMiB: number;
+  /** ...and at its highest (the sawtooth's top). */
+  heapPeakMiB: number;
   fds: number;
   /** The whole event log (database, -wal, -shm) and its -wal alone. */
   eventLogMiB: number;
@@ -51,21 +54,47 @@ export async function heapUsedBytes(base: string, metricsToken: string): Promise
   return Number(line[1]);
 }
 
+/** Reads the heap every few seconds between samples, so a sample reports the interval's floor and peak. */
+export class HeapProbe {
+  private low = Infinity;
+  private high = 0;
+  constructor(
+    private readonly base: string,
+    private readonly metricsToken: string,
+  ) {}
+
+  async probe(): Promise<void> {
+    const used = await heapUsedBytes(this.base, this.metricsToken);
+    this.low = Math.min(this.low, used);
+    this.high = Math.max(this.high, used);
+  }
+
+  /** The interval's floor and peak (after a last reading); starts a new interval. */
+  async take(): Promise<{ floor: number; peak: number }> {
+    await this.probe();
+    const taken = { floor: this.low, peak: this.high };
+    this.low = Infinity;
+    this.high = 0;
+    return taken;
+  }
+}
+
 export async function takeSample(
   minute: number,
   pid: number,
   dataDir: string,
-  base: string,
-  metricsToken: string,
+  heap: HeapProbe,
   counters: LoadCounters,
 ): Promise<SoakSample> {
+  const { floor, peak } = await heap.take();
   return {
     minute: Number(minute.toFixed(2)),
     rssMiB: mib(statusBytes(pid, 'VmRSS')),
     rssAnonMiB: mib(statusBytes(pid, 'RssAnon')),
     rssFileMiB: mib(statusBytes(pid, 'RssFile')),
     rssShmemMiB: mib(statusBytes(pid, 'RssShmem')),
-    heapUsedMiB: mib(await heapUsedBytes(base, metricsToken)),
+    heapUsedMiB: mib(floor),
+    heapPeakMiB: mib(peak),
     fds: openDescriptors(pid),
     eventLogMiB: mib(filesBytes(dataDir, 'events.sqlite')),
     eventWalMiB: mib(filesBytes(dataDir, 'events.sqlite-wal')),

@@ -36,7 +36,12 @@ export async function freePort(): Promise<number> {
   });
 }
 
-export async function startSoakService(dataDir: string, logFile: string, port: number): Promise<SoakService> {
+export async function startSoakService(
+  dataDir: string,
+  logFile: string,
+  port: number,
+  extraEnv: Record<string, string> = {},
+): Promise<SoakService> {
   const metricsToken = 'soak-metrics-token-0123456789';
   const log = fs.openSync(logFile, 'a');
   const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, '--import', 'tsx', path.join(root, 'src/main.ts')], {
@@ -56,6 +61,7 @@ export async function startSoakService(dataDir: string, logFile: string, port: n
       BOOTSTRAP_COMPANY_NAME: 'Clínica Soak',
       WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
       WEBHOOK_RETRY_SCHEDULE_MS: '0,1000,2000,5000,10000,30000',
+      ...extraEnv,
     },
     stdio: ['ignore', log, log],
   });

@@ -22,5 +22,5 @@ export async function openReadStore(config: Config, logger: Logger): Promise<Rea
   }
   const file = path.join(config.dataDir, READ_STORE_FILE);
   logger.info('read store: SQLite (kept across starts: projections resume from their checkpoints)', { file });
-  return openSqliteReadStore({ file, logger });
+  return openSqliteReadStore({ file, logger, cacheMiB: config.readStoreCacheMiB });
 }

@@ -14,18 +14,20 @@ import { keepPrivate, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, whileBusy } from '../
 
 /** Bump when the file layout changes: an older file is then set aside and the read models rebuilt. */
 const FORMAT_VERSION = 1;
-/** Page cache in KiB (negative = KiB for SQLite): enough for the hot pages, small beside the 512 MiB budget. */
-const CACHE_KIB = 64 * 1024;
+/** Page cache in MiB by default (READ_STORE_CACHE_MIB): enough for the hot pages, small beside the 512 MiB budget. */
+export const DEFAULT_READ_CACHE_MIB = 64;
 const WAL_AUTOCHECKPOINT_PAGES = 10_000;
 
 export interface SqliteReadStoreOptions {
   file: string;
   logger?: Logger;
+  /** SQLite's page cache of the connection, in MiB (default DEFAULT_READ_CACHE_MIB). */
+  cacheMiB?: number;
 }
 
 export async function openSqliteReadStore(opts: SqliteReadStoreOptions): Promise<ReadStore> {
   fs.mkdirSync(path.dirname(opts.file), { recursive: true, mode: PRIVATE_DIR_MODE });
-  const db = openOrSetAside(opts.file, opts.logger);
+  const db = openOrSetAside(opts.file, opts.logger, opts.cacheMiB ?? DEFAULT_READ_CACHE_MIB);
   const tables = new Map<string, ReadTable>();
   const listed = db.prepare<[], { name: string; tbl: string; array_paths: string }>(`SELECT name, tbl, array_paths FROM read_collections`);
   const register = db.prepare(`INSERT OR IGNORE INTO read_collections (name, tbl) VALUES (?, ?)`);
@@ -97,9 +99,9 @@ export async function openSqliteReadStore(opts: SqliteReadStoreOptions): Promise
   };
 }
 
-function openOrSetAside(file: string, logger: Logger | undefined): Database.Database {
+function openOrSetAside(file: string, logger: Logger | undefined, cacheMiB: number): Database.Database {
   try {
-    const db = openDatabase(file);
+    const db = openDatabase(file, cacheMiB);
     if (initialised(db)) return db;
     db.close();
     logger?.warn('read store: file of another format, set aside; read models are rebuilt from the event log', { file });
@@ -107,7 +109,7 @@ function openOrSetAside(file: string, logger: Logger | undefined): Database.Data
     logger?.warn('read store: file cannot be opened, set aside; read models are rebuilt from the event log', { file, error });
   }
   setAside(file);
-  const db = openDatabase(file);
+  const db = openDatabase(file, cacheMiB);
   if (!initialised(db)) {
     db.close();
     throw new Error(`${file}: a new read store file could not be initialised`);
@@ -115,14 +117,14 @@ function openOrSetAside(file: string, logger: Logger | undefined): Database.Data
   return db;
 }
 
-function openDatabase(file: string): Database.Database {
+function openDatabase(file: string, cacheMiB: number): Database.Database {
   // Created private before SQLite opens it: the WAL and shared-memory files take its mode (patient data).
   if (!fs.existsSync(file)) fs.closeSync(fs.openSync(file, 'a', PRIVATE_FILE_MODE));
   const db = new Database(file, { timeout: 10_000 });
   try {
     whileBusy(() => db.pragma('journal_mode = WAL'));
     db.pragma('synchronous = NORMAL');
-    db.pragma(`cache_size = -${CACHE_KIB}`);
+    db.pragma(`cache_size = -${cacheMiB * 1024}`);
     db.pragma('temp_store = MEMORY');
     // Rebuilds rewrite many index pages: checkpointing every ~40 MB instead of 4 MB writes each back once per many commits.
     db.pragma(`wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_PAGES}`);
