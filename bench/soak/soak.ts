@@ -1,5 +1,5 @@
 // npm run soak -- [--minutes 30] [--warmup-minutes M] [--sample-seconds 60] [--out DIR] [--workers 4] [--pause-ms 50]
-// [--read-cache-mib N] (the service's READ_STORE_CACHE_MIB: a short run takes a small cache, full within its warm-up)
+// [--rebuild-at-minute M] (default half-way) [--read-cache-mib N] (the service's READ_STORE_CACHE_MIB: a short run takes a small cache, full within its warm-up)
 // Runs the real service under mixed load for N minutes, samples it, writes figures.json, samples.csv and soak.png, prints
 // the verdicts and exits 1 when one fails (memory or descriptors growing after warm-up, any error).
 import fs from 'node:fs';
@@ -27,6 +27,7 @@ const warmupMinutes = option('warmup-minutes', Math.min(5, Math.max(1, minutes /
 const sampleSeconds = option('sample-seconds', 60);
 const workers = option('workers', 4);
 const pauseMs = option('pause-ms', 50);
+const rebuildAtMinute = option('rebuild-at-minute', minutes / 2);
 const readCacheMiB = args.includes('--read-cache-mib') ? option('read-cache-mib', 64) : null;
 const outIndex = args.indexOf('--out');
 const out =
@@ -79,7 +80,7 @@ async function main(): Promise<number> {
     let rebuilt: Promise<void> | null = null;
     for (let k = 1; k * sampleSeconds <= minutes * 60; k++) {
       while (Date.now() < started + k * sampleSeconds * 1000) {
-        if (!rebuildAsked && minute() >= minutes / 2) {
+        if (!rebuildAsked && minute() >= rebuildAtMinute) {
           rebuildAsked = true;
           rebuild.requestedAtMinute = Number(minute().toFixed(2));
           rebuilt = rebuildProjection(load, rebuild);
@@ -113,7 +114,7 @@ async function main(): Promise<number> {
       at: new Date().toISOString(),
       node: process.version,
       cpus: os.cpus().length,
-      options: { minutes, warmupMinutes, sampleSeconds, workers, pauseMs, readCacheMiB: readCacheMiB ?? 'default (64)' },
+      options: { minutes, warmupMinutes, rebuildAtMinute, sampleSeconds, workers, pauseMs, readCacheMiB: readCacheMiB ?? 'default (64)' },
       limits: { memoryGrowth: MEMORY_GROWTH_LIMIT, descriptorSlack: DESCRIPTOR_SLACK },
       load: c,
       rebuild,
