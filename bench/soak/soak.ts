@@ -1,5 +1,5 @@
 // npm run soak -- [--minutes 30] [--warmup-minutes M] [--sample-seconds 60] [--out DIR] [--workers 4] [--pause-ms 50]
-// [--rebuild-at-minute M] (default half-way) [--read-cache-mib N] (the service's READ_STORE_CACHE_MIB: a short run takes a small cache, full within its warm-up)
+// [--compiled] (dist/src/main.js, after npm run build) [--rebuild-at-minute M] (default half-way) [--read-cache-mib N] (the service's READ_STORE_CACHE_MIB: a short run takes a small cache, full within its warm-up)
 // Runs the real service under mixed load for N minutes, samples it, writes figures.json, samples.csv and soak.png, prints
 // the verdicts and exits 1 when one fails (memory or descriptors growing after warm-up, any error).
 import fs from 'node:fs';
@@ -28,6 +28,7 @@ const sampleSeconds = option('sample-seconds', 60);
 const workers = option('workers', 4);
 const pauseMs = option('pause-ms', 50);
 const rebuildAtMinute = option('rebuild-at-minute', minutes / 2);
+const compiled = args.includes('--compiled');
 const readCacheMiB = args.includes('--read-cache-mib') ? option('read-cache-mib', 64) : null;
 const outIndex = args.indexOf('--out');
 const out =
@@ -48,8 +49,11 @@ async function main(): Promise<number> {
     logFile,
     await freePort(),
     readCacheMiB ? { READ_STORE_CACHE_MIB: String(readCacheMiB) } : {},
+    compiled,
   );
-  log(`soak: ${minutes} min (warm-up ${warmupMinutes}, a sample every ${sampleSeconds} s), service pid ${service.pid}, data ${dataDir}`);
+  log(
+    `soak${compiled ? ' (compiled)' : ''}: ${minutes} min (warm-up ${warmupMinutes}, a sample every ${sampleSeconds} s), service pid ${service.pid}, data ${dataDir}`,
+  );
   const load = new SoakLoad({ base: service.url, creds: SOAK_CREDS, workers, pauseMs });
   const samples: SoakSample[] = [];
   const rebuild = { projection: 'pacientes', requestedAtMinute: 0, finishedAfterSeconds: -1 };
@@ -114,7 +118,16 @@ async function main(): Promise<number> {
       at: new Date().toISOString(),
       node: process.version,
       cpus: os.cpus().length,
-      options: { minutes, warmupMinutes, rebuildAtMinute, sampleSeconds, workers, pauseMs, readCacheMiB: readCacheMiB ?? 'default (64)' },
+      options: {
+        compiled,
+        minutes,
+        warmupMinutes,
+        rebuildAtMinute,
+        sampleSeconds,
+        workers,
+        pauseMs,
+        readCacheMiB: readCacheMiB ?? 'default (64)',
+      },
       limits: { memoryGrowth: MEMORY_GROWTH_LIMIT, descriptorSlack: DESCRIPTOR_SLACK },
       load: c,
       rebuild,

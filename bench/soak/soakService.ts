@@ -36,15 +36,19 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/** `compiled`: dist/src/main.js as the Dockerfile runs it (after `npm run build`) instead of src/main.ts through tsx. */
 export async function startSoakService(
   dataDir: string,
   logFile: string,
   port: number,
   extraEnv: Record<string, string> = {},
+  compiled = false,
 ): Promise<SoakService> {
   const metricsToken = 'soak-metrics-token-0123456789';
   const log = fs.openSync(logFile, 'a');
-  const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, '--import', 'tsx', path.join(root, 'src/main.ts')], {
+  const entry = compiled ? [path.join(root, 'dist/src/main.js')] : ['--import', 'tsx', path.join(root, 'src/main.ts')];
+  if (compiled && !fs.existsSync(entry[0]!)) throw new Error('--compiled runs dist/src/main.js: npm run build first');
+  const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, ...entry], {
     cwd: root,
     env: {
       ...process.env,
