@@ -16,6 +16,8 @@ export interface Config {
   readStore: 'sqlite' | 'memory';
   /** READ_STORE_WATCH_MS: how often the SQLite read-model file is looked at for damage (0: only SQLite errors tell). */
   readStoreWatchMs?: number;
+  /** SQLite read store's page cache in MiB (READ_STORE_CACHE_MIB, default 64): the bounded memory it fills while warming up. */
+  readStoreCacheMiB?: number;
   /** HS256 key; when unset it is generated once and kept in DATA_DIR. */
   jwtSecret: string | null;
   /** AES-256-GCM key (32 bytes, hex or base64) for TOTP secrets at rest; generated once into DATA_DIR when unset. */
@@ -79,6 +81,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mongoDb: env.MONGO_DB ?? 'dialysis',
     readStore,
     readStoreWatchMs: readStoreWatchMs(env.READ_STORE_WATCH_MS),
+    readStoreCacheMiB: readStoreCacheMiB(env.READ_STORE_CACHE_MIB),
     jwtSecret: env.JWT_SECRET || null,
     totpEncryptionKey: env.TOTP_ENCRYPTION_KEY || null,
     bootstrap: {
@@ -102,6 +105,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     corsOrigins: corsOrigins(env.CORS_ORIGINS),
     observability: observabilitySettings(env),
   };
+}
+
+function readStoreCacheMiB(value: string | undefined): number | undefined {
+  if (!value) return undefined;
+  const mib = Number(value);
+  if (!Number.isInteger(mib) || mib < 1 || mib > 65_536)
+    throw new Error(`READ_STORE_CACHE_MIB must be a whole number of MiB (1-65536), got ${value}`);
+  return mib;
 }
 
 /** Hourly by default: a day's tampering window is at most an hour of unsigned events. */

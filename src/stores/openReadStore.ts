@@ -23,5 +23,10 @@ export async function openReadStore(config: Config, logger: Logger): Promise<Rea
   }
   const file = path.join(config.dataDir, READ_STORE_FILE);
   logger.info('read store: SQLite (kept across starts: projections resume from their checkpoints)', { file });
-  return openRecoverableSqliteReadStore({ file, logger, watchMs: config.readStoreWatchMs ?? DEFAULT_READ_STORE_WATCH_MS });
+  return openRecoverableSqliteReadStore({
+    file,
+    logger,
+    watchMs: config.readStoreWatchMs ?? DEFAULT_READ_STORE_WATCH_MS,
+    cacheMiB: config.readStoreCacheMiB,
+  });
 }

@@ -44,11 +44,13 @@ export interface RecoverableReadStoreOptions {
   logger: Logger;
   /** Glance at the file this often (0: only SQLite errors tell). */
   watchMs: number;
+  /** SQLite's page cache of the connection, in MiB (READ_STORE_CACHE_MIB). */
+  cacheMiB?: number;
 }
 
 export async function openRecoverableSqliteReadStore(opts: RecoverableReadStoreOptions): Promise<ReadStore> {
   const { file, logger } = opts;
-  let inner: SqliteReadStore = await openSqliteReadStore({ file, logger });
+  let inner: SqliteReadStore = await openSqliteReadStore({ file, logger, cacheMiB: opts.cacheMiB });
   let opened: FileIdentity | null = identityOf(file);
   let generation = 0;
   let swapping = false;
@@ -131,7 +133,7 @@ export async function openRecoverableSqliteReadStore(opts: RecoverableReadStoreO
       error,
     });
     if (closed) return; // the service stopped meanwhile: the next start opens a fresh file
-    inner = await openSqliteReadStore({ file, logger });
+    inner = await openSqliteReadStore({ file, logger, cacheMiB: opts.cacheMiB });
     opened = identityOf(file);
     generation++;
     for (const [name, docs] of kept)

@@ -15,13 +15,15 @@ import { keepPrivate, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, whileBusy } from '../
 
 /** Bump when the file layout changes: an older file is then set aside and the read models rebuilt. */
 const FORMAT_VERSION = 1;
-/** Page cache in KiB (negative = KiB for SQLite): enough for the hot pages, small beside the 512 MiB budget. */
-const CACHE_KIB = 64 * 1024;
+/** Page cache in MiB by default (READ_STORE_CACHE_MIB): enough for the hot pages, small beside the 512 MiB budget. */
+export const DEFAULT_READ_CACHE_MIB = 64;
 const WAL_AUTOCHECKPOINT_PAGES = 10_000;
 
 export interface SqliteReadStoreOptions {
   file: string;
   logger?: Logger;
+  /** SQLite's page cache of the connection, in MiB (default DEFAULT_READ_CACHE_MIB). */
+  cacheMiB?: number;
 }
 
 /** The SQLite store with what its recovery (recoverableReadStore.ts) needs beyond the port. */
@@ -34,7 +36,7 @@ export interface SqliteReadStore extends ReadStore {
 
 export async function openSqliteReadStore(opts: SqliteReadStoreOptions): Promise<SqliteReadStore> {
   fs.mkdirSync(path.dirname(opts.file), { recursive: true, mode: PRIVATE_DIR_MODE });
-  const db = openOrSetAside(opts.file, opts.logger);
+  const db = openOrSetAside(opts.file, opts.logger, opts.cacheMiB ?? DEFAULT_READ_CACHE_MIB);
   const tables = new Map<string, ReadTable>();
   const listed = db.prepare<[], { name: string; tbl: string; array_paths: string }>(`SELECT name, tbl, array_paths FROM read_collections`);
   const register = db.prepare(`INSERT OR IGNORE INTO read_collections (name, tbl) VALUES (?, ?)`);
@@ -114,10 +116,10 @@ export async function openSqliteReadStore(opts: SqliteReadStoreOptions): Promise
   };
 }
 
-function openOrSetAside(file: string, logger: Logger | undefined): Database.Database {
+function openOrSetAside(file: string, logger: Logger | undefined, cacheMiB: number): Database.Database {
   try {
     const replay = !walIsEmpty(file);
-    const db = openDatabase(file);
+    const db = openDatabase(file, cacheMiB);
     let wrong: string | null;
     try {
       // A log left by a crash is checkpointed first (one cut short leaves the file shorter than its header says), then
@@ -138,10 +140,10 @@ function openOrSetAside(file: string, logger: Logger | undefined): Database.Data
   } catch (error) {
     const aside = setDamagedAside(file, new Date());
     logger?.error('read store: file damaged, set aside for a look; read models are rebuilt from the event log', { file, aside, error });
-    return openFresh(file);
+    return openFresh(file, cacheMiB);
   }
   setAside(file);
-  return openFresh(file);
+  return openFresh(file, cacheMiB);
 }
 
 /** Small tables of platform documents, read in full before the service starts (checkpoints, positions, the lease). */
@@ -160,8 +162,8 @@ function readStartTables(db: Database.Database): void {
   }
 }
 
-function openFresh(file: string): Database.Database {
-  const db = openDatabase(file);
+function openFresh(file: string, cacheMiB: number): Database.Database {
+  const db = openDatabase(file, cacheMiB);
   if (!initialised(db)) {
     db.close();
     throw new Error(`${file}: a new read store file could not be initialised`);
@@ -169,14 +171,14 @@ function openFresh(file: string): Database.Database {
   return db;
 }
 
-function openDatabase(file: string): Database.Database {
+function openDatabase(file: string, cacheMiB: number): Database.Database {
   // Created private before SQLite opens it: the WAL and shared-memory files take its mode (patient data).
   if (!fs.existsSync(file)) fs.closeSync(fs.openSync(file, 'a', PRIVATE_FILE_MODE));
   const db = new Database(file, { timeout: 10_000 });
   try {
     whileBusy(() => db.pragma('journal_mode = WAL'));
     db.pragma('synchronous = NORMAL');
-    db.pragma(`cache_size = -${CACHE_KIB}`);
+    db.pragma(`cache_size = -${cacheMiB * 1024}`);
     db.pragma('temp_store = MEMORY');
     // Rebuilds rewrite many index pages: checkpointing every ~40 MB instead of 4 MB writes each back once per many commits.
     db.pragma(`wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_PAGES}`);
