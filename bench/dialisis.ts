@@ -3,6 +3,33 @@
 // prescription, extra session in a shift, check-in, pre block, safety checks, start on a machine of their own.
 import { runLoad, type LoadFigures } from './load.js';
 
+/** A standard HD prescription (FX80, 240 min, UFH) valid from a day: the bench's, the soak's and the crash harness's. */
+export function prescriptionBody(validFrom: string): Record<string, unknown> {
+  return {
+    modality: 'HD',
+    durationMinutes: 240,
+    frequencyPerWeek: 3,
+    dryWeightKg: 62.5,
+    ufGoalRule: 'pre-weight minus dry weight plus fluids given',
+    qbMlMin: 350,
+    qdMlMin: 500,
+    dialyzer: { model: 'FX80', surfaceM2: 1.8, flux: 'high', membrane: 'Helixone' },
+    dialysate: {
+      acidConcentrateCode: 'AC-2K',
+      sodiumMmolL: 138,
+      potassiumMmolL: 2,
+      calciumMmolL: 1.25,
+      magnesiumMmolL: 0.5,
+      bicarbonateMmolL: 32,
+      glucoseMgDl: 100,
+      temperatureC: 36,
+    },
+    anticoagulation: { kind: 'ufh', bolusUnits: 2000, hourlyUnits: 1000, stopMinutesBeforeEnd: 60 },
+    medications: [],
+    validFrom,
+  };
+}
+
 export interface DialisisFigures {
   recordReading: LoadFigures;
   dayBoard: LoadFigures;
@@ -62,29 +89,7 @@ export async function benchDialisis(
   const patients = ((await call('GET', `/pacientes?limit=${SESSIONS}`)).items as { id: string }[]).map((p) => p.id);
   const sessionIds: string[] = [];
   for (const [k, patientId] of patients.entries()) {
-    await call('POST', `/dialisis/pacientes/${patientId}/prescripciones`, {
-      modality: 'HD',
-      durationMinutes: 240,
-      frequencyPerWeek: 3,
-      dryWeightKg: 62.5,
-      ufGoalRule: 'pre-weight minus dry weight plus fluids given',
-      qbMlMin: 350,
-      qdMlMin: 500,
-      dialyzer: { model: 'FX80', surfaceM2: 1.8, flux: 'high', membrane: 'Helixone' },
-      dialysate: {
-        acidConcentrateCode: 'AC-2K',
-        sodiumMmolL: 138,
-        potassiumMmolL: 2,
-        calciumMmolL: 1.25,
-        magnesiumMmolL: 0.5,
-        bicarbonateMmolL: 32,
-        glucoseMgDl: 100,
-        temperatureC: 36,
-      },
-      anticoagulation: { kind: 'ufh', bolusUnits: 2000, hourlyUnits: 1000, stopMinutesBeforeEnd: 60 },
-      medications: [],
-      validFrom: today,
-    });
+    await call('POST', `/dialisis/pacientes/${patientId}/prescripciones`, prescriptionBody(today));
     const session = await call('POST', '/dialisis/sesiones', {
       patientId,
       date: today,

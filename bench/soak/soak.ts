@@ -152,7 +152,7 @@ async function main(): Promise<number> {
       `webhook: ${webhook.attempts} attempts, ${webhook.refused} refused (500), ${webhook.delivered} delivered, ${webhook.undelivered} undelivered, endpoint ${webhook.status}`,
     );
     for (const f of c.failures) log(`  failure: ${f}`);
-    for (const v of results) log(`${v.pass ? 'PASS' : 'FAIL'} ${v.name}: ${v.detail}`);
+    for (const v of results) log(`${v.judged === false ? 'INFO' : v.pass ? 'PASS' : 'FAIL'} ${v.name}: ${v.detail}`);
     log(`figures: ${path.join(out, 'figures.json')}, plot: ${path.join(out, 'soak.png')}`);
     fs.rmSync(scratch, { recursive: true, force: true });
     return results.every((v) => v.pass) ? 0 : 1;

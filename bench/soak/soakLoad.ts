@@ -3,6 +3,7 @@
 // full sign-in every 31 s (one TOTP step each). Every answer is counted: 5xx and transport failures are errors, 429 apart.
 import { generate } from 'otplib';
 import { patientBody } from '../http.js';
+import { prescriptionBody } from '../dialisis.js';
 import type { SoakWorld } from './soakSeed.js';
 
 export interface LoadCounters {
@@ -195,29 +196,7 @@ export class SoakLoad {
     const world = this.world!;
     const patientId = await this.register();
     if (!patientId) return;
-    const ok = await this.request('session-start', 'POST', `/dialisis/pacientes/${patientId}/prescripciones`, {
-      modality: 'HD',
-      durationMinutes: 240,
-      frequencyPerWeek: 3,
-      dryWeightKg: 62.5,
-      ufGoalRule: 'pre-weight minus dry weight plus fluids given',
-      qbMlMin: 350,
-      qdMlMin: 500,
-      dialyzer: { model: 'FX80', surfaceM2: 1.8, flux: 'high', membrane: 'Helixone' },
-      dialysate: {
-        acidConcentrateCode: 'AC-2K',
-        sodiumMmolL: 138,
-        potassiumMmolL: 2,
-        calciumMmolL: 1.25,
-        magnesiumMmolL: 0.5,
-        bicarbonateMmolL: 32,
-        glucoseMgDl: 100,
-        temperatureC: 36,
-      },
-      anticoagulation: { kind: 'ufh', bolusUnits: 2000, hourlyUnits: 1000, stopMinutesBeforeEnd: 60 },
-      medications: [],
-      validFrom: this.today,
-    });
+    const ok = await this.request('session-start', 'POST', `/dialisis/pacientes/${patientId}/prescripciones`, prescriptionBody(this.today));
     if (!ok) return;
     const session = await this.request('session-start', 'POST', '/dialisis/sesiones', {
       patientId,

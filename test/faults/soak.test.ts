@@ -1,7 +1,8 @@
 // The soak's short version: 3 minutes, a sample every 10 s, 1.5 minutes of warm-up holding the rebuild (at minute 1: its
 // one-off heap peak sets V8's high-water mark before the measure starts), the read store's page cache at 4 MiB (that
-// bounded cache is full within the warm-up). The real service under mixed load keeps its memory and descriptors flat,
-// answers no error, and the run leaves its figures and plot behind.
+// bounded cache is full within the warm-up). The real service under mixed load keeps its heap and descriptors flat,
+// answers no error, and the run leaves its figures and plot behind; RSS is reported (it settles over ~5 minutes: the
+// 30-minute soak judges it).
 import { execFile } from 'node:child_process';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -34,7 +35,11 @@ describe('soak (3 minutes of mixed load on the real service)', function () {
       '--sample-seconds',
       '10',
       '--warmup-minutes',
+      '1.5',
+      '--rebuild-at-minute',
       '1',
+      '--read-cache-mib',
+      '4',
       '--out',
       out,
     ];

@@ -3,6 +3,7 @@
 // session without authorization, a supply product in two warehouses that the default kit consumes, a reusable dialyzer
 // product to issue as serialized items, and a webhook endpoint (the harness's own receiver) for patient events.
 import type { Api, Json } from './api.js';
+import { prescriptionBody } from '../../../bench/dialisis.js';
 
 export interface Company {
   station: { locationId: string; stationId: string };
@@ -19,29 +20,7 @@ export interface Company {
 export const SUPPLY_RECEIVED = 100_000;
 export const DIALYZERS_RECEIVED = 5_000;
 
-export const prescription = (validFrom: string): Json => ({
-  modality: 'HD',
-  durationMinutes: 240,
-  frequencyPerWeek: 3,
-  dryWeightKg: 62.5,
-  ufGoalRule: 'pre-weight minus dry weight plus fluids given',
-  qbMlMin: 350,
-  qdMlMin: 500,
-  dialyzer: { model: 'FX80', surfaceM2: 1.8, flux: 'high', membrane: 'Helixone' },
-  dialysate: {
-    acidConcentrateCode: 'AC-2K',
-    sodiumMmolL: 138,
-    potassiumMmolL: 2,
-    calciumMmolL: 1.25,
-    magnesiumMmolL: 0.5,
-    bicarbonateMmolL: 32,
-    glucoseMgDl: 100,
-    temperatureC: 36,
-  },
-  anticoagulation: { kind: 'ufh', bolusUnits: 2000, hourlyUnits: 1000, stopMinutesBeforeEnd: 60 },
-  medications: [],
-  validFrom,
-});
+export const prescription = (validFrom: string): Json => prescriptionBody(validFrom);
 
 export const dayOf = (d: Date, days = 0): string => new Date(d.getTime() + days * 86_400_000).toISOString().slice(0, 10);
 
