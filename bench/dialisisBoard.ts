@@ -9,7 +9,7 @@ import { runLoad } from './load.js';
 import { signInAndSelect } from './signIn.js';
 import { patientBody } from './http.js';
 import { seedDialisisDay, topUpReadings } from './dialisisDay.js';
-import { SERVICE_NODE_FLAGS } from './processes.js';
+import { SERVICE_NODE_FLAGS, startPeer } from './processes.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -86,6 +86,18 @@ async function seed(base: string): Promise<string> {
   return `${base}/dialisis/agenda?date=${today}|${token}`;
 }
 
+/** The list floor (bench/peers/listFloor.ts) answering this board's page from memory, stringified per request. */
+async function floorOf(page: unknown): Promise<Record<string, unknown>> {
+  const pageFile = path.join(root, 'bench/tmp', 'board-page.json');
+  fs.writeFileSync(pageFile, JSON.stringify(page));
+  const floor = await startPeer('listFloor', 3960, { PAGE_FILE: pageFile });
+  try {
+    return { ...(await runLoad({ scenario: 'list floor (the board page from memory)', url: floor.url, durationSeconds: seconds })) };
+  } finally {
+    await floor.stop();
+  }
+}
+
 async function main(): Promise<void> {
   const rows: Record<string, unknown>[] = [];
   // Seeded once by the first entry; each entry starts over its own copy of that data (same events, same read model).
@@ -107,6 +119,7 @@ async function main(): Promise<void> {
       const auth = { authorization: `Bearer ${token}` };
       const first = await fetch(`${service.url}${pathAndQuery}`, { headers: auth });
       if (first.status !== 200) throw new Error(`the board answered ${first.status}: ${await first.text()}`);
+      const boardPage: unknown = await first.clone().json();
       const readings = ((await first.json()) as { shifts: { sessions: { readingCount: number }[] }[] }).shifts
         .flatMap((s) => s.sessions)
         .map((s) => s.readingCount);
@@ -122,6 +135,7 @@ async function main(): Promise<void> {
         cpuMicrosPerRequest: Math.round((cpu * 1e6) / Math.max(1, requests)),
       });
       await service.stop();
+      if (k === entries.length - 1) rows.push({ ...(await floorOf(boardPage)), rep });
     }
   }
   console.table(rows);
