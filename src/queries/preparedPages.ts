@@ -6,8 +6,11 @@ import { LIMITS } from '../limits.js';
 import type { ProjectionRunner } from '../projections/runner/runnerTypes.js';
 import type { TenantScope } from './tenantScope.js';
 
+/** The change stamp(s) an answer was prepared under: equal means nothing it was made of was written since. */
+type Stamp = number | string;
+
 interface Entry<A> {
-  stamp: number;
+  stamp: Stamp;
   /** Shared by concurrent requests that miss together: one query and one serialization per change. */
   answer: Promise<A>;
 }
@@ -23,7 +26,7 @@ export class PreparedCache<A> {
   }
 
   /** The answer kept under `stamp`, or a new one from `prepare` (kept in its place unless it fails). */
-  answer(key: string, stamp: number, prepare: () => Promise<A>): Promise<A> {
+  answer(key: string, stamp: Stamp, prepare: () => Promise<A>): Promise<A> {
     const kept = this.entries.get(key);
     if (kept && kept.stamp === stamp) {
       this.entries.delete(key);
@@ -53,13 +56,19 @@ export interface PreparedPageKey {
   query: string;
   /** What of the page the caller may see, when that varies by permission ('' when it does not). */
   variant?: string;
+  /** Other collections the answer is made of (a board names the patients of its sessions): a write to any prepares it afresh. */
+  alsoFrom?: { projection: string; collection: string }[];
 }
 
 /** The caller's answer for a page of one tenant's collection: kept while the collection is unchanged, prepared afresh otherwise. */
 export function preparedPage<A>(scope: TenantScope, key: PreparedPageKey, prepare: () => Promise<A>): Promise<A> {
   const runner = scope.services.projections;
   const tenantId = scope.auth.tenantId;
-  const stamp = runner.changeStamp(key.projection, key.collection, tenantId);
+  let stamp: Stamp | null = runner.changeStamp(key.projection, key.collection, tenantId);
+  for (const other of key.alsoFrom ?? []) {
+    const part: number | null = stamp === null ? null : runner.changeStamp(other.projection, other.collection, tenantId);
+    stamp = part === null ? null : `${stamp}.${part}`;
+  }
   if (stamp === null) return prepare();
   let cache = caches.get(runner);
   if (!cache) caches.set(runner, (cache = new PreparedCache(LIMITS.preparedPages.maxEntries)));

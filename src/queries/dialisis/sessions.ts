@@ -9,6 +9,8 @@ import { patients } from '../pacientes/readModel.js';
 import { SESSION_CATEGORY } from '../../commands/dialisis/session/sessionEvents.js';
 import { SESSION_CONSEQUENCES_CATEGORY } from '../../commands/dialisis/consequences/consequenceEvents.js';
 import { changedSince } from '../changedSince.js';
+import { preparedPage } from '../preparedPages.js';
+import { PACIENTES_PROJECTION, PATIENTS } from '../../projections/pacientes/pacientesProjection.js';
 
 /** The session record: get, or404 and the read-after-write latest (the sessions read model, else its stream). */
 export const sessionModel = recordModel<SessionDoc>({
@@ -128,6 +130,23 @@ export async function dayBoard(scope: TenantScope, query: BoardQuery): Promise<R
   }
   for (const shift of shifts.values()) shift.sessions.sort(byPatientName);
   return { date: query.date, locationId: query.locationId ?? null, shifts: [...shifts.values()] };
+}
+
+/**
+ * The caller's answer made of a day board (its JSON), kept while the company's sessions and patients are unchanged: a
+ * floor's screens read it every few seconds, a reading changes it every minute or so, and each preparation reads every
+ * session of the day.
+ */
+export function preparedDayBoard<A>(scope: TenantScope, query: BoardQuery, prepare: (board: Record<string, unknown>) => A): Promise<A> {
+  // Every reader with dialisis:read sees the same board: one variant.
+  const normalized = JSON.stringify([query.date, query.locationId ?? null, query.shiftId ?? null]);
+  const key = {
+    projection: SESSIONS_PROJECTION,
+    collection: SESSIONS,
+    query: `board ${normalized}`,
+    alsoFrom: [{ projection: PACIENTES_PROJECTION, collection: PATIENTS }],
+  };
+  return preparedPage(scope, key, async () => prepare(await dayBoard(scope, query)));
 }
 
 const nameOf = (s: Record<string, unknown>): string => {

@@ -7,7 +7,9 @@ import type { RouteDecl } from '../../routeTypes.js';
 import { SESSION_KINDS, SESSION_STATUSES } from '../../../commands/dialisis/session/sessionEvents.js';
 import { SESSIONS_PROJECTION } from '../../../projections/dialisis/sessionsProjection.js';
 import { patientModel } from '../../../queries/pacientes/readModel.js';
-import { dayBoard, patientSessions, sessionModel } from '../../../queries/dialisis/sessions.js';
+import { patientSessions, preparedDayBoard, sessionModel } from '../../../queries/dialisis/sessions.js';
+import { PACIENTES_PROJECTION } from '../../../projections/pacientes/pacientesProjection.js';
+import { PreparedJson } from '../../preparedJson.js';
 import { DateSchema, DateTimeSchema, IdParams, IdSchema, nullable } from '../shared/fieldSchemas.js';
 import { badCursor400, tenantCtx, unavailable503 } from '../shared/recordSupport.js';
 import { READ, TAG } from './permissions.js';
@@ -73,9 +75,11 @@ export const sessionReadRoutes: RouteDecl[] = [
     responses: { 200: { description: 'The board', schema: BoardView }, 503: unavailable503 },
     auditAccess: (input) => ({ recordType: 'dialysisDayBoard', recordId: input.query.date ?? null }),
     handle: async (input, ctx) => {
-      await awaitMinPosition(ctx, input.query.minPosition, [SESSIONS_PROJECTION]);
+      // The board names its patients: a write to either is waited for, then the board kept since the last change is served.
+      await awaitMinPosition(ctx, input.query.minPosition, [SESSIONS_PROJECTION, PACIENTES_PROJECTION]);
       const { date, locationId, shiftId } = input.query;
-      return { status: 200, body: await dayBoard(tenantCtx(ctx), { date, locationId, shiftId }) };
+      const board = { date, ...(locationId ? { locationId } : {}), ...(shiftId ? { shiftId } : {}) };
+      return { status: 200, body: await preparedDayBoard(tenantCtx(ctx), board, (b) => PreparedJson.of(b)) };
     },
   }),
   reads.get('/dialisis/pacientes/{patientId}/sesiones', READ, {
