@@ -53,8 +53,9 @@ const GROUPS: [string, (url: string, fn: string) => boolean][] = [
   ['read store', (u) => /src\/stores\/(embedded|sqliteRead|mongo|readStore|readCursor|sharedDocuments|projectionFields)/.test(u)],
   [
     'event store append / group commit / fsync',
-    (u) => /src\/stores\/(sqlite|chain|eventStore|eventMatching|streamNames|leases)|better-sqlite3/.test(u),
+    (u) => /src\/stores\/(sqlite\/|chain\/|eventStore|eventMatching|streamNames|leases)/.test(u),
   ],
+  ['better-sqlite3 (native SQLite: see the by-caller table)', (u) => /node_modules\/better-sqlite3/.test(u)],
   ['commands / decider', (u) => /src\/commands\/|src\/facts\//.test(u)],
   ['src/http pipeline + routes', (u) => /src\/http\//.test(u)],
   [
@@ -69,9 +70,7 @@ const GROUPS: [string, (url: string, fn: string) => boolean][] = [
   ['node internals (http, net, streams, timers)', (u) => u.startsWith('node:') || u === ''],
 ];
 
-/** JSON serialisation is native (stringify/parse show as frames with no url): named apart. */
 function groupOf(url: string, fn: string): string {
-  if (!url && /^(stringify|parse|JSON\.|SerializeJSON)/.test(fn)) return 'JSON parse/stringify (native)';
   for (const [name, test] of GROUPS) if (test(url, fn)) return name;
   return 'elsewhere';
 }
