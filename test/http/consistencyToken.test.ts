@@ -1,6 +1,6 @@
 // X-Event-Position / minPosition: an opaque consistency token, so no company reads the platform-wide write counter.
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
+import { createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 import { consistencyTokens, createConsistencyTokens } from '../../src/http/consistencyToken.js';
 import { expectStatus, startPacientesWorld, type PacientesWorld } from './pacientesWorld.js';
 
@@ -23,6 +23,17 @@ describe('consistency tokens', () => {
       assert.equal(codec.open(token.slice(0, -1) + last), null);
       assert.equal(createConsistencyTokens(randomBytes(32)).open(token), null);
       for (const junk of ['42', '', 'c1.', 'c1.AAAA', token + 'AA', 'c2' + token.slice(2)]) assert.equal(codec.open(junk), null, junk);
+    });
+
+    it('keeps its wire format (HKDF-SHA256 key, AES-256-GCM, nonce|ciphertext|tag): tokens outlive a restart or an upgrade', () => {
+      const signingKey = randomBytes(32);
+      const key = Buffer.from(hkdfSync('sha256', signingKey, Buffer.alloc(0), 'dialysis consistency token v1', 32));
+      const sealed = Buffer.from(createConsistencyTokens(signingKey).seal(987_654_321n).slice(3), 'base64url');
+      const decipher = createDecipheriv('aes-256-gcm', key, sealed.subarray(0, 12));
+      decipher.setAuthTag(sealed.subarray(20));
+      assert.equal(Buffer.concat([decipher.update(sealed.subarray(12, 20)), decipher.final()]).readBigUInt64BE(), 987_654_321n);
+      // And a token sealed before this build (same key) still opens.
+      assert.equal(createConsistencyTokens(signingKey).open(createConsistencyTokens(signingKey).seal(7n)), 7n);
     });
   });
 
