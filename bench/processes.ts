@@ -2,6 +2,7 @@
 // runs it) and the bare Koa baseline.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -101,4 +102,16 @@ export async function startPeer(name: string, port: number, env: Record<string, 
   const url = `http://127.0.0.1:${port}`;
   await waitForOk(`${url}${readyPath}`, 60_000);
   return { child, url, readyMs: Date.now() - started, stop: stopper(child) };
+}
+
+/** A port free on loopback now (the OS picks it): for a child service or receiver a test or bench starts. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
 }

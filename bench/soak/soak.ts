@@ -11,7 +11,8 @@ import { plotSoak } from './soakPlot.js';
 import { startSoakReceiver } from './soakReceiver.js';
 import { HeapProbe, takeSample, type SoakSample } from './soakSampler.js';
 import { seedCaller, seedSoakCompany } from './soakSeed.js';
-import { freePort, SOAK_CREDS, startSoakService } from './soakService.js';
+import { SOAK_CREDS, startSoakService } from './soakService.js';
+import { freePort } from '../processes.js';
 import { verdicts, DESCRIPTOR_SLACK, MEMORY_GROWTH_LIMIT } from './soakVerdict.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));

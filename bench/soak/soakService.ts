@@ -3,7 +3,6 @@
 // its output kept in a log file next to the data.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SERVICE_NODE_FLAGS } from '../processes.js';
@@ -23,17 +22,6 @@ export interface SoakService {
   metricsToken: string;
   exited(): boolean;
   stop(): Promise<number | null>;
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 /** `compiled`: dist/src/main.js as the Dockerfile runs it (after `npm run build`) instead of src/main.ts through tsx. */

@@ -5,11 +5,11 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generate } from 'otplib';
+import { freePort } from '../../bench/processes.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const ADMIN = {
@@ -20,16 +20,6 @@ const ADMIN = {
 /** No write may go unanswered longer than this (the hold answers 503 after 2 s). */
 const ANSWER_BOUND_MS = 15_000;
 const CHECK_DELAY_MS = 3_000;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-    probe.on('error', reject);
-  });
-}
 
 function startService(dataDir: string, port: number): ChildProcess {
   return spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'src/main.ts')], {

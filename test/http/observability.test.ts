@@ -9,19 +9,12 @@ import { expectStatus, startStaffWorld, type Json, type StaffWorld } from './sta
 import { registration } from './pacientesWorld.js';
 import { tracingEnabled } from '../../src/observability/tracing.js';
 import { accessLine, captureLogs } from './capturedLogs.js';
+import { freePort } from '../../bench/processes.js';
 
 const METRICS_TOKEN = 'metrics-token-0123456789';
 const CALLER_TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
 const CALLER_SPAN = '00f067aa0ba902b7';
 const traceparent = `00-${CALLER_TRACE}-${CALLER_SPAN}-01`;
-
-const freePort = (): Promise<number> =>
-  new Promise((resolve) => {
-    const probe = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
 
 describe('Observability over HTTP: /metrics, access log, traceparent', () => {
   let w: StaffWorld;

@@ -14,7 +14,8 @@ import { acknowledged, DEFAULT_COUNTS, interrupted, planOperations, runOperation
 import { startReceiver, type Receiver } from './receiver.js';
 import { reinviteInterrupted, startAfterStaleClaims, takeOverOrphanedDocuments, undeliveredViolations } from './recoveryChecks.js';
 import { dayOf, seedCompany, type Company } from './seed.js';
-import { freePort, startService, type RunningService } from './service.js';
+import { startService, type RunningService } from './service.js';
+import { freePort } from '../../../bench/processes.js';
 import { authorizationCountViolations, balanceViolations, consequenceViolations, inFlightViolations } from './stockInvariants.js';
 
 /** How far the service's clock moves at each restart: past every orphan grace (session claims 2 min, documents and seats 10 min). */

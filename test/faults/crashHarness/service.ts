@@ -1,7 +1,6 @@
 // The real service as a child process on a data directory of its own, killed with SIGKILL and started again on the
 // same directory: what the crash harness drives. It runs from the sources (tsx) with its clock shifted by clockAhead.ts.
 import { spawn, type ChildProcess } from 'node:child_process';
-import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -22,17 +21,6 @@ export interface RunningService {
   /** The last lines the service wrote to stderr (for a failure's message). */
   stderrTail(): string;
   kill(): Promise<void>;
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 async function waitForReady(url: string, child: ChildProcess, tail: () => string, timeoutMs: number): Promise<void> {
