@@ -3,6 +3,7 @@
 // which on a large log takes minutes (a 9 GB file: ~1.5 min). Anything else (a crash, another writer, a restored
 // or edited file) finds no matching seal and waits for the check as before.
 import fs from 'node:fs';
+import { readMark, sameMark, writeMark } from './fileMarks.js';
 
 interface Seal {
   size: string;
@@ -24,15 +25,9 @@ function sealOf(file: string): Seal | null {
 
 /** Before the file is opened: true when the last close sealed it as it is now. A matching seal is used up. */
 export function takeCleanClose(file: string): boolean {
-  let recorded: Seal;
-  try {
-    recorded = JSON.parse(fs.readFileSync(sealFileOf(file), 'utf8')) as Seal;
-  } catch {
-    return false;
-  }
-  const now = sealOf(file);
-  const unchanged =
-    now !== null && !fs.existsSync(`${file}-wal`) && (['size', 'mtimeNs', 'ctimeNs', 'ino'] as const).every((k) => now[k] === recorded[k]);
+  const recorded = readMark<Seal>(sealFileOf(file));
+  if (!recorded) return false;
+  const unchanged = !fs.existsSync(`${file}-wal`) && sameMark(sealOf(file), recorded, ['size', 'mtimeNs', 'ctimeNs', 'ino']);
   // Used up, so a crash in this run leaves no seal behind; a stale one can never match again (ctime only grows).
   if (unchanged) fs.rmSync(sealFileOf(file), { force: true });
   return unchanged;
@@ -43,7 +38,5 @@ export function sealCleanClose(file: string): void {
   if (fs.existsSync(`${file}-wal`)) return;
   const seal = sealOf(file);
   if (!seal) return;
-  const tmp = `${sealFileOf(file)}.tmp`;
-  fs.writeFileSync(tmp, JSON.stringify(seal), { mode: 0o600 });
-  fs.renameSync(tmp, sealFileOf(file));
+  writeMark(sealFileOf(file), seal);
 }

@@ -5,6 +5,7 @@
 // file (device, inode) and the log's identity: a clean close replaces it by the clean seal, a failed check removes it,
 // and a swapped or restored file does not match it; whatever does not match waits for its check, as before.
 import fs from 'node:fs';
+import { readMark, sameMark, writeMark } from './fileMarks.js';
 
 interface Mark {
   dev: string;
@@ -26,14 +27,8 @@ function markOf(file: string, identity: string): Mark | null {
 /** True when this run's file is the one a previous run verified (and did not close cleanly). The mark stays. */
 export function verifiedBeforeCrash(file: string, identity: string | null): boolean {
   if (identity === null) return false;
-  let recorded: Mark;
-  try {
-    recorded = JSON.parse(fs.readFileSync(markFileOf(file), 'utf8')) as Mark;
-  } catch {
-    return false;
-  }
-  const now = markOf(file, identity);
-  return now !== null && (['dev', 'ino', 'identity'] as const).every((k) => now[k] === recorded[k]);
+  const recorded = readMark<Mark>(markFileOf(file));
+  return recorded !== null && sameMark(markOf(file, identity), recorded, ['dev', 'ino', 'identity']);
 }
 
 /** Once the file is verified in this run: a crash from here on leaves it trusted at the next start. */
@@ -41,9 +36,7 @@ export function markVerifiedRun(file: string, identity: string): void {
   const mark = markOf(file, identity);
   if (!mark) return;
   try {
-    const tmp = `${markFileOf(file)}.tmp`;
-    fs.writeFileSync(tmp, JSON.stringify(mark), { mode: 0o600 });
-    fs.renameSync(tmp, markFileOf(file));
+    writeMark(markFileOf(file), mark);
   } catch {
     // Without the mark, the next start after a crash waits for the check: safe, only slower.
   }
