@@ -18,6 +18,8 @@ import { benchSistema } from './sistema.js';
 import { benchWidgets } from './widgets.js';
 import { benchGenerador } from './generador.js';
 import { benchObservability } from './observability.js';
+import { judgeTargets } from './targets.js';
+import { writeRunTable } from './benchTable.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);
@@ -215,12 +217,22 @@ async function main(): Promise<void> {
     results.observability = figures;
   }
 
+  const targets = judgeTargets(results);
+  log('\n== Targets ==');
+  console.table(targets.map((t) => ({ ...t, met: t.met ? 'met' : 'MISSED' })));
+  results.targets = targets;
   const outDir = path.join(here, 'results');
   fs.mkdirSync(outDir, { recursive: true });
   const file = path.join(outDir, `${(results.at as string).replace(/[:.]/g, '-')}.json`);
   fs.writeFileSync(file, JSON.stringify(results, null, 2) + '\n');
   fs.writeFileSync(path.join(outDir, 'latest.json'), JSON.stringify(results, null, 2) + '\n');
   log(`\nFigures written to ${path.relative(process.cwd(), file)}`);
+  if (sections.length === 0) {
+    // Only a full run speaks for the service as a whole: the README's table is always the latest one.
+    const root = path.resolve(here, '..');
+    await writeRunTable(root, path.relative(root, file));
+    log(`README's benchmark table written from ${path.relative(root, file)}`);
+  }
 }
 
 main().catch((err) => {

@@ -14,6 +14,7 @@ import { memoryOf, startService, type Started } from './processes.js';
 import { EVENTS_FILE, ensureScaleLog, type ScaleLog } from './scaleLog.js';
 import { benchQueries, type QueryFigures } from './scaleQueries.js';
 import type { BenchCredentials } from './http.js';
+import type { Target } from './targets.js';
 
 export const TARGETS = { restartSeconds: 2, restartRssMiB: 512, rebuildEventsPerSecond: 150_000, queryRatio: 1 };
 /** The log of the in-memory comparison: today's default read store over 1M events. */
@@ -37,12 +38,7 @@ export interface ScaleOptions {
   log: (s: string) => void;
 }
 
-export interface Target {
-  figure: string;
-  value: number;
-  target: string;
-  met: boolean;
-}
+export type { Target };
 
 export interface ScaleFigures {
   events: number;

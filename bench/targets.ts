@@ -1,0 +1,98 @@
+// The issues' performance targets judged against one run's figures: the rows the bench prints last and the README's
+// table shows, each figure beside its target. A section that judges its own figures lists them as `targets`.
+import type { LoadFigures } from './load.js';
+
+export interface Target {
+  figure: string;
+  value: number;
+  target: string;
+  met: boolean;
+}
+
+export interface JudgedTarget extends Target {
+  section: string;
+}
+
+/** Issue 29: registration at 2x the PostgreSQL CRUD app with p99 < 50 ms; every list and board at half the list floor. */
+export const HTTP_TARGETS = { registerVsPostgres: 2, registerP99Ms: 50, listVsFloor: 0.5, listP99Ms: 50 };
+
+type Results = Record<string, unknown>;
+type HttpResults = {
+  registerPatient: LoadFigures;
+  listPatients: LoadFigures;
+  listStaff: LoadFigures;
+  listMachines: LoadFigures;
+  listDialyzers: LoadFigures;
+  dialisis: { dayBoard: LoadFigures };
+  supplies: { listProducts: LoadFigures; listClients: LoadFigures };
+  peers: { listFloor: LoadFigures; ratios: { registerVsPostgres: number | null } };
+};
+
+const row = (figure: string, value: number, target: string, met: boolean): Target => ({ figure, value, target, met });
+
+/** A list or board under load: at least half the floor's requests/s, p99 under the bound, no timeout or error. */
+export function listTargets(list: LoadFigures, floor: LoadFigures): Target[] {
+  const ratio = Number((list.requestsPerSecond / floor.requestsPerSecond).toFixed(2));
+  const clean = list.errors === 0 && list.non2xx === 0;
+  return [
+    row(`${list.scenario}: requests/s over the list floor's`, ratio, `>= ${HTTP_TARGETS.listVsFloor}`, ratio >= HTTP_TARGETS.listVsFloor),
+    row(
+      `${list.scenario}: p99 ms (timeouts and errors)`,
+      list.p99Ms,
+      `< ${HTTP_TARGETS.listP99Ms}, none`,
+      list.p99Ms < HTTP_TARGETS.listP99Ms && clean,
+    ),
+  ];
+}
+
+function httpTargets(http: HttpResults): Target[] {
+  const vsPg = http.peers.ratios.registerVsPostgres;
+  const floor = http.peers.listFloor;
+  const lists = [
+    http.listPatients,
+    http.listStaff,
+    http.listMachines,
+    http.listDialyzers,
+    http.supplies.listProducts,
+    http.supplies.listClients,
+    http.dialisis.dayBoard,
+  ];
+  return [
+    row('POST /pacientes: requests/s over the PostgreSQL CRUD app', vsPg ?? 0, `>= ${HTTP_TARGETS.registerVsPostgres}`, (vsPg ?? 0) >= 2),
+    row(
+      'POST /pacientes: p99 ms',
+      http.registerPatient.p99Ms,
+      `< ${HTTP_TARGETS.registerP99Ms}`,
+      http.registerPatient.p99Ms < HTTP_TARGETS.registerP99Ms,
+    ),
+    ...lists.flatMap((list) => listTargets(list, floor)),
+  ];
+}
+
+/** Issue 29: the first start over 10M events (every read model built from the log) in two minutes and 1 GiB. */
+export const FIRST_START_TARGETS = { readySeconds: 120, peakRssMiB: 1024 };
+
+function scaleFirstStart(scale: { firstStart: { readySeconds: number; peakRssMiB: number }; events: number }): Target[] {
+  const { readySeconds, peakRssMiB } = scale.firstStart;
+  const T = FIRST_START_TARGETS;
+  return [
+    row(`first start over ${scale.events} events: ready (s)`, readySeconds, `<= ${T.readySeconds}`, readySeconds <= T.readySeconds),
+    row(`first start over ${scale.events} events: peak RSS (MiB)`, peakRssMiB, `<= ${T.peakRssMiB}`, peakRssMiB <= T.peakRssMiB),
+  ];
+}
+
+/** Every target the run's sections can judge, in section order; sections not run contribute nothing. */
+export function judgeTargets(results: Results): JudgedTarget[] {
+  const judged: JudgedTarget[] = [];
+  for (const [section, figures] of Object.entries(results)) {
+    if (section === 'targets' || typeof figures !== 'object' || figures === null) continue;
+    const own = (figures as { targets?: unknown }).targets;
+    const rows = [
+      ...(section === 'http' ? httpTargets(figures as HttpResults) : []),
+      ...(section === 'scale' ? scaleFirstStart(figures as Parameters<typeof scaleFirstStart>[0]) : []),
+      ...(Array.isArray(own) ? (own as Target[]) : []),
+    ];
+    judged.push(...rows.map((t) => ({ section, ...t })));
+  }
+  return judged;
+}
