@@ -6,7 +6,7 @@ import type { LoadedAggregate } from './snapshots.js';
 import { eventId } from './eventIds.js';
 
 /** A command decides a handful of events: its run is read forwards from its first event in pages of this size. */
-const RUN_PAGE = 32;
+const RUN_PAGE = 8;
 
 /** The seed of a keyed command's event ids (eventId(tenant, seed, index)): the same on every retry of the key. */
 export const keyedIdSeed = (stream: string, key: string): string => `${stream}\u0000${key}`;
@@ -31,4 +31,10 @@ export async function earlierRun<S>(
     run.push(...(same < 0 ? page : page.slice(0, same)));
     if (same >= 0 || page.length < RUN_PAGE) return run;
   }
+}
+
+/** Whether the command with this key appended anything to the stream: one lookup of its first event's id. */
+export async function keyedCommandRan(store: EventStore, stream: string, tenantId: string, key: string): Promise<boolean> {
+  const first = await store.readEventById(stream, eventId(tenantId, keyedIdSeed(stream, key), 0));
+  return first !== null && first.metadata.commandId === key;
 }

@@ -8,7 +8,7 @@ import { testMetadata } from '../support/eventFixtures.js';
 import { expectStatus, startProductosWorld, type Answer, type ProductosWorld } from './productosWorld.js';
 import { streamName, type EventStore } from '../../src/stores/eventStore.js';
 import { stockId } from '../../src/commands/productos/stockEvents.js';
-import { DEFAULT_SNAPSHOT_EVERY } from '../../src/commands/snapshots.js';
+import { DEFAULT_SNAPSHOT_EVERY, snapshotStreamOf } from '../../src/commands/snapshots.js';
 import { newId } from '../../src/commands/eventIds.js';
 
 const HISTORY = 5_000;
@@ -57,6 +57,11 @@ describe('HTTP stock movements on a stream with a long history', function () {
   const issue = (headers: Record<string, string> = {}): Promise<Answer> =>
     w.post(`/productos/${productId}/salidas`, { warehouseId, quantity: 1 }, w.a, headers);
   const stockReads = (): number => reads.under(`${w.server.admin.companyId}.stock`);
+  /** Events read from the long stream and its snapshots only. */
+  const longReads = (): number => (reads.byStream.get(stream) ?? 0) + (reads.byStream.get(snapshotStreamOf(stream)) ?? 0);
+  const settled = async (): Promise<void> => {
+    await w.server.services.processes.waitFor(await w.server.services.events.headPosition());
+  };
 
   /** `count` receipts of one unit appended straight to the stream (years of kardex), in batches, as the decider writes them. */
   async function grow(count: number): Promise<void> {
@@ -89,6 +94,29 @@ describe('HTTP stock movements on a stream with a long history', function () {
       most = Math.max(most, stockReads());
     }
     assert.ok(most <= READ_BOUND, `a movement read up to ${most} events of the stock's streams (history ${HISTORY})`);
+  });
+
+  it('transfers into and out of the long stream reading O(recent), in the request and in the process manager that completes it', async () => {
+    const other = await w.warehouse(w.a);
+    expectStatus(
+      await w.post(`/productos/${productId}/ingresos`, { warehouseId: other, quantity: 50, supplier: 'S', documentNumber: 'F-1' }),
+      201,
+    );
+    await settled();
+    reads.reset();
+    const into = await w.post(`/productos/${productId}/transferencias`, {
+      fromWarehouseId: other,
+      toWarehouseId: warehouseId,
+      quantity: 5,
+    });
+    expectStatus(into, 201);
+    await settled();
+    assert.ok(longReads() <= READ_BOUND, `a transfer into the long stream read ${longReads()} of its events`);
+    reads.reset();
+    const out = await w.post(`/productos/${productId}/transferencias`, { fromWarehouseId: warehouseId, toWarehouseId: other, quantity: 5 });
+    expectStatus(out, 201);
+    await settled();
+    assert.ok(longReads() <= READ_BOUND, `a transfer out of the long stream (and its completion) read ${longReads()} of its events`);
   });
 
   it('answers a keyed retry whose answer record was lost as the first time, after a snapshot, reading few events', async () => {
