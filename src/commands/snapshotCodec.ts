@@ -9,7 +9,9 @@ export function encodeSnapshotState(value: unknown): unknown {
   if (value === undefined) return { [TAG]: 'undefined' } satisfies Tagged;
   if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
   if (typeof value === 'number')
-    return Number.isFinite(value) && !Object.is(value, -0) ? value : ({ [TAG]: 'number', v: Object.is(value, -0) ? '-0' : String(value) } satisfies Tagged);
+    return Number.isFinite(value) && !Object.is(value, -0)
+      ? value
+      : ({ [TAG]: 'number', v: Object.is(value, -0) ? '-0' : String(value) } satisfies Tagged);
   if (typeof value === 'bigint') return { [TAG]: 'bigint', v: value.toString() } satisfies Tagged;
   if (typeof value !== 'object') return failOn(value);
   if (Array.isArray(value)) return value.map(encodeSnapshotState);
@@ -54,6 +56,7 @@ function decodeEntries(value: Record<string, unknown>): Record<string, unknown> 
 }
 
 function failOn(value: unknown): never {
-  const what = typeof value === 'object' ? (Object.getPrototypeOf(value) as { constructor?: { name?: string } })?.constructor?.name : typeof value;
+  const what =
+    typeof value === 'object' ? (Object.getPrototypeOf(value) as { constructor?: { name?: string } })?.constructor?.name : typeof value;
   throw new TypeError(`a snapshot cannot hold a ${String(what ?? typeof value)} (${String(value)}): keep the state to plain data`);
 }

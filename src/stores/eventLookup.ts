@@ -12,7 +12,11 @@ export async function findEventReadingBackwards(
   const id = eventId.toLowerCase();
   let fromRevision: number | undefined;
   for (;;) {
-    const page = await readStream(stream, { direction: 'backwards', maxCount: PAGE, ...(fromRevision !== undefined ? { fromRevision } : {}) });
+    const page = await readStream(stream, {
+      direction: 'backwards',
+      maxCount: PAGE,
+      ...(fromRevision !== undefined ? { fromRevision } : {}),
+    });
     const found = page.find((e) => e.id.toLowerCase() === id);
     if (found) return found;
     const oldest = page[page.length - 1];

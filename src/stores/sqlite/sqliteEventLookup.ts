@@ -8,7 +8,9 @@ export function sqliteEventLookup(st: Statements, onlyDurable: <T extends { posi
     async readEventById(stream: string, eventId: string): Promise<RecordedEvent | null> {
       const row = st.byEventId.get(eventId.toLowerCase());
       if (!row || row.stream !== stream) return null;
-      const [event] = await onlyDurable([toRecordedEvent([row.position, row.stream, row.revision, row.event_id, row.type, row.data, row.metadata])]);
+      const [event] = await onlyDurable([
+        toRecordedEvent([row.position, row.stream, row.revision, row.event_id, row.type, row.data, row.metadata]),
+      ]);
       return event ?? null;
     },
   };
