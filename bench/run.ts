@@ -1,5 +1,5 @@
 // npm run bench [-- appends rebuild coldstart recovery http scale audit sistema widgets generador observability] [--events N] [--seconds S] [--scale-events N]
-// [--audit-entries N] [--sistema-events N] [--patients N] [--no-settle]
+// [--audit-entries N] [--sistema-events N] [--patients N] [--no-settle] [--stream-events N] [--stream-runs N] (section streams)
 // Prints a table per section and writes all figures as JSON under bench/results/.
 import fs from 'node:fs';
 import os from 'node:os';
@@ -18,6 +18,7 @@ import { benchSistema } from './sistema.js';
 import { benchWidgets } from './widgets.js';
 import { benchGenerador } from './generador.js';
 import { benchObservability } from './observability.js';
+import { benchStreams } from './streams.js';
 import { judgeTargets } from './targets.js';
 import { writeRunTable } from './benchTable.js';
 
@@ -215,6 +216,14 @@ async function main(): Promise<void> {
       `metrics: ${figures.metricsNanosPerRequest} ns per request; an access line: ${figures.accessLineNanos} ns, ${figures.accessLogBytesPerRequest} bytes; OTLP exports received: ${figures.spansExported}`,
     );
     results.observability = figures;
+  }
+
+  if (wanted('streams')) {
+    log(
+      `\n== Long streams: one stock issue on a stream of ${option('stream-events', 100_000)} movements and of 10 (snapshot vs whole fold) ==`,
+    );
+    results.streams = await benchStreams({ events: option('stream-events', 100_000), runs: option('stream-runs', 60), log });
+    console.table(results.streams);
   }
 
   const targets = judgeTargets(results);

@@ -81,6 +81,25 @@ function scaleFirstStart(scale: { firstStart: { readySeconds: number; peakRssMiB
   ];
 }
 
+/** Issue 29: a command on a long stream costs O(recent events): few events read, CPU near the short stream's. */
+export const STREAM_TARGETS = { eventsRead: 200, cpuOverShort: 3 };
+type StreamRow = { stream: number; load: string; key: string; eventsRead: number; cpuMicrosPerCommand: number };
+
+function streamTargets(rows: StreamRow[]): Target[] {
+  const short = rows.find((r) => r.load === 'snapshot' && r.key === 'none' && r.stream < 1000);
+  return rows
+    .filter((r) => r.load === 'snapshot' && r.stream >= 100_000)
+    .flatMap((r) => {
+      const what = `one command on a ${r.stream}-event stream (key: ${r.key})`;
+      const cpuRatio = short ? Number((r.cpuMicrosPerCommand / short.cpuMicrosPerCommand).toFixed(2)) : Infinity;
+      const T = STREAM_TARGETS;
+      return [
+        row(`${what}: events read`, r.eventsRead, `<= ${T.eventsRead}`, r.eventsRead <= T.eventsRead),
+        row(`${what}: CPU over a 10-event stream's`, cpuRatio, `<= ${T.cpuOverShort}`, cpuRatio <= T.cpuOverShort),
+      ];
+    });
+}
+
 /** Every target the run's sections can judge, in section order; sections not run contribute nothing. */
 export function judgeTargets(results: Results): JudgedTarget[] {
   const judged: JudgedTarget[] = [];
@@ -90,6 +109,7 @@ export function judgeTargets(results: Results): JudgedTarget[] {
     const rows = [
       ...(section === 'http' ? httpTargets(figures as HttpResults) : []),
       ...(section === 'scale' ? scaleFirstStart(figures as Parameters<typeof scaleFirstStart>[0]) : []),
+      ...(section === 'streams' ? streamTargets(figures as StreamRow[]) : []),
       ...(Array.isArray(own) ? (own as Target[]) : []),
     ];
     judged.push(...rows.map((t) => ({ section, ...t })));

@@ -26,13 +26,21 @@ export interface Decider<C extends CommandEnvelope, E extends DecidedEvent, S> {
   initialState: S;
   evolve(state: S, event: E): S;
   decide(command: C, state: S): E[];
-  /** Opt-in for streams that grow without bound (sign-in attempts, token issues): loaded from a snapshot and the tail. */
-  snapshot?: SnapshotPolicy;
+  /**
+   * How loads snapshot the state (default: every aggregate, DEFAULT_SNAPSHOT_POLICY in snapshots.ts): loaded from its
+   * latest snapshot and the events after it. `{ never: reason }` opts out (the reason says why the fold must stay whole).
+   */
+  snapshot?: SnapshotPolicy | NoSnapshots;
+}
+
+/** A decider whose loads always fold the whole stream; `never` says why. */
+export interface NoSnapshots {
+  never: string;
 }
 
 /** How an aggregate's state is snapshotted; `version` changes whenever the state's shape or `evolve` does. */
 export interface SnapshotPolicy {
-  /** Snapshots of another version are ignored: the stream is then folded whole (and snapshotted again). */
+  /** Snapshots of another version (or of another build of the code) are ignored: the stream is folded whole again. */
   version: number;
   /** A load that folds at least this many events after the latest snapshot takes a new one (default 100). */
   every?: number;

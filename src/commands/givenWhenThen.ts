@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import type { CommandEnvelope, DecidedEvent, Decider } from './decider.js';
 import { DomainError } from './decider.js';
+import { assertFoldsFromAnySnapshot } from './snapshotFoldCheck.js';
 
 export interface Scenario<C extends CommandEnvelope, E extends DecidedEvent> {
   when(command: C): {
@@ -15,6 +16,7 @@ export interface Scenario<C extends CommandEnvelope, E extends DecidedEvent> {
 export function scenario<C extends CommandEnvelope, E extends DecidedEvent, S>(decider: Decider<C, E, S>) {
   return (...history: E[]): Scenario<C, E> => ({
     when(command) {
+      assertFoldsFromAnySnapshot(decider, history);
       const decide = () =>
         decider.decide(
           command,

@@ -4,7 +4,8 @@ import type { EventMetadata, EventStore, ExpectedRevision, NewEvent, RecordedEve
 import { streamName, WrongExpectedRevisionError } from '../stores/eventStore.js';
 import { eventId, newId } from './eventIds.js';
 import { retryDelayMs, serializedOnStream } from './streamWriteQueue.js';
-import { foldEvents, loadFromSnapshot, snapshotIfDue, type LoadedAggregate } from './snapshots.js';
+import { foldEvents, loadFromSnapshot, snapshotIfDue, snapshotPolicyOf, type LoadedAggregate } from './snapshots.js';
+import { earlierRun, keyedIdSeed } from './keyedRetry.js';
 import type { TraceContext } from '../observability/traceContext.js';
 import { observeAppend } from '../observability/metrics.js';
 import { withSpan } from '../observability/tracing.js';
@@ -60,8 +61,8 @@ export class ConcurrencyConflictError extends Error {
 }
 
 /**
- * The aggregate's current state and revision. A decider with a snapshot policy is loaded from its latest snapshot and
- * the events after it (`events` then holds only those); `whole` folds every event (an idempotent retry looks for its own).
+ * The aggregate's current state and revision, loaded from its latest snapshot and the events after it (`events` then
+ * holds only those) unless the decider opted out of snapshots; `whole` folds every event (a caller that needs them all).
  */
 export async function loadAggregate<S, E extends DecidedEvent>(
   store: EventStore,
@@ -69,8 +70,9 @@ export async function loadAggregate<S, E extends DecidedEvent>(
   stream: string,
   options: { whole?: boolean } = {},
 ): Promise<LoadedAggregate<S>> {
-  if (decider.snapshot && !options.whole) {
-    const fromSnapshot = await loadFromSnapshot(store, decider, stream, decider.snapshot);
+  const policy = snapshotPolicyOf(decider);
+  if (policy && !options.whole) {
+    const fromSnapshot = await loadFromSnapshot(store, decider, stream, policy);
     if (fromSnapshot) return fromSnapshot;
   }
   const events = await store.readStream(stream);
@@ -150,15 +152,14 @@ async function decideAndAppend<C extends CommandEnvelope, E extends DecidedEvent
     const assumed = optimistic && attempt === 0;
     const loaded: LoadedAggregate<S> = assumed
       ? { state: decider.initialState, revision: -1, events: [], lastEventId: null }
-      : await loadAggregate(store, decider, stream, { whole: !!ctx.idempotencyKey });
-    const { state, revision, events: history } = loaded;
+      : await loadAggregate(store, decider, stream);
+    const { state, revision } = loaded;
     // Taken before deciding: a refused attempt (a throttled sign-in) is exactly what must not fold a long tail again.
-    // A keyed command folds the whole stream to find its retry: the next unkeyed one takes the snapshot.
-    if (decider.snapshot && !ctx.idempotencyKey)
-      await snapshotIfDue(store, decider, stream, decider.snapshot, loaded, snapshotMetadata(ctx, at));
+    const policy = snapshotPolicyOf(decider);
+    if (policy) await snapshotIfDue(store, decider, stream, policy, loaded, snapshotMetadata(ctx, at));
     if (ctx.idempotencyKey) {
       // A retry of a command that already landed (same idempotency key): answer with what it did.
-      const applied = history.filter((e) => e.metadata.commandId === commandId);
+      const applied = await earlierRun(store, stream, ctx.tenantId, ctx.idempotencyKey, loaded);
       if (applied.length > 0) {
         const last = applied[applied.length - 1]!;
         return { state, revision, position: last.position, events: applied };
@@ -187,7 +188,7 @@ async function decideAndAppend<C extends CommandEnvelope, E extends DecidedEvent
     };
     // With an idempotency key, ids are tied to the key alone: a retry after a success then carries the
     // same ids, and the store acknowledges it without writing again. Without one nothing is retried: random ids.
-    const idBase = ctx.idempotencyKey ? `${stream}\u0000${ctx.idempotencyKey}` : null;
+    const idBase = ctx.idempotencyKey ? keyedIdSeed(stream, ctx.idempotencyKey) : null;
     const newEvents: NewEvent[] = decided.map((e, i) => ({
       id: idBase === null ? newId() : eventId(ctx.tenantId, idBase, i),
       type: e.type,

@@ -5,6 +5,7 @@
 // comes back). Every write is keyed by the movement, so completing twice, or racing the request, changes nothing.
 import { DomainError } from '../commands/decider.js';
 import type { CommandContext } from '../commands/handleCommand.js';
+import { keyedCommandRan } from '../commands/keyedRetry.js';
 import { completeSerializedIssue, issueRevertKey } from '../commands/productos/serializeWrites.js';
 import type { EquipmentInput, IssueReference, MovementLine } from '../commands/productos/stockEvents.js';
 import { portionsOf } from '../commands/productos/stockWrites.js';
@@ -30,16 +31,31 @@ const contextOf = (event: RecordedEvent): CommandContext => ({
   ...traceCausedBy(event.metadata),
 });
 
+/** A movement's lines are read forwards from its first in pages of this size (one line per lot it touched). */
+const LINES_PAGE = 8;
+
 /**
  * The lines of the intent's movement (one per lot, appended together), or null when it is not the first of them or
- * the units were already given back: a movement is completed once, from its first line.
+ * the units were already given back: a movement is completed once, from its first line. Reads the lines and the one
+ * before them, and looks the give-back up by its key: never the stream's history.
  */
 async function movementLines(services: AppServices, event: RecordedEvent, revertKey: string): Promise<MovementLine[] | null> {
   const { movementId } = event.data as MovementLine;
-  const history = await services.events.readStream(event.streamName);
-  if (history.some((e) => e.metadata.commandId === revertKey)) return null;
-  const lines = history.filter((e) => e.type === event.type && (e.data as MovementLine).movementId === movementId);
-  return lines[0]?.id === event.id ? lines.map((e) => e.data as MovementLine) : null;
+  const stream = event.streamName;
+  if (await keyedCommandRan(services.events, stream, tenantOfStream(stream), revertKey)) return null;
+  const ofMovement = (e: RecordedEvent) => e.type === event.type && (e.data as MovementLine).movementId === movementId;
+  if (event.revision > 0) {
+    const [before] = await services.events.readStream(stream, { direction: 'backwards', fromRevision: event.revision - 1, maxCount: 1 });
+    if (before && ofMovement(before)) return null;
+  }
+  const lines: MovementLine[] = [];
+  for (let from = event.revision; ; from += LINES_PAGE) {
+    const page = await services.events.readStream(stream, { fromRevision: from, maxCount: LINES_PAGE });
+    const end = page.findIndex((e) => !ofMovement(e));
+    for (const e of end < 0 ? page : page.slice(0, end)) lines.push(e.data as MovementLine);
+    if (end >= 0 || page.length < LINES_PAGE) break;
+  }
+  return lines.length > 0 ? lines : null;
 }
 
 /** A refusal is already recorded (the units came back, in the kardex with its reason); anything else is retried. */

@@ -106,6 +106,11 @@ export interface EventStore {
   appendToStream(stream: string, events: NewEvent[], options: { expectedRevision: ExpectedRevision }): Promise<AppendResult>;
   /** Empty array for a missing stream. */
   readStream(stream: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
+  /**
+   * The event with this id when this stream holds it, else null: how a keyed command finds its earlier run without
+   * reading the stream (SQLite: the event-id index; EventStoreDB: the stream read backwards, no fold).
+   */
+  readEventById(stream: string, eventId: string): Promise<RecordedEvent | null>;
   /** One page of the global log, in position order. */
   readAll(options?: ReadAllOptions): Promise<RecordedEvent[]>;
   /**

@@ -65,6 +65,30 @@ describe('bench targets and the README table', () => {
     );
   });
 
+  it('judges a long stream by the events a command reads and its CPU beside a short stream', () => {
+    const stream = (n: number, load: string, key: string, eventsRead: number, cpu: number) => ({
+      stream: n,
+      load,
+      key,
+      runs: 10,
+      medianMs: 1,
+      cpuMicrosPerCommand: cpu,
+      eventsRead,
+    });
+    const judged = judgeTargets({
+      streams: [
+        stream(100_000, 'snapshot', 'none', 38, 560),
+        stream(100_000, 'snapshot', 'new', 56, 1000),
+        stream(100_000, 'whole', 'none', 100_205, 400_000),
+        stream(10, 'snapshot', 'none', 10, 300),
+      ],
+    });
+    assert.deepEqual(
+      judged.map((t) => t.met),
+      [true, true, true, false],
+    );
+  });
+
   it('renders every target with its verdict and every load scenario', () => {
     const text = renderRunTable({ at: 'now', node: 'v24', cpus: 2, memoryGiB: 24, http: httpFigures() }, 'bench/results/x.json');
     assert.match(text, /Targets met: 16 of 16/);

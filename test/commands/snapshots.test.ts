@@ -23,6 +23,14 @@ const counterDecider: Decider<Count, Counted, Tally> = {
   decide: (cmd) => [{ type: 'Counted', data: { by: cmd.data.by } }],
   snapshot: { version: 1 },
 };
+/** Each command decides two events: a retry must answer with both. */
+const twoEventDecider: Decider<Count, Counted, Tally> = {
+  ...counterDecider,
+  decide: (cmd) => [
+    { type: 'Counted', data: { by: cmd.data.by } },
+    { type: 'Counted', data: { by: 0 } },
+  ],
+};
 
 describe('handleCommand: snapshots of long streams', function () {
   this.timeout(60_000);
@@ -129,11 +137,74 @@ describe('handleCommand: snapshots of long streams', function () {
     assert.equal((await inner.readStream(stream)).length, DEFAULT_SNAPSHOT_EVERY + 6, 'the retry wrote nothing');
   });
 
-  it('never snapshots a decider that did not opt in', async () => {
-    const plain = { ...counterDecider, snapshot: undefined };
+  it('snapshots a decider that names no policy (the default), and never one that opts out', async () => {
+    const unnamed = { ...counterDecider, snapshot: undefined };
+    const optedOut = { ...counterDecider, snapshot: { never: 'the test folds it whole' } };
     for (let i = 0; i < DEFAULT_SNAPSHOT_EVERY + 5; i++) {
-      await handleCommand(store, plain, { type: 'Count', aggregateId: 'c1', data: { by: 1 } }, ctx);
+      await handleCommand(store, optedOut, { type: 'Count', aggregateId: 'c1', data: { by: 1 } }, ctx);
     }
-    assert.deepEqual(await inner.readStream(snapshotStreamOf(stream)), []);
+    assert.deepEqual(await inner.readStream(snapshotStreamOf(stream)), [], 'the opted-out decider took no snapshot');
+    reads.reset();
+    await handleCommand(store, optedOut, { type: 'Count', aggregateId: 'c1', data: { by: 1 } }, ctx);
+    assert.equal(reads.byStream.get(stream), DEFAULT_SNAPSHOT_EVERY + 5, 'and folds the whole stream');
+    await handleCommand(store, unnamed, { type: 'Count', aggregateId: 'c1', data: { by: 1 } }, ctx);
+    assert.equal((await inner.readStream(snapshotStreamOf(stream))).length, 1, 'the default policy snapshots');
+    reads.reset();
+    assert.equal((await handleCommand(store, unnamed, { type: 'Count', aggregateId: 'c1', data: { by: 1 } }, ctx)).state.total, 108);
+    assert.ok((reads.byStream.get(stream) ?? 0) <= 2, `the next load read ${reads.byStream.get(stream)} events`);
+  });
+
+  it('loads a keyed command on a long stream from the snapshot and a short tail, not the whole stream', async () => {
+    await history(5000);
+    let most = 0;
+    for (let i = 0; i < 2 * DEFAULT_SNAPSHOT_EVERY; i++) {
+      reads.reset();
+      const result = await count(1, { ...ctx, idempotencyKey: `key-${i}` });
+      if (i > 0) most = Math.max(most, reads.byStream.get(stream) ?? 0);
+      assert.equal(result.state.total, 5001 + i);
+    }
+    assert.ok(most <= DEFAULT_SNAPSHOT_EVERY + 2, `a keyed command read up to ${most} events of the stream`);
+    assert.deepEqual((await loadAggregate(store, counterDecider, stream)).state, await wholeFold());
+  });
+
+  it('answers a keyed retry after a snapshot as the first time, reading a bounded number of events', async () => {
+    await history(3000);
+    const keyed = { ...ctx, idempotencyKey: 'scoped-key-2' };
+    const first = await handleCommand(store, twoEventDecider, { type: 'Count', aggregateId: 'c1', data: { by: 4 } }, keyed);
+    for (let i = 0; i < 2 * DEFAULT_SNAPSHOT_EVERY + 5; i++) await count();
+    reads.reset();
+    const retried = await handleCommand(store, twoEventDecider, { type: 'Count', aggregateId: 'c1', data: { by: 4 } }, keyed);
+    assert.ok(reads.total() <= DEFAULT_SNAPSHOT_EVERY + 10, `the retry read ${reads.total()} events`);
+    assert.deepEqual(
+      retried.events.map((e) => [e.id, e.revision, e.data, e.metadata.commandId]),
+      first.events.map((e) => [e.id, e.revision, e.data, e.metadata.commandId]),
+    );
+    assert.equal(retried.position, first.position);
+    assert.equal(retried.revision, 3000 + 2 + 2 * DEFAULT_SNAPSHOT_EVERY + 5 - 1, 'the stream as it is now');
+    assert.deepEqual(retried.state, await wholeFold());
+    assert.equal((await inner.readStream(stream)).length, 3000 + 2 + 2 * DEFAULT_SNAPSHOT_EVERY + 5, 'the retry wrote nothing');
+  });
+
+  it('resumes a state JSON cannot hold as it is (undefined fields, Sets, Maps, Dates) from a stored snapshot', async () => {
+    type Seen = { last: string | undefined; ids: Set<string>; byDay: Map<string, number>; since: Date | null };
+    const seenDecider: Decider<Count, Counted, Seen> = {
+      category: 'counter',
+      initialState: { last: undefined, ids: new Set(), byDay: new Map(), since: null },
+      evolve: (s, e) => ({
+        last: e.data.by % 2 ? undefined : String(e.data.by),
+        ids: new Set([...s.ids, `i${e.data.by % 7}`]),
+        byDay: new Map([...s.byDay, [`d${e.data.by % 3}`, (s.byDay.get(`d${e.data.by % 3}`) ?? 0) + 1]]),
+        since: s.since ?? new Date(Date.UTC(2026, 0, 1)),
+      }),
+      decide: (cmd) => [{ type: 'Counted', data: { by: cmd.data.by } }],
+    };
+    const run = (by: number) => handleCommand(store, seenDecider, { type: 'Count', aggregateId: 'c1', data: { by } }, ctx);
+    for (let i = 0; i < DEFAULT_SNAPSHOT_EVERY + 5; i++) await run(i);
+    assert.equal((await inner.readStream(snapshotStreamOf(stream))).length, 1);
+    reads.reset();
+    const resumed = await run(1000);
+    assert.ok((reads.byStream.get(stream) ?? 0) <= 10, `loaded from the snapshot: read ${reads.byStream.get(stream)} events`);
+    const whole = await loadAggregate(inner, { ...seenDecider, snapshot: { never: 'the reference fold' } }, stream);
+    assert.deepEqual(resumed.state, whole.state);
   });
 });

@@ -221,6 +221,20 @@ for (const impl of eventStoreImplementations()) {
         assert.deepEqual(await store.readStream(streamName(tenant, 'patient', 'missing')), []);
       });
 
+      it('finds an event by its id in its stream, with its revision and position; null in another stream or when absent', async () => {
+        const events = Array.from({ length: 1200 }, (_, i) => newEvent(tenant, { i }));
+        await append(stream, events.slice(0, 600), 'no_stream');
+        await append(stream, events.slice(600), 599);
+        const stored = await store.readStream(stream);
+        for (const at of [0, 7, 600, 1199]) {
+          const found = await store.readEventById(stream, events[at]!.id.toUpperCase());
+          assert.deepEqual(found, stored[at], `the event at revision ${at}`);
+        }
+        assert.equal(await store.readEventById(streamName(tenant, 'patient', 'p2'), events[3]!.id), null, 'another stream');
+        assert.equal(await store.readEventById(stream, newEvent(tenant).id), null, 'an id never used');
+        assert.equal(await store.readEventById(streamName(tenant, 'patient', 'missing'), events[3]!.id), null, 'a missing stream');
+      });
+
       it('readAll pages after a position and never shows another tenant', async () => {
         const other = `${tenant}x`; // a tenant whose name starts with ours must not leak into our prefix
         const start = await store.headPosition(); // an existing position (or 0n): servers refuse made-up ones

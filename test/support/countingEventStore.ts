@@ -3,7 +3,7 @@
 import type { EventStore } from '../../src/stores/eventStore.js';
 
 export interface ReadCounts {
-  /** Events returned by readStream so far, per stream name. */
+  /** Events returned by readStream (and readEventById) so far, per stream name. */
   byStream: Map<string, number>;
   /** readStream calls so far, per stream name (a fold of an empty stream still counts as a read). */
   callsByStream: Map<string, number>;
@@ -35,6 +35,12 @@ export function countingEventStore(inner: EventStore): { store: EventStore; read
       byStream.set(stream, (byStream.get(stream) ?? 0) + events.length);
       callsByStream.set(stream, (callsByStream.get(stream) ?? 0) + 1);
       return events;
+    },
+    async readEventById(stream, eventId) {
+      const event = await inner.readEventById(stream, eventId);
+      byStream.set(stream, (byStream.get(stream) ?? 0) + (event ? 1 : 0));
+      callsByStream.set(stream, (callsByStream.get(stream) ?? 0) + 1);
+      return event;
     },
     readAll: (...a) => inner.readAll(...a),
     subscribe: (...a) => inner.subscribe(...a),

@@ -83,6 +83,7 @@ export function faultyEventStore(first: EventStore): { store: EventStore; faults
     kind: inner.kind,
     appendToStream: (...a) => inner.appendToStream(...a),
     readStream: (...a) => inner.readStream(...a),
+    readEventById: (...a) => inner.readEventById(...a),
     readAll: (...a) => {
       if (faults.failReadAll > 0) {
         faults.failReadAll--;

@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import type { CommandEnvelope, DecidedEvent, Decider } from '../decider.js';
 import { DomainError } from '../decider.js';
+import { assertFoldsFromAnySnapshot } from '../snapshotFoldCheck.js';
 
 export const T0 = '2025-01-01T08:00:00.000Z';
 
@@ -12,6 +13,7 @@ export function command<C extends CommandEnvelope>(type: C['type'], data: C['dat
 
 export function given<C extends CommandEnvelope, E extends DecidedEvent, S>(decider: Decider<C, E, S>, ...history: E[]) {
   const state = history.reduce((s, e) => decider.evolve(s, e), decider.initialState);
+  assertFoldsFromAnySnapshot(decider, history);
   return {
     state,
     when(cmd: C) {

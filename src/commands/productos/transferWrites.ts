@@ -4,6 +4,7 @@
 // adds the units once. When the destination refuses (a rule), the source takes them back; never both.
 import { DomainError } from '../decider.js';
 import type { CommandContext, CommandResult } from '../handleCommand.js';
+import { keyedCommandRan } from '../keyedRetry.js';
 import { streamName } from '../../stores/eventStore.js';
 import { stockDecider } from './stockDecider.js';
 import { stockId, type LotPortion } from './stockEvents.js';
@@ -44,7 +45,7 @@ export async function completeTransfer(
   const { movementId, productId, fromWarehouseId, toWarehouseId, portions } = intent;
   const destination = streamName(ctx.tenantId, stockDecider.category, stockId(productId, toWarehouseId));
   // Completed already (a replay, or the request and the process manager both at it): nothing may refuse it now.
-  const landed = (await services.events.readStream(destination)).some((e) => e.metadata.commandId === transferInKey(movementId));
+  const landed = await keyedCommandRan(services.events, destination, ctx.tenantId, transferInKey(movementId));
   try {
     const dated = portions.filter((p) => p.expiry !== null);
     if (!landed) await recordLotExpiries(services, ctx, productId, movementId, dated, 'lot');

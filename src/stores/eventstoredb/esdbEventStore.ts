@@ -46,6 +46,7 @@ import {
 
 export { IDENTITY_STREAM } from './esdbEvents.js';
 import { assertValidAppend, assertValidRead, sameEventContent } from '../eventMatching.js';
+import { findEventReadingBackwards } from '../eventLookup.js';
 
 const DEFAULT_READ_ALL_PAGE = 1000;
 /** $all is read in chunks of this many records; the tenant filter is applied client-side (readAll has no server filter in 6.x). */
@@ -237,6 +238,8 @@ export async function openEsdbEventStore(opts: { url: string }): Promise<EventSt
     },
 
     readStream,
+
+    readEventById: (stream: string, eventId: string) => findEventReadingBackwards(readStream, stream, eventId),
 
     async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
       assertValidRead({ maxCount: options.maxCount });

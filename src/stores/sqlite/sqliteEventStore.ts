@@ -27,6 +27,7 @@ import { ensureStoreIdentity, readStoreIdentity } from './storeIdentity.js';
 import { sealCleanClose, takeCleanClose } from './cleanClose.js';
 import { forgetVerifiedRun, markVerifiedRun, verifiedBeforeCrash } from './verifiedRun.js';
 import { sqliteChainReads } from './sqliteChain.js';
+import { sqliteEventLookup } from './sqliteEventLookup.js';
 import { openWalDurability, type WalDurability } from './walDurability.js';
 import { observeAppendBatch } from '../../observability/metrics.js';
 import type { DiskFullReport } from '../eventStoreFull.js';
@@ -310,6 +311,7 @@ export async function openSqliteEventStore(opts: SqliteEventStoreOptions): Promi
     identity: () => identity,
 
     ...sqliteChainReads(st, async (events) => (assertOpen(), onlyDurable(events))),
+    ...sqliteEventLookup(st, async (events) => (assertOpen(), onlyDurable(events))),
 
     async close(): Promise<void> {
       if (closed) return;

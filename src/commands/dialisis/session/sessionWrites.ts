@@ -143,7 +143,10 @@ async function signedCommand(
   if (isApiClient(ctx.actor)) {
     throw new DomainError('people-only', 'a signed clinical record is signed and changed by a person, never by an API client', 403);
   }
-  const { state, revision, events } = await loadAggregate(services.events, sessionDecider, sessionStream(ctx.tenantId, sessionId));
+  // Whole: the values are judged on every event of the record, not on those after its latest snapshot.
+  const { state, revision, events } = await loadAggregate(services.events, sessionDecider, sessionStream(ctx.tenantId, sessionId), {
+    whole: true,
+  });
   if (!state.exists) throw notFound('session');
   // A stale If-Match is answered before the code is spent, like any other refusal.
   if (ifMatch !== null && ifMatch !== revision) throw new PreconditionFailedError(ifMatch, revision);
