@@ -1,5 +1,5 @@
-// npm run bench [-- appends rebuild coldstart recovery http scale audit sistema widgets generador observability] [--events N] [--seconds S] [--scale-events N]
-// [--audit-entries N] [--sistema-events N] [--patients N] [--no-settle]
+// npm run bench [-- appends rebuild coldstart recovery http scale audit sistema widgets generador observability lists] [--events N] [--seconds S] [--scale-events N]
+// [--audit-entries N] [--sistema-events N] [--patients N] [--no-settle] [--reps N] [--profile]
 // Prints a table per section and writes all figures as JSON under bench/results/.
 import fs from 'node:fs';
 import os from 'node:os';
