@@ -26,16 +26,17 @@ export interface PreparedListSpec<Q, C> {
 /** A read-your-writes wait: not part of the page. */
 const NOT_OF_THE_PAGE = new Set(['minPosition']);
 
-/** The page of `list` for this request, as prepared JSON: kept while the collection and the context are unchanged. */
-export async function preparedRecordList<Q extends object, C>(
+/** A kit list's page for this request: prepared JSON when the list is prepared, kept while collection and context are unchanged. */
+export async function recordListPage<Q extends object, C>(
   rctx: RequestContext,
   scope: TenantScope,
-  model: RecordModel<RecordDoc>,
+  model: Pick<RecordModel<RecordDoc>, 'projection' | 'logical'>,
   route: string,
   query: Q,
-  spec: PreparedListSpec<Q, C>,
-  list: (scope: TenantScope, query: Q, context?: C) => Promise<Page<unknown>>,
-): Promise<PreparedJson> {
+  decl: { list: (scope: TenantScope, query: Q, context?: C) => Promise<Page<unknown>>; prepared?: PreparedListSpec<Q, C> },
+): Promise<Page<unknown> | PreparedJson> {
+  const { list, prepared: spec } = decl;
+  if (!spec) return list(scope, query);
   const context = spec.context ? await spec.context(scope, query) : null;
   const fields = query as Record<string, unknown>;
   // The cursor here is the opened one; the company is in the page's key already (preparedPage).

@@ -12,7 +12,7 @@ import { awaitMinPosition } from '../../readYourWrites.js';
 import { asOfHeaders, pointOf, RecordReadQuerySchema } from '../../recordAsOf.js';
 import { route, type AccessedRecord, type HttpResult, type RequestContext, type ResponseDecl, type RouteDecl } from '../../routeTypes.js';
 import { IdParams, IdSchema, ReasonBody } from './fieldSchemas.js';
-import { preparedRecordList, type PreparedListSpec } from './preparedRecordList.js';
+import { recordListPage, type PreparedListSpec } from './preparedRecordList.js';
 import {
   badCursor400,
   conflict409,
@@ -213,9 +213,7 @@ export function recordKit<D extends RecordDoc>(spec: RecordKitSpec<D>) {
         handle: async (input, ctx) => {
           const q = input.query as ListQuery<F>;
           await awaitMinPosition(ctx, q.minPosition, [model.projection]);
-          if (!decl.prepared) return { status: 200, body: await decl.list(tenantCtx(ctx), q) };
-          const generic = model as unknown as RecordModel<RecordDoc>;
-          return { status: 200, body: await preparedRecordList(ctx, tenantCtx(ctx), generic, base, q, decl.prepared, decl.list) };
+          return { status: 200, body: await recordListPage(ctx, tenantCtx(ctx), model, base, q, decl) };
         },
       });
     },
