@@ -145,6 +145,22 @@ for (const readStore of ['sqlite', 'memory'])
       });
     }
 
+    it("/productos: a stock movement (another stream, the same collection) is in the writer's next page and filter", async () => {
+      const json = productBody({ lotTracked: false, expiryTracked: false, prescriptionDrug: false, minimumStock: 5 });
+      const id = expectStatus(await w.call(w.a, 'POST', '/productos', { json }), 201).body.id as string;
+      const product = async (query = ''): Promise<Json | undefined> =>
+        itemsOf(await w.call(w.a, 'GET', `/productos?limit=50${query}`)).find((p) => p.id === id);
+      assert.deepEqual([(await product())!.stock, (await product())!.belowMinimum], [0, true]);
+      assert.ok(await product('&belowMinimum=true'));
+      const warehouse = { locationId: w.stationA.locationId, code: unique('W-'), name: 'Farmacia', kind: 'pharmacy' };
+      const warehouseId = expectStatus(await w.call(w.a, 'POST', '/productos/almacenes', { json: warehouse }), 201).body.id as string;
+      const receipt = { warehouseId, quantity: 10, supplier: 'B. Braun', documentNumber: unique('F-') };
+      const received = await w.call(w.a, 'POST', `/productos/${id}/ingresos`, { json: receipt });
+      assert.ok(received.status < 300, `receipt answered ${received.status}`);
+      assert.deepEqual([(await product())!.stock, (await product())!.belowMinimum], [10, false]);
+      assert.equal(await product('&belowMinimum=true'), undefined);
+    });
+
     it('/monitores: a page follows the service clock and the company policy, which are not in its collection', async () => {
       const model = unique('Model-');
       const id = (await w.register(w.a, { model })).body.id as string;
