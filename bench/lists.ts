@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { runLoad, type LoadFigures } from './load.js';
-import { startPeer, startService } from './processes.js';
+import { freePort, startPeer, startService } from './processes.js';
 import { signInAndSelect } from './signIn.js';
 import { dialyzerBody, machineRegistration, staffBody, type BenchCredentials } from './http.js';
 import { clientBody, productBody } from './supplies.js';
@@ -181,4 +181,36 @@ function profilesOf(dir: string, windows: Record<string, { fromUs: number; toUs:
     ];
   }
   return out;
+}
+
+/** The section as `npm run bench -- lists [--seconds S] [--reps N] [--records N] [--profile]` runs it: its tables, then its figures. */
+export async function benchListsSection(o: {
+  scratch: string;
+  env: Record<string, string>;
+  creds: BenchCredentials;
+  seconds: number;
+  args: string[];
+  log: (line: string) => void;
+}): Promise<ListsFigures> {
+  const option = (name: string, fallback: number) => {
+    const i = o.args.indexOf(`--${name}`);
+    return i >= 0 ? Number(o.args[i + 1]) : fallback;
+  };
+  const records = option('records', 1000);
+  o.log(
+    `\n== Lists: first page of 50 of ${records} staff, machines, dialyzers, products, payers beside the list floor, ${o.seconds} s each ==`,
+  );
+  const figures = await benchLists({
+    ...o,
+    ports: { service: await freePort(), floor: await freePort() },
+    records,
+    reps: option('reps', 2),
+    profile: o.args.includes('--profile'),
+  });
+  console.table(figures.rows);
+  for (const [route, rows] of Object.entries(figures.profiles ?? {})) {
+    o.log(`\nprofile of GET ${route}: µs per request`);
+    console.table(rows);
+  }
+  return figures;
 }

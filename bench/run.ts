@@ -11,14 +11,14 @@ import { benchRebuild } from './rebuild.js';
 import { benchColdStart } from './coldStart.js';
 import { benchRecovery } from './recovery.js';
 import { benchHttp } from './http.js';
-import { buildService, freePort } from './processes.js';
+import { buildService } from './processes.js';
 import { benchScale } from './scale.js';
 import { benchAuditQuery } from './auditQuery.js';
 import { benchSistema } from './sistema.js';
 import { benchWidgets } from './widgets.js';
 import { benchGenerador } from './generador.js';
 import { benchObservability } from './observability.js';
-import { benchLists } from './lists.js';
+import { benchListsSection } from './lists.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);
@@ -216,25 +216,7 @@ async function main(): Promise<void> {
     results.observability = figures;
   }
 
-  if (wanted('lists')) {
-    log(`\n== Lists: first page of 50 of 1,000 staff, machines, dialyzers, products, payers beside the list floor, ${SECONDS} s each ==`);
-    const figures = await benchLists({
-      scratch,
-      ports: { service: await freePort(), floor: await freePort() },
-      env: serviceEnv,
-      creds,
-      seconds: SECONDS,
-      reps: option('reps', 1),
-      profile: args.includes('--profile'),
-      log,
-    });
-    console.table(figures.rows);
-    for (const [route, rows] of Object.entries(figures.profiles ?? {})) {
-      log(`\nprofile of GET ${route}: µs per request`);
-      console.table(rows);
-    }
-    results.lists = figures;
-  }
+  if (wanted('lists')) results.lists = await benchListsSection({ scratch, env: serviceEnv, creds, seconds: SECONDS, args, log });
 
   const outDir = path.join(here, 'results');
   fs.mkdirSync(outDir, { recursive: true });
