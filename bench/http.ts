@@ -32,7 +32,8 @@ export interface BenchCredentials {
   totpSecret: string;
 }
 
-function staffBody(n: number, positionId: string): string {
+/** A hire of staff member `n` into the job position (bench/lists.ts seeds its list with these too). */
+export function staffBody(n: number, positionId: string): string {
   return JSON.stringify({
     document: { type: 'DNI', number: `6${String(n).padStart(7, '0')}` },
     givenNames: 'Rosa Elena',
@@ -44,6 +45,24 @@ function staffBody(n: number, positionId: string): string {
     contractType: 'planilla',
   });
 }
+
+/** A machine `M-<k>` on a station of a location. */
+export const machineRegistration = (k: number, locationId: string, stationId: string): string =>
+  JSON.stringify({
+    code: `M-${k}`,
+    serial: `SN-${k}`,
+    brand: 'Fresenius',
+    model: '4008S',
+    locationId,
+    stationId,
+    installDate: '2024-06-01',
+    warrantyEnd: '2027-06-01',
+    isolation: 'none',
+  });
+
+/** A dialyzer received with serial `D-<k>`. */
+export const dialyzerBody = (k: number): string =>
+  JSON.stringify({ model: 'FX80', surfaceM2: 1.8, flux: 'high', membrane: 'Helixone', lot: 'L-1', serial: `D-${k}`, reusable: true });
 
 /** A patient registration, its document number `<prefix><n>` (each section its own prefix: no clash in one log). */
 export function patientBody(n: number, prefix = '7'): string {
@@ -155,20 +174,7 @@ export async function benchHttp(
     const sedePath = `/empresas/actual/sedes/${String(sede.id)}`;
     const roomId = (await post(`${sedePath}/salas`, { name: 'Sala 1' })).createdId as string;
     const stationId = (await post(`${sedePath}/puestos`, { code: 'P-01', roomId })).createdId as string;
-    const machineBody = (k: number) =>
-      JSON.stringify({
-        code: `M-${k}`,
-        serial: `SN-${k}`,
-        brand: 'Fresenius',
-        model: '4008S',
-        locationId: sede.id,
-        stationId,
-        installDate: '2024-06-01',
-        warrantyEnd: '2027-06-01',
-        isolation: 'none',
-      });
-    const dialyzerBody = (k: number) =>
-      JSON.stringify({ model: 'FX80', surfaceM2: 1.8, flux: 'high', membrane: 'Helixone', lot: 'L-1', serial: `D-${k}`, reusable: true });
+    const machineBody = (k: number) => machineRegistration(k, sede.id as string, stationId);
     let e = 100_000;
     const registerMachine = await runLoad({
       scenario: 'POST /monitores (register)',

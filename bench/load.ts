@@ -8,6 +8,8 @@ export interface LoadFigures {
   p99Ms: number;
   non2xx: number;
   errors: number;
+  /** Of `errors`, the requests autocannon gave up on (no answer within its timeout). */
+  timeouts?: number;
 }
 
 export interface LoadScenario {
@@ -50,5 +52,6 @@ export async function runLoad(s: LoadScenario): Promise<LoadFigures> {
     p99Ms: result.latency.p99,
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
+    timeouts: result.timeouts,
   };
 }

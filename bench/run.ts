@@ -1,5 +1,6 @@
-// npm run bench [-- appends rebuild coldstart recovery http scale audit sistema widgets generador observability] [--events N] [--seconds S] [--scale-events N]
-// [--audit-entries N] [--sistema-events N] [--patients N] [--no-settle] [--stream-events N] [--stream-runs N] (section streams)
+// npm run bench [-- appends rebuild coldstart recovery http scale audit sistema widgets generador observability streams lists]
+// [--events N] [--seconds S] [--scale-events N] [--audit-entries N] [--sistema-events N] [--patients N] [--no-settle]
+// [--stream-events N] [--stream-runs N] (section streams) [--reps N] [--profile] (section lists)
 // Prints a table per section and writes all figures as JSON under bench/results/.
 import fs from 'node:fs';
 import os from 'node:os';
@@ -21,6 +22,7 @@ import { benchObservability } from './observability.js';
 import { benchStreams } from './streams.js';
 import { judgeTargets } from './targets.js';
 import { writeRunTable } from './benchTable.js';
+import { benchListsSection } from './lists.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);
@@ -217,6 +219,8 @@ async function main(): Promise<void> {
     );
     results.observability = figures;
   }
+
+  if (wanted('lists')) results.lists = await benchListsSection({ scratch, env: serviceEnv, creds, seconds: SECONDS, args, log });
 
   if (wanted('streams')) {
     log(

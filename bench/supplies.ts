@@ -11,6 +11,31 @@ export interface SuppliesFigures {
 
 const PRODUCTS = 50;
 
+/** Product `SF-<k>` (bench/lists.ts seeds its list with these too). */
+export const productBody = (k: number): Record<string, unknown> => ({
+  code: `SF-${k}`,
+  name: `Suero fisiológico 0.9 % 1 L (${k})`,
+  category: 'saline',
+  unit: 'bag',
+  minimumStock: 10,
+  reusable: false,
+  lotTracked: false,
+  expiryTracked: false,
+  prescriptionDrug: false,
+});
+
+/** Payer number `c`, its tax id `BX-<c>`. */
+export const clientBody = (c: number): Record<string, unknown> => ({
+  legalName: `Aseguradora ${c}`,
+  tradeName: `Aseguradora ${c}`,
+  payerType: 'private-insurer',
+  country: 'US',
+  taxId: { type: 'OTHER', number: `BX-${c}` },
+  fiscalAddress: { line1: 'Av. Javier Prado 100', city: 'Lima' },
+  contacts: [],
+  billingEmail: 'facturas@aseguradora.example',
+});
+
 export async function benchSupplies(base: string, token: string, locationId: string, seconds: number): Promise<SuppliesFigures> {
   const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
   const post = async (path: string, body: unknown): Promise<Record<string, unknown>> => {
@@ -21,17 +46,7 @@ export async function benchSupplies(base: string, token: string, locationId: str
   const warehouse = await post('/productos/almacenes', { locationId, code: 'FAR', name: 'Farmacia', kind: 'pharmacy' });
   const productIds: string[] = [];
   for (let k = 0; k < PRODUCTS; k++) {
-    const product = await post('/productos', {
-      code: `SF-${k}`,
-      name: `Suero fisiológico 0.9 % 1 L (${k})`,
-      category: 'saline',
-      unit: 'bag',
-      minimumStock: 10,
-      reusable: false,
-      lotTracked: false,
-      expiryTracked: false,
-      prescriptionDrug: false,
-    });
+    const product = await post('/productos', productBody(k));
     await post(`/productos/${String(product.id)}/ingresos`, {
       warehouseId: warehouse.id,
       quantity: 1_000_000,
@@ -62,17 +77,7 @@ export async function benchSupplies(base: string, token: string, locationId: str
     url: `${base}/clientes`,
     method: 'POST',
     headers: auth,
-    body: () =>
-      JSON.stringify({
-        legalName: `Aseguradora ${c}`,
-        tradeName: `Aseguradora ${c}`,
-        payerType: 'private-insurer',
-        country: 'US',
-        taxId: { type: 'OTHER', number: `BX-${c++}` },
-        fiscalAddress: { line1: 'Av. Javier Prado 100', city: 'Lima' },
-        contacts: [],
-        billingEmail: 'facturas@aseguradora.example',
-      }),
+    body: () => JSON.stringify(clientBody(c++)),
     durationSeconds: seconds,
   });
   const listClients = await runLoad({

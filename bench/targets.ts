@@ -81,6 +81,29 @@ function scaleFirstStart(scale: { firstStart: { readySeconds: number; peakRssMiB
   ];
 }
 
+/** A section's rows of reads beside the list floor measured with each (the lists and reads sections). */
+type FloorRow = {
+  list?: string;
+  read?: string;
+  scenario?: string;
+  requestsPerSecond: number;
+  floorRequestsPerSecond: number;
+  p99Ms: number;
+  timeouts?: number;
+  non2xx: number;
+};
+
+function floorRowTargets(rows: FloorRow[]): Target[] {
+  return rows.flatMap((r) => {
+    const scenario = r.list ?? r.read ?? r.scenario ?? 'read';
+    const floor = { scenario: 'floor', requestsPerSecond: r.floorRequestsPerSecond, p50Ms: 0, p99Ms: 0, non2xx: 0, errors: 0 };
+    return listTargets(
+      { scenario, requestsPerSecond: r.requestsPerSecond, p50Ms: 0, p99Ms: r.p99Ms, non2xx: r.non2xx, errors: r.timeouts ?? 0 },
+      floor,
+    );
+  });
+}
+
 /** Issue 29: a command on a long stream costs O(recent events): few events read, CPU near the short stream's. */
 export const STREAM_TARGETS = { eventsRead: 200, cpuOverShort: 3 };
 type StreamRow = { stream: number; load: string; key: string; eventsRead: number; cpuMicrosPerCommand: number };
@@ -110,6 +133,7 @@ export function judgeTargets(results: Results): JudgedTarget[] {
       ...(section === 'http' ? httpTargets(figures as HttpResults) : []),
       ...(section === 'scale' ? scaleFirstStart(figures as Parameters<typeof scaleFirstStart>[0]) : []),
       ...(section === 'streams' ? streamTargets(figures as StreamRow[]) : []),
+      ...(section === 'lists' ? floorRowTargets((figures as { rows: FloorRow[] }).rows) : []),
       ...(Array.isArray(own) ? (own as Target[]) : []),
     ];
     judged.push(...rows.map((t) => ({ section, ...t })));

@@ -73,6 +73,8 @@ export const notYetExisting = (what: string, firstAt: string): ProblemError =>
 
 export interface RecordModel<D extends RecordDoc> {
   readonly projection: string;
+  /** The projection's logical collection name (what a prepared page's change stamp is read for). */
+  readonly logical: string;
   /** The record's document fold (the projection's), event by event. */
   readonly fold: (doc: D | null, event: RecordedEvent, id: string) => D | null;
   /**
@@ -120,6 +122,7 @@ export function recordModel<D extends RecordDoc>(spec: RecordModelSpec<D>): Reco
   };
   return {
     projection: spec.projection,
+    logical: spec.collection,
     category: spec.category,
     fold: spec.fold,
     at,

@@ -3,6 +3,7 @@
 import { grantMembership, registerUser } from '../../src/commands/platform/platformWrites.js';
 import { newTotpSecret } from '../../src/auth/totp.js';
 import { expectStatus, startStaffWorld, unique, type Answer, type Json, type StaffWorld } from './staffWorld.js';
+import type { TestServerOptions } from '../support/harness.js';
 import { registration } from './pacientesWorld.js';
 
 export { expectStatus, pointers, unique, type Answer, type Json } from './staffWorld.js';
@@ -39,8 +40,8 @@ export const machineBody = (station: { locationId: string; stationId: string }, 
   ...overrides,
 });
 
-export async function startMonitoresWorld(): Promise<MonitoresWorld> {
-  const world = await startStaffWorld();
+export async function startMonitoresWorld(options: TestServerOptions = {}): Promise<MonitoresWorld> {
+  const world = await startStaffWorld(options);
   try {
     const stationA = await stationOf(world, world.a);
     const stationB = await stationOf(world, world.b);

@@ -22,20 +22,28 @@ export interface StaffListQuery {
 const addDays = (date: string, days: number): string =>
   new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 
-/** The filter of a list query on day `today` (YYYY-MM-DD, the company's calendar day). */
-export function staffFilter(query: Omit<StaffListQuery, 'limit' | 'cursor' | 'updatedSince'>, today: string): Filter {
+/** The filter of a list query on day `today` (YYYY-MM-DD, the company's calendar day; null when it filters no licence). */
+export function staffFilter(query: Omit<StaffListQuery, 'limit' | 'cursor' | 'updatedSince'>, today: string | null): Filter {
   const filter: Filter = {};
   if (query.status) filter.status = query.status === 'activo' ? 'active' : 'terminated';
   if (query.positionId) filter.positionId = query.positionId;
-  if (query.licence === 'vencida') filter.licenceExpiresOn = { $ne: null, $lt: today };
-  if (query.licence === 'por-vencer') {
-    filter.licenceExpiresOn = { $gte: today, $lte: addDays(today, query.days ?? LIMITS.staffRecord.licenceExpiringDefaultDays) };
-  }
+  if (!query.licence) return filter;
+  if (today === null) throw new TypeError('staffFilter: a licence filter compares with the day');
+  filter.licenceExpiresOn =
+    query.licence === 'vencida'
+      ? { $ne: null, $lt: today }
+      : { $gte: today, $lte: addDays(today, query.days ?? LIMITS.staffRecord.licenceExpiringDefaultDays) };
   return filter;
 }
 
-export async function listStaff(scope: TenantScope, query: StaffListQuery): Promise<Page<Record<string, unknown>>> {
-  const today = await companyDay(scope, scope.services.now());
+/** The company's today when the query compares licences with it (the page then depends on it), else null. */
+export async function staffListDay(scope: TenantScope, query: Pick<StaffListQuery, 'licence'>): Promise<string | null> {
+  return query.licence ? companyDay(scope, scope.services.now()) : null;
+}
+
+/** `today`: the company's day as staffListDay read it for this page (read here when not given). */
+export async function listStaff(scope: TenantScope, query: StaffListQuery, today?: string | null): Promise<Page<Record<string, unknown>>> {
+  today = today === undefined ? await staffListDay(scope, query) : today;
   const sort: SortSpec = query.licence ? { licenceExpiresOn: 1 } : { sortName: 1 };
   const page = await staffRecords(scope).find(
     scope.auth.tenantId,

@@ -61,15 +61,31 @@ export interface MachineListQuery {
 
 const addDays = (at: string, days: number): string => new Date(Date.parse(at) + days * 86_400_000).toISOString().slice(0, 10);
 
+/** What a machine list page is made of besides the machines: the company policy's plans and the instant of now. */
+export interface MachineListFacts {
+  settings: CompanyPolicy;
+  at: string;
+}
+
+/** The facts of a page now, and what names them: the UTC day (all a due date compares) and the policy's revision. */
+export async function machineListFacts(scope: TenantScope): Promise<{ key: string; value: MachineListFacts }> {
+  const { revision, settings } = await companyPolicy(scope.services, scope.auth.tenantId);
+  const at = scope.services.now().toISOString();
+  return { key: `${at.slice(0, 10)} ${revision}`, value: { settings, at } };
+}
+
 /**
  * Machines by code, optionally of one status. With maintenanceDueInDays only those whose preventive maintenance falls due within
  * that many days (or is already overdue, by hours or days), all in one page: the plan is the policy of now, not stored.
  */
-export async function listMachines(scope: TenantScope, query: MachineListQuery): Promise<Page<Record<string, unknown>>> {
+export async function listMachines(
+  scope: TenantScope,
+  query: MachineListQuery,
+  facts?: MachineListFacts,
+): Promise<Page<Record<string, unknown>>> {
   const filter: Filter = { ...(query.status ? { status: query.status } : {}), ...changedSince(query.updatedSince) };
   const tenantId = scope.auth.tenantId;
-  const { settings } = await companyPolicy(scope.services, tenantId);
-  const at = scope.services.now().toISOString();
+  const { settings, at } = facts ?? (await machineListFacts(scope)).value;
   const withDue = (doc: MachineDoc) => ({
     ...machineView(doc),
     maintenance: maintenanceOf(doc, settings, at),

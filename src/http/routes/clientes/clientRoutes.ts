@@ -30,6 +30,7 @@ export const clientRoutes: RouteDecl[] = [
     legacyQuery: ['estado', 'tipo'],
     filters: { status: Type.Optional(Type.Enum(CLIENT_STATUSES)), payerType: Type.Optional(Type.Enum(PAYER_TYPES)) },
     list: listClients,
+    prepared: {}, // made of the collection alone: prepared once per change of it
   }),
   clients.read({ summary: 'Read a client with its contracts' }),
   clients.patch({

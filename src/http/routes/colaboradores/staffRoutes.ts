@@ -9,7 +9,7 @@ import { correctStaff, hireStaff } from '../../../commands/colaboradores/staffWr
 import { COLABORADORES_PROJECTION } from '../../../projections/colaboradores/colaboradoresProjection.js';
 import { CARGOS_PROJECTION } from '../../../projections/cargos-laborales/cargosProjection.js';
 import { maySignClinicalRecords } from '../../../queries/colaboradores/maySign.js';
-import { listStaff } from '../../../queries/colaboradores/staffList.js';
+import { listStaff, staffListDay } from '../../../queries/colaboradores/staffList.js';
 import { staffModel } from '../../../queries/colaboradores/staffRecords.js';
 import { commandCtx, tenantCtx, unavailable503 } from '../shared/recordSupport.js';
 import { IdParams, IdSchema } from '../shared/fieldSchemas.js';
@@ -53,6 +53,13 @@ export const staffRoutes: RouteDecl[] = [
       ),
     },
     list: listStaff,
+    // A licence filter compares with the company's today: the day is part of the page.
+    prepared: {
+      context: async (scope, query) => {
+        const day = await staffListDay(scope, query);
+        return { key: day ?? '', value: day };
+      },
+    },
   }),
   route({
     method: 'get',

@@ -29,6 +29,7 @@ export const readRoutes: RouteDecl[] = [
     auditId: (query) => query.patientId ?? null,
     list: (scope, { patientId, status, limit, cursor, updatedSince }) =>
       listDialyzers(scope, { patientId, status, limit, cursor, updatedSince }),
+    prepared: {}, // made of the collection alone: prepared once per change of it
   }),
   reads.get('/filtros-dialisis/listos', READ, {
     legacyQuery: ['pacienteId'],

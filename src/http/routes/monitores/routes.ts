@@ -5,7 +5,7 @@ import { ProblemError } from '../../../problems.js';
 import { MACHINE_STATUSES } from '../../../commands/monitores/machineEvents.js';
 import { correctMachine, registerMachine } from '../../../commands/monitores/machineWrites.js';
 import { patients } from '../../../queries/pacientes/readModel.js';
-import { listMachines, machineModel } from '../../../queries/monitores/machines.js';
+import { listMachines, machineListFacts, machineModel } from '../../../queries/monitores/machines.js';
 import { mayStartSession } from '../../../queries/monitores/mayStartSession.js';
 import { commandCtx, tenantCtx } from '../shared/recordSupport.js';
 import { IdParams, IdSchema } from '../shared/fieldSchemas.js';
@@ -33,6 +33,8 @@ export const machineRoutes: RouteDecl[] = [
       maintenanceDueInDays: Type.Optional(Type.Integer({ minimum: 0, maximum: 730 })),
     },
     list: listMachines,
+    // Due dates compare with today under the company's plan: both are part of the page.
+    prepared: { context: machineListFacts },
   }),
   machineKit.read({ summary: 'Read a machine, with its next preventive maintenance' }),
   machineKit.patch({

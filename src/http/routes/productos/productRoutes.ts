@@ -29,6 +29,7 @@ export const productRoutes: RouteDecl[] = [
       active: Type.Optional(Type.Boolean()),
     },
     list: listProducts,
+    prepared: {}, // made of the collection alone: prepared once per change of it
   }),
   route({
     method: 'get',

@@ -12,6 +12,7 @@ import { awaitMinPosition } from '../../readYourWrites.js';
 import { asOfHeaders, pointOf, RecordReadQuerySchema } from '../../recordAsOf.js';
 import { route, type AccessedRecord, type HttpResult, type RequestContext, type ResponseDecl, type RouteDecl } from '../../routeTypes.js';
 import { IdParams, IdSchema, ReasonBody } from './fieldSchemas.js';
+import { recordListPage, type PreparedListSpec } from './preparedRecordList.js';
 import {
   badCursor400,
   conflict409,
@@ -176,14 +177,17 @@ export function recordKit<D extends RecordDoc>(spec: RecordKitSpec<D>) {
     },
 
     /** GET `${base}`: a page of records filtered by `filters`, read-your-writes with minPosition. */
-    list<F extends TProperties>(
+    list<F extends TProperties, C = undefined>(
       decl: Extra & {
         summary: string;
         filters: F;
         legacyQuery?: readonly string[];
         /** The record id the access audit names for this query (e.g. the patient filtered by); null by default. */
         auditId?: (query: ListQuery<F>) => string | null;
-        list: (scope: TenantScope, query: ListQuery<F>) => Promise<Page<unknown>>;
+        /** `context`: the prepared page's (when set); unset when the list is not prepared. */
+        list: (scope: TenantScope, query: ListQuery<F>, context?: C) => Promise<Page<unknown>>;
+        /** Pages prepared once per change of the collection (and of the context, when the page is made of more). */
+        prepared?: PreparedListSpec<ListQuery<F>, C>;
       },
     ): RouteDecl {
       const query = Type.Object({ ...decl.filters, ...PageQueryFields, ...MinPositionField }, { additionalProperties: false });
@@ -209,7 +213,7 @@ export function recordKit<D extends RecordDoc>(spec: RecordKitSpec<D>) {
         handle: async (input, ctx) => {
           const q = input.query as ListQuery<F>;
           await awaitMinPosition(ctx, q.minPosition, [model.projection]);
-          return { status: 200, body: await decl.list(tenantCtx(ctx), q) };
+          return { status: 200, body: await recordListPage(ctx, tenantCtx(ctx), model, base, q, decl) };
         },
       });
     },
