@@ -1,4 +1,4 @@
-// npm run bench [-- appends rebuild coldstart recovery http scale audit sistema widgets generador observability] [--events N] [--seconds S] [--scale-events N]
+// npm run bench [-- appends rebuild coldstart recovery http scale audit sistema widgets generador observability mix] [--events N] [--seconds S] [--scale-events N]
 // [--audit-entries N] [--sistema-events N] [--patients N] [--no-settle]
 // Prints a table per section and writes all figures as JSON under bench/results/.
 import fs from 'node:fs';
@@ -18,6 +18,7 @@ import { benchSistema } from './sistema.js';
 import { benchWidgets } from './widgets.js';
 import { benchGenerador } from './generador.js';
 import { benchObservability } from './observability.js';
+import { benchMix } from './mix.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);
@@ -213,6 +214,16 @@ async function main(): Promise<void> {
       `metrics: ${figures.metricsNanosPerRequest} ns per request; an access line: ${figures.accessLineNanos} ns, ${figures.accessLogBytesPerRequest} bytes; OTLP exports received: ${figures.spansExported}`,
     );
     results.observability = figures;
+  }
+
+  if (wanted('mix')) {
+    log(`\n== Reads and writes at once: 90/10 mix and 90 GET + 10 POST connections, ${SECONDS} s each, service and PostgreSQL peer ==`);
+    const figures = await benchMix(scratch, serviceEnv, creds, SECONDS, log);
+    console.table(figures.rows);
+    log(
+      `load average ${figures.loadAverage}; split POST/s vs PostgreSQL = ${figures.splitPostVsPostgres ?? 'n/a'} (target >= 1 with p99 < 100 ms: ${figures.met === null ? 'n/a' : figures.met ? 'met' : 'MISSED'})`,
+    );
+    results.mix = figures;
   }
 
   const outDir = path.join(here, 'results');
