@@ -26,10 +26,13 @@ export interface MixRow {
 }
 
 export interface MixFigures {
+  /** Every run, in the order they ran. */
   rows: MixRow[];
+  /** Medians over the reps, per side and scenario. */
+  summary: Omit<MixRow, 'non2xx' | 'errors'>[];
   /** The machine's 1-minute load average when the loads began (2 shared cores: above ~2 the figures wait for a core). */
   loadAverage: number;
-  /** Best service split POST/s over the PostgreSQL peer's, and whether the issue's target is met (>= 1, p99 < 100 ms). */
+  /** The service's median split POST/s over the PostgreSQL peer's, and whether the issue's target is met (>= 1, p99 < 100 ms). */
   splitPostVsPostgres: number | null;
   met: boolean | null;
 }
@@ -139,65 +142,95 @@ const counter = (prefix: string) => {
   return () => patientBody(n++, prefix);
 };
 
+/** The service as configured and, for the before/after comparison in the same run, with writes first turned off. */
+const VARIANTS: { name: string; env: Record<string, string> }[] = [
+  { name: 'service, writes first off', env: { WRITE_PRIORITY_READ_BUDGET_MS: '0' } },
+  { name: 'service', env: {} },
+];
+const PEER = 'Koa + PostgreSQL';
+
+const median = (values: number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = (sorted.length - 1) / 2;
+  return Math.round((sorted[Math.floor(mid)]! + sorted[Math.ceil(mid)]!) / 2);
+};
+
+/**
+ * Every side runs at once (an idle one costs next to nothing) and the scenarios alternate between them, rep after
+ * rep, so a noisy shared machine weighs on each side alike.
+ */
 export async function benchMix(
   scratch: string,
   env: Record<string, string>,
   creds: BenchCredentials,
   seconds: number,
+  reps: number,
   log: (s: string) => void,
 ): Promise<MixFigures> {
   const rows: MixRow[] = [];
   const loadAverage = Number(os.loadavg()[0]!.toFixed(2));
-  const dataDir = path.join(scratch, 'mix');
-  fs.rmSync(dataDir, { recursive: true, force: true });
-  const service: Started = await startService({ ...env, DATA_DIR: dataDir }, await freePort());
+  const sides: Side[] = [];
+  const stops: (() => Promise<void> | void)[] = [];
   try {
-    const token = await signInAndSelect(service.url, creds.email, creds.password, creds.totpSecret);
-    const side: Side = {
-      name: 'service',
-      url: service.url,
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      pid: service.child.pid ?? null,
-      next: counter('3'),
-    };
-    await seed(side, '3');
-    await new Promise((r) => setTimeout(r, 1000)); // the seed's projections settle outside the runs
-    rows.push(await mixOn(side, seconds), await splitOn(side, seconds));
-  } finally {
-    await service.stop();
-  }
-
-  const cluster = startPostgres(await freePort(), log);
-  if (cluster) {
-    const peerDir = path.join(scratch, 'mix-peer-pg');
-    fs.rmSync(peerDir, { recursive: true, force: true });
-    fs.mkdirSync(peerDir, { recursive: true });
-    try {
-      const peer = await startPeer('pgCrud', await freePort(), { DATA_DIR: peerDir, PG_URL: cluster.url }, '/pacientes');
-      try {
-        const side: Side = {
-          name: 'Koa + PostgreSQL',
-          url: peer.url,
-          headers: { 'content-type': 'application/json' },
-          pid: null,
-          next: counter('3'),
-        };
-        await seed(side, '3');
-        rows.push(await mixOn(side, seconds), await splitOn(side, seconds));
-      } finally {
-        await peer.stop();
-      }
-    } finally {
-      cluster.stop();
-      fs.rmSync(peerDir, { recursive: true, force: true });
+    for (const [i, variant] of VARIANTS.entries()) {
+      const dataDir = path.join(scratch, `mix-${i}`);
+      fs.rmSync(dataDir, { recursive: true, force: true });
+      const service: Started = await startService({ ...env, ...variant.env, DATA_DIR: dataDir }, await freePort());
+      stops.push(() => service.stop());
+      const token = await signInAndSelect(service.url, creds.email, creds.password, creds.totpSecret);
+      sides.push({
+        name: variant.name,
+        url: service.url,
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        pid: service.child.pid ?? null,
+        next: counter('3'),
+      });
     }
+    const cluster = startPostgres(await freePort(), log);
+    if (cluster) {
+      stops.push(() => cluster.stop());
+      const peerDir = path.join(scratch, 'mix-peer-pg');
+      fs.rmSync(peerDir, { recursive: true, force: true });
+      fs.mkdirSync(peerDir, { recursive: true });
+      const peer = await startPeer('pgCrud', await freePort(), { DATA_DIR: peerDir, PG_URL: cluster.url }, '/pacientes');
+      stops.push(() => peer.stop());
+      sides.push({ name: PEER, url: peer.url, headers: { 'content-type': 'application/json' }, pid: null, next: counter('3') });
+    }
+    for (const side of sides) await seed(side, '3');
+    await new Promise((r) => setTimeout(r, 1000)); // the seed's projections settle outside the runs
+    for (let rep = 0; rep < reps; rep++)
+      for (const side of sides) {
+        rows.push(await mixOn(side, seconds));
+        log(JSON.stringify(rows[rows.length - 1]));
+        rows.push(await splitOn(side, seconds));
+        log(JSON.stringify(rows[rows.length - 1]));
+      }
+  } finally {
+    for (const stop of stops.reverse()) await stop();
   }
-  const split = (name: string) => rows.find((r) => r.side === name && r.scenario === 'split 90+10');
+  const summary = sides.flatMap((side) =>
+    (['mix 90/10', 'split 90+10'] as const).map((scenario) => {
+      const of = rows.filter((r) => r.side === side.name && r.scenario === scenario);
+      const m = (key: keyof MixRow) => median(of.map((r) => r[key] as number));
+      return {
+        side: side.name,
+        scenario,
+        getPerSecond: m('getPerSecond'),
+        getP99Ms: m('getP99Ms'),
+        postPerSecond: m('postPerSecond'),
+        postP50Ms: m('postP50Ms'),
+        postP99Ms: m('postP99Ms'),
+        cpuMicrosPerRequest: side.pid ? m('cpuMicrosPerRequest') : null,
+      };
+    }),
+  );
+  const split = (name: string) => summary.find((r) => r.side === name && r.scenario === 'split 90+10');
   const ours = split('service')!;
-  const theirs = split('Koa + PostgreSQL');
+  const theirs = split(PEER);
   const ratio = theirs ? Number((ours.postPerSecond / Math.max(1, theirs.postPerSecond)).toFixed(2)) : null;
   return {
     rows,
+    summary,
     loadAverage,
     splitPostVsPostgres: ratio,
     met: ratio === null ? null : ratio >= 1 && ours.postP99Ms < 100,

@@ -217,9 +217,12 @@ async function main(): Promise<void> {
   }
 
   if (wanted('mix')) {
-    log(`\n== Reads and writes at once: 90/10 mix and 90 GET + 10 POST connections, ${SECONDS} s each, service and PostgreSQL peer ==`);
-    const figures = await benchMix(scratch, serviceEnv, creds, SECONDS, log);
+    log(
+      `\n== Reads and writes at once: 90/10 mix and 90 GET + 10 POST connections, ${SECONDS} s each, ${option('reps', 2)} reps alternated: the service with writes first off and on, and the PostgreSQL peer ==`,
+    );
+    const figures = await benchMix(scratch, serviceEnv, creds, SECONDS, option('reps', 2), log);
     console.table(figures.rows);
+    console.table(figures.summary);
     log(
       `load average ${figures.loadAverage}; split POST/s vs PostgreSQL = ${figures.splitPostVsPostgres ?? 'n/a'} (target >= 1 with p99 < 100 ms: ${figures.met === null ? 'n/a' : figures.met ? 'met' : 'MISSED'})`,
     );
