@@ -5,6 +5,7 @@ import { webhookSettings, type WebhookSettings } from './processes/webhooks/webh
 import { observabilitySettings, type ObservabilitySettings } from './observability/settings.js';
 import { readStoreWatchMs } from './stores/sqliteRead/readStoreDamage.js';
 import { writePrioritySettings, type WritePrioritySettings } from './writePrioritySettings.js';
+import { walFlushesInFlight } from './stores/sqlite/walDurability.js';
 
 export interface Config {
   port: number;
@@ -64,6 +65,8 @@ export interface Config {
   observability: ObservabilitySettings;
   /** Reads wait behind writes in flight, a budget per event-loop turn (WRITE_PRIORITY_READ_BUDGET_MS; 0 = off). */
   writePriority?: WritePrioritySettings;
+  /** Flushes of the SQLite event log's WAL that may run at once (WAL_FLUSHES_IN_FLIGHT, 1 to 4, default 1). */
+  walFlushesInFlight?: number;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -108,6 +111,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     corsOrigins: corsOrigins(env.CORS_ORIGINS),
     observability: observabilitySettings(env),
     writePriority: writePrioritySettings(env),
+    walFlushesInFlight: walFlushesInFlight(env.WAL_FLUSHES_IN_FLIGHT),
   };
 }
 
