@@ -142,10 +142,11 @@ const counter = (prefix: string) => {
   return () => patientBody(n++, prefix);
 };
 
-/** The service as configured and, for the before/after comparison in the same run, with writes first turned off. */
+/** The service as configured and, compared in the same run, with writes first turned off and with two WAL flushes in flight. */
 const VARIANTS: { name: string; env: Record<string, string> }[] = [
   { name: 'service, writes first off', env: { WRITE_PRIORITY_READ_BUDGET_MS: '0' } },
   { name: 'service', env: {} },
+  { name: 'service, WAL_FLUSHES_IN_FLIGHT=2', env: { WAL_FLUSHES_IN_FLIGHT: '2' } },
 ];
 const PEER = 'Koa + PostgreSQL';
 

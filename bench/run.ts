@@ -218,7 +218,7 @@ async function main(): Promise<void> {
 
   if (wanted('mix')) {
     log(
-      `\n== Reads and writes at once: 90/10 mix and 90 GET + 10 POST connections, ${SECONDS} s each, ${option('reps', 2)} reps alternated: the service with writes first off and on, and the PostgreSQL peer ==`,
+      `\n== Reads and writes at once: 90/10 mix and 90 GET + 10 POST connections, ${SECONDS} s each, ${option('reps', 2)} reps alternated: the service with writes first off, as configured, and with WAL_FLUSHES_IN_FLIGHT=2, and the PostgreSQL peer ==`,
     );
     const figures = await benchMix(scratch, serviceEnv, creds, SECONDS, option('reps', 2), log);
     console.table(figures.rows);
