@@ -1,6 +1,6 @@
-// npm run bench [-- appends rebuild coldstart recovery http scale audit sistema widgets generador observability streams lists]
+// npm run bench [-- appends rebuild coldstart recovery http scale audit sistema widgets generador observability streams lists mix]
 // [--events N] [--seconds S] [--scale-events N] [--audit-entries N] [--sistema-events N] [--patients N] [--no-settle]
-// [--stream-events N] [--stream-runs N] (section streams) [--reps N] [--profile] (section lists)
+// [--stream-events N] [--stream-runs N] (section streams) [--reps N] (sections lists, mix) [--profile] (section lists)
 // Prints a table per section and writes all figures as JSON under bench/results/.
 import fs from 'node:fs';
 import os from 'node:os';
@@ -23,6 +23,7 @@ import { benchStreams } from './streams.js';
 import { judgeTargets } from './targets.js';
 import { writeRunTable } from './benchTable.js';
 import { benchListsSection } from './lists.js';
+import { benchMix } from './mix.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);
@@ -218,6 +219,19 @@ async function main(): Promise<void> {
       `metrics: ${figures.metricsNanosPerRequest} ns per request; an access line: ${figures.accessLineNanos} ns, ${figures.accessLogBytesPerRequest} bytes; OTLP exports received: ${figures.spansExported}`,
     );
     results.observability = figures;
+  }
+
+  if (wanted('mix')) {
+    log(
+      `\n== Reads and writes at once: 90/10 mix and 90 GET + 10 POST connections, ${SECONDS} s each, ${option('reps', 2)} reps alternated: the service with writes first off, as configured, and with WAL_FLUSHES_IN_FLIGHT=2, and the PostgreSQL peer ==`,
+    );
+    const figures = await benchMix(scratch, serviceEnv, creds, SECONDS, option('reps', 2), log);
+    console.table(figures.rows);
+    console.table(figures.summary);
+    log(
+      `load average ${figures.loadAverage}; split POST/s vs PostgreSQL = ${figures.splitPostVsPostgres ?? 'n/a'} (target >= 1 with p99 < 100 ms: ${figures.met === null ? 'n/a' : figures.met ? 'met' : 'MISSED'})`,
+    );
+    results.mix = figures;
   }
 
   if (wanted('lists')) results.lists = await benchListsSection({ scratch, env: serviceEnv, creds, seconds: SECONDS, args, log });

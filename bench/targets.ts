@@ -123,6 +123,21 @@ function streamTargets(rows: StreamRow[]): Target[] {
     });
 }
 
+/** Issue 29 item 2: with 90 GET and 10 POST connections, registration at least the PostgreSQL app's POSTs, p99 < 100 ms. */
+export const MIX_TARGETS = { splitPostVsPostgres: 1, splitPostP99Ms: 100 };
+type MixResults = { splitPostVsPostgres: number | null; summary: { side: string; scenario: string; postP99Ms: number }[] };
+
+function mixTargets(mix: MixResults): Target[] {
+  const ours = mix.summary.find((r) => r.side === 'service' && r.scenario === 'split 90+10');
+  const vsPg = mix.splitPostVsPostgres ?? 0;
+  const p99 = ours?.postP99Ms ?? Infinity;
+  const T = MIX_TARGETS;
+  return [
+    row('90 GET + 10 POST: POST /pacientes requests/s over the PostgreSQL app', vsPg, `>= ${T.splitPostVsPostgres}`, vsPg >= 1),
+    row('90 GET + 10 POST: POST /pacientes p99 ms', p99, `< ${T.splitPostP99Ms}`, p99 < T.splitPostP99Ms),
+  ];
+}
+
 /** Every target the run's sections can judge, in section order; sections not run contribute nothing. */
 export function judgeTargets(results: Results): JudgedTarget[] {
   const judged: JudgedTarget[] = [];
@@ -133,6 +148,7 @@ export function judgeTargets(results: Results): JudgedTarget[] {
       ...(section === 'http' ? httpTargets(figures as HttpResults) : []),
       ...(section === 'scale' ? scaleFirstStart(figures as Parameters<typeof scaleFirstStart>[0]) : []),
       ...(section === 'streams' ? streamTargets(figures as StreamRow[]) : []),
+      ...(section === 'mix' ? mixTargets(figures as MixResults) : []),
       ...(section === 'lists' ? floorRowTargets((figures as { rows: FloorRow[] }).rows) : []),
       ...(Array.isArray(own) ? (own as Target[]) : []),
     ];

@@ -4,6 +4,8 @@ import path from 'node:path';
 import { webhookSettings, type WebhookSettings } from './processes/webhooks/webhookSettings.js';
 import { observabilitySettings, type ObservabilitySettings } from './observability/settings.js';
 import { readStoreWatchMs } from './stores/sqliteRead/readStoreDamage.js';
+import { writePrioritySettings, type WritePrioritySettings } from './writePrioritySettings.js';
+import { walFlushesInFlight } from './stores/sqlite/walDurability.js';
 
 export interface Config {
   port: number;
@@ -61,6 +63,10 @@ export interface Config {
   compressionThresholdBytes?: number;
   /** Metrics, access log and tracing (METRICS_PORT, METRICS_TOKEN, ACCESS_LOG, ACCESS_LOG_SAMPLE, OTEL_EXPORTER_OTLP_ENDPOINT). */
   observability: ObservabilitySettings;
+  /** Reads wait behind writes in flight, a budget per event-loop turn (WRITE_PRIORITY_READ_BUDGET_MS; 0 = off). */
+  writePriority?: WritePrioritySettings;
+  /** Flushes of the SQLite event log's WAL that may run at once (WAL_FLUSHES_IN_FLIGHT, 1 to 4, default 1). */
+  walFlushesInFlight?: number;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -104,6 +110,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     compressionThresholdBytes: compressionThreshold(env.COMPRESSION_THRESHOLD_BYTES),
     corsOrigins: corsOrigins(env.CORS_ORIGINS),
     observability: observabilitySettings(env),
+    writePriority: writePrioritySettings(env),
+    walFlushesInFlight: walFlushesInFlight(env.WAL_FLUSHES_IN_FLIGHT),
   };
 }
 

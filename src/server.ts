@@ -35,6 +35,8 @@ import { feedHubOf } from './http/routes/sistema/feedHub.js';
 import { acquireServiceLock } from './ops/serviceLock.js';
 import { acceptOpsToken } from './http/opsAuth.js';
 import { startObservability } from './observability/serviceObservability.js';
+import { writesFirst } from './http/writesFirst.js';
+import { writePrioritySettings } from './writePrioritySettings.js';
 
 export interface StartServerOptions {
   /** 2xx bodies that drift from their schema: 'enforce' (tests) answers 500; 'log' (default) logs and answers. */
@@ -201,7 +203,7 @@ export async function startServer(config: Config, opts: StartServerOptions = {})
     cleanup.push(() => app.close());
     const observability = await startObservability(services, () => app.accessAudit.pending);
     cleanup.push(() => observability.close());
-    const requests = trackInFlight(app.callback());
+    const requests = trackInFlight(writesFirst(app.callback(), config.writePriority ?? writePrioritySettings({})));
     const server = http.createServer(requests.listener);
     server.on('clientError', answerClientError);
     server.keepAliveTimeout = 5_000;

@@ -8,6 +8,7 @@ import type { ObservabilitySettings } from '../observability/settings.js';
 import { httpDuration, httpInFlight, httpThrottled } from '../observability/metrics.js';
 import { formatTraceparent, traceFromHeaders } from '../observability/traceContext.js';
 import { startRequestSpan } from '../observability/tracing.js';
+import { QUEUED_SINCE, type QueuedRequest } from './writesFirst.js';
 
 /** The declared path template of the route that answered (set by the route pipeline); unmatched paths share one label. */
 export const UNMATCHED_ROUTE = '(unmatched)';
@@ -27,7 +28,9 @@ const actorOf = (principal: Principal | undefined): string | null =>
 
 export function observeRequests(logger: Logger, settings: Settings): Koa.Middleware {
   return async (ctx, next) => {
-    const started = process.hrtime.bigint();
+    const handled = process.hrtime.bigint();
+    // A read held behind writes (writesFirst) is timed from its arrival: the wait is part of what its client saw.
+    const started = (ctx.req as QueuedRequest)[QUEUED_SINCE] ?? handled;
     const fromHeaders = traceFromHeaders(ctx.get('traceparent') || undefined, ctx.get('tracestate') || undefined);
     const spanned = startRequestSpan(ctx.method, fromHeaders, { 'http.request.method': ctx.method });
     const trace = spanned?.trace ?? fromHeaders;
@@ -56,6 +59,7 @@ export function observeRequests(logger: Logger, settings: Settings): Koa.Middlew
         route,
         status,
         durationMs: Math.round(seconds * 1e6) / 1e3,
+        ...(started === handled ? {} : { queuedMs: Math.round(Number(handled - started) / 1e3) / 1e3 }),
         bytes: Number.isFinite(length) ? length : null,
         tenantId: principal?.tenantId ?? null,
         actor: actorOf(principal),

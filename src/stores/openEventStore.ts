@@ -21,5 +21,6 @@ export async function openEventStore(config: Config, logger: Logger, testHooks: 
     logger.info('event store opened', { kind: 'eventstoredb' });
     return store;
   }
-  return openSqliteEventStore({ file: sqliteEventFile(config.dataDir), logger, ...testHooks });
+  const flushes = config.walFlushesInFlight ? { walFlushesInFlight: config.walFlushesInFlight } : {};
+  return openSqliteEventStore({ file: sqliteEventFile(config.dataDir), logger, ...flushes, ...testHooks });
 }

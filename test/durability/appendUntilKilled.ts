@@ -2,13 +2,15 @@
 // concurrent writers and prints one JSON line per acknowledged append, until it is killed.
 import { randomUUID } from 'node:crypto';
 import { openSqliteEventStore } from '../../src/stores/sqlite/sqliteEventStore.js';
+import { walFlushesInFlight } from '../../src/stores/sqlite/walDurability.js';
 import { streamName } from '../../src/stores/eventStore.js';
 import { newEvent } from '../support/eventFixtures.js';
 
 const [file, writersArg] = process.argv.slice(2);
 if (!file) throw new Error('usage: appendUntilKilled.ts <file> [writers]');
 const writers = Number(writersArg ?? 8);
-const store = await openSqliteEventStore({ file });
+// WAL_FLUSHES_IN_FLIGHT as the service reads it: `WAL_FLUSHES_IN_FLIGHT=2 npx mocha test/durability/killNine.test.ts`.
+const store = await openSqliteEventStore({ file, walFlushesInFlight: walFlushesInFlight(process.env.WAL_FLUSHES_IN_FLIGHT) });
 
 async function writer(w: number): Promise<never> {
   const stream = streamName('killtest', 'patient', `w${w}`);

@@ -39,6 +39,8 @@ export interface SqliteEventStoreOptions extends SqliteEventStoreTestHooks {
   logger?: Logger;
   /** How often a live subscription looks for appends made by other processes (default 300 ms). */
   pollMs?: number;
+  /** Flushes of the WAL that may run at once (WAL_FLUSHES_IN_FLIGHT, default 1): walDurability.ts. */
+  walFlushesInFlight?: number;
 }
 
 /** Default page size of readAll when the caller gives no maxCount. */
@@ -69,6 +71,7 @@ export async function openSqliteEventStore(opts: SqliteEventStoreOptions): Promi
       file: opts.file,
       headPosition: committedHead,
       ...(opts.syncWal ? { syncWal: opts.syncWal } : {}),
+      ...(opts.walFlushesInFlight ? { flushesInFlight: opts.walFlushesInFlight } : {}),
       // New events are announced to subscriptions only once durable, so no read model gets ahead of the log.
       onDurable: () => {
         for (const listener of commitListeners) listener();

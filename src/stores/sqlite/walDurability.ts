@@ -1,6 +1,7 @@
 // Durability of the event log off the event loop: SQLite runs with synchronous=NORMAL (a commit only writes its
 // frames to the -wal file), and this module fdatasyncs that file on the libuv threadpool. A flush begun after a
-// commit was visible makes it durable; one flush at a time, and the commits that land while it runs share the next.
+// commit was visible makes it durable; one flush at a time (or up to WAL_FLUSHES_IN_FLIGHT, settled in the order they
+// began), and the commits that land while they run share the next.
 // Positions are committed in order (one writer at a time, no deletes), so "durable up to position P" is exact.
 // Why the -wal file alone suffices: in WAL mode with synchronous=NORMAL SQLite syncs the WAL before each checkpoint
 // and the database file after it (sqlite.org/pragma.html#pragma_synchronous), so a frame checkpointed before our
@@ -13,6 +14,13 @@ import path from 'node:path';
 import { EventStoreUnusableError } from '../eventStore.js';
 import { syncDirectory } from './sqliteSchema.js';
 import { observeFsync } from '../../observability/metrics.js';
+
+/** WAL_FLUSHES_IN_FLIGHT: flushes of the WAL that may run at once, 1 (the default) to 4. */
+export function walFlushesInFlight(value: string | undefined): number {
+  if (value === undefined || value === '') return 1;
+  if (!/^[1-4]$/.test(value)) throw new Error(`WAL_FLUSHES_IN_FLIGHT must be a number of flushes from 1 to 4, got ${value}`);
+  return Number(value);
+}
 
 /** Makes what was written to the file behind fd durable; the default is fdatasync on the threadpool. */
 export type SyncWal = (fd: number) => Promise<void>;
@@ -28,6 +36,11 @@ export interface WalDurabilityOptions {
   syncWal?: SyncWal;
   /** Called each time the durable position advances (new events may be announced). */
   onDurable(): void;
+  /**
+   * Flushes that may run at once (default 1): a commit made while one runs starts its own instead of waiting for it to
+   * end and for the event loop to notice. They settle in the order they began.
+   */
+  flushesInFlight?: number;
   /** Called once when a flush fails: from then on nothing is known to be durable beyond what was. */
   onFailure(error: EventStoreUnusableError): void;
 }
@@ -45,6 +58,8 @@ export interface WalDurability {
 
 interface Flush {
   upTo: bigint;
+  /** Its fdatasync returned; it settles once every older flush has too. */
+  synced: boolean;
   done: Promise<void>;
   resolve(): void;
   reject(error: Error): void;
@@ -58,7 +73,7 @@ function pendingFlush(upTo: bigint): Flush {
     reject = rej;
   });
   done.catch(() => undefined); // reported through onFailure and to whoever waits on it
-  return { upTo, done, resolve, reject };
+  return { upTo, synced: false, done, resolve, reject };
 }
 
 /**
@@ -80,15 +95,17 @@ export function openWalDurability(opts: WalDurabilityOptions): WalDurability {
     fs.closeSync(fd);
     throw err;
   }
-  let running: Flush | null = null;
+  /** Flushes running, oldest first; each settles only after every older one (a later success never hides an error). */
+  const running: Flush[] = [];
   let next: Flush | null = null;
   let failure: EventStoreUnusableError | null = null;
   let closed = false;
+  const inFlight = Math.max(1, opts.flushesInFlight ?? 1);
 
-  /** The next flush to begin: the one starting now when none runs, else the one after the running one. */
+  /** A flush begun from now: at once while fewer than `inFlight` run, else the one that begins when one ends. */
   function flushBegunFromNow(floor: bigint): Promise<void> {
     if (closed) return Promise.reject(new Error('event store is closed'));
-    if (!running) {
+    if (running.length < inFlight) {
       const flush = pendingFlush(floor);
       start(flush);
       return flush.done;
@@ -108,30 +125,36 @@ export function openWalDurability(opts: WalDurabilityOptions): WalDurability {
   }
 
   function start(flush: Flush): void {
-    running = flush;
+    running.push(flush);
     // Read right before the sync begins: everything committed up to here is in the file the sync flushes.
     flush.upTo = headOr(flush.upTo);
     const started = performance.now();
     syncWal(fd).then(
       () => {
         observeFsync((performance.now() - started) / 1000);
-        finished(flush);
+        flush.synced = true;
+        finished();
       },
       (err: unknown) => failed(err),
     );
   }
 
-  function finished(flush: Flush): void {
+  /** Settles the synced flushes at the head of the line, in the order they began. */
+  function finished(): void {
     if (failure) return;
-    running = null;
-    if (flush.upTo > durable) durable = flush.upTo;
-    flush.resolve();
-    if (next && !closed) {
+    let advanced = false;
+    while (running[0]?.synced) {
+      const flush = running.shift()!;
+      if (flush.upTo > durable) durable = flush.upTo;
+      flush.resolve();
+      advanced = true;
+    }
+    if (next && !closed && running.length < inFlight) {
       const following = next;
       next = null;
       start(following);
     }
-    opts.onDurable();
+    if (advanced) opts.onDurable();
   }
 
   function failed(err: unknown): void {
@@ -142,8 +165,8 @@ export function openWalDurability(opts: WalDurabilityOptions): WalDurability {
       `${walFile}: fdatasync failed (${code}); which events reached the disk is unknown, so the event store stopped ` +
         'and refuses appends. Check the disk, then restart the service.',
     );
-    for (const flush of [running, next]) flush?.reject(failure);
-    running = next = null;
+    for (const flush of [...running.splice(0), next]) flush?.reject(failure);
+    next = null;
     opts.onFailure(failure);
   }
 
@@ -155,8 +178,8 @@ export function openWalDurability(opts: WalDurabilityOptions): WalDurability {
     durableUpTo(position: bigint): Promise<void> {
       if (failure) return Promise.reject(failure);
       if (position <= durable) return Promise.resolve();
-      if (running && position <= running.upTo) return running.done; // committed before that flush began
-      return flushBegunFromNow(position);
+      const covering = running.find((flush) => position <= flush.upTo); // committed before that flush began
+      return covering ? covering.done : flushBegunFromNow(position);
     },
 
     syncNow(): Promise<void> {
@@ -169,7 +192,7 @@ export function openWalDurability(opts: WalDurabilityOptions): WalDurability {
       closed = true;
       next?.reject(new Error('event store is closed'));
       next = null;
-      await running?.done.catch(() => undefined);
+      await Promise.all(running.map((flush) => flush.done.catch(() => undefined)));
       fs.closeSync(fd);
     },
   };
