@@ -1,0 +1,65 @@
+// The read-model file as the projector thread writes it: its own connection, whose collections are handles that
+// follow the file at the path. The main thread's recoverable store (recoverableReadStore.ts) finds damage and puts a
+// fresh file in place; it then tells this thread to `reopen()` before the refill, so both write one file again.
+import type { Collection, IndexSpec, ReadDoc, ReadStore } from '../readStore.js';
+import { openSqliteReadStore, type SqliteReadStore } from './sqliteReadStore.js';
+import type { Logger } from '../../logger.js';
+
+export interface FollowingReadStore extends ReadStore {
+  /** Closes the connection and opens the file now at the path (collections are opened again as they are used). */
+  reopen(): Promise<void>;
+}
+
+export async function openFollowingReadStore(opts: { file: string; logger: Logger; cacheMiB?: number }): Promise<FollowingReadStore> {
+  let inner: SqliteReadStore = await openSqliteReadStore(opts);
+  let generation = 0;
+  const indexes = new Map<string, IndexSpec[]>();
+  const opened = new Map<string, { generation: number; collection: Promise<Collection> }>();
+
+  const current = (name: string): Promise<Collection> => {
+    const known = opened.get(name);
+    if (known && known.generation === generation) return known.collection;
+    const collection = inner.collection(name, indexes.get(name) ?? []);
+    opened.set(name, { generation, collection });
+    collection.catch(() => opened.delete(name));
+    return collection;
+  };
+
+  const handle = <T extends ReadDoc>(name: string): Collection<T> => {
+    const on = async <R>(call: (c: Collection<T>) => Promise<R>): Promise<R> => call((await current(name)) as unknown as Collection<T>);
+    return {
+      name,
+      find: (...args) => on((c) => c.find(...args)),
+      findOne: (...args) => on((c) => c.findOne(...args)),
+      get: (...args) => on((c) => c.get(...args)),
+      count: (...args) => on((c) => c.count(...args)),
+      replace: (...args) => on((c) => c.replace(...args)),
+      updateOne: (...args) => on((c) => c.updateOne(...args)),
+      deleteOne: (...args) => on((c) => c.deleteOne(...args)),
+      bulkWrite: (...args) => on((c) => c.bulkWrite(...args)),
+      drop: () => on((c) => c.drop()),
+    };
+  };
+
+  return {
+    kind: 'sqlite',
+    async collection<T extends ReadDoc = ReadDoc>(name: string, specs: IndexSpec[] = []): Promise<Collection<T>> {
+      const known = indexes.get(name) ?? [];
+      for (const spec of specs) if (!known.some((k) => JSON.stringify(k) === JSON.stringify(spec))) known.push(spec);
+      indexes.set(name, known);
+      await inner.collection(name, specs);
+      return handle<T>(name);
+    },
+    listCollections: () => inner.listCollections(),
+    async dropCollection(name: string): Promise<void> {
+      indexes.delete(name);
+      await inner.dropCollection(name);
+    },
+    async reopen(): Promise<void> {
+      await inner.close();
+      inner = await openSqliteReadStore(opts);
+      generation++;
+    },
+    close: () => inner.close(),
+  };
+}
