@@ -13,6 +13,7 @@ import { sqliteEventFile } from './stores/openEventStore.js';
 import { READ_STORE_FILE } from './stores/openReadStore.js';
 import { openSqliteEventReader } from './stores/sqlite/sqliteEventReader.js';
 import { openFollowingReadStore } from './stores/sqliteRead/followingReadStore.js';
+import { CheckpointFence } from './stores/sqliteRead/checkpointFence.js';
 
 const port = parentPort!;
 const data = workerData as ProjectorThreadData;
@@ -37,7 +38,12 @@ const logger: Logger = { debug: log('debug'), info: log('info'), warn: log('warn
 
 async function run(): Promise<void> {
   const events = openSqliteEventReader({ file: sqliteEventFile(data.dataDir), storeId: data.storeId, durable: BigInt(data.durable) });
-  const reads = await openFollowingReadStore({ file: path.join(data.dataDir, READ_STORE_FILE), logger, cacheMiB: data.readStoreCacheMiB });
+  const reads = await openFollowingReadStore({
+    file: path.join(data.dataDir, READ_STORE_FILE),
+    logger,
+    cacheMiB: data.readStoreCacheMiB,
+    fence: new CheckpointFence(data.fence),
+  });
   const touched = new Map<string, Set<string> | null>();
   const sent = new Map<string, string>();
   let scheduled = false;

@@ -11,6 +11,8 @@ export interface ProjectorThreadData {
   durable: string;
   /** The projector lease holder name of this thread (the main thread releases it if the thread dies). */
   holder: string;
+  /** The read store's checkpoint fence (checkpointFence.ts), shared with the main thread's glance. */
+  fence: Int32Array;
 }
 
 export type ToProjectorThread =

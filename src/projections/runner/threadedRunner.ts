@@ -11,6 +11,8 @@ import type { EventStore, Subscription } from '../../stores/eventStore.js';
 import type { Logger } from '../../logger.js';
 import { readModelRebuilding } from '../../stores/readModelRebuilding.js';
 import { releaseLease } from '../../stores/leases.js';
+import { readStoreRecoveryOf } from '../../stores/sqliteRead/recoverableReadStore.js';
+import { CheckpointFence } from '../../stores/sqliteRead/checkpointFence.js';
 import type { Projection } from './projection.js';
 import { PositionWaiters } from './positionWaiters.js';
 import { switchingCollection } from './switchingCollection.js';
@@ -197,6 +199,7 @@ export function createThreadedRunner(deps: ThreadedRunnerDeps): ProjectionRunner
       storeId,
       durable: durable.toString(),
       holder,
+      fence: (readStoreRecoveryOf(reads)?.fence ?? new CheckpointFence()).cells,
     };
     const spawned = spawnWorker(deps.script, data);
     worker = spawned;

@@ -4,14 +4,23 @@
 import type { Collection, IndexSpec, ReadDoc, ReadStore } from '../readStore.js';
 import { openSqliteReadStore, type SqliteReadStore } from './sqliteReadStore.js';
 import type { Logger } from '../../logger.js';
+import type { CheckpointFence } from './checkpointFence.js';
 
 export interface FollowingReadStore extends ReadStore {
   /** Closes the connection and opens the file now at the path (collections are opened again as they are used). */
   reopen(): Promise<void>;
 }
 
-export async function openFollowingReadStore(opts: { file: string; logger: Logger; cacheMiB?: number }): Promise<FollowingReadStore> {
-  let inner: SqliteReadStore = await openSqliteReadStore(opts);
+export async function openFollowingReadStore(opts: {
+  file: string;
+  logger: Logger;
+  cacheMiB?: number;
+  /** Shared with the main thread's glance: held around every write (a COMMIT may checkpoint). */
+  fence: CheckpointFence;
+}): Promise<FollowingReadStore> {
+  const { fence } = opts;
+  const open = () => fence.hold(() => openSqliteReadStore(opts));
+  let inner: SqliteReadStore = await open();
   let generation = 0;
   const indexes = new Map<string, IndexSpec[]>();
   const opened = new Map<string, { generation: number; collection: Promise<Collection> }>();
@@ -19,7 +28,7 @@ export async function openFollowingReadStore(opts: { file: string; logger: Logge
   const current = (name: string): Promise<Collection> => {
     const known = opened.get(name);
     if (known && known.generation === generation) return known.collection;
-    const collection = inner.collection(name, indexes.get(name) ?? []);
+    const collection = fence.hold(() => inner.collection(name, indexes.get(name) ?? []));
     opened.set(name, { generation, collection });
     collection.catch(() => opened.delete(name));
     return collection;
@@ -27,17 +36,22 @@ export async function openFollowingReadStore(opts: { file: string; logger: Logge
 
   const handle = <T extends ReadDoc>(name: string): Collection<T> => {
     const on = async <R>(call: (c: Collection<T>) => Promise<R>): Promise<R> => call((await current(name)) as unknown as Collection<T>);
+    // Fenced from the call to its first await: the SQLite work of these calls is synchronous (sqliteCollection.ts).
+    const write = async <R>(call: (c: Collection<T>) => Promise<R>): Promise<R> => {
+      const collection = (await current(name)) as unknown as Collection<T>;
+      return fence.hold(() => call(collection));
+    };
     return {
       name,
       find: (...args) => on((c) => c.find(...args)),
       findOne: (...args) => on((c) => c.findOne(...args)),
       get: (...args) => on((c) => c.get(...args)),
       count: (...args) => on((c) => c.count(...args)),
-      replace: (...args) => on((c) => c.replace(...args)),
-      updateOne: (...args) => on((c) => c.updateOne(...args)),
-      deleteOne: (...args) => on((c) => c.deleteOne(...args)),
-      bulkWrite: (...args) => on((c) => c.bulkWrite(...args)),
-      drop: () => on((c) => c.drop()),
+      replace: (...args) => write((c) => c.replace(...args)),
+      updateOne: (...args) => write((c) => c.updateOne(...args)),
+      deleteOne: (...args) => write((c) => c.deleteOne(...args)),
+      bulkWrite: (...args) => write((c) => c.bulkWrite(...args)),
+      drop: () => write((c) => c.drop()),
     };
   };
 
@@ -47,17 +61,17 @@ export async function openFollowingReadStore(opts: { file: string; logger: Logge
       const known = indexes.get(name) ?? [];
       for (const spec of specs) if (!known.some((k) => JSON.stringify(k) === JSON.stringify(spec))) known.push(spec);
       indexes.set(name, known);
-      await inner.collection(name, specs);
+      await fence.hold(() => inner.collection(name, specs));
       return handle<T>(name);
     },
     listCollections: () => inner.listCollections(),
     async dropCollection(name: string): Promise<void> {
       indexes.delete(name);
-      await inner.dropCollection(name);
+      await fence.hold(() => inner.dropCollection(name));
     },
     async reopen(): Promise<void> {
       await inner.close();
-      inner = await openSqliteReadStore(opts);
+      inner = await open();
       generation++;
     },
     close: () => inner.close(),
