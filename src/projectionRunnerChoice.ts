@@ -6,16 +6,13 @@ import { createProjectionRunner, type ProjectionRunnerDeps } from './projections
 import { createThreadedRunner } from './projections/runner/threadedRunner.js';
 import type { ProjectionRunner } from './projections/runner/runnerTypes.js';
 
-/** The thread's entry beside this file: .ts under tsx, .js once compiled. */
-const threadScript = (): URL => new URL(`./projectorThread${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
-
 /** `customGroups`: a test serves its own groups, which the thread (it loads the registry) would not know. */
 export function openProjectionRunner(config: Config, deps: ProjectionRunnerDeps, customGroups: boolean): ProjectionRunner {
   const sqlite = deps.events.kind === 'sqlite' && deps.reads.kind === 'sqlite';
   if (config.projectionsThread !== 'worker' || !sqlite || customGroups) {
     if (config.projectionsThread === 'worker')
       deps.logger.warn(
-        'PROJECTIONS_THREAD=worker needs the SQLite event and read stores (and the registered groups): projecting on the main thread',
+        'PROJECTIONS_THREAD=worker needs the SQLite event and read stores (and the registered groups: the thread loads src/projections/projectorRegistry.ts): projecting on the main thread',
       );
     return createProjectionRunner(deps);
   }
@@ -26,6 +23,5 @@ export function openProjectionRunner(config: Config, deps: ProjectionRunnerDeps,
     logger,
     dataDir: config.dataDir,
     readStoreCacheMiB: config.readStoreCacheMiB,
-    script: threadScript(),
   });
 }

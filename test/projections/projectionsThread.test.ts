@@ -16,6 +16,8 @@ import { READ_STORE_FILE } from '../../src/stores/openReadStore.js';
 import { sqliteEventFile } from '../../src/stores/openEventStore.js';
 import { openSqliteEventStore } from '../../src/stores/sqlite/sqliteEventStore.js';
 import { freePort } from '../../bench/processes.js';
+import { registeredGroups } from '../../src/http/groups.js';
+import { PROJECTOR_REGISTRY, projectionsFor } from '../../src/projections/projectorRegistry.js';
 import { signInAndSelect } from '../../bench/signIn.js';
 import { expectStatus, registration, startPacientesWorld, type Answer, type Json, type PacientesWorld } from '../http/pacientesWorld.js';
 
@@ -96,6 +98,18 @@ describe('projections in a worker thread (PROJECTIONS_THREAD=worker, SQLite read
     const created = await world.register(world.a, { familyNames: 'Tras Reinicio' });
     expectStatus(await world.call(world.a, 'GET', `/pacientes/${created.body.id as string}`), 200);
     assert.ok(idsOf(await list(world.a, '&q=reinicio')).includes(created.body.id as string));
+  });
+});
+
+describe("the projector thread's registry", () => {
+  it('holds exactly the projections the groups register, at their versions', () => {
+    const registered = registeredGroups().flatMap((g) => g.projections.map((p): [string, number] => [p.name, p.version]));
+    assert.deepEqual(
+      projectionsFor(registered).map((p) => p.name),
+      registered.map(([name]) => name),
+    );
+    assert.deepEqual(PROJECTOR_REGISTRY.map((p) => p.name).sort(), registered.map(([name]) => name).sort());
+    assert.throws(() => projectionsFor([['pacientes', 999]]), /projectorRegistry\.ts/);
   });
 });
 

@@ -13,6 +13,8 @@ export interface ProjectorThreadData {
   holder: string;
   /** The read store's checkpoint fence (checkpointFence.ts), shared with the main thread's glance. */
   fence: Int32Array;
+  /** The projections the main thread registered (name, version), in order. */
+  projections: [name: string, version: number][];
 }
 
 export type ToProjectorThread =

@@ -28,9 +28,10 @@ export interface ThreadedRunnerDeps {
   logger: Logger;
   dataDir: string;
   readStoreCacheMiB?: number;
-  /** The thread's entry module (src/projectorThread.ts, or its compiled .js). */
-  script: URL;
 }
+
+/** The thread's entry beside this file: .ts under tsx, .js once compiled. */
+const threadScript = (): URL => new URL(`./projectorThread${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
 
 /** What a test sees of the thread: the worker while one runs, and how many times it was started again. */
 export interface ProjectionThread {
@@ -200,8 +201,9 @@ export function createThreadedRunner(deps: ThreadedRunnerDeps): ProjectionRunner
       durable: durable.toString(),
       holder,
       fence: (readStoreRecoveryOf(reads)?.fence ?? new CheckpointFence()).cells,
+      projections: [...slots.values()].map(({ projection }): [string, number] => [projection.name, projection.version]),
     };
-    const spawned = spawnWorker(deps.script, data);
+    const spawned = spawnWorker(threadScript(), data);
     worker = spawned;
     spawned.on('message', (message: FromProjectorThread) => onMessage(spawned, message));
     spawned.on('error', (error) => logger.error('projector thread: uncaught error', { error }));

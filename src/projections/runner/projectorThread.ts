@@ -1,19 +1,19 @@
-// The projector thread (PROJECTIONS_THREAD=worker): every group's projections on connections of their own (the event
+// The projector thread (PROJECTIONS_THREAD=worker): every projection (projectorRegistry.ts) on connections of their own (the event
 // file read-only, the read-model file read-write), off the request loop; it reports each checkpoint advance and each
 // write to the main thread (src/projections/runner/threadedRunner.ts), which answers reads and read-your-writes waits.
 import path from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
-import type { Logger, LogLevel } from './logger.js';
-import { registeredGroups } from './http/groups.js';
-import { LIMITS } from './limits.js';
-import { createProjectionRunner } from './projections/runner/projectionRunner.js';
-import type { FromProjectorThread, ProjectorThreadData, ToProjectorThread } from './projections/runner/threadMessages.js';
-import type { SlotView } from './projections/runner/runnerTypes.js';
-import { sqliteEventFile } from './stores/openEventStore.js';
-import { READ_STORE_FILE } from './stores/openReadStore.js';
-import { openSqliteEventReader } from './stores/sqlite/sqliteEventReader.js';
-import { openFollowingReadStore } from './stores/sqliteRead/followingReadStore.js';
-import { CheckpointFence } from './stores/sqliteRead/checkpointFence.js';
+import type { Logger, LogLevel } from '../../logger.js';
+import { projectionsFor } from '../projectorRegistry.js';
+import { LIMITS } from '../../limits.js';
+import { createProjectionRunner } from './projectionRunner.js';
+import type { FromProjectorThread, ProjectorThreadData, ToProjectorThread } from './threadMessages.js';
+import type { SlotView } from './runnerTypes.js';
+import { sqliteEventFile } from '../../stores/openEventStore.js';
+import { READ_STORE_FILE } from '../../stores/openReadStore.js';
+import { openSqliteEventReader } from '../../stores/sqlite/sqliteEventReader.js';
+import { openFollowingReadStore } from '../../stores/sqliteRead/followingReadStore.js';
+import { CheckpointFence } from '../../stores/sqliteRead/checkpointFence.js';
 
 const port = parentPort!;
 const data = workerData as ProjectorThreadData;
@@ -64,7 +64,7 @@ async function run(): Promise<void> {
       },
     },
   });
-  for (const group of registeredGroups()) for (const projection of group.projections) runner.register(projection);
+  for (const projection of projectionsFor(data.projections)) runner.register(projection);
 
   const keyOf = (v: SlotView) => `${v.checkpoint}|${Object.values(v.collections).join(',')}|${v.refilling}|${v.parked.length}`;
   /** The views that changed since they were last sent (all of them when `all`). */
