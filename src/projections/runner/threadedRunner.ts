@@ -6,20 +6,15 @@
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
-import type { Collection, ReadDoc, ReadStore } from '../../stores/readStore.js';
+import type { ReadStore } from '../../stores/readStore.js';
 import type { EventStore, Subscription } from '../../stores/eventStore.js';
 import type { Logger } from '../../logger.js';
-import { readModelRebuilding } from '../../stores/readModelRebuilding.js';
 import { releaseLease } from '../../stores/leases.js';
 import { readStoreRecoveryOf } from '../../stores/sqliteRead/recoverableReadStore.js';
 import { CheckpointFence } from '../../stores/sqliteRead/checkpointFence.js';
-import type { Projection } from './projection.js';
-import { PositionWaiters } from './positionWaiters.js';
-import { switchingCollection } from './switchingCollection.js';
-import { ParkedScopes } from './parkedScopes.js';
-import { CollectionStamps, StampClock } from './changeStamps.js';
 import { PROJECTOR_LEASE } from './projectorLease.js';
-import type { ProjectionRunner, ProjectionStatus, RebuildProgress, SlotView } from './runnerTypes.js';
+import type { ProjectionRunner, RebuildProgress } from './runnerTypes.js';
+import { ThreadedSlots } from './threadedSlots.js';
 import type { FromProjectorThread, ProjectorThreadData, ToProjectorThread } from './threadMessages.js';
 
 export interface ThreadedRunnerDeps {
@@ -44,16 +39,8 @@ export const projectionThreadOf = (runner: ProjectionRunner): ProjectionThread |
 
 const RESTART_MS = { first: 500, max: 30_000 };
 const STOP_TIMEOUT_MS = 30_000;
-
-interface MainSlot {
-  projection: Projection;
-  checkpoint: bigint;
-  parked: ParkedScopes;
-  refilling: boolean;
-  /** Physical names and the main thread's handles on them, by logical name. */
-  names: Record<string, string>;
-  collections: Map<string, Collection>;
-}
+/** A status the thread does not give in this time is answered from the last reports (the thread looks stuck). */
+const STATUS_TIMEOUT_MS = 5_000;
 
 interface Pending {
   resolve(reply: Extract<FromProjectorThread, { type: 'reply' }>): void;
@@ -71,11 +58,7 @@ function spawnWorker(script: URL, workerData: ProjectorThreadData): Worker {
 
 export function createThreadedRunner(deps: ThreadedRunnerDeps): ProjectionRunner {
   const { events, reads, logger } = deps;
-  const slots = new Map<string, MainSlot>();
-  const handles = new Map<string, Collection>();
-  const stamps = new Map<string, CollectionStamps>();
-  const clock = new StampClock();
-  const waiters = new PositionWaiters();
+  const slots = new ThreadedSlots(reads);
   const pending = new Map<number, Pending>();
   let nextId = 1;
   let started = false;
@@ -89,46 +72,10 @@ export function createThreadedRunner(deps: ThreadedRunnerDeps): ProjectionRunner
   let holder = '';
   let feed: Subscription | null = null;
   let applying: Promise<void> = Promise.resolve();
-  let refillRunning = false;
   let onStarted: { resolve(): void; reject(error: Error): void } | null = null;
   let onStopped: (() => void) | null = null;
 
-  const slotOf = (name: string): MainSlot => {
-    const slot = slots.get(name);
-    if (!slot) throw new Error(`unknown projection '${name}'`);
-    return slot;
-  };
   const send = (message: ToProjectorThread): void => worker?.postMessage(message);
-
-  async function apply(views: SlotView[], refilled = false): Promise<void> {
-    for (const view of views) {
-      const slot = slots.get(view.name);
-      if (!slot) continue;
-      if (Object.entries(view.collections).some(([logical, name]) => slot.names[logical] !== name)) {
-        const opened = new Map<string, Collection>();
-        for (const [logical, name] of Object.entries(view.collections)) {
-          opened.set(logical, await reads.collection(name));
-          if (!stamps.has(name)) stamps.set(name, new CollectionStamps(clock));
-        }
-        slot.collections = opened;
-        slot.names = view.collections;
-      }
-      // A refill asked of the thread: reports sent before it began still show the old file's checkpoints.
-      if (refillRunning && !refilled) continue;
-      slot.checkpoint = BigInt(view.checkpoint);
-      slot.parked = ParkedScopes.from(view.parked);
-      slot.refilling = view.refilling;
-    }
-    waiters.notify();
-  }
-
-  function touch(writes: [string, string | null][]): void {
-    for (const [name, tenantId] of writes) {
-      const collection = stamps.get(name);
-      if (tenantId === null) collection?.touchAll();
-      else collection?.touch(tenantId);
-    }
-  }
 
   function onMessage(from: Worker, message: FromProjectorThread): void {
     if (from !== worker) return;
@@ -136,14 +83,14 @@ export function createThreadedRunner(deps: ThreadedRunnerDeps): ProjectionRunner
       case 'log':
         return logger[message.level](message.msg, message.fields);
       case 'changed':
-        touch(message.touched); // before the views: a wait woken by them reads a new stamp
+        slots.touch(message.touched); // before the views: a wait woken by them reads a new stamp
         applying = applying
-          .then(() => apply(message.views))
+          .then(() => slots.apply(message.views))
           .catch((error: unknown) => logger.error('projector thread: a report failed', { error }));
         return;
       case 'started':
         applying = applying
-          .then(() => apply(message.views))
+          .then(() => slots.apply(message.views))
           .then(
             () => {
               live = true;
@@ -176,8 +123,9 @@ export function createThreadedRunner(deps: ThreadedRunnerDeps): ProjectionRunner
     pending.clear();
     onStarted?.reject(new Error(`the projector thread exited (code ${code}) before it started`));
     if (stopped) return onStopped?.();
+    if (!started) return; // the first start failed: the service does not start (start() rejected)
     // What it wrote after its last report is not in the stamps: nothing prepared before now may be served.
-    for (const collection of stamps.values()) collection.touchAll();
+    slots.touchAll();
     logger.error('projector thread died: starting it again from its checkpoints', { code, inMs: restartDelay });
     const dead = holder;
     const delay = restartDelay;
@@ -201,7 +149,7 @@ export function createThreadedRunner(deps: ThreadedRunnerDeps): ProjectionRunner
       durable: durable.toString(),
       holder,
       fence: (readStoreRecoveryOf(reads)?.fence ?? new CheckpointFence()).cells,
-      projections: [...slots.values()].map(({ projection }): [string, number] => [projection.name, projection.version]),
+      projections: slots.registered(),
     };
     const spawned = spawnWorker(threadScript(), data);
     worker = spawned;
@@ -244,15 +192,7 @@ export function createThreadedRunner(deps: ThreadedRunnerDeps): ProjectionRunner
   const runner: ProjectionRunner = {
     register(projection) {
       if (started) throw new Error('register projections before start()');
-      if (slots.has(projection.name)) throw new Error(`projection '${projection.name}' registered twice`);
-      slots.set(projection.name, {
-        projection,
-        checkpoint: 0n,
-        parked: new ParkedScopes(),
-        refilling: false,
-        names: {},
-        collections: new Map(),
-      });
+      slots.register(projection);
     },
 
     async start() {
@@ -282,88 +222,53 @@ export function createThreadedRunner(deps: ThreadedRunnerDeps): ProjectionRunner
         clearTimeout(timer);
         await running.terminate(); // it has closed its connections and said so
       }
-      waiters.cancelAll();
+      slots.waiters.cancelAll();
     },
 
-    collection<T extends ReadDoc = ReadDoc>(projection: string, logical: string): Collection<T> {
-      const key = `${projection}\u0000${logical}`;
-      let handle = handles.get(key);
-      if (!handle) {
-        const slot = slotOf(projection);
-        if (!(logical in slot.projection.collections)) throw new Error(`projection '${projection}' has no collection '${logical}'`);
-        handle = switchingCollection(() => {
-          if (slot.refilling) throw readModelRebuilding();
-          const current = slot.collections.get(logical);
-          if (!current) throw new Error(`projection '${projection}' is not started`);
-          return current;
-        });
-        handles.set(key, handle);
-      }
-      return handle as unknown as Collection<T>;
-    },
+    collection: (projection, logical) => slots.collection(projection, logical),
 
-    waitFor(position, options = {}) {
-      const { tenant } = options;
-      const targets = (options.projections ?? [...slots.keys()]).map(slotOf).map((slot) => ({
-        reached: (p: bigint) => slot.checkpoint >= p,
-        stuck: () => stopped,
-        refuses: (p: bigint) => tenant !== undefined && slot.parked.blocksTenant(tenant, p),
-      }));
-      return waiters.wait(position, targets, options.timeoutMs ?? 5000);
-    },
+    waitFor: (position, options = {}) => slots.waitFor(position, options, () => stopped),
 
     changeStamp(projection, logical, tenantId) {
       // No thread reporting its writes (stopped, or starting again): nothing may be kept.
-      if (!live || stopped) return null;
-      const name = slotOf(projection).names[logical];
-      return name === undefined ? null : (stamps.get(name)?.of(tenantId) ?? null);
+      return !live || stopped ? null : slots.changeStamp(projection, logical, tenantId);
     },
 
     checkpointOf(name) {
-      return slotOf(name).checkpoint;
+      return slots.slotOf(name).checkpoint;
     },
 
     async status() {
       if (live && !stopped) {
-        const reply = await request({ type: 'status', id: nextId++ }).catch(() => null);
+        const id = nextId++;
+        let timer: NodeJS.Timeout | undefined;
+        const late = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), STATUS_TIMEOUT_MS)));
+        const reply = await Promise.race([request({ type: 'status', id }).catch(() => null), late]);
+        clearTimeout(timer);
+        pending.delete(id);
         if (reply?.status) return reply.status;
       }
-      const head = await events.headPosition().catch(() => durable);
-      const error = stopped ? undefined : 'the projector thread is starting again after a failure';
-      return [...slots.values()].map((slot): ProjectionStatus => ({
-        name: slot.projection.name,
-        version: slot.projection.version,
-        state: stopped ? 'stopped' : 'failed',
-        checkpoint: slot.checkpoint.toString(),
-        head: head.toString(),
-        lag: head > slot.checkpoint ? Number(head - slot.checkpoint) : 0,
-        ...(error ? { error } : {}),
-        parked: slot.parked.list(),
-      }));
+      return slots.statusWithoutThread(await events.headPosition().catch(() => durable), stopped);
     },
 
     async refill(first = []) {
       if (!started || stopped) return;
-      for (const slot of slots.values()) {
-        slot.refilling = true; // at once: the reads of the emptied store answer 503 from here on
-        slot.checkpoint = 0n;
-      }
-      waiters.notify();
+      slots.startRefill(); // at once: the reads of the emptied store answer 503 from here on
       // A thread starting again meanwhile opens the fresh file itself and fills it from the log.
       if (!worker || !live) return;
-      refillRunning = true;
+      slots.refillAsked = true;
       try {
         const reply = await request({ type: 'refill', id: nextId++, first });
-        refillRunning = false;
-        await (applying = applying.then(() => apply(reply.views ?? [], true)));
+        slots.refillAsked = false;
+        await (applying = applying.then(() => slots.apply(reply.views ?? [])));
         if (reply.error) throw new Error(reply.error);
       } finally {
-        refillRunning = false;
+        slots.refillAsked = false;
       }
     },
 
     async rebuild(name, onProgress) {
-      slotOf(name);
+      slots.slotOf(name);
       if (!started) throw new Error('start the projection runner before a rebuild');
       const reply = await request({ type: 'rebuild', id: nextId++, name }, onProgress);
       if (reply.error) throw new Error(reply.error);
