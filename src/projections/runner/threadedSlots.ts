@@ -98,6 +98,7 @@ export class ThreadedSlots {
 
   /** A damaged file was replaced: every read answers 503 until the thread reports its projection refilled. */
   startRefill(): void {
+    this.touchAll(); // no page prepared from the damaged file is served again
     for (const slot of this.slots.values()) {
       slot.refilling = true;
       slot.checkpoint = 0n;
@@ -135,8 +136,9 @@ export class ThreadedSlots {
   }
 
   changeStamp(projection: string, logical: string, tenantId: string): number | null {
-    const name = this.slotOf(projection).names[logical];
-    return name === undefined ? null : (this.stamps.get(name)?.of(tenantId) ?? null);
+    const slot = this.slotOf(projection);
+    const name = slot.names[logical];
+    return name === undefined || slot.refilling ? null : (this.stamps.get(name)?.of(tenantId) ?? null);
   }
 
   /** The status without the thread (it is starting again, or stopped): the last reports, each projection failed. */
