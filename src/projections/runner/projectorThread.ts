@@ -43,6 +43,7 @@ async function run(): Promise<void> {
     logger,
     cacheMiB: data.readStoreCacheMiB,
     fence: new CheckpointFence(data.fence),
+    onDamage: (reason) => post({ type: 'damage', reason }),
   });
   const touched = new Map<string, Set<string> | null>();
   const sent = new Map<string, string>();

@@ -33,4 +33,6 @@ export type FromProjectorThread =
   | { type: 'progress'; id: number; progress: RebuildProgress }
   | { type: 'log'; level: Exclude<LogLevel, 'silent'>; msg: string; fields?: Record<string, unknown> }
   | { type: 'failed'; error: string }
+  /** SQLite said the read-model file is damaged: the main thread's store sets it aside and asks for the refill. */
+  | { type: 'damage'; reason: string }
   | { type: 'stopped' };

@@ -74,6 +74,7 @@ export function createThreadedRunner(deps: ThreadedRunnerDeps): ProjectionRunner
   let applying: Promise<void> = Promise.resolve();
   let onStarted: { resolve(): void; reject(error: Error): void } | null = null;
   let onStopped: (() => void) | null = null;
+  let refillInFlight = false;
 
   const send = (message: ToProjectorThread): void => worker?.postMessage(message);
 
@@ -112,6 +113,10 @@ export function createThreadedRunner(deps: ThreadedRunnerDeps): ProjectionRunner
         return onStarted?.reject(new Error(message.error));
       case 'stopped':
         return onStopped?.();
+      case 'damage':
+        // During a refill the thread may still write the file set aside: what it meets there is that file's damage.
+        if (!refillInFlight) readStoreRecoveryOf(reads)?.report(message.reason);
+        return;
     }
   }
 
@@ -257,6 +262,7 @@ export function createThreadedRunner(deps: ThreadedRunnerDeps): ProjectionRunner
       // A thread starting again meanwhile opens the fresh file itself and fills it from the log.
       if (!worker || !live) return;
       slots.refillAsked = true;
+      refillInFlight = true;
       try {
         const reply = await request({ type: 'refill', id: nextId++, first });
         slots.refillAsked = false;
@@ -264,6 +270,7 @@ export function createThreadedRunner(deps: ThreadedRunnerDeps): ProjectionRunner
         if (reply.error) throw new Error(reply.error);
       } finally {
         slots.refillAsked = false;
+        refillInFlight = false;
       }
     },
 

@@ -5,6 +5,7 @@ import type { Collection, IndexSpec, ReadDoc, ReadStore } from '../readStore.js'
 import { openSqliteReadStore, type SqliteReadStore } from './sqliteReadStore.js';
 import type { Logger } from '../../logger.js';
 import type { CheckpointFence } from './checkpointFence.js';
+import { isReadStoreDamage } from './readStoreDamage.js';
 
 export interface FollowingReadStore extends ReadStore {
   /** Closes the connection and opens the file now at the path (collections are opened again as they are used). */
@@ -17,8 +18,16 @@ export async function openFollowingReadStore(opts: {
   cacheMiB?: number;
   /** Shared with the main thread's glance: held around every write (a COMMIT may checkpoint). */
   fence: CheckpointFence;
+  /** Damage met by a call (SQLite's word): the main thread's store sets the file aside and asks for the refill. */
+  onDamage: (reason: string) => void;
 }): Promise<FollowingReadStore> {
   const { fence } = opts;
+  const told = <R>(call: Promise<R>): Promise<R> =>
+    call.catch((error: unknown) => {
+      if (isReadStoreDamage(error))
+        opts.onDamage(`SQLite ${(error as { code: string }).code} in the projector thread: ${(error as Error).message}`);
+      throw error;
+    });
   const open = () => fence.hold(() => openSqliteReadStore(opts));
   let inner: SqliteReadStore = await open();
   let generation = 0;
@@ -35,11 +44,12 @@ export async function openFollowingReadStore(opts: {
   };
 
   const handle = <T extends ReadDoc>(name: string): Collection<T> => {
-    const on = async <R>(call: (c: Collection<T>) => Promise<R>): Promise<R> => call((await current(name)) as unknown as Collection<T>);
+    const on = <R>(call: (c: Collection<T>) => Promise<R>): Promise<R> =>
+      told(current(name).then((c) => call(c as unknown as Collection<T>)));
     // Fenced from the call to its first await: the SQLite work of these calls is synchronous (sqliteCollection.ts).
     const write = async <R>(call: (c: Collection<T>) => Promise<R>): Promise<R> => {
       const collection = (await current(name)) as unknown as Collection<T>;
-      return fence.hold(() => call(collection));
+      return told(fence.hold(() => call(collection)));
     };
     return {
       name,

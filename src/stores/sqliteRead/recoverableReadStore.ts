@@ -36,6 +36,8 @@ export interface ReadStoreRecovery {
   onReplaced(refill: () => Promise<void>): void;
   /** Held by a projector thread around its writes, so the glance never sees a checkpoint half done (checkpointFence.ts). */
   readonly fence: CheckpointFence;
+  /** Damage another connection met (the projector thread's): set aside and refilled, as if found here. */
+  report(reason: string): void;
 }
 
 export function readStoreRecoveryOf(reads: ReadStore): ReadStoreRecovery | null {
@@ -68,6 +70,7 @@ export async function openRecoverableSqliteReadStore(opts: RecoverableReadStoreO
     lastDamage: null as ReadStoreDamage | null,
     onReplaced,
     fence: new CheckpointFence(),
+    report: (reason: string) => found(reason),
   };
 
   const current = (name: string): Promise<Collection> => {
