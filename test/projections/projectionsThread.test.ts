@@ -3,6 +3,7 @@
 // SIGTERM with every projection flushed to the head of the log, and recovers from the thread's death.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,6 +14,7 @@ import { openSqliteReadStore } from '../../src/stores/sqliteRead/sqliteReadStore
 import { CHECKPOINTS_COLLECTION, type CheckpointDoc } from '../../src/projections/runner/checkpoints.js';
 import { PLATFORM_DOCS } from '../../src/stores/readStore.js';
 import { READ_STORE_FILE } from '../../src/stores/openReadStore.js';
+import { readStoreRecoveryOf } from '../../src/stores/sqliteRead/recoverableReadStore.js';
 import { sqliteEventFile } from '../../src/stores/openEventStore.js';
 import { openSqliteEventStore } from '../../src/stores/sqlite/sqliteEventStore.js';
 import { freePort } from '../../bench/processes.js';
@@ -98,6 +100,36 @@ describe('projections in a worker thread (PROJECTIONS_THREAD=worker, SQLite read
     const created = await world.register(world.a, { familyNames: 'Tras Reinicio' });
     expectStatus(await world.call(world.a, 'GET', `/pacientes/${created.body.id as string}`), 200);
     assert.ok(idsOf(await list(world.a, '&q=reinicio')).includes(created.body.id as string));
+  });
+});
+
+describe('projections in a worker thread: damage only the thread meets', function () {
+  this.timeout(90_000);
+
+  it('is reported to the main thread, whose store sets the file aside and refills it; reads and writes go on', async () => {
+    // No glance and no background check: only SQLite's word tells, and only the thread reads the lease table.
+    const world = await startPacientesWorld({ env: { ...WORKER, READ_STORE_WATCH_MS: '0' } });
+    try {
+      const file = path.join(world.server.dataDir, READ_STORE_FILE);
+      const recovery = readStoreRecoveryOf(world.server.services.reads)!;
+      const before = await world.register(world.a, { familyNames: 'Antes Del Dano' });
+      const db = new Database(file);
+      db.pragma('wal_checkpoint(TRUNCATE)'); // the pages in the main file, where the damage goes
+      const tbl = db.prepare(`SELECT tbl FROM read_collections WHERE name = 'leases'`).pluck().get() as string;
+      const root = db.prepare(`SELECT rootpage FROM sqlite_master WHERE name = ?`).pluck().get(tbl) as number;
+      const pageSize = db.pragma('page_size', { simple: true }) as number;
+      db.close();
+      const fd = fs.openSync(file, 'r+');
+      fs.writeSync(fd, Buffer.alloc(pageSize, 0xa5), 0, pageSize, pageSize * (root - 1));
+      fs.closeSync(fd);
+      await until('the damage the thread met is reported', () => recovery.lastDamage !== null, 30_000);
+      assert.match(recovery.lastDamage!.reason, /projector thread/);
+      await until('the read models are refilled', () => recovery.state === 'ok', 30_000);
+      const after = await world.register(world.a, { familyNames: 'Tras El Dano' });
+      for (const answer of [before, after]) expectStatus(await world.call(world.a, 'GET', `/pacientes/${answer.body.id as string}`), 200);
+    } finally {
+      await world.close();
+    }
   });
 });
 
