@@ -20,6 +20,8 @@ export interface Config {
   readStoreWatchMs?: number;
   /** SQLite read store's page cache in MiB (READ_STORE_CACHE_MIB, default 64): the bounded memory it fills while warming up. */
   readStoreCacheMiB?: number;
+  /** Where the projections run with the SQLite stores (PROJECTIONS_THREAD): 'main', or 'worker' (a worker thread). */
+  projectionsThread: 'main' | 'worker';
   /** HS256 key; when unset it is generated once and kept in DATA_DIR. */
   jwtSecret: string | null;
   /** AES-256-GCM key (32 bytes, hex or base64) for TOTP secrets at rest; generated once into DATA_DIR when unset. */
@@ -78,6 +80,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const readStore = (env.READ_STORE || 'sqlite') as Config['readStore'];
   if (!['sqlite', 'memory'].includes(readStore)) throw new Error('READ_STORE must be sqlite|memory');
   if (!['all', 'api', 'projector'].includes(role)) throw new Error('ROLE must be all|api|projector');
+  const projectionsThread = (env.PROJECTIONS_THREAD || 'main') as Config['projectionsThread'];
+  if (!['main', 'worker'].includes(projectionsThread)) throw new Error('PROJECTIONS_THREAD must be main|worker');
   return {
     port,
     host: env.HOST ?? '127.0.0.1',
@@ -88,6 +92,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     readStore,
     readStoreWatchMs: readStoreWatchMs(env.READ_STORE_WATCH_MS),
     readStoreCacheMiB: readStoreCacheMiB(env.READ_STORE_CACHE_MIB),
+    projectionsThread,
     jwtSecret: env.JWT_SECRET || null,
     totpEncryptionKey: env.TOTP_ENCRYPTION_KEY || null,
     bootstrap: {

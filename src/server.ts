@@ -12,7 +12,7 @@ import { registeredGroups } from './http/groups.js';
 import { openEventStore } from './stores/openEventStore.js';
 import type { SqliteEventStoreTestHooks } from './stores/sqlite/storeTestHooks.js';
 import { openReadStore } from './stores/openReadStore.js';
-import { createProjectionRunner } from './projections/runner/projectionRunner.js';
+import { openProjectionRunner } from './projectionRunnerChoice.js';
 import { refillReadModelsAfterDamage } from './projections/readModelRefill.js';
 import { releaseLeftoverProjectorLease } from './projections/runner/leftoverLease.js';
 import { startProcessManagers } from './processes/processRunner.js';
@@ -154,7 +154,7 @@ export async function startServer(config: Config, opts: StartServerOptions = {})
 
     const groups = opts.groups ?? registeredGroups();
     setPermissionCatalog(groups);
-    const projections = createProjectionRunner({ events, reads, logger, now });
+    const projections = openProjectionRunner(config, { events, reads, logger, now }, opts.groups !== undefined);
     for (const group of groups) for (const projection of group.projections) projections.register(projection);
     await projections.start();
     cleanup.push(() => projections.stop());

@@ -1,5 +1,6 @@
 // npx tsx bench/profile/registerProfile.ts [--seconds S] [--interval US] [--connections C] [--no-build] [--no-profile]
 // [--node-arg ARG]... (extra flags for the service's node, e.g. --node-arg --import=/path/to/probe.mjs)
+// [--env K=V]... (extra environment of the service, e.g. --env PROJECTIONS_THREAD=worker)
 // Profiles `POST /pacientes` on the compiled service under autocannon load (node --cpu-prof), stops it with SIGTERM
 // so the profile is written, and prints CPU µs per request, self time by module group and the top functions.
 import fs from 'node:fs';
@@ -24,11 +25,17 @@ const PORT = option('port', 3931);
 // --no-profile: the same run without the profiler, for the CPU per request it costs.
 const PROFILE = !args.includes('--no-profile');
 const EXTRA_NODE_ARGS = args.flatMap((a, i) => (args[i - 1] === '--node-arg' ? [a] : []));
+const EXTRA_ENV: Record<string, string> = Object.fromEntries(
+  args.flatMap((a, i): [string, string][] => (args[i - 1] === '--env' ? [[a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)]] : [])),
+);
 const creds = { email: 'bench@example.org', password: 'loopback only 9f3k2 passphrase', totpSecret: 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP' };
 
-/** utime + stime of a process in µs (Linux /proc, 100 ticks per second). */
-function cpuUs(pid: number): number {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+/** utime + stime of a process in µs (Linux /proc, 100 ticks per second); of its main thread alone with `mainThread`. */
+function cpuUs(pid: number, mainThread = false): number {
+  const fields = fs
+    .readFileSync(mainThread ? `/proc/${pid}/task/${pid}/stat` : `/proc/${pid}/stat`, 'utf8')
+    .split(') ')[1]!
+    .split(' ');
   return (Number(fields[11]) + Number(fields[12])) * 10_000;
 }
 const nowUs = () => Number(process.hrtime.bigint() / 1000n);
@@ -47,6 +54,7 @@ async function main(): Promise<void> {
       BOOTSTRAP_ADMIN_TOTP_SECRET: creds.totpSecret,
       BOOTSTRAP_COMPANY_NAME: 'Clínica Benchmark',
       DATA_DIR: dataDir,
+      ...EXTRA_ENV,
     },
     PORT,
     [...EXTRA_NODE_ARGS, ...(PROFILE ? ['--cpu-prof', '--cpu-prof-dir', profileDir, '--cpu-prof-interval', String(INTERVAL_US)] : [])],
@@ -55,6 +63,7 @@ async function main(): Promise<void> {
   let requests: number;
   let window = { fromUs: 0, toUs: 0 };
   let cpu: number;
+  let mainCpu: number;
   let figures: LoadFigures;
   try {
     const token = await signInAndSelect(service.url, creds.email, creds.password, creds.totpSecret);
@@ -71,6 +80,7 @@ async function main(): Promise<void> {
     await new Promise((r) => setTimeout(r, 1000)); // projections of the seed settle outside the window
     let n = 100_000;
     const cpuBefore = cpuUs(pid);
+    const mainBefore = cpuUs(pid, true);
     window.fromUs = nowUs();
     figures = await runLoad({
       scenario: PROFILE ? 'POST /pacientes (register, profiled)' : 'POST /pacientes (register)',
@@ -83,12 +93,25 @@ async function main(): Promise<void> {
     });
     window.toUs = nowUs();
     cpu = cpuUs(pid) - cpuBefore;
+    mainCpu = cpuUs(pid, true) - mainBefore;
     requests = n - 100_000;
   } finally {
     await service.stop();
   }
   const ok = figures.requestsPerSecond * SECONDS;
-  console.table([{ ...figures, requestsSent: requests, serviceCpuMs: Math.round(cpu / 1000), cpuUsPerRequest: Math.round(cpu / ok) }]);
+  const wallUs = window.toUs - window.fromUs;
+  console.table([
+    {
+      ...figures,
+      requestsSent: requests,
+      serviceCpuMs: Math.round(cpu / 1000),
+      cpuUsPerRequest: Math.round(cpu / ok),
+      // The main thread's own CPU (/proc/<pid>/task/<pid>): the request loop's busy share of the window.
+      mainThreadUsPerRequest: Math.round(mainCpu / ok),
+      mainThreadBusy: `${Math.round((mainCpu / wallUs) * 100)} %`,
+      env: JSON.stringify(EXTRA_ENV),
+    },
+  ]);
   if (!PROFILE) return;
   const file = fs
     .readdirSync(profileDir)

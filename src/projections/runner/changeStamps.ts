@@ -16,17 +16,23 @@ export class CollectionStamps {
   private epoch: number;
   private readonly byTenant = new Map<string, number>();
 
-  constructor(private readonly clock: StampClock) {
+  /** `onTouch`: told of every touch too (tenant, or null for all), so another thread can keep stamps of its own. */
+  constructor(
+    private readonly clock: StampClock,
+    private readonly onTouch?: (tenantId: string | null) => void,
+  ) {
     this.epoch = clock.next();
   }
 
   touch(tenantId: string): void {
     this.byTenant.set(tenantId, this.clock.next());
+    this.onTouch?.(tenantId);
   }
 
   touchAll(): void {
     this.byTenant.clear();
     this.epoch = this.clock.next();
+    this.onTouch?.(null);
   }
 
   of(tenantId: string): number {

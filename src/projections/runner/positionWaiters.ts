@@ -18,6 +18,9 @@ interface Waiter {
 export class PositionWaiters {
   private readonly waiters = new Set<Waiter>();
 
+  /** `onNotify`: told of every advance too (the projector thread passes them on to the main thread). */
+  constructor(private readonly onNotify?: () => void) {}
+
   wait(position: bigint, targets: WaitTarget[], timeoutMs: number): Promise<boolean> {
     const verdict = this.verdict(position, targets);
     if (verdict !== null) return Promise.resolve(verdict);
@@ -37,6 +40,7 @@ export class PositionWaiters {
 
   /** Call after any checkpoint advance, parking or state change. */
   notify(): void {
+    this.onNotify?.();
     for (const waiter of this.waiters) {
       const verdict = this.verdict(waiter.position, waiter.targets);
       if (verdict === null) continue;

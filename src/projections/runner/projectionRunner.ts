@@ -19,7 +19,7 @@ import { cancelRetry, scheduleRetry } from './slotRecovery.js';
 import { becomeProjector, followProjector, stepDown } from './projectorRole.js';
 import { ProjectorLease, type LeasePolicy } from './projectorLease.js';
 import type { RetryPolicy } from './projectionFailures.js';
-import type { ProjectionRunner, ProjectionStatus } from './runnerTypes.js';
+import type { ProjectionRunner, ProjectionStatus, RunnerWatch, SlotView } from './runnerTypes.js';
 
 /**
  * Events per readAll page during catch-up and rebuilds. Small enough that a page in flight dies young: at 5000
@@ -42,12 +42,14 @@ export interface ProjectionRunnerDeps {
   retry?: RetryPolicy;
   lease?: LeasePolicy & { holder?: string };
   standbyFollowMs?: number;
+  /** The projector thread's view of the runner (projectorThread.ts): advances and writes, passed on to the main thread. */
+  watch?: RunnerWatch;
 }
 
-export function createProjectionRunner(deps: ProjectionRunnerDeps): ProjectionRunner {
+export function createProjectionRunner(deps: ProjectionRunnerDeps): ProjectionRunner & { views(): SlotView[] } {
   const { events, reads, logger } = deps;
   const now = deps.now ?? (() => new Date());
-  const waiters = new PositionWaiters();
+  const waiters = new PositionWaiters(deps.watch && (() => deps.watch!.changed()));
   const runtime = new SlotRuntime({
     events,
     reads,
@@ -58,6 +60,7 @@ export function createProjectionRunner(deps: ProjectionRunnerDeps): ProjectionRu
     // A replay writes far fewer documents than it reads events when its batches are large (the rows are re-read).
     replayBatchSize: Math.max(1, deps.replayBatchSize ?? deps.batchSize ?? P.replayBatchEvents),
     retry: deps.retry ?? { initialMs: P.retryInitialMs, maxMs: P.retryMaxMs },
+    ...(deps.watch ? { touched: deps.watch.touched.bind(deps.watch) } : {}),
   });
   runtime.retryLater = (slot) => scheduleRetry(runtime, slot);
   const leasePolicy = deps.lease ?? { ttlMs: P.leaseTtlSeconds * 1000, renewMs: P.leaseRenewSeconds * 1000 };
@@ -187,6 +190,16 @@ export function createProjectionRunner(deps: ProjectionRunnerDeps): ProjectionRu
 
     checkpointOf(name) {
       return slotOf(name).checkpoint;
+    },
+
+    views() {
+      return all().map((slot) => ({
+        name: slot.projection.name,
+        collections: Object.fromEntries([...slot.collections].map(([logical, c]) => [logical, c.name])),
+        checkpoint: slot.checkpoint.toString(),
+        parked: slot.parked.list(),
+        refilling: slot.refilling === true,
+      }));
     },
 
     async status() {

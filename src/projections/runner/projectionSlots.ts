@@ -93,6 +93,8 @@ export interface SlotDeps {
   waiters: PositionWaiters;
   now: () => Date;
   retry: RetryPolicy;
+  /** Told of every write to a collection (its name; the tenant, or null for all): the projector thread's messages. */
+  touched?: (collection: string, tenantId: string | null) => void;
 }
 
 export class SlotRuntime {
@@ -128,9 +130,11 @@ export class SlotRuntime {
     const stampIndex = this.deps.reads.kind === 'embedded' ? [] : [CHANGED_AT_INDEX];
     for (const [logical, indexes] of Object.entries(projection.collections)) {
       if (fresh) await this.deps.reads.dropCollection(logical + suffix);
-      const stamps = new CollectionStamps(this.clock);
+      const name = logical + suffix;
+      const touched = this.deps.touched;
+      const stamps = new CollectionStamps(this.clock, touched && ((tenantId) => touched(name, tenantId)));
       const collection = stampedCollection(
-        await this.deps.reads.collection<ProjectedDoc>(logical + suffix, ensureIndexes ? [...indexes, ...stampIndex] : []),
+        await this.deps.reads.collection<ProjectedDoc>(name, ensureIndexes ? [...indexes, ...stampIndex] : []),
         stamps,
       );
       this.stamps.set(collection, stamps);

@@ -43,6 +43,25 @@ export interface ProjectionStatus {
   rebuild?: RebuildProgress;
 }
 
+/** What a reader in another thread needs of a projection: where it serves reads and what it has applied. */
+export interface SlotView {
+  name: string;
+  /** Physical collection names by logical name. */
+  collections: Record<string, string>;
+  /** Decimal string. */
+  checkpoint: string;
+  parked: ParkedEntry[];
+  refilling: boolean;
+}
+
+/** Tells another thread what the runner does: every advance of a checkpoint and every write to a collection. */
+export interface RunnerWatch {
+  /** A checkpoint advanced, a scope was parked, collections were switched (called often: coalesce). */
+  changed(): void;
+  /** A write to the collection ended: the tenant's documents (null: every tenant's) may have changed. */
+  touched(collection: string, tenantId: string | null): void;
+}
+
 export interface WaitOptions {
   /** Bounded: false when it runs out (default 5000 ms). */
   timeoutMs?: number;

@@ -9,6 +9,7 @@ import { readModelRebuilding } from '../readModelRebuilding.js';
 import { PRIVATE_FILE_MODE } from '../sqlite/sqliteSchema.js';
 import { IntegrityCheckStoppedError, startIntegrityCheck, type IntegrityCheck } from '../sqlite/integrityCheck.js';
 import { openSqliteReadStore, type SqliteReadStore } from './sqliteReadStore.js';
+import { CheckpointFence } from './checkpointFence.js';
 import { damagedNameOf, glanceAt, identityOf, isReadStoreDamage, setDamagedAside, type FileIdentity } from './readStoreDamage.js';
 
 /** Kept across a replacement when they can be read: not derived from the log (process positions, webhook history). */
@@ -33,6 +34,10 @@ export interface ReadStoreRecovery {
   readonly lastDamage: ReadStoreDamage | null;
   /** How the fresh file is refilled (the runner's catch-up from the start of the log); runs at once if one is owed. */
   onReplaced(refill: () => Promise<void>): void;
+  /** Held by a projector thread around its writes, so the glance never sees a checkpoint half done (checkpointFence.ts). */
+  readonly fence: CheckpointFence;
+  /** Damage another connection met (the projector thread's): set aside and refilled, as if found here. */
+  report(reason: string): void;
 }
 
 export function readStoreRecoveryOf(reads: ReadStore): ReadStoreRecovery | null {
@@ -60,7 +65,13 @@ export async function openRecoverableSqliteReadStore(opts: RecoverableReadStoreO
   let refill: (() => Promise<void>) | null = null;
   let owed = false;
   let damages = 0;
-  const recovery = { state: 'ok' as 'ok' | 'rebuilding', lastDamage: null as ReadStoreDamage | null, onReplaced };
+  const recovery = {
+    state: 'ok' as 'ok' | 'rebuilding',
+    lastDamage: null as ReadStoreDamage | null,
+    onReplaced,
+    fence: new CheckpointFence(),
+    report: (reason: string) => found(reason),
+  };
 
   const current = (name: string): Promise<Collection> => {
     const known = handles.get(name);
@@ -161,8 +172,9 @@ export async function openRecoverableSqliteReadStore(opts: RecoverableReadStoreO
   let checkedMtime = -1;
   const glance = (): void => {
     if (swapping || closed || !opened) return;
-    const wrong = glanceAt(file, opened);
-    if (wrong) return found(wrong);
+    const sight = recovery.fence.tryGlance(() => glanceAt(file, opened!));
+    if (sight === undefined) return; // the projector thread is writing: look at the next turn
+    if (sight) return found(sight);
     glances++;
     const stat = fs.statSync(file, { throwIfNoEntry: false });
     if (!stat || stat.size === 0 || !refill || checking || glances < GLANCES_PER_CHECK || stat.mtimeMs === checkedMtime) return;
