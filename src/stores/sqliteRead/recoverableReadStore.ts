@@ -4,7 +4,7 @@
 // projection runner then refills from the event log (the log is the truth). Meanwhile its calls answer 503.
 import fs from 'node:fs';
 import type { Logger } from '../../logger.js';
-import type { Collection, IndexSpec, ReadDoc, ReadStore } from '../readStore.js';
+import type { Collection, IndexSpec, NamedWrite, ReadDoc, ReadStore } from '../readStore.js';
 import { readModelRebuilding } from '../readModelRebuilding.js';
 import { PRIVATE_FILE_MODE } from '../sqlite/sqliteSchema.js';
 import { IntegrityCheckStoppedError, startIntegrityCheck, type IntegrityCheck } from '../sqlite/integrityCheck.js';
@@ -213,6 +213,12 @@ export async function openRecoverableSqliteReadStore(opts: RecoverableReadStoreO
       await guarded(() => inner.collection(name, specs));
       return handle<T>(name);
     },
+    // Each collection opened on the current file first (with its indexes, after a replacement too).
+    writeTogether: (groups: NamedWrite[][]) =>
+      guarded(async () => {
+        for (const name of new Set(groups.flat().map((write) => write.name))) await current(name);
+        return inner.writeTogether(groups);
+      }),
     listCollections: () => guarded(() => inner.listCollections()),
     async dropCollection(name: string): Promise<void> {
       if (swapping) await swapped;

@@ -7,10 +7,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import type { Logger } from '../../logger.js';
-import type { Collection, IndexSpec, ReadDoc, ReadStore } from '../readStore.js';
+import type { Collection, IndexSpec, NamedWrite, ReadDoc, ReadStore } from '../readStore.js';
 import { SqliteCollection } from './sqliteCollection.js';
 import { ReadTable, createTableSql, tableNameOf } from './readTable.js';
-import { glanceAt, identityOf, setDamagedAside, walIsEmpty } from './readStoreDamage.js';
+import { glanceAt, identityOf, isReadStoreDamage, setDamagedAside, walIsEmpty } from './readStoreDamage.js';
 import { keepPrivate, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, whileBusy } from '../sqlite/sqliteSchema.js';
 
 /** Bump when the file layout changes: an older file is then set aside and the read models rebuilt. */
@@ -32,6 +32,8 @@ export interface SqliteReadStore extends ReadStore {
   copyTo(file: string): Promise<void>;
   /** The documents of a collection, read raw (a damaged file: as many as can be read). */
   documentsOf(name: string): ReadDoc[];
+  /** The writes of writeTogether.ts in one transaction. */
+  writeTogether(groups: NamedWrite[][]): Promise<(unknown | null)[]>;
 }
 
 export async function openSqliteReadStore(opts: SqliteReadStoreOptions): Promise<SqliteReadStore> {
@@ -80,8 +82,39 @@ export async function openSqliteReadStore(opts: SqliteReadStoreOptions): Promise
     return table ?? null;
   };
 
+  const writers = new Map<string, SqliteCollection<ReadDoc>>();
+  const writerOf = (name: string): SqliteCollection<ReadDoc> => {
+    let writer = writers.get(name);
+    if (!writer) writers.set(name, (writer = new SqliteCollection(name, db, (create, lookAgain) => tableOf(name, create, lookAgain))));
+    return writer;
+  };
+
   return {
     kind: 'sqlite',
+    async writeTogether(groups: NamedWrite[][]): Promise<(unknown | null)[]> {
+      // One transaction, one COMMIT: each group stops at its first failed write, the others go on.
+      const results = db.transaction(() =>
+        groups.map((group) => {
+          for (const write of group) {
+            const writer = writerOf(write.name);
+            if ('replace' in write) {
+              try {
+                writer.replaceNow(write.replace);
+              } catch (error) {
+                return error;
+              }
+            } else if (write.ops.length > 0) {
+              const failure = writer.applyOps(write.ops);
+              if (failure) return failure;
+            }
+          }
+          return null;
+        }),
+      )();
+      const damage = results.find(isReadStoreDamage);
+      if (damage) throw damage as Error; // the file's, not a group's: the recoverable store sets it aside
+      return results;
+    },
     async collection<T extends ReadDoc = ReadDoc>(name: string, indexes: IndexSpec[] = []): Promise<Collection<T>> {
       const table = tableOf(name, true)!;
       for (const index of indexes) table.ensureIndex(index);
