@@ -82,7 +82,7 @@ export interface ReadStore {
   dropCollection(name: string): Promise<void>;
   close(): Promise<void>;
   /** Optional: the writes of writeTogether.ts in one transaction (one result per group: null or its error). */
-  writeTogether?(groups: NamedWrite[][]): Promise<(unknown | null)[]>;
+  writeTogether?(groups: NamedWrite[][]): Promise<unknown[]>;
 }
 
 /** A write of writeTogether.ts, the collection named: a bulk write or the replacement of one document. */

@@ -12,10 +12,12 @@ export type GroupWrite = { collection: Collection<any>; ops: BulkOp<any>[] } | {
  * when all of its writes were made. An error of the store as a whole (it is down, the transaction could not commit) is
  * every group's.
  */
-export async function writeTogether(reads: ReadStore, groups: GroupWrite[][]): Promise<(unknown | null)[]> {
+export async function writeTogether(reads: ReadStore, groups: GroupWrite[][]): Promise<unknown[]> {
   if (reads.writeTogether) {
     const named = groups.map((group) =>
-      group.map((write): NamedWrite => ('ops' in write ? { name: write.collection.name, ops: write.ops } : { name: write.collection.name, replace: write.replace })),
+      group.map((write): NamedWrite =>
+        'ops' in write ? { name: write.collection.name, ops: write.ops } : { name: write.collection.name, replace: write.replace },
+      ),
     );
     try {
       return await reads.writeTogether(named);
@@ -23,7 +25,7 @@ export async function writeTogether(reads: ReadStore, groups: GroupWrite[][]): P
       return groups.map(() => error);
     }
   }
-  const results: (unknown | null)[] = [];
+  const results: unknown[] = [];
   for (const group of groups) {
     let failure: unknown = null;
     for (const write of group) {

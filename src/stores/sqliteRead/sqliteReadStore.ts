@@ -33,7 +33,7 @@ export interface SqliteReadStore extends ReadStore {
   /** The documents of a collection, read raw (a damaged file: as many as can be read). */
   documentsOf(name: string): ReadDoc[];
   /** The writes of writeTogether.ts in one transaction. */
-  writeTogether(groups: NamedWrite[][]): Promise<(unknown | null)[]>;
+  writeTogether(groups: NamedWrite[][]): Promise<unknown[]>;
 }
 
 export async function openSqliteReadStore(opts: SqliteReadStoreOptions): Promise<SqliteReadStore> {
@@ -91,7 +91,7 @@ export async function openSqliteReadStore(opts: SqliteReadStoreOptions): Promise
 
   return {
     kind: 'sqlite',
-    async writeTogether(groups: NamedWrite[][]): Promise<(unknown | null)[]> {
+    async writeTogether(groups: NamedWrite[][]): Promise<unknown[]> {
       // One transaction, one COMMIT: each group stops at its first failed write, the others go on.
       const results = db.transaction(() =>
         groups.map((group) => {
