@@ -90,6 +90,27 @@ describe('Projection flush on the SQLite read store', function () {
     assert.equal(commits, 1, `3 projections, 5 collections, 3 checkpoints: ${commits} COMMITs`);
   });
 
+  it('persists the checkpoints of the projections that skipped the events together, in one COMMIT', async function () {
+    const skipping = (name: string): Projection => ({ ...copying(name, [`${name}Docs`]), eventTypes: ['SomethingElse'] });
+    await start(copying('one', ['a']), skipping('s1'), skipping('s2'), skipping('s3'));
+    const warm = await append('s0', note('k0', 'c0'));
+    assert.equal(await runner.waitFor(warm.position, { timeoutMs: 10_000 }), true);
+    const checkpoints = await reads.collection(CHECKPOINTS_COLLECTION);
+    const persisted = async (position: bigint) => {
+      for (const name of ['s1', 's2', 's3'])
+        if ((await checkpoints.get(PLATFORM_DOCS, name))?.position !== position.toString()) return false;
+      return true;
+    };
+    for (let i = 0; i < 200 && !(await persisted(warm.position)); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    const before = walCommits(file);
+    const appended = await append('s1', note('k1', 'c1'));
+    assert.equal(await runner.waitFor(appended.position, { timeoutMs: 10_000 }), true);
+    for (let i = 0; i < 200 && !(await persisted(appended.position)); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    assert.ok(await persisted(appended.position), 'the skipping projections persist their checkpoints a moment later');
+    const commits = walCommits(file) - before;
+    assert.equal(commits, 2, `the live flush, then the 3 skipped checkpoints: ${commits} COMMITs`);
+  });
+
   it('fails only the projection whose write failed in a shared flush; the others keep their writes and go on', async function () {
     await start(copying('one', ['a']), copying('strict', ['u'], true), copying('three', ['d']));
     const warm = await append('s0', note('k0', 'c0'));

@@ -14,6 +14,9 @@ import { ParkedScopes } from './parkedScopes.js';
 import type { BulkOp } from '../../stores/readStore.js';
 import { CollectionStamps, StampClock, stampedCollection } from './changeStamps.js';
 import { flushSlot, flushTogether } from './slotFlush.js';
+import { LIMITS } from '../../limits.js';
+
+const P = LIMITS.projections;
 import { errorText, isPoison, type RetryPolicy, type SlotFailure } from './projectionFailures.js';
 
 export { errorText };
@@ -46,7 +49,7 @@ export interface Slot {
   /** Work in `queue` not yet done: an idle slot (0) joins the shared idle flush at once. */
   pending: number;
   /** Persists a checkpoint that moved over skipped events only, so a standby instance's waits see it too. */
-  lagging: NodeJS.Timeout | null;
+  lagging: boolean;
   rebuilding: boolean;
   rebuild?: RebuildProgress;
   /** Its read store was replaced by an empty one (a damaged file): reads answer 503 until it is live again. */
@@ -71,7 +74,7 @@ export function newSlot(projection: Projection, suffix: string): Slot {
     liveToken: null,
     queue: Promise.resolve(),
     pending: 0,
-    lagging: null,
+    lagging: false,
     rebuilding: false,
   };
 }
@@ -111,7 +114,26 @@ export class SlotRuntime {
   /** Slots whose subscription went idle this turn: flushed together (slotFlush.ts) in one immediate. */
   private readonly idleSlots = new Set<Slot>();
   private idleFlush: NodeJS.Immediate | null = null;
+  /** Slots whose checkpoint moved over skipped events only: persisted together a moment later. */
+  private readonly laggingSlots = new Set<Slot>();
+  private laggingFlush: NodeJS.Timeout | null = null;
   constructor(readonly deps: SlotDeps) {}
+
+  /** Persists the slot's checkpoint a moment later, with every other slot's that is due then (one write). */
+  persistLater(slot: Slot): void {
+    if (slot.lagging) return;
+    slot.lagging = true;
+    this.laggingSlots.add(slot);
+    if (this.laggingFlush) return;
+    this.laggingFlush = setTimeout(() => {
+      this.laggingFlush = null;
+      const slots = [...this.laggingSlots];
+      this.laggingSlots.clear();
+      for (const lagging of slots) lagging.lagging = false;
+      flushTogether(this, slots, true);
+    }, P.laggingCheckpointMs);
+    this.laggingFlush.unref();
+  }
 
   /** A write through a collection opened here draws new stamps for its tenants (writeTogether bypasses the wrapper). */
   touch(collection: unknown, ops: readonly BulkOp[]): void {
@@ -201,8 +223,8 @@ export class SlotRuntime {
     slot.subscription = null;
     slot.liveToken = null;
     this.idleSlots.delete(slot);
-    if (slot.lagging) clearTimeout(slot.lagging);
-    slot.lagging = null;
+    slot.lagging = false;
+    this.laggingSlots.delete(slot);
     void subscription?.stop();
   }
 
@@ -244,8 +266,8 @@ export class SlotRuntime {
     slot.liveToken = null;
     await subscription?.stop();
     this.idleSlots.delete(slot);
-    if (slot.lagging) clearTimeout(slot.lagging);
-    slot.lagging = null;
+    slot.lagging = false;
+    this.laggingSlots.delete(slot);
     if (flush) await this.serial(slot, () => this.flushOrFail(slot, true));
   }
 

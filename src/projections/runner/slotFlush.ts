@@ -4,10 +4,7 @@
 import { withSpan } from '../../observability/tracing.js';
 import { writeTogether, type GroupWrite } from '../../stores/writeTogether.js';
 import { checkpointDocOf } from './checkpoints.js';
-import { LIMITS } from '../../limits.js';
 import type { Slot, SlotRuntime } from './projectionSlots.js';
-
-const P = LIMITS.projections;
 
 export interface FlushPlan {
   slot: Slot;
@@ -59,13 +56,7 @@ export function settleFlush(runtime: SlotRuntime, plan: FlushPlan, failure: unkn
     runtime.deps.waiters.notify();
   }
   // Skipped events alone do not pay a checkpoint write each; a standby reads it a moment later.
-  if (batch.position !== slot.persisted && !slot.lagging && slot.subscription) {
-    slot.lagging = setTimeout(() => {
-      slot.lagging = null;
-      void runtime.serial(slot, () => runtime.flushOrFail(slot, true));
-    }, P.laggingCheckpointMs);
-    slot.lagging.unref();
-  }
+  if (batch.position !== slot.persisted && slot.subscription) runtime.persistLater(slot);
 }
 
 /** One slot's flush (in its queue): a group of one. */
@@ -78,19 +69,19 @@ export async function flushSlot(runtime: SlotRuntime, slot: Slot, force: boolean
 }
 
 /**
- * The idle flush of several slots at once. A slot with nothing queued is planned now and its settling queued behind
+ * The idle (or lagging: `force`) flush of several slots at once. A slot with nothing queued is planned now and its settling queued behind
  * nothing, so no event of it is applied before its write is done; a busy one (an event or a recovery in its queue)
  * flushes alone after that work, as before.
  */
-export function flushTogether(runtime: SlotRuntime, slots: Slot[]): void {
+export function flushTogether(runtime: SlotRuntime, slots: Slot[], force = false): void {
   const ready: Slot[] = [];
   for (const slot of slots) {
     if (slot.state === 'failed') continue;
     if (slot.pending === 0 && runtime.projector) ready.push(slot);
-    else void runtime.serial(slot, () => runtime.flushOrFail(slot));
+    else void runtime.serial(slot, () => runtime.flushOrFail(slot, force));
   }
   if (ready.length === 0) return;
-  const plans = ready.map((slot) => planFlush(runtime, slot, false));
+  const plans = ready.map((slot) => planFlush(runtime, slot, force));
   const results = withSpan(
     'projection batch',
     undefined,
