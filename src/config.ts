@@ -4,6 +4,7 @@ import path from 'node:path';
 import { webhookSettings, type WebhookSettings } from './processes/webhooks/webhookSettings.js';
 import { observabilitySettings, type ObservabilitySettings } from './observability/settings.js';
 import { readStoreWatchMs } from './stores/sqliteRead/readStoreDamage.js';
+import { readStoreCheckpointPages } from './stores/sqliteRead/walCheckpointer.js';
 
 export interface Config {
   port: number;
@@ -18,6 +19,8 @@ export interface Config {
   readStoreWatchMs?: number;
   /** SQLite read store's page cache in MiB (READ_STORE_CACHE_MIB, default 64): the bounded memory it fills while warming up. */
   readStoreCacheMiB?: number;
+  /** READ_STORE_CHECKPOINT_PAGES: > 0, the SQLite read store's WAL checkpoints run in a worker past this many pages (0: in commits). */
+  readStoreCheckpointPages?: number;
   /** HS256 key; when unset it is generated once and kept in DATA_DIR. */
   jwtSecret: string | null;
   /** AES-256-GCM key (32 bytes, hex or base64) for TOTP secrets at rest; generated once into DATA_DIR when unset. */
@@ -82,6 +85,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     readStore,
     readStoreWatchMs: readStoreWatchMs(env.READ_STORE_WATCH_MS),
     readStoreCacheMiB: readStoreCacheMiB(env.READ_STORE_CACHE_MIB),
+    readStoreCheckpointPages: readStoreCheckpointPages(env.READ_STORE_CHECKPOINT_PAGES),
     jwtSecret: env.JWT_SECRET || null,
     totpEncryptionKey: env.TOTP_ENCRYPTION_KEY || null,
     bootstrap: {

@@ -46,11 +46,13 @@ export interface RecoverableReadStoreOptions {
   watchMs: number;
   /** SQLite's page cache of the connection, in MiB (READ_STORE_CACHE_MIB). */
   cacheMiB?: number;
+  /** READ_STORE_CHECKPOINT_PAGES (walCheckpointer.ts). */
+  checkpointPages?: number;
 }
 
 export async function openRecoverableSqliteReadStore(opts: RecoverableReadStoreOptions): Promise<ReadStore> {
   const { file, logger } = opts;
-  let inner: SqliteReadStore = await openSqliteReadStore({ file, logger, cacheMiB: opts.cacheMiB });
+  let inner: SqliteReadStore = await openSqliteReadStore({ file, logger, cacheMiB: opts.cacheMiB, checkpointPages: opts.checkpointPages });
   let opened: FileIdentity | null = identityOf(file);
   let generation = 0;
   let swapping = false;
@@ -133,7 +135,7 @@ export async function openRecoverableSqliteReadStore(opts: RecoverableReadStoreO
       error,
     });
     if (closed) return; // the service stopped meanwhile: the next start opens a fresh file
-    inner = await openSqliteReadStore({ file, logger, cacheMiB: opts.cacheMiB });
+    inner = await openSqliteReadStore({ file, logger, cacheMiB: opts.cacheMiB, checkpointPages: opts.checkpointPages });
     opened = identityOf(file);
     generation++;
     for (const [name, docs] of kept)
@@ -161,7 +163,8 @@ export async function openRecoverableSqliteReadStore(opts: RecoverableReadStoreO
   let checkedMtime = -1;
   const glance = (): void => {
     if (swapping || closed || !opened) return;
-    const wrong = glanceAt(file, opened);
+    const known = opened;
+    const wrong = inner.outsideCheckpoints((quiet) => glanceAt(file, known, quiet));
     if (wrong) return found(wrong);
     glances++;
     const stat = fs.statSync(file, { throwIfNoEntry: false });

@@ -126,7 +126,8 @@ export class SqliteCollection<T extends ReadDoc> implements Collection<T> {
   /** Unordered, like the other adapters: every op is tried in one transaction, then the first failure is thrown. */
   async bulkWrite(ops: BulkOp<T>[]): Promise<void> {
     if (ops.length === 0) return;
-    const firstError = this.db.transaction(() => this.applyOps(ops))();
+    // IMMEDIATE: the write lock is waited for at BEGIN (a background checkpoint may hold it), never refused mid-way.
+    const firstError = this.db.transaction(() => this.applyOps(ops)).immediate();
     if (firstError) throw firstError as Error;
   }
 
