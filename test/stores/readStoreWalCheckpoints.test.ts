@@ -13,10 +13,10 @@ import type { Logger } from '../../src/logger.js';
 const PAGES = 64;
 const LOAD_MS = 3_000;
 /**
- * The bound: the log is copied back past PAGES pages and restarted past 4x that, so how far it runs ahead depends on how
- * fast this machine writes while a pass runs (~1,000-4,000 frames here); SQLite's own checkpoint lets it reach 10,000.
+ * The bound: the worker copies the log back past PAGES pages and restarts it past 4x that; a commit checkpoints itself
+ * past 8x (should the worker be starved of CPU); one batch writes ~100 frames. SQLite's own checkpoint lets it reach 10,000.
  */
-const MAX_FRAMES = 6_000;
+const MAX_FRAMES = 8 * PAGES + 1_000;
 const MAX_WAL = MAX_FRAMES * (24 + 4096);
 const walSize = (file: string): number => fs.statSync(`${file}-wal`, { throwIfNoEntry: false })?.size ?? 0;
 /** The log's last frame (mxFrame of the wal-index header, in the -shm file: SQLite's walformat.html). */

@@ -31,6 +31,8 @@ export class SqliteCollection<T extends ReadDoc> implements Collection<T> {
     private readonly db: Database.Database,
     /** The table now (null when dropped: reads see it empty); `create` makes it again, as a MongoDB write does. */
     private readonly table: (create: boolean, lookAgain?: boolean) => ReadTable | null,
+    /** After a bulk write's commit (the background checkpointer's safety net). */
+    private readonly committed: () => void = () => undefined,
   ) {}
 
   async find(tenantId: string, filter?: Filter, options: FindOptions = {}): Promise<Page<T>> {
@@ -128,6 +130,7 @@ export class SqliteCollection<T extends ReadDoc> implements Collection<T> {
     if (ops.length === 0) return;
     // IMMEDIATE: the write lock is waited for at BEGIN (a background checkpoint may hold it), never refused mid-way.
     const firstError = this.db.transaction(() => this.applyOps(ops)).immediate();
+    this.committed();
     if (firstError) throw firstError as Error;
   }
 

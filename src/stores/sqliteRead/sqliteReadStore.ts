@@ -89,6 +89,7 @@ export async function openSqliteReadStore(opts: SqliteReadStoreOptions): Promise
     return table ?? null;
   };
 
+  const committed = (): void => checkpointer?.afterCommit(db);
   const writers = new Map<string, SqliteCollection<ReadDoc>>();
   const writerOf = (name: string): SqliteCollection<ReadDoc> => {
     let writer = writers.get(name);
@@ -121,6 +122,7 @@ export async function openSqliteReadStore(opts: SqliteReadStoreOptions): Promise
           }),
         )
         .immediate();
+      committed();
       const damage = results.find(isReadStoreDamage);
       if (damage) throw damage as Error; // the file's, not a group's: the recoverable store sets it aside
       return results;
@@ -128,7 +130,7 @@ export async function openSqliteReadStore(opts: SqliteReadStoreOptions): Promise
     async collection<T extends ReadDoc = ReadDoc>(name: string, indexes: IndexSpec[] = []): Promise<Collection<T>> {
       const table = tableOf(name, true)!;
       for (const index of indexes) table.ensureIndex(index);
-      return new SqliteCollection<T>(name, db, (create, lookAgain) => tableOf(name, create, lookAgain));
+      return new SqliteCollection<T>(name, db, (create, lookAgain) => tableOf(name, create, lookAgain), committed);
     },
     async listCollections(): Promise<string[]> {
       sync();
@@ -226,7 +228,7 @@ function openDatabase(file: string, cacheMiB: number, checkpointPages: number): 
     db.pragma(`cache_size = -${cacheMiB * 1024}`);
     db.pragma('temp_store = MEMORY');
     // Rebuilds rewrite many index pages: checkpointing every ~40 MB instead of 4 MB writes each back once per many commits.
-    // With a background checkpointer (walCheckpointer.ts) no commit of this connection checkpoints.
+    // With a background checkpointer (walCheckpointer.ts) no commit of this connection checkpoints by itself.
     db.pragma(`wal_autocheckpoint = ${checkpointPages > 0 ? 0 : WAL_AUTOCHECKPOINT_PAGES}`);
     db.pragma(`journal_size_limit = ${(checkpointPages > 0 ? 2 * checkpointPages : WAL_AUTOCHECKPOINT_PAGES) * 4096}`);
     keepPrivate(file);

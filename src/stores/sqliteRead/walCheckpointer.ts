@@ -1,9 +1,11 @@
-// The SQLite read store's WAL checkpoints off the event loop: its writing connection never checkpoints (wal_autocheckpoint
-// = 0), and a worker thread with its own connection copies the log back into the file once the log has passed N pages
+// The SQLite read store's WAL checkpoints off the event loop: its writing connection never checkpoints by itself
+// (wal_autocheckpoint = 0; only past 8 thresholds, should this worker be starved of CPU: afterCommit), and a worker thread with its own connection copies the log back into the file once the log has passed N pages
 // since the last copy (read in the wal-index header of the -shm file, whose layout SQLite documents in walformat.html),
 // and truncates the log once the writes have paused. A log that writes never let it catch up with is restarted
 // (RESTART: the writer waits a moment), so the log stays bounded under constant load.
+import fs from 'node:fs';
 import { createRequire } from 'node:module';
+import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { Logger } from '../../logger.js';
 
@@ -112,9 +114,16 @@ export interface CheckpointCounts {
   restart: number;
   truncate: number;
   failures: number;
+  /** RESTARTs the writer made itself (afterCommit). */
+  safetyNet: number;
 }
 
+/** The log length, in thresholds, past which the writer restarts it itself after a commit (a worker starved of CPU). */
+const SAFETY_NET = 8;
+
 export interface WalCheckpointer {
+  /** After a commit of the writing connection: past SAFETY_NET thresholds, a RESTART checkpoint here (rare; it waits). */
+  afterCommit(db: { pragma(sql: string): unknown }): void;
   /** Runs `fn(true)` while no checkpoint is under way (none starts before it returns), `fn(false)` while one is. */
   outsideCheckpoints<R>(fn: (quiet: boolean) => R): R;
   /** Checkpoints made so far (as last reported by the worker). */
@@ -136,7 +145,7 @@ export interface WalCheckpointerOptions {
 export function startWalCheckpointer(opts: WalCheckpointerOptions): WalCheckpointer {
   const lockBuffer = new SharedArrayBuffer(4);
   const lock = new Int32Array(lockBuffer);
-  const counts: CheckpointCounts = { passive: 0, restart: 0, truncate: 0, failures: 0 };
+  const counts: CheckpointCounts = { passive: 0, restart: 0, truncate: 0, failures: 0, safetyNet: 0 };
   // execArgv []: the worker needs no TypeScript loader.
   const worker = new Worker(WORKER_SOURCE, {
     eval: true,
@@ -153,8 +162,31 @@ export function startWalCheckpointer(opts: WalCheckpointerOptions): WalCheckpoin
   });
   worker.on('error', (error) => opts.logger?.error('read store: the WAL checkpoint worker stopped', { error }));
   const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+  const header = Buffer.alloc(20);
+  let shm: number | null = null;
+  const logFrames = (): number => {
+    try {
+      shm ??= fs.openSync(`${opts.file}-shm`, 'r');
+      if (fs.readSync(shm, header, 0, 20, 0) < 20) return 0;
+      return os.endianness() === 'LE' ? header.readUInt32LE(16) : header.readUInt32BE(16);
+    } catch {
+      return 0;
+    }
+  };
   return {
     counts,
+    afterCommit(db) {
+      if (logFrames() < SAFETY_NET * opts.pages) return;
+      // The worker's checkpoint under way ends first (two checkpoints never run at once: the second would give up).
+      while (Atomics.compareExchange(lock, 0, 0, 2) !== 0) Atomics.wait(lock, 0, 1, 5);
+      try {
+        db.pragma('wal_checkpoint(RESTART)');
+        counts.safetyNet++;
+      } finally {
+        Atomics.store(lock, 0, 0);
+        Atomics.notify(lock, 0);
+      }
+    },
     outsideCheckpoints<R>(fn: (quiet: boolean) => R): R {
       if (Atomics.compareExchange(lock, 0, 0, 2) !== 0) return fn(false);
       try {
@@ -165,6 +197,8 @@ export function startWalCheckpointer(opts: WalCheckpointerOptions): WalCheckpoin
       }
     },
     async stop() {
+      if (shm !== null) fs.closeSync(shm);
+      shm = null;
       worker.postMessage('stop');
       // A worker terminated inside a SQLite call can abort the process: a checkpoint under way is let end by itself.
       const grace = setTimeout(() => void worker.terminate(), STOP_GRACE_MS);
