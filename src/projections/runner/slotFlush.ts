@@ -4,10 +4,42 @@
 import { withSpan } from '../../observability/tracing.js';
 import { writeTogether, type GroupWrite } from '../../stores/writeTogether.js';
 import { checkpointDocOf } from './checkpoints.js';
-import type { Slot, SlotRuntime } from './projectionSlots.js';
+import type { BulkOp, Collection, ReadStore } from '../../stores/readStore.js';
+import type { ProjectedDoc, Projection } from './projection.js';
+import type { ProjectionBatch } from './projectionBatch.js';
+import type { ParkedScopes } from './parkedScopes.js';
+import type { PositionWaiters } from './positionWaiters.js';
+import type { CheckpointDoc } from './checkpoints.js';
 
-export interface FlushPlan {
-  slot: Slot;
+/** What a flush reads and moves of a slot (projectionSlots.ts Slot). */
+export interface Slot {
+  projection: Projection;
+  batch: ProjectionBatch;
+  parked: ParkedScopes;
+  suffix: string;
+  collections: Map<string, Collection<ProjectedDoc>>;
+  storeId: string;
+  persisted: bigint;
+  checkpoint: bigint;
+  subscription: unknown;
+  state: string;
+  pending: number;
+}
+
+/** What a flush needs of the runtime (projectionSlots.ts SlotRuntime). */
+export interface SlotRuntime<S extends Slot = Slot> {
+  readonly deps: { reads: ReadStore; batchSize: number; waiters: PositionWaiters };
+  checkpoints: Collection<CheckpointDoc> | null;
+  projector: boolean;
+  touch(collection: unknown, ops: readonly BulkOp[]): void;
+  persistLater(slot: S): void;
+  serial(slot: S, work: () => Promise<void>): Promise<void>;
+  flushOrFail(slot: S, force?: boolean): Promise<void>;
+  fail(slot: S, error: unknown, event: null): void;
+}
+
+export interface FlushPlan<S extends Slot = Slot> {
+  slot: S;
   /** The batch's bulk writes, then (when due) its checkpoint: a group stops at its first failure. */
   writes: GroupWrite[];
   checkpointed: boolean;
@@ -15,7 +47,7 @@ export interface FlushPlan {
 }
 
 /** Takes the batch's changes and decides on the checkpoint (when docs changed, when forced, or every batchSize events). */
-export function planFlush(runtime: SlotRuntime, slot: Slot, force: boolean): FlushPlan {
+export function planFlush<S extends Slot>(runtime: SlotRuntime<S>, slot: S, force: boolean): FlushPlan<S> {
   const batch = slot.batch;
   const { writes, written } = batch.takeWrites();
   const group: GroupWrite[] = writes;
@@ -39,7 +71,7 @@ export function planFlush(runtime: SlotRuntime, slot: Slot, force: boolean): Flu
 }
 
 /** After the write: the stamps, the checkpoint and the waiters; a failure is thrown (the caller fails the slot). */
-export function settleFlush(runtime: SlotRuntime, plan: FlushPlan, failure: unknown): void {
+export function settleFlush<S extends Slot>(runtime: SlotRuntime<S>, plan: FlushPlan<S>, failure: unknown): void {
   const { slot } = plan;
   for (const write of plan.writes) if ('ops' in write) runtime.touch(write.collection, write.ops);
   if (failure !== null && failure !== undefined) {
@@ -60,7 +92,7 @@ export function settleFlush(runtime: SlotRuntime, plan: FlushPlan, failure: unkn
 }
 
 /** One slot's flush (in its queue): a group of one. */
-export async function flushSlot(runtime: SlotRuntime, slot: Slot, force: boolean): Promise<void> {
+export async function flushSlot<S extends Slot>(runtime: SlotRuntime<S>, slot: S, force: boolean): Promise<void> {
   const plan = planFlush(runtime, slot, force);
   const [failure] = await withSpan('projection batch', undefined, () => writeTogether(runtime.deps.reads, [plan.writes]), {
     projection: slot.projection.name,
@@ -73,8 +105,8 @@ export async function flushSlot(runtime: SlotRuntime, slot: Slot, force: boolean
  * nothing, so no event of it is applied before its write is done; a busy one (an event or a recovery in its queue)
  * flushes alone after that work, as before.
  */
-export function flushTogether(runtime: SlotRuntime, slots: Slot[], force = false): void {
-  const ready: Slot[] = [];
+export function flushTogether<S extends Slot>(runtime: SlotRuntime<S>, slots: S[], force = false): void {
+  const ready: S[] = [];
   for (const slot of slots) {
     if (slot.state === 'failed') continue;
     if (slot.pending === 0 && runtime.projector) ready.push(slot);
