@@ -6,6 +6,7 @@ import { observabilitySettings, type ObservabilitySettings } from './observabili
 import { readStoreWatchMs } from './stores/sqliteRead/readStoreDamage.js';
 import { writePrioritySettings, type WritePrioritySettings } from './writePrioritySettings.js';
 import { walFlushesInFlight } from './stores/sqlite/walDurability.js';
+import { readStoreCheckpointPages } from './stores/sqliteRead/walCheckpointer.js';
 
 export interface Config {
   port: number;
@@ -22,6 +23,8 @@ export interface Config {
   readStoreCacheMiB?: number;
   /** Where the projections run with the SQLite stores (PROJECTIONS_THREAD): 'main', or 'worker' (a worker thread). */
   projectionsThread: 'main' | 'worker';
+  /** READ_STORE_CHECKPOINT_PAGES: > 0, the SQLite read store's WAL checkpoints run in a worker past this many pages (0: in commits). */
+  readStoreCheckpointPages?: number;
   /** HS256 key; when unset it is generated once and kept in DATA_DIR. */
   jwtSecret: string | null;
   /** AES-256-GCM key (32 bytes, hex or base64) for TOTP secrets at rest; generated once into DATA_DIR when unset. */
@@ -93,6 +96,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     readStoreWatchMs: readStoreWatchMs(env.READ_STORE_WATCH_MS),
     readStoreCacheMiB: readStoreCacheMiB(env.READ_STORE_CACHE_MIB),
     projectionsThread,
+    readStoreCheckpointPages: readStoreCheckpointPages(env.READ_STORE_CHECKPOINT_PAGES),
     jwtSecret: env.JWT_SECRET || null,
     totpEncryptionKey: env.TOTP_ENCRYPTION_KEY || null,
     bootstrap: {

@@ -28,5 +28,6 @@ export async function openReadStore(config: Config, logger: Logger): Promise<Rea
     logger,
     watchMs: config.readStoreWatchMs ?? DEFAULT_READ_STORE_WATCH_MS,
     cacheMiB: config.readStoreCacheMiB,
+    checkpointPages: config.readStoreCheckpointPages,
   });
 }

@@ -81,7 +81,12 @@ export interface ReadStore {
   listCollections(): Promise<string[]>;
   dropCollection(name: string): Promise<void>;
   close(): Promise<void>;
+  /** Optional: the writes of writeTogether.ts in one transaction (one result per group: null or its error). */
+  writeTogether?(groups: NamedWrite[][]): Promise<unknown[]>;
 }
+
+/** A write of writeTogether.ts, the collection named: a bulk write or the replacement of one document. */
+export type NamedWrite = { name: string; ops: BulkOp[] } | { name: string; replace: ReadDoc };
 
 /** A unique index was violated. */
 export class DuplicateKeyError extends Error {

@@ -162,9 +162,10 @@ describe('a damaged read-model file', function () {
     await fsp.rm(dataDir, { recursive: true, force: true });
   });
 
-  for (const [name, damage] of Object.entries(DAMAGES)) {
-    it(`${name}: set aside, rebuilt from the log, 503 meanwhile, no write lost`, async () => {
-      server = await startTestServer({ dataDir, env: ENV });
+  // Checkpoints inside commits (the default), and in a worker past 256 pages (READ_STORE_CHECKPOINT_PAGES).
+  for (const [name, damage, pages] of Object.entries(DAMAGES).flatMap(([n, d]) => [[n, d, '0'] as const, [n, d, '256'] as const])) {
+    it(`${name}${pages === '0' ? '' : ` (WAL checkpoints in a worker)`}: set aside, rebuilt from the log, 503 meanwhile, no write lost`, async () => {
+      server = await startTestServer({ dataDir, env: { ...ENV, READ_STORE_CHECKPOINT_PAGES: pages } });
       const token = await server.signInAndSelect(server.admin);
       await seed(server);
       const before = await patientIds(server, token);

@@ -18,6 +18,8 @@ const NOTE_EVENT_TYPES = ['NursingNoteRecorded', 'NursingNoteAmended'] as const;
 
 /** Category of a stream `<tenant>.<category>-<id>`: other groups may reuse an event type name, never our categories. */
 const categoryOf = (stream: string): string => stream.slice(stream.indexOf('.') + 1, stream.indexOf('-'));
+/** A patient document is its stream's alone: PatientRegistered (revision 0) needs no read of it. */
+const PATIENT_STREAM_DOC = { ownStream: true };
 
 export const pacientesProjection: Projection = {
   name: PACIENTES_PROJECTION,
@@ -44,14 +46,22 @@ export const pacientesProjection: Projection = {
     if (category === PATIENT_CATEGORY) {
       // What the event changes in existing entries: also applied to the stored ones of lists past their cap.
       const changed: { patient: PatientDoc | null; changes: EntryChange[] } = { patient: null, changes: [] };
-      const applied = applyFold<PatientDoc>(tx, PATIENTS, tenantOfStream(event.streamName), idOfStream(event.streamName), event, (doc) => {
-        const { next, changes } = applyPatientEvent(doc, event);
-        if (!next || next === doc) return next;
-        for (const entry of spilledEntries(doc, next, Number(event.position))) tx.put(PATIENT_ENTRIES, entry);
-        changed.patient = next;
-        changed.changes = changes;
-        return withCappedLists(next);
-      });
+      const applied = applyFold<PatientDoc>(
+        tx,
+        PATIENTS,
+        tenantOfStream(event.streamName),
+        idOfStream(event.streamName),
+        event,
+        (doc) => {
+          const { next, changes } = applyPatientEvent(doc, event);
+          if (!next || next === doc) return next;
+          for (const entry of spilledEntries(doc, next, Number(event.position))) tx.put(PATIENT_ENTRIES, entry);
+          changed.patient = next;
+          changed.changes = changes;
+          return withCappedLists(next);
+        },
+        PATIENT_STREAM_DOC,
+      );
       // Those need reads (the entry may no longer be in the document): only after coverage and access events.
       if (applied) return applied.then(() => changeSpilledEntries(tx, changed.patient, changed.changes, Number(event.position)));
       return changed.changes.length > 0 ? changeSpilledEntries(tx, changed.patient, changed.changes, Number(event.position)) : undefined;

@@ -54,7 +54,12 @@ export async function readCheckpoint(checkpoints: Collection<CheckpointDoc>, pro
 }
 
 export async function writeCheckpoint(checkpoints: Collection<CheckpointDoc>, projection: string, state: CheckpointState): Promise<void> {
-  await checkpoints.replace({
+  await checkpoints.replace(checkpointDocOf(projection, state));
+}
+
+/** The checkpoint document of a projection in a state. */
+export function checkpointDocOf(projection: string, state: CheckpointState): CheckpointDoc {
+  return {
     tenantId: PLATFORM_DOCS,
     id: projection,
     version: state.version,
@@ -64,5 +69,5 @@ export async function writeCheckpoint(checkpoints: Collection<CheckpointDoc>, pr
     storeId: state.storeId,
     parked: state.parked,
     stamps: DOCUMENT_STAMPS,
-  });
+  };
 }

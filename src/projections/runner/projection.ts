@@ -80,7 +80,10 @@ export async function applyTo<T extends ProjectedDoc>(
 /**
  * `applyTo` for folds that build the whole document themselves, `_position` included: no copy of every
  * document per event, and no promise when the transaction can `peek` (synchronous when it returns undefined).
- * A fold returning the document it was given means "no change": nothing is written.
+ * A fold returning the document it was given means "no change": nothing is written. `ownStream`: the document's id is
+ * its stream's and only that stream's events write it, so at the stream's first event (revision 0) it is not read: it
+ * cannot be stored yet. A replay of that event over a newer stored document (from an older checkpoint) writes nothing
+ * over it (write-backs are conditional on `_position`), and folds the stream's later events again, all replayed too.
  */
 export function applyFold<T extends ProjectedDoc>(
   tx: ProjectionTx,
@@ -89,9 +92,11 @@ export function applyFold<T extends ProjectedDoc>(
   id: string,
   event: RecordedEvent,
   fold: (doc: T | null, event: RecordedEvent) => T | null,
+  options?: { ownStream?: boolean },
 ): Promise<void> | void {
   const current = tx.peek?.<T>(collection, tenantId, id);
   if (current !== undefined) return foldInto(tx, collection, tenantId, id, event, current, fold);
+  if (event.revision === 0 && options?.ownStream) return foldInto(tx, collection, tenantId, id, event, null, fold);
   return tx.get<T>(collection, tenantId, id).then((doc) => foldInto(tx, collection, tenantId, id, event, doc, fold));
 }
 

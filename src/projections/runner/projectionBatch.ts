@@ -168,6 +168,17 @@ export class ProjectionBatch implements ProjectionTx {
 
   /** Writes every changed document (one unordered bulkWrite per collection, in declared order), empties the cache; returns how many. */
   async writeBack(): Promise<number> {
+    const { writes, written } = this.takeWrites();
+    for (const { collection, ops } of writes) await collection.bulkWrite(ops);
+    return written;
+  }
+
+  /**
+   * The changed documents as one unordered bulk write per collection, in declared order (the caller writes them), and
+   * how many changes the batch made (those written directly included); empties the cache.
+   */
+  takeWrites(): { writes: { collection: Collection<ProjectedDoc>; ops: BulkOp<ProjectedDoc>[] }[]; written: number } {
+    const writes: { collection: Collection<ProjectedDoc>; ops: BulkOp<ProjectedDoc>[] }[] = [];
     let written = this.directWrites;
     for (const name of this.collections.keys()) {
       const target = this.targets.get(name);
@@ -188,13 +199,13 @@ export class ProjectionBatch implements ProjectionTx {
         );
       }
       target.cache = new Map();
-      if (ops.length > 0) await target.collection.bulkWrite(ops);
+      if (ops.length > 0) writes.push({ collection: target.collection, ops });
       written += ops.length;
     }
     this.directWrites = 0;
     this.cachedWrites = 0;
     this.handled = 0;
-    return written;
+    return { writes, written };
   }
 
   private target(name: string): Target {

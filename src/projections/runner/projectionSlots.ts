@@ -1,7 +1,6 @@
 // Live handling of one projection ("slot"): its current collections and checkpoint, the live subscription
 // with batched, serialised handling, flushes that write documents then the checkpoint, poison events (parked
 // scopes) and transient failures (the slot stops; slotRecovery.ts retries it).
-import { withSpan } from '../../observability/tracing.js';
 import { CHANGED_AT_INDEX, eventTypeSet, type ProjectedDoc, type Projection } from './projection.js';
 import type { Collection, ReadStore } from '../../stores/readStore.js';
 import type { EventStore, RecordedEvent, Subscription } from '../../stores/eventStore.js';
@@ -10,10 +9,12 @@ import type { ProjectionStatus, RebuildProgress } from './runnerTypes.js';
 import { ProjectionBatch } from './projectionBatch.js';
 import type { ReplayLane } from './replayLog.js';
 import type { PositionWaiters } from './positionWaiters.js';
-import { writeCheckpoint, type CheckpointDoc } from './checkpoints.js';
+import type { CheckpointDoc } from './checkpoints.js';
 import { ParkedScopes } from './parkedScopes.js';
-import { LIMITS } from '../../limits.js';
+import type { BulkOp } from '../../stores/readStore.js';
 import { CollectionStamps, StampClock, stampedCollection } from './changeStamps.js';
+import { flushSlot, flushTogether } from './slotFlush.js';
+import { LIMITS } from '../../limits.js';
 
 const P = LIMITS.projections;
 import { errorText, isPoison, type RetryPolicy, type SlotFailure } from './projectionFailures.js';
@@ -45,9 +46,10 @@ export interface Slot {
   liveToken: object | null;
   /** Serialises live handling, idle flushes and recoveries. */
   queue: Promise<void>;
-  idle: NodeJS.Immediate | null;
+  /** Work in `queue` not yet done: an idle slot (0) joins the shared idle flush at once. */
+  pending: number;
   /** Persists a checkpoint that moved over skipped events only, so a standby instance's waits see it too. */
-  lagging: NodeJS.Timeout | null;
+  lagging: boolean;
   rebuilding: boolean;
   rebuild?: RebuildProgress;
   /** Its read store was replaced by an empty one (a damaged file): reads answer 503 until it is live again. */
@@ -71,8 +73,8 @@ export function newSlot(projection: Projection, suffix: string): Slot {
     subscription: null,
     liveToken: null,
     queue: Promise.resolve(),
-    idle: null,
-    lagging: null,
+    pending: 0,
+    lagging: false,
     rebuilding: false,
   };
 }
@@ -111,7 +113,36 @@ export class SlotRuntime {
   retryLater: (slot: Slot) => void = () => undefined;
   private readonly clock = new StampClock();
   private readonly stamps = new WeakMap<Collection<ProjectedDoc>, CollectionStamps>();
+  /** Slots whose subscription went idle this turn: flushed together (slotFlush.ts) in one immediate. */
+  private readonly idleSlots = new Set<Slot>();
+  private idleFlush: NodeJS.Immediate | null = null;
+  /** Slots whose checkpoint moved over skipped events only: persisted together a moment later. */
+  private readonly laggingSlots = new Set<Slot>();
+  private laggingFlush: NodeJS.Timeout | null = null;
   constructor(readonly deps: SlotDeps) {}
+
+  /** Persists the slot's checkpoint a moment later, with every other slot's that is due then (one write). */
+  persistLater(slot: Slot): void {
+    if (slot.lagging) return;
+    slot.lagging = true;
+    this.laggingSlots.add(slot);
+    if (this.laggingFlush) return;
+    this.laggingFlush = setTimeout(() => {
+      this.laggingFlush = null;
+      const slots = [...this.laggingSlots];
+      this.laggingSlots.clear();
+      for (const lagging of slots) lagging.lagging = false;
+      flushTogether(this, slots, true);
+    }, P.laggingCheckpointMs);
+    this.laggingFlush.unref();
+  }
+
+  /** A write through a collection opened here draws new stamps for its tenants (writeTogether bypasses the wrapper). */
+  touch(collection: unknown, ops: readonly BulkOp[]): void {
+    const stamps = this.stamps.get(collection as Collection<ProjectedDoc>);
+    if (!stamps) return;
+    for (const op of ops) stamps.touch(op.kind === 'replace' ? op.doc.tenantId : op.tenantId);
+  }
 
   /** The change stamp of a tenant's documents in a collection opened here (writes through it draw new ones). */
   stampOf(collection: Collection<ProjectedDoc>, tenantId: string): number | null {
@@ -195,51 +226,15 @@ export class SlotRuntime {
     const subscription = slot.subscription;
     slot.subscription = null;
     slot.liveToken = null;
-    if (slot.idle) clearImmediate(slot.idle);
-    slot.idle = null;
-    if (slot.lagging) clearTimeout(slot.lagging);
-    slot.lagging = null;
+    this.idleSlots.delete(slot);
+    slot.lagging = false;
+    this.laggingSlots.delete(slot);
     void subscription?.stop();
   }
 
   /** Writes the live batch, then the checkpoint (when docs changed, when forced, or every batchSize events). */
-  async flush(slot: Slot, force = false): Promise<void> {
-    if (!this.projector) return;
-    const batch = slot.batch;
-    const written = await withSpan('projection batch', undefined, () => batch.writeBack(), { projection: slot.projection.name });
-    const due =
-      written > 0 || slot.parked.dirty || batch.unpersisted >= this.deps.batchSize || (force && batch.position !== slot.persisted);
-    if (due && this.checkpoints) {
-      const { name, version } = slot.projection;
-      slot.parked.dirty = false;
-      try {
-        await writeCheckpoint(this.checkpoints, name, {
-          version,
-          position: batch.position,
-          suffix: slot.suffix,
-          collections: namesOf(slot.collections),
-          storeId: slot.storeId,
-          parked: slot.parked.list(),
-        });
-      } catch (error) {
-        slot.parked.dirty = true;
-        throw error;
-      }
-      slot.persisted = batch.position;
-      batch.unpersisted = 0;
-    }
-    if (batch.position !== slot.checkpoint) {
-      slot.checkpoint = batch.position;
-      this.deps.waiters.notify();
-    }
-    // Skipped events alone do not pay a checkpoint write each; a standby reads it a moment later.
-    if (batch.position !== slot.persisted && !slot.lagging && slot.subscription) {
-      slot.lagging = setTimeout(() => {
-        slot.lagging = null;
-        void this.serial(slot, () => this.flushOrFail(slot, true));
-      }, P.laggingCheckpointMs);
-      slot.lagging.unref();
-    }
+  flush(slot: Slot, force = false): Promise<void> {
+    return this.projector ? flushSlot(this, slot, force) : Promise.resolve();
   }
 
   async flushOrFail(slot: Slot, force = false): Promise<void> {
@@ -274,10 +269,9 @@ export class SlotRuntime {
     slot.subscription = null;
     slot.liveToken = null;
     await subscription?.stop();
-    if (slot.idle) clearImmediate(slot.idle);
-    slot.idle = null;
-    if (slot.lagging) clearTimeout(slot.lagging);
-    slot.lagging = null;
+    this.idleSlots.delete(slot);
+    slot.lagging = false;
+    this.laggingSlots.delete(slot);
     if (flush) await this.serial(slot, () => this.flushOrFail(slot, true));
   }
 
@@ -304,8 +298,10 @@ export class SlotRuntime {
   }
 
   serial(slot: Slot, work: () => Promise<void>): Promise<void> {
+    slot.pending++;
     const run = slot.queue.then(work);
-    slot.queue = run.catch(() => undefined);
+    const done = () => void slot.pending--;
+    slot.queue = run.then(done, done);
     return run;
   }
 
@@ -326,10 +322,14 @@ export class SlotRuntime {
       slot.checkpoint = slot.batch.position;
       this.notifyWaitersSoon();
     }
-    // Flush once the subscription has been idle for a tick: batches under load, ~ms latency when quiet.
-    slot.idle ??= setImmediate(() => {
-      slot.idle = null;
-      void this.serial(slot, () => this.flushOrFail(slot));
+    // Flush once the subscription has been idle for a tick: batches under load, ~ms latency when quiet; every slot
+    // idle in the same turn flushes in the same call (one read-store transaction).
+    this.idleSlots.add(slot);
+    this.idleFlush ??= setImmediate(() => {
+      this.idleFlush = null;
+      const slots = [...this.idleSlots];
+      this.idleSlots.clear();
+      flushTogether(this, slots);
     });
   }
 }

@@ -56,6 +56,7 @@ export function openSqliteEventReader(opts: SqliteEventReaderOptions): SqliteEve
     },
     appendToStream: notHere('appendToStream'),
     readStream: notHere('readStream'),
+    readEventById: notHere('readEventById'),
     readChain: notHere('readChain'),
     chainGenesis: notHere('chainGenesis'),
     chainHead: notHere('chainHead'),

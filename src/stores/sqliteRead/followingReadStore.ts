@@ -1,7 +1,7 @@
 // The read-model file as the projector thread writes it: its own connection, whose collections are handles that
 // follow the file at the path. The main thread's recoverable store (recoverableReadStore.ts) finds damage and puts a
 // fresh file in place; it then tells this thread to `reopen()` before the refill, so both write one file again.
-import type { Collection, IndexSpec, ReadDoc, ReadStore } from '../readStore.js';
+import type { Collection, IndexSpec, NamedWrite, ReadDoc, ReadStore } from '../readStore.js';
 import { openSqliteReadStore, type SqliteReadStore } from './sqliteReadStore.js';
 import type { Logger } from '../../logger.js';
 import type { CheckpointFence } from './checkpointFence.js';
@@ -73,6 +73,11 @@ export async function openFollowingReadStore(opts: {
       indexes.set(name, known);
       await fence.hold(() => inner.collection(name, specs));
       return handle<T>(name);
+    },
+    // The flush of every projection idle in a turn (writeTogether.ts): one transaction, fenced like any write.
+    async writeTogether(groups: NamedWrite[][]): Promise<unknown[]> {
+      for (const name of new Set(groups.flat().map((write) => write.name))) await current(name);
+      return told(fence.hold(() => inner.writeTogether(groups)));
     },
     listCollections: () => inner.listCollections(),
     async dropCollection(name: string): Promise<void> {

@@ -40,9 +40,10 @@ export const identityOf = (file: string): FileIdentity | null => {
  * What is wrong with the file at a glance (a stat and its first 100 bytes, whatever its size), or null: gone,
  * replaced, not a SQLite file, or shorter than the page count its header declares (truncated). A checkpoint cut short
  * by a crash may leave the file shorter than its header until the WAL is checkpointed again: the store does that at
- * open, and while it runs its own checkpoints never interleave with a glance (both run on the event loop).
+ * open, and while it runs its own checkpoints never interleave with a glance (on the event loop, or in the checkpoint
+ * worker under a lock: `header` false while one is under way, and then only the identity is looked at).
  */
-export function glanceAt(file: string, opened: FileIdentity): string | null {
+export function glanceAt(file: string, opened: FileIdentity, header = true): string | null {
   let fd: number;
   try {
     fd = fs.openSync(file, 'r');
@@ -52,14 +53,14 @@ export function glanceAt(file: string, opened: FileIdentity): string | null {
   try {
     const stat = fs.fstatSync(fd);
     if (stat.dev !== opened.dev || stat.ino !== opened.ino) return 'the file was replaced by another one while the service ran';
-    if (stat.size === 0) return null; // not yet written to (a fresh store checkpoints later)
-    const header = Buffer.alloc(100);
-    if (fs.readSync(fd, header, 0, 100, 0) < 100) return `the file is ${stat.size} bytes, shorter than a SQLite header`;
-    if (header.toString('latin1', 0, 16) !== 'SQLite format 3\u0000') return 'the file does not start with a SQLite header';
-    const rawPageSize = header.readUInt16BE(16);
+    if (stat.size === 0 || !header) return null; // not yet written to (a fresh store checkpoints later)
+    const head = Buffer.alloc(100);
+    if (fs.readSync(fd, head, 0, 100, 0) < 100) return `the file is ${stat.size} bytes, shorter than a SQLite header`;
+    if (head.toString('latin1', 0, 16) !== 'SQLite format 3\u0000') return 'the file does not start with a SQLite header';
+    const rawPageSize = head.readUInt16BE(16);
     const pageSize = rawPageSize === 1 ? 65_536 : rawPageSize;
     // The in-header size counts only when the change counter and "version valid for" agree (SQLite file format 1.3.9).
-    const pages = header.readUInt32BE(24) === header.readUInt32BE(92) ? header.readUInt32BE(28) : 0;
+    const pages = head.readUInt32BE(24) === head.readUInt32BE(92) ? head.readUInt32BE(28) : 0;
     if (pages > 0 && stat.size < pages * pageSize)
       return `the file was truncated: ${stat.size} bytes, its header declares ${pages * pageSize}`;
     return null;

@@ -4,7 +4,7 @@
 // projection runner then refills from the event log (the log is the truth). Meanwhile its calls answer 503.
 import fs from 'node:fs';
 import type { Logger } from '../../logger.js';
-import type { Collection, IndexSpec, ReadDoc, ReadStore } from '../readStore.js';
+import type { Collection, IndexSpec, NamedWrite, ReadDoc, ReadStore } from '../readStore.js';
 import { readModelRebuilding } from '../readModelRebuilding.js';
 import { PRIVATE_FILE_MODE } from '../sqlite/sqliteSchema.js';
 import { IntegrityCheckStoppedError, startIntegrityCheck, type IntegrityCheck } from '../sqlite/integrityCheck.js';
@@ -51,11 +51,13 @@ export interface RecoverableReadStoreOptions {
   watchMs: number;
   /** SQLite's page cache of the connection, in MiB (READ_STORE_CACHE_MIB). */
   cacheMiB?: number;
+  /** READ_STORE_CHECKPOINT_PAGES (walCheckpointer.ts). */
+  checkpointPages?: number;
 }
 
 export async function openRecoverableSqliteReadStore(opts: RecoverableReadStoreOptions): Promise<ReadStore> {
   const { file, logger } = opts;
-  let inner: SqliteReadStore = await openSqliteReadStore({ file, logger, cacheMiB: opts.cacheMiB });
+  let inner: SqliteReadStore = await openSqliteReadStore({ file, logger, cacheMiB: opts.cacheMiB, checkpointPages: opts.checkpointPages });
   let opened: FileIdentity | null = identityOf(file);
   let generation = 0;
   let swapping = false;
@@ -144,7 +146,7 @@ export async function openRecoverableSqliteReadStore(opts: RecoverableReadStoreO
       error,
     });
     if (closed) return; // the service stopped meanwhile: the next start opens a fresh file
-    inner = await openSqliteReadStore({ file, logger, cacheMiB: opts.cacheMiB });
+    inner = await openSqliteReadStore({ file, logger, cacheMiB: opts.cacheMiB, checkpointPages: opts.checkpointPages });
     opened = identityOf(file);
     generation++;
     for (const [name, docs] of kept)
@@ -172,7 +174,9 @@ export async function openRecoverableSqliteReadStore(opts: RecoverableReadStoreO
   let checkedMtime = -1;
   const glance = (): void => {
     if (swapping || closed || !opened) return;
-    const sight = recovery.fence.tryGlance(() => glanceAt(file, opened!));
+    // Two writers may checkpoint the file: the projector thread (its fence) and the WAL checkpoint worker (its lock).
+    const known = opened;
+    const sight = recovery.fence.tryGlance(() => inner.outsideCheckpoints((quiet) => glanceAt(file, known, quiet)));
     if (sight === undefined) return; // the projector thread is writing: look at the next turn
     if (sight) return found(sight);
     glances++;
@@ -225,6 +229,12 @@ export async function openRecoverableSqliteReadStore(opts: RecoverableReadStoreO
       await guarded(() => inner.collection(name, specs));
       return handle<T>(name);
     },
+    // Each collection opened on the current file first (with its indexes, after a replacement too).
+    writeTogether: (groups: NamedWrite[][]) =>
+      guarded(async () => {
+        for (const name of new Set(groups.flat().map((write) => write.name))) await current(name);
+        return inner.writeTogether(groups);
+      }),
     listCollections: () => guarded(() => inner.listCollections()),
     async dropCollection(name: string): Promise<void> {
       if (swapping) await swapped;

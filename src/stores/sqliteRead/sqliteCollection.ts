@@ -31,6 +31,8 @@ export class SqliteCollection<T extends ReadDoc> implements Collection<T> {
     private readonly db: Database.Database,
     /** The table now (null when dropped: reads see it empty); `create` makes it again, as a MongoDB write does. */
     private readonly table: (create: boolean, lookAgain?: boolean) => ReadTable | null,
+    /** After a bulk write's commit (the background checkpointer's safety net). */
+    private readonly committed: () => void = () => undefined,
   ) {}
 
   async find(tenantId: string, filter?: Filter, options: FindOptions = {}): Promise<Page<T>> {
@@ -126,12 +128,16 @@ export class SqliteCollection<T extends ReadDoc> implements Collection<T> {
   /** Unordered, like the other adapters: every op is tried in one transaction, then the first failure is thrown. */
   async bulkWrite(ops: BulkOp<T>[]): Promise<void> {
     if (ops.length === 0) return;
-    return this.writing((table) => this.bulkWriteTo(table, ops));
+    // IMMEDIATE: the write lock is waited for at BEGIN (a background checkpoint may hold it), never refused mid-way.
+    const firstError = this.db.transaction(() => this.applyOps(ops)).immediate();
+    this.committed();
+    if (firstError) throw firstError as Error;
   }
 
-  private bulkWriteTo(table: ReadTable, ops: BulkOp<T>[]): void {
-    let firstError: unknown = null;
-    this.db.transaction(() => {
+  /** Tries every op inside the caller's transaction (a failed statement is undone alone); answers the first failure. */
+  applyOps(ops: BulkOp<T>[]): unknown {
+    return this.writing((table) => {
+      let firstError: unknown = null;
       for (const op of ops) {
         try {
           if (op.kind === 'replace') table.write(op.doc, op.ifNewer);
@@ -140,11 +146,17 @@ export class SqliteCollection<T extends ReadDoc> implements Collection<T> {
             else table.removeIfOlder.run(op.tenantId, op.id, op.ifOlderThan);
           } else this.applyUpdate(table, op.tenantId, op.filter, op.update, op.upsert ?? false);
         } catch (error) {
-          firstError ??= error; // a failed statement is undone alone; the transaction goes on
+          if (isNoSuchTable(error)) throw error; // dropped by another connection: `writing` makes it again
+          firstError ??= error;
         }
       }
-    })();
-    if (firstError) throw firstError as Error;
+      return firstError;
+    });
+  }
+
+  /** Replace inside the caller's transaction. */
+  replaceNow(doc: T): void {
+    this.writing((table) => table.write(doc));
   }
 
   async drop(): Promise<void> {

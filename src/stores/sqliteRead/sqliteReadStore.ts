@@ -7,10 +7,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import type { Logger } from '../../logger.js';
-import type { Collection, IndexSpec, ReadDoc, ReadStore } from '../readStore.js';
+import type { Collection, IndexSpec, NamedWrite, ReadDoc, ReadStore } from '../readStore.js';
 import { SqliteCollection } from './sqliteCollection.js';
 import { ReadTable, createTableSql, tableNameOf } from './readTable.js';
-import { glanceAt, identityOf, setDamagedAside, walIsEmpty } from './readStoreDamage.js';
+import { glanceAt, identityOf, isReadStoreDamage, setDamagedAside, walIsEmpty } from './readStoreDamage.js';
+import { startWalCheckpointer } from './walCheckpointer.js';
 import { keepPrivate, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, whileBusy } from '../sqlite/sqliteSchema.js';
 
 /** Bump when the file layout changes: an older file is then set aside and the read models rebuilt. */
@@ -24,6 +25,8 @@ export interface SqliteReadStoreOptions {
   logger?: Logger;
   /** SQLite's page cache of the connection, in MiB (default DEFAULT_READ_CACHE_MIB). */
   cacheMiB?: number;
+  /** READ_STORE_CHECKPOINT_PAGES: > 0, WAL checkpoints in a worker once the log passes this many pages (walCheckpointer.ts). */
+  checkpointPages?: number;
 }
 
 /** The SQLite store with what its recovery (recoverableReadStore.ts) needs beyond the port. */
@@ -32,11 +35,17 @@ export interface SqliteReadStore extends ReadStore {
   copyTo(file: string): Promise<void>;
   /** The documents of a collection, read raw (a damaged file: as many as can be read). */
   documentsOf(name: string): ReadDoc[];
+  /** Runs `fn(true)` while no background checkpoint is under way (none starts before it returns), else `fn(false)`. */
+  outsideCheckpoints<R>(fn: (quiet: boolean) => R): R;
+  /** The writes of writeTogether.ts in one transaction. */
+  writeTogether(groups: NamedWrite[][]): Promise<unknown[]>;
 }
 
 export async function openSqliteReadStore(opts: SqliteReadStoreOptions): Promise<SqliteReadStore> {
   fs.mkdirSync(path.dirname(opts.file), { recursive: true, mode: PRIVATE_DIR_MODE });
-  const db = openOrSetAside(opts.file, opts.logger, opts.cacheMiB ?? DEFAULT_READ_CACHE_MIB);
+  const checkpointPages = opts.checkpointPages ?? 0;
+  const db = openOrSetAside(opts.file, opts.logger, opts.cacheMiB ?? DEFAULT_READ_CACHE_MIB, checkpointPages);
+  const checkpointer = checkpointPages > 0 ? startWalCheckpointer({ file: opts.file, pages: checkpointPages, logger: opts.logger }) : null;
   const tables = new Map<string, ReadTable>();
   const listed = db.prepare<[], { name: string; tbl: string; array_paths: string }>(`SELECT name, tbl, array_paths FROM read_collections`);
   const register = db.prepare(`INSERT OR IGNORE INTO read_collections (name, tbl) VALUES (?, ?)`);
@@ -74,18 +83,54 @@ export async function openSqliteReadStore(opts: SqliteReadStoreOptions): Promise
       db.transaction(() => {
         for (const sql of createTableSql(tbl)) db.exec(sql);
         register.run(name, tbl);
-      })();
+      }).immediate();
       tables.set(name, (table = new ReadTable(db, name, tbl, [])));
     }
     return table ?? null;
   };
 
+  const committed = (): void => checkpointer?.afterCommit(db);
+  const writers = new Map<string, SqliteCollection<ReadDoc>>();
+  const writerOf = (name: string): SqliteCollection<ReadDoc> => {
+    let writer = writers.get(name);
+    if (!writer) writers.set(name, (writer = new SqliteCollection(name, db, (create, lookAgain) => tableOf(name, create, lookAgain))));
+    return writer;
+  };
+
   return {
     kind: 'sqlite',
+    async writeTogether(groups: NamedWrite[][]): Promise<unknown[]> {
+      // One transaction, one COMMIT: each group stops at its first failed write, the others go on. IMMEDIATE: the write
+      // lock is waited for at BEGIN (a background checkpoint may hold it), never refused once a read has begun.
+      const results = db
+        .transaction(() =>
+          groups.map((group) => {
+            for (const write of group) {
+              const writer = writerOf(write.name);
+              if ('replace' in write) {
+                try {
+                  writer.replaceNow(write.replace);
+                } catch (error) {
+                  return error;
+                }
+              } else if (write.ops.length > 0) {
+                const failure = writer.applyOps(write.ops);
+                if (failure) return failure;
+              }
+            }
+            return null;
+          }),
+        )
+        .immediate();
+      committed();
+      const damage = results.find(isReadStoreDamage);
+      if (damage) throw damage as Error; // the file's, not a group's: the recoverable store sets it aside
+      return results;
+    },
     async collection<T extends ReadDoc = ReadDoc>(name: string, indexes: IndexSpec[] = []): Promise<Collection<T>> {
       const table = tableOf(name, true)!;
       for (const index of indexes) table.ensureIndex(index);
-      return new SqliteCollection<T>(name, db, (create, lookAgain) => tableOf(name, create, lookAgain));
+      return new SqliteCollection<T>(name, db, (create, lookAgain) => tableOf(name, create, lookAgain), committed);
     },
     async listCollections(): Promise<string[]> {
       sync();
@@ -99,12 +144,14 @@ export async function openSqliteReadStore(opts: SqliteReadStoreOptions): Promise
       db.transaction(() => {
         db.exec(`DROP TABLE IF EXISTS ${table.table}`);
         unregister.run(name);
-      })();
+      }).immediate();
     },
     async close(): Promise<void> {
       tables.clear();
+      await checkpointer?.stop(); // first: the store's own connection is the last, so its close removes the log
       if (db.open) db.close();
     },
+    outsideCheckpoints: <R>(fn: (quiet: boolean) => R): R => (checkpointer ? checkpointer.outsideCheckpoints(fn) : fn(true)),
     async copyTo(file: string): Promise<void> {
       await db.backup(file);
     },
@@ -116,10 +163,10 @@ export async function openSqliteReadStore(opts: SqliteReadStoreOptions): Promise
   };
 }
 
-function openOrSetAside(file: string, logger: Logger | undefined, cacheMiB: number): Database.Database {
+function openOrSetAside(file: string, logger: Logger | undefined, cacheMiB: number, checkpointPages: number): Database.Database {
   try {
     const replay = !walIsEmpty(file);
-    const db = openDatabase(file, cacheMiB);
+    const db = openDatabase(file, cacheMiB, checkpointPages);
     let wrong: string | null;
     try {
       // A log left by a crash is checkpointed first (one cut short leaves the file shorter than its header says), then
@@ -140,10 +187,10 @@ function openOrSetAside(file: string, logger: Logger | undefined, cacheMiB: numb
   } catch (error) {
     const aside = setDamagedAside(file, new Date());
     logger?.error('read store: file damaged, set aside for a look; read models are rebuilt from the event log', { file, aside, error });
-    return openFresh(file, cacheMiB);
+    return openFresh(file, cacheMiB, checkpointPages);
   }
   setAside(file);
-  return openFresh(file, cacheMiB);
+  return openFresh(file, cacheMiB, checkpointPages);
 }
 
 /** Small tables of platform documents, read in full before the service starts (checkpoints, positions, the lease). */
@@ -162,8 +209,8 @@ function readStartTables(db: Database.Database): void {
   }
 }
 
-function openFresh(file: string, cacheMiB: number): Database.Database {
-  const db = openDatabase(file, cacheMiB);
+function openFresh(file: string, cacheMiB: number, checkpointPages: number): Database.Database {
+  const db = openDatabase(file, cacheMiB, checkpointPages);
   if (!initialised(db)) {
     db.close();
     throw new Error(`${file}: a new read store file could not be initialised`);
@@ -171,7 +218,7 @@ function openFresh(file: string, cacheMiB: number): Database.Database {
   return db;
 }
 
-function openDatabase(file: string, cacheMiB: number): Database.Database {
+function openDatabase(file: string, cacheMiB: number, checkpointPages: number): Database.Database {
   // Created private before SQLite opens it: the WAL and shared-memory files take its mode (patient data).
   if (!fs.existsSync(file)) fs.closeSync(fs.openSync(file, 'a', PRIVATE_FILE_MODE));
   const db = new Database(file, { timeout: 10_000 });
@@ -181,8 +228,9 @@ function openDatabase(file: string, cacheMiB: number): Database.Database {
     db.pragma(`cache_size = -${cacheMiB * 1024}`);
     db.pragma('temp_store = MEMORY');
     // Rebuilds rewrite many index pages: checkpointing every ~40 MB instead of 4 MB writes each back once per many commits.
-    db.pragma(`wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_PAGES}`);
-    db.pragma(`journal_size_limit = ${WAL_AUTOCHECKPOINT_PAGES * 4096}`);
+    // With a background checkpointer (walCheckpointer.ts) no commit of this connection checkpoints by itself.
+    db.pragma(`wal_autocheckpoint = ${checkpointPages > 0 ? 0 : WAL_AUTOCHECKPOINT_PAGES}`);
+    db.pragma(`journal_size_limit = ${(checkpointPages > 0 ? 2 * checkpointPages : WAL_AUTOCHECKPOINT_PAGES) * 4096}`);
     keepPrivate(file);
     return db;
   } catch (error) {
