@@ -1,4 +1,4 @@
-// npm run bench [-- appends rebuild coldstart recovery http scale audit sistema widgets generador observability] [--events N] [--seconds S] [--scale-events N]
+// npm run bench [-- appends rebuild coldstart recovery http scale audit sistema widgets generador observability reads] [--events N] [--seconds S] [--scale-events N]
 // [--audit-entries N] [--sistema-events N] [--patients N] [--no-settle]
 // Prints a table per section and writes all figures as JSON under bench/results/.
 import fs from 'node:fs';
@@ -18,6 +18,7 @@ import { benchSistema } from './sistema.js';
 import { benchWidgets } from './widgets.js';
 import { benchGenerador } from './generador.js';
 import { benchObservability } from './observability.js';
+import { benchReads } from './reads.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);
@@ -215,6 +216,14 @@ async function main(): Promise<void> {
     results.observability = figures;
   }
 
+  if (wanted('reads')) {
+    log(`\n== Reads beyond the lists (issue 29 item 3): 100 connections, ${SECONDS} s each, beside the list floor ==`);
+    const figures = await benchReads({ scratch, ports: { service: 3911, floor: 3912 }, env: serviceEnv, creds, seconds: SECONDS, log });
+    console.table([figures.listFloor]);
+    console.table(figures.reads.map(({ met, ...f }) => ({ ...f, met: met ? 'met' : 'MISSED' })));
+    log(`load average ${figures.loadAverage} (2 shared cores)`);
+    results.reads = figures;
+  }
   const outDir = path.join(here, 'results');
   fs.mkdirSync(outDir, { recursive: true });
   const file = path.join(outDir, `${(results.at as string).replace(/[:.]/g, '-')}.json`);
