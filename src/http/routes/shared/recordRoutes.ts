@@ -12,6 +12,7 @@ import { awaitMinPosition } from '../../readYourWrites.js';
 import { asOfHeaders, pointOf, RecordReadQuerySchema } from '../../recordAsOf.js';
 import { route, type AccessedRecord, type HttpResult, type RequestContext, type ResponseDecl, type RouteDecl } from '../../routeTypes.js';
 import { IdParams, IdSchema, ReasonBody } from './fieldSchemas.js';
+import { recordReadAnswer, type PreparedReadSpec } from './recordReadAnswer.js';
 import {
   badCursor400,
   conflict409,
@@ -47,6 +48,8 @@ export interface RecordKitSpec<D extends RecordDoc> {
   idSchema?: TSchema;
   /** The 404 of the group, when it says more than "No such <noun>" (e.g. also rooms and stations). */
   notFound404?: ResponseDecl;
+  /** The read's answer kept serialized between changes of what it is made of (recordReadAnswer.ts). */
+  preparedRead?: PreparedReadSpec;
 }
 
 type Extra = { description?: string; responses?: Record<number, ResponseDecl> };
@@ -240,8 +243,8 @@ export function recordKit<D extends RecordDoc>(spec: RecordKitSpec<D>) {
             return { status: 200, body: await spec.view(at.doc, tenantCtx(ctx)), headers: await asOfHeaders(ctx, at) };
           }
           await awaitMinPosition(ctx, input.query.minPosition, [model.projection]);
-          const doc = await model.or404(tenantCtx(ctx), idOf(input));
-          return { status: 200, body: await spec.view(doc, tenantCtx(ctx)), headers: { ETag: etagOf(doc.revision) } };
+          const { body, etag } = await recordReadAnswer(model, spec.view, spec.preparedRead, tenantCtx(ctx), idOf(input));
+          return { status: 200, body, headers: { ETag: etag } };
         },
       });
     },
