@@ -22,6 +22,8 @@ export interface ReadsFigures {
   loadAverage: number;
   listFloor: LoadFigures;
   reads: ReadFigures[];
+  /** Each read's load window on CLOCK_MONOTONIC in µs (process.hrtime, a .cpuprofile's clock): for profiles. */
+  windows: { scenario: string; fromUs: number; toUs: number }[];
 }
 
 const CLOCK_TICK_MICROS = 10_000; // USER_HZ = 100 on Linux
@@ -81,10 +83,14 @@ export async function benchReads(opts: {
     ];
     const loadAverage = Number(os.loadavg()[0]!.toFixed(2));
     const reads: ReadFigures[] = [];
+    const windows: ReadsFigures['windows'] = [];
+    const nowUs = () => Number(process.hrtime.bigint() / 1000n);
     for (const scenario of scenarios) {
       const pid = service.child.pid!;
       const before = cpuMicrosOf(pid);
+      const fromUs = nowUs();
       const figures = await runLoad({ ...scenario, headers, durationSeconds: seconds });
+      windows.push({ scenario: scenario.scenario, fromUs, toUs: nowUs() });
       const used = cpuMicrosOf(pid) - before;
       const answered = Math.max(1, figures.requestsPerSecond * seconds);
       const ratioToFloor = Number((figures.requestsPerSecond / listFloor.requestsPerSecond).toFixed(2));
@@ -95,7 +101,7 @@ export async function benchReads(opts: {
         met: ratioToFloor >= FLOOR_MIN_RATIO && figures.p99Ms < P99_MAX_MS && figures.errors === 0 && figures.non2xx === 0,
       });
     }
-    return { loadAverage, listFloor, reads };
+    return { loadAverage, listFloor, reads, windows };
   } finally {
     await service.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
