@@ -6,12 +6,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { runLoad, type LoadFigures, type LoadScenario } from './load.js';
-import { startPeer, startService } from './processes.js';
+import { startPeer, startService, type Started } from './processes.js';
 import { signIn } from './scaleQueries.js';
-import { seedReads } from './readsSeed.js';
+import { seedReads, type ReadsSeed } from './readsSeed.js';
 import type { BenchCredentials } from './http.js';
 
 export interface ReadFigures extends LoadFigures {
+  /** Bytes of one answer (uncompressed, as autocannon asks): the floor's page is the yardstick. */
+  bytes: number;
   cpuMicrosPerRequest: number;
   /** Requests/s over the floor's (the target: at least 0.5). */
   ratioToFloor: number;
@@ -20,7 +22,7 @@ export interface ReadFigures extends LoadFigures {
 
 export interface ReadsFigures {
   loadAverage: number;
-  listFloor: LoadFigures;
+  listFloor: LoadFigures & { bytes: number };
   reads: ReadFigures[];
   /** Each read's load window on CLOCK_MONOTONIC in µs (process.hrtime, a .cpuprofile's clock): for profiles. */
   windows: { scenario: string; fromUs: number; toUs: number }[];
@@ -35,8 +37,89 @@ export function cpuMicrosOf(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) * CLOCK_TICK_MICROS;
 }
 
+const nowUs = () => Number(process.hrtime.bigint() / 1000n);
 const FLOOR_MIN_RATIO = 0.5;
 const P99_MAX_MS = 50;
+
+/** The reads of the section over a seeded service (the session read rotates over the day's sessions). */
+export function readScenarios(url: string, seed: ReadsSeed): LoadScenario[] {
+  const month = seed.today.slice(0, 7);
+  const monthAgo = new Date(Date.parse(`${seed.today}T00:00:00Z`) - 30 * 86_400_000).toISOString().slice(0, 10);
+  let s = 0;
+  return [
+    {
+      scenario: `GET /dialisis/sesiones/{id} (${seed.sessionIds.length} sessions, ~120 readings)`,
+      url: `${url}/dialisis/sesiones/${seed.sessionIds[0]!}`,
+      path: () => `/dialisis/sesiones/${seed.sessionIds[s++ % seed.sessionIds.length]!}`,
+    },
+    { scenario: 'GET /dialisis/adecuacion?month (monthly adequacy)', url: `${url}/dialisis/adecuacion?month=${month}` },
+    { scenario: 'GET /dialisis/alertas (30 days)', url: `${url}/dialisis/alertas?from=${monthAgo}&to=${seed.today}` },
+    { scenario: 'GET /sistema/auditoria?limit=50 (audit trail)', url: `${url}/sistema/auditoria?limit=50` },
+    { scenario: 'GET /widgets/fluid-outliers/datos', url: `${url}/widgets/fluid-outliers/datos` },
+    { scenario: `GET /generador/m/${seed.moduleCode}?limit=50`, url: `${url}/generador/m/${seed.moduleCode}?limit=50` },
+    // Not a target of this section: the plain list beside the Generador's (the same prepared-page path).
+    { scenario: 'GET /pacientes?limit=50 (reference: the plain list)', url: `${url}/pacientes?limit=50` },
+  ];
+}
+
+/** One read at 100 connections with the service's CPU per answered request; `window` on the profile's clock. */
+export async function measureRead(
+  service: Started,
+  scenario: LoadScenario,
+  headers: Record<string, string>,
+  seconds: number,
+  floorRps: number,
+): Promise<{ figures: ReadFigures; window: ReadsFigures['windows'][number] }> {
+  const pid = service.child.pid!;
+  const sample = await fetch(scenario.path ? `${service.url}${scenario.path()}` : scenario.url, { headers });
+  const bytes = (await sample.arrayBuffer()).byteLength;
+  const before = cpuMicrosOf(pid);
+  const fromUs = nowUs();
+  const load = await runLoad({ ...scenario, headers, durationSeconds: seconds });
+  const window = { scenario: scenario.scenario, fromUs, toUs: nowUs() };
+  const used = cpuMicrosOf(pid) - before;
+  const answered = Math.max(1, load.requestsPerSecond * seconds);
+  const ratioToFloor = Number((load.requestsPerSecond / floorRps).toFixed(2));
+  const met = ratioToFloor >= FLOOR_MIN_RATIO && load.p99Ms < P99_MAX_MS && load.errors === 0 && load.non2xx === 0;
+  return { figures: { ...load, bytes, cpuMicrosPerRequest: Math.round(used / answered), ratioToFloor, met }, window };
+}
+
+/** The list floor on the service's own first page of 50 patients, in its own process. */
+export async function measureFloor(
+  scratch: string,
+  port: number,
+  page: unknown,
+  seconds: number,
+): Promise<ReadsFigures['listFloor']> {
+  const pageFile = path.join(scratch, 'reads-floor-page.json');
+  fs.writeFileSync(pageFile, JSON.stringify(page));
+  const floor = await startPeer('listFloor', port, { PAGE_FILE: pageFile });
+  try {
+    const figures = await runLoad({ scenario: 'peer: list floor (50 documents from memory)', url: floor.url, durationSeconds: seconds });
+    return { ...figures, bytes: Buffer.byteLength(JSON.stringify(page)) };
+  } finally {
+    await floor.stop();
+  }
+}
+
+/** A fresh service seeded through its routes (`mainJs`: another build of the service, for a comparison). */
+export async function seededService(
+  opts: { scratch: string; port: number; env: Record<string, string>; creds: BenchCredentials; log: (s: string) => void; nodeArgs?: string[] },
+  name = 'reads',
+  mainJs?: string,
+): Promise<{ service: Started; headers: Record<string, string>; seed: ReadsSeed; dataDir: string }> {
+  const dataDir = path.join(opts.scratch, name);
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  const service = await startService({ ...opts.env, DATA_DIR: dataDir }, opts.port, opts.nodeArgs ?? [], 300_000, 'ignore', mainJs);
+  try {
+    const token = await signIn(service.url, opts.creds);
+    opts.log(`Seeding ${name} through the routes ...`);
+    return { service, headers: { authorization: `Bearer ${token}` }, seed: await seedReads(service.url, token, opts.log), dataDir };
+  } catch (err) {
+    await service.stop();
+    throw err;
+  }
+}
 
 export async function benchReads(opts: {
   scratch: string;
@@ -47,59 +130,18 @@ export async function benchReads(opts: {
   log: (s: string) => void;
   nodeArgs?: string[];
 }): Promise<ReadsFigures> {
-  const { scratch, seconds, log } = opts;
-  const dataDir = path.join(scratch, 'reads');
-  fs.rmSync(dataDir, { recursive: true, force: true });
-  const service = await startService({ ...opts.env, DATA_DIR: dataDir }, opts.ports.service, opts.nodeArgs ?? []);
+  const { scratch, seconds } = opts;
+  const { service, headers, seed, dataDir } = await seededService({ ...opts, port: opts.ports.service });
   try {
-    const token = await signIn(service.url, opts.creds);
-    const headers = { authorization: `Bearer ${token}` };
-    log('Seeding through the routes ...');
-    const seed = await seedReads(service.url, token, log);
     const page = await (await fetch(`${service.url}/pacientes?limit=50`, { headers })).json();
-    const pageFile = path.join(scratch, 'reads-floor-page.json');
-    fs.writeFileSync(pageFile, JSON.stringify(page));
-    const floor = await startPeer('listFloor', opts.ports.floor, { PAGE_FILE: pageFile });
-    let listFloor: LoadFigures;
-    try {
-      listFloor = await runLoad({ scenario: 'peer: list floor (50 documents from memory)', url: floor.url, durationSeconds: seconds });
-    } finally {
-      await floor.stop();
-    }
-    const month = seed.today.slice(0, 7);
-    const monthAgo = new Date(Date.parse(`${seed.today}T00:00:00Z`) - 30 * 86_400_000).toISOString().slice(0, 10);
-    let s = 0;
-    const scenarios: LoadScenario[] = [
-      {
-        scenario: `GET /dialisis/sesiones/{id} (${seed.sessionIds.length} sessions, ~120 readings)`,
-        url: `${service.url}/dialisis/sesiones/${seed.sessionIds[0]!}`,
-        path: () => `/dialisis/sesiones/${seed.sessionIds[s++ % seed.sessionIds.length]!}`,
-      },
-      { scenario: 'GET /dialisis/adecuacion?month (monthly adequacy)', url: `${service.url}/dialisis/adecuacion?month=${month}` },
-      { scenario: 'GET /dialisis/alertas (30 days)', url: `${service.url}/dialisis/alertas?from=${monthAgo}&to=${seed.today}` },
-      { scenario: 'GET /sistema/auditoria?limit=50 (audit trail)', url: `${service.url}/sistema/auditoria?limit=50` },
-      { scenario: 'GET /widgets/fluid-outliers/datos', url: `${service.url}/widgets/fluid-outliers/datos` },
-      { scenario: `GET /generador/m/${seed.moduleCode}?limit=50`, url: `${service.url}/generador/m/${seed.moduleCode}?limit=50` },
-    ];
+    const listFloor = await measureFloor(scratch, opts.ports.floor, page, seconds);
     const loadAverage = Number(os.loadavg()[0]!.toFixed(2));
     const reads: ReadFigures[] = [];
     const windows: ReadsFigures['windows'] = [];
-    const nowUs = () => Number(process.hrtime.bigint() / 1000n);
-    for (const scenario of scenarios) {
-      const pid = service.child.pid!;
-      const before = cpuMicrosOf(pid);
-      const fromUs = nowUs();
-      const figures = await runLoad({ ...scenario, headers, durationSeconds: seconds });
-      windows.push({ scenario: scenario.scenario, fromUs, toUs: nowUs() });
-      const used = cpuMicrosOf(pid) - before;
-      const answered = Math.max(1, figures.requestsPerSecond * seconds);
-      const ratioToFloor = Number((figures.requestsPerSecond / listFloor.requestsPerSecond).toFixed(2));
-      reads.push({
-        ...figures,
-        cpuMicrosPerRequest: Math.round(used / answered),
-        ratioToFloor,
-        met: ratioToFloor >= FLOOR_MIN_RATIO && figures.p99Ms < P99_MAX_MS && figures.errors === 0 && figures.non2xx === 0,
-      });
+    for (const scenario of readScenarios(service.url, seed)) {
+      const { figures, window } = await measureRead(service, scenario, headers, seconds, listFloor.requestsPerSecond);
+      reads.push(figures);
+      windows.push(window);
     }
     return { loadAverage, listFloor, reads, windows };
   } finally {
