@@ -85,12 +85,7 @@ export async function measureRead(
 }
 
 /** The list floor on the service's own first page of 50 patients, in its own process. */
-export async function measureFloor(
-  scratch: string,
-  port: number,
-  page: unknown,
-  seconds: number,
-): Promise<ReadsFigures['listFloor']> {
+export async function measureFloor(scratch: string, port: number, page: unknown, seconds: number): Promise<ReadsFigures['listFloor']> {
   const pageFile = path.join(scratch, 'reads-floor-page.json');
   fs.writeFileSync(pageFile, JSON.stringify(page));
   const floor = await startPeer('listFloor', port, { PAGE_FILE: pageFile });
@@ -104,7 +99,14 @@ export async function measureFloor(
 
 /** A fresh service seeded through its routes (`mainJs`: another build of the service, for a comparison). */
 export async function seededService(
-  opts: { scratch: string; port: number; env: Record<string, string>; creds: BenchCredentials; log: (s: string) => void; nodeArgs?: string[] },
+  opts: {
+    scratch: string;
+    port: number;
+    env: Record<string, string>;
+    creds: BenchCredentials;
+    log: (s: string) => void;
+    nodeArgs?: string[];
+  },
   name = 'reads',
   mainJs?: string,
 ): Promise<{ service: Started; headers: Record<string, string>; seed: ReadsSeed; dataDir: string }> {

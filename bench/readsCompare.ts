@@ -1,7 +1,7 @@
 // npx tsx bench/readsCompare.ts [--base <git rev>] [--seconds S]
-// The `reads` section's reads on two builds of the service at once (the checkout's and an earlier commit's, built under
-// bench/tmp/), each seeded through its routes alike, run alternately (base, head, base, head) so both see the same
-// machine: requests/s, p99 and the service's CPU µs per answered request, with the list floor of the same run.
+// The `reads` section's reads on two builds of the service at once (the checkout's and an earlier commit's, built once
+// under the OS's temporary directory), each seeded through its routes alike, run alternately (base, head, base, head)
+// so both see the same machine: requests/s, p99 and the service's CPU µs per answered request, beside the list floor.
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -23,10 +23,13 @@ const env = {
 };
 const log = (s: string) => console.log(s);
 
-/** The commit's tree compiled under bench/tmp/ (once per commit): its dist/src/main.js. */
-function buildBase(rev: string, scratch: string): string {
+/**
+ * The commit's tree compiled once per commit (its dist/src/main.js), outside the checkout: under it, the type check and
+ * the dependency rules of `src test bench` would read the other tree's sources as the checkout's.
+ */
+function buildBase(rev: string): string {
   const sha = execFileSync('git', ['rev-parse', rev], { cwd: root, encoding: 'utf8' }).trim();
-  const dir = path.join(scratch, `base-${sha.slice(0, 12)}`);
+  const dir = path.join(os.tmpdir(), `reads-compare-base-${sha.slice(0, 12)}`);
   const main = path.join(dir, 'dist/src/main.js');
   if (fs.existsSync(main)) return main;
   fs.rmSync(dir, { recursive: true, force: true });
@@ -45,7 +48,7 @@ async function main(): Promise<void> {
   const scratch = path.join(root, 'bench/tmp/readsCompare');
   fs.mkdirSync(scratch, { recursive: true });
   const rev = option('base', 'main');
-  const baseMain = buildBase(rev, scratch);
+  const baseMain = buildBase(rev);
   buildService();
   const base = await seededService({ scratch, port: 3941, env, creds, log }, 'base', baseMain);
   const head = await seededService({ scratch, port: 3942, env, creds, log }, 'head');
@@ -62,7 +65,9 @@ async function main(): Promise<void> {
       const runs: ReadFigures[][] = [[], []];
       for (let round = 0; round < 2; round++)
         for (const [k, side] of sides.entries())
-          runs[k]!.push((await measureRead(side.run.service, side.scenarios[i]!, side.run.headers, seconds, floor.requestsPerSecond)).figures);
+          runs[k]!.push(
+            (await measureRead(side.run.service, side.scenarios[i]!, side.run.headers, seconds, floor.requestsPerSecond)).figures,
+          );
       const mean = (list: ReadFigures[], f: (r: ReadFigures) => number) => Math.round(list.reduce((a, r) => a + f(r), 0) / list.length);
       const row: Record<string, string | number> = { scenario: sides[1]!.scenarios[i]!.scenario, bytes: runs[1]![0]!.bytes };
       for (const [k, side] of sides.entries()) {
@@ -75,7 +80,9 @@ async function main(): Promise<void> {
       rows.push(row);
       console.table([row]);
     }
-    console.log(`\nlist floor ${floor.requestsPerSecond} req/s (p99 ${floor.p99Ms} ms, ${floor.bytes} bytes); load average ${loadBefore} -> ${os.loadavg()[0]!.toFixed(2)}`);
+    console.log(
+      `\nlist floor ${floor.requestsPerSecond} req/s (p99 ${floor.p99Ms} ms, ${floor.bytes} bytes); load average ${loadBefore} -> ${os.loadavg()[0]!.toFixed(2)}`,
+    );
     console.table(rows);
   } finally {
     await base.service.stop();

@@ -34,7 +34,14 @@ async function main(): Promise<void> {
     log: (s) => console.log(s),
     nodeArgs: ['--cpu-prof', '--cpu-prof-dir', profileDir, '--cpu-prof-interval', '100'],
   });
-  console.table(figures.reads.map(({ scenario, requestsPerSecond, p99Ms, cpuMicrosPerRequest }) => ({ scenario, requestsPerSecond, p99Ms, cpuMicrosPerRequest })));
+  console.table(
+    figures.reads.map(({ scenario, requestsPerSecond, p99Ms, cpuMicrosPerRequest }) => ({
+      scenario,
+      requestsPerSecond,
+      p99Ms,
+      cpuMicrosPerRequest,
+    })),
+  );
   const file = fs
     .readdirSync(profileDir)
     .filter((f) => f.endsWith('.cpuprofile') && fs.statSync(path.join(profileDir, f)).mtimeMs >= started)
@@ -45,7 +52,9 @@ async function main(): Promise<void> {
     const answered = figures.reads[i]!.requestsPerSecond * seconds;
     const perReq = (ms: number) => Math.round((ms * 1000) / answered);
     const summary = summariseCpuProfile(profile, window, 12);
-    console.log(`\n== ${window.scenario}: main thread busy ${summary.busyMs} of ${summary.wallMs} ms, ${perReq(summary.busyMs)} µs/request`);
+    console.log(
+      `\n== ${window.scenario}: main thread busy ${summary.busyMs} of ${summary.wallMs} ms, ${perReq(summary.busyMs)} µs/request`,
+    );
     console.table(summary.ownerFiles.slice(0, 12).map((r) => ({ ...r, usPerRequest: perReq(r.selfMs) })));
     console.table(summary.functions.map((r) => ({ ...r, usPerRequest: perReq(r.selfMs) })));
   }

@@ -48,7 +48,10 @@ export class PreparedCache<A> {
 
 // One cache per service instance (its runner) and kind, so two services in one process never share pages, and records
 // read one by one (a session with its readings) never push the list pages out.
-const caches = { pages: new WeakMap<ProjectionRunner, PreparedCache<unknown>>(), records: new WeakMap<ProjectionRunner, PreparedCache<unknown>>() };
+const caches = {
+  pages: new WeakMap<ProjectionRunner, PreparedCache<unknown>>(),
+  records: new WeakMap<ProjectionRunner, PreparedCache<unknown>>(),
+};
 
 export interface PreparedPageKey {
   projection: string;
@@ -61,7 +64,13 @@ export interface PreparedPageKey {
   alsoFrom?: { projection: string; collection: string }[];
 }
 
-function prepared<A>(kind: keyof typeof caches, maxEntries: number, scope: TenantScope, key: PreparedPageKey, prepare: () => Promise<A>): Promise<A> {
+function prepared<A>(
+  kind: keyof typeof caches,
+  maxEntries: number,
+  scope: TenantScope,
+  key: PreparedPageKey,
+  prepare: () => Promise<A>,
+): Promise<A> {
   const runner = scope.services.projections;
   const tenantId = scope.auth.tenantId;
   let stamp: Stamp | null = runner.changeStamp(key.projection, key.collection, tenantId);

@@ -150,7 +150,10 @@ describe('Audit trail over HTTP: GET /sistema/auditoria', () => {
     assert.deepEqual((await page(w.b, reads)).items, []);
     // Another filter on the same trail is its own page.
     const notes = await page(auditor.token, { recordType: 'nursingNote', recordId: noteId });
-    assert.deepEqual((notes.items as Json[]).map((e) => [e.recordType, e.recordId]), [['nursingNote', noteId]]);
+    assert.deepEqual(
+      (notes.items as Json[]).map((e) => [e.recordType, e.recordId]),
+      [['nursingNote', noteId]],
+    );
 
     // A new read of the patient, written and projected: the next page starts with it.
     tick();

@@ -52,7 +52,7 @@ describe('Dialisis session, adequacy and alerts over HTTP: prepared once per cha
       for (const path of reports) {
         const a = patientsNamed(await read(path));
         const b = patientsNamed(await read(path, w.b));
-        assert.ok(!a.some((x) => x.includes(patientB)) && !b.some((x) => x.includes(patientA)), `${path}: ${a} / ${b}`);
+        assert.ok(!a.some((x) => x.includes(patientB)) && !b.some((x) => x.includes(patientA)), `${path}: ${a.join()} / ${b.join()}`);
       }
       // Company B cancels its session: A's answers are untouched, B's never A's.
       if (round === 0)

@@ -183,7 +183,10 @@ describe('Widgets: clinical quality (open alerts, monthly adequacy, fluid outlie
     );
     seen = `minPosition=${encodeURIComponent(corrected.headers.get('x-event-position')!)}`;
     const renamed = await read('fluid-outliers');
-    assert.ok((renamed.items as Json[]).every((i) => (i.label as string).endsWith(', Renombrada')), JSON.stringify(renamed.items));
+    assert.ok(
+      (renamed.items as Json[]).every((i) => (i.label as string).endsWith(', Renombrada')),
+      JSON.stringify(renamed.items),
+    );
 
     // One more signed session above the UF rate maximum: counted in the signer's next read.
     const before = countOf(renamed, 'uf-rate-above-maximum');

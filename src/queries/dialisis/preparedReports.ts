@@ -8,6 +8,11 @@ import { CLINICAL_SOURCES } from './sessionClinicalView.js';
 
 /** `report` names the answer ('adequacy', 'alerts'); `query` its parameters in a fixed order (absent ones null). */
 export function preparedSessionReport<A>(scope: TenantScope, report: string, query: unknown[], prepare: () => Promise<A>): Promise<A> {
-  const key = { projection: SESSIONS_PROJECTION, collection: SESSIONS, query: `${report} ${JSON.stringify(query)}`, alsoFrom: CLINICAL_SOURCES };
+  const key = {
+    projection: SESSIONS_PROJECTION,
+    collection: SESSIONS,
+    query: `${report} ${JSON.stringify(query)}`,
+    alsoFrom: CLINICAL_SOURCES,
+  };
   return preparedPage(scope, key, prepare);
 }

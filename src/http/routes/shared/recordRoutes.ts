@@ -6,7 +6,7 @@ import type { TenantScope } from '../../../queries/tenantScope.js';
 import type { Page } from '../../../stores/readStore.js';
 import { MinPositionField, pageOf, PageQueryFields, problem } from '../../commonSchemas.js';
 import { recordAnswer, type RecordAnswerOptions } from '../../recordAnswer.js';
-import { etagOf, ifMatchHeader, ifMatchRevision } from '../../recordHeaders.js';
+import { ifMatchHeader, ifMatchRevision } from '../../recordHeaders.js';
 import { historyRoute } from '../../recordHistoryAnswer.js';
 import { awaitMinPosition } from '../../readYourWrites.js';
 import { asOfHeaders, pointOf, RecordReadQuerySchema } from '../../recordAsOf.js';

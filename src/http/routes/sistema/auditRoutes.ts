@@ -65,7 +65,11 @@ async function answer(input: Input, ctx: RequestContext, scope: string): Promise
   await awaitMinPosition(ctx, minPosition, [AUDIT_TRAIL.projection]);
   if (format === 'json') {
     // Kept per scope (one route each) and every parameter but the wait; the cursor sealed once for them (it binds the same).
-    const key = JSON.stringify(Object.entries(input.query).filter(([name]) => name !== 'minPosition').sort());
+    const key = JSON.stringify(
+      Object.entries(input.query)
+        .filter(([name]) => name !== 'minPosition')
+        .sort(),
+    );
     const body = await preparedAuditPage(ctx.services, scope, query, key, async () => {
       const page = await auditPage(ctx.services, scope, query);
       return PreparedJson.of({ ...page, nextCursor: sealPageCursor(ctx, page.nextCursor) });
