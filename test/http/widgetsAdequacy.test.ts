@@ -193,4 +193,20 @@ describe('Widgets: clinical quality (open alerts, monthly adequacy, fluid outlie
     await signedSession(postBlock());
     assert.equal(countOf(await read('fluid-outliers'), 'uf-rate-above-maximum'), before + 1);
   });
+  it("counts its days in the company's time zone as corrected, from the next read on", async () => {
+    const setZone = async (timeZone: string): Promise<string> => {
+      const etag = expectStatus(await w.call(w.a, 'GET', '/empresas/actual'), 200).headers.get('etag')!;
+      const json = { timeZone, reason: 'the clinic moved' };
+      const changed = expectStatus(await w.call(w.a, 'PATCH', '/empresas/actual', { json, headers: { 'if-match': etag } }), 200);
+      return `minPosition=${encodeURIComponent(changed.headers.get('x-event-position')!)}`;
+    };
+    // UTC+14 and UTC-11: 25 hours apart, so never the same calendar day.
+    seen = await setZone('Pacific/Kiritimati');
+    const east = expectStatus(await datos('fluid-outliers'), 200).body.data as Json;
+    assert.deepEqual(expectStatus(await datos('fluid-outliers'), 200).body.data, east);
+    seen = await setZone('Pacific/Pago_Pago');
+    const west = expectStatus(await datos('fluid-outliers'), 200).body.data as Json;
+    const dayBefore = new Date(Date.parse(`${east.to as string}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
+    assert.equal(west.to, dayBefore);
+  });
 });
