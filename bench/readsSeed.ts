@@ -1,6 +1,6 @@
 // The seed of the `reads` section, every record through the service's routes: a location with a station, 1,000
 // patients, the hepatitis B module with a dose each, 50 sessions of today with ~120 readings each, half of them ended
-// with a post block (so the month's adequacy and the alerts have treated sessions to judge).
+// with a post block (so the month's adequacy and the alerts have treated sessions to judge, a third of them alerting).
 import { CODE, doseBody, HEPATITIS_B_MODULE } from './generador.js';
 import { patientBody } from './http.js';
 import { seedDialisisDay, topUpReadings } from './dialisisDay.js';
@@ -35,7 +35,10 @@ export async function seedReads(base: string, token: string, log: (s: string) =>
   await call('POST', `/generador/modulos/${CODE}/publicacion`, {});
   await inFlight(PATIENTS, (i) => call('POST', `/generador/m/${CODE}`, JSON.parse(doseBody(patientIds[i]!, i))));
   log(`  ${PATIENTS} patients and their doses`);
-  const { today, sessionIds } = await seedDialisisDay(base, token, { locationId: String(sede.id), stationId }, SESSIONS);
+  // Started 4 h ago (or at the day's start): the ended ones then have a treatment time to judge (UF rate, its alerts).
+  const startedAt = new Date(Math.max(Date.now() - 4 * 3_600_000, Date.parse(`${new Date().toISOString().slice(0, 10)}T00:01:00Z`)));
+  const station = { locationId: String(sede.id), stationId };
+  const { today, sessionIds } = await seedDialisisDay(base, token, station, SESSIONS, startedAt.toISOString());
   const readings = await topUpReadings(base, token, today, READINGS_PER_SESSION);
   log(`  ${SESSIONS} sessions, ${readings} readings`);
   // Half the sessions ended and weighed: treated sessions for the adequacy and the alerts (a high UF rate flags some).
@@ -47,7 +50,7 @@ export async function seedReads(base: string, token: string, log: (s: string) =>
       bloodPressure: { systolic: 128, diastolic: 76 },
       pulse: 72,
       temperatureC: 36.4,
-      machineUfMl: 3000,
+      machineUfMl: k % 3 === 0 ? 4500 : 3000, // a third above the UF rate maximum: alerts
       postBunMgDl: 22,
     });
   });
