@@ -46,11 +46,11 @@ export async function seedReads(base: string, token: string, log: (s: string) =>
     const path = `/dialisis/sesiones/${sessionIds[k]!}`;
     await call('POST', `${path}/fin`, {});
     await call('POST', `${path}/post-dialisis`, {
-      scaleWeightKg: k % 2 === 0 ? 63 : 64.5,
+      scaleWeightKg: k % 3 === 0 ? 61 : 63.5, // 66 kg before: a third lose 5 kg in 4 h, a UF rate above the maximum
       bloodPressure: { systolic: 128, diastolic: 76 },
       pulse: 72,
       temperatureC: 36.4,
-      machineUfMl: k % 3 === 0 ? 4500 : 3000, // a third above the UF rate maximum: alerts
+      machineUfMl: k % 3 === 0 ? 5000 : 2500,
       postBunMgDl: 22,
     });
   });
