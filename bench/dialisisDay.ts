@@ -63,12 +63,16 @@ export async function topUpReadings(base: string, token: string, date: string, p
   return missing.length;
 }
 
-/** Today's sessions in a shift of their own, each prescribed, checked in, pre-assessed, checked and started on its own machine. */
+/**
+ * Today's sessions in a shift of their own, each prescribed, checked in, pre-assessed, checked and started on its own
+ * machine (now, or at `startedAt` charted after the fact).
+ */
 export async function seedDialisisDay(
   base: string,
   token: string,
   station: { locationId: string; stationId: string },
   count: number,
+  startedAt?: string,
 ): Promise<{ today: string; sessionIds: string[] }> {
   const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
   const call = async (method: string, path: string, body?: unknown): Promise<Record<string, unknown>> => {
@@ -147,7 +151,7 @@ export async function seedDialisisDay(
       alarmsTested: true,
       checkedBy: 'BEN',
     });
-    await call('POST', `${path}/inicio`, { machineId: machine.id });
+    await call('POST', `${path}/inicio`, { machineId: machine.id, ...(startedAt ? { startedAt } : {}) });
     sessionIds.push(String(session.sessionId));
   }
   return { today, sessionIds };

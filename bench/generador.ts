@@ -8,7 +8,7 @@ import { startService } from './processes.js';
 import { signInAndSelect } from './signIn.js';
 import { patientBody, type BenchCredentials } from './http.js';
 
-const CODE = 'vacunacion-hbv';
+export const CODE = 'vacunacion-hbv';
 const SEED = 1_000;
 
 export interface GeneradorFigures {
@@ -40,7 +40,7 @@ export const HEPATITIS_B_MODULE = {
   sortFields: ['administeredOn', 'doseNumber'],
 };
 
-const doseBody = (patientId: string, n: number): string =>
+export const doseBody = (patientId: string, n: number): string =>
   JSON.stringify({
     patientId,
     values: { doseNumber: (n % 4) + 1, administeredOn: '2026-03-14', lot: `L-${n % 97}`, antiHbsTitre: 12.5, schedule: '0-1-6' },

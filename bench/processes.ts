@@ -59,9 +59,11 @@ export async function startService(
   nodeArgs: string[] = [],
   readyTimeoutMs = 300_000,
   stdoutFd: number | 'ignore' = 'ignore',
+  /** Another build of the service (a comparison with an earlier commit); the checkout's dist/ by default. */
+  mainJs = path.join(root, 'dist/src/main.js'),
 ): Promise<Started> {
   const started = Date.now();
-  const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, ...nodeArgs, path.join(root, 'dist/src/main.js')], {
+  const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, ...nodeArgs, mainJs], {
     cwd: root,
     // LOG_LEVEL warn unless a section measures logging itself.
     env: { ...process.env, LOG_LEVEL: 'warn', ...env, PORT: String(port), HOST: '127.0.0.1', NODE_ENV: 'production' },

@@ -1,5 +1,5 @@
-// npm run bench [-- appends rebuild coldstart recovery http scale audit sistema widgets generador observability streams lists mix]
-// [--events N] [--seconds S] [--scale-events N] [--audit-entries N] [--sistema-events N] [--patients N] [--no-settle]
+// npm run bench [-- appends rebuild coldstart recovery http scale audit sistema widgets generador observability streams lists mix
+// reads] [--events N] [--seconds S] [--scale-events N] [--audit-entries N] [--sistema-events N] [--patients N] [--no-settle]
 // [--stream-events N] [--stream-runs N] (section streams) [--reps N] (sections lists, mix) [--profile] (section lists)
 // Prints a table per section and writes all figures as JSON under bench/results/.
 import fs from 'node:fs';
@@ -24,6 +24,7 @@ import { judgeTargets } from './targets.js';
 import { writeRunTable } from './benchTable.js';
 import { benchListsSection } from './lists.js';
 import { benchMix } from './mix.js';
+import { benchReads } from './reads.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);
@@ -221,6 +222,14 @@ async function main(): Promise<void> {
     results.observability = figures;
   }
 
+  if (wanted('reads')) {
+    log(`\n== Reads beyond the lists (issue 29 item 3): 100 connections, ${SECONDS} s each, beside the list floor ==`);
+    const figures = await benchReads({ scratch, ports: { service: 3911, floor: 3912 }, env: serviceEnv, creds, seconds: SECONDS, log });
+    console.table([figures.listFloor]);
+    console.table(figures.reads.map(({ met, ...f }) => ({ ...f, met: met ? 'met' : 'MISSED' })));
+    log(`load average ${figures.loadAverage} (2 shared cores)`);
+    results.reads = figures;
+  }
   if (wanted('mix')) {
     log(
       `\n== Reads and writes at once: 90/10 mix and 90 GET + 10 POST connections, ${SECONDS} s each, ${option('reps', 2)} reps alternated: the service with writes first off, as configured, and with WAL_FLUSHES_IN_FLIGHT=2, and the PostgreSQL peer ==`,

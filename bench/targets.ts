@@ -104,6 +104,11 @@ function floorRowTargets(rows: FloorRow[]): Target[] {
   });
 }
 
+/** The reads section: each read beside the list floor measured in the same run. */
+function readsTargets(reads: { listFloor: LoadFigures; reads: LoadFigures[] }): Target[] {
+  return reads.reads.flatMap((read) => listTargets(read, reads.listFloor));
+}
+
 /** Issue 29: a command on a long stream costs O(recent events): few events read, CPU near the short stream's. */
 export const STREAM_TARGETS = { eventsRead: 200, cpuOverShort: 3 };
 type StreamRow = { stream: number; load: string; key: string; eventsRead: number; cpuMicrosPerCommand: number };
@@ -149,6 +154,7 @@ export function judgeTargets(results: Results): JudgedTarget[] {
       ...(section === 'scale' ? scaleFirstStart(figures as Parameters<typeof scaleFirstStart>[0]) : []),
       ...(section === 'streams' ? streamTargets(figures as StreamRow[]) : []),
       ...(section === 'mix' ? mixTargets(figures as MixResults) : []),
+      ...(section === 'reads' ? readsTargets(figures as { listFloor: LoadFigures; reads: LoadFigures[] }) : []),
       ...(section === 'lists' ? floorRowTargets((figures as { rows: FloorRow[] }).rows) : []),
       ...(Array.isArray(own) ? (own as Target[]) : []),
     ];

@@ -101,6 +101,8 @@ export const LIMITS = {
   preparedPages: {
     /** List pages kept serialized between changes of their collection (~20 KB each at 50 patients), least recently used out first. */
     maxEntries: 128,
+    /** Records read one by one kept serialized the same way (a session with ~120 readings: ~50 KB), in their own cache. */
+    maxRecords: 256,
   },
   nursingNotes: {
     /** A read of a note shows its latest versions up to this many; every version is paged at /versiones. */

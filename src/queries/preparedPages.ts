@@ -46,8 +46,12 @@ export class PreparedCache<A> {
   }
 }
 
-// One cache per service instance (its runner), so two services in one process never share pages.
-const caches = new WeakMap<ProjectionRunner, PreparedCache<unknown>>();
+// One cache per service instance (its runner) and kind, so two services in one process never share pages, and records
+// read one by one (a session with its readings) never push the list pages out.
+const caches = {
+  pages: new WeakMap<ProjectionRunner, PreparedCache<unknown>>(),
+  records: new WeakMap<ProjectionRunner, PreparedCache<unknown>>(),
+};
 
 export interface PreparedPageKey {
   projection: string;
@@ -60,8 +64,13 @@ export interface PreparedPageKey {
   alsoFrom?: { projection: string; collection: string }[];
 }
 
-/** The caller's answer for a page of one tenant's collection: kept while the collection is unchanged, prepared afresh otherwise. */
-export function preparedPage<A>(scope: TenantScope, key: PreparedPageKey, prepare: () => Promise<A>): Promise<A> {
+function prepared<A>(
+  kind: keyof typeof caches,
+  maxEntries: number,
+  scope: TenantScope,
+  key: PreparedPageKey,
+  prepare: () => Promise<A>,
+): Promise<A> {
   const runner = scope.services.projections;
   const tenantId = scope.auth.tenantId;
   let stamp: Stamp | null = runner.changeStamp(key.projection, key.collection, tenantId);
@@ -70,8 +79,18 @@ export function preparedPage<A>(scope: TenantScope, key: PreparedPageKey, prepar
     stamp = part === null ? null : `${stamp}.${part}`;
   }
   if (stamp === null) return prepare();
-  let cache = caches.get(runner);
-  if (!cache) caches.set(runner, (cache = new PreparedCache(LIMITS.preparedPages.maxEntries)));
+  let cache = caches[kind].get(runner);
+  if (!cache) caches[kind].set(runner, (cache = new PreparedCache(maxEntries)));
   const cacheKey = JSON.stringify([tenantId, key.projection, key.collection, key.variant ?? '', key.query]);
   return (cache as PreparedCache<A>).answer(cacheKey, stamp, prepare);
+}
+
+/** The caller's answer for a page of one tenant's collection: kept while the collection is unchanged, prepared afresh otherwise. */
+export function preparedPage<A>(scope: TenantScope, key: PreparedPageKey, prepare: () => Promise<A>): Promise<A> {
+  return prepared('pages', LIMITS.preparedPages.maxEntries, scope, key, prepare);
+}
+
+/** The same for one record's answer (`query` names the record), in a cache of its own. */
+export function preparedRecord<A>(scope: TenantScope, key: PreparedPageKey, prepare: () => Promise<A>): Promise<A> {
+  return prepared('records', LIMITS.preparedPages.maxRecords, scope, key, prepare);
 }

@@ -83,6 +83,8 @@ export interface RecordModel<D extends RecordDoc> {
    */
   readonly at: (scope: TenantScope, id: string, point: RecordPoint, streamId?: string) => Promise<RecordAt<D>>;
   readonly category: string;
+  /** The projection's logical name of the collection (what its change stamps are kept under). */
+  readonly collectionName: string;
   readonly collection: (scope: TenantScope) => Collection<D>;
   /** The company's record, or null (another company's record is exactly as absent). */
   readonly get: (scope: TenantScope, id: string) => Promise<D | null>;
@@ -126,6 +128,7 @@ export function recordModel<D extends RecordDoc>(spec: RecordModelSpec<D>): Reco
     category: spec.category,
     fold: spec.fold,
     at,
+    collectionName: spec.collection,
     collection,
     get,
     folded,

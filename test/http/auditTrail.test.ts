@@ -140,4 +140,27 @@ describe('Audit trail over HTTP: GET /sistema/auditoria', () => {
       "the company's membership changes are in its trail",
     );
   });
+  it('answers a page the same until entries are written, then the next read shows them; filters and companies never share a page', async () => {
+    const page = async (token: string, params: Record<string, string>) =>
+      expectStatus(await w.call(token, 'GET', `/sistema/auditoria?${query(params)}`), 200).body;
+    const reads = { recordType: 'patient', recordId: patientId, limit: '5' };
+    const first = await page(auditor.token, reads);
+    assert.deepEqual(await page(auditor.token, reads), first);
+    // Company B's auditor-administrator asks the very same: nothing of A's.
+    assert.deepEqual((await page(w.b, reads)).items, []);
+    // Another filter on the same trail is its own page.
+    const notes = await page(auditor.token, { recordType: 'nursingNote', recordId: noteId });
+    assert.deepEqual(
+      (notes.items as Json[]).map((e) => [e.recordType, e.recordId]),
+      [['nursingNote', noteId]],
+    );
+
+    // A new read of the patient, written and projected: the next page starts with it.
+    tick();
+    expectStatus(await w.call(w.a, 'GET', `/pacientes/${patientId}`, { headers: { 'user-agent': 'later-pc/2.0' } }), 200);
+    await settled();
+    const after = await page(auditor.token, reads);
+    assert.equal((after.items as Json[])[0]!.userAgent, 'later-pc/2.0');
+    assert.deepEqual((after.items as Json[]).slice(1), (first.items as Json[]).slice(0, 4));
+  });
 });

@@ -168,4 +168,45 @@ describe('Widgets: clinical quality (open alerts, monthly adequacy, fluid outlie
     const fluid = expectStatus(await datos('fluid-outliers', '', w.b), 200).body.data as Json;
     assert.deepEqual([countOf(fluid, 'idwg-high'), (fluid.outliers as Json[]).length], [0, 0]);
   });
+  it('answers the same data until a patient correction or a signed session changes it, in the writer’s next read', async () => {
+    const read = async (id: string): Promise<Json> => expectStatus(await datos(id), 200).body.data as Json;
+    const first = await read('fluid-outliers');
+    assert.deepEqual(await read('fluid-outliers'), first);
+    assert.ok((first.items as Json[]).length > 0);
+
+    // The patient's corrected name: the rows name her anew (the projection's documents did not change).
+    const etag = expectStatus(await s.get(`/pacientes/${patientId}`), 200).headers.get('etag')!;
+    const correction = { givenNames: 'Renombrada', reason: 'typo in the admission form' };
+    const corrected = expectStatus(
+      await w.call(w.a, 'PATCH', `/pacientes/${patientId}`, { json: correction, headers: { 'if-match': etag } }),
+      200,
+    );
+    seen = `minPosition=${encodeURIComponent(corrected.headers.get('x-event-position')!)}`;
+    const renamed = await read('fluid-outliers');
+    assert.ok(
+      (renamed.items as Json[]).every((i) => (i.label as string).endsWith(', Renombrada')),
+      JSON.stringify(renamed.items),
+    );
+
+    // One more signed session above the UF rate maximum: counted in the signer's next read.
+    const before = countOf(renamed, 'uf-rate-above-maximum');
+    await signedSession(postBlock());
+    assert.equal(countOf(await read('fluid-outliers'), 'uf-rate-above-maximum'), before + 1);
+  });
+  it("counts its days in the company's time zone as corrected, from the next read on", async () => {
+    const setZone = async (timeZone: string): Promise<string> => {
+      const etag = expectStatus(await w.call(w.a, 'GET', '/empresas/actual'), 200).headers.get('etag')!;
+      const json = { timeZone, reason: 'the clinic moved' };
+      const changed = expectStatus(await w.call(w.a, 'PATCH', '/empresas/actual', { json, headers: { 'if-match': etag } }), 200);
+      return `minPosition=${encodeURIComponent(changed.headers.get('x-event-position')!)}`;
+    };
+    // UTC+14 and UTC-11: 25 hours apart, so never the same calendar day.
+    seen = await setZone('Pacific/Kiritimati');
+    const east = expectStatus(await datos('fluid-outliers'), 200).body.data as Json;
+    assert.deepEqual(expectStatus(await datos('fluid-outliers'), 200).body.data, east);
+    seen = await setZone('Pacific/Pago_Pago');
+    const west = expectStatus(await datos('fluid-outliers'), 200).body.data as Json;
+    const dayBefore = new Date(Date.parse(`${east.to as string}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
+    assert.equal(west.to, dayBefore);
+  });
 });

@@ -13,6 +13,8 @@ import { byPatient, sessionsBetween, treatedWithClinical, type RangeQuery } from
 const MISSED_LOOKBACK_DAYS = 31;
 
 const ALERTING = new Set(ALERTING_FLAGS);
+/** What the missed-session runs read of a session (its order: date, start, id). */
+const RUN_FIELDS: Record<string, 1> = { id: 1, patientId: 1, date: 1, startedAt: 1, status: 1 };
 
 export interface Alert {
   kind: string;
@@ -75,7 +77,8 @@ export async function sessionAlerts(scope: TenantScope, query: RangeQuery): Prom
       drafts.push({ ...base, kind: 'consequence-refused', field: refused.kind, value: null, threshold: null, message });
     }
   }
-  const traced = await sessionsBetween(scope, { ...query, from: addDays(query.from, -MISSED_LOOKBACK_DAYS) });
+  // The runs need who, when and how each ended, not the readings: the store answers those fields alone.
+  const traced = await sessionsBetween(scope, { ...query, from: addDays(query.from, -MISSED_LOOKBACK_DAYS) }, RUN_FIELDS);
   for (const list of byPatient(traced).values()) drafts.push(...missedRuns(list, query.from));
   const names = await patientBriefs(
     scope,

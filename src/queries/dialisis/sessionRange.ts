@@ -22,15 +22,20 @@ export interface RangeQuery {
 
 const PAGE = 1000;
 
-/** Every session of the range (all statuses), page by page. */
-export async function sessionsBetween(scope: TenantScope, query: RangeQuery): Promise<SessionDoc[]> {
+/** Every session of the range (all statuses), page by page; with `projection` only those top-level fields (and the id). */
+export async function sessionsBetween(scope: TenantScope, query: RangeQuery, projection?: Record<string, 1>): Promise<SessionDoc[]> {
   const filter: Filter = { date: { $gte: query.from, $lte: query.to } };
   if (query.patientId) filter.patientId = query.patientId;
   if (query.locationId) filter.locationId = query.locationId;
   const found: SessionDoc[] = [];
   let after: string | null = null;
   do {
-    const page = await sessions(scope).find(scope.auth.tenantId, filter, { sort: { date: 1 }, limit: PAGE, after });
+    const page = await sessions(scope).find(scope.auth.tenantId, filter, {
+      sort: { date: 1 },
+      limit: PAGE,
+      after,
+      ...(projection ? { projection } : {}),
+    });
     found.push(...page.items);
     after = page.nextCursor;
   } while (after);

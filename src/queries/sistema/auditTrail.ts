@@ -6,6 +6,7 @@ import type { Filter } from '../../stores/readStore.js';
 import { AUDIT_TRAIL, FILTERED_ORDER, UNFILTERED_ORDER, type AuditEntryDoc } from '../../projections/sistema/auditEntryDoc.js';
 import { csvCell } from '../csv.js';
 import { changedSince } from '../changedSince.js';
+import { preparedPage } from '../preparedPages.js';
 
 export interface AuditQuery {
   /** Entries whose last change (a coalesced read's lastAt included) is at or after this instant. */
@@ -93,6 +94,22 @@ export async function auditPage(
   const { filter, sort } = auditFilter(q);
   const page = await collectionFor(services, q).find(scope, filter, { sort, limit: q.limit, after: q.cursor ?? null });
   return { items: page.items.map(view), nextCursor: page.nextCursor };
+}
+
+/**
+ * A page's answer (e.g. its sealed JSON) kept while the trail it reads is unchanged for the scope: `key` is every query
+ * parameter that shapes the answer. Repeated reads of the trail coalesce in the access audit, so an auditor's screen
+ * refreshing it is served from the kept page until entries are written (at most every flush of the audit).
+ */
+export function preparedAuditPage<A>(
+  services: ReadServices,
+  scope: string,
+  q: Pick<AuditQuery, 'patientId'>,
+  key: string,
+  prepare: () => Promise<A>,
+): Promise<A> {
+  const collection = q.patientId !== undefined ? AUDIT_TRAIL.byPatient : AUDIT_TRAIL.entries;
+  return preparedPage({ services, auth: { tenantId: scope } }, { projection: AUDIT_TRAIL.projection, collection, query: key }, prepare);
 }
 
 /** Every matching entry from the cursor on, a page at a time (the event loop serves others between pages). */

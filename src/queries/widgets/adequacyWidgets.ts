@@ -18,6 +18,7 @@ import {
 } from '../../projections/widgets/adequacyProjection.js';
 import { ALERT_KINDS, FLUID_KINDS, KTV_BUCKETS, URR_BUCKETS } from '../../projections/widgets/adequacyRules.js';
 import { patientBriefs } from '../dialisis/sessions.js';
+import { PACIENTES_PROJECTION, PATIENTS } from '../../projections/pacientes/pacientesProjection.js';
 
 const PERMISSIONS = ['dialisis:read', 'pacientes:notes'] as const;
 const CATEGORIES = [SESSION_CATEGORY, SESSION_CONSEQUENCES_CATEGORY] as const;
@@ -48,6 +49,12 @@ const Outlier = Type.Object(
   { additionalProperties: false },
 );
 const Range = { from: Type.String({ format: 'date' }), to: Type.String({ format: 'date' }) };
+
+/** What the three widgets read: the projection's counters and items, and the patients they name. */
+const SOURCES = [
+  ...[ADEQUACY_DAYS, ADEQUACY_MONTHS, ADEQUACY_ITEMS].map((collection) => ({ projection: ADEQUACY_PROJECTION, collection })),
+  { projection: PACIENTES_PROJECTION, collection: PATIENTS },
+];
 
 const collection = <T extends DayDoc | MonthDoc | ItemDoc>(scope: TenantScope, name: string) =>
   scope.services.projections.collection<T>(ADEQUACY_PROJECTION, name);
@@ -101,6 +108,7 @@ const openAlerts = defineWidget({
     { additionalProperties: false },
   ),
   projections: [ADEQUACY_PROJECTION],
+  sources: SOURCES,
   categories: CATEGORIES,
   async read(params, ctx) {
     const { from, to, docs } = await dayCounts(ctx, ctx.today, params.days ?? DEFAULT_DAYS);
@@ -158,6 +166,7 @@ const monthlyAdequacy = defineWidget({
     { additionalProperties: false },
   ),
   projections: [ADEQUACY_PROJECTION],
+  sources: SOURCES,
   categories: CATEGORIES,
   async read(params, ctx) {
     const month = params.month ?? ctx.today.slice(0, 7);
@@ -234,6 +243,7 @@ const fluidOutliers = defineWidget({
     { additionalProperties: false },
   ),
   projections: [ADEQUACY_PROJECTION],
+  sources: SOURCES,
   categories: [SESSION_CATEGORY],
   async read(params, ctx) {
     const { from, to, docs } = await dayCounts(ctx, ctx.today, params.days ?? DEFAULT_DAYS);

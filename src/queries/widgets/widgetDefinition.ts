@@ -44,6 +44,11 @@ export interface WidgetDefinition<P extends TObject = TObject, D extends TSchema
   projections: readonly string[];
   /** Event categories whose events can change its data (a live dashboard recomputes it after one, debounced). */
   categories: readonly string[];
+  /**
+   * Every collection its read is made of, when its data depends on nothing else than them, the company's day, the
+   * parameters and the reader's permissions (not the clock): the data is then kept per those while they are unchanged.
+   */
+  sources?: readonly { projection: string; collection: string }[];
   read(params: Static<P>, ctx: WidgetReadContext): Promise<Static<D>>;
   /**
    * What `permissions` cannot name because it depends on the parameters (a company module's read): throws a 403 naming

@@ -7,6 +7,8 @@ import { ProblemError } from '../../../problems.js';
 import { SESSIONS_PROJECTION } from '../../../projections/dialisis/sessionsProjection.js';
 import { adequacyOfMonth } from '../../../queries/dialisis/adequacy.js';
 import { sessionAlerts } from '../../../queries/dialisis/alerts.js';
+import { preparedSessionReport } from '../../../queries/dialisis/preparedReports.js';
+import { PreparedJson } from '../../preparedJson.js';
 import { DateSchema, IdSchema, nullable } from '../shared/fieldSchemas.js';
 import { tenantCtx, unavailable503 } from '../shared/recordSupport.js';
 import { READ, TAG } from './permissions.js';
@@ -106,7 +108,12 @@ export const reportRoutes: RouteDecl[] = [
     handle: async (input, ctx) => {
       await awaitMinPosition(ctx, input.query.minPosition, [SESSIONS_PROJECTION]);
       const { month, patientId, locationId } = input.query;
-      return { status: 200, body: await adequacyOfMonth(tenantCtx(ctx), { month, patientId, locationId }) };
+      const scope = tenantCtx(ctx);
+      const query = [month, patientId ?? null, locationId ?? null];
+      const body = await preparedSessionReport(scope, 'adequacy', query, async () =>
+        PreparedJson.of(await adequacyOfMonth(scope, { month, patientId, locationId })),
+      );
+      return { status: 200, body };
     },
   }),
   reports.get('/dialisis/alertas', READ, {
@@ -131,7 +138,12 @@ export const reportRoutes: RouteDecl[] = [
         ]);
       }
       const query = { from, to, ...(locationId ? { locationId } : {}), ...(patientId ? { patientId } : {}) };
-      return { status: 200, body: { items: await sessionAlerts(tenantCtx(ctx), query) } };
+      const scope = tenantCtx(ctx);
+      const key = [from, to, locationId ?? null, patientId ?? null];
+      const body = await preparedSessionReport(scope, 'alerts', key, async () =>
+        PreparedJson.of({ items: await sessionAlerts(scope, query) }),
+      );
+      return { status: 200, body };
     },
   }),
 ];

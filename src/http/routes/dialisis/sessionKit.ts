@@ -8,7 +8,7 @@ import type { CommandContext } from '../../../commands/handleCommand.js';
 import type { SessionResult } from '../../../commands/dialisis/session/sessionWrites.js';
 import type { AppServices } from '../../../services.js';
 import { sessionModel } from '../../../queries/dialisis/sessions.js';
-import { sessionWithClinical } from '../../../queries/dialisis/sessionClinicalView.js';
+import { CLINICAL_SOURCES, sessionWithClinical } from '../../../queries/dialisis/sessionClinicalView.js';
 import { commandCtx, conflict409, ok, precondition412, required428, withFieldPointers } from '../shared/recordSupport.js';
 import { recordKit } from '../shared/recordRoutes.js';
 import { IdParams } from '../shared/fieldSchemas.js';
@@ -25,6 +25,8 @@ export const sessionKit = recordKit({
   view: (doc, scope) => sessionWithClinical(scope, doc),
   viewSchema: SessionView,
   auditAs: 'dialysisSession',
+  // A floor's screens read a session every few seconds; its view (readings, clinical values) is made once per change.
+  preparedRead: { alsoFrom: CLINICAL_SOURCES },
 });
 
 const invalid422 = problem('A field broke a rule (errors[] names it), e.g. a reading outside the session');

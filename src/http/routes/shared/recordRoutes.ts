@@ -6,13 +6,14 @@ import type { TenantScope } from '../../../queries/tenantScope.js';
 import type { Page } from '../../../stores/readStore.js';
 import { MinPositionField, pageOf, PageQueryFields, problem } from '../../commonSchemas.js';
 import { recordAnswer, type RecordAnswerOptions } from '../../recordAnswer.js';
-import { etagOf, ifMatchHeader, ifMatchRevision } from '../../recordHeaders.js';
+import { ifMatchHeader, ifMatchRevision } from '../../recordHeaders.js';
 import { historyRoute } from '../../recordHistoryAnswer.js';
 import { awaitMinPosition } from '../../readYourWrites.js';
 import { asOfHeaders, pointOf, RecordReadQuerySchema } from '../../recordAsOf.js';
 import { route, type AccessedRecord, type HttpResult, type RequestContext, type ResponseDecl, type RouteDecl } from '../../routeTypes.js';
 import { IdParams, IdSchema, ReasonBody } from './fieldSchemas.js';
 import { recordListPage, type PreparedListSpec } from './preparedRecordList.js';
+import { recordReadAnswer, type PreparedReadSpec } from './recordReadAnswer.js';
 import {
   badCursor400,
   conflict409,
@@ -48,6 +49,8 @@ export interface RecordKitSpec<D extends RecordDoc> {
   idSchema?: TSchema;
   /** The 404 of the group, when it says more than "No such <noun>" (e.g. also rooms and stations). */
   notFound404?: ResponseDecl;
+  /** The read's answer kept serialized between changes of what it is made of (recordReadAnswer.ts). */
+  preparedRead?: PreparedReadSpec;
 }
 
 type Extra = { description?: string; responses?: Record<number, ResponseDecl> };
@@ -244,8 +247,8 @@ export function recordKit<D extends RecordDoc>(spec: RecordKitSpec<D>) {
             return { status: 200, body: await spec.view(at.doc, tenantCtx(ctx)), headers: await asOfHeaders(ctx, at) };
           }
           await awaitMinPosition(ctx, input.query.minPosition, [model.projection]);
-          const doc = await model.or404(tenantCtx(ctx), idOf(input));
-          return { status: 200, body: await spec.view(doc, tenantCtx(ctx)), headers: { ETag: etagOf(doc.revision) } };
+          const { body, etag } = await recordReadAnswer(model, spec.view, spec.preparedRead, tenantCtx(ctx), idOf(input));
+          return { status: 200, body, headers: { ETag: etag } };
         },
       });
     },

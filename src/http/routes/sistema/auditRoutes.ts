@@ -7,7 +7,9 @@ import { pageOf, PageQueryFields, MinPositionField } from '../../commonSchemas.j
 import { DateTimeSchema, IdSchema, text } from '../shared/fieldSchemas.js';
 import { badCursor400, unavailable503 } from '../shared/recordSupport.js';
 import { awaitMinPosition } from '../../readYourWrites.js';
-import { auditExport, auditPage, AUDIT_CSV_COLUMNS, type AuditQuery } from '../../../queries/sistema/auditTrail.js';
+import { auditExport, auditPage, AUDIT_CSV_COLUMNS, preparedAuditPage, type AuditQuery } from '../../../queries/sistema/auditTrail.js';
+import { PreparedJson } from '../../preparedJson.js';
+import { sealPageCursor } from '../../pageCursor.js';
 import { AUDIT_TRAIL } from '../../../projections/sistema/auditEntryDoc.js';
 import { CSV_FORMULA_NOTE } from '../../../queries/csv.js';
 import { PLATFORM_DOCS } from '../../../stores/readStore.js';
@@ -61,7 +63,19 @@ type Input = { query: AuditQuery & { format?: 'json' | 'csv' | 'ndjson'; minPosi
 async function answer(input: Input, ctx: RequestContext, scope: string): Promise<HttpResult> {
   const { format = 'json', minPosition, ...query } = input.query;
   await awaitMinPosition(ctx, minPosition, [AUDIT_TRAIL.projection]);
-  if (format === 'json') return { status: 200, body: await auditPage(ctx.services, scope, query) };
+  if (format === 'json') {
+    // Kept per scope (one route each) and every parameter but the wait; the cursor sealed once for them (it binds the same).
+    const key = JSON.stringify(
+      Object.entries(input.query)
+        .filter(([name]) => name !== 'minPosition')
+        .sort(),
+    );
+    const body = await preparedAuditPage(ctx.services, scope, query, key, async () => {
+      const page = await auditPage(ctx.services, scope, query);
+      return PreparedJson.of({ ...page, nextCursor: sealPageCursor(ctx, page.nextCursor) });
+    });
+    return { status: 200, body };
+  }
   const { limit: _limit, ...all } = query;
   const body = Readable.from(auditExport(ctx.services, scope, all, format));
   const contentType = format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8';

@@ -13,6 +13,7 @@ import { closed } from '../shared/fieldSchemas.js';
 import { companyDay } from '../../../queries/empresas/companyCalendar.js';
 import { mayRead, widgetById, WIDGETS } from '../../../queries/widgets/widgetCatalog.js';
 import type { WidgetDefinition } from '../../../queries/widgets/widgetDefinition.js';
+import { widgetData } from '../../../queries/widgets/preparedWidgetData.js';
 import { CatalogSchema, READ, TAG, WidgetDataQuery, WidgetDataSchema, WidgetIdSchema } from './schemas.js';
 
 export interface WidgetAnswer {
@@ -81,7 +82,7 @@ export async function widgetAnswer(
   }, null);
   const now = services.now();
   const today = await companyDay(scope, now);
-  const data = await widget.read(params, { ...scope, today, now, permissions: readerPermissions(ctx.auth!) });
+  const data = await widgetData(widget, params, { ...scope, today, now, permissions: readerPermissions(ctx.auth!) });
   return { widgetId: widget.id, params, asOf: { position: (position ?? 0n).toString(), computedAt: now.toISOString() }, data };
 }
 
