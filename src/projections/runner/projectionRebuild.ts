@@ -27,6 +27,7 @@ export async function rebuildSlot(
   // Poison events are judged afresh: a fixed handler un-parks its scopes, a still-broken one parks them again.
   const parked = new ParkedScopes();
   const batch = new ProjectionBatch(projection, fresh, 0n, parked);
+  batch.freshBuild(); // only this batch writes the fresh collections until the switch
   let failure: Error | null = null;
   const lane: ReplayLane = {
     batch,
