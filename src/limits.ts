@@ -181,6 +181,8 @@ export const LIMITS = {
     laggingCheckpointMs: 100,
     /** Events per write-back while replaying the log (start, rebuild): documents changed by many events are written once. */
     replayBatchEvents: 20_000,
+    /** ...and during a rebuild (one projection): fewer commits, each index page of the fresh tables written fewer times. */
+    rebuildBatchEvents: 100_000,
   },
   audit: {
     /** Minimum retention of the event log (audit trail), in years: the policy's floor of retention/auditEntriesYears. */

@@ -18,7 +18,7 @@ export async function rebuildSlot(
   pageSize: number,
   onProgress?: (progress: RebuildProgress) => void,
 ): Promise<void> {
-  const { events, reads, logger, replayBatchSize: batchSize, waiters } = runtime.deps;
+  const { events, reads, logger, rebuildBatchSize: batchSize, waiters } = runtime.deps;
   const { projection } = slot;
   const suffix = nextRebuildSuffix(projection.version, slot.suffix);
   const startedAt = Date.now();
