@@ -182,7 +182,7 @@ export const LIMITS = {
     /** Events per write-back while replaying the log (start, rebuild): documents changed by many events are written once. */
     replayBatchEvents: 20_000,
     /** ...and during a rebuild (one projection): fewer commits, each index page of the fresh tables written fewer times. */
-    rebuildBatchEvents: 100_000,
+    rebuildBatchEvents: 50_000,
   },
   audit: {
     /** Minimum retention of the event log (audit trail), in years: the policy's floor of retention/auditEntriesYears. */
