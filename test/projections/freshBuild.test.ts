@@ -34,8 +34,16 @@ const tally: Projection = {
   },
 };
 
-/** A stream written early, again after two flushes (no longer held), one dropped and made again, and many new ones. */
-function history(): RecordedEvent[] {
+/** Events of the plan's streams, positions from 1. A stream written early, again after two flushes (no longer held), one dropped and made again, and many new ones. */
+function history(plan: Array<[string, string]> = longPlan()): RecordedEvent[] {
+  return plan.map(([stream, type], i) => ({
+    ...recordedEvent(`${TENANT}.tally-${stream}`, type, { item: `i${i}` }),
+    id: `e${i}`,
+    position: BigInt(i + 1),
+  }));
+}
+
+function longPlan(): Array<[string, string]> {
   const plan: Array<[string, string]> = [
     ['a', 'Added'],
     ['b', 'Added'],
@@ -46,14 +54,16 @@ function history(): RecordedEvent[] {
   ];
   for (let i = 0; i < 12; i++) plan.push([`n${i}`, 'Added']);
   plan.push(['a', 'Added'], ['b', 'Added'], ['c', 'Added'], ['n0', 'Dropped'], ['n0', 'Added']);
-  return plan.map(([stream, type], i) => ({
-    ...recordedEvent(`${TENANT}.tally-${stream}`, type, { item: `i${i}` }),
-    id: `e${i}`,
-    position: BigInt(i + 1),
-  }));
+  return plan;
 }
 
-async function build(store: SqliteReadStore, name: string, fresh: boolean, gets: string[]): Promise<unknown[]> {
+async function build(
+  store: SqliteReadStore,
+  name: string,
+  fresh: boolean,
+  gets: string[],
+  options: { held?: number; plan?: Array<[string, string]> } = {},
+): Promise<unknown[]> {
   const real = await store.collection<ProjectedDoc>(name);
   // The real collection, its reads noted (which keys the batch asked the store for).
   const noted: Collection<ProjectedDoc> = Object.assign(Object.create(real) as Collection<ProjectedDoc>, {
@@ -63,8 +73,8 @@ async function build(store: SqliteReadStore, name: string, fresh: boolean, gets:
     },
   });
   const batch = new ProjectionBatch(tally, new Map([['tallies', noted]]), 0n, new ParkedScopes());
-  if (fresh) batch.freshBuild();
-  for (const event of history()) {
+  if (fresh) batch.freshBuild(options.held);
+  for (const event of history(options.plan)) {
     await batch.apply(event, new Set(tally.eventTypes));
     if (batch.handled >= FLUSH_EVERY) await batch.writeBack();
   }
@@ -96,5 +106,25 @@ describe('a fresh build into the SQLite read store', () => {
     // behind for more than a flush: read again (b deleted since: the store answers null). b's delete: held from before.
     assert.ok(ordinaryGets.includes('n5'), 'the ordinary batch reads every new key');
     assert.deepEqual([...new Set(freshGets)].sort(), ['a', 'b', 'c', 'n0']);
+  });
+
+  it('holds at most the given number of documents per collection from the flush before (the latest written)', async () => {
+    const plan: Array<[string, string]> = [
+      ['a', 'Added'],
+      ['b', 'Added'],
+      ['c', 'Added'],
+      ['a', 'Added'],
+      ['c', 'Added'],
+      ['x', 'Added'],
+    ];
+    const held: string[] = [];
+    const ordinary = await build(store, 'tallies_ordinary2', false, [], { plan });
+    const unbounded = await build(store, 'tallies_unbounded', true, held, { plan });
+    const capped: string[] = [];
+    const fresh = await build(store, 'tallies_capped', true, capped, { plan, held: 1 });
+    assert.deepEqual(unbounded, ordinary);
+    assert.deepEqual(fresh, ordinary);
+    assert.deepEqual(held, [], 'a and c of the first flush held');
+    assert.deepEqual(capped, ['a'], 'only c (the latest written) held: a read from the store');
   });
 });

@@ -11,6 +11,7 @@ import type { ProjectedDoc, Projection, ProjectionTx } from './projection.js';
 import type { ParkedScopes } from './parkedScopes.js';
 import { ReadModelUnavailableError } from './projectionFailures.js';
 import { WrittenKeys } from './writtenKeys.js';
+import { LIMITS } from '../../limits.js';
 
 interface CachedDoc {
   tenantId: string;
@@ -51,6 +52,8 @@ export class ProjectionBatch implements ProjectionTx {
   /** occurredAt of the event being handled: stamped on every document it writes (`_changedAt`). */
   private changedAt = '';
   private fresh = false;
+  /** Fresh build: documents held per collection from the flush before, at most (the latest written). */
+  private heldDocs = 0;
 
   constructor(
     readonly projection: Projection,
@@ -65,9 +68,10 @@ export class ProjectionBatch implements ProjectionTx {
    * Declares the collections empty at the start and written by this batch alone until `endFreshBuild` (a rebuild into
    * new collections, a first start): documents of the last flush stay at hand, and a key never written reads as absent.
    */
-  freshBuild(): void {
+  freshBuild(heldDocs: number = LIMITS.projections.freshBuildHeldDocs): void {
     if (this.position !== 0n || this.targets.size > 0) throw new Error('a fresh build starts before the first event');
     this.fresh = true;
+    this.heldDocs = heldDocs;
   }
 
   /** Back to reading through the store (live handling: another instance may write these collections later). */
@@ -231,7 +235,7 @@ export class ProjectionBatch implements ProjectionTx {
       // Held as stored only once the write succeeded (a failed one leaves nothing held: the store is asked again).
       if (target.written) target.previous = new Map();
       if (ops.length > 0) await target.collection.bulkWrite(ops);
-      if (target.written) target.previous = stored;
+      if (target.written) target.previous = latest(stored, this.heldDocs);
       written += ops.length;
     }
     this.directWrites = 0;
@@ -252,4 +256,13 @@ export class ProjectionBatch implements ProjectionTx {
     }
     return target;
   }
+}
+
+/** The last `count` entries of a map (in insertion order: the documents a batch reached last). */
+function latest<V>(entries: Map<string, V>, count: number): Map<string, V> {
+  if (entries.size <= count) return entries;
+  const kept = new Map<string, V>();
+  let skip = entries.size - count;
+  for (const [key, value] of entries) if (skip-- <= 0) kept.set(key, value);
+  return kept;
 }
