@@ -69,7 +69,7 @@ async function main(): Promise<void> {
     datasetDir = await ensureDataset(scratch, EVENTS, log);
   }
   if (wanted('rebuild') && datasetDir) {
-    log('\n== Projection rebuild (patients + nursing notes: embedded read store, then SQLite) ==');
+    log('\n== Projection rebuild (patients + nursing notes: SQLite read store, then embedded) ==');
     const figures = await benchRebuild(datasetDir, scratch);
     console.table(figures);
     results.rebuild = figures;
