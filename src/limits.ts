@@ -184,7 +184,7 @@ export const LIMITS = {
     /** ...and during a rebuild (one projection): fewer commits, each index page of the fresh tables written fewer times. */
     rebuildBatchEvents: 50_000,
     /** A fresh build holds at most this many documents per collection from one write-back to the next (memory bound). */
-    freshBuildHeldDocs: 10_000,
+    freshBuildHeldDocs: 2_000,
   },
   audit: {
     /** Minimum retention of the event log (audit trail), in years: the policy's floor of retention/auditEntriesYears. */
