@@ -76,9 +76,9 @@ async function main(): Promise<void> {
     datasetDir = await ensureDataset(scratch, EVENTS, log);
   }
   if (wanted('rebuild') && datasetDir) {
-    log('\n== Projection rebuild (patients + nursing notes, embedded read store) ==');
-    const figures = await benchRebuild(datasetDir);
-    console.table([figures]);
+    log('\n== Projection rebuild (patients + nursing notes: SQLite read store, then embedded) ==');
+    const figures = await benchRebuild(datasetDir, scratch);
+    console.table(figures);
     results.rebuild = figures;
   }
   if (wanted('coldstart') && datasetDir) {

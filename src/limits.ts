@@ -183,6 +183,10 @@ export const LIMITS = {
     laggingCheckpointMs: 100,
     /** Events per write-back while replaying the log (start, rebuild): documents changed by many events are written once. */
     replayBatchEvents: 20_000,
+    /** ...and during a rebuild (one projection): fewer commits, each index page of the fresh tables written fewer times. */
+    rebuildBatchEvents: 50_000,
+    /** A fresh build holds at most this many documents per collection from one write-back to the next (memory bound). */
+    freshBuildHeldDocs: 2_000,
   },
   audit: {
     /** Minimum retention of the event log (audit trail), in years: the policy's floor of retention/auditEntriesYears. */

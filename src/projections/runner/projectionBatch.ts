@@ -2,12 +2,16 @@
 // are kept in memory and written back with one unordered bulkWrite per collection at flush, each write conditional
 // on the stored `_position`. An in-process store offering shared access (sharedDocuments.ts) is written directly
 // instead: no cache, no copies. An event is applied whole or not at all: a handler that throws has its changes undone.
+// A fresh build (empty collections only this batch writes) keeps the last flush's documents and answers a read of a key
+// it never wrote without asking the store.
 import type { RecordedEvent } from '../../stores/eventStore.js';
 import type { BulkOp, Collection } from '../../stores/readStore.js';
 import { sharedAccessOf, type SharedAccess } from '../../stores/sharedDocuments.js';
 import type { ProjectedDoc, Projection, ProjectionTx } from './projection.js';
 import type { ParkedScopes } from './parkedScopes.js';
 import { ReadModelUnavailableError } from './projectionFailures.js';
+import { WrittenKeys } from './writtenKeys.js';
+import { LIMITS } from '../../limits.js';
 
 interface CachedDoc {
   tenantId: string;
@@ -22,6 +26,9 @@ interface Target {
   collection: Collection<ProjectedDoc>;
   shared: SharedAccess<ProjectedDoc> | null;
   cache: Map<string, CachedDoc>;
+  /** Fresh build: the documents of the flush before (as stored), and every key written so far. */
+  previous: Map<string, CachedDoc> | null;
+  written: WrittenKeys | null;
 }
 
 export type ProjectionCollections = ReadonlyMap<string, Collection<ProjectedDoc>>;
@@ -44,6 +51,9 @@ export class ProjectionBatch implements ProjectionTx {
   private journaling = false;
   /** occurredAt of the event being handled: stamped on every document it writes (`_changedAt`). */
   private changedAt = '';
+  private fresh = false;
+  /** Fresh build: documents held per collection from the flush before, at most (the latest written). */
+  private heldDocs = 0;
 
   constructor(
     readonly projection: Projection,
@@ -53,6 +63,25 @@ export class ProjectionBatch implements ProjectionTx {
     /** Scopes stopped at a poison event: their later events are skipped. */
     readonly parked: ParkedScopes,
   ) {}
+
+  /**
+   * Declares the collections empty at the start and written by this batch alone until `endFreshBuild` (a rebuild into
+   * new collections, a first start): documents of the last flush stay at hand, and a key never written reads as absent.
+   */
+  freshBuild(heldDocs: number = LIMITS.projections.freshBuildHeldDocs): void {
+    if (this.position !== 0n || this.targets.size > 0) throw new Error('a fresh build starts before the first event');
+    this.fresh = true;
+    this.heldDocs = heldDocs;
+  }
+
+  /** Back to reading through the store (live handling: another instance may write these collections later). */
+  endFreshBuild(): void {
+    this.fresh = false;
+    for (const target of this.targets.values()) {
+      target.previous = null;
+      target.written = null;
+    }
+  }
 
   /**
    * Feeds one event (synchronously when the handler is synchronous or the event is skipped or a redelivery). When the
@@ -116,7 +145,7 @@ export class ProjectionBatch implements ProjectionTx {
     const target = this.target(collection);
     if (target.shared) return target.shared.get(tenantId, id) as T | null;
     const key = `${tenantId}\u0000${id}`;
-    const cached = target.cache.get(key);
+    const cached = target.cache.get(key) ?? this.held(target, key, tenantId, id);
     if (cached) return cached.doc as T | null;
     let doc: ProjectedDoc | null;
     try {
@@ -132,7 +161,17 @@ export class ProjectionBatch implements ProjectionTx {
   peek<T extends ProjectedDoc>(collection: string, tenantId: string, id: string): T | null | undefined {
     const target = this.target(collection);
     if (target.shared) return target.shared.get(tenantId, id) as T | null;
-    return target.cache.get(`${tenantId}\u0000${id}`)?.doc as T | null | undefined;
+    const key = `${tenantId}\u0000${id}`;
+    return (target.cache.get(key) ?? this.held(target, key, tenantId, id))?.doc as T | null | undefined;
+  }
+
+  /** Fresh build: a document of the flush before (taken into this batch), or null for a key never written. */
+  private held(target: Target, key: string, tenantId: string, id: string): CachedDoc | undefined {
+    if (!target.written) return undefined;
+    let entry = target.previous!.get(key);
+    if (!entry && !target.written.mayHave(tenantId, id)) entry = { tenantId, id, doc: null, dirty: false };
+    if (entry) target.cache.set(key, entry);
+    return entry;
   }
 
   put<T extends ProjectedDoc>(collection: string, doc: T): void {
@@ -168,8 +207,9 @@ export class ProjectionBatch implements ProjectionTx {
 
   /** Writes every changed document (one unordered bulkWrite per collection, in declared order), empties the cache; returns how many. */
   async writeBack(): Promise<number> {
-    const { writes, written } = this.takeWrites();
+    const { writes, written, stored } = this.takeWrites();
     for (const { collection, ops } of writes) await collection.bulkWrite(ops);
+    stored();
     return written;
   }
 
@@ -177,8 +217,10 @@ export class ProjectionBatch implements ProjectionTx {
    * The changed documents as one unordered bulk write per collection, in declared order (the caller writes them), and
    * how many changes the batch made (those written directly included); empties the cache.
    */
-  takeWrites(): { writes: { collection: Collection<ProjectedDoc>; ops: BulkOp<ProjectedDoc>[] }[]; written: number } {
+  takeWrites(): { writes: { collection: Collection<ProjectedDoc>; ops: BulkOp<ProjectedDoc>[] }[]; written: number; stored: () => void } {
     const writes: { collection: Collection<ProjectedDoc>; ops: BulkOp<ProjectedDoc>[] }[] = [];
+    /** A fresh build's documents held for the next batch once the caller's write of them succeeded. */
+    const promotions: (() => void)[] = [];
     let written = this.directWrites;
     for (const name of this.collections.keys()) {
       const target = this.targets.get(name);
@@ -186,6 +228,10 @@ export class ProjectionBatch implements ProjectionTx {
       const ops: BulkOp<ProjectedDoc>[] = [];
       for (const entry of target.cache.values()) {
         if (!entry.dirty) continue;
+        if (target.written) {
+          target.written.add(entry.tenantId, entry.id);
+          entry.dirty = false; // held for the next batch as stored (the entry is not reused otherwise)
+        }
         // Conditional on `_position`: a slower writer (a projector that lost its lease) never replaces a newer document.
         ops.push(
           entry.doc
@@ -198,14 +244,21 @@ export class ProjectionBatch implements ProjectionTx {
               },
         );
       }
+      const stored = target.cache;
       target.cache = new Map();
+      if (target.written) {
+        // Held as stored only once the write succeeded (a failed one leaves nothing held: the store is asked again).
+        target.previous = new Map();
+        const fresh = target;
+        promotions.push(() => (fresh.previous = latest(stored, this.heldDocs)));
+      }
       if (ops.length > 0) writes.push({ collection: target.collection, ops });
       written += ops.length;
     }
     this.directWrites = 0;
     this.cachedWrites = 0;
     this.handled = 0;
-    return { writes, written };
+    return { writes, written, stored: () => promotions.forEach((promote) => promote()) };
   }
 
   private target(name: string): Target {
@@ -213,9 +266,20 @@ export class ProjectionBatch implements ProjectionTx {
     if (!target) {
       const collection = this.collections.get(name);
       if (!collection) throw new Error(`projection ${this.projection.name} has no collection '${name}' (declare it in collections)`);
-      target = { collection, shared: sharedAccessOf(collection), cache: new Map() };
+      const shared = sharedAccessOf(collection);
+      const fresh = this.fresh && !shared;
+      target = { collection, shared, cache: new Map(), previous: fresh ? new Map() : null, written: fresh ? new WrittenKeys() : null };
       this.targets.set(name, target);
     }
     return target;
   }
+}
+
+/** The last `count` entries of a map (in insertion order: the documents a batch reached last). */
+function latest<V>(entries: Map<string, V>, count: number): Map<string, V> {
+  if (entries.size <= count) return entries;
+  const kept = new Map<string, V>();
+  let skip = entries.size - count;
+  for (const [key, value] of entries) if (skip-- <= 0) kept.set(key, value);
+  return kept;
 }

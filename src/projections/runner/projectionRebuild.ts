@@ -18,7 +18,7 @@ export async function rebuildSlot(
   pageSize: number,
   onProgress?: (progress: RebuildProgress) => void,
 ): Promise<void> {
-  const { events, reads, logger, replayBatchSize: batchSize, waiters } = runtime.deps;
+  const { events, reads, logger, rebuildBatchSize: batchSize, waiters } = runtime.deps;
   const { projection } = slot;
   const suffix = nextRebuildSuffix(projection.version, slot.suffix);
   const startedAt = Date.now();
@@ -27,6 +27,7 @@ export async function rebuildSlot(
   // Poison events are judged afresh: a fixed handler un-parks its scopes, a still-broken one parks them again.
   const parked = new ParkedScopes();
   const batch = new ProjectionBatch(projection, fresh, 0n, parked);
+  batch.freshBuild(); // only this batch writes the fresh collections until the switch
   let failure: Error | null = null;
   const lane: ReplayLane = {
     batch,

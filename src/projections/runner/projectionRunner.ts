@@ -59,6 +59,7 @@ export function createProjectionRunner(deps: ProjectionRunnerDeps): ProjectionRu
     batchSize: Math.max(1, deps.batchSize ?? 1000),
     // A replay writes far fewer documents than it reads events when its batches are large (the rows are re-read).
     replayBatchSize: Math.max(1, deps.replayBatchSize ?? deps.batchSize ?? P.replayBatchEvents),
+    rebuildBatchSize: Math.max(1, deps.replayBatchSize ?? deps.batchSize ?? P.rebuildBatchEvents),
     retry: deps.retry ?? { initialMs: P.retryInitialMs, maxMs: P.retryMaxMs },
     ...(deps.watch ? { touched: deps.watch.touched.bind(deps.watch) } : {}),
   });

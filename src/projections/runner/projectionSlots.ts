@@ -92,6 +92,8 @@ export interface SlotDeps {
   logger: Logger;
   batchSize: number;
   replayBatchSize: number;
+  /** Events per write-back of a rebuild (one projection's fresh collections). */
+  rebuildBatchSize: number;
   waiters: PositionWaiters;
   now: () => Date;
   retry: RetryPolicy;

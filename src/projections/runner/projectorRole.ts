@@ -75,6 +75,7 @@ async function catchUpAll(runtime: SlotRuntime, slots: Slot[], pageSize: number)
     slot.persisted = current ? slot.checkpoint : -1n;
     slot.parked = ParkedScopes.from(current ? saved.parked : undefined);
     slot.batch = new ProjectionBatch(projection, slot.collections, slot.checkpoint, slot.parked);
+    if (!current) slot.batch.freshBuild();
     slot.failure = undefined;
     slot.error = undefined;
     slot.state = 'catching-up';
@@ -87,6 +88,7 @@ async function catchUpAll(runtime: SlotRuntime, slots: Slot[], pageSize: number)
   );
   for (const slot of slots) {
     await runtime.flushOrFail(slot, true);
+    slot.batch.endFreshBuild(); // live from here: read through the store again
     if (unindexed.has(slot)) {
       // Documents that break a unique index fail the projection (as a write breaking it would), not the start.
       await runtime.openCollections(slot.projection, slot.suffix, false, true).catch((error: unknown) => runtime.fail(slot, error, null));

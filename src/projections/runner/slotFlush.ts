@@ -44,12 +44,14 @@ export interface FlushPlan<S extends Slot = Slot> {
   writes: GroupWrite[];
   checkpointed: boolean;
   position: bigint;
+  /** Called once the writes succeeded: a fresh build then holds the written documents (projectionBatch.ts). */
+  stored: () => void;
 }
 
 /** Takes the batch's changes and decides on the checkpoint (when docs changed, when forced, or every batchSize events). */
 export function planFlush<S extends Slot>(runtime: SlotRuntime<S>, slot: S, force: boolean): FlushPlan<S> {
   const batch = slot.batch;
-  const { writes, written } = batch.takeWrites();
+  const { writes, written, stored } = batch.takeWrites();
   const group: GroupWrite[] = writes;
   const due =
     written > 0 || slot.parked.dirty || batch.unpersisted >= runtime.deps.batchSize || (force && batch.position !== slot.persisted);
@@ -67,7 +69,7 @@ export function planFlush<S extends Slot>(runtime: SlotRuntime<S>, slot: S, forc
     };
     group.push({ collection: runtime.checkpoints!, replace: checkpointDocOf(name, state) });
   }
-  return { slot, writes: group, checkpointed, position: batch.position };
+  return { slot, writes: group, checkpointed, position: batch.position, stored };
 }
 
 /** After the write: the stamps, the checkpoint and the waiters; a failure is thrown (the caller fails the slot). */
@@ -78,6 +80,7 @@ export function settleFlush<S extends Slot>(runtime: SlotRuntime<S>, plan: Flush
     if (plan.checkpointed) slot.parked.dirty = true;
     throw failure as Error;
   }
+  plan.stored();
   const batch = slot.batch;
   if (plan.checkpointed) {
     slot.persisted = plan.position;
