@@ -109,6 +109,30 @@ function readsTargets(reads: { listFloor: LoadFigures; reads: LoadFigures[] }): 
   return reads.reads.flatMap((read) => listTargets(read, reads.listFloor));
 }
 
+/** Issue 29 item 4: building the SQLite read store (a rebuild, a first start's catch-up) at 150k events/s. */
+export const REBUILD_EVENTS_PER_SECOND = 150_000;
+type RebuildRow = { readStore: string; events: number; rebuildEventsPerSecond: number; catchUpEventsPerSecond: number };
+
+function rebuildTargets(rows: RebuildRow[]): Target[] {
+  const T = REBUILD_EVENTS_PER_SECOND;
+  return rows
+    .filter((r) => r.readStore === 'sqlite')
+    .flatMap((r) => [
+      row(
+        `Pacientes rebuilt into SQLite over ${r.events} events (events/s)`,
+        r.rebuildEventsPerSecond,
+        `>= ${T}`,
+        r.rebuildEventsPerSecond >= T,
+      ),
+      row(
+        `Pacientes caught up into SQLite over ${r.events} events (events/s)`,
+        r.catchUpEventsPerSecond,
+        `>= ${T}`,
+        r.catchUpEventsPerSecond >= T,
+      ),
+    ]);
+}
+
 /** Issue 29: a command on a long stream costs O(recent events): few events read, CPU near the short stream's. */
 export const STREAM_TARGETS = { eventsRead: 200, cpuOverShort: 3 };
 type StreamRow = { stream: number; load: string; key: string; eventsRead: number; cpuMicrosPerCommand: number };
@@ -154,6 +178,7 @@ export function judgeTargets(results: Results): JudgedTarget[] {
       ...(section === 'scale' ? scaleFirstStart(figures as Parameters<typeof scaleFirstStart>[0]) : []),
       ...(section === 'streams' ? streamTargets(figures as StreamRow[]) : []),
       ...(section === 'mix' ? mixTargets(figures as MixResults) : []),
+      ...(section === 'rebuild' && Array.isArray(figures) ? rebuildTargets(figures as RebuildRow[]) : []),
       ...(section === 'reads' ? readsTargets(figures as { listFloor: LoadFigures; reads: LoadFigures[] }) : []),
       ...(section === 'lists' ? floorRowTargets((figures as { rows: FloorRow[] }).rows) : []),
       ...(Array.isArray(own) ? (own as Target[]) : []),

@@ -89,6 +89,28 @@ describe('bench targets and the README table', () => {
     );
   });
 
+  it('judges the mix split against PostgreSQL, the reads against their floor and the SQLite rebuild at 150k events/s', () => {
+    const judged = judgeTargets({
+      mix: { splitPostVsPostgres: 1.4, summary: [{ side: 'service', scenario: 'split 90+10', postP99Ms: 120 }] },
+      reads: { listFloor: load('floor', 9000, 30), reads: [load('GET /dialisis/sesiones/{id}', 7000, 40)] },
+      rebuild: [
+        { readStore: 'sqlite', events: 1_000_000, rebuildEventsPerSecond: 65_000, catchUpEventsPerSecond: 160_000 },
+        { readStore: 'embedded', events: 1_000_000, rebuildEventsPerSecond: 90_000, catchUpEventsPerSecond: 90_000 },
+      ],
+    });
+    assert.deepEqual(
+      judged.map((t) => [t.section, t.met]),
+      [
+        ['mix', true],
+        ['mix', false],
+        ['reads', true],
+        ['reads', true],
+        ['rebuild', false],
+        ['rebuild', true],
+      ],
+    );
+  });
+
   it('renders every target with its verdict and every load scenario', () => {
     const text = renderRunTable({ at: 'now', node: 'v24', cpus: 2, memoryGiB: 24, http: httpFigures() }, 'bench/results/x.json');
     assert.match(text, /Targets met: 16 of 16/);
