@@ -10,6 +10,7 @@ import { signInAndSelect } from './signIn.js';
 import { patientBody } from './http.js';
 import { seedDialisisDay, topUpReadings } from './dialisisDay.js';
 import { SERVICE_NODE_FLAGS, startPeer } from './processes.js';
+import { BENCH_CREDS, BENCH_SERVICE_ENV } from './benchAdmin.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -21,7 +22,7 @@ const entries = option('entries', 'dist/src/main.js').split(',');
 const reps = Number(option('reps', '1'));
 const seconds = Number(option('seconds', '10'));
 const profileDir = option('cpu-prof', '');
-const creds = { email: 'bench@example.org', password: 'loopback only 9f3k2 passphrase', totpSecret: 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP' };
+const creds = BENCH_CREDS;
 
 function cpuSecondsOf(pid: number): number {
   const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
@@ -39,10 +40,7 @@ async function start(entry: string, dataDir: string, port: number): Promise<{ ur
       PORT: String(port),
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
-      BOOTSTRAP_ADMIN_EMAIL: creds.email,
-      BOOTSTRAP_ADMIN_PASSWORD: creds.password,
-      BOOTSTRAP_ADMIN_TOTP_SECRET: creds.totpSecret,
-      BOOTSTRAP_COMPANY_NAME: 'Clínica Benchmark',
+      ...BENCH_SERVICE_ENV,
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

@@ -9,18 +9,14 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildService } from './processes.js';
 import { measureFloor, measureRead, readScenarios, seededService, type ReadFigures } from './reads.js';
+import { BENCH_CREDS, BENCH_SERVICE_ENV } from './benchAdmin.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
 const option = (name: string, fallback: string) => (args.includes(`--${name}`) ? args[args.indexOf(`--${name}`) + 1]! : fallback);
 const seconds = Number(option('seconds', '5'));
-const creds = { email: 'bench@example.org', password: 'loopback only 9f3k2 passphrase', totpSecret: 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP' };
-const env = {
-  BOOTSTRAP_ADMIN_EMAIL: creds.email,
-  BOOTSTRAP_ADMIN_PASSWORD: creds.password,
-  BOOTSTRAP_ADMIN_TOTP_SECRET: creds.totpSecret,
-  BOOTSTRAP_COMPANY_NAME: 'Clínica Benchmark',
-};
+const creds = BENCH_CREDS;
+const env = BENCH_SERVICE_ENV;
 const log = (s: string) => console.log(s);
 
 /**

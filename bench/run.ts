@@ -25,6 +25,7 @@ import { writeRunTable } from './benchTable.js';
 import { benchListsSection } from './lists.js';
 import { benchMix } from './mix.js';
 import { benchReads } from './reads.js';
+import { BENCH_CREDS, BENCH_SERVICE_ENV } from './benchAdmin.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);
@@ -42,14 +43,8 @@ const SISTEMA_EVENTS = option('sistema-events', 200_000);
 const PATIENTS = option('patients', 10_000);
 const log = (s: string) => process.stdout.write(s + '\n');
 
-// Fixed credentials for the benchmark's own first start (never used outside loopback runs).
-const creds = { email: 'bench@example.org', password: 'loopback only 9f3k2 passphrase', totpSecret: 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP' };
-const serviceEnv = {
-  BOOTSTRAP_ADMIN_EMAIL: creds.email,
-  BOOTSTRAP_ADMIN_PASSWORD: creds.password,
-  BOOTSTRAP_ADMIN_TOTP_SECRET: creds.totpSecret,
-  BOOTSTRAP_COMPANY_NAME: 'Clínica Benchmark',
-};
+const creds = BENCH_CREDS;
+const serviceEnv = BENCH_SERVICE_ENV;
 
 async function main(): Promise<void> {
   log('Compiling the service (npm run build): every start below runs dist/src/main.js, as deployed ...');

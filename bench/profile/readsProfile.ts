@@ -7,17 +7,13 @@ import { fileURLToPath } from 'node:url';
 import { buildService } from '../processes.js';
 import { benchReads } from '../reads.js';
 import { readCpuProfile, summariseCpuProfile } from './cpuProfileSummary.js';
+import { BENCH_CREDS, BENCH_SERVICE_ENV } from '../benchAdmin.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);
 const seconds = Number(args[args.indexOf('--seconds') + 1] ?? 5) || 5;
-const creds = { email: 'bench@example.org', password: 'loopback only 9f3k2 passphrase', totpSecret: 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP' };
-const env = {
-  BOOTSTRAP_ADMIN_EMAIL: creds.email,
-  BOOTSTRAP_ADMIN_PASSWORD: creds.password,
-  BOOTSTRAP_ADMIN_TOTP_SECRET: creds.totpSecret,
-  BOOTSTRAP_COMPANY_NAME: 'Clínica Benchmark',
-};
+const creds = BENCH_CREDS;
+const env = BENCH_SERVICE_ENV;
 
 async function main(): Promise<void> {
   if (!args.includes('--no-build')) buildService();

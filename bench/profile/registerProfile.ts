@@ -11,6 +11,7 @@ import { buildService, startService } from '../processes.js';
 import { signInAndSelect } from '../signIn.js';
 import { patientBody } from '../http.js';
 import { inclusiveMs, readCpuProfile, summariseCpuProfile } from './cpuProfileSummary.js';
+import { BENCH_CREDS, BENCH_SERVICE_ENV } from '../benchAdmin.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);
@@ -28,7 +29,7 @@ const EXTRA_NODE_ARGS = args.flatMap((a, i) => (args[i - 1] === '--node-arg' ? [
 const EXTRA_ENV: Record<string, string> = Object.fromEntries(
   args.flatMap((a, i): [string, string][] => (args[i - 1] === '--env' ? [[a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)]] : [])),
 );
-const creds = { email: 'bench@example.org', password: 'loopback only 9f3k2 passphrase', totpSecret: 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP' };
+const creds = BENCH_CREDS;
 
 /** utime + stime of a process in µs (Linux /proc, 100 ticks per second); of its main thread alone with `mainThread`. */
 function cpuUs(pid: number, mainThread = false): number {
@@ -49,10 +50,7 @@ async function main(): Promise<void> {
   fs.mkdirSync(profileDir, { recursive: true });
   const service = await startService(
     {
-      BOOTSTRAP_ADMIN_EMAIL: creds.email,
-      BOOTSTRAP_ADMIN_PASSWORD: creds.password,
-      BOOTSTRAP_ADMIN_TOTP_SECRET: creds.totpSecret,
-      BOOTSTRAP_COMPANY_NAME: 'Clínica Benchmark',
+      ...BENCH_SERVICE_ENV,
       DATA_DIR: dataDir,
       ...EXTRA_ENV,
     },
