@@ -56,4 +56,16 @@ describe('soak verdicts', () => {
     assert.match(rss.detail, /not judged/);
     assert.equal(named(short, 'heap flat after warm-up').pass, false);
   });
+
+  it('judges the heap by the lowest floor of each third: GC timing moves single floors, a growing live set moves all', () => {
+    // The floors of a CI run (3 min, warm-up 1.5, a sample every 10 s) whose live set was flat: medians said +10.4 %.
+    const recorded = [106.76, 86.37, 88.53, 92.51, 110.84, 84.79, 91.59, 91.32, 98.74, 97.76];
+    const at = (heaps: number[]) =>
+      samples(3, () => 480)
+        .filter((s) => s.minute < 1.5)
+        .concat(heaps.map((heap, i) => ({ ...samples(0, () => 480)[0]!, minute: 1.5 + i / 6, heapUsedMiB: heap, heapPeakMiB: heap + 20 })));
+    assert.equal(named(verdicts(at(recorded), 1.5, outcome), 'heap flat after warm-up').pass, true);
+    const leaking = recorded.map((heap, i) => heap + i * 2); // +18 MiB of live set over the window
+    assert.equal(named(verdicts(at(leaking), 1.5, outcome), 'heap flat after warm-up').pass, false);
+  });
 });
