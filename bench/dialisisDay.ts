@@ -29,8 +29,34 @@ export function prescriptionBody(validFrom: string): Record<string, unknown> {
 }
 
 /** The signed-in user's id: the `sub` of the access token (the bench only reads its own token). */
-const userIdOf = (token: string): string =>
+export const userIdOf = (token: string): string =>
   (JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8')) as { sub: string }).sub;
+
+type Call = (method: string, path: string, body?: unknown) => Promise<Record<string, unknown>>;
+
+/** The administrator as prescriber: a physician's job position and staff record with a licence, linked to the user. */
+export async function seedPhysician(call: Call, token: string): Promise<Record<string, unknown>> {
+  const position = await call('POST', '/cargos-laborales', {
+    code: 'NEF',
+    name: 'Nefrólogo',
+    clinical: true,
+    licenceRequired: true,
+    licensingBody: 'CMP',
+    suggestedRoles: ['physician'],
+    physician: true,
+  });
+  return call('POST', '/colaboradores', {
+    document: { type: 'DNI', number: '09999999' },
+    givenNames: 'Carlos',
+    familyNames: 'Rivas Soto',
+    positionId: position.id,
+    profession: 'Médico nefrólogo',
+    licence: { body: 'CMP', number: 'CMP 40001', expiresOn: '2099-12-31' },
+    hireDate: '2024-01-15',
+    contractType: 'planilla',
+    userId: userIdOf(token),
+  });
+}
 
 /** An intradialytic reading from the machine, now. */
 export const readingBody = (): string =>
@@ -82,26 +108,7 @@ export async function seedDialisisDay(
   };
   const today = new Date().toISOString().slice(0, 10);
   // The administrator prescribes: a physician's staff record with a licence, linked to the signed-in user.
-  const position = await call('POST', '/cargos-laborales', {
-    code: 'NEF',
-    name: 'Nefrólogo',
-    clinical: true,
-    licenceRequired: true,
-    licensingBody: 'CMP',
-    suggestedRoles: ['physician'],
-    physician: true,
-  });
-  const physician = await call('POST', '/colaboradores', {
-    document: { type: 'DNI', number: '09999999' },
-    givenNames: 'Carlos',
-    familyNames: 'Rivas Soto',
-    positionId: position.id,
-    profession: 'Médico nefrólogo',
-    licence: { body: 'CMP', number: 'CMP 40001', expiresOn: '2099-12-31' },
-    hireDate: '2024-01-15',
-    contractType: 'planilla',
-    userId: userIdOf(token),
-  });
+  const physician = await seedPhysician(call, token);
   await call('GET', `/colaboradores/${String(physician.id)}`);
   const shift = await call('POST', '/dialisis/turnos', {
     name: 'Turno benchmark',

@@ -11,9 +11,9 @@ export interface SuppliesFigures {
 
 const PRODUCTS = 50;
 
-/** Product `SF-<k>` (bench/lists.ts seeds its list with these too). */
-export const productBody = (k: number): Record<string, unknown> => ({
-  code: `SF-${k}`,
+/** Product `<prefix>-<k>`, a bag of saline (bench/lists.ts and the soak seed with these too). */
+export const productBody = (k: number, prefix = 'SF'): Record<string, unknown> => ({
+  code: `${prefix}-${k}`,
   name: `Suero fisiológico 0.9 % 1 L (${k})`,
   category: 'saline',
   unit: 'bag',

@@ -1,6 +1,8 @@
 // The soak's company: a location with a room and a station, a physician's record linked to the administrator, an
 // all-day shift, a warehouse with stocked products, patients to list, and a webhook endpoint on the local receiver.
 import { patientBody } from '../http.js';
+import { seedPhysician } from '../dialisisDay.js';
+import { productBody } from '../supplies.js';
 
 export interface SoakWorld {
   locationId: string;
@@ -29,10 +31,6 @@ export function seedCaller(base: string, token: () => string): Call {
   };
 }
 
-/** The signed-in user's id: the `sub` of the access token. */
-export const userIdOf = (token: string): string =>
-  (JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8')) as { sub: string }).sub;
-
 export const SEED_PATIENTS = 100;
 const PRODUCTS = 20;
 
@@ -41,26 +39,7 @@ export async function seedSoakCompany(call: Call, token: string, receiverUrl: st
   const sedePath = `/empresas/actual/sedes/${String(sede.id)}`;
   const roomId = (await call('POST', `${sedePath}/salas`, { name: 'Sala 1' })).createdId as string;
   const stationId = (await call('POST', `${sedePath}/puestos`, { code: 'P-01', roomId })).createdId as string;
-  const position = await call('POST', '/cargos-laborales', {
-    code: 'NEF',
-    name: 'Nefrólogo',
-    clinical: true,
-    licenceRequired: true,
-    licensingBody: 'CMP',
-    suggestedRoles: ['physician'],
-    physician: true,
-  });
-  const physician = await call('POST', '/colaboradores', {
-    document: { type: 'DNI', number: '09999999' },
-    givenNames: 'Carlos',
-    familyNames: 'Rivas Soto',
-    positionId: position.id,
-    profession: 'Médico nefrólogo',
-    licence: { body: 'CMP', number: 'CMP 40001', expiresOn: '2099-12-31' },
-    hireDate: '2024-01-15',
-    contractType: 'planilla',
-    userId: userIdOf(token),
-  });
+  const physician = await seedPhysician(call, token);
   const shift = await call('POST', '/dialisis/turnos', {
     name: 'Turno soak',
     locationId: sede.id,
@@ -73,17 +52,7 @@ export async function seedSoakCompany(call: Call, token: string, receiverUrl: st
   const warehouse = await call('POST', '/productos/almacenes', { locationId: sede.id, code: 'FAR', name: 'Farmacia', kind: 'pharmacy' });
   const productIds: string[] = [];
   for (let k = 0; k < PRODUCTS; k++) {
-    const product = await call('POST', '/productos', {
-      code: `SK-${k}`,
-      name: `Suero fisiológico 0.9 % 1 L (${k})`,
-      category: 'saline',
-      unit: 'bag',
-      minimumStock: 10,
-      reusable: false,
-      lotTracked: false,
-      expiryTracked: false,
-      prescriptionDrug: false,
-    });
+    const product = await call('POST', '/productos', productBody(k, 'SK'));
     await call('POST', `/productos/${String(product.id)}/ingresos`, {
       warehouseId: warehouse.id,
       quantity: 1_000_000,
