@@ -9,12 +9,11 @@ import type { EventStore } from '../../stores/eventStore.js';
 import type { Logger } from '../../logger.js';
 import { LIMITS } from '../../limits.js';
 import { PositionWaiters } from './positionWaiters.js';
-import { switchingCollection } from './switchingCollection.js';
+import { slotCollection } from './switchingCollection.js';
 import { CHECKPOINTS_COLLECTION, versionSuffix, type CheckpointDoc } from './checkpoints.js';
 import { SlotRuntime, isFailing, newSlot, type Slot } from './projectionSlots.js';
 import { rebuildSlot } from './projectionRebuild.js';
 import { refillSlots } from './refillSlots.js';
-import { readModelRebuilding } from '../../stores/readModelRebuilding.js';
 import { cancelRetry, scheduleRetry } from './slotRecovery.js';
 import { becomeProjector, followProjector, stepDown } from './projectorRole.js';
 import { ProjectorLease, type LeasePolicy } from './projectorLease.js';
@@ -155,20 +154,7 @@ export function createProjectionRunner(deps: ProjectionRunnerDeps): ProjectionRu
     },
 
     collection<T extends ReadDoc = ReadDoc>(projection: string, logical: string): Collection<T> {
-      const key = `${projection}\u0000${logical}`;
-      let handle = handles.get(key);
-      if (!handle) {
-        const slot = slotOf(projection);
-        if (!(logical in slot.projection.collections)) throw new Error(`projection '${projection}' has no collection '${logical}'`);
-        handle = switchingCollection(() => {
-          if (slot.refilling) throw readModelRebuilding();
-          const current = slot.collections.get(logical);
-          if (!current) throw new Error(`projection '${projection}' is not started`);
-          return current;
-        });
-        handles.set(key, handle);
-      }
-      return handle as unknown as Collection<T>;
+      return slotCollection<T>(handles, slotOf, projection, logical);
     },
 
     async waitFor(position, options = {}) {

@@ -2,10 +2,9 @@
 // reads (the main thread's own handles on the collections the thread names), what it has applied, the change stamps the
 // thread's reported writes move, and the read-your-writes waits its reports wake.
 import type { Collection, ReadDoc, ReadStore } from '../../stores/readStore.js';
-import { readModelRebuilding } from '../../stores/readModelRebuilding.js';
 import type { Projection } from './projection.js';
 import { PositionWaiters } from './positionWaiters.js';
-import { switchingCollection } from './switchingCollection.js';
+import { slotCollection } from './switchingCollection.js';
 import { ParkedScopes } from './parkedScopes.js';
 import { CollectionStamps, StampClock } from './changeStamps.js';
 import type { ProjectionStatus, SlotView, WaitOptions } from './runnerTypes.js';
@@ -107,20 +106,7 @@ export class ThreadedSlots {
   }
 
   collection<T extends ReadDoc = ReadDoc>(projection: string, logical: string): Collection<T> {
-    const key = `${projection}\u0000${logical}`;
-    let handle = this.handles.get(key);
-    if (!handle) {
-      const slot = this.slotOf(projection);
-      if (!(logical in slot.projection.collections)) throw new Error(`projection '${projection}' has no collection '${logical}'`);
-      handle = switchingCollection(() => {
-        if (slot.refilling) throw readModelRebuilding();
-        const current = slot.collections.get(logical);
-        if (!current) throw new Error(`projection '${projection}' is not started`);
-        return current;
-      });
-      this.handles.set(key, handle);
-    }
-    return handle as unknown as Collection<T>;
+    return slotCollection<T>(this.handles, (name) => this.slotOf(name), projection, logical);
   }
 
   waitFor(position: bigint, options: WaitOptions, stopped: () => boolean): Promise<boolean> {
