@@ -76,7 +76,7 @@ async function main(): Promise<number> {
       const s = await takeSample(minute(), service.pid, dataDir, heap, load.counters);
       samples.push(s);
       log(
-        `  min ${s.minute.toFixed(1)}: rss ${s.rssMiB} MiB (anon ${s.rssAnonMiB}, file ${s.rssFileMiB}, shmem ${s.rssShmemMiB}), heap ${s.heapUsedMiB}-${s.heapPeakMiB} MiB, fds ${s.fds}, log ${s.eventLogMiB} MiB (wal ${s.eventWalMiB}), read models ${s.readModelMiB} MiB (wal ${s.readModelWalMiB}), requests ${s.requests}, errors ${s.errors}`,
+        `  min ${s.minute.toFixed(1)}: rss ${s.rssMiB} MiB (anon ${s.rssAnonMiB}, file ${s.rssFileMiB}, shmem ${s.rssShmemMiB}), heap ${s.heapUsedMiB}-${s.heapPeakMiB} MiB (after full GC ${s.heapLiveMiB}), fds ${s.fds}, log ${s.eventLogMiB} MiB (wal ${s.eventWalMiB}), read models ${s.readModelMiB} MiB (wal ${s.readModelWalMiB}), requests ${s.requests}, errors ${s.errors}`,
       );
     };
     await sample();

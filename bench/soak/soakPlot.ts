@@ -59,6 +59,7 @@ export function plotSoak(samples: SoakSample[]): Buffer {
     { label: 'RSS', color: '#1f77b4', values: samples.map((s) => s.rssMiB) },
     { label: 'heap used (floor)', color: '#ff7f0e', values: samples.map((s) => s.heapUsedMiB) },
     { label: 'heap used (peak)', color: '#ffbb78', values: samples.map((s) => s.heapPeakMiB) },
+    { label: 'heap after full GC', color: '#d62728', values: samples.map((s) => s.heapLiveMiB) },
   ]);
   panel(g, hw, 0, hw, hh, 'Open descriptors', minutes, [{ label: 'fds', color: '#2ca02c', values: samples.map((s) => s.fds) }]);
   panel(g, 0, hh, hw, hh, 'Files (MiB, with -wal and -shm)', minutes, [

@@ -15,6 +15,8 @@ export interface SoakSample {
   heapUsedMiB: number;
   /** ...and at its highest (the sawtooth's top). */
   heapPeakMiB: number;
+  /** V8 heap used right after the latest full GC (the service's gauge): the live set, judged for growth; 0 before the first. */
+  heapLiveMiB: number;
   fds: number;
   /** The whole event log (database, -wal, -shm) and its -wal alone. */
   eventLogMiB: number;
@@ -46,33 +48,38 @@ export function filesBytes(dataDir: string, stem: string): number {
     .reduce((sum, f) => sum + fs.statSync(path.join(dataDir, f)).size, 0);
 }
 
-export async function heapUsedBytes(base: string, metricsToken: string): Promise<number> {
+/** The heap used now, and right after the latest full GC (0 before the first), from the service's /metrics. */
+export async function heapBytes(base: string, metricsToken: string): Promise<{ used: number; live: number }> {
   const r = await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } });
   if (!r.ok) throw new Error(`/metrics answered ${r.status}`);
-  const line = /^nodejs_heap_size_used_bytes(?:\{[^}]*\})? ([\d.e+]+)/m.exec(await r.text());
-  if (!line) throw new Error('/metrics has no nodejs_heap_size_used_bytes');
-  return Number(line[1]);
+  const text = await r.text();
+  const used = /^nodejs_heap_size_used_bytes(?:\{[^}]*\})? ([\d.e+]+)/m.exec(text);
+  if (!used) throw new Error('/metrics has no nodejs_heap_size_used_bytes');
+  const live = /^nodejs_heap_used_after_major_gc_bytes ([\d.e+]+)/m.exec(text);
+  return { used: Number(used[1]), live: Number(live?.[1] ?? 0) };
 }
 
 /** Reads the heap every few seconds between samples, so a sample reports the interval's floor and peak. */
 export class HeapProbe {
   private low = Infinity;
   private high = 0;
+  private live = 0;
   constructor(
     private readonly base: string,
     private readonly metricsToken: string,
   ) {}
 
   async probe(): Promise<void> {
-    const used = await heapUsedBytes(this.base, this.metricsToken);
+    const { used, live } = await heapBytes(this.base, this.metricsToken);
+    this.live = live;
     this.low = Math.min(this.low, used);
     this.high = Math.max(this.high, used);
   }
 
-  /** The interval's floor and peak (after a last reading); starts a new interval. */
-  async take(): Promise<{ floor: number; peak: number }> {
+  /** The interval's floor and peak and the latest live set (after a last reading); starts a new interval. */
+  async take(): Promise<{ floor: number; peak: number; live: number }> {
     await this.probe();
-    const taken = { floor: this.low, peak: this.high };
+    const taken = { floor: this.low, peak: this.high, live: this.live };
     this.low = Infinity;
     this.high = 0;
     return taken;
@@ -86,7 +93,7 @@ export async function takeSample(
   heap: HeapProbe,
   counters: LoadCounters,
 ): Promise<SoakSample> {
-  const { floor, peak } = await heap.take();
+  const { floor, peak, live } = await heap.take();
   return {
     minute: Number(minute.toFixed(2)),
     rssMiB: mib(statusBytes(pid, 'VmRSS')),
@@ -95,6 +102,7 @@ export async function takeSample(
     rssShmemMiB: mib(statusBytes(pid, 'RssShmem')),
     heapUsedMiB: mib(floor),
     heapPeakMiB: mib(peak),
+    heapLiveMiB: mib(live),
     fds: openDescriptors(pid),
     eventLogMiB: mib(filesBytes(dataDir, 'events.sqlite')),
     eventWalMiB: mib(filesBytes(dataDir, 'events.sqlite-wal')),

@@ -4,6 +4,8 @@
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import net from 'node:net';
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import { trace } from '@opentelemetry/api';
 import { expectStatus, startStaffWorld, type Json, type StaffWorld } from './staffWorld.js';
 import { registration } from './pacientesWorld.js';
@@ -58,6 +60,26 @@ describe('Observability over HTTP: /metrics, access log, traceparent', () => {
       'nodejs_heap_size_total_bytes',
     ])
       assert.match(text, new RegExp(`^${name}\\b`, 'm'), name);
+  });
+
+  it('the heap used after the latest full GC is the live set: garbage dropped before the GC is not in it', async () => {
+    const scrapeLive = async () => {
+      const text = await (await fetch(`${w.server.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
+      return Number(/^nodejs_heap_used_after_major_gc_bytes ([\d.e+]+)/m.exec(text)?.[1] ?? NaN);
+    };
+    v8.setFlagsFromString('--expose-gc');
+    const fullGc = vm.runInNewContext('gc') as () => void;
+    const heapHolding = (garbage: number[][]) => (garbage.length > 0 ? process.memoryUsage().heapUsed : 0);
+    const withGarbage = heapHolding(Array.from({ length: 64 }, () => Array.from({ length: 100_000 }, (_, i) => i + 0.5)));
+    fullGc();
+    const live = process.memoryUsage().heapUsed;
+    assert.ok(withGarbage - live > 40 * 2 ** 20, `the garbage was ${withGarbage - live} bytes`);
+    let reported = NaN;
+    for (let turn = 0; turn < 50 && !(Math.abs(reported - live) < 0.2 * live); turn++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      reported = await scrapeLive();
+    }
+    assert.ok(Math.abs(reported - live) < 0.2 * live, `after-GC gauge ${reported}, heap used after the GC ${live}, before ${withGarbage}`);
   });
 
   it('/metrics needs the metrics bearer token: none, or a user access token, is a 401', async () => {
