@@ -54,8 +54,11 @@ export function faultyReadStore(inner: ReadStore): { store: ReadStore; faults: R
 }
 
 export interface EventStoreFaults {
-  /** Ends every open subscription with an error, as a dropped EventStoreDB connection does. */
-  dropSubscriptions(): Promise<void>;
+  /**
+   * Ends every open subscription with an error, as a dropped EventStoreDB connection does; `whileStopped` runs once they
+   * have stopped delivering and before their subscribers hear of it (what it appends reaches them only by a catch-up).
+   */
+  dropSubscriptions(whileStopped?: () => Promise<void>): Promise<void>;
   /** The next this many readAll calls fail. */
   failReadAll: number;
   /** Subscriptions opened so far. */
@@ -71,12 +74,14 @@ export function faultyEventStore(first: EventStore): { store: EventStore; faults
     failReadAll: 0,
     subscriptions: 0,
     replaceWith: (other) => void (inner = other),
-    async dropSubscriptions() {
-      for (const sub of [...open]) {
+    async dropSubscriptions(whileStopped) {
+      const dropping = [...open];
+      for (const sub of dropping) {
         open.delete(sub);
         await sub.inner.stop();
-        sub.drop(new Error('simulated: subscription dropped (connection reset)'));
       }
+      await whileStopped?.();
+      for (const sub of dropping) sub.drop(new Error('simulated: subscription dropped (connection reset)'));
     },
   };
   const store: EventStore = {
