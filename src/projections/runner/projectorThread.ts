@@ -12,6 +12,7 @@ import type { SlotView } from './runnerTypes.js';
 import { sqliteEventFile } from '../../stores/openEventStore.js';
 import { READ_STORE_FILE } from '../../stores/openReadStore.js';
 import { openSqliteEventReader } from '../../stores/sqlite/sqliteEventReader.js';
+import { EventStoreUnusableError } from '../../stores/eventStore.js';
 import { openFollowingReadStore } from '../../stores/sqliteRead/followingReadStore.js';
 import { CheckpointFence } from '../../stores/sqliteRead/checkpointFence.js';
 
@@ -138,6 +139,7 @@ async function run(): Promise<void> {
 }
 
 run().catch((error: unknown) => {
-  post({ type: 'failed', error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+  if (error instanceof EventStoreUnusableError) post({ type: 'failed', error: error.message, unusable: true });
+  else post({ type: 'failed', error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
   process.exit(1);
 });

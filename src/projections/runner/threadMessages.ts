@@ -32,7 +32,8 @@ export type FromProjectorThread =
   | { type: 'reply'; id: number; status?: ProjectionStatus[]; views?: SlotView[]; error?: string }
   | { type: 'progress'; id: number; progress: RebuildProgress }
   | { type: 'log'; level: Exclude<LogLevel, 'silent'>; msg: string; fields?: Record<string, unknown> }
-  | { type: 'failed'; error: string }
+  /** `unusable`: the event log is corrupt (EventStoreUnusableError): the service stops with that clear message. */
+  | { type: 'failed'; error: string; unusable?: boolean }
   /** SQLite said the read-model file is damaged: the main thread's store sets it aside and asks for the refill. */
   | { type: 'damage'; reason: string }
   | { type: 'stopped' };

@@ -7,7 +7,7 @@ import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
 import type { ReadStore } from '../../stores/readStore.js';
-import type { EventStore, Subscription } from '../../stores/eventStore.js';
+import { EventStoreUnusableError, type EventStore, type Subscription } from '../../stores/eventStore.js';
 import type { Logger } from '../../logger.js';
 import { releaseLease } from '../../stores/leases.js';
 import { readStoreRecoveryOf } from '../../stores/sqliteRead/recoverableReadStore.js';
@@ -110,7 +110,7 @@ export function createThreadedRunner(deps: ThreadedRunnerDeps): ProjectionRunner
       }
       case 'failed':
         logger.error('projector thread: the start failed', { error: message.error });
-        return onStarted?.reject(new Error(message.error));
+        return onStarted?.reject(message.unusable ? new EventStoreUnusableError(message.error) : new Error(message.error));
       case 'stopped':
         return onStopped?.();
       case 'damage':

@@ -7,6 +7,7 @@ import { assertValidRead } from '../eventMatching.js';
 import { prepareStatements, toLazyRecordedEvent, toRecordedEvent } from './sqliteStatements.js';
 import { sharedPageReader, startPollingSubscription } from './pollingSubscription.js';
 import { DEFAULT_READ_ALL_PAGE } from './sqliteEventStore.js';
+import { asUnusable } from './sqliteSchema.js';
 
 const SUBSCRIPTION_PAGE = 500;
 
@@ -39,7 +40,12 @@ export function openSqliteEventReader(opts: SqliteEventReaderOptions): SqliteEve
   /** At most up to the durable position: rows past it are left for the announcement that covers them. */
   const readPage = (after: bigint, maxCount: number, tenant?: string, build = toRecordedEvent): RecordedEvent[] => {
     if (closed) throw new Error('event store is closed');
-    const rows = tenant === undefined ? st.allAfter.all(Number(after), maxCount) : st.tenantAfter.all(tenant, Number(after), maxCount);
+    let rows;
+    try {
+      rows = tenant === undefined ? st.allAfter.all(Number(after), maxCount) : st.tenantAfter.all(tenant, Number(after), maxCount);
+    } catch (err) {
+      throw asUnusable(opts.file, err); // a damaged page: the service stops, as it does when its own connection meets one
+    }
     const page = rows.map(build);
     const cut = page.findIndex((e) => e.position > durable);
     return cut < 0 ? page : page.slice(0, cut);
