@@ -20,6 +20,9 @@ export interface ProblemBody {
 
 /** An error that carries the answer the API gives for it: status, stable problem code, title and detail. */
 export class ProblemError extends Error {
+  /** A refusal that still wrote (DomainError.writtenAt): the answer carries the position, sealed, as X-Event-Position. */
+  writtenAt?: bigint;
+
   constructor(
     readonly status: number,
     readonly code: string,

@@ -51,6 +51,9 @@ export interface SnapshotPolicy {
  * `/problems/<code>`. `status` is the HTTP status it maps to (409 by default, 404 for absent records).
  */
 export class DomainError extends Error {
+  /** A refusal that still wrote (a compensation: units given back): its last event's position, to read it back with. */
+  writtenAt?: bigint;
+
   constructor(
     readonly code: string,
     message: string,

@@ -5,6 +5,7 @@ import type Koa from 'koa';
 import { Readable } from 'node:stream';
 import type { AppServices } from '../services.js';
 import { ProblemError } from '../problems.js';
+import { DomainError } from '../commands/decider.js';
 import type { HttpResult, RequestContext, ResponseDecl, RouteDecl, RouteInput } from './routeTypes.js';
 import type { FieldError } from '../problems.js';
 import { principalFor, clientOf, type Authenticate } from './routeAuth.js';
@@ -76,6 +77,15 @@ async function sealEventPosition(result: HttpResult, services: AppServices): Pro
   result.headers = { ...result.headers, 'X-Event-Position': (await consistencyTokens(services)).seal(BigInt(raw)) };
 }
 
+/** A refusal that still wrote (units given back) answers with its position, sealed, to read the write back with. */
+async function withWrittenPosition(err: unknown, services: AppServices): Promise<unknown> {
+  if (!(err instanceof DomainError || err instanceof ProblemError) || err.writtenAt === undefined) return err;
+  const problem = toHttpError(err)!;
+  const sealed = (await consistencyTokens(services)).seal(err.writtenAt);
+  const headers = { ...problem.headers, 'X-Event-Position': sealed };
+  return new ProblemError(problem.status, problem.code, problem.title, problem.message, headers, problem.errors, problem.extensions);
+}
+
 // Headers the framework itself adds to answers, documented once for every route.
 const FRAMEWORK_HEADERS = new Set(['content-type', 'cache-control']);
 
@@ -141,7 +151,7 @@ export function routeHandler(route: RouteDecl, deps: PipelineDeps): Koa.Middlewa
       await answer(ctx, seen);
     } catch (err) {
       auditRefusal(ctx, err, seen.input);
-      throw err;
+      throw await withWrittenPosition(err, services);
     }
   };
 

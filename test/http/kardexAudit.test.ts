@@ -32,10 +32,11 @@ describe('Access audit over HTTP: the kardex names the patients a drug was issue
     const expiry = new Date(w.server.clock.now().getTime() + 200 * 86_400_000).toISOString().slice(0, 10);
     const receipt = { warehouseId, quantity: 3, lot: 'L-KX', expiry, supplier: 'Droguería Sur', documentNumber: 'F-9' };
     expectStatus(await w.post(`/productos/${productId}/ingresos`, receipt), 201);
-    expectStatus(await w.post(`/productos/${productId}/salidas`, { warehouseId, quantity: 1, patientId }), 201);
+    const issued = expectStatus(await w.post(`/productos/${productId}/salidas`, { warehouseId, quantity: 1, patientId }), 201);
+    const minPosition = encodeURIComponent(issued.headers.get('x-event-position')!);
 
     for (const format of ['json', 'csv']) {
-      const kardex = await read(w.a, `/productos/${productId}/kardex?formato=${format}`);
+      const kardex = await read(w.a, `/productos/${productId}/kardex?formato=${format}&minPosition=${minPosition}`);
       expectStatus(kardex.answer, 200);
       assert.deepEqual((await entriesOf(w.server.admin.companyId, kardex.correlationId)).map(what), [
         ['productKardex', productId, '/productos/{id}/kardex', 200, 'allowed', [patientId]],

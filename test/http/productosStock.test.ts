@@ -221,9 +221,14 @@ describe('Productos over HTTP: the kardex', () => {
       [dialyzer.body.serial, dialyzer.body.patientId, dialyzer.body.status, dialyzer.body.lot],
       ['FX-SER-1', patientId, 'assigned', 'DZ-L1'],
     );
-    // The same serial again: the dialyzer is refused, and the stock takes its unit back.
-    expectStatus(await w.post(path, { warehouseId: warehouse, quantity: 1, patientId, equipment }), 409, 'duplicate-serial');
-    const balances = expectStatus(await w.get(`/productos/${product.id}/saldos`), 200);
+    // The same serial again: the dialyzer is refused, and the stock takes its unit back; the refusal names that write.
+    const refused = expectStatus(
+      await w.post(path, { warehouseId: warehouse, quantity: 1, patientId, equipment }),
+      409,
+      'duplicate-serial',
+    );
+    const givenBack = encodeURIComponent(refused.headers.get('x-event-position') ?? 'none');
+    const balances = expectStatus(await w.get(`/productos/${product.id}/saldos?minPosition=${givenBack}`), 200);
     assert.equal(balances.body.total, 2);
   });
 

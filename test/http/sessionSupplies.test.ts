@@ -221,8 +221,8 @@ describe('Productos and Dialisis: the supplies of a session', () => {
         ['SupplyKitSet', 'New protocol'],
       ],
     );
-    expectStatus(await w.call(w.a, 'DELETE', path), 204);
-    expectStatus(await s.get(path), 404);
+    const removed = expectStatus(await w.call(w.a, 'DELETE', path), 204);
+    expectStatus(await s.get(`${path}?minPosition=${encodeURIComponent(removed.headers.get('x-event-position')!)}`), 404);
     expectStatus(await s.get(`${path}/historial`), 200);
     expectStatus(await w.call(w.a, 'DELETE', path), 404);
     expectStatus(await put(path, body), 200);

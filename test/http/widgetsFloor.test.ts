@@ -77,9 +77,10 @@ describe('Widgets of the floor over HTTP: census, day board, sessions awaiting',
     const patient = await s.prescribedPatient();
     const shiftId = await w.createShift(w.a);
     const date = s.today();
-    const sessionId = await s.extraSession(patient, { shiftId });
-    const path = s.sessionPath(sessionId);
-    assert.deepEqual(await boardOf(shiftId, date), only('scheduled'));
+    const extra = { patientId: patient, date, shiftId, kind: 'extra', reason: 'Recovery session', requestedBy: w.physician.staffId };
+    const scheduled = expectStatus(await w.extraSession(w.a, extra), 201);
+    const path = s.sessionPath(scheduled.body.sessionId as string);
+    assert.deepEqual(await boardOf(shiftId, date, scheduled), only('scheduled'));
     const arrived = expectStatus(await s.post(w.nurse.token, `${path}/llegada`), 200);
     assert.deepEqual(await boardOf(shiftId, date, arrived, await w.withRoles(['receptionist'])), only('arrived'));
     expectStatus(await s.post(w.nurse.token, `${path}/pre-dialisis`, preBlock()), 200);

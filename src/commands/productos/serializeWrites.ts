@@ -75,13 +75,14 @@ export async function completeSerializedIssue(
     if (!(err instanceof DomainError)) throw err;
     const { movementId, productId, warehouseId, portions } = intent;
     const reason = `serialization refused: ${err.message}`;
-    await runStock(services, { ...ctx, idempotencyKey: issueRevertKey(movementId) }, 'RevertIssue', {
+    const givenBack = await runStock(services, { ...ctx, idempotencyKey: issueRevertKey(movementId) }, 'RevertIssue', {
       movementId,
       productId,
       warehouseId,
       portions,
       reason,
     });
+    if (givenBack.position !== null) err.writtenAt = givenBack.position;
     throw err;
   }
 }

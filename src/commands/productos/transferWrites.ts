@@ -59,7 +59,7 @@ export async function completeTransfer(
   } catch (err) {
     if (!(err instanceof DomainError)) throw err;
     const reason = `transfer refused by the destination: ${err.message}`;
-    await runStock(services, { ...ctx, idempotencyKey: transferRevertKey(movementId) }, 'RevertTransferOut', {
+    const givenBack = await runStock(services, { ...ctx, idempotencyKey: transferRevertKey(movementId) }, 'RevertTransferOut', {
       movementId,
       productId,
       warehouseId: fromWarehouseId,
@@ -67,6 +67,7 @@ export async function completeTransfer(
       portions,
       reason,
     });
+    if (givenBack.position !== null) err.writtenAt = givenBack.position;
     throw err;
   }
 }

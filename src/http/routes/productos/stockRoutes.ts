@@ -17,7 +17,7 @@ import { CSV_FORMULA_NOTE } from '../../../queries/csv.js';
 import { fefoOrder, kardexCsv, lotsExpiring, productBalances, productKardex } from '../../../queries/productos/stock.js';
 import {
   commandCtx,
-  conflict409,
+  givenBack409,
   csvReportResponses,
   ok,
   RECORD_HEADERS,
@@ -62,7 +62,7 @@ function movementRoute<B extends TSchema>(path: string, summary: string, body: B
         'X-Event-Position': RECORD_HEADERS['X-Event-Position'],
       }),
       404: products.notFound404,
-      409: conflict409,
+      409: givenBack409,
     },
     handle: (input, ctx) =>
       withFieldPointers(async () => {

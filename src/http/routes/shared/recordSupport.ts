@@ -27,6 +27,10 @@ export const READ_HEADERS = {
   'X-Event-Position': "With asOf or version: that event's position, sealed",
 };
 export const conflict409 = problem('A business rule refused the change (code in type), or a concurrent change');
+/** A refusal that may still have written: units given back when a serialized issue or a transfer's destination refused. */
+export const givenBack409 = problem('A business rule refused the change (code in type), or a concurrent change', {
+  'X-Event-Position': 'When the refusal gave units back to the stock: that write, to read the balance back with (minPosition)',
+});
 export const precondition412 = problem('If-Match does not match the current revision');
 export const badCursor400 = problem('The cursor is malformed or belongs to another query (sort order)');
 export const required428 = problem('If-Match is missing: send the ETag you last read');
@@ -70,7 +74,7 @@ export async function withFieldPointers<T>(work: () => Promise<T>): Promise<T> {
     const errors =
       err instanceof DomainError && err.code === 'validation-failed' ? (err.details?.errors as FieldProblem[] | undefined) : undefined;
     if (!errors) throw err;
-    throw new ProblemError(
+    const problem = new ProblemError(
       422,
       'validation-failed',
       'Unprocessable Content',
@@ -78,5 +82,7 @@ export async function withFieldPointers<T>(work: () => Promise<T>): Promise<T> {
       {},
       errors.map((e) => ({ pointer: `/body/${e.field}`, message: e.message })),
     );
+    problem.writtenAt = (err as DomainError).writtenAt;
+    throw problem;
   }
 }
