@@ -58,12 +58,20 @@ async function main(): Promise<void> {
     cpuModel: os.cpus()[0]?.model,
     memoryGiB: Math.round(os.totalmem() / 2 ** 30),
   };
+  const outDir = path.join(here, 'results');
+  const file = path.join(outDir, `${(results.at as string).replace(/[:.]/g, '-')}.json`);
+  /** Each section's figures are written as it ends: a run stopped half-way keeps what it measured. */
+  const keep = (section: string, figures: unknown): void => {
+    results[section] = figures;
+    fs.mkdirSync(outDir, { recursive: true });
+    fs.writeFileSync(file, JSON.stringify(results, null, 2) + '\n');
+  };
 
   if (wanted('appends')) {
     log('\n== Durable appends (SQLite, WAL, group commit, fdatasync of the WAL off the event loop) ==');
     const figures = await benchAppends();
     console.table(figures);
-    results.appends = figures;
+    keep('appends', figures);
   }
   let datasetDir: string | null = null;
   if (wanted('rebuild') || wanted('coldstart') || wanted('recovery')) {
@@ -74,13 +82,13 @@ async function main(): Promise<void> {
     log('\n== Projection rebuild (patients + nursing notes: SQLite read store, then embedded) ==');
     const figures = await benchRebuild(datasetDir, scratch);
     console.table(figures);
-    results.rebuild = figures;
+    keep('rebuild', figures);
   }
   if (wanted('coldstart') && datasetDir) {
     log('\n== Cold start of the service over the event log ==');
     const figures = await benchColdStart(datasetDir, scratch, EVENTS, 3901, serviceEnv);
     console.table([figures]);
-    results.coldStart = figures;
+    keep('coldStart', figures);
   }
   if (wanted('recovery') && datasetDir) {
     log('\n== Recovery after kill -9 under registrations (ms from the restarted process spawn) ==');
@@ -89,7 +97,7 @@ async function main(): Promise<void> {
     console.table([{ ...times, burstP50Ms: burst.p50Ms, burstP99Ms: burst.p99Ms }]);
     log(`burst statuses ${JSON.stringify(burst.statuses)}; before the first success ${JSON.stringify(beforeFirst)}`);
     for (const said of notReadySaid) log(`/ready while not ready: ${said}`);
-    results.recovery = figures;
+    keep('recovery', figures);
   }
   if (wanted('http')) {
     log(`\n== HTTP at 100 connections, ${SECONDS} s per scenario (autocannon) ==`);
@@ -119,7 +127,7 @@ async function main(): Promise<void> {
     const r = p.ratios;
     log(`register/SQLite CRUD = ${r.registerVsSqlite}   list/SQLite CRUD = ${r.listVsSqlite}   list/floor = ${r.listVsFloor}`);
     log(`register/PostgreSQL CRUD = ${r.registerVsPostgres ?? 'n/a'}   list/PostgreSQL CRUD = ${r.listVsPostgres ?? 'n/a'}`);
-    results.http = figures;
+    keep('http', figures);
   }
   if (wanted('scale')) {
     log(`\n== Scale: ${SCALE_EVENTS} events, SQLite read store (first start, restart, queries, rebuild) ==`);
@@ -146,14 +154,14 @@ async function main(): Promise<void> {
     console.table([sqlite.firstPageLoad, sqlite.byIdLoad, memory1M.firstPageLoad, memory1M.byIdLoad]);
     console.table([figures.rebuild]);
     console.table(figures.targets.map((t) => ({ ...t, met: t.met ? 'met' : 'MISSED' })));
-    results.scale = figures;
+    keep('scale', figures);
   }
   if (wanted('audit')) {
     log(`\n== Audit trail query over ${AUDIT_ENTRIES} entries (SQLite read store filled in bulk) ==`);
     const figures = await benchAuditQuery(scratch, AUDIT_ENTRIES, log);
     console.table(figures.queries);
     log(`read-model file ${figures.fileGiB} GiB; built in ${figures.buildSeconds ?? 'an earlier run'} s`);
-    results.audit = figures;
+    keep('audit', figures);
   }
   if (wanted('sistema')) {
     log(`\n== Sistema: change feed, webhooks, export and backup over ${SISTEMA_EVENTS} company events (real service, HTTP) ==`);
@@ -166,7 +174,7 @@ async function main(): Promise<void> {
     });
     console.table({ 'webhook burst': figures.webhooks.burst });
     console.table({ export: figures.export, backup: figures.backup });
-    results.sistema = figures;
+    keep('sistema', figures);
   }
 
   if (wanted('widgets')) {
@@ -186,14 +194,14 @@ async function main(): Promise<void> {
       'first start (catch-up)': { ...figures.firstStart, settleSeconds: figures.settleSeconds, loadAverage: figures.loadAverage },
     });
     console.table(figures.latencies);
-    results.widgets = figures;
+    keep('widgets', figures);
   }
   if (wanted('generador')) {
     log(`\n== Generador: a company's module beside Pacientes, ${SECONDS} s per scenario, each twice (autocannon, 100 connections) ==`);
     const figures = await benchGenerador(scratch, 3908, serviceEnv, creds, SECONDS);
     console.table([figures.registerPatient, figures.createRecord, figures.listPatients, figures.listRecords]);
     log(`create/register = ${figures.createRatio}   list/list = ${figures.listRatio}   (within 20 %: ${figures.met ? 'met' : 'MISSED'})`);
-    results.generador = figures;
+    keep('generador', figures);
   }
   if (wanted('observability')) {
     log(
@@ -214,7 +222,7 @@ async function main(): Promise<void> {
     log(
       `metrics: ${figures.metricsNanosPerRequest} ns per request; an access line: ${figures.accessLineNanos} ns, ${figures.accessLogBytesPerRequest} bytes; OTLP exports received: ${figures.spansExported}`,
     );
-    results.observability = figures;
+    keep('observability', figures);
   }
 
   if (wanted('reads')) {
@@ -223,7 +231,7 @@ async function main(): Promise<void> {
     console.table([figures.listFloor]);
     console.table(figures.reads.map(({ met, ...f }) => ({ ...f, met: met ? 'met' : 'MISSED' })));
     log(`load average ${figures.loadAverage} (2 shared cores)`);
-    results.reads = figures;
+    keep('reads', figures);
   }
   if (wanted('mix')) {
     log(
@@ -235,27 +243,23 @@ async function main(): Promise<void> {
     log(
       `load average ${figures.loadAverage}; split POST/s vs PostgreSQL = ${figures.splitPostVsPostgres ?? 'n/a'} (target >= 1 with p99 < 100 ms: ${figures.met === null ? 'n/a' : figures.met ? 'met' : 'MISSED'})`,
     );
-    results.mix = figures;
+    keep('mix', figures);
   }
 
-  if (wanted('lists')) results.lists = await benchListsSection({ scratch, env: serviceEnv, creds, seconds: SECONDS, args, log });
+  if (wanted('lists')) keep('lists', await benchListsSection({ scratch, env: serviceEnv, creds, seconds: SECONDS, args, log }));
 
   if (wanted('streams')) {
     log(
       `\n== Long streams: one stock issue on a stream of ${option('stream-events', 100_000)} movements and of 10 (snapshot vs whole fold) ==`,
     );
-    results.streams = await benchStreams({ events: option('stream-events', 100_000), runs: option('stream-runs', 60), log });
+    keep('streams', await benchStreams({ events: option('stream-events', 100_000), runs: option('stream-runs', 60), log }));
     console.table(results.streams);
   }
 
   const targets = judgeTargets(results);
   log('\n== Targets ==');
   console.table(targets.map((t) => ({ ...t, met: t.met ? 'met' : 'MISSED' })));
-  results.targets = targets;
-  const outDir = path.join(here, 'results');
-  fs.mkdirSync(outDir, { recursive: true });
-  const file = path.join(outDir, `${(results.at as string).replace(/[:.]/g, '-')}.json`);
-  fs.writeFileSync(file, JSON.stringify(results, null, 2) + '\n');
+  keep('targets', targets);
   fs.writeFileSync(path.join(outDir, 'latest.json'), JSON.stringify(results, null, 2) + '\n');
   log(`\nFigures written to ${path.relative(process.cwd(), file)}`);
   if (sections.length === 0) {

@@ -8558,19 +8558,19 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description A business rule refused the change (code in type), or a concurrent change */
-        E409: {
+        /** @description The event log stopped after a failed fsync; no write until the service restarts (`/problems/event-store-stopped`) */
+        E503: {
             headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
                 [name: string]: unknown;
             };
             content: {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description The event log stopped after a failed fsync; no write until the service restarts (`/problems/event-store-stopped`) */
-        E503: {
+        /** @description A business rule refused the change (code in type), or a concurrent change */
+        E409: {
             headers: {
-                "Retry-After": components["headers"]["RetryAfter"];
                 [name: string]: unknown;
             };
             content: {
@@ -8992,6 +8992,16 @@ export interface components {
                 "application/json": components["schemas"]["MovementView"];
             };
         };
+        /** @description A business rule refused the change (code in type), or a concurrent change */
+        E409_2: {
+            headers: {
+                "X-Event-Position": components["headers"]["XEventPosition3"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
         /** @description The patient as it now is */
         PatientViewOK: {
             headers: {
@@ -9254,7 +9264,7 @@ export interface components {
             };
         };
         /** @description One is running (`/problems/export-running`) */
-        E409_2: {
+        E409_3: {
             headers: {
                 [name: string]: unknown;
             };
@@ -9281,7 +9291,7 @@ export interface components {
             };
         };
         /** @description Not ready (`/problems/export-not-ready`) */
-        E409_3: {
+        E409_4: {
             headers: {
                 [name: string]: unknown;
             };
@@ -9790,6 +9800,8 @@ export interface components {
         RetryAfter2: string;
         /** @description The patient record, which lists the new entry */
         Location: string;
+        /** @description When the refusal gave units back to the stock: that write, to read the balance back with (minPosition) */
+        XEventPosition3: string;
         /** @description Its status */
         Location2: string;
         /** @description URL of the location */
@@ -10734,7 +10746,7 @@ export interface operations {
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
             403: components["responses"]["E403_3"];
-            409: components["responses"]["E409_2"];
+            409: components["responses"]["E409_3"];
             413: components["responses"]["E413"];
             415: components["responses"]["E415"];
             422: components["responses"]["E422_5"];
@@ -10796,7 +10808,7 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403_4"];
             404: components["responses"]["E404_21"];
-            409: components["responses"]["E409_3"];
+            409: components["responses"]["E409_4"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
         };
@@ -10827,7 +10839,7 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403_4"];
             404: components["responses"]["E404_21"];
-            409: components["responses"]["E409_3"];
+            409: components["responses"]["E409_4"];
             422: components["responses"]["E422"];
             500: components["responses"]["E500"];
         };
@@ -10858,7 +10870,7 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403_5"];
             404: components["responses"]["E404_9"];
-            409: components["responses"]["E409_2"];
+            409: components["responses"]["E409_3"];
             413: components["responses"]["E413"];
             415: components["responses"]["E415"];
             422: components["responses"]["E422_5"];
@@ -22649,7 +22661,7 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404_5"];
-            409: components["responses"]["E409"];
+            409: components["responses"]["E409_2"];
             413: components["responses"]["E413"];
             415: components["responses"]["E415"];
             422: components["responses"]["E422_2"];
@@ -22725,7 +22737,7 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404_5"];
-            409: components["responses"]["E409"];
+            409: components["responses"]["E409_2"];
             413: components["responses"]["E413"];
             415: components["responses"]["E415"];
             422: components["responses"]["E422_2"];
@@ -22773,7 +22785,7 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404_5"];
-            409: components["responses"]["E409"];
+            409: components["responses"]["E409_2"];
             413: components["responses"]["E413"];
             415: components["responses"]["E415"];
             422: components["responses"]["E422_2"];
@@ -22827,7 +22839,7 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404_5"];
-            409: components["responses"]["E409"];
+            409: components["responses"]["E409_2"];
             413: components["responses"]["E413"];
             415: components["responses"]["E415"];
             422: components["responses"]["E422_2"];
@@ -22878,7 +22890,7 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404_5"];
-            409: components["responses"]["E409"];
+            409: components["responses"]["E409_2"];
             413: components["responses"]["E413"];
             415: components["responses"]["E415"];
             422: components["responses"]["E422_2"];
