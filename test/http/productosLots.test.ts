@@ -3,7 +3,7 @@
 // one stating none takes the recorded one, and a transfer carries the lot's expiry: 5 short-dated units never come
 // out of a transfer with a later date.
 import assert from 'node:assert/strict';
-import { expectStatus, pointers, startProductosWorld, type ProductosWorld } from './productosWorld.js';
+import { expectStatus, pointers, startProductosWorld, type Answer, type ProductosWorld } from './productosWorld.js';
 
 const DAY = 86_400_000;
 
@@ -18,8 +18,10 @@ describe('Productos over HTTP: one expiry per lot', () => {
   const receipt = (warehouseId: string, quantity: number, lot: string, expiry?: string) =>
     ({ warehouseId, quantity, lot, ...(expiry ? { expiry } : {}), supplier: 'Droguería Sur', documentNumber: 'F001-9' }) as const;
   type Lot = { lot: string; expiry: string; quantity: number };
-  const lotsIn = async (productId: string) => {
-    const body = expectStatus(await w.get(`/productos/${productId}/saldos`), 200).body as {
+  /** The lots of each warehouse, read after the write whose answer is `after` (its X-Event-Position). */
+  const lotsIn = async (productId: string, after: Answer) => {
+    const token = encodeURIComponent(after.headers.get('x-event-position')!);
+    const body = expectStatus(await w.get(`/productos/${productId}/saldos?minPosition=${token}`), 200).body as {
       warehouses: { warehouseId: string; lots: Lot[] }[];
     };
     return new Map(body.warehouses.map((x) => [x.warehouseId, x.lots]));
@@ -36,7 +38,7 @@ describe('Productos over HTTP: one expiry per lot', () => {
     assert.deepEqual(pointers(expectStatus(later, 409, 'lot-expiry-conflict')), ['/body/expiry']);
     const same = expectStatus(await w.post(`/productos/${id}/ingresos`, receipt(ward, 7, 'L-21')), 201);
     assert.equal(same.body.lines[0].expiry, soon);
-    const lots = await lotsIn(id);
+    const lots = await lotsIn(id, same);
     assert.deepEqual(
       [...lots.values()]
         .flat()
@@ -80,7 +82,7 @@ describe('Productos over HTTP: one expiry per lot', () => {
       expiry: plusDays(400),
     });
     expectStatus(withExpiry, 422, 'validation-failed');
-    assert.deepEqual((await lotsIn(id)).get(ward), [{ lot: 'L-SHORT', expiry: soon, quantity: 5, expired: false }]);
+    assert.deepEqual((await lotsIn(id, moved)).get(ward), [{ lot: 'L-SHORT', expiry: soon, quantity: 5, expired: false }]);
     // Issued by FEFO they are still the first to go, and refused once expired.
     w.server.clock.advance(11 * DAY);
     await w.refreshSessions();
@@ -97,7 +99,8 @@ describe('Productos over HTTP: one expiry per lot', () => {
       w.post(`/productos/${id}/ingresos`, receipt(two, 3, 'L-RACE', plusDays(90))),
     ]);
     assert.deepEqual(answers.map((a) => a.status).sort(), [201, 409]);
-    const expiries = new Set([...(await lotsIn(id)).values()].flat().map((l) => l.expiry));
+    const received = answers.find((a) => a.status === 201);
+    const expiries = new Set([...(await lotsIn(id, received!)).values()].flat().map((l) => l.expiry));
     assert.equal(expiries.size, 1);
   });
 });
