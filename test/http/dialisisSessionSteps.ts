@@ -1,6 +1,7 @@
 // The steps of a dialysis session over HTTP that the Dialisis session suites share (as dialisisDay.test.ts runs them
 // inline): a ready machine, a prescription, check-in with the pre block and safety checks, an extra session today, a
 // session started on its own shift and machine, and waiting for the consequences of an end or interruption.
+import assert from 'node:assert/strict';
 import { consistencyTokens } from '../../src/http/consistencyToken.js';
 import { prescriptionBody } from './prescriptionWorld.js';
 import { expectStatus, type Answer, type DialisisWorld, type Json } from './dialisisWorld.js';
@@ -126,9 +127,12 @@ export function sessionSteps(w: DialisisWorld) {
   });
 
   /** Waits until the process managers handled the write that gave this answer (its X-Event-Position). */
+  /** The process managers handled the write, and what they wrote in turn is in the read models. */
   async function processed(answer: Answer): Promise<void> {
-    const position = (await consistencyTokens(w.server.services)).open(answer.headers.get('x-event-position')!);
-    await w.server.services.processes.waitFor(position!);
+    const { services } = w.server;
+    const position = (await consistencyTokens(services)).open(answer.headers.get('x-event-position')!);
+    await services.processes.waitFor(position!);
+    assert.ok(await services.projections.waitFor(await services.events.headPosition()), 'the read models reach the log head');
   }
 
   /**
