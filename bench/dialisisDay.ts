@@ -34,8 +34,8 @@ export const userIdOf = (token: string): string =>
 
 type Call = (method: string, path: string, body?: unknown) => Promise<Record<string, unknown>>;
 
-/** The administrator as prescriber: a physician's job position and staff record with a licence, linked to the user. */
-export async function seedPhysician(call: Call, token: string): Promise<Record<string, unknown>> {
+/** The user as prescriber: a physician's job position and staff record with a licence, linked to the user. */
+export async function seedPhysician(call: Call, userId: string): Promise<Record<string, unknown>> {
   const position = await call('POST', '/cargos-laborales', {
     code: 'NEF',
     name: 'Nefrólogo',
@@ -54,7 +54,7 @@ export async function seedPhysician(call: Call, token: string): Promise<Record<s
     licence: { body: 'CMP', number: 'CMP 40001', expiresOn: '2099-12-31' },
     hireDate: '2024-01-15',
     contractType: 'planilla',
-    userId: userIdOf(token),
+    userId,
   });
 }
 
@@ -108,7 +108,7 @@ export async function seedDialisisDay(
   };
   const today = new Date().toISOString().slice(0, 10);
   // The administrator prescribes: a physician's staff record with a licence, linked to the signed-in user.
-  const physician = await seedPhysician(call, token);
+  const physician = await seedPhysician(call, userIdOf(token));
   await call('GET', `/colaboradores/${String(physician.id)}`);
   const shift = await call('POST', '/dialisis/turnos', {
     name: 'Turno benchmark',

@@ -1,7 +1,7 @@
 // The soak's company: a location with a room and a station, a physician's record linked to the administrator, an
 // all-day shift, a warehouse with stocked products, patients to list, and a webhook endpoint on the local receiver.
 import { patientBody } from '../http.js';
-import { seedPhysician } from '../dialisisDay.js';
+import { seedPhysician, userIdOf } from '../dialisisDay.js';
 import { productBody } from '../supplies.js';
 
 export interface SoakWorld {
@@ -39,7 +39,7 @@ export async function seedSoakCompany(call: Call, token: string, receiverUrl: st
   const sedePath = `/empresas/actual/sedes/${String(sede.id)}`;
   const roomId = (await call('POST', `${sedePath}/salas`, { name: 'Sala 1' })).createdId as string;
   const stationId = (await call('POST', `${sedePath}/puestos`, { code: 'P-01', roomId })).createdId as string;
-  const physician = await seedPhysician(call, token);
+  const physician = await seedPhysician(call, userIdOf(token));
   const shift = await call('POST', '/dialisis/turnos', {
     name: 'Turno soak',
     locationId: sede.id,

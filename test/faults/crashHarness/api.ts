@@ -3,6 +3,7 @@
 // the service dies under it (its outcome says whether an answer came).
 import { generate } from 'otplib';
 import { ADMIN, type RunningService } from './service.js';
+import { userIdOf } from '../../../bench/dialisisDay.js';
 
 export type Json = Record<string, unknown>;
 
@@ -82,7 +83,7 @@ export async function signIn(service: RunningService): Promise<Api> {
   const call = (method: string, path: string, body?: unknown) => waitingOut503(`${service.url}${path}`, method, token, body, 60_000);
   return {
     url: service.url,
-    userId: userIdOfToken(token),
+    userId: userIdOf(token),
     now,
     call,
     async expect(status, method, path, body) {
@@ -101,7 +102,3 @@ export async function signIn(service: RunningService): Promise<Api> {
     },
   };
 }
-
-/** The `sub` of an access token: the signed-in user's id. */
-export const userIdOfToken = (token: string): string =>
-  (JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8')) as { sub: string }).sub;

@@ -4,6 +4,7 @@
 // product to issue as serialized items, and a webhook endpoint (the harness's own receiver) for patient events.
 import type { Api, Json } from './api.js';
 import { prescriptionBody } from '../../../bench/dialisis.js';
+import { seedPhysician } from '../../../bench/dialisisDay.js';
 
 export interface Company {
   station: { locationId: string; stationId: string };
@@ -30,26 +31,7 @@ export async function seedCompany(api: Api, receiverUrl: string): Promise<Compan
   const base = `/empresas/actual/sedes/${locationId}`;
   const roomId = (await post(`${base}/salas`, { name: 'Sala A' })).createdId as string;
   const stationId = (await post(`${base}/puestos`, { code: 'P-01', roomId })).createdId as string;
-  const position = await post('/cargos-laborales', {
-    code: 'NEF',
-    name: 'Nefrólogo',
-    clinical: true,
-    licenceRequired: true,
-    licensingBody: 'CMP',
-    suggestedRoles: ['physician'],
-    physician: true,
-  });
-  const physician = await post('/colaboradores', {
-    document: { type: 'DNI', number: '09999999' },
-    givenNames: 'Carlos',
-    familyNames: 'Rivas Soto',
-    positionId: position.id,
-    profession: 'Médico nefrólogo',
-    licence: { body: 'CMP', number: 'CMP 40001', expiresOn: '2099-12-31' },
-    hireDate: '2024-01-15',
-    contractType: 'planilla',
-    userId: api.userId,
-  });
+  const physician = await seedPhysician((method, path, body) => api.expect(201, method, path, body), api.userId);
   const clientId = (
     await post('/clientes', {
       legalName: 'Seguro Crash',
