@@ -27,7 +27,7 @@ export type AuditKind = 'read' | 'change' | 'account';
 export type AuditOutcome = 'allowed' | 'succeeded' | 'denied' | 'not-found' | 'failed';
 
 export interface AuditEntryDoc extends ProjectedDoc {
-  /** The event id (its copy per patient: `<event id>:<patient id>`). */
+  /** The event id (the document's `id` is its zero-padded position, `<position>:<patient id>` on a copy per patient). */
   entryId: string;
   /** ISO-8601 UTC: when it happened (a read's first time when repeated reads were folded into one entry). */
   at: string;

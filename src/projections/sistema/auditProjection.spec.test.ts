@@ -23,6 +23,8 @@ const read = (data: object, metadata = {}) => ({
   data: { route: '/pacientes/{id}', method: 'GET', status: 200, outcome: 'allowed', count: 1, lastAt: '2025-03-03T09:00:00.000Z', ...data },
   metadata: { occurredAt: '2025-03-03T09:00:00.000Z', ip: '10.0.0.9', userAgent: 'curl/8', ...metadata },
 });
+/** An entry's document key: the position of its event, zero-padded (the spec's events are at 1, 2, 3...). */
+const keyAt = (position: number) => String(position).padStart(20, '0');
 const what = (e: AuditEntryDoc) => [e.kind, e.action, e.outcome, e.recordType, e.recordId, e.patientIds];
 
 describe('audit trail projection', () => {
@@ -49,8 +51,8 @@ describe('audit trail projection', () => {
         ]),
       { sort: { at: -1, id: -1 } },
     );
-    await outcome.then<AuditEntryDoc>(E, 'e3', (e) =>
-      assert.deepEqual([e.actor, e.reason, e.at], ['u2', 'typo', '2025-03-03T10:00:00.000Z']),
+    await outcome.then<AuditEntryDoc>(E, keyAt(3), (e) =>
+      assert.deepEqual([e.entryId, e.actor, e.reason, e.at], ['e3', 'u2', 'typo', '2025-03-03T10:00:00.000Z']),
     );
   });
 
@@ -91,11 +93,13 @@ describe('audit trail projection', () => {
         ]),
       { sort: { seq: -1 } },
     );
-    await outcome.then<AuditEntryDoc>(E, 'e3', (e) =>
+    await outcome.then<AuditEntryDoc>(E, keyAt(3), (e) =>
       assert.deepEqual([e.actor, e.ip, e.userAgent, e.route, e.status], ['intruder', '10.0.0.9', 'curl/8', '/pacientes/{id}', 403]),
     );
-    await outcome.then<AuditEntryDoc>(E, 'e5', (e) => assert.deepEqual(e.patientIds, []));
-    await outcome.then<AuditEntryDoc>(E, 'e6', (e) => assert.deepEqual(what(e), ['read', 'write', 'denied', 'pacientes', 'p1', ['p1']]));
+    await outcome.then<AuditEntryDoc>(E, keyAt(5), (e) => assert.deepEqual(e.patientIds, []));
+    await outcome.then<AuditEntryDoc>(E, keyAt(6), (e) =>
+      assert.deepEqual(what(e), ['read', 'write', 'denied', 'pacientes', 'p1', ['p1']]),
+    );
   });
 
   it("sign-in and account events are the platform's; those about a company are in its trail too", async () => {

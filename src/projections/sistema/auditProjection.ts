@@ -46,11 +46,17 @@ function companyOf(event: RecordedEvent, owner: StreamOwnerDoc | null): string |
 
 const ownerKey = (stream: string): string => stream.slice(stream.indexOf('.') + 1);
 
+/**
+ * An entry's key: its log position, zero-padded, so a build appends to the key index in log order. Keyed by the event's
+ * random id, every batch of a 10M-event build dirtied pages all over that index (28k rows/s at 3M rows against 100k).
+ */
+const entryKey = (position: bigint): string => position.toString().padStart(20, '0');
+
 function baseEntry(event: RecordedEvent, scope: string): AuditEntryDoc {
   const m = event.metadata;
   return {
     tenantId: scope,
-    id: event.id,
+    id: entryKey(event.position),
     entryId: event.id,
     at: m.occurredAt,
     t: m.occurredAt,
@@ -154,7 +160,7 @@ async function handle(event: RecordedEvent, tx: ProjectionTx): Promise<void> {
 
 export const auditProjection: Projection = {
   name: AUDIT_TRAIL.projection,
-  version: 1,
+  version: 2,
   collections: AUDIT_COLLECTIONS,
   eventTypes: 'all',
   handle,

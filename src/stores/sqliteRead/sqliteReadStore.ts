@@ -226,7 +226,9 @@ function openDatabase(file: string, cacheMiB: number, checkpointPages: number): 
     whileBusy(() => db.pragma('journal_mode = WAL'));
     db.pragma('synchronous = NORMAL');
     db.pragma(`cache_size = -${cacheMiB * 1024}`);
-    db.pragma('temp_store = MEMORY');
+    // Sorts beyond the page cache spill to a temporary file (SQLITE_TMPDIR, else TMPDIR, else /var/tmp): in memory, the
+    // index builds after a 10M-event first start held every key at once (a 3M-row index: 676 MiB peak against 181).
+    db.pragma('temp_store = FILE');
     // Rebuilds rewrite many index pages: checkpointing every ~40 MB instead of 4 MB writes each back once per many commits.
     // With a background checkpointer (walCheckpointer.ts) no commit of this connection checkpoints by itself.
     db.pragma(`wal_autocheckpoint = ${checkpointPages > 0 ? 0 : WAL_AUTOCHECKPOINT_PAGES}`);
