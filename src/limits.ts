@@ -104,6 +104,10 @@ export const LIMITS = {
     /** Records read one by one kept serialized the same way (a session with ~120 readings: ~50 KB), in their own cache. */
     maxRecords: 256,
   },
+  keptPolicies: {
+    /** Companies whose projected policy the views keep between changes of it (a few KB each), least recently used out first. */
+    maxCompanies: 1024,
+  },
   nursingNotes: {
     /** A read of a note shows its latest versions up to this many; every version is paged at /versiones. */
     versionsInline: 20,

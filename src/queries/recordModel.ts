@@ -28,7 +28,7 @@ export interface RecordModelSpec<D extends RecordDoc> {
   fold: (doc: D | null, event: RecordedEvent, id: string) => D | null;
   /** For a record kept in another's stream (a prescription version in its patient's): that stream's id (default: the record's). */
   streamOf?: (id: string) => string;
-  /** Read models the record's view also reads, waited for after a write with the record's own. */
+  /** Read models the record's view also reads, waited for with the record's own after a write and by a read with minPosition. */
   alsoAwait?: readonly string[];
   /** What a missing record is called in its 404 ("Machine not found"). */
   notFound: string;
@@ -73,6 +73,8 @@ export const notYetExisting = (what: string, firstAt: string): ProblemError =>
 
 export interface RecordModel<D extends RecordDoc> {
   readonly projection: string;
+  /** What a read of the record waits for after a write (minPosition): its projection and those its view also reads. */
+  readonly awaits: readonly string[];
   /** The projection's logical collection name (what a prepared page's change stamp is read for). */
   readonly logical: string;
   /** The record's document fold (the projection's), event by event. */
@@ -122,8 +124,10 @@ export function recordModel<D extends RecordDoc>(spec: RecordModelSpec<D>): Reco
     const instant = 'asOf' in point ? new Date(point.asOf).toISOString() : at.event.metadata.occurredAt;
     return { ...at, doc: await spec.atInstant(scope, at.doc, instant) };
   };
+  const awaits = [spec.projection, ...(spec.alsoAwait ?? [])];
   return {
     projection: spec.projection,
+    awaits,
     logical: spec.collection,
     category: spec.category,
     fold: spec.fold,
@@ -144,7 +148,7 @@ export function recordModel<D extends RecordDoc>(spec: RecordModelSpec<D>): Reco
     latest: async (scope, id, write) => {
       if (write.position !== null) {
         await scope.services.projections.waitFor(write.position, {
-          projections: [spec.projection, ...(spec.alsoAwait ?? [])],
+          projections: [...awaits],
           timeoutMs: LIMITS.readYourWrites.maxWaitMs,
         });
       }

@@ -166,19 +166,21 @@ for (const readStore of ['sqlite', 'memory'])
     it('/monitores: a page follows the service clock and the company policy, which are not in its collection', async () => {
       const model = unique('Model-');
       const id = (await w.register(w.a, { model })).body.id as string;
-      const maintenance = async (): Promise<Json> =>
-        itemsOf(await w.call(w.a, 'GET', '/monitores?limit=50')).find((m) => m.id === id)!.maintenance;
+      const maintenance = async (at = ''): Promise<Json> =>
+        itemsOf(await w.call(w.a, 'GET', `/monitores?limit=50${at}`)).find((m) => m.id === id)!.maintenance;
       const before = await maintenance();
       const policy = expectStatus(await w.call(w.a, 'GET', '/empresas/actual/politica'), 200);
       const settings = { maintenance: { modelOverrides: [{ model, preventiveEveryHours: 50, preventiveEveryDays: 30 }] } };
       const put = { json: { settings, reason: 'manufacturer plan' }, headers: { 'if-match': policy.headers.get('etag')! } };
-      expectStatus(await w.call(w.a, 'PUT', '/empresas/actual/politica', put), 200);
-      const after = await maintenance();
+      const changed = expectStatus(await w.call(w.a, 'PUT', '/empresas/actual/politica', put), 200);
+      // The page is dated under the policy read model: its writer reads at the change's position (read-your-writes).
+      const at = `&minPosition=${encodeURIComponent(changed.headers.get('x-event-position')!)}`;
+      const after = await maintenance(at);
       assert.notDeepEqual(after, before, 'the new plan is in the next page');
       assert.equal(after.everyDays, 30);
       assert.equal(after.overdue, true, 'installed 2024-06-01: 30 days later is long past');
       assert.equal((await maintenance()).overdue, true);
-      const due = await w.call(w.a, 'GET', '/monitores?limit=50&pmVenceEnDias=0');
+      const due = await w.call(w.a, 'GET', `/monitores?limit=50&pmVenceEnDias=0${at}`);
       assert.ok(idsOf(due).includes(id));
     });
   });

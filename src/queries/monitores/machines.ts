@@ -7,17 +7,22 @@ import { recordModel } from '../recordModel.js';
 import { MACHINES, MONITORES_PROJECTION } from '../../projections/monitores/monitoresProjection.js';
 import { foldMachine, machineView, type MachineDoc } from '../../projections/monitores/machineDoc.js';
 import { calibrationDue, maintenanceDue, planFor, type MaintenanceDue } from '../../commands/monitores/shared/startRules.js';
-import { companyPolicy } from '../empresas/companyPolicy.js';
+import { policyShown } from '../empresas/companyPolicy.js';
+import { EMPRESAS_PROJECTION } from '../../projections/empresas/empresasProjection.js';
 import { type CompanyPolicy } from '../../commands/empresas/shared/policySettings.js';
 import { MACHINE_CATEGORY } from '../../commands/monitores/machineEvents.js';
 import { changedSince } from '../changedSince.js';
 
-/** The machine record: get, or404, the read-after-write latest (its view adds the maintenance of now). */
+/**
+ * The machine record: get, or404, the read-after-write latest (its view adds the maintenance of now). Its view and list
+ * date the maintenance under the projected policy: a read after a write waits for that projection too.
+ */
 export const machineModel = recordModel<MachineDoc>({
   projection: MONITORES_PROJECTION,
   collection: MACHINES,
   category: MACHINE_CATEGORY,
   fold: foldMachine,
+  alsoAwait: [EMPRESAS_PROJECTION],
   notFound: 'Machine not found',
 });
 export const machines = machineModel.collection;
@@ -44,9 +49,9 @@ export function calibrationOf(
   return { ...calibrationDue(doc.calibrationBaseDate ?? doc.pmBaseDate, everyDays, at), everyDays };
 }
 
-/** The view of a machine with its next preventive maintenance as of now. */
+/** The view of a machine with its next preventive maintenance as of now (under the policy as projected). */
 export async function machineWithMaintenance(scope: TenantScope, doc: MachineDoc): Promise<Record<string, unknown>> {
-  const { settings } = await companyPolicy(scope.services, scope.auth.tenantId);
+  const { settings } = await policyShown(scope.services, scope.auth.tenantId);
   const at = scope.services.now().toISOString();
   return { ...machineView(doc), maintenance: maintenanceOf(doc, settings, at), calibration: calibrationOf(doc, settings, at) };
 }
@@ -67,9 +72,12 @@ export interface MachineListFacts {
   at: string;
 }
 
-/** The facts of a page now, and what names them: the UTC day (all a due date compares) and the policy's revision. */
+/**
+ * The facts of a page now, and what names them: the UTC day (all a due date compares) and the revision of the policy as
+ * projected (kept while unchanged: a page served again reads no store).
+ */
 export async function machineListFacts(scope: TenantScope): Promise<{ key: string; value: MachineListFacts }> {
-  const { revision, settings } = await companyPolicy(scope.services, scope.auth.tenantId);
+  const { revision, settings } = await policyShown(scope.services, scope.auth.tenantId);
   const at = scope.services.now().toISOString();
   return { key: `${at.slice(0, 10)} ${revision}`, value: { settings, at } };
 }
