@@ -151,6 +151,17 @@ export function sendProblem(ctx: Koa.Context, e: ProblemError, correlationId: st
 export const internalError = (): ProblemError =>
   new ProblemError(500, 'internal', 'Internal Server Error', 'An unexpected error occurred; quote the correlationId when reporting it');
 
+/** The problem errorMapping answered (ctx.state.problem), for the access line: its code, and whether it is a fault. */
+export interface AnsweredProblem {
+  code: string;
+  /**
+   * A fault of this service: an exception nobody expected, or a 500 raised on purpose (a response breaking its
+   * contract). Any other problem is an answer the code chose, a 5xx too: 503 not-ready while starting, a read model
+   * rebuilding, writes held, 507 on a full disk; a cause that needs an operator is logged at error where it is found.
+   */
+  fault: boolean;
+}
+
 /** Koa middleware: every error below it becomes a problem; unexpected ones are logged with their stack. */
 export function errorMapping(logger: Logger): Koa.Middleware {
   return async (ctx, next) => {
@@ -162,9 +173,10 @@ export function errorMapping(logger: Logger): Koa.Middleware {
       if (!mapped) {
         logger.error('unexpected error', { correlationId, method: ctx.method, path: ctx.path, error: err });
         mapped = internalError();
-      } else if (mapped.status >= 500) {
+      } else if (mapped.status === 500) {
         logger.error('server error', { correlationId, method: ctx.method, path: ctx.path, status: mapped.status, code: mapped.code });
       }
+      ctx.state.problem = { code: mapped.code, fault: mapped.status === 500 } satisfies AnsweredProblem;
       // Drop headers a handler may have set before failing (ETag, Location...): they describe a success.
       for (const name of ['etag', 'location', 'x-event-position', 'idempotent-replayed']) ctx.remove(name);
       sendProblem(ctx, mapped, correlationId);

@@ -9,6 +9,7 @@ import { httpDuration, httpInFlight, httpThrottled } from '../observability/metr
 import { formatTraceparent, traceFromHeaders } from '../observability/traceContext.js';
 import { startRequestSpan } from '../observability/tracing.js';
 import { QUEUED_SINCE, type QueuedRequest } from './writesFirst.js';
+import type { AnsweredProblem } from './errors.js';
 
 /** The declared path template of the route that answered (set by the route pipeline); unmatched paths share one label. */
 export const UNMATCHED_ROUTE = '(unmatched)';
@@ -53,6 +54,7 @@ export function observeRequests(logger: Logger, settings: Settings): Koa.Middlew
       }
       if (!accessLogged(settings, status)) return;
       const principal = ctx.state.principal as Principal | undefined;
+      const problem = ctx.state.problem as AnsweredProblem | undefined;
       const length = Number(ctx.res.getHeader('content-length'));
       const line = {
         method: ctx.method,
@@ -69,8 +71,10 @@ export function observeRequests(logger: Logger, settings: Settings): Koa.Middlew
         queryNames: Object.keys(ctx.query),
         // Operational data (who connects), not patient data: kept for abuse and incident work.
         ip: ctx.ip,
+        ...(problem ? { problem: problem.code } : {}),
       };
-      if (status >= 500) logger.error('access', line);
+      // Error only for a fault: a 503 the code chose (not ready yet, a read model rebuilding) is a refusal, like a 4xx.
+      if (status >= 500 && (problem?.fault ?? true)) logger.error('access', line);
       else if (status >= 400) logger.warn('access', line);
       else logger.info('access', line);
     };

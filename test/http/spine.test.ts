@@ -91,7 +91,22 @@ describe('HTTP spine', () => {
     assert.doesNotMatch(JSON.stringify(body), /secret|sqlite|\/var\/lib|at .*\.ts/);
     const entry = spine.logged.find((l) => l.level === 'error' && l.fields?.correlationId === 'boom-1');
     assert.ok(entry, 'the error is logged with its correlation id');
+    assert.equal(entry.msg, 'unexpected error');
     assert.match(String((entry.fields?.error as Error).stack), /secret internal detail/);
+    const access = spine.logged.find((l) => l.msg === 'access' && l.fields?.correlationId === 'boom-1');
+    assert.deepEqual([access?.level, access?.fields?.status, access?.fields?.problem], ['error', 500, 'internal']);
+  });
+
+  it('a 503 the code chose (read models rebuilding) is an answer: a warn access line, no error line', async () => {
+    const res = await call('/ocupado', { headers: { 'x-request-id': 'busy-1' } });
+    const body = await problemOf(res, 503, '/problems/read-model-rebuilding');
+    assert.equal(res.headers.get('retry-after'), '5');
+    assert.equal(body.title, 'Service Unavailable');
+    const lines = spine.logged.filter((l) => l.fields?.correlationId === 'busy-1');
+    assert.deepEqual(
+      lines.map((l) => [l.level, l.msg, l.fields?.status, l.fields?.problem]),
+      [['warn', 'access', 503, 'read-model-rebuilding']],
+    );
   });
 
   it('maps domain errors to their status and stable code, with their fields', async () => {
@@ -106,6 +121,8 @@ describe('HTTP spine', () => {
     const res = await call('/drift', { headers: { 'x-request-id': 'drift-1' } });
     await problemOf(res, 500, '/problems/internal');
     assert.ok(spine.logged.some((l) => l.fields?.correlationId === 'drift-1' && /declared schema/.test(l.msg)));
+    const access = spine.logged.find((l) => l.msg === 'access' && l.fields?.correlationId === 'drift-1');
+    assert.equal(access?.level, 'error', 'a 500 raised on purpose is still a fault');
   });
 
   it('checks a prepared body against its declared schema on every send (the verdict kept with the text)', async () => {

@@ -16,6 +16,7 @@ import type { Decider } from '../../src/commands/decider.js';
 import { DomainError, notFound } from '../../src/commands/decider.js';
 import { newId, uuidV5 } from '../../src/commands/eventIds.js';
 import { applyTo, type Projection } from '../../src/projections/runner/projection.js';
+import { readModelRebuilding } from '../../src/stores/readModelRebuilding.js';
 
 const principal = (tenantId: string | null, permissions: string[], platformAdmin = false): Principal => ({
   userId: `user-${tenantId ?? 'none'}-${permissions.length}`,
@@ -205,6 +206,15 @@ export function testGroup(gate: { current: ReturnType<typeof newGate> | null }):
       summary: 'Fails unexpectedly',
       responses: { 200: { description: 'Never' } },
       handle: () => Promise.reject(new Error('secret internal detail: /var/lib/clinic/db.sqlite')),
+    },
+    {
+      method: 'get',
+      path: '/ocupado',
+      tag,
+      auth: 'public',
+      summary: 'Answers 503 on purpose, as a read does while the read models are refilled',
+      responses: { 200: { description: 'Never' }, 503: problem('Read models being rebuilt', { 'Retry-After': 'Seconds to wait' }) },
+      handle: () => Promise.reject(readModelRebuilding()),
     },
     route({
       method: 'post',

@@ -1,12 +1,16 @@
 // While a start holds appends (the log is being checked and is not trusted), a write waits at most 2 s and then answers
 // 503 problem+json writes-held with Retry-After; reads answer meanwhile; /ready says why. The check is made to last
 // 4 s (TEST_INTEGRITY_CHECK_DELAY_MS, as a large log's can), over a log touched after its clean close (not trusted).
+// A probe of /ready meanwhile is an expected 503: logged at warn, never as a server error.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startTestServer, type TestServer } from '../support/harness.js';
 import { LIMITS } from '../../src/limits.js';
+import type { LogLevel } from '../../src/logger.js';
+import { accessLine, captureLogs } from './capturedLogs.js';
+import { recordReconciliations } from '../../src/ops/startupProgress.js';
 
 const registration = (n: number) => ({
   documentType: 'DNI',
@@ -21,18 +25,30 @@ const registration = (n: number) => ({
 });
 
 /** Starts a server whose event log check lasts `delayMs` (NODE_ENV=test only, read when the check starts). */
-async function startWithSlowCheck(dataDir: string, delayMs: number): Promise<TestServer> {
+async function startWithSlowCheck(dataDir: string, delayMs: number, logLevel?: LogLevel): Promise<TestServer> {
   const saved = { env: process.env.NODE_ENV, delay: process.env.TEST_INTEGRITY_CHECK_DELAY_MS };
   process.env.NODE_ENV = 'test';
   process.env.TEST_INTEGRITY_CHECK_DELAY_MS = String(delayMs);
   try {
-    return await startTestServer({ dataDir });
+    return await startTestServer({ dataDir, ...(logLevel ? { logLevel } : {}) });
   } finally {
     if (saved.env === undefined) delete process.env.NODE_ENV;
     else process.env.NODE_ENV = saved.env;
     if (saved.delay === undefined) delete process.env.TEST_INTEGRITY_CHECK_DELAY_MS;
     else process.env.TEST_INTEGRITY_CHECK_DELAY_MS = saved.delay;
   }
+}
+
+/** A log with one patient, touched after its clean close: the next start checks it before it takes writes. Its token. */
+async function untrustedLog(dataDir: string): Promise<string> {
+  const first = await startTestServer({ dataDir });
+  const token = await first.signInAndSelect(first.admin);
+  assert.equal((await first.request('POST', '/pacientes', { token, body: registration(1) })).status, 201);
+  await first.close();
+  const file = path.join(dataDir, 'events.sqlite');
+  const later = new Date(Date.now() + 60_000);
+  fs.utimesSync(file, later, later); // touched after its clean close: its check holds appends
+  return token;
 }
 
 describe('writes held at start: a bounded wait, then 503 writes-held with Retry-After', function () {
@@ -47,14 +63,7 @@ describe('writes held at start: a bounded wait, then 503 writes-held with Retry-
   });
 
   it('answers a write 503 problem+json with Retry-After while the log is checked, serves reads, and says why on /ready', async () => {
-    const first = await startTestServer({ dataDir });
-    const token = await first.signInAndSelect(first.admin);
-    assert.equal((await first.request('POST', '/pacientes', { token, body: registration(1) })).status, 201);
-    await first.close();
-    const file = path.join(dataDir, 'events.sqlite');
-    const later = new Date(Date.now() + 60_000);
-    fs.utimesSync(file, later, later); // touched after its clean close: its check holds appends
-
+    const token = await untrustedLog(dataDir);
     server = await startWithSlowCheck(dataDir, 4_000);
     const started = Date.now();
     const write = await server.request('POST', '/pacientes', { token, body: registration(2) });
@@ -90,5 +99,59 @@ describe('writes held at start: a bounded wait, then 503 writes-held with Retry-
       },
       { writes: 'accepted', integrityCheck: 'passed', reconciliation: 'done' },
     );
+  });
+
+  it('a probe of /ready while starting is an answer, not a fault (a warn access line, no error line); a line says when the answer changes', async () => {
+    await untrustedLog(dataDir);
+    const logs = captureLogs();
+    try {
+      server = await startWithSlowCheck(dataDir, 4_000, 'info');
+      const probe = await server.request('GET', '/ready', { headers: { 'x-request-id': 'probe-starting' } });
+      assert.equal(probe.status, 503, JSON.stringify(probe.body));
+      assert.match(probe.headers['content-type'] ?? '', /^application\/problem\+json/);
+      assert.equal(probe.headers['retry-after'], '5');
+      const { checks, projections, ...problem } = probe.body as Record<string, unknown>;
+      assert.deepEqual(problem, {
+        type: '/problems/not-ready',
+        title: 'Service Unavailable',
+        status: 503,
+        detail: 'The service is starting or a store is unavailable; see checks',
+        instance: '/ready',
+        correlationId: 'probe-starting',
+      });
+      assert.equal((checks as Record<string, unknown>).writes, 'held');
+      assert.ok(Array.isArray(projections));
+
+      const line = await accessLine(logs.lines, 'probe-starting');
+      assert.deepEqual([line.level, line.route, line.status, line.problem], ['warn', '/ready', 503, 'not-ready']);
+      const errors = logs.lines.filter((l) => l.level === 'error' && l.correlationId === 'probe-starting');
+      assert.deepEqual(
+        errors.map((l) => l.raw),
+        [],
+        'no error line (server error, error-level access) for an expected 503',
+      );
+
+      await (server.services.events as unknown as { integrity: Promise<void> }).integrity;
+      const ready = await server.request('GET', '/ready', { headers: { 'x-request-id': 'probe-ready' } });
+      assert.equal(ready.status, 200, JSON.stringify(ready.body));
+      const readyLine = await accessLine(logs.lines, 'probe-ready');
+      assert.deepEqual([readyLine.level, readyLine.status, 'problem' in readyLine], ['info', 200, false]);
+      assert.equal((await server.request('GET', '/ready')).status, 200);
+      // Not ready again (a reconciliation running, as a store down or a refill would): one warn line, then none a probe.
+      recordReconciliations(server.services, () => ['orphaned-claims']);
+      for (let probe = 0; probe < 2; probe++) assert.equal((await server.request('GET', '/ready')).status, 503);
+      assert.deepEqual(
+        logs.lines.filter((l) => /^(not )?ready: /.test(String(l.msg))).map((l) => [l.level, l.msg]),
+        [
+          ['info', 'ready: /ready answers 200'],
+          ['warn', 'not ready: /ready answers 503'],
+        ],
+        'one line a change of answer, none a probe',
+      );
+    } finally {
+      await server?.close(); // its closing lines are captured too
+      server = null;
+      logs.restore();
+    }
   });
 });

@@ -9,6 +9,16 @@ import { integrityCheckState, reconciliationsRunning } from '../../../ops/startu
 
 type Check = 'ok' | 'checking' | 'failed' | 'rebuilding' | 'disk-full' | 'caught-up' | 'behind' | 'not-run-here';
 
+/** What /ready last answered, per service: a line says when that changes, never one a probe. */
+const lastAnswers = new WeakMap<object, 'ready' | 'not-ready'>();
+
+function noteAnswer(services: AppServices, ready: boolean, checks: Record<string, unknown>): void {
+  const before = lastAnswers.get(services);
+  lastAnswers.set(services, ready ? 'ready' : 'not-ready');
+  if (ready && before !== 'ready') services.logger.info('ready: /ready answers 200', { checks });
+  else if (!ready && before === 'ready') services.logger.warn('not ready: /ready answers 503', { checks });
+}
+
 export async function readiness(services: AppServices): Promise<Record<string, unknown>> {
   const checks: Record<'eventStore' | 'readStore' | 'projections', Check> & Record<string, unknown> = {
     eventStore: 'ok',
@@ -66,6 +76,7 @@ export async function readiness(services: AppServices): Promise<Record<string, u
     checks.eventStore === 'ok' &&
     checks.readStore === 'ok' &&
     (checks.projections === 'caught-up' || checks.projections === 'not-run-here');
+  noteAnswer(services, ready, checks);
   if (!ready) {
     throw new ProblemError(
       503,
