@@ -21,8 +21,11 @@ export interface Config {
   readStoreWatchMs?: number;
   /** SQLite read store's page cache in MiB (READ_STORE_CACHE_MIB, default 64): the bounded memory it fills while warming up. */
   readStoreCacheMiB?: number;
-  /** Where the projections run with the SQLite stores (PROJECTIONS_THREAD): 'main', or 'worker' (a worker thread). */
-  projectionsThread: 'main' | 'worker';
+  /**
+   * Where the projections run (PROJECTIONS_THREAD): 'auto' (a worker thread with the SQLite stores, else the main
+   * thread), 'main', or 'worker' (a worker thread; the main thread, with a warning, where it cannot run).
+   */
+  projectionsThread: 'auto' | 'main' | 'worker';
   /** READ_STORE_CHECKPOINT_PAGES: > 0, the SQLite read store's WAL checkpoints run in a worker past this many pages (0: in commits). */
   readStoreCheckpointPages?: number;
   /** HS256 key; when unset it is generated once and kept in DATA_DIR. */
@@ -83,8 +86,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const readStore = (env.READ_STORE || 'sqlite') as Config['readStore'];
   if (!['sqlite', 'memory'].includes(readStore)) throw new Error('READ_STORE must be sqlite|memory');
   if (!['all', 'api', 'projector'].includes(role)) throw new Error('ROLE must be all|api|projector');
-  const projectionsThread = (env.PROJECTIONS_THREAD || 'main') as Config['projectionsThread'];
-  if (!['main', 'worker'].includes(projectionsThread)) throw new Error('PROJECTIONS_THREAD must be main|worker');
+  const projectionsThread = (env.PROJECTIONS_THREAD || 'auto') as Config['projectionsThread'];
+  if (!['auto', 'main', 'worker'].includes(projectionsThread)) throw new Error('PROJECTIONS_THREAD must be auto|main|worker');
   return {
     port,
     host: env.HOST ?? '127.0.0.1',

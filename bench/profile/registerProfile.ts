@@ -1,6 +1,6 @@
 // npx tsx bench/profile/registerProfile.ts [--seconds S] [--interval US] [--connections C] [--no-build] [--no-profile]
 // [--node-arg ARG]... (extra flags for the service's node, e.g. --node-arg --import=/path/to/probe.mjs)
-// [--env K=V]... (extra environment of the service, e.g. --env PROJECTIONS_THREAD=worker)
+// [--env K=V]... (extra environment of the service, e.g. --env PROJECTIONS_THREAD=main)
 // Profiles `POST /pacientes` on the compiled service under autocannon load (node --cpu-prof), stops it with SIGTERM
 // so the profile is written, and prints CPU µs per request, self time by module group and the top functions.
 import fs from 'node:fs';

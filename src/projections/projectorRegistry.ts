@@ -1,4 +1,4 @@
-// Every projection, for the projector thread (PROJECTIONS_THREAD=worker): loading these alone takes a tenth of the time
+// Every projection, for the projector thread (PROJECTIONS_THREAD=auto|worker): loading these alone takes a tenth of the time
 // of loading the groups (src/http/groups.ts: routes, schemas), which the thread does not need. The main thread sends
 // the names and versions its groups registered; the thread refuses to start if one is missing here or differs.
 import type { Projection } from './runner/projection.js';

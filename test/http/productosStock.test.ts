@@ -3,7 +3,7 @@
 // session consumption the process manager calls.
 import assert from 'node:assert/strict';
 import { consumeForSession } from '../../src/commands/productos/issueWrites.js';
-import { expectStatus, pointers, startProductosWorld, type ProductosWorld } from './productosWorld.js';
+import { expectStatus, pointers, startProductosWorld, type Answer, type ProductosWorld } from './productosWorld.js';
 
 const DAY = 86_400_000;
 
@@ -15,6 +15,8 @@ describe('Productos over HTTP: the kardex', () => {
   after(async () => w?.close());
 
   const today = () => w.server.clock.now().toISOString().slice(0, 10);
+  /** A movement's answer does not wait for the read models: a read right after one passes its token. */
+  const seen = (answer: Answer): string => `minPosition=${encodeURIComponent(answer.headers.get('x-event-position')!)}`;
   const plusDays = (n: number) => new Date(w.server.clock.now().getTime() + n * DAY).toISOString().slice(0, 10);
   const receive = async (productId: string, warehouseId: string, quantity: number, lot?: string, expiry?: string) =>
     expectStatus(
@@ -47,18 +49,23 @@ describe('Productos over HTTP: the kardex', () => {
     assert.equal(statuses.filter((s) => s === 201).length, 10);
     assert.equal(statuses.filter((s) => s === 409).length, 10);
     assert.ok(answers.filter((a) => a.status === 409).every((a) => a.body.type === '/problems/insufficient-stock'));
-    const balances = expectStatus(await w.get(`/productos/${product.id}/saldos`), 200);
-    assert.equal(balances.body.total, 0);
-    const read = expectStatus(await w.get(`/productos/${product.id}`), 200);
-    assert.equal(read.body.stock, 0);
+    // The tokens are opaque (no telling which write came last): one wait for each.
+    const tokens = answers.flatMap((a) => a.headers.get('x-event-position') ?? []);
+    const readAfterAll = async (path: string) => {
+      let read: Answer | undefined;
+      for (const token of tokens) read = await w.get(`${path}?minPosition=${encodeURIComponent(token)}`);
+      return expectStatus(read!, 200);
+    };
+    assert.equal((await readAfterAll(`/productos/${product.id}/saldos`)).body.total, 0);
+    assert.equal((await readAfterAll(`/productos/${product.id}`)).body.stock, 0);
   });
 
   it('issues without a lot by FEFO (said in the answer); GET fefo lists the lots in that order', async () => {
     const product = await w.product(w.a, { category: 'saline', unit: 'bag', prescriptionDrug: false });
     const warehouse = await w.warehouse(w.a);
     await receive(product.id as string, warehouse, 5, 'L-LATE', plusDays(300));
-    await receive(product.id as string, warehouse, 2, 'L-SOON', plusDays(40));
-    const fefo = expectStatus(await w.get(`/productos/${product.id}/fefo?almacenId=${warehouse}`), 200);
+    const received = await receive(product.id as string, warehouse, 2, 'L-SOON', plusDays(40));
+    const fefo = expectStatus(await w.get(`/productos/${product.id}/fefo?almacenId=${warehouse}&${seen(received)}`), 200);
     assert.deepEqual(
       fefo.body.lots.map((l: { lot: string }) => l.lot),
       ['L-SOON', 'L-LATE'],
@@ -92,8 +99,8 @@ describe('Productos over HTTP: the kardex', () => {
     const product = await w.product(w.a, { category: 'saline', unit: 'bag', prescriptionDrug: false });
     const warehouse = await w.warehouse(w.a);
     await receive(product.id as string, warehouse, 4, 'L-OLD', today());
-    await receive(product.id as string, warehouse, 1, 'L-NEW', plusDays(400));
-    const soon = expectStatus(await w.get('/productos/lotes-por-vencer?dias=10'), 200);
+    const received = await receive(product.id as string, warehouse, 1, 'L-NEW', plusDays(400));
+    const soon = expectStatus(await w.get(`/productos/lotes-por-vencer?dias=10&${seen(received)}`), 200);
     assert.ok(soon.body.items.some((l: { lot: string; expired: boolean }) => l.lot === 'L-OLD' && !l.expired));
     w.server.clock.advance(2 * DAY);
     await w.refreshSessions();
@@ -144,15 +151,15 @@ describe('Productos over HTTP: the kardex', () => {
       409,
       'insufficient-stock',
     );
-    expectStatus(await w.post(`/productos/${id}/ajustes`, { warehouseId: ward, quantity: -2, reason: 'count' }), 201);
+    const adjusted = expectStatus(await w.post(`/productos/${id}/ajustes`, { warehouseId: ward, quantity: -2, reason: 'count' }), 201);
     expectStatus(
       await w.post(`/productos/${id}/ajustes`, { warehouseId: ward, quantity: -30, reason: 'count' }),
       409,
       'insufficient-stock',
     );
-    const balances = expectStatus(await w.get(`/productos/${id}/saldos`), 200);
+    const balances = expectStatus(await w.get(`/productos/${id}/saldos?${seen(adjusted)}`), 200);
     assert.equal(balances.body.total, 48);
-    const below = expectStatus(await w.get('/productos/bajo-minimo?limit=200'), 200);
+    const below = expectStatus(await w.get(`/productos/bajo-minimo?limit=200&${seen(adjusted)}`), 200);
     assert.ok(below.body.items.some((p: { id: string; stock: number }) => p.id === id && p.stock === 48));
     const ledger = expectStatus(await w.get(`/productos/${id}/kardex?almacenId=${ward}&desde=${today()}&hasta=${today()}`), 200);
     assert.deepEqual(
@@ -201,7 +208,7 @@ describe('Productos over HTTP: the kardex', () => {
     const first = expectStatus(await send(), 201);
     const again = expectStatus(await send(), 201);
     assert.equal(again.body.movementId, first.body.movementId);
-    const balances = expectStatus(await w.get(`/productos/${product.id}/saldos`), 200);
+    const balances = expectStatus(await w.get(`/productos/${product.id}/saldos?${seen(first)}`), 200);
     assert.equal(balances.body.total, 3);
   });
 

@@ -1,6 +1,7 @@
-// PROJECTIONS_THREAD=worker: the projector runs in a worker thread with its own connections, and the service still
-// reads its own writes (register then get and list), serves no prepared page a write made stale, rebuilds, stops on
-// SIGTERM with every projection flushed to the head of the log, and recovers from the thread's death.
+// PROJECTIONS_THREAD=worker (and, with the SQLite stores, unset): the projector runs in a worker thread with its own
+// connections, and the service still reads its own writes (register then get and list), serves no prepared page a
+// write made stale, rebuilds, stops on SIGTERM with every projection flushed to the head of the log, and recovers from
+// the thread's death.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import Database from 'better-sqlite3';
@@ -145,14 +146,15 @@ describe("the projector thread's registry", () => {
   });
 });
 
-describe('projections in a worker thread: SIGTERM', function () {
+describe('projections in a worker thread by default (PROJECTIONS_THREAD unset): SIGTERM', function () {
   this.timeout(90_000);
   let dataDir: string;
   beforeEach(() => (dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'projections-thread-'))));
   afterEach(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
-  it('stops with every projection flushed to the head of the log and every answered registration in its read model', async () => {
+  it('projects in the thread, and stops with every projection flushed to the head of the log and every answered registration in its read model', async () => {
     const port = await freePort();
+    const { PROJECTIONS_THREAD: _asked, ...environment } = process.env; // the service's default, whatever the suite runs with
     const creds = {
       email: 'stopper@example.test',
       password: 'graceful lifecycle passphrase 7',
@@ -161,9 +163,8 @@ describe('projections in a worker thread: SIGTERM', function () {
     const child = spawn(process.execPath, [path.join(repoRoot, 'node_modules/tsx/dist/cli.mjs'), 'src/main.ts'], {
       cwd: repoRoot,
       env: {
-        ...process.env,
+        ...environment,
         NODE_OPTIONS: '',
-        ...WORKER,
         HOST: '127.0.0.1',
         PORT: String(port),
         DATA_DIR: dataDir,
@@ -186,6 +187,7 @@ describe('projections in a worker thread: SIGTERM', function () {
         40_000,
         () => output,
       );
+      assert.match(output, /"msg":"projections run in a worker thread"/);
       const base = `http://127.0.0.1:${port}`;
       const token = await signInAndSelect(base, creds.email, creds.password, creds.totpSecret);
       const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };

@@ -135,7 +135,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
         BOOTSTRAP_ADMIN_TOTP_SECRET: TEST_ADMIN.totpSecret,
         BOOTSTRAP_COMPANY_NAME: TEST_ADMIN.companyName,
       };
-  // PROJECTIONS_THREAD=worker npx mocha <files>: a suite run with the projector in its worker thread.
+  // PROJECTIONS_THREAD=main npx mocha <files>: a suite run with the projector on the main thread (the default puts it in
+  // its worker thread with the SQLite stores).
   const thread = process.env.PROJECTIONS_THREAD ? { PROJECTIONS_THREAD: process.env.PROJECTIONS_THREAD } : {};
   const config = { ...loadConfig({ ...bootstrapEnv, ...thread, ...options.env, DATA_DIR: dataDir, HOST: '127.0.0.1' }), port: 0 };
   const start = options.startAt ?? new Date(Math.floor(Date.now() / STEP_MS) * STEP_MS + 1000);

@@ -1,4 +1,4 @@
-// The projector thread (PROJECTIONS_THREAD=worker): every projection (projectorRegistry.ts) on connections of their own (the event
+// The projector thread (PROJECTIONS_THREAD=auto|worker): every projection (projectorRegistry.ts) on connections of their own (the event
 // file read-only, the read-model file read-write), off the request loop; it reports each checkpoint advance and each
 // write to the main thread (src/projections/runner/threadedRunner.ts), which answers reads and read-your-writes waits.
 import path from 'node:path';

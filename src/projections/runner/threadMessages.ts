@@ -1,4 +1,4 @@
-// The messages between the main thread and the projector thread (PROJECTIONS_THREAD=worker): what starts the
+// The messages between the main thread and the projector thread (PROJECTIONS_THREAD=auto|worker): what starts the
 // thread, the durable positions it may project up to, requests it answers, and the advances and writes it reports.
 import type { LogLevel } from '../../logger.js';
 import type { ProjectionStatus, RebuildProgress, SlotView } from './runnerTypes.js';

@@ -1,4 +1,4 @@
-// The projection runner as the main thread sees it when the projector runs in a worker thread (PROJECTIONS_THREAD=
+// The projection runner as the main thread sees it when the projector runs in a worker thread (PROJECTIONS_THREAD=auto|
 // worker): reads go to the main thread's own connection on the collections the thread reports, read-your-writes waits
 // wake on the thread's reports of its checkpoints, change stamps move with the writes it reports, and status, rebuild
 // and refill are asked of it. The thread learns of new events from the durable positions sent after each append.

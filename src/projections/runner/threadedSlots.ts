@@ -1,4 +1,4 @@
-// The main thread's picture of the projections the projector thread runs (PROJECTIONS_THREAD=worker): where each serves
+// The main thread's picture of the projections the projector thread runs (PROJECTIONS_THREAD=auto|worker): where each serves
 // reads (the main thread's own handles on the collections the thread names), what it has applied, the change stamps the
 // thread's reported writes move, and the read-your-writes waits its reports wake.
 import type { Collection, ReadDoc, ReadStore } from '../../stores/readStore.js';
