@@ -26,12 +26,20 @@ const table = (head: string[], rows: (string | number)[][]): string =>
 
 /** The markdown of one run: its targets (figure beside target) and every load scenario it measured. */
 export function renderRunTable(results: Record<string, unknown>, file: string): string {
-  const { at, node, cpus, memoryGiB } = results as { at: string; node: string; cpus: number; memoryGiB: number };
+  const { at, node, cpus, memoryGiB, commit, resumedAt } = results as {
+    at: string;
+    node: string;
+    cpus: number;
+    memoryGiB: number;
+    commit?: string;
+    resumedAt?: string[];
+  };
   const targets = judgeTargets(results);
   const missed = targets.filter((t) => !t.met).length;
   const loads = loadsOf(results);
   return [
-    `Latest full run: ${at} (\`${file}\`; Node ${node}, ${cpus} cores, ${memoryGiB} GiB). ` +
+    `Latest full run: ${at}${resumedAt?.length ? `, resumed ${resumedAt.join(', ')}` : ''} (\`${file}\`` +
+      `${commit ? `, commit ${commit.slice(0, 7)}` : ''}; Node ${node}, ${cpus} cores, ${memoryGiB} GiB). ` +
       `Targets met: ${targets.length - missed} of ${targets.length}.`,
     '',
     table(

@@ -1,6 +1,7 @@
 // npm run bench [-- appends rebuild coldstart recovery http scale audit sistema widgets generador observability streams lists mix
 // reads] [--events N] [--seconds S] [--scale-events N] [--audit-entries N] [--sistema-events N] [--patients N] [--no-settle]
 // [--stream-events N] [--stream-runs N] (section streams) [--reps N] (sections lists, mix) [--profile] (section lists)
+// [--resume bench/results/<file>.json] (a stopped run goes on: the sections it has are kept, the others measured)
 // Prints a table per section and writes all figures as JSON under bench/results/.
 import fs from 'node:fs';
 import os from 'node:os';
@@ -26,6 +27,7 @@ import { benchListsSection } from './lists.js';
 import { benchMix } from './mix.js';
 import { benchReads } from './reads.js';
 import { BENCH_CREDS, BENCH_SERVICE_ENV } from './benchAdmin.js';
+import { codeMeasured, resumedRun } from './runResume.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);
@@ -34,7 +36,8 @@ const option = (name: string, fallback: number) => {
   return i >= 0 ? Number(args[i + 1]) : fallback;
 };
 const sections = args.filter((a, i) => !a.startsWith('--') && !args[i - 1]?.startsWith('--'));
-const wanted = (s: string) => sections.length === 0 || sections.includes(s);
+const resumeIndex = args.indexOf('--resume');
+const resumed = resumeIndex >= 0 ? args[resumeIndex + 1] : undefined;
 const EVENTS = option('events', 1_000_000);
 const SECONDS = option('seconds', 10);
 const SCALE_EVENTS = option('scale-events', 10_000_000);
@@ -47,19 +50,32 @@ const creds = BENCH_CREDS;
 const serviceEnv = BENCH_SERVICE_ENV;
 
 async function main(): Promise<void> {
+  const code = codeMeasured(path.resolve(here, '..'));
+  const outDir = path.join(here, 'results');
+  const results: Record<string, unknown> = resumed
+    ? resumedRun(resumed, code, { node: process.version, cpus: os.cpus().length })
+    : {
+        at: new Date().toISOString(),
+        ...code,
+        node: process.version,
+        cpus: os.cpus().length,
+        cpuModel: os.cpus()[0]?.model,
+        memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+      };
+  const file = resumed ?? path.join(outDir, `${(results.at as string).replace(/[:.]/g, '-')}.json`);
+  const measured = (key: string) => key in results;
+  // A resumed run skips what it measured before (keys as kept below: coldstart's figures are kept as coldStart).
+  const wanted = (s: string) => (sections.length === 0 || sections.includes(s)) && !measured(s === 'coldstart' ? 'coldStart' : s);
+  if (resumed)
+    log(
+      `Resuming ${file}: kept ${Object.keys(results)
+        .filter((k) => typeof results[k] === 'object')
+        .join(', ')}`,
+    );
   log('Compiling the service (npm run build): every start below runs dist/src/main.js, as deployed ...');
   buildService();
   const scratch = path.join(here, 'tmp');
   fs.mkdirSync(scratch, { recursive: true });
-  const results: Record<string, unknown> = {
-    at: new Date().toISOString(),
-    node: process.version,
-    cpus: os.cpus().length,
-    cpuModel: os.cpus()[0]?.model,
-    memoryGiB: Math.round(os.totalmem() / 2 ** 30),
-  };
-  const outDir = path.join(here, 'results');
-  const file = path.join(outDir, `${(results.at as string).replace(/[:.]/g, '-')}.json`);
   /** Each section's figures are written as it ends: a run stopped half-way keeps what it measured. */
   const keep = (section: string, figures: unknown): void => {
     results[section] = figures;
