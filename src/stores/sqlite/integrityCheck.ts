@@ -1,8 +1,9 @@
-// The full PRAGMA quick_check reads every page of the file (seconds on a large log), so it runs in a worker
-// thread on its own read-only connection, on the second core, while the service catches up. The cheap checks
+// The full PRAGMA quick_check reads every page of the file (seconds on a large log, minutes on a large read store), so
+// it runs in a child process on its own read-only connection, on the second core, while the service catches up: a
+// process can be killed inside SQLite (a stop never waits for the check), a worker thread cannot. The cheap checks
 // (header, application_id, user_version, schema) stay synchronous at open: see sqliteSchema.ts.
+import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { Worker } from 'node:worker_threads';
 import { EventStoreUnusableError, type EventStore } from '../eventStore.js';
 
 export type IntegrityState = 'checking' | 'ok' | 'failed';
@@ -43,18 +44,18 @@ function problemsText(problems: string[]): string {
     .join('; ');
 }
 
-// Plain CommonJS evaluated in the worker, so it runs the same under tsx, mocha and a tsc build.
-const WORKER_SOURCE = `
-const { parentPort, workerData } = require('node:worker_threads');
-const Database = require(workerData.driver);
+// Plain CommonJS run by the child (node -e), so it runs the same under tsx, mocha and a tsc build.
+const CHECK_SOURCE = `
+const input = JSON.parse(process.argv[1]);
+const Database = require(input.driver);
 let db = null;
 let problems;
 let failure = null;
 try {
   // Read-only: no checkpoint on close, nothing is ever written by this connection.
-  db = new Database(workerData.file, { readonly: true, fileMustExist: true, timeout: workerData.timeoutMs });
-  // A check as slow as a large log's (fault tests only): the worker holds its connection that long first.
-  if (workerData.delayMs > 0) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, workerData.delayMs);
+  db = new Database(input.file, { readonly: true, fileMustExist: true, timeout: input.timeoutMs });
+  // A check as slow as a large log's (fault tests only): the child holds its connection that long first.
+  if (input.delayMs > 0) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, input.delayMs);
   problems = db.pragma('quick_check').map((r) => r.quick_check).filter((r) => r !== 'ok');
 } catch (err) {
   failure = { code: String((err && err.code) || ''), message: String((err && err.message) || err) };
@@ -62,7 +63,7 @@ try {
   // Closed before reporting: the store's own connection must be the last one, so its close removes -wal/-shm.
   if (db) db.close();
 }
-parentPort.postMessage({ problems, failure });
+process.stdout.write(JSON.stringify({ problems, failure }));
 `;
 
 /** The pragma threw: a damaged page is corruption; anything else (locked, I/O) means the file is unverified. */
@@ -84,50 +85,61 @@ const testDelayMs = (): number => (process.env.NODE_ENV === 'test' ? Number(proc
 export interface IntegrityCheck {
   /** Resolves when the file is sound; rejects with EventStoreUnusableError (or IntegrityCheckStoppedError). */
   readonly done: Promise<void>;
-  /** Ends the check; resolves once the worker and its connection are gone (a running pragma finishes first). */
+  /** Ends the check at once (its process is killed: a read-only connection leaves nothing to undo). */
   stop(): Promise<void>;
 }
 
-/** How long a stop lets a running check end by itself before terminating it (a small log's check takes ms). */
-const STOP_GRACE_MS = 2_000;
+interface CheckReport {
+  problems?: string[];
+  failure: { code: string; message: string } | null;
+}
+
+/** The child's one line of JSON, or null when it wrote none (it died before reporting). */
+function reportOf(output: string): CheckReport | null {
+  try {
+    return JSON.parse(output) as CheckReport;
+  } catch {
+    return null;
+  }
+}
 
 export function startIntegrityCheck(file: string): IntegrityCheck {
-  // execArgv []: the worker needs no TypeScript loader (--import tsx would only slow its start).
-  const worker = new Worker(WORKER_SOURCE, {
-    eval: true,
-    execArgv: [],
-    workerData: { driver, file, timeoutMs: 10_000, delayMs: testDelayMs() },
-  });
+  const input = JSON.stringify({ driver, file, timeoutMs: 10_000, delayMs: testDelayMs() });
+  // No loader flags (NODE_OPTIONS may carry one for the service): the child runs plain JavaScript.
+  const env = { ...process.env, NODE_OPTIONS: '' };
+  const child = spawn(process.execPath, ['-e', CHECK_SOURCE, input], { stdio: ['ignore', 'pipe', 'pipe'], env });
   let stopping = false;
-  const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+  let output = '';
+  let errors = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (errors += chunk));
+  const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
   const done = new Promise<void>((resolve, reject) => {
-    worker.once('message', (m: { problems?: string[]; failure: { code: string; message: string } | null }) => {
-      if (m.failure) reject(failureError(file, m.failure));
-      else if (m.problems!.length === 0) resolve();
-      else reject(new EventStoreUnusableError(corruptFileMessage(file, `PRAGMA quick_check: ${problemsText(m.problems!)}`)));
-    });
     // Unverified is treated as unusable: nothing is written into a file we could not check.
-    worker.once('error', (err) => reject(failureError(file, { code: '', message: err.message })));
-    worker.once('exit', (code) => {
-      // Settles nothing when the message came first (a settled promise ignores later calls).
-      if (stopping) reject(new IntegrityCheckStoppedError(file));
-      else
-        reject(
+    child.once('error', (err) => reject(failureError(file, { code: '', message: err.message })));
+    child.once('close', (code, signal) => {
+      if (stopping) return reject(new IntegrityCheckStoppedError(file));
+      const report = code === 0 ? reportOf(output) : null;
+      if (!report) {
+        const why = `exit code ${code ?? signal}${errors ? `: ${errors.trim().split('\n')[0]}` : ''}`;
+        return reject(
           new EventStoreUnusableError(
-            `${file}: the integrity check stopped unexpectedly (exit code ${code}); refusing to write to the file (it was left untouched)`,
+            `${file}: the integrity check stopped unexpectedly (${why}); refusing to write to the file (it was left untouched)`,
           ),
         );
+      }
+      if (report.failure) reject(failureError(file, report.failure));
+      else if (report.problems!.length === 0) resolve();
+      else reject(new EventStoreUnusableError(corruptFileMessage(file, `PRAGMA quick_check: ${problemsText(report.problems!)}`)));
     });
   });
   return {
     done,
     async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return exited;
       stopping = true;
-      // A worker terminated inside a SQLite call can abort the whole process (its error cannot be raised in a dying
-      // isolate, seen as 'FATAL ERROR: v8::ToLocalChecked'): a check about to end is let end by itself.
-      const grace = setTimeout(() => void worker.terminate(), STOP_GRACE_MS);
+      child.kill('SIGKILL');
       await exited;
-      clearTimeout(grace);
     },
   };
 }
