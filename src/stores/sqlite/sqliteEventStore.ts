@@ -1,7 +1,7 @@
 // The embedded event store: one SQLite file (WAL, synchronous=NORMAL), group-committed appends made durable by an
 // fdatasync of the WAL off the event loop (walDurability.ts): an append resolves, and any read or subscription sees
 // an event, only once it is on stable storage. Subscriptions also see appends made by other processes on the same
-// file. An existing file is quick_checked in a worker while reads go on; appends wait for that check, so a corrupt
+// file. An existing file is quick_checked in a child process while reads go on; appends wait for that check, so a corrupt
 // file is never written, unless this store closed the file cleanly after verifying it and it is unchanged since
 // (cleanClose.ts), or a run that had verified it crashed (verifiedRun.ts): then the check runs without holding appends.
 import type { Logger } from '../../logger.js';

@@ -15,7 +15,7 @@ import { damagedNameOf, glanceAt, identityOf, isReadStoreDamage, setDamagedAside
 /** Kept across a replacement when they can be read: not derived from the log (process positions, webhook history). */
 const KEPT_COLLECTIONS = ['process_checkpoints', 'webhook_deliveries', 'webhook_due'];
 /**
- * A full check (PRAGMA quick_check in a worker: every page read, ~0.7 s per GB) of a file changed since the last one,
+ * A full check (PRAGMA quick_check in a child process: every page read, ~0.7 s per GB) of a file changed since the last one,
  * at most once per this many glances: every 10 minutes at the default 2 s glance. The first glance checks the file as
  * opened (damage found at start).
  */
