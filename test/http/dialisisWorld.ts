@@ -3,6 +3,7 @@
 // shift, create a standing plan and generate a day. Dates are counted from the server clock.
 import { grantMembership, registerUser } from '../../src/commands/platform/platformWrites.js';
 import { newTotpSecret } from '../../src/auth/totp.js';
+import type { TestServerOptions } from '../support/harness.js';
 import { expectStatus, startMonitoresWorld, unique, type Answer, type Json, type MonitoresWorld } from './monitoresWorld.js';
 
 export { expectStatus, pointers, unique, type Answer, type Json } from './monitoresWorld.js';
@@ -68,8 +69,8 @@ export async function clinician(world: MonitoresWorld, role: 'physician' | 'nurs
   return { staffId, userId: user.userId, token, account };
 }
 
-export async function startDialisisWorld(): Promise<DialisisWorld> {
-  const world = await startMonitoresWorld();
+export async function startDialisisWorld(options: TestServerOptions = {}): Promise<DialisisWorld> {
+  const world = await startMonitoresWorld(options);
   try {
     const physician = await clinician(world, 'physician');
     const nurse = await clinician(world, 'nurse');

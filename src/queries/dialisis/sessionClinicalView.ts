@@ -16,19 +16,6 @@ import {
 import { clinicalPolicyOf, type ClinicalPolicy } from '../../commands/dialisis/shared/clinicalPolicy.js';
 import { sessions, sessionView } from './sessions.js';
 import { dryWeightOn, prescriptionVersions } from './prescriptions.js';
-import { PACIENTES_PROJECTION, PATIENTS } from '../../projections/pacientes/pacientesProjection.js';
-import { COMPANY_POLICIES, EMPRESAS_PROJECTION } from '../../projections/empresas/empresasProjection.js';
-import { PRESCRIPTION_VERSIONS, PRESCRIPTIONS_PROJECTION } from '../../projections/dialisis/prescriptionsProjection.js';
-
-/**
- * What the clinical values read besides the sessions: the patients (access kind, dry weight, names), the company's
- * policy (thresholds) and the prescriptions. An answer made of them is prepared afresh after a write to any.
- */
-export const CLINICAL_SOURCES = [
-  { projection: PACIENTES_PROJECTION, collection: PATIENTS },
-  { projection: EMPRESAS_PROJECTION, collection: COMPANY_POLICIES },
-  { projection: PRESCRIPTIONS_PROJECTION, collection: PRESCRIPTION_VERSIONS },
-];
 
 /** The company's thresholds for what is shown (the read model: reading the policy's stream on every answer costs). */
 export async function clinicalPolicy(scope: TenantScope): Promise<ClinicalPolicy> {

@@ -15,6 +15,28 @@ import { shifts } from './scheduleQueries.js';
 import { clinicalOf } from './sessionClinicalView.js';
 import type { SessionSheet, SheetChange, SheetSigner } from './sessionSheet/sessionSheet.js';
 import { accessLabel, complicationLabel } from './sessionSheet/sheetText.js';
+import { sessionModel } from './sessions.js';
+import { COMPANIES } from '../../projections/platform/platformReadModels.js';
+import { SCHEDULE_PROJECTION } from '../../projections/dialisis/scheduleProjection.js';
+import { MONITORES_PROJECTION } from '../../projections/monitores/monitoresProjection.js';
+import { FILTROS_PROJECTION } from '../../projections/filtros-dialisis/filtrosProjection.js';
+import { LINEAS_PROJECTION } from '../../projections/lineas/lineasProjection.js';
+import { COLABORADORES_PROJECTION } from '../../projections/colaboradores/colaboradoresProjection.js';
+
+/**
+ * What the sheet reads (a read at a write's minPosition waits for them all): the session with its clinical values'
+ * sources (patients, the policy and the locations' Empresas, prescriptions), the company (name, time zone), the shift,
+ * the machines, dialyzers and bloodlines it names, and the staff who signed or recorded.
+ */
+export const SHEET_READS: readonly string[] = [
+  ...sessionModel.awaits,
+  COMPANIES.projection,
+  SCHEDULE_PROJECTION,
+  MONITORES_PROJECTION,
+  FILTROS_PROJECTION,
+  LINEAS_PROJECTION,
+  COLABORADORES_PROJECTION,
+];
 
 type Scalar = string | number | boolean | null;
 const scalar = (value: unknown): Scalar =>

@@ -11,8 +11,12 @@ import { SESSION_CONSEQUENCES_CATEGORY } from '../../commands/dialisis/consequen
 import { changedSince } from '../changedSince.js';
 import { preparedPage } from '../preparedPages.js';
 import { PACIENTES_PROJECTION, PATIENTS } from '../../projections/pacientes/pacientesProjection.js';
+import { CLINICAL_PROJECTIONS } from './clinicalSources.js';
 
-/** The session record: get, or404 and the read-after-write latest (the sessions read model, else its stream). */
+/**
+ * The session record: get, or404 and the read-after-write latest (the sessions read model, else its stream). Its view's
+ * clinical values read the patients, the policy and the prescriptions: a read after a write waits for those too.
+ */
 export const sessionModel = recordModel<SessionDoc>({
   projection: SESSIONS_PROJECTION,
   collection: SESSIONS,
@@ -20,6 +24,7 @@ export const sessionModel = recordModel<SessionDoc>({
   fold: foldSession,
   // Its consequences (machine use, authorization...) are in the session's consequence stream: a past session has them too.
   alsoFolds: [SESSION_CONSEQUENCES_CATEGORY],
+  alsoAwait: CLINICAL_PROJECTIONS,
   notFound: 'Session not found',
 });
 export const sessions = sessionModel.collection;

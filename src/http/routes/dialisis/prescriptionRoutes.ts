@@ -7,12 +7,12 @@ import { awaitMinPosition } from '../../readYourWrites.js';
 import { writeHeaders } from '../../recordHeaders.js';
 import type { RouteDecl } from '../../routeTypes.js';
 import { discontinuePrescription, issuePrescription } from '../../../commands/dialisis/prescription/prescriptionWrites.js';
-import { PRESCRIPTIONS_PROJECTION } from '../../../projections/dialisis/prescriptionsProjection.js';
 import { companyDay } from '../../../queries/empresas/companyCalendar.js';
 import {
   listPrescriptions,
   prescriptionInForceAt,
   prescriptionInForceOr404,
+  prescriptionModel,
   prescriptionRevision,
 } from '../../../queries/dialisis/prescriptions.js';
 import {
@@ -65,7 +65,8 @@ export const prescriptionRoutes: RouteDecl[] = [
     },
     auditAccess: (input) => ({ recordType: 'prescriptionList', recordId: input.params.patientId }),
     handle: async (input, ctx) => {
-      await awaitMinPosition(ctx, input.query.minPosition, [PRESCRIPTIONS_PROJECTION]);
+      // The versions show the patient's dry weight (and 404 without the patient): a write to either is waited for.
+      await awaitMinPosition(ctx, input.query.minPosition, [...prescriptionModel.awaits]);
       const scope = tenantCtx(ctx);
       // Ajv's useDefaults filled limit from the schema's default.
       const page = await listPrescriptions(scope, input.params.patientId, { ...input.query, limit: input.query.limit });
@@ -93,7 +94,7 @@ export const prescriptionRoutes: RouteDecl[] = [
         const { at, view } = await prescriptionInForceAt(tenantCtx(ctx), input.params.patientId, input.query.date, point);
         return { status: 200, body: view, headers: await asOfHeaders(ctx, at) };
       }
-      await awaitMinPosition(ctx, input.query.minPosition, [PRESCRIPTIONS_PROJECTION]);
+      await awaitMinPosition(ctx, input.query.minPosition, [...prescriptionModel.awaits]);
       const scope = tenantCtx(ctx);
       const date = input.query.date ?? (await companyDay(scope, ctx.services.now()));
       const view = await prescriptionInForceOr404(scope, input.params.patientId, date);

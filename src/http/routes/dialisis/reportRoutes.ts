@@ -4,10 +4,9 @@ import { MinPositionField, problem } from '../../commonSchemas.js';
 import { awaitMinPosition } from '../../readYourWrites.js';
 import type { RouteDecl } from '../../routeTypes.js';
 import { ProblemError } from '../../../problems.js';
-import { SESSIONS_PROJECTION } from '../../../projections/dialisis/sessionsProjection.js';
 import { adequacyOfMonth } from '../../../queries/dialisis/adequacy.js';
 import { sessionAlerts } from '../../../queries/dialisis/alerts.js';
-import { preparedSessionReport } from '../../../queries/dialisis/preparedReports.js';
+import { preparedSessionReport, SESSION_REPORT_READS } from '../../../queries/dialisis/preparedReports.js';
 import { PreparedJson } from '../../preparedJson.js';
 import { DateSchema, IdSchema, nullable } from '../shared/fieldSchemas.js';
 import { tenantCtx, unavailable503 } from '../shared/recordSupport.js';
@@ -106,7 +105,7 @@ export const reportRoutes: RouteDecl[] = [
     responses: { 200: { description: 'One row per patient with sessions in the month', schema: AdequacyView }, 503: unavailable503 },
     auditAccess: (input) => ({ recordType: 'adequacyReport', recordId: input.query.patientId ?? null }),
     handle: async (input, ctx) => {
-      await awaitMinPosition(ctx, input.query.minPosition, [SESSIONS_PROJECTION]);
+      await awaitMinPosition(ctx, input.query.minPosition, [...SESSION_REPORT_READS]);
       const { month, patientId, locationId } = input.query;
       const scope = tenantCtx(ctx);
       const query = [month, patientId ?? null, locationId ?? null];
@@ -128,7 +127,7 @@ export const reportRoutes: RouteDecl[] = [
     },
     auditAccess: (input) => ({ recordType: 'dialysisAlertList', recordId: input.query.patientId ?? null }),
     handle: async (input, ctx) => {
-      await awaitMinPosition(ctx, input.query.minPosition, [SESSIONS_PROJECTION]);
+      await awaitMinPosition(ctx, input.query.minPosition, [...SESSION_REPORT_READS]);
       const { from, to, locationId, patientId } = input.query;
       const days = (Date.parse(to) - Date.parse(from)) / 86_400_000;
       if (!(days >= 0 && days <= MAX_ALERT_DAYS)) {

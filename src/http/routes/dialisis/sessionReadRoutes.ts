@@ -95,7 +95,8 @@ export const sessionReadRoutes: RouteDecl[] = [
     },
     auditAccess: (input) => ({ recordType: 'dialysisSessionList', recordId: input.params.patientId }),
     handle: async (input, ctx) => {
-      await awaitMinPosition(ctx, input.query.minPosition, [SESSIONS_PROJECTION]);
+      // The page names its patient (and 404s without one): a write to either is waited for.
+      await awaitMinPosition(ctx, input.query.minPosition, [SESSIONS_PROJECTION, PACIENTES_PROJECTION]);
       const scope = tenantCtx(ctx);
       await patientModel.or404(scope, input.params.patientId);
       const { from, to, limit, cursor, updatedSince } = input.query;

@@ -3,9 +3,8 @@ import { MinPositionQuerySchema, problem } from '../../commonSchemas.js';
 import { LIMITS } from '../../../limits.js';
 import { awaitMinPosition } from '../../readYourWrites.js';
 import { route, type RouteDecl } from '../../routeTypes.js';
-import { SESSIONS_PROJECTION } from '../../../projections/dialisis/sessionsProjection.js';
 import { sessionModel } from '../../../queries/dialisis/sessions.js';
-import { sessionSheetOf } from '../../../queries/dialisis/sessionSheetData.js';
+import { SHEET_READS, sessionSheetOf } from '../../../queries/dialisis/sessionSheetData.js';
 import { IdParams } from '../shared/fieldSchemas.js';
 import { tenantCtx } from '../shared/recordSupport.js';
 import { READ, TAG } from './permissions.js';
@@ -40,7 +39,8 @@ export const sheetRoute: RouteDecl = route({
   },
   auditAccess: (input) => ({ recordType: 'dialysisSessionSheet', recordId: input.params.id }),
   handle: async (input, ctx) => {
-    await awaitMinPosition(ctx, input.query.minPosition, [SESSIONS_PROJECTION]);
+    // Made of the session and of what it names: a write to any of them is waited for.
+    await awaitMinPosition(ctx, input.query.minPosition, [...SHEET_READS]);
     const scope = tenantCtx(ctx);
     const doc = await sessionModel.or404(scope, input.params.id);
     const sheet = await sessionSheetOf(scope, doc, ctx.services.now().toISOString());
