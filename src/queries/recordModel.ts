@@ -124,6 +124,12 @@ export function recordModel<D extends RecordDoc>(spec: RecordModelSpec<D>): Reco
     const instant = 'asOf' in point ? new Date(point.asOf).toISOString() : at.event.metadata.occurredAt;
     return { ...at, doc: await spec.atInstant(scope, at.doc, instant) };
   };
+  /** A record the read model does not hold (yet), from its own stream: null when it has no event or is filtered out. */
+  const justCreated = async (scope: TenantScope, id: string): Promise<D | null> => {
+    const fromStream = await folded(scope, id);
+    const doc = fromStream && spec.fromStored ? spec.fromStored(fromStream, null) : fromStream;
+    return doc && (!spec.where || spec.where(doc)) ? doc : null;
+  };
   const awaits = [spec.projection, ...(spec.alsoAwait ?? [])];
   return {
     projection: spec.projection,
@@ -141,7 +147,8 @@ export function recordModel<D extends RecordDoc>(spec: RecordModelSpec<D>): Reco
       if ((await scope.services.events.readStream(stream, { maxCount: 1 })).length === 0) throw notFoundProblem(spec.notFound);
     },
     or404: async (scope, id) => {
-      const doc = await get(scope, id);
+      // Not projected yet is not absent: a record read right after its creation (its Location) is folded from its stream.
+      const doc = (await get(scope, id)) ?? (await justCreated(scope, id));
       if (!doc) throw notFoundProblem(spec.notFound);
       return doc;
     },

@@ -58,7 +58,7 @@ describe('company export and restore (issue 24 item 3), over HTTP', function () 
       // (entryId) and patient name it there.
       const positional = (l: RecordLine) => l.projection === 'auditTrail' && l.doc.entryId !== undefined;
       const keyOf = (l: RecordLine) =>
-        `${l.projection}/${l.collection}/${positional(l) ? `${String(l.doc.entryId)}:${String(l.doc.patientId ?? '')}` : String(l.doc.id)}`;
+        `${l.projection}/${l.collection}/${positional(l) ? `${String(l.doc.entryId)}:${String((l.doc.patientId as string | undefined) ?? '')}` : String(l.doc.id)}`;
       const comparable = (l: RecordLine) => (positional(l) ? { ...l.doc, id: undefined } : l.doc);
       const expected = new Map<string, Record<string, unknown>>();
       for (const l of await linesOf(records)) if (l.kind === 'record' && travels(l)) expected.set(keyOf(l), comparable(l));

@@ -14,28 +14,10 @@ import { POLICY_EVENT_TYPES } from '../../src/commands/empresas/policyEvents.js'
 import { correctPatient, patientCommand } from '../../src/commands/pacientes/patientWrites.js';
 import { empresasProjection } from '../../src/projections/empresas/empresasProjection.js';
 import { pacientesProjection } from '../../src/projections/pacientes/pacientesProjection.js';
-import type { Projection } from '../../src/projections/runner/projection.js';
 import type { SessionSheet } from '../../src/queries/dialisis/sessionSheet/sessionSheet.js';
 import { expectStatus, startDialisisWorld, type Answer, type DialisisWorld, type Json } from './dialisisWorld.js';
 import { flagCodes, postBlock, sessionSteps, type SessionSteps } from './dialisisSessionSteps.js';
-
-/** A projection whose events of these types wait while its gate is held (the others' projections run on). */
-function held(projection: Projection, types: readonly string[]) {
-  const gate = { held: null as Promise<void> | null, release: () => {} };
-  const holding: Projection = {
-    ...projection,
-    handle: (event, tx) =>
-      gate.held && types.includes(event.type) ? gate.held.then(() => projection.handle(event, tx)) : projection.handle(event, tx),
-  };
-  return {
-    projection: holding,
-    hold: () => void (gate.held = new Promise<void>((resolve) => (gate.release = resolve))),
-    release: () => {
-      gate.held = null;
-      gate.release();
-    },
-  };
-}
+import { held } from '../support/heldProjection.js';
 
 describe('Dialisis reads at a write’s minPosition, while the policy or patients read model is behind the sessions’', () => {
   const policyModel = held(empresasProjection, POLICY_EVENT_TYPES);
