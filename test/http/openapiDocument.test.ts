@@ -85,8 +85,9 @@ describe('OpenAPI document of the service', () => {
     const issue27 = { compressionAndConditionalGets: 236, corsLinksAndRateLimits: 4_596, traceparent: 194 };
     // Issue 28: each part named below.
     const issue28 = { readModelRebuilding: 170, fullDiskAndStoppedLog: 15_357, startupWriteHold: 534 };
-    // Issue 29: the X-Event-Position of a stock movement's 409 that gave units back (serialized issue, transfer).
-    const issue29 = { refusalsThatGaveUnitsBack: 446 };
+    // Issue 29: the X-Event-Position of a stock movement's 409 that gave units back (serialized issue, transfer), and of a
+    // day's schedule generated (its sessions read back with minPosition).
+    const issue29 = { refusalsThatGaveUnitsBack: 446, dayGenerated: 169 };
     const issue24 = 2_440 + 1_802 + 3_475 + 7_450 + 6_186 + 15_677 + 226 + 2_255 + 63 + 60;
     assert.ok(
       Buffer.byteLength(text) <=

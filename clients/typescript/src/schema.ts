@@ -16983,6 +16983,8 @@ export interface operations {
             /** @description What the day holds now */
             200: {
                 headers: {
+                    /** @description Of the last session scheduled: pass it as minPosition to read the day (absent when none was) */
+                    "X-Event-Position"?: string;
                     [name: string]: unknown;
                 };
                 content: {

@@ -22,13 +22,20 @@ export interface DayGeneration {
 
 const today = (deps: ScheduleDeps, ctx: CommandContext) => deps.facts.today(ctx.tenantId, new Date(ctx.at ?? deps.now().toISOString()));
 
-export async function generateDay(deps: ScheduleDeps, ctx: CommandContext, date: string, locationId?: string): Promise<DayGeneration> {
+/** What generating a day wrote: the day as it now holds, and the position of its last write (null when none was needed). */
+export interface DayGenerated {
+  generation: DayGeneration;
+  position: bigint | null;
+}
+
+export async function generateDay(deps: ScheduleDeps, ctx: CommandContext, date: string, locationId?: string): Promise<DayGenerated> {
   const day = await today(deps, ctx);
   if (date < day) throw invalidFields([{ field: 'fecha', message: `must not be in the past (today is ${day})` }]);
   // Plans come from the read model, once it holds every plan written so far (a plan just created is never missed).
   const planned = await deps.facts.plansInEffect(ctx.tenantId, date, locationId);
   const shifts = new Map<string, Promise<{ state: ShiftState }>>();
   const answer: DayGeneration = { date, scheduled: 0, created: 0, sessions: [], skipped: [] };
+  let position: bigint | null = null;
   for (const plan of planned) {
     const { patientId, shiftId, planId } = plan;
     if (!shifts.has(shiftId)) shifts.set(shiftId, shiftOf(deps.events, ctx.tenantId, shiftId));
@@ -51,10 +58,12 @@ export async function generateDay(deps: ScheduleDeps, ctx: CommandContext, date:
       } else throw err;
     }
     answer.sessions.push({ sessionId: done.sessionId, patientId, shiftId, planId, created: done.created });
+    const written = 'session' in done ? done.session.position : null;
+    if (written !== null && (position === null || written > position)) position = written;
   }
   answer.scheduled = answer.sessions.length;
   answer.created = answer.sessions.filter((s) => s.created).length;
-  return answer;
+  return { generation: answer, position };
 }
 
 export interface ExtraSessionInput {

@@ -86,13 +86,23 @@ export const scheduleSessionRoutes: RouteDecl[] = [
       'scheduled: they are listed in `skipped` with the reason, as are plans whose shift is full. Not for a past date (422).',
     params: Type.Object({ fecha: DateSchema }, { additionalProperties: false }),
     body: GenerationBody,
-    responses: { 200: { description: 'What the day holds now', schema: GenerationView }, 503: unavailable503 },
+    responses: {
+      200: {
+        description: 'What the day holds now',
+        schema: GenerationView,
+        headers: { 'X-Event-Position': 'Of the last session scheduled: pass it as minPosition to read the day (absent when none was)' },
+      },
+      503: unavailable503,
+    },
     handle: async (input, ctx) => {
       try {
-        return {
-          status: 200,
-          body: await generateDay(scheduleDeps(ctx.services), commandCtx(ctx), input.params.fecha, input.body?.locationId),
-        };
+        const { generation, position } = await generateDay(
+          scheduleDeps(ctx.services),
+          commandCtx(ctx),
+          input.params.fecha,
+          input.body?.locationId,
+        );
+        return { status: 200, body: generation, headers: writeHeaders({ position }) };
       } catch (err) {
         // The date travels in the path: its field errors point there.
         if (err instanceof DomainError && err.code === 'validation-failed') {
