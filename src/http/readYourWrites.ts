@@ -11,7 +11,11 @@ const invalidMinPosition = (detail: string): ProblemError =>
 export const projectionBehind = (): ProblemError => readModelBehind('The read model has not reached minPosition yet; retry shortly');
 
 /** Resolves once the projections (all, or those named) have applied `minPosition`; 503 when the wait runs out. */
-export async function awaitMinPosition(ctx: RequestContext, minPosition: string | null | undefined, projections?: string[]): Promise<void> {
+export async function awaitMinPosition(
+  ctx: RequestContext,
+  minPosition: string | null | undefined,
+  projections?: readonly string[],
+): Promise<void> {
   if (minPosition === undefined || minPosition === null || minPosition === '') return;
   const position = (await consistencyTokens(ctx.services)).open(minPosition);
   if (position === null) throw invalidMinPosition('minPosition must be the X-Event-Position of a write to this service');

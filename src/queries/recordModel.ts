@@ -155,7 +155,7 @@ export function recordModel<D extends RecordDoc>(spec: RecordModelSpec<D>): Reco
     latest: async (scope, id, write) => {
       if (write.position !== null) {
         await scope.services.projections.waitFor(write.position, {
-          projections: [...awaits],
+          projections: awaits,
           timeoutMs: LIMITS.readYourWrites.maxWaitMs,
         });
       }

@@ -10,9 +10,9 @@ import { consistencyTokens } from '../../src/http/consistencyToken.js';
 import { changePolicy } from '../../src/commands/empresas/policyWrites.js';
 import { POLICY_EVENT_TYPES, policyStream } from '../../src/commands/empresas/policyEvents.js';
 import { COMPANY_POLICIES, EMPRESAS_PROJECTION, empresasProjection } from '../../src/projections/empresas/empresasProjection.js';
-import type { Projection } from '../../src/projections/runner/projection.js';
 import type { ProjectionRunner } from '../../src/projections/runner/runnerTypes.js';
 import { countingEventStore } from '../support/countingEventStore.js';
+import { held } from '../support/heldProjection.js';
 import { expectStatus, startMonitoresWorld, unique, type Answer, type Json, type MonitoresWorld } from './monitoresWorld.js';
 
 const addDays = (day: string, days: number): string =>
@@ -101,22 +101,15 @@ describe('Machines under the company policy over HTTP', () => {
 
 describe('Machines under the company policy over HTTP, while the policy read model is behind', () => {
   // The Empresas projection holds every policy event until released; the machines' projection runs on.
-  const gate = { held: null as Promise<void> | null, release: () => {} };
-  const heldProjection: Projection = {
-    ...empresasProjection,
-    handle: async (event, tx) => {
-      if (gate.held && (POLICY_EVENT_TYPES as readonly string[]).includes(event.type)) await gate.held;
-      return empresasProjection.handle(event, tx);
-    },
-  };
+  const policies = held(empresasProjection, POLICY_EVENT_TYPES);
   let w: MonitoresWorld;
   before(async () => {
     const groups = registeredGroups();
-    groups[groups.indexOf(empresasGroup)] = { ...empresasGroup, projections: [heldProjection] };
+    groups[groups.indexOf(empresasGroup)] = { ...empresasGroup, projections: [policies.projection] };
     w = await startMonitoresWorld({ groups });
   });
   after(async () => {
-    gate.release();
+    policies.release();
     await w?.close();
   });
 
@@ -126,7 +119,7 @@ describe('Machines under the company policy over HTTP, while the policy read mod
     const id = (await w.register(w.a, { model, installDate: today })).body.id as string;
     assert.equal((await shown(w, id, null)).list.everyDays, 180);
     const policy = expectStatus(await w.call(w.a, 'GET', '/empresas/actual/politica'), 200);
-    gate.held = new Promise<void>((resolve) => (gate.release = resolve));
+    policies.hold();
     // The command alone (its HTTP answer would wait for the read model): appended, not projected.
     const { services, admin } = w.server;
     const context = {
@@ -144,8 +137,7 @@ describe('Machines under the company policy over HTTP, while the policy read mod
     await new Promise((resolve) => setTimeout(resolve, 200));
     const meanwhile = expectStatus(await w.call(w.a, 'GET', '/empresas/actual/politica'), 200).body;
     assert.equal(meanwhile.revision, policy.body.revision, 'the policy read model is still behind the change');
-    gate.held = null;
-    gate.release();
+    policies.release();
     const { list, view, dueSoon } = await reading;
     assert.deepEqual([list.everyDays, list.dueDate], [30, addDays(today, 30)], 'the list waited for the new plan');
     assert.deepEqual(view, list, 'the view too');

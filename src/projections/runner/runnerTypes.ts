@@ -66,7 +66,7 @@ export interface WaitOptions {
   /** Bounded: false when it runs out (default 5000 ms). */
   timeoutMs?: number;
   /** The projections the caller reads (default: all). A failed one is waited for, since it retries. */
-  projections?: string[];
+  projections?: readonly string[];
   /** The tenant of the write: false at once when a waited projection parked this tenant at or before the position. */
   tenant?: string;
 }

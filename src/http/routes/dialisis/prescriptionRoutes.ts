@@ -66,7 +66,7 @@ export const prescriptionRoutes: RouteDecl[] = [
     auditAccess: (input) => ({ recordType: 'prescriptionList', recordId: input.params.patientId }),
     handle: async (input, ctx) => {
       // The versions show the patient's dry weight (and 404 without the patient): a write to either is waited for.
-      await awaitMinPosition(ctx, input.query.minPosition, [...prescriptionModel.awaits]);
+      await awaitMinPosition(ctx, input.query.minPosition, prescriptionModel.awaits);
       const scope = tenantCtx(ctx);
       // Ajv's useDefaults filled limit from the schema's default.
       const page = await listPrescriptions(scope, input.params.patientId, { ...input.query, limit: input.query.limit });
@@ -94,7 +94,7 @@ export const prescriptionRoutes: RouteDecl[] = [
         const { at, view } = await prescriptionInForceAt(tenantCtx(ctx), input.params.patientId, input.query.date, point);
         return { status: 200, body: view, headers: await asOfHeaders(ctx, at) };
       }
-      await awaitMinPosition(ctx, input.query.minPosition, [...prescriptionModel.awaits]);
+      await awaitMinPosition(ctx, input.query.minPosition, prescriptionModel.awaits);
       const scope = tenantCtx(ctx);
       const date = input.query.date ?? (await companyDay(scope, ctx.services.now()));
       const view = await prescriptionInForceOr404(scope, input.params.patientId, date);

@@ -105,7 +105,7 @@ export const reportRoutes: RouteDecl[] = [
     responses: { 200: { description: 'One row per patient with sessions in the month', schema: AdequacyView }, 503: unavailable503 },
     auditAccess: (input) => ({ recordType: 'adequacyReport', recordId: input.query.patientId ?? null }),
     handle: async (input, ctx) => {
-      await awaitMinPosition(ctx, input.query.minPosition, [...SESSION_REPORT_READS]);
+      await awaitMinPosition(ctx, input.query.minPosition, SESSION_REPORT_READS);
       const { month, patientId, locationId } = input.query;
       const scope = tenantCtx(ctx);
       const query = [month, patientId ?? null, locationId ?? null];
@@ -127,7 +127,7 @@ export const reportRoutes: RouteDecl[] = [
     },
     auditAccess: (input) => ({ recordType: 'dialysisAlertList', recordId: input.query.patientId ?? null }),
     handle: async (input, ctx) => {
-      await awaitMinPosition(ctx, input.query.minPosition, [...SESSION_REPORT_READS]);
+      await awaitMinPosition(ctx, input.query.minPosition, SESSION_REPORT_READS);
       const { from, to, locationId, patientId } = input.query;
       const days = (Date.parse(to) - Date.parse(from)) / 86_400_000;
       if (!(days >= 0 && days <= MAX_ALERT_DAYS)) {

@@ -40,7 +40,7 @@ export const sheetRoute: RouteDecl = route({
   auditAccess: (input) => ({ recordType: 'dialysisSessionSheet', recordId: input.params.id }),
   handle: async (input, ctx) => {
     // Made of the session and of what it names: a write to any of them is waited for.
-    await awaitMinPosition(ctx, input.query.minPosition, [...SHEET_READS]);
+    await awaitMinPosition(ctx, input.query.minPosition, SHEET_READS);
     const scope = tenantCtx(ctx);
     const doc = await sessionModel.or404(scope, input.params.id);
     const sheet = await sessionSheetOf(scope, doc, ctx.services.now().toISOString());

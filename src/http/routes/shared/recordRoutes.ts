@@ -215,7 +215,7 @@ export function recordKit<D extends RecordDoc>(spec: RecordKitSpec<D>) {
           : {}),
         handle: async (input, ctx) => {
           const q = input.query as ListQuery<F>;
-          await awaitMinPosition(ctx, q.minPosition, [...model.awaits]);
+          await awaitMinPosition(ctx, q.minPosition, model.awaits);
           return { status: 200, body: await recordListPage(ctx, tenantCtx(ctx), model, base, q, decl) };
         },
       });
@@ -246,7 +246,7 @@ export function recordKit<D extends RecordDoc>(spec: RecordKitSpec<D>) {
             const at = await model.at(tenantCtx(ctx), idOf(input), point);
             return { status: 200, body: await spec.view(at.doc, tenantCtx(ctx)), headers: await asOfHeaders(ctx, at) };
           }
-          await awaitMinPosition(ctx, input.query.minPosition, [...model.awaits]);
+          await awaitMinPosition(ctx, input.query.minPosition, model.awaits);
           const { body, etag } = await recordReadAnswer(model, spec.view, spec.preparedRead, tenantCtx(ctx), idOf(input));
           return { status: 200, body, headers: { ETag: etag } };
         },
