@@ -98,7 +98,7 @@ async function firstStartAndRestart(o: ScaleOptions, log: ScaleLog) {
     o.log(
       `  restart ready in ${seconds(again.readyMs)} s, settled ${settledMs === null ? 'not' : seconds(settledMs)} s later; queries ...`,
     );
-    const queries = await benchQueries(again.url, o.creds, log.patients, o.loadSeconds, 'SQLite read store');
+    const queries = await benchQueries(again.url, o.creds, log.patients, o.loadSeconds, 'SQLite read store', again.child.pid!);
     return {
       firstStart: {
         readySeconds: seconds(first.readyMs),
@@ -124,7 +124,10 @@ async function memoryComparison(o: ScaleOptions): Promise<QueryFigures & { event
   const service = await startService({ ...o.env, DATA_DIR: log.dir, READ_STORE: 'memory' }, o.ports.memory, [], READY_LIMIT_MS);
   try {
     await settle(service);
-    return { events: log.events, ...(await benchQueries(service.url, o.creds, log.patients, o.loadSeconds, 'in-memory, 1M')) };
+    return {
+      events: log.events,
+      ...(await benchQueries(service.url, o.creds, log.patients, o.loadSeconds, 'in-memory, 1M', service.child.pid!)),
+    };
   } finally {
     await service.stop();
   }
