@@ -34,6 +34,8 @@ const CHECKPOINTS = 'process_checkpoints';
 const RETRY_MS = { first: 200, max: 10_000 };
 /** Events of other types passed before the checkpoint moves over them, so a start never replays the whole log. */
 const SKIPPED_BEFORE_CHECKPOINT = 1_000n;
+/** Saves over passed events failing this long are logged (shorter streaks are a busy store, retried at the next one). */
+const SKIP_SAVES_FAILING_WARN_MS = 60_000;
 
 interface Running {
   manager: ProcessManager<never>;
@@ -43,11 +45,22 @@ interface Running {
   storeId: string | null;
   subscription: Subscription | null;
   stopped: boolean;
+  /** Since when saves over passed events fail (null while they succeed), and the streak already warned of. */
+  skipSavesFailingSince?: number | null;
+  skipSavesWarned?: number;
 }
 
 export function startProcessManagers<S>(
   /** `ready`: resolves once `services()` answers the assembled services; no reaction runs before. */
-  deps: { events: EventStore; reads: ReadStore; logger: Logger; services: () => S; ready?: Promise<void> },
+  deps: {
+    events: EventStore;
+    reads: ReadStore;
+    logger: Logger;
+    services: () => S;
+    ready?: Promise<void>;
+    /** How long saves over passed events may fail before a warning (SKIP_SAVES_FAILING_WARN_MS). */
+    skipSavesWarnAfterMs?: number;
+  },
   managers: readonly ProcessManager<S>[],
 ): ProcessRunner {
   const checkpointsReady = deps.reads.collection<CheckpointDoc>(CHECKPOINTS);
@@ -75,7 +88,8 @@ export function startProcessManagers<S>(
         const save = (position: bigint) => saveCheckpoint(checkpoints, state, position);
         const subscription = deps.events.subscribe({ after: state.handled }, async (event) => {
           const acted = accepts(event) && (await manager.react(event, deps.services())) !== false;
-          if (acted || event.position - state.saved >= SKIPPED_BEFORE_CHECKPOINT) await save(event.position);
+          if (acted) await save(event.position);
+          else if (event.position - state.saved >= SKIPPED_BEFORE_CHECKPOINT) await moveOverSkipped(state, save, event.position);
           state.handled = event.position;
           notify();
         });
@@ -95,6 +109,31 @@ export function startProcessManagers<S>(
   async function saveCheckpoint(checkpoints: Collection<CheckpointDoc>, state: Running, position: bigint): Promise<void> {
     await checkpoints.replace({ tenantId: PLATFORM_DOCS, id: state.manager.name, position: position.toString(), storeId: state.storeId! });
     state.saved = position;
+  }
+
+  /**
+   * Moving the checkpoint over events it only passed saves a replay, nothing more: a failed save (SQLite busy while the
+   * projector thread writes a burst, a primary stepping down) is tried again at the next one instead of stopping the
+   * manager. Only a store refusing such saves for a minute is worth a warning (once per streak).
+   */
+  async function moveOverSkipped(state: Running, save: (position: bigint) => Promise<void>, position: bigint): Promise<void> {
+    try {
+      await save(position);
+      state.skipSavesFailingSince = null;
+    } catch (err) {
+      const now = Date.now();
+      state.skipSavesFailingSince ??= now;
+      if (
+        now - state.skipSavesFailingSince < (deps.skipSavesWarnAfterMs ?? SKIP_SAVES_FAILING_WARN_MS) ||
+        state.skipSavesWarned === state.skipSavesFailingSince
+      )
+        return;
+      state.skipSavesWarned = state.skipSavesFailingSince;
+      deps.logger.warn('process manager checkpoint not moved over the events it passed for a minute; the next save moves it', {
+        processManager: state.manager.name,
+        error: String(err),
+      });
+    }
   }
 
   /** At stop, the checkpoint also moves over the events of other types passed since it was last saved. */

@@ -11,10 +11,12 @@ import { startProcessManagers, type ProcessManager } from '../../src/processes/p
 import type { EventStore, RecordedEvent } from '../../src/stores/eventStore.js';
 import { PLATFORM_DOCS } from '../../src/stores/readStore.js';
 import type { Logger } from '../../src/logger.js';
+import { faultyReadStore } from '../support/faultyStores.js';
 
 const quiet: Logger = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
 
-async function append(events: EventStore, stream: string, type: string): Promise<bigint> {
+/** `count` events of one type in one append; the position of the last. */
+async function appendMany(events: EventStore, stream: string, type: string, count: number): Promise<bigint> {
   const metadata = {
     tenantId: 't1',
     actor: 'u1',
@@ -27,9 +29,11 @@ async function append(events: EventStore, stream: string, type: string): Promise
     userAgent: null,
     reason: null,
   };
-  const result = await events.appendToStream(stream, [{ id: randomUUID(), type, data: {}, metadata }], { expectedRevision: 'any' });
-  return result.position;
+  const batch = Array.from({ length: count }, () => ({ id: randomUUID(), type, data: {}, metadata }));
+  return (await events.appendToStream(stream, batch, { expectedRevision: 'any' })).position;
 }
+
+const append = (events: EventStore, stream: string, type: string): Promise<bigint> => appendMany(events, stream, type, 1);
 
 describe('process managers', () => {
   let dir: string;
@@ -96,6 +100,37 @@ describe('process managers', () => {
     const after = await checkpoints.get(PLATFORM_DOCS, 'counting');
     assert.equal(after?.position, head.toString(), 'stopping keeps the position reached');
     assert.equal(seen.length, 0);
+  });
+
+  it('passes events of other types while its checkpoint cannot be written, and moves it once it can', async () => {
+    const { store: reads, faults } = faultyReadStore(createEmbeddedReadStore());
+    const warned: string[] = [];
+    const logger: Logger = { ...quiet, warn: (msg) => void warned.push(msg), error: (msg) => void warned.push(`error: ${msg}`) };
+    const runner = startProcessManagers({ events, reads, logger, services: () => null }, [counting([])]);
+    faults.writesDown = true; // the store refuses writes for a while (SQLite busy, a primary stepping down)
+    const passed = await appendMany(events, 't1.session-a', 'Started', 1_100);
+    assert.equal(await runner.waitFor(passed, 10_000), true, 'the events passed while the checkpoint could not be written');
+    assert.deepEqual(warned, [], 'a short refusal is retried at the next save, not logged');
+    faults.writesDown = false;
+    const later = await appendMany(events, 't1.session-b', 'Started', 1_100);
+    assert.equal(await runner.waitFor(later, 10_000), true);
+    const checkpoints = await reads.collection<{ id: string; tenantId: string; position: string }>('process_checkpoints');
+    const saved = await checkpoints.get(PLATFORM_DOCS, 'counting');
+    assert.ok(saved && BigInt(saved.position) > passed, `checkpoint moved past the refused saves: ${saved?.position}`);
+    await runner.stop();
+  });
+
+  it('warns once when its checkpoint has not been movable for longer than allowed', async () => {
+    const { store: reads, faults } = faultyReadStore(createEmbeddedReadStore());
+    const warned: string[] = [];
+    const logger: Logger = { ...quiet, warn: (msg) => void warned.push(msg) };
+    const runner = startProcessManagers({ events, reads, logger, services: () => null, skipSavesWarnAfterMs: 0 }, [counting([])]);
+    faults.writesDown = true;
+    const passed = await appendMany(events, 't1.session-a', 'Started', 3_300);
+    assert.equal(await runner.waitFor(passed, 10_000), true);
+    assert.deepEqual(warned, ['process manager checkpoint not moved over the events it passed for a minute; the next save moves it']);
+    faults.writesDown = false;
+    await runner.stop();
   });
 
   it('reacts to the events its `accepts` picks instead of a list of types (any type of the company streams)', async () => {
