@@ -21,7 +21,7 @@ export interface StreamFigures {
   key: 'none' | 'new' | 'retry';
   runs: number;
   medianMs: number;
-  /** Mean CPU of the service's thread per command (snapshots taken on the way included). */
+  /** Mean CPU of the process per command (snapshots taken on the way included). */
   cpuMicrosPerCommand: number;
   cpuMicrosMedian: number;
   eventsRead: number;
