@@ -45,9 +45,8 @@ interface Running {
   storeId: string | null;
   subscription: Subscription | null;
   stopped: boolean;
-  /** Since when saves over passed events fail (null while they succeed), and the streak already warned of. */
-  skipSavesFailingSince?: number | null;
-  skipSavesWarned?: number;
+  /** Saves over passed events failing since `since` (null while they succeed), and whether that streak was warned of. */
+  skipSavesFailing: { since: number; warned: boolean } | null;
 }
 
 export function startProcessManagers<S>(
@@ -119,16 +118,11 @@ export function startProcessManagers<S>(
   async function moveOverSkipped(state: Running, save: (position: bigint) => Promise<void>, position: bigint): Promise<void> {
     try {
       await save(position);
-      state.skipSavesFailingSince = null;
+      state.skipSavesFailing = null;
     } catch (err) {
-      const now = Date.now();
-      state.skipSavesFailingSince ??= now;
-      if (
-        now - state.skipSavesFailingSince < (deps.skipSavesWarnAfterMs ?? SKIP_SAVES_FAILING_WARN_MS) ||
-        state.skipSavesWarned === state.skipSavesFailingSince
-      )
-        return;
-      state.skipSavesWarned = state.skipSavesFailingSince;
+      const streak = (state.skipSavesFailing ??= { since: Date.now(), warned: false });
+      if (streak.warned || Date.now() - streak.since < (deps.skipSavesWarnAfterMs ?? SKIP_SAVES_FAILING_WARN_MS)) return;
+      streak.warned = true;
       deps.logger.warn('process manager checkpoint not moved over the events it passed for a minute; the next save moves it', {
         processManager: state.manager.name,
         error: String(err),
@@ -150,7 +144,15 @@ export function startProcessManagers<S>(
   }
 
   for (const manager of managers) {
-    const state: Running = { manager: manager, handled: 0n, saved: 0n, storeId: null, subscription: null, stopped: false };
+    const state: Running = {
+      manager: manager,
+      handled: 0n,
+      saved: 0n,
+      storeId: null,
+      subscription: null,
+      stopped: false,
+      skipSavesFailing: null,
+    };
     running.push(state);
     void run(state, manager);
   }
