@@ -93,6 +93,23 @@ export function memoryOf(pid: number): { rssMiB: number; peakRssMiB: number } {
   return { rssMiB: Math.round(kb('VmRSS') / 1024), peakRssMiB: Math.round(kb('VmHWM') / 1024) };
 }
 
+const CLOCK_TICKS_PER_SECOND = 100;
+
+/**
+ * What a process has done so far (Linux /proc): CPU seconds (utime + stime, all its threads), bytes read through system
+ * calls (`rchar`: SQLite's preads, page cache hits included) and bytes the storage layer read (`read_bytes`).
+ */
+export function activityOf(pid: number): { cpuSeconds: number; readChars: number; diskReadBytes: number } {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' '); // utime, stime at 11, 12
+  const io = fs.readFileSync(`/proc/${pid}/io`, 'utf8');
+  const counter = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+)`, 'm').exec(io)?.[1] ?? 0);
+  return {
+    cpuSeconds: (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND,
+    readChars: counter('rchar'),
+    diskReadBytes: counter('read_bytes'),
+  };
+}
+
 /** A benchmark peer (bench/peers/<name>.ts) in its own process, ready once `readyPath` answers 200. */
 export async function startPeer(name: string, port: number, env: Record<string, string>, readyPath = '/'): Promise<Started> {
   const started = Date.now();

@@ -10,7 +10,7 @@ import { READ_STORE_FILE } from '../src/stores/openReadStore.js';
 import { createProjectionRunner } from '../src/projections/runner/projectionRunner.js';
 import { pacientesProjection, PACIENTES_PROJECTION } from '../src/projections/pacientes/pacientesProjection.js';
 import { createLogger } from '../src/logger.js';
-import { memoryOf, startService, type Started } from './processes.js';
+import { activityOf, memoryOf, startService, type Started } from './processes.js';
 import { EVENTS_FILE, ensureScaleLog, type ScaleLog } from './scaleLog.js';
 import { benchQueries, type QueryFigures } from './scaleQueries.js';
 import type { BenchCredentials } from './http.js';
@@ -26,7 +26,6 @@ const SETTLED_READ_BYTES = 4 * 2 ** 20;
 const SETTLE_LIMIT_MS = 30 * 60_000;
 /** A first start over 10M events catches up for many minutes. */
 const READY_LIMIT_MS = 3 * 60 * 60_000;
-const CLOCK_TICKS_PER_SECOND = 100;
 
 export interface ScaleOptions {
   scratch: string;
@@ -50,13 +49,6 @@ export interface ScaleFigures {
   targets: Target[];
 }
 
-/** CPU seconds and bytes read through system calls (SQLite reads the log with pread) of a process so far. */
-function activityOf(pid: number): { cpuSeconds: number; readBytes: number } {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' '); // utime, stime at 11, 12
-  const rchar = /^rchar:\s+(\d+)/m.exec(fs.readFileSync(`/proc/${pid}/io`, 'utf8'))?.[1];
-  return { cpuSeconds: (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND, readBytes: Number(rchar ?? 0) };
-}
-
 /**
  * Waits until the process is idle: its background quick_check of an existing log has ended (until then its
  * appends, and so sign-in, wait). Ms waited, or null when it was still busy at the limit.
@@ -68,7 +60,7 @@ export async function settle(service: Started): Promise<number | null> {
   while (Date.now() - started < SETTLE_LIMIT_MS) {
     await new Promise((r) => setTimeout(r, 1000));
     const now = activityOf(pid);
-    if (now.cpuSeconds - before.cpuSeconds < SETTLED_CPU_SHARE && now.readBytes - before.readBytes < SETTLED_READ_BYTES)
+    if (now.cpuSeconds - before.cpuSeconds < SETTLED_CPU_SHARE && now.readChars - before.readChars < SETTLED_READ_BYTES)
       return Date.now() - started;
     before = now;
   }

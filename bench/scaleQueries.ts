@@ -1,10 +1,10 @@
 // The patient queries of the scale section, against a running service: the first page of 50, a page deep in
 // the cursor chain, and one patient by id; sequential latencies (one request at a time) and a short autocannon run.
-import fs from 'node:fs';
 import { runLoad, type LoadFigures, type LoadScenario } from './load.js';
 import { signInAndSelect } from './signIn.js';
 import type { BenchCredentials } from './http.js';
 import { benchPatientId } from './dataset.js';
+import { activityOf } from './processes.js';
 
 const WARM_UP = 20;
 const SEQUENTIAL = 300;
@@ -30,24 +30,15 @@ export interface QueryFigures {
   byIdLoad: QueryLoadFigures;
 }
 
-const CLOCK_TICKS_PER_SECOND = 100;
-
-/** CPU µs (utime + stime) and bytes the storage layer read for a process so far (`read_bytes`: not the page cache's). */
-function costOf(pid: number): { cpuUs: number; diskReadBytes: number } {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' '); // utime, stime at 11, 12
-  const readBytes = /^read_bytes:\s+(\d+)/m.exec(fs.readFileSync(`/proc/${pid}/io`, 'utf8'))?.[1];
-  return { cpuUs: ((Number(fields[11]) + Number(fields[12])) * 1e6) / CLOCK_TICKS_PER_SECOND, diskReadBytes: Number(readBytes ?? 0) };
-}
-
 /** A load run, with the service's CPU and disk reads over it per answered request. */
-async function costedLoad(pid: number, scenario: LoadScenario, seconds: number): Promise<QueryLoadFigures> {
-  const before = costOf(pid);
+async function costedLoad(pid: number, scenario: LoadScenario & { durationSeconds: number }): Promise<QueryLoadFigures> {
+  const before = activityOf(pid);
   const figures = await runLoad(scenario);
-  const after = costOf(pid);
-  const answered = Math.max(1, Math.round(figures.requestsPerSecond * seconds));
+  const after = activityOf(pid);
+  const answered = Math.max(1, Math.round(figures.requestsPerSecond * scenario.durationSeconds));
   return {
     ...figures,
-    cpuUsPerRequest: Math.round((after.cpuUs - before.cpuUs) / answered),
+    cpuUsPerRequest: Math.round(((after.cpuSeconds - before.cpuSeconds) * 1e6) / answered),
     diskReadBytesPerRequest: Math.round((after.diskReadBytes - before.diskReadBytes) / answered),
   };
 }
@@ -117,15 +108,18 @@ export async function benchQueries(
     firstPage: await latencies(token, () => first),
     deepPage: await latencies(token, () => deep),
     byId: await latencies(token, (i) => `${url}${idPath(i)}`),
-    firstPageLoad: await costedLoad(
-      pid,
-      { scenario: `${label}: GET /pacientes?limit=50`, url: first, headers: auth, durationSeconds: loadSeconds },
-      loadSeconds,
-    ),
-    byIdLoad: await costedLoad(
-      pid,
-      { scenario: `${label}: GET /pacientes/{id}`, url, headers: auth, path: () => idPath(served++), durationSeconds: loadSeconds },
-      loadSeconds,
-    ),
+    firstPageLoad: await costedLoad(pid, {
+      scenario: `${label}: GET /pacientes?limit=50`,
+      url: first,
+      headers: auth,
+      durationSeconds: loadSeconds,
+    }),
+    byIdLoad: await costedLoad(pid, {
+      scenario: `${label}: GET /pacientes/{id}`,
+      url,
+      headers: auth,
+      path: () => idPath(served++),
+      durationSeconds: loadSeconds,
+    }),
   };
 }
