@@ -8,13 +8,13 @@ import Database from 'better-sqlite3';
 import { openSqliteReadStore } from '../src/stores/sqliteRead/sqliteReadStore.js';
 import { tableNameOf } from '../src/stores/sqliteRead/readTable.js';
 import type { Collection, ReadStore } from '../src/stores/readStore.js';
-import { AUDIT_COLLECTIONS, AUDIT_TRAIL, type AuditEntryDoc } from '../src/projections/sistema/auditEntryDoc.js';
+import { AUDIT_COLLECTIONS, AUDIT_TRAIL, patientRow, storedEntry, type AuditEntryDoc } from '../src/projections/sistema/auditEntryDoc.js';
 import { auditExport, auditPage, type AuditQuery } from '../src/queries/sistema/auditTrail.js';
 import { versionSuffix } from '../src/projections/runner/checkpoints.js';
 import { auditProjection } from '../src/projections/sistema/auditProjection.js';
 import type { LatencyFigures } from './scaleQueries.js';
 
-const VERSION = 2; // bump when the generated entries change: a new directory is built
+const VERSION = 3; // bump when the generated entries change: a new directory is built
 const TENANT = 'benchA';
 const OTHER = 'benchB';
 const ACTORS = 500;
@@ -52,13 +52,11 @@ function entryOf(n: number, total: number): AuditEntryDoc {
   const outcome = !read ? 'succeeded' : r % 100 < 2 ? 'denied' : r % 100 < 3 ? 'not-found' : 'allowed';
   const patientIds = r % 5 === 0 ? [] : [benchAuditPatient(r >>> 3)];
   const route = read ? ROUTES[(r >>> 5) % ROUTES.length]! : null;
-  return {
-    tenantId: r % 10 === 9 ? OTHER : TENANT,
-    id: uuid(3, n),
+  const key = String(n + 1).padStart(20, '0');
+  return storedEntry(r % 10 === 9 ? OTHER : TENANT, key, {
     entryId: uuid(3, n),
     at,
-    t: at,
-    seq: n + 1,
+    position: n + 1,
     kind: read ? 'read' : 'change',
     action: read ? 'read' : CHANGES[(r >>> 7) % CHANGES.length]!,
     outcome,
@@ -76,8 +74,7 @@ function entryOf(n: number, total: number): AuditEntryDoc {
     patientIds,
     count: 1,
     lastAt: at,
-    _position: n + 1,
-  };
+  });
 }
 
 const names = {
@@ -105,9 +102,9 @@ async function buildFile(file: string, entries: number, log: (s: string) => void
     for (let n = from; n < to; n++) {
       const entry = entryOf(n, entries);
       intoEntries.run(entry.tenantId, entry.id, entry._position, JSON.stringify(entry));
-      for (const patientId of entry.patientIds) {
-        const copy = { ...entry, id: `${entry.id}:${patientId}`, patientId };
-        intoPatients.run(copy.tenantId, copy.id, copy._position, JSON.stringify(copy));
+      for (const patientId of entry.patientIds ?? []) {
+        const row = patientRow(entry, patientId);
+        intoPatients.run(row.tenantId, row.id, row._position, JSON.stringify(row));
       }
     }
   });
@@ -116,11 +113,7 @@ async function buildFile(file: string, entries: number, log: (s: string) => void
     if (from % 1_000_000 === 0 && from > 0) log(`  ${from} entries (${Math.round((Date.now() - started) / 1000)} s)`);
   }
   // The store learns which paths hold arrays from its writes: these rows came in beside it.
-  db.prepare(`UPDATE read_collections SET array_paths = ? WHERE name IN (?, ?)`).run(
-    JSON.stringify(['patientIds']),
-    names.entries,
-    names.byPatient,
-  );
+  db.prepare(`UPDATE read_collections SET array_paths = ? WHERE name = ?`).run(JSON.stringify(['patientIds']), names.entries);
   db.close();
   log(`  rows in ${Math.round((Date.now() - started) / 1000)} s; creating the indexes ...`);
   const indexed = await openSqliteReadStore({ file });

@@ -81,6 +81,26 @@ describe('Audit trail over HTTP: GET /sistema/auditoria', () => {
     const window = ((await list({})).items as Json[]).map((e) => e.action);
     assert.deepEqual(window, ['write', 'read', 'NursingNoteRecorded', 'read'], 'the time range alone: everything of the company in it');
 
+    // A patient's filter with the others: the patient's rows compare them, the entries answer whole.
+    const refused = (await list({ patientId, outcome: 'denied' })).items as Json[];
+    assert.deepEqual(refused.map(who), [
+      [nosy.userId, 'write', 'denied', 'pacientes', 'POST', 403],
+      [nosy.userId, 'read', 'denied', 'patient', 'GET', 403],
+    ]);
+    assert.deepEqual(
+      refused.map((e) => [e.userAgent, e.patientIds, e.count, e.lastAt === e.at]),
+      [
+        ['node', [patientId], 1, true],
+        ['=HYPERLINK("x")', [patientId], 1, true],
+      ],
+    );
+    assert.equal(((await list({ patientId, actor: nosy.userId, route: '/pacientes/{id}' })).items as Json[]).length, 1);
+    assert.deepEqual(
+      ((await list({ patientId, action: 'NursingNoteRecorded', updatedSince: t1 })).items as Json[]).map((e) => e.recordId),
+      [noteId],
+    );
+    assert.equal(((await list({ patientId, updatedSince: t2 })).items as Json[]).length, 0);
+
     const first = await list({ patientId, limit: '3' });
     assert.equal((first.items as Json[]).length, 3);
     const second = await list({ patientId, limit: '3', cursor: first.nextCursor as string });

@@ -52,16 +52,29 @@ describe('company export and restore (issue 24 item 3), over HTTP', function () 
       // The company's trail also shows platform events that concern it (sign-ins, memberships, the bootstrap): those belong
       // to the w.source platform's accounts and do not travel. Every entry of an exported event must be there, equal.
       const exportedIds = new Set(eventLines.flatMap((l) => (l.kind === 'event' || l.kind === 'company' ? [l.id] : [])));
-      const travels = (l: RecordLine) =>
-        l.projection !== 'auditTrail' || l.doc.entryId === undefined || exportedIds.has(l.doc.entryId as string);
       // An audit entry's document is keyed by its log position, which a restore into another store changes: its event
-      // (entryId) and patient name it there.
-      const positional = (l: RecordLine) => l.projection === 'auditTrail' && l.doc.entryId !== undefined;
-      const keyOf = (l: RecordLine) =>
-        `${l.projection}/${l.collection}/${positional(l) ? `${String(l.doc.entryId)}:${String((l.doc.patientId as string | undefined) ?? '')}` : String(l.doc.id)}`;
-      const comparable = (l: RecordLine) => (positional(l) ? { ...l.doc, id: undefined } : l.doc);
+      // (entryId) and patient name it there. A patient's row of an entry is named by its entry's event, whose line comes
+      // first (the entries are exported before the patients' rows).
+      const eventOfKey = new Map<string, string>();
+      const eventOf = (l: RecordLine): string | undefined => {
+        if (l.projection !== 'auditTrail') return undefined;
+        if (l.doc.entryId !== undefined) eventOfKey.set(`${l.doc.tenantId as string}/${String(l.doc.id)}`, l.doc.entryId as string);
+        const key = l.doc.patientId === undefined ? String(l.doc.id) : String(l.doc.id).split(':')[0]!;
+        return eventOfKey.get(`${l.doc.tenantId as string}/${key}`);
+      };
+      const travels = (l: RecordLine) => {
+        const event = eventOf(l);
+        return event === undefined || exportedIds.has(event);
+      };
+      const keyOf = (l: RecordLine) => {
+        const event = eventOf(l);
+        const name = event === undefined ? String(l.doc.id) : `${event}:${String((l.doc.patientId as string | undefined) ?? '')}`;
+        return `${l.projection}/${l.collection}/${name}`;
+      };
+      const comparable = (l: RecordLine) => (eventOf(l) !== undefined ? { ...l.doc, id: undefined } : l.doc);
       const expected = new Map<string, Record<string, unknown>>();
       for (const l of await linesOf(records)) if (l.kind === 'record' && travels(l)) expected.set(keyOf(l), comparable(l));
+      eventOfKey.clear();
       const found = new Map<string, Record<string, unknown>>();
       for await (const l of companyRecords(target.services.projections, w.tenant, collections))
         if (travels(l)) found.set(keyOf(l), comparable(l));

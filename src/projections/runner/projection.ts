@@ -21,6 +21,8 @@ export interface Projection {
   collections: Record<string, IndexSpec[]>;
   /** Event types this projection reads; others are skipped without calling `handle`. 'all': every event (the audit trail). */
   eventTypes: readonly string[] | 'all';
+  /** Collections no list asks by `updatedSince` alone (read by key, or always with another filter): no stamp index. */
+  unstamped?: readonly string[];
   handle(event: RecordedEvent, tx: ProjectionTx): Promise<void> | void;
 }
 

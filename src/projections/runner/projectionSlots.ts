@@ -160,14 +160,15 @@ export class SlotRuntime {
   ): Promise<Map<string, Collection<ProjectedDoc>>> {
     const opened = new Map<string, Collection<ProjectedDoc>>();
     // The in-memory store indexes equalities only: a range index on the stamp would cost memory there for nothing.
-    const stampIndex = this.deps.reads.kind === 'embedded' ? [] : [CHANGED_AT_INDEX];
+    const stamped = this.deps.reads.kind !== 'embedded';
+    const stampIndexOf = (logical: string) => (stamped && !projection.unstamped?.includes(logical) ? [CHANGED_AT_INDEX] : []);
     for (const [logical, indexes] of Object.entries(projection.collections)) {
       if (fresh) await this.deps.reads.dropCollection(logical + suffix);
       const name = logical + suffix;
       const touched = this.deps.touched;
       const stamps = new CollectionStamps(this.clock, touched && ((tenantId) => touched(name, tenantId)));
       const collection = stampedCollection(
-        await this.deps.reads.collection<ProjectedDoc>(name, ensureIndexes ? [...indexes, ...stampIndex] : []),
+        await this.deps.reads.collection<ProjectedDoc>(name, ensureIndexes ? [...indexes, ...stampIndexOf(logical)] : []),
         stamps,
       );
       this.stamps.set(collection, stamps);

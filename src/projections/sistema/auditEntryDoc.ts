@@ -14,7 +14,10 @@ export const AUDIT_TRAIL = {
   projection: 'auditTrail',
   /** One document per entry. */
   entries: 'auditEntries',
-  /** One copy of an entry per patient it names (a scalar `patientId` SQL can index): the patient filter reads these. */
+  /**
+   * One slim row per patient an entry names (a scalar `patientId` SQL can index, beside the fields the other filters
+   * compare): the patient filter pages these, then reads the entries they point to.
+   */
   byPatient: 'auditPatientEntries',
   /** Which patient (and company) a stream belongs to, learned from its events, for the events that do not say. */
   owners: 'auditStreamOwners',
@@ -26,18 +29,14 @@ export type AuditKind = 'read' | 'change' | 'account';
 /** allowed: a read answered; succeeded: a change made; denied (403), not-found (404), failed (a wrong password or code). */
 export type AuditOutcome = 'allowed' | 'succeeded' | 'denied' | 'not-found' | 'failed';
 
-export interface AuditEntryDoc extends ProjectedDoc {
-  /** The event id (the document's `id` is its zero-padded position, `<position>:<patient id>` on a copy per patient). */
+/** An entry of the trail, whole: what the projection decides and the trail shows. */
+export interface AuditEntry {
+  /** The event id. */
   entryId: string;
   /** ISO-8601 UTC: when it happened (a read's first time when repeated reads were folded into one entry). */
   at: string;
-  /**
-   * `at` again, as the key of the unfiltered time index: a field of its own, so that a filtered query's time range (on
-   * `at`) never draws SQLite (planning without statistics) to that index instead of the filter's.
-   */
-  t: string;
   /** Global position of its event. */
-  seq: number;
+  position: number;
   kind: AuditKind;
   /** The event type, or for a read `read` (GET) / `write` (a refused change). */
   action: string;
@@ -60,20 +59,103 @@ export interface AuditEntryDoc extends ProjectedDoc {
   /** Reads folded into this entry, and the time of the last one. */
   count: number;
   lastAt: string;
-  /** Present on the per-patient copies only. */
-  patientId?: string;
 }
+
+/** The fields an entry stores only when they say something: a null, no patient, one read, lastAt = at. */
+type Sparse =
+  | 'sessionId'
+  | 'ip'
+  | 'userAgent'
+  | 'reason'
+  | 'route'
+  | 'method'
+  | 'status'
+  | 'recordType'
+  | 'recordId'
+  | 'patientIds'
+  | 'count'
+  | 'lastAt';
+
+/**
+ * An entry as stored (the document's `id` is its zero-padded log position): sparse, so the trail (a row per event of the
+ * log, the largest read model) stores no nulls and no defaults.
+ */
+export type AuditEntryDoc = ProjectedDoc &
+  Omit<AuditEntry, Sparse | 'position'> &
+  Partial<{ [K in Sparse]: NonNullable<AuditEntry[K]> }> & {
+    /**
+     * `at` again, as the key of the unfiltered time index: a field of its own, so that a filtered query's time range (on
+     * `at`) never draws SQLite (planning without statistics) to that index instead of the filter's.
+     */
+    t: string;
+  };
+
+/** The fields of an entry the trail's equality filters compare, besides the patient (a patient row carries them). */
+const FILTERED = ['action', 'outcome', 'actor', 'route', 'recordType', 'recordId'] as const;
+
+/** A patient's row of an entry (`<entry id>:<patient id>`): what the patient filter compares and orders by. */
+export type AuditPatientRowDoc = ProjectedDoc &
+  Pick<AuditEntryDoc, 'at' | (typeof FILTERED)[number]> & {
+    patientId: string;
+  };
+
+/** The entry's document: its whole self less what goes without saying. */
+export function storedEntry(tenantId: string, key: string, entry: AuditEntry): AuditEntryDoc {
+  const { position, count, lastAt, patientIds, ...rest } = entry;
+  const doc: Record<string, unknown> = { tenantId, id: key, t: entry.at, _position: position };
+  for (const [field, value] of Object.entries(rest)) if (value !== null) doc[field] = value;
+  if (patientIds.length > 0) doc.patientIds = patientIds;
+  if (count !== 1) doc.count = count;
+  if (lastAt !== entry.at) doc.lastAt = lastAt;
+  return doc as AuditEntryDoc;
+}
+
+/** A patient's row of a stored entry. */
+export function patientRow(doc: AuditEntryDoc, patientId: string): AuditPatientRowDoc {
+  const row: Record<string, unknown> = { tenantId: doc.tenantId, id: `${doc.id}:${patientId}`, patientId, at: doc.at };
+  for (const field of FILTERED) if (doc[field] !== undefined) row[field] = doc[field];
+  row._position = doc._position;
+  return row as AuditPatientRowDoc;
+}
+
+/** The key of the entry a patient row points to. */
+export const entryKeyOfRow = (row: Pick<AuditPatientRowDoc, 'id'>): string => row.id.slice(0, row.id.indexOf(':'));
+
+/** The whole entry of a stored one. */
+export const entryOf = (d: AuditEntryDoc): AuditEntry => ({
+  entryId: d.entryId,
+  at: d.at,
+  position: d._position,
+  kind: d.kind,
+  action: d.action,
+  outcome: d.outcome,
+  actor: d.actor,
+  sessionId: d.sessionId ?? null,
+  ip: d.ip ?? null,
+  userAgent: d.userAgent ?? null,
+  correlationId: d.correlationId,
+  reason: d.reason ?? null,
+  route: d.route ?? null,
+  method: d.method ?? null,
+  status: d.status ?? null,
+  recordType: d.recordType ?? null,
+  recordId: d.recordId ?? null,
+  patientIds: d.patientIds ?? [],
+  count: d.count ?? 1,
+  lastAt: d.lastAt ?? d.at,
+});
 
 export interface StreamOwnerDoc extends ProjectedDoc {
   patientId: string | null;
   companyId: string | null;
 }
 
-const byTime = { at: -1, seq: -1, id: -1 } as const;
+// Ties in time (the same millisecond) in log order: the key is the zero-padded position (a patient row's begins with it).
+const byTime = { at: -1, id: -1 } as const;
 const filtered = (field: string, name: string): IndexSpec => ({ keys: { [field]: 1, ...byTime }, name });
 /** The order of a query with no equality filter (see `t`). */
-export const UNFILTERED_ORDER = { t: -1, seq: -1, id: -1 } as const;
-/** The order of a filtered one: ties in time (the same millisecond) in log order. */
+export const UNFILTERED_ORDER = { t: -1, id: -1 } as const;
+/** The order of a filtered one. */
 export const FILTERED_ORDER = byTime;
 
 export const AUDIT_COLLECTIONS: Record<string, IndexSpec[]> = {
@@ -88,6 +170,9 @@ export const AUDIT_COLLECTIONS: Record<string, IndexSpec[]> = {
   ],
   [AUDIT_TRAIL.byPatient]: [filtered('patientId', 'by_patient')],
 };
+
+/** Asked by key or always with a patient: no list reads them by `updatedSince` alone (no stamp index). */
+export const AUDIT_UNSTAMPED = [AUDIT_TRAIL.owners, AUDIT_TRAIL.byPatient];
 
 /** Streams whose every event belongs to the one patient their first events name (the trail remembers the owner). */
 export const PATIENT_RECORDS = new Set([

@@ -1,9 +1,9 @@
 // Spec of the audit trail projection: reads, refusals, changes and account events become entries of the right trail,
 // attributed to the patient their record belongs to.
 import assert from 'node:assert/strict';
-import { at, projectionSpec, streamOf } from '../runner/projectionSpec.js';
+import { at, projectionSpec, streamOf, type ProjectionOutcome } from '../runner/projectionSpec.js';
 import { auditProjection } from './auditProjection.js';
-import { AUDIT_TRAIL, type AuditEntryDoc } from './auditEntryDoc.js';
+import { AUDIT_TRAIL, entryKeyOfRow, entryOf, type AuditEntry, type AuditEntryDoc, type AuditPatientRowDoc } from './auditEntryDoc.js';
 import { PLATFORM_DOCS } from '../../stores/readStore.js';
 
 const given = projectionSpec(auditProjection);
@@ -25,7 +25,22 @@ const read = (data: object, metadata = {}) => ({
 });
 /** An entry's document key: the position of its event, zero-padded (the spec's events are at 1, 2, 3...). */
 const keyAt = (position: number) => String(position).padStart(20, '0');
-const what = (e: AuditEntryDoc) => [e.kind, e.action, e.outcome, e.recordType, e.recordId, e.patientIds];
+const what = (e: AuditEntry) => [e.kind, e.action, e.outcome, e.recordType, e.recordId, e.patientIds];
+
+/** A patient's trail as the patient filter reads it: their rows, newest first, then the entries they point to. */
+async function patientTrail(outcome: ProjectionOutcome, patientId: string, filter = {}): Promise<AuditEntry[]> {
+  const rows = await outcome.thenFind<AuditPatientRowDoc>(P, { patientId, ...filter }, () => {}, { sort: { at: -1, id: -1 } });
+  const docs = await Promise.all(rows.map((row) => outcome.then<AuditEntryDoc>(E, entryKeyOfRow(row))));
+  for (const [i, doc] of docs.entries()) {
+    const row = rows[i]!;
+    // The row repeats what the other filters compare, so a patient's trail filters as the whole trail does.
+    assert.deepEqual(
+      [row.at, row.action, row.outcome, row.actor, row.route, row.recordType, row.recordId],
+      [doc.at, doc.action, doc.outcome, doc.actor, doc.route, doc.recordType, doc.recordId],
+    );
+  }
+  return docs.map(entryOf);
+}
 
 describe('audit trail projection', () => {
   it("every change of a patient's records is an entry of that patient, the ones that do not name them too", async () => {
@@ -40,19 +55,15 @@ describe('audit trail projection', () => {
         ),
       ),
     );
-    await outcome.thenFind<AuditEntryDoc>(
-      P,
-      { patientId: 'p1' },
-      (docs) =>
-        assert.deepEqual(docs.map(what), [
-          ['change', 'NursingNoteAmended', 'succeeded', 'nursingNote', 'n1', ['p1']],
-          ['change', 'NursingNoteRecorded', 'succeeded', 'nursingNote', 'n1', ['p1']],
-          ['change', 'PatientRegistered', 'succeeded', 'patient', 'p1', ['p1']],
-        ]),
-      { sort: { at: -1, id: -1 } },
-    );
-    await outcome.then<AuditEntryDoc>(E, keyAt(3), (e) =>
-      assert.deepEqual([e.entryId, e.actor, e.reason, e.at], ['e3', 'u2', 'typo', '2025-03-03T10:00:00.000Z']),
+    assert.deepEqual((await patientTrail(outcome, 'p1')).map(what), [
+      ['change', 'NursingNoteAmended', 'succeeded', 'nursingNote', 'n1', ['p1']],
+      ['change', 'NursingNoteRecorded', 'succeeded', 'nursingNote', 'n1', ['p1']],
+      ['change', 'PatientRegistered', 'succeeded', 'patient', 'p1', ['p1']],
+    ]);
+    const amended = entryOf(await outcome.then<AuditEntryDoc>(E, keyAt(3)));
+    assert.deepEqual(
+      [amended.entryId, amended.actor, amended.reason, amended.at, amended.position],
+      ['e3', 'u2', 'typo', '2025-03-03T10:00:00.000Z', 3],
     );
   });
 
@@ -81,25 +92,23 @@ describe('audit trail projection', () => {
         }),
       ),
     );
-    await outcome.thenFind<AuditEntryDoc>(
-      P,
-      { patientId: 'p1', kind: 'read' },
-      (docs) =>
-        assert.deepEqual(docs.map(what), [
-          ['read', 'write', 'denied', 'pacientes', 'p1', ['p1']],
-          ['read', 'read', 'not-found', 'dialysisSession', 's1', ['p1']],
-          ['read', 'read', 'denied', 'patient', 'p1', ['p1']],
-          ['read', 'read', 'allowed', 'patient', 'p1', ['p1']],
-        ]),
-      { sort: { seq: -1 } },
+    assert.deepEqual((await patientTrail(outcome, 'p1')).filter((e) => e.kind === 'read').map(what), [
+      ['read', 'write', 'denied', 'pacientes', 'p1', ['p1']],
+      ['read', 'read', 'not-found', 'dialysisSession', 's1', ['p1']],
+      ['read', 'read', 'denied', 'patient', 'p1', ['p1']],
+      ['read', 'read', 'allowed', 'patient', 'p1', ['p1']],
+    ]);
+    assert.deepEqual(
+      (await patientTrail(outcome, 'p1', { outcome: 'denied', route: '/pacientes/{id}' })).map((e) => e.actor),
+      ['intruder'],
     );
-    await outcome.then<AuditEntryDoc>(E, keyAt(3), (e) =>
-      assert.deepEqual([e.actor, e.ip, e.userAgent, e.route, e.status], ['intruder', '10.0.0.9', 'curl/8', '/pacientes/{id}', 403]),
+    const refused = entryOf(await outcome.then<AuditEntryDoc>(E, keyAt(3)));
+    assert.deepEqual(
+      [refused.actor, refused.ip, refused.userAgent, refused.route, refused.status],
+      ['intruder', '10.0.0.9', 'curl/8', '/pacientes/{id}', 403],
     );
-    await outcome.then<AuditEntryDoc>(E, keyAt(5), (e) => assert.deepEqual(e.patientIds, []));
-    await outcome.then<AuditEntryDoc>(E, keyAt(6), (e) =>
-      assert.deepEqual(what(e), ['read', 'write', 'denied', 'pacientes', 'p1', ['p1']]),
-    );
+    assert.deepEqual(entryOf(await outcome.then<AuditEntryDoc>(E, keyAt(5))).patientIds, []);
+    assert.deepEqual(what(entryOf(await outcome.then<AuditEntryDoc>(E, keyAt(6)))), ['read', 'write', 'denied', 'pacientes', 'p1', ['p1']]);
   });
 
   it("sign-in and account events are the platform's; those about a company are in its trail too", async () => {
@@ -130,7 +139,7 @@ describe('audit trail projection', () => {
             ['account', 'LoginFailed', 'failed', 'user', 'u9'],
           ],
         ),
-      { sort: { seq: -1 } },
+      { sort: { at: -1, id: -1 } },
     );
     await outcome.in('t1').thenFind<AuditEntryDoc>(
       E,
@@ -140,7 +149,7 @@ describe('audit trail projection', () => {
           docs.map((d) => d.action),
           ['ApiClientSecretRotated', 'ApiClientCreated', 'MembershipChanged'],
         ),
-      { sort: { seq: -1 } },
+      { sort: { at: -1, id: -1 } },
     );
   });
 
@@ -150,7 +159,9 @@ describe('audit trail projection', () => {
       ...note({ type: 'NursingNoteRecorded', data: { noteId: 'n1', patientId: 'p1' } }),
       ...accessLog(read({ recordType: 'patient', recordId: 'p1', patientIds: ['p1'] })),
     ];
-    await given(events, events[1]!, events[2]!).thenFind<AuditEntryDoc>(P, { patientId: 'p1' }, (docs) => assert.equal(docs.length, 3));
+    await given(events, events[1]!, events[2]!).thenFind<AuditPatientRowDoc>(P, { patientId: 'p1' }, (docs) =>
+      assert.equal(docs.length, 3),
+    );
     await given(events).thenIdempotent();
   });
 });

@@ -3,7 +3,16 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { ReadServices } from '../../readServices.js';
 import type { Filter } from '../../stores/readStore.js';
-import { AUDIT_TRAIL, FILTERED_ORDER, UNFILTERED_ORDER, type AuditEntryDoc } from '../../projections/sistema/auditEntryDoc.js';
+import {
+  AUDIT_TRAIL,
+  entryKeyOfRow,
+  entryOf,
+  FILTERED_ORDER,
+  UNFILTERED_ORDER,
+  type AuditEntry,
+  type AuditEntryDoc,
+  type AuditPatientRowDoc,
+} from '../../projections/sistema/auditEntryDoc.js';
 import { csvCell } from '../csv.js';
 import { changedSince } from '../changedSince.js';
 import { preparedPage } from '../preparedPages.js';
@@ -25,37 +34,12 @@ export interface AuditQuery {
   cursor?: string | null;
 }
 
-type Shown = 'at' | 'lastAt' | 'count' | 'kind' | 'action' | 'outcome' | 'actor' | 'sessionId' | 'ip' | 'userAgent' | 'correlationId';
-export type AuditEntryView = Pick<
-  AuditEntryDoc,
-  Shown | 'reason' | 'route' | 'method' | 'status' | 'recordType' | 'recordId' | 'patientIds'
-> & {
-  id: string;
-  position: string;
-};
+export type AuditEntryView = Omit<AuditEntry, 'entryId' | 'position'> & { id: string; position: string };
 
-const view = (d: AuditEntryDoc): AuditEntryView => ({
-  id: d.entryId,
-  at: d.at,
-  lastAt: d.lastAt,
-  count: d.count,
-  kind: d.kind,
-  action: d.action,
-  outcome: d.outcome,
-  actor: d.actor,
-  sessionId: d.sessionId,
-  ip: d.ip,
-  userAgent: d.userAgent,
-  correlationId: d.correlationId,
-  reason: d.reason,
-  route: d.route,
-  method: d.method,
-  status: d.status,
-  recordType: d.recordType,
-  recordId: d.recordId,
-  patientIds: d.patientIds,
-  position: String(d.seq),
-});
+const view = (d: AuditEntryDoc): AuditEntryView => {
+  const { entryId, position, ...entry } = entryOf(d);
+  return { id: entryId, ...entry, position: String(position) };
+};
 
 /** Rows read from the store per page of an export. */
 export const EXPORT_PAGE = 500;
@@ -79,12 +63,6 @@ export function auditFilter(q: Omit<AuditQuery, 'limit' | 'cursor'>): { filter: 
 /** Entries store UTC instants (toISOString): a bound with an offset compares as the same instant written so. */
 const normalized = (instant: string): string => new Date(instant).toISOString();
 
-const collectionFor = (services: Pick<ReadServices, 'projections'>, q: Pick<AuditQuery, 'patientId'>) =>
-  services.projections.collection<AuditEntryDoc>(
-    AUDIT_TRAIL.projection,
-    q.patientId !== undefined ? AUDIT_TRAIL.byPatient : AUDIT_TRAIL.entries,
-  );
-
 /** One page of a trail (`scope`: a company id, or the platform's). */
 export async function auditPage(
   services: Pick<ReadServices, 'projections'>,
@@ -92,8 +70,24 @@ export async function auditPage(
   q: AuditQuery,
 ): Promise<{ items: AuditEntryView[]; nextCursor: string | null }> {
   const { filter, sort } = auditFilter(q);
-  const page = await collectionFor(services, q).find(scope, filter, { sort, limit: q.limit, after: q.cursor ?? null });
-  return { items: page.items.map(view), nextCursor: page.nextCursor };
+  const options = { sort, limit: q.limit, after: q.cursor ?? null };
+  const entries = services.projections.collection<AuditEntryDoc>(AUDIT_TRAIL.projection, AUDIT_TRAIL.entries);
+  if (q.patientId === undefined) {
+    const page = await entries.find(scope, filter, options);
+    return { items: page.items.map(view), nextCursor: page.nextCursor };
+  }
+  // The patient's rows answer the filter and the order; their entries are read by key, written with them.
+  const rows = await services.projections
+    .collection<AuditPatientRowDoc>(AUDIT_TRAIL.projection, AUDIT_TRAIL.byPatient)
+    .find(scope, filter, options);
+  const keys = rows.items.map(entryKeyOfRow);
+  const found = keys.length === 0 ? [] : (await entries.find(scope, { id: { $in: keys } }, { limit: keys.length })).items;
+  const byKey = new Map(found.map((doc) => [doc.id, doc]));
+  const items = keys.flatMap((key) => {
+    const doc = byKey.get(key);
+    return doc ? [view(doc)] : [];
+  });
+  return { items, nextCursor: rows.nextCursor };
 }
 
 /**
