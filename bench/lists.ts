@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { runLoad, type LoadFigures } from './load.js';
-import { freePort, startPeer, startService } from './processes.js';
+import { cpuSecondsOf, freePort, startPeer, startService } from './processes.js';
 import { signInAndSelect } from './signIn.js';
 import { dialyzerBody, machineRegistration, staffBody, type BenchCredentials } from './http.js';
 import { clientBody, productBody } from './supplies.js';
@@ -47,11 +47,7 @@ export interface ListsOptions {
 
 const LISTS = ['/colaboradores', '/monitores', '/filtros-dialisis', '/productos', '/clientes'] as const;
 
-/** utime + stime of a process in µs (Linux /proc, 100 ticks per second). */
-function cpuUs(pid: number): number {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10_000;
-}
+const cpuUs = (pid: number): number => cpuSecondsOf(pid) * 1e6;
 const nowUs = () => Number(process.hrtime.bigint() / 1000n);
 const better = (a: LoadFigures | null, b: LoadFigures): LoadFigures => (a && a.requestsPerSecond >= b.requestsPerSecond ? a : b);
 

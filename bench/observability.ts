@@ -6,13 +6,12 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { runLoad, type LoadFigures } from './load.js';
-import { startService } from './processes.js';
+import { cpuSecondsOf, startService } from './processes.js';
 import { signInAndSelect } from './signIn.js';
 import { patientBody, type BenchCredentials } from './http.js';
 import { httpDuration, httpInFlight } from '../src/observability/metrics.js';
 import { createLogger } from '../src/logger.js';
 
-const CLOCK_TICKS_PER_SECOND = 100;
 const METRICS_TOKEN = 'bench-metrics-token-0123456789';
 
 interface Variant {
@@ -33,11 +32,6 @@ export interface ObservabilityFigures {
   accessLineNanos: number;
   accessLogBytesPerRequest: number;
   spansExported: number;
-}
-
-function cpuSecondsOf(pid: number): number {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
 }
 
 /** An OTLP/HTTP receiver that accepts every export: the spans' cost is the service's, not a collector's. */

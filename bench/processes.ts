@@ -95,16 +95,22 @@ export function memoryOf(pid: number): { rssMiB: number; peakRssMiB: number } {
 
 const CLOCK_TICKS_PER_SECOND = 100;
 
+/** CPU seconds (utime + stime) of a process, all its threads, or of one of its threads (`thread`: its task id). */
+export function cpuSecondsOf(pid: number, thread?: number): number {
+  const stat = fs.readFileSync(thread === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${thread}/stat`, 'utf8');
+  const fields = stat.split(') ')[1]!.split(' '); // utime, stime at 11, 12
+  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
+}
+
 /**
- * What a process has done so far (Linux /proc): CPU seconds (utime + stime, all its threads), bytes read through system
- * calls (`rchar`: SQLite's preads, page cache hits included) and bytes the storage layer read (`read_bytes`).
+ * What a process has done so far (Linux /proc): CPU seconds (all its threads), bytes read through system calls
+ * (`rchar`: SQLite's preads, page cache hits included) and bytes the storage layer read (`read_bytes`).
  */
 export function activityOf(pid: number): { cpuSeconds: number; readChars: number; diskReadBytes: number } {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' '); // utime, stime at 11, 12
   const io = fs.readFileSync(`/proc/${pid}/io`, 'utf8');
   const counter = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+)`, 'm').exec(io)?.[1] ?? 0);
   return {
-    cpuSeconds: (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND,
+    cpuSeconds: cpuSecondsOf(pid),
     readChars: counter('rchar'),
     diskReadBytes: counter('read_bytes'),
   };

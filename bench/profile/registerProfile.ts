@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runLoad, type LoadFigures } from '../load.js';
-import { buildService, startService } from '../processes.js';
+import { buildService, cpuSecondsOf, startService } from '../processes.js';
 import { signInAndSelect } from '../signIn.js';
 import { patientBody } from '../http.js';
 import { inclusiveMs, readCpuProfile, summariseCpuProfile } from './cpuProfileSummary.js';
@@ -31,14 +31,8 @@ const EXTRA_ENV: Record<string, string> = Object.fromEntries(
 );
 const creds = BENCH_CREDS;
 
-/** utime + stime of a process in µs (Linux /proc, 100 ticks per second); of its main thread alone with `mainThread`. */
-function cpuUs(pid: number, mainThread = false): number {
-  const fields = fs
-    .readFileSync(mainThread ? `/proc/${pid}/task/${pid}/stat` : `/proc/${pid}/stat`, 'utf8')
-    .split(') ')[1]!
-    .split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10_000;
-}
+/** CPU µs of a process; of its main thread alone (its task id is the pid) with `mainThread`. */
+const cpuUs = (pid: number, mainThread = false): number => cpuSecondsOf(pid, mainThread ? pid : undefined) * 1e6;
 const nowUs = () => Number(process.hrtime.bigint() / 1000n);
 
 async function main(): Promise<void> {
