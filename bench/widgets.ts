@@ -11,6 +11,7 @@ import { signIn } from './scaleQueries.js';
 import { settle } from './scale.js';
 import type { BenchCredentials } from './http.js';
 import { ensureWidgetLog } from './widgetLog.js';
+import { CODE as MODULE_CODE, doseBody, HEPATITIS_B_MODULE } from './generador.js';
 
 const WARM_UP = 20;
 const RUNS = 200;
@@ -75,6 +76,28 @@ async function timedGets(base: string, token: string, scenario: string, pathOf: 
     samples.push(nowMs() - start);
   }
   return summarize(scenario, samples, status, bytes);
+}
+
+/** The query a widget needs beside its defaults: the module-records widget shows one module. */
+const WIDGET_QUERY: Record<string, string> = { 'module-records': `?module=${MODULE_CODE}` };
+
+/**
+ * The module the module-records widget shows: the Generador section's, published, with two doses for each of 100 patients.
+ * Made once in the log (a later run finds it: 409).
+ */
+async function seedModule(base: string, token: string): Promise<void> {
+  const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+  const post = async (p: string, body: string, accepted: number[]): Promise<number> => {
+    const res = await fetch(`${base}${p}`, { method: 'POST', headers, body });
+    if (!accepted.includes(res.status)) throw new Error(`POST ${p} answered ${res.status}: ${await res.text()}`);
+    return res.status;
+  };
+  if ((await post('/generador/modulos', JSON.stringify(HEPATITIS_B_MODULE), [201, 409])) === 409) return;
+  await post(`/generador/modulos/${MODULE_CODE}/publicacion`, '{}', [200]);
+  const patients = await fetch(`${base}/pacientes?limit=100`, { headers });
+  const ids = ((await patients.json()) as { items: { id: string }[] }).items.map((p) => p.id);
+  const dose = (id: string, n: number) => post(`/generador/m/${MODULE_CODE}`, doseBody(id, n), [201]);
+  await Promise.all(ids.flatMap((id, n) => [dose(id, 2 * n), dose(id, 2 * n + 1)]));
 }
 
 type Dashboard = { id: string; panels: { panelId: string; widgetId: string; params: Record<string, unknown>; position: unknown }[] };
@@ -142,12 +165,14 @@ export async function benchWidgets(o: {
     const settleSeconds = settled === null ? null : Math.round(settled / 1000);
     const loadAverage = Number(os.loadavg()[0]!.toFixed(1));
     const token = await signIn(service.url, o.creds);
+    await seedModule(service.url, token);
     const catalog = await fetch(`${service.url}/widgets/catalogo`, { headers: { authorization: `Bearer ${token}` } });
     const widgets = ((await catalog.json()) as { items?: { id: string }[] }).items?.map((w) => w.id) ?? [];
     o.log(`  catalog: ${widgets.length} widgets (${widgets.join(', ') || 'none yet'})`);
     const latencies: Latency[] = [];
     for (const id of widgets) {
-      const figures = await timedGets(service.url, token, `GET /widgets/${id}/datos`, () => `/widgets/${id}/datos`);
+      const query = WIDGET_QUERY[id] ?? '';
+      const figures = await timedGets(service.url, token, `GET /widgets/${id}/datos${query}`, () => `/widgets/${id}/datos${query}`);
       latencies.push({ ...figures, target: figures.status === 200 && figures.p50Ms < TARGET_P50_MS ? 'met' : 'MISSED' });
     }
     latencies.push(await timedGets(service.url, token, 'GET /widgets/catalogo', () => '/widgets/catalogo'));
