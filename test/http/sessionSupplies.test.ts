@@ -40,6 +40,9 @@ describe('Productos and Dialisis: the supplies of a session', () => {
       ...(lot ? { lot, expiry: plusDays(300) } : {}),
     };
     expectStatus(await s.post(w.a, `/productos/${productId}/ingresos`, json), 201);
+    // The balances are a read model: the reads below pass no minPosition, so the receipt must be projected first.
+    const { events, projections } = w.server.services;
+    assert.ok(await projections.waitFor(await events.headPosition()), 'the read models reach the log head');
   };
   const total = async (productId: string): Promise<number> => expectStatus(await s.get(`/productos/${productId}/saldos`), 200).body.total;
   const sessionIssues = async (productId: string, sessionId: string): Promise<Json[]> =>
