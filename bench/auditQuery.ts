@@ -52,8 +52,7 @@ function entryOf(n: number, total: number): AuditEntryDoc {
   const outcome = !read ? 'succeeded' : r % 100 < 2 ? 'denied' : r % 100 < 3 ? 'not-found' : 'allowed';
   const patientIds = r % 5 === 0 ? [] : [benchAuditPatient(r >>> 3)];
   const route = read ? ROUTES[(r >>> 5) % ROUTES.length]! : null;
-  const key = String(n + 1).padStart(20, '0');
-  return storedEntry(r % 10 === 9 ? OTHER : TENANT, key, {
+  return storedEntry(r % 10 === 9 ? OTHER : TENANT, {
     entryId: uuid(3, n),
     at,
     position: n + 1,

@@ -99,10 +99,16 @@ export type AuditPatientRowDoc = ProjectedDoc &
     patientId: string;
   };
 
-/** The entry's document: its whole self less what goes without saying. */
-export function storedEntry(tenantId: string, key: string, entry: AuditEntry): AuditEntryDoc {
+/**
+ * An entry's key: its log position, zero-padded, so a build appends to the key index in log order. Keyed by the event's
+ * random id, every batch of a 10M-event build dirtied pages all over that index (28k rows/s at 3M rows against 100k).
+ */
+const entryKey = (position: number): string => String(position).padStart(20, '0');
+
+/** The entry's document (keyed by its position): its whole self less what goes without saying. */
+export function storedEntry(tenantId: string, entry: AuditEntry): AuditEntryDoc {
   const { position, count, lastAt, patientIds, ...rest } = entry;
-  const doc: Record<string, unknown> = { tenantId, id: key, t: entry.at, _position: position };
+  const doc: Record<string, unknown> = { tenantId, id: entryKey(position), t: entry.at, _position: position };
   for (const [field, value] of Object.entries(rest)) if (value !== null) doc[field] = value;
   if (patientIds.length > 0) doc.patientIds = patientIds;
   if (count !== 1) doc.count = count;
