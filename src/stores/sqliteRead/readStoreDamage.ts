@@ -1,6 +1,7 @@
 // What tells that the SQLite read-model file is damaged (an error of SQLite, a header that promises more pages than
 // the file holds, a path that no longer names the file we opened), and where a damaged file is set aside for the operator.
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 
 export const DEFAULT_READ_STORE_WATCH_MS = 2_000;
@@ -41,7 +42,8 @@ export const identityOf = (file: string): FileIdentity | null => {
  * replaced, not a SQLite file, or shorter than the page count its header declares (truncated). A checkpoint cut short
  * by a crash may leave the file shorter than its header until the WAL is checkpointed again: the store does that at
  * open, and while it runs its own checkpoints never interleave with a glance (on the event loop, or in the checkpoint
- * worker under a lock: `header` false while one is under way, and then only the identity is looked at).
+ * worker under a lock: `header` false while one is under way, and then only the identity is looked at). The size is
+ * compared only once the log is all copied back (walFullyCopiedBack).
  */
 export function glanceAt(file: string, opened: FileIdentity, header = true): string | null {
   let fd: number;
@@ -61,12 +63,35 @@ export function glanceAt(file: string, opened: FileIdentity, header = true): str
     const pageSize = rawPageSize === 1 ? 65_536 : rawPageSize;
     // The in-header size counts only when the change counter and "version valid for" agree (SQLite file format 1.3.9).
     const pages = head.readUInt32BE(24) === head.readUInt32BE(92) ? head.readUInt32BE(28) : 0;
-    if (pages > 0 && stat.size < pages * pageSize)
+    if (pages > 0 && stat.size < pages * pageSize && walFullyCopiedBack(file))
       return `the file was truncated: ${stat.size} bytes, its header declares ${pages * pageSize}`;
     return null;
   } finally {
     fs.closeSync(fd);
   }
+}
+
+/**
+ * Whether every frame of the write-ahead log is copied back into the file (mxFrame == nBackfill in the wal-index header
+ * of the -shm file, SQLite's walformat.html), or there is no log to read. Only then does SQLite size the file to its
+ * header's page count: a checkpoint held back by a reader's older snapshot (an online backup, a long export) leaves the
+ * file shorter than the header it already copied, and that is sound.
+ */
+function walFullyCopiedBack(file: string): boolean {
+  const index = Buffer.alloc(100);
+  let fd: number;
+  try {
+    fd = fs.openSync(`${file}-shm`, 'r');
+  } catch {
+    return true;
+  }
+  try {
+    if (fs.readSync(fd, index, 0, 100, 0) < 100) return true;
+  } finally {
+    fs.closeSync(fd);
+  }
+  const u32 = (at: number) => (os.endianness() === 'LE' ? index.readUInt32LE(at) : index.readUInt32BE(at));
+  return u32(16) === u32(96);
 }
 
 /** True when the file has no write-ahead log to replay (absent or empty): its header's page count is then the truth. */
