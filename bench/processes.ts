@@ -86,6 +86,22 @@ export async function startBareKoa(port: number): Promise<Started> {
   return { child, url, readyMs: Date.now() - started, stop: stopper(child) };
 }
 
+/**
+ * Copies a data directory and flushes the copy to the disk before a service starts on it: else the service's first
+ * fsync (a checkpoint after a crash) waits for gigabytes of the copy's dirty pages, which a real crash would not hold.
+ */
+export function copyDataDir(from: string, to: string): void {
+  fs.cpSync(from, to, { recursive: true });
+  for (const name of fs.readdirSync(to)) {
+    const fd = fs.openSync(path.join(to, name), 'r');
+    try {
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+  }
+}
+
 /** Resident and peak resident memory of a process, in MiB (Linux /proc). */
 export function memoryOf(pid: number): { rssMiB: number; peakRssMiB: number } {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');

@@ -4,7 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SERVICE_NODE_FLAGS, startService } from './processes.js';
+import { SERVICE_NODE_FLAGS, copyDataDir, startService } from './processes.js';
 import { patientBody } from './http.js';
 import { signInAndSelect } from './signIn.js';
 import { summarize, nowMs } from './sistemaClient.js';
@@ -137,7 +137,7 @@ export async function benchRecovery(o: {
   const base = await caughtUpBase(o.datasetDir, o.scratch, o.events, o.port, o.env, o.log);
   const dataDir = path.join(o.scratch, 'recovery');
   fs.rmSync(dataDir, { recursive: true, force: true });
-  fs.cpSync(base, dataDir, { recursive: true });
+  copyDataDir(base, dataDir);
   const url = `http://127.0.0.1:${o.port}`;
   let counter = 0;
 
