@@ -13,13 +13,14 @@ const { enableCompileCache, flushCompileCache } = module as unknown as {
 };
 
 /**
- * NODE_COMPILE_CACHE, else a directory of this user's under the temporary one; used only when this user owns it and no
- * one else may write to it (cached code runs as the service: another user's cache would be theirs to write).
+ * A directory of this user's under the temporary one, used only when this user owns it and no one else may write to it
+ * (cached code runs as the service: another user's cache would be theirs to write).
  */
 function privateCacheDirectory(): string | null {
-  if (process.env.NODE_DISABLE_COMPILE_CACHE || !enableCompileCache) return null;
+  // The operator's word: NODE_COMPILE_CACHE (Node itself uses it from the start) or NODE_DISABLE_COMPILE_CACHE.
+  if (process.env.NODE_COMPILE_CACHE || process.env.NODE_DISABLE_COMPILE_CACHE || !enableCompileCache) return null;
   const uid = process.getuid?.() ?? 0;
-  const dir = process.env.NODE_COMPILE_CACHE || path.join(os.tmpdir(), `dialysis-records-compile-cache-${uid}`);
+  const dir = path.join(os.tmpdir(), `dialysis-records-compile-cache-${uid}`);
   try {
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
     const stat = fs.statSync(dir);
